@@ -1,0 +1,168 @@
+// The retry engine: SPEC.md as plain C++17. No I/O, no clock, no global state.
+//
+//   Value result = retrylab::compute(inputs);   // the whole contract of SPEC §2, §5 and §7
+//
+// The typed pieces below (parseInputs, simulate, toValue) are what compute() is made of;
+// tests and benchmarks use them directly.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "retrylab/value.hpp"
+
+namespace retrylab {
+
+// The engine's version, reported in every result as `engine`.
+const char* engineVersion();
+
+enum class Scenario { ResponseLost, RequestLost, Outage503Twice, BadRequest400, Script };
+enum class Operation { Charge, Create, Read };
+enum class Jitter { None, Full, Equal, Decorrelated };
+// How the client classifies what it saw after an attempt (SPEC §4).
+enum class FailureClass { Success, Timeout, TooManyRequests, ServerError, ClientError, Other };
+
+struct ScriptEntry {
+    std::optional<int> status;             // absent only when dropped
+    std::optional<std::string> retryAfter; // the header's raw value
+    std::optional<std::string> date;       // the response's Date header, raw
+    std::optional<std::int64_t> dateSeconds;  // `date` parsed, seconds since 1970
+    bool lost = false;
+    bool dropped = false;
+};
+
+struct RetryOn {
+    bool timeout = true;
+    bool tooManyRequests = false;  // 429
+    bool serverError = true;       // 5xx
+    bool clientError = false;      // 4xx but 429
+};
+
+struct Inputs {
+    Scenario scenario = Scenario::ResponseLost;
+    std::vector<ScriptEntry> script;  // only for Scenario::Script
+    Operation operation = Operation::Charge;
+    std::string operationId = "op-0001";
+    int maxRetries = 3;
+    double baseBackoffMs = 500;
+    double backoffMultiplier = 2;
+    std::optional<double> maxBackoffMs;
+    Jitter jitter = Jitter::None;
+    std::vector<double> draws;
+    std::uint64_t seed = 1;
+    double clientTimeoutMs = 3000;
+    std::optional<double> deadlineMs = 10000.0;
+    std::optional<double> waitBudgetMs;
+    double responseMs = 200;
+    bool idempotencyKey = false;
+    RetryOn retryOn;
+    std::vector<std::string> retryOnNames = {"timeout", "5xx"};  // as given, for the echo
+    bool retryWritesWithoutKey = true;
+    bool honourRetryAfter = true;
+    std::string startDate = "Sun, 29 Nov 2026 10:00:00 GMT";
+    std::int64_t startSeconds = 1795946400;  // startDate, seconds since 1970
+    std::uint32_t callers = 1;
+};
+
+// The answers the server gives, one per attempt, the last repeating: the named scenario's
+// or the script.
+std::vector<ScriptEntry> serverScript(const Inputs& inputs);
+
+struct InputError {
+    std::string field;    // a path: "maxRetries", "script[2].status", "draws[1]"
+    std::string message;  // a sentence a person understands
+};
+
+struct ParsedInputs {
+    std::optional<Inputs> inputs;  // set when errors is empty
+    std::vector<InputError> errors;
+};
+
+// SPEC §7: every field checked; every bad one named.
+ParsedInputs parseInputs(const Value& raw);
+
+enum class EventKind {
+    Send, Commit, Replay, Conflict, ServerError, RequestLost, ResponseLost,
+    Receive, Timeout, Deadline, Wait, Stop
+};
+const char* eventKindName(EventKind kind);
+
+struct Event {
+    double tMs = 0;
+    EventKind kind = EventKind::Send;
+    std::optional<int> attempt;  // none for the run's own events (a stop before any attempt)
+    std::string text;
+};
+
+struct RetryAfterSeen {
+    std::string raw;
+    std::optional<double> waitMs;  // none when unusable
+    std::string note;              // "seconds", "date", "past", "unusable"
+};
+
+struct AttemptRow {
+    int n = 0;
+    double startMs = 0;
+    double endMs = 0;
+    std::string server;               // "200", "503", "409", "replay", "dropped"
+    std::optional<double> commitMs;   // when the server committed a side effect
+    std::string effect;               // the side effect in words
+    std::string clientSaw;            // "200", "503", "timeout"
+    std::optional<double> waitAfterMs;
+    std::optional<std::string> waitRule;
+    std::optional<double> ceilingMs;
+    std::optional<double> draw;
+    std::optional<RetryAfterSeen> retryAfter;
+};
+
+enum class Outcome { Success, Unknown, Failed };
+enum class StopReason { Success, NotRetryable, WriteWithoutKey, AttemptLimit, WaitBudget, Deadline };
+const char* outcomeName(Outcome outcome);
+const char* stopReasonName(StopReason reason);
+
+struct Metrics {
+    int attempts = 0;
+    int charges = 0;
+    int replays = 0;
+    double elapsedMs = 0;
+    double waitingMs = 0;
+    Outcome outcome = Outcome::Failed;
+    StopReason stopReason = StopReason::Deadline;
+    std::optional<double> refusedWaitMs;
+    int duplicates = 0;
+    bool lookupNeeded = false;
+    std::string agentReport;  // "success", "error 400", "timeout", "not-sent"
+};
+
+struct Herd {
+    std::uint32_t callers = 0;
+    std::uint32_t notRetried = 0;
+    double bucketMs = 100;
+    std::vector<std::uint32_t> buckets;
+    int occupied = 0;
+    std::uint32_t fullest = 0;
+};
+
+struct Run {
+    std::vector<Event> events;
+    std::vector<AttemptRow> attempts;
+    Metrics metrics;
+    std::optional<Herd> herd;  // only when callers > 1
+};
+
+// SPEC §3–§6 on valid inputs. Deterministic: the same inputs give the same run.
+Run simulate(const Inputs& inputs);
+
+// SPEC §5: `{ ok: true, engine, inputs, events, attempts, metrics, herd? }`.
+Value toValue(const Inputs& inputs, const Run& run);
+// `{ ok: false, errors: [{ field, message }] }`.
+Value toValue(const std::vector<InputError>& errors);
+// The inputs with every default filled in, as the result's `inputs`.
+Value inputsToValue(const Inputs& inputs);
+
+// The whole contract: validate, simulate, describe. Never throws on bad input.
+Value compute(const Value& rawInputs);
+
+}  // namespace retrylab

@@ -1,0 +1,64 @@
+// A small dynamic value (null, boolean, number, string, array, object) that the core reads its
+// inputs from and writes its result to. Bindings translate it to and from their own world
+// (JSON text natively, plain JS objects in WebAssembly), so validation and the result's shape
+// live once, here, and every binding gives the same answer for the same inputs.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace retrylab {
+
+class Value {
+public:
+    enum class Kind { Null, Bool, Number, String, Array, Object, Unsupported };
+    struct Member;
+    using Array = std::vector<Value>;
+    using Object = std::vector<Member>;
+
+    Value() = default;
+    static Value null() { return Value(); }
+    static Value boolean(bool b);
+    static Value number(double n);
+    static Value string(std::string s);
+    static Value array(Array items = {});
+    static Value object(Object members = {});
+    // Something a binding met that has no JSON meaning (a JS function, symbol, bigint, a
+    // cycle, nesting too deep); `what` says what it was, for the error message.
+    static Value unsupported(std::string what);
+
+    Kind kind() const { return kind_; }
+    bool isNull() const { return kind_ == Kind::Null; }
+    bool asBool() const { return bool_; }
+    double asNumber() const { return number_; }
+    const std::string& asString() const { return string_; }  // also the Unsupported description
+    const Array& asArray() const { return array_; }
+    const Object& asObject() const { return object_; }
+
+    // Object access: the member named `key`, or nullptr.
+    const Value* find(std::string_view key) const;
+    // Builders: append a member (objects) or an item (arrays).
+    Value& set(std::string key, Value value);
+    Value& push(Value item);
+
+private:
+    Kind kind_ = Kind::Null;
+    bool bool_ = false;
+    double number_ = 0;
+    std::string string_;
+    Array array_;
+    Object object_;
+};
+
+struct Value::Member {
+    std::string key;
+    Value value;
+};
+
+// A readable name of a kind, for messages: "a string", "an array", ...
+const char* describeKind(Value::Kind kind);
+
+}  // namespace retrylab

@@ -1,0 +1,58 @@
+#include "format.hpp"
+
+#include <cmath>
+
+namespace retrylab {
+
+std::string formatInt(std::int64_t value) {
+    if (value == 0) return "0";
+    bool negative = value < 0;
+    std::uint64_t magnitude = negative ? static_cast<std::uint64_t>(-(value + 1)) + 1
+                                       : static_cast<std::uint64_t>(value);
+    std::string digits;
+    while (magnitude > 0) {
+        digits.insert(digits.begin(), static_cast<char>('0' + magnitude % 10));
+        magnitude /= 10;
+    }
+    return negative ? "-" + digits : digits;
+}
+
+namespace {
+
+std::string fixed(double value, int decimals, int minDecimals);
+
+// Huge values (only ever seen in error messages about out-of-range inputs): "1.5e+300".
+std::string scientific(double value) {
+    int exponent = static_cast<int>(std::floor(std::log10(std::fabs(value))));
+    double mantissa = value / std::pow(10.0, exponent);
+    return fixed(mantissa, 3, 0) + "e+" + formatInt(exponent);
+}
+
+// value rounded to `decimals` places, then at least `minDecimals` and at most `decimals`
+// digits after the point.
+std::string fixed(double value, int decimals, int minDecimals) {
+    if (!std::isfinite(value)) return value > 0 ? "infinity" : (value < 0 ? "-infinity" : "NaN");
+    if (std::fabs(value) >= 1.0e15) return scientific(value);
+    double scale = std::pow(10.0, decimals);
+    double scaled = std::round(std::fabs(value) * scale);
+    if (scaled >= 9.0e15) return formatInt(static_cast<std::int64_t>(std::round(value)));
+    auto units = static_cast<std::int64_t>(scaled);
+    auto divisor = static_cast<std::int64_t>(scale);
+    std::string whole = formatInt(units / divisor);
+    std::string fraction = formatInt(units % divisor);
+    while (static_cast<int>(fraction.size()) < decimals) fraction.insert(fraction.begin(), '0');
+    while (static_cast<int>(fraction.size()) > minDecimals && !fraction.empty() && fraction.back() == '0')
+        fraction.pop_back();
+    std::string sign = (value < 0 && units != 0) ? "-" : "";
+    return fraction.empty() ? sign + whole : sign + whole + "." + fraction;
+}
+
+}  // namespace
+
+std::string formatMs(double value, int maxDecimals) { return fixed(value, maxDecimals, 0); }
+
+std::string formatDraw(double value) { return fixed(value, 6, 2); }
+
+std::string formatSeconds2(double ms) { return fixed(ms / 1000.0, 2, 2); }
+
+}  // namespace retrylab

@@ -1,0 +1,228 @@
+// SPEC §5: the run as a Value, with the names the spec gives.
+#include "retrylab/engine.hpp"
+
+namespace retrylab {
+
+const char* engineVersion() { return "1.0.0"; }
+
+const char* eventKindName(EventKind kind) {
+    switch (kind) {
+        case EventKind::Send: return "send";
+        case EventKind::Commit: return "commit";
+        case EventKind::Replay: return "replay";
+        case EventKind::Conflict: return "conflict";
+        case EventKind::ServerError: return "server-error";
+        case EventKind::RequestLost: return "request-lost";
+        case EventKind::ResponseLost: return "response-lost";
+        case EventKind::Receive: return "receive";
+        case EventKind::Timeout: return "timeout";
+        case EventKind::Deadline: return "deadline";
+        case EventKind::Wait: return "wait";
+        case EventKind::Stop: return "stop";
+    }
+    return "";
+}
+
+const char* outcomeName(Outcome outcome) {
+    switch (outcome) {
+        case Outcome::Success: return "success";
+        case Outcome::Unknown: return "unknown";
+        case Outcome::Failed: return "failed";
+    }
+    return "";
+}
+
+const char* stopReasonName(StopReason reason) {
+    switch (reason) {
+        case StopReason::Success: return "success";
+        case StopReason::NotRetryable: return "not-retryable";
+        case StopReason::WriteWithoutKey: return "write-without-key";
+        case StopReason::AttemptLimit: return "attempt-limit";
+        case StopReason::WaitBudget: return "wait-budget";
+        case StopReason::Deadline: return "deadline";
+    }
+    return "";
+}
+
+namespace {
+
+Value orNull(const std::optional<double>& x) { return x ? Value::number(*x) : Value::null(); }
+Value orNull(const std::optional<std::string>& s) { return s ? Value::string(*s) : Value::null(); }
+Value count(std::int64_t n) { return Value::number(static_cast<double>(n)); }
+
+const char* scenarioName(Scenario s) {
+    switch (s) {
+        case Scenario::ResponseLost: return "response-lost";
+        case Scenario::RequestLost: return "request-lost";
+        case Scenario::Outage503Twice: return "outage-503-twice";
+        case Scenario::BadRequest400: return "bad-request-400";
+        case Scenario::Script: return "script";
+    }
+    return "";
+}
+
+const char* operationName(Operation o) {
+    switch (o) {
+        case Operation::Charge: return "charge";
+        case Operation::Create: return "create";
+        case Operation::Read: return "read";
+    }
+    return "";
+}
+
+const char* jitterName(Jitter j) {
+    switch (j) {
+        case Jitter::None: return "none";
+        case Jitter::Full: return "full";
+        case Jitter::Equal: return "equal";
+        case Jitter::Decorrelated: return "decorrelated";
+    }
+    return "";
+}
+
+Value scriptEntryValue(const ScriptEntry& e) {
+    Value v = Value::object();
+    if (e.status) v.set("status", count(*e.status));
+    if (e.retryAfter) v.set("retryAfter", Value::string(*e.retryAfter));
+    if (e.date) v.set("date", Value::string(*e.date));
+    if (e.lost) v.set("lost", Value::boolean(true));
+    if (e.dropped) v.set("dropped", Value::boolean(true));
+    return v;
+}
+
+Value eventValue(const Event& e) {
+    Value v = Value::object();
+    v.set("tMs", Value::number(e.tMs));
+    v.set("kind", Value::string(eventKindName(e.kind)));
+    v.set("attempt", e.attempt ? count(*e.attempt) : Value::null());
+    v.set("text", Value::string(e.text));
+    return v;
+}
+
+Value attemptValue(const AttemptRow& a) {
+    Value v = Value::object();
+    v.set("n", count(a.n));
+    v.set("startMs", Value::number(a.startMs));
+    v.set("endMs", Value::number(a.endMs));
+    v.set("server", Value::string(a.server));
+    v.set("commitMs", orNull(a.commitMs));
+    v.set("effect", Value::string(a.effect));
+    v.set("clientSaw", Value::string(a.clientSaw));
+    v.set("waitAfterMs", orNull(a.waitAfterMs));
+    v.set("waitRule", orNull(a.waitRule));
+    v.set("ceilingMs", orNull(a.ceilingMs));
+    v.set("draw", orNull(a.draw));
+    if (a.retryAfter) {
+        Value r = Value::object();
+        r.set("raw", Value::string(a.retryAfter->raw));
+        r.set("waitMs", orNull(a.retryAfter->waitMs));
+        r.set("note", Value::string(a.retryAfter->note));
+        v.set("retryAfter", std::move(r));
+    } else {
+        v.set("retryAfter", Value::null());
+    }
+    return v;
+}
+
+Value metricsValue(const Metrics& m) {
+    Value v = Value::object();
+    v.set("attempts", count(m.attempts));
+    v.set("charges", count(m.charges));
+    v.set("replays", count(m.replays));
+    v.set("elapsedMs", Value::number(m.elapsedMs));
+    v.set("waitingMs", Value::number(m.waitingMs));
+    v.set("outcome", Value::string(outcomeName(m.outcome)));
+    v.set("stopReason", Value::string(stopReasonName(m.stopReason)));
+    v.set("refusedWaitMs", orNull(m.refusedWaitMs));
+    v.set("duplicates", count(m.duplicates));
+    v.set("lookupNeeded", Value::boolean(m.lookupNeeded));
+    v.set("agentReport", Value::string(m.agentReport));
+    return v;
+}
+
+Value herdValue(const Herd& h) {
+    Value v = Value::object();
+    v.set("callers", count(h.callers));
+    v.set("notRetried", count(h.notRetried));
+    v.set("bucketMs", Value::number(h.bucketMs));
+    Value buckets = Value::array();
+    for (std::uint32_t b : h.buckets) buckets.push(count(b));
+    v.set("buckets", std::move(buckets));
+    v.set("occupied", count(h.occupied));
+    v.set("fullest", count(h.fullest));
+    return v;
+}
+
+}  // namespace
+
+Value inputsToValue(const Inputs& in) {
+    Value v = Value::object();
+    v.set("scenario", Value::string(scenarioName(in.scenario)));
+    if (in.scenario == Scenario::Script) {
+        Value script = Value::array();
+        for (const ScriptEntry& e : in.script) script.push(scriptEntryValue(e));
+        v.set("script", std::move(script));
+    }
+    v.set("operation", Value::string(operationName(in.operation)));
+    v.set("operationId", Value::string(in.operationId));
+    v.set("maxRetries", count(in.maxRetries));
+    v.set("baseBackoffMs", Value::number(in.baseBackoffMs));
+    v.set("backoffMultiplier", Value::number(in.backoffMultiplier));
+    v.set("maxBackoffMs", orNull(in.maxBackoffMs));
+    v.set("jitter", Value::string(jitterName(in.jitter)));
+    Value draws = Value::array();
+    for (double d : in.draws) draws.push(Value::number(d));
+    v.set("draws", std::move(draws));
+    v.set("seed", Value::number(static_cast<double>(in.seed)));
+    v.set("clientTimeoutMs", Value::number(in.clientTimeoutMs));
+    v.set("deadlineMs", orNull(in.deadlineMs));
+    v.set("waitBudgetMs", orNull(in.waitBudgetMs));
+    v.set("responseMs", Value::number(in.responseMs));
+    v.set("idempotencyKey", Value::boolean(in.idempotencyKey));
+    Value retryOn = Value::array();
+    for (const std::string& name : in.retryOnNames) retryOn.push(Value::string(name));
+    v.set("retryOn", std::move(retryOn));
+    v.set("retryWritesWithoutKey", Value::boolean(in.retryWritesWithoutKey));
+    v.set("honourRetryAfter", Value::boolean(in.honourRetryAfter));
+    v.set("startDate", Value::string(in.startDate));
+    v.set("callers", count(in.callers));
+    return v;
+}
+
+Value toValue(const Inputs& in, const Run& run) {
+    Value v = Value::object();
+    v.set("ok", Value::boolean(true));
+    v.set("engine", Value::string(engineVersion()));
+    v.set("inputs", inputsToValue(in));
+    Value events = Value::array();
+    for (const Event& e : run.events) events.push(eventValue(e));
+    v.set("events", std::move(events));
+    Value attempts = Value::array();
+    for (const AttemptRow& a : run.attempts) attempts.push(attemptValue(a));
+    v.set("attempts", std::move(attempts));
+    v.set("metrics", metricsValue(run.metrics));
+    if (run.herd) v.set("herd", herdValue(*run.herd));
+    return v;
+}
+
+Value toValue(const std::vector<InputError>& errors) {
+    Value list = Value::array();
+    for (const InputError& e : errors) {
+        Value item = Value::object();
+        item.set("field", Value::string(e.field));
+        item.set("message", Value::string(e.message));
+        list.push(std::move(item));
+    }
+    Value v = Value::object();
+    v.set("ok", Value::boolean(false));
+    v.set("errors", std::move(list));
+    return v;
+}
+
+Value compute(const Value& rawInputs) {
+    ParsedInputs parsed = parseInputs(rawInputs);
+    if (!parsed.inputs) return toValue(parsed.errors);
+    return toValue(*parsed.inputs, simulate(*parsed.inputs));
+}
+
+}  // namespace retrylab

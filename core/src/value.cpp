@@ -1,0 +1,76 @@
+#include "retrylab/value.hpp"
+
+namespace retrylab {
+
+Value Value::boolean(bool b) {
+    Value v;
+    v.kind_ = Kind::Bool;
+    v.bool_ = b;
+    return v;
+}
+
+Value Value::number(double n) {
+    Value v;
+    v.kind_ = Kind::Number;
+    v.number_ = n;
+    return v;
+}
+
+Value Value::string(std::string s) {
+    Value v;
+    v.kind_ = Kind::String;
+    v.string_ = std::move(s);
+    return v;
+}
+
+Value Value::array(Array items) {
+    Value v;
+    v.kind_ = Kind::Array;
+    v.array_ = std::move(items);
+    return v;
+}
+
+Value Value::object(Object members) {
+    Value v;
+    v.kind_ = Kind::Object;
+    v.object_ = std::move(members);
+    return v;
+}
+
+Value Value::unsupported(std::string what) {
+    Value v;
+    v.kind_ = Kind::Unsupported;
+    v.string_ = std::move(what);
+    return v;
+}
+
+const Value* Value::find(std::string_view key) const {
+    for (const Member& m : object_)
+        if (m.key == key) return &m.value;
+    return nullptr;
+}
+
+Value& Value::set(std::string key, Value value) {
+    object_.push_back(Member{std::move(key), std::move(value)});
+    return *this;
+}
+
+Value& Value::push(Value item) {
+    array_.push_back(std::move(item));
+    return *this;
+}
+
+const char* describeKind(Value::Kind kind) {
+    switch (kind) {
+        case Value::Kind::Null: return "null";
+        case Value::Kind::Bool: return "a boolean";
+        case Value::Kind::Number: return "a number";
+        case Value::Kind::String: return "a string";
+        case Value::Kind::Array: return "a list";
+        case Value::Kind::Object: return "an object";
+        case Value::Kind::Unsupported: return "a value with no JSON form";
+    }
+    return "a value";
+}
+
+}  // namespace retrylab
