@@ -1,0 +1,153 @@
+// The JS half of the WebAssembly binding (linked with --pre-js, so it runs inside the module
+// factory, where `Module` is the module being built).
+//
+// compute(inputs) reads the caller's object here, in one pass, into a "tape": a Float64Array of
+// node codes and numbers, plus the UTF-8 bytes of every string. The C++ half (engine.cpp)
+// rebuilds a retrylab::Value from it without calling back into JS. Reading here rather than
+// through embind's val one property at a time is what keeps 100,000 draws cheap, and it
+// confines the caller's code (getters, proxies) to this function, where a throw is caught and
+// becomes an unsupported value instead of unwinding through WebAssembly frames.
+//
+// What has no JSON meaning becomes an "unsupported" node with a description, which the core's
+// validation reports against the field's path: functions, symbols, BigInts, undefined list
+// items, cycles, nesting deeper than 64 levels, values whose getters throw. Members that are
+// undefined are absent, as JSON.stringify would leave them out. Typed arrays count as lists.
+//
+// Tape grammar (every entry a double):
+//   null: 0 | false: 1 | true: 2 | number: 3 x | string: 4 bytes | list: 5 n item*n
+//   object: 6 n (keyBytes value)*n | unsupported: 7 bytes
+// where `bytes` is the length of the string's UTF-8 in `text`, the strings in tape order.
+
+/* global Module */
+
+var RL_NULL = 0, RL_FALSE = 1, RL_TRUE = 2, RL_NUMBER = 3, RL_STRING = 4, RL_ARRAY = 5,
+    RL_OBJECT = 6, RL_UNSUPPORTED = 7;
+
+// One past the longest list or string a field allows is all validation needs to say "too
+// long". No valid object has more than 21 members. The budgets bound the work for inputs that
+// share one big value many times over (a graph, not a tree).
+var RL_MAX_DEPTH = 64;
+var RL_MAX_ITEMS = 1000001;
+var RL_MAX_STRING = 1000001;
+var RL_MAX_MEMBERS = 10000;
+var RL_MAX_NODES = 2000000;
+var RL_MAX_TEXT = 16000000;
+
+// The number of UTF-8 bytes TextEncoder writes for s (a lone surrogate becomes U+FFFD: 3).
+function rlUtf8Length(s) {
+  var n = 0;
+  for (var i = 0; i < s.length; ++i) {
+    var c = s.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xD800 && c <= 0xDBFF && i + 1 < s.length &&
+             (s.charCodeAt(i + 1) & 0xFC00) === 0xDC00) { n += 4; ++i; }
+    else n += 3;
+  }
+  return n;
+}
+
+function rlDescribeThrow(e) {
+  try {
+    return String(e && e.message || e).slice(0, 200);
+  } catch (_) {
+    return 'an exception';
+  }
+}
+
+// Thrown when the inputs as a whole are too big to read; compute() reports it at the top.
+function RlTooBig(message) { this.message = message; }
+
+function rlFlatten(root) {
+  var tape = [];
+  var strings = [];
+  var textLength = 0;
+  var nodes = 0;
+  var onPath = new Set();  // the objects being read, to see a cycle
+
+  // Appends s to the text; returns its UTF-8 length for the tape.
+  function text(s) {
+    if (s.length > RL_MAX_STRING) s = s.slice(0, RL_MAX_STRING);
+    textLength += s.length;
+    if (textLength > RL_MAX_TEXT) {
+      throw new RlTooBig('The inputs hold more than ' + RL_MAX_TEXT + ' characters of text; no valid input comes near that.');
+    }
+    strings.push(s);
+    return rlUtf8Length(s);
+  }
+
+  function unsupported(what) { tape.push(RL_UNSUPPORTED, text(what)); }
+
+  function put(v, depth) {
+    if (++nodes > RL_MAX_NODES) {
+      throw new RlTooBig('The inputs hold more than ' + RL_MAX_NODES + ' values; no valid input comes near that.');
+    }
+    switch (typeof v) {
+      case 'number': tape.push(RL_NUMBER, v); return;
+      case 'string': tape.push(RL_STRING, text(v)); return;
+      case 'boolean': tape.push(v ? RL_TRUE : RL_FALSE); return;
+      case 'undefined': return unsupported('undefined');
+      case 'function': return unsupported('a function');
+      case 'symbol': return unsupported('a symbol');
+      case 'bigint': return unsupported('a BigInt');
+    }
+    if (v === null) { tape.push(RL_NULL); return; }
+    if (depth > RL_MAX_DEPTH) return unsupported('a value nested more than ' + RL_MAX_DEPTH + ' levels deep');
+    if (onPath.has(v)) return unsupported('a cycle (an object that contains itself)');
+
+    var tapeAt = tape.length, stringsAt = strings.length, textAt = textLength;
+    onPath.add(v);
+    try {
+      if (Array.isArray(v) || (ArrayBuffer.isView(v) && !(v instanceof DataView))) {
+        var n = Math.min(v.length, RL_MAX_ITEMS);
+        tape.push(RL_ARRAY, n);
+        for (var i = 0; i < n; ++i) put(v[i], depth + 1);
+      } else {
+        tape.push(RL_OBJECT, 0);
+        var members = 0;
+        for (var key in v) {
+          if (!Object.prototype.hasOwnProperty.call(v, key)) continue;
+          var member = v[key];
+          if (member === undefined) continue;
+          if (++members > RL_MAX_MEMBERS) throw new RangeError('it has more than ' + RL_MAX_MEMBERS + ' members');
+          tape.push(text(key));
+          put(member, depth + 1);
+        }
+        tape[tapeAt + 1] = members;
+      }
+    } catch (e) {
+      if (e instanceof RlTooBig) throw e;
+      // A getter or a proxy threw, or the object is too big: the whole value becomes one node.
+      tape.length = tapeAt;
+      strings.length = stringsAt;
+      textLength = textAt;
+      unsupported('an object that cannot be read (' + rlDescribeThrow(e) + ')');
+    } finally {
+      onPath.delete(v);
+    }
+  }
+
+  put(root, 1);
+  return { tape: new Float64Array(tape), text: new TextEncoder().encode(strings.join('')) };
+}
+
+// Every failure is an { ok: false } result: nothing thrown reaches the caller, not even an
+// abort of the WebAssembly instance.
+function rlFailure(message) {
+  return { ok: false, errors: [{ field: '', message: message }] };
+}
+
+Module['compute'] = function compute(inputs) {
+  var flat;
+  try {
+    flat = rlFlatten(inputs);
+  } catch (e) {
+    if (e instanceof RlTooBig) return rlFailure(e.message);
+    return rlFailure('The inputs could not be read: ' + rlDescribeThrow(e) + '.');
+  }
+  try {
+    return Module['computeTape'](flat.tape, flat.text);
+  } catch (e) {
+    return rlFailure('The engine failed: ' + rlDescribeThrow(e) + '.');
+  }
+};
