@@ -1,0 +1,107 @@
+// RFC 9110 §5.6.7 HTTP-dates and §10.2.3 Retry-After, on fixed and generated dates.
+#include <catch2/catch.hpp>
+
+#include <random>
+
+#include "../../core/src/http_date.hpp"
+
+using namespace retrylab;
+
+namespace {
+const std::int64_t kReference = 1795946400;  // Sun, 29 Nov 2026 10:00:00 GMT
+}
+
+TEST_CASE("the three forms of RFC 9110's own example are the same instant", "[http-date]") {
+    // RFC 9110 §5.6.7: Sun, 06 Nov 1994 08:49:37 GMT is 784111777 seconds after 1970.
+    CHECK(parseHttpDate("Sun, 06 Nov 1994 08:49:37 GMT", kReference) == 784111777);
+    CHECK(parseHttpDate("Sunday, 06-Nov-94 08:49:37 GMT", kReference) == 784111777);
+    CHECK(parseHttpDate("Sun Nov  6 08:49:37 1994", kReference) == 784111777);
+}
+
+TEST_CASE("the start date of the seeds is 1795946400", "[http-date]") {
+    CHECK(parseHttpDate("Sun, 29 Nov 2026 10:00:00 GMT", 0) == 1795946400);
+}
+
+TEST_CASE("malformed dates are refused", "[http-date]") {
+    const char* bad = GENERATE("Sun, 6 Nov 1994 08:49:37 GMT",    // day needs two digits
+                               "Sun, 06 Nov 1994 08:49:37 UTC",   // only GMT
+                               "Sun, 06 nov 1994 08:49:37 GMT",   // month names are case-sensitive
+                               "Sun,  06 Nov 1994 08:49:37 GMT",  // one space
+                               "Sun, 06 Nov 1994 24:00:00 GMT",   // hour 24
+                               "Sun, 06 Nov 1994 08:60:00 GMT",   // minute 60
+                               "Sun, 06 Nov 1994 08:49:61 GMT",   // second 61
+                               "Sun, 29 Feb 2026 08:49:37 GMT",   // not a leap year
+                               "Sun, 31 Apr 2026 08:49:37 GMT",   // April has 30 days
+                               "Sun, 06 Nov 94 08:49:37 GMT",     // IMF-fixdate has four-digit years
+                               "Sun, 06-Nov-94 08:49:37 GMT",     // rfc850 wants the long day name
+                               "Sunday, 06-Nov-1994 08:49:37 GMT",
+                               "Sun Nov 6 08:49:37 1994",         // asctime pads the day with a space
+                               "Sun, 06 Nov 1994 08:49:37 GMT ",  // trailing space (the caller trims)
+                               "", "1994-11-06T08:49:37Z");
+    CHECK_FALSE(parseHttpDate(bad, kReference));
+}
+
+TEST_CASE("a leap day and a leap second are accepted", "[http-date]") {
+    CHECK(parseHttpDate("Thu, 29 Feb 2024 00:00:00 GMT", kReference) == 1709164800);
+    CHECK(parseHttpDate("Sat, 31 Dec 2016 23:59:60 GMT", kReference) == 1483228800);  // = 2017-01-01 00:00:00
+}
+
+TEST_CASE("the weekday name is not checked against the date", "[http-date]") {
+    CHECK(parseHttpDate("Mon, 29 Nov 2026 10:00:00 GMT", kReference) == 1795946400);
+}
+
+TEST_CASE("Retry-After: delta-seconds, a date, or unusable", "[retry-after]") {
+    CHECK(parseRetryAfter("120", kReference).form == RetryAfterForm::Seconds);
+    CHECK(parseRetryAfter("120", kReference).seconds == 120);
+    CHECK(parseRetryAfter("0", kReference).seconds == 0);
+    CHECK(parseRetryAfter("007", kReference).seconds == 7);
+    CHECK(parseRetryAfter("\t 5 \t", kReference).seconds == 5);
+    CHECK(parseRetryAfter("86400", kReference).form == RetryAfterForm::Seconds);
+    CHECK(parseRetryAfter("86401", kReference).form == RetryAfterForm::Unusable);
+    CHECK(parseRetryAfter("+5", kReference).form == RetryAfterForm::Unusable);
+    CHECK(parseRetryAfter("5 s", kReference).form == RetryAfterForm::Unusable);
+    CHECK(parseRetryAfter(" ", kReference).form == RetryAfterForm::Unusable);
+    CHECK(parseRetryAfter("18446744073709551617", kReference).form == RetryAfterForm::Unusable);
+    RetryAfterValue date = parseRetryAfter(" Sun, 29 Nov 2026 10:00:07 GMT ", kReference);
+    CHECK(date.form == RetryAfterForm::Date);
+    CHECK(date.dateSeconds == kReference + 7);
+}
+
+namespace {
+const char* const kShort[] = {"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"};
+const char* const kLong[] = {"Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"};
+const char* const kMonth[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+
+std::string two(int v) { return (v < 10 ? "0" : "") + std::to_string(v); }
+}  // namespace
+
+TEST_CASE("generated dates read back to the instant they were written from, in all three forms", "[http-date][property]") {
+    std::mt19937_64 random(20261129);
+    // 1977-11-29 .. 2076-11-29: the window where a two-digit year is read back unambiguously.
+    std::uniform_int_distribution<std::int64_t> instants(kReference - 49LL * 365 * 86400, kReference + 49LL * 365 * 86400);
+    for (int i = 0; i < 5000; ++i) {
+        std::int64_t t = instants(random);
+        std::int64_t days = t / 86400;
+        // civil date from days (Hinnant), written out independently of the parser.
+        std::int64_t z = days + 719468, era = z / 146097, doe = z - era * 146097;
+        std::int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+        std::int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100), mp = (5 * doy + 2) / 153;
+        int day = static_cast<int>(doy - (153 * mp + 2) / 5 + 1), month = static_cast<int>(mp < 10 ? mp + 3 : mp - 9);
+        int year = static_cast<int>(yoe + era * 400 + (month <= 2));
+        int weekday = static_cast<int>((days + 3) % 7);  // 1970-01-01 was a Thursday (index 3 from Monday)
+        int secs = static_cast<int>(t % 86400);
+        std::string time = two(secs / 3600) + ":" + two(secs / 60 % 60) + ":" + two(secs % 60);
+        std::string imf = std::string(kShort[weekday]) + ", " + two(day) + " " + kMonth[month - 1] + " " +
+                          std::to_string(year) + " " + time + " GMT";
+        std::string rfc850 = std::string(kLong[weekday]) + ", " + two(day) + "-" + kMonth[month - 1] + "-" +
+                             two(year % 100) + " " + time + " GMT";
+        std::string asctime = std::string(kShort[weekday]) + " " + kMonth[month - 1] + " " +
+                              (day < 10 ? " " + std::to_string(day) : std::to_string(day)) + " " + time + " " +
+                              std::to_string(year);
+        INFO(imf << " | " << rfc850 << " | " << asctime);
+        REQUIRE(parseHttpDate(imf, kReference) == t);
+        REQUIRE(parseHttpDate(rfc850, kReference) == t);
+        REQUIRE(parseHttpDate(asctime, kReference) == t);
+        REQUIRE(parseRetryAfter(imf, kReference).dateSeconds == t);
+    }
+}

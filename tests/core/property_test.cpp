@@ -1,0 +1,216 @@
+// Relations that must hold for every valid input, checked over thousands of generated ones
+// (a seeded generator, so a failure reproduces).
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <random>
+
+#include "support.hpp"
+
+using namespace retrylab;
+using namespace retrylab::test;
+
+namespace {
+
+class InputGenerator {
+public:
+    explicit InputGenerator(std::uint64_t seed) : random_(seed) {}
+
+    Inputs next() {
+        Inputs in;
+        in.scenario = static_cast<Scenario>(pick(5));
+        if (in.scenario == Scenario::Script) {
+            std::size_t length = 1 + pick(6);
+            for (std::size_t i = 0; i < length; ++i) in.script.push_back(entry());
+        }
+        in.operation = static_cast<Operation>(pick(3));
+        in.maxRetries = static_cast<int>(pick(9));
+        in.baseBackoffMs = choose({0.0, 50.0, 100.0, 250.0, 500.0, 1000.0, 1500.0});
+        in.backoffMultiplier = choose({1.0, 1.5, 2.0, 3.0});
+        if (coin()) in.maxBackoffMs = choose({300.0, 1000.0, 8000.0});
+        in.jitter = static_cast<Jitter>(pick(4));
+        for (std::size_t i = 0, n = pick(12); i < n; ++i) in.draws.push_back(unit());
+        in.seed = pick(1000);
+        in.clientTimeoutMs = choose({100.0, 200.0, 500.0, 3000.0});
+        in.deadlineMs = coin() ? std::optional<double>(choose({150.0, 2000.0, 3500.0, 3700.0, 10000.0})) : std::nullopt;
+        if (coin()) in.waitBudgetMs = choose({0.0, 1000.0, 3000.0, 20000.0});
+        in.responseMs = choose({0.0, 100.0, 200.0, 1000.0});
+        in.idempotencyKey = coin();
+        in.retryOn = RetryOn{coin(), coin(), coin(), coin()};
+        in.retryWritesWithoutKey = coin();
+        in.honourRetryAfter = coin();
+        in.callers = coin() ? 1 : static_cast<std::uint32_t>(2 + pick(60));
+        return in;
+    }
+
+private:
+    std::size_t pick(std::size_t n) { return std::uniform_int_distribution<std::size_t>(0, n - 1)(random_); }
+    bool coin() { return pick(2) == 1; }
+    double unit() { return std::uniform_real_distribution<double>(0, 1)(random_); }
+    double choose(std::initializer_list<double> xs) { return *(xs.begin() + pick(xs.size())); }
+
+    ScriptEntry entry() {
+        ScriptEntry e;
+        if (pick(6) == 0) {
+            e.dropped = true;
+            return e;
+        }
+        static const int statuses[] = {200, 201, 302, 400, 401, 404, 409, 422, 429, 500, 502, 503, 504};
+        e.status = statuses[pick(13)];
+        e.lost = pick(5) == 0;
+        switch (pick(5)) {
+            case 0: e.retryAfter = std::to_string(pick(10)); break;
+            case 1: e.retryAfter = "Sun, 29 Nov 2026 10:00:" + std::string(pick(2) ? "0" : "1") + std::to_string(pick(10)) + " GMT"; break;
+            case 2: e.retryAfter = "soon"; break;
+            default: break;
+        }
+        if (pick(3) == 0) e.dateSeconds = Inputs{}.startSeconds + static_cast<std::int64_t>(pick(20));
+        return e;
+    }
+
+    std::mt19937_64 random_;
+};
+
+void checkInvariants(const Inputs& in, const Run& run) {
+    const Metrics& m = run.metrics;
+    REQUIRE(m.attempts == static_cast<int>(run.attempts.size()));
+    REQUIRE(m.attempts <= in.maxRetries + 1);
+    REQUIRE(m.charges <= m.attempts);
+    REQUIRE(m.replays <= m.attempts);
+    if (in.operation == Operation::Read) REQUIRE(m.charges == 0);
+    if (in.idempotencyKey) REQUIRE(m.charges <= 1);  // with a key there is at most one charge
+    REQUIRE(m.duplicates == std::max(0, m.charges - 1));
+    for (std::size_t i = 1; i < run.events.size(); ++i) REQUIRE(run.events[i - 1].tMs <= run.events[i].tMs);
+    // Causal order within each attempt, whatever the times: the client's own events in the
+    // order send, (request lost), answer or timeout, wait, stop; the server's work after the
+    // send and, when the client receives its answer, before that; the next send after the wait.
+    auto clientRank = [](EventKind k) {
+        switch (k) {
+            case EventKind::Send: return 0;
+            case EventKind::RequestLost: return 1;
+            case EventKind::Receive: case EventKind::Timeout: case EventKind::Deadline: return 2;
+            case EventKind::Wait: return 3;
+            case EventKind::Stop: return 4;
+            default: return -1;  // the server's side
+        }
+    };
+    std::vector<int> lastClientRank(run.attempts.size() + 1, -1);
+    std::vector<bool> serverSeen(run.attempts.size() + 1, false);
+    for (const Event& e : run.events) {
+        if (!e.attempt) continue;
+        auto n = static_cast<std::size_t>(*e.attempt);
+        int rank = clientRank(e.kind);
+        if (rank < 0) {
+            REQUIRE(lastClientRank[n] >= 0);  // after its send
+            serverSeen[n] = true;
+            continue;
+        }
+        REQUIRE(rank >= lastClientRank[n]);
+        lastClientRank[n] = rank;
+        if (e.kind == EventKind::Receive) REQUIRE(serverSeen[n] == !(in.operation == Operation::Read && run.attempts[n - 1].server[0] == '2'));
+        if (e.kind == EventKind::Send && n > 1) REQUIRE(lastClientRank[n - 1] == 3);  // the wait came first
+    }
+    double waited = 0;
+    for (const AttemptRow& a : run.attempts) {
+        if (in.deadlineMs) {
+            REQUIRE(a.startMs + in.responseMs <= *in.deadlineMs);
+            REQUIRE(a.endMs <= *in.deadlineMs);
+        }
+        REQUIRE(a.endMs >= a.startMs);
+        REQUIRE(a.endMs <= a.startMs + in.clientTimeoutMs);
+        if (a.waitAfterMs) {
+            REQUIRE(std::isfinite(*a.waitAfterMs));
+            REQUIRE(*a.waitAfterMs >= 0);
+            waited += *a.waitAfterMs;
+        }
+        if (a.n > 1) {
+            const AttemptRow& before = run.attempts[static_cast<std::size_t>(a.n - 2)];
+            REQUIRE(a.startMs == before.endMs + *before.waitAfterMs);
+        }
+    }
+    REQUIRE(waited == m.waitingMs);
+    if (in.waitBudgetMs) REQUIRE(m.waitingMs <= *in.waitBudgetMs);
+    if (in.deadlineMs) REQUIRE(m.elapsedMs <= *in.deadlineMs);
+    if (run.attempts.empty()) {
+        REQUIRE(m.outcome == Outcome::Failed);
+        REQUIRE(m.agentReport == "not-sent");
+    } else {
+        const AttemptRow& last = run.attempts.back();
+        REQUIRE_FALSE(last.waitAfterMs);
+        REQUIRE(m.elapsedMs == last.endMs);
+        if (last.clientSaw == "timeout") REQUIRE(m.outcome == Outcome::Unknown);
+        else if (last.clientSaw[0] == '2') REQUIRE(m.outcome == Outcome::Success);
+        else REQUIRE(m.outcome == Outcome::Failed);
+    }
+    REQUIRE(m.lookupNeeded == (in.operation != Operation::Read && m.outcome == Outcome::Unknown));
+    REQUIRE((m.stopReason == StopReason::WaitBudget) == m.refusedWaitMs.has_value());
+    if (run.herd) {
+        std::uint64_t total = run.herd->notRetried;
+        for (std::uint32_t b : run.herd->buckets) total += b;
+        REQUIRE(total == in.callers);
+        REQUIRE(run.herd->buckets.size() <= 100);
+        REQUIRE(!run.herd->buckets.empty());
+    }
+}
+
+}  // namespace
+
+TEST_CASE("invariants hold on thousands of generated inputs", "[property]") {
+    InputGenerator generate(1);
+    for (int i = 0; i < 5000; ++i) {
+        Inputs in = generate.next();
+        INFO("generated input " << i);
+        checkInvariants(in, simulate(in));
+    }
+}
+
+TEST_CASE("a later deadline never removes an attempt", "[property][deadline]") {
+    InputGenerator generate(2);
+    for (int i = 0; i < 2000; ++i) {
+        Inputs in = generate.next();
+        in.callers = 1;
+        in.deadlineMs = 100.0 + static_cast<double>(i % 50) * 150;
+        int before = simulate(in).metrics.attempts;
+        in.deadlineMs = *in.deadlineMs + 1 + static_cast<double>(i % 7) * 400;
+        INFO("generated input " << i);
+        REQUIRE(simulate(in).metrics.attempts >= before);
+    }
+}
+
+TEST_CASE("more retries never mean fewer attempts", "[property]") {
+    InputGenerator generate(3);
+    for (int i = 0; i < 2000; ++i) {
+        Inputs in = generate.next();
+        in.callers = 1;
+        int before = simulate(in).metrics.attempts;
+        in.maxRetries += 1;
+        REQUIRE(simulate(in).metrics.attempts >= before);
+    }
+}
+
+TEST_CASE("a key never adds a charge", "[property][key]") {
+    InputGenerator generate(4);
+    for (int i = 0; i < 2000; ++i) {
+        Inputs in = generate.next();
+        in.callers = 1;
+        in.idempotencyKey = false;
+        in.retryWritesWithoutKey = true;  // so the keyed run is not retried more than this one
+        int without = simulate(in).metrics.charges;
+        in.idempotencyKey = true;
+        int with = simulate(in).metrics.charges;
+        INFO("generated input " << i);
+        REQUIRE(with <= without);  // identical until the first commit, and after it only replays
+        REQUIRE(with <= 1);
+    }
+}
+
+TEST_CASE("the same inputs give the identical result", "[property][determinism]") {
+    InputGenerator generate(5);
+    for (int i = 0; i < 500; ++i) {
+        Inputs in = generate.next();
+        Value first = toValue(in, simulate(in));
+        Value second = toValue(in, simulate(in));
+        REQUIRE(sameValue(first, second));
+    }
+    CHECK(sameValue(compute(Value::object()), compute(Value::object())));
+}
