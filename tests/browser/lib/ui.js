@@ -1,0 +1,56 @@
+// Reading and driving the explorable the way a reader does: through labelled controls and
+// the text the page shows.
+
+export const ID = (name) => `#rl-${name}`;
+
+// Set number fields by typing into their boxes, choices by their labels.
+export async function setInputs(page, { scenario, retryOn, idempotencyKey, ...numbers } = {}) {
+  if (scenario) await page.getByRole('radio', { name: scenario, exact: true }).check();
+  if (retryOn) await page.getByRole('radio', { name: retryOn, exact: true }).check();
+  if (idempotencyKey !== undefined) await page.getByRole('checkbox', { name: 'Send an idempotency key the server honours' }).setChecked(idempotencyKey);
+  for (const [name, value] of Object.entries(numbers)) await page.locator(ID(name)).fill(String(value));
+}
+
+export async function metric(page, key) {
+  return (await page.locator(`${ID('metrics')} [data-metric="${key}"] dd`).textContent()).trim();
+}
+
+export async function metricsOf(page) {
+  const keys = ['attempts', 'charges', 'replays', 'elapsed', 'outcome', 'lookup'];
+  const out = {};
+  for (const k of keys) out[k] = await metric(page, k);
+  return out;
+}
+
+// The server-answer table as arrays of cell texts.
+export async function tableRows(page) {
+  return page.locator(`${ID('table')} tbody tr`).evaluateAll((rows) => rows.map((r) => [...r.cells].map((c) => c.textContent.trim())));
+}
+
+export async function verdict(page) {
+  return (await page.locator(`${ID('verdict')} .verdict-line`).textContent()).trim();
+}
+
+export async function sides(page) {
+  return page.locator(`${ID('verdict')} .side`).evaluateAll((els) => els.map((e) => e.innerText.replace(/\s+/g, ' ').trim()));
+}
+
+export async function timelineText(page) {
+  return page.locator(`${ID('timeline')} svg text`).evaluateAll((els) => els.map((e) => e.textContent));
+}
+
+export async function eventTimes(page) {
+  return page.locator(`${ID('events')} li`).evaluateAll((els) => els.map((e) => [e.querySelector('.event-time').textContent, e.dataset.index, e.className]));
+}
+
+export async function slider(page) {
+  const el = page.locator(ID('seek'));
+  return {
+    now: Number(await el.getAttribute('aria-valuenow')),
+    text: await el.getAttribute('aria-valuetext'),
+  };
+}
+
+export async function futureCount(page) {
+  return page.locator(`${ID('events')} li.future`).count();
+}

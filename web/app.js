@@ -1,0 +1,236 @@
+// The explorable's controller: one state object, changed only through state.js and
+// playback.js, drawn by the pure views. This file is the only place that touches the DOM
+// after mounting: listeners, the playback clock, and the cheap per-frame playhead updates.
+
+import { mount, show } from './dom.js';
+import { NUMBER_FIELDS, initialState, withFields } from './state.js';
+import {
+  INSPECTION_SECONDS, advance, clampSeconds, momentPhrase, msAt, nextEvent, pause, play,
+  restart, runSpan, secondsAt, seek,
+} from './playback.js';
+import { frameView, makeIds, seekMarksView } from './views/controls.js';
+import { timelineView } from './views/timeline.js';
+import { eventsView } from './views/events.js';
+import { tableView } from './views/table.js';
+import { metricsView, verdictText, verdictView } from './views/metrics.js';
+import { seconds } from './format.js';
+
+export function valueText(result, playback) {
+  const t = msAt(playback.s, runSpan(result));
+  return `${seconds(t)} — ${momentPhrase(result, t, playback.shown)}`;
+}
+
+export function createExplorable(root, engine, { idPrefix = 'rl-' } = {}) {
+  const id = makeIds(idPrefix);
+  const compute = (inputs) => engine.compute(inputs);
+  const opening = compute({});
+  if (!opening || opening.ok !== true) throw new Error('The engine could not compute the opening run.');
+
+  let state = initialState(opening);
+  root.replaceChildren(mount(frameView(id, state.fields), root.ownerDocument));
+  const $ = (name) => root.querySelector(`#${id(name)}`);
+  const els = {
+    form: $('controls'), verdict: $('verdict'), announce: $('announce'), timeline: $('timeline'),
+    events: $('events'), table: $('table'), metrics: $('metrics'), play: $('play'), next: $('next'),
+    restart: $('restart'), speed: $('speed'), seek: $('seek'), seekFill: $('seek-fill'),
+    seekThumb: $('seek-thumb'), seekMarks: $('seek-marks'), readout: $('seek-readout'),
+    generalError: $('general-error'),
+  };
+  const view = root.ownerDocument.defaultView;
+  const reducedMotion = view.matchMedia('(prefers-reduced-motion: reduce)');
+  let drawn = null; // the result the views show
+  let timeline = null; // { width, scale, line, veil }
+  let eventItems = [];
+
+  function drawTimeline() {
+    const width = els.timeline.clientWidth || 720;
+    const { tree, scale } = timelineView(state.result, { width });
+    show(els.timeline, tree);
+    timeline = {
+      width, scale,
+      line: els.timeline.querySelector('[data-playhead="line"]'),
+      veil: els.timeline.querySelector('[data-playhead="veil"]'),
+    };
+  }
+
+  function drawRun() {
+    const { result } = state;
+    show(els.verdict, verdictView(result));
+    drawTimeline();
+    show(els.events, eventsView(result));
+    eventItems = [...els.events.querySelectorAll('li')];
+    show(els.table, tableView(result));
+    show(els.metrics, metricsView(result));
+    const span = runSpan(result);
+    show(els.seekMarks, seekMarksView(result, (t) => secondsAt(t, span)));
+    drawn = result;
+  }
+
+  function drawFields(changedElement) {
+    for (const f of NUMBER_FIELDS) {
+      const box = $(f.name);
+      const range = $(`${f.name}-range`);
+      const error = state.errors[f.name] || '';
+      const text = state.fields[f.name];
+      if (box !== changedElement && box.value !== text) box.value = text;
+      const n = Number(text);
+      if (range !== changedElement && text !== '' && Number.isFinite(n)) range.value = String(n);
+      $(`${f.name}-error`).textContent = error;
+      if (error) box.setAttribute('aria-invalid', 'true');
+      else box.removeAttribute('aria-invalid');
+    }
+    for (const input of els.form.querySelectorAll('input[type="radio"]')) {
+      input.checked = state.fields[input.dataset.field] === input.value;
+    }
+    $('idempotencyKey').checked = state.fields.idempotencyKey;
+    const general = state.errors.general || '';
+    const anyError = Object.keys(state.errors).length > 0;
+    els.generalError.textContent = general || (anyError ? 'Showing the last good run until the highlighted value is fixed.' : '');
+    root.classList.toggle('rl-stale', anyError);
+  }
+
+  function drawPlayhead() {
+    const { result, playback } = state;
+    const span = runSpan(result);
+    const t = msAt(playback.s, span);
+    if (timeline) {
+      const { scale } = timeline;
+      const px = scale.x0 + Math.min(1, scale.max > 0 ? t / scale.max : 0) * scale.plot;
+      timeline.line.setAttribute('x1', px);
+      timeline.line.setAttribute('x2', px);
+      timeline.veil.setAttribute('x', px);
+      timeline.veil.setAttribute('width', Math.max(0, scale.right - px));
+    }
+    eventItems.forEach((li, i) => {
+      li.classList.toggle('future', i >= playback.shown);
+      if (i === playback.shown - 1) li.setAttribute('aria-current', 'step');
+      else li.removeAttribute('aria-current');
+    });
+    const pct = `${(playback.s / INSPECTION_SECONDS) * 100}%`;
+    els.seekFill.style.width = pct; // CSSOM, which a strict style-src allows
+    els.seekThumb.style.left = pct;
+    els.seek.setAttribute('aria-valuenow', String(Math.round(playback.s * 10) / 10));
+    const text = valueText(result, playback);
+    els.seek.setAttribute('aria-valuetext', text);
+    els.readout.textContent = `${text} · ${Math.floor(playback.s)} of ${INSPECTION_SECONDS} inspection seconds`;
+    els.play.textContent = playback.playing ? 'Pause' : 'Play';
+    root.classList.toggle('rl-playing', playback.playing);
+  }
+
+  function render(changedElement) {
+    if (drawn !== state.result) drawRun();
+    drawFields(changedElement);
+    drawPlayhead();
+  }
+
+  // The playback clock: requestAnimationFrame while playing, nothing otherwise.
+  let frame = 0;
+  let lastNow = 0;
+  function tick(now) {
+    const dt = Math.min(0.25, Math.max(0, (now - lastNow) / 1000));
+    lastNow = now;
+    state = { ...state, playback: advance(state.result, state.playback, dt, reducedMotion.matches) };
+    drawPlayhead();
+    frame = state.playback.playing ? view.requestAnimationFrame(tick) : 0;
+  }
+  function setPlayback(playback) {
+    state = { ...state, playback };
+    if (playback.playing && !frame) {
+      lastNow = view.performance.now();
+      frame = view.requestAnimationFrame(tick);
+    } else if (!playback.playing && frame) {
+      view.cancelAnimationFrame(frame);
+      frame = 0;
+    }
+    drawPlayhead();
+  }
+
+  function setFields(changes, changedElement) {
+    const before = state.result;
+    if (frame) setPlayback(pause(state.playback));
+    state = withFields(state, changes, compute);
+    render(changedElement);
+    if (state.result !== before) els.announce.textContent = `Recomputed: ${verdictText(state.result)}.`;
+  }
+
+  // Inputs.
+  els.form.addEventListener('submit', (event) => event.preventDefault());
+  els.form.addEventListener('input', (event) => {
+    const input = event.target;
+    const field = input.dataset.field;
+    if (!field || input.type === 'radio' || input.type === 'checkbox') return;
+    setFields({ [field]: input.value }, input);
+  });
+  els.form.addEventListener('change', (event) => {
+    const input = event.target;
+    const field = input.dataset.field;
+    if (input.type === 'radio' && input.checked) setFields({ [field]: input.value }, input);
+    if (input.type === 'checkbox') setFields({ [field]: input.checked }, input);
+  });
+
+  // Playback controls.
+  els.play.addEventListener('click', () => {
+    setPlayback(state.playback.playing ? pause(state.playback) : play(state.result, state.playback));
+  });
+  els.next.addEventListener('click', () => setPlayback(nextEvent(state.result, state.playback)));
+  els.restart.addEventListener('click', () => setPlayback(restart(state.result, state.playback.speed)));
+  els.speed.addEventListener('change', () => {
+    const playback = { ...state.playback, speed: Number(els.speed.value) };
+    setPlayback(playback);
+  });
+
+  // The inspection-time slider: the WAI-ARIA media-seek pattern.
+  const KEYS = {
+    ArrowRight: (s) => s + 1, ArrowUp: (s) => s + 1, ArrowLeft: (s) => s - 1, ArrowDown: (s) => s - 1,
+    PageUp: (s) => s + 10, PageDown: (s) => s - 10, Home: () => 0, End: () => INSPECTION_SECONDS,
+  };
+  const seekTo = (s) => setPlayback(seek(state.result, pause(state.playback), clampSeconds(s)));
+  els.seek.addEventListener('keydown', (event) => {
+    const move = KEYS[event.key];
+    if (!move) return;
+    event.preventDefault();
+    seekTo(move(state.playback.s));
+  });
+  const seekFromPointer = (event) => {
+    const box = els.seek.getBoundingClientRect();
+    seekTo(((event.clientX - box.left) / Math.max(1, box.width)) * INSPECTION_SECONDS);
+  };
+  els.seek.addEventListener('pointerdown', (event) => {
+    els.seek.setPointerCapture(event.pointerId);
+    els.seek.focus();
+    seekFromPointer(event);
+  });
+  els.seek.addEventListener('pointermove', (event) => {
+    if (els.seek.hasPointerCapture(event.pointerId)) seekFromPointer(event);
+  });
+
+  // Pause while the explorable is off-screen; carry on when it is back.
+  const visibility = new view.IntersectionObserver((entries) => {
+    const visible = entries.some((e) => e.isIntersecting);
+    if (!visible && state.playback.playing) setPlayback(pause(state.playback, true));
+    else if (visible && state.playback.autoPaused) setPlayback(play(state.result, state.playback));
+  });
+  visibility.observe(root);
+
+  // Redraw the timeline for its box's width.
+  const resize = new view.ResizeObserver(() => {
+    if (timeline && Math.abs(els.timeline.clientWidth - timeline.width) > 1) {
+      drawTimeline();
+      drawPlayhead();
+    }
+  });
+  resize.observe(els.timeline);
+
+  render(null);
+
+  return {
+    getState: () => state,
+    setFields: (changes) => setFields(changes, null),
+    compute,
+    destroy() {
+      setPlayback(pause(state.playback));
+      visibility.disconnect();
+      resize.disconnect();
+    },
+  };
+}

@@ -1,0 +1,55 @@
+// `npm run build`: the servable site in dist/ — the html pages, one bundled classic script
+// (module scripts are blocked on file:// pages), the CSS, and a copy of the engine file,
+// which stays its own classic script (it has node-only branches a bundler must not follow).
+
+import { build } from 'esbuild';
+import { copyFile, mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const dist = join(repo, 'dist');
+const engineFile = process.env.RETRYLAB_ENGINE || join(repo, 'build/wasm/bindings/wasm/retrylab-engine.js');
+
+async function exists(path) {
+  try {
+    await stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+if (!(await exists(engineFile))) {
+  console.error(`build: the engine file is missing: ${engineFile}\n` +
+    'build: build it first with `cmake --preset wasm && cmake --build --preset wasm`.');
+  process.exit(1);
+}
+
+await rm(dist, { recursive: true, force: true });
+await mkdir(dist, { recursive: true });
+
+await build({
+  entryPoints: [join(repo, 'web/main.js')],
+  outfile: join(dist, 'retrylab.js'),
+  bundle: true,
+  format: 'iife',
+  target: ['es2020'],
+  minify: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+});
+
+await build({
+  entryPoints: [join(repo, 'web/styles.css')],
+  outfile: join(dist, 'retrylab.css'),
+  bundle: true,
+  minify: true,
+  logLevel: 'warning',
+});
+
+for (const name of await readdir(join(repo, 'site'))) {
+  if (/\.(html|svg)$/.test(name)) await copyFile(join(repo, 'site', name), join(dist, name));
+}
+await copyFile(engineFile, join(dist, 'retrylab-engine.js'));
+console.log(`build: wrote ${dist}`);

@@ -1,0 +1,74 @@
+// A tiny virtual tree: render functions return plain { tag, attrs, children } objects, and
+// mount() turns them into DOM. Views stay pure (testable in node, serialisable as SVG or
+// HTML text for exports) and nothing ever goes through innerHTML, so text from anywhere is
+// inert. There are no inline styles or handlers here by construction: a strict CSP holds.
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+export function h(tag, attrs, ...children) {
+  return { tag, attrs: attrs || {}, children: flatten(children) };
+}
+
+function flatten(children) {
+  const out = [];
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    if (Array.isArray(child)) out.push(...flatten(child));
+    else out.push(typeof child === 'number' ? String(child) : child);
+  }
+  return out;
+}
+
+function checkAttr(name) {
+  // Guard the CSP promise in one place: a view that tries an inline style or handler fails loudly.
+  if (name === 'style' || /^on/i.test(name)) throw new Error(`views may not set "${name}"`);
+}
+
+export function mount(node, doc = document, inSvg = false) {
+  if (typeof node === 'string') return doc.createTextNode(node);
+  const svg = inSvg || node.tag === 'svg';
+  const el = svg ? doc.createElementNS(SVG_NS, node.tag) : doc.createElement(node.tag);
+  for (const [name, value] of Object.entries(node.attrs)) {
+    checkAttr(name);
+    if (value === null || value === undefined || value === false) continue;
+    el.setAttribute(name, value === true ? '' : String(value));
+  }
+  for (const child of node.children) el.appendChild(mount(child, doc, svg));
+  return el;
+}
+
+// Replace everything inside `container` with the mounted tree(s).
+export function show(container, ...nodes) {
+  const doc = container.ownerDocument;
+  container.replaceChildren(...flatten(nodes).map((n) => mount(n, doc)));
+}
+
+const ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
+const escape = (text) => String(text).replace(/[&<>"]/g, (c) => ESCAPES[c]);
+
+// Markup text for a tree (tests, and later the SVG export).
+export function toMarkup(node) {
+  if (typeof node === 'string') return escape(node);
+  let attrs = '';
+  for (const [name, value] of Object.entries(node.attrs)) {
+    checkAttr(name);
+    if (value === null || value === undefined || value === false) continue;
+    attrs += value === true ? ` ${name}` : ` ${name}="${escape(value)}"`;
+  }
+  const xmlns = node.tag === 'svg' && !node.attrs.xmlns ? ` xmlns="${SVG_NS}"` : '';
+  return `<${node.tag}${xmlns}${attrs}>${node.children.map(toMarkup).join('')}</${node.tag}>`;
+}
+
+// Plain text of a tree, as a reader (or a test) sees it.
+export function textOf(node) {
+  if (typeof node === 'string') return node;
+  return node.children.map(textOf).join('');
+}
+
+// Every element of a tree matching a predicate, depth first.
+export function findAll(node, predicate, found = []) {
+  if (typeof node === 'string') return found;
+  if (predicate(node)) found.push(node);
+  for (const child of node.children) findAll(child, predicate, found);
+  return found;
+}

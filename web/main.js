@@ -1,0 +1,54 @@
+// The page's entry point (bundled as one classic script): load the engine, mount the
+// explorable, fill the article's computed numbers, wire the "Try it" buttons. If the engine
+// cannot load, the page says so where the explorable would be.
+
+import { createExplorable } from './app.js';
+import { engineVersion, loadEngine } from './engine.js';
+import { fieldsFromInputs } from './state.js';
+import { computeStory, fillFacts } from './story.js';
+
+function showFailure(doc, message) {
+  for (const box of doc.querySelectorAll('[data-retry-lab]')) {
+    const p = doc.createElement('p');
+    p.className = 'rl-failure';
+    p.setAttribute('role', 'alert');
+    p.textContent = `${message} The article below still reads, but its computed numbers and the explorable are missing.`;
+    box.replaceChildren(p);
+  }
+  doc.documentElement.classList.add('rl-engine-failed');
+}
+
+async function start(doc) {
+  const root = doc.querySelector('[data-retry-lab]');
+  if (!root) return;
+  let engine;
+  try {
+    engine = await loadEngine(doc.defaultView);
+  } catch (error) {
+    showFailure(doc, error.message);
+    return;
+  }
+  const app = createExplorable(root, engine);
+  const story = computeStory(app.compute);
+  const missing = fillFacts(doc, story);
+  if (missing.length) console.error(`Retry Lab: ${missing.length} computed numbers could not be filled in.`, missing);
+
+  for (const button of doc.querySelectorAll('button[data-try]')) {
+    const result = story[button.dataset.try];
+    if (!result) continue;
+    button.hidden = false;
+    button.addEventListener('click', () => {
+      app.setFields(fieldsFromInputs(result.inputs));
+      const target = doc.getElementById('experiment');
+      const smooth = !doc.defaultView.matchMedia('(prefers-reduced-motion: reduce)').matches;
+      target.scrollIntoView({ behavior: smooth ? 'smooth' : 'auto', block: 'start' });
+      target.focus({ preventScroll: true });
+    });
+  }
+  for (const slot of doc.querySelectorAll('[data-engine-version]')) slot.textContent = engineVersion(engine);
+  doc.documentElement.classList.add('rl-ready');
+  doc.defaultView.retryLab = app; // for the console and for tests
+}
+
+if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', () => start(document));
+else start(document);

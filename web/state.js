@@ -1,0 +1,102 @@
+// The explorable's one state object, and the pure steps that change it. Everything the page
+// shows is derived from `state.result`, which only ever comes from engine.compute().
+//
+//   state = {
+//     fields:  what the controls hold (numbers as typed text, so a bad entry can stay visible),
+//     extra:   inputs no control here owns (later: traces, links); merged under the fields,
+//     errors:  { field: sentence } for the fields that stop a recompute,
+//     result:  the last good compute() result (kept while a field is invalid),
+//     playback: see playback.js,
+//   }
+
+import { restart } from './playback.js';
+
+export const SCENARIOS = [
+  { value: 'response-lost', label: 'Charge commits, response lost' },
+  { value: 'request-lost', label: 'Request lost before the server' },
+  { value: 'outage-503-twice', label: 'HTTP 503 twice, then succeeds' },
+  { value: 'bad-request-400', label: 'HTTP 400 on every attempt' },
+];
+
+// The two "Retry on" settings of the seed, as the engine's retry classes.
+export const RETRY_ON = [
+  { value: 'timeouts-5xx', label: 'Timeouts and 5xx only', classes: ['timeout', '5xx'] },
+  { value: 'every-failure', label: 'Every failure, including 400', classes: ['timeout', '429', '5xx', '4xx'] },
+];
+
+// Number fields: the range's span is a convenient slice; the number box takes anything the
+// engine accepts (SPEC §7), and the engine's own message explains a value it refuses.
+export const NUMBER_FIELDS = [
+  { name: 'maxRetries', label: 'Maximum retries', unit: '', min: 0, max: 10, step: 1 },
+  { name: 'baseBackoffMs', label: 'Base backoff', unit: 'ms', min: 0, max: 5000, step: 100 },
+  { name: 'clientTimeoutMs', label: 'Client timeout per attempt', unit: 'ms', min: 100, max: 10000, step: 100 },
+  { name: 'deadlineMs', label: 'Overall deadline', unit: 'ms', min: 0, max: 20000, step: 100 },
+];
+
+export const FIELD_NAMES = ['scenario', ...NUMBER_FIELDS.map((f) => f.name), 'idempotencyKey', 'retryOn'];
+
+const sameSet = (a, b) => a.length === b.length && a.every((x) => b.includes(x));
+
+// Control values for a full inputs object (compute()'s `inputs` echo).
+export function fieldsFromInputs(inputs) {
+  const retryOn = RETRY_ON.find((r) => sameSet(r.classes, inputs.retryOn || []));
+  const fields = {
+    scenario: inputs.scenario,
+    idempotencyKey: Boolean(inputs.idempotencyKey),
+    retryOn: retryOn ? retryOn.value : null,
+  };
+  for (const { name } of NUMBER_FIELDS) fields[name] = inputs[name] === null ? '' : String(inputs[name]);
+  return fields;
+}
+
+// The engine inputs the fields stand for, or the fields that cannot be read as numbers.
+export function inputsFromFields(fields, extra = {}) {
+  const inputs = { ...extra, scenario: fields.scenario, idempotencyKey: fields.idempotencyKey };
+  const errors = {};
+  const retryOn = RETRY_ON.find((r) => r.value === fields.retryOn);
+  if (retryOn) inputs.retryOn = retryOn.classes;
+  for (const { name, unit } of NUMBER_FIELDS) {
+    const text = String(fields[name]).trim();
+    const value = Number(text);
+    if (text === '' || !Number.isFinite(value)) {
+      errors[name] = `Enter a number${unit === 'ms' ? ' of milliseconds' : ''}.`;
+    } else {
+      inputs[name] = value;
+    }
+  }
+  return { inputs, errors };
+}
+
+// The engine names bad fields with a path ("maxRetries", "script[2].status"): show each
+// beside the control that owns it, or as a general message when no control here does.
+export function errorsByField(engineErrors) {
+  const errors = {};
+  for (const { field, message } of engineErrors) {
+    const name = FIELD_NAMES.includes(field) ? field : 'general';
+    errors[name] = errors[name] ? `${errors[name]} ${message}` : message;
+  }
+  return errors;
+}
+
+export function initialState(result) {
+  return {
+    fields: fieldsFromInputs(result.inputs),
+    extra: {},
+    errors: {},
+    result,
+    playback: restart(result),
+  };
+}
+
+// Apply control changes and recompute. A bad field keeps the last good run on screen.
+export function withFields(state, changes, compute) {
+  const fields = { ...state.fields, ...changes };
+  const parsed = inputsFromFields(fields, state.extra);
+  if (Object.keys(parsed.errors).length > 0) return { ...state, fields, errors: parsed.errors };
+  const result = compute(parsed.inputs);
+  if (!result || result.ok !== true) {
+    const engineErrors = result && Array.isArray(result.errors) ? result.errors : [{ field: 'general', message: 'The engine returned no result.' }];
+    return { ...state, fields, errors: errorsByField(engineErrors) };
+  }
+  return { ...state, fields, errors: {}, result, playback: restart(result, state.playback.speed) };
+}

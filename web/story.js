@@ -1,0 +1,92 @@
+// The article's story: each step is a set of inputs the prose talks about. Every number the
+// prose quotes is filled in from compute() for that step (elements with data-story and
+// data-fact), and a "Try it" button loads the step into the explorable.
+
+import { effectWords, reportWords } from './views/metrics.js';
+import { ms, num, times, word } from './format.js';
+
+const EVERY_FAILURE = ['timeout', '429', '5xx', '4xx'];
+
+export const STORY = {
+  opening: {},
+  key: { idempotencyKey: true },
+  'no-retries': { maxRetries: 0 },
+  'deadline-4000': { deadlineMs: 4000 },
+  'deadline-3500': { deadlineMs: 3500 },
+  'timeout-500': { clientTimeoutMs: 500 },
+  outage: { scenario: 'outage-503-twice' },
+  'outage-one-retry': { scenario: 'outage-503-twice', maxRetries: 1 },
+  'outage-deadline': { scenario: 'outage-503-twice', deadlineMs: 2000 },
+  'bad-request': { scenario: 'bad-request-400' },
+  'bad-request-every': { scenario: 'bad-request-400', retryOn: EVERY_FAILURE },
+};
+
+const ORDINALS = ['zeroth', 'first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth'];
+
+export const FORMATS = {
+  ms,
+  num,
+  word,
+  times,
+  ordinal: (n) => ORDINALS[n] || `${num(n)}th`,
+  text: (v) => String(v),
+};
+
+// What the prose can name besides the result's own fields.
+export function factsOf(result) {
+  const { attempts, metrics } = result;
+  return {
+    ...result,
+    commits: result.events.filter((e) => e.kind === 'commit'),
+    durations: attempts.map((a) => a.endMs - a.startMs),
+    last: attempts[attempts.length - 1] || null,
+    retries: Math.max(0, metrics.attempts - 1),
+    report: reportWords(metrics.agentReport),
+    effect: effectWords(result),
+  };
+}
+
+// "attempts.1.endMs" → the value, own properties only; undefined when absent.
+export function lookup(facts, path) {
+  let value = facts;
+  for (const key of path.split('.')) {
+    if (value === null || typeof value !== 'object' || !Object.prototype.hasOwnProperty.call(value, key)) return undefined;
+    value = value[key];
+  }
+  return value;
+}
+
+export function formatFact(facts, path, format) {
+  const value = lookup(facts, path);
+  const fmt = FORMATS[format || 'text'];
+  if (value === undefined || value === null || typeof value === 'object' || !fmt) return null;
+  return fmt(value);
+}
+
+export function computeStory(compute) {
+  const results = {};
+  for (const [name, inputs] of Object.entries(STORY)) {
+    const result = compute(inputs);
+    if (!result || result.ok !== true) throw new Error(`The story step "${name}" did not compute.`);
+    results[name] = result;
+  }
+  return results;
+}
+
+// Fill every fact slot under `root`. Returns the slots that could not be filled (a bug).
+export function fillFacts(root, results) {
+  const missing = [];
+  const factsByStep = {};
+  for (const slot of root.querySelectorAll('[data-story][data-fact]')) {
+    const step = slot.dataset.story;
+    if (!results[step]) {
+      missing.push(slot);
+      continue;
+    }
+    factsByStep[step] ||= factsOf(results[step]);
+    const text = formatFact(factsByStep[step], slot.dataset.fact, slot.dataset.format);
+    if (text === null) missing.push(slot);
+    else slot.textContent = text;
+  }
+  return missing;
+}

@@ -1,0 +1,104 @@
+// The explorable's fixed frame, pure: the input controls, the playback bar and the empty
+// boxes the views are mounted into. Ids carry a prefix so that several instances can share
+// a page.
+
+import { h } from '../dom.js';
+import { NUMBER_FIELDS, RETRY_ON, SCENARIOS } from '../state.js';
+import { INSPECTION_SECONDS, SPEEDS } from '../playback.js';
+
+export const makeIds = (prefix) => (name) => `${prefix}${name}`;
+
+function radioGroup(id, name, legend, options, checked) {
+  return h('fieldset', { class: `rl-group rl-group-${name}` },
+    h('legend', null, legend),
+    options.map((o) => h('div', { class: 'rl-radio' },
+      h('input', { type: 'radio', name: id(name), id: id(`${name}-${o.value}`), value: o.value, 'data-field': name, checked: o.value === checked }),
+      h('label', { for: id(`${name}-${o.value}`) }, o.label))));
+}
+
+function numberField(id, f, value) {
+  const describedBy = [f.unit ? id(`${f.name}-unit`) : null, id(`${f.name}-error`)].filter(Boolean).join(' ');
+  return h('div', { class: 'rl-field' },
+    h('label', { class: 'rl-label', for: id(f.name), id: id(`${f.name}-label`) }, f.label),
+    h('div', { class: 'rl-pair' },
+      h('input', {
+        type: 'range', id: id(`${f.name}-range`), 'data-field': f.name, 'data-role': 'range',
+        min: f.min, max: f.max, step: f.step, value, 'aria-labelledby': id(`${f.name}-label`),
+      }),
+      h('input', {
+        type: 'number', id: id(f.name), 'data-field': f.name, 'data-role': 'number',
+        step: 'any', value, inputmode: 'decimal', 'aria-describedby': describedBy,
+      }),
+      f.unit ? h('span', { class: 'rl-unit', id: id(`${f.name}-unit`) }, f.unit) : h('span', { class: 'rl-unit', 'aria-hidden': 'true' })),
+    h('p', { class: 'rl-error', id: id(`${f.name}-error`), 'aria-live': 'polite' }));
+}
+
+export function controlsView(id, fields) {
+  return h('form', { class: 'rl-controls', id: id('controls'), 'aria-label': 'Inputs', novalidate: true },
+    radioGroup(id, 'scenario', 'Server behaviour', SCENARIOS, fields.scenario),
+    h('fieldset', { class: 'rl-group rl-group-policy' },
+      h('legend', null, 'Client retry policy'),
+      NUMBER_FIELDS.map((f) => numberField(id, f, fields[f.name])),
+      h('div', { class: 'rl-check' },
+        h('input', { type: 'checkbox', id: id('idempotencyKey'), 'data-field': 'idempotencyKey', checked: fields.idempotencyKey }),
+        h('label', { for: id('idempotencyKey') }, 'Send an idempotency key the server honours'))),
+    radioGroup(id, 'retryOn', 'Retry on', RETRY_ON, fields.retryOn),
+    h('p', { class: 'rl-error rl-general-error', id: id('general-error'), 'aria-live': 'polite' }));
+}
+
+export function playbackView(id) {
+  return h('div', { class: 'rl-playback', role: 'group', 'aria-label': 'Playback' },
+    h('div', { class: 'rl-buttons' },
+      h('button', { type: 'button', id: id('play'), class: 'rl-button rl-play' }, 'Play'),
+      h('button', { type: 'button', id: id('next'), class: 'rl-button' }, 'Next event'),
+      h('button', { type: 'button', id: id('restart'), class: 'rl-button' }, 'Restart'),
+      h('label', { class: 'rl-speed', for: id('speed') }, 'Speed',
+        h('select', { id: id('speed') },
+          SPEEDS.map((s) => h('option', { value: s, selected: s === 1 }, `${s}×`))))),
+    h('div', { class: 'rl-seek' },
+      h('span', { class: 'rl-seek-label', id: id('seek-label') }, 'Inspection time'),
+      h('div', {
+        class: 'rl-seek-slider', id: id('seek'), role: 'slider', tabindex: 0,
+        'aria-labelledby': id('seek-label'), 'aria-valuemin': 0, 'aria-valuemax': INSPECTION_SECONDS,
+        'aria-valuenow': 0, 'aria-describedby': id('seek-help'),
+      },
+      h('div', { class: 'rl-seek-track' },
+        h('div', { class: 'rl-seek-marks', id: id('seek-marks') }),
+        h('div', { class: 'rl-seek-fill', id: id('seek-fill') }),
+        h('div', { class: 'rl-seek-thumb', id: id('seek-thumb') }))),
+      h('p', { class: 'rl-seek-readout', id: id('seek-readout'), 'aria-hidden': 'true' }),
+      h('p', { class: 'visually-hidden', id: id('seek-help') },
+        `Replays the run over ${INSPECTION_SECONDS} inspection seconds. Arrow keys move one second, Page Up and Page Down ten, Home and End to the ends.`)));
+}
+
+export function frameView(id, fields) {
+  return h('div', { class: 'rl' },
+    h('div', { class: 'rl-inputs' }, controlsView(id, fields)),
+    h('div', { class: 'rl-results' },
+      h('div', { class: 'rl-verdict', id: id('verdict') }),
+      h('p', { class: 'visually-hidden', role: 'status', id: id('announce') }),
+      playbackView(id),
+      h('section', { class: 'rl-view', 'aria-labelledby': id('trace-heading') },
+        h('h3', { id: id('trace-heading') }, 'Event trace'),
+        h('div', { class: 'rl-timeline', id: id('timeline') }),
+        h('div', { class: 'rl-events', id: id('events') })),
+      h('section', { class: 'rl-view', 'aria-labelledby': id('data-heading') },
+        h('h3', { id: id('data-heading') }, 'Computed data'),
+        h('div', { class: 'rl-scroll', id: id('table'), role: 'region', tabindex: 0, 'aria-labelledby': id('data-heading') })),
+      h('section', { class: 'rl-view', 'aria-labelledby': id('metrics-heading') },
+        h('h3', { id: id('metrics-heading') }, 'Final metrics'),
+        h('div', { id: id('metrics') }))));
+}
+
+// Marks on the inspection-time track where events fall, as SVG (attributes, not styles).
+export function seekMarksView(result, secondsOf) {
+  const seen = new Set();
+  const lines = [];
+  for (const e of result.events) {
+    const x = Math.round(secondsOf(e.tMs) * 10000 / 60) / 10;
+    if (seen.has(x)) continue;
+    seen.add(x);
+    lines.push(h('line', { x1: x, x2: x, y1: 0, y2: 10, class: `rl-seek-mark rl-seek-mark-${e.kind}` }));
+  }
+  return h('svg', { class: 'rl-seek-svg', viewBox: '0 0 1000 10', preserveAspectRatio: 'none', 'aria-hidden': 'true', focusable: 'false' }, lines);
+}

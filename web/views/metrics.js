@@ -1,0 +1,92 @@
+// Final metrics and the verdict, pure: what the agent reports beside what really happened,
+// so "reports success, charged twice" cannot be missed.
+
+import { h } from '../dom.js';
+import { capitalise, ms, num, plural, times, word } from '../format.js';
+import { stopWords } from '../playback.js';
+
+const isWrite = (result) => result.inputs.operation !== 'read';
+
+// The report as a headline: "Success", "Timeout", "Error 400", "Nothing sent".
+export function reportTitle(agentReport) {
+  if (agentReport === 'not-sent') return 'Nothing sent';
+  return capitalise(agentReport);
+}
+
+export function reportWords(agentReport) {
+  if (agentReport === 'success') return 'success';
+  if (agentReport === 'timeout') return 'a timeout';
+  if (agentReport === 'not-sent') return 'nothing sent';
+  return agentReport; // "error 400"
+}
+
+// "charged twice", "no charge", "one record created".
+export function effectWords(result) {
+  const { charges } = result.metrics;
+  if (!isWrite(result)) return 'no side effect (a read)';
+  if (result.inputs.operation === 'create') return charges === 0 ? 'no record created' : `${plural(charges, 'record')} created`;
+  return charges === 0 ? 'no charge' : `charged ${times(charges)}`;
+}
+
+// good: the report and the world agree and nothing was duplicated; bad: a duplicate, or
+// a report that hides a side effect; neutral: an honest failure with nothing done.
+export function verdictTone(result) {
+  const { metrics } = result;
+  if (metrics.duplicates > 0) return 'bad';
+  if (metrics.lookupNeeded) return 'bad';
+  if (metrics.agentReport !== 'success' && metrics.charges > 0) return 'bad';
+  if (metrics.agentReport === 'success') return 'good';
+  return 'neutral';
+}
+
+export function verdictText(result) {
+  return `Reports ${reportWords(result.metrics.agentReport)}, ${effectWords(result)}`;
+}
+
+function realityDetail(result) {
+  const { metrics } = result;
+  const commits = result.events.filter((e) => e.kind === 'commit');
+  const word = result.inputs.operation === 'create' ? 'record' : 'charge';
+  const parts = [];
+  if (commits.length) parts.push(commits.map((e, i) => `${word} #${i + 1} at ${ms(e.tMs)}`).join(', '));
+  if (metrics.replays) parts.push(`${plural(metrics.replays, 'stored-result replay')}`);
+  if (metrics.duplicates) parts.push(`${plural(metrics.duplicates, 'duplicate')}`);
+  if (metrics.lookupNeeded) parts.push('the agent cannot tell: only a status lookup can');
+  return parts.length ? `${capitalise(parts.join('; '))}.` : 'Nothing was committed.';
+}
+
+function reportDetail(result) {
+  const { metrics } = result;
+  const n = metrics.attempts;
+  const tried = n === 0 ? 'Sent nothing' : `After ${n === 1 ? 'one attempt' : `${word(n)} attempts`}`;
+  return `${tried}; stopped because ${stopWords(metrics.stopReason)}.`;
+}
+
+export function verdictView(result) {
+  return h('div', { class: `verdict verdict-${verdictTone(result)}` },
+    h('p', { class: 'verdict-line' }, `${verdictText(result)}.`),
+    h('div', { class: 'verdict-sides' },
+      h('div', { class: 'side side-report' },
+        h('p', { class: 'side-title' }, 'The agent reports'),
+        h('p', { class: 'side-big' }, reportTitle(result.metrics.agentReport)),
+        h('p', { class: 'side-detail' }, reportDetail(result))),
+      h('div', { class: 'side side-real' },
+        h('p', { class: 'side-title' }, 'What really happened'),
+        h('p', { class: 'side-big' }, capitalise(effectWords(result))),
+        h('p', { class: 'side-detail' }, realityDetail(result)))));
+}
+
+export function metricsView(result) {
+  const m = result.metrics;
+  const item = (key, label, value) => h('div', { class: 'metric', 'data-metric': key },
+    h('dt', null, label), h('dd', null, value));
+  return h('dl', { class: 'metrics' },
+    item('attempts', 'Attempts', num(m.attempts)),
+    item('charges', result.inputs.operation === 'create' ? 'Records' : 'Charges', num(m.charges)),
+    item('replays', 'Stored-result replays', num(m.replays)),
+    item('elapsed', 'Elapsed', ms(m.elapsedMs)),
+    item('waiting', 'Waiting', ms(m.waitingMs)),
+    item('outcome', 'Outcome', m.outcome),
+    item('stop', 'Stopped because', stopWords(m.stopReason)),
+    item('lookup', 'Status lookup needed', m.lookupNeeded ? 'yes' : 'no'));
+}

@@ -1,0 +1,36 @@
+// The server-answer table, pure: one row per attempt.
+
+import { h } from '../dom.js';
+import { ms } from '../format.js';
+
+// What the server did, with the fate of its answer where the events tell it.
+export function serverWords(result, attempt) {
+  const fate = result.events.filter((e) => e.attempt === attempt.n).map((e) => e.kind);
+  const lost = fate.includes('response-lost') ? ', response lost' : '';
+  if (attempt.server === 'dropped') return 'nothing: request lost';
+  if (attempt.server === 'replay') return `stored result replayed${lost}`;
+  if (attempt.server === '409') return `409 Conflict${lost}`;
+  return `${attempt.server}${lost}`;
+}
+
+export function waitWords(attempt) {
+  if (attempt.waitAfterMs === null || attempt.waitAfterMs === undefined) return 'none';
+  return attempt.waitRule ? `${ms(attempt.waitAfterMs)} · ${attempt.waitRule}` : ms(attempt.waitAfterMs);
+}
+
+const HEADINGS = ['Attempt', 'Start', 'End', 'Server answered', 'Side effect', 'Client saw', 'Wait after'];
+
+export function tableView(result) {
+  const rows = result.attempts.map((a) => h('tr', { 'data-start': a.startMs },
+    h('th', { scope: 'row' }, String(a.n)),
+    h('td', { class: 'num' }, ms(a.startMs)),
+    h('td', { class: 'num' }, ms(a.endMs)),
+    h('td', null, serverWords(result, a)),
+    h('td', null, a.effect),
+    h('td', null, a.clientSaw),
+    h('td', null, waitWords(a))));
+  return h('table', { class: 'answers' },
+    h('caption', null, 'What the server answered and did, and what the client saw, per attempt'),
+    h('thead', null, h('tr', null, HEADINGS.map((t) => h('th', { scope: 'col' }, t)))),
+    h('tbody', null, rows.length ? rows : h('tr', null, h('td', { colspan: HEADINGS.length }, 'No attempt was sent.'))));
+}

@@ -1,0 +1,184 @@
+// The event trace as an SVG timeline on a millisecond axis, pure: result + width in, a tree
+// and its x-scale out. Two lanes: what the client did (attempt bars, the waits between them
+// with their rule) and what the server did (charges, replays, errors, lost messages), the
+// overall deadline as a line. Labels are packed into rows so none overlaps another.
+
+import { h } from '../dom.js';
+import { ms, num } from '../format.js';
+
+const MARGIN = { left: 64, right: 16, top: 26, bottom: 10 };
+const ROW = 17; // height of one row of labels
+const BAR = 22; // height of an attempt bar
+const CHAR = 7.4; // a generous width of one character at the labels' 12px (some are bold)
+const GAP = 8;
+
+// A round step for about `target` ticks over [0, max]: 1, 2, 2.5 or 5 × 10^k.
+export function tickStep(max, target) {
+  const raw = max / Math.max(1, target);
+  const power = 10 ** Math.floor(Math.log10(raw));
+  for (const m of [1, 2, 2.5, 5, 10]) if (m * power >= raw) return m * power;
+  return 10 * power;
+}
+
+// The last instant any mark needs, and the deadline if it is close enough to be worth the room.
+export function domain(result, plotWidth) {
+  let last = 0;
+  for (const e of result.events) last = Math.max(last, e.tMs);
+  for (const a of result.attempts) last = Math.max(last, a.endMs);
+  const deadline = result.inputs.deadlineMs;
+  const deadlineShown = deadline !== null && deadline !== undefined && deadline <= Math.max(last * 1.35, last + 1000);
+  const end = Math.max(last, deadlineShown ? deadline : 0, 1);
+  const step = tickStep(end, Math.floor(plotWidth / 90));
+  return { max: Math.ceil(end / step) * step, step, deadlineShown };
+}
+
+// Greedy rows: each label takes the first row where it clears the previous one.
+export function packRows(labels, width) {
+  const rowEnds = [];
+  const placed = [];
+  for (const label of [...labels].sort((a, b) => a.x - b.x)) {
+    const w = label.text.length * CHAR;
+    // Keep labels inside the plot: one that would overflow ends at the right edge instead.
+    const limit = width - MARGIN.right;
+    const anchorEnd = label.x + w > limit;
+    const left = anchorEnd ? limit - w : label.x;
+    let row = rowEnds.findIndex((end) => end + GAP <= left);
+    if (row === -1) {
+      row = rowEnds.length;
+      rowEnds.push(-Infinity);
+    }
+    rowEnds[row] = left + w;
+    placed.push({ ...label, row, anchorEnd, left, right: left + w });
+  }
+  return { placed, rows: rowEnds.length };
+}
+
+const commitWord = (operation) => (operation === 'create' ? 'record' : 'charge');
+
+// Server-side marks: one per (attempt, instant), their words joined ("charge #1, response lost").
+export function serverMarks(result) {
+  const marks = [];
+  const word = commitWord(result.inputs.operation);
+  let commits = 0;
+  for (const e of result.events) {
+    let text = null;
+    let kind = e.kind;
+    if (e.kind === 'commit') text = `${word} #${(commits += 1)}`;
+    else if (e.kind === 'replay') text = 'replay';
+    else if (e.kind === 'conflict') text = '409 conflict';
+    else if (e.kind === 'server-error') text = (result.attempts[e.attempt - 1] || {}).server || 'error';
+    else if (e.kind === 'response-lost') text = 'response lost';
+    else if (e.kind === 'request-lost') text = 'request lost';
+    if (text === null) continue;
+    const same = marks.find((m) => m.attempt === e.attempt && m.tMs === e.tMs);
+    if (same) {
+      same.text += `, ${text}`;
+      same.kinds.push(kind);
+    } else {
+      marks.push({ tMs: e.tMs, attempt: e.attempt, text, kinds: [kind] });
+    }
+  }
+  return marks;
+}
+
+function waitLabel(a) {
+  return a.waitRule ? `wait ${ms(a.waitAfterMs)} (${a.waitRule})` : `wait ${ms(a.waitAfterMs)}`;
+}
+
+function barClass(a) {
+  if (a.clientSaw === 'timeout') return 'tl-bar tl-bar-timeout';
+  if (/^2\d\d$/.test(a.clientSaw)) return 'tl-bar tl-bar-ok';
+  return 'tl-bar tl-bar-error';
+}
+
+function glyph(kinds, x, y) {
+  const k = kinds[0];
+  if (k === 'commit') return h('path', { class: 'tl-mark tl-mark-commit', d: `M${x} ${y - 7}L${x + 7} ${y}L${x} ${y + 7}L${x - 7} ${y}Z` });
+  if (k === 'replay') return h('circle', { class: 'tl-mark tl-mark-replay', cx: x, cy: y, r: 6 });
+  if (k === 'response-lost' || k === 'request-lost') {
+    return h('path', { class: 'tl-mark tl-mark-lost', d: `M${x - 5} ${y - 5}L${x + 5} ${y + 5}M${x + 5} ${y - 5}L${x - 5} ${y + 5}` });
+  }
+  return h('rect', { class: 'tl-mark tl-mark-error', x: x - 5.5, y: y - 5.5, width: 11, height: 11 });
+}
+
+export function summary(result) {
+  const parts = result.attempts.map((a, i) => {
+    const wait = a.waitAfterMs !== null && result.attempts[i + 1] ? `; wait ${ms(a.waitAfterMs)}` : '';
+    return `attempt ${a.n} from ${ms(a.startMs)} to ${ms(a.endMs)}, client saw ${a.clientSaw}${wait}`;
+  });
+  const marks = serverMarks(result).map((m) => `${m.text} at ${ms(m.tMs)}`);
+  const head = `Timeline of ${result.attempts.length === 1 ? '1 attempt' : `${num(result.attempts.length)} attempts`}`;
+  return `${head}. ${parts.join('; ') || 'Nothing sent'}. Server: ${marks.join('; ') || 'nothing happened'}.`;
+}
+
+export function timelineView(result, { width = 720 } = {}) {
+  width = Math.max(300, Math.round(width));
+  const plot = width - MARGIN.left - MARGIN.right;
+  const dom = domain(result, plot);
+  const x = (t) => MARGIN.left + (t / dom.max) * plot;
+  const { attempts } = result;
+
+  // Client lane: labels above the bars.
+  const clientLabels = [];
+  attempts.forEach((a, i) => {
+    clientLabels.push({ x: x(a.startMs), text: `attempt ${a.n} · ${a.clientSaw}`, cls: 'tl-label tl-label-attempt' });
+    if (a.waitAfterMs !== null && attempts[i + 1]) clientLabels.push({ x: x(a.endMs), text: waitLabel(a), cls: 'tl-label tl-label-wait' });
+  });
+  const client = packRows(clientLabels, width);
+  const laneTop = MARGIN.top + 8;
+  const barY = laneTop + client.rows * ROW + 4;
+
+  // Server lane: marks below the bars, their labels below the marks.
+  const marks = serverMarks(result);
+  const deadline = result.inputs.deadlineMs;
+  const serverLabels = marks.map((m) => ({ x: x(m.tMs), text: m.text, cls: 'tl-label tl-label-server', mark: m }));
+  if (dom.deadlineShown) serverLabels.push({ x: x(deadline) + 4, text: `deadline ${ms(deadline)}`, cls: 'tl-label tl-deadline-label' });
+  else if (deadline !== null && deadline !== undefined) serverLabels.push({ x: width, text: `deadline ${ms(deadline)} →`, cls: 'tl-label tl-deadline-label' });
+  const server = packRows(serverLabels, width);
+  const serverY = barY + BAR + 22;
+  const serverLabelTop = serverY + 12;
+  const height = serverLabelTop + Math.max(1, server.rows) * ROW + MARGIN.bottom;
+
+  const ticks = [];
+  for (let t = 0; t <= dom.max + dom.step / 1000; t += dom.step) {
+    ticks.push(h('g', { class: 'tl-tick' },
+      h('line', { x1: x(t), x2: x(t), y1: MARGIN.top - 4, y2: height - MARGIN.bottom }),
+      h('text', { x: x(t), y: MARGIN.top - 9, 'text-anchor': 'middle' }, t === 0 ? '0 ms' : num(t))));
+  }
+
+  const label = (l, top) => h('text', {
+    class: l.cls, x: l.anchorEnd ? l.right : l.left, y: top + l.row * ROW + 12, 'text-anchor': l.anchorEnd ? 'end' : 'start',
+  }, l.text);
+
+  const deadlineMark = dom.deadlineShown
+    ? h('line', { class: 'tl-deadline', x1: x(deadline), x2: x(deadline), y1: MARGIN.top - 4, y2: height - MARGIN.bottom })
+    : null;
+
+  const tree = h('svg', {
+    class: 'timeline', width, height, viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': summary(result),
+  },
+  h('g', { class: 'tl-axis' }, ticks),
+  h('text', { class: 'tl-lane', x: 4, y: barY + BAR / 2 + 4 }, 'Client'),
+  h('text', { class: 'tl-lane', x: 4, y: serverY + 4 }, 'Server'),
+  h('line', { class: 'tl-server-line', x1: MARGIN.left, x2: width - MARGIN.right, y1: serverY, y2: serverY }),
+  attempts.map((a, i) => {
+    const next = attempts[i + 1];
+    const y = barY + BAR / 2;
+    return h('g', { class: 'tl-attempt', 'data-start': a.startMs, 'data-end': a.endMs },
+      h('rect', { class: barClass(a), x: x(a.startMs), y: barY, width: Math.max(3, x(a.endMs) - x(a.startMs)), height: BAR, rx: 3 }),
+      next ? h('line', { class: 'tl-wait', x1: x(a.endMs), x2: x(next.startMs), y1: y, y2: y }) : null,
+      next ? h('path', { class: 'tl-wait-end', d: `M${x(next.startMs) - 5} ${y - 4}L${x(next.startMs)} ${y}L${x(next.startMs) - 5} ${y + 4}` }) : null);
+  }),
+  client.placed.map((l) => label(l, laneTop)),
+  server.placed.map((l) => (l.mark
+    ? h('g', { class: 'tl-server-mark' },
+      h('line', { class: 'tl-stem', x1: l.x, x2: l.x, y1: barY + BAR, y2: serverY }),
+      glyph(l.mark.kinds, l.x, serverY),
+      label(l, serverLabelTop))
+    : label(l, serverLabelTop))),
+  deadlineMark,
+  h('rect', { class: 'tl-veil', 'data-playhead': 'veil', x: x(0), y: MARGIN.top - 4, width: plot, height: height - MARGIN.top - MARGIN.bottom + 4 }),
+  h('line', { class: 'tl-playhead', 'data-playhead': 'line', x1: x(0), x2: x(0), y1: MARGIN.top - 4, y2: height - MARGIN.bottom }));
+
+  return { tree, scale: { x0: MARGIN.left, plot, max: dom.max, right: width - MARGIN.right } };
+}
