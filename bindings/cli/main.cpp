@@ -4,6 +4,7 @@
 //
 // Exit status: 0 a result; 2 invalid inputs (the error object is still printed), malformed
 // JSON, an unreadable file or a bad command line; 1 anything else (e.g. out of memory).
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -25,6 +26,10 @@ using retrylab::Value;
 
 constexpr std::size_t kMaxInputBytes = std::size_t{64} << 20;  // far above any valid input
 constexpr int kMaxDepth = 512;  // valid inputs nest 3 deep; the conversion below recurses
+// As in the WebAssembly binding: one past the longest list a field allows is all validation
+// needs to say "too long", and no valid object has more than 21 members.
+constexpr std::size_t kMaxItems = 1000001;
+constexpr std::size_t kMaxMembers = 10000;
 
 const char* const kUsage =
     "usage: retrysim [FILE]\n"
@@ -101,11 +106,16 @@ Value toValue(const Json& j) {
         case Json::value_t::string: return Value::string(j.get<std::string>());
         case Json::value_t::array: {
             Value::Array items;
-            items.reserve(j.size());
-            for (const Json& item : j) items.push_back(toValue(item));
+            items.reserve(std::min(j.size(), kMaxItems));
+            for (const Json& item : j) {
+                if (items.size() == kMaxItems) break;
+                items.push_back(toValue(item));
+            }
             return Value::array(std::move(items));
         }
         case Json::value_t::object: {
+            if (j.size() > kMaxMembers)
+                return Value::unsupported("an object with more than " + std::to_string(kMaxMembers) + " members");
             Value::Object members;
             members.reserve(j.size());
             for (const auto& [key, member] : j.items()) members.push_back({key, toValue(member)});
@@ -195,6 +205,7 @@ int run(int argc, char** argv) {
         // e.byte is 1-based: the byte the parser stopped at. The parser's own message quotes
         // the token it was reading, which can be megabytes long: keep its head.
         std::string detail = e.what();
+        if (detail.rfind("[json.exception", 0) == 0) detail.erase(0, detail.find("] ") + 2);
         if (detail.size() > 300) detail = detail.substr(0, 300) + "...";
         return fail("malformed JSON at byte " + std::to_string(e.byte) + ": " + detail);
     }

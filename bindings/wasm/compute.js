@@ -55,6 +55,8 @@ function rlDescribeThrow(e) {
   }
 }
 
+var RL_TOO_MANY_MEMBERS = {};
+
 // Thrown when the inputs as a whole are too big to read; compute() reports it at the top.
 function RlTooBig(message) { this.message = message; }
 
@@ -107,21 +109,28 @@ function rlFlatten(root) {
         var members = 0;
         for (var key in v) {
           if (!Object.prototype.hasOwnProperty.call(v, key)) continue;
-          var member = v[key];
-          if (member === undefined) continue;
-          if (++members > RL_MAX_MEMBERS) throw new RangeError('it has more than ' + RL_MAX_MEMBERS + ' members');
+          var member, threw = null;
+          try {
+            member = v[key];
+          } catch (e) {
+            threw = 'a property whose getter throws (' + rlDescribeThrow(e) + ')';
+          }
+          if (member === undefined && threw === null) continue;
+          if (++members > RL_MAX_MEMBERS) throw RL_TOO_MANY_MEMBERS;
           tape.push(text(key));
-          put(member, depth + 1);
+          if (threw !== null) unsupported(threw);
+          else put(member, depth + 1);
         }
         tape[tapeAt + 1] = members;
       }
     } catch (e) {
       if (e instanceof RlTooBig) throw e;
-      // A getter or a proxy threw, or the object is too big: the whole value becomes one node.
+      // Too many members, or a proxy threw: the whole value becomes one node.
       tape.length = tapeAt;
       strings.length = stringsAt;
       textLength = textAt;
-      unsupported('an object that cannot be read (' + rlDescribeThrow(e) + ')');
+      unsupported(e === RL_TOO_MANY_MEMBERS ? 'an object with more than ' + RL_MAX_MEMBERS + ' members'
+                                            : 'an object that cannot be read (' + rlDescribeThrow(e) + ')');
     } finally {
       onPath.delete(v);
     }

@@ -1,0 +1,72 @@
+// The built engine file: one self-contained classic script that loads with node's require()
+// and as a browser's <script> would, and hands back plain data — no embind handles.
+'use strict';
+
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const vm = require('node:vm');
+const { test } = require('node:test');
+
+const { enginePath, loadEngine, asJson } = require('./support.js');
+
+test('require() gives a factory whose promise resolves to compute, version and heapInUse', async () => {
+  const factory = require(enginePath);
+  assert.equal(typeof factory, 'function');
+  const engine = await factory();
+  assert.equal(typeof engine.compute, 'function');
+  assert.match(engine.version(), /^\d+\.\d+\.\d+/);
+  assert.equal(typeof engine.heapInUse(), 'number');
+  const result = engine.compute({});
+  assert.equal(result.ok, true);
+  assert.equal(result.engine, engine.version());
+  assert.equal(result.metrics.attempts, 2);
+  assert.equal(result.metrics.charges, 2);
+  assert.equal(result.metrics.outcome, 'success');
+  assert.equal(result.metrics.elapsedMs, 3700);
+});
+
+test('the file stands alone: no second file, no module syntax, no eval', () => {
+  const text = fs.readFileSync(enginePath, 'utf8');
+  const dir = path.dirname(enginePath);
+  assert.deepEqual(fs.readdirSync(dir).filter((f) => f.endsWith('.wasm')), [], 'a .wasm beside the engine file');
+  assert.ok(text.includes('data:application/octet-stream;base64,'), 'the wasm is inlined');
+  assert.doesNotMatch(text, /import\.meta|^\s*export\s/m, 'ES-module syntax would not load on file://');
+  assert.doesNotMatch(text, /new Function\(|\beval\(/, 'dynamic code breaks a strict CSP');
+});
+
+test('loaded as a classic script in a page, it defines RetryLabEngine and computes the same', async () => {
+  const text = fs.readFileSync(enginePath, 'utf8');
+  // A browser-like global: window and document, and no require, module or process.
+  const page = {
+    window: {}, document: { currentScript: { src: 'file:///site/retrylab-engine.js' } },
+    WebAssembly, TextEncoder, TextDecoder, atob, console, setTimeout, clearTimeout,
+  };
+  page.self = page.window;
+  vm.createContext(page);
+  vm.runInContext(text, page, { filename: 'retrylab-engine.js' });
+  assert.equal(typeof page.RetryLabEngine, 'function');
+  const engine = await page.RetryLabEngine();
+  const inputs = { idempotencyKey: true, jitter: 'full', draws: [0.25, 0.75] };
+  const fromNode = (await loadEngine()).compute(inputs);
+  assert.deepEqual(asJson(engine.compute(inputs)), asJson(fromNode));
+});
+
+test('results are plain objects and arrays: nothing to .delete(), nothing that is a function', async () => {
+  const engine = await loadEngine();
+  const results = [
+    engine.compute({}),
+    engine.compute({ maxRetries: -1, draws: ['x'] }),
+    engine.compute({ callers: 50, jitter: 'full', scenario: 'script', script: [{ status: 429 }] }),
+  ];
+  const walk = (v, where) => {
+    assert.notEqual(typeof v, 'function', `${where} is a function`);
+    assert.notEqual(v, undefined, `${where} is undefined`);
+    if (v === null || typeof v !== 'object') return;
+    const proto = Object.getPrototypeOf(v);
+    assert.ok(proto === Object.prototype || proto === Array.prototype, `${where} is not a plain object or array`);
+    for (const [k, item] of Object.entries(v)) walk(item, `${where}.${k}`);
+  };
+  results.forEach((r, i) => walk(r, `result ${i}`));
+  assert.ok(results[2].herd, 'fifty callers give a herd');
+});

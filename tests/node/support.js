@@ -1,0 +1,104 @@
+// Shared by tests/node/*.test.js: where the built engine file, retrysim and the conformance
+// cases are, and small helpers to run them. ctest passes the paths in the environment; the
+// defaults are the presets' build folders, so `node --test tests/node/` works after
+// scripts/build as well. Nothing here skips: a missing file fails the test that needs it.
+'use strict';
+
+const assert = require('node:assert/strict');
+const { spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const repo = path.resolve(__dirname, '..', '..');
+const enginePath = process.env.RETRYLAB_ENGINE ||
+  path.join(repo, 'build', 'wasm', 'bindings', 'wasm', 'retrylab-engine.js');
+const retrysimPath = process.env.RETRYSIM || path.join(repo, 'build', 'native', 'bindings', 'cli', 'retrysim');
+const casesPath = process.env.RETRYLAB_CASES || path.join(repo, '..', 'shared', 'conformance', 'cases.json');
+
+let enginePromise;
+// The engine module, loaded once per test file the way a node user loads it.
+function loadEngine() {
+  if (!enginePromise) {
+    assert.ok(fs.existsSync(enginePath), `no engine file at ${enginePath}: build the wasm preset`);
+    enginePromise = require(enginePath)();
+  }
+  return enginePromise;
+}
+
+// Runs retrysim with `input` (a string or Buffer) on stdin, or with `args`.
+// options.stdinFd: a file descriptor to read stdin from instead.
+function runRetrysim(input, args = [], options = {}) {
+  assert.ok(fs.existsSync(retrysimPath), `no retrysim at ${retrysimPath}: build the native preset`);
+  const started = process.hrtime.bigint();
+  const run = spawnSync(retrysimPath, args, {
+    input: options.stdinFd === undefined ? input : undefined,
+    stdio: [options.stdinFd === undefined ? 'pipe' : options.stdinFd, 'pipe', 'pipe'],
+    encoding: 'utf8',
+    maxBuffer: 512 * 1024 * 1024,
+    timeout: options.timeoutMs || 60000,
+  });
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  if (run.error) throw run.error;
+  return { status: run.status, signal: run.signal, stdout: run.stdout, stderr: run.stderr, ms };
+}
+
+// retrysim's result for inputs given as a JS value (sent as JSON).
+function retrysimResult(inputs) {
+  const run = runRetrysim(JSON.stringify(inputs));
+  assert.equal(run.signal, null, `retrysim was killed by ${run.signal}`);
+  return { status: run.status, result: JSON.parse(run.stdout), stderr: run.stderr };
+}
+
+function loadCases() {
+  assert.ok(fs.existsSync(casesPath), `no conformance cases at ${casesPath}`);
+  const { cases } = JSON.parse(fs.readFileSync(casesPath, 'utf8'));
+  assert.ok(Array.isArray(cases) && cases.length > 0, 'the conformance file lists no cases');
+  return cases;
+}
+
+// A value as JSON sees it: what retrysim prints and JSON.parse reads back (-0 becomes 0,
+// undefined members vanish), so results compare "equal as JSON values" (SPEC §1).
+function asJson(value) {
+  return JSON.parse(JSON.stringify(value));
+}
+
+// The first place two JSON values differ, as "path: a vs b", or null when they are equal.
+function firstDifference(a, b, where = '') {
+  if (Object.is(a, b) || (typeof a === 'number' && a === b)) return null;
+  const kind = (v) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
+  if (kind(a) !== kind(b) || (kind(a) !== 'array' && kind(a) !== 'object')) {
+    return `${where || '(the whole value)'}: ${JSON.stringify(a)} vs ${JSON.stringify(b)}`;
+  }
+  if (kind(a) === 'array' && a.length !== b.length) return `${where}.length: ${a.length} vs ${b.length}`;
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  for (const key of keys) {
+    const here = kind(a) === 'array' ? `${where}[${key}]` : where ? `${where}.${key}` : key;
+    if (!(key in a) || !(key in b)) return `${here}: present on one side only`;
+    const difference = firstDifference(a[key], b[key], here);
+    if (difference) return difference;
+  }
+  return null;
+}
+
+// A small seeded generator (mulberry32): the same seed gives the same test inputs everywhere.
+function seededRandom(seed) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6D2B79F5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return {
+    next,
+    int: (lo, hi) => lo + Math.floor(next() * (hi - lo + 1)),
+    pick: (items) => items[Math.floor(next() * items.length)],
+    chance: (p) => next() < p,
+  };
+}
+
+module.exports = {
+  repo, enginePath, retrysimPath, casesPath,
+  loadEngine, runRetrysim, retrysimResult, loadCases, asJson, firstDifference, seededRandom,
+};
