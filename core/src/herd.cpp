@@ -35,9 +35,11 @@ Herd simulateHerd(const Inputs& in, const Run& single) {
     bool anyRetry = !single.attempts.empty();
     if (anyRetry) {
         const AttemptRow& first = single.attempts.front();
-        FailureClass seen = first.clientSaw == "timeout" ? FailureClass::Timeout
-                                                          : classify(std::atoi(first.clientSaw.c_str()));
-        anyRetry = !stopBeforeWaiting(in, 1, seen);
+        std::optional<int> status;
+        if (first.clientSaw != "timeout") status = std::atoi(first.clientSaw.c_str());
+        FailureClass seen = status ? classify(*status) : FailureClass::Timeout;
+        bool hasRetryAfter = first.retryAfter && first.retryAfter->raw.find_first_not_of(" \t") != std::string::npos;
+        anyRetry = !stopBeforeWaiting(in, 1, seen, status, hasRetryAfter);
     }
 
     double longest = 0;

@@ -17,7 +17,8 @@ FailureClass classify(int status) {
     return FailureClass::Other;
 }
 
-bool retries(const RetryOn& retryOn, FailureClass cls) {
+namespace {
+bool classRetried(const RetryOn& retryOn, FailureClass cls) {
     switch (cls) {
         case FailureClass::Timeout: return retryOn.timeout;
         case FailureClass::TooManyRequests: return retryOn.tooManyRequests;
@@ -27,6 +28,17 @@ bool retries(const RetryOn& retryOn, FailureClass cls) {
         case FailureClass::Other: return false;
     }
     return false;
+}
+
+bool listed(const std::vector<int>& statuses, std::optional<int> status) {
+    return status && std::find(statuses.begin(), statuses.end(), *status) != statuses.end();
+}
+}  // namespace
+
+bool retries(const Inputs& in, FailureClass cls, std::optional<int> status, bool hasRetryAfter) {
+    if (cls == FailureClass::Success) return false;
+    return classRetried(in.retryOn, cls) || listed(in.retryOnStatuses, status) ||
+           (hasRetryAfter && listed(in.retryAfterStatuses, status));
 }
 
 namespace {
@@ -49,50 +61,65 @@ std::string trimmed(const std::string& raw) {
 
 }  // namespace
 
+// The ceiling before the cap: the schedule's entry, or base × multiplier^(n−1).
+double uncappedCeiling(const Inputs& in, int failureNumber) {
+    if (!in.ceilingScheduleMs.empty())
+        return in.ceilingScheduleMs[std::min(in.ceilingScheduleMs.size(), static_cast<std::size_t>(failureNumber)) - 1];
+    return in.baseBackoffMs * power(in.backoffMultiplier, failureNumber - 1);
+}
+
 double ceilingFor(const Inputs& in, int failureNumber) {
-    double ceiling = in.baseBackoffMs * power(in.backoffMultiplier, failureNumber - 1);
+    double ceiling = uncappedCeiling(in, failureNumber);
     return in.maxBackoffMs ? std::min(*in.maxBackoffMs, ceiling) : ceiling;
 }
 
-WaitChoice chooseWait(const Inputs& in, int failureNumber, const std::optional<RetryAfterSeen>& retryAfter,
-                      double& previousDecorrelated, DrawStream& draws) {
+namespace {
+
+// The backoff alone (no header): the jitter rule, then the minimum.
+WaitChoice backoff(const Inputs& in, int failureNumber, double& previousDecorrelated, DrawStream& draws) {
     WaitChoice choice;
-    if (in.honourRetryAfter && retryAfter && retryAfter->waitMs) {
-        choice.waitMs = *retryAfter->waitMs;
-        choice.rule = "Retry-After: " + trimmed(retryAfter->raw) + " (header wins)";
+    if (in.firstRetryImmediate && failureNumber == 1) {
+        choice.rule = "first retry at once";
         return choice;
     }
     const std::string capped = in.maxBackoffMs ? ", capped at " + ms(*in.maxBackoffMs) : "";
     const std::string atMost = in.maxBackoffMs ? ", at most " + ms(*in.maxBackoffMs) : "";
+    const double ceiling = ceilingFor(in, failureNumber);
     switch (in.jitter) {
-        case Jitter::None: {
-            double ceiling = ceilingFor(in, failureNumber);
+        case Jitter::None:
             choice.waitMs = ceiling;
             choice.ceilingMs = ceiling;
-            choice.rule = ms(in.baseBackoffMs) + " × " + formatMs(in.backoffMultiplier, 6) + "^" +
-                          formatInt(failureNumber - 1);
-            if (in.maxBackoffMs && ceiling == *in.maxBackoffMs &&
-                in.baseBackoffMs * power(in.backoffMultiplier, failureNumber - 1) > ceiling)
-                choice.rule += capped;
-            return choice;
-        }
+            if (!in.ceilingScheduleMs.empty())
+                choice.rule = "scheduled ceiling " + ms(ceiling);
+            else
+                choice.rule = ms(in.baseBackoffMs) + " × " + formatMs(in.backoffMultiplier, 6) + "^" +
+                              formatInt(failureNumber - 1);
+            if (in.maxBackoffMs && uncappedCeiling(in, failureNumber) > ceiling) choice.rule += capped;
+            break;
         case Jitter::Full: {
-            double ceiling = ceilingFor(in, failureNumber);
             double d = draws.next();
             choice.waitMs = ceiling * d;
             choice.ceilingMs = ceiling;
             choice.draw = d;
             choice.rule = "ceiling " + ms(ceiling) + " × draw " + formatDraw(d);
-            return choice;
+            break;
         }
         case Jitter::Equal: {
-            double ceiling = ceilingFor(in, failureNumber);
             double d = draws.next();
             choice.waitMs = ceiling / 2 + ceiling / 2 * d;
             choice.ceilingMs = ceiling;
             choice.draw = d;
             choice.rule = "ceiling " + ms(ceiling) + " / 2 + " + ms(ceiling / 2) + " × draw " + formatDraw(d);
-            return choice;
+            break;
+        }
+        case Jitter::Proportional: {
+            double d = draws.next();
+            choice.waitMs = ceiling * (in.jitterLow + (in.jitterHigh - in.jitterLow) * d);
+            choice.ceilingMs = ceiling;
+            choice.draw = d;
+            choice.rule = "ceiling " + ms(ceiling) + " × (" + formatMs(in.jitterLow, 6) + " + " +
+                          formatMs(in.jitterHigh - in.jitterLow, 6) + " × draw " + formatDraw(d) + ")";
+            break;
         }
         case Jitter::Decorrelated: {
             double previous = previousDecorrelated;
@@ -109,15 +136,46 @@ WaitChoice chooseWait(const Inputs& in, int failureNumber, const std::optional<R
             choice.draw = d;
             choice.rule = ms(in.baseBackoffMs) + " + draw " + formatDraw(d) + " × (3 × " + ms(previous) + " − " +
                           ms(in.baseBackoffMs) + ")" + atMost;
-            return choice;
+            break;
         }
+    }
+    if (choice.waitMs < in.minBackoffMs) {
+        choice.waitMs = in.minBackoffMs;
+        choice.rule += ", raised to the " + ms(in.minBackoffMs) + " minimum";
     }
     return choice;
 }
 
-std::optional<StopReason> stopBeforeWaiting(const Inputs& in, int attempt, FailureClass seen) {
+}  // namespace
+
+WaitChoice chooseWait(const Inputs& in, int failureNumber, const std::optional<RetryAfterSeen>& retryAfter,
+                      double& previousDecorrelated, DrawStream& draws) {
+    const bool headerApplies = in.honourRetryAfter && retryAfter && retryAfter->waitMs &&
+                               (!in.retryAfterMaxMs || *retryAfter->waitMs <= *in.retryAfterMaxMs);
+    if (headerApplies && in.retryAfterMode == RetryAfterMode::Replace) {
+        WaitChoice choice;
+        choice.waitMs = *retryAfter->waitMs;
+        choice.rule = "Retry-After: " + trimmed(retryAfter->raw) + " (header wins)";
+        return choice;
+    }
+    WaitChoice choice = backoff(in, failureNumber, previousDecorrelated, draws);
+    if (headerApplies) {  // at least the header's wait
+        if (*retryAfter->waitMs >= choice.waitMs) {
+            choice.rule = "Retry-After: " + trimmed(retryAfter->raw) + " (at least the header; backoff " + ms(choice.waitMs) + ")";
+            choice.waitMs = *retryAfter->waitMs;
+        } else {
+            choice.rule += " (more than Retry-After: " + trimmed(retryAfter->raw) + ")";
+        }
+    } else if (in.honourRetryAfter && retryAfter && retryAfter->waitMs) {
+        choice.rule += " (Retry-After over the " + ms(*in.retryAfterMaxMs) + " maximum is ignored)";
+    }
+    return choice;
+}
+
+std::optional<StopReason> stopBeforeWaiting(const Inputs& in, int attempt, FailureClass seen,
+                                            std::optional<int> status, bool hasRetryAfter) {
     if (seen == FailureClass::Success) return StopReason::Success;
-    if (!retries(in.retryOn, seen)) return StopReason::NotRetryable;
+    if (!retries(in, seen, status, hasRetryAfter)) return StopReason::NotRetryable;
     if (isWrite(in.operation) && !in.idempotencyKey && !in.retryWritesWithoutKey) return StopReason::WriteWithoutKey;
     if (attempt >= in.maxRetries + 1) return StopReason::AttemptLimit;
     return std::nullopt;

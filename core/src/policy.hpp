@@ -12,7 +12,9 @@ namespace retrylab {
 
 bool isWrite(Operation operation);
 FailureClass classify(int status);
-bool retries(const RetryOn& retryOn, FailureClass cls);
+// Whether what the client saw is retried: its class is in retryOn, or its status is listed
+// in retryOnStatuses, or it is listed in retryAfterStatuses and carries a Retry-After.
+bool retries(const Inputs& in, FailureClass cls, std::optional<int> status, bool hasRetryAfter);
 
 // ceiling(n) = min(maxBackoffMs, baseBackoffMs × backoffMultiplier^(n−1)).
 double ceilingFor(const Inputs& in, int failureNumber);
@@ -32,6 +34,9 @@ WaitChoice chooseWait(const Inputs& in, int failureNumber, const std::optional<R
 
 // The stop reasons checked before any wait is made, in the spec's order: success,
 // not-retryable, write-without-key, attempt-limit. Nothing when the run may go on.
-std::optional<StopReason> stopBeforeWaiting(const Inputs& in, int attempt, FailureClass seen);
+// `status` is the status the client received (none on a timeout); `hasRetryAfter` whether it
+// carried a Retry-After header.
+std::optional<StopReason> stopBeforeWaiting(const Inputs& in, int attempt, FailureClass seen,
+                                            std::optional<int> status, bool hasRetryAfter);
 
 }  // namespace retrylab

@@ -76,6 +76,7 @@ const char* jitterName(Jitter j) {
         case Jitter::Full: return "full";
         case Jitter::Equal: return "equal";
         case Jitter::Decorrelated: return "decorrelated";
+        case Jitter::Proportional: return "proportional";
     }
     return "";
 }
@@ -186,6 +187,24 @@ Value inputsToValue(const Inputs& in) {
     v.set("honourRetryAfter", Value::boolean(in.honourRetryAfter));
     v.set("startDate", Value::string(in.startDate));
     v.set("callers", count(in.callers));
+    v.set("firstRetryImmediate", Value::boolean(in.firstRetryImmediate));
+    v.set("minBackoffMs", Value::number(in.minBackoffMs));
+    if (in.jitter == Jitter::Proportional) {
+        v.set("jitterLow", Value::number(in.jitterLow));
+        v.set("jitterHigh", Value::number(in.jitterHigh));
+    }
+    Value schedule = Value::array();
+    for (double c : in.ceilingScheduleMs) schedule.push(Value::number(c));
+    v.set("ceilingScheduleMs", std::move(schedule));
+    auto statuses = [](const std::vector<int>& list) {
+        Value out = Value::array();
+        for (int s : list) out.push(count(s));
+        return out;
+    };
+    v.set("retryOnStatuses", statuses(in.retryOnStatuses));
+    v.set("retryAfterStatuses", statuses(in.retryAfterStatuses));
+    v.set("retryAfterMode", Value::string(in.retryAfterMode == RetryAfterMode::Replace ? "replace" : "at-least"));
+    v.set("retryAfterMaxMs", orNull(in.retryAfterMaxMs));
     return v;
 }
 

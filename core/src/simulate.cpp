@@ -87,8 +87,9 @@ public:
         double start = 0;
         for (int n = 1;; ++n) {
             AttemptRow& row = attempt(n, start);
-            FailureClass seen = lastSeen_;
-            if (auto reason = stopBeforeWaiting(in_, n, seen)) {
+            std::optional<int> status;
+            if (lastSeen_ != FailureClass::Timeout) status = lastStatus_;
+            if (auto reason = stopBeforeWaiting(in_, n, lastSeen_, status, carriesRetryAfter(row))) {
                 finish(*reason, n, stopText(*reason, n, row));
                 break;
             }
@@ -124,6 +125,10 @@ public:
     }
 
 private:
+    static bool carriesRetryAfter(const AttemptRow& row) {
+        return row.retryAfter && row.retryAfter->raw.find_first_not_of(" \t") != std::string::npos;
+    }
+
     // An attempt is started only if it can finish before the overall deadline.
     bool fits(double start) const { return !in_.deadlineMs || start + in_.responseMs <= *in_.deadlineMs; }
 

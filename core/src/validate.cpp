@@ -1,6 +1,7 @@
 // SPEC §7: turn a raw Value into Inputs, naming every bad field. Work is bounded by the sizes
 // the spec allows: lists are checked item by item only up to their limit, and only the first
 // few bad items of a list are named one by one.
+#include <algorithm>
 #include <cmath>
 #include <string_view>
 
@@ -24,7 +25,8 @@ constexpr std::string_view kFields[] = {
     "scenario", "script", "operation", "operationId", "maxRetries", "baseBackoffMs", "backoffMultiplier",
     "maxBackoffMs", "jitter", "draws", "seed", "clientTimeoutMs", "deadlineMs", "waitBudgetMs",
     "responseMs", "idempotencyKey", "retryOn", "retryWritesWithoutKey", "honourRetryAfter", "startDate",
-    "callers"};
+    "callers", "firstRetryImmediate", "minBackoffMs", "jitterLow", "jitterHigh", "ceilingScheduleMs",
+    "retryOnStatuses", "retryAfterStatuses", "retryAfterMode", "retryAfterMaxMs"};
 constexpr std::string_view kEntryFields[] = {"status", "retryAfter", "date", "lost", "dropped"};
 
 std::string quoted(const std::string& s) {
@@ -182,7 +184,8 @@ private:
 constexpr std::string_view kScenarios[] = {"response-lost", "request-lost", "outage-503-twice", "bad-request-400",
                                            "script"};
 constexpr std::string_view kOperations[] = {"charge", "create", "read"};
-constexpr std::string_view kJitters[] = {"none", "full", "equal", "decorrelated"};
+constexpr std::string_view kJitters[] = {"none", "full", "equal", "decorrelated", "proportional"};
+constexpr std::string_view kRetryAfterModes[] = {"replace", "at-least"};
 constexpr std::string_view kClasses[] = {"timeout", "429", "5xx", "4xx"};
 
 void readDraws(Validator& check, const Value& v, Inputs& in) {
@@ -285,6 +288,64 @@ void readScript(Validator& check, const Value& v, Inputs& in) {
                         in.startSeconds, in.script[i]);
 }
 
+// A list of distinct HTTP statuses.
+void readStatuses(Validator& check, const char* name, const Value& v, std::vector<int>& out) {
+    if (!check.list(name, v, 500, "statuses from 100 to 599")) return;
+    std::vector<int> statuses;
+    for (std::size_t i = 0; i < v.asArray().size(); ++i) {
+        std::string field = std::string(name) + "[" + formatInt(static_cast<std::int64_t>(i)) + "]";
+        double status = 0;
+        if (!check.number(field, v.asArray()[i], 100, 599, true, status)) continue;
+        if (std::find(statuses.begin(), statuses.end(), static_cast<int>(status)) != statuses.end()) {
+            check.fail(field, field + " repeats " + formatInt(static_cast<std::int64_t>(status)) + "; each status may appear once.");
+            continue;
+        }
+        statuses.push_back(static_cast<int>(status));
+    }
+    out = std::move(statuses);
+}
+
+void readSchedule(Validator& check, const Value& v, Inputs& in) {
+    if (!check.list("ceilingScheduleMs", v, 100, "ceilings in ms")) return;
+    std::vector<double> schedule;
+    for (std::size_t i = 0; i < v.asArray().size(); ++i) {
+        double ceiling = 0;
+        if (check.number("ceilingScheduleMs[" + formatInt(static_cast<std::int64_t>(i)) + "]", v.asArray()[i], 0, kMaxMs,
+                         false, ceiling))
+            schedule.push_back(ceiling);
+    }
+    in.ceilingScheduleMs = std::move(schedule);
+}
+
+// The knobs beyond SPEC §2 (docs/engine-knobs.md).
+void readClientKnobs(Validator& check, const Value& raw, Inputs& in) {
+    if (const Value* v = raw.find("firstRetryImmediate")) check.boolean("firstRetryImmediate", *v, in.firstRetryImmediate);
+    if (const Value* v = raw.find("minBackoffMs")) check.number("minBackoffMs", *v, 0, kMaxMs, false, in.minBackoffMs);
+    const Value* low = raw.find("jitterLow");
+    const Value* high = raw.find("jitterHigh");
+    const Value* jitter = raw.find("jitter");
+    bool proportional = jitter && jitter->kind() == Value::Kind::String && jitter->asString() == "proportional";
+    for (const char* name : {"jitterLow", "jitterHigh"}) {
+        if (raw.find(name) && !proportional)
+            check.fail(name, std::string(name) + " is used only with jitter \"proportional\".");
+    }
+    if (proportional) {
+        bool lowOk = !low || check.number("jitterLow", *low, 0, 2, false, in.jitterLow);
+        bool highOk = !high || check.number("jitterHigh", *high, 0, 2, false, in.jitterHigh);
+        if (lowOk && highOk && in.jitterLow > in.jitterHigh)
+            check.fail("jitterHigh", "jitterHigh must be at least jitterLow (" + formatMs(in.jitterLow, 6) + "); got " +
+                                         formatMs(in.jitterHigh, 6) + ".");
+    }
+    if (const Value* v = raw.find("ceilingScheduleMs")) readSchedule(check, *v, in);
+    if (const Value* v = raw.find("retryOnStatuses")) readStatuses(check, "retryOnStatuses", *v, in.retryOnStatuses);
+    if (const Value* v = raw.find("retryAfterStatuses"))
+        readStatuses(check, "retryAfterStatuses", *v, in.retryAfterStatuses);
+    std::size_t index = 0;
+    if (const Value* v = raw.find("retryAfterMode"); v && check.choice("retryAfterMode", *v, kRetryAfterModes, index))
+        in.retryAfterMode = static_cast<RetryAfterMode>(index);
+    if (const Value* v = raw.find("retryAfterMaxMs")) check.optionalNumber("retryAfterMaxMs", *v, kMaxMs, in.retryAfterMaxMs);
+}
+
 }  // namespace
 
 ParsedInputs parseInputs(const Value& raw) {
@@ -355,6 +416,8 @@ ParsedInputs parseInputs(const Value& raw) {
     if (const Value* v = get("honourRetryAfter")) check.boolean("honourRetryAfter", *v, in.honourRetryAfter);
     if (const Value* v = get("callers"); v && check.number("callers", *v, 1, 1000000, true, number))
         in.callers = static_cast<std::uint32_t>(number);
+
+    readClientKnobs(check, raw, in);
 
     if (result.errors.empty()) result.inputs = std::move(in);
     return result;

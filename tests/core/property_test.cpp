@@ -28,7 +28,18 @@ public:
         in.baseBackoffMs = choose({0.0, 50.0, 100.0, 250.0, 500.0, 1000.0, 1500.0});
         in.backoffMultiplier = choose({1.0, 1.5, 2.0, 3.0});
         if (coin()) in.maxBackoffMs = choose({300.0, 1000.0, 8000.0});
-        in.jitter = static_cast<Jitter>(pick(4));
+        in.jitter = static_cast<Jitter>(pick(5));
+        if (in.jitter == Jitter::Proportional) {
+            in.jitterLow = choose({0.0, 0.5, 0.8});
+            in.jitterHigh = in.jitterLow + choose({0.0, 0.25, 0.7});
+        }
+        in.firstRetryImmediate = pick(4) == 0;
+        in.minBackoffMs = pick(4) == 0 ? choose({100.0, 500.0}) : 0.0;
+        if (pick(5) == 0) in.ceilingScheduleMs = {choose({0.0, 500.0}), choose({1000.0, 2500.0})};
+        if (pick(4) == 0) in.retryOnStatuses = {409, 502};
+        if (pick(4) == 0) in.retryAfterStatuses = {429, 503};
+        in.retryAfterMode = pick(3) == 0 ? RetryAfterMode::AtLeast : RetryAfterMode::Replace;
+        if (pick(4) == 0) in.retryAfterMaxMs = choose({0.0, 5000.0});
         for (std::size_t i = 0, n = pick(12); i < n; ++i) in.draws.push_back(unit());
         in.seed = pick(1000);
         in.clientTimeoutMs = choose({100.0, 200.0, 500.0, 3000.0});

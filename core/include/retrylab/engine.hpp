@@ -20,7 +20,9 @@ const char* engineVersion();
 
 enum class Scenario { ResponseLost, RequestLost, Outage503Twice, BadRequest400, Script };
 enum class Operation { Charge, Create, Read };
-enum class Jitter { None, Full, Equal, Decorrelated };
+enum class Jitter { None, Full, Equal, Decorrelated, Proportional };
+// How an honoured Retry-After combines with the backoff.
+enum class RetryAfterMode { Replace, AtLeast };
 // How the client classifies what it saw after an attempt (SPEC §4).
 enum class FailureClass { Success, Timeout, TooManyRequests, ServerError, ClientError, Other };
 
@@ -64,6 +66,17 @@ struct Inputs {
     std::string startDate = "Sun, 29 Nov 2026 10:00:00 GMT";
     std::int64_t startSeconds = 1795946400;  // startDate, seconds since 1970
     std::uint32_t callers = 1;
+
+    // Knobs beyond SPEC.md §2 that real clients need (docs/engine-knobs.md). Their defaults
+    // leave every SPEC result unchanged.
+    bool firstRetryImmediate = false;          // failure 1 waits 0 (urllib3)
+    double minBackoffMs = 0;                   // a backoff wait is at least this (Stripe)
+    double jitterLow = 0, jitterHigh = 1;      // proportional: ceiling × U(low, high)
+    std::vector<double> ceilingScheduleMs;     // ceilings per failure, last repeats; empty: base × multiplier^(n−1)
+    std::vector<int> retryOnStatuses;          // exact statuses retried besides retryOn's classes
+    std::vector<int> retryAfterStatuses;       // statuses retried when they carry a Retry-After (urllib3)
+    RetryAfterMode retryAfterMode = RetryAfterMode::Replace;
+    std::optional<double> retryAfterMaxMs;     // an honoured header above this is ignored (Stripe: 60 s)
 };
 
 // The answers the server gives, one per attempt, the last repeating: the named scenario's
