@@ -178,4 +178,9 @@ Value inputsToValue(const Inputs& inputs);
 // The whole contract: validate, simulate, describe. Never throws on bad input.
 Value compute(const Value& rawInputs);
 
+// A failure-boundary sweep (docs/engine.md §3): `{ inputs, vary, from, to, points }` runs the
+// inputs once per value of one field and names every place where the charges, the outcome
+// or the attempts change, refined to the exact value.
+Value sweep(const Value& request);
+
 }  // namespace retrylab

@@ -1,0 +1,209 @@
+// Failure-boundary sweeps: one input varied across a range, every point computed, and each
+// change of behaviour located exactly (bisection on the continuous fields).
+#include <cmath>
+#include <string_view>
+
+#include "format.hpp"
+#include "retrylab/engine.hpp"
+
+namespace retrylab {
+
+namespace {
+
+constexpr int kMaxPoints = 1000;
+
+struct Field {
+    std::string_view name;
+    const char* label;  // "a deadline of 3,700 ms"
+    double lo, hi;
+    bool whole;
+};
+
+constexpr Field kFields[] = {
+    {"deadlineMs", "deadline", 0, 86400000, false},
+    {"clientTimeoutMs", "client timeout", 1, 86400000, false},
+    {"baseBackoffMs", "base backoff", 0, 86400000, false},
+    {"responseMs", "response time", 0, 86400000, false},
+    {"maxRetries", "maximum retries", 0, 100, true},
+};
+
+void setField(Inputs& in, const Field& f, double x) {
+    if (f.name == "deadlineMs") in.deadlineMs = x;
+    else if (f.name == "clientTimeoutMs") in.clientTimeoutMs = x;
+    else if (f.name == "baseBackoffMs") in.baseBackoffMs = x;
+    else if (f.name == "responseMs") in.responseMs = x;
+    else in.maxRetries = static_cast<int>(x);
+}
+
+// What a reader compares between two points.
+struct Behaviour {
+    int attempts = 0;
+    int charges = 0;
+    Outcome outcome = Outcome::Failed;
+    bool operator==(const Behaviour& o) const {
+        return attempts == o.attempts && charges == o.charges && outcome == o.outcome;
+    }
+    bool operator!=(const Behaviour& o) const { return !(*this == o); }
+};
+
+Behaviour behaviourAt(Inputs in, const Field& f, double x) {
+    setField(in, f, x);
+    in.callers = 1;
+    Metrics m = simulate(in).metrics;
+    return {m.attempts, m.charges, m.outcome};
+}
+
+// With commas, as the page writes numbers: 3700 -> "3,700".
+std::string grouped(double x) {
+    std::string plain = formatMs(x);
+    std::size_t end = plain.find('.');
+    if (end == std::string::npos) end = plain.size();
+    std::size_t begin = plain[0] == '-' ? 1 : 0;
+    for (std::size_t i = end; i > begin + 3; i -= 3) plain.insert(i - 3, ",");
+    return plain;
+}
+
+std::string valueWords(const Field& f, double x) {
+    if (f.whole) return grouped(x) + (x == 1 ? " retry" : " retries");
+    return std::string("a ") + f.label + " of " + grouped(x) + " ms";
+}
+
+std::string chargeWords(int before, int after) {
+    static const char* const ordinals[] = {"", "a first", "a second", "a third", "a fourth", "a fifth"};
+    if (after > before) return after <= 5 ? std::string(ordinals[after]) + " charge" : "charge #" + formatInt(after);
+    return after == 0 ? "no charge" : after == 1 ? "only one charge" : "only " + formatInt(after) + " charges";
+}
+
+std::string changeWords(const Behaviour& before, const Behaviour& after) {
+    std::string words;
+    auto add = [&](const std::string& part) { words += (words.empty() ? "" : ", ") + part; };
+    if (after.charges != before.charges) add(chargeWords(before.charges, after.charges));
+    if (after.outcome != before.outcome)
+        add(std::string("outcome ") + outcomeName(after.outcome) + " instead of " + outcomeName(before.outcome));
+    if (words.empty())
+        add(formatInt(after.attempts) + (after.attempts == 1 ? " attempt" : " attempts") + " instead of " +
+            formatInt(before.attempts));
+    return words;
+}
+
+// The smallest x in (lo, hi] that behaves as hi does, when lo and hi behave differently.
+double refine(const Inputs& in, const Field& f, double lo, double hi, const Behaviour& atHi) {
+    if (f.whole) {
+        while (hi - lo > 1) {
+            double mid = std::floor((lo + hi) / 2);
+            (behaviourAt(in, f, mid) == atHi ? hi : lo) = mid;
+        }
+        return hi;
+    }
+    for (int i = 0; i < 100 && hi - lo > 1e-7 * std::max(1.0, std::fabs(hi)); ++i) {
+        double mid = lo + (hi - lo) / 2;
+        (behaviourAt(in, f, mid) == atHi ? hi : lo) = mid;
+    }
+    // Boundaries sit on sums of the inputs, usually whole milliseconds: report the tidy value
+    // when it behaves the same.
+    double tidy = std::round(hi * 1000) / 1000;
+    return tidy > lo && behaviourAt(in, f, tidy) == atHi ? tidy : hi;
+}
+
+Value behaviourValue(double x, const Behaviour& b, const Metrics& m) {
+    Value v = Value::object();
+    v.set("value", Value::number(x));
+    v.set("attempts", Value::number(b.attempts));
+    v.set("charges", Value::number(b.charges));
+    v.set("outcome", Value::string(outcomeName(b.outcome)));
+    v.set("elapsedMs", Value::number(m.elapsedMs));
+    v.set("replays", Value::number(m.replays));
+    v.set("agentReport", Value::string(m.agentReport));
+    v.set("stopReason", Value::string(stopReasonName(m.stopReason)));
+    return v;
+}
+
+Value failure(std::vector<InputError> errors) { return toValue(errors); }
+
+}  // namespace
+
+Value sweep(const Value& request) {
+    std::vector<InputError> errors;
+    if (request.kind() != Value::Kind::Object)
+        return failure({{"", "A sweep request must be an object such as { \"vary\": \"deadlineMs\", \"from\": 3000, "
+                             "\"to\": 4000, \"points\": 101 }."}});
+    for (const Value::Member& m : request.asObject())
+        if (m.key != "inputs" && m.key != "vary" && m.key != "from" && m.key != "to" && m.key != "points")
+            errors.push_back({m.key, m.key + " is not part of a sweep request (inputs, vary, from, to, points)."});
+
+    ParsedInputs parsed = parseInputs(request.find("inputs") ? *request.find("inputs") : Value::object());
+    for (InputError& e : parsed.errors) errors.push_back({"inputs." + e.field, e.message});
+
+    const Field* field = nullptr;
+    const Value* vary = request.find("vary");
+    if (vary && vary->kind() == Value::Kind::String)
+        for (const Field& f : kFields) field = vary->asString() == f.name ? &f : field;
+    if (!field)
+        errors.push_back({"vary", "vary must be one of \"deadlineMs\", \"clientTimeoutMs\", \"baseBackoffMs\", "
+                                  "\"responseMs\" or \"maxRetries\"."});
+
+    auto bound = [&](const char* name, double& out) {
+        const Value* v = request.find(name);
+        if (!v || v->kind() != Value::Kind::Number || !std::isfinite(v->asNumber())) {
+            errors.push_back({name, std::string(name) + " must be a number."});
+            return;
+        }
+        out = v->asNumber();
+        if (field && (out < field->lo || out > field->hi || (field->whole && std::floor(out) != out)))
+            errors.push_back({name, std::string(name) + " must be " + (field->whole ? "a whole number" : "a number") +
+                                        " from " + formatMs(field->lo) + " to " + formatMs(field->hi) + " for " +
+                                        std::string(field->name) + "; got " + formatMs(out, 6) + "."});
+    };
+    double from = 0, to = 0, points = 0;
+    bound("from", from);
+    bound("to", to);
+    const Value* p = request.find("points");
+    if (!p || p->kind() != Value::Kind::Number || std::floor(p->asNumber()) != p->asNumber() || p->asNumber() < 2 ||
+        p->asNumber() > kMaxPoints)
+        errors.push_back({"points", "points must be a whole number from 2 to 1000."});
+    else
+        points = p->asNumber();
+    if (errors.empty() && !(from < to)) errors.push_back({"to", "to must be greater than from."});
+    if (errors.empty() && field->whole && points > to - from + 1) points = to - from + 1;  // one point per whole value
+    if (!errors.empty()) return failure(std::move(errors));
+
+    const Inputs& in = *parsed.inputs;
+    Value list = Value::array();
+    Value boundaries = Value::array();
+    Behaviour previous;
+    double previousX = 0;
+    const auto count = static_cast<int>(points);
+    for (int i = 0; i < count; ++i) {
+        double x = from + (to - from) * i / (count - 1);
+        if (field->whole) x = std::round(x);
+        Inputs at = in;
+        setField(at, *field, x);
+        at.callers = 1;
+        Metrics m = simulate(at).metrics;
+        Behaviour b{m.attempts, m.charges, m.outcome};
+        list.push(behaviourValue(x, b, m));
+        if (i > 0 && b != previous) {
+            double edge = refine(in, *field, previousX, x, b);
+            Value boundary = Value::object();
+            boundary.set("value", Value::number(edge));
+            boundary.set("before", Value::string(outcomeName(previous.outcome)));
+            boundary.set("after", Value::string(outcomeName(b.outcome)));
+            boundary.set("chargesBefore", Value::number(previous.charges));
+            boundary.set("chargesAfter", Value::number(b.charges));
+            boundary.set("text", Value::string(changeWords(previous, b) + " from " + valueWords(*field, edge)));
+            boundaries.push(std::move(boundary));
+        }
+        previous = b;
+        previousX = x;
+    }
+    Value result = Value::object();
+    result.set("ok", Value::boolean(true));
+    result.set("engine", Value::string(engineVersion()));
+    result.set("vary", Value::string(std::string(field->name)));
+    result.set("inputs", inputsToValue(in));
+    result.set("points", std::move(list));
+    result.set("boundaries", std::move(boundaries));
+    return result;
+}
+
+}  // namespace retrylab
