@@ -192,7 +192,7 @@ export function createExplorable(root, engine, { idPrefix = 'rl-' } = {}) {
     seekTo(move(state.playback.s));
   });
   const seekFromPointer = (event) => {
-    const box = els.seek.getBoundingClientRect();
+    const box = els.seek.querySelector('.rl-seek-track').getBoundingClientRect();
     seekTo(((event.clientX - box.left) / Math.max(1, box.width)) * INSPECTION_SECONDS);
   };
   els.seek.addEventListener('pointerdown', (event) => {

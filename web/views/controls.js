@@ -84,7 +84,7 @@ export function frameView(id, fields) {
         h('div', { class: 'rl-events', id: id('events') })),
       h('section', { class: 'rl-view', 'aria-labelledby': id('data-heading') },
         h('h3', { id: id('data-heading') }, 'Computed data'),
-        h('div', { class: 'rl-scroll', id: id('table'), role: 'region', tabindex: 0, 'aria-labelledby': id('data-heading') })),
+        h('div', { class: 'rl-scroll', id: id('table'), role: 'region', tabindex: 0, 'aria-label': 'Server-answer table, scrollable' })),
       h('section', { class: 'rl-view', 'aria-labelledby': id('metrics-heading') },
         h('h3', { id: id('metrics-heading') }, 'Final metrics'),
         h('div', { id: id('metrics') }))));

@@ -1,0 +1,97 @@
+// axe-core finds no violations in light and dark, wide and narrow, before and after
+// playback; screenshots of the opening run (light, dark, narrow) go to build/artifacts/;
+// print keeps the run legible without the playback machinery.
+
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { artifactPath, assertClean, openBrowser, openPage } from './lib/harness.js';
+import { ID } from './lib/ui.js';
+
+const require = createRequire(import.meta.url);
+const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+let env;
+before(async () => { env = await openBrowser(); });
+after(async () => { await env?.close(); });
+
+// axe is injected into a context that bypasses the page's CSP (the page itself runs under it).
+async function openForAxe(options) {
+  const opened = await openPage(env, options);
+  const context = await env.browser.newContext({ ...options, bypassCSP: true });
+  const page = await context.newPage();
+  await page.goto(`${env.server.origin}/`);
+  await page.waitForFunction(() => document.documentElement.classList.contains('rl-ready'));
+  return { opened, page, context };
+}
+
+async function axe(page) {
+  await page.addScriptTag({ content: AXE });
+  const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+  return result.violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 5).join(', ')}`);
+}
+
+describe('accessibility, screenshots and print', () => {
+  for (const colorScheme of ['light', 'dark']) {
+    test(`axe-core reports no violations in ${colorScheme} mode, rewound and played to the end`, async (t) => {
+      const { opened, page, context } = await openForAxe({ colorScheme });
+      assert.deepEqual(await axe(page), []);
+      // Half played: some events revealed, some still dimmed.
+      await page.locator(ID('seek')).focus();
+      for (const key of ['End', 'PageDown']) await page.keyboard.press(key);
+      assert.deepEqual(await axe(page), []);
+      // A bad value on show.
+      await page.locator(ID('maxRetries')).fill('-1');
+      assert.deepEqual(await axe(page), []);
+      await context.close();
+      await assertClean(t, assert, opened);
+      await opened.context.close();
+    });
+  }
+
+  test('axe-core reports no violations at phone width', async (t) => {
+    const { opened, page, context } = await openForAxe({ viewport: { width: 375, height: 812 } });
+    assert.deepEqual(await axe(page), []);
+    await context.close();
+    await assertClean(t, assert, opened);
+    await opened.context.close();
+  });
+
+  test('screenshots of the opening run: light, dark, narrow', async (t) => {
+    const shots = [
+      ['opening-light.png', { colorScheme: 'light' }],
+      ['opening-dark.png', { colorScheme: 'dark' }],
+      ['opening-narrow.png', { colorScheme: 'light', viewport: { width: 390, height: 844 } }],
+    ];
+    for (const [name, options] of shots) {
+      const opened = await openPage(env, options);
+      const { page } = opened;
+      // The page fits its width: nothing scrolls sideways except the boxes meant to.
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      assert.equal(overflow, 0, `${name}: no horizontal scroll`);
+      await page.screenshot({ path: await artifactPath(name), fullPage: true });
+      // And the run played to its end, every event shown.
+      await page.locator(ID('seek')).focus();
+      await page.keyboard.press('End');
+      await page.locator('#experiment').screenshot({ path: await artifactPath(name.replace('.png', '-played.png')) });
+      await assertClean(t, assert, opened);
+      await opened.context.close();
+    }
+  });
+
+  test('print hides playback, undims every event and keeps the run', async (t) => {
+    const opened = await openPage(env);
+    const { page } = opened;
+    await page.emulateMedia({ media: 'print' });
+    assert.equal(await page.locator('.rl-playback').isVisible(), false);
+    assert.equal(await page.locator('.try-button').first().isVisible(), false);
+    assert.equal(await page.locator(`${ID('events')} li.future`).first().evaluate((el) => getComputedStyle(el).color),
+      await page.locator('article').evaluate((el) => getComputedStyle(el).color), 'future events print in full colour');
+    assert.ok(await page.locator(`${ID('table')} table`).isVisible());
+    assert.ok(await page.locator(`${ID('metrics')}`).isVisible());
+    await page.pdf({ path: await artifactPath('opening-print.pdf'), format: 'A4', printBackground: false });
+    await assertClean(t, assert, opened);
+    await opened.context.close();
+  });
+});

@@ -1,0 +1,147 @@
+// Every control is reachable with Tab and operable with the keyboard alone, with a visible
+// focus ring; nothing here clicks.
+
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { assertClean, openBrowser, openPage } from './lib/harness.js';
+import { ID, metricsOf, slider, futureCount } from './lib/ui.js';
+
+let env;
+before(async () => { env = await openBrowser(); });
+after(async () => { await env?.close(); });
+
+const focused = (page) => page.evaluate(() => {
+  const el = document.activeElement;
+  const style = getComputedStyle(el);
+  return {
+    key: el.id || (el.dataset.try ? `try:${el.dataset.try}` : el.tagName.toLowerCase()),
+    ring: style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2,
+  };
+});
+
+// Press Tab until `key` has focus (wrapping round the page if need be).
+async function tabTo(page, key, limit = 120) {
+  for (let i = 0; i < limit; i += 1) {
+    await page.keyboard.press('Tab');
+    if ((await focused(page)).key === key) return;
+  }
+  throw new Error(`Tab never reached ${key}`);
+}
+
+async function typeInto(page, key, text) {
+  await tabTo(page, key);
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type(text);
+}
+
+describe('keyboard', () => {
+  test('Tab reaches every control once, each with a visible focus ring', async (t) => {
+    const opened = await openPage(env);
+    const { page } = opened;
+    const order = [];
+    for (let i = 0; i < 80; i += 1) {
+      await page.keyboard.press('Tab');
+      const f = await focused(page);
+      if (f.key === 'body') break;
+      order.push(f);
+    }
+    const keys = order.map((f) => f.key);
+    const expected = [
+      'rl-scenario-response-lost', 'rl-maxRetries-range', 'rl-maxRetries', 'rl-baseBackoffMs-range', 'rl-baseBackoffMs',
+      'rl-clientTimeoutMs-range', 'rl-clientTimeoutMs', 'rl-deadlineMs-range', 'rl-deadlineMs', 'rl-idempotencyKey',
+      'rl-retryOn-timeouts-5xx', 'rl-play', 'rl-next', 'rl-restart', 'rl-speed', 'rl-seek', 'rl-table',
+    ];
+    assert.deepEqual(keys.filter((k) => k.startsWith('rl-')), expected, 'the explorable\'s tab stops, in order');
+    assert.ok(keys.includes('try:opening') && keys.includes('try:bad-request-every'), 'the article\'s Try it buttons are tab stops');
+    assert.equal(new Set(keys).size, keys.length, 'no control is visited twice');
+    for (const f of order) assert.ok(f.ring, `${f.key} shows a focus ring`);
+    await assertClean(t, assert, opened);
+    await opened.context.close();
+  });
+
+  test('every input is operable from the keyboard, and each change recomputes', async (t) => {
+    const opened = await openPage(env);
+    const { page } = opened;
+
+    await tabTo(page, 'rl-maxRetries-range');
+    await page.keyboard.press('Home');
+    assert.equal(await page.locator(ID('maxRetries')).inputValue(), '0', 'the range drives its number box');
+    assert.deepEqual([(await metricsOf(page)).attempts, (await metricsOf(page)).outcome], ['1', 'unknown']);
+
+    await typeInto(page, 'rl-maxRetries', '3');
+    assert.equal(await page.locator(ID('maxRetries-range')).inputValue(), '3', 'the number box drives its range');
+    assert.equal((await metricsOf(page)).attempts, '2');
+
+    await tabTo(page, 'rl-baseBackoffMs-range');
+    await page.keyboard.press('ArrowRight');
+    assert.equal(await page.locator(ID('baseBackoffMs')).inputValue(), '600');
+    assert.equal((await metricsOf(page)).elapsed, '3,800 ms'); // 0–3,000, wait 600, 3,600–3,800
+
+    await typeInto(page, 'rl-clientTimeoutMs', '500');
+    assert.equal((await metricsOf(page)).elapsed, '1,300 ms'); // 0–500, wait 600, 1,100–1,300
+
+    await tabTo(page, 'rl-deadlineMs-range');
+    await page.keyboard.press('Home');
+    assert.equal((await metricsOf(page)).attempts, '0', 'a zero deadline sends nothing');
+    await typeInto(page, 'rl-deadlineMs', '10000');
+    assert.equal((await metricsOf(page)).attempts, '2');
+
+    await tabTo(page, 'rl-idempotencyKey');
+    await page.keyboard.press('Space');
+    assert.deepEqual([(await metricsOf(page)).charges, (await metricsOf(page)).replays], ['1', '1']);
+
+    await tabTo(page, 'rl-retryOn-timeouts-5xx');
+    await page.keyboard.press('ArrowDown');
+    assert.ok(await page.locator(ID('retryOn-every-failure')).isChecked());
+
+    await tabTo(page, 'rl-scenario-response-lost');
+    for (let i = 0; i < 3; i += 1) await page.keyboard.press('ArrowDown');
+    assert.ok(await page.locator(ID('scenario-bad-request-400')).isChecked());
+    // 400 retried: 0–200, wait 600, 800–1,000, wait 1,200, 2,200–2,400, wait 2,400, 4,800–5,000.
+    assert.deepEqual([(await metricsOf(page)).attempts, (await metricsOf(page)).elapsed], ['4', '5,000 ms']);
+    await assertClean(t, assert, opened);
+    await opened.context.close();
+  });
+
+  test('playback is operable from the keyboard: buttons, speed and the slider', async (t) => {
+    const opened = await openPage(env);
+    const { page } = opened;
+    await tabTo(page, 'rl-play');
+    await page.keyboard.press('Enter');
+    assert.equal(await page.locator(ID('play')).textContent(), 'Pause');
+    await page.keyboard.press('Space');
+    assert.equal(await page.locator(ID('play')).textContent(), 'Play');
+
+    await tabTo(page, 'rl-restart');
+    await page.keyboard.press('Enter');
+    assert.equal((await slider(page)).now, 0);
+    await page.keyboard.press('Shift+Tab');
+    assert.equal((await focused(page)).key, 'rl-next');
+    await page.keyboard.press('Enter');
+    assert.equal(await futureCount(page), 8);
+
+    await tabTo(page, 'rl-speed');
+    await page.keyboard.press('ArrowDown');
+    assert.equal(await page.locator(ID('speed')).inputValue(), '2');
+
+    await tabTo(page, 'rl-seek');
+    await page.keyboard.press('End');
+    assert.equal((await slider(page)).now, 60);
+    await assertClean(t, assert, opened);
+    await opened.context.close();
+  });
+
+  test('a "Try it" button loads its step and takes focus to the experiment', async (t) => {
+    const opened = await openPage(env);
+    const { page } = opened;
+    await tabTo(page, 'try:key');
+    await page.keyboard.press('Enter');
+    assert.equal((await focused(page)).key, 'experiment');
+    assert.deepEqual([(await metricsOf(page)).charges, (await metricsOf(page)).replays], ['1', '1']);
+    await tabTo(page, 'try:opening');
+    await page.keyboard.press('Enter');
+    assert.deepEqual([(await metricsOf(page)).charges, (await metricsOf(page)).replays], ['2', '0']);
+    await assertClean(t, assert, opened);
+    await opened.context.close();
+  });
+});

@@ -1,0 +1,193 @@
+// Playback over sixty inspection seconds: Play, Next event, Restart, Speed, the
+// inspection-time slider by keyboard (WAI-ARIA media seek), reduced motion, and the pause
+// when the explorable leaves the screen.
+
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { assertClean, openBrowser, openPage } from './lib/harness.js';
+import { ID, futureCount, setInputs, slider } from './lib/ui.js';
+
+let env;
+before(async () => { env = await openBrowser(); });
+after(async () => { await env?.close(); });
+
+const EVENTS_IN_OPENING_RUN = 9; // send, commit, lost, timeout, wait, send, commit, receive, stop
+
+describe('playback', () => {
+  test('the run opens rewound: time 0, every event after the playhead dimmed, paused', async (t) => {
+    const opened = await openPage(env);
+    const { page } = opened;
+    assert.deepEqual(await slider(page), { now: 0, text: '0 s — before attempt 1 is sent' });
+    assert.equal(await page.locator(`${ID('events')} li`).count(), EVENTS_IN_OPENING_RUN);
+    assert.equal(await futureCount(page), EVENTS_IN_OPENING_RUN);
+    assert.equal(await page.locator(ID('play')).textContent(), 'Play');
+    await assertClean(t, assert, opened);
+    await opened.context.close();
+  });
+
+  test('Play advances the playhead and Pause stops it; Restart rewinds', async (t) => {
+    const opened = await openPage(env);
+    const { page } = opened;
+    await page.locator(ID('play')).click();
+    assert.equal(await page.locator(ID('play')).textContent(), 'Pause');
+    await page.waitForFunction(() => Number(document.querySelector('#rl-seek').getAttribute('aria-valuenow')) >= 3.3);
+    // At 1× 3.3 inspection seconds are 203.5 ms of the 3,700 ms run: the commit at 200 ms is shown.
+    assert.ok(await futureCount(page) <= EVENTS_IN_OPENING_RUN - 3);
+    const veilWidth = Number(await page.locator(`${ID('timeline')} [data-playhead="veil"]`).getAttribute('width'));
+    await page.locator(ID('play')).click();
+    assert.equal(await page.locator(ID('play')).textContent(), 'Play');
+    const paused = (await slider(page)).now;
+    await page.waitForTimeout(400);
+    assert.equal((await slider(page)).now, paused, 'paused playback does not move');
+    const veilAfter = Number(await page.locator(`${ID('timeline')} [data-playhead="veil"]`).getAttribute('width'));
+    assert.ok(veilAfter <= veilWidth, 'the dimming veil shrinks as the playhead moves');
+
+    await page.locator(ID('restart')).click();
+    assert.deepEqual(await slider(page), { now: 0, text: '0 s — before attempt 1 is sent' });
+    assert.equal(await futureCount(page), EVENTS_IN_OPENING_RUN);
+    await assertClean(t, assert, opened);
+    await opened.context.close();
+  });
+
+  test('Next event reveals one event at a time, even at a shared instant', async (t) => {
+    const opened = await openPage(env);
+    const { page } = opened;
+    const next = page.locator(ID('next'));
+    const expected = [
+      '0 s — attempt 1 in flight', // send at 0
+      '0.2 s — attempt 1 in flight', // commit
+      '0.2 s — attempt 1 in flight', // the response is lost
+      '3 s — waiting before attempt 2', // timeout
+      '3 s — waiting before attempt 2', // the wait
+      '3.5 s — attempt 2 in flight', // send
+      '3.7 s — run over: success', // commit, receive, stop
+    ];
+    for (let i = 0; i < expected.length; i += 1) {
+      await next.click();
+      assert.equal((await slider(page)).text, expected[i], `after ${i + 1} steps`);
+      assert.equal(await futureCount(page), EVENTS_IN_OPENING_RUN - (i + 1));
+      assert.equal(await page.locator(`${ID('events')} li[aria-current="step"]`).getAttribute('data-index'), String(i));
+    }
+    await next.click();
+    await next.click();
+    assert.equal(await futureCount(page), 0);
+    assert.deepEqual(await slider(page), { now: 60, text: '3.7 s — run over: success' });
+    await assertClean(t, assert, opened);
+    await opened.context.close();
+  });
+
+  test('the inspection-time slider moves by arrows, Page Up/Down and Home/End', async (t) => {
+    const opened = await openPage(env);
+    const { page } = opened;
+    const seek = page.getByRole('slider', { name: 'Inspection time' });
+    await seek.focus();
+    const steps = [
+      ['ArrowRight', 1], ['ArrowUp', 2], ['PageUp', 12], ['ArrowLeft', 11], ['ArrowDown', 10],
+      ['PageDown', 0], ['PageDown', 0], ['End', 60], ['ArrowRight', 60], ['PageDown', 50], ['Home', 0], ['ArrowLeft', 0],
+    ];
+    for (const [key, now] of steps) {
+      await page.keyboard.press(key);
+      assert.equal((await slider(page)).now, now, `after ${key}`);
+    }
+    await page.keyboard.press('End');
+    assert.equal((await slider(page)).text, '3.7 s — run over: success');
+    assert.equal(await futureCount(page), 0);
+    await page.keyboard.press('Home');
+    assert.equal(await futureCount(page), EVENTS_IN_OPENING_RUN);
+    // 50 s of 60 are 3,083 ms of the run: attempt 1's four events are behind the playhead.
+    await page.keyboard.press('End');
+    await page.keyboard.press('PageDown');
+    assert.equal((await slider(page)).text, '3.08 s — waiting before attempt 2');
+    assert.equal(await futureCount(page), EVENTS_IN_OPENING_RUN - 5);
+    await assertClean(t, assert, opened);
+    await opened.context.close();
+  });
+
+  test('the slider seeks by pointer too', async (t) => {
+    const opened = await openPage(env);
+    const { page } = opened;
+    await page.locator(ID('seek')).scrollIntoViewIfNeeded();
+    const box = await page.locator(ID('seek')).boundingBox();
+    await page.mouse.click(box.x + box.width - 1, box.y + box.height / 2);
+    assert.ok((await slider(page)).now > 58);
+    await page.mouse.click(box.x + 1, box.y + box.height / 2);
+    assert.ok((await slider(page)).now < 2);
+    await assertClean(t, assert, opened);
+    await opened.context.close();
+  });
+
+  test('Speed changes the pace: 8× covers far more inspection time than 1× would', async (t) => {
+    const opened = await openPage(env);
+    const { page } = opened;
+    await page.getByLabel('Speed').selectOption('8');
+    const start = Date.now();
+    await page.locator(ID('play')).click();
+    await page.waitForFunction(() => Number(document.querySelector('#rl-seek').getAttribute('aria-valuenow')) >= 12);
+    const wall = (Date.now() - start) / 1000;
+    assert.ok(wall < 12 / 2, `12 inspection seconds took ${wall} s of wall time`);
+    // It plays to the end and stops there, the whole run shown (from 50 s, to keep it short).
+    await page.locator(ID('play')).click();
+    await page.locator(ID('seek')).focus();
+    await page.keyboard.press('End');
+    await page.keyboard.press('PageDown');
+    await page.locator(ID('play')).click();
+    await page.waitForFunction(() => document.querySelector('#rl-play').textContent === 'Play', null, { timeout: 15000 });
+    assert.equal((await slider(page)).now, 60);
+    assert.equal(await futureCount(page), 0);
+    await assertClean(t, assert, opened);
+    await opened.context.close();
+  });
+
+  test('an input change recomputes and rewinds without autoplay', async (t) => {
+    const opened = await openPage(env);
+    const { page } = opened;
+    await page.locator(ID('play')).click();
+    await page.waitForFunction(() => Number(document.querySelector('#rl-seek').getAttribute('aria-valuenow')) >= 1);
+    await setInputs(page, { maxRetries: 0 });
+    assert.equal(await page.locator(ID('play')).textContent(), 'Play');
+    assert.equal((await slider(page)).now, 0);
+    await page.waitForTimeout(300);
+    assert.equal((await slider(page)).now, 0, 'still paused');
+    assert.equal(await page.locator(`${ID('events')} li`).count(), await futureCount(page));
+    await assertClean(t, assert, opened);
+    await opened.context.close();
+  });
+
+  test('with reduced motion, playback steps from event to event instead of gliding', async (t) => {
+    const opened = await openPage(env, { reducedMotion: 'reduce' });
+    const { page } = opened;
+    await page.getByLabel('Speed').selectOption('8');
+    // The inspection seconds at which the opening run's events fall (60 s ↔ 3,700 ms).
+    const eventSeconds = new Set([0, 200, 3000, 3500, 3700].map((ms) => Math.round((ms / 3700) * 600) / 10));
+    // Start at 40 s to keep the test short: events still fall at 48.6, 56.8 and 60 s.
+    await page.locator(ID('seek')).focus();
+    for (const key of ['PageUp', 'PageUp', 'PageUp', 'PageUp']) await page.keyboard.press(key);
+    await page.locator(ID('play')).click();
+    const seen = new Set();
+    while (await page.locator(ID('play')).textContent() === 'Pause') {
+      seen.add((await slider(page)).now);
+      await page.waitForTimeout(40);
+    }
+    seen.add((await slider(page)).now);
+    for (const s of seen) assert.ok(eventSeconds.has(s) || s === 40 || s === 60, `the playhead rested at ${s} s, which is no event's time`);
+    assert.ok(seen.size >= 3, `it visited several events (${[...seen]})`);
+    await assertClean(t, assert, opened);
+    await opened.context.close();
+  });
+
+  test('playback pauses while the explorable is off-screen and resumes when it is back', async (t) => {
+    const opened = await openPage(env, { viewport: { width: 1280, height: 700 } });
+    const { page } = opened;
+    await page.locator(ID('play')).click();
+    await page.locator('.colophon').scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => document.querySelector('#rl-play').textContent === 'Play');
+    const parked = (await slider(page)).now;
+    await page.waitForTimeout(400);
+    assert.equal((await slider(page)).now, parked, 'no progress off-screen');
+    await page.locator(ID('seek')).scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => document.querySelector('#rl-play').textContent === 'Pause');
+    await page.waitForFunction((s) => Number(document.querySelector('#rl-seek').getAttribute('aria-valuenow')) > s, parked);
+    await assertClean(t, assert, opened);
+    await opened.context.close();
+  });
+});
