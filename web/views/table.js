@@ -18,6 +18,14 @@ export function waitWords(attempt) {
   return attempt.waitRule ? `${ms(attempt.waitAfterMs)} · ${attempt.waitRule}` : ms(attempt.waitAfterMs);
 }
 
+// The wait on one line, the rule that made it beneath.
+function waitCell(attempt) {
+  if (attempt.waitAfterMs === null || attempt.waitAfterMs === undefined) return h('td', null, 'none');
+  return h('td', null,
+    h('span', { class: 'wait-ms' }, ms(attempt.waitAfterMs)),
+    attempt.waitRule ? h('span', { class: 'wait-rule' }, ` · ${attempt.waitRule}`) : null);
+}
+
 const HEADINGS = ['Attempt', 'Start', 'End', 'Server answered', 'Side effect', 'Client saw', 'Wait after'];
 
 export function tableView(result) {
@@ -28,7 +36,7 @@ export function tableView(result) {
     h('td', null, serverWords(result, a)),
     h('td', null, a.effect),
     h('td', null, a.clientSaw),
-    h('td', null, waitWords(a))));
+    waitCell(a)));
   return h('table', { class: 'answers' },
     h('caption', null, 'What the server answered and did, and what the client saw, per attempt'),
     h('thead', null, h('tr', null, HEADINGS.map((t) => h('th', { scope: 'col' }, t)))),

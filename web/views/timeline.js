@@ -7,8 +7,8 @@ import { h } from '../dom.js';
 import { ms, num } from '../format.js';
 
 const MARGIN = { left: 64, right: 16, top: 26, bottom: 10 };
-const ROW = 17; // height of one row of labels
-const BAR = 22; // height of an attempt bar
+const ROW = 18; // height of one row of labels
+const BAR = 28; // height of an attempt bar
 const CHAR = 7.4; // a generous width of one character at the labels' 12px (some are bold)
 const GAP = 8;
 
@@ -32,25 +32,33 @@ export function domain(result, plotWidth) {
   return { max: Math.ceil(end / step) * step, step, deadlineShown };
 }
 
-// Greedy rows: each label takes the first row where it clears the previous one.
+// Greedy rows: each label takes the first row where it overlaps no other label. Centred
+// labels sit over their span; every label stays inside the plot, and one that would overflow
+// the right edge ends there instead.
 export function packRows(labels, width) {
-  const rowEnds = [];
-  const placed = [];
-  for (const label of [...labels].sort((a, b) => a.x - b.x)) {
+  const limit = width - MARGIN.right;
+  const sized = labels.map((label) => {
     const w = label.text.length * CHAR;
-    // Keep labels inside the plot: one that would overflow ends at the right edge instead.
-    const limit = width - MARGIN.right;
-    const anchorEnd = label.x + w > limit;
-    const left = anchorEnd ? limit - w : label.x;
-    let row = rowEnds.findIndex((end) => end + GAP <= left);
+    const wanted = label.align === 'middle' ? Math.max(MARGIN.left, label.x - w / 2) : label.x;
+    const anchorEnd = wanted + w > limit;
+    const left = anchorEnd ? limit - w : wanted;
+    return { ...label, anchorEnd, left, right: left + w };
+  });
+  // Marks first, notes (priority 1, such as a far deadline) after them, left to right.
+  sized.sort((a, b) => (a.priority || 0) - (b.priority || 0) || a.left - b.left);
+  const rows = [];
+  const placed = [];
+  const clear = (row, label) => row.every((o) => label.left >= o.right + GAP || label.right + GAP <= o.left);
+  for (const label of sized) {
+    let row = rows.findIndex((r) => clear(r, label));
     if (row === -1) {
-      row = rowEnds.length;
-      rowEnds.push(-Infinity);
+      row = rows.length;
+      rows.push([]);
     }
-    rowEnds[row] = left + w;
-    placed.push({ ...label, row, anchorEnd, left, right: left + w });
+    rows[row].push(label);
+    placed.push({ ...label, row });
   }
-  return { placed, rows: rowEnds.length };
+  return { placed, rows: rows.length };
 }
 
 const commitWord = (operation) => (operation === 'create' ? 'record' : 'charge');
@@ -106,7 +114,7 @@ export function summary(result) {
     const wait = a.waitAfterMs !== null && result.attempts[i + 1] ? `; wait ${ms(a.waitAfterMs)}` : '';
     return `attempt ${a.n} from ${ms(a.startMs)} to ${ms(a.endMs)}, client saw ${a.clientSaw}${wait}`;
   });
-  const marks = serverMarks(result).map((m) => `${m.text} at ${ms(m.tMs)}`);
+  const marks = serverMarks(result).map((m) => `at ${ms(m.tMs)}, ${m.text}`);
   const head = `Timeline of ${result.attempts.length === 1 ? '1 attempt' : `${num(result.attempts.length)} attempts`}`;
   return `${head}. ${parts.join('; ') || 'Nothing sent'}. Server: ${marks.join('; ') || 'nothing happened'}.`;
 }
@@ -120,20 +128,24 @@ export function timelineView(result, { width = 720 } = {}) {
 
   // Client lane: labels above the bars.
   const clientLabels = [];
+  const inBar = [];
   attempts.forEach((a, i) => {
-    clientLabels.push({ x: x(a.startMs), text: `attempt ${a.n} · ${a.clientSaw}`, cls: 'tl-label tl-label-attempt' });
-    if (a.waitAfterMs !== null && attempts[i + 1]) clientLabels.push({ x: x(a.endMs), text: waitLabel(a), cls: 'tl-label tl-label-wait' });
+    // An attempt's label goes inside its bar when it fits, above it otherwise.
+    const text = `attempt ${a.n} · ${a.clientSaw}`;
+    if (x(a.endMs) - x(a.startMs) >= text.length * CHAR + 12) inBar.push({ a, text });
+    else clientLabels.push({ x: x(a.startMs), text, cls: 'tl-label tl-label-attempt' });
+    if (a.waitAfterMs !== null && attempts[i + 1]) clientLabels.push({ x: (x(a.endMs) + x(attempts[i + 1].startMs)) / 2, align: 'middle', text: waitLabel(a), cls: 'tl-label tl-label-wait' });
   });
   const client = packRows(clientLabels, width);
-  const laneTop = MARGIN.top + 8;
-  const barY = laneTop + client.rows * ROW + 4;
+  const laneTop = MARGIN.top + 6;
+  const barY = laneTop + client.rows * ROW + 6;
 
   // Server lane: marks below the bars, their labels below the marks.
   const marks = serverMarks(result);
   const deadline = result.inputs.deadlineMs;
   const serverLabels = marks.map((m) => ({ x: x(m.tMs), text: m.text, cls: 'tl-label tl-label-server', mark: m }));
   if (dom.deadlineShown) serverLabels.push({ x: x(deadline) + 4, text: `deadline ${ms(deadline)}`, cls: 'tl-label tl-deadline-label' });
-  else if (deadline !== null && deadline !== undefined) serverLabels.push({ x: width, text: `deadline ${ms(deadline)} →`, cls: 'tl-label tl-deadline-label' });
+  else if (deadline !== null && deadline !== undefined) serverLabels.push({ x: width, priority: 1, text: `deadline ${ms(deadline)} →`, cls: 'tl-label tl-deadline-label' });
   const server = packRows(serverLabels, width);
   const serverY = barY + BAR + 22;
   const serverLabelTop = serverY + 12;
@@ -143,7 +155,7 @@ export function timelineView(result, { width = 720 } = {}) {
   for (let t = 0; t <= dom.max + dom.step / 1000; t += dom.step) {
     ticks.push(h('g', { class: 'tl-tick' },
       h('line', { x1: x(t), x2: x(t), y1: MARGIN.top - 4, y2: height - MARGIN.bottom }),
-      h('text', { x: x(t), y: MARGIN.top - 9, 'text-anchor': 'middle' }, t === 0 ? '0 ms' : num(t))));
+      h('text', { x: x(t), y: MARGIN.top - 9, 'text-anchor': t === 0 ? 'start' : t + dom.step > dom.max + dom.step / 1000 ? 'end' : 'middle' }, t + dom.step > dom.max + dom.step / 1000 ? `${num(t)} ms` : num(t))));
   }
 
   const label = (l, top) => h('text', {
@@ -169,6 +181,7 @@ export function timelineView(result, { width = 720 } = {}) {
       next ? h('line', { class: 'tl-wait', x1: x(a.endMs), x2: x(next.startMs), y1: y, y2: y }) : null,
       next ? h('path', { class: 'tl-wait-end', d: `M${x(next.startMs) - 5} ${y - 4}L${x(next.startMs)} ${y}L${x(next.startMs) - 5} ${y + 4}` }) : null);
   }),
+  inBar.map(({ a, text }) => h('text', { class: `tl-label tl-label-inbar ${barClass(a).replace('tl-bar ', 'on-')}`, x: x(a.startMs) + 7, y: barY + BAR / 2 + 4 }, text)),
   client.placed.map((l) => label(l, laneTop)),
   server.placed.map((l) => (l.mark
     ? h('g', { class: 'tl-server-mark' },

@@ -1,0 +1,278 @@
+// The page's pure functions in node: the DOM-free views, the playback maths and the state
+// steps, fed by the real engine's results (never by hand-made ones).
+
+import { before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO } from './lib/harness.js';
+import { loadEngineInNode, random } from './lib/engine.js';
+import { findAll, h, textOf, toMarkup } from '../../web/dom.js';
+import { packRows, timelineView } from '../../web/views/timeline.js';
+import { tableView } from '../../web/views/table.js';
+import { eventsView } from '../../web/views/events.js';
+import { metricsView, verdictText, verdictTone } from '../../web/views/metrics.js';
+import { frameView, makeIds } from '../../web/views/controls.js';
+import {
+  INSPECTION_SECONDS, advance, momentPhrase, nextEvent, play, restart, runSpan, secondsAt, seek, shownAt,
+} from '../../web/playback.js';
+import { fieldsFromInputs, initialState, inputsFromFields, withFields } from '../../web/state.js';
+import { STORY, computeStory, factsOf, formatFact } from '../../web/story.js';
+
+let engine;
+let compute;
+before(async () => {
+  engine = await loadEngineInNode();
+  compute = (inputs) => engine.compute(inputs);
+});
+
+// Inputs across the page's controls and a little beyond, for sweeps.
+function randomInputs(next) {
+  const pick = (list) => list[Math.floor(next() * list.length)];
+  return {
+    scenario: pick(['response-lost', 'request-lost', 'outage-503-twice', 'bad-request-400']),
+    maxRetries: Math.floor(next() * 12),
+    baseBackoffMs: pick([0, 1, 100, 500, 2500, 5000, 123.456]),
+    clientTimeoutMs: pick([1, 50, 199, 200, 500, 3000, 10000]),
+    deadlineMs: pick([0, 150, 199, 200, 2000, 3500, 4000, 10000, 20000, 86400000]),
+    idempotencyKey: next() < 0.5,
+    retryOn: pick([['timeout', '5xx'], ['timeout', '429', '5xx', '4xx'], []]),
+  };
+}
+
+const numericAttrs = ['x', 'y', 'x1', 'x2', 'y1', 'y2', 'width', 'height', 'cx', 'cy', 'r'];
+
+describe('dom', () => {
+  test('views cannot carry inline styles or handlers, and text is escaped', () => {
+    assert.throws(() => toMarkup(h('p', { style: 'color:red' })), /style/);
+    assert.throws(() => toMarkup(h('img', { onerror: 'x()' })), /onerror/);
+    assert.equal(toMarkup(h('p', { title: '"<b>' }, '<img src=x onerror=alert(1)>')),
+      '<p title="&quot;&lt;b&gt;">&lt;img src=x onerror=alert(1)&gt;</p>');
+    assert.equal(textOf(h('p', null, 'a', h('b', null, 'b'), 3)), 'ab3');
+  });
+});
+
+describe('timeline', () => {
+  test('packed labels never overlap within a row and stay inside the plot', () => {
+    const next = random(7);
+    for (let round = 0; round < 200; round += 1) {
+      const width = 300 + Math.floor(next() * 900);
+      const labels = Array.from({ length: 1 + Math.floor(next() * 12) }, () => ({
+        x: 64 + next() * (width - 80), text: 'x'.repeat(1 + Math.floor(next() * 30)), align: next() < 0.3 ? 'middle' : 'start', priority: next() < 0.1 ? 1 : 0,
+      }));
+      const { placed, rows } = packRows(labels, width);
+      assert.equal(placed.length, labels.length);
+      for (const a of placed) {
+        assert.ok(a.row < rows);
+        assert.ok(a.right <= width - 16 + 1e-9, 'inside the right edge');
+        for (const b of placed) {
+          if (a !== b && a.row === b.row) assert.ok(a.right <= b.left || b.right <= a.left, `${JSON.stringify(a)} overlaps ${JSON.stringify(b)}`);
+        }
+      }
+    }
+  });
+
+  test('the opening run: bars where the attempts are, the marks the seed names', () => {
+    const result = compute({});
+    const { tree, scale } = timelineView(result, { width: 800 });
+    const x = (t) => scale.x0 + (t / scale.max) * scale.plot;
+    const bars = findAll(tree, (n) => n.tag === 'rect' && /tl-bar/.test(n.attrs.class));
+    assert.deepEqual(bars.map((b) => [b.attrs.x, b.attrs.x + b.attrs.width]), [[x(0), x(3000)], [x(3500), x(3700)]]);
+    const texts = findAll(tree, (n) => n.tag === 'text').map(textOf);
+    for (const expected of ['attempt 1 · timeout', 'attempt 2 · 200', 'wait 500 ms (500 ms × 2^0)', 'charge #1, response lost', 'charge #2', 'deadline 10,000 ms →']) {
+      assert.ok(texts.includes(expected), `"${expected}" in ${JSON.stringify(texts)}`);
+    }
+    assert.match(tree.attrs['aria-label'], /attempt 1 from 0 ms to 3,000 ms, client saw timeout; wait 500 ms; attempt 2 from 3,500 ms to 3,700 ms/);
+    assert.match(tree.attrs['aria-label'], /Server: at 200 ms, charge #1, response lost; at 3,700 ms, charge #2\./);
+  });
+
+  test('a close deadline is drawn as a line at its time', () => {
+    const result = compute({ deadlineMs: 4000 });
+    const { tree, scale } = timelineView(result, { width: 800 });
+    const line = findAll(tree, (n) => n.tag === 'line' && n.attrs.class === 'tl-deadline')[0];
+    assert.equal(line.attrs.x1, scale.x0 + (4000 / scale.max) * scale.plot);
+    assert.ok(findAll(tree, (n) => n.tag === 'text').map(textOf).includes('deadline 4,000 ms'));
+  });
+
+  test('any run the controls can make draws finite geometry inside the frame', () => {
+    const next = random(2024);
+    for (let i = 0; i < 300; i += 1) {
+      const inputs = randomInputs(next);
+      const result = compute(inputs);
+      assert.equal(result.ok, true, JSON.stringify(inputs));
+      for (const width of [300, 390, 1100]) {
+        const { tree } = timelineView(result, { width });
+        for (const node of findAll(tree, (n) => n.tag !== undefined)) {
+          for (const name of numericAttrs) {
+            if (node.attrs[name] === undefined) continue;
+            assert.ok(Number.isFinite(node.attrs[name]), `${name}=${node.attrs[name]} for ${JSON.stringify(inputs)}`);
+          }
+          if (node.tag === 'text' && node.attrs['text-anchor'] !== 'middle') {
+            assert.ok(node.attrs.x >= 0 && node.attrs.x <= width, `text "${textOf(node)}" at x=${node.attrs.x} of ${width}`);
+          }
+        }
+      }
+      // The other views take every such run too.
+      assert.equal(findAll(eventsView(result), (n) => n.tag === 'li').length, result.events.length);
+      assert.equal(findAll(tableView(result), (n) => n.tag === 'tr').length, 1 + Math.max(1, result.attempts.length));
+      assert.match(textOf(metricsView(result)), new RegExp(`Attempts${result.metrics.attempts}`));
+    }
+  });
+});
+
+describe('verdict', () => {
+  test('the seed story in one line each', () => {
+    const story = computeStory(compute);
+    const lines = Object.fromEntries(Object.entries(story).map(([k, r]) => [k, [verdictText(r), verdictTone(r)]]));
+    assert.deepEqual(lines, {
+      opening: ['Reports success, charged twice', 'bad'],
+      key: ['Reports success, charged once', 'good'],
+      'no-retries': ['Reports a timeout, charged once', 'bad'],
+      'deadline-4000': ['Reports success, charged twice', 'bad'],
+      'deadline-3500': ['Reports a timeout, charged once', 'bad'],
+      'timeout-500': ['Reports success, charged twice', 'bad'],
+      outage: ['Reports success, charged once', 'good'],
+      'outage-one-retry': ['Reports error 503, no charge', 'neutral'],
+      'outage-deadline': ['Reports error 503, no charge', 'neutral'],
+      'bad-request': ['Reports error 400, no charge', 'neutral'],
+      'bad-request-every': ['Reports error 400, no charge', 'neutral'],
+    });
+  });
+});
+
+describe('playback', () => {
+  test('Next event steps through shared instants one event at a time, then parks at the end', () => {
+    const result = compute({});
+    let pb = restart(result);
+    const seen = [];
+    for (let i = 0; i < result.events.length; i += 1) {
+      pb = nextEvent(result, pb);
+      seen.push([pb.shown, Math.round(pb.s * 1000) / 1000]);
+    }
+    const span = runSpan(result);
+    assert.equal(span, 3700);
+    assert.deepEqual(seen.map(([n]) => n), result.events.map((_, i) => i + 1));
+    assert.deepEqual(seen.map(([, s]) => s), result.events.map((e) => Math.round(secondsAt(e.tMs, span) * 1000) / 1000));
+    pb = nextEvent(result, pb);
+    assert.equal(pb.s, INSPECTION_SECONDS);
+    assert.equal(pb.playing, false);
+  });
+
+  test('seeking reveals exactly the events at or before the playhead', () => {
+    const result = compute({});
+    assert.equal(shownAt(result, 0), 0);
+    assert.equal(shownAt(result, secondsAt(200, 3700)), 3);
+    assert.equal(shownAt(result, secondsAt(2999, 3700)), 3);
+    assert.equal(shownAt(result, secondsAt(3000, 3700)), 5);
+    assert.equal(shownAt(result, 60), result.events.length);
+    assert.equal(seek(result, restart(result), 99).s, 60);
+    assert.equal(seek(result, restart(result), -5).s, 0);
+  });
+
+  test('at 1× a whole run takes sixty seconds; Play at the end starts over', () => {
+    const result = compute({});
+    let pb = play(result, restart(result));
+    for (let i = 0; i < 599; i += 1) pb = advance(result, pb, 0.1);
+    assert.equal(pb.playing, true, 'still playing after 59.9 s');
+    pb = advance(result, pb, 0.1);
+    pb = advance(result, pb, 0.1);
+    assert.equal(pb.playing, false);
+    assert.equal(pb.s, 60);
+    assert.equal(pb.shown, result.events.length);
+    pb = play(result, pb);
+    assert.equal(pb.s, 0);
+    assert.equal(pb.playing, true);
+  });
+
+  test('with reduced motion the playhead only rests on event times', () => {
+    const result = compute({ scenario: 'outage-503-twice' });
+    const span = runSpan(result);
+    const allowed = new Set([0, 60, ...result.events.map((e) => secondsAt(e.tMs, span))]);
+    let pb = play(result, restart(result, 1));
+    while (pb.playing) {
+      pb = advance(result, pb, 0.05, true);
+      assert.ok(allowed.has(pb.s), `rested at ${pb.s}`);
+    }
+  });
+
+  test('the moment in words', () => {
+    const result = compute({});
+    assert.equal(momentPhrase(result, 0, 0), 'before attempt 1 is sent');
+    assert.equal(momentPhrase(result, 3500, 6), 'attempt 2 in flight');
+    assert.equal(momentPhrase(result, 3200, 5), 'waiting before attempt 2');
+    assert.equal(momentPhrase(result, 3700, 9), 'run over: success');
+    const none = compute({ deadlineMs: 100 });
+    assert.equal(none.metrics.attempts, 0);
+    assert.match(momentPhrase(none, 0, 1), /^nothing sent: /);
+  });
+});
+
+describe('state', () => {
+  test('fields round-trip through inputs, and an unreadable number is named', () => {
+    const opening = compute({});
+    const fields = fieldsFromInputs(opening.inputs);
+    assert.deepEqual(fields, {
+      scenario: 'response-lost', idempotencyKey: false, retryOn: 'timeouts-5xx',
+      maxRetries: '3', baseBackoffMs: '500', clientTimeoutMs: '3000', deadlineMs: '10000',
+    });
+    const { inputs, errors } = inputsFromFields(fields);
+    assert.deepEqual(errors, {});
+    assert.deepEqual(compute(inputs), opening);
+    assert.deepEqual(inputsFromFields({ ...fields, maxRetries: 'abc', deadlineMs: ' ' }).errors, {
+      maxRetries: 'Enter a number.', deadlineMs: 'Enter a number of milliseconds.',
+    });
+    assert.equal(fieldsFromInputs({ ...opening.inputs, retryOn: ['429'] }).retryOn, null, 'a set no control offers selects neither');
+  });
+
+  test('a refused value keeps the last good run and carries the engine\'s message', () => {
+    const state = initialState(compute({}));
+    const bad = withFields(state, { maxRetries: '101' }, compute);
+    assert.equal(bad.result, state.result);
+    assert.match(bad.errors.maxRetries, /\S/);
+    assert.equal(bad.fields.maxRetries, '101');
+    const good = withFields(bad, { maxRetries: '0' }, compute);
+    assert.deepEqual(good.errors, {});
+    assert.equal(good.result.metrics.outcome, 'unknown');
+    assert.equal(good.playback.s, 0);
+  });
+
+  test('a change rewinds playback and keeps the speed', () => {
+    let state = initialState(compute({}));
+    state = { ...state, playback: { ...seek(state.result, state.playback, 30), speed: 4 } };
+    state = withFields(state, { idempotencyKey: true }, compute);
+    assert.deepEqual([state.playback.s, state.playback.shown, state.playback.playing, state.playback.speed], [0, 0, false, 4]);
+  });
+});
+
+describe('the article', () => {
+  const html = readFileSync(join(REPO, 'site/index.html'), 'utf8');
+
+  test('every computed number it quotes resolves against its story step', () => {
+    const story = computeStory(compute);
+    const slots = [...html.matchAll(/data-story="([^"]+)" data-fact="([^"]+)"(?: data-format="([^"]+)")?/g)];
+    assert.ok(slots.length > 40, `found ${slots.length} slots`);
+    for (const [, step, fact, format] of slots) {
+      assert.ok(story[step], `step ${step}`);
+      assert.notEqual(formatFact(factsOf(story[step]), fact, format), null, `${step} ${fact} ${format}`);
+    }
+  });
+
+  test('every Try it button names a story step, and every step has a button', () => {
+    const buttons = [...html.matchAll(/data-try="([^"]+)"/g)].map((m) => m[1]);
+    assert.deepEqual([...new Set(buttons)].sort(), Object.keys(STORY).sort());
+  });
+
+  test('the page has no inline script or style, and names no other host', () => {
+    assert.doesNotMatch(html, /<script(?![^>]*\bsrc=)[^>]*>/i, 'inline script');
+    assert.doesNotMatch(html, /<style|\sstyle=/i, 'inline style');
+    assert.doesNotMatch(html, /\son[a-z]+=/i, 'inline handler');
+    assert.doesNotMatch(html, /(src|href)="(https?:)?\/\//i, 'another host');
+  });
+
+  test('the explorable\'s frame has unique ids under a prefix', () => {
+    const frame = frameView(makeIds('x-'), fieldsFromInputs(compute({}).inputs));
+    const ids = findAll(frame, (n) => n.attrs && n.attrs.id).map((n) => n.attrs.id);
+    assert.equal(new Set(ids).size, ids.length);
+    assert.ok(ids.every((id) => id.startsWith('x-')));
+  });
+});
