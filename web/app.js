@@ -3,7 +3,7 @@
 // after mounting: listeners, the playback clock, and the cheap per-frame playhead updates.
 
 import { mount, show } from './dom.js';
-import { NUMBER_FIELDS, initialState, withFields } from './state.js';
+import { NUMBER_FIELDS, initialState, withFields, withInputs } from './state.js';
 import {
   INSPECTION_SECONDS, advance, clampSeconds, momentPhrase, msAt, nextEvent, pause, play,
   restart, runSpan, secondsAt, seek,
@@ -12,7 +12,7 @@ import { frameView, makeIds, seekMarksView } from './views/controls.js';
 import { timelineView } from './views/timeline.js';
 import { eventsView } from './views/events.js';
 import { tableView } from './views/table.js';
-import { metricsView, verdictText, verdictView } from './views/metrics.js';
+import { metricsView, nowView, verdictText, verdictView } from './views/metrics.js';
 import { seconds } from './format.js';
 
 export function valueText(result, playback) {
@@ -30,7 +30,7 @@ export function createExplorable(root, engine, { idPrefix = 'rl-' } = {}) {
   root.replaceChildren(mount(frameView(id, state.fields), root.ownerDocument));
   const $ = (name) => root.querySelector(`#${id(name)}`);
   const els = {
-    form: $('controls'), verdict: $('verdict'), announce: $('announce'), timeline: $('timeline'),
+    form: $('controls'), verdict: $('verdict'), now: $('now'), announce: $('announce'), timeline: $('timeline'),
     events: $('events'), table: $('table'), metrics: $('metrics'), play: $('play'), next: $('next'),
     restart: $('restart'), speed: $('speed'), seek: $('seek'), seekFill: $('seek-fill'),
     seekThumb: $('seek-thumb'), seekMarks: $('seek-marks'), readout: $('seek-readout'),
@@ -56,6 +56,7 @@ export function createExplorable(root, engine, { idPrefix = 'rl-' } = {}) {
   function drawRun() {
     const { result } = state;
     show(els.verdict, verdictView(result));
+    show(els.now, nowView(result));
     drawTimeline();
     show(els.events, eventsView(result));
     eventItems = [...els.events.querySelectorAll('li')];
@@ -145,13 +146,14 @@ export function createExplorable(root, engine, { idPrefix = 'rl-' } = {}) {
     drawPlayhead();
   }
 
-  function setFields(changes, changedElement) {
+  function change(next, changedElement) {
     const before = state.result;
     if (frame) setPlayback(pause(state.playback));
-    state = withFields(state, changes, compute);
+    state = next(state);
     render(changedElement);
     if (state.result !== before) els.announce.textContent = `Recomputed: ${verdictText(state.result)}.`;
   }
+  const setFields = (changes, changedElement) => change((s) => withFields(s, changes, compute), changedElement);
 
   // Inputs.
   els.form.addEventListener('submit', (event) => event.preventDefault());
@@ -226,6 +228,7 @@ export function createExplorable(root, engine, { idPrefix = 'rl-' } = {}) {
   return {
     getState: () => state,
     setFields: (changes) => setFields(changes, null),
+    load: (inputs) => change((s) => withInputs(s, inputs, compute), null),
     compute,
     destroy() {
       setPlayback(pause(state.playback));

@@ -4,7 +4,6 @@
 
 import { createExplorable } from './app.js';
 import { engineVersion, loadEngine } from './engine.js';
-import { fieldsFromInputs } from './state.js';
 import { computeStory, fillFacts } from './story.js';
 
 function showFailure(doc, message) {
@@ -38,7 +37,7 @@ async function start(doc) {
     if (!result) continue;
     button.hidden = false;
     button.addEventListener('click', () => {
-      app.setFields(fieldsFromInputs(result.inputs));
+      app.load(result.inputs);
       const target = doc.getElementById('experiment');
       const smooth = !doc.defaultView.matchMedia('(prefers-reduced-motion: reduce)').matches;
       target.scrollIntoView({ behavior: smooth ? 'smooth' : 'auto', block: 'start' });

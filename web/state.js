@@ -100,3 +100,16 @@ export function withFields(state, changes, compute) {
   }
   return { ...state, fields, errors: {}, result, playback: restart(result, state.playback.speed) };
 }
+
+// Load a whole set of inputs (a story step; later a trace or a link): the controls take the
+// fields they own, and every other input rides along in `extra`, so nothing is lost.
+export function withInputs(state, inputs, compute) {
+  const result = compute(inputs);
+  if (!result || result.ok !== true) return { ...state, errors: errorsByField((result && result.errors) || []) };
+  const fields = fieldsFromInputs(result.inputs);
+  const extra = {};
+  for (const [name, value] of Object.entries(result.inputs)) {
+    if (!FIELD_NAMES.includes(name) || (name === 'retryOn' && fields.retryOn === null)) extra[name] = value;
+  }
+  return { ...state, fields, extra, errors: {}, result, playback: restart(result, state.playback.speed) };
+}

@@ -276,3 +276,27 @@ describe('the article', () => {
     assert.ok(ids.every((id) => id.startsWith('x-')));
   });
 });
+
+describe('timeline at scale', () => {
+  test('a hundred attempts keep the timeline a readable height, every bar and mark still drawn', () => {
+    const result = compute({ scenario: 'bad-request-400', retryOn: ['timeout', '429', '5xx', '4xx'], maxRetries: 100, baseBackoffMs: 0, deadlineMs: null });
+    assert.equal(result.attempts.length, 101);
+    const { tree } = timelineView(result, { width: 800 });
+    assert.ok(tree.attrs.height < 260, `height ${tree.attrs.height}`);
+    assert.equal(findAll(tree, (n) => n.tag === 'rect' && /tl-bar/.test(n.attrs.class)).length, 101);
+    assert.equal(findAll(tree, (n) => n.tag === 'g' && n.attrs.class === 'tl-server-mark').length, 101);
+  });
+});
+
+describe('loading whole inputs', () => {
+  test('inputs no control owns ride along and survive a later control change', async () => {
+    const { withInputs } = await import('../../web/state.js');
+    let state = initialState(compute({}));
+    state = withInputs(state, { operation: 'create', responseMs: 300, retryOn: ['timeout'] }, compute);
+    assert.equal(state.fields.retryOn, null);
+    assert.deepEqual([state.extra.operation, state.extra.responseMs, state.extra.retryOn], ['create', 300, ['timeout']]);
+    state = withFields(state, { maxRetries: '1' }, compute);
+    assert.deepEqual([state.result.inputs.operation, state.result.inputs.responseMs, state.result.inputs.maxRetries], ['create', 300, 1]);
+    assert.deepEqual(state.result.inputs.retryOn, ['timeout']);
+  });
+});

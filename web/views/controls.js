@@ -73,7 +73,7 @@ export function playbackView(id) {
 
 export function frameView(id, fields) {
   return h('div', { class: 'rl' },
-    h('div', { class: 'rl-inputs' }, controlsView(id, fields)),
+    h('div', { class: 'rl-inputs' }, controlsView(id, fields), h('div', { id: id('now') })),
     h('div', { class: 'rl-results' },
       h('div', { class: 'rl-verdict', id: id('verdict') }),
       h('p', { class: 'visually-hidden', role: 'status', id: id('announce') }),

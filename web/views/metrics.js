@@ -90,3 +90,10 @@ export function metricsView(result) {
     item('stop', 'Stopped because', stopWords(m.stopReason)),
     item('lookup', 'Status lookup needed', m.lookupNeeded ? 'yes' : 'no'));
 }
+
+// One line under the inputs, so the effect of a change is visible without scrolling.
+export function nowView(result) {
+  return h('p', { class: `rl-now rl-now-${verdictTone(result)}` },
+    h('span', { class: 'rl-now-label' }, 'This run: '),
+    `${verdictText(result)} · ${ms(result.metrics.elapsedMs)}`);
+}

@@ -11,6 +11,7 @@ const ROW = 18; // height of one row of labels
 const BAR = 28; // height of an attempt bar
 const CHAR = 7.4; // a generous width of one character at the labels' 12px (some are bold)
 const GAP = 8;
+const MAX_ROWS = 4; // past this, labels give way: the list and the table carry every detail
 
 // A round step for about `target` ticks over [0, max]: 1, 2, 2.5 or 5 × 10^k.
 export function tickStep(max, target) {
@@ -35,7 +36,7 @@ export function domain(result, plotWidth) {
 // Greedy rows: each label takes the first row where it overlaps no other label. Centred
 // labels sit over their span; every label stays inside the plot, and one that would overflow
 // the right edge ends there instead.
-export function packRows(labels, width) {
+export function packRows(labels, width, maxRows = Infinity) {
   const limit = width - MARGIN.right;
   const sized = labels.map((label) => {
     const w = label.text.length * CHAR;
@@ -48,17 +49,22 @@ export function packRows(labels, width) {
   sized.sort((a, b) => (a.priority || 0) - (b.priority || 0) || a.left - b.left);
   const rows = [];
   const placed = [];
+  const omitted = [];
   const clear = (row, label) => row.every((o) => label.left >= o.right + GAP || label.right + GAP <= o.left);
   for (const label of sized) {
     let row = rows.findIndex((r) => clear(r, label));
     if (row === -1) {
+      if (rows.length >= maxRows) {
+        omitted.push(label);
+        continue;
+      }
       row = rows.length;
       rows.push([]);
     }
     rows[row].push(label);
     placed.push({ ...label, row });
   }
-  return { placed, rows: rows.length };
+  return { placed, rows: rows.length, omitted };
 }
 
 const commitWord = (operation) => (operation === 'create' ? 'record' : 'charge');
@@ -136,7 +142,7 @@ export function timelineView(result, { width = 720 } = {}) {
     else clientLabels.push({ x: x(a.startMs), text, cls: 'tl-label tl-label-attempt' });
     if (a.waitAfterMs !== null && attempts[i + 1]) clientLabels.push({ x: (x(a.endMs) + x(attempts[i + 1].startMs)) / 2, align: 'middle', text: waitLabel(a), cls: 'tl-label tl-label-wait' });
   });
-  const client = packRows(clientLabels, width);
+  const client = packRows(clientLabels, width, MAX_ROWS);
   const laneTop = MARGIN.top + 6;
   const barY = laneTop + client.rows * ROW + 6;
 
@@ -146,7 +152,7 @@ export function timelineView(result, { width = 720 } = {}) {
   const serverLabels = marks.map((m) => ({ x: x(m.tMs), text: m.text, cls: 'tl-label tl-label-server', mark: m }));
   if (dom.deadlineShown) serverLabels.push({ x: x(deadline) + 4, text: `deadline ${ms(deadline)}`, cls: 'tl-label tl-deadline-label' });
   else if (deadline !== null && deadline !== undefined) serverLabels.push({ x: width, priority: 1, text: `deadline ${ms(deadline)} →`, cls: 'tl-label tl-deadline-label' });
-  const server = packRows(serverLabels, width);
+  const server = packRows(serverLabels, width, MAX_ROWS);
   const serverY = barY + BAR + 22;
   const serverLabelTop = serverY + 12;
   const height = serverLabelTop + Math.max(1, server.rows) * ROW + MARGIN.bottom;
@@ -183,12 +189,10 @@ export function timelineView(result, { width = 720 } = {}) {
   }),
   inBar.map(({ a, text }) => h('text', { class: `tl-label tl-label-inbar ${barClass(a).replace('tl-bar ', 'on-')}`, x: x(a.startMs) + 7, y: barY + BAR / 2 + 4 }, text)),
   client.placed.map((l) => label(l, laneTop)),
-  server.placed.map((l) => (l.mark
-    ? h('g', { class: 'tl-server-mark' },
-      h('line', { class: 'tl-stem', x1: l.x, x2: l.x, y1: barY + BAR, y2: serverY }),
-      glyph(l.mark.kinds, l.x, serverY),
-      label(l, serverLabelTop))
-    : label(l, serverLabelTop))),
+  marks.map((m) => h('g', { class: 'tl-server-mark' },
+    h('line', { class: 'tl-stem', x1: x(m.tMs), x2: x(m.tMs), y1: barY + BAR, y2: serverY }),
+    glyph(m.kinds, x(m.tMs), serverY))),
+  server.placed.map((l) => label(l, serverLabelTop)),
   deadlineMark,
   h('rect', { class: 'tl-veil', 'data-playhead': 'veil', x: x(0), y: MARGIN.top - 4, width: plot, height: height - MARGIN.top - MARGIN.bottom + 4 }),
   h('line', { class: 'tl-playhead', 'data-playhead': 'line', x1: x(0), x2: x(0), y1: MARGIN.top - 4, y2: height - MARGIN.bottom }));
