@@ -25,7 +25,7 @@ describe('the seed story through the UI', () => {
     assert.match(real, /Charged twice/);
     assert.match(real, /charge #2 at 3,700 ms/);
     assert.deepEqual(await tableRows(page), [
-      ['1', '0 ms', '3,000 ms', '200, response lost', 'charge #1', 'timeout', '500 ms · 500 ms × 2^0'],
+      ['1', '0 ms', '3,000 ms', '200, response lost', 'charge #1', 'timeout', '500 ms (500 ms × 2^0)'],
       ['2', '3,500 ms', '3,700 ms', '200', 'charge #2', '200', 'none'],
     ]);
     const labels = await timelineText(page);
@@ -105,7 +105,7 @@ describe('the seed story through the UI', () => {
     assert.deepEqual(rows.map((r) => [r[1], r[2], r[3], r[4]]), [
       ['0 ms', '200 ms', '503', rows[0][4]], ['700 ms', '900 ms', '503', rows[1][4]], ['1,900 ms', '2,100 ms', '200', 'charge #1'],
     ]);
-    assert.deepEqual(rows.map((r) => r[6]), ['500 ms · 500 ms × 2^0', '1,000 ms · 500 ms × 2^1', 'none']);
+    assert.deepEqual(rows.map((r) => r[6]), ['500 ms (500 ms × 2^0)', '1,000 ms (500 ms × 2^1)', 'none']);
     const m = await metricsOf(page);
     assert.equal(m.charges, '1');
     assert.equal(m.outcome, 'success');

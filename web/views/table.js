@@ -13,17 +13,12 @@ export function serverWords(result, attempt) {
   return `${attempt.server}${lost}`;
 }
 
-export function waitWords(attempt) {
-  if (attempt.waitAfterMs === null || attempt.waitAfterMs === undefined) return 'none';
-  return attempt.waitRule ? `${ms(attempt.waitAfterMs)} · ${attempt.waitRule}` : ms(attempt.waitAfterMs);
-}
-
 // The wait on one line, the rule that made it beneath.
 function waitCell(attempt) {
   if (attempt.waitAfterMs === null || attempt.waitAfterMs === undefined) return h('td', null, 'none');
   return h('td', null,
     h('span', { class: 'wait-ms' }, ms(attempt.waitAfterMs)),
-    attempt.waitRule ? h('span', { class: 'wait-rule' }, ` · ${attempt.waitRule}`) : null);
+    attempt.waitRule ? h('span', { class: 'wait-rule' }, ` (${attempt.waitRule})`) : null);
 }
 
 const HEADINGS = ['Attempt', 'Start', 'End', 'Server answered', 'Side effect', 'Client saw', 'Wait after'];
