@@ -32,6 +32,7 @@ describe('bad input', () => {
     assert.ok(state.describedByError);
     assert.match(state.message, /\S/, 'a message is shown');
     assert.match(state.message, /0|100/, 'the message gives the allowed range');
+    assert.match(state.message, /^Maximum retries /, 'named by its label, not its input name');
     assert.deepEqual(await metricsOf(page), OPENING, 'the last good run stays');
     assert.match(await page.locator(ID('general-error')).textContent(), /last good run/);
 
