@@ -8,7 +8,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const dist = join(repo, 'dist');
+// RETRYLAB_DIST: another output folder, so several people can build and test side by side.
+const dist = process.env.RETRYLAB_DIST ? resolve(repo, process.env.RETRYLAB_DIST) : join(repo, 'dist');
 const engineFile = process.env.RETRYLAB_ENGINE || join(repo, 'build/wasm/bindings/wasm/retrylab-engine.js');
 
 async function exists(path) {

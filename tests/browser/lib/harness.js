@@ -10,7 +10,8 @@ import { chromium } from 'playwright-core';
 import { startServer } from './server.js';
 
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-export const DIST = join(REPO, 'dist');
+// RETRYLAB_DIST lets several people build and test side by side without sharing dist/.
+export const DIST = process.env.RETRYLAB_DIST ? resolve(REPO, process.env.RETRYLAB_DIST) : join(REPO, 'dist');
 export const ARTIFACTS = join(REPO, 'build/artifacts');
 export const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 
