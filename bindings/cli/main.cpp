@@ -27,16 +27,18 @@ using retrylab::Value;
 constexpr std::size_t kMaxInputBytes = std::size_t{64} << 20;  // far above any valid input
 constexpr int kMaxDepth = 512;  // valid inputs nest 3 deep; the conversion below recurses
 // As in the WebAssembly binding: one past the longest list a field allows is all validation
-// needs to say "too long", and no valid object has more than 21 members.
+// needs to say "too long", and no valid object has more than a few dozen members.
 constexpr std::size_t kMaxItems = 1000001;
 constexpr std::size_t kMaxMembers = 10000;
 
 const char* const kUsage =
-    "usage: retrysim [FILE]\n"
+    "usage: retrysim [--sweep] [FILE]\n"
     "\n"
     "Runs the retry engine on the inputs in FILE (a JSON object; stdin when FILE is absent\n"
     "or '-') and prints the result as JSON. '{}' is the opening run: every field defaulted.\n"
     "\n"
+    "  --sweep        FILE is a sweep request { inputs, vary, from, to, points } instead\n"
+    "                 (docs/engine.md section 3)\n"
     "  -h, --help     show this text\n"
     "  -V, --version  print the engine's version\n"
     "\n"
@@ -171,6 +173,11 @@ int fail(const std::string& message) {
 
 int run(int argc, char** argv) {
     std::string path = "-";
+    bool sweep = argc > 1 && std::string(argv[1]) == "--sweep";
+    if (sweep) {
+        --argc;
+        ++argv;
+    }
     if (argc > 2) return fail(std::string("expected at most one FILE\n") + kUsage);
     if (argc == 2) {
         std::string arg = argv[1];
@@ -210,7 +217,7 @@ int run(int argc, char** argv) {
         return fail("malformed JSON at byte " + std::to_string(e.byte) + ": " + detail);
     }
 
-    Value result = retrylab::compute(toValue(json));
+    Value result = sweep ? retrylab::sweep(toValue(json)) : retrylab::compute(toValue(json));
     std::cout << toJson(result).dump(2, ' ', false, Json::error_handler_t::replace) << "\n";
     std::cout.flush();
     if (!std::cout) {

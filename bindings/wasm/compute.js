@@ -24,7 +24,7 @@ var RL_NULL = 0, RL_FALSE = 1, RL_TRUE = 2, RL_NUMBER = 3, RL_STRING = 4, RL_ARR
     RL_OBJECT = 6, RL_UNSUPPORTED = 7;
 
 // One past the longest list or string a field allows is all validation needs to say "too
-// long". No valid object has more than 21 members. The budgets bound the work for inputs that
+// long". No valid object has more than a few dozen members. The budgets bound the work for inputs that
 // share one big value many times over (a graph, not a tree).
 var RL_MAX_DEPTH = 64;
 var RL_MAX_ITEMS = 1000001;
@@ -146,17 +146,27 @@ function rlFailure(message) {
   return { ok: false, errors: [{ field: '', message: message }] };
 }
 
-Module['compute'] = function compute(inputs) {
+// Reads `input` onto a tape and runs the C++ entry point `name` on it.
+function rlRun(name, input) {
   var flat;
   try {
-    flat = rlFlatten(inputs);
+    flat = rlFlatten(input);
   } catch (e) {
     if (e instanceof RlTooBig) return rlFailure(e.message);
     return rlFailure('The inputs could not be read: ' + rlDescribeThrow(e) + '.');
   }
   try {
-    return Module['computeTape'](flat.tape, flat.text);
+    return Module[name](flat.tape, flat.text);
   } catch (e) {
     return rlFailure('The engine failed: ' + rlDescribeThrow(e) + '.');
   }
+}
+
+Module['compute'] = function compute(inputs) {
+  return rlRun('computeTape', inputs);
+};
+
+// sweep({ inputs, vary, from, to, points }): docs/engine.md §3.
+Module['sweep'] = function sweep(request) {
+  return rlRun('sweepTape', request);
 };

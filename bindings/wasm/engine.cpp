@@ -151,8 +151,10 @@ val failure(const std::string& message) {
     return toJs(result);
 }
 
-// Called by compute() in compute.js with the tape (Float64Array) and its text (Uint8Array).
-val computeTape(const val& tape, const val& text) {
+// Rebuilds the caller's object from the tape (Float64Array) and its text (Uint8Array) that
+// compute.js made, and hands it to one of the core's entry points.
+template <typename EntryPoint>
+val runOnTape(const val& tape, const val& text, EntryPoint entryPoint) {
     std::vector<double> nodes(tape["length"].as<std::size_t>());
     val(emscripten::typed_memory_view(nodes.size(), nodes.data())).call<void>("set", tape);
     std::string bytes(text["length"].as<std::size_t>(), '\0');
@@ -165,7 +167,7 @@ val computeTape(const val& tape, const val& text) {
         TapeReader reader(nodes, bytes);
         Value inputs = reader.value();
         if (!reader.ok()) return failure("The binding could not read its own copy of the inputs.");
-        return toJs(retrylab::compute(inputs));
+        return toJs(entryPoint(inputs));
 #if defined(__cpp_exceptions)
     } catch (const std::exception& e) {
         return failure(std::string("The engine failed: ") + e.what() + ".");
@@ -174,6 +176,10 @@ val computeTape(const val& tape, const val& text) {
     }
 #endif
 }
+
+// Called by compute() and sweep() in compute.js.
+val computeTape(const val& tape, const val& text) { return runOnTape(tape, text, retrylab::compute); }
+val sweepTape(const val& tape, const val& text) { return runOnTape(tape, text, retrylab::sweep); }
 
 std::string version() { return retrylab::engineVersion(); }
 
@@ -185,6 +191,7 @@ double heapInUse() { return static_cast<double>(mallinfo().uordblks); }
 
 EMSCRIPTEN_BINDINGS(retrylab) {
     emscripten::function("computeTape", &computeTape);
+    emscripten::function("sweepTape", &sweepTape);
     emscripten::function("version", &version);
     emscripten::function("heapInUse", &heapInUse);
 }
