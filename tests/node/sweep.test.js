@@ -1,0 +1,69 @@
+// sweep() (docs/engine.md §3) through both bindings: the seed's boundaries, and the same
+// result from compute()'s WebAssembly engine and from `retrysim --sweep`.
+'use strict';
+
+const assert = require('node:assert/strict');
+const { test, before } = require('node:test');
+
+const { loadEngine, runRetrysim, asJson, firstDifference, seededRandom } = require('./support.js');
+
+let engine;
+before(async () => {
+  engine = await loadEngine();
+});
+
+function nativeSweep(request) {
+  const run = runRetrysim(JSON.stringify(request), ['--sweep']);
+  return { status: run.status, result: JSON.parse(run.stdout) };
+}
+
+test('a deadline sweep over the opening run names the second charge at 3,700 ms', () => {
+  const result = engine.sweep({ vary: 'deadlineMs', from: 3000, to: 4000, points: 11 });
+  assert.equal(result.ok, true);
+  assert.equal(result.boundaries.length, 1);
+  assert.equal(result.boundaries[0].value, 3700);
+  assert.match(result.boundaries[0].text, /a second charge.* from a deadline of 3,700 ms$/);
+});
+
+test('the outage sweep over maximum retries finds the boundary between 1 and 2', () => {
+  const result = engine.sweep({ inputs: { scenario: 'outage-503-twice' }, vary: 'maxRetries', from: 0, to: 6, points: 7 });
+  const charged = result.boundaries.find((b) => b.chargesAfter === 1);
+  assert.equal(charged.value, 2);
+  assert.equal(result.points[1].charges, 0);
+  assert.equal(result.points[2].charges, 1);
+});
+
+test('a bad sweep request is an error object naming its fields, never a throw', () => {
+  for (const bad of [null, 3, { vary: 'seed', from: 0, to: 1, points: 2 }, { vary: 'deadlineMs', from: 0, to: 1, points: 1e9 },
+    { inputs: { maxRetries: -1 }, vary: 'deadlineMs', from: 0, to: 1, points: 2 }]) {
+    const result = engine.sweep(bad);
+    assert.equal(result.ok, false, JSON.stringify(bad));
+    assert.ok(result.errors.length > 0);
+  }
+  assert.equal(engine.sweep({ inputs: { maxRetries: -1 }, vary: 'deadlineMs', from: 0, to: 1, points: 2 }).errors[0].field,
+    'inputs.maxRetries');
+});
+
+test('WebAssembly and retrysim --sweep give the same sweep for generated requests', () => {
+  const rng = seededRandom(3700);
+  const fields = [['deadlineMs', 0, 20000], ['clientTimeoutMs', 1, 5000], ['baseBackoffMs', 0, 3000], ['responseMs', 0, 1000],
+    ['maxRetries', 0, 10]];
+  for (let i = 0; i < 40; ++i) {
+    const [vary, lo, hi] = rng.pick(fields);
+    const from = rng.int(lo, Math.floor((lo + hi) / 2));
+    const request = {
+      inputs: {
+        scenario: rng.pick(['response-lost', 'request-lost', 'outage-503-twice', 'bad-request-400']),
+        idempotencyKey: rng.chance(0.5),
+        jitter: rng.pick(['none', 'full', 'equal', 'decorrelated']),
+        draws: [rng.next(), rng.next(), rng.next()],
+        backoffMultiplier: rng.pick([1, 1.5, 2, 3]),
+      },
+      vary, from, to: rng.int(from + 1, hi), points: rng.int(2, 200),
+    };
+    const native = nativeSweep(request);
+    assert.equal(native.status, 0);
+    const difference = firstDifference(asJson(engine.sweep(request)), native.result);
+    assert.equal(difference, null, `request ${JSON.stringify(request)}: ${difference}`);
+  }
+});
