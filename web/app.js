@@ -146,12 +146,16 @@ export function createExplorable(root, engine, { idPrefix = 'rl-' } = {}) {
     drawPlayhead();
   }
 
+  const listeners = new Set(); // called with the state after each change that recomputed the run
   function change(next, changedElement) {
     const before = state.result;
     if (frame) setPlayback(pause(state.playback));
     state = next(state);
     render(changedElement);
-    if (state.result !== before) els.announce.textContent = `Recomputed: ${verdictText(state.result)}.`;
+    if (state.result !== before) {
+      els.announce.textContent = `Recomputed: ${verdictText(state.result)}.`;
+      for (const listener of listeners) listener(state); // e.g. the link in the URL
+    }
   }
   const setFields = (changes, changedElement) => change((s) => withFields(s, changes, compute), changedElement);
 
@@ -227,6 +231,11 @@ export function createExplorable(root, engine, { idPrefix = 'rl-' } = {}) {
 
   return {
     getState: () => state,
+    // Be told of every new run (a control, a story step, a loaded link); returns the unsubscribe.
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
     setFields: (changes) => setFields(changes, null),
     load: (inputs) => change((s) => withInputs(s, inputs, compute), null),
     compute,
