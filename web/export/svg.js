@@ -1,0 +1,73 @@
+// The timeline as a self-contained SVG file for a blog post: the same tree the page draws
+// (views/timeline.js), with the colours that css/timeline.css gives it in the light theme
+// written onto each element as SVG presentation attributes (no classes, no CSS variables,
+// no stylesheet), a white background and a <title>. The playhead and its veil are left out.
+//
+// PAINT mirrors timeline.css rule by rule, specificity included (`.timeline text` beats
+// `.tl-label-wait`); a browser test compares every element's computed paint with the live
+// timeline's, so the two cannot drift apart unnoticed.
+
+import { h, toMarkup } from '../dom.js';
+import { summary, timelineView } from '../views/timeline.js';
+
+// css/tokens.css, light theme.
+export const LIGHT = {
+  panel: '#ffffff', fg: '#1d1c1a', muted: '#595650', rule: '#d9d4ca', client: '#2a5db0',
+  clientSoft: '#dbe6f7', wait: '#6a665f', charge: '#b42318', chargeSoft: '#fde6e3',
+  replay: '#16713f', error: '#9a4a00', lost: '#6c3ba6', deadline: '#8a1c7c',
+};
+const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif';
+
+// [test, paint] pairs in cascade order: a later match overrides an earlier one.
+const PAINT = [
+  [(n) => n.tag === 'svg', { 'font-size': 12, 'font-family': FONT }],
+  [(n) => n.tag === 'text', { fill: LIGHT.fg }], // .timeline text (0,1,1)
+  [(n) => n.has('tl-lane'), { 'font-weight': 700, 'font-size': 12 }],
+  [(n) => n.has('tl-server-line'), { stroke: LIGHT.rule, 'stroke-width': 1.5 }],
+  [(n) => n.has('tl-bar'), { 'stroke-width': 1.5 }],
+  [(n) => n.has('tl-bar-ok'), { fill: LIGHT.client, stroke: LIGHT.client }],
+  [(n) => n.has('tl-bar-timeout'), { fill: LIGHT.clientSoft, stroke: LIGHT.client, 'stroke-dasharray': '5 3' }],
+  [(n) => n.has('tl-bar-error'), { fill: LIGHT.chargeSoft, stroke: LIGHT.error }],
+  [(n) => n.has('tl-wait'), { stroke: LIGHT.wait, 'stroke-width': 2, 'stroke-dasharray': '2 4' }],
+  [(n) => n.has('tl-wait-end'), { fill: 'none', stroke: LIGHT.wait, 'stroke-width': 2 }],
+  [(n) => n.has('tl-label-attempt') || n.has('tl-label-inbar'), { 'font-weight': 600 }],
+  [(n) => n.has('tl-stem'), { stroke: LIGHT.rule, 'stroke-width': 1, 'stroke-dasharray': '2 2' }],
+  [(n) => n.has('tl-mark-commit'), { fill: LIGHT.charge }],
+  [(n) => n.has('tl-label-server'), { 'font-weight': 600 }],
+  [(n) => n.has('tl-mark-replay'), { fill: LIGHT.replay }],
+  [(n) => n.has('tl-mark-error'), { fill: LIGHT.error }],
+  [(n) => n.has('tl-mark-lost'), { stroke: LIGHT.lost, 'stroke-width': 2.5, fill: 'none' }],
+  [(n) => n.has('tl-deadline'), { stroke: LIGHT.deadline, 'stroke-width': 2, 'stroke-dasharray': '6 3' }],
+  // (0,1,1) rules that come later in the file, then (0,2,0) ones.
+  [(n) => n.tag === 'line' && n.within('tl-tick'), { stroke: LIGHT.rule, 'stroke-width': 1 }],
+  [(n) => n.tag === 'text' && n.within('tl-tick'), { fill: LIGHT.muted, 'font-size': 11 }],
+  [(n) => n.has('on-tl-bar-ok'), { fill: LIGHT.panel }],
+  [(n) => n.has('on-tl-bar-timeout') || n.has('on-tl-bar-error'), { fill: LIGHT.fg }],
+  [(n) => n.has('tl-deadline-label'), { fill: LIGHT.deadline, 'font-weight': 600 }],
+];
+
+function paintTree(node, ancestors = []) {
+  if (typeof node === 'string') return node;
+  if (node.attrs['data-playhead']) return null;
+  const classes = String(node.attrs.class || '').split(/\s+/);
+  const probe = {
+    tag: node.tag,
+    has: (c) => classes.includes(c),
+    within: (c) => ancestors.some((a) => a.includes(c)),
+  };
+  const attrs = {};
+  for (const [name, value] of Object.entries(node.attrs)) if (name !== 'class') attrs[name] = value;
+  for (const [test, paint] of PAINT) if (test(probe)) Object.assign(attrs, paint);
+  const children = node.children.map((c) => paintTree(c, [...ancestors, classes])).filter((c) => c !== null);
+  return { tag: node.tag, attrs, children };
+}
+
+// The SVG file's text for a run, `width` pixels wide.
+export function timelineSvg(result, { width = 720 } = {}) {
+  const { tree } = timelineView(result, { width });
+  const painted = paintTree(tree);
+  painted.children.unshift(
+    h('title', null, summary(result)),
+    h('rect', { width: '100%', height: '100%', fill: LIGHT.panel }));
+  return `<?xml version="1.0" encoding="UTF-8"?>\n${toMarkup(painted)}\n`;
+}

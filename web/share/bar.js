@@ -1,0 +1,97 @@
+// "Share and export" under the explorable: the link to this run with a Copy link button
+// (and, in an embed, a link that opens the full page), and downloads of the run as JSON,
+// the server-answer table as CSV and the timeline as SVG.
+
+import { h, mount } from '../dom.js';
+import { encodeLink } from './codec.js';
+import { noticeView } from './notice.js';
+import { runJson } from '../export/json.js';
+import { answersCsv } from '../export/csv.js';
+import { timelineSvg } from '../export/svg.js';
+import { download } from '../export/download.js';
+
+export const FILES = {
+  json: { name: 'retry-lab-run.json', type: 'application/json', label: 'Run as JSON', make: runJson },
+  csv: { name: 'retry-lab-attempts.csv', type: 'text/csv;charset=utf-8', label: 'Table as CSV', make: answersCsv },
+  svg: { name: 'retry-lab-timeline.svg', type: 'image/svg+xml', label: 'Timeline as SVG', make: timelineSvg },
+};
+
+export function shareView(id, { openLabel = null } = {}) {
+  return h('section', { class: 'rl-view rl-share', 'aria-labelledby': id('share-heading') },
+    h('h3', { id: id('share-heading') }, 'Share and export'),
+    h('div', { class: 'rl-share-row' },
+      h('label', { class: 'rl-share-label', for: id('link') }, 'Link to this run'),
+      h('input', { type: 'text', id: id('link'), class: 'rl-share-link', readonly: true, spellcheck: 'false', autocomplete: 'off' }),
+      h('button', { type: 'button', id: id('copy'), class: 'rl-button' }, 'Copy link'),
+      openLabel ? h('a', { id: id('open'), class: 'rl-share-open', target: '_blank', rel: 'noopener' }, openLabel) : null),
+    h('p', { class: 'rl-share-status', id: id('share-status'), role: 'status' }),
+    h('div', { class: 'rl-share-row rl-share-files', role: 'group', 'aria-labelledby': id('download-label') },
+      h('span', { class: 'rl-share-label', id: id('download-label') }, 'Download'),
+      Object.entries(FILES).map(([kind, f]) => h('button', { type: 'button', class: 'rl-button', id: id(`download-${kind}`), 'data-download': kind }, f.label))));
+}
+
+// Copy text: the async clipboard where allowed; else the old way, from the selected box.
+async function copyText(win, box, text) {
+  try {
+    await win.navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    box.focus();
+    box.select();
+    try {
+      return win.document.execCommand('copy');
+    } catch {
+      return false;
+    }
+  }
+}
+
+// Mount the bar at the end of `root` and keep it current. linkBase(): the URL (without
+// hash) a copied link opens, or null when there is none to give.
+export function attachShareBar(root, app, { id, linkBase, openLabel = null }) {
+  const doc = root.ownerDocument;
+  const win = doc.defaultView;
+  const bar = mount(shareView(id, { openLabel }), doc);
+  root.append(bar);
+  const $ = (name) => bar.querySelector(`#${id(name)}`);
+  const box = $('link');
+  const status = $('share-status');
+  const open = openLabel ? $('open') : null;
+
+  const linkNow = () => `${linkBase()}#${encodeLink(app.getState().result.inputs)}`;
+  function update() {
+    const link = linkNow();
+    box.value = link;
+    if (open) open.href = link;
+    status.textContent = '';
+  }
+
+  $('copy').addEventListener('click', async () => {
+    const link = linkNow();
+    box.value = link;
+    const copied = await copyText(win, box, link);
+    status.textContent = copied ? 'Link copied.' : 'Your browser did not allow copying: select the link in the box and copy it.';
+  });
+  box.addEventListener('focus', () => box.select());
+  for (const button of bar.querySelectorAll('[data-download]')) {
+    button.addEventListener('click', () => {
+      const f = FILES[button.dataset.download];
+      download(doc, f.name, f.type, f.make(app.getState().result));
+      status.textContent = `Downloading ${f.name}.`;
+    });
+  }
+  const unsubscribe = app.subscribe(update);
+  update();
+  return { update, destroy: () => { unsubscribe(); bar.remove(); } };
+}
+
+// Show (or clear, with no problems) the notice at the top of `root`.
+export function showNotice(root, id, problems, source) {
+  const old = root.querySelector(`#${id('notice')}`);
+  if (old) old.remove();
+  if (!problems.length) return null;
+  const notice = mount(noticeView(id, problems, source), root.ownerDocument);
+  root.prepend(notice);
+  notice.querySelector(`#${id('notice-dismiss')}`).addEventListener('click', () => notice.remove());
+  return notice;
+}
