@@ -5,13 +5,15 @@
 import { createExplorable } from './app.js';
 import { engineVersion, loadEngine } from './engine.js';
 import { computeStory, fillFacts } from './story.js';
+import { attachSharing, startEmbedFrame } from './share/page.js';
 
 function showFailure(doc, message) {
   for (const box of doc.querySelectorAll('[data-retry-lab]')) {
     const p = doc.createElement('p');
     p.className = 'rl-failure';
     p.setAttribute('role', 'alert');
-    p.textContent = `${message} The article below still reads, but its computed numbers and the explorable are missing.`;
+    // embed.html has no article around it: it says what to do instead (data-failure-note).
+    p.textContent = `${message} ${box.dataset.failureNote || 'The article below still reads, but its computed numbers and the explorable are missing.'}`;
     box.replaceChildren(p);
   }
   doc.documentElement.classList.add('rl-engine-failed');
@@ -20,6 +22,7 @@ function showFailure(doc, message) {
 async function start(doc) {
   const root = doc.querySelector('[data-retry-lab]');
   if (!root) return;
+  startEmbedFrame(doc); // embed.html: the parent sizes its iframe by our height
   let engine;
   try {
     engine = await loadEngine(doc.defaultView);
@@ -28,6 +31,7 @@ async function start(doc) {
     return;
   }
   const app = createExplorable(root, engine);
+  attachSharing(doc, root, app); // the run in the URL, Copy link, downloads
   const story = computeStory(app.compute);
   const missing = fillFacts(doc, story);
   if (missing.length) console.error(`Retry Lab: ${missing.length} computed numbers could not be filled in.`, missing);
