@@ -6,6 +6,8 @@
 //     extra:   inputs no control here owns (later: traces, links); merged under the fields,
 //     errors:  { field: sentence } for the fields that stop a recompute,
 //     result:  the last good compute() result (kept while a field is invalid),
+//     trace:   the id of the policy trace (web/traces/) the run was loaded from, or null once
+//              a control changes the run (then it is no longer that trace),
 //     playback: see playback.js,
 //   }
 
@@ -30,7 +32,7 @@ export const NUMBER_FIELDS = [
   { name: 'maxRetries', label: 'Maximum retries', unit: '', min: 0, max: 10, step: 1 },
   { name: 'baseBackoffMs', label: 'Base backoff', unit: 'ms', min: 0, max: 5000, step: 100 },
   { name: 'clientTimeoutMs', label: 'Client timeout per attempt', unit: 'ms', min: 100, max: 10000, step: 100 },
-  { name: 'deadlineMs', label: 'Overall deadline', unit: 'ms', min: 0, max: 20000, step: 100 },
+  { name: 'deadlineMs', label: 'Overall deadline', unit: 'ms', min: 0, max: 20000, step: 100, nullable: true },
 ];
 
 export const FIELD_NAMES = ['scenario', ...NUMBER_FIELDS.map((f) => f.name), 'idempotencyKey', 'retryOn'];
@@ -55,10 +57,12 @@ export function inputsFromFields(fields, extra = {}) {
   const errors = {};
   const retryOn = RETRY_ON.find((r) => r.value === fields.retryOn);
   if (retryOn) inputs.retryOn = retryOn.classes;
-  for (const { name, unit } of NUMBER_FIELDS) {
+  for (const { name, unit, nullable } of NUMBER_FIELDS) {
     const text = String(fields[name]).trim();
     const value = Number(text);
-    if (text === '' || !Number.isFinite(value)) {
+    if (text === '' && nullable) {
+      inputs[name] = null; // an empty deadline is no deadline (the policy traces have none)
+    } else if (text === '' || !Number.isFinite(value)) {
       errors[name] = `Enter a number${unit === 'ms' ? ' of milliseconds' : ''}.`;
     } else {
       inputs[name] = value;
@@ -88,6 +92,7 @@ export function initialState(result) {
     fields: fieldsFromInputs(result.inputs),
     extra: {},
     errors: {},
+    trace: null,
     result,
     playback: restart(result),
   };
@@ -96,19 +101,23 @@ export function initialState(result) {
 // Apply control changes and recompute. A bad field keeps the last good run on screen.
 export function withFields(state, changes, compute) {
   const fields = { ...state.fields, ...changes };
-  const parsed = inputsFromFields(fields, state.extra);
+  // A loaded trace's script belongs to scenario "script": a named scenario replaces it.
+  const { script, ...extraWithoutScript } = state.extra;
+  const extra = fields.scenario === 'script' || script === undefined ? state.extra : extraWithoutScript;
+  const parsed = inputsFromFields(fields, extra);
   if (Object.keys(parsed.errors).length > 0) return { ...state, fields, errors: parsed.errors };
   const result = compute(parsed.inputs);
   if (!result || result.ok !== true) {
     const engineErrors = result && Array.isArray(result.errors) ? result.errors : [{ field: 'general', message: 'The engine returned no result.' }];
     return { ...state, fields, errors: errorsByField(engineErrors) };
   }
-  return { ...state, fields, errors: {}, result, playback: restart(result, state.playback.speed) };
+  return { ...state, fields, extra, errors: {}, trace: null, result, playback: restart(result, state.playback.speed) };
 }
 
-// Load a whole set of inputs (a story step; later a trace or a link): the controls take the
-// fields they own, and every other input rides along in `extra`, so nothing is lost.
-export function withInputs(state, inputs, compute) {
+// Load a whole set of inputs (a story step, a policy trace or a link): the controls take the
+// fields they own, and every other input rides along in `extra`, so nothing is lost. `trace`
+// names the policy trace the inputs are (web/traces/), or null.
+export function withInputs(state, inputs, compute, trace = null) {
   const result = compute(inputs);
   if (!result || result.ok !== true) return { ...state, errors: errorsByField((result && result.errors) || []) };
   const fields = fieldsFromInputs(result.inputs);
@@ -116,5 +125,5 @@ export function withInputs(state, inputs, compute) {
   for (const [name, value] of Object.entries(result.inputs)) {
     if (!FIELD_NAMES.includes(name) || (name === 'retryOn' && fields.retryOn === null)) extra[name] = value;
   }
-  return { ...state, fields, extra, errors: {}, result, playback: restart(result, state.playback.speed) };
+  return { ...state, fields, extra, errors: {}, trace, result, playback: restart(result, state.playback.speed) };
 }
