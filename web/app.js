@@ -237,7 +237,8 @@ export function createExplorable(root, engine, { idPrefix = 'rl-' } = {}) {
       return () => listeners.delete(listener);
     },
     setFields: (changes) => setFields(changes, null),
-    load: (inputs) => change((s) => withInputs(s, inputs, compute), null),
+    // `trace`: the policy trace the inputs are ('A'…'F', 'custom'; see web/traces/), kept in state.trace.
+    load: (inputs, { trace = null } = {}) => change((s) => withInputs(s, inputs, compute, trace), null),
     compute,
     destroy() {
       setPlayback(pause(state.playback));
