@@ -1,0 +1,41 @@
+// retry-lab-element.js (called by web/build.mjs): the engine file, then the <retry-lab>
+// bundle with its shadow root's stylesheet inside as text, in one classic script. The
+// engine is joined as it is, not bundled: it has node-only branches a bundler must not follow.
+
+import { build } from 'esbuild';
+import { readFile, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { scopeCss } from './scope-css.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+export async function buildElement({ dist, engineFile, name = 'retry-lab-element.js' }) {
+  const css = await build({
+    entryPoints: [join(here, 'element.css')],
+    bundle: true,
+    minify: true,
+    write: false,
+    logLevel: 'warning',
+  });
+  const elementCss = scopeCss(css.outputFiles[0].text);
+  const bundle = await build({
+    entryPoints: [join(here, 'element.js')],
+    bundle: true,
+    format: 'iife',
+    target: ['es2020'],
+    minify: true,
+    legalComments: 'none',
+    write: false,
+    logLevel: 'warning',
+    plugins: [{
+      name: 'retrylab-element-css',
+      setup(b) {
+        b.onResolve({ filter: /^retrylab:element-css$/ }, () => ({ path: 'element-css', namespace: 'retrylab' }));
+        b.onLoad({ filter: /.*/, namespace: 'retrylab' }, () => ({ contents: elementCss, loader: 'text' }));
+      },
+    }],
+  });
+  const engine = await readFile(engineFile, 'utf8');
+  await writeFile(join(dist, name), `${engine}\n;${bundle.outputFiles[0].text}`);
+}

@@ -1,0 +1,175 @@
+// <retry-lab>: the explorable as one script tag. retry-lab-element.js is the engine file and
+// this bundle in one classic script (web/build.mjs), so it needs nothing else and runs
+// from file:// too:
+//
+//   <script src="retry-lab-element.js" defer></script>
+//   <retry-lab scenario="outage-503-twice" max-retries="1"></retry-lab>
+//
+// Attributes are the engine's inputs in kebab-case, their values written as in a link
+// (share/codec.js). Each element is its own explorable in its own shadow root, styled by a
+// constructed stylesheet (adoptedStyleSheets, which a strict `style-src 'self'` allows); the
+// host page's CSS does not reach in and the element's does not reach out.
+
+import ELEMENT_CSS from 'retrylab:element-css';
+import { createExplorable } from '../app.js';
+import { loadEngine } from '../engine.js';
+import { makeIds } from '../views/controls.js';
+import { ATTRIBUTES, attributeHint, fieldOfAttribute, readPairs } from '../share/codec.js';
+import { acceptInputs } from '../share/accept.js';
+import { attachShareBar, showNotice } from '../share/bar.js';
+
+const TAG = 'retry-lab';
+// Attributes any element may carry, which are not inputs and not mistakes.
+const GLOBAL = new Set(['id', 'class', 'style', 'title', 'lang', 'dir', 'hidden', 'tabindex', 'slot', 'part', 'role', 'translate', 'inert', 'nonce', 'autofocus', 'exportparts', 'is', 'itemscope', 'itemprop', 'itemtype', 'itemid', 'itemref']);
+const isGlobal = (name) => GLOBAL.has(name) || name.startsWith('data-') || name.startsWith('aria-');
+
+// The site beside this script: "Copy link" and "Open in Retry Lab" go to its index.html.
+const SCRIPT_URL = typeof document !== 'undefined' && document.currentScript ? document.currentScript.src : '';
+
+let sheet = null;
+function styleSheet() {
+  if (!sheet) {
+    sheet = new CSSStyleSheet();
+    sheet.replaceSync(ELEMENT_CSS);
+  }
+  return sheet;
+}
+
+let enginePromise = null;
+const engine = () => (enginePromise ||= loadEngine(window));
+
+let instances = 0;
+
+class RetryLabElement extends HTMLElement {
+  static get observedAttributes() {
+    return ATTRIBUTES;
+  }
+
+  constructor() {
+    super();
+    instances += 1;
+    this.idPrefix = `rl-${instances}-`;
+    this.id_ = makeIds(this.idPrefix);
+    const shadow = this.attachShadow({ mode: 'open' });
+    shadow.adoptedStyleSheets = [styleSheet()];
+    this.shell = document.createElement('div');
+    this.shell.className = 'rl-shell';
+    this.rootBox = document.createElement('div');
+    this.rootBox.className = 'rl-root';
+    this.box = document.createElement('div');
+    this.box.className = 'retry-lab';
+    this.box.setAttribute('role', 'region');
+    this.box.setAttribute('aria-label', 'Retry Lab');
+    const loading = document.createElement('p');
+    loading.className = 'rl-loading';
+    loading.textContent = 'Loading the retry engine…';
+    this.box.append(loading);
+    this.rootBox.append(this.box);
+    this.shell.append(this.rootBox);
+    shadow.append(this.shell);
+    this.app = null;
+    this.pending = false;
+  }
+
+  connectedCallback() {
+    // rem inside the element is the reader's default font size, not the host's root size.
+    this.shell.style.setProperty('--rl-rem', getComputedStyle(this.shell).fontSize);
+    if (!this.started) {
+      this.started = true;
+      this.start();
+    }
+  }
+
+  disconnectedCallback() {
+    // Moving the element keeps it; only an element that stays out of the page is stopped.
+    queueMicrotask(() => {
+      if (!this.isConnected && this.app) {
+        this.share.destroy();
+        this.app.destroy();
+        this.app = null;
+        this.started = false;
+      }
+    });
+  }
+
+  attributeChangedCallback() {
+    // One reload for any number of attributes set together.
+    if (!this.app || this.pending) return;
+    this.pending = true;
+    queueMicrotask(() => {
+      this.pending = false;
+      if (this.app) this.loadAttributes();
+    });
+  }
+
+  async start() {
+    let loaded;
+    try {
+      loaded = await engine();
+    } catch (error) {
+      this.fail(error.message);
+      return;
+    }
+    if (!this.isConnected) {
+      this.started = false;
+      return;
+    }
+    this.box.replaceChildren();
+    this.app = createExplorable(this.box, loaded, { idPrefix: this.idPrefix });
+    const base = SCRIPT_URL ? new URL('index.html', SCRIPT_URL).href : null;
+    this.share = attachShareBar(this.box, this.app, {
+      id: this.id_,
+      linkBase: () => base || window.location.href.split('#')[0],
+      openLabel: base ? 'Open in Retry Lab' : null,
+    });
+    this.loadAttributes();
+    this.classList.add('rl-ready');
+    this.dispatchEvent(new CustomEvent('retry-lab-ready', { bubbles: true }));
+  }
+
+  // The inputs the attributes hold; unusable ones keep their defaults, named in a notice.
+  readAttributes() {
+    const pairs = [];
+    const problems = [];
+    for (const { name, value } of this.attributes) {
+      const field = fieldOfAttribute(name);
+      if (field) pairs.push([field, value]);
+      else if (!isGlobal(name)) problems.push({ key: name, value, reason: attributeHint(name) });
+    }
+    const read = readPairs(pairs);
+    const accepted = acceptInputs(read.inputs, this.app.compute);
+    // Name them as they were written: attributes, not input names.
+    const named = [...read.problems, ...accepted.problems].map((p) => ({ ...p, key: attributeOf(p.key), reason: p.reason.replace(new RegExp(`^${p.key}\\b`), attributeOf(p.key)) }));
+    return { inputs: accepted.inputs, problems: [...problems, ...named] };
+  }
+
+  loadAttributes() {
+    const { inputs, problems } = this.readAttributes();
+    this.app.load(inputs);
+    showNotice(this.box, this.id_, problems, 'attributes');
+  }
+
+  fail(message) {
+    const p = document.createElement('p');
+    p.className = 'rl-failure';
+    p.setAttribute('role', 'alert');
+    const csp = /WebAssembly|wasm|Content Security Policy|CSP/i.test(message)
+      ? " If this page sets a Content-Security-Policy, its script-src needs 'wasm-unsafe-eval'."
+      : '';
+    p.textContent = `${message}${csp} The Retry Lab explorable cannot run here.`;
+    this.box.replaceChildren(p);
+    this.classList.add('rl-engine-failed');
+    this.dispatchEvent(new CustomEvent('retry-lab-failed', { bubbles: true, detail: { message } }));
+  }
+
+  // For scripts and tests: the explorable's API once it is running (null before).
+  get explorable() {
+    return this.app;
+  }
+}
+
+function attributeOf(field) {
+  return ATTRIBUTES.find((a) => fieldOfAttribute(a) === field) || field;
+}
+
+if (typeof customElements !== 'undefined' && !customElements.get(TAG)) customElements.define(TAG, RetryLabElement);
