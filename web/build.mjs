@@ -6,6 +6,7 @@ import { build } from 'esbuild';
 import { copyFile, mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildElement } from './embed/build-element.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 // RETRYLAB_DIST: another output folder, so several people can build and test side by side.
@@ -53,4 +54,6 @@ for (const name of await readdir(join(repo, 'site'))) {
   if (/\.(html|svg)$/.test(name)) await copyFile(join(repo, 'site', name), join(dist, name));
 }
 await copyFile(engineFile, join(dist, 'retrylab-engine.js'));
+// <retry-lab>: one script tag holding the engine and the custom element (web/embed/).
+await buildElement({ dist, engineFile });
 console.log(`build: wrote ${dist}`);
