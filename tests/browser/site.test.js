@@ -14,7 +14,8 @@ after(async () => { await env?.close(); });
 
 describe('the built site', () => {
   test('dist/ holds the page, one classic script, the styles and the engine', () => {
-    assert.deepEqual(readdirSync(DIST).sort(), ['favicon.svg', 'index.html', 'retrylab-engine.js', 'retrylab.css', 'retrylab.js']);
+    // embed.html and retry-lab-element.js: the iframe page and the <retry-lab> script (issue 6).
+    assert.deepEqual(readdirSync(DIST).sort(), ['embed.html', 'favicon.svg', 'index.html', 'retry-lab-element.js', 'retrylab-engine.js', 'retrylab.css', 'retrylab.js']);
     const bundle = readFileSync(join(DIST, 'retrylab.js'), 'utf8');
     assert.match(bundle, /^\(\(\)=>\{/, 'an IIFE');
     assert.doesNotMatch(bundle, /\bimport\s*[{(*]|\bexport\s*\{|\beval\(|new Function\(/, 'no module syntax, no eval');
