@@ -1,0 +1,124 @@
+// "What would your client do?", pure: the Client choice, and a card for the chosen client —
+// its settings in words, its sources (linked, with versions), what the preset keeps from the
+// seed, what the model cannot represent, what docs/clients.md left uncertain, and what the
+// opening run does with it.
+
+import { h } from '../dom.js';
+import { ms, num, plural } from '../format.js';
+import { verdictText, verdictTone } from '../views/metrics.js';
+import { PRESETS, SEED_ID } from './presets.js';
+
+const LABELS = {
+  maxRetries: 'Maximum retries', baseBackoffMs: 'Base backoff', backoffMultiplier: 'Backoff multiplier',
+  maxBackoffMs: 'Maximum backoff', jitter: 'Jitter', jitterLow: 'Jitter low', jitterHigh: 'Jitter high',
+  clientTimeoutMs: 'Client timeout per attempt', deadlineMs: 'Overall deadline', waitBudgetMs: 'Wait budget',
+  idempotencyKey: 'Idempotency key', retryOn: 'Retry on', retryWritesWithoutKey: 'Retry writes without a key',
+  honourRetryAfter: 'Honour Retry-After', firstRetryImmediate: 'First retry at once', minBackoffMs: 'Minimum wait',
+  ceilingScheduleMs: 'Ceiling schedule', retryOnStatuses: 'Statuses retried', retryAfterStatuses: 'Retry-After statuses',
+  retryAfterMode: 'Retry-After mode', retryAfterMaxMs: 'Largest Retry-After honoured',
+};
+export const fieldLabel = (name) => LABELS[name] || name;
+
+export function clientChoiceView(id, selected) {
+  const groups = [];
+  for (const p of PRESETS) {
+    let group = groups.find((g) => g.label === p.group);
+    if (!group) groups.push(group = { label: p.group, presets: [] });
+    group.presets.push(p);
+  }
+  return h('div', { class: 'cl-choice' },
+    h('label', { for: id('client'), class: 'cl-choice-label' }, 'Client'),
+    h('select', { id: id('client'), class: 'cl-select', 'aria-describedby': id('client-help') },
+      h('option', { value: SEED_ID, selected: selected === SEED_ID }, 'Custom / the seed’s fixture'),
+      groups.map((g) => h('optgroup', { label: g.label },
+        g.presets.map((p) => h('option', { value: p.id, selected: selected === p.id }, p.name))))),
+    h('p', { class: 'cl-help', id: id('client-help') },
+      'Loads the client’s retry settings into the experiment above; the server’s behaviour stays as you set it.'));
+}
+
+const JITTER = {
+  none: () => 'no jitter',
+  full: () => 'full jitter (0–100 % of the ceiling)',
+  equal: () => 'equal jitter (50–100 % of the ceiling)',
+  decorrelated: () => 'decorrelated jitter',
+  proportional: (i) => `jitter of ${num(i.jitterLow * 100)}–${num(i.jitterHigh * 100)} % of the ceiling`,
+};
+
+const CLASS_WORDS = { timeout: 'timeouts', 429: '429', '5xx': '5xx', '4xx': 'other 4xx' };
+
+function list(words) {
+  if (words.length <= 1) return words.join('');
+  return `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`;
+}
+
+// A client's settings in words, from the inputs themselves (so they cannot drift apart).
+export function describePolicy(i) {
+  const out = [];
+  out.push(i.maxRetries === 0 ? 'no retries (1 attempt)' : `${plural(i.maxRetries, 'retry', 'retries')} (${num(i.maxRetries + 1)} attempts at most)`);
+  if (i.maxRetries > 0) {
+    let wait;
+    if (i.ceilingScheduleMs && i.ceilingScheduleMs.length) wait = `wait ceilings ${i.ceilingScheduleMs.map(num).join(', ')} ms, the last repeating`;
+    else if (i.backoffMultiplier === 1) wait = `a fixed ${ms(i.baseBackoffMs)} wait`;
+    else wait = `waits of ${ms(i.baseBackoffMs)} × ${num(i.backoffMultiplier)}^(n−1)`;
+    if (i.maxBackoffMs !== null && i.maxBackoffMs !== undefined) wait += `, capped at ${ms(i.maxBackoffMs)}`;
+    wait += `, ${JITTER[i.jitter] ? JITTER[i.jitter](i) : i.jitter}`;
+    if (i.minBackoffMs > 0) wait += `, at least ${ms(i.minBackoffMs)}`;
+    if (i.firstRetryImmediate) wait = `the first retry at once, then ${wait}`;
+    out.push(wait);
+  }
+  out.push(i.clientTimeoutMs >= 86400000 ? 'no per-attempt timeout' : `a ${ms(i.clientTimeoutMs)} client timeout per attempt`);
+  out.push(i.deadlineMs === null ? 'no overall deadline' : `a ${ms(i.deadlineMs)} overall deadline`);
+  const retried = (i.retryOn || []).map((c) => CLASS_WORDS[c] || c);
+  if (i.retryOnStatuses && i.retryOnStatuses.length) retried.push(`status ${i.retryOnStatuses.join(', ')}`);
+  out.push(retried.length ? `retries ${list(retried)}` : 'retries nothing');
+  if (i.retryAfterStatuses && i.retryAfterStatuses.length) out.push(`a Retry-After makes ${i.retryAfterStatuses.join(', ')} retryable`);
+  out.push(i.idempotencyKey ? 'sends an idempotency key' : 'no idempotency key');
+  if (!i.retryWritesWithoutKey && !i.idempotencyKey) out.push('never retries a write without a key');
+  if (!i.honourRetryAfter) out.push('ignores Retry-After');
+  else if (i.retryAfterMode === 'at-least') out.push(`waits at least a Retry-After${i.retryAfterMaxMs !== null ? ` up to ${ms(i.retryAfterMaxMs)} (ignored above)` : ''}`);
+  else out.push(`waits what Retry-After says${i.retryAfterMaxMs !== null ? ` up to ${ms(i.retryAfterMaxMs)}` : ''}`);
+  return out;
+}
+
+// "2 attempts, 2 charges, outcome success, 3,700 ms"
+export function runFigures(result) {
+  const m = result.metrics;
+  return `${plural(m.attempts, 'attempt')}, ${plural(m.charges, 'charge')}` +
+    `${m.replays ? `, ${plural(m.replays, 'replay')}` : ''}, outcome ${m.outcome}, ${ms(m.elapsedMs)}`;
+}
+
+function runLine(id, key, title, result) {
+  return h('div', { class: `cl-run cl-run-${verdictTone(result)}`, id: id(key) },
+    h('p', { class: 'cl-run-title' }, title),
+    h('p', { class: 'cl-run-verdict' }, `${verdictText(result)}.`),
+    h('p', { class: 'cl-run-figures' }, `${runFigures(result)}.`));
+}
+
+// `changed`: the policy fields the experiment no longer has as the preset set them.
+export function presetCardView(id, { preset, opening, current, changed = [] }) {
+  const title = preset ? preset.name : 'The seed’s fixture';
+  const settings = describePolicy(opening.inputs);
+  return h('div', { class: 'cl-card', 'data-client': preset ? preset.id : SEED_ID },
+    h('h3', { class: 'cl-card-title', id: id('card-title') }, title),
+    h('p', { class: 'cl-settings' }, `${settings.join('; ')}.`),
+    preset ? h('div', { class: 'cl-sources' },
+      h('p', { class: 'cl-heading' }, 'Source'),
+      h('ul', null, preset.sources.map((s, k) => h('li', null,
+        h('a', { href: s.href, id: id(`source-${k}`), rel: 'noopener noreferrer' }, s.label), ` (${s.version})`))),
+      h('p', { class: 'cl-docs' }, `Every value is taken from docs/clients.md ${preset.docs}, which quotes the source line by line.`))
+      : h('p', { class: 'cl-docs' }, 'The article’s own invented policy, not a real client’s: the same fixture every preset is run against.'),
+    preset && preset.kept.length ? h('div', { class: 'cl-kept' },
+      h('p', { class: 'cl-heading' }, 'Set for this page'),
+      h('ul', null, preset.kept.map((k) => h('li', null, k)))) : null,
+    preset ? h('div', { class: 'cl-cannot' },
+      h('p', { class: 'cl-heading' }, 'What the model cannot represent'),
+      h('p', null, preset.cannot)) : null,
+    preset && preset.uncertain.length ? h('div', { class: 'cl-uncertain' },
+      h('p', { class: 'cl-heading' }, 'Uncertain'),
+      h('ul', null, preset.uncertain.map((u) => h('li', null, u)))) : null,
+    runLine(id, 'opening-run', 'The opening run (charge commits, response lost) with these settings', opening),
+    current ? runLine(id, 'current-run', 'The experiment now', current) : null,
+    changed.length ? h('div', { class: 'cl-changed', id: id('changed') },
+      h('p', null, `Changed in the experiment since you chose this client: ${list(changed.map(fieldLabel))}. The run above is no longer ${preset ? preset.short : 'the seed’s fixture'}.`),
+      h('button', { type: 'button', class: 'rl-button', id: id('reload') }, `Load ${preset ? preset.short : 'the seed’s fixture'} again`)) : null);
+}

@@ -1,0 +1,212 @@
+// The sweep panel's controller: the only sweep code that touches the DOM. One engine.sweep()
+// call per change of the run or of the form; the chart, the boundary list and the table are
+// redrawn from its result by the pure views. The cursor is a slider over the points.
+//
+// Each sweep leaves two performance measures, "retrylab sweep compute" (the engine call) and
+// "retrylab sweep draw" (building and mounting the chart and the list), for the benchmark.
+
+import { mount, show } from '../dom.js';
+import { makeIds } from '../views/controls.js';
+import { boundaryListView, sweepChartView, sweepTableView } from './chart.js';
+import { sweepFrameView } from './frame.js';
+import {
+  defaultForm, errorsByField, indexAtOrAfter, nearestIndex, pointWords, requestFromForm, summaryWords, sweepKey,
+  varyByName,
+} from './model.js';
+
+export function createSweep(root, { sweep, load, idPrefix = 'sw-' }) {
+  const id = makeIds(idPrefix);
+  const doc = root.ownerDocument;
+  const view = doc.defaultView;
+  const perf = view.performance;
+  let form = defaultForm();
+  let inputs = null; // the run the sweep varies
+  let key = null; // what the last sweep depended on
+  let result = null; // the last good sweep
+  let cursor = 0;
+  let scale = null;
+  let drawnWidth = 0;
+  let timings = null;
+
+  root.replaceChildren(mount(sweepFrameView(id, form), doc));
+  const $ = (name) => root.querySelector(`#${id(name)}`);
+  const els = {
+    form: $('form'), vary: $('vary'), chart: $('chart'), summary: $('summary'), boundaries: $('boundaries'),
+    readout: $('readout'), runPoint: $('run-point'), details: $('details'), table: $('table'), unit: $('unit'),
+  };
+
+  function drawErrors(errors) {
+    for (const k of ['from', 'to', 'points', 'general']) {
+      const text = k === 'general' ? (errors.general || errors.vary || '') : (errors[k] || '');
+      $(`${k}-error`).textContent = text;
+      const box = $(k);
+      if (box) {
+        if (errors[k]) box.setAttribute('aria-invalid', 'true');
+        else box.removeAttribute('aria-invalid');
+      }
+    }
+    const any = Object.keys(errors).length > 0;
+    if (any && !errors.general && !errors.vary) $('general-error').textContent = 'Showing the last good sweep until the highlighted value is fixed.';
+    root.classList.toggle('sw-stale', any);
+  }
+
+  function drawCursor() {
+    if (!result) return;
+    const p = result.points[cursor];
+    const text = pointWords(result.vary, p);
+    els.chart.setAttribute('aria-valuemin', String(result.points[0].value));
+    els.chart.setAttribute('aria-valuemax', String(result.points[result.points.length - 1].value));
+    els.chart.setAttribute('aria-valuenow', String(p.value));
+    els.chart.setAttribute('aria-valuetext', text);
+    els.readout.textContent = `Point ${(cursor + 1).toLocaleString('en-US')} of ${result.points.length.toLocaleString('en-US')}. ${text}.`;
+    const line = els.chart.querySelector('.sw-cursor line');
+    if (line && scale) {
+      const x = scale.x(p.value);
+      line.setAttribute('x1', x);
+      line.setAttribute('x2', x);
+    }
+  }
+
+  function drawTable() {
+    if (result && els.details.open) show(els.table, sweepTableView(result));
+  }
+
+  function drawChart() {
+    drawnWidth = els.chart.clientWidth || 720;
+    const drawn = sweepChartView(result, { width: drawnWidth, cursor });
+    scale = drawn.scale;
+    show(els.chart, drawn.tree);
+  }
+
+  function draw() {
+    drawChart();
+    els.summary.textContent = summaryWords(result);
+    show(els.boundaries, boundaryListView(result, idPrefix));
+    const v = varyByName(result.vary);
+    els.unit.textContent = v.unit === 'ms' ? 'From and To are in milliseconds.' : 'From and To are numbers of retries; one point per whole number.';
+    drawCursor();
+    drawTable();
+  }
+
+  function run() {
+    if (!inputs) return;
+    const { request, errors } = requestFromForm(form, inputs);
+    if (Object.keys(errors).length) {
+      drawErrors(errors);
+      return;
+    }
+    perf.mark('retrylab-sweep-start');
+    const next = sweep(request);
+    perf.mark('retrylab-sweep-computed');
+    if (!next || next.ok !== true) {
+      drawErrors(errorsByField((next && next.errors) || [{ field: 'general', message: 'The engine returned no sweep.' }]));
+      return;
+    }
+    const before = result;
+    result = next;
+    key = sweepKey(inputs, form.vary);
+    // Keep the cursor on the same value when the range is the same field; else start where
+    // the experiment is now.
+    const here = before && before.vary === result.vary ? before.points[cursor].value : inputs[result.vary];
+    cursor = nearestIndex(result.points, here === null || here === undefined ? Infinity : here);
+    drawErrors({});
+    draw();
+    perf.mark('retrylab-sweep-drawn');
+    // Only the latest sweep's measures are kept, so typing in the form does not grow a buffer.
+    perf.clearMeasures('retrylab sweep compute');
+    perf.clearMeasures('retrylab sweep draw');
+    const compute = perf.measure('retrylab sweep compute', 'retrylab-sweep-start', 'retrylab-sweep-computed');
+    const drawing = perf.measure('retrylab sweep draw', 'retrylab-sweep-computed', 'retrylab-sweep-drawn');
+    timings = {
+      points: result.points.length,
+      computeMs: compute ? compute.duration : null,
+      drawMs: drawing ? drawing.duration : null,
+    };
+    perf.clearMarks('retrylab-sweep-start');
+    perf.clearMarks('retrylab-sweep-computed');
+    perf.clearMarks('retrylab-sweep-drawn');
+  }
+
+  function moveTo(index) {
+    if (!result) return;
+    cursor = Math.max(0, Math.min(result.points.length - 1, index));
+    drawCursor();
+  }
+
+  // The form.
+  els.form.addEventListener('submit', (event) => event.preventDefault());
+  els.form.addEventListener('input', (event) => {
+    const k = event.target.dataset.sweep;
+    if (!k || k === 'vary') return;
+    form = { ...form, [k]: event.target.value };
+    run();
+  });
+  els.vary.addEventListener('change', () => {
+    form = defaultForm(els.vary.value);
+    for (const k of ['from', 'to', 'points']) $(k).value = form[k];
+    run();
+  });
+
+  // The cursor: the WAI-ARIA slider pattern over the points.
+  els.chart.addEventListener('keydown', (event) => {
+    if (!result) return;
+    const n = result.points.length;
+    const page = Math.max(1, Math.round(n / 10));
+    const moves = {
+      ArrowRight: cursor + 1, ArrowUp: cursor + 1, ArrowLeft: cursor - 1, ArrowDown: cursor - 1,
+      PageUp: cursor + page, PageDown: cursor - page, Home: 0, End: n - 1,
+    };
+    if (!(event.key in moves)) return;
+    event.preventDefault();
+    moveTo(moves[event.key]);
+  });
+  els.chart.addEventListener('pointerdown', (event) => {
+    if (!result || !scale) return;
+    const svg = els.chart.querySelector('svg');
+    const box = svg.getBoundingClientRect();
+    const px = ((event.clientX - box.left) / Math.max(1, box.width)) * drawnWidth;
+    moveTo(nearestIndex(result.points, scale.valueAt(px)));
+    els.chart.focus();
+  });
+  els.boundaries.addEventListener('click', (event) => {
+    const button = event.target.closest('button[data-boundary]');
+    if (!button || !result) return;
+    moveTo(indexAtOrAfter(result.points, result.boundaries[Number(button.dataset.boundary)].value));
+    els.chart.focus();
+  });
+  els.runPoint.addEventListener('click', () => {
+    if (!result || !inputs) return;
+    load({ ...inputs, [result.vary]: result.points[cursor].value });
+  });
+  els.details.addEventListener('toggle', drawTable);
+
+  const resize = new view.ResizeObserver(() => {
+    if (result && Math.abs((els.chart.clientWidth || 720) - drawnWidth) > 1) {
+      drawChart();
+      drawCursor();
+    }
+  });
+  resize.observe(els.chart);
+
+  return {
+    // The run changed: sweep again unless only the swept field did.
+    update(nextInputs) {
+      inputs = nextInputs;
+      if (sweepKey(inputs, form.vary) !== key) run();
+    },
+    // Set the form and sweep (for the page's own links and for tests).
+    set(changes) {
+      if (changes.vary && changes.vary !== form.vary) form = defaultForm(changes.vary);
+      form = { ...form, ...Object.fromEntries(Object.entries(changes).map(([k, v]) => [k, String(v)])) };
+      els.vary.value = form.vary;
+      for (const k of ['from', 'to', 'points']) $(k).value = form[k];
+      run();
+    },
+    getSweep: () => result,
+    getCursor: () => cursor,
+    getTimings: () => timings,
+    destroy() {
+      resize.disconnect();
+    },
+  };
+}
