@@ -6,9 +6,12 @@ import { createExplorable } from './app.js';
 import { engineVersion, loadEngine } from './engine.js';
 import { computeStory, fillFacts } from './story.js';
 import { attachSharing, startEmbedFrame } from './share/page.js';
+import { mountTraces } from './traces/section.js';
+import { serveHerd } from './traces/herd-worker.js';
+import { mountClientLab } from './clients/lab.js';
 
 function showFailure(doc, message) {
-  for (const box of doc.querySelectorAll('[data-retry-lab]')) {
+  for (const box of doc.querySelectorAll('[data-retry-lab], [data-retry-traces]')) {
     const p = doc.createElement('p');
     p.className = 'rl-failure';
     p.setAttribute('role', 'alert');
@@ -49,9 +52,15 @@ async function start(doc) {
     });
   }
   for (const slot of doc.querySelectorAll('[data-engine-version]')) slot.textContent = engineVersion(engine);
+  const clientLab = doc.querySelector('[data-client-lab]'); // "What would your client do?"
+  if (clientLab) doc.defaultView.retryLabClients = mountClientLab(clientLab, app, engine);
+  const traces = doc.querySelector('[data-retry-traces]'); // the invented policy's traces A–F
+  if (traces) doc.defaultView.retryLabTraces = mountTraces(traces, app, engine);
   doc.documentElement.classList.add('rl-ready');
   doc.defaultView.retryLab = app; // for the console and for tests
 }
 
-if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', () => start(document));
+// In a worker this bundle computes large herds for the traces section (traces/herd-worker.js).
+if (typeof document === 'undefined') serveHerd(self);
+else if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', () => start(document));
 else start(document);
