@@ -1,0 +1,55 @@
+// The traces section's fixed frame, pure: the boxes the views are mounted into and the
+// herd's controls. Ids carry a prefix, like the explorable's, so instances can share a page.
+
+import { h } from '../dom.js';
+
+export const CALLERS_MAX_LOG = 6; // the range runs over log10(callers): 1 to 1,000,000
+
+export function tracesFrameView(id) {
+  return h('div', { class: 'tr' },
+    h('section', { class: 'tr-block tr-policy', 'aria-labelledby': id('policy-heading') },
+      h('h3', { id: id('policy-heading') }, 'The policy'),
+      h('div', { id: id('policy') })),
+
+    h('section', { class: 'tr-block', 'aria-labelledby': id('matrix-heading') },
+      h('h3', { id: id('matrix-heading') }, 'The traces, attempt by attempt'),
+      h('p', { class: 'tm-keys', id: id('keys') },
+        'The matrix is wider than its box: scroll it sideways, or use the keys. Tab moves into the matrix (a single stop); ',
+        'the arrow keys move one cell and stop at the edges; Home and End go to the ends of a row, Ctrl+Home and Ctrl+End ',
+        'to the first and the last cell. Enter, or a click, loads a row’s trace into the experiment above: its event trace, table and final metrics.'),
+      h('div', { class: 'tm-scroll', id: id('matrix') }),
+      h('div', { class: 'tm-status-line' },
+        h('p', { class: 'tm-status', id: id('status'), role: 'status' }),
+        h('button', { type: 'button', class: 'rl-button', id: id('show'), hidden: true }, 'Show the experiment'))),
+
+    h('section', { class: 'tr-block th', 'aria-labelledby': id('herd-heading') },
+      h('h3', { id: id('herd-heading') }, 'Trace F: many callers at once'),
+      h('p', { class: 'th-intro', id: id('herd-intro') }),
+      h('form', { class: 'th-controls', id: id('herd-controls'), novalidate: true, 'aria-label': 'Trace F’s herd' },
+        h('div', { class: 'te-field th-callers' },
+          h('label', { id: id('callers-label'), for: id('callers') }, 'Callers'),
+          h('div', { class: 'te-pair' },
+            h('input', {
+              type: 'range', id: id('callers-range'), min: 0, max: CALLERS_MAX_LOG, step: 0.05, value: 0,
+              'aria-labelledby': id('callers-label'), 'aria-describedby': id('callers-range-help'),
+            }),
+            h('input', { type: 'text', inputmode: 'numeric', id: id('callers'), autocomplete: 'off', 'aria-describedby': id('callers-error') })),
+          h('p', { class: 'visually-hidden', id: id('callers-range-help') }, 'On a logarithmic scale, from one caller to a million.'),
+          h('p', { class: 'rl-error', id: id('callers-error'), 'aria-live': 'polite' })),
+        h('div', { class: 'te-field th-seed' },
+          h('label', { for: id('seed') }, 'Generator seed'),
+          h('div', { class: 'te-pair' },
+            h('input', { type: 'text', inputmode: 'numeric', id: id('seed'), autocomplete: 'off', spellcheck: 'false', 'aria-describedby': `${id('seed-help')} ${id('seed-error')}` }),
+            h('button', { type: 'button', class: 'rl-button', id: id('next-seed') }, 'Next seed')),
+          h('p', { class: 'te-hint', id: id('seed-help') }, 'Where the draws come from when none are supplied: a whole number from 0 to 2^53 − 1.'),
+          h('p', { class: 'rl-error', id: id('seed-error'), 'aria-live': 'polite' }))),
+      h('p', { class: 'th-status', id: id('herd-status'), role: 'status' }),
+      h('div', { class: 'th-figures', id: id('herd-figures') })),
+
+    h('section', { class: 'tr-block', 'aria-labelledby': id('editor-heading') },
+      h('h3', { id: id('editor-heading') }, 'Your own trace'),
+      h('p', { class: 'te-intro' },
+        'Script the provider’s answers, supply draws, change the policy: your trace is the last row of the matrix, computed as you type. ',
+        'An entry the engine cannot use is named beside its field, and the row keeps your last good trace until it is fixed.'),
+      h('div', { id: id('editor-box') })));
+}
