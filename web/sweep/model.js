@@ -91,6 +91,7 @@ export function indexAtOrAfter(points, value) {
 
 // The point nearest to `value`.
 export function nearestIndex(points, value) {
+  if (value >= points[points.length - 1].value) return points.length - 1; // also Infinity: "no deadline"
   let best = 0;
   for (let i = 1; i < points.length; i += 1) {
     if (Math.abs(points[i].value - value) < Math.abs(points[best].value - value)) best = i;
