@@ -18,9 +18,9 @@ function numberBox(id, key, label, value, unitId) {
 export function sweepFrameView(id, form) {
   const unit = id('unit');
   return h('div', { class: 'sw' },
-    h('form', { class: 'sw-form', id: id('form'), 'aria-label': 'Sweep', novalidate: true },
+    h('form', { class: 'sw-form', id: id('form'), 'aria-label': 'Sweep settings', novalidate: true },
       h('div', { class: 'sw-field' },
-        h('label', { for: id('vary') }, 'Sweep'),
+        h('label', { for: id('vary') }, 'Input to sweep'),
         h('select', { id: id('vary'), 'data-sweep': 'vary' },
           VARY.map((v) => h('option', { value: v.name, selected: v.name === form.vary }, v.label)))),
       numberBox(id, 'from', 'From', form.from, unit),
