@@ -218,9 +218,12 @@ describe('state', () => {
     const { inputs, errors } = inputsFromFields(fields);
     assert.deepEqual(errors, {});
     assert.deepEqual(compute(inputs), opening);
-    assert.deepEqual(inputsFromFields({ ...fields, maxRetries: 'abc', deadlineMs: ' ' }).errors, {
-      maxRetries: 'Enter a number.', deadlineMs: 'Enter a number of milliseconds.',
+    assert.deepEqual(inputsFromFields({ ...fields, maxRetries: 'abc', clientTimeoutMs: ' ' }).errors, {
+      maxRetries: 'Enter a number.', clientTimeoutMs: 'Enter a number of milliseconds.',
     });
+    // An empty deadline is no deadline (the policy traces run without one), not an error.
+    const noDeadline = inputsFromFields({ ...fields, deadlineMs: ' ' });
+    assert.deepEqual([noDeadline.errors, noDeadline.inputs.deadlineMs], [{}, null]);
     assert.equal(fieldsFromInputs({ ...opening.inputs, retryOn: ['429'] }).retryOn, null, 'a set no control offers selects neither');
   });
 
