@@ -160,8 +160,10 @@ export function editorErrors(engineErrors) {
   const out = {};
   for (const { field, message } of engineErrors) {
     const key = errorKey(field);
-    const label = pathLabel(field);
-    const sentence = label && message.startsWith(`${field} `) ? `${label}${message.slice(field.length)}` : message;
+    // The sentence names the path, or the answer it belongs to ("script[0] cannot be both…").
+    const named = [field, field.replace(/\.\w+$/, '')].find((p) => message.startsWith(`${p} `));
+    const label = named && pathLabel(named);
+    const sentence = label ? `${label}${message.slice(named.length)}` : message;
     out[key] = out[key] ? `${out[key]} ${sentence}` : sentence;
   }
   return out;

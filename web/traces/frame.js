@@ -3,7 +3,20 @@
 
 import { h } from '../dom.js';
 
-export const CALLERS_MAX_LOG = 6; // the range runs over log10(callers): 1 to 1,000,000
+// The range's stops: 1, 2, 5, 10, 20, 50 … 1,000,000 callers (the seed's fifty among them);
+// the number box beside it takes any count.
+export const CALLER_STOPS = Object.freeze([
+  ...[1, 10, 100, 1000, 10000, 100000].flatMap((p) => [p, 2 * p, 5 * p]), 1000000,
+]);
+
+// The stop nearest a count, on a log scale.
+export function callerStop(callers) {
+  let best = 0;
+  CALLER_STOPS.forEach((stop, i) => {
+    if (Math.abs(Math.log(stop / callers)) < Math.abs(Math.log(CALLER_STOPS[best] / callers))) best = i;
+  });
+  return best;
+}
 
 export function tracesFrameView(id) {
   return h('div', { class: 'tr' },
@@ -30,11 +43,11 @@ export function tracesFrameView(id) {
           h('label', { id: id('callers-label'), for: id('callers') }, 'Callers'),
           h('div', { class: 'te-pair' },
             h('input', {
-              type: 'range', id: id('callers-range'), min: 0, max: CALLERS_MAX_LOG, step: 0.05, value: 0,
+              type: 'range', id: id('callers-range'), min: 0, max: CALLER_STOPS.length - 1, step: 1, value: 0,
               'aria-labelledby': id('callers-label'), 'aria-describedby': id('callers-range-help'),
             }),
             h('input', { type: 'text', inputmode: 'numeric', id: id('callers'), autocomplete: 'off', 'aria-describedby': id('callers-error') })),
-          h('p', { class: 'visually-hidden', id: id('callers-range-help') }, 'On a logarithmic scale, from one caller to a million.'),
+          h('p', { class: 'visually-hidden', id: id('callers-range-help') }, 'In steps of 1, 2 and 5 times a power of ten, from one caller to a million.'),
           h('p', { class: 'rl-error', id: id('callers-error'), 'aria-live': 'polite' })),
         h('div', { class: 'te-field th-seed' },
           h('label', { for: id('seed') }, 'Generator seed'),

@@ -20,14 +20,20 @@ export function moveFocus(pos, key, ctrlKey, rows, cols) {
 const cellAt = (table, pos) => table.querySelector(`[data-row="${pos.row}"][data-col="${pos.col}"]`);
 
 // Give `pos` the tab stop; focus it when the grid has (or should take) focus. focus()
-// scrolls a cell hidden in the scrolling box into view; `scroll-padding` on the box keeps it
-// clear of the sticky first column.
+// scrolls a hidden cell into view, but leaves one that is only partly shown as it is:
+// scrollIntoView('nearest') brings the whole cell in, and the box's `scroll-padding` keeps
+// it clear of the sticky first column.
 export function placeFocus(table, pos, { focus = false } = {}) {
   const target = cellAt(table, pos);
   if (!target) return;
   for (const cell of table.querySelectorAll('[tabindex="0"]')) if (cell !== target) cell.setAttribute('tabindex', '-1');
   target.setAttribute('tabindex', '0');
-  if (focus) target.focus();
+  if (focus) {
+    target.focus();
+    target.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    // A sticky first column is always "in view"; going to it means going to the row's start.
+    if (pos.col === 0) table.parentElement.scrollLeft = 0;
+  }
 }
 
 // Listeners on the box that holds the (re-rendered) table, so they survive each redraw.

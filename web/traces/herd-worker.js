@@ -24,10 +24,10 @@ export function serveHerd(scope) {
         engine = await scope.RetryLabEngine();
         if (engine.ready && typeof engine.ready.then === 'function') await engine.ready;
       }
-      const results = {};
+      // Each run goes back as soon as it is done: the first histogram need not wait for the rest.
       const started = scope.performance.now();
-      for (const key of keys) results[key] = engine.compute(herdRunInputs(inputs, key));
-      scope.postMessage({ id, results, ms: scope.performance.now() - started });
+      for (const key of keys) scope.postMessage({ id, key, result: engine.compute(herdRunInputs(inputs, key)) });
+      scope.postMessage({ id, done: true, ms: scope.performance.now() - started });
     } catch (error) {
       scope.postMessage({ id, error: error && error.message ? error.message : String(error) });
     }
@@ -36,9 +36,10 @@ export function serveHerd(scope) {
 
 // --- On the page ----------------------------------------------------------------------------
 
-// computeHerd(inputs, keys, done): `done({ results, where, ms })` once, unless a newer request
-// replaced this one first. A request in flight is abandoned by ending its worker: waiting for
-// a million callers that are no longer asked for would leave the panel behind.
+// run(inputs, keys, update): `update({ results, complete, where, ms })` as each run arrives
+// (`results` holds every run so far), unless a newer request replaced this one first. A
+// request in flight is abandoned by ending its worker: waiting for a million callers that are
+// no longer asked for would leave the panel behind.
 export function herdComputer(view, compute) {
   let worker = null;
   let pending = null; // { id, inputs, keys, done }
@@ -47,17 +48,25 @@ export function herdComputer(view, compute) {
   let timer = 0;
   const engineUrl = BUNDLE_URL ? new URL('retrylab-engine.js', BUNDLE_URL).href : null;
 
+  // Here, one run per task, after the page has painted "Computing…".
   function onMain(request) {
-    // Let the page paint "Computing…" first, then compute here.
-    timer = view.setTimeout(() => {
-      timer = 0;
-      if (pending !== request) return;
-      pending = null;
-      const started = view.performance.now();
-      const results = {};
-      for (const key of request.keys) results[key] = compute(herdRunInputs(request.inputs, key));
-      request.done({ results, where: 'main', ms: view.performance.now() - started });
-    }, 30);
+    const started = view.performance.now();
+    const results = {};
+    let spent = 0;
+    const step = (i) => {
+      timer = view.setTimeout(() => {
+        timer = 0;
+        if (pending !== request) return;
+        const t0 = view.performance.now();
+        results[request.keys[i]] = compute(herdRunInputs(request.inputs, request.keys[i]));
+        spent += view.performance.now() - t0;
+        const complete = i === request.keys.length - 1;
+        if (complete) pending = null;
+        request.update({ results: { ...results }, complete, where: 'main', ms: complete ? spent : view.performance.now() - started });
+        if (!complete) step(i + 1);
+      }, 30);
+    };
+    step(0);
   }
 
   function stopWorker() {
@@ -73,7 +82,7 @@ export function herdComputer(view, compute) {
       return false;
     }
     worker.addEventListener('message', (event) => {
-      const { id, results, error, ms } = event.data;
+      const { id, key, result, done, error, ms } = event.data;
       if (!pending || pending.id !== id) return;
       const request = pending;
       if (error) {
@@ -82,8 +91,13 @@ export function herdComputer(view, compute) {
         onMain(request);
         return;
       }
-      pending = null;
-      request.done({ results, where: 'worker', ms });
+      if (done) {
+        pending = null;
+        request.update({ results: { ...request.results }, complete: true, where: 'worker', ms });
+        return;
+      }
+      request.results[key] = result;
+      request.update({ results: { ...request.results }, complete: false, where: 'worker', ms: null });
     });
     worker.addEventListener('error', (event) => {
       event.preventDefault();
@@ -95,7 +109,7 @@ export function herdComputer(view, compute) {
   }
 
   return {
-    run(inputs, keys, done) {
+    run(inputs, keys, update) {
       if (timer) view.clearTimeout(timer);
       timer = 0;
       if ((inputs.callers || 1) <= MAIN_THREAD_CALLERS) {
@@ -104,11 +118,11 @@ export function herdComputer(view, compute) {
         const started = view.performance.now();
         const results = {};
         for (const key of keys) results[key] = compute(herdRunInputs(inputs, key));
-        done({ results, where: 'main', ms: view.performance.now() - started });
+        update({ results, complete: true, where: 'main', ms: view.performance.now() - started });
         return;
       }
       if (pending && worker) stopWorker();
-      const request = { id: nextId++, inputs, keys, done };
+      const request = { id: nextId++, inputs, keys, update, results: {} };
       pending = request;
       if (!workerBroken && (worker || startWorker())) worker.postMessage({ id: request.id, engineUrl, inputs, keys });
       else onMain(request);

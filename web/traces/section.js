@@ -16,7 +16,7 @@ import { HERD_RUNS, herdFiguresView, herdOutcome } from './herd.js';
 import { herdComputer } from './herd-worker.js';
 import { editorErrors, editorFromInputs, editorView, fieldId, inputsFromEditor } from './editor.js';
 import { policyCardView } from './policy.js';
-import { CALLERS_MAX_LOG, tracesFrameView } from './frame.js';
+import { CALLER_STOPS, callerStop, tracesFrameView } from './frame.js';
 
 const TRACE_F = TRACES.find((t) => t.herd);
 const hasAny = (errors) => Object.keys(errors).length > 0;
@@ -40,7 +40,8 @@ export function mountTraces(root, app, engine, { idPrefix = 'tr-' } = {}) {
   // --- State ---------------------------------------------------------------------------------
   const herd = { ...SEED_HERD }; // trace F's callers and seed
   const herdText = { callers: String(herd.callers), seed: String(herd.seed) };
-  let herdRuns = {}; // key of HERD_RUNS → compute() result, {} while computing
+  let herdRuns = {}; // key of HERD_RUNS → compute() result, as each arrives
+  let herdComplete = false;
   let herdTiming = null; // { callers, where, ms } of the last herd computed, for the tests' report
   const oneCaller = (trace) => traceInputs(trace, herd, { callers: 1 });
   const fixed = new Map(TRACES.map((t) => [t.id, compute(oneCaller(t))]));
@@ -90,7 +91,7 @@ export function mountTraces(root, app, engine, { idPrefix = 'tr-' } = {}) {
   }
 
   function drawHerd() {
-    const pending = Object.keys(herdRuns).length === 0;
+    const pending = !herdComplete;
     els.herdIntro.textContent = `${num(herd.callers)} ${herd.callers === 1 ? 'caller receives' : 'callers receive'} 429 with no header at the same instant. `
       + 'Each caller’s first wait is the first ceiling × its own draw; the histograms count where the first retries land. '
       + 'The seed’s check: every bucket but one occupied, and none holding more than half the callers.';
@@ -102,7 +103,7 @@ export function mountTraces(root, app, engine, { idPrefix = 'tr-' } = {}) {
   function drawHerdFields(changed) {
     if (els.callers !== changed && els.callers.value !== herdText.callers) els.callers.value = herdText.callers;
     if (els.seed !== changed && els.seed.value !== herdText.seed) els.seed.value = herdText.seed;
-    if (els.callersRange !== changed) els.callersRange.value = String(Math.log10(Math.max(1, herd.callers)));
+    if (els.callersRange !== changed) els.callersRange.value = String(callerStop(herd.callers));
     els.callersRange.setAttribute('aria-valuetext', `${num(herd.callers)} ${herd.callers === 1 ? 'caller' : 'callers'}`);
     for (const [box, error] of [[els.callers, els.callersError], [els.seed, els.seedError]]) {
       if (error.textContent) box.setAttribute('aria-invalid', 'true');
@@ -180,11 +181,13 @@ export function mountTraces(root, app, engine, { idPrefix = 'tr-' } = {}) {
   const computer = herdComputer(view, compute);
   function runHerd() {
     herdRuns = {};
+    herdComplete = false;
     const inputs = traceInputs(TRACE_F, herd);
     const asked = { ...herd };
-    computer.run(inputs, HERD_RUNS.map((r) => r.key), ({ results, where, ms }) => {
+    computer.run(inputs, HERD_RUNS.map((r) => r.key), ({ results, complete, where, ms }) => {
       herdRuns = results;
-      herdTiming = { callers: asked.callers, seed: asked.seed, where, ms };
+      herdComplete = complete;
+      if (complete) herdTiming = { callers: asked.callers, seed: asked.seed, where, ms };
       drawHerd();
       drawMatrix();
     });
@@ -226,8 +229,7 @@ export function mountTraces(root, app, engine, { idPrefix = 'tr-' } = {}) {
   els.callers.addEventListener('input', () => setHerd({ callers: els.callers.value }, els.callers));
   els.seed.addEventListener('input', () => setHerd({ seed: els.seed.value }, els.seed));
   els.callersRange.addEventListener('input', () => {
-    const callers = Math.round(10 ** Number(els.callersRange.value));
-    setHerd({ callers: String(Math.min(10 ** CALLERS_MAX_LOG, Math.max(1, callers))) }, els.callersRange);
+    setHerd({ callers: String(CALLER_STOPS[Number(els.callersRange.value)]) }, els.callersRange);
   });
   els.nextSeed.addEventListener('click', () => {
     if (WHOLE.test(herdText.seed.trim())) setHerd({ seed: String(Number(herdText.seed.trim()) + 1) }, null);
