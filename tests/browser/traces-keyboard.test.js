@@ -128,7 +128,7 @@ describe('the matrix as a grid', () => {
       assert.deepEqual(s.pos, [i + 1, 0], 'the focus stays in the matrix');
       assert.equal(await page.locator(`${TR('matrix')} tr[aria-selected="true"]`).getAttribute('data-trace'), traceId);
     }
-    assert.match(await page.locator(TR('status')).textContent(), /^Trace yours is in the experiment above/);
+    assert.match(await page.locator(TR('status')).textContent(), /^Your trace is in the experiment above/);
     // The button beside the status takes the reader there.
     await page.keyboard.press('Tab');
     assert.equal(await page.evaluate(() => document.activeElement.id), 'tr-show');

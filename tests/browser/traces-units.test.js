@@ -38,7 +38,7 @@ describe('grid keys', () => {
   });
 
   test('the matrix has one tab stop, on the focus', () => {
-    const rows = TRACES.map((t) => ({ id: t.id, label: t.label, request: t.request, result: compute(traceInputs(t, SEED_HERD, { callers: 1 })) }));
+    const rows = TRACES.map((t) => ({ id: t.id, title: `Trace ${t.label}`, request: t.request, result: compute(traceInputs(t, SEED_HERD, { callers: 1 })) }));
     const tree = matrixView(rows, { focus: { row: 3, col: 2 }, selected: 'B', describedBy: 'k', labelledBy: 'h' });
     const stops = [];
     const walk = (n) => {

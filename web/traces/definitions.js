@@ -23,43 +23,37 @@ export const SEED_HERD = Object.freeze({ callers: 50, seed: 1 });
 
 const script = (...answers) => ({ scenario: 'script', script: answers });
 
-// Each trace: an id (the URL-safe name issue 6 can put in a link), the seed's label and
-// request line, what the trace shows, and its inputs on top of the policy.
+// Each trace: an id (URL-safe, for links), the seed's label and request line, and its inputs
+// on top of the policy.
 export const TRACES = Object.freeze([
   {
     id: 'A', label: 'A', request: 'GET /items',
-    about: 'A 429 with Retry-After, two 503s, then success.',
     inputs: { ...script({ status: 429, retryAfter: '2' }, { status: 503 }, { status: 503 }, { status: 200 }), draws: [0.40, 0.75] },
   },
   {
     id: 'B', label: 'B', request: 'GET /items, provider down',
-    about: '503 on every attempt until the attempt limit.',
     inputs: { ...script({ status: 503 }), draws: [0.90, 0.20, 0.60, 0.50] },
   },
   {
     id: 'C', label: 'C', request: 'GET /items',
-    about: 'A 429 whose Retry-After is a date, measured from the response’s own Date.',
     inputs: script(
       { status: 429, date: 'Sun, 29 Nov 2026 10:00:00 GMT', retryAfter: 'Sun, 29 Nov 2026 10:00:07 GMT' },
       { status: 200 },
     ),
   },
-  { id: 'D', label: 'D', request: 'GET /items', about: 'A 400 is not retried.', inputs: script({ status: 400 }) },
-  { id: 'D-401', label: 'D · 401', request: 'GET /items', about: '401 follows the 400 rule.', inputs: script({ status: 401 }) },
-  { id: 'D-404', label: 'D · 404', request: 'GET /items', about: '404 follows the 400 rule.', inputs: script({ status: 404 }) },
+  { id: 'D', label: 'D', request: 'GET /items', inputs: script({ status: 400 }) },
+  { id: 'D-401', label: 'D · 401', request: 'GET /items', inputs: script({ status: 401 }) },
+  { id: 'D-404', label: 'D · 404', request: 'GET /items', inputs: script({ status: 404 }) },
   {
     id: 'E', label: 'E · with identifier', request: 'create op-0001, identifier sent',
-    about: 'A create times out; the retry carries the same identifier, so the provider keeps one record.',
     inputs: { operation: 'create', operationId: 'op-0001', scenario: 'response-lost', idempotencyKey: true },
   },
   {
     id: 'E-no-id', label: 'E · no identifier', request: 'create op-0001, no identifier',
-    about: 'The same create where the provider offers no identifier: never retried.',
     inputs: { operation: 'create', operationId: 'op-0001', scenario: 'response-lost', idempotencyKey: false },
   },
   {
     id: 'F', label: 'F', request: 'GET /items, many callers',
-    about: 'Many callers receive 429 with no header at the same instant.',
     inputs: script({ status: 429 }),
     herd: true,
   },

@@ -152,7 +152,7 @@ function herdLine(herd) {
   };
 }
 
-// A row of the matrix: { id, label, request, about, result, herd?, stale?, error? }.
+// A row of the matrix: { id, title, request, result, herd?, stale?, error? }.
 export function matrixColumns(rows) {
   let n = 1;
   for (const row of rows) if (row.result) n = Math.max(n, row.result.attempts.length);
@@ -193,7 +193,7 @@ export function matrixView(rows, { focus, selected, describedBy, labelledBy }) {
       role: 'row', class: `tm-row${row.stale ? ' tm-stale' : ''}`, 'data-trace': row.id, 'aria-selected': selected === row.id ? 'true' : 'false',
     },
     h('th', { role: 'rowheader', scope: 'row', class: 'tm-trace-col', tabindex: tab(r, 0), 'data-row': r, 'data-col': 0 },
-      h('span', { class: 'tm-label' }, `Trace ${row.label}`),
+      h('span', { class: 'tm-label' }, row.title),
       h('span', { class: 'tm-request' }, row.request),
       selected === row.id ? h('span', { class: 'tm-loaded' }, 'in the experiment') : null),
     Array.from({ length: columns }, (_, c) => attemptCell(cells[c], r, c + 1, focus)),

@@ -66,10 +66,10 @@ export function mountTraces(root, app, engine, { idPrefix = 'tr-' } = {}) {
 
   const rowsNow = () => [
     ...TRACES.map((t) => ({
-      id: t.id, label: t.label, request: t.request, result: fixed.get(t.id),
+      id: t.id, title: `Trace ${t.label}`, request: t.request, result: fixed.get(t.id),
       herd: t.herd ? { callers: herd.callers, result: herdOutcome(herdRuns.policy).herd, error: herdRuns.policy ? herdOutcome(herdRuns.policy).error : null } : null,
     })),
-    { id: CUSTOM_ID, label: 'yours', request: 'from the editor below', result: custom.result, stale: hasAny(custom.errors) },
+    { id: CUSTOM_ID, title: 'Your trace', request: 'from the editor below', result: custom.result, stale: hasAny(custom.errors) },
   ];
   const gridSize = () => {
     const rows = rowsNow();
@@ -149,7 +149,7 @@ export function mountTraces(root, app, engine, { idPrefix = 'tr-' } = {}) {
     if (state.trace !== traceId) return false;
     if (!quiet) {
       const row = rowsNow().find((r) => r.id === traceId);
-      els.status.textContent = `Trace ${row.label} is in the experiment above: ${verdictText(state.result)}.`;
+      els.status.textContent = `${row.title} is in the experiment above: ${verdictText(state.result)}.`;
       els.show.hidden = false;
     }
     drawMatrix();
