@@ -39,7 +39,7 @@ describe('grid keys', () => {
 
   test('the matrix has one tab stop, on the focus', () => {
     const rows = TRACES.map((t) => ({ id: t.id, title: `Trace ${t.label}`, request: t.request, result: compute(traceInputs(t, SEED_HERD, { callers: 1 })) }));
-    const tree = matrixView(rows, { focus: { row: 3, col: 2 }, selected: 'B', describedBy: 'k', labelledBy: 'h' });
+    const tree = matrixView(rows, { focus: { row: 3, col: 2 }, selected: 'B', captionId: 'k', labelledBy: 'h' });
     const stops = [];
     const walk = (n) => {
       if (typeof n === 'string') return;

@@ -26,10 +26,6 @@ export function tracesFrameView(id) {
 
     h('section', { class: 'tr-block', 'aria-labelledby': id('matrix-heading') },
       h('h3', { id: id('matrix-heading') }, 'The traces, attempt by attempt'),
-      h('p', { class: 'tm-keys', id: id('keys') },
-        'The matrix is wider than its box: scroll it sideways, or use the keys. Tab moves into the matrix (a single stop); ',
-        'the arrow keys move one cell and stop at the edges; Home and End go to the ends of a row, Ctrl+Home and Ctrl+End ',
-        'to the first and the last cell. Enter, or a click, loads a row’s trace into the experiment above: its event trace, table and final metrics.'),
       h('div', { class: 'tm-scroll', id: id('matrix') }),
       h('div', { class: 'tm-status-line' },
         h('p', { class: 'tm-status', id: id('status'), role: 'status' }),

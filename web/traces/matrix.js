@@ -174,9 +174,14 @@ function attemptCell(cell, rowIndex, col, focus) {
     cell.stop ? h('span', { class: 'tm-stop' }, cell.stop) : null);
 }
 
+// The grid's caption: how to use it.
+export const GRID_HELP = 'The matrix is wider than its box: scroll it sideways, or use the keys. Tab moves into the matrix (a single stop); '
+  + 'the arrow keys move one cell and stop at the edges; Home and End go to the ends of a row, Ctrl+Home and Ctrl+End '
+  + 'to the first and the last cell. Enter, or a click, loads a row’s trace into the experiment above: its event trace, table and final metrics.';
+
 // The grid. `focus` is the roving tab stop { row, col } (row 0 is the header row); `selected`
-// the id of the trace loaded into the experiment.
-export function matrixView(rows, { focus, selected, describedBy, labelledBy }) {
+// the id of the trace loaded into the experiment; `captionId` the caption's id.
+export function matrixView(rows, { focus, selected, captionId, labelledBy }) {
   const columns = matrixColumns(rows);
   const lastCol = columns + 1;
   const tab = (r, c) => (focus.row === r && focus.col === c ? 0 : -1);
@@ -204,7 +209,9 @@ export function matrixView(rows, { focus, selected, describedBy, labelledBy }) {
       row.stale ? h('span', { class: 'tm-flag' }, 'Showing the last good version until the editor’s entries are fixed.') : null));
   });
 
-  return h('table', { class: 'tm-grid', role: 'grid', 'aria-labelledby': labelledBy, 'aria-describedby': describedBy },
+  return h('table', { class: 'tm-grid', role: 'grid', 'aria-labelledby': labelledBy, 'aria-describedby': captionId },
+  // The caption's text stays in the box's view however far the table scrolls (traces.css).
+  h('caption', { id: captionId }, h('span', { class: 'tm-caption-text' }, GRID_HELP)),
   h('thead', null, header),
   h('tbody', null, body));
 }

@@ -84,7 +84,7 @@ export function mountTraces(root, app, engine, { idPrefix = 'tr-' } = {}) {
     const hadFocus = els.matrix.contains(doc.activeElement);
     const scrollLeft = els.matrix.scrollLeft;
     show(els.matrix, matrixView(rows, {
-      focus, selected: app.getState().trace, describedBy: id('keys'), labelledBy: id('matrix-heading'),
+      focus, selected: app.getState().trace, captionId: id('keys'), labelledBy: id('matrix-heading'),
     }));
     els.matrix.scrollLeft = scrollLeft;
     if (hadFocus) els.matrix.querySelector(`[data-row="${focus.row}"][data-col="${focus.col}"]`)?.focus({ preventScroll: true });
