@@ -147,6 +147,19 @@ describe('the herd', () => {
     assert.equal(evenDraws(4).join(), '0.125,0.375,0.625,0.875');
   });
 
+  test('the engine judges callers and seed on a run whose first answer is not retried, without running the herd', () => {
+    // The herd panel checks a typed value this way before it asks for a million callers.
+    const t0 = performance.now();
+    const checked = compute({ scenario: 'bad-request-400', callers: 1000000, seed: 7 });
+    const ms = performance.now() - t0;
+    assert.equal(checked.ok, true);
+    assert.equal(checked.herd.notRetried, 1000000, 'no caller retries a 400');
+    assert.ok(checked.herd.buckets.every((b) => b === 0));
+    assert.ok(ms < 250, `a check, not a herd (${Math.round(ms)} ms)`);
+    const refused = compute({ scenario: 'bad-request-400', callers: 1000001, seed: -1 });
+    assert.deepEqual(refused.errors.map((e) => e.field).sort(), ['callers', 'seed']);
+  });
+
   test('the callers range stops at 1, 2, 5 × 10^k up to a million, the seed’s fifty among them', () => {
     assert.equal(CALLER_STOPS[0], 1);
     assert.equal(CALLER_STOPS[CALLER_STOPS.length - 1], 1000000);
