@@ -15,13 +15,13 @@
 //
 // Tape grammar (every entry a double):
 //   null: 0 | false: 1 | true: 2 | number: 3 x | string: 4 bytes | list: 5 n item*n
-//   object: 6 n (keyBytes value)*n | unsupported: 7 bytes
+//   object: 6 n (keyBytes value)*n | unsupported: 7 bytes | list of numbers: 8 n x*n
 // where `bytes` is the length of the string's UTF-8 in `text`, the strings in tape order.
 
 /* global Module */
 
 var RL_NULL = 0, RL_FALSE = 1, RL_TRUE = 2, RL_NUMBER = 3, RL_STRING = 4, RL_ARRAY = 5,
-    RL_OBJECT = 6, RL_UNSUPPORTED = 7;
+    RL_OBJECT = 6, RL_UNSUPPORTED = 7, RL_NUMBERS = 8;
 
 // One past the longest list or string a field allows is all validation needs to say "too
 // long". No valid object has more than a few dozen members. The budgets bound the work for inputs that
@@ -61,7 +61,38 @@ var RL_TOO_MANY_MEMBERS = {};
 function RlTooBig(message) { this.message = message; }
 
 function rlFlatten(root) {
-  var tape = [];
+  // The tape grows by doubling: writing into a Float64Array is several times faster than
+  // pushing onto an array and converting it at the end.
+  var tape = new Float64Array(256);
+  var used = 0;
+  function reserve(n) {
+    if (used + n <= tape.length) return;
+    var bigger = new Float64Array(Math.max(tape.length * 2, used + n));
+    bigger.set(tape.subarray(0, used));
+    tape = bigger;
+  }
+  function push(code, x) {
+    reserve(2);
+    tape[used++] = code;
+    if (arguments.length > 1) tape[used++] = x;
+  }
+
+  // A list of numbers only (the draws: up to 100,000) goes onto the tape in one tight loop.
+  // Returns false, having written nothing, when an item is not a number.
+  function putNumbers(v, n) {
+    reserve(2 + n);
+    var at = used + 2;
+    for (var i = 0; i < n; ++i) {
+      var x = v[i];
+      if (typeof x !== 'number') return false;
+      tape[at + i] = x;
+    }
+    tape[used] = RL_NUMBERS;
+    tape[used + 1] = n;
+    used = at + n;
+    return true;
+  }
+
   var strings = [];
   var textLength = 0;
   var nodes = 0;
@@ -78,34 +109,41 @@ function rlFlatten(root) {
     return rlUtf8Length(s);
   }
 
-  function unsupported(what) { tape.push(RL_UNSUPPORTED, text(what)); }
+  function unsupported(what) { push(RL_UNSUPPORTED, text(what)); }
 
   function put(v, depth) {
     if (++nodes > RL_MAX_NODES) {
       throw new RlTooBig('The inputs hold more than ' + RL_MAX_NODES + ' values; no valid input comes near that.');
     }
     switch (typeof v) {
-      case 'number': tape.push(RL_NUMBER, v); return;
-      case 'string': tape.push(RL_STRING, text(v)); return;
-      case 'boolean': tape.push(v ? RL_TRUE : RL_FALSE); return;
+      case 'number': push(RL_NUMBER, v); return;
+      case 'string': push(RL_STRING, text(v)); return;
+      case 'boolean': push(v ? RL_TRUE : RL_FALSE); return;
       case 'undefined': return unsupported('undefined');
       case 'function': return unsupported('a function');
       case 'symbol': return unsupported('a symbol');
       case 'bigint': return unsupported('a BigInt');
     }
-    if (v === null) { tape.push(RL_NULL); return; }
+    if (v === null) { push(RL_NULL); return; }
     if (depth > RL_MAX_DEPTH) return unsupported('a value nested more than ' + RL_MAX_DEPTH + ' levels deep');
     if (onPath.has(v)) return unsupported('a cycle (an object that contains itself)');
 
-    var tapeAt = tape.length, stringsAt = strings.length, textAt = textLength;
+    var tapeAt = used, stringsAt = strings.length, textAt = textLength, nodesAt = nodes;
     onPath.add(v);
     try {
       if (Array.isArray(v) || (ArrayBuffer.isView(v) && !(v instanceof DataView))) {
         var n = Math.min(v.length, RL_MAX_ITEMS);
-        tape.push(RL_ARRAY, n);
-        for (var i = 0; i < n; ++i) put(v[i], depth + 1);
+        nodes += n;
+        if (nodes > RL_MAX_NODES) {
+          throw new RlTooBig('The inputs hold more than ' + RL_MAX_NODES + ' values; no valid input comes near that.');
+        }
+        if (!putNumbers(v, n)) {
+          nodes -= n;
+          push(RL_ARRAY, n);
+          for (var i = 0; i < n; ++i) put(v[i], depth + 1);
+        }
       } else {
-        tape.push(RL_OBJECT, 0);
+        push(RL_OBJECT, 0);
         var members = 0;
         for (var key in v) {
           if (!Object.prototype.hasOwnProperty.call(v, key)) continue;
@@ -117,7 +155,8 @@ function rlFlatten(root) {
           }
           if (member === undefined && threw === null) continue;
           if (++members > RL_MAX_MEMBERS) throw RL_TOO_MANY_MEMBERS;
-          tape.push(text(key));
+          reserve(1);
+          tape[used++] = text(key);
           if (threw !== null) unsupported(threw);
           else put(member, depth + 1);
         }
@@ -126,7 +165,8 @@ function rlFlatten(root) {
     } catch (e) {
       if (e instanceof RlTooBig) throw e;
       // Too many members, or a proxy threw: the whole value becomes one node.
-      tape.length = tapeAt;
+      used = tapeAt;
+      nodes = nodesAt;
       strings.length = stringsAt;
       textLength = textAt;
       unsupported(e === RL_TOO_MANY_MEMBERS ? 'an object with more than ' + RL_MAX_MEMBERS + ' members'
@@ -137,7 +177,7 @@ function rlFlatten(root) {
   }
 
   put(root, 1);
-  return { tape: new Float64Array(tape), text: new TextEncoder().encode(strings.join('')) };
+  return { tape: tape.subarray(0, used), text: new TextEncoder().encode(strings.join('')) };
 }
 
 // Every failure is an { ok: false } result: nothing thrown reaches the caller, not even an

@@ -11,12 +11,23 @@
 
 #include <cstddef>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <emscripten/bind.h>
+#include <emscripten/emscripten.h>
 #include <emscripten/val.h>
 
 #include "retrylab/engine.hpp"
+
+// A plain JS array of the n doubles at `numbers`. A loop here is several times faster than
+// Array.from() on a typed-array view.
+EM_JS(emscripten::EM_VAL, rl_array_of_numbers, (const double* numbers, std::size_t n), {
+    var items = new Array(n);
+    var first = numbers >> 3;
+    for (var i = 0; i < n; ++i) items[i] = HEAPF64[first + i];
+    return Emval.toHandle(items);
+});
 
 namespace {
 
@@ -24,7 +35,7 @@ using emscripten::val;
 using retrylab::Value;
 
 // Node codes of the tape; compute.js writes them.
-enum Code { Null = 0, False = 1, True = 2, Number = 3, String = 4, Array = 5, Object = 6, Unsupported = 7 };
+enum Code { Null = 0, False = 1, True = 2, Number = 3, String = 4, Array = 5, Object = 6, Unsupported = 7, Numbers = 8 };
 
 // Reads the tape compute.js wrote. The tape is ours, not the caller's, but a reader that runs
 // off its end still stops cleanly.
@@ -59,6 +70,13 @@ public:
                 return Value::object(std::move(members));
             }
             case Unsupported: return Value::unsupported(string());
+            case Numbers: {
+                std::size_t n = count();
+                Value::Array items;
+                items.reserve(n);
+                for (std::size_t i = 0; i < n; ++i) items.push_back(Value::number(tape_[at_++]));
+                return Value::array(std::move(items));
+            }
         }
         ok_ = false;
         return Value::null();
@@ -100,46 +118,66 @@ private:
     bool ok_ = true;
 };
 
-val toJs(const Value& v);
-
 // A list of numbers (the echoed draws: up to 100,000) crosses into JS in one copy instead of
-// one call per item.
-bool allNumbers(const Value::Array& items) {
-    for (const Value& item : items)
-        if (item.kind() != Value::Kind::Number) return false;
-    return !items.empty();
-}
-
-val numbersToJs(const Value::Array& items) {
-    std::vector<double> numbers;
+// one call per item. Returns false, with `numbers` cleared, when an item is not a number.
+bool copyNumbers(const Value::Array& items, std::vector<double>& numbers) {
+    numbers.clear();
     numbers.reserve(items.size());
-    for (const Value& item : items) numbers.push_back(item.asNumber());
-    val view(emscripten::typed_memory_view(numbers.size(), numbers.data()));
-    return val::global("Array").call<val>("from", view);
+    for (const Value& item : items) {
+        if (item.kind() != Value::Kind::Number) {
+            numbers.clear();
+            return false;
+        }
+        numbers.push_back(item.asNumber());
+    }
+    return true;
 }
 
-val toJs(const Value& v) {
-    switch (v.kind()) {
-        case Value::Kind::Null: return val::null();
-        case Value::Kind::Bool: return val(v.asBool());
-        case Value::Kind::Number: return val(v.asNumber());
-        case Value::Kind::String: return val(v.asString());
-        case Value::Kind::Array: {
-            const Value::Array& items = v.asArray();
-            if (items.size() > 8 && allNumbers(items)) return numbersToJs(items);
-            val out = val::array();
-            for (std::size_t i = 0; i < items.size(); ++i) out.set(i, toJs(items[i]));
-            return out;
+// Builds the plain JS value of a result. Member names repeat (every event has tMs, kind,
+// attempt, text), so each name crosses into JS once per result, not once per member.
+class JsBuilder {
+public:
+    val toJs(const Value& v) {
+        switch (v.kind()) {
+            case Value::Kind::Null: return val::null();
+            case Value::Kind::Bool: return val(v.asBool());
+            case Value::Kind::Number: return val(v.asNumber());
+            case Value::Kind::String: return val(v.asString());
+            case Value::Kind::Array: {
+                const Value::Array& items = v.asArray();
+                if (items.size() > 8 && copyNumbers(items, numbers_))
+                    return val::take_ownership(rl_array_of_numbers(numbers_.data(), numbers_.size()));
+                val out = val::array();
+                for (std::size_t i = 0; i < items.size(); ++i) set(out, val(i), toJs(items[i]));
+                return out;
+            }
+            case Value::Kind::Object: {
+                val out = val::object();
+                for (const Value::Member& m : v.asObject()) set(out, key(m.key), toJs(m.value));
+                return out;
+            }
+            case Value::Kind::Unsupported: break;  // the core never returns one
         }
-        case Value::Kind::Object: {
-            val out = val::object();
-            for (const Value::Member& m : v.asObject()) out.set(m.key, toJs(m.value));
-            return out;
-        }
-        case Value::Kind::Unsupported: break;  // the core never returns one
+        return val::null();
     }
-    return val::null();
-}
+
+private:
+    // val::set copies its key and value (two more calls into JS each); this does not.
+    static void set(const val& object, const val& key, const val& value) {
+        emscripten::internal::_emval_set_property(object.as_handle(), key.as_handle(), value.as_handle());
+    }
+
+    const val& key(const std::string& name) {
+        auto found = keys_.find(name);
+        if (found == keys_.end()) found = keys_.emplace(name, val(name)).first;
+        return found->second;
+    }
+
+    std::unordered_map<std::string, val> keys_;
+    std::vector<double> numbers_;
+};
+
+val toJs(const Value& v) { return JsBuilder().toJs(v); }
 
 val failure(const std::string& message) {
     Value error = Value::object();
