@@ -55,7 +55,7 @@ export function tracesFrameView(id) {
       h('p', { class: 'th-status', id: id('herd-status'), role: 'status' }),
       h('div', { class: 'th-figures', id: id('herd-figures') })),
 
-    h('section', { class: 'tr-block', 'aria-labelledby': id('editor-heading') },
+    h('section', { class: 'tr-block tr-editor', 'aria-labelledby': id('editor-heading') },
       h('h3', { id: id('editor-heading') }, 'Your own trace'),
       h('p', { class: 'te-intro' },
         'Script the provider’s answers, supply draws, change the policy: your trace is the last row of the matrix, computed as you type. ',
