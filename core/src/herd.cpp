@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 
 #include "policy.hpp"
 #include "retrylab/engine.hpp"
@@ -11,18 +12,17 @@ namespace retrylab {
 
 namespace {
 
-// Caller by caller, the first wait (or nothing when that caller does not retry). Each call
-// walks a fresh draw stream, so two passes see the same waits without storing a million.
-template <typename Visit>
-void forEachFirstWait(const Inputs& in, const AttemptRow& first, Visit visit) {
-    DrawStream draws(in.draws, in.seed);
-    for (std::uint32_t caller = 0; caller < in.callers; ++caller) {
-        double previous = in.baseBackoffMs;
-        double wait = chooseWait(in, 1, first.retryAfter, previous, draws).waitMs;
-        bool overBudget = in.waitBudgetMs && wait > *in.waitBudgetMs;
-        bool pastDeadline = in.deadlineMs && first.endMs + wait + in.responseMs > *in.deadlineMs;
-        visit(overBudget || pastDeadline ? std::optional<double>() : std::optional<double>(wait));
-    }
+constexpr double kFineBucketMs = 100;
+
+// Whether every caller retries after the first answer: they all saw what the single caller saw.
+bool callersRetry(const Inputs& in, const Run& single) {
+    if (single.attempts.empty()) return false;
+    const AttemptRow& first = single.attempts.front();
+    std::optional<int> status;
+    if (first.clientSaw != "timeout") status = std::atoi(first.clientSaw.c_str());
+    FailureClass seen = status ? classify(*status) : FailureClass::Timeout;
+    bool hasRetryAfter = first.retryAfter && first.retryAfter->raw.find_first_not_of(" \t") != std::string::npos;
+    return !stopBeforeWaiting(in, 1, seen, status, hasRetryAfter);
 }
 
 }  // namespace
@@ -30,41 +30,38 @@ void forEachFirstWait(const Inputs& in, const AttemptRow& first, Visit visit) {
 Herd simulateHerd(const Inputs& in, const Run& single) {
     Herd herd;
     herd.callers = in.callers;
-    const double firstCeiling = ceilingFor(in, 1);
-    // Every caller sees what the single caller saw first; the policy alone decides whether any retries.
-    bool anyRetry = !single.attempts.empty();
-    if (anyRetry) {
-        const AttemptRow& first = single.attempts.front();
-        std::optional<int> status;
-        if (first.clientSaw != "timeout") status = std::atoi(first.clientSaw.c_str());
-        FailureClass seen = status ? classify(*status) : FailureClass::Timeout;
-        bool hasRetryAfter = first.retryAfter && first.retryAfter->raw.find_first_not_of(" \t") != std::string::npos;
-        anyRetry = !stopBeforeWaiting(in, 1, seen, status, hasRetryAfter);
-    }
 
+    // One pass over the callers, the plan made once: each first wait is counted in a 100 ms
+    // bucket; wider buckets are unions of these, since ⌊⌊w/100⌋/2^k⌋ = ⌊w/(100·2^k)⌋ and
+    // dividing by a power of two is exact.
+    std::vector<std::uint32_t> fine;
     double longest = 0;
     std::uint32_t retried = 0;
-    if (anyRetry) {
-        forEachFirstWait(in, single.attempts.front(), [&](std::optional<double> wait) {
-            if (!wait) return;
+    if (callersRetry(in, single)) {
+        const AttemptRow& first = single.attempts.front();
+        const WaitPlan plan = planWait(in, 1, first.retryAfter, in.baseBackoffMs);
+        const double budget = in.waitBudgetMs ? *in.waitBudgetMs : std::numeric_limits<double>::infinity();
+        const double deadline = in.deadlineMs ? *in.deadlineMs : std::numeric_limits<double>::infinity();
+        DrawStream draws(in.draws, in.seed);  // caller i takes the stream's i-th draw
+        for (std::uint32_t caller = 0; caller < in.callers; ++caller) {
+            const double wait = waitFor(in, plan, plan.usesDraw ? draws.next() : 0.0);
+            if (wait > budget || first.endMs + wait + in.responseMs > deadline) continue;  // as the single run decides
             ++retried;
-            longest = std::max(longest, *wait);
-        });
+            longest = std::max(longest, wait);
+            const auto index = static_cast<std::size_t>(std::floor(wait / kFineBucketMs));
+            if (index >= fine.size()) fine.resize(index + 1, 0);
+            ++fine[index];
+        }
     }
     herd.notRetried = in.callers - retried;
 
-    const double range = std::max(firstCeiling, longest);
+    // From 0 up to the larger of ceiling(1) and the longest first wait, the last bucket closed.
+    const double range = std::max(ceilingFor(in, 1), longest);
     while (std::ceil(range / herd.bucketMs) > 100) herd.bucketMs *= 2;
     const auto count = static_cast<std::size_t>(std::max(1.0, std::ceil(range / herd.bucketMs)));
+    const auto merge = static_cast<std::size_t>(herd.bucketMs / kFineBucketMs);
     herd.buckets.assign(count, 0);
-    if (retried > 0) {
-        forEachFirstWait(in, single.attempts.front(), [&](std::optional<double> wait) {
-            if (!wait) return;
-            // Buckets are [from, to), but the last one is closed: a wait of exactly the range lands in it.
-            auto index = static_cast<std::size_t>(std::floor(*wait / herd.bucketMs));
-            ++herd.buckets[std::min(index, count - 1)];
-        });
-    }
+    for (std::size_t j = 0; j < fine.size(); ++j) herd.buckets[std::min(j / merge, count - 1)] += fine[j];
     for (std::uint32_t b : herd.buckets) {
         herd.occupied += b > 0;
         herd.fullest = std::max(herd.fullest, b);

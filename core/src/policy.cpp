@@ -59,14 +59,14 @@ std::string trimmed(const std::string& raw) {
     return raw.substr(begin, raw.find_last_not_of(" \t") - begin + 1);
 }
 
-}  // namespace
-
 // The ceiling before the cap: the schedule's entry, or base × multiplier^(n−1).
 double uncappedCeiling(const Inputs& in, int failureNumber) {
     if (!in.ceilingScheduleMs.empty())
         return in.ceilingScheduleMs[std::min(in.ceilingScheduleMs.size(), static_cast<std::size_t>(failureNumber)) - 1];
     return in.baseBackoffMs * power(in.backoffMultiplier, failureNumber - 1);
 }
+
+}  // namespace
 
 double ceilingFor(const Inputs& in, int failureNumber) {
     double ceiling = uncappedCeiling(in, failureNumber);
@@ -75,100 +75,132 @@ double ceilingFor(const Inputs& in, int failureNumber) {
 
 namespace {
 
-// The backoff alone (no header): the jitter rule, then the minimum.
-WaitChoice backoff(const Inputs& in, int failureNumber, double& previousDecorrelated, DrawStream& draws) {
-    WaitChoice choice;
-    if (in.firstRetryImmediate && failureNumber == 1) {
-        choice.rule = "first retry at once";
-        return choice;
-    }
-    const std::string capped = in.maxBackoffMs ? ", capped at " + ms(*in.maxBackoffMs) : "";
-    const std::string atMost = in.maxBackoffMs ? ", at most " + ms(*in.maxBackoffMs) : "";
-    const double ceiling = ceilingFor(in, failureNumber);
+// How a backoff wait other than decorrelated was made, in words: "ceiling 1000 ms × draw 0.40".
+std::string backoffRule(const Inputs& in, int failureNumber, const WaitChoice& choice) {
+    const double ceiling = *choice.ceilingMs;
     switch (in.jitter) {
-        case Jitter::None:
-            choice.waitMs = ceiling;
-            choice.ceilingMs = ceiling;
-            if (!in.ceilingScheduleMs.empty())
-                choice.rule = "scheduled ceiling " + ms(ceiling);
-            else
-                choice.rule = ms(in.baseBackoffMs) + " × " + formatMs(in.backoffMultiplier, 6) + "^" +
-                              formatInt(failureNumber - 1);
-            if (in.maxBackoffMs && uncappedCeiling(in, failureNumber) > ceiling) choice.rule += capped;
-            break;
-        case Jitter::Full: {
-            double d = draws.next();
-            choice.waitMs = ceiling * d;
-            choice.ceilingMs = ceiling;
-            choice.draw = d;
-            choice.rule = "ceiling " + ms(ceiling) + " × draw " + formatDraw(d);
-            break;
+        case Jitter::None: {
+            std::string rule = !in.ceilingScheduleMs.empty()
+                                   ? "scheduled ceiling " + ms(ceiling)
+                                   : ms(in.baseBackoffMs) + " × " + formatMs(in.backoffMultiplier, 6) + "^" +
+                                         formatInt(failureNumber - 1);
+            if (in.maxBackoffMs && uncappedCeiling(in, failureNumber) > ceiling)
+                rule += ", capped at " + ms(*in.maxBackoffMs);
+            return rule;
         }
-        case Jitter::Equal: {
-            double d = draws.next();
-            choice.waitMs = ceiling / 2 + ceiling / 2 * d;
-            choice.ceilingMs = ceiling;
-            choice.draw = d;
-            choice.rule = "ceiling " + ms(ceiling) + " / 2 + " + ms(ceiling / 2) + " × draw " + formatDraw(d);
-            break;
+        case Jitter::Full: return "ceiling " + ms(ceiling) + " × draw " + formatDraw(*choice.draw);
+        case Jitter::Equal:
+            return "ceiling " + ms(ceiling) + " / 2 + " + ms(ceiling / 2) + " × draw " + formatDraw(*choice.draw);
+        case Jitter::Proportional:
+            return "ceiling " + ms(ceiling) + " × (" + formatMs(in.jitterLow, 6) + " + " +
+                   formatMs(in.jitterHigh - in.jitterLow, 6) + " × draw " + formatDraw(*choice.draw) + ")";
+        case Jitter::Decorrelated: break;
+    }
+    return "";
+}
+
+}  // namespace
+
+WaitPlan planWait(const Inputs& in, int failureNumber, const std::optional<RetryAfterSeen>& retryAfter,
+                  double previousDecorrelated) {
+    WaitPlan plan;
+    const bool headerHonoured = in.honourRetryAfter && retryAfter && retryAfter->waitMs;
+    const bool headerApplies = headerHonoured && (!in.retryAfterMaxMs || *retryAfter->waitMs <= *in.retryAfterMaxMs);
+    plan.headerIgnored = headerHonoured && !headerApplies;
+    if (headerApplies) {
+        plan.headerMs = *retryAfter->waitMs;
+        if (in.retryAfterMode == RetryAfterMode::Replace) {
+            plan.kind = WaitPlan::Kind::Header;
+            return plan;
         }
-        case Jitter::Proportional: {
-            double d = draws.next();
-            choice.waitMs = ceiling * (in.jitterLow + (in.jitterHigh - in.jitterLow) * d);
-            choice.ceilingMs = ceiling;
-            choice.draw = d;
-            choice.rule = "ceiling " + ms(ceiling) + " × (" + formatMs(in.jitterLow, 6) + " + " +
-                          formatMs(in.jitterHigh - in.jitterLow, 6) + " × draw " + formatDraw(d) + ")";
-            break;
-        }
+        plan.headerFloor = true;
+    }
+    if (in.firstRetryImmediate && failureNumber == 1) {
+        plan.kind = WaitPlan::Kind::Immediate;
+        return plan;
+    }
+    plan.kind = WaitPlan::Kind::Backoff;
+    plan.ceilingMs = ceilingFor(in, failureNumber);
+    plan.previousMs = previousDecorrelated;
+    plan.usesDraw = in.jitter != Jitter::None;
+    return plan;
+}
+
+namespace {
+
+// The backoff's jitter rule alone, before the minimum and the header's floor.
+double jittered(const Inputs& in, const WaitPlan& plan, double d, double* decorrelated) {
+    const double ceiling = plan.ceilingMs;
+    switch (in.jitter) {
+        case Jitter::None: return ceiling;
+        case Jitter::Full: return ceiling * d;
+        case Jitter::Equal: return ceiling / 2 + ceiling / 2 * d;
+        case Jitter::Proportional: return ceiling * (in.jitterLow + (in.jitterHigh - in.jitterLow) * d);
         case Jitter::Decorrelated: {
-            double previous = previousDecorrelated;
-            double d = draws.next();
-            double wait = in.baseBackoffMs + d * (3 * previous - in.baseBackoffMs);
-            double upper = 3 * previous;
-            if (in.maxBackoffMs) {
-                wait = std::min(*in.maxBackoffMs, wait);
-                upper = std::min(*in.maxBackoffMs, upper);
-            }
-            previousDecorrelated = wait;
-            choice.waitMs = wait;
-            choice.ceilingMs = upper;
-            choice.draw = d;
-            choice.rule = ms(in.baseBackoffMs) + " + draw " + formatDraw(d) + " × (3 × " + ms(previous) + " − " +
-                          ms(in.baseBackoffMs) + ")" + atMost;
-            break;
+            double wait = in.baseBackoffMs + d * (3 * plan.previousMs - in.baseBackoffMs);
+            if (in.maxBackoffMs) wait = std::min(*in.maxBackoffMs, wait);
+            if (decorrelated) *decorrelated = wait;
+            return wait;
         }
     }
-    if (choice.waitMs < in.minBackoffMs) {
-        choice.waitMs = in.minBackoffMs;
-        choice.rule += ", raised to the " + ms(in.minBackoffMs) + " minimum";
+    return ceiling;
+}
+
+}  // namespace
+
+double waitFor(const Inputs& in, const WaitPlan& plan, double d, double* decorrelated) {
+    if (plan.kind == WaitPlan::Kind::Header) return plan.headerMs;
+    double wait = 0;
+    // The minimum raises a backoff, never a header's wait nor an immediate first retry.
+    if (plan.kind == WaitPlan::Kind::Backoff) wait = std::max(jittered(in, plan, d, decorrelated), in.minBackoffMs);
+    return plan.headerFloor ? std::max(wait, plan.headerMs) : wait;
+}
+
+namespace {
+
+// The sentence for a wait already made: how the plan and the draw gave `waitMs`.
+std::string describeWait(const Inputs& in, int failureNumber, const WaitPlan& plan, const WaitChoice& choice,
+                         const RetryAfterSeen* header) {
+    if (plan.kind == WaitPlan::Kind::Header) return "Retry-After: " + trimmed(header->raw) + " (header wins)";
+    std::string rule;
+    double backoffMs = 0;  // the wait before the header's floor
+    if (plan.kind == WaitPlan::Kind::Immediate) {
+        rule = "first retry at once";
+    } else {
+        if (in.jitter == Jitter::Decorrelated) {
+            rule = ms(in.baseBackoffMs) + " + draw " + formatDraw(*choice.draw) + " × (3 × " + ms(plan.previousMs) +
+                   " − " + ms(in.baseBackoffMs) + ")" + (in.maxBackoffMs ? ", at most " + ms(*in.maxBackoffMs) : "");
+        } else {
+            rule = backoffRule(in, failureNumber, choice);
+        }
+        double raw = jittered(in, plan, choice.draw.value_or(0), nullptr);
+        if (raw < in.minBackoffMs) rule += ", raised to the " + ms(in.minBackoffMs) + " minimum";
+        backoffMs = std::max(raw, in.minBackoffMs);
     }
-    return choice;
+    if (plan.headerFloor) {
+        if (plan.headerMs >= backoffMs)
+            return "Retry-After: " + trimmed(header->raw) + " (at least the header; backoff " + ms(backoffMs) + ")";
+        return rule + " (more than Retry-After: " + trimmed(header->raw) + ")";
+    }
+    if (plan.headerIgnored) rule += " (Retry-After over the " + ms(*in.retryAfterMaxMs) + " maximum is ignored)";
+    return rule;
 }
 
 }  // namespace
 
 WaitChoice chooseWait(const Inputs& in, int failureNumber, const std::optional<RetryAfterSeen>& retryAfter,
                       double& previousDecorrelated, DrawStream& draws) {
-    const bool headerApplies = in.honourRetryAfter && retryAfter && retryAfter->waitMs &&
-                               (!in.retryAfterMaxMs || *retryAfter->waitMs <= *in.retryAfterMaxMs);
-    if (headerApplies && in.retryAfterMode == RetryAfterMode::Replace) {
-        WaitChoice choice;
-        choice.waitMs = *retryAfter->waitMs;
-        choice.rule = "Retry-After: " + trimmed(retryAfter->raw) + " (header wins)";
-        return choice;
+    const WaitPlan plan = planWait(in, failureNumber, retryAfter, previousDecorrelated);
+    WaitChoice choice;
+    double d = 0;
+    if (plan.kind == WaitPlan::Kind::Backoff) {
+        choice.ceilingMs = plan.ceilingMs;
+        if (in.jitter == Jitter::Decorrelated)
+            choice.ceilingMs = in.maxBackoffMs ? std::min(*in.maxBackoffMs, 3 * plan.previousMs) : 3 * plan.previousMs;
+        if (plan.usesDraw) choice.draw = d = draws.next();
     }
-    WaitChoice choice = backoff(in, failureNumber, previousDecorrelated, draws);
-    if (headerApplies) {  // at least the header's wait
-        if (*retryAfter->waitMs >= choice.waitMs) {
-            choice.rule = "Retry-After: " + trimmed(retryAfter->raw) + " (at least the header; backoff " + ms(choice.waitMs) + ")";
-            choice.waitMs = *retryAfter->waitMs;
-        } else {
-            choice.rule += " (more than Retry-After: " + trimmed(retryAfter->raw) + ")";
-        }
-    } else if (in.honourRetryAfter && retryAfter && retryAfter->waitMs) {
-        choice.rule += " (Retry-After over the " + ms(*in.retryAfterMaxMs) + " maximum is ignored)";
-    }
+    choice.waitMs = waitFor(in, plan, d, &previousDecorrelated);
+    choice.rule = describeWait(in, failureNumber, plan, choice, retryAfter ? &*retryAfter : nullptr);
     return choice;
 }
 

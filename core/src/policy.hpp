@@ -26,9 +26,31 @@ struct WaitChoice {
     std::optional<double> draw;
 };
 
-// The wait after failure number `failureNumber`. A usable, honoured Retry-After wins;
-// otherwise the backoff, taking one draw from `draws` when jittered. `previousDecorrelated`
-// is the last wait the decorrelated rule produced (baseBackoffMs before the first).
+// How the wait after failure number `failureNumber` is made, decided before any draw: an
+// honoured Retry-After (replacing the backoff, or as its floor), an immediate first retry, or
+// the backoff from this ceiling. The herd plans once and computes a million waits from it.
+struct WaitPlan {
+    enum class Kind { Header, Immediate, Backoff };
+    Kind kind = Kind::Backoff;
+    double headerMs = 0;         // the header's wait (Header), or the floor (headerFloor)
+    bool headerFloor = false;    // retryAfterMode "at-least" with an honoured header
+    bool headerIgnored = false;  // an honoured header over retryAfterMaxMs
+    double ceilingMs = 0;        // Backoff
+    double previousMs = 0;       // the decorrelated rule's previous wait
+    bool usesDraw = false;       // Backoff with jitter: waitFor needs a draw
+};
+
+// `previousDecorrelated` is the last wait the decorrelated rule produced (baseBackoffMs before
+// the first).
+WaitPlan planWait(const Inputs& in, int failureNumber, const std::optional<RetryAfterSeen>& retryAfter,
+                  double previousDecorrelated);
+
+// The wait a plan gives for draw `d` (unused when the plan needs none). When the decorrelated
+// rule runs, what it produced goes to `*decorrelated`.
+double waitFor(const Inputs& in, const WaitPlan& plan, double d, double* decorrelated = nullptr);
+
+// The wait after failure number `failureNumber`, with its ceiling, draw and sentence: the plan,
+// one draw from `draws` when it needs one, and `waitFor`.
 WaitChoice chooseWait(const Inputs& in, int failureNumber, const std::optional<RetryAfterSeen>& retryAfter,
                       double& previousDecorrelated, DrawStream& draws);
 

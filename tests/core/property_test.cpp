@@ -225,3 +225,25 @@ TEST_CASE("the same inputs give the identical result", "[property][determinism]"
     }
     CHECK(sameValue(compute(Value::object()), compute(Value::object())));
 }
+
+TEST_CASE("a herd caller given the single run's draw waits exactly as the single run did", "[property][herd]") {
+    InputGenerator generate(6);
+    int compared = 0;
+    for (int i = 0; i < 3000; ++i) {
+        Inputs in = generate.next();
+        double d = in.draws.empty() ? 0.5 : in.draws.front();
+        in.draws = {d, d};  // caller 1 and caller 2 both draw what the single run drew first
+        in.callers = 2;
+        Run run = simulate(in);
+        REQUIRE(run.herd);
+        if (run.attempts.size() < 2) continue;  // the single run did not retry
+        ++compared;
+        const Herd& herd = *run.herd;
+        INFO("generated input " << i);
+        REQUIRE(herd.notRetried == 0);
+        double wait = *run.attempts[0].waitAfterMs;
+        auto index = std::min(herd.buckets.size() - 1, static_cast<std::size_t>(std::floor(wait / herd.bucketMs)));
+        REQUIRE(herd.buckets[index] == 2);
+    }
+    CHECK(compared > 500);
+}
