@@ -64,10 +64,14 @@ export function mountTraces(root, app, engine, { idPrefix = 'tr-' } = {}) {
 
   let focus = { row: 1, col: 0 }; // the grid's roving tab stop; row 0 is the header row
 
+  // Trace F's herd line: the policy's run once it is in (null while it is computed).
+  const herdLine = () => {
+    const outcome = herdRuns.policy ? herdOutcome(herdRuns.policy) : { herd: null, error: null };
+    return { callers: herd.callers, result: outcome.herd, error: outcome.error };
+  };
   const rowsNow = () => [
     ...TRACES.map((t) => ({
-      id: t.id, title: `Trace ${t.label}`, request: t.request, result: fixed.get(t.id),
-      herd: t.herd ? { callers: herd.callers, result: herdOutcome(herdRuns.policy).herd, error: herdRuns.policy ? herdOutcome(herdRuns.policy).error : null } : null,
+      id: t.id, title: `Trace ${t.label}`, request: t.request, result: fixed.get(t.id), herd: t.herd ? herdLine() : null,
     })),
     { id: CUSTOM_ID, title: 'Your trace', request: 'from the editor below', result: custom.result, stale: hasAny(custom.errors) },
   ];
@@ -202,7 +206,7 @@ export function mountTraces(root, app, engine, { idPrefix = 'tr-' } = {}) {
     Object.assign(herdText, changes);
     const callersText = herdText.callers.trim().replace(/[,_\s]/g, '');
     const seedText = herdText.seed.trim();
-    els.callersError.textContent = WHOLE.test(callersText) ? '' : 'Enter a whole number of callers, from 1 to 1,000,000.';
+    els.callersError.textContent = WHOLE.test(callersText) ? '' : 'Enter a whole number of callers.';
     // Past 2^53 − 1 a number cannot hold the seed exactly; say so before the engine rounds it.
     els.seedError.textContent = WHOLE.test(seedText) && Number(seedText) <= Number.MAX_SAFE_INTEGER ? '' : 'Enter a whole number, from 0 to 2^53 − 1.';
     if (!els.callersError.textContent && !els.seedError.textContent) {
