@@ -33,7 +33,6 @@ async function start(doc) {
     return;
   }
   const app = createExplorable(root, engine);
-  attachSharing(doc, root, app); // the run in the URL, Copy link, downloads
   const story = computeStory(app.compute);
   const missing = fillFacts(doc, story);
   if (missing.length) console.error(`Retry Lab: ${missing.length} computed numbers could not be filled in.`, missing);
@@ -53,6 +52,8 @@ async function start(doc) {
   for (const slot of doc.querySelectorAll('[data-engine-version]')) slot.textContent = engineVersion(engine);
   const traces = doc.querySelector('[data-retry-traces]'); // the invented policy's traces A–F
   if (traces) doc.defaultView.retryLabTraces = mountTraces(traces, app, engine);
+  // The run in the URL, Copy link, downloads; last, so that a link can name a trace.
+  attachSharing(doc, root, app, { traces: traces ? doc.defaultView.retryLabTraces : null });
   doc.documentElement.classList.add('rl-ready');
   doc.defaultView.retryLab = app; // for the console and for tests
 }
