@@ -139,7 +139,11 @@ class RetryLabElement extends HTMLElement {
     const read = readPairs(pairs);
     const accepted = acceptInputs(read.inputs, this.app.compute);
     // Name them as they were written: attributes, not input names.
-    const named = [...read.problems, ...accepted.problems].map((p) => ({ ...p, key: attributeOf(p.key), reason: p.reason.replace(new RegExp(`^${p.key}\\b`), attributeOf(p.key)) }));
+    const named = [...read.problems, ...accepted.problems].map((p) => {
+      const attribute = attributeOf(p.key);
+      const reason = p.reason.startsWith(`${p.key} `) ? `${attribute} ${p.reason.slice(p.key.length + 1)}` : p.reason;
+      return { ...p, key: attribute, reason };
+    });
     return { inputs: accepted.inputs, problems: [...problems, ...named] };
   }
 

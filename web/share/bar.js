@@ -47,8 +47,8 @@ async function copyText(win, box, text) {
 }
 
 // Mount the bar at the end of `root` and keep it current. linkBase(): the URL (without
-// hash) a copied link opens, or null when there is none to give.
-export function attachShareBar(root, app, { id, linkBase, openLabel = null }) {
+// hash) a copied link opens; pageOf(): the page's own link keys (see codec.js encodeLink).
+export function attachShareBar(root, app, { id, linkBase, openLabel = null, pageOf = () => ({}) }) {
   const doc = root.ownerDocument;
   const win = doc.defaultView;
   const bar = mount(shareView(id, { openLabel }), doc);
@@ -58,7 +58,7 @@ export function attachShareBar(root, app, { id, linkBase, openLabel = null }) {
   const status = $('share-status');
   const open = openLabel ? $('open') : null;
 
-  const linkNow = () => `${linkBase()}#${encodeLink(app.getState().result.inputs)}`;
+  const linkNow = () => `${linkBase()}#${encodeLink(app.getState().result.inputs, pageOf())}`;
   function update() {
     const link = linkNow();
     box.value = link;
@@ -76,7 +76,9 @@ export function attachShareBar(root, app, { id, linkBase, openLabel = null }) {
   for (const button of bar.querySelectorAll('[data-download]')) {
     button.addEventListener('click', () => {
       const f = FILES[button.dataset.download];
-      download(doc, f.name, f.type, f.make(app.getState().result));
+      // The timeline as wide as it is drawn, so the file looks as the page does.
+      const drawn = root.querySelector(`#${id('timeline')}`);
+      download(doc, f.name, f.type, f.make(app.getState().result, { width: (drawn && drawn.clientWidth) || 720 }));
       status.textContent = `Downloading ${f.name}.`;
     });
   }

@@ -88,9 +88,14 @@ function sameValue(a, b) {
   return Object.is(a, b) || (a === 0 && b === 0);
 }
 
-// The hash (without "#") for a full set of inputs, such as compute()'s `inputs` echo.
-export function encodeLink(inputs) {
+// The hash (without "#") for a full set of inputs, such as compute()'s `inputs` echo, and
+// the page's own keys that are not engine inputs (`trace`: the policy trace on show, right
+// after the version; null values are left out).
+export function encodeLink(inputs, page = {}) {
   const parts = [`v=${LINK_VERSION}`];
+  for (const [key, value] of Object.entries(page)) {
+    if (value !== null && value !== undefined) parts.push(`${escapeText(key)}=${escapeText(value)}`);
+  }
   for (const name of FIELD_NAMES) {
     if (!(name in inputs) || inputs[name] === undefined) continue;
     if (name in DEFAULTS_V1 && sameValue(inputs[name], DEFAULTS_V1[name])) continue;
@@ -210,15 +215,18 @@ export function isLink(hash) {
   return text.includes('=');
 }
 
-// A hash ("#v=1&...", or without the "#") to { version, inputs, problems }. `v` may be left
-// out by someone writing a link by hand: it then means 1.
-export function parseLink(hash) {
+// A hash ("#v=1&...", or without the "#") to { version, inputs, page, problems }. `v` may be
+// left out by someone writing a link by hand: it then means 1. `pageKeys`: the keys the page
+// reads itself (such as `trace`); their text goes to `page`, for the page to judge.
+export function parseLink(hash, { pageKeys = [] } = {}) {
   const text = hash.startsWith('#') ? hash.slice(1) : hash;
   if (text.length > MAX_LINK_LENGTH) {
-    return { version: null, inputs: {}, problems: [problem('link', `${text.slice(0, 40)}…`, `is ${text.length.toLocaleString('en-US')} characters long, more than this page reads`)] };
+    return { version: null, inputs: {}, page: {}, problems: [problem('link', `${text.slice(0, 40)}…`, `is ${text.length.toLocaleString('en-US')} characters long, more than this page reads`)] };
   }
   const pairs = [];
   const problems = [];
+  const page = {};
+  const twice = new Set();
   let version = LINK_VERSION;
   for (const part of text.split('&')) {
     if (part === '') continue;
@@ -228,15 +236,20 @@ export function parseLink(hash) {
     const key = safeDecode(rawKey);
     if (key === 'v') {
       version = safeDecode(raw);
-      continue;
+    } else if (pageKeys.includes(key)) {
+      if (key in page && !twice.has(key)) problems.push(problem(key, safeDecode(raw), 'is given more than once'));
+      if (key in page) twice.add(key);
+      page[key] = safeDecode(raw);
+    } else {
+      pairs.push([key, raw]);
     }
-    pairs.push([key, raw]);
   }
   if (String(version) !== String(LINK_VERSION)) {
-    return { version, inputs: {}, problems: [problem('v', String(version), `is a link format this page does not read (it reads v=${LINK_VERSION})`)] };
+    return { version, inputs: {}, page: {}, problems: [problem('v', String(version), `is a link format this page does not read (it reads v=${LINK_VERSION})`)] };
   }
+  for (const key of twice) delete page[key];
   const read = readPairs(pairs);
-  return { version: LINK_VERSION, inputs: read.inputs, problems: [...problems, ...read.problems] };
+  return { version: LINK_VERSION, inputs: read.inputs, page, problems: [...problems, ...read.problems] };
 }
 
 // --- attributes ----------------------------------------------------------------------------

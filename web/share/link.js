@@ -7,40 +7,48 @@ import { acceptInputs } from './accept.js';
 
 const WRITE_DELAY_MS = 200;
 
-// { inputs, result, problems } for a hash, checked field by field by the engine.
-export function readLink(hash, compute) {
-  const parsed = parseLink(hash);
+// { inputs, page, result, problems } for a hash, its inputs checked one by one by the engine.
+export function readLink(hash, compute, { pageKeys = [] } = {}) {
+  const parsed = parseLink(hash, { pageKeys });
   const accepted = acceptInputs(parsed.inputs, compute);
-  return { inputs: accepted.inputs, result: accepted.result, problems: [...parsed.problems, ...accepted.problems] };
+  return {
+    inputs: accepted.inputs, page: parsed.page || {}, result: accepted.result,
+    problems: [...parsed.problems, ...accepted.problems],
+  };
 }
 
-// onProblems(problems) is told after each link is read (an empty list clears the notice).
-export function syncLink(win, app, { onProblems }) {
+// Keep the hash and the explorable together.
+//   onProblems(problems): told after each link is read (an empty list clears the notice);
+//   pageKeys, pageOf(): the page's own keys (`trace`), and their values now;
+//   apply(inputs, page): load a link's accepted inputs and page keys, returning problems
+//     (default: app.load(inputs)).
+export function syncLink(win, app, { onProblems, pageKeys = [], pageOf = () => ({}), apply = null }) {
   const location = win.location;
+  const load = apply || ((inputs) => { app.load(inputs); return []; });
 
   // Loading a link does not rewrite it: the reader's own text stays in the address bar
   // until they change something.
   let loading = false;
-  function load() {
+  function read() {
     if (!isLink(location.hash)) return false;
-    const { inputs, problems } = readLink(location.hash, app.compute);
+    const { inputs, page, problems } = readLink(location.hash, app.compute, { pageKeys });
     loading = true;
+    let more;
     try {
-      app.load(inputs);
+      more = load(inputs, page);
     } finally {
       loading = false;
     }
-    onProblems(problems);
+    onProblems([...problems, ...more]);
     return true;
   }
 
   let timer = 0;
-  let written = null;
+  const hashNow = () => `#${encodeLink(app.getState().result.inputs, pageOf())}`;
   function write() {
     timer = 0;
-    const hash = `#${encodeLink(app.getState().result.inputs)}`;
-    if (hash === written && location.hash === hash) return;
-    written = hash;
+    const hash = hashNow();
+    if (location.hash === hash) return;
     // Keep whatever history.state another script put there.
     win.history.replaceState(win.history.state, '', hash);
   }
@@ -49,7 +57,7 @@ export function syncLink(win, app, { onProblems }) {
   };
 
   const unsubscribe = app.subscribe(schedule);
-  const loaded = load();
+  const loaded = read();
   // A hash typed or pasted into the address bar, or a link on the page to another run.
   // replaceState fires no hashchange, so the page's own writes do not come back here.
   const onHash = () => {
@@ -57,12 +65,13 @@ export function syncLink(win, app, { onProblems }) {
       win.clearTimeout(timer);
       timer = 0;
     }
-    load();
+    read();
   };
   win.addEventListener('hashchange', onHash);
   return {
     loaded,
-    flush: () => { if (timer) { win.clearTimeout(timer); write(); } },
+    hashNow,
+    schedule, // for changes the explorable does not see (the herd's callers)
     destroy() {
       unsubscribe();
       win.removeEventListener('hashchange', onHash);

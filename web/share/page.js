@@ -2,6 +2,11 @@
 // the notice for a link's unusable values, and the Share and export bar. embed.html also
 // posts its height to the parent page, from before the engine loads, so that even the
 // message saying the engine could not load is shown at its full height.
+//
+// With the policy traces section (web/traces/, `traces` below), a link also names the trace
+// on show (`trace=B`); for trace F it carries the herd's callers (`herdCallers=50`; the
+// herd's seed is the run's own `seed`), and for the reader's own trace its inputs are the
+// run's inputs, which go into the editor too.
 
 import { makeIds } from '../views/controls.js';
 import { postHeight } from '../embed/height.js';
@@ -21,19 +26,95 @@ function linkBase(doc) {
   return isEmbed(doc) ? new win.URL('index.html', here).href : here;
 }
 
-export function attachSharing(doc, root, app, { idPrefix = 'rl-' } = {}) {
+export const PAGE_KEYS = ['trace', 'herdCallers'];
+const HERD_TRACE = 'F';
+const CUSTOM_TRACE = 'custom';
+
+const sameJson = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+
+// The page's keys for the run on show.
+function pageKeysOf(app, traces) {
+  const trace = traces ? app.getState().trace : null;
+  if (!trace) return {};
+  return trace === HERD_TRACE ? { trace, herdCallers: traces.getState().herd.callers } : { trace };
+}
+
+// Load a link's accepted inputs, and select its trace when its inputs are that trace's own.
+function applyLink(app, traces, inputs, page) {
+  const problems = [];
+  const said = (key, reason) => problems.push({ key, value: page[key], reason });
+  const { trace } = page;
+  if ('herdCallers' in page && trace !== HERD_TRACE) said('herdCallers', `is used only with trace=${HERD_TRACE}`);
+  if (trace === undefined) {
+    app.load(inputs);
+    return problems;
+  }
+  if (!traces) {
+    app.load(inputs);
+    said('trace', 'names a policy trace, and this page shows none');
+    return problems;
+  }
+  if (!traces.traceIds.includes(trace)) {
+    app.load(inputs);
+    said('trace', `is not one of this page's traces (${traces.traceIds.join(', ')})`);
+    return problems;
+  }
+  const wanted = app.compute(inputs).inputs;
+  if (trace === HERD_TRACE) {
+    let callers = traces.getState().herd.callers;
+    if ('herdCallers' in page) {
+      // The engine judges the number, as the herd's own field does (a 400 is never retried,
+      // so asking costs nothing).
+      const asked = /^\d+$/.test(page.herdCallers) ? Number(page.herdCallers) : NaN;
+      const check = app.compute({ scenario: 'bad-request-400', callers: asked });
+      if (check && check.ok) callers = asked;
+      else said('herdCallers', check && check.errors ? check.errors.map((e) => e.message).join(' ') : 'is not a number of callers');
+    }
+    traces.setHerd({ callers, seed: wanted.seed });
+  }
+  if (trace === CUSTOM_TRACE) {
+    const errors = traces.setCustom(inputs);
+    if (errors) said('trace', `could not put this run in the trace editor: ${errors.map((e) => e.message).join(' ')}`);
+  }
+  traces.selectTrace(trace);
+  if (!sameJson(app.getState().result.inputs, wanted)) {
+    // The run is the link's, whatever it calls itself.
+    app.load(inputs);
+    said('trace', `is not this run (the link's inputs differ from trace ${trace}'s), so no trace is selected`);
+  }
+  return problems;
+}
+
+export function attachSharing(doc, root, app, { idPrefix = 'rl-', traces = null } = {}) {
   const id = makeIds(idPrefix);
   const embed = isEmbed(doc);
+  const pageOf = () => pageKeysOf(app, traces);
   const bar = attachShareBar(root, app, {
     id,
     linkBase: () => linkBase(doc),
     openLabel: embed ? 'Open in Retry Lab' : null,
+    pageOf,
   });
-  const link = syncLink(doc.defaultView, app, { onProblems: (problems) => showNotice(root, id, problems, 'link') });
+  const link = syncLink(doc.defaultView, app, {
+    onProblems: (problems) => showNotice(root, id, problems, 'link'),
+    pageKeys: PAGE_KEYS,
+    pageOf,
+    apply: (inputs, page) => applyLink(app, traces, inputs, page),
+  });
   bar.update();
+  // The herd's callers change no run on show, but they are in a trace F link.
+  const tracesBox = traces ? doc.querySelector('[data-retry-traces]') : null;
+  const onTraces = () => {
+    if (app.getState().trace === HERD_TRACE) {
+      link.schedule();
+      bar.update();
+    }
+  };
+  if (tracesBox) tracesBox.addEventListener('input', onTraces);
   return {
     link,
     destroy() {
+      if (tracesBox) tracesBox.removeEventListener('input', onTraces);
       link.destroy();
       bar.destroy();
     },
