@@ -15,6 +15,8 @@ import { tableView } from './views/table.js';
 import { metricsView, nowView, verdictText, verdictView } from './views/metrics.js';
 import { seconds } from './format.js';
 
+const UNREADABLE = 'unreadable'; // a number box's text that is no number: the field's error says so
+
 export function valueText(result, playback) {
   const t = msAt(playback.s, runSpan(result));
   return `${seconds(t)} — ${momentPhrase(result, t, playback.shown)}`;
@@ -22,7 +24,22 @@ export function valueText(result, playback) {
 
 export function createExplorable(root, engine, { idPrefix = 'rl-' } = {}) {
   const id = makeIds(idPrefix);
-  const compute = (inputs) => engine.compute(inputs);
+  // An engine that throws (a WebAssembly trap, an abort) or answers with something that is no
+  // result must not take the page down: either becomes an error result, so the last good run
+  // stays on screen with a message.
+  const compute = (inputs) => {
+    let result;
+    try {
+      result = engine.compute(inputs);
+    } catch (error) {
+      const why = error && error.message ? error.message : String(error);
+      return { ok: false, errors: [{ field: 'general', message: `The retry engine failed on this run (${why}).` }] };
+    }
+    if (result && result.ok === true && !(result.inputs && result.metrics && Array.isArray(result.events) && Array.isArray(result.attempts))) {
+      return { ok: false, errors: [{ field: 'general', message: 'The retry engine returned a result the page cannot read.' }] };
+    }
+    return result;
+  };
   const opening = compute({});
   if (!opening || opening.ok !== true) throw new Error('The engine could not compute the opening run.');
 
@@ -73,7 +90,8 @@ export function createExplorable(root, engine, { idPrefix = 'rl-' } = {}) {
       const range = $(`${f.name}-range`);
       const error = state.errors[f.name] || '';
       const text = state.fields[f.name];
-      if (box !== changedElement && box.value !== text) box.value = text;
+      // A box still holding the unreadable text it was given keeps it on screen.
+      if (box !== changedElement && box.value !== text && !(text === UNREADABLE && box.validity.badInput)) box.value = text;
       const n = Number(text);
       if (range !== changedElement && text !== '' && Number.isFinite(n)) range.value = String(n);
       $(`${f.name}-error`).textContent = error;
@@ -165,7 +183,9 @@ export function createExplorable(root, engine, { idPrefix = 'rl-' } = {}) {
     const input = event.target;
     const field = input.dataset.field;
     if (!field || input.type === 'radio' || input.type === 'checkbox') return;
-    setFields({ [field]: input.value }, input);
+    // A number box holding text it cannot read ("abc", "1e400") reports "" as its value: pass
+    // it on as unreadable, not as an empty box (an empty deadline means none).
+    setFields({ [field]: input.validity && input.validity.badInput ? UNREADABLE : input.value }, input);
   });
   els.form.addEventListener('change', (event) => {
     const input = event.target;
