@@ -1,24 +1,23 @@
-// The JS half of the WebAssembly binding (linked with --pre-js, so it runs inside the module
-// factory, where `Module` is the module being built).
+// The JS half of the WebAssembly binding. assemble.js puts it inside the engine file's factory,
+// after loader.js, which instantiates the module and calls rlEngine() below with its exports.
 //
 // compute(inputs) reads the caller's object here, in one pass, into a "tape": a Float64Array of
 // node codes and numbers, plus the UTF-8 bytes of every string. The C++ half (engine.cpp)
-// rebuilds a retrylab::Value from it without calling back into JS. Reading here rather than
-// through embind's val one property at a time is what keeps 100,000 draws cheap, and it
-// confines the caller's code (getters, proxies) to this function, where a throw is caught and
-// becomes an unsupported value instead of unwinding through WebAssembly frames.
+// rebuilds a retrylab::Value from it without calling back into JS, and writes the result the
+// same way; rlReadResult() turns that into plain objects and arrays. Reading here is what
+// keeps 100,000 draws cheap, and it confines the caller's code (getters, proxies) to this
+// function, where a throw is caught and becomes an unsupported value instead of unwinding
+// through WebAssembly frames.
 //
 // What has no JSON meaning becomes an "unsupported" node with a description, which the core's
 // validation reports against the field's path: functions, symbols, BigInts, undefined list
 // items, cycles, nesting deeper than 64 levels, values whose getters throw. Members that are
 // undefined are absent, as JSON.stringify would leave them out. Typed arrays count as lists.
 //
-// Tape grammar (every entry a double):
+// Tape grammar (every entry a double; engine.cpp has the result's side):
 //   null: 0 | false: 1 | true: 2 | number: 3 x | string: 4 bytes | list: 5 n item*n
 //   object: 6 n (keyBytes value)*n | unsupported: 7 bytes | list of numbers: 8 n x*n
 // where `bytes` is the length of the string's UTF-8 in `text`, the strings in tape order.
-
-/* global Module */
 
 var RL_NULL = 0, RL_FALSE = 1, RL_TRUE = 2, RL_NUMBER = 3, RL_STRING = 4, RL_ARRAY = 5,
     RL_OBJECT = 6, RL_UNSUPPORTED = 7, RL_NUMBERS = 8;
@@ -186,27 +185,113 @@ function rlFailure(message) {
   return { ok: false, errors: [{ field: '', message: message }] };
 }
 
-// Reads `input` onto a tape and runs the C++ entry point `name` on it.
-function rlRun(name, input) {
-  var flat;
-  try {
-    flat = rlFlatten(input);
-  } catch (e) {
-    if (e instanceof RlTooBig) return rlFailure(e.message);
-    return rlFailure('The inputs could not be read: ' + rlDescribeThrow(e) + '.');
+var rlDecoder = new TextDecoder();
+
+// The result engine.cpp wrote at `out` (see Output there), as plain objects and arrays.
+function rlReadResult(out, heap) {
+  var header = out >> 2;
+  var u32 = heap.u32, f64 = heap.f64;
+  var at = u32[header] >> 3, end = at + u32[header + 1];
+  var bytes = heap.u8.subarray(u32[header + 2], u32[header + 2] + u32[header + 3]);
+  var utf16 = u32[header + 4] === 1;
+  // Valid UTF-8 (the usual case): one decode, then each string is a slice of UTF-16 units.
+  var text = utf16 ? rlDecoder.decode(bytes) : '';
+  var pos = 0;
+  function string() {
+    var n = f64[at++];
+    var s = utf16 ? text.slice(pos, pos + n) : rlDecoder.decode(bytes.subarray(pos, pos + n));
+    pos += n;
+    return s;
   }
-  try {
-    return Module[name](flat.tape, flat.text);
-  } catch (e) {
-    return rlFailure('The engine failed: ' + rlDescribeThrow(e) + '.');
+  function value() {
+    var n, i, items, object;
+    switch (f64[at++]) {
+      case RL_NULL: return null;
+      case RL_FALSE: return false;
+      case RL_TRUE: return true;
+      case RL_NUMBER: return f64[at++];
+      case RL_STRING: return string();
+      case RL_ARRAY:
+        n = f64[at++];
+        items = new Array(n);
+        for (i = 0; i < n; ++i) items[i] = value();
+        return items;
+      case RL_NUMBERS:
+        n = f64[at++];
+        items = new Array(n);
+        for (i = 0; i < n; ++i) items[i] = f64[at++];
+        return items;
+      case RL_OBJECT:
+        n = f64[at++];
+        object = {};
+        for (i = 0; i < n; ++i) {
+          var key = string();
+          object[key] = value();
+        }
+        return object;
+    }
+    throw new Error('the result is damaged');
   }
+  var result = value();
+  if (at !== end) throw new Error('the result is damaged');
+  return result;
 }
 
-Module['compute'] = function compute(inputs) {
-  return rlRun('computeTape', inputs);
-};
+// The engine's API over one instance's exports (loader.js): compute, sweep, version and
+// heapInUse, and the allocator (tests use it to see that heapInUse() counts).
+function rlEngine(wasm) {
+  var memory = wasm.memory;
+  var heap = { buffer: null, u8: null, u32: null, f64: null };
+  // Memory grows inside calls (emscripten_resize_heap): views are renewed when it has.
+  function views() {
+    if (heap.buffer !== memory.buffer) {
+      heap.buffer = memory.buffer;
+      heap.u8 = new Uint8Array(heap.buffer);
+      heap.u32 = new Uint32Array(heap.buffer);
+      heap.f64 = new Float64Array(heap.buffer);
+    }
+    return heap;
+  }
 
-// sweep({ inputs, vary, from, to, points }): docs/engine.md §3.
-Module['sweep'] = function sweep(request) {
-  return rlRun('sweepTape', request);
-};
+  // Reads `input` onto a tape and runs the C++ entry point (0 compute, 1 sweep) on it.
+  function run(entry, input) {
+    var flat;
+    try {
+      flat = rlFlatten(input);
+    } catch (e) {
+      if (e instanceof RlTooBig) return rlFailure(e.message);
+      return rlFailure('The inputs could not be read: ' + rlDescribeThrow(e) + '.');
+    }
+    var tape = 0, text = 0, out = 0;
+    try {
+      tape = wasm.malloc(flat.tape.length * 8 + 8);
+      text = wasm.malloc(flat.text.length + 1);
+      if (!tape || !text) return rlFailure('The engine is out of memory.');
+      views().f64.set(flat.tape, tape >> 3);
+      heap.u8.set(flat.text, text);
+      out = wasm.rl_run(entry, tape, flat.tape.length, text, flat.text.length);
+      return rlReadResult(out, views());
+    } catch (e) {
+      return rlFailure('The engine failed: ' + rlDescribeThrow(e) + '.');
+    } finally {
+      if (out) wasm.rl_free_result(out);
+      if (text) wasm.free(text);
+      if (tape) wasm.free(tape);
+    }
+  }
+
+  return {
+    compute: function compute(inputs) { return run(0, inputs); },
+    // sweep({ inputs, vary, from, to, points }): docs/engine.md §3.
+    sweep: function sweep(request) { return run(1, request); },
+    version: function version() {
+      var u8 = views().u8, at = wasm.rl_version(), end = at;
+      while (u8[end]) ++end;
+      return rlDecoder.decode(u8.subarray(at, end));
+    },
+    // Bytes the allocator has handed out and not had back (mallinfo): calls leave it flat.
+    heapInUse: function heapInUse() { return wasm.rl_heap_in_use(); },
+    _malloc: function (bytes) { return wasm.malloc(bytes); },
+    _free: function (address) { wasm.free(address); },
+  };
+}

@@ -1,47 +1,48 @@
-// The engine for JavaScript (embind). A thin adapter: compute.js reads the caller's object into
-// a tape; this file turns the tape into a retrylab::Value, calls retrylab::compute(), and hands
-// back the result as plain JS objects and arrays built with emscripten::val — no embind
-// handles, nothing the caller must .delete().
+// The engine for JavaScript: a small C ABI, no embind. compute.js reads the caller's object
+// into a tape (numbers) and a text (UTF-8); rl_run() turns them into a retrylab::Value, calls
+// retrylab::compute() or retrylab::sweep(), and writes the result back the same way: a tape of
+// codes and numbers and one text holding every string. compute.js rebuilds plain JS objects
+// and arrays from it, so nothing crosses as a handle and nothing has to be .delete()d.
 //
-//   const engine = await require('./retrylab-engine.js')();
-//   engine.compute({ maxRetries: 1 });  // { ok: true, engine, inputs, events, ... }
-//   engine.version();                   // the engine's version
-//   engine.heapInUse();                 // bytes malloc'ed now: to show calls don't leak
+// Without embind the engine file is about 30 KB smaller gzipped (embind's JS runtime and its
+// type registry, RTTI and the C++ side of emscripten::val), and a result crosses in one copy
+// instead of one JS call per member.
+//
+//   rl_run(entry, tape, tapeLength, text, textBytes) -> Output*   entry 0 compute, 1 sweep
+//   rl_free_result(output)
+//   rl_version() -> const char*        rl_heap_in_use() -> bytes malloc'ed now
+//
+// Tape grammar, both ways (every entry a double):
+//   null: 0 | false: 1 | true: 2 | number: 3 x | string: 4 length | list: 5 n item*n
+//   object: 6 n (keyLength value)*n | unsupported: 7 length (inputs only) | numbers: 8 n x*n
+// Inputs give a string's length in UTF-8 bytes. A result gives it in UTF-16 code units when
+// its whole text is valid UTF-8 (always, in practice: the strings come from the core and from
+// TextEncoder), so JS decodes the text once and slices it; otherwise in bytes, and JS decodes
+// each string on its own. Output::header says which.
 #include <malloc.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
-#include <unordered_map>
+#include <utility>
 #include <vector>
 
-#include <emscripten/bind.h>
 #include <emscripten/emscripten.h>
-#include <emscripten/val.h>
 
 #include "retrylab/engine.hpp"
 
-// A plain JS array of the n doubles at `numbers`. A loop here is several times faster than
-// Array.from() on a typed-array view.
-EM_JS(emscripten::EM_VAL, rl_array_of_numbers, (const double* numbers, std::size_t n), {
-    var items = new Array(n);
-    var first = numbers >> 3;
-    for (var i = 0; i < n; ++i) items[i] = HEAPF64[first + i];
-    return Emval.toHandle(items);
-});
-
 namespace {
 
-using emscripten::val;
 using retrylab::Value;
 
-// Node codes of the tape; compute.js writes them.
 enum Code { Null = 0, False = 1, True = 2, Number = 3, String = 4, Array = 5, Object = 6, Unsupported = 7, Numbers = 8 };
 
 // Reads the tape compute.js wrote. The tape is ours, not the caller's, but a reader that runs
 // off its end still stops cleanly.
 class TapeReader {
 public:
-    TapeReader(const std::vector<double>& tape, const std::string& text) : tape_(tape), text_(text) {}
+    TapeReader(const double* tape, std::size_t tapeLength, const char* text, std::size_t textBytes)
+        : tape_(tape), tapeLength_(tapeLength), text_(text), textBytes_(textBytes) {}
 
     bool ok() const { return ok_; }
 
@@ -84,7 +85,7 @@ public:
 
 private:
     double next() {
-        if (at_ >= tape_.size()) {
+        if (at_ >= tapeLength_) {
             ok_ = false;
             return -1;
         }
@@ -93,7 +94,7 @@ private:
     // A count is bounded by what is left of the tape, so a bad one cannot reserve gigabytes.
     std::size_t count() {
         double n = next();
-        if (!(n >= 0 && n <= static_cast<double>(tape_.size() - at_))) {
+        if (!(n >= 0 && n <= static_cast<double>(tapeLength_ - at_))) {
             ok_ = false;
             return 0;
         }
@@ -101,135 +102,175 @@ private:
     }
     std::string string() {
         double n = next();
-        if (!(n >= 0 && n <= static_cast<double>(text_.size() - textAt_))) {
+        if (!(n >= 0 && n <= static_cast<double>(textBytes_ - textAt_))) {
             ok_ = false;
             return {};
         }
         auto bytes = static_cast<std::size_t>(n);
-        std::string s = text_.substr(textAt_, bytes);
+        std::string s(text_ + textAt_, bytes);
         textAt_ += bytes;
         return s;
     }
 
-    const std::vector<double>& tape_;
-    const std::string& text_;
+    const double* tape_;
+    std::size_t tapeLength_;
+    const char* text_;
+    std::size_t textBytes_;
     std::size_t at_ = 0;
     std::size_t textAt_ = 0;
     bool ok_ = true;
 };
 
-// A list of numbers (the echoed draws: up to 100,000) crosses into JS in one copy instead of
-// one call per item. Returns false, with `numbers` cleared, when an item is not a number.
-bool copyNumbers(const Value::Array& items, std::vector<double>& numbers) {
-    numbers.clear();
-    numbers.reserve(items.size());
-    for (const Value& item : items) {
-        if (item.kind() != Value::Kind::Number) {
-            numbers.clear();
-            return false;
+// The UTF-16 length of s, or -1 when s is not valid UTF-8 (then TextDecoder would put U+FFFD
+// in, and the length would depend on its neighbours).
+long utf16Length(const std::string& s) {
+    const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+    const std::size_t n = s.size();
+    long units = 0;
+    for (std::size_t i = 0; i < n;) {
+        const unsigned c = p[i];
+        if (c < 0x80) {
+            ++units;
+            ++i;
+            continue;
         }
-        numbers.push_back(item.asNumber());
+        std::size_t length = 0;
+        unsigned low = 0x80, high = 0xBF;  // the second byte's range (RFC 3629's table)
+        if (c >= 0xC2 && c <= 0xDF) {
+            length = 2;
+        } else if (c >= 0xE0 && c <= 0xEF) {
+            length = 3;
+            if (c == 0xE0) low = 0xA0;
+            if (c == 0xED) high = 0x9F;
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            length = 4;
+            if (c == 0xF0) low = 0x90;
+            if (c == 0xF4) high = 0x8F;
+        } else {
+            return -1;
+        }
+        if (n - i < length || p[i + 1] < low || p[i + 1] > high) return -1;
+        for (std::size_t k = 2; k < length; ++k)
+            if ((p[i + k] & 0xC0) != 0x80) return -1;
+        units += length == 4 ? 2 : 1;
+        i += length;
     }
-    return true;
+    return units;
 }
 
-// Builds the plain JS value of a result. Member names repeat (every event has tMs, kind,
-// attempt, text), so each name crosses into JS once per result, not once per member.
-class JsBuilder {
-public:
-    val toJs(const Value& v) {
-        switch (v.kind()) {
-            case Value::Kind::Null: return val::null();
-            case Value::Kind::Bool: return val(v.asBool());
-            case Value::Kind::Number: return val(v.asNumber());
-            case Value::Kind::String: return val(v.asString());
-            case Value::Kind::Array: {
-                const Value::Array& items = v.asArray();
-                if (items.size() > 8 && copyNumbers(items, numbers_))
-                    return val::take_ownership(rl_array_of_numbers(numbers_.data(), numbers_.size()));
-                val out = val::array();
-                for (std::size_t i = 0; i < items.size(); ++i) set(out, val(i), toJs(items[i]));
-                return out;
-            }
-            case Value::Kind::Object: {
-                val out = val::object();
-                for (const Value::Member& m : v.asObject()) set(out, key(m.key), toJs(m.value));
-                return out;
-            }
-            case Value::Kind::Unsupported: break;  // the core never returns one
+// Writes a Value as a tape and a text.
+struct TapeWriter {
+    std::vector<double> tape;
+    std::string text;
+    bool utf16 = true;   // string lengths in UTF-16 units; else in bytes
+    bool valid = true;   // every string was valid UTF-8
+
+    void string(const std::string& s) {
+        long length = utf16 ? utf16Length(s) : static_cast<long>(s.size());
+        if (length < 0) {
+            valid = false;
+            length = 0;
         }
-        return val::null();
+        tape.push_back(static_cast<double>(length));
+        text += s;
     }
 
-private:
-    // val::set copies its key and value (two more calls into JS each); this does not.
-    static void set(const val& object, const val& key, const val& value) {
-        emscripten::internal::_emval_set_property(object.as_handle(), key.as_handle(), value.as_handle());
+    void write(const Value& v) {
+        switch (v.kind()) {
+            case Value::Kind::Null: tape.push_back(Null); return;
+            case Value::Kind::Bool: tape.push_back(v.asBool() ? True : False); return;
+            case Value::Kind::Number:
+                tape.push_back(Number);
+                tape.push_back(v.asNumber());
+                return;
+            case Value::Kind::String:
+                tape.push_back(String);
+                string(v.asString());
+                return;
+            case Value::Kind::Array: {
+                // A list of numbers only (the echoed draws: up to 100,000) is one block.
+                const Value::Array& items = v.asArray();
+                bool numbers = items.size() > 8;
+                for (std::size_t i = 0; numbers && i < items.size(); ++i)
+                    numbers = items[i].kind() == Value::Kind::Number;
+                tape.push_back(numbers ? Numbers : Array);
+                tape.push_back(static_cast<double>(items.size()));
+                for (const Value& item : items) {
+                    if (numbers)
+                        tape.push_back(item.asNumber());
+                    else
+                        write(item);
+                }
+                return;
+            }
+            case Value::Kind::Object:
+                tape.push_back(Object);
+                tape.push_back(static_cast<double>(v.asObject().size()));
+                for (const Value::Member& m : v.asObject()) {
+                    string(m.key);
+                    write(m.value);
+                }
+                return;
+            case Value::Kind::Unsupported: tape.push_back(Null); return;  // the core never returns one
+        }
     }
-
-    const val& key(const std::string& name) {
-        auto found = keys_.find(name);
-        if (found == keys_.end()) found = keys_.emplace(name, val(name)).first;
-        return found->second;
-    }
-
-    std::unordered_map<std::string, val> keys_;
-    std::vector<double> numbers_;
 };
 
-val toJs(const Value& v) { return JsBuilder().toJs(v); }
+// A result as compute.js finds it: header = [tape address, tape length, text address, text
+// bytes, 1 when lengths are UTF-16 units]. rl_free_result() deletes it.
+struct Output {
+    std::uint32_t header[5] = {};
+    TapeWriter writer;
+};
 
-val failure(const std::string& message) {
+std::uint32_t address(const void* p) { return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(p)); }
+
+Output* output(const Value& result) {
+    auto* out = new Output();
+    out->writer.write(result);
+    if (!out->writer.valid) {
+        out->writer = TapeWriter();
+        out->writer.utf16 = false;
+        out->writer.write(result);
+    }
+    const TapeWriter& w = out->writer;
+    out->header[0] = address(w.tape.data());
+    out->header[1] = static_cast<std::uint32_t>(w.tape.size());
+    out->header[2] = address(w.text.data());
+    out->header[3] = static_cast<std::uint32_t>(w.text.size());
+    out->header[4] = w.utf16 ? 1 : 0;
+    return out;
+}
+
+Value failure(const char* message) {
     Value error = Value::object();
     error.set("field", Value::string(""));
     error.set("message", Value::string(message));
     Value result = Value::object();
     result.set("ok", Value::boolean(false));
     result.set("errors", Value::array({error}));
-    return toJs(result);
+    return result;
 }
-
-// Rebuilds the caller's object from the tape (Float64Array) and its text (Uint8Array) that
-// compute.js made, and hands it to one of the core's entry points.
-template <typename EntryPoint>
-val runOnTape(const val& tape, const val& text, EntryPoint entryPoint) {
-    std::vector<double> nodes(tape["length"].as<std::size_t>());
-    val(emscripten::typed_memory_view(nodes.size(), nodes.data())).call<void>("set", tape);
-    std::string bytes(text["length"].as<std::size_t>(), '\0');
-    val(emscripten::typed_memory_view(bytes.size(), reinterpret_cast<unsigned char*>(bytes.data())))
-        .call<void>("set", text);
-
-#if defined(__cpp_exceptions)
-    try {
-#endif
-        TapeReader reader(nodes, bytes);
-        Value inputs = reader.value();
-        if (!reader.ok()) return failure("The binding could not read its own copy of the inputs.");
-        return toJs(entryPoint(inputs));
-#if defined(__cpp_exceptions)
-    } catch (const std::exception& e) {
-        return failure(std::string("The engine failed: ") + e.what() + ".");
-    } catch (...) {
-        return failure("The engine failed.");
-    }
-#endif
-}
-
-// Called by compute() and sweep() in compute.js.
-val computeTape(const val& tape, const val& text) { return runOnTape(tape, text, retrylab::compute); }
-val sweepTape(const val& tape, const val& text) { return runOnTape(tape, text, retrylab::sweep); }
-
-std::string version() { return retrylab::engineVersion(); }
-
-// Bytes the allocator has handed out and not had back: WebAssembly memory only grows, so its
-// size cannot show a leak; this can.
-double heapInUse() { return static_cast<double>(mallinfo().uordblks); }
 
 }  // namespace
 
-EMSCRIPTEN_BINDINGS(retrylab) {
-    emscripten::function("computeTape", &computeTape);
-    emscripten::function("sweepTape", &sweepTape);
-    emscripten::function("version", &version);
-    emscripten::function("heapInUse", &heapInUse);
+extern "C" {
+
+// Runs compute() (entry 0) or sweep() (entry 1) on the inputs compute.js wrote.
+EMSCRIPTEN_KEEPALIVE Output* rl_run(int entry, const double* tape, std::size_t tapeLength, const char* text,
+                                    std::size_t textBytes) {
+    TapeReader reader(tape, tapeLength, text, textBytes);
+    Value inputs = reader.value();
+    if (!reader.ok()) return output(failure("The binding could not read its own copy of the inputs."));
+    return output(entry == 1 ? retrylab::sweep(inputs) : retrylab::compute(inputs));
 }
+
+EMSCRIPTEN_KEEPALIVE void rl_free_result(Output* out) { delete out; }
+
+EMSCRIPTEN_KEEPALIVE const char* rl_version() { return retrylab::engineVersion(); }
+
+// Bytes the allocator has handed out and not had back: WebAssembly memory only grows, so its
+// size cannot show a leak; this can.
+EMSCRIPTEN_KEEPALIVE double rl_heap_in_use() { return static_cast<double>(mallinfo().uordblks); }
+
+}  // extern "C"

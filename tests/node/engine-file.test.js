@@ -30,7 +30,10 @@ test('the file stands alone: no second file, no module syntax, no eval', () => {
   const text = fs.readFileSync(enginePath, 'utf8');
   const dir = path.dirname(enginePath);
   assert.deepEqual(fs.readdirSync(dir).filter((f) => f.endsWith('.wasm')), [], 'a .wasm beside the engine file');
-  assert.ok(text.includes('data:application/octet-stream;base64,'), 'the wasm is inlined');
+  // The module is inlined (bindings/wasm/assemble.js): nothing is fetched or read from disk.
+  assert.doesNotMatch(text, /\.wasm\b|\bfetch\(|\brequire\(|\bimportScripts\(/, 'the wasm is inlined, nothing else is loaded');
+  // ASCII only: a page in any charset (and <retry-lab> on someone else's page) reads it the same.
+  assert.ok(/^[\x00-\x7f]*$/.test(text), 'the file is ASCII');
   assert.doesNotMatch(text, /import\.meta|^\s*export\s/m, 'ES-module syntax would not load on file://');
   assert.doesNotMatch(text, /new Function\(|\beval\(/, 'dynamic code breaks a strict CSP');
 });

@@ -1,0 +1,65 @@
+// The engine file's loader (assemble.js puts it in the factory with compute.js): the
+// WebAssembly module is inlined as text (RL_WASM, see assemble.js for the code), compiled
+// once, and instantiated per RetryLabEngine() call with the two functions it imports.
+//
+//   const engine = await RetryLabEngine();   // a page's global, or require('./retrylab-engine.js')
+//   engine.compute({ maxRetries: 1 });       // { ok: true, engine, inputs, events, ... }
+
+/* global RL_WASM, RL_WASM_ORDER, rlEngine */
+
+// The module's bytes from RL_WASM: each character is one byte, or a prefix and a character;
+// RL_WASM_ORDER (hex) lists the bytes from the most frequent.
+function rlWasmBytes() {
+  var order = new Uint8Array(256);
+  for (var i = 0; i < 256; ++i) order[i] = parseInt(RL_WASM_ORDER.substr(2 * i, 2), 16);
+  // The 93 characters a "..." literal holds as themselves: ' ' to '~' without '"' and '\'.
+  var index = function (c) { return c - 32 - (c > 34) - (c > 92); };
+  var bytes = new Uint8Array(RL_WASM.length);
+  var n = 0;
+  for (var at = 0; at < RL_WASM.length; ++at) {
+    var rank = index(RL_WASM.charCodeAt(at));
+    if (rank < 3) rank = 90 + rank * 90 + index(RL_WASM.charCodeAt(++at)) - 3;
+    else rank -= 3;
+    bytes[n++] = order[rank];
+  }
+  return bytes.subarray(0, n);
+}
+
+var rlModule = null;  // the compiled module, shared by every instance
+
+// A promise of the engine: compute, sweep, version, heapInUse.
+function RetryLabEngine() {
+  return new Promise(function (resolve) {
+    if (!rlModule) rlModule = WebAssembly.compile(rlWasmBytes());
+    resolve(rlModule);
+  }).then(function (module) {
+    var memory = null;
+    var imports = {
+      env: {
+        // malloc needs more memory: grow to the request and a fifth more (at most 2 GiB).
+        emscripten_resize_heap: function (requested) {
+          requested >>>= 0;
+          var old = memory.buffer.byteLength;
+          var limit = 2147483648;
+          if (requested > limit) return 0;
+          var sizes = [Math.min(limit, requested + Math.min(requested / 5, 96 << 20)), requested];
+          for (var i = 0; i < sizes.length; ++i) {
+            var pages = Math.ceil((sizes[i] - old) / 65536);
+            try {
+              memory.grow(pages);
+              return 1;
+            } catch (e) { /* try the smaller size */ }
+          }
+          return 0;
+        },
+        abort: function () { throw new Error('the engine aborted'); },
+      },
+    };
+    return WebAssembly.instantiate(module, imports).then(function (instance) {
+      var wasm = instance.exports;
+      memory = wasm.memory;
+      wasm.__wasm_call_ctors();
+      return rlEngine(wasm);
+    });
+  });
+}
