@@ -55,7 +55,7 @@ test('FILE and - read the same inputs as stdin', () => {
 test('--help and --version', async () => {
   const help = runRetrysim('', ['--help']);
   assert.equal(help.status, 0);
-  assert.match(help.stdout, /usage: retrysim \[FILE\]/);
+  assert.match(help.stdout, /usage: retrysim \[--sweep\] \[FILE\]/);
   const version = runRetrysim('', ['--version']);
   assert.equal(version.status, 0);
   assert.equal(version.stdout.trim(), `retrysim ${(await loadEngine()).version()}`);
