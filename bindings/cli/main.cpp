@@ -1,12 +1,11 @@
 // retrysim: the engine as a native command (SPEC §8). Reads the inputs as JSON from FILE or
 // stdin, prints the result of retrylab::compute() as JSON. A thin binding: JSON text in, the
-// core's Value through, JSON text out; every rule about the inputs lives in the core.
+// core's Value through, JSON text out (both by retrylab::json, bindings/json, which the fuzz
+// targets share); every rule about the inputs lives in the core.
 //
 // Exit status: 0 a result; 2 invalid inputs (the error object is still printed), malformed
 // JSON, an unreadable file or a bad command line; 1 anything else (e.g. out of memory).
-#include <algorithm>
 #include <cerrno>
-#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -15,21 +14,14 @@
 #include <optional>
 #include <string>
 
-#include <nlohmann/json.hpp>
-
 #include "retrylab/engine.hpp"
+#include "retrylab/json.hpp"
 
 namespace {
 
-using Json = nlohmann::ordered_json;  // keeps the core's member order in the output
 using retrylab::Value;
 
 constexpr std::size_t kMaxInputBytes = std::size_t{64} << 20;  // far above any valid input
-constexpr int kMaxDepth = 512;  // valid inputs nest 3 deep; the conversion below recurses
-// As in the WebAssembly binding: one past the longest list a field allows is all validation
-// needs to say "too long", and no valid object has more than a few dozen members.
-constexpr std::size_t kMaxItems = 1000001;
-constexpr std::size_t kMaxMembers = 10000;
 
 const char* const kUsage =
     "usage: retrysim [--sweep] [FILE]\n"
@@ -71,86 +63,6 @@ std::optional<std::string> readAll(std::FILE* in, const std::string& name, Failu
             return text;
         }
     }
-}
-
-// Rejects nesting deeper than kMaxDepth before the parser sees the text, so neither parsing
-// nor the conversion below can exhaust the stack. Brackets inside strings do not count.
-bool checkDepth(const std::string& text, Failure& failure) {
-    int depth = 0;
-    bool inString = false;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        char c = text[i];
-        if (inString) {
-            if (c == '\\') ++i;
-            else if (c == '"') inString = false;
-        } else if (c == '"') {
-            inString = true;
-        } else if (c == '[' || c == '{') {
-            if (++depth > kMaxDepth) {
-                failure.message = "the JSON nests deeper than " + std::to_string(kMaxDepth) +
-                                  " levels at byte " + std::to_string(i + 1);
-                return false;
-            }
-        } else if (c == ']' || c == '}') {
-            --depth;
-        }
-    }
-    return true;
-}
-
-Value toValue(const Json& j) {
-    switch (j.type()) {
-        case Json::value_t::null: return Value::null();
-        case Json::value_t::boolean: return Value::boolean(j.get<bool>());
-        case Json::value_t::number_integer:
-        case Json::value_t::number_unsigned:
-        case Json::value_t::number_float: return Value::number(j.get<double>());
-        case Json::value_t::string: return Value::string(j.get<std::string>());
-        case Json::value_t::array: {
-            Value::Array items;
-            items.reserve(std::min(j.size(), kMaxItems));
-            for (const Json& item : j) {
-                if (items.size() == kMaxItems) break;
-                items.push_back(toValue(item));
-            }
-            return Value::array(std::move(items));
-        }
-        case Json::value_t::object: {
-            if (j.size() > kMaxMembers)
-                return Value::unsupported("an object with more than " + std::to_string(kMaxMembers) + " members");
-            Value::Object members;
-            members.reserve(j.size());
-            for (const auto& [key, member] : j.items()) members.push_back({key, toValue(member)});
-            return Value::object(std::move(members));
-        }
-        default: return Value::unsupported("a value with no JSON form");  // binary, discarded
-    }
-}
-
-Json toJson(const Value& v) {
-    switch (v.kind()) {
-        case Value::Kind::Null: return nullptr;
-        case Value::Kind::Bool: return v.asBool();
-        case Value::Kind::Number: {
-            // Whole numbers print as integers (3700, not 3700.0); JSON compares numbers by value.
-            double x = v.asNumber();
-            if (std::floor(x) == x && std::fabs(x) < 9007199254740992.0) return static_cast<std::int64_t>(x);
-            return x;
-        }
-        case Value::Kind::String: return v.asString();
-        case Value::Kind::Array: {
-            Json out = Json::array();
-            for (const Value& item : v.asArray()) out.push_back(toJson(item));
-            return out;
-        }
-        case Value::Kind::Object: {
-            Json out = Json::object();
-            for (const Value::Member& m : v.asObject()) out[m.key] = toJson(m.value);
-            return out;
-        }
-        case Value::Kind::Unsupported: break;  // the core never returns one
-    }
-    return nullptr;
 }
 
 // "maxRetries, draws[1]" from the errors of an { ok: false } result.
@@ -203,22 +115,13 @@ int run(int argc, char** argv) {
         text = readAll(file, path, failure);
         std::fclose(file);
     }
-    if (!text || !checkDepth(*text, failure)) return fail(failure.message);
+    if (!text) return fail(failure.message);
 
-    Json json;
-    try {
-        json = Json::parse(*text);
-    } catch (const Json::parse_error& e) {
-        // e.byte is 1-based: the byte the parser stopped at. The parser's own message quotes
-        // the token it was reading, which can be megabytes long: keep its head.
-        std::string detail = e.what();
-        if (detail.rfind("[json.exception", 0) == 0) detail.erase(0, detail.find("] ") + 2);
-        if (detail.size() > 300) detail = detail.substr(0, 300) + "...";
-        return fail("malformed JSON at byte " + std::to_string(e.byte) + ": " + detail);
-    }
+    retrylab::json::Parsed parsed = retrylab::json::parse(*text);
+    if (!parsed.value) return fail(parsed.error);
 
-    Value result = sweep ? retrylab::sweep(toValue(json)) : retrylab::compute(toValue(json));
-    std::cout << toJson(result).dump(2, ' ', false, Json::error_handler_t::replace) << "\n";
+    Value result = sweep ? retrylab::sweep(*parsed.value) : retrylab::compute(*parsed.value);
+    std::cout << retrylab::json::dump(result, 2) << "\n";
     std::cout.flush();
     if (!std::cout) {
         std::cerr << "retrysim: cannot write the result to stdout\n";

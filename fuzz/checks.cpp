@@ -1,0 +1,328 @@
+// The fuzz target's checks (checks.hpp). Written against the result as a Value, the way every
+// binding sees it, not against the engine's own structs.
+#include "checks.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <utility>
+
+#include "retrylab/engine.hpp"
+#include "retrylab/json.hpp"
+
+namespace retrylab::fuzz {
+namespace {
+
+[[noreturn]] void violated(const std::string& what) {
+    std::fprintf(stderr, "\nretrylab fuzz: invariant violated: %s\n", what.c_str());
+    std::fflush(stderr);
+    std::abort();
+}
+
+void require(bool holds, const std::string& what) {
+    if (!holds) violated(what);
+}
+
+std::string show(double x) {
+    char buffer[40];
+    std::snprintf(buffer, sizeof buffer, "%.17g", x);
+    return buffer;
+}
+
+const Value& member(const Value& object, const char* key) {
+    require(object.kind() == Value::Kind::Object, std::string("an object holding ") + key);
+    const Value* found = object.find(key);
+    require(found != nullptr, std::string("a member ") + key);
+    return *found;
+}
+
+double number(const Value& object, const char* key) {
+    const Value& v = member(object, key);
+    require(v.kind() == Value::Kind::Number, std::string(key) + " is a number");
+    require(std::isfinite(v.asNumber()), std::string(key) + " is finite");
+    return v.asNumber();
+}
+
+const std::string& text(const Value& object, const char* key) {
+    const Value& v = member(object, key);
+    require(v.kind() == Value::Kind::String, std::string(key) + " is a string");
+    return v.asString();
+}
+
+const Value::Array& list(const Value& object, const char* key) {
+    const Value& v = member(object, key);
+    require(v.kind() == Value::Kind::Array, std::string(key) + " is a list");
+    return v.asArray();
+}
+
+bool isOk(const Value& result) {
+    const Value& ok = member(result, "ok");
+    require(ok.kind() == Value::Kind::Bool, "ok is a boolean");
+    return ok.asBool();
+}
+
+// Deep equality, numbers by value (SPEC §1: "equal as JSON values").
+bool same(const Value& a, const Value& b) {
+    if (a.kind() != b.kind()) return false;
+    switch (a.kind()) {
+        case Value::Kind::Null: return true;
+        case Value::Kind::Bool: return a.asBool() == b.asBool();
+        case Value::Kind::Number: return a.asNumber() == b.asNumber();
+        case Value::Kind::String:
+        case Value::Kind::Unsupported: return a.asString() == b.asString();
+        case Value::Kind::Array:
+            if (a.asArray().size() != b.asArray().size()) return false;
+            for (std::size_t i = 0; i < a.asArray().size(); ++i)
+                if (!same(a.asArray()[i], b.asArray()[i])) return false;
+            return true;
+        case Value::Kind::Object:
+            if (a.asObject().size() != b.asObject().size()) return false;
+            for (std::size_t i = 0; i < a.asObject().size(); ++i)
+                if (a.asObject()[i].key != b.asObject()[i].key || !same(a.asObject()[i].value, b.asObject()[i].value))
+                    return false;
+            return true;
+    }
+    return false;
+}
+
+// Every number of a result is finite (JSON has no infinity: nlohmann would print null) and no
+// Unsupported value leaks out of the core.
+void requireWellFormed(const Value& v, const std::string& path) {
+    switch (v.kind()) {
+        case Value::Kind::Number: require(std::isfinite(v.asNumber()), path + " is finite"); break;
+        case Value::Kind::Unsupported: violated(path + " is an unsupported value in a result"); break;
+        case Value::Kind::Array:
+            for (std::size_t i = 0; i < v.asArray().size(); ++i)
+                requireWellFormed(v.asArray()[i], path + "[" + std::to_string(i) + "]");
+            break;
+        case Value::Kind::Object:
+            for (const Value::Member& m : v.asObject()) requireWellFormed(m.value, path + "." + m.key);
+            break;
+        default: break;
+    }
+}
+
+// What retrysim prints reads back as the same value.
+void requireJsonRoundTrip(const Value& result) {
+    json::Parsed back = json::parse(json::dump(result, -1));
+    require(back.value.has_value(), "the result's JSON parses: " + back.error);
+    require(same(*back.value, result), "the result's JSON reads back as the same value");
+}
+
+// SPEC §7: { ok: false, errors: [{ field, message }] }, at least one, each with a sentence.
+void requireErrors(const Value& result) {
+    const Value::Array& errors = list(result, "errors");
+    require(!errors.empty(), "an { ok: false } result names at least one error");
+    require(errors.size() <= 2000, "the error list is bounded");
+    for (const Value& e : errors) {
+        text(e, "field");
+        require(!text(e, "message").empty(), "every error has a message");
+    }
+}
+
+// The object with `key` set to `value` (replaced in place, or appended).
+Value with(const Value& object, const std::string& key, Value value) {
+    Value out = Value::object();
+    bool replaced = false;
+    for (const Value::Member& m : object.asObject()) {
+        if (m.key == key) {
+            out.set(m.key, value);
+            replaced = true;
+        } else {
+            out.set(m.key, m.value);
+        }
+    }
+    if (!replaced) out.set(key, std::move(value));
+    return out;
+}
+
+// Issue 8's invariants on one { ok: true } run.
+void checkRun(const Value& result) {
+    const Value& inputs = member(result, "inputs");
+    const Value& metrics = member(result, "metrics");
+    const Value::Array& attempts = list(result, "attempts");
+    const Value::Array& events = list(result, "events");
+
+    const Value& deadlineValue = member(inputs, "deadlineMs");
+    const bool hasDeadline = !deadlineValue.isNull();
+    const double deadline = hasDeadline ? number(inputs, "deadlineMs") : 0;
+    const double responseMs = number(inputs, "responseMs");
+    const double timeoutMs = number(inputs, "clientTimeoutMs");
+    const bool write = text(inputs, "operation") != "read";
+
+    const double attemptCount = number(metrics, "attempts");
+    const double charges = number(metrics, "charges");
+    const double replays = number(metrics, "replays");
+    require(attemptCount == static_cast<double>(attempts.size()), "metrics.attempts counts the attempt rows");
+    require(attemptCount <= number(inputs, "maxRetries") + 1, "attempts <= maxRetries + 1");
+    if (write) require(charges <= attemptCount, "charges <= attempts for a write");
+    else require(charges == 0, "a read never charges");
+    require(replays <= attemptCount, "replays <= attempts");
+    require(number(metrics, "duplicates") == std::max(0.0, charges - 1), "duplicates are the charges beyond the first");
+
+    double previousT = 0;
+    for (std::size_t i = 0; i < events.size(); ++i) {
+        double t = number(events[i], "tMs");
+        require(t >= 0, "event times are >= 0");
+        require(i == 0 || t >= previousT, "events in time order: event " + std::to_string(i) + " at " + show(t) +
+                                              " ms after one at " + show(previousT) + " ms");
+        require(!text(events[i], "text").empty(), "every event has a sentence");
+        previousT = t;
+    }
+
+    double waited = 0;
+    for (std::size_t i = 0; i < attempts.size(); ++i) {
+        const Value& a = attempts[i];
+        const std::string row = "attempt " + std::to_string(i + 1);
+        require(number(a, "n") == static_cast<double>(i + 1), row + " is numbered in order");
+        double start = number(a, "startMs"), end = number(a, "endMs");
+        require(start >= 0 && end >= start, row + " ends after it starts");
+        require(end <= start + timeoutMs, row + " ends within the client timeout");
+        if (hasDeadline) {
+            require(start + responseMs <= deadline, row + " starts no later than the deadline minus the response time: " +
+                                                        show(start) + " + " + show(responseMs) + " > " + show(deadline));
+            require(end <= deadline, row + " ends by the deadline");
+        }
+        const Value& wait = member(a, "waitAfterMs");
+        if (i + 1 == attempts.size()) {
+            require(wait.isNull(), "no wait after the last attempt");
+        } else {
+            double w = number(a, "waitAfterMs");  // a number and finite
+            require(w >= 0, row + "'s wait is >= 0: " + show(w));
+            require(number(attempts[i + 1], "startMs") == end + w, "the next attempt starts when the wait ends");
+            waited += w;
+        }
+    }
+    require(number(metrics, "waitingMs") == waited, "waitingMs is the sum of the waits");
+    const Value& budget = member(inputs, "waitBudgetMs");
+    if (!budget.isNull()) require(waited <= number(inputs, "waitBudgetMs"), "the waits fit the wait budget");
+
+    const double elapsed = number(metrics, "elapsedMs");
+    if (hasDeadline) require(elapsed <= deadline, "elapsed <= deadline: " + show(elapsed) + " > " + show(deadline));
+    const std::string& outcome = text(metrics, "outcome");
+    if (attempts.empty()) {
+        require(elapsed == 0, "nothing sent: elapsed 0");
+        require(outcome == "failed", "nothing sent: outcome failed");
+        require(text(metrics, "agentReport") == "not-sent", "nothing sent: the client reports not-sent");
+    } else {
+        const Value& last = attempts.back();
+        require(elapsed == number(last, "endMs"), "elapsed is the end of the last attempt");
+        const std::string& saw = text(last, "clientSaw");
+        require(!saw.empty(), "the last attempt says what the client saw");
+        const char* expected = saw == "timeout" ? "unknown" : saw[0] == '2' ? "success" : "failed";
+        require(outcome == expected, "the outcome (" + outcome + ") follows the last attempt (" + saw + ")");
+    }
+    require(member(metrics, "lookupNeeded").kind() == Value::Kind::Bool &&
+                member(metrics, "lookupNeeded").asBool() == (write && outcome == "unknown"),
+            "a lookup is needed exactly for a write whose outcome is unknown");
+    require((text(metrics, "stopReason") == "wait-budget") == !member(metrics, "refusedWaitMs").isNull(),
+            "a refused wait exactly at a wait-budget stop");
+
+    const double callers = number(inputs, "callers");
+    if (callers > 1) {
+        const Value& herd = member(result, "herd");
+        double total = number(herd, "notRetried");
+        const Value::Array& buckets = list(herd, "buckets");
+        require(!buckets.empty() && buckets.size() <= 100, "the herd has 1 to 100 buckets");
+        for (const Value& b : buckets) {
+            require(b.kind() == Value::Kind::Number && b.asNumber() >= 0, "bucket counts are >= 0");
+            total += b.asNumber();
+        }
+        require(total == callers, "every caller is in a bucket or not retried");
+    }
+}
+
+// compute() on the sweep's inputs with one field set: the behaviour a sweep point reports.
+Value computeAt(const Value& inputs, const std::string& field, double x) {
+    Value at = with(with(inputs, field, Value::number(x)), "callers", Value::number(1));
+    Value result = compute(at);
+    require(isOk(result), "a sweep's inputs at " + field + " = " + show(x) + " are valid");
+    return result;
+}
+
+bool sameBehaviour(const Value& point, const Value& metrics) {
+    return number(point, "attempts") == number(metrics, "attempts") &&
+           number(point, "charges") == number(metrics, "charges") &&
+           text(point, "outcome") == text(metrics, "outcome");
+}
+
+}  // namespace
+
+void checkParseError(const std::string& error) {
+    require(!error.empty() && error.size() < 2000, "a parse error is a short message");
+    require(error.rfind("malformed JSON at byte ", 0) == 0 || error.rfind("the JSON nests deeper than ", 0) == 0,
+            "a parse error names the byte: " + error);
+}
+
+void checkCompute(const Value& inputs) {
+    Value first = compute(inputs);
+    require(same(first, compute(inputs)), "compute() gives the identical result on a second call");
+    requireWellFormed(first, "result");
+    requireJsonRoundTrip(first);
+    if (!isOk(first)) {
+        requireErrors(first);
+        return;
+    }
+    checkRun(first);
+    // SPEC §5: the echo of the inputs, every default filled in, reproduces the run.
+    require(same(compute(member(first, "inputs")), first), "the result's inputs reproduce the result");
+}
+
+void checkSweep(const Value& request) {
+    Value first = sweep(request);
+    require(same(first, sweep(request)), "sweep() gives the identical result on a second call");
+    requireWellFormed(first, "sweep");
+    requireJsonRoundTrip(first);
+    if (!isOk(first)) {
+        requireErrors(first);
+        return;
+    }
+    const std::string& vary = text(first, "vary");
+    const Value& inputs = member(first, "inputs");
+    const Value::Array& points = list(first, "points");
+    const Value::Array& boundaries = list(first, "boundaries");
+    require(points.size() >= 2 && points.size() <= 1000, "a sweep has 2 to 1000 points");
+
+    std::size_t next = 0;  // the boundary expected at the next change of behaviour
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        const Value& p = points[i];
+        double x = number(p, "value");
+        require(number(p, "charges") <= number(p, "attempts") || text(inputs, "operation") == "read",
+                "a point's charges <= attempts");
+        require(number(p, "replays") <= number(p, "attempts"), "a point's replays <= attempts");
+        number(p, "elapsedMs");
+        if (i == 0 || i + 1 == points.size()) {
+            // The ends against compute() itself (every point would cost too much per input).
+            Value atX = computeAt(inputs, vary, x);
+            const Value& m = member(atX, "metrics");
+            require(sameBehaviour(p, m) && number(p, "elapsedMs") == number(m, "elapsedMs") &&
+                        text(p, "stopReason") == text(m, "stopReason"),
+                    "sweep point " + std::to_string(i) + " is what compute() gives at " + show(x));
+        }
+        if (i == 0) continue;
+        const Value& before = points[i - 1];
+        double previousX = number(before, "value");
+        require(x >= previousX, "sweep points in order");
+        bool changed = number(before, "attempts") != number(p, "attempts") ||
+                       number(before, "charges") != number(p, "charges") ||
+                       text(before, "outcome") != text(p, "outcome");
+        if (!changed) continue;
+        require(next < boundaries.size(), "a boundary for every change of behaviour");
+        const Value& b = boundaries[next++];
+        double edge = number(b, "value");
+        require(edge > previousX && edge <= x, "boundary " + show(edge) + " lies in (" + show(previousX) + ", " +
+                                                   show(x) + "]");
+        require(text(b, "before") == text(before, "outcome") && text(b, "after") == text(p, "outcome") &&
+                    number(b, "chargesBefore") == number(before, "charges") &&
+                    number(b, "chargesAfter") == number(p, "charges"),
+                "a boundary names the points it separates");
+        require(!text(b, "text").empty(), "a boundary has a sentence");
+        require(sameBehaviour(p, member(computeAt(inputs, vary, edge), "metrics")),
+                "the input at boundary " + show(edge) + " behaves as the point after it");
+    }
+    require(next == boundaries.size(), "no boundary without a change of behaviour");
+}
+
+}  // namespace retrylab::fuzz
