@@ -8,6 +8,7 @@ import { computeStory, fillFacts } from './story.js';
 import { attachSharing, startEmbedFrame } from './share/page.js';
 import { mountTraces } from './traces/section.js';
 import { serveHerd } from './traces/herd-worker.js';
+import { mountClientLab } from './clients/lab.js';
 
 function showFailure(doc, message) {
   for (const box of doc.querySelectorAll('[data-retry-lab], [data-retry-traces]')) {
@@ -50,6 +51,8 @@ async function start(doc) {
     });
   }
   for (const slot of doc.querySelectorAll('[data-engine-version]')) slot.textContent = engineVersion(engine);
+  const clientLab = doc.querySelector('[data-client-lab]'); // "What would your client do?"
+  if (clientLab) doc.defaultView.retryLabClients = mountClientLab(clientLab, app, engine);
   const traces = doc.querySelector('[data-retry-traces]'); // the invented policy's traces A–F
   if (traces) doc.defaultView.retryLabTraces = mountTraces(traces, app, engine);
   // The run in the URL, Copy link, downloads; last, so that a link can name a trace.
