@@ -4,6 +4,7 @@
 #include <random>
 
 #include "../../core/src/http_date.hpp"
+#include "support.hpp"
 
 using namespace retrylab;
 
@@ -73,35 +74,101 @@ const char* const kLong[] = {"Monday", "Tuesday", "Wednesday", "Thursday", "Frid
 const char* const kMonth[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
 
 std::string two(int v) { return (v < 10 ? "0" : "") + std::to_string(v); }
+
+// An instant written in the three forms, by a civil-date conversion (Hinnant's) independent
+// of the parser's.
+struct Forms {
+    std::string imf, rfc850, asctime;
+};
+
+Forms writeForms(std::int64_t t) {
+    std::int64_t days = t / 86400;
+    std::int64_t z = days + 719468, era = z / 146097, doe = z - era * 146097;
+    std::int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    std::int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100), mp = (5 * doy + 2) / 153;
+    int day = static_cast<int>(doy - (153 * mp + 2) / 5 + 1), month = static_cast<int>(mp < 10 ? mp + 3 : mp - 9);
+    int year = static_cast<int>(yoe + era * 400 + (month <= 2));
+    int weekday = static_cast<int>((days + 3) % 7);  // 1970-01-01 was a Thursday (index 3 from Monday)
+    int secs = static_cast<int>(t % 86400);
+    std::string time = two(secs / 3600) + ":" + two(secs / 60 % 60) + ":" + two(secs % 60);
+    return {std::string(kShort[weekday]) + ", " + two(day) + " " + kMonth[month - 1] + " " + std::to_string(year) + " " +
+                time + " GMT",
+            std::string(kLong[weekday]) + ", " + two(day) + "-" + kMonth[month - 1] + "-" + two(year % 100) + " " + time +
+                " GMT",
+            std::string(kShort[weekday]) + " " + kMonth[month - 1] + " " +
+                (day < 10 ? " " + std::to_string(day) : std::to_string(day)) + " " + time + " " + std::to_string(year)};
+}
+
+// 1977-11-29 .. 2076-11-29: the window where a two-digit year is read back unambiguously.
+const std::int64_t kEarliest = kReference - 49LL * 365 * 86400;
+const std::int64_t kLatest = kReference + 49LL * 365 * 86400;
 }  // namespace
 
 TEST_CASE("generated dates read back to the instant they were written from, in all three forms", "[http-date][property]") {
     std::mt19937_64 random(20261129);
-    // 1977-11-29 .. 2076-11-29: the window where a two-digit year is read back unambiguously.
-    std::uniform_int_distribution<std::int64_t> instants(kReference - 49LL * 365 * 86400, kReference + 49LL * 365 * 86400);
+    std::uniform_int_distribution<std::int64_t> instants(kEarliest, kLatest);
     for (int i = 0; i < 5000; ++i) {
         std::int64_t t = instants(random);
-        std::int64_t days = t / 86400;
-        // civil date from days (Hinnant), written out independently of the parser.
-        std::int64_t z = days + 719468, era = z / 146097, doe = z - era * 146097;
-        std::int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-        std::int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100), mp = (5 * doy + 2) / 153;
-        int day = static_cast<int>(doy - (153 * mp + 2) / 5 + 1), month = static_cast<int>(mp < 10 ? mp + 3 : mp - 9);
-        int year = static_cast<int>(yoe + era * 400 + (month <= 2));
-        int weekday = static_cast<int>((days + 3) % 7);  // 1970-01-01 was a Thursday (index 3 from Monday)
-        int secs = static_cast<int>(t % 86400);
-        std::string time = two(secs / 3600) + ":" + two(secs / 60 % 60) + ":" + two(secs % 60);
-        std::string imf = std::string(kShort[weekday]) + ", " + two(day) + " " + kMonth[month - 1] + " " +
-                          std::to_string(year) + " " + time + " GMT";
-        std::string rfc850 = std::string(kLong[weekday]) + ", " + two(day) + "-" + kMonth[month - 1] + "-" +
-                             two(year % 100) + " " + time + " GMT";
-        std::string asctime = std::string(kShort[weekday]) + " " + kMonth[month - 1] + " " +
-                              (day < 10 ? " " + std::to_string(day) : std::to_string(day)) + " " + time + " " +
-                              std::to_string(year);
+        auto [imf, rfc850, asctime] = writeForms(t);
         INFO(imf << " | " << rfc850 << " | " << asctime);
         REQUIRE(parseHttpDate(imf, kReference) == t);
         REQUIRE(parseHttpDate(rfc850, kReference) == t);
         REQUIRE(parseHttpDate(asctime, kReference) == t);
         REQUIRE(parseRetryAfter(imf, kReference).dateSeconds == t);
+    }
+}
+
+namespace {
+
+// Instants from a fixed seed as a Catch2 generator: GENERATE(take(n, seededInstants(seed)))
+// runs a test case once per instant, the same instants on every run.
+class SeededInstants final : public Catch::Generators::IGenerator<std::int64_t> {
+public:
+    explicit SeededInstants(std::uint64_t seed) : random_(seed), instants_(kEarliest, kLatest), current_(instants_(random_)) {}
+    const std::int64_t& get() const override { return current_; }
+    bool next() override {
+        current_ = instants_(random_);
+        return true;
+    }
+
+private:
+    std::mt19937_64 random_;
+    std::uniform_int_distribution<std::int64_t> instants_;
+    std::int64_t current_;
+};
+
+Catch::Generators::GeneratorWrapper<std::int64_t> seededInstants(std::uint64_t seed) {
+    return Catch::Generators::GeneratorWrapper<std::int64_t>(
+        std::unique_ptr<Catch::Generators::IGenerator<std::int64_t>>(new SeededInstants(seed)));
+}
+
+}  // namespace
+
+TEST_CASE("a generated Retry-After date, in each of the three forms, is the wait the engine takes", "[http-date][retry-after][generate]") {
+    // Near the response's Date most often (a realistic header), anywhere in the window otherwise.
+    const std::int64_t far = GENERATE(take(1500, seededInstants(1129)));
+    const std::int64_t t = far % 3 == 0 ? far : kReference + (far % 200000) - 100000;
+    const Forms forms = writeForms(t);
+    const std::string* written[] = {&forms.imf, &forms.rfc850, &forms.asctime};
+    for (const std::string* form : written) {
+        INFO("Retry-After: " << *form);
+        // The value as a header carries it, with spaces and tabs around it.
+        RetryAfterValue header = parseRetryAfter(" \t" + *form + "\t ", kReference);
+        REQUIRE(header.form == RetryAfterForm::Date);
+        REQUIRE(header.dateSeconds == t);
+
+        ScriptEntry busy = test::answerWithRetryAfter(503, *form);
+        busy.date = "Sun, 29 Nov 2026 10:00:00 GMT";  // the response's own Date: kReference
+        busy.dateSeconds = kReference;
+        Inputs in = test::scripted(Inputs{}, {busy, test::answer(200)});
+        in.deadlineMs.reset();
+        Run run = simulate(in);
+        REQUIRE(run.attempts.size() == 2);
+        const AttemptRow& first = run.attempts[0];
+        REQUIRE(first.retryAfter);
+        const double expected = t > kReference ? static_cast<double>(t - kReference) * 1000 : 0.0;
+        CHECK(first.retryAfter->note == (t > kReference ? "date" : "past"));
+        CHECK(first.retryAfter->waitMs == expected);
+        CHECK(first.waitAfterMs == expected);  // the header wins, whatever the backoff
     }
 }
