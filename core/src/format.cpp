@@ -32,6 +32,9 @@ std::string scientific(double value) {
 // digits after the point.
 std::string fixed(double value, int decimals, int minDecimals) {
     if (!std::isfinite(value)) return value > 0 ? "infinity" : (value < 0 ? "-infinity" : "NaN");
+    // Whole numbers print in full while int64 holds them: a bound of 2^53 − 1 must read as one.
+    if (minDecimals == 0 && std::fabs(value) < 9.0e18 && std::floor(value) == value)
+        return formatInt(static_cast<std::int64_t>(value));
     if (std::fabs(value) >= 1.0e15) return scientific(value);
     double scale = std::pow(10.0, decimals);
     double scaled = std::round(std::fabs(value) * scale);

@@ -208,3 +208,9 @@ TEST_CASE("the result echoes every input with its default filled in", "[validati
     // Feeding the echo back reproduces the run exactly.
     CHECK(sameValue(compute(inputs), result));
 }
+
+TEST_CASE("a range error prints large whole numbers in full", "[validation]") {
+    ParsedInputs parsed = parseInputs(obj({{"seed", num(9007199254740992.0)}}));
+    REQUIRE(parsed.errors.size() == 1);
+    CHECK(parsed.errors[0].message == "seed must be a whole number from 0 to 9007199254740991; got 9007199254740992.");
+}
