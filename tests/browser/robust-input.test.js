@@ -1,0 +1,197 @@
+// Hostile input at every field of the page: letters, negative, huge and overflowing numbers,
+// an empty box and pasted text. Each refused value is named at its field (aria-invalid and the
+// field's own message), the section keeps its last good run, nothing is thrown, and putting
+// the old value back brings the run back. The few values a field accepts by design (an empty
+// deadline is no deadline, a Retry-After header is any text) are checked to be accepted.
+
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { assertClean, openBrowser, openPage } from './lib/harness.js';
+import { metricsOf } from './lib/ui.js';
+
+let env;
+before(async () => { env = await openBrowser(); });
+after(async () => { await env?.close(); });
+
+const PASTED = 'Retry budget: 3000 ms\nper attempt, then\t"give up" — see the runbook § 4.2 ';
+const PASTED_LONG = `${PASTED.repeat(20)}`; // about 1,500 characters: longer than any text field allows
+
+// How to put a value into a box the way a reader would: typed keys, or text pasted in one go.
+// (A number box refuses to take typed letters at all, so letters arrive by pasting.)
+// The new text replaces the old in one go, as typing or pasting over a selection does (clearing
+// the box first would be a step of its own: an empty deadline is a run without one).
+async function enter(page, id, how, text) {
+  const box = page.locator(`#${id}`);
+  if (how === 'fill') return box.fill(text);
+  await box.selectText();
+  if (how === 'type') await page.keyboard.type(text);
+  else await page.keyboard.insertText(text);
+}
+
+// The field's state: aria-invalid and the text of the message element it is described by.
+async function fieldState(page, id) {
+  return page.locator(`#${id}`).evaluate((el) => {
+    const errorId = (el.getAttribute('aria-describedby') || '').split(/\s+/).find((x) => x.endsWith('-error'));
+    const message = errorId ? document.getElementById(errorId) : null;
+    return { invalid: el.getAttribute('aria-invalid'), message: message ? message.textContent.trim() : null };
+  });
+}
+
+async function waitForMessage(page, id, present) {
+  await page.waitForFunction(([id, present]) => {
+    const el = document.getElementById(id);
+    const errorId = (el.getAttribute('aria-describedby') || '').split(/\s+/).find((x) => x.endsWith('-error'));
+    const text = document.getElementById(errorId).textContent.trim();
+    return present ? text !== '' && el.getAttribute('aria-invalid') === 'true' : text === '' && el.getAttribute('aria-invalid') !== 'true';
+  }, [id, present], { timeout: 5000 }).catch(() => {});
+}
+
+// Each section's last good run, as a value to compare: the page's own state objects.
+const SECTIONS = {
+  experiment: {
+    match: (id) => id.startsWith('rl-'),
+    snapshot: () => JSON.stringify(window.retryLab.getState().result),
+  },
+  herd: {
+    match: (id) => id === 'tr-callers' || id === 'tr-seed',
+    snapshot: () => JSON.stringify(window.retryLabTraces.getState().herd),
+  },
+  editor: {
+    match: (id) => id.startsWith('tr-ed-'),
+    snapshot: () => JSON.stringify(window.retryLabTraces.getState().custom),
+  },
+  sweep: {
+    match: (id) => id.startsWith('sw-'),
+    snapshot: () => JSON.stringify(window.retryLabClients.sweep.getSweep()),
+  },
+};
+const sectionOf = (id) => Object.entries(SECTIONS).find(([, s]) => s.match(id));
+
+// The hostile values, and how they arrive.
+const GARBAGE = [
+  { name: 'pasted letters', how: 'insert', text: 'Lorem ipsum' },
+  { name: 'pasted text with a number in it', how: 'insert', text: PASTED },
+  { name: 'a pasted page of text', how: 'insert', text: PASTED_LONG },
+  { name: 'a negative number', how: 'fill', text: '-5' },
+  { name: 'a huge number', how: 'fill', text: '123456789012345678901234567890' },
+  { name: 'a number beyond a double', how: 'insert', text: '1e400' },
+  { name: 'a lone minus sign', how: 'type', text: '-' },
+  { name: 'an empty box', how: 'fill', text: '' },
+];
+
+// Values a field takes by design (the page's and the engine's documented choices).
+function acceptedByDesign(id, garbage) {
+  const { text } = garbage;
+  if (text === '' && /^(rl-deadlineMs|tr-ed-(maxBackoffMs|waitBudgetMs|deadlineMs|draws)|tr-ed-script-\d+-date)$/.test(id)) {
+    return 'empty means none (no deadline, cap or budget; no draws; the default Date)';
+  }
+  if (/^tr-ed-script-\d+-retryAfter$/.test(id) && text.length <= 1000) return 'a Retry-After header is any text up to 1,000 characters; an unusable one is noted in the trace';
+  if (id === 'tr-ed-operationId' && text.length >= 1 && text.length <= 255) return 'an operation identifier is any text of 1 to 255 characters';
+  return null;
+}
+
+describe('hostile input at every field', () => {
+  test('every field names each refused value at the field and keeps its section\'s last good run', async (t) => {
+    const opened = await openPage(env);
+    const { page } = opened;
+    const ids = await page.evaluate(() => [...document.querySelectorAll('input[type="text"], input[type="number"], textarea')]
+      .filter((el) => (el.getAttribute('aria-describedby') || '').split(/\s+/).some((x) => x.endsWith('-error')))
+      .map((el) => el.id));
+    // The fields this test knows to be there: the experiment's numbers, the herd, the editor, the sweep.
+    for (const id of ['rl-maxRetries', 'rl-baseBackoffMs', 'rl-clientTimeoutMs', 'rl-deadlineMs', 'tr-callers', 'tr-seed',
+      'tr-ed-script-0-status', 'tr-ed-script-0-retryAfter', 'tr-ed-draws', 'tr-ed-backoffMultiplier', 'tr-ed-operationId',
+      'tr-ed-startDate', 'sw-from', 'sw-to', 'sw-points']) {
+      assert.ok(ids.includes(id), `the page has the field ${id}`);
+    }
+    let refused = 0;
+    for (const id of ids) {
+      const found = sectionOf(id);
+      assert.ok(found, `${id} belongs to a known section`);
+      const [section, { snapshot }] = found;
+      const original = await page.locator(`#${id}`).inputValue();
+      const opening = await page.evaluate(snapshot);
+      let good = opening;
+      let metrics = section === 'experiment' ? await metricsOf(page) : null;
+      assert.deepEqual(await fieldState(page, id), { invalid: null, message: '' }, `${id} starts without a message`);
+      for (const garbage of GARBAGE) {
+        const label = `${id} given ${garbage.name}`;
+        const isNumberBox = (await page.locator(`#${id}`).getAttribute('type')) === 'number';
+        const how = garbage.how === 'fill' && isNumberBox && !/^-?\d*$/.test(garbage.text) ? 'insert' : garbage.how;
+        await enter(page, id, how, garbage.text);
+        const byDesign = acceptedByDesign(id, garbage);
+        if (byDesign) {
+          await waitForMessage(page, id, false);
+          assert.deepEqual(await fieldState(page, id), { invalid: null, message: '' }, `${label} is accepted: ${byDesign}`);
+          good = await page.evaluate(snapshot); // the run it made is now the last good one
+          if (metrics) metrics = await metricsOf(page);
+        } else {
+          await waitForMessage(page, id, true);
+          const state = await fieldState(page, id);
+          assert.equal(state.invalid, 'true', `${label}: the field is marked invalid`);
+          assert.match(state.message, /\S/, `${label}: a message at the field`);
+          assert.ok(state.message.length < 400, `${label}: a sentence, not the pasted text back (${state.message.length} characters)`);
+          assert.equal(await page.evaluate(snapshot), good, `${label}: the ${section} keeps its last good run`);
+          if (metrics) assert.deepEqual(await metricsOf(page), metrics, `${label}: the figures on screen stay`);
+          ++refused;
+        }
+      }
+      // The old value back: no message, and the run it had.
+      await enter(page, id, 'fill', original);
+      await waitForMessage(page, id, false);
+      assert.deepEqual(await fieldState(page, id), { invalid: null, message: '' }, `${id} restored to ${JSON.stringify(original)}`);
+      assert.equal(await page.evaluate(snapshot), opening, `${id} restored: the ${section} shows its run again`);
+    }
+    assert.ok(refused > ids.length * 4, `${refused} refusals seen over ${ids.length} fields`);
+    await assertClean(t, assert, opened);
+    await opened.context.close();
+  });
+
+  test('letters typed into a number box never reach it; the run stays', async (t) => {
+    const opened = await openPage(env);
+    const { page } = opened;
+    const good = await page.evaluate(() => window.retryLab.getState().result);
+    for (const id of ['rl-maxRetries', 'rl-baseBackoffMs', 'rl-clientTimeoutMs', 'rl-deadlineMs']) {
+      const box = page.locator(`#${id}`);
+      const value = await box.inputValue();
+      await box.focus();
+      await page.keyboard.press('End');
+      await page.keyboard.type('abc xyz');
+      assert.equal(await box.inputValue(), value, `${id} holds what it held`);
+      assert.deepEqual(await fieldState(page, id), { invalid: null, message: '' });
+    }
+    assert.deepEqual(await page.evaluate(() => window.retryLab.getState().result), good);
+    await assertClean(t, assert, opened);
+    await opened.context.close();
+  });
+
+  test('an unreadable deadline is named, not read as "no deadline"', async (t) => {
+    const opened = await openPage(env);
+    const { page } = opened;
+    await enter(page, 'rl-deadlineMs', 'fill', '3500');
+    assert.equal((await metricsOf(page)).outcome, 'unknown', 'deadline 3500: attempt 2 never sent (SPEC §9)');
+    const good = await metricsOf(page);
+    for (const [how, text] of [['insert', '1e400'], ['insert', 'ten seconds'], ['type', '-']]) {
+      await enter(page, 'rl-deadlineMs', 'fill', '3500');
+      await enter(page, 'rl-deadlineMs', how, text);
+      const state = await fieldState(page, 'rl-deadlineMs');
+      assert.equal(state.invalid, 'true', `${text}: marked invalid`);
+      assert.equal(state.message, 'Enter a number of milliseconds.', `${text}: named`);
+      assert.deepEqual(await metricsOf(page), good, `${text}: still the 3,500 ms run, not a run without a deadline`);
+      // Another control changed meanwhile: the box keeps the reader's text and its message.
+      await page.locator('#rl-maxRetries').fill('4');
+      assert.equal((await fieldState(page, 'rl-deadlineMs')).message, 'Enter a number of milliseconds.');
+      assert.equal(await page.locator('#rl-deadlineMs').evaluate((el) => el.validity.badInput), true, `${text}: still in the box`);
+      await page.locator('#rl-maxRetries').fill('3');
+    }
+    // Chromium keeps only a number's characters of pasted text: 'soon' leaves an empty box,
+    // and an empty deadline box is no deadline (as it would be cleared by hand).
+    await enter(page, 'rl-deadlineMs', 'fill', '3500');
+    await enter(page, 'rl-deadlineMs', 'insert', 'soon');
+    assert.equal(await page.locator('#rl-deadlineMs').inputValue(), '');
+    assert.deepEqual(await fieldState(page, 'rl-deadlineMs'), { invalid: null, message: '' });
+    assert.equal(await page.evaluate(() => window.retryLab.getState().result.inputs.deadlineMs), null, 'an empty box is no deadline');
+    assert.equal((await metricsOf(page)).outcome, 'success');
+    await assertClean(t, assert, opened);
+    await opened.context.close();
+  });
+});
