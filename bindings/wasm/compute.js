@@ -291,6 +291,9 @@ function rlEngine(wasm) {
     },
     // Bytes the allocator has handed out and not had back (mallinfo): calls leave it flat.
     heapInUse: function heapInUse() { return wasm.rl_heap_in_use(); },
+    // The heap's highest point so far: it never comes down, so on a fresh engine its rise
+    // over a call is the most the call held at once (scripts/bench reports it).
+    heapTop: function heapTop() { return wasm.rl_heap_top(); },
     _malloc: function (bytes) { return wasm.malloc(bytes); },
     _free: function (address) { wasm.free(address); },
   };

@@ -11,6 +11,7 @@
 //   rl_run(entry, tape, tapeLength, text, textBytes) -> Output*   entry 0 compute, 1 sweep
 //   rl_free_result(output)
 //   rl_version() -> const char*        rl_heap_in_use() -> bytes malloc'ed now
+//   rl_heap_top() -> the heap's highest point so far
 //
 // Tape grammar, both ways (every entry a double):
 //   null: 0 | false: 1 | true: 2 | number: 3 x | string: 4 length | list: 5 n item*n
@@ -20,6 +21,7 @@
 // TextEncoder), so JS decodes the text once and slices it; otherwise in bytes, and JS decodes
 // each string on its own. Output::header says which.
 #include <malloc.h>
+#include <unistd.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -272,5 +274,9 @@ EMSCRIPTEN_KEEPALIVE const char* rl_version() { return retrylab::engineVersion()
 // Bytes the allocator has handed out and not had back: WebAssembly memory only grows, so its
 // size cannot show a leak; this can.
 EMSCRIPTEN_KEEPALIVE double rl_heap_in_use() { return static_cast<double>(mallinfo().uordblks); }
+
+// The top of the heap (sbrk(0)). The allocator takes memory from it and never gives any back,
+// so on a fresh engine its rise over a call is the most that call held at once (scripts/bench).
+EMSCRIPTEN_KEEPALIVE double rl_heap_top() { return static_cast<double>(reinterpret_cast<std::uintptr_t>(sbrk(0))); }
 
 }  // extern "C"
