@@ -41,7 +41,10 @@ export function createExplorable(root, engine, { idPrefix = 'rl-' } = {}) {
     return result;
   };
   const opening = compute({});
-  if (!opening || opening.ok !== true) throw new Error('The engine could not compute the opening run.');
+  if (!opening || opening.ok !== true) {
+    const why = opening && Array.isArray(opening.errors) && opening.errors[0] ? ` ${opening.errors[0].message}` : '';
+    throw new Error(`The retry engine could not compute the opening run.${why}`);
+  }
 
   let state = initialState(opening);
   root.replaceChildren(mount(frameView(id, state.fields), root.ownerDocument));

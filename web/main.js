@@ -33,7 +33,13 @@ async function start(doc) {
     showFailure(doc, error.message);
     return;
   }
-  const app = createExplorable(root, engine);
+  let app;
+  try {
+    app = createExplorable(root, engine);
+  } catch (error) {
+    showFailure(doc, error.message); // an engine that loads but cannot compute the opening run
+    return;
+  }
   const story = computeStory(app.compute);
   const missing = fillFacts(doc, story);
   if (missing.length) console.error(`Retry Lab: ${missing.length} computed numbers could not be filled in.`, missing);
