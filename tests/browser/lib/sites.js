@@ -8,13 +8,13 @@ import { dirname, join } from 'node:path';
 import { DIST } from './harness.js';
 import { startServer } from './server.js';
 
-// A temporary folder holding the site at `subpath` ('' for the top) and `files`
+// A temporary folder holding the site at `subpath` ('' for the top; none if !copySite) and `files`
 // ({ 'host.html': text, ... }, paths from the folder's top). remove() deletes it.
-export function siteCopy({ subpath = '', files = {} } = {}) {
+export function siteCopy({ subpath = '', files = {}, copySite = true } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'retrylab-site-'));
   const site = join(dir, subpath);
   mkdirSync(site, { recursive: true });
-  cpSync(DIST, site, { recursive: true });
+  if (copySite) cpSync(DIST, site, { recursive: true });
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, path)), { recursive: true });
     writeFileSync(join(dir, path), text);
