@@ -48,6 +48,7 @@ class RetryLabElement extends HTMLElement {
   constructor() {
     super();
     instances += 1;
+    this.ordinal = instances;
     this.idPrefix = `rl-${instances}-`;
     this.id_ = makeIds(this.idPrefix);
     const shadow = this.attachShadow({ mode: 'open' });
@@ -122,9 +123,29 @@ class RetryLabElement extends HTMLElement {
       linkBase: () => base || window.location.href.split('#')[0],
       openLabel: base ? 'Open in Retry Lab' : null,
     });
+    this.nameLandmarks();
     this.loadAttributes();
     this.classList.add('rl-ready');
     this.dispatchEvent(new CustomEvent('retry-lab-ready', { bubbles: true }));
+  }
+
+  // Several elements on a page each hold the same landmarks (the inputs' form, the event
+  // trace, ...): each instance's landmarks carry its name too ("Retry Lab 2"), so a screen
+  // reader's list of landmarks tells them apart.
+  nameLandmarks() {
+    const name = document.createElement('span');
+    name.id = this.id_('instance');
+    name.className = 'visually-hidden';
+    name.textContent = `Retry Lab ${this.ordinal}`;
+    this.box.prepend(name);
+    this.box.removeAttribute('aria-label');
+    this.box.setAttribute('aria-labelledby', name.id);
+    for (const el of this.box.querySelectorAll('section[aria-labelledby], form[aria-labelledby]')) {
+      el.setAttribute('aria-labelledby', `${el.getAttribute('aria-labelledby')} ${name.id}`);
+    }
+    for (const el of this.box.querySelectorAll('form[aria-label], [role="group"][aria-label], [role="region"][aria-label]')) {
+      el.setAttribute('aria-label', `${el.getAttribute('aria-label')}, ${name.textContent}`);
+    }
   }
 
   // The inputs the attributes hold; unusable ones keep their defaults, named in a notice.
