@@ -114,6 +114,21 @@ describe('the Client choice', () => {
     await opened.context.close();
   });
 
+  test('a run loaded from elsewhere (a link, a story step) shows the client whose settings it has', async (t) => {
+    const opened = await openPage(env);
+    const { page } = opened;
+    const stripeGo = presetById('stripe-go').inputs;
+    await page.evaluate((inputs) => window.retryLab.load({ ...inputs, scenario: 'outage-503-twice' }), stripeGo);
+    assert.equal(await page.getByLabel('Client', { exact: true }).inputValue(), 'stripe-go');
+    assert.equal(await page.locator('#cl-changed').count(), 0);
+    // A story step runs the seed's policy with a key: no client has that, so the change is named.
+    await page.evaluate(() => window.retryLab.load({ idempotencyKey: true }));
+    assert.equal(await page.getByLabel('Client', { exact: true }).inputValue(), 'stripe-go');
+    assert.match(await page.locator('#cl-changed').innerText(), /since you chose this client: .*Maximum retries/);
+    await assertClean(t, assert, opened);
+    await opened.context.close();
+  });
+
   test('the keyboard alone chooses a client, and the choice is announced', async (t) => {
     const opened = await openPage(env);
     const { page } = opened;

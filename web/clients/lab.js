@@ -6,7 +6,7 @@
 import { h, mount, show } from '../dom.js';
 import { makeIds } from '../views/controls.js';
 import { createSweep } from '../sweep/controller.js';
-import { POLICY_FIELDS, SEED_ID, policyOf, presetById, presetInputs } from './presets.js';
+import { POLICY_FIELDS, PRESETS, SEED_ID, policyOf, presetById, presetInputs } from './presets.js';
 import { clientChoiceView, presetCardView } from './view.js';
 
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
@@ -46,12 +46,21 @@ export function mountClientLab(root, app, engine, { idPrefix = 'cl-', sweepPrefi
     sweepBox.replaceChildren(p);
   }
 
+  // Each choice's policy as the engine echoes it, to recognise a client in a loaded run (a
+  // shared link, a story step) whatever was chosen before.
+  const known = [SEED_ID, ...PRESETS.map((p) => p.id)].map((choice) => ({ choice, policy: policyOf(app.compute(policyFor(choice)).inputs) }));
+
   function refresh(result) {
+    const now = policyOf(result.inputs);
+    const match = known.find((k) => same(k.policy, now));
+    if (match && match.choice !== selected) {
+      selected = match.choice;
+      select.value = selected;
+    }
     const preset = presetById(selected);
     // The opening run with the chosen settings: the seed's world, the client's policy.
     const opening = app.compute(policyFor(selected));
     const expected = policyOf(opening.inputs);
-    const now = policyOf(result.inputs);
     const changed = POLICY_FIELDS.filter((f) => !same(expected[f], now[f]));
     show(card, presetCardView(id, {
       preset, opening, current: same(result.inputs, opening.inputs) ? null : result, changed,
