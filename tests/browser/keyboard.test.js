@@ -50,6 +50,8 @@ describe('keyboard', () => {
       'rl-scenario-response-lost', 'rl-maxRetries-range', 'rl-maxRetries', 'rl-baseBackoffMs-range', 'rl-baseBackoffMs',
       'rl-clientTimeoutMs-range', 'rl-clientTimeoutMs', 'rl-deadlineMs-range', 'rl-deadlineMs', 'rl-idempotencyKey',
       'rl-retryOn-timeouts-5xx', 'rl-play', 'rl-next', 'rl-restart', 'rl-speed', 'rl-seek', 'rl-table',
+      // Share and export (web/share/bar.js)
+      'rl-link', 'rl-copy', 'rl-download-json', 'rl-download-csv', 'rl-download-svg',
     ];
     assert.deepEqual(keys.filter((k) => k.startsWith('rl-')), expected, 'the explorable\'s tab stops, in order');
     assert.ok(keys.includes('try:opening') && keys.includes('try:bad-request-every'), 'the article\'s Try it buttons are tab stops');
