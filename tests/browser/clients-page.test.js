@@ -159,10 +159,13 @@ describe('the Client choice', () => {
       };
       await choose(page, 'urllib3');
       await page.locator(ID('maxRetries')).fill('1');
+      await page.locator('#cl-sweep').scrollIntoViewIfNeeded();
+      await page.locator('#cl-sweep[data-sweep-state="ready"]').waitFor();
       await page.locator('#sw-details summary').click();
       await page.locator('#sw-table tbody tr').first().waitFor();
       assert.deepEqual(await axe(), []);
       await page.locator('#sw-from').fill('');
+      await page.locator('#cl-sweep[data-sweep-state="ready"]').waitFor();
       assert.equal(await page.locator('#sw-from-error').textContent(), 'Enter a number.');
       assert.deepEqual(await axe(), []);
       await context.close();

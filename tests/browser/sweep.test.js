@@ -24,19 +24,29 @@ const slider = async (page) => {
   return { now: Number(await el.getAttribute('aria-valuenow')), text: await el.getAttribute('aria-valuetext') };
 };
 
+// A sweep runs a frame after the change, while its panel is on screen: bring it into view
+// and wait until the panel shows the current sweep.
+async function sweepReady(page) {
+  await page.locator('#cl-sweep').scrollIntoViewIfNeeded();
+  await page.locator('#cl-sweep[data-sweep-state="ready"]').waitFor();
+}
+
 // Fill the sweep form as a reader does.
 async function sweepOver(page, { vary, from, to, points }) {
   if (vary) await page.getByLabel('Input to sweep', { exact: true }).selectOption({ label: vary });
   if (from !== undefined) await page.locator('#sw-from').fill(String(from));
   if (to !== undefined) await page.locator('#sw-to').fill(String(to));
   if (points !== undefined) await page.locator('#sw-points').fill(String(points));
+  await sweepReady(page);
 }
 
 describe('the sweep', () => {
   test('a deadline sweep over the opening run names the second charge at 3,700 ms', async (t) => {
     const opened = await openPage(env);
     const { page } = opened;
-    // The page opens sweeping the deadline from 0 to 20,000 ms.
+    // The page opens sweeping the deadline from 0 to 20,000 ms (once the panel is in view).
+    assert.equal(await page.locator('#cl-sweep').getAttribute('data-sweep-state'), 'pending', 'nothing is swept off screen');
+    await sweepReady(page);
     assert.deepEqual(await boundaryTexts(page), [
       'A first charge, outcome unknown instead of failed from a deadline of 200 ms.',
       'A second charge, outcome success instead of unknown from a deadline of 3,700 ms.',
@@ -142,18 +152,20 @@ describe('the sweep', () => {
   test('values the sweep cannot take are named beside their box, and the last good sweep stays', async (t) => {
     const opened = await openPage(env);
     const { page } = opened;
+    await sweepReady(page);
     const before = await boundaryTexts(page);
     await page.locator('#sw-from').fill('');
+    await sweepReady(page);
     assert.equal(await page.locator('#sw-from-error').textContent(), 'Enter a number.');
     assert.equal(await page.locator('#sw-from').getAttribute('aria-invalid'), 'true');
     await page.locator('#sw-from').fill('30000'); // past `to`
+    await sweepReady(page);
     assert.match(await page.locator('#sw-to-error').textContent(), /to must be greater than from/);
-    await page.locator('#sw-from').fill('0');
-    await page.locator('#sw-points').fill('1001');
+    await sweepOver(page, { from: 0, points: 1001 });
     assert.match(await page.locator('#sw-points-error').textContent(), /points must be a whole number from 2 to 1000/);
     assert.deepEqual(await boundaryTexts(page), before);
     assert.equal(await page.locator('[data-client-lab] .sw-stale').count(), 1, 'the chart is marked stale');
-    await page.locator('#sw-points').fill('1000');
+    await sweepOver(page, { points: 1000 });
     assert.equal(await page.locator('#sw-points-error').textContent(), '');
     assert.equal(await page.locator('[data-client-lab] .sw-stale').count(), 0);
     await assertClean(t, assert, opened);

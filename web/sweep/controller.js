@@ -2,6 +2,11 @@
 // call per change of the run or of the form; the chart, the boundary list and the table are
 // redrawn from its result by the pure views. The cursor is a slider over the points.
 //
+// A sweep runs a frame after the change that asked for it (so the experiment redraws first,
+// and several changes in one frame make one sweep), and only while the panel is on screen: a
+// reader working the experiment far above pays nothing for it. The panel's
+// data-sweep-state is "pending" until the sweep it shows is the current one, then "ready".
+//
 // Each sweep leaves two performance measures, "retrylab sweep compute" (the engine call) and
 // "retrylab sweep draw" (building and mounting the chart and the list), for the benchmark.
 
@@ -88,7 +93,26 @@ export function createSweep(root, { sweep, load, idPrefix = 'sw-' }) {
     drawTable();
   }
 
+  let visible = false;
+  let pending = false;
+  let scheduled = false;
+  const setState = (state) => { root.dataset.sweepState = state; };
+
+  // Sweep in the next frame, once the panel is visible.
+  function schedule() {
+    pending = true;
+    setState('pending');
+    if (!visible || scheduled) return;
+    scheduled = true;
+    view.requestAnimationFrame(() => view.setTimeout(() => {
+      scheduled = false;
+      if (pending && visible) run();
+    }, 0));
+  }
+
   function run() {
+    pending = false;
+    setState('ready');
     if (!inputs) return;
     const { request, errors } = requestFromForm(form, inputs);
     if (Object.keys(errors).length) {
@@ -139,12 +163,12 @@ export function createSweep(root, { sweep, load, idPrefix = 'sw-' }) {
     const k = event.target.dataset.sweep;
     if (!k || k === 'vary') return;
     form = { ...form, [k]: event.target.value };
-    run();
+    schedule();
   });
   els.vary.addEventListener('change', () => {
     form = defaultForm(els.vary.value);
     for (const k of ['from', 'to', 'points']) $(k).value = form[k];
-    run();
+    schedule();
   });
 
   // The cursor: the WAI-ARIA slider pattern over the points.
@@ -187,14 +211,19 @@ export function createSweep(root, { sweep, load, idPrefix = 'sw-' }) {
     }
   });
   resize.observe(els.chart);
+  const visibility = new view.IntersectionObserver((entries) => {
+    visible = entries.some((e) => e.isIntersecting);
+    if (visible && pending) schedule();
+  });
+  visibility.observe(root);
 
   return {
     // The run changed: sweep again unless only the swept field did.
     update(nextInputs) {
       inputs = nextInputs;
-      if (sweepKey(inputs, form.vary) !== key) run();
+      if (sweepKey(inputs, form.vary) !== key) schedule();
     },
-    // Set the form and sweep (for the page's own links and for tests).
+    // Set the form and sweep now, visible or not (for the benchmark and for tests).
     set(changes) {
       if (changes.vary && changes.vary !== form.vary) form = defaultForm(changes.vary);
       form = { ...form, ...Object.fromEntries(Object.entries(changes).map(([k, v]) => [k, String(v)])) };
@@ -207,6 +236,7 @@ export function createSweep(root, { sweep, load, idPrefix = 'sw-' }) {
     getTimings: () => timings,
     destroy() {
       resize.disconnect();
+      visibility.disconnect();
     },
   };
 }
