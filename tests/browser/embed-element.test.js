@@ -174,7 +174,7 @@ describe('<retry-lab>', () => {
     const notice = await p.evaluate(() => document.querySelector('retry-lab').shadowRoot.querySelector('.rl-notice').textContent);
     assert.match(notice, /maxretries=2: is not an attribute of <retry-lab>; did you mean max-retries\?/);
     assert.match(notice, /deadline-ms=soon: is not a number/);
-    assert.match(notice, /max-retries=Infinity: must be a whole number from 0 to 100/);
+    assert.match(notice, /max-retries=1e999: must be a whole number from 0 to 100/);
     assert.match(notice, /colour=red: is not an attribute/);
     assert.doesNotMatch(notice, /class|data-x/);
     const result = await p.evaluate(() => JSON.parse(JSON.stringify(document.querySelector('retry-lab').explorable.getState().result)));

@@ -160,7 +160,8 @@ class RetryLabElement extends HTMLElement {
     const read = readPairs(pairs);
     const accepted = acceptInputs(read.inputs, this.app.compute);
     // Name them as they were written: attributes, not input names.
-    const named = [...read.problems, ...accepted.problems].map((p) => {
+    const asWritten = accepted.problems.map((p) => (p.key in read.texts ? { ...p, value: read.texts[p.key] } : p));
+    const named = [...read.problems, ...asWritten].map((p) => {
       const attribute = attributeOf(p.key);
       const reason = p.reason.startsWith(`${p.key} `) ? `${attribute} ${p.reason.slice(p.key.length + 1)}` : p.reason;
       return { ...p, key: attribute, reason };

@@ -176,6 +176,7 @@ function readValue(name, raw) {
 // inputs object only ever holds known field names (no "__proto__" can reach it).
 export function readPairs(pairs) {
   const inputs = {};
+  const texts = {}; // each read input's text as written, to name it in a notice
   const problems = [];
   const counts = new Map();
   for (const [key] of pairs) counts.set(key, (counts.get(key) || 0) + 1);
@@ -192,12 +193,13 @@ export function readPairs(pairs) {
     }
     try {
       inputs[key] = readValue(key, raw);
+      texts[key] = safeDecode(raw);
     } catch (error) {
       if (!(error instanceof Unreadable)) throw error;
       problems.push(problem(key, safeDecode(raw), error.message));
     }
   }
-  return { inputs, problems };
+  return { inputs, texts, problems };
 }
 
 function safeDecode(text) {
@@ -249,7 +251,7 @@ export function parseLink(hash, { pageKeys = [] } = {}) {
   }
   for (const key of twice) delete page[key];
   const read = readPairs(pairs);
-  return { version: LINK_VERSION, inputs: read.inputs, page, problems: [...problems, ...read.problems] };
+  return { version: LINK_VERSION, inputs: read.inputs, texts: read.texts, page, problems: [...problems, ...read.problems] };
 }
 
 // --- attributes ----------------------------------------------------------------------------

@@ -11,9 +11,11 @@ const WRITE_DELAY_MS = 200;
 export function readLink(hash, compute, { pageKeys = [] } = {}) {
   const parsed = parseLink(hash, { pageKeys });
   const accepted = acceptInputs(parsed.inputs, compute);
+  // A value the engine refused is named as the link wrote it ("1e999", not "Infinity").
+  const asWritten = accepted.problems.map((p) => (parsed.texts && p.key in parsed.texts ? { ...p, value: parsed.texts[p.key] } : p));
   return {
     inputs: accepted.inputs, page: parsed.page || {}, result: accepted.result,
-    problems: [...parsed.problems, ...accepted.problems],
+    problems: [...parsed.problems, ...asWritten],
   };
 }
 
