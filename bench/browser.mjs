@@ -1,0 +1,232 @@
+// The Chromium half of scripts/bench: the built site (RETRYLAB_DIST, default build/dist-bench)
+// served on 127.0.0.1 under the page's strict CSP (tests/browser/lib/server.js), driven by
+// Debian's Chromium through playwright-core. Prints one JSON object on stdout:
+//
+//   bytes       every response of a page load (navigation until the opening run is drawn,
+//               then 2 s more): raw and gzipped bytes (zlib level 6, the usual server
+//               default) per file and in total
+//   render      navigation to the first complete render of the opening run (the frame after
+//               the page marks itself rl-ready: every section mounted, every computed number
+//               filled), beside a blank page with one script on the same server, same
+//               measure; medians over alternating fresh loads, and their ratio
+//   input       an input change to redrawn views: the number field of the base backoff set
+//               and an input event dispatched, as typing does, then style and layout forced;
+//               200 changes, one a frame; median and 95th percentile
+//   playback    the longest main-thread task (a CDP trace's RunTask events, not the Long
+//               Tasks API, which sees only tasks of 50 ms and more) during 10 s of playback at 4x
+//   sweep       a 1,000-point sweep through the page's sweep panel: compute + draw, median
+//   wasm        bench/cases.json through the page's engine file (bench/measure.js)
+
+import { chromium } from 'playwright-core';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { startServer } from '../tests/browser/lib/server.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repo = resolve(here, '..');
+const dist = resolve(repo, process.env.RETRYLAB_DIST || 'build/dist-bench');
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+const FLAGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
+const RENDER_LOADS = Number(process.env.BENCH_RENDER_LOADS || 15);
+const INPUT_CHANGES = 200;
+const PLAYBACK_MS = 10000;
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const percentile = (xs, p) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
+};
+
+// The site plus the blank reference page: one script, which marks the page as the real page
+// marks itself when it is drawn.
+const site = mkdtempSync(join(tmpdir(), 'retrylab-bench-'));
+cpSync(dist, site, { recursive: true });
+writeFileSync(join(site, 'blank.html'), '<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>Blank</title>' +
+  '<script src="blank.js" defer></script></head><body><p>Blank.</p></body></html>\n');
+writeFileSync(join(site, 'blank.js'), "document.documentElement.classList.add('rl-ready');\n");
+
+// Before any script of the page: the time of the first animation frame after the page is
+// marked drawn (rl-ready), from navigation start.
+function watchReady() {
+  const mark = () => requestAnimationFrame(() => { window.__drawnAt = performance.now(); });
+  const seen = () => document.documentElement.classList.contains('rl-ready');
+  // documentElement may not exist yet when this runs: watch the whole document's classes.
+  new MutationObserver((_, observer) => {
+    if (document.documentElement && seen()) {
+      observer.disconnect();
+      mark();
+    }
+  }).observe(document, { subtree: true, attributes: true, attributeFilter: ['class'] });
+}
+
+// A step that hangs (a page that never draws) ends the run instead of holding the machine.
+const watchdog = setTimeout(() => {
+  process.stderr.write('bench: Chromium: no result after 10 minutes; giving up\n');
+  process.exit(1);
+}, 10 * 60 * 1000);
+watchdog.unref();
+
+const server = await startServer(site);
+const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true });
+const out = {};
+const progress = (what) => process.stderr.write(`bench: Chromium: ${what}\n`);
+try {
+  const open = async (path = '/', options = {}) => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
+    const page = await context.newPage();
+    const problems = [];
+    page.on('pageerror', (e) => problems.push(e.message));
+    await page.addInitScript(watchReady);
+    return { context, page, problems };
+  };
+
+  // --- Bytes -------------------------------------------------------------------------------
+  {
+    progress('bytes');
+    const { context, page } = await open();
+    const bodies = [];
+    page.on('response', (response) => bodies.push(response.body().then((body) => ({ url: response.url(), body }), () => null)));
+    await page.goto(server.origin + '/');
+    await page.waitForFunction(() => window.__drawnAt !== undefined);
+    await page.waitForTimeout(2000);
+    const files = (await Promise.all(bodies)).filter(Boolean).map(({ url, body }) => ({
+      file: new URL(url).pathname, raw: body.length, gzip: gzipSync(body, { level: 6 }).length,
+    }));
+    out.bytes = {
+      files,
+      raw: files.reduce((n, f) => n + f.raw, 0),
+      gzip: files.reduce((n, f) => n + f.gzip, 0),
+    };
+    await context.close();
+  }
+
+  // --- First complete render, against the blank page ---------------------------------------
+  {
+    progress('first render (fresh loads of the page and the blank page)');
+    const page = [], blank = [];
+    for (let i = 0; i < RENDER_LOADS; ++i) {
+      for (const [path, list] of [['/', page], ['/blank.html', blank]]) {
+        const opened = await open(path);
+        await opened.page.goto(server.origin + path);
+        await opened.page.waitForFunction(() => window.__drawnAt !== undefined, null, { timeout: 30000 });
+        list.push(await opened.page.evaluate(() => window.__drawnAt));
+        await opened.context.close();
+      }
+    }
+    out.render = { pageMs: median(page), blankMs: median(blank), ratio: median(page) / median(blank), loads: RENDER_LOADS, page, blank };
+  }
+
+  // --- Input change to redrawn views --------------------------------------------------------
+  {
+    progress('input changes');
+    const { context, page, problems } = await open();
+    await page.goto(server.origin + '/');
+    await page.waitForFunction(() => window.__drawnAt !== undefined);
+    const times = await page.evaluate(async (changes) => {
+      const input = document.querySelector('[data-retry-lab] input[data-field="baseBackoffMs"][data-role="number"]');
+      if (!input) throw new Error('no base backoff field');
+      input.scrollIntoView({ block: 'center' });
+      const frame = () => new Promise((ok) => requestAnimationFrame(() => ok()));
+      const list = [];
+      for (let i = 0; i < changes; ++i) {
+        await frame();
+        input.value = String(400 + (i % 20) * 10);
+        const t0 = performance.now();
+        input.dispatchEvent(new Event('input', { bubbles: true }));
+        document.body.getBoundingClientRect();  // style and layout of the redrawn views
+        list.push(performance.now() - t0);
+      }
+      return list;
+    }, INPUT_CHANGES);
+    out.input = { changes: times.length, medianMs: median(times), p95Ms: percentile(times, 95), maxMs: Math.max(...times), problems };
+    await context.close();
+  }
+
+  // --- Playback at 4x: the longest task -----------------------------------------------------
+  {
+    progress('10 s of playback at 4x');
+    const { context, page, problems } = await open();
+    await page.goto(server.origin + '/');
+    await page.waitForFunction(() => window.__drawnAt !== undefined);
+    await page.evaluate(() => {
+      const root = document.querySelector('[data-retry-lab]');
+      root.scrollIntoView({ block: 'start' });
+      const speed = root.querySelector('select[id$="speed"]');
+      speed.value = '4';
+      speed.dispatchEvent(new Event('change', { bubbles: true }));
+    });
+    await page.waitForTimeout(500);
+    await browser.startTracing(page, { categories: ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline', '__metadata'] });
+    await page.evaluate(() => document.querySelector('[data-retry-lab] button[id$="play"]').click());
+    await page.waitForTimeout(PLAYBACK_MS);
+    const playing = await page.evaluate(() => document.querySelector('[data-retry-lab]').classList.contains('rl-playing') ||
+      document.querySelector('[data-retry-lab] .rl-playing') !== null);
+    const trace = JSON.parse((await browser.stopTracing()).toString('utf8'));
+    const events = trace.traceEvents || trace;
+    const main = new Set(events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args && e.args.name === 'CrRendererMain')
+      .map((e) => `${e.pid}:${e.tid}`));
+    const tasks = events.filter((e) => e.ph === 'X' && e.name === 'RunTask' && main.has(`${e.pid}:${e.tid}`)).map((e) => e.dur / 1000);
+    out.playback = {
+      seconds: PLAYBACK_MS / 1000, speed: 4, stillPlaying: playing, tasks: tasks.length,
+      longestTaskMs: Math.max(...tasks), over16ms: tasks.filter((d) => d > 16).length,
+      p99TaskMs: percentile(tasks, 99), problems,
+    };
+    await context.close();
+  }
+
+  // --- A 1,000-point sweep through the page's panel: compute and draw -----------------------
+  {
+    progress('the 1,000-point sweep');
+    const { context, page } = await open();
+    await page.goto(server.origin + '/');
+    await page.waitForFunction(() => window.__drawnAt !== undefined);
+    const runs = await page.evaluate(async () => {
+      const lab = window.retryLabClients && window.retryLabClients.sweep;
+      if (!lab) return null;
+      const list = [];
+      for (let i = 0; i < 17; ++i) {
+        const t0 = performance.now();
+        lab.set({ vary: 'deadlineMs', from: 0, to: 20000 + i, points: 1000 });
+        document.body.getBoundingClientRect();
+        const total = performance.now() - t0;
+        const { computeMs, drawMs, points } = lab.getTimings();
+        list.push({ points, computeMs, drawMs, totalMs: total });
+        await new Promise((ok) => requestAnimationFrame(() => ok()));
+      }
+      return list.slice(2);
+    });
+    out.sweep = runs && {
+      points: runs[0].points, runs: runs.length,
+      computeMs: median(runs.map((r) => r.computeMs)), drawMs: median(runs.map((r) => r.drawMs)),
+      totalMs: median(runs.map((r) => r.totalMs)), maxTotalMs: Math.max(...runs.map((r) => r.totalMs)),
+    };
+    await context.close();
+  }
+
+  // --- The engine's calls in Chromium -------------------------------------------------------
+  {
+    progress('the engine calls');
+    const { context, page } = await open();
+    await page.goto(server.origin + '/');
+    await page.waitForFunction(() => window.__drawnAt !== undefined);
+    const measure = readFileSync(join(here, 'measure.js'), 'utf8').replace(/^if \(typeof module[^\n]*\n/m, '');
+    const { cases } = JSON.parse(readFileSync(join(here, 'cases.json'), 'utf8'));
+    out.wasm = await page.evaluate(`(async () => { ${measure}\n return measureCases(${JSON.stringify(cases)}, () => window.RetryLabEngine(), () => performance.now()); })()`);
+    await context.close();
+  }
+  out.chromium = browser.version();
+} finally {
+  await browser.close();
+  await server.close();
+  rmSync(site, { recursive: true, force: true });
+}
+console.log(JSON.stringify(out));

@@ -1,0 +1,152 @@
+// retrylab-bench: the core's compute() and sweep() timed natively, the reference that
+// scripts/bench sets WebAssembly (node, Chromium) against. Reads bench/cases.json, prints one
+// JSON object per case on stdout:
+//
+//   { "name", "ms" (median per call), "rounds", "callsPerRound", "peakHeapBytes", "check" }
+//
+// Each round runs the call enough times to take at least 20 ms (once for slow calls); the
+// figure is the median round's time per call. peakHeapBytes is the most the call held on the
+// heap at once beyond what was held before it (operator new and delete are counted here).
+// `check` summarises the result so scripts/bench can see that every side computed the same.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <new>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <malloc.h>
+#include <nlohmann/json.hpp>
+
+#include "retrylab/engine.hpp"
+
+// --- Heap accounting: every operator new and delete of the program --------------------------
+namespace {
+std::size_t liveBytes = 0;
+std::size_t peakBytes = 0;
+}  // namespace
+
+void* operator new(std::size_t size) {
+    void* p = std::malloc(size ? size : 1);
+    if (!p) throw std::bad_alloc();
+    liveBytes += malloc_usable_size(p);
+    peakBytes = std::max(peakBytes, liveBytes);
+    return p;
+}
+void operator delete(void* p) noexcept {
+    if (!p) return;
+    liveBytes -= malloc_usable_size(p);
+    std::free(p);
+}
+void operator delete(void* p, std::size_t) noexcept { operator delete(p); }
+
+namespace {
+
+using retrylab::Value;
+using Clock = std::chrono::steady_clock;
+
+Value toValue(const nlohmann::json& j) {
+    switch (j.type()) {
+        case nlohmann::json::value_t::null: return Value::null();
+        case nlohmann::json::value_t::boolean: return Value::boolean(j.get<bool>());
+        case nlohmann::json::value_t::number_integer:
+        case nlohmann::json::value_t::number_unsigned:
+        case nlohmann::json::value_t::number_float: return Value::number(j.get<double>());
+        case nlohmann::json::value_t::string: return Value::string(j.get<std::string>());
+        case nlohmann::json::value_t::array: {
+            Value::Array items;
+            for (const auto& item : j) items.push_back(toValue(item));
+            return Value::array(std::move(items));
+        }
+        case nlohmann::json::value_t::object: {
+            Value v = Value::object();
+            for (auto it = j.begin(); it != j.end(); ++it) v.set(it.key(), toValue(it.value()));
+            return v;
+        }
+        default: return Value::null();
+    }
+}
+
+double number(const Value& v, const char* key) {
+    const Value* m = v.find(key);
+    return m && m->kind() == Value::Kind::Number ? m->asNumber() : -1;
+}
+
+std::string str(double x) {
+    std::ostringstream out;
+    out << x;
+    return out.str();
+}
+
+// The same summary bench/measure.js makes of a JS result.
+std::string check(const Value& result) {
+    const Value* ok = result.find("ok");
+    if (!ok || !ok->asBool()) return "not ok";
+    if (const Value* points = result.find("points")) {
+        return "points " + str(static_cast<double>(points->asArray().size())) + ", boundaries " +
+               str(static_cast<double>(result.find("boundaries")->asArray().size()));
+    }
+    const Value& m = *result.find("metrics");
+    std::string out = "attempts " + str(number(m, "attempts")) + ", charges " + str(number(m, "charges"));
+    if (const Value* herd = result.find("herd")) {
+        out += ", not retried " + str(number(*herd, "notRetried")) + ", fullest " + str(number(*herd, "fullest")) +
+               ", buckets " + str(static_cast<double>(herd->find("buckets")->asArray().size()));
+    }
+    return out;
+}
+
+double msSince(Clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc != 2) {
+        std::fprintf(stderr, "usage: retrylab-bench bench/cases.json\n");
+        return 2;
+    }
+    std::ifstream file(argv[1]);
+    if (!file) {
+        std::fprintf(stderr, "retrylab-bench: cannot read %s\n", argv[1]);
+        return 2;
+    }
+    nlohmann::json cases = nlohmann::json::parse(file)["cases"];
+    for (const auto& c : cases) {
+        const Value inputs = toValue(c["inputs"]);
+        const bool isSweep = c["entry"] == "sweep";
+        auto call = [&] { return isSweep ? retrylab::sweep(inputs) : retrylab::compute(inputs); };
+
+        // The heap's peak during one call, beyond what was held before it.
+        const std::size_t before = liveBytes;
+        peakBytes = liveBytes;
+        std::string summary = check(call());
+        const std::size_t peak = peakBytes - before;
+
+        // How many calls make a round of at least 20 ms.
+        Clock::time_point start = Clock::now();
+        call();
+        const double once = std::max(msSince(start), 1e-6);
+        const int perRound = static_cast<int>(std::max(1.0, std::ceil(20.0 / once)));
+        const int rounds = once > 200 ? 7 : 15;
+        std::vector<double> times;
+        for (int r = 0; r < rounds; ++r) {
+            start = Clock::now();
+            for (int i = 0; i < perRound; ++i) call();
+            times.push_back(msSince(start) / perRound);
+        }
+        std::sort(times.begin(), times.end());
+        nlohmann::json out = {{"name", c["name"]},
+                              {"ms", times[times.size() / 2]},
+                              {"rounds", rounds},
+                              {"callsPerRound", perRound},
+                              {"peakHeapBytes", peak},
+                              {"check", summary}};
+        std::printf("%s\n", out.dump().c_str());
+        std::fflush(stdout);
+    }
+    return 0;
+}

@@ -1,0 +1,107 @@
+// Prints scripts/bench's table from the three runs' output in DIR (native.jsonl, node.jsonl,
+// browser.json, machine.json), and writes DIR/results.json and DIR/results.md (the table as
+// BENCHMARKS.md shows it).
+//
+//   node bench/report.mjs build/bench
+
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const dir = process.argv[2] || 'build/bench';
+const lines = (file) => readFileSync(join(dir, file), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+// Several passes of the same cases: each case's median over them (and its passes' peak heap).
+function merged(records) {
+  const byName = new Map();
+  for (const r of records) byName.set(r.name, [...(byName.get(r.name) || []), r]);
+  return [...byName.values()].map((list) => {
+    const sorted = [...list].sort((a, b) => a.ms - b.ms);
+    const checks = new Set(list.map((r) => r.check));
+    return { ...sorted[sorted.length >> 1], passes: list.length,
+      peakHeapBytes: Math.max(...list.map((r) => r.peakHeapBytes)),
+      check: checks.size === 1 ? list[0].check : `passes disagree: ${[...checks].join(' / ')}` };
+  });
+}
+const native = merged(lines('native.jsonl'));
+const node = merged(lines('node.jsonl'));
+const browser = JSON.parse(readFileSync(join(dir, 'browser.json'), 'utf8'));
+const machine = JSON.parse(readFileSync(join(dir, 'machine.json'), 'utf8'));
+
+// The budgets of issue 7 (BENCHMARKS.md).
+const BUDGET = { gzipBytes: 60 * 1024, renderRatio: 2, inputP95Ms: 4, taskMs: 16, herdMs: 100, herdRatio: 1.5 };
+
+const ms = (x) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x >= 0.1 ? x.toFixed(2) : x.toFixed(4)) + ' ms';
+const kb = (b) => (b / 1024).toFixed(1) + ' KB';
+const times = (x) => x.toFixed(x >= 10 ? 0 : 1) + '×';
+const pad = (s, n) => String(s).padEnd(n);
+
+const rows = [];
+const problems = [];
+for (const n of native) {
+  const w = node.find((r) => r.name === n.name);
+  const c = (browser.wasm || []).find((r) => r.name === n.name);
+  for (const [side, r] of [['node', w], ['Chromium', c]]) {
+    if (!r) problems.push(`${n.name}: no ${side} figure`);
+    else if (r.check !== n.check) problems.push(`${n.name}: ${side} computed "${r.check}", native "${n.check}"`);
+  }
+  rows.push({ name: n.name, native: n.ms, node: w && w.ms, chromium: c && c.ms,
+    nativePeak: n.peakHeapBytes, wasmPeak: w && w.peakHeapBytes, check: n.check });
+}
+
+const out = [];
+const say = (s = '') => out.push(s);
+say(`Retry Lab benchmarks, ${machine.date}`);
+say(`Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memory}; load average ${machine.load} at the start. ` +
+  `node ${machine.node}, Chromium ${browser.chromium}, ${machine.compilers}.`);
+say(`Each figure is the median of repeated runs (bench/measure.js, bench/native.cpp; native and node in ${native[0].passes} alternating passes, the median pass); ratios are to the native reference measured in the same run. Load average at the end: ${machine.loadAfter || 'n/a'}.`);
+say();
+say('Engine calls (median per call; × = WebAssembly / native)');
+say(`| ${pad('call', 20)} | ${pad('native', 10)} | ${pad('wasm, node', 20)} | ${pad('wasm, Chromium', 20)} | ${pad('peak heap native / wasm', 24)} |`);
+say(`|${'-'.repeat(22)}|${'-'.repeat(12)}|${'-'.repeat(22)}|${'-'.repeat(22)}|${'-'.repeat(26)}|`);
+for (const r of rows) {
+  const cell = (x) => (x === undefined ? 'n/a' : `${ms(x)} (${times(x / r.native)})`);
+  say(`| ${pad(r.name, 20)} | ${pad(ms(r.native), 10)} | ${pad(cell(r.node), 20)} | ${pad(cell(r.chromium), 20)} | ` +
+    `${pad(`${kb(r.nativePeak)} / ${r.wasmPeak === undefined ? 'n/a' : kb(r.wasmPeak)}`, 24)} |`);
+}
+say();
+say('The page in headless Chromium on 127.0.0.1 (strict CSP, no cache)');
+say(`| ${pad('file', 22)} | ${pad('raw', 10)} | ${pad('gzip', 10)} |`);
+say(`|${'-'.repeat(24)}|${'-'.repeat(12)}|${'-'.repeat(12)}|`);
+for (const f of browser.bytes.files) say(`| ${pad(f.file, 22)} | ${pad(kb(f.raw), 10)} | ${pad(kb(f.gzip), 10)} |`);
+say(`| ${pad('total', 22)} | ${pad(kb(browser.bytes.raw), 10)} | ${pad(kb(browser.bytes.gzip), 10)} |`);
+say();
+
+const herd = rows.find((r) => r.name === 'herd 1,000,000');
+const herdWasm = Math.max(herd.node ?? Infinity, herd.chromium ?? Infinity);
+const verdict = (ok, how) => `${ok ? 'met' : 'MISSED'} (${how})`;
+const budgets = [
+  ['page bytes, gzipped', `${kb(browser.bytes.gzip)}`, '≤ 60 KB',
+    verdict(browser.bytes.gzip <= BUDGET.gzipBytes, browser.bytes.gzip <= BUDGET.gzipBytes
+      ? `${kb(BUDGET.gzipBytes - browser.bytes.gzip)} to spare` : `over by ${kb(browser.bytes.gzip - BUDGET.gzipBytes)}`)],
+  ['first complete render', `${ms(browser.render.pageMs)} vs blank ${ms(browser.render.blankMs)}: ${times(browser.render.ratio)}`, '≤ 2×',
+    verdict(browser.render.ratio <= BUDGET.renderRatio, `${browser.render.loads} loads each`)],
+  ['input change → redrawn views', `median ${ms(browser.input.medianMs)}, p95 ${ms(browser.input.p95Ms)}`, 'p95 < 4 ms',
+    verdict(browser.input.p95Ms < BUDGET.inputP95Ms, `${browser.input.changes} changes`)],
+  ['longest task, 10 s playback at 4×', `${ms(browser.playback.longestTaskMs)} (${browser.playback.over16ms} of ${browser.playback.tasks} tasks over 16 ms)`, '≤ 16 ms',
+    verdict(browser.playback.longestTaskMs <= BUDGET.taskMs, 'CDP trace, renderer main thread')],
+  ['herd of 1,000,000, wasm', `node ${ms(herd.node)}, Chromium ${ms(herd.chromium)}`, '< 100 ms',
+    verdict(herdWasm < BUDGET.herdMs, 'the slower of the two')],
+  ['herd of 1,000,000, wasm / native', `node ${times(herd.node / herd.native)}, Chromium ${times(herd.chromium / herd.native)} (native ${ms(herd.native)})`, '≤ 1.5×',
+    verdict(herdWasm / herd.native <= BUDGET.herdRatio, 'the slower of the two')],
+];
+if (browser.sweep) {
+  budgets.push(['1,000-point sweep in the page', `compute ${ms(browser.sweep.computeMs)} + draw ${ms(browser.sweep.drawMs)}; with layout ${ms(browser.sweep.totalMs)}`,
+    'one frame (16.7 ms)', verdict(browser.sweep.totalMs <= 16.7, 'issue 9; median')]);
+}
+say('Budgets (issue 7)');
+say(`| ${pad('what', 34)} | ${pad('measured', 58)} | ${pad('budget', 20)} | verdict |`);
+say(`|${'-'.repeat(36)}|${'-'.repeat(60)}|${'-'.repeat(22)}|---------|`);
+for (const [what, measured, budget, v] of budgets) say(`| ${pad(what, 34)} | ${pad(measured, 58)} | ${pad(budget, 20)} | ${v} |`);
+if (problems.length) {
+  say();
+  say('PROBLEMS: ' + problems.join('; '));
+}
+const text = out.join('\n');
+console.log(text);
+writeFileSync(join(dir, 'results.md'), text + '\n');
+writeFileSync(join(dir, 'results.json'), JSON.stringify({ machine, native, node, browser }, null, 2) + '\n');
+if (problems.length) process.exitCode = 1;
