@@ -2,7 +2,7 @@
 // every new run after that rewrites the hash with history.replaceState, so the Back button
 // is not flooded. Writes are batched: a dragged slider makes one write when it rests.
 
-import { encodeLink, isLink, parseLink } from './codec.js';
+import { MAX_LINK_LENGTH, encodeLink, isLink, parseLink } from './codec.js';
 import { acceptInputs } from './accept.js';
 
 const WRITE_DELAY_MS = 200;
@@ -50,9 +50,15 @@ export function syncLink(win, app, { onProblems, pageKeys = [], pageOf = () => (
   function write() {
     timer = 0;
     const hash = hashNow();
-    if (location.hash === hash) return;
-    // Keep whatever history.state another script put there.
-    win.history.replaceState(win.history.state, '', hash);
+    // A run too big for a link (100,000 draws) keeps the last link that fit; its JSON export
+    // carries it whole.
+    if (location.hash === hash || hash.length > MAX_LINK_LENGTH) return;
+    try {
+      // Keep whatever history.state another script put there.
+      win.history.replaceState(win.history.state, '', hash);
+    } catch {
+      // A browser that refuses (a URL past its limit) keeps the link it has.
+    }
   }
   const schedule = () => {
     if (!loading && !timer) timer = win.setTimeout(write, WRITE_DELAY_MS);
