@@ -59,6 +59,12 @@ export function createSweep(root, { sweep, load, idPrefix = 'sw-' }) {
     if (!result) return;
     const p = result.points[cursor];
     const text = pointWords(result.vary, p);
+    if (!els.chart.hasAttribute('role')) {
+      els.chart.setAttribute('role', 'slider');
+      els.chart.setAttribute('tabindex', '0');
+      els.chart.setAttribute('aria-labelledby', id('chart-label'));
+      els.chart.setAttribute('aria-describedby', id('chart-help'));
+    }
     els.chart.setAttribute('aria-valuemin', String(result.points[0].value));
     els.chart.setAttribute('aria-valuemax', String(result.points[result.points.length - 1].value));
     els.chart.setAttribute('aria-valuenow', String(p.value));

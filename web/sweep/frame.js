@@ -30,10 +30,8 @@ export function sweepFrameView(id, form) {
       h('p', { class: 'rl-error sw-general-error', id: id('general-error'), 'aria-live': 'polite' })),
     h('p', { class: 'sw-summary', id: id('summary') }),
     h('div', { class: 'sw-boundaries-box', id: id('boundaries') }),
-    h('div', {
-      class: 'sw-slider', id: id('chart'), role: 'slider', tabindex: 0,
-      'aria-labelledby': id('chart-label'), 'aria-describedby': id('chart-help'),
-    }),
+    // Becomes a slider (role, tabindex, labels) with the first sweep; a slider needs a value.
+    h('div', { class: 'sw-slider', id: id('chart') }, h('p', { class: 'sw-waiting' }, 'The sweep is computed when this panel is on screen.')),
     h('p', { class: 'visually-hidden', id: id('chart-label') }, 'Sweep point'),
     h('p', { class: 'sw-help', id: id('chart-help') },
       'The chart is a slider over the points: arrow keys move one point, Page Up and Page Down a tenth of the range, Home and End to the ends. A click picks the nearest point.'),
