@@ -14,7 +14,9 @@ const focused = (page) => page.evaluate(() => {
   const el = document.activeElement;
   const style = getComputedStyle(el);
   return {
-    key: el.id || (el.dataset.try ? `try:${el.dataset.try}` : el.tagName.toLowerCase()),
+    // Controls without an id are told apart by their place in the document.
+    key: el.id || (el.dataset.try ? `try:${el.dataset.try}`
+      : el === document.body ? 'body' : `${el.tagName.toLowerCase()}#${[...document.querySelectorAll('*')].indexOf(el)}`),
     ring: style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2,
   };
 });
@@ -39,12 +41,14 @@ describe('keyboard', () => {
     const opened = await openPage(env);
     const { page } = opened;
     const order = [];
-    for (let i = 0; i < 80; i += 1) {
+    let wrapped = false;
+    for (let i = 0; i < 400 && !wrapped; i += 1) {
       await page.keyboard.press('Tab');
       const f = await focused(page);
-      if (f.key === 'body') break;
-      order.push(f);
+      wrapped = f.key === 'body';
+      if (!wrapped) order.push(f);
     }
+    assert.ok(wrapped, `Tab went round the whole page (${order.length} stops) back to the start`);
     const keys = order.map((f) => f.key);
     const expected = [
       'rl-scenario-response-lost', 'rl-maxRetries-range', 'rl-maxRetries', 'rl-baseBackoffMs-range', 'rl-baseBackoffMs',
