@@ -291,9 +291,20 @@ private:
         m.duplicates = std::max(0, m.charges - 1);
         m.lookupNeeded = isWrite(in_.operation) && m.outcome == Outcome::Unknown;
         event(m.elapsedMs, EventKind::Stop, lastAttempt, std::move(text));
-        // Time order; at equal times the order the events were made in, which is causal.
-        std::stable_sort(run_.events.begin(), run_.events.end(),
-                         [](const Event& a, const Event& b) { return a.tMs < b.tMs; });
+        // Time order; at equal times the order the events were made in, which is causal. An
+        // insertion sort (stable): the events are made nearly in order and number a few
+        // hundred at most, and std::stable_sort's merge code is 3 KB of the WebAssembly module.
+        std::vector<Event>& events = run_.events;
+        for (std::size_t i = 1; i < events.size(); ++i) {
+            std::size_t j = i;
+            while (j > 0 && events[i].tMs < events[j - 1].tMs) --j;
+            if (j == i) continue;
+            Event moved = std::move(events[i]);
+            std::move_backward(events.begin() + static_cast<std::ptrdiff_t>(j),
+                               events.begin() + static_cast<std::ptrdiff_t>(i),
+                               events.begin() + static_cast<std::ptrdiff_t>(i) + 1);
+            events[j] = std::move(moved);
+        }
     }
 
     const Inputs& in_;

@@ -2,6 +2,12 @@
 
 namespace retrylab {
 
+Value::~Value() = default;
+Value::Value(const Value&) = default;
+Value::Value(Value&&) noexcept = default;
+Value& Value::operator=(const Value&) = default;
+Value& Value::operator=(Value&&) noexcept = default;
+
 Value Value::boolean(bool b) {
     Value v;
     v.kind_ = Kind::Bool;
@@ -52,6 +58,11 @@ const Value* Value::find(std::string_view key) const {
 
 Value& Value::set(std::string key, Value value) {
     object_.push_back(Member{std::move(key), std::move(value)});
+    return *this;
+}
+
+Value& Value::set(const char* key, Value&& value) {
+    object_.push_back(Member{key, std::move(value)});
     return *this;
 }
 

@@ -20,6 +20,14 @@ public:
     using Object = std::vector<Member>;
 
     Value() = default;
+    // Defined in value.cpp, not inline: the core builds Values in hundreds of places, and the
+    // inlined copies of these (and of set()'s std::string key) took about 2.5 KB of the
+    // WebAssembly module.
+    ~Value();
+    Value(const Value&);
+    Value(Value&&) noexcept;
+    Value& operator=(const Value&);
+    Value& operator=(Value&&) noexcept;
     static Value null() { return Value(); }
     static Value boolean(bool b);
     static Value number(double n);
@@ -42,6 +50,7 @@ public:
     const Value* find(std::string_view key) const;
     // Builders: append a member (objects) or an item (arrays).
     Value& set(std::string key, Value value);
+    Value& set(const char* key, Value&& value);  // the same, for the core's literal names
     Value& push(Value item);
 
 private:
