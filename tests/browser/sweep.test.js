@@ -44,8 +44,7 @@ describe('the sweep', () => {
   test('a deadline sweep over the opening run names the second charge at 3,700 ms', async (t) => {
     const opened = await openPage(env);
     const { page } = opened;
-    // The page opens sweeping the deadline from 0 to 20,000 ms (once the panel is in view).
-    assert.equal(await page.locator('#cl-sweep').getAttribute('data-sweep-state'), 'pending', 'nothing is swept off screen');
+    // The page opens sweeping the deadline from 0 to 20,000 ms.
     await sweepReady(page);
     assert.deepEqual(await boundaryTexts(page), [
       'A first charge, outcome unknown instead of failed from a deadline of 200 ms.',
@@ -56,6 +55,30 @@ describe('the sweep', () => {
     assert.deepEqual(await boundaryTexts(page), ['A second charge, outcome success instead of unknown from a deadline of 3,700 ms.']);
     assert.equal(await page.locator('#sw-summary').textContent(), 'Across 7 points of overall deadline from 3,000 ms to 4,000 ms, the run changes at 1 boundary:');
     assert.deepEqual(await page.locator('#sw-chart .sw-boundary').evaluateAll((els) => els.map((e) => e.dataset.value)), ['3700']);
+    await assertClean(t, assert, opened);
+    await opened.context.close();
+  });
+
+  test('the sweep follows the experiment, but only while its panel is on screen', async (t) => {
+    const opened = await openPage(env);
+    const { page } = opened;
+    await page.waitForFunction(() => window.retryLabClients.sweep.getSweep() !== null); // made when the page is idle
+    await setInputs(page, { maxRetries: 0 }); // far above the panel
+    await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 50))));
+    assert.equal(await page.locator('#cl-sweep').getAttribute('data-sweep-state'), 'pending');
+    assert.equal(await page.evaluate(() => window.retryLabClients.sweep.getSweep().inputs.maxRetries), 3, 'not swept off screen');
+    await sweepReady(page);
+    assert.equal(await page.evaluate(() => window.retryLabClients.sweep.getSweep().inputs.maxRetries), 0);
+    // No retries: the deadline only decides whether the one attempt is sent (SPEC §9).
+    assert.deepEqual(await boundaryTexts(page), ['A first charge, outcome unknown instead of failed from a deadline of 200 ms.']);
+    // Changed and back, in one go, to what the chart shows: nothing to sweep again.
+    const state = await page.evaluate(() => {
+      window.retryLab.setFields({ maxRetries: '3' });
+      const between = document.querySelector('#cl-sweep').dataset.sweepState;
+      window.retryLab.setFields({ maxRetries: '0' });
+      return [between, document.querySelector('#cl-sweep').dataset.sweepState];
+    });
+    assert.deepEqual(state, ['pending', 'ready']);
     await assertClean(t, assert, opened);
     await opened.context.close();
   });

@@ -4,8 +4,9 @@
 //
 // A sweep runs a frame after the change that asked for it (so the experiment redraws first,
 // and several changes in one frame make one sweep), and only while the panel is on screen: a
-// reader working the experiment far above pays nothing for it. The panel's
-// data-sweep-state is "pending" until the sweep it shows is the current one, then "ready".
+// reader working the experiment far above pays nothing for it. (The first is made when the
+// page is idle.) The panel's data-sweep-state is "pending" until the sweep it shows is the
+// current one, then "ready".
 //
 // Each sweep leaves two performance measures, "retrylab sweep compute" (the engine call) and
 // "retrylab sweep draw" (building and mounting the chart and the list), for the benchmark.
@@ -26,7 +27,7 @@ export function createSweep(root, { sweep, load, idPrefix = 'sw-' }) {
   const perf = view.performance;
   let form = defaultForm();
   let inputs = null; // the run the sweep varies
-  let key = null; // what the last sweep depended on
+  let key = null; // what the last sweep was asked with: the run but the swept input, and the form
   let result = null; // the last good sweep
   let cursor = 0;
   let scale = null;
@@ -116,10 +117,13 @@ export function createSweep(root, { sweep, load, idPrefix = 'sw-' }) {
     }, 0));
   }
 
+  const currentKey = () => JSON.stringify([sweepKey(inputs, form.vary), form]);
+
   function run() {
     pending = false;
     setState('ready');
     if (!inputs) return;
+    key = currentKey();
     const { request, errors } = requestFromForm(form, inputs);
     if (Object.keys(errors).length) {
       drawErrors(errors);
@@ -134,7 +138,6 @@ export function createSweep(root, { sweep, load, idPrefix = 'sw-' }) {
     }
     const before = result;
     result = next;
-    key = sweepKey(inputs, form.vary);
     // Keep the cursor on the same value when the range is the same field; else start where
     // the experiment is now.
     const here = before && before.vary === result.vary ? before.points[cursor].value : inputs[result.vary];
@@ -222,12 +225,22 @@ export function createSweep(root, { sweep, load, idPrefix = 'sw-' }) {
     if (visible && pending) schedule();
   });
   visibility.observe(root);
+  // The first sweep is made once the page is idle, on screen or not, so the panel is ready
+  // when the reader arrives; later ones wait for the panel to be on screen.
+  const whenIdle = view.requestIdleCallback ? (fn) => view.requestIdleCallback(fn, { timeout: 2000 }) : (fn) => view.setTimeout(fn, 200);
+  whenIdle(() => {
+    if (!result && pending) run();
+  });
 
   return {
     // The run changed: sweep again unless only the swept field did.
     update(nextInputs) {
       inputs = nextInputs;
-      if (sweepKey(inputs, form.vary) !== key) schedule();
+      if (currentKey() !== key) schedule();
+      else if (pending) { // back to what the chart already shows
+        pending = false;
+        setState('ready');
+      }
     },
     // Set the form and sweep now, visible or not (for the benchmark and for tests).
     set(changes) {
