@@ -53,6 +53,20 @@ cpSync(dist, site, { recursive: true });
 writeFileSync(join(site, 'blank.html'), '<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>Blank</title>' +
   '<script src="blank.js" defer></script></head><body><p>Blank.</p></body></html>\n');
 writeFileSync(join(site, 'blank.js'), "document.documentElement.classList.add('rl-ready');\n");
+// The engine alone: the time from its script's start to a working engine (decoding the inlined
+// module, compiling and instantiating it) and to the opening run computed.
+writeFileSync(join(site, 'engine-start.html'), '<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>Engine</title>' +
+  '<script src="engine-mark.js"></script><script src="retrylab-engine.js"></script><script src="engine-start.js"></script></head><body></body></html>\n');
+writeFileSync(join(site, 'engine-mark.js'), 'window.__engineScriptAt = performance.now();\n');
+writeFileSync(join(site, 'engine-start.js'), [
+  'var evaluated = performance.now();',
+  'RetryLabEngine().then(function (engine) {',
+  '  var ready = performance.now();',
+  '  var result = engine.compute({});',
+  '  window.__engineStart = { evaluateMs: evaluated - window.__engineScriptAt, readyMs: ready - evaluated,',
+  '    firstComputeMs: performance.now() - ready, ok: result.ok };',
+  '});',
+].join('\n') + '\n');
 
 // Before any script of the page: the time of the first animation frame after the page is
 // marked drawn (rl-ready), from navigation start.
@@ -123,6 +137,24 @@ try {
       }
     }
     out.render = { pageMs: median(page), blankMs: median(blank), ratio: median(page) / median(blank), loads: RENDER_LOADS, page, blank };
+  }
+
+  // --- The engine alone: start-up ----------------------------------------------------------
+  {
+    progress('engine start-up');
+    const runs = [];
+    for (let i = 0; i < 7; ++i) {
+      const opened = await open('/engine-start.html');
+      await opened.page.goto(server.origin + '/engine-start.html');
+      await opened.page.waitForFunction(() => window.__engineStart !== undefined, null, { timeout: 30000 });
+      runs.push(await opened.page.evaluate(() => window.__engineStart));
+      await opened.context.close();
+    }
+    out.engineStart = {
+      loads: runs.length, ok: runs.every((r) => r.ok),
+      evaluateMs: median(runs.map((r) => r.evaluateMs)), readyMs: median(runs.map((r) => r.readyMs)),
+      firstComputeMs: median(runs.map((r) => r.firstComputeMs)),
+    };
   }
 
   // --- Input change to redrawn views --------------------------------------------------------

@@ -92,6 +92,12 @@ if (browser.sweep) {
   budgets.push(['1,000-point sweep in the page', `compute ${ms(browser.sweep.computeMs)} + draw ${ms(browser.sweep.drawMs)}; with layout ${ms(browser.sweep.totalMs)}`,
     'one frame (16.7 ms)', verdict(browser.sweep.totalMs <= 16.7, 'issue 9; median')]);
 }
+if (browser.engineStart) {
+  const e = browser.engineStart;
+  say(`The engine file alone (a page with only it, ${e.loads} fresh loads): script evaluated in ${ms(e.evaluateMs)}, ` +
+    `engine ready (module decoded, compiled, instantiated) ${ms(e.readyMs)} later, the opening run computed in ${ms(e.firstComputeMs)}.`);
+  say();
+}
 say('Budgets (issue 7)');
 say(`| ${pad('what', 34)} | ${pad('measured', 58)} | ${pad('budget', 20)} | verdict |`);
 say(`|${'-'.repeat(36)}|${'-'.repeat(60)}|${'-'.repeat(22)}|---------|`);
