@@ -1,6 +1,7 @@
 // Real clients' retry settings as engine inputs (issue 9). Every value comes from
 // docs/clients.md, which quotes each library's own source; the comment beside a value names
-// the line of docs/clients.md it comes from ("L84" = line 84). Where docs/clients.md says a
+// the line of docs/clients.md it comes from ("L84" = line 84). The sources linked are the ones
+// docs/clients.md read, at the commit or version it names. Where docs/clients.md says a
 // value is uncertain, the preset's `uncertain` list says so on the page.
 //
 // A preset sets every field of the client's *policy* (POLICY_FIELDS); the server's behaviour
@@ -243,7 +244,6 @@ export const PRESETS = [
     docs: '§3',
     sources: [
       { label: 'urllib3 src/urllib3/util/retry.py', version: 'urllib3 2.x, commit 00f30f01', href: 'https://github.com/urllib3/urllib3/blob/00f30f01/src/urllib3/util/retry.py' },
-      { label: 'urllib3 documentation: Retry', version: 'urllib3 2.x (stable)', href: 'https://urllib3.readthedocs.io/en/stable/reference/urllib3.util.html' },
     ],
     inputs: {
       maxRetries: 3, // L238, L213: Retry.DEFAULT = Retry(3)
@@ -423,7 +423,6 @@ export const PRESETS = [
     sources: [
       { label: 'Polly documentation: Retry resilience strategy', version: 'Polly v8, docs commit 027c7321', href: 'https://github.com/App-vNext/Polly/blob/027c7321/docs/strategies/retry.md' },
       { label: 'Polly RetryConstants.cs', version: 'commit 243b0443', href: 'https://github.com/App-vNext/Polly/blob/243b0443/src/Polly.Core/Retry/RetryConstants.cs' },
-      { label: '.NET HttpClient.Timeout (100 s)', version: '.NET 5 and later', href: 'https://learn.microsoft.com/dotnet/api/system.net.http.httpclient.timeout' },
     ],
     inputs: {
       maxRetries: 3, // L370, L344: MaxRetryAttempts 3
@@ -493,7 +492,6 @@ export const PRESETS = [
     docs: '§6',
     sources: [
       { label: 'resilience4j RetryConfig.java', version: 'commit 0124df71', href: 'https://github.com/resilience4j/resilience4j/blob/0124df71/resilience4j-retry/src/main/java/io/github/resilience4j/retry/RetryConfig.java' },
-      { label: 'resilience4j documentation: Retry', version: 'the page as read', href: 'https://resilience4j.readme.io/docs/retry' },
     ],
     inputs: {
       maxRetries: 2, // L425, L405: DEFAULT_MAX_ATTEMPTS = 3 includes the first call
