@@ -189,7 +189,7 @@ std::string describeWait(const Inputs& in, int failureNumber, const WaitPlan& pl
 }  // namespace
 
 WaitChoice chooseWait(const Inputs& in, int failureNumber, const std::optional<RetryAfterSeen>& retryAfter,
-                      double& previousDecorrelated, DrawStream& draws) {
+                      double& previousDecorrelated, DrawStream& draws, bool describe) {
     const WaitPlan plan = planWait(in, failureNumber, retryAfter, previousDecorrelated);
     WaitChoice choice;
     double d = 0;
@@ -200,7 +200,7 @@ WaitChoice chooseWait(const Inputs& in, int failureNumber, const std::optional<R
         if (plan.usesDraw) choice.draw = d = draws.next();
     }
     choice.waitMs = waitFor(in, plan, d, &previousDecorrelated);
-    choice.rule = describeWait(in, failureNumber, plan, choice, retryAfter ? &*retryAfter : nullptr);
+    if (describe) choice.rule = describeWait(in, failureNumber, plan, choice, retryAfter ? &*retryAfter : nullptr);
     return choice;
 }
 

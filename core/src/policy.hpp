@@ -51,8 +51,9 @@ double waitFor(const Inputs& in, const WaitPlan& plan, double d, double* decorre
 
 // The wait after failure number `failureNumber`, with its ceiling, draw and sentence: the plan,
 // one draw from `draws` when it needs one, and `waitFor`.
+// `describe` false leaves `rule` empty.
 WaitChoice chooseWait(const Inputs& in, int failureNumber, const std::optional<RetryAfterSeen>& retryAfter,
-                      double& previousDecorrelated, DrawStream& draws);
+                      double& previousDecorrelated, DrawStream& draws, bool describe = true);
 
 // The stop reasons checked before any wait is made, in the spec's order: success,
 // not-retryable, write-without-key, attempt-limit. Nothing when the run may go on.

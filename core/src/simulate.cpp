@@ -73,15 +73,17 @@ struct StoredResult {
 
 class RunBuilder {
 public:
-    explicit RunBuilder(const Inputs& in) : in_(in), script_(serverScript(in)), draws_(in.draws, in.seed) {
+    RunBuilder(const Inputs& in, bool describe)
+        : in_(in), describe_(describe), script_(serverScript(in)), draws_(in.draws, in.seed) {
         previousDecorrelated_ = in.baseBackoffMs;
     }
 
     Run build() {
         if (!fits(0)) {
-            finish(StopReason::Deadline, std::nullopt, "the run stops before it starts: attempt 1 would end at " +
-                                                           ms(in_.responseMs) + ", after the " + ms(*in_.deadlineMs) +
-                                                           " deadline; nothing is sent");
+            finish(StopReason::Deadline, std::nullopt, [&] {
+                return "the run stops before it starts: attempt 1 would end at " + ms(in_.responseMs) + ", after the " +
+                       ms(*in_.deadlineMs) + " deadline; nothing is sent";
+            });
             return std::move(run_);
         }
         double start = 0;
@@ -90,22 +92,25 @@ public:
             std::optional<int> status;
             if (lastSeen_ != FailureClass::Timeout) status = lastStatus_;
             if (auto reason = stopBeforeWaiting(in_, n, lastSeen_, status, carriesRetryAfter(row))) {
-                finish(*reason, n, stopText(*reason, n, row));
+                finish(*reason, n, [&] { return stopText(*reason, n, row); });
                 break;
             }
-            WaitChoice wait = chooseWait(in_, n, row.retryAfter, previousDecorrelated_, draws_);
+            WaitChoice wait = chooseWait(in_, n, row.retryAfter, previousDecorrelated_, draws_, describe_);
             if (in_.waitBudgetMs && run_.metrics.waitingMs + wait.waitMs > *in_.waitBudgetMs) {
                 run_.metrics.refusedWaitMs = wait.waitMs;
-                finish(StopReason::WaitBudget, n,
-                       "the run stops: waiting " + ms(wait.waitMs) + " more (" + wait.rule + ") would take the total past the " +
-                           ms(*in_.waitBudgetMs) + " wait budget; " + ms(run_.metrics.waitingMs) + " waited so far");
+                finish(StopReason::WaitBudget, n, [&] {
+                    return "the run stops: waiting " + ms(wait.waitMs) + " more (" + wait.rule +
+                           ") would take the total past the " + ms(*in_.waitBudgetMs) + " wait budget; " +
+                           ms(run_.metrics.waitingMs) + " waited so far";
+                });
                 break;
             }
             double next = row.endMs + wait.waitMs;
             if (!fits(next)) {
-                finish(StopReason::Deadline, n,
-                       "the run stops: " + attemptLabel(n + 1) + " would start at " + ms(next) + " and end at " +
-                           ms(next + in_.responseMs) + ", after the " + ms(*in_.deadlineMs) + " deadline");
+                finish(StopReason::Deadline, n, [&] {
+                    return "the run stops: " + attemptLabel(n + 1) + " would start at " + ms(next) + " and end at " +
+                           ms(next + in_.responseMs) + ", after the " + ms(*in_.deadlineMs) + " deadline";
+                });
                 break;
             }
             row.waitAfterMs = wait.waitMs;
@@ -113,12 +118,15 @@ public:
             row.ceilingMs = wait.ceilingMs;
             row.draw = wait.draw;
             run_.metrics.waitingMs += wait.waitMs;
-            std::string text = "the client waits " + ms(wait.waitMs) + " (" + wait.rule + ") before " + attemptLabel(n + 1);
-            if (row.retryAfter && row.retryAfter->note == "unusable")
-                text += "; the unusable Retry-After \"" + row.retryAfter->raw + "\" is ignored";
-            else if (row.retryAfter && !in_.honourRetryAfter)
-                text += "; Retry-After is not honoured by this client";
-            event(row.endMs, EventKind::Wait, n, text);
+            event(row.endMs, EventKind::Wait, n, [&] {
+                std::string text =
+                    "the client waits " + ms(wait.waitMs) + " (" + wait.rule + ") before " + attemptLabel(n + 1);
+                if (row.retryAfter && row.retryAfter->note == "unusable")
+                    text += "; the unusable Retry-After \"" + row.retryAfter->raw + "\" is ignored";
+                else if (row.retryAfter && !in_.honourRetryAfter)
+                    text += "; Retry-After is not honoured by this client";
+                return text;
+            });
             start = next;
         }
         return std::move(run_);
@@ -132,8 +140,11 @@ private:
     // An attempt is started only if it can finish before the overall deadline.
     bool fits(double start) const { return !in_.deadlineMs || start + in_.responseMs <= *in_.deadlineMs; }
 
-    void event(double t, EventKind kind, std::optional<int> attempt, std::string text) {
-        run_.events.push_back(Event{t, kind, attempt, std::move(text)});
+    // `text` makes the event's sentence; a run that is not described (a sweep's points) has no
+    // events at all, so no sentence is ever made.
+    template <typename Text>
+    void event(double t, EventKind kind, std::optional<int> attempt, Text text) {
+        if (describe_) run_.events.push_back(Event{t, kind, attempt, text()});
     }
 
     AttemptRow& attempt(int n, double start) {
@@ -146,9 +157,12 @@ private:
 
         const bool write = isWrite(in_.operation);
         const bool keyed = write && in_.idempotencyKey;
-        std::string sends = attemptLabel(n) + ": the client sends " + operationName(in_.operation) + " " + in_.operationId;
-        if (write) sends += keyed ? " with idempotency key " + in_.operationId : " without an idempotency key";
-        event(start, EventKind::Send, n, sends);
+        event(start, EventKind::Send, n, [&] {
+            std::string sends =
+                attemptLabel(n) + ": the client sends " + operationName(in_.operation) + " " + in_.operationId;
+            if (write) sends += keyed ? " with idempotency key " + in_.operationId : " without an idempotency key";
+            return sends;
+        });
 
         const double answerMs = start + in_.responseMs;
         std::optional<int> answered;  // the status the server sends back, if it sees the request
@@ -156,22 +170,20 @@ private:
         if (entry.dropped) {
             row.server = "dropped";
             row.effect = "none: the request never reached the server";
-            event(start, EventKind::RequestLost, n, attemptLabel(n) + ": the request is lost on the way; the server never sees it");
+            event(start, EventKind::RequestLost, n, [&] { return std::string(attemptLabel(n) + ": the request is lost on the way; the server never sees it"); });
         } else if (keyed && stored_ && stored_->committedMs > start) {
             answered = 409;
             row.server = "409";
             row.effect = "none: " + sideEffect(in_, stored_->effectNumber) + " is still in flight";
-            event(answerMs, EventKind::Conflict, n,
-                  attemptLabel(n) + ": the server answers 409 Conflict: " + sideEffect(in_, stored_->effectNumber) +
-                      " under key " + in_.operationId + " is still in flight; nothing is committed");
+            event(answerMs, EventKind::Conflict, n, [&] { return std::string(attemptLabel(n) + ": the server answers 409 Conflict: " + sideEffect(in_, stored_->effectNumber) +
+                      " under key " + in_.operationId + " is still in flight; nothing is committed"); });
         } else if (keyed && stored_) {
             answered = stored_->status;
             row.server = "replay";
             row.effect = "none: replays " + sideEffect(in_, stored_->effectNumber);
             ++run_.metrics.replays;
-            event(answerMs, EventKind::Replay, n,
-                  attemptLabel(n) + ": the server finds key " + in_.operationId + " and replays the stored " +
-                      formatInt(stored_->status) + " (" + sideEffect(in_, stored_->effectNumber) + "); nothing new is committed");
+            event(answerMs, EventKind::Replay, n, [&] { return std::string(attemptLabel(n) + ": the server finds key " + in_.operationId + " and replays the stored " +
+                      formatInt(stored_->status) + " (" + sideEffect(in_, stored_->effectNumber) + "); nothing new is committed"); });
         } else {
             const int status = *entry.status;
             answered = status;
@@ -182,19 +194,17 @@ private:
                 row.commitMs = answerMs;
                 row.effect = sideEffect(in_, k);
                 if (keyed && !stored_) stored_ = StoredResult{answerMs, status, k};
-                event(answerMs, EventKind::Commit, n, attemptLabel(n) + ": the server commits " + sideEffect(in_, k));
+                event(answerMs, EventKind::Commit, n, [&] { return std::string(attemptLabel(n) + ": the server commits " + sideEffect(in_, k)); });
             } else if (classify(status) == FailureClass::Success) {
                 row.effect = "none: a read changes nothing";
             } else {
                 row.effect = "none";
-                event(answerMs, EventKind::ServerError, n,
-                      attemptLabel(n) + ": the server answers " + formatInt(status) + "; nothing is committed");
+                event(answerMs, EventKind::ServerError, n, [&] { return std::string(attemptLabel(n) + ": the server answers " + formatInt(status) + "; nothing is committed"); });
             }
         }
 
         if (answered && entry.lost)
-            event(answerMs, EventKind::ResponseLost, n,
-                  attemptLabel(n) + ": the " + formatInt(*answered) + " response is lost; the client never sees it");
+            event(answerMs, EventKind::ResponseLost, n, [&] { return std::string(attemptLabel(n) + ": the " + formatInt(*answered) + " response is lost; the client never sees it"); });
 
         const bool arrives = answered && !entry.lost && answerMs <= start + in_.clientTimeoutMs;
         if (arrives) {
@@ -202,26 +212,24 @@ private:
             row.clientSaw = formatInt(*answered);
             lastSeen_ = classify(*answered);
             lastStatus_ = *answered;
-            std::string text = attemptLabel(n) + ": the client receives " + row.clientSaw;
-            if (scripted && entry.retryAfter) {
-                row.retryAfter = readRetryAfter(entry, answerMs);
-                text += " with Retry-After: " + *entry.retryAfter;
-            }
-            event(answerMs, EventKind::Receive, n, text);
+            if (scripted && entry.retryAfter) row.retryAfter = readRetryAfter(entry, answerMs);
+            event(answerMs, EventKind::Receive, n, [&] {
+                std::string text = attemptLabel(n) + ": the client receives " + row.clientSaw;
+                if (row.retryAfter) text += " with Retry-After: " + *entry.retryAfter;
+                return text;
+            });
         } else {
             double timeoutAt = start + in_.clientTimeoutMs;
             row.clientSaw = "timeout";
             lastSeen_ = FailureClass::Timeout;
             if (in_.deadlineMs && *in_.deadlineMs < timeoutAt) {
                 row.endMs = *in_.deadlineMs;
-                event(row.endMs, EventKind::Deadline, n,
-                      attemptLabel(n) + ": the overall deadline at " + ms(*in_.deadlineMs) +
-                          " ends the wait for an answer; the client does not know whether the server did the work");
+                event(row.endMs, EventKind::Deadline, n, [&] { return std::string(attemptLabel(n) + ": the overall deadline at " + ms(*in_.deadlineMs) +
+                          " ends the wait for an answer; the client does not know whether the server did the work"); });
             } else {
                 row.endMs = timeoutAt;
-                event(row.endMs, EventKind::Timeout, n,
-                      attemptLabel(n) + ": no answer after " + ms(in_.clientTimeoutMs) +
-                          "; the client times out, not knowing whether the server did the work");
+                event(row.endMs, EventKind::Timeout, n, [&] { return std::string(attemptLabel(n) + ": no answer after " + ms(in_.clientTimeoutMs) +
+                          "; the client times out, not knowing whether the server did the work"); });
             }
         }
         run_.metrics.elapsedMs = row.endMs;
@@ -272,7 +280,8 @@ private:
         }
     }
 
-    void finish(StopReason reason, std::optional<int> lastAttempt, std::string text) {
+    template <typename Text>
+    void finish(StopReason reason, std::optional<int> lastAttempt, Text text) {
         Metrics& m = run_.metrics;
         m.stopReason = reason;
         if (!lastAttempt) {
@@ -290,7 +299,7 @@ private:
         }
         m.duplicates = std::max(0, m.charges - 1);
         m.lookupNeeded = isWrite(in_.operation) && m.outcome == Outcome::Unknown;
-        event(m.elapsedMs, EventKind::Stop, lastAttempt, std::move(text));
+        event(m.elapsedMs, EventKind::Stop, lastAttempt, text);
         // Time order; at equal times the order the events were made in, which is causal. An
         // insertion sort (stable): the events are made nearly in order and number a few
         // hundred at most, and std::stable_sort's merge code is 3 KB of the WebAssembly module.
@@ -308,6 +317,7 @@ private:
     }
 
     const Inputs& in_;
+    bool describe_;  // false: metrics and attempt rows only, no sentences
     std::vector<ScriptEntry> script_;
     DrawStream draws_;
     double previousDecorrelated_ = 0;
@@ -321,8 +331,8 @@ private:
 
 Herd simulateHerd(const Inputs& in, const Run& single);
 
-Run simulate(const Inputs& in) {
-    Run run = RunBuilder(in).build();
+Run simulate(const Inputs& in, bool describe) {
+    Run run = RunBuilder(in, describe).build();
     if (in.callers > 1) run.herd = simulateHerd(in, run);
     return run;
 }

@@ -49,7 +49,7 @@ struct Behaviour {
 Behaviour behaviourAt(Inputs in, const Field& f, double x) {
     setField(in, f, x);
     in.callers = 1;
-    Metrics m = simulate(in).metrics;
+    Metrics m = simulate(in, false).metrics;
     return {m.attempts, m.charges, m.outcome};
 }
 
@@ -179,7 +179,7 @@ Value sweep(const Value& request) {
         Inputs at = in;
         setField(at, *field, x);
         at.callers = 1;
-        Metrics m = simulate(at).metrics;
+        Metrics m = simulate(at, false).metrics;
         Behaviour b{m.attempts, m.charges, m.outcome};
         list.push(behaviourValue(x, b, m));
         if (i > 0 && b != previous) {

@@ -292,3 +292,31 @@ TEST_CASE("generated inputs written as values: compute() accepts them, keeps the
     REQUIRE(sameValue(result, toValue(*parsed.inputs, run)));
     REQUIRE(sameValue(compute(*result.find("inputs")), result));
 }
+
+TEST_CASE("a run made without sentences has the described run's metrics and attempts", "[property][sweep]") {
+    InputGenerator generate(7);
+    for (int i = 0; i < 2000; ++i) {
+        Inputs in = generate.next();
+        in.callers = 1;
+        Run described = simulate(in);
+        Run bare = simulate(in, false);
+        INFO("generated input " << i);
+        REQUIRE(bare.events.empty());
+        const Metrics &a = described.metrics, &b = bare.metrics;
+        REQUIRE(a.attempts == b.attempts);
+        REQUIRE(a.charges == b.charges);
+        REQUIRE(a.replays == b.replays);
+        REQUIRE(a.elapsedMs == b.elapsedMs);
+        REQUIRE(a.waitingMs == b.waitingMs);
+        REQUIRE(a.outcome == b.outcome);
+        REQUIRE(a.stopReason == b.stopReason);
+        REQUIRE(a.refusedWaitMs == b.refusedWaitMs);
+        REQUIRE(a.agentReport == b.agentReport);
+        for (std::size_t k = 0; k < described.attempts.size(); ++k) {
+            REQUIRE(described.attempts[k].startMs == bare.attempts[k].startMs);
+            REQUIRE(described.attempts[k].endMs == bare.attempts[k].endMs);
+            REQUIRE(described.attempts[k].waitAfterMs == bare.attempts[k].waitAfterMs);
+            REQUIRE(described.attempts[k].commitMs == bare.attempts[k].commitMs);
+        }
+    }
+}

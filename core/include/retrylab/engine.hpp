@@ -165,8 +165,10 @@ struct Run {
     std::optional<Herd> herd;  // only when callers > 1
 };
 
-// SPEC §3–§6 on valid inputs. Deterministic: the same inputs give the same run.
-Run simulate(const Inputs& inputs);
+// SPEC §3–§6 on valid inputs. Deterministic: the same inputs give the same run. With
+// `describe` false the run has no events and no sentences (wait rules, stop texts): the
+// metrics and attempt numbers alone, for sweeps that run thousands of points.
+Run simulate(const Inputs& inputs, bool describe = true);
 
 // SPEC §5: `{ ok: true, engine, inputs, events, attempts, metrics, herd? }`.
 Value toValue(const Inputs& inputs, const Run& run);
