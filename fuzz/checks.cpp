@@ -63,30 +63,6 @@ bool isOk(const Value& result) {
     return ok.asBool();
 }
 
-// Deep equality, numbers by value (SPEC §1: "equal as JSON values").
-bool same(const Value& a, const Value& b) {
-    if (a.kind() != b.kind()) return false;
-    switch (a.kind()) {
-        case Value::Kind::Null: return true;
-        case Value::Kind::Bool: return a.asBool() == b.asBool();
-        case Value::Kind::Number: return a.asNumber() == b.asNumber();
-        case Value::Kind::String:
-        case Value::Kind::Unsupported: return a.asString() == b.asString();
-        case Value::Kind::Array:
-            if (a.asArray().size() != b.asArray().size()) return false;
-            for (std::size_t i = 0; i < a.asArray().size(); ++i)
-                if (!same(a.asArray()[i], b.asArray()[i])) return false;
-            return true;
-        case Value::Kind::Object:
-            if (a.asObject().size() != b.asObject().size()) return false;
-            for (std::size_t i = 0; i < a.asObject().size(); ++i)
-                if (a.asObject()[i].key != b.asObject()[i].key || !same(a.asObject()[i].value, b.asObject()[i].value))
-                    return false;
-            return true;
-    }
-    return false;
-}
-
 // Every number of a result is finite (JSON has no infinity: nlohmann would print null) and no
 // Unsupported value leaks out of the core.
 void requireWellFormed(const Value& v, const std::string& path) {
@@ -108,7 +84,7 @@ void requireWellFormed(const Value& v, const std::string& path) {
 void requireJsonRoundTrip(const Value& result) {
     json::Parsed back = json::parse(json::dump(result, -1));
     require(back.value.has_value(), "the result's JSON parses: " + back.error);
-    require(same(*back.value, result), "the result's JSON reads back as the same value");
+    require(sameValue(*back.value, result), "the result's JSON reads back as the same value");
 }
 
 // SPEC §7: { ok: false, errors: [{ field, message }] }, at least one, each with a sentence.
@@ -258,7 +234,7 @@ void checkParseError(const std::string& error) {
 
 void checkCompute(const Value& inputs) {
     Value first = compute(inputs);
-    require(same(first, compute(inputs)), "compute() gives the identical result on a second call");
+    require(sameValue(first, compute(inputs)), "compute() gives the identical result on a second call");
     requireWellFormed(first, "result");
     requireJsonRoundTrip(first);
     if (!isOk(first)) {
@@ -267,12 +243,12 @@ void checkCompute(const Value& inputs) {
     }
     checkRun(first);
     // SPEC §5: the echo of the inputs, every default filled in, reproduces the run.
-    require(same(compute(member(first, "inputs")), first), "the result's inputs reproduce the result");
+    require(sameValue(compute(member(first, "inputs")), first), "the result's inputs reproduce the result");
 }
 
 void checkSweep(const Value& request) {
     Value first = sweep(request);
-    require(same(first, sweep(request)), "sweep() gives the identical result on a second call");
+    require(sameValue(first, sweep(request)), "sweep() gives the identical result on a second call");
     requireWellFormed(first, "sweep");
     requireJsonRoundTrip(first);
     if (!isOk(first)) {

@@ -71,6 +71,30 @@ Value& Value::push(Value item) {
     return *this;
 }
 
+bool sameValue(const Value& a, const Value& b) {
+    if (a.kind() != b.kind()) return false;
+    switch (a.kind()) {
+        case Value::Kind::Null: return true;
+        case Value::Kind::Bool: return a.asBool() == b.asBool();
+        case Value::Kind::Number: return a.asNumber() == b.asNumber();
+        case Value::Kind::String:
+        case Value::Kind::Unsupported: return a.asString() == b.asString();
+        case Value::Kind::Array:
+            if (a.asArray().size() != b.asArray().size()) return false;
+            for (std::size_t i = 0; i < a.asArray().size(); ++i)
+                if (!sameValue(a.asArray()[i], b.asArray()[i])) return false;
+            return true;
+        case Value::Kind::Object:
+            if (a.asObject().size() != b.asObject().size()) return false;
+            for (std::size_t i = 0; i < a.asObject().size(); ++i)
+                if (a.asObject()[i].key != b.asObject()[i].key ||
+                    !sameValue(a.asObject()[i].value, b.asObject()[i].value))
+                    return false;
+            return true;
+    }
+    return false;
+}
+
 const char* describeKind(Value::Kind kind) {
     switch (kind) {
         case Value::Kind::Null: return "null";

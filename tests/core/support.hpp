@@ -66,29 +66,7 @@ inline Value obj(std::initializer_list<std::pair<const char*, Value>> members) {
     return v;
 }
 
-// Deep equality, numbers by value (SPEC §1: "equal as JSON values").
-inline bool sameValue(const Value& a, const Value& b) {
-    if (a.kind() != b.kind()) return false;
-    switch (a.kind()) {
-        case Value::Kind::Null: return true;
-        case Value::Kind::Bool: return a.asBool() == b.asBool();
-        case Value::Kind::Number: return a.asNumber() == b.asNumber();
-        case Value::Kind::String:
-        case Value::Kind::Unsupported: return a.asString() == b.asString();
-        case Value::Kind::Array:
-            if (a.asArray().size() != b.asArray().size()) return false;
-            for (std::size_t i = 0; i < a.asArray().size(); ++i)
-                if (!sameValue(a.asArray()[i], b.asArray()[i])) return false;
-            return true;
-        case Value::Kind::Object:
-            if (a.asObject().size() != b.asObject().size()) return false;
-            for (std::size_t i = 0; i < a.asObject().size(); ++i)
-                if (a.asObject()[i].key != b.asObject()[i].key ||
-                    !sameValue(a.asObject()[i].value, b.asObject()[i].value))
-                    return false;
-            return true;
-    }
-    return false;
-}
+// SPEC §1's equality lives in the core: retrylab::sameValue.
+using retrylab::sameValue;
 
 }  // namespace retrylab::test

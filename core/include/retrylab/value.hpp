@@ -67,6 +67,10 @@ struct Value::Member {
     Value value;
 };
 
+// Deep equality, numbers by value and members in order: SPEC §1's "equal as JSON values"
+// for two results of the engine (which always writes members in the same order).
+bool sameValue(const Value& a, const Value& b);
+
 // A readable name of a kind, for messages: "a string", "an array", ...
 const char* describeKind(Value::Kind kind);
 
