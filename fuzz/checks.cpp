@@ -207,6 +207,11 @@ void checkRun(const Value& result) {
             total += b.asNumber();
         }
         require(total == callers, "every caller is in a bucket or not retried");
+        // SPEC §6: a herd's events, attempts and metrics are those of the same inputs with one caller.
+        Value single = compute(with(inputs, "callers", Value::number(1)));
+        require(isOk(single), "the herd's inputs with one caller are valid");
+        for (const char* part : {"events", "attempts", "metrics"})
+            require(sameValue(member(single, part), member(result, part)), std::string("a herd's ") + part + " are one caller's");
     }
 }
 
