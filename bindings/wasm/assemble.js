@@ -61,6 +61,15 @@ if (!WebAssembly.validate(wasm)) {
   console.error(`assemble.js: ${wasmPath} is not a valid WebAssembly module`);
   process.exit(1);
 }
+// What loader.js gives the module: a link flag that makes it import anything else (a
+// filesystem, a clock) must fail here, not in a reader's browser.
+const PROVIDED = ['env.emscripten_resize_heap', 'env.emscripten_memcpy_big', 'env.abort'];
+const missing = WebAssembly.Module.imports(new WebAssembly.Module(wasm))
+  .map((i) => `${i.module}.${i.name}`).filter((name) => !PROVIDED.includes(name));
+if (missing.length) {
+  console.error(`assemble.js: the module imports ${missing.join(', ')}, which loader.js does not provide`);
+  process.exit(1);
+}
 const { text, order } = encode(wasm);
 
 // The module's text goes in after minifying: free names the minifier keeps as they are.

@@ -1,6 +1,7 @@
 // The engine file's loader (assemble.js puts it in the factory with compute.js): the
 // WebAssembly module is inlined as text (RL_WASM, see assemble.js for the code), compiled
-// once, and instantiated per RetryLabEngine() call with the two functions it imports.
+// once, and instantiated per RetryLabEngine() call with the functions it imports (assemble.js
+// refuses a module that imports anything else).
 //
 //   const engine = await RetryLabEngine();   // a page's global, or require('./retrylab-engine.js')
 //   engine.compute({ maxRetries: 1 });       // { ok: true, engine, inputs, events, ... }
@@ -51,6 +52,10 @@ function RetryLabEngine() {
             } catch (e) { /* try the smaller size */ }
           }
           return 0;
+        },
+        // memcpy of large blocks, in builds that ask for it (-O2 and above).
+        emscripten_memcpy_big: function (dest, src, num) {
+          new Uint8Array(memory.buffer).copyWithin(dest, src, src + num);
         },
         abort: function () { throw new Error('the engine aborted'); },
       },
