@@ -81,14 +81,16 @@ export function mountTraces(root, app, engine, { idPrefix = 'tr-' } = {}) {
   };
 
   // --- Drawing -------------------------------------------------------------------------------
+  let drawnSelection; // the trace the matrix last showed as selected
   function drawMatrix() {
     const rows = rowsNow();
     const size = { rows: rows.length + 1, cols: matrixColumns(rows) + 2 };
     focus = { row: Math.min(focus.row, size.rows - 1), col: Math.min(focus.col, size.cols - 1) };
     const hadFocus = els.matrix.contains(doc.activeElement);
     const scrollLeft = els.matrix.scrollLeft;
+    drawnSelection = app.getState().trace;
     show(els.matrix, matrixView(rows, {
-      focus, selected: app.getState().trace, captionId: id('keys'), labelledBy: id('matrix-heading'),
+      focus, selected: drawnSelection, captionId: id('keys'), labelledBy: id('matrix-heading'),
     }));
     els.matrix.scrollLeft = scrollLeft;
     if (hadFocus) els.matrix.querySelector(`[data-row="${focus.row}"][data-col="${focus.col}"]`)?.focus({ preventScroll: true });
@@ -171,7 +173,9 @@ export function mountTraces(root, app, engine, { idPrefix = 'tr-' } = {}) {
     onMove: (pos) => { focus = pos; },
     onActivate: (row) => selectTrace(rowsNow()[row - 1].id),
   });
-  const unsubscribe = app.subscribe(() => drawMatrix()); // the selection clears when a control changes the run
+  // The matrix shows which trace the experiment holds: redraw it when that changes (a control
+  // clears the selection), not on every run — redrawing it costs most of an input's latency.
+  const unsubscribe = app.subscribe((state) => { if (state.trace !== drawnSelection) drawMatrix(); });
 
   els.show.addEventListener('click', () => {
     const target = doc.getElementById('experiment');
