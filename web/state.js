@@ -3,7 +3,12 @@
 //
 //   state = {
 //     fields:  what the controls hold (numbers as typed text, so a bad entry can stay visible),
-//     extra:   inputs no control here owns (later: traces, links); merged under the fields,
+//     extra:   inputs no control here owns (later: traces, links); merged under the fields;
+//              it holds `script` exactly while the scenario is SCRIPTED,
+//     loadedScript: the server answers the last load brought (scenario "script": a policy
+//              trace, the trace editor, a link), or null. While there is one, the "Server
+//              behaviour" group offers it as a fifth choice, so the reader can leave it for a
+//              named scenario and come back; a load without a script clears it,
 //     errors:  { field: sentence } for the fields that stop a recompute,
 //     result:  the last good compute() result (kept while a field is invalid),
 //     trace:   the id of the policy trace (web/traces/) the run was loaded from, or null once
@@ -19,6 +24,21 @@ export const SCENARIOS = [
   { value: 'outage-503-twice', label: 'HTTP 503 twice, then succeeds' },
   { value: 'bad-request-400', label: 'HTTP 400 on every attempt' },
 ];
+
+// The scenario whose answers are a loaded script (SPEC §2), not one of the four above: the
+// group offers it only while a script is loaded (state.loadedScript).
+export const SCRIPTED = 'script';
+
+// The scripted choice's label says what the server does, as the four above do:
+// "429, 503, 503, then 200", "503 on every attempt" (the last answer repeats, SPEC §2).
+const answerText = (a) => (a.dropped ? 'request lost' : a.lost ? `${a.status} (response lost)` : String(a.status));
+export function scriptSummary(script) {
+  const answers = script.map(answerText);
+  if (answers.length === 1) return `${answers[0]} on every attempt`;
+  const last = answers[answers.length - 1];
+  const before = answers.length > 6 ? [...answers.slice(0, 4), `… (${answers.length} answers in all)`] : answers.slice(0, -1);
+  return `${before.join(', ')}, then ${last}`;
+}
 
 // The two "Retry on" settings of the seed, as the engine's retry classes.
 export const RETRY_ON = [
@@ -91,6 +111,7 @@ export function initialState(result) {
   return {
     fields: fieldsFromInputs(result.inputs),
     extra: {},
+    loadedScript: null,
     errors: {},
     trace: null,
     result,
@@ -101,9 +122,16 @@ export function initialState(result) {
 // Apply control changes and recompute. A bad field keeps the last good run on screen.
 export function withFields(state, changes, compute) {
   const fields = { ...state.fields, ...changes };
-  // A loaded trace's script belongs to scenario "script": a named scenario replaces it.
+  // The scripted choice is offered only while a script is loaded; asked for without one
+  // (setFields from a script), it would only be the engine's "script is missing".
+  if (fields.scenario === SCRIPTED && !state.loadedScript) {
+    return { ...state, errors: { general: 'No scripted answers are loaded: choose a policy trace or open a link that has them.' } };
+  }
+  // The run carries the loaded script exactly while the scripted choice is made: a named
+  // scenario sets it aside (the engine refuses a script beside one), and choosing the
+  // scripted answers again brings it back.
   const { script, ...extraWithoutScript } = state.extra;
-  const extra = fields.scenario === 'script' || script === undefined ? state.extra : extraWithoutScript;
+  const extra = fields.scenario === SCRIPTED ? { ...extraWithoutScript, script: state.loadedScript } : extraWithoutScript;
   const parsed = inputsFromFields(fields, extra);
   if (Object.keys(parsed.errors).length > 0) return { ...state, fields, errors: parsed.errors };
   const result = compute(parsed.inputs);
@@ -125,5 +153,6 @@ export function withInputs(state, inputs, compute, trace = null) {
   for (const [name, value] of Object.entries(result.inputs)) {
     if (!FIELD_NAMES.includes(name) || (name === 'retryOn' && fields.retryOn === null)) extra[name] = value;
   }
-  return { ...state, fields, extra, errors: {}, trace, result, playback: restart(result, state.playback.speed) };
+  const loadedScript = result.inputs.scenario === SCRIPTED ? result.inputs.script : null;
+  return { ...state, fields, extra, loadedScript, errors: {}, trace, result, playback: restart(result, state.playback.speed) };
 }
