@@ -8,7 +8,7 @@ import {
   INSPECTION_SECONDS, advance, clampSeconds, momentPhrase, msAt, nextEvent, pause, play,
   restart, runSpan, secondsAt, seek,
 } from './playback.js';
-import { frameView, makeIds, seekMarksView } from './views/controls.js';
+import { frameView, makeIds, scriptedLabel, seekMarksView } from './views/controls.js';
 import { timelineView } from './views/timeline.js';
 import { eventsView } from './views/events.js';
 import { tableView } from './views/table.js';
@@ -47,14 +47,15 @@ export function createExplorable(root, engine, { idPrefix = 'rl-' } = {}) {
   }
 
   let state = initialState(opening);
-  root.replaceChildren(mount(frameView(id, state.fields), root.ownerDocument));
+  root.replaceChildren(mount(frameView(id, state.fields, state.loadedScript), root.ownerDocument));
   const $ = (name) => root.querySelector(`#${id(name)}`);
   const els = {
     form: $('controls'), verdict: $('verdict'), now: $('now'), announce: $('announce'), timeline: $('timeline'),
     events: $('events'), table: $('table'), metrics: $('metrics'), play: $('play'), next: $('next'),
     restart: $('restart'), speed: $('speed'), seek: $('seek'), seekFill: $('seek-fill'),
     seekThumb: $('seek-thumb'), seekMarks: $('seek-marks'), readout: $('seek-readout'),
-    generalError: $('general-error'),
+    generalError: $('general-error'), scripted: $('scenario-scripted'), scriptedInput: $('scenario-script'),
+    scriptedLabel: $('scenario-scripted-label'),
   };
   const view = root.ownerDocument.defaultView;
   const reducedMotion = view.matchMedia('(prefers-reduced-motion: reduce)');
@@ -101,6 +102,7 @@ export function createExplorable(root, engine, { idPrefix = 'rl-' } = {}) {
       if (error) box.setAttribute('aria-invalid', 'true');
       else box.removeAttribute('aria-invalid');
     }
+    drawScripted();
     for (const input of els.form.querySelectorAll('input[type="radio"]')) {
       input.checked = state.fields[input.dataset.field] === input.value;
     }
@@ -109,6 +111,22 @@ export function createExplorable(root, engine, { idPrefix = 'rl-' } = {}) {
     const anyError = Object.keys(state.errors).length > 0;
     els.generalError.textContent = general || (anyError ? 'Showing the last good run until the highlighted value is fixed.' : '');
     root.classList.toggle('rl-stale', anyError);
+  }
+
+  // The scripted "Server behaviour" choice is there exactly while a script is loaded, and
+  // names its answers. Taken away while it has the focus (a link without a script loaded
+  // over it), the focus goes to the choice the run now has, not to the page.
+  let drawnScript = state.loadedScript;
+  function drawScripted() {
+    const script = state.loadedScript;
+    if (script === drawnScript) return;
+    drawnScript = script;
+    const { scripted, scriptedInput } = els;
+    const hadFocus = !script && root.getRootNode().activeElement === scriptedInput; // the document, or a shadow root
+    scriptedInput.disabled = !script;
+    scripted.hidden = !script;
+    els.scriptedLabel.textContent = scriptedLabel(script);
+    if (hadFocus) els.form.querySelector(`input[data-field="scenario"][value="${state.fields.scenario}"]`)?.focus();
   }
 
   function drawPlayhead() {

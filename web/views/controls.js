@@ -3,17 +3,38 @@
 // a page.
 
 import { h } from '../dom.js';
-import { NUMBER_FIELDS, RETRY_ON, SCENARIOS } from '../state.js';
+import { NUMBER_FIELDS, RETRY_ON, SCENARIOS, SCRIPTED, scriptSummary } from '../state.js';
 import { INSPECTION_SECONDS, SPEEDS } from '../playback.js';
 
 export const makeIds = (prefix) => (name) => `${prefix}${name}`;
 
-function radioGroup(id, name, legend, options, checked) {
+function radioGroup(id, name, legend, options, checked, after = null) {
   return h('fieldset', { class: `rl-group rl-group-${name}` },
     h('legend', null, legend),
     options.map((o) => h('div', { class: 'rl-radio' },
       h('input', { type: 'radio', name: id(name), id: id(`${name}-${o.value}`), value: o.value, 'data-field': name, checked: o.value === checked }),
-      h('label', { for: id(`${name}-${o.value}`) }, o.label))));
+      h('label', { for: id(`${name}-${o.value}`) }, o.label))),
+    after);
+}
+
+// The label of the scripted choice: what the loaded answers are.
+export const scriptedLabel = (script) => `Scripted answers: ${script ? scriptSummary(script) : 'none loaded'}`;
+
+// The fifth "Server behaviour" choice: the answers a policy trace, the trace editor or a link
+// loaded (scenario "script"). It is in the group only while there is a script to choose
+// (`script`, state.loadedScript): otherwise it is hidden and disabled, so neither a click,
+// Tab nor the arrow keys can reach it and choosing it can never be the engine's "script is
+// missing". app.js shows, hides and relabels it as loads come and go.
+export function scriptedOption(id, script, checked) {
+  const inputId = id(`scenario-${SCRIPTED}`);
+  return h('div', { class: 'rl-radio rl-radio-scripted', id: id('scenario-scripted'), hidden: !script },
+    h('input', {
+      type: 'radio', name: id('scenario'), id: inputId, value: SCRIPTED, 'data-field': 'scenario',
+      checked: Boolean(script) && checked === SCRIPTED, disabled: !script, 'aria-describedby': id('scenario-scripted-note'),
+    }),
+    h('span', { class: 'rl-radio-text' },
+      h('label', { for: inputId, id: id('scenario-scripted-label') }, scriptedLabel(script)),
+      h('span', { class: 'rl-radio-note', id: id('scenario-scripted-note') }, 'From the policy trace or link you loaded; the last answer repeats.')));
 }
 
 function numberField(id, f, value) {
@@ -33,9 +54,9 @@ function numberField(id, f, value) {
     h('p', { class: 'rl-error', id: id(`${f.name}-error`), 'aria-live': 'polite' }));
 }
 
-export function controlsView(id, fields) {
+export function controlsView(id, fields, script = null) {
   return h('form', { class: 'rl-controls', id: id('controls'), 'aria-label': 'Inputs', novalidate: true },
-    radioGroup(id, 'scenario', 'Server behaviour', SCENARIOS, fields.scenario),
+    radioGroup(id, 'scenario', 'Server behaviour', SCENARIOS, fields.scenario, scriptedOption(id, script, fields.scenario)),
     h('fieldset', { class: 'rl-group rl-group-policy' },
       h('legend', null, 'Client retry policy'),
       NUMBER_FIELDS.map((f) => numberField(id, f, fields[f.name])),
@@ -71,9 +92,9 @@ export function playbackView(id) {
         `Replays the run over ${INSPECTION_SECONDS} inspection seconds. Arrow keys move one second, Page Up and Page Down ten, Home and End to the ends.`)));
 }
 
-export function frameView(id, fields) {
+export function frameView(id, fields, script = null) {
   return h('div', { class: 'rl' },
-    h('div', { class: 'rl-inputs' }, controlsView(id, fields), h('div', { id: id('now') })),
+    h('div', { class: 'rl-inputs' }, controlsView(id, fields, script), h('div', { id: id('now') })),
     h('div', { class: 'rl-results' },
       h('div', { class: 'rl-verdict', id: id('verdict') }),
       h('p', { class: 'visually-hidden', role: 'status', id: id('announce') }),
