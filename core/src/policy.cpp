@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "format.hpp"
 
 namespace retrylab {
 
@@ -51,55 +50,18 @@ double power(double base, int exponent) {
     return result;
 }
 
-std::string ms(double value) { return formatMs(value) + " ms"; }
+}  // namespace
 
-std::string trimmed(const std::string& raw) {
-    std::size_t begin = raw.find_first_not_of(" \t");
-    if (begin == std::string::npos) return "";
-    return raw.substr(begin, raw.find_last_not_of(" \t") - begin + 1);
-}
-
-// The ceiling before the cap: the schedule's entry, or base × multiplier^(n−1).
 double uncappedCeiling(const Inputs& in, int failureNumber) {
     if (!in.ceilingScheduleMs.empty())
         return in.ceilingScheduleMs[std::min(in.ceilingScheduleMs.size(), static_cast<std::size_t>(failureNumber)) - 1];
     return in.baseBackoffMs * power(in.backoffMultiplier, failureNumber - 1);
 }
 
-}  // namespace
-
 double ceilingFor(const Inputs& in, int failureNumber) {
     double ceiling = uncappedCeiling(in, failureNumber);
     return in.maxBackoffMs ? std::min(*in.maxBackoffMs, ceiling) : ceiling;
 }
-
-namespace {
-
-// How a backoff wait other than decorrelated was made, in words: "ceiling 1000 ms × draw 0.40".
-std::string backoffRule(const Inputs& in, int failureNumber, const WaitChoice& choice) {
-    const double ceiling = *choice.ceilingMs;
-    switch (in.jitter) {
-        case Jitter::None: {
-            std::string rule = !in.ceilingScheduleMs.empty()
-                                   ? "scheduled ceiling " + ms(ceiling)
-                                   : ms(in.baseBackoffMs) + " × " + formatMs(in.backoffMultiplier, 6) + "^" +
-                                         formatInt(failureNumber - 1);
-            if (in.maxBackoffMs && uncappedCeiling(in, failureNumber) > ceiling)
-                rule += ", capped at " + ms(*in.maxBackoffMs);
-            return rule;
-        }
-        case Jitter::Full: return "ceiling " + ms(ceiling) + " × draw " + formatDraw(*choice.draw);
-        case Jitter::Equal:
-            return "ceiling " + ms(ceiling) + " / 2 + " + ms(ceiling / 2) + " × draw " + formatDraw(*choice.draw);
-        case Jitter::Proportional:
-            return "ceiling " + ms(ceiling) + " × (" + formatMs(in.jitterLow, 6) + " + " +
-                   formatMs(in.jitterHigh - in.jitterLow, 6) + " × draw " + formatDraw(*choice.draw) + ")";
-        case Jitter::Decorrelated: break;
-    }
-    return "";
-}
-
-}  // namespace
 
 WaitPlan planWait(const Inputs& in, int failureNumber, const std::optional<RetryAfterSeen>& retryAfter,
                   double previousDecorrelated) {
@@ -126,9 +88,6 @@ WaitPlan planWait(const Inputs& in, int failureNumber, const std::optional<Retry
     return plan;
 }
 
-namespace {
-
-// The backoff's jitter rule alone, before the minimum and the header's floor.
 double jittered(const Inputs& in, const WaitPlan& plan, double d, double* decorrelated) {
     const double ceiling = plan.ceilingMs;
     switch (in.jitter) {
@@ -146,8 +105,6 @@ double jittered(const Inputs& in, const WaitPlan& plan, double d, double* decorr
     return ceiling;
 }
 
-}  // namespace
-
 double waitFor(const Inputs& in, const WaitPlan& plan, double d, double* decorrelated) {
     if (plan.kind == WaitPlan::Kind::Header) return plan.headerMs;
     double wait = 0;
@@ -155,38 +112,6 @@ double waitFor(const Inputs& in, const WaitPlan& plan, double d, double* decorre
     if (plan.kind == WaitPlan::Kind::Backoff) wait = std::max(jittered(in, plan, d, decorrelated), in.minBackoffMs);
     return plan.headerFloor ? std::max(wait, plan.headerMs) : wait;
 }
-
-namespace {
-
-// The sentence for a wait already made: how the plan and the draw gave `waitMs`.
-std::string describeWait(const Inputs& in, int failureNumber, const WaitPlan& plan, const WaitChoice& choice,
-                         const RetryAfterSeen* header) {
-    if (plan.kind == WaitPlan::Kind::Header) return "Retry-After: " + trimmed(header->raw) + " (header wins)";
-    std::string rule;
-    double backoffMs = 0;  // the wait before the header's floor
-    if (plan.kind == WaitPlan::Kind::Immediate) {
-        rule = "first retry at once";
-    } else {
-        if (in.jitter == Jitter::Decorrelated) {
-            rule = ms(in.baseBackoffMs) + " + draw " + formatDraw(*choice.draw) + " × (3 × " + ms(plan.previousMs) +
-                   " − " + ms(in.baseBackoffMs) + ")" + (in.maxBackoffMs ? ", at most " + ms(*in.maxBackoffMs) : "");
-        } else {
-            rule = backoffRule(in, failureNumber, choice);
-        }
-        double raw = jittered(in, plan, choice.draw.value_or(0), nullptr);
-        if (raw < in.minBackoffMs) rule += ", raised to the " + ms(in.minBackoffMs) + " minimum";
-        backoffMs = std::max(raw, in.minBackoffMs);
-    }
-    if (plan.headerFloor) {
-        if (plan.headerMs >= backoffMs)
-            return "Retry-After: " + trimmed(header->raw) + " (at least the header; backoff " + ms(backoffMs) + ")";
-        return rule + " (more than Retry-After: " + trimmed(header->raw) + ")";
-    }
-    if (plan.headerIgnored) rule += " (Retry-After over the " + ms(*in.retryAfterMaxMs) + " maximum is ignored)";
-    return rule;
-}
-
-}  // namespace
 
 WaitChoice chooseWait(const Inputs& in, int failureNumber, const std::optional<RetryAfterSeen>& retryAfter,
                       double& previousDecorrelated, DrawStream& draws, bool describe) {

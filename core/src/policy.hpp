@@ -18,6 +18,8 @@ bool retries(const Inputs& in, FailureClass cls, std::optional<int> status, bool
 
 // ceiling(n) = min(maxBackoffMs, baseBackoffMs × backoffMultiplier^(n−1)).
 double ceilingFor(const Inputs& in, int failureNumber);
+// The ceiling before the cap: the schedule's entry, or base × multiplier^(n−1).
+double uncappedCeiling(const Inputs& in, int failureNumber);
 
 struct WaitChoice {
     double waitMs = 0;
@@ -48,6 +50,15 @@ WaitPlan planWait(const Inputs& in, int failureNumber, const std::optional<Retry
 // The wait a plan gives for draw `d` (unused when the plan needs none). When the decorrelated
 // rule runs, what it produced goes to `*decorrelated`.
 double waitFor(const Inputs& in, const WaitPlan& plan, double d, double* decorrelated = nullptr);
+
+// The backoff's jitter rule alone for draw `d`, before the minimum and the header's floor.
+// When the decorrelated rule runs, what it produced goes to `*decorrelated`.
+double jittered(const Inputs& in, const WaitPlan& plan, double d, double* decorrelated);
+
+// The sentence for a wait already made (wait_text.cpp): how the plan and the draw gave
+// `choice.waitMs`. `header` is the Retry-After seen, if any.
+std::string describeWait(const Inputs& in, int failureNumber, const WaitPlan& plan, const WaitChoice& choice,
+                         const RetryAfterSeen* header);
 
 // The wait after failure number `failureNumber`, with its ceiling, draw and sentence: the plan,
 // one draw from `draws` when it needs one, and `waitFor`.
