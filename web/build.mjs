@@ -31,24 +31,29 @@ if (!(await exists(engineFile))) {
 await rm(dist, { recursive: true, force: true });
 await mkdir(dist, { recursive: true });
 
-await build({
-  entryPoints: [join(repo, 'web/main.js')],
-  outfile: join(dist, 'retrylab.js'),
-  bundle: true,
-  format: 'iife',
-  target: ['es2020'],
-  minify: true,
-  legalComments: 'none',
-  logLevel: 'warning',
-});
-
-await build({
-  entryPoints: [join(repo, 'web/styles.css')],
-  outfile: join(dist, 'retrylab.css'),
-  bundle: true,
-  minify: true,
-  logLevel: 'warning',
-});
+// The page's bundle, and the sections below the article in a bundle of their own, loaded
+// when the reader nears them (web/load-sections.js): each a classic script and a stylesheet.
+for (const [entry, name] of [['main', 'retrylab'], ['sections', 'retrylab-sections']]) {
+  await build({
+    entryPoints: [join(repo, `web/${entry}.js`)],
+    outfile: join(dist, `${name}.js`),
+    bundle: true,
+    format: 'iife',
+    target: ['es2020'],
+    minify: true,
+    legalComments: 'none',
+    logLevel: 'warning',
+  });
+}
+for (const [entry, name] of [['styles', 'retrylab'], ['sections', 'retrylab-sections']]) {
+  await build({
+    entryPoints: [join(repo, `web/${entry}.css`)],
+    outfile: join(dist, `${name}.css`),
+    bundle: true,
+    minify: true,
+    logLevel: 'warning',
+  });
+}
 
 for (const name of await readdir(join(repo, 'site'))) {
   if (/\.(html|svg)$/.test(name)) await copyFile(join(repo, 'site', name), join(dist, name));

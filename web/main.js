@@ -1,14 +1,14 @@
 // The page's entry point (bundled as one classic script): load the engine, mount the
 // explorable, fill the article's computed numbers, wire the "Try it" buttons. If the engine
-// cannot load, the page says so where the explorable would be.
+// cannot load, the page says so where the explorable would be. The sections below the
+// article come in a second bundle when the reader nears them (sections.js, load-sections.js).
 
 import { createExplorable } from './app.js';
 import { engineVersion, loadEngine } from './engine.js';
 import { computeStory, fillFacts } from './story.js';
-import { attachSharing, startEmbedFrame } from './share/page.js';
-import { mountTraces } from './traces/section.js';
-import { serveHerd } from './traces/herd-worker.js';
-import { mountClientLab } from './clients/lab.js';
+import { PAGE_KEYS, attachSharing, startEmbedFrame } from './share/page.js';
+import { sectionLoader } from './load-sections.js';
+import { isLink, parseLink } from './share/codec.js';
 
 function showFailure(doc, message) {
   for (const box of doc.querySelectorAll('[data-retry-lab], [data-retry-traces]')) {
@@ -57,17 +57,34 @@ async function start(doc) {
     });
   }
   for (const slot of doc.querySelectorAll('[data-engine-version]')) slot.textContent = engineVersion(engine);
-  const clientLab = doc.querySelector('[data-client-lab]'); // "What would your client do?"
-  if (clientLab) doc.defaultView.retryLabClients = mountClientLab(clientLab, app, engine);
-  const traces = doc.querySelector('[data-retry-traces]'); // the invented policy's traces A–F
-  if (traces) doc.defaultView.retryLabTraces = mountTraces(traces, app, engine);
+
+  // The traces and the client lab, mounted when their bundle arrives.
+  const win = doc.defaultView;
+  const tracesBox = doc.querySelector('[data-retry-traces]'); // the invented policy's traces A–F
+  const clientsBox = doc.querySelector('[data-client-lab]'); // "What would your client do?"
+  const sections = sectionLoader(doc, ({ mountTraces, mountClientLab }) => {
+    if (clientsBox) win.retryLabClients = mountClientLab(clientsBox, app, engine);
+    if (tracesBox) win.retryLabTraces = mountTraces(tracesBox, app, engine);
+    return { traces: win.retryLabTraces || null, clients: win.retryLabClients || null };
+  });
+  win.retryLabSections = { load: sections.load, loaded: sections.loaded };
+  // A link that names a trace needs the traces before it is read; so does #traces.
+  const hash = win.location.hash;
+  const namesTrace = isLink(hash) && parseLink(hash, { pageKeys: PAGE_KEYS }).page?.trace !== undefined;
+  if (tracesBox && (namesTrace || sections.wantedByAddress())) {
+    try {
+      await sections.load();
+    } catch {
+      // Said in the sections; the link is read without them.
+    }
+  }
   // The run in the URL, Copy link, downloads; last, so that a link can name a trace.
-  attachSharing(doc, root, app, { traces: traces ? doc.defaultView.retryLabTraces : null });
+  attachSharing(doc, root, app, {
+    traces: tracesBox ? { get: () => win.retryLabTraces || null, load: () => sections.load().then((s) => s.traces) } : null,
+  });
   doc.documentElement.classList.add('rl-ready');
-  doc.defaultView.retryLab = app; // for the console and for tests
+  win.retryLab = app; // for the console and for tests
 }
 
-// In a worker this bundle computes large herds for the traces section (traces/herd-worker.js).
-if (typeof document === 'undefined') serveHerd(self);
-else if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', () => start(document));
+if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', () => start(document));
 else start(document);

@@ -78,6 +78,7 @@ export function syncLink(win, app, { onProblems, pageKeys = [], pageOf = () => (
   win.addEventListener('hashchange', onHash);
   return {
     loaded,
+    read, // the link again, when what it names has arrived (the traces section)
     hashNow,
     schedule, // for changes the explorable does not see (the herd's callers)
     destroy() {

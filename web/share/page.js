@@ -3,7 +3,8 @@
 // posts its height to the parent page, from before the engine loads, so that even the
 // message saying the engine could not load is shown at its full height.
 //
-// With the policy traces section (web/traces/, `traces` below), a link also names the trace
+// With the policy traces section (web/traces/, `traces` below: { get(), load() }, since the
+// section comes in a second bundle, web/load-sections.js), a link also names the trace
 // on show (`trace=B`); for trace F it carries the herd's callers (`herdCallers=50`; the
 // herd's seed is the run's own `seed`), and for the reader's own trace its inputs are the
 // run's inputs, which go into the editor too.
@@ -85,10 +86,27 @@ function applyLink(app, traces, inputs, page) {
   return problems;
 }
 
+// `traces`: null on a page without the traces section; else { get(): the section's API, or
+// null until its bundle has arrived; load(): a promise of that API }.
 export function attachSharing(doc, root, app, { idPrefix = 'rl-', traces = null } = {}) {
   const id = makeIds(idPrefix);
   const embed = isEmbed(doc);
-  const pageOf = () => pageKeysOf(app, traces);
+  const win = doc.defaultView;
+  const tracesNow = () => (traces ? traces.get() : null);
+  const pageOf = () => pageKeysOf(app, tracesNow());
+  // A link that names a trace before the traces have arrived (one followed later, or pasted
+  // into the address bar): its run now, and the link read again, trace and all, once they come.
+  function apply(inputs, page) {
+    const api = tracesNow();
+    if (api || !traces || page.trace === undefined) return applyLink(app, api, inputs, page);
+    app.load(inputs);
+    const hash = win.location.hash;
+    traces.load().then(
+      () => { if (win.location.hash === hash) link.read(); },
+      () => showNotice(root, id, [{ key: 'trace', value: page.trace, reason: 'names a policy trace, but the traces section could not load' }], 'link'),
+    );
+    return [];
+  }
   const bar = attachShareBar(root, app, {
     id,
     linkBase: () => linkBase(doc),
@@ -99,12 +117,13 @@ export function attachSharing(doc, root, app, { idPrefix = 'rl-', traces = null 
     onProblems: (problems) => showNotice(root, id, problems, 'link'),
     pageKeys: PAGE_KEYS,
     pageOf,
-    apply: (inputs, page) => applyLink(app, traces, inputs, page),
+    apply,
   });
   bar.update();
   // The herd's callers change no run on show, but they are in a trace F link.
   const tracesBox = traces ? doc.querySelector('[data-retry-traces]') : null;
   const onTraces = () => {
+    if (!tracesNow()) return;
     if (app.getState().trace === HERD_TRACE) {
       link.schedule();
       bar.update();

@@ -1,0 +1,107 @@
+// The sections below the article (the policy traces, the client lab) come in a second
+// bundle and stylesheet, retrylab-sections.js and .css beside the page's own bundle, loaded
+// once, when the first of these happens:
+//   - the reader scrolls within about a screen and a half of either section;
+//   - the page opens on, or the reader follows, #traces or #clients, or a link that names a
+//     trace (main.js asks before it reads the link);
+//   - keyboard focus enters either section;
+//   - someone calls window.retryLabSections.load() (the console, the tests).
+// Until then each section shows its prose and "Loading…"; if the bundle cannot load, a
+// message says so in each section and the experiment above carries on.
+
+const CODE = 'retrylab-sections.js';
+const STYLE = 'retrylab-sections.css';
+const SECTION_IDS = ['traces', 'clients'];
+
+// The page bundle's own address, read while it runs: the sections live beside it.
+const BUNDLE_URL = typeof document !== 'undefined' && document.currentScript ? document.currentScript.src : '';
+
+function addToHead(doc, el) {
+  return new Promise((resolve, reject) => {
+    el.addEventListener('load', () => resolve(el), { once: true });
+    el.addEventListener('error', () => reject(new Error(`${el.src || el.href} did not load`)), { once: true });
+    doc.head.append(el);
+  });
+}
+
+function showFailure(box, message) {
+  const p = box.ownerDocument.createElement('p');
+  p.className = 'rl-failure';
+  p.setAttribute('role', 'alert');
+  p.textContent = `This section could not load (${message}). The experiment above still works.`;
+  box.replaceChildren(p);
+}
+
+// mount(code) mounts the sections with the bundle's exports and returns what they offer.
+// Returns { load(): Promise, loaded(): boolean, destroy() }.
+export function sectionLoader(doc, mount) {
+  const win = doc.defaultView;
+  const boxes = [doc.querySelector('[data-retry-traces]'), doc.querySelector('[data-client-lab]')].filter(Boolean);
+  const sections = SECTION_IDS.map((name) => doc.getElementById(name)).filter(Boolean);
+  let pending = null;
+  let done = false;
+  let observer = null;
+
+  function stopWatching() {
+    if (observer) observer.disconnect();
+    observer = null;
+    win.removeEventListener('hashchange', onHash);
+    for (const section of sections) section.removeEventListener('focusin', load);
+  }
+
+  function load() {
+    if (pending) return pending;
+    stopWatching();
+    if (!boxes.length) {
+      done = true;
+      pending = Promise.resolve(null);
+      return pending;
+    }
+    const base = BUNDLE_URL || win.location.href;
+    const style = doc.createElement('link');
+    style.rel = 'stylesheet';
+    style.href = new win.URL(STYLE, base).href;
+    const script = doc.createElement('script');
+    script.src = new win.URL(CODE, base).href;
+    pending = Promise.all([addToHead(doc, style), addToHead(doc, script)])
+      .then(() => {
+        if (!win.RetryLabSectionCode) throw new Error(`${CODE} defined nothing`);
+        const offered = mount(win.RetryLabSectionCode);
+        done = true;
+        doc.documentElement.classList.add('rl-sections-ready');
+        return offered;
+      })
+      .catch((error) => {
+        for (const box of boxes) showFailure(box, error.message);
+        doc.documentElement.classList.add('rl-sections-failed');
+        throw error;
+      });
+    pending.catch(() => {}); // the failure is on the page; callers who await still see it
+    return pending;
+  }
+
+  function onHash() {
+    if (SECTION_IDS.includes(win.location.hash.slice(1))) load();
+  }
+
+  if (boxes.length) {
+    if (typeof win.IntersectionObserver === 'function') {
+      // A screen and a half ahead: loaded and drawn before the reader gets there.
+      observer = new win.IntersectionObserver((entries) => {
+        if (entries.some((e) => e.isIntersecting)) load();
+      }, { rootMargin: '150% 0px 150% 0px' });
+      for (const section of sections.length ? sections : boxes) observer.observe(section);
+    } else {
+      win.setTimeout(load, 0); // no way to tell where the reader is: load now
+    }
+    win.addEventListener('hashchange', onHash);
+    for (const section of sections) section.addEventListener('focusin', load);
+  }
+
+  return {
+    load,
+    loaded: () => done,
+    wantedByAddress: () => SECTION_IDS.includes(win.location.hash.slice(1)),
+    destroy: stopWatching,
+  };
+}
