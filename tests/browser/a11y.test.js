@@ -19,10 +19,7 @@ after(async () => { await env?.close(); });
 // axe is injected into a context that bypasses the page's CSP (the page itself runs under it).
 async function openForAxe(options) {
   const opened = await openPage(env, options);
-  const context = await env.browser.newContext({ ...options, bypassCSP: true });
-  const page = await context.newPage();
-  await page.goto(`${env.server.origin}/`);
-  await page.waitForFunction(() => document.documentElement.classList.contains('rl-ready'));
+  const { page, context } = await openPage(env, { ...options, bypassCSP: true });
   return { opened, page, context };
 }
 

@@ -148,10 +148,7 @@ describe('the Client choice', () => {
   for (const colorScheme of ['light', 'dark']) {
     test(`axe-core finds no violations in the client and sweep section (${colorScheme}): a client with gaps, a changed control, the table open, a bad sweep value`, async (t) => {
       const opened = await openPage(env, { colorScheme });
-      const context = await env.browser.newContext({ colorScheme, bypassCSP: true });
-      const page = await context.newPage();
-      await page.goto(`${env.server.origin}/`);
-      await page.waitForFunction(() => document.documentElement.classList.contains('rl-ready'));
+      const { page, context } = await openPage(env, { colorScheme, bypassCSP: true });
       const axe = async () => {
         if (!(await page.evaluate(() => Boolean(window.axe)))) await page.addScriptTag({ content: AXE });
         const result = await page.evaluate(() => window.axe.run('#clients', { resultTypes: ['violations'] }));

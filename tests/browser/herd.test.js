@@ -181,19 +181,13 @@ describe('trace F’s herd', () => {
   });
 
   test('from file://, where a worker cannot start, large herds compute on the main thread', async () => {
-    const context = await env.browser.newContext();
-    const page = await context.newPage();
-    const errors = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-    await page.goto(pathToFileURL(join(DIST, 'index.html')).href);
-    await page.waitForFunction(() => document.documentElement.classList.contains('rl-ready'));
+    const { page, context, problems } = await openPage(env, { url: pathToFileURL(join(DIST, 'index.html')).href });
     // Past the size computed on the spot, where a page served over HTTP would start a worker.
     await page.locator(TR('callers')).fill('20000');
     await herdSettled(page);
     assert.equal((await tracesState(page)).herdTiming.where, 'main');
     assert.equal(sum((await herdFigures(page)).policy.counts), 20000);
-    assert.deepEqual(errors, []);
+    assert.deepEqual(problems, []);
     await context.close();
   });
 });

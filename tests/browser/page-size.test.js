@@ -3,10 +3,11 @@
 // Bytes only, no timings: the same build gives the same count on any machine, so this is safe
 // in CI. scripts/bench measures the same thing in Chromium, with the page's own requests.
 //
-// The budget (issue 7, BENCHMARKS.md) is 60 KB. The page is over it today (BENCHMARKS.md says
-// by how much and why), so this test holds the page to CEILING_BYTES, a ratchet just above
-// today's weight: growing past it fails here. Lower CEILING_BYTES as the page shrinks; at
-// BUDGET_BYTES the budget itself is enforced.
+// The budget (issue 7, BENCHMARKS.md) is 60 KB for what the page loads when it opens. The
+// sections below the article come later, in a second bundle and stylesheet, when the reader
+// nears them (web/load-sections.js); they are counted apart and held to a ceiling of their
+// own, SECTIONS_CEILING_BYTES, a ratchet a little above their weight today: growing past it
+// fails here, so lower it as they shrink.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -17,7 +18,8 @@ import { gzipSync } from 'node:zlib';
 import { DIST, checkBuilt } from './lib/harness.js';
 
 const BUDGET_BYTES = 60 * 1024;
-const CEILING_BYTES = 96 * 1024;
+const SECTIONS = ['retrylab-sections.js', 'retrylab-sections.css'];
+const SECTIONS_CEILING_BYTES = 31 * 1024;
 
 // Local files a page or stylesheet loads: <script src>, <link href> of the kinds a browser
 // fetches, <img>/<source> src, and url(...) in CSS. Links to other pages (<a href>) are not loads.
@@ -59,7 +61,7 @@ export function pageWeight(dist, page = 'index.html') {
 
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 
-test('the page and everything it loads stay within the byte ceiling, gzipped', (t) => {
+test('the page and everything it loads when it opens stay within the 60 KB budget, gzipped', (t) => {
   checkBuilt();
   const { files, total } = pageWeight(DIST);
   const listing = [...files].map(([file, f]) => `${file} ${kb(f.gzip)}`).join(', ');
@@ -69,8 +71,23 @@ test('the page and everything it loads stay within the byte ceiling, gzipped', (
   for (const file of ['index.html', 'retrylab-engine.js', 'retrylab.js', 'retrylab.css']) {
     assert.ok(files.has(file), `the page loads ${file}`);
   }
-  assert.ok(CEILING_BYTES >= BUDGET_BYTES, 'the ceiling is never below the budget');
-  assert.ok(total <= CEILING_BYTES, `the page weighs ${kb(total)} gzipped, over the ${kb(CEILING_BYTES)} ceiling (${listing})`);
+  for (const file of SECTIONS) assert.ok(!files.has(file), `${file} waits until the reader nears the sections`);
+  assert.ok(total <= BUDGET_BYTES, `the page weighs ${kb(total)} gzipped, over the ${kb(BUDGET_BYTES)} budget (${listing})`);
+});
+
+test('the sections below the article, loaded on demand, stay within their ceiling, gzipped', (t) => {
+  checkBuilt();
+  // The page's bundle names them (web/load-sections.js); they are there to be loaded.
+  const bundle = readFileSync(join(DIST, 'retrylab.js'), 'utf8');
+  let sections = 0;
+  for (const file of SECTIONS) {
+    assert.ok(bundle.includes(`"${file}"`), `retrylab.js loads ${file}`);
+    const weight = pageWeight(DIST, file);
+    sections += weight.total;
+  }
+  const opening = pageWeight(DIST).total;
+  t.diagnostic(`sections: ${kb(sections)} gzipped (ceiling ${kb(SECTIONS_CEILING_BYTES)}); the page with them: ${kb(opening + sections)}`);
+  assert.ok(sections <= SECTIONS_CEILING_BYTES, `the sections weigh ${kb(sections)} gzipped, over their ${kb(SECTIONS_CEILING_BYTES)} ceiling`);
 });
 
 test('the count follows what a page loads, not what it links to', () => {

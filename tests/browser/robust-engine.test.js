@@ -9,7 +9,7 @@
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { assertClean, openBrowser } from './lib/harness.js';
+import { assertClean, openBrowser, openPage } from './lib/harness.js';
 import { metricsOf } from './lib/ui.js';
 
 let env;
@@ -49,31 +49,8 @@ function injectFaults(initialFault) {
   });
 }
 
-// As harness.js's openPage, with the fault hook added before the page's scripts run.
-async function openFaultyPage({ fault = null } = {}) {
-  const context = await env.browser.newContext();
-  const page = await context.newPage();
-  const problems = [];
-  const offHost = [];
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('console', (msg) => {
-    if (msg.type() === 'error' || msg.type() === 'warning' && /Content Security Policy/i.test(msg.text())) problems.push(`console ${msg.type()}: ${msg.text()}`);
-  });
-  await context.route('**/*', (route) => {
-    const url = new URL(route.request().url());
-    if (url.origin === env.server.origin || url.protocol === 'data:' || url.protocol === 'blob:') return route.continue();
-    offHost.push(route.request().url());
-    return route.abort();
-  });
-  await page.addInitScript(() => {
-    window.__cspViolations = [];
-    document.addEventListener('securitypolicyviolation', (e) => window.__cspViolations.push(`${e.violatedDirective}: ${e.blockedURI}`));
-  });
-  await page.addInitScript(injectFaults, fault);
-  await page.goto(`${env.server.origin}/`);
-  await page.waitForFunction(() => document.documentElement.classList.contains('rl-ready') || document.documentElement.classList.contains('rl-engine-failed'));
-  return { page, context, problems, offHost };
-}
+// harness.js's openPage, with the fault hook added before the page's scripts run.
+const openFaultyPage = ({ fault = null } = {}) => openPage(env, { init: [injectFaults, fault] });
 
 const general = (page) => page.locator('#rl-general-error').textContent();
 

@@ -6,19 +6,23 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { DIST, openBrowser } from './lib/harness.js';
+import { DIST, openBrowser, openPage } from './lib/harness.js';
 
 let env;
 before(async () => { env = await openBrowser(); });
 after(async () => { await env?.close(); });
 
 describe('the built site', () => {
-  test('dist/ holds the page, one classic script, the styles and the engine', () => {
-    // embed.html and retry-lab-element.js: the iframe page and the <retry-lab> script (issue 6).
-    assert.deepEqual(readdirSync(DIST).sort(), ['embed.html', 'favicon.svg', 'index.html', 'retry-lab-element.js', 'retrylab-engine.js', 'retrylab.css', 'retrylab.js']);
-    const bundle = readFileSync(join(DIST, 'retrylab.js'), 'utf8');
-    assert.match(bundle, /^\(\(\)=>\{/, 'an IIFE');
-    assert.doesNotMatch(bundle, /\bimport\s*[{(*]|\bexport\s*\{|\beval\(|new Function\(/, 'no module syntax, no eval');
+  test('dist/ holds the page, its classic scripts, the styles and the engine', () => {
+    // embed.html and retry-lab-element.js: the iframe page and the <retry-lab> script (issue 6);
+    // retrylab-sections.js and .css: the sections below the article, loaded on demand.
+    assert.deepEqual(readdirSync(DIST).sort(), ['embed.html', 'favicon.svg', 'index.html', 'retry-lab-element.js', 'retrylab-engine.js',
+      'retrylab-sections.css', 'retrylab-sections.js', 'retrylab.css', 'retrylab.js']);
+    for (const name of ['retrylab.js', 'retrylab-sections.js']) {
+      const bundle = readFileSync(join(DIST, name), 'utf8');
+      assert.match(bundle, /^\(\(\)=>\{/, `${name}: an IIFE`);
+      assert.doesNotMatch(bundle, /\bimport\s*[{(*]|\bexport\s*\{|\beval\(|new Function\(/, `${name}: no module syntax, no eval`);
+    }
     const html = readFileSync(join(DIST, 'index.html'), 'utf8');
     const scripts = [...html.matchAll(/<script([^>]*)>/g)].map((m) => m[1]);
     assert.deepEqual(scripts, [' src="retrylab-engine.js" defer', ' src="retrylab.js" defer']);
@@ -38,16 +42,14 @@ describe('the built site', () => {
     assert.equal((await fetch(`${env.server.origin}/../package.json`)).status, 404);
   });
 
-  test('the page runs from file:// too, with the opening run', async () => {
-    const context = await env.browser.newContext();
-    const page = await context.newPage();
-    const errors = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-    await page.goto(pathToFileURL(join(DIST, 'index.html')).href);
-    await page.waitForFunction(() => document.documentElement.classList.contains('rl-ready'));
+  test('the page runs from file:// too, with the opening run and the sections below it', async () => {
+    const { page, context, problems } = await openPage(env, { url: pathToFileURL(join(DIST, 'index.html')).href, sections: false });
     assert.equal(await page.locator('#rl-metrics [data-metric="elapsed"] dd').textContent(), '3,700 ms');
-    assert.deepEqual(errors, []);
+    // The second bundle loads from disk as the first did: the reader scrolls to the traces.
+    await page.locator('#traces').scrollIntoViewIfNeeded();
+    await page.locator('#tr-matrix tr[data-trace="A"]').waitFor();
+    await page.locator('#cl-client').waitFor();
+    assert.deepEqual(problems, []);
     await context.close();
   });
 });

@@ -158,10 +158,7 @@ async function axe(page) {
 }
 
 async function openForAxe(options) {
-  const context = await env.browser.newContext({ ...options, bypassCSP: true });
-  const page = await context.newPage();
-  await page.goto(`${env.server.origin}/`);
-  await page.waitForFunction(() => document.documentElement.classList.contains('rl-ready'));
+  const { page, context } = await openPage(env, { ...options, bypassCSP: true });
   return { page, context };
 }
 

@@ -54,9 +54,19 @@ export async function openBrowser() {
   };
 }
 
-// A fresh context and page that remembers what went wrong.
-export async function openPage(env, { colorScheme = 'light', viewport = { width: 1280, height: 900 }, reducedMotion = 'no-preference', path = '/' } = {}) {
-  const context = await env.browser.newContext({ colorScheme, viewport, reducedMotion, bypassCSP: false });
+// A fresh context and page that remembers what went wrong (console errors, page errors, CSP
+// violations, requests to other hosts), opened once the page is ready.
+//   path: a page on the test server; url: any address instead (a file:// page);
+//   sections: also load the sections below the article (the traces, the client lab), which
+//     the page itself loads only when the reader nears them (web/load-sections.js); false
+//     leaves the page as a reader first sees it;
+//   bypassCSP: for axe-core, which is injected as an inline script;
+//   init: [fn, arg], one more script to run before the page's own (a fault to inject).
+export async function openPage(env, {
+  colorScheme = 'light', viewport = { width: 1280, height: 900 }, reducedMotion = 'no-preference',
+  path = '/', url = null, sections = true, bypassCSP = false, init = null,
+} = {}) {
+  const context = await env.browser.newContext({ colorScheme, viewport, reducedMotion, bypassCSP });
   const page = await context.newPage();
   const problems = [];
   const offHost = [];
@@ -65,8 +75,8 @@ export async function openPage(env, { colorScheme = 'light', viewport = { width:
   });
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   await context.route('**/*', (route) => {
-    const url = new URL(route.request().url());
-    if (url.origin === env.server.origin || url.protocol === 'data:' || url.protocol === 'blob:') return route.continue();
+    const where = new URL(route.request().url());
+    if (where.origin === env.server.origin || ['data:', 'blob:', 'file:'].includes(where.protocol)) return route.continue();
     offHost.push(route.request().url());
     return route.abort();
   });
@@ -74,8 +84,10 @@ export async function openPage(env, { colorScheme = 'light', viewport = { width:
     window.__cspViolations = [];
     document.addEventListener('securitypolicyviolation', (e) => window.__cspViolations.push(`${e.violatedDirective}: ${e.blockedURI}`));
   });
-  await page.goto(env.server.origin + path);
+  if (init) await page.addInitScript(...init);
+  await page.goto(url || env.server.origin + path);
   await page.waitForFunction(() => document.documentElement.classList.contains('rl-ready') || document.documentElement.classList.contains('rl-engine-failed'));
+  if (sections) await loadSections(page);
   return { page, context, problems, offHost };
 }
 
@@ -90,4 +102,10 @@ export async function assertClean(t, assert, opened) {
 export async function artifactPath(name) {
   await mkdir(ARTIFACTS, { recursive: true });
   return join(ARTIFACTS, name);
+}
+
+// The sections below the article, as if the reader had scrolled to them: resolves once they
+// are drawn (or have said that they could not load). Nothing to do on a page without them.
+export async function loadSections(page) {
+  return page.evaluate(() => (window.retryLabSections ? window.retryLabSections.load().then(() => 'loaded', (e) => `failed: ${e.message}`) : 'none'));
 }

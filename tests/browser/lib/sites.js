@@ -5,7 +5,7 @@
 import { cpSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { DIST } from './harness.js';
+import { DIST, loadSections } from './harness.js';
 import { startServer } from './server.js';
 
 // A temporary folder holding the site at `subpath` ('' for the top; none if !copySite) and `files`
@@ -54,8 +54,10 @@ export async function watchedPage(browser, contextOptions = {}) {
   };
 }
 
+// Ready, with the sections below the article loaded too (as harness.js's openPage does).
 export async function waitReady(page) {
   await page.waitForFunction(() => document.documentElement.classList.contains('rl-ready') || document.documentElement.classList.contains('rl-engine-failed'));
+  await loadSections(page);
 }
 
 // RFC 4180: fields separated by commas, records by CRLF; a quoted field may hold commas,

@@ -1,0 +1,125 @@
+// The sections below the article (the policy traces, the client lab) come in a second bundle
+// and stylesheet, loaded when the reader nears them (web/load-sections.js): a reader who
+// never scrolls there never downloads them, one who does finds them drawn, and a link or an
+// address that needs them waits for them.
+
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { assertClean, loadSections, openBrowser, openPage } from './lib/harness.js';
+import { ID, metricsOf } from './lib/ui.js';
+
+let env;
+before(async () => { env = await openBrowser(); });
+after(async () => { await env?.close(); });
+
+const SECTION_FILES = /\/retrylab-sections\.(js|css)$/;
+const loadedFiles = (page) => page.evaluate(() => performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname));
+const sectionsState = (page) => page.evaluate(() => ({
+  traces: Boolean(window.retryLabTraces),
+  clients: Boolean(window.retryLabClients),
+  ready: document.documentElement.classList.contains('rl-sections-ready'),
+  trace: window.retryLab.getState().trace,
+}));
+// A few frames and a pause: long enough for a load that had started to show in the timings.
+const settle = (page) => page.evaluate(() => new Promise((done) => {
+  let n = 0;
+  const frame = () => (++n < 10 ? requestAnimationFrame(frame) : setTimeout(done, 300));
+  requestAnimationFrame(frame);
+}));
+
+// A page link to trace B, as the page itself writes it.
+async function linkToTrace(id) {
+  const opened = await openPage(env);
+  await opened.page.evaluate((x) => window.retryLabTraces.selectTrace(x), id);
+  await opened.page.waitForFunction((x) => location.hash.includes(`trace=${x}&`), id, { timeout: 5000 });
+  const hash = await opened.page.evaluate(() => location.hash);
+  await opened.context.close();
+  return hash;
+}
+
+describe('the sections below the article', () => {
+  test('the page opens without them: their files are not fetched, and each says it is loading', async (t) => {
+    const opened = await openPage(env, { sections: false });
+    const { page } = opened;
+    await settle(page);
+    const files = await loadedFiles(page);
+    assert.ok(files.some((f) => f.endsWith('/retrylab.js')), files.join(', '));
+    assert.deepEqual(files.filter((f) => SECTION_FILES.test(f)), [], 'nothing of the sections before the reader nears them');
+    assert.deepEqual(await sectionsState(page), { traces: false, clients: false, ready: false, trace: null });
+    assert.equal(await page.locator('[data-retry-traces] .rl-loading').count(), 1);
+    assert.equal(await page.locator('[data-client-lab] .rl-loading').count(), 1);
+    await assertClean(t, assert, opened);
+    await opened.context.close();
+  });
+
+  test('scrolling toward them loads and draws them before they come into view', async (t) => {
+    const opened = await openPage(env, { sections: false, viewport: { width: 1280, height: 900 } });
+    const { page } = opened;
+    // Stop a screen above the traces: they are not in view yet, but near.
+    const top = await page.evaluate(() => document.getElementById('traces').getBoundingClientRect().top + scrollY);
+    await page.evaluate((y) => window.scrollTo(0, y), Math.max(0, top - 2 * 900));
+    await page.waitForFunction(() => document.documentElement.classList.contains('rl-sections-ready'), null, { timeout: 10000 });
+    const inView = await page.evaluate(() => document.getElementById('traces').getBoundingClientRect().top < innerHeight);
+    assert.equal(inView, false, 'loaded while still out of view');
+    assert.equal((await sectionsState(page)).traces, true);
+    assert.equal(await page.locator('#tr-matrix tr[data-trace="A"]').count(), 1, 'the traces are drawn');
+    assert.equal(await page.getByLabel('Client', { exact: true }).inputValue(), 'seed', 'the client lab is drawn');
+    const files = (await loadedFiles(page)).filter((f) => SECTION_FILES.test(f)).sort();
+    assert.deepEqual(files, ['/retrylab-sections.css', '/retrylab-sections.js'], 'each file once');
+    // The sections work on the experiment above: a trace loads into it.
+    await page.locator('#tr-matrix tr[data-trace="A"] th').click();
+    assert.equal((await sectionsState(page)).trace, 'A');
+    await assertClean(t, assert, opened);
+    await opened.context.close();
+  });
+
+  test('a link that names a trace opens with the sections loaded and the trace selected', async (t) => {
+    const hash = await linkToTrace('B');
+    const opened = await openPage(env, { path: `/${hash}`, sections: false });
+    // At rl-ready, not later: the link was read with the traces there.
+    assert.deepEqual(await sectionsState(opened.page), { traces: true, clients: true, ready: true, trace: 'B' });
+    assert.equal(await opened.page.evaluate(() => document.querySelector('#rl-notice')?.textContent ?? null), null, 'no notice');
+    await assertClean(t, assert, opened);
+    await opened.context.close();
+  });
+
+  test('the address #traces opens with the traces drawn', async (t) => {
+    const opened = await openPage(env, { path: '/#traces', sections: false });
+    const state = await sectionsState(opened.page);
+    assert.equal(state.traces && state.ready, true);
+    await assertClean(t, assert, opened);
+    await opened.context.close();
+  });
+
+  test('a trace link followed before the sections have come: the run at once, the trace when they arrive', async (t) => {
+    const hash = await linkToTrace('C');
+    const opened = await openPage(env, { sections: false });
+    const { page } = opened;
+    await page.evaluate((h) => { location.hash = h; }, hash);
+    await page.waitForFunction(() => window.retryLab.getState().trace === 'C', null, { timeout: 10000 });
+    assert.equal((await sectionsState(page)).ready, true);
+    assert.equal(await page.evaluate(() => document.querySelector('#rl-notice')?.textContent ?? null), null, 'no notice');
+    await assertClean(t, assert, opened);
+    await opened.context.close();
+  });
+
+  test('if their bundle cannot load, each section says so and the experiment carries on', async (t) => {
+    const context = await env.browser.newContext();
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await context.route('**/retrylab-sections.js', (route) => route.abort());
+    await page.goto(`${env.server.origin}/`);
+    await page.waitForFunction(() => document.documentElement.classList.contains('rl-ready'));
+    assert.match(await loadSections(page), /^failed: .*retrylab-sections\.js did not load/);
+    for (const box of ['[data-retry-traces]', '[data-client-lab]']) {
+      const alert = page.locator(`${box} [role="alert"]`);
+      assert.match(await alert.textContent(), /This section could not load .* The experiment above still works\./);
+    }
+    assert.ok(await page.evaluate(() => document.documentElement.classList.contains('rl-sections-failed')));
+    await page.locator(ID('maxRetries')).fill('0');
+    assert.equal((await metricsOf(page)).attempts, '1', 'the experiment still computes');
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+});
