@@ -13,26 +13,42 @@
 function rlWasmBytes() {
   var order = new Uint8Array(256);
   for (var i = 0; i < 256; ++i) order[i] = parseInt(RL_WASM_ORDER.substr(2 * i, 2), 16);
-  // The 93 characters a "..." literal holds as themselves: ' ' to '~' without '"' and '\'.
-  var index = function (c) { return c - 32 - (c > 34) - (c > 92); };
-  var bytes = new Uint8Array(RL_WASM.length);
+  // The 93 characters a "..." literal holds as themselves: ' ' to '~' without '"' and '\',
+  // each character's rank among them (a table: this loop runs once per byte of the module).
+  var rank = new Int16Array(128);
+  for (var c = 32; c < 127; ++c) rank[c] = c - 32 - (c > 34) - (c > 92);
+  var text = RL_WASM;
+  var bytes = new Uint8Array(text.length);
   var n = 0;
-  for (var at = 0; at < RL_WASM.length; ++at) {
-    var rank = index(RL_WASM.charCodeAt(at));
-    if (rank < 3) rank = 90 + rank * 90 + index(RL_WASM.charCodeAt(++at)) - 3;
-    else rank -= 3;
-    bytes[n++] = order[rank];
+  for (var at = 0; at < text.length; ++at) {
+    var r = rank[text.charCodeAt(at)];
+    if (r < 3) r = 90 + r * 90 + rank[text.charCodeAt(++at)] - 3;
+    else r -= 3;
+    bytes[n++] = order[r];
   }
   return bytes.subarray(0, n);
 }
 
-var rlModule = null;  // the compiled module, shared by every instance
+var rlModule = null;  // a promise of the compiled module, shared by every instance
+
+function rlCompile() {
+  if (!rlModule) rlModule = WebAssembly.compile(rlWasmBytes());
+  return rlModule;
+}
+
+// The module starts compiling as soon as this script runs, so that the browser compiles it
+// in the background while the page's own script loads and starts; a failure here is only
+// reported by RetryLabEngine(), which tries again.
+try {
+  if (typeof WebAssembly === 'object') rlCompile().catch(function () { rlModule = null; });
+} catch (e) {
+  rlModule = null;
+}
 
 // A promise of the engine: compute, sweep, version, heapInUse.
 function RetryLabEngine() {
   return new Promise(function (resolve) {
-    if (!rlModule) rlModule = WebAssembly.compile(rlWasmBytes());
-    resolve(rlModule);
+    resolve(rlCompile());
   }).then(function (module) {
     var memory = null;
     var imports = {
