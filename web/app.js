@@ -2,7 +2,7 @@
 // playback.js, drawn by the pure views. This file is the only place that touches the DOM
 // after mounting: listeners, the playback clock, and the cheap per-frame playhead updates.
 
-import { mount, show } from './dom.js';
+import { mount, patch } from './dom.js';
 import { NUMBER_FIELDS, initialState, withFields, withInputs } from './state.js';
 import {
   INSPECTION_SECONDS, advance, clampSeconds, momentPhrase, msAt, nextEvent, pause, play,
@@ -63,10 +63,14 @@ export function createExplorable(root, engine, { idPrefix = 'rl-' } = {}) {
   let timeline = null; // { width, scale, line, veil }
   let eventItems = [];
 
+  // The timeline's box width, as the ResizeObserver below last measured it: reading it here
+  // would force a layout of the page in the middle of a redraw. Before the first measure (the
+  // observer reports before the first paint) the timeline is drawn 720 pixels wide.
+  let timelineWidth = 0;
   function drawTimeline() {
-    const width = els.timeline.clientWidth || 720;
+    const width = timelineWidth || 720;
     const { tree, scale } = timelineView(state.result, { width });
-    show(els.timeline, tree);
+    patch(els.timeline, tree);
     timeline = {
       width, scale,
       line: els.timeline.querySelector('[data-playhead="line"]'),
@@ -76,15 +80,15 @@ export function createExplorable(root, engine, { idPrefix = 'rl-' } = {}) {
 
   function drawRun() {
     const { result } = state;
-    show(els.verdict, verdictView(result));
-    show(els.now, nowView(result));
+    patch(els.verdict, verdictView(result));
+    patch(els.now, nowView(result));
     drawTimeline();
-    show(els.events, eventsView(result));
+    patch(els.events, eventsView(result));
     eventItems = [...els.events.querySelectorAll('li')];
-    show(els.table, tableView(result));
-    show(els.metrics, metricsView(result));
+    patch(els.table, tableView(result));
+    patch(els.metrics, metricsView(result));
     const span = runSpan(result);
-    show(els.seekMarks, seekMarksView(result, (t) => secondsAt(t, span)));
+    patch(els.seekMarks, seekMarksView(result, (t) => secondsAt(t, span)));
     drawn = result;
   }
 
@@ -261,7 +265,8 @@ export function createExplorable(root, engine, { idPrefix = 'rl-' } = {}) {
 
   // Redraw the timeline for its box's width.
   const resize = new view.ResizeObserver(() => {
-    if (timeline && Math.abs(els.timeline.clientWidth - timeline.width) > 1) {
+    timelineWidth = els.timeline.clientWidth; // layout is up to date while observers run
+    if (timeline && Math.abs(timelineWidth - timeline.width) > 1) {
       drawTimeline();
       drawPlayhead();
     }

@@ -43,6 +43,53 @@ export function show(container, ...nodes) {
   container.replaceChildren(...flatten(nodes).map((n) => mount(n, doc)));
 }
 
+// As show(), but the DOM already there is kept wherever the new tree matches it: an element
+// of the same tag has its attributes and children brought up to date, a text node its text.
+// The browser then restyles and lays out only what changed, and re-shapes no text that stayed
+// the same (what a redraw of the experiment costs, BENCHMARKS.md). Form controls are replaced
+// whole, as show() would, so that no typed value survives a redraw that means to reset it.
+// Only for containers whose children nothing but their views decorates.
+const REPLACED = new Set(['input', 'select', 'textarea']);
+
+export function patch(container, ...nodes) {
+  patchChildren(container, flatten(nodes), container.ownerDocument, container.namespaceURI === SVG_NS);
+}
+
+function patchChildren(parent, nodes, doc, inSvg) {
+  const existing = parent.childNodes;
+  for (let i = 0; i < nodes.length; ++i) {
+    const node = nodes[i];
+    const current = existing[i];
+    if (!current) {
+      parent.appendChild(mount(node, doc, inSvg));
+    } else if (typeof node === 'string') {
+      if (current.nodeType !== 3) parent.replaceChild(doc.createTextNode(node), current);
+      else if (current.data !== node) current.data = node;
+    } else {
+      const svg = inSvg || node.tag === 'svg';
+      const same = current.nodeType === 1 && current.localName === node.tag && !REPLACED.has(node.tag) &&
+        (current.namespaceURI === SVG_NS) === svg;
+      if (!same) {
+        parent.replaceChild(mount(node, doc, inSvg), current);
+        continue;
+      }
+      const wanted = node.attrs;
+      for (const name of current.getAttributeNames()) {
+        const value = wanted[name];
+        if (value === undefined || value === null || value === false) current.removeAttribute(name);
+      }
+      for (const [name, value] of Object.entries(wanted)) {
+        checkAttr(name);
+        if (value === null || value === undefined || value === false) continue;
+        const text = value === true ? '' : String(value);
+        if (current.getAttribute(name) !== text) current.setAttribute(name, text);
+      }
+      patchChildren(current, node.children, doc, svg);
+    }
+  }
+  while (existing.length > nodes.length) parent.removeChild(parent.lastChild);
+}
+
 const ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
 const escape = (text) => String(text).replace(/[&<>"]/g, (c) => ESCAPES[c]);
 
