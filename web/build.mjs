@@ -33,7 +33,8 @@ await mkdir(dist, { recursive: true });
 
 // The page's bundle, and the sections below the article in a bundle of their own, loaded
 // when the reader nears them (web/load-sections.js): each a classic script and a stylesheet.
-for (const [entry, name] of [['main', 'retrylab'], ['sections', 'retrylab-sections']]) {
+// The downloads' code is a third, loaded the first time a reader asks for a file.
+for (const [entry, name] of [['main', 'retrylab'], ['sections', 'retrylab-sections'], ['export-bundle', 'retrylab-export']]) {
   await build({
     entryPoints: [join(repo, `web/${entry}.js`)],
     outfile: join(dist, `${name}.js`),

@@ -9,20 +9,11 @@
 // Until then each section shows its prose and "Loading…"; if the bundle cannot load, a
 // message says so in each section and the experiment above carries on.
 
+import { loadBundle } from './bundles.js';
+
 const CODE = 'retrylab-sections.js';
 const STYLE = 'retrylab-sections.css';
 const SECTION_IDS = ['traces', 'clients'];
-
-// The page bundle's own address, read while it runs: the sections live beside it.
-const BUNDLE_URL = typeof document !== 'undefined' && document.currentScript ? document.currentScript.src : '';
-
-function addToHead(doc, el) {
-  return new Promise((resolve, reject) => {
-    el.addEventListener('load', () => resolve(el), { once: true });
-    el.addEventListener('error', () => reject(new Error(`${el.src || el.href} did not load`)), { once: true });
-    doc.head.append(el);
-  });
-}
 
 function showFailure(box, message) {
   const p = box.ownerDocument.createElement('p');
@@ -57,16 +48,9 @@ export function sectionLoader(doc, mount) {
       pending = Promise.resolve(null);
       return pending;
     }
-    const base = BUNDLE_URL || win.location.href;
-    const style = doc.createElement('link');
-    style.rel = 'stylesheet';
-    style.href = new win.URL(STYLE, base).href;
-    const script = doc.createElement('script');
-    script.src = new win.URL(CODE, base).href;
-    pending = Promise.all([addToHead(doc, style), addToHead(doc, script)])
-      .then(() => {
-        if (!win.RetryLabSectionCode) throw new Error(`${CODE} defined nothing`);
-        const offered = mount(win.RetryLabSectionCode);
+    pending = loadBundle(doc, CODE, 'RetryLabSectionCode', { style: STYLE })
+      .then((code) => {
+        const offered = mount(code);
         done = true;
         doc.documentElement.classList.add('rl-sections-ready');
         return offered;

@@ -17,6 +17,7 @@ import { makeIds } from '../views/controls.js';
 import { ATTRIBUTES, attributeHint, fieldOfAttribute, readPairs } from '../share/codec.js';
 import { acceptInputs } from '../share/accept.js';
 import { attachShareBar, showNotice } from '../share/bar.js';
+import * as exportFiles from '../export/all.js';
 
 const TAG = 'retry-lab';
 // Attributes any element may carry, which are not inputs and not mistakes.
@@ -122,6 +123,7 @@ class RetryLabElement extends HTMLElement {
       id: this.id_,
       linkBase: () => base || window.location.href.split('#')[0],
       openLabel: base ? 'Open in Retry Lab' : null,
+      loadExports: () => Promise.resolve(exportFiles), // one script: the downloads are inside
     });
     this.nameLandmarks();
     this.loadAttributes();

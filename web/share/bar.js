@@ -1,19 +1,18 @@
 // "Share and export" under the explorable: the link to this run with a Copy link button
 // (and, in an embed, a link that opens the full page), and downloads of the run as JSON,
-// the server-answer table as CSV and the timeline as SVG.
+// the server-answer table as CSV and the timeline as SVG. The code that writes the files
+// comes from loadExports() (web/export/all.js): the page loads it the first time a reader
+// asks for a file; the <retry-lab> element has it inside.
 
 import { h, mount } from '../dom.js';
 import { encodeLink } from './codec.js';
 import { noticeView } from './notice.js';
-import { runJson } from '../export/json.js';
-import { answersCsv } from '../export/csv.js';
-import { timelineSvg } from '../export/svg.js';
-import { download } from '../export/download.js';
 
+// `make`: the function of web/export/all.js that writes the file.
 export const FILES = {
-  json: { name: 'retry-lab-run.json', type: 'application/json', label: 'Run as JSON', make: runJson },
-  csv: { name: 'retry-lab-attempts.csv', type: 'text/csv;charset=utf-8', label: 'Table as CSV', make: answersCsv },
-  svg: { name: 'retry-lab-timeline.svg', type: 'image/svg+xml', label: 'Timeline as SVG', make: timelineSvg },
+  json: { name: 'retry-lab-run.json', type: 'application/json', label: 'Run as JSON', make: 'runJson' },
+  csv: { name: 'retry-lab-attempts.csv', type: 'text/csv;charset=utf-8', label: 'Table as CSV', make: 'answersCsv' },
+  svg: { name: 'retry-lab-timeline.svg', type: 'image/svg+xml', label: 'Timeline as SVG', make: 'timelineSvg' },
 };
 
 export function shareView(id, { openLabel = null } = {}) {
@@ -47,8 +46,9 @@ async function copyText(win, box, text) {
 }
 
 // Mount the bar at the end of `root` and keep it current. linkBase(): the URL (without
-// hash) a copied link opens; pageOf(): the page's own link keys (see codec.js encodeLink).
-export function attachShareBar(root, app, { id, linkBase, openLabel = null, pageOf = () => ({}) }) {
+// hash) a copied link opens; pageOf(): the page's own link keys (see codec.js encodeLink);
+// loadExports(): a promise of web/export/all.js's functions.
+export function attachShareBar(root, app, { id, linkBase, loadExports, openLabel = null, pageOf = () => ({}) }) {
   const doc = root.ownerDocument;
   const win = doc.defaultView;
   const bar = mount(shareView(id, { openLabel }), doc);
@@ -74,11 +74,20 @@ export function attachShareBar(root, app, { id, linkBase, openLabel = null, page
   });
   box.addEventListener('focus', () => box.select());
   for (const button of bar.querySelectorAll('[data-download]')) {
-    button.addEventListener('click', () => {
+    button.addEventListener('click', async () => {
       const f = FILES[button.dataset.download];
-      // The timeline as wide as it is drawn, so the file looks as the page does.
+      // The run and the timeline's width as they are at the click.
+      const result = app.getState().result;
       const drawn = root.querySelector(`#${id('timeline')}`);
-      download(doc, f.name, f.type, f.make(app.getState().result, { width: (drawn && drawn.clientWidth) || 720 }));
+      const width = (drawn && drawn.clientWidth) || 720; // as wide as it is drawn, so the file looks as the page does
+      let files;
+      try {
+        files = await loadExports();
+      } catch (error) {
+        status.textContent = `The download could not start: ${error.message}. Try again, or copy the link.`;
+        return;
+      }
+      files.download(doc, f.name, f.type, files[f.make](result, { width }));
       status.textContent = `Downloading ${f.name}.`;
     });
   }

@@ -13,6 +13,7 @@ import { makeIds } from '../views/controls.js';
 import { postHeight } from '../embed/height.js';
 import { syncLink } from './link.js';
 import { attachShareBar, showNotice } from './bar.js';
+import { loadBundle } from '../bundles.js';
 
 export const isEmbed = (doc) => doc.documentElement.hasAttribute('data-embed');
 
@@ -112,6 +113,8 @@ export function attachSharing(doc, root, app, { idPrefix = 'rl-', traces = null 
     linkBase: () => linkBase(doc),
     openLabel: embed ? 'Open in Retry Lab' : null,
     pageOf,
+    // The code that writes the files, the first time a reader asks for one.
+    loadExports: () => loadBundle(doc, 'retrylab-export.js', 'RetryLabExportCode'),
   });
   const link = syncLink(doc.defaultView, app, {
     onProblems: (problems) => showNotice(root, id, problems, 'link'),
