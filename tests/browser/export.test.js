@@ -191,4 +191,27 @@ describe('exports', () => {
     assert.equal(files[1], files[0]);
     assert.equal(files[0], timelineSvg(engine.compute(RUNS.traceA), { width: Number(/width="(\d+)"/.exec(files[0])[1]) }), 'the pure function in node gives the same file');
   });
+
+  test('the downloads\' code arrives with the first download, once; if it cannot, the bar says so and a second try works', async (t) => {
+    const opened = await openPage(env);
+    const { page, context } = opened;
+    const exportLoads = () => page.evaluate(() => performance.getEntriesByType('resource').filter((e) => e.name.endsWith('/retrylab-export.js')).length);
+    assert.equal(await exportLoads(), 0, 'not before a reader asks for a file');
+    // The first try fails to load the code: nothing downloads, and the status says why.
+    await context.route('**/retrylab-export.js', (route) => route.abort());
+    await page.getByRole('button', { name: 'Run as JSON' }).click();
+    await page.waitForFunction(() => /could not start/.test(document.querySelector('#rl-share-status').textContent));
+    assert.match(await page.locator('#rl-share-status').textContent(), /^The download could not start: .*retrylab-export\.js did not load\. Try again, or copy the link\.$/);
+    // The second try loads it, and the third uses what is there.
+    await context.unroute('**/retrylab-export.js');
+    assert.equal((await downloadOf(page, 'Run as JSON')).name, 'retry-lab-run.json');
+    const loads = await exportLoads(); // the failed request and this one
+    assert.equal((await downloadOf(page, 'Table as CSV')).name, 'retry-lab-attempts.csv');
+    assert.equal(await exportLoads(), loads, 'loaded once it has arrived');
+    assert.equal(await page.locator('#rl-share-status').textContent(), 'Downloading retry-lab-attempts.csv.');
+    // The failed try left a console error for the aborted script; nothing else.
+    opened.problems.splice(0, opened.problems.length, ...opened.problems.filter((p) => !/retrylab-export\.js|ERR_FAILED/.test(p)));
+    await assertClean(t, assert, opened);
+    await context.close();
+  });
 });
