@@ -84,6 +84,11 @@ describe('bad input', () => {
     assert.match(await alert.textContent(), /retry engine .* did not load/);
     assert.equal(await page.locator('#rl-controls').count(), 0, 'no empty frame');
     assert.equal(await page.locator('button[data-try]:visible').count(), 0, 'no buttons that cannot work');
+    // Every place that waited for the engine says so; none is left "Loading…".
+    assert.equal(await page.locator('.rl-loading').count(), 0, 'no section left loading');
+    for (const box of ['[data-retry-traces]', '[data-client-lab]']) {
+      assert.match(await page.locator(`${box} [role="alert"]`).textContent(), /retry engine .* did not load/, box);
+    }
     assert.deepEqual(errors, [], 'the failure is handled, not thrown');
     await context.close();
   });
