@@ -5,6 +5,9 @@
 //   - the page opens on, or the reader follows, #traces or #clients, or a link that names a
 //     trace (main.js asks before it reads the link);
 //   - keyboard focus enters either section;
+//   - the reader prints (the browser lays out the print as it is at that moment, so a print
+//     before they have arrived leaves them out and says nothing of loading, print.css; the
+//     next one has them);
 //   - someone calls window.retryLabSections.load() (the console, the tests).
 // Until then each section shows its prose and "Loading…"; if the bundle cannot load, a
 // message says so in each section and the experiment above carries on.
@@ -37,6 +40,7 @@ export function sectionLoader(doc, mount) {
     if (observer) observer.disconnect();
     observer = null;
     win.removeEventListener('hashchange', onHash);
+    win.removeEventListener('beforeprint', load);
     for (const section of sections) section.removeEventListener('focusin', load);
   }
 
@@ -79,6 +83,7 @@ export function sectionLoader(doc, mount) {
       win.setTimeout(load, 0); // no way to tell where the reader is: load now
     }
     win.addEventListener('hashchange', onHash);
+    win.addEventListener('beforeprint', load);
     for (const section of sections) section.addEventListener('focusin', load);
   }
 

@@ -122,4 +122,18 @@ describe('the sections below the article', () => {
     assert.deepEqual(errors, []);
     await context.close();
   });
+
+  test('printing before they have come prints their prose without "Loading…", and brings them for the next print', async (t) => {
+    const opened = await openPage(env, { sections: false });
+    const { page } = opened;
+    await page.emulateMedia({ media: 'print' });
+    assert.equal(await page.locator('[data-retry-traces] .rl-loading').isVisible(), false);
+    assert.equal(await page.locator('[data-client-lab] .rl-loading').isVisible(), false);
+    assert.equal(await page.locator('#traces-heading').isVisible(), true, 'the section itself prints');
+    await page.evaluate(() => window.dispatchEvent(new Event('beforeprint')));
+    await page.waitForFunction(() => document.documentElement.classList.contains('rl-sections-ready'), null, { timeout: 10000 });
+    assert.equal(await page.locator('#tr-matrix tr[data-trace="A"]').isVisible(), true, 'the next print has the traces');
+    await assertClean(t, assert, opened);
+    await opened.context.close();
+  });
 });
