@@ -42,7 +42,7 @@ function rlCompile() {
     try {
       rlModule = new WebAssembly.Module(bytes);
     } catch (e) {
-      if (!(e instanceof RangeError)) throw e;
+      if (!e || e.name !== 'RangeError') throw e;
       rlModule = WebAssembly.compile(bytes);
       rlModule.catch(function () { rlModule = null; }); // the next call tries again
     }
@@ -54,7 +54,7 @@ function rlInstantiate(module, imports) {
   try {
     return new WebAssembly.Instance(module, imports);
   } catch (e) {
-    if (!(e instanceof RangeError)) throw e;
+    if (!e || e.name !== 'RangeError') throw e;
     return WebAssembly.instantiate(module, imports);
   }
 }

@@ -43,6 +43,26 @@ describe('the built site', () => {
     assert.equal((await fetch(`${env.server.origin}/../package.json`)).status, 404);
   });
 
+  test('the experiment is drawn by DOMContentLoaded: the engine starts in the task that runs the page\'s script', async () => {
+    // Compiled on the spot (bindings/wasm/loader.js), the engine is ready before the page's
+    // deferred scripts finish, so the first frame after them has the run, not "Loading…".
+    const context = await env.browser.newContext();
+    const page = await context.newPage();
+    await page.addInitScript(() => {
+      document.addEventListener('DOMContentLoaded', () => {
+        window.__atDomContentLoaded = {
+          ready: document.documentElement.classList.contains('rl-ready'),
+          loading: document.querySelector('[data-retry-lab] .rl-loading') !== null,
+          elapsed: document.querySelector('#rl-metrics [data-metric="elapsed"] dd')?.textContent ?? null,
+        };
+      });
+    });
+    await page.goto(`${env.server.origin}/`);
+    await page.waitForFunction(() => window.__atDomContentLoaded !== undefined);
+    assert.deepEqual(await page.evaluate(() => window.__atDomContentLoaded), { ready: true, loading: false, elapsed: '3,700 ms' });
+    await context.close();
+  });
+
   test('the page runs from file:// too, with the opening run and the sections below it', async () => {
     const { page, context, problems } = await openPage(env, { url: pathToFileURL(join(DIST, 'index.html')).href, sections: false });
     assert.equal(await page.locator('#rl-metrics [data-metric="elapsed"] dd').textContent(), '3,700 ms');

@@ -55,6 +55,51 @@ test('loaded as a classic script in a page, it defines RetryLabEngine and comput
   assert.deepEqual(asJson(engine.compute(inputs)), asJson(fromNode));
 });
 
+// The engine compiles its module on the spot where it may; a browser that refuses to compile
+// more than a few KB on the main thread throws a RangeError, and gets the asynchronous calls.
+async function engineWith(webAssembly) {
+  const text = fs.readFileSync(enginePath, 'utf8');
+  const page = { window: {}, document: {}, WebAssembly: webAssembly, TextEncoder, TextDecoder, console, setTimeout, clearTimeout };
+  page.self = page.window;
+  vm.createContext(page);
+  vm.runInContext(text, page, { filename: 'retrylab-engine.js' });
+  return page.RetryLabEngine();
+}
+
+test('the module is compiled and instantiated on the spot where the platform allows it', async () => {
+  const calls = [];
+  const counted = {
+    ...WebAssembly,
+    Module: new Proxy(WebAssembly.Module, { construct(target, args) { calls.push('Module'); return Reflect.construct(target, args); } }),
+    Instance: new Proxy(WebAssembly.Instance, { construct(target, args) { calls.push('Instance'); return Reflect.construct(target, args); } }),
+    compile: (...args) => { calls.push('compile'); return WebAssembly.compile(...args); },
+    instantiate: (...args) => { calls.push('instantiate'); return WebAssembly.instantiate(...args); },
+  };
+  const engine = await engineWith(counted);
+  assert.deepEqual(calls, ['Module', 'Instance']);
+  assert.equal(engine.compute({}).metrics.charges, 2);
+});
+
+test('where compiling on the spot is refused (a RangeError), it compiles in the background, with the same results', async () => {
+  const calls = [];
+  const refusing = {
+    ...WebAssembly,
+    Module: function Module() { calls.push('Module refused'); throw new RangeError('WebAssembly.Module(): Compile is disallowed on the main thread, if the buffer size is larger than 4KB.'); },
+    Instance: function Instance() { calls.push('Instance refused'); throw new RangeError('WebAssembly.Instance is disallowed on the main thread, if the buffer size is larger than 4KB.'); },
+    compile: (...args) => { calls.push('compile'); return WebAssembly.compile(...args); },
+    instantiate: (...args) => { calls.push('instantiate'); return WebAssembly.instantiate(...args); },
+  };
+  const engine = await engineWith(refusing);
+  assert.deepEqual(calls, ['Module refused', 'compile', 'Instance refused', 'instantiate']);
+  const inputs = { idempotencyKey: true, jitter: 'full', draws: [0.25, 0.75] };
+  assert.deepEqual(asJson(engine.compute(inputs)), asJson((await loadEngine()).compute(inputs)));
+});
+
+test('a module the platform cannot compile rejects the promise with the reason; nothing is thrown', async () => {
+  const broken = { ...WebAssembly, Module: function Module() { throw new WebAssembly.CompileError('bad module'); } };
+  await assert.rejects(engineWith(broken), /bad module/);
+});
+
 test('results are plain objects and arrays: nothing to .delete(), nothing that is a function', async () => {
   const engine = await loadEngine();
   const results = [
