@@ -3,7 +3,7 @@
 // come from and what the model leaves out, and the sweep panel finds the boundaries of the
 // experiment's current run. Everything here follows the explorable's result.
 
-import { h, mount, show } from '../dom.js';
+import { h, mount, patch } from '../dom.js';
 import { makeIds } from '../views/controls.js';
 import { createSweep } from '../sweep/controller.js';
 import { POLICY_FIELDS, PRESETS, SEED_ID, policyOf, presetById, presetInputs } from './presets.js';
@@ -50,6 +50,14 @@ export function mountClientLab(root, app, engine, { idPrefix = 'cl-', sweepPrefi
   // shared link, a story step) whatever was chosen before.
   const known = [SEED_ID, ...PRESETS.map((p) => p.id)].map((choice) => ({ choice, policy: policyOf(app.compute(policyFor(choice)).inputs) }));
 
+  // The opening run with a choice's settings (the seed's world, the client's policy): the same
+  // whatever the experiment does, so computed once per choice, not on every change.
+  const openings = new Map();
+  const openingOf = (choice) => {
+    if (!openings.has(choice)) openings.set(choice, app.compute(policyFor(choice)));
+    return openings.get(choice);
+  };
+
   function refresh(result) {
     const now = policyOf(result.inputs);
     const match = known.find((k) => same(k.policy, now));
@@ -58,11 +66,10 @@ export function mountClientLab(root, app, engine, { idPrefix = 'cl-', sweepPrefi
       select.value = selected;
     }
     const preset = presetById(selected);
-    // The opening run with the chosen settings: the seed's world, the client's policy.
-    const opening = app.compute(policyFor(selected));
+    const opening = openingOf(selected);
     const expected = policyOf(opening.inputs);
     const changed = POLICY_FIELDS.filter((f) => !same(expected[f], now[f]));
-    show(card, presetCardView(id, {
+    patch(card, presetCardView(id, {
       preset, opening, current: same(result.inputs, opening.inputs) ? null : result, changed,
     }));
     if (sweep) sweep.update(result.inputs);
