@@ -4,16 +4,20 @@
 //
 //   bytes       every response of a page load (navigation until the opening run is drawn,
 //               then 2 s more): raw and gzipped bytes (zlib level 6, the usual server
-//               default) per file and in total
+//               default) per file and in total; then the same after the reader scrolls to
+//               the end, which brings the sections below the article (web/load-sections.js)
 //   render      navigation to the first complete render of the opening run (the frame after
-//               the page marks itself rl-ready: every section mounted, every computed number
-//               filled), beside a blank page with one script on the same server, same
-//               measure; medians over alternating fresh loads, and their ratio
+//               the page marks itself rl-ready: the explorable drawn, every computed number
+//               of the article filled), beside a blank page with one script on the same
+//               server, same measure; medians over alternating fresh loads, and their ratio
 //   input       an input change to redrawn views: the number field of the base backoff set
 //               and an input event dispatched, as typing does, then style and layout forced;
-//               200 changes, one a frame; median and 95th percentile
+//               200 changes, one a frame; median and 95th percentile. With the sections below
+//               the article loaded (they follow the experiment's run), the heavier case; and
+//               as the page opens, without them
 //   playback    the longest main-thread task (a CDP trace's RunTask events, not the Long
-//               Tasks API, which sees only tasks of 50 ms and more) during 10 s of playback at 4x
+//               Tasks API, which sees only tasks of 50 ms and more) during 10 s of playback at
+//               4x, with the sections loaded
 //   sweep       a 1,000-point sweep through the page's sweep panel: compute + draw, median
 //   wasm        bench/cases.json through the page's engine file (bench/measure.js)
 
@@ -120,6 +124,19 @@ try {
       raw: files.reduce((n, f) => n + f.raw, 0),
       gzip: files.reduce((n, f) => n + f.gzip, 0),
     };
+    // The reader scrolls to the end: the sections below the article arrive.
+    const before = bodies.length;
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    await page.waitForFunction(() => document.documentElement.classList.contains('rl-sections-ready'), null, { timeout: 30000 });
+    await page.waitForTimeout(2000);
+    const later = (await Promise.all(bodies.slice(before))).filter(Boolean).map(({ url, body }) => ({
+      file: new URL(url).pathname, raw: body.length, gzip: gzipSync(body, { level: 6 }).length,
+    }));
+    out.bytesScrolled = {
+      files: later,
+      raw: out.bytes.raw + later.reduce((n, f) => n + f.raw, 0),
+      gzip: out.bytes.gzip + later.reduce((n, f) => n + f.gzip, 0),
+    };
     await context.close();
   }
 
@@ -158,11 +175,11 @@ try {
   }
 
   // --- Input change to redrawn views --------------------------------------------------------
-  {
-    progress('input changes');
+  const inputChanges = async (withSections) => {
     const { context, page, problems } = await open();
     await page.goto(server.origin + '/');
     await page.waitForFunction(() => window.__drawnAt !== undefined);
+    if (withSections) await page.evaluate(() => window.retryLabSections.load());
     const times = await page.evaluate(async (changes) => {
       const input = document.querySelector('[data-retry-lab] input[data-field="baseBackoffMs"][data-role="number"]');
       if (!input) throw new Error('no base backoff field');
@@ -179,9 +196,13 @@ try {
       }
       return list;
     }, INPUT_CHANGES);
-    out.input = { changes: times.length, medianMs: median(times), p95Ms: percentile(times, 95), maxMs: Math.max(...times), problems };
     await context.close();
-  }
+    return { changes: times.length, medianMs: median(times), p95Ms: percentile(times, 95), maxMs: Math.max(...times), problems };
+  };
+  progress('input changes, with the sections loaded');
+  out.input = await inputChanges(true);
+  progress('input changes, as the page opens');
+  out.inputOpening = await inputChanges(false);
 
   // --- Playback at 4x: the longest task -----------------------------------------------------
   {
@@ -189,6 +210,7 @@ try {
     const { context, page, problems } = await open();
     await page.goto(server.origin + '/');
     await page.waitForFunction(() => window.__drawnAt !== undefined);
+    await page.evaluate(() => window.retryLabSections.load());
     await page.evaluate(() => {
       const root = document.querySelector('[data-retry-lab]');
       root.scrollIntoView({ block: 'start' });
@@ -222,6 +244,7 @@ try {
     await page.goto(server.origin + '/');
     await page.waitForFunction(() => window.__drawnAt !== undefined);
     const runs = await page.evaluate(async () => {
+      await window.retryLabSections.load();
       const lab = window.retryLabClients && window.retryLabClients.sweep;
       if (!lab) return null;
       const list = [];
