@@ -4,7 +4,8 @@
 //   - the reader scrolls within about a screen and a half of either section;
 //   - the page opens on, or the reader follows, #traces or #clients, or a link that names a
 //     trace (main.js asks before it reads the link);
-//   - keyboard focus enters either section;
+//   - keyboard focus enters the article above them or either section (a reader tabbing down
+//     the page, whose focus would otherwise pass them by before they arrive);
 //   - the reader prints (the browser lays out the print as it is at that moment, so a print
 //     before they have arrived leaves them out and says nothing of loading, print.css; the
 //     next one has them);
@@ -32,6 +33,8 @@ export function sectionLoader(doc, mount) {
   const win = doc.defaultView;
   const boxes = [doc.querySelector('[data-retry-traces]'), doc.querySelector('[data-client-lab]')].filter(Boolean);
   const sections = SECTION_IDS.map((name) => doc.getElementById(name)).filter(Boolean);
+  // Where focus coming down the page announces them: the article before them, and themselves.
+  const approaches = [...doc.querySelectorAll('article'), ...sections];
   let pending = null;
   let done = false;
   let observer = null;
@@ -41,7 +44,7 @@ export function sectionLoader(doc, mount) {
     observer = null;
     win.removeEventListener('hashchange', onHash);
     win.removeEventListener('beforeprint', load);
-    for (const section of sections) section.removeEventListener('focusin', load);
+    for (const el of approaches) el.removeEventListener('focusin', load);
   }
 
   function load() {
@@ -84,7 +87,7 @@ export function sectionLoader(doc, mount) {
     }
     win.addEventListener('hashchange', onHash);
     win.addEventListener('beforeprint', load);
-    for (const section of sections) section.addEventListener('focusin', load);
+    for (const el of approaches) el.addEventListener('focusin', load);
   }
 
   return {

@@ -136,4 +136,25 @@ describe('the sections below the article', () => {
     await assertClean(t, assert, opened);
     await opened.context.close();
   });
+
+  test('a keyboard reader tabbing down a short window reaches them on the first pass', async (t) => {
+    // A window too short for scrolling alone to bring them before focus passes them by.
+    const opened = await openPage(env, { sections: false, viewport: { width: 1280, height: 400 } });
+    const { page } = opened;
+    let reached = null;
+    for (let tabs = 1; tabs <= 120 && reached === null; ++tabs) {
+      await page.keyboard.press('Tab');
+      const where = await page.evaluate(() => {
+        const el = document.activeElement;
+        if (!el || el === document.body) return 'nowhere';
+        return el.closest('#traces') ? 'traces' : el.matches('.skip') ? 'skip link' : 'before';
+      });
+      if (tabs > 1) assert.notEqual(where, 'skip link', `focus went round the page after ${tabs} tabs without entering the traces`);
+      assert.notEqual(where, 'nowhere', `focus left the page after ${tabs} tabs without entering the traces`);
+      if (where === 'traces') reached = tabs;
+    }
+    assert.ok(reached !== null, 'focus entered the traces');
+    await assertClean(t, assert, opened);
+    await opened.context.close();
+  });
 });
