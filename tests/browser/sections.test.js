@@ -46,8 +46,9 @@ describe('the sections below the article', () => {
     assert.ok(files.some((f) => f.endsWith('/retrylab.js')), files.join(', '));
     assert.deepEqual(files.filter((f) => SECTION_FILES.test(f)), [], 'nothing of the sections before the reader nears them');
     assert.deepEqual(await sectionsState(page), { traces: false, clients: false, ready: false, trace: null });
-    assert.equal(await page.locator('[data-retry-traces] .rl-loading').count(), 1);
-    assert.equal(await page.locator('[data-client-lab] .rl-loading').count(), 1);
+    // The engine is there by now: each says what it is waiting for.
+    assert.equal(await page.locator('[data-retry-traces] .rl-loading').textContent(), 'Loading the traces…');
+    assert.equal(await page.locator('[data-client-lab] .rl-loading').textContent(), 'Loading the client lab…');
     await assertClean(t, assert, opened);
     await opened.context.close();
   });
