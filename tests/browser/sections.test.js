@@ -104,6 +104,23 @@ describe('the sections below the article', () => {
     await opened.context.close();
   });
 
+  test('a trace link when the traces cannot load: the link\'s run, and a notice that says why no trace is selected', async () => {
+    const hash = await linkToTrace('B');
+    const context = await env.browser.newContext();
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await context.route('**/retrylab-sections.js', (route) => route.abort());
+    await page.goto(`${env.server.origin}/${hash}`);
+    await page.waitForFunction(() => document.documentElement.classList.contains('rl-ready'));
+    await page.waitForFunction(() => document.querySelector('#rl-notice') !== null);
+    assert.match(await page.locator('#rl-notice').textContent(), /trace.*names a policy trace, but the traces section could not load/);
+    const state = await page.evaluate(() => ({ trace: window.retryLab.getState().trace, scenario: window.retryLab.getState().result.inputs.scenario }));
+    assert.deepEqual(state, { trace: null, scenario: 'script' }, 'the link\'s run, trace B\'s inputs, with no trace selected');
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
   test('if their bundle cannot load, each section says so and the experiment carries on', async (t) => {
     const context = await env.browser.newContext();
     const page = await context.newPage();

@@ -126,7 +126,6 @@ export function attachSharing(doc, root, app, { idPrefix = 'rl-', traces = null 
   // The herd's callers change no run on show, but they are in a trace F link.
   const tracesBox = traces ? doc.querySelector('[data-retry-traces]') : null;
   const onTraces = () => {
-    if (!tracesNow()) return;
     if (app.getState().trace === HERD_TRACE) {
       link.schedule();
       bar.update();
