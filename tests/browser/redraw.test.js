@@ -1,0 +1,66 @@
+// A redraw after an input change keeps the DOM that did not change (web/dom.js patch()): the
+// browser then restyles, lays out and re-shapes only what changed (BENCHMARKS.md). Checked by
+// identity: the elements and text nodes a change leaves alone are the very same objects.
+
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { assertClean, openBrowser, openPage } from './lib/harness.js';
+import { ID, metricsOf } from './lib/ui.js';
+
+let env;
+before(async () => { env = await openBrowser(); });
+after(async () => { await env?.close(); });
+
+describe('redrawing the experiment', () => {
+  test('a change keeps the elements and text it does not change, and updates the rest in place', async (t) => {
+    const opened = await openPage(env, { sections: false });
+    const { page } = opened;
+    await page.evaluate(() => {
+      const metric = (key) => document.querySelector(`#rl-metrics [data-metric="${key}"] dd`);
+      window.__before = {
+        attempts: metric('attempts'), attemptsText: metric('attempts').firstChild,
+        elapsed: metric('elapsed'), elapsedText: metric('elapsed').firstChild,
+        rows: [...document.querySelectorAll('#rl-table tbody tr')],
+        svg: document.querySelector('#rl-timeline svg'),
+        events: [...document.querySelectorAll('#rl-events li')],
+      };
+    });
+    // A shorter base backoff: the same attempts, earlier times.
+    await page.locator(ID('baseBackoffMs')).fill('400');
+    assert.equal((await metricsOf(page)).elapsed, '3,600 ms');
+    const kept = await page.evaluate(() => {
+      const b = window.__before;
+      const metric = (key) => document.querySelector(`#rl-metrics [data-metric="${key}"] dd`);
+      return {
+        attempts: metric('attempts') === b.attempts && metric('attempts').firstChild === b.attemptsText,
+        elapsedElement: metric('elapsed') === b.elapsed,
+        elapsedTextNode: metric('elapsed').firstChild === b.elapsedText,
+        elapsedText: b.elapsedText.data,
+        rows: b.rows.every((r) => r.isConnected),
+        svg: document.querySelector('#rl-timeline svg') === b.svg,
+        events: b.events.every((li) => li.isConnected),
+      };
+    });
+    assert.deepEqual(kept, {
+      attempts: true, elapsedElement: true, elapsedTextNode: true, elapsedText: '3,600 ms', rows: true, svg: true, events: true,
+    });
+    await assertClean(t, assert, opened);
+    await opened.context.close();
+  });
+
+  test('a run with fewer attempts drops the rows and events it no longer has', async (t) => {
+    const opened = await openPage(env, { sections: false });
+    const { page } = opened;
+    const count = () => page.evaluate(() => [document.querySelectorAll('#rl-table tbody tr').length, document.querySelectorAll('#rl-events li').length]);
+    const [rows, events] = await count();
+    await page.locator(ID('maxRetries')).fill('0');
+    const [fewerRows, fewerEvents] = await count();
+    assert.equal(rows, 2);
+    assert.equal(fewerRows, 1);
+    assert.ok(fewerEvents < events, `${fewerEvents} events after, ${events} before`);
+    await page.locator(ID('maxRetries')).fill('3');
+    assert.deepEqual(await count(), [rows, events], 'and grows them back');
+    await assertClean(t, assert, opened);
+    await opened.context.close();
+  });
+});
