@@ -92,28 +92,30 @@ export function createExplorable(root, engine, { idPrefix = 'rl-' } = {}) {
     drawn = result;
   }
 
+  // Each number field's box, slider and error line, found once.
+  const fieldEls = NUMBER_FIELDS.map((f) => ({ f, box: $(f.name), range: $(`${f.name}-range`), errorLine: $(`${f.name}-error`) }));
+  const radios = [...els.form.querySelectorAll('input[type="radio"]')];
+  const keyBox = $('idempotencyKey');
+  const setText = (el, text) => { if (el.textContent !== text) el.textContent = text; };
+
   function drawFields(changedElement) {
-    for (const f of NUMBER_FIELDS) {
-      const box = $(f.name);
-      const range = $(`${f.name}-range`);
+    for (const { f, box, range, errorLine } of fieldEls) {
       const error = state.errors[f.name] || '';
       const text = state.fields[f.name];
       // A box still holding the unreadable text it was given keeps it on screen.
       if (box !== changedElement && box.value !== text && !(text === UNREADABLE && box.validity.badInput)) box.value = text;
       const n = Number(text);
       if (range !== changedElement && text !== '' && Number.isFinite(n)) range.value = String(n);
-      $(`${f.name}-error`).textContent = error;
+      setText(errorLine, error);
       if (error) box.setAttribute('aria-invalid', 'true');
       else box.removeAttribute('aria-invalid');
     }
     drawScripted();
-    for (const input of els.form.querySelectorAll('input[type="radio"]')) {
-      input.checked = state.fields[input.dataset.field] === input.value;
-    }
-    $('idempotencyKey').checked = state.fields.idempotencyKey;
+    for (const input of radios) input.checked = state.fields[input.dataset.field] === input.value;
+    keyBox.checked = state.fields.idempotencyKey;
     const general = state.errors.general || '';
     const anyError = Object.keys(state.errors).length > 0;
-    els.generalError.textContent = general || (anyError ? 'Showing the last good run until the highlighted value is fixed.' : '');
+    setText(els.generalError, general || (anyError ? 'Showing the last good run until the highlighted value is fixed.' : ''));
     root.classList.toggle('rl-stale', anyError);
   }
 
