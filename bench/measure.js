@@ -29,9 +29,18 @@ async function measureCases(cases, freshEngine, now) {
     var first = item.entry === 'sweep' ? fresh.sweep(item.inputs) : fresh.compute(item.inputs);
     var peak = fresh.heapTop ? fresh.heapTop() - before : NaN;
 
-    var start = now();
-    call();
-    var once = Math.max(now() - start, 1e-6);
+    // How long one call takes: calls doubled until they take 5 ms. A page's clock counts in
+    // steps of up to 0.1 ms, so one fast call can time as 0 — and 20 ms / 0 asked for hundreds
+    // of millions of calls a round (a run that never ended, once).
+    var start, elapsed, calls = 1;
+    for (;;) {
+      start = now();
+      for (var k = 0; k < calls; ++k) call();
+      elapsed = now() - start;
+      if (elapsed >= 5 || calls >= 1048576) break;
+      calls *= 2;
+    }
+    var once = Math.max(elapsed / calls, 1e-6);
     var perRound = Math.max(1, Math.ceil(20 / once));
     var rounds = once > 200 ? 7 : 15;
     var times = [];
