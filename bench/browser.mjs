@@ -37,7 +37,7 @@ const FLAGS = [
   '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync',
 ];
-const RENDER_LOADS = Number(process.env.BENCH_RENDER_LOADS || 15);
+const RENDER_LOADS = Number(process.env.BENCH_RENDER_LOADS || 31);
 const INPUT_CHANGES = 200;
 const PLAYBACK_MS = 10000;
 
