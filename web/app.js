@@ -58,6 +58,10 @@ export function createExplorable(root, engine, { idPrefix = 'rl-' } = {}) {
     scriptedLabel: $('scenario-scripted-label'),
   };
   const view = root.ownerDocument.defaultView;
+  // Writes that leave the DOM alone when it already says the same: a redraw, and every frame of
+  // playback, then restyles and lays out only what changed.
+  const setText = (el, text) => { if (el.textContent !== text) el.textContent = text; };
+  const setAttr = (el, name, value) => { const text = String(value); if (el.getAttribute(name) !== text) el.setAttribute(name, text); };
   const reducedMotion = view.matchMedia('(prefers-reduced-motion: reduce)');
   let drawn = null; // the result the views show
   let timeline = null; // { width, scale, line, veil }
@@ -96,7 +100,6 @@ export function createExplorable(root, engine, { idPrefix = 'rl-' } = {}) {
   const fieldEls = NUMBER_FIELDS.map((f) => ({ f, box: $(f.name), range: $(`${f.name}-range`), errorLine: $(`${f.name}-error`) }));
   const radios = [...els.form.querySelectorAll('input[type="radio"]')];
   const keyBox = $('idempotencyKey');
-  const setText = (el, text) => { if (el.textContent !== text) el.textContent = text; };
 
   function drawFields(changedElement) {
     for (const { f, box, range, errorLine } of fieldEls) {
@@ -142,24 +145,24 @@ export function createExplorable(root, engine, { idPrefix = 'rl-' } = {}) {
     if (timeline) {
       const { scale } = timeline;
       const px = scale.x0 + Math.min(1, scale.max > 0 ? t / scale.max : 0) * scale.plot;
-      timeline.line.setAttribute('x1', px);
-      timeline.line.setAttribute('x2', px);
-      timeline.veil.setAttribute('x', px);
-      timeline.veil.setAttribute('width', Math.max(0, scale.right - px));
+      setAttr(timeline.line, 'x1', px);
+      setAttr(timeline.line, 'x2', px);
+      setAttr(timeline.veil, 'x', px);
+      setAttr(timeline.veil, 'width', Math.max(0, scale.right - px));
     }
     eventItems.forEach((li, i) => {
       li.classList.toggle('future', i >= playback.shown);
-      if (i === playback.shown - 1) li.setAttribute('aria-current', 'step');
+      if (i === playback.shown - 1) setAttr(li, 'aria-current', 'step');
       else li.removeAttribute('aria-current');
     });
     const pct = `${(playback.s / INSPECTION_SECONDS) * 100}%`;
     els.seekFill.style.width = pct; // CSSOM, which a strict style-src allows
     els.seekThumb.style.left = pct;
-    els.seek.setAttribute('aria-valuenow', String(Math.round(playback.s * 10) / 10));
+    setAttr(els.seek, 'aria-valuenow', Math.round(playback.s * 10) / 10);
     const text = valueText(result, playback);
-    els.seek.setAttribute('aria-valuetext', text);
-    els.readout.textContent = `${text} · ${Math.floor(playback.s)} of ${INSPECTION_SECONDS} inspection seconds`;
-    els.play.textContent = playback.playing ? 'Pause' : 'Play';
+    setAttr(els.seek, 'aria-valuetext', text);
+    setText(els.readout, `${text} · ${Math.floor(playback.s)} of ${INSPECTION_SECONDS} inspection seconds`);
+    setText(els.play, playback.playing ? 'Pause' : 'Play');
     root.classList.toggle('rl-playing', playback.playing);
   }
 
