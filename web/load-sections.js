@@ -28,7 +28,7 @@ function showFailure(box, message) {
 }
 
 // mount(code) mounts the sections with the bundle's exports and returns what they offer.
-// Returns { load(): Promise, loaded(): boolean, destroy() }.
+// Returns { load(): Promise, loaded(): boolean, wantedByAddress(): boolean }.
 export function sectionLoader(doc, mount) {
   const win = doc.defaultView;
   const boxes = [doc.querySelector('[data-retry-traces]'), doc.querySelector('[data-client-lab]')].filter(Boolean);
@@ -38,6 +38,8 @@ export function sectionLoader(doc, mount) {
   let pending = null;
   let done = false;
   let observer = null;
+  // The address names one of the sections (#traces, #clients).
+  const wantedByAddress = () => SECTION_IDS.includes(win.location.hash.slice(1));
 
   function stopWatching() {
     if (observer) observer.disconnect();
@@ -72,7 +74,7 @@ export function sectionLoader(doc, mount) {
   }
 
   function onHash() {
-    if (SECTION_IDS.includes(win.location.hash.slice(1))) load();
+    if (wantedByAddress()) load();
   }
 
   if (boxes.length) {
@@ -90,10 +92,5 @@ export function sectionLoader(doc, mount) {
     for (const el of approaches) el.addEventListener('focusin', load);
   }
 
-  return {
-    load,
-    loaded: () => done,
-    wantedByAddress: () => SECTION_IDS.includes(win.location.hash.slice(1)),
-    destroy: stopWatching,
-  };
+  return { load, loaded: () => done, wantedByAddress };
 }
