@@ -12,6 +12,12 @@
 //   - someone calls window.retryLabSections.load() (the console, the tests).
 // Until then each section shows its prose and "Loading…"; if the bundle cannot load, a
 // message says so in each section and the experiment above carries on.
+//
+// A keyboard reader can still tab past the article before the bundle has arrived (a slow
+// network, a slow machine, a fast hand), so each "Loading…" is a stop in the tab order while
+// it waits. Focus resting on it when the section arrives moves to the section's first
+// control (to its failure message if it could not load): the reader stays where they were,
+// rather than falling back to the top of the page when the placeholder goes.
 
 import { loadBundle } from './bundles.js';
 
@@ -23,8 +29,20 @@ function showFailure(box, message) {
   const p = box.ownerDocument.createElement('p');
   p.className = 'rl-failure';
   p.setAttribute('role', 'alert');
+  p.tabIndex = -1; // so that focus waiting on the placeholder can stay here
   p.textContent = `This section could not load (${message}). The experiment above still works.`;
   box.replaceChildren(p);
+}
+
+const TABBABLE = 'a[href], button, input, select, textarea, summary, [tabindex]';
+
+// The first element in `box` that Tab would reach, or null.
+function firstTabbable(box) {
+  for (const el of box.querySelectorAll(TABBABLE)) {
+    if (el.tabIndex < 0 || el.disabled || !el.getClientRects().length) continue;
+    return el;
+  }
+  return null;
 }
 
 // mount(code) mounts the sections with the bundle's exports and returns what they offer.
@@ -38,6 +56,17 @@ export function sectionLoader(doc, mount) {
   let pending = null;
   let done = false;
   let observer = null;
+  for (const box of boxes) {
+    const waiting = box.querySelector('.rl-loading');
+    if (waiting) waiting.tabIndex = 0;
+  }
+  // The box whose placeholder holds focus as it is replaced, and where focus goes then.
+  const focusedBox = () => boxes.find((box) => box.contains(doc.activeElement)) || null;
+  function keepFocus(box, fallback) {
+    if (!box || box.contains(doc.activeElement)) return;
+    const target = firstTabbable(box) || fallback;
+    if (target) target.focus({ preventScroll: true });
+  }
   // The address names one of the sections (#traces, #clients).
   const wantedByAddress = () => SECTION_IDS.includes(win.location.hash.slice(1));
 
@@ -59,13 +88,17 @@ export function sectionLoader(doc, mount) {
     }
     pending = loadBundle(doc, CODE, 'RetryLabSectionCode', { style: STYLE })
       .then((code) => {
+        const waited = focusedBox();
         const offered = mount(code);
         done = true;
         doc.documentElement.classList.add('rl-sections-ready');
+        keepFocus(waited, null);
         return offered;
       })
       .catch((error) => {
+        const waited = focusedBox();
         for (const box of boxes) showFailure(box, error.message);
+        keepFocus(waited, waited && waited.querySelector('.rl-failure'));
         doc.documentElement.classList.add('rl-sections-failed');
         throw error;
       });

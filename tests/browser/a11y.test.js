@@ -47,6 +47,18 @@ describe('accessibility, screenshots and print', () => {
     });
   }
 
+  test('axe-core reports no violations while the sections are loading, or once they could not', async () => {
+    // Their "Loading…" is a stop in the tab order while it waits (load-sections.js).
+    const { page, context } = await openPage(env, { sections: false, bypassCSP: true });
+    assert.equal(await page.locator('[data-retry-traces] .rl-loading').getAttribute('tabindex'), '0');
+    assert.deepEqual(await axe(page), []);
+    await context.close();
+    const failed = await openPage(env, { bypassCSP: true, route: ['**/retrylab-sections.js', (r) => r.abort()] });
+    assert.equal(await failed.page.locator('[data-client-lab] [role="alert"]').count(), 1);
+    assert.deepEqual(await axe(failed.page), []);
+    await failed.context.close();
+  });
+
   test('axe-core reports no violations at phone width', async (t) => {
     const { opened, page, context } = await openForAxe({ viewport: { width: 375, height: 812 } });
     assert.deepEqual(await axe(page), []);

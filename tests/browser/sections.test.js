@@ -155,24 +155,61 @@ describe('the sections below the article', () => {
     await opened.context.close();
   });
 
-  test('a keyboard reader tabbing down a short window reaches them on the first pass', async (t) => {
-    // A window too short for scrolling alone to bring them before focus passes them by.
-    const opened = await openPage(env, { sections: false, viewport: { width: 1280, height: 400 } });
-    const { page } = opened;
-    let reached = null;
-    for (let tabs = 1; tabs <= 120 && reached === null; ++tabs) {
-      await page.keyboard.press('Tab');
-      const where = await page.evaluate(() => {
+  // A keyboard reader who tabs down the page, on a connection slow enough that the sections
+  // have not arrived when focus leaves the article: focus waits on their "Loading…" and moves
+  // into them when they come, instead of passing them by to the browser's own controls.
+  for (const delayMs of [0, 1500]) {
+    test(`a keyboard reader tabbing down a short window reaches them on the first pass (bundle ${delayMs ? 'slow' : 'prompt'})`, async (t) => {
+      const slow = delayMs
+        ? ['**/retrylab-sections.js', (r) => new Promise((go) => setTimeout(go, delayMs)).then(() => r.fallback())]
+        : null;
+      const opened = await openPage(env, { sections: false, viewport: { width: 1280, height: 400 }, route: slow });
+      const { page } = opened;
+      let reached = null;
+      for (let tabs = 1; tabs <= 120 && reached === null; ++tabs) {
+        await page.keyboard.press('Tab');
+        const where = await page.evaluate(() => {
+          const el = document.activeElement;
+          if (!el || el === document.body) return 'nowhere';
+          return el.closest('#traces') ? 'traces' : el.matches('.skip') ? 'skip link' : 'before';
+        });
+        if (tabs > 1) assert.notEqual(where, 'skip link', `focus went round the page after ${tabs} tabs without entering the traces`);
+        assert.notEqual(where, 'nowhere', `focus left the page after ${tabs} tabs without entering the traces`);
+        if (where === 'traces') reached = tabs;
+      }
+      assert.ok(reached !== null, 'focus entered the traces');
+      if (delayMs) {
+        assert.equal((await sectionsState(page)).ready, false, 'the slow bundle had not arrived when focus got there');
+        assert.equal(await page.evaluate(() => document.activeElement.textContent), 'Loading the traces…');
+      }
+      await page.waitForFunction(() => document.documentElement.classList.contains('rl-sections-ready'), null, { timeout: 10000 });
+      const focus = await page.evaluate(() => {
         const el = document.activeElement;
-        if (!el || el === document.body) return 'nowhere';
-        return el.closest('#traces') ? 'traces' : el.matches('.skip') ? 'skip link' : 'before';
+        return { inTraces: Boolean(el.closest('[data-retry-traces]')), placeholder: el.matches('.rl-loading'), tag: el.tagName };
       });
-      if (tabs > 1) assert.notEqual(where, 'skip link', `focus went round the page after ${tabs} tabs without entering the traces`);
-      assert.notEqual(where, 'nowhere', `focus left the page after ${tabs} tabs without entering the traces`);
-      if (where === 'traces') reached = tabs;
-    }
-    assert.ok(reached !== null, 'focus entered the traces');
-    await assertClean(t, assert, opened);
-    await opened.context.close();
+      assert.equal(focus.inTraces, true, `focus is in the drawn traces, on ${focus.tag}`);
+      assert.equal(focus.placeholder, false);
+      // The next Tab goes on through the traces, not back to the top.
+      await page.keyboard.press('Tab');
+      assert.equal(await page.evaluate(() => Boolean(document.activeElement.closest('#traces, #clients'))), true);
+      await assertClean(t, assert, opened);
+      await opened.context.close();
+    });
+  }
+
+  test('focus waiting on a section that cannot load stays on its message', async () => {
+    const context = await env.browser.newContext();
+    const page = await context.newPage();
+    let release;
+    const held = new Promise((go) => { release = go; });
+    await context.route('**/retrylab-sections.js', (route) => held.then(() => route.abort()));
+    await page.goto(`${env.server.origin}/`);
+    await page.waitForFunction(() => document.documentElement.classList.contains('rl-ready'));
+    await page.locator('[data-client-lab] .rl-loading').focus();
+    release();
+    await page.waitForFunction(() => document.documentElement.classList.contains('rl-sections-failed'));
+    assert.match(await page.evaluate(() => document.activeElement.textContent), /^This section could not load/);
+    assert.equal(await page.evaluate(() => Boolean(document.activeElement.closest('[data-client-lab]'))), true);
+    await context.close();
   });
 });

@@ -64,7 +64,7 @@ export async function openBrowser() {
 //   init: [fn, arg], one more script to run before the page's own (a fault to inject).
 export async function openPage(env, {
   colorScheme = 'light', viewport = { width: 1280, height: 900 }, reducedMotion = 'no-preference',
-  path = '/', url = null, sections = true, bypassCSP = false, init = null,
+  path = '/', url = null, sections = true, bypassCSP = false, init = null, route = null,
 } = {}) {
   const context = await env.browser.newContext({ colorScheme, viewport, reducedMotion, bypassCSP });
   const page = await context.newPage();
@@ -85,6 +85,7 @@ export async function openPage(env, {
     document.addEventListener('securitypolicyviolation', (e) => window.__cspViolations.push(`${e.violatedDirective}: ${e.blockedURI}`));
   });
   if (init) await page.addInitScript(...init);
+  if (route) await page.route(...route); // [url pattern, handler]: ahead of the host check above
   await page.goto(url || env.server.origin + path);
   await page.waitForFunction(() => document.documentElement.classList.contains('rl-ready') || document.documentElement.classList.contains('rl-engine-failed'));
   if (sections) await loadSections(page);
