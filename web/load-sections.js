@@ -57,8 +57,10 @@ export function sectionLoader(doc, mount) {
   let done = false;
   let observer = null;
   for (const box of boxes) {
+    // Hidden in the HTML, so that a page without JavaScript never says "Loading…" (its
+    // <noscript> says what is missing instead).
     const waiting = box.querySelector('.rl-loading');
-    if (waiting) waiting.tabIndex = 0;
+    if (waiting) Object.assign(waiting, { hidden: false, tabIndex: 0 });
   }
   // The box whose placeholder holds focus as it is replaced, and where focus goes then.
   const focusedBox = () => boxes.find((box) => box.contains(doc.activeElement)) || null;

@@ -53,6 +53,18 @@ describe('the sections below the article', () => {
     await opened.context.close();
   });
 
+  test('without JavaScript each says what it needs, and nothing says it is loading', async () => {
+    const context = await env.browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(`${env.server.origin}/`);
+    for (const box of ['[data-retry-traces]', '[data-client-lab]']) {
+      assert.equal(await page.locator(`${box} .rl-loading`).isVisible(), false, `${box}: no "Loading…"`);
+      assert.match(await page.locator(`${box} .rl-failure`).textContent(), /needs? JavaScript/, box);
+      assert.equal(await page.locator(`${box} .rl-failure`).isVisible(), true, box);
+    }
+    await context.close();
+  });
+
   test('scrolling toward them loads and draws them before they come into view', async (t) => {
     const opened = await openPage(env, { sections: false, viewport: { width: 1280, height: 900 } });
     const { page } = opened;
