@@ -212,13 +212,9 @@ describe('the sections below the article', () => {
   }
 
   test('focus waiting on a section that cannot load stays on its message', async () => {
-    const context = await env.browser.newContext();
-    const page = await context.newPage();
     let release;
     const held = new Promise((go) => { release = go; });
-    await context.route('**/retrylab-sections.js', (route) => held.then(() => route.abort()));
-    await page.goto(`${env.server.origin}/`);
-    await page.waitForFunction(() => document.documentElement.classList.contains('rl-ready'));
+    const { page, context } = await openPage(env, { sections: false, route: ['**/retrylab-sections.js', (r) => held.then(() => r.abort())] });
     await page.locator('[data-client-lab] .rl-loading').focus();
     release();
     await page.waitForFunction(() => document.documentElement.classList.contains('rl-sections-failed'));
