@@ -80,6 +80,7 @@ export function sectionLoader(doc, mount) {
     for (const el of approaches) el.removeEventListener('focusin', load);
   }
 
+  let waited = null; // the box whose placeholder held focus when the bundle arrived
   function load() {
     if (pending) return pending;
     stopWatching();
@@ -90,7 +91,7 @@ export function sectionLoader(doc, mount) {
     }
     pending = loadBundle(doc, CODE, 'RetryLabSectionCode', { style: STYLE })
       .then((code) => {
-        const waited = focusedBox();
+        waited = focusedBox();
         const offered = mount(code);
         done = true;
         doc.documentElement.classList.add('rl-sections-ready');
@@ -98,7 +99,7 @@ export function sectionLoader(doc, mount) {
         return offered;
       })
       .catch((error) => {
-        const waited = focusedBox();
+        waited = waited || focusedBox(); // mount() may have thrown after replacing the placeholder
         for (const box of boxes) showFailure(box, error.message);
         keepFocus(waited, waited && waited.querySelector('.rl-failure'));
         doc.documentElement.classList.add('rl-sections-failed');
