@@ -29,12 +29,13 @@ constexpr std::size_t kMaxValues = 250000;        // values kept in all
 constexpr std::size_t kMaxMembersInAll = 20000;   // object members kept in all
 
 // Limits the reader applies by keeping less, so that validation still names the field: a list
-// keeps its first kMaxItems items (one past the longest list a field allows, enough for "may
-// hold at most 100,000"), the rest are read for their syntax only; an object reaching
+// keeps its first kMaxItems items (two past the longest list a field allows: enough for the
+// core to say "may hold at most 100000 ...; got 100001" or "got more"), the rest are read for
+// their syntax only; an object reaching
 // kMaxMembers + 1 members becomes Value::unsupported ("an object with more than 10000
 // members"), its members dropped and the rest read for their syntax only. Duplicate keys are
 // refused in every object the reader keeps.
-constexpr std::size_t kMaxItems = 100001;
+constexpr std::size_t kMaxItems = 100002;
 constexpr std::size_t kMaxMembers = 10000;
 
 struct Parsed {
