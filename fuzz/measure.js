@@ -7,7 +7,7 @@
 //   node fuzz/measure.js [--retrysim PATH] [--timeout SECONDS] [--memory-cap MB] [--only NAME,...]
 //
 // Each input is written to a scratch file, then run as
-//   /usr/bin/time -f '%e %M %x' prlimit --cpu=SECONDS --as=BYTES retrysim FILE
+//   /usr/bin/time -f '%e %U %S %M %x' prlimit --cpu=SECONDS --as=BYTES retrysim FILE
 // (prlimit execs retrysim, so time reports retrysim's own peak RSS) so that a run that would
 // hang or take gigabytes (retrysim before issue 19) is stopped (SIGXCPU, or out of memory,
 // exit 1) and reported as such instead of taking the machine down. Defaults: build/native's
@@ -108,16 +108,16 @@ function run(o, file) {
   const outFd = fs.openSync(out, 'w');
   const errFd = fs.openSync(err, 'w');
   const res = spawnSync('/usr/bin/time',
-    ['-o', timing, '-f', '%e %M %x', 'prlimit', `--cpu=${o.timeout}`, `--as=${o.memoryCap * MiB}`,
+    ['-o', timing, '-f', '%e %U %S %M %x', 'prlimit', `--cpu=${o.timeout}`, `--as=${o.memoryCap * MiB}`,
       o.retrysim, file],
     { stdio: ['ignore', outFd, errFd] });
   fs.closeSync(outFd);
   fs.closeSync(errFd);
   const lines = fs.readFileSync(timing, 'utf8').trim().split('\n');
-  const [seconds, kb, status] = lines[lines.length - 1].split(' ').map(Number);
+  const [seconds, user, system, kb, status] = lines[lines.length - 1].split(' ').map(Number);
   const stderr = fs.readFileSync(err, 'utf8');
   return {
-    seconds, rssMB: kb / 1024, status: res.status === 0 ? 0 : status,
+    seconds, cpu: user + system, rssMB: kb / 1024, status: res.status === 0 ? 0 : status,
     killed: /signal/.test(lines.join(' ')),
     stdoutBytes: fs.statSync(out).size, stderrBytes: stderr.length,
     stderr: stderr.length > 160 ? stderr.slice(0, 160) + '…' : stderr,
@@ -140,16 +140,16 @@ function main() {
       fs.rmSync(file);
       rows.push({ name, what, size, ...r });
       const shown = r.killed ? `stopped at ${o.timeout} s of CPU` : `exit ${r.status}`;
-      process.stdout.write(`${name}: ${(size / MiB).toFixed(1)} MiB, ${r.seconds.toFixed(2)} s, ` +
+      process.stdout.write(`${name}: ${(size / MiB).toFixed(1)} MiB, ${r.seconds.toFixed(2)} s, ${r.cpu.toFixed(2)} s CPU, ` +
         `${r.rssMB.toFixed(0)} MB RSS, ${shown}, stdout ${r.stdoutBytes} B, stderr ${r.stderrBytes} B: ` +
         `${JSON.stringify(r.stderr.trim())}\n`);
     }
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
-  process.stdout.write('\n| family | input | time | peak RSS | exit | stdout |\n|---|---|---|---|---|---|\n');
+  process.stdout.write('\n| family | input | time (CPU) | peak RSS | exit | stdout |\n|---|---|---|---|---|---|\n');
   for (const r of rows) {
-    process.stdout.write(`| ${r.name} | ${(r.size / MiB).toFixed(1)} MiB | ${r.seconds.toFixed(2)} s | ` +
+    process.stdout.write(`| ${r.name} | ${(r.size / MiB).toFixed(1)} MiB | ${r.seconds.toFixed(2)} s (${r.cpu.toFixed(2)} s) | ` +
       `${r.rssMB.toFixed(0)} MB | ${r.killed ? 'stopped' : r.status} | ${r.stdoutBytes} B |\n`);
   }
 }
