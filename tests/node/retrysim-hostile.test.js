@@ -216,6 +216,17 @@ test('strings and numbers are measured as written, up to their limits', () => {
     /a number longer than 1,000 characters, at byte 15 \(the value of "maxRetries"\)/, '64 MiB number');
 });
 
+test('an input over 64 MiB is refused as such even when it goes wrong at its first byte', () => {
+  // The reader stops at the first byte; the rest of the file is read, not kept, to know its size.
+  for (const head of ['x', '\0', '{"a":1,"a":2}', `"${'s'.repeat(70000)}"`]) {
+    refusedByReader(Buffer.concat([Buffer.from(head), Buffer.alloc(64 * MiB + 1 - head.length, ' ')]),
+      /is larger than 64 MiB; no valid input comes near that/, `${JSON.stringify(head.slice(0, 20))} then spaces`);
+  }
+  // Exactly 64 MiB is read.
+  const at = refusedByReader(Buffer.concat([Buffer.from('x'), Buffer.alloc(64 * MiB - 1, ' ')]), /malformed JSON at byte 1:/, '64 MiB');
+  assert.ok(!/larger than/.test(at.stderr));
+});
+
 test('64 MiB of whitespace or empty lists answers without holding the text', () => {
   const spaces = invalid(`[${' '.repeat(64 * MiB - 2)}]`, 'spaces');
   assert.equal(spaces.result.errors[0].field, '');
