@@ -20,6 +20,8 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace retrylab::json {
 namespace {
@@ -65,7 +67,18 @@ std::string quotedKey(std::string_view key) { return "\"" + shortened(key, 40) +
 class Source {
 public:
     explicit Source(std::string_view text) : data_(text.data()), size_(text.size()) {}
-    Source(std::FILE* in, std::string name) : file_(in), name_(std::move(name)), buffer_(1 << 16) {}
+    Source(std::FILE* in, std::string name) : file_(in), name_(std::move(name)), buffer_(1 << 16) {
+        // A regular file (by path, or redirected to stdin) says its size: one too large is
+        // refused before a byte of it is parsed. A pipe is counted as it is read.
+        struct stat st {};
+        off_t at = lseek(fileno(in), 0, SEEK_CUR);
+        if (fstat(fileno(in), &st) == 0 && S_ISREG(st.st_mode) &&
+            st.st_size - (at > 0 ? at : 0) > static_cast<off_t>(kMaxInputBytes)) {
+            sizeError_ = true;
+            eof_ = true;
+            fail(sizeMessage());
+        }
+    }
 
     // Whether a byte is there for the lexer: false at the end, and from the first byte that
     // breaks a limit on (then error() says why, and the lexer sees the end of the input).
