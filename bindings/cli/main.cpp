@@ -11,7 +11,6 @@
 #include <exception>
 #include <iostream>
 #include <new>
-#include <optional>
 #include <string>
 
 #include "retrylab/engine.hpp"
@@ -20,8 +19,6 @@
 namespace {
 
 using retrylab::Value;
-
-constexpr std::size_t kMaxInputBytes = std::size_t{64} << 20;  // far above any valid input
 
 const char* const kUsage =
     "usage: retrysim [--sweep] [FILE]\n"
@@ -40,47 +37,6 @@ const char* const kUsage =
     "\n"
     "Exit status: 0 a result; 2 invalid inputs (the { ok: false, errors } object is still\n"
     "printed on stdout), malformed JSON, an unreadable file or a bad command line.\n";
-
-struct Failure {
-    std::string message;
-};
-
-// The whole input, or a reason it could not be read. Refuses more than kMaxInputBytes.
-std::optional<std::string> readAll(std::FILE* in, const std::string& name, Failure& failure) {
-    std::string text;
-    char buffer[1 << 16];
-    for (;;) {
-        std::size_t got = std::fread(buffer, 1, sizeof buffer, in);
-        if (got > 0) {
-            if (text.size() + got > kMaxInputBytes) {
-                failure.message = name + " is larger than " + std::to_string(kMaxInputBytes >> 20) +
-                                  " MiB; no valid input comes near that";
-                return std::nullopt;
-            }
-            text.append(buffer, got);
-        }
-        if (got < sizeof buffer) {
-            if (std::ferror(in)) {
-                failure.message = "cannot read " + name + ": " + std::strerror(errno);
-                return std::nullopt;
-            }
-            return text;
-        }
-    }
-}
-
-// "maxRetries, draws[1]" from the errors of an { ok: false } result.
-std::string errorFields(const Value& result) {
-    std::string fields;
-    if (const Value* errors = result.find("errors")) {
-        for (const Value& error : errors->asArray()) {
-            const Value* field = error.find("field");
-            std::string name = field && !field->asString().empty() ? field->asString() : "(the inputs)";
-            fields += (fields.empty() ? "" : ", ") + name;
-        }
-    }
-    return fields;
-}
 
 int fail(const std::string& message) {
     std::cerr << "retrysim: " << message << "\n";
@@ -118,25 +74,26 @@ int run(int argc, char** argv) {
         path = arg;
     }
 
-    Failure failure;
-    std::optional<std::string> text;
+    // Read and parsed in one pass, within retrylab::json's limits (64 MiB, nesting, string and
+    // key lengths, NUL bytes, duplicate keys, values kept): a refusal names the limit and byte.
+    retrylab::json::Parsed parsed;
     if (path == "-") {
-        text = readAll(stdin, "standard input", failure);
+        parsed = retrylab::json::parse(stdin, "standard input");
     } else {
         std::FILE* file = std::fopen(path.c_str(), "rb");
         if (!file) return fail("cannot read " + path + ": " + std::strerror(errno));
-        text = readAll(file, path, failure);
+        parsed = retrylab::json::parse(file, path);
         std::fclose(file);
     }
-    if (!text) return fail(failure.message);
-
-    retrylab::json::Parsed parsed = retrylab::json::parse(*text);
     if (!parsed.value) return fail(parsed.error);
 
     Value result = mode == "--sweep"   ? retrylab::sweep(*parsed.value)
                    : mode == "--check" ? retrylab::validate(*parsed.value)
                                        : retrylab::compute(*parsed.value);
-    std::cout << retrylab::json::dump(result, 2) << "\n";
+    parsed.value.reset();
+    // At most the first 100 errors and a count of the rest, long fields cut, on both streams.
+    std::cout << retrylab::json::dump(retrylab::json::shownResult(result), 2) << "
+";
     std::cout.flush();
     if (!std::cout) {
         std::cerr << "retrysim: cannot write the result to stdout\n";
@@ -145,7 +102,7 @@ int run(int argc, char** argv) {
 
     const Value* ok = result.find("ok");
     if (ok && ok->kind() == Value::Kind::Bool && ok->asBool()) return 0;
-    return fail("invalid input: " + errorFields(result) + " (the errors are on stdout)");
+    return fail("invalid input: " + retrylab::json::errorSummary(result) + " (the errors are on stdout)");
 }
 
 }  // namespace
