@@ -22,28 +22,56 @@
 var RL_NULL = 0, RL_FALSE = 1, RL_TRUE = 2, RL_NUMBER = 3, RL_STRING = 4, RL_ARRAY = 5,
     RL_OBJECT = 6, RL_UNSUPPORTED = 7, RL_NUMBERS = 8;
 
-// One past the longest list or string a field allows is all validation needs to say "too
-// long". No valid object has more than a few dozen members. The budgets bound the work for inputs that
-// share one big value many times over (a graph, not a tree).
+// The binding's limits (docs/engine.md, "The WebAssembly binding's limits"). One past the
+// longest list a field allows (draws: 100,000) is all validation needs to say "too long"; a
+// longer list is read only that far. The inputs as a whole may hold at most RL_MAX_NODES values
+// and RL_MAX_TEXT characters of text: the largest valid input (100,000 draws and a script of
+// 1,000 answers with 1,000-character headers) holds about 107,000 values and 1,050,000
+// characters. These bound what one call can make the engine build (its copy of the inputs, and
+// an error for each bad value), so that no call grows WebAssembly memory past RL_MEMORY_CEILING
+// (loader.js; the worst inputs within the limits stay under a third of it,
+// tests/node/heap.test.js). The budgets also bound the work for inputs that share one big value
+// many times over (a graph, not a tree).
 var RL_MAX_DEPTH = 64;
-var RL_MAX_ITEMS = 1000001;
+var RL_MAX_ITEMS = 100001;
 var RL_MAX_STRING = 1000001;
 var RL_MAX_MEMBERS = 10000;
-var RL_MAX_NODES = 2000000;
-var RL_MAX_TEXT = 16000000;
+var RL_MAX_NODES = 200000;
+var RL_MAX_TEXT = 2000000;
+var RL_MEMORY_CEILING = 268435456;  // 256 MiB: loader.js's emscripten_resize_heap grows no further
+// After a call that left the instance's memory larger than this, the instance is replaced, so
+// that the memory a big call needed is given back (WebAssembly memory never shrinks).
+var RL_MEMORY_KEPT = 67108864;
 
-// The number of UTF-8 bytes TextEncoder writes for s (a lone surrogate becomes U+FFFD: 3).
-function rlUtf8Length(s) {
-  var n = 0;
-  for (var i = 0; i < s.length; ++i) {
-    var c = s.charCodeAt(i);
-    if (c < 0x80) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xD800 && c <= 0xDBFF && i + 1 < s.length &&
-             (s.charCodeAt(i + 1) & 0xFC00) === 0xDC00) { n += 4; ++i; }
-    else n += 3;
+var RL_LIMITS = {
+  depth: RL_MAX_DEPTH, listItems: RL_MAX_ITEMS - 1, stringCharacters: RL_MAX_STRING - 1,
+  objectMembers: RL_MAX_MEMBERS, values: RL_MAX_NODES, textCharacters: RL_MAX_TEXT,
+  memoryBytes: RL_MEMORY_CEILING,
+};
+
+// A JavaScript stack overflow ("Maximum call stack size exceeded"): the call cannot go on, and
+// must not be taken for a getter that threw on one field.
+function rlStackOverflow(e) {
+  return e instanceof RangeError && /call stack/i.test(String(e.message));
+}
+
+// What a non-plain object is, for its error ("a Map", "a Date", "an instance of Point"), or
+// null for a plain object (its prototype Object.prototype, of any realm, or null).
+function rlNonPlain(v) {
+  var tag = Object.prototype.toString.call(v).slice(8, -1);
+  var proto = Object.getPrototypeOf(v);
+  if (tag === 'Object' && (proto === null || Object.getPrototypeOf(proto) === null)) return null;
+  if (tag === 'Object') {
+    var name = '';
+    try {
+      var ctor = proto.constructor;
+      name = typeof ctor === 'function' && typeof ctor.name === 'string' ? ctor.name.slice(0, 60) : '';
+    } catch (_) { name = ''; }
+    return name ? 'an instance of ' + name + ' (only plain objects, lists and JSON values are read)'
+                : 'an object that is not a plain object (only plain objects, lists and JSON values are read)';
   }
-  return n;
+  tag = tag.slice(0, 60);
+  return (/^[AEIOU]/.test(tag) ? 'an ' : 'a ') + tag + ' (only plain objects, lists and JSON values are read)';
 }
 
 function rlDescribeThrow(e) {
@@ -58,6 +86,8 @@ var RL_TOO_MANY_MEMBERS = {};
 
 // Thrown when the inputs as a whole are too big to read; compute() reports it at the top.
 function RlTooBig(message) { this.message = message; }
+// Thrown for one value that is refused whole (a list with no proper length, a Map, a Date...).
+function RlRefused(message) { this.message = message; }
 
 function rlFlatten(root) {
   // The tape grows by doubling: writing into a Float64Array is several times faster than
@@ -92,7 +122,12 @@ function rlFlatten(root) {
     return true;
   }
 
-  var strings = [];
+  // Each string is encoded on its own (TextEncoder.encodeInto, a lone surrogate becoming
+  // U+FFFD), into one growing buffer: its UTF-8 length on the tape is what was written for it,
+  // so no two strings can pair their surrogates or shift each other's bytes.
+  var encoder = new TextEncoder();
+  var bytes = new Uint8Array(1024);
+  var byteLength = 0;
   var textLength = 0;
   var nodes = 0;
   var onPath = new Set();  // the objects being read, to see a cycle
@@ -104,8 +139,14 @@ function rlFlatten(root) {
     if (textLength > RL_MAX_TEXT) {
       throw new RlTooBig('The inputs hold more than ' + RL_MAX_TEXT + ' characters of text; no valid input comes near that.');
     }
-    strings.push(s);
-    return rlUtf8Length(s);
+    if (byteLength + 3 * s.length > bytes.length) {
+      var bigger = new Uint8Array(Math.max(bytes.length * 2, byteLength + 3 * s.length));
+      bigger.set(bytes.subarray(0, byteLength));
+      bytes = bigger;
+    }
+    var written = encoder.encodeInto(s, bytes.subarray(byteLength)).written;
+    byteLength += written;
+    return written;
   }
 
   function unsupported(what) { push(RL_UNSUPPORTED, text(what)); }
@@ -127,11 +168,16 @@ function rlFlatten(root) {
     if (depth > RL_MAX_DEPTH) return unsupported('a value nested more than ' + RL_MAX_DEPTH + ' levels deep');
     if (onPath.has(v)) return unsupported('a cycle (an object that contains itself)');
 
-    var tapeAt = used, stringsAt = strings.length, textAt = textLength, nodesAt = nodes;
+    var tapeAt = used, bytesAt = byteLength, textAt = textLength, nodesAt = nodes;
     onPath.add(v);
     try {
       if (Array.isArray(v) || (ArrayBuffer.isView(v) && !(v instanceof DataView))) {
-        var n = Math.min(v.length, RL_MAX_ITEMS);
+        // Read once: a proxy may answer each read of `length` differently.
+        var length = v.length;
+        if (typeof length !== 'number' || !(length >= 0) || Math.floor(length) !== length) {
+          throw new RlRefused('a list whose length is not a whole number of 0 or more (' + String(length).slice(0, 40) + ')');
+        }
+        var n = Math.min(length, RL_MAX_ITEMS);
         nodes += n;
         if (nodes > RL_MAX_NODES) {
           throw new RlTooBig('The inputs hold more than ' + RL_MAX_NODES + ' values; no valid input comes near that.');
@@ -142,6 +188,8 @@ function rlFlatten(root) {
           for (var i = 0; i < n; ++i) put(v[i], depth + 1);
         }
       } else {
+        var nonPlain = rlNonPlain(v);
+        if (nonPlain !== null) throw new RlRefused(nonPlain);
         push(RL_OBJECT, 0);
         var members = 0;
         for (var key in v) {
@@ -162,21 +210,23 @@ function rlFlatten(root) {
         tape[tapeAt + 1] = members;
       }
     } catch (e) {
-      if (e instanceof RlTooBig) throw e;
-      // Too many members, or a proxy threw: the whole value becomes one node.
+      if (e instanceof RlTooBig || rlStackOverflow(e)) throw e;
+      // Too many members, a length that is no length, not a plain object, or a proxy threw:
+      // the whole value becomes one node.
       used = tapeAt;
       nodes = nodesAt;
-      strings.length = stringsAt;
+      byteLength = bytesAt;
       textLength = textAt;
       unsupported(e === RL_TOO_MANY_MEMBERS ? 'an object with more than ' + RL_MAX_MEMBERS + ' members'
-                                            : 'an object that cannot be read (' + rlDescribeThrow(e) + ')');
+                  : e instanceof RlRefused ? e.message
+                  : 'an object that cannot be read (' + rlDescribeThrow(e) + ')');
     } finally {
       onPath.delete(v);
     }
   }
 
   put(root, 1);
-  return { tape: tape.subarray(0, used), text: new TextEncoder().encode(strings.join('')) };
+  return { tape: tape.subarray(0, used), text: bytes.subarray(0, byteLength) };
 }
 
 // Every failure is an { ok: false } result: nothing thrown reaches the caller, not even an
@@ -237,20 +287,67 @@ function rlReadResult(out, heap) {
   return result;
 }
 
-// The engine's API over one instance's exports (loader.js): compute, sweep, version and
-// heapInUse, and the allocator (tests use it to see that heapInUse() counts).
-function rlEngine(wasm) {
-  var memory = wasm.memory;
+// The entry points, in the order of rl_run()'s `entry` (engine.cpp). Each becomes a method of
+// the engine built the same way (rlEngine below), so each has the same guard: it never throws,
+// and an instance interrupted inside a call is never used again.
+var RL_ENTRIES = ['compute', 'sweep'];
+
+// The engine's API (compute, sweep, version, heapInUse, heapTop, limits, restarts) over an
+// instance of the module. `instantiate()` (loader.js) makes a fresh instance's exports, or a
+// promise of them where the browser compiles only asynchronously; `first` is the first.
+//
+// A call can be cut short inside WebAssembly: a trap, a JavaScript stack overflow in a wasm
+// frame (compute() called from deep recursion), an abort. The instance is then in an unknown
+// state: the C stack pointer not restored, the call's heap never freed, perhaps the allocator
+// half-way through an update. Such an instance is never called again: `inCall` is set before
+// the first call into it and cleared only after the call's last free, and an instance found
+// with it still set (or one a call saw throw) is dropped and a fresh one made from the compiled
+// module. The call that was cut short answers { ok: false } saying so; `restarts()` counts them.
+function rlEngine(first, instantiate) {
+  var wasm = first;        // the current instance's exports, or null while a new one is made
+  var pending = null;      // the promise of a new instance, where instantiation is asynchronous
+  var inCall = false;      // true from the first call into `wasm` until the call has freed all it held
+  var restarts = 0;
   var heap = { buffer: null, u8: null, u32: null, f64: null };
+
   // Memory grows inside calls (emscripten_resize_heap): views are renewed when it has.
   function views() {
-    if (heap.buffer !== memory.buffer) {
-      heap.buffer = memory.buffer;
+    if (heap.buffer !== wasm.memory.buffer) {
+      heap.buffer = wasm.memory.buffer;
       heap.u8 = new Uint8Array(heap.buffer);
       heap.u32 = new Uint32Array(heap.buffer);
       heap.f64 = new Float64Array(heap.buffer);
     }
     return heap;
+  }
+
+  // Forgets the instance (its memory goes with it); `interrupted`: a call was cut short in it.
+  function drop(interrupted) {
+    if (interrupted) ++restarts;
+    wasm = null;
+    inCall = false;
+    heap.buffer = null;
+    heap.u8 = heap.u32 = heap.f64 = null;
+  }
+
+  // The instance to call, or null while a new one is on its way.
+  function instance() {
+    if (inCall) drop(true);  // the last call into it never finished
+    if (!wasm && !pending) {
+      var made = null;
+      try {
+        made = instantiate();
+      } catch (_) {
+        return null;  // out of memory for a new instance, or of stack: the next call tries again
+      }
+      if (made && typeof made.then === 'function') {
+        pending = made.then(function (exports) { wasm = exports; pending = null; },
+                            function () { pending = null; });
+      } else {
+        wasm = made;
+      }
+    }
+    return wasm;
   }
 
   // Reads `input` onto a tape and runs the C++ entry point (0 compute, 1 sweep) on it.
@@ -260,41 +357,89 @@ function rlEngine(wasm) {
       flat = rlFlatten(input);
     } catch (e) {
       if (e instanceof RlTooBig) return rlFailure(e.message);
+      if (rlStackOverflow(e)) return rlFailure('The engine was called with too little JavaScript stack left to read the inputs (' + rlDescribeThrow(e) + '); nothing was computed.');
       return rlFailure('The inputs could not be read: ' + rlDescribeThrow(e) + '.');
     }
-    var tape = 0, text = 0, out = 0;
+    var w = instance();
+    if (!w) return rlFailure('The engine is being restarted after an interrupted call; try again in a moment.');
+    var result;
     try {
-      tape = wasm.malloc(flat.tape.length * 8 + 8);
-      text = wasm.malloc(flat.text.length + 1);
-      if (!tape || !text) return rlFailure('The engine is out of memory.');
+      inCall = true;
+      var tape = w.malloc(flat.tape.length * 8 + 8);
+      var text = w.malloc(flat.text.length + 1);
+      if (!tape || !text) throw new Error('out of memory');
       views().f64.set(flat.tape, tape >> 3);
       heap.u8.set(flat.text, text);
-      out = wasm.rl_run(entry, tape, flat.tape.length, text, flat.text.length);
-      return rlReadResult(out, views());
+      var out = w.rl_run(entry, tape, flat.tape.length, text, flat.text.length);
+      result = rlReadResult(out, views());
+      w.rl_free_result(out);
+      w.free(text);
+      w.free(tape);
+      inCall = false;
     } catch (e) {
-      return rlFailure('The engine failed: ' + rlDescribeThrow(e) + '.');
-    } finally {
-      if (out) wasm.rl_free_result(out);
-      if (text) wasm.free(text);
-      if (tape) wasm.free(tape);
+      drop(true);
+      return rlFailure('The engine was interrupted inside this call (' + rlDescribeThrow(e) + ') and has been replaced by a fresh instance; nothing was computed, and the next call starts clean.');
+    }
+    // A call that needed a lot of memory leaves the instance that big: give it back.
+    if (w.memory.buffer.byteLength > RL_MEMORY_KEPT) drop(false);
+    return result;
+  }
+
+  // A method that calls into the instance without inputs (version, heapInUse): the same rule.
+  function ask(f) {
+    var w = instance();
+    if (!w) return NaN;
+    try {
+      inCall = true;
+      var answer = f(w);
+      inCall = false;
+      return answer;
+    } catch (e) {
+      drop(true);
+      return NaN;
     }
   }
 
-  return {
-    compute: function compute(inputs) { return run(0, inputs); },
-    // sweep({ inputs, vary, from, to, points }): docs/engine.md §3.
-    sweep: function sweep(request) { return run(1, request); },
+  // An entry point: never throws. Its frame is kept small and its catch makes no call, so that
+  // whatever runs out (the stack, inside run() or inside the catch of run()) ends here as a
+  // result; a stack too short for even this frame throws in the caller before it starts.
+  function entryPoint(entry) {
+    return function (input) {
+      try {
+        return run(entry, input);
+      } catch (_) {
+        return { ok: false, errors: [{ field: '', message: 'The engine could not finish this call: the JavaScript stack ran out. Nothing was computed.' }] };
+      }
+    };
+  }
+
+  var api = {
     version: function version() {
-      var u8 = views().u8, at = wasm.rl_version(), end = at;
-      while (u8[end]) ++end;
-      return rlDecoder.decode(u8.subarray(at, end));
+      return ask(function (w) {
+        var u8 = views().u8, at = w.rl_version(), end = at;
+        while (u8[end]) ++end;
+        return rlDecoder.decode(u8.subarray(at, end));
+      });
     },
     // Bytes the allocator has handed out and not had back (mallinfo): calls leave it flat.
-    heapInUse: function heapInUse() { return wasm.rl_heap_in_use(); },
+    heapInUse: function heapInUse() { return ask(function (w) { return w.rl_heap_in_use(); }); },
     // The heap's highest point so far: it never comes down, so on a fresh engine its rise
     // over a call is the most the call held at once (scripts/bench reports it).
-    heapTop: function heapTop() { return wasm.rl_heap_top(); },
-    _malloc: function (bytes) { return wasm.malloc(bytes); },
-    _free: function (address) { wasm.free(address); },
+    heapTop: function heapTop() { return ask(function (w) { return w.rl_heap_top(); }); },
+    // The current instance's WebAssembly memory, in bytes (at most limits().memoryBytes).
+    memoryBytes: function memoryBytes() { return ask(function (w) { return w.memory.buffer.byteLength; }); },
+    // The binding's limits on inputs and memory (docs/engine.md).
+    limits: function limits() {
+      var copy = {};
+      for (var k in RL_LIMITS) copy[k] = RL_LIMITS[k];
+      return copy;
+    },
+    // How many times an interrupted call made the binding replace its instance.
+    restarts: function () { return restarts; },
+    _malloc: function (bytes) { return ask(function (w) { return w.malloc(bytes); }); },
+    _free: function (address) { ask(function (w) { w.free(address); }); },
   };
+  // compute(inputs): SPEC.md; sweep({ inputs, vary, from, to, points }): docs/engine.md §3.
+  for (var i = 0; i < RL_ENTRIES.length; ++i) api[RL_ENTRIES[i]] = entryPoint(i);
+  return api;
 }
