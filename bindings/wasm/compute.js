@@ -74,6 +74,19 @@ function rlNonPlain(v) {
   return (/^[AEIOU]/.test(tag) ? 'an ' : 'a ') + tag + ' (only plain objects, lists and JSON values are read)';
 }
 
+// Where s holds a lone surrogate (half of a UTF-16 pair without its other half, which is not
+// Unicode text and which no UTF-8 can carry), or -1.
+function rlLoneSurrogate(s) {
+  if (!/[\uD800-\uDFFF]/.test(s)) return -1;
+  for (var i = 0; i < s.length; ++i) {
+    var c = s.charCodeAt(i);
+    if (c < 0xD800 || c > 0xDFFF) continue;
+    if (c <= 0xDBFF && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xFC00) === 0xDC00) { ++i; continue; }
+    return i;
+  }
+  return -1;
+}
+
 function rlDescribeThrow(e) {
   try {
     return String(e && e.message || e).slice(0, 200);
@@ -157,7 +170,18 @@ function rlFlatten(root) {
     }
     switch (typeof v) {
       case 'number': push(RL_NUMBER, v); return;
-      case 'string': push(RL_STRING, text(v)); return;
+      case 'string': {
+        // Refused, as the native command's JSON parser refuses "\ud800": the string would
+        // have to change to cross. (A key with one is read with U+FFFD in its place: it is
+        // never a field's name, so it is reported as an unknown field.)
+        var lone = rlLoneSurrogate(v);
+        if (lone >= 0) {
+          return unsupported('a string with a lone surrogate (\\u' + v.charCodeAt(lone).toString(16).toUpperCase() +
+                             ' at index ' + lone + '), which is not Unicode text');
+        }
+        push(RL_STRING, text(v));
+        return;
+      }
       case 'boolean': push(v ? RL_TRUE : RL_FALSE); return;
       case 'undefined': return unsupported('undefined');
       case 'function': return unsupported('a function');
@@ -287,6 +311,12 @@ function rlReadResult(out, heap) {
   return result;
 }
 
+// The answer of a call that ran out of JavaScript stack where even a new object could not be
+// made: shared, so frozen all the way down.
+var RL_OUT_OF_STACK = Object.freeze({ ok: false, errors: Object.freeze([Object.freeze({
+  field: '', message: 'The engine could not finish this call: the JavaScript stack ran out. Nothing was computed.',
+})]) });
+
 // The entry points, in the order of rl_run()'s `entry` (engine.cpp). Each becomes a method of
 // the engine built the same way (rlEngine below), so each has the same guard: it never throws,
 // and an instance interrupted inside a call is never used again.
@@ -400,15 +430,21 @@ function rlEngine(first, instantiate) {
     }
   }
 
-  // An entry point: never throws. Its frame is kept small and its catch makes no call, so that
+  // An entry point: never throws. Its frame is kept small and its catch calls nothing, so that
   // whatever runs out (the stack, inside run() or inside the catch of run()) ends here as a
-  // result; a stack too short for even this frame throws in the caller before it starts.
+  // result: a fresh one, or where even making that object runs out of stack, RL_OUT_OF_STACK.
+  // (A call made with no room for this first frame throws at the call site, before any of the
+  // binding runs, as a call of any function would.)
   function entryPoint(entry) {
     return function (input) {
       try {
         return run(entry, input);
       } catch (_) {
-        return { ok: false, errors: [{ field: '', message: 'The engine could not finish this call: the JavaScript stack ran out. Nothing was computed.' }] };
+        try {
+          return { ok: false, errors: [{ field: '', message: RL_OUT_OF_STACK.errors[0].message }] };
+        } catch (__) {
+          return RL_OUT_OF_STACK;
+        }
       }
     };
   }
