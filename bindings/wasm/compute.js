@@ -36,6 +36,10 @@ var RL_MAX_DEPTH = 64;
 var RL_MAX_ITEMS = 100001;
 var RL_MAX_STRING = 1000001;
 var RL_MAX_MEMBERS = 10000;
+// Members of all objects together: a valid input has at most about 5,100 (the top level's few
+// dozen and five per script answer). Each unknown member is an error, and the errors are what a
+// hostile input multiplies (1,000 answers with 200 unknown keys each grew memory to 240 MB).
+var RL_MAX_ALL_MEMBERS = 20000;
 var RL_MAX_NODES = 200000;
 var RL_MAX_TEXT = 2000000;
 var RL_MEMORY_CEILING = 268435456;  // 256 MiB: loader.js's emscripten_resize_heap grows no further
@@ -45,7 +49,7 @@ var RL_MEMORY_KEPT = 67108864;
 
 var RL_LIMITS = {
   depth: RL_MAX_DEPTH, listItems: RL_MAX_ITEMS - 1, stringCharacters: RL_MAX_STRING - 1,
-  objectMembers: RL_MAX_MEMBERS, values: RL_MAX_NODES, textCharacters: RL_MAX_TEXT,
+  objectMembers: RL_MAX_MEMBERS, allMembers: RL_MAX_ALL_MEMBERS, values: RL_MAX_NODES, textCharacters: RL_MAX_TEXT,
   memoryBytes: RL_MEMORY_CEILING,
 };
 
@@ -143,6 +147,7 @@ function rlFlatten(root) {
   var byteLength = 0;
   var textLength = 0;
   var nodes = 0;
+  var allMembers = 0;
   var onPath = new Set();  // the objects being read, to see a cycle
 
   // Appends s to the text; returns its UTF-8 length for the tape.
@@ -192,7 +197,7 @@ function rlFlatten(root) {
     if (depth > RL_MAX_DEPTH) return unsupported('a value nested more than ' + RL_MAX_DEPTH + ' levels deep');
     if (onPath.has(v)) return unsupported('a cycle (an object that contains itself)');
 
-    var tapeAt = used, bytesAt = byteLength, textAt = textLength, nodesAt = nodes;
+    var tapeAt = used, bytesAt = byteLength, textAt = textLength, nodesAt = nodes, membersAt = allMembers;
     onPath.add(v);
     try {
       if (Array.isArray(v) || (ArrayBuffer.isView(v) && !(v instanceof DataView))) {
@@ -226,6 +231,9 @@ function rlFlatten(root) {
           }
           if (member === undefined && threw === null) continue;
           if (++members > RL_MAX_MEMBERS) throw RL_TOO_MANY_MEMBERS;
+          if (++allMembers > RL_MAX_ALL_MEMBERS) {
+            throw new RlTooBig('The inputs\' objects hold more than ' + RL_MAX_ALL_MEMBERS + ' members in all; no valid input comes near that.');
+          }
           reserve(1);
           tape[used++] = text(key);
           if (threw !== null) unsupported(threw);
@@ -239,6 +247,7 @@ function rlFlatten(root) {
       // the whole value becomes one node.
       used = tapeAt;
       nodes = nodesAt;
+      allMembers = membersAt;
       byteLength = bytesAt;
       textLength = textAt;
       unsupported(e === RL_TOO_MANY_MEMBERS ? 'an object with more than ' + RL_MAX_MEMBERS + ' members'
