@@ -3,7 +3,12 @@
 
 export class EngineUnavailable extends Error {}
 
+// The engine as a page holds it (replacedAfterFailure below).
 export async function loadEngine(global = globalThis) {
+  return replacedAfterFailure(await startEngine(global), () => startEngine(global));
+}
+
+async function startEngine(global) {
   if (typeof global.WebAssembly !== 'object') {
     throw new EngineUnavailable('This browser cannot run WebAssembly, which the retry engine needs.');
   }
@@ -23,57 +28,42 @@ export async function loadEngine(global = globalThis) {
   if (!engine || typeof engine.compute !== 'function') {
     throw new EngineUnavailable('The retry engine started but offers no compute() function.');
   }
-  return replacedAfterFailure(engine, () => global.RetryLabEngine());
+  return engine;
 }
 
 // The engine's entry points: what the page calls with inputs.
 const ENTRY_POINTS = ['compute', 'sweep', 'fleet'];
 
-// The engine as the page holds it: an engine whose entry point throws (a WebAssembly trap or an
-// abort in an engine file without the binding's own guard, bindings/wasm/compute.js) is never
-// called again. That call answers { ok: false } naming the failure; a fresh engine is made with
-// `factory` (the global RetryLabEngine), and until it is ready every call answers
-// { ok: false } saying so. Other methods (version, heapInUse, ...) go to the current engine.
-export function replacedAfterFailure(first, factory) {
+// An engine whose entry point throws (a WebAssembly trap or an abort in an engine file without
+// the binding's own guard, bindings/wasm/compute.js) is never called again: that call answers
+// { ok: false } naming the failure, a fresh engine is started with `start`, and until it is
+// ready every call answers { ok: false } saying so. Other methods (version, heapInUse, ...) go
+// to the current engine (NaN while there is none).
+export function replacedAfterFailure(first, start) {
   let current = first;
   let starting = null;
-  const failure = (message) => ({ ok: false, errors: [{ field: '', message }] });
-  function replace() {
+  const restart = () => {
     current = null;
-    if (starting) return;
-    starting = Promise.resolve()
-      .then(factory)
-      .then(async (engine) => {
-        if (engine && engine.ready && typeof engine.ready.then === 'function') await engine.ready;
-        if (engine && typeof engine.compute === 'function') current = engine;
-      })
-      .catch(() => {}) // none this time: the next call tries again
-      .finally(() => { starting = null; });
-  }
-  const held = {
-    // How many times a failed engine was replaced (for tests and diagnostics).
-    replacements: 0,
+    starting ||= Promise.resolve().then(start).then((engine) => { current = engine; }, () => {}).finally(() => { starting = null; });
   };
+  const held = {};
   for (const name of Object.keys(first)) {
     if (typeof first[name] !== 'function') continue;
-    if (ENTRY_POINTS.includes(name)) {
-      held[name] = (inputs) => {
-        if (!current) {
-          if (!starting) replace();
-          return failure('The retry engine is being restarted after it failed; try again in a moment.');
-        }
+    held[name] = (...args) => {
+      if (!ENTRY_POINTS.includes(name)) return current ? current[name](...args) : NaN;
+      let why = 'it is restarting after a failure';
+      if (current) {
         try {
-          return current[name](inputs);
+          return current[name](...args);
         } catch (error) {
-          const why = error && error.message ? error.message : String(error);
-          held.replacements += 1;
-          replace();
-          return failure(`The retry engine failed on this run (${why}); a fresh engine is being started.`);
+          why = `it failed: ${error && error.message ? error.message : error}`;
+          restart();
         }
-      };
-    } else {
-      held[name] = (...args) => (current ? current[name](...args) : NaN);
-    }
+      } else {
+        restart();
+      }
+      return { ok: false, errors: [{ field: '', message: `The retry engine gave no result (${why}).` }] };
+    };
   }
   return held;
 }

@@ -95,6 +95,5 @@ for (const name of ['RL_WASM_TEXT__', 'RL_WASM_ORDER__']) {
 }
 code = code.replace('RL_WASM_TEXT__', () => `"${text}"`).replace('RL_WASM_ORDER__', () => `"${order}"`);
 
-fs.writeFileSync(outPath, `// Retry Lab's engine (retrylab-engine.js): the C++ core compiled to WebAssembly, inlined, and
-// its JavaScript binding. Built from bindings/wasm/ (assemble.js); see README.md.
+fs.writeFileSync(outPath, `// Retry Lab's engine: the C++ core as WebAssembly, and its binding (bindings/wasm/).
 ${code}`);

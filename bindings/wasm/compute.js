@@ -56,40 +56,22 @@ var RL_LIMITS = {
 // A JavaScript stack overflow ("Maximum call stack size exceeded"): the call cannot go on, and
 // must not be taken for a getter that threw on one field.
 function rlStackOverflow(e) {
-  return e instanceof RangeError && /call stack/i.test(String(e.message));
+  return e instanceof RangeError;
 }
 
-// What a non-plain object is, for its error ("a Map", "a Date", "an instance of Point"), or
-// null for a plain object (its prototype Object.prototype, of any realm, or null).
+// What a non-plain object is, for its error ("a Map", "a Date", "a class instance"), or null
+// for a plain object (its prototype Object.prototype, of any realm, or null).
 function rlNonPlain(v) {
   var tag = Object.prototype.toString.call(v).slice(8, -1);
   var proto = Object.getPrototypeOf(v);
   if (tag === 'Object' && (proto === null || Object.getPrototypeOf(proto) === null)) return null;
-  if (tag === 'Object') {
-    var name = '';
-    try {
-      var ctor = proto.constructor;
-      name = typeof ctor === 'function' && typeof ctor.name === 'string' ? ctor.name.slice(0, 60) : '';
-    } catch (_) { name = ''; }
-    return name ? 'an instance of ' + name + ' (only plain objects, lists and JSON values are read)'
-                : 'an object that is not a plain object (only plain objects, lists and JSON values are read)';
-  }
-  tag = tag.slice(0, 60);
-  return (/^[AEIOU]/.test(tag) ? 'an ' : 'a ') + tag + ' (only plain objects, lists and JSON values are read)';
+  tag = tag === 'Object' ? 'class instance' : tag.slice(0, 40);
+  return (/^[AEIOU]/.test(tag) ? 'an ' : 'a ') + tag + ' (not a plain object)';
 }
 
-// Where s holds a lone surrogate (half of a UTF-16 pair without its other half, which is not
-// Unicode text and which no UTF-8 can carry), or -1.
-function rlLoneSurrogate(s) {
-  if (!/[\uD800-\uDFFF]/.test(s)) return -1;
-  for (var i = 0; i < s.length; ++i) {
-    var c = s.charCodeAt(i);
-    if (c < 0xD800 || c > 0xDFFF) continue;
-    if (c <= 0xDBFF && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xFC00) === 0xDC00) { ++i; continue; }
-    return i;
-  }
-  return -1;
-}
+// A lone surrogate: half of a UTF-16 pair without its other half, which is not Unicode text
+// and which no UTF-8 can carry.
+var RL_LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?:^|[^\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 function rlDescribeThrow(e) {
   try {
@@ -102,7 +84,7 @@ function rlDescribeThrow(e) {
 var RL_TOO_MANY_MEMBERS = {};
 
 // Thrown when the inputs as a whole are too big to read; compute() reports it at the top.
-function RlTooBig(message) { this.message = message; }
+function RlTooBig(what) { this.message = 'The inputs hold more than ' + what + '; no valid input comes near that.'; }
 // Thrown for one value that is refused whole (a list with no proper length, a Map, a Date...).
 function RlRefused(message) { this.message = message; }
 
@@ -154,9 +136,7 @@ function rlFlatten(root) {
   function text(s) {
     if (s.length > RL_MAX_STRING) s = s.slice(0, RL_MAX_STRING);
     textLength += s.length;
-    if (textLength > RL_MAX_TEXT) {
-      throw new RlTooBig('The inputs hold more than ' + RL_MAX_TEXT + ' characters of text; no valid input comes near that.');
-    }
+    if (textLength > RL_MAX_TEXT) throw new RlTooBig(RL_MAX_TEXT + ' characters of text');
     if (byteLength + 3 * s.length > bytes.length) {
       var bigger = new Uint8Array(Math.max(bytes.length * 2, byteLength + 3 * s.length));
       bigger.set(bytes.subarray(0, byteLength));
@@ -170,20 +150,14 @@ function rlFlatten(root) {
   function unsupported(what) { push(RL_UNSUPPORTED, text(what)); }
 
   function put(v, depth) {
-    if (++nodes > RL_MAX_NODES) {
-      throw new RlTooBig('The inputs hold more than ' + RL_MAX_NODES + ' values; no valid input comes near that.');
-    }
+    if (++nodes > RL_MAX_NODES) throw new RlTooBig(RL_MAX_NODES + ' values');
     switch (typeof v) {
       case 'number': push(RL_NUMBER, v); return;
       case 'string': {
         // Refused, as the native command's JSON parser refuses "\ud800": the string would
         // have to change to cross. (A key with one is read with U+FFFD in its place: it is
         // never a field's name, so it is reported as an unknown field.)
-        var lone = rlLoneSurrogate(v);
-        if (lone >= 0) {
-          return unsupported('a string with a lone surrogate (\\u' + v.charCodeAt(lone).toString(16).toUpperCase() +
-                             ' at index ' + lone + '), which is not Unicode text');
-        }
+        if (RL_LONE_SURROGATE.test(v)) return unsupported('a string with a lone surrogate');
         push(RL_STRING, text(v));
         return;
       }
@@ -204,13 +178,11 @@ function rlFlatten(root) {
         // Read once: a proxy may answer each read of `length` differently.
         var length = v.length;
         if (typeof length !== 'number' || !(length >= 0) || Math.floor(length) !== length) {
-          throw new RlRefused('a list whose length is not a whole number of 0 or more (' + String(length).slice(0, 40) + ')');
+          throw new RlRefused('a list with a bad length');
         }
         var n = Math.min(length, RL_MAX_ITEMS);
         nodes += n;
-        if (nodes > RL_MAX_NODES) {
-          throw new RlTooBig('The inputs hold more than ' + RL_MAX_NODES + ' values; no valid input comes near that.');
-        }
+        if (nodes > RL_MAX_NODES) throw new RlTooBig(RL_MAX_NODES + ' values');
         if (!putNumbers(v, n)) {
           nodes -= n;
           push(RL_ARRAY, n);
@@ -231,9 +203,7 @@ function rlFlatten(root) {
           }
           if (member === undefined && threw === null) continue;
           if (++members > RL_MAX_MEMBERS) throw RL_TOO_MANY_MEMBERS;
-          if (++allMembers > RL_MAX_ALL_MEMBERS) {
-            throw new RlTooBig('The inputs\' objects hold more than ' + RL_MAX_ALL_MEMBERS + ' members in all; no valid input comes near that.');
-          }
+          if (++allMembers > RL_MAX_ALL_MEMBERS) throw new RlTooBig(RL_MAX_ALL_MEMBERS + ' object members');
           reserve(1);
           tape[used++] = text(key);
           if (threw !== null) unsupported(threw);
@@ -320,11 +290,9 @@ function rlReadResult(out, heap) {
   return result;
 }
 
-// The answer of a call that ran out of JavaScript stack where even a new object could not be
-// made: shared, so frozen all the way down.
-var RL_OUT_OF_STACK = Object.freeze({ ok: false, errors: Object.freeze([Object.freeze({
-  field: '', message: 'The engine could not finish this call: the JavaScript stack ran out. Nothing was computed.',
-})]) });
+// The answer of a call that ran out of JavaScript stack: shared, so frozen all the way down.
+var RL_OUT_OF_STACK = rlFailure('The JavaScript stack ran out; nothing was computed.');
+Object.freeze(Object.freeze(Object.freeze(RL_OUT_OF_STACK).errors)[0]);
 
 // The entry points, in the order of rl_run()'s `entry` (engine.cpp). Each becomes a method of
 // the engine built the same way (rlEngine below), so each has the same guard: it never throws,
@@ -365,8 +333,7 @@ function rlEngine(first, instantiate) {
     if (interrupted) ++restarts;
     wasm = null;
     inCall = false;
-    heap.buffer = null;
-    heap.u8 = heap.u32 = heap.f64 = null;
+    heap.buffer = heap.u8 = heap.u32 = heap.f64 = null;  // the old memory can go
   }
 
   // The instance to call, or null while a new one is on its way.
@@ -396,11 +363,11 @@ function rlEngine(first, instantiate) {
       flat = rlFlatten(input);
     } catch (e) {
       if (e instanceof RlTooBig) return rlFailure(e.message);
-      if (rlStackOverflow(e)) return rlFailure('The engine was called with too little JavaScript stack left to read the inputs (' + rlDescribeThrow(e) + '); nothing was computed.');
+      if (rlStackOverflow(e)) return RL_OUT_OF_STACK;
       return rlFailure('The inputs could not be read: ' + rlDescribeThrow(e) + '.');
     }
     var w = instance();
-    if (!w) return rlFailure('The engine is being restarted after an interrupted call; try again in a moment.');
+    if (!w) return rlFailure('The engine is restarting; try again.');
     var result;
     try {
       inCall = true;
@@ -417,31 +384,22 @@ function rlEngine(first, instantiate) {
       inCall = false;
     } catch (e) {
       drop(true);
-      return rlFailure('The engine was interrupted inside this call (' + rlDescribeThrow(e) + ') and has been replaced by a fresh instance; nothing was computed, and the next call starts clean.');
+      return rlFailure('The engine was interrupted (' + rlDescribeThrow(e) + ') and has been restarted; nothing was computed.');
     }
     // A call that needed a lot of memory leaves the instance that big: give it back.
     if (w.memory.buffer.byteLength > RL_MEMORY_KEPT) drop(false);
     return result;
   }
 
-  // A method that calls into the instance without inputs (version, heapInUse): the same rule.
+  // A method that calls into the instance without inputs (version, heapInUse).
   function ask(f) {
     var w = instance();
-    if (!w) return NaN;
-    try {
-      inCall = true;
-      var answer = f(w);
-      inCall = false;
-      return answer;
-    } catch (e) {
-      drop(true);
-      return NaN;
-    }
+    return w ? f(w) : NaN;
   }
 
-  // An entry point: never throws. Its frame is kept small and its catch calls nothing, so that
-  // whatever runs out (the stack, inside run() or inside the catch of run()) ends here as a
-  // result: a fresh one, or where even making that object runs out of stack, RL_OUT_OF_STACK.
+  // An entry point: never throws. Its frame is kept small and its catch makes nothing (making
+  // even an object can run out of stack), so that whatever runs out (the stack, inside run() or
+  // inside the catch of run()) ends here as a result: RL_OUT_OF_STACK.
   // (A call made with no room for this first frame throws at the call site, before any of the
   // binding runs, as a call of any function would.)
   function entryPoint(entry) {
@@ -449,11 +407,7 @@ function rlEngine(first, instantiate) {
       try {
         return run(entry, input);
       } catch (_) {
-        try {
-          return { ok: false, errors: [{ field: '', message: RL_OUT_OF_STACK.errors[0].message }] };
-        } catch (__) {
-          return RL_OUT_OF_STACK;
-        }
+        return RL_OUT_OF_STACK;
       }
     };
   }
@@ -471,14 +425,8 @@ function rlEngine(first, instantiate) {
     // The heap's highest point so far: it never comes down, so on a fresh engine its rise
     // over a call is the most the call held at once (scripts/bench reports it).
     heapTop: function heapTop() { return ask(function (w) { return w.rl_heap_top(); }); },
-    // The current instance's WebAssembly memory, in bytes (at most limits().memoryBytes).
-    memoryBytes: function memoryBytes() { return ask(function (w) { return w.memory.buffer.byteLength; }); },
     // The binding's limits on inputs and memory (docs/engine.md).
-    limits: function limits() {
-      var copy = {};
-      for (var k in RL_LIMITS) copy[k] = RL_LIMITS[k];
-      return copy;
-    },
+    limits: function limits() { return Object.assign({}, RL_LIMITS); },
     // How many times an interrupted call made the binding replace its instance.
     restarts: function () { return restarts; },
     _malloc: function (bytes) { return ask(function (w) { return w.malloc(bytes); }); },

@@ -134,7 +134,7 @@ test('strings are read one by one: a lone surrogate never pairs with the next st
   // together they would make one character and shift every later string.
   const errors = errorsOf({ operationId: 'a\uD800', '\uDC00': 1 }, 'two lone halves side by side');
   assert.deepEqual(errors.map((e) => e.field).sort(), ['operationId', '\uFFFD'].sort(), JSON.stringify(errors));
-  assert.match(errors.find((e) => e.field === 'operationId').message, /lone surrogate \(\\uD800 at index 1\)/);
+  assert.match(errors.find((e) => e.field === 'operationId').message, /a string with a lone surrogate/);
   // Lone halves anywhere in a string value are refused on that field; a whole pair is text.
   for (const id of ['\uD800', 'x\uDC00', '\uDC00\uD800', 'ok\uD83D']) assertNames({ operationId: id }, 'operationId', JSON.stringify(id));
   assert.equal(engine.compute({ operationId: 'op-\uD83D\uDE00' }).inputs.operationId, 'op-\uD83D\uDE00');
@@ -148,7 +148,7 @@ test('a list\'s length is read once and must be a whole number of 0 or more', ()
   for (const length of [-1, 1.5, NaN, -Infinity, '2', null]) {
     const errors = errorsOf({ draws: lying(length) }, `length ${String(length)}`);
     assert.deepEqual(errors.map((e) => e.field), ['draws'], `length ${String(length)}: ${JSON.stringify(errors)}`);
-    assert.match(errors[0].message, /length is not a whole number/);
+    assert.match(errors[0].message, /a list with a bad length/);
   }
   // A length that changes from one read to the next: the first answer is the length.
   let reads = 0;
@@ -162,7 +162,7 @@ test('a list\'s length is read once and must be a whole number of 0 or more', ()
 
 test('a Map, a Date, a RegExp, a class instance or a boxed number is refused, naming its field', () => {
   class Settings { constructor() { this.maxRetries = 1; } }
-  const roots = { 'a Map': new Map([['maxRetries', 1]]), 'a Date': new Date(0), 'a RegExp': /maxRetries/, 'an instance of Settings': new Settings(),
+  const roots = { 'a Map': new Map([['maxRetries', 1]]), 'a Date': new Date(0), 'a RegExp': /maxRetries/, 'a class instance': new Settings(),
     'a Set': new Set([1]), 'an Error': new Error('x'), 'a Promise': Promise.resolve({}) };
   for (const [what, root] of Object.entries(roots)) {
     const errors = errorsOf(root, what);
