@@ -38,30 +38,23 @@ const ENTRY_POINTS = ['compute', 'sweep', 'fleet'];
 // the binding's own guard, bindings/wasm/compute.js) is never called again: that call answers
 // { ok: false } naming the failure, a fresh engine is started with `start`, and until it is
 // ready every call answers { ok: false } saying so. Other methods (version, heapInUse, ...) go
-// to the current engine (NaN while there is none).
+// to the current engine (undefined while there is none).
 export function replacedAfterFailure(first, start) {
   let current = first;
   let starting = null;
-  const restart = () => {
-    current = null;
-    starting ||= Promise.resolve().then(start).then((engine) => { current = engine; }, () => {}).finally(() => { starting = null; });
-  };
   const held = {};
   for (const name of Object.keys(first)) {
     if (typeof first[name] !== 'function') continue;
     held[name] = (...args) => {
-      if (!ENTRY_POINTS.includes(name)) return current ? current[name](...args) : NaN;
-      let why = 'it is restarting after a failure';
-      if (current) {
-        try {
-          return current[name](...args);
-        } catch (error) {
-          why = `it failed: ${error && error.message ? error.message : error}`;
-          restart();
-        }
-      } else {
-        restart();
+      if (!ENTRY_POINTS.includes(name)) return current && current[name](...args);
+      let why = 'restarting after a failure';
+      try {
+        if (current) return current[name](...args);
+      } catch (error) {
+        why = `failed: ${error && error.message ? error.message : error}`;
+        current = null;
       }
+      starting ||= Promise.resolve().then(start).then((engine) => { current = engine; }, () => {}).finally(() => { starting = null; });
       return { ok: false, errors: [{ field: '', message: `The retry engine gave no result (${why}).` }] };
     };
   }

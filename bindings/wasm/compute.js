@@ -66,12 +66,20 @@ function rlNonPlain(v) {
   var proto = Object.getPrototypeOf(v);
   if (tag === 'Object' && (proto === null || Object.getPrototypeOf(proto) === null)) return null;
   tag = tag === 'Object' ? 'class instance' : tag.slice(0, 40);
-  return (/^[AEIOU]/.test(tag) ? 'an ' : 'a ') + tag + ' (not a plain object)';
+  return ('AEIOU'.indexOf(tag[0]) < 0 ? 'a ' : 'an ') + tag + ' (not a plain object)';
 }
 
-// A lone surrogate: half of a UTF-16 pair without its other half, which is not Unicode text
-// and which no UTF-8 can carry.
-var RL_LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?:^|[^\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+// Does s hold a lone surrogate: half of a UTF-16 pair without its other half, which is not
+// Unicode text and which no UTF-8 can carry? (No regular expression: V8 compiles one again as
+// it warms up, and compiling it with the stack nearly exhausted ends the process.)
+function rlLoneSurrogate(s) {
+  for (var i = 0; i < s.length; ++i) {
+    var c = s.charCodeAt(i) & 0xFC00;
+    if (c === 0xD800 && (s.charCodeAt(i + 1) & 0xFC00) === 0xDC00) ++i;
+    else if (c === 0xD800 || c === 0xDC00) return true;
+  }
+  return false;
+}
 
 function rlDescribeThrow(e) {
   try {
@@ -157,7 +165,7 @@ function rlFlatten(root) {
         // Refused, as the native command's JSON parser refuses "\ud800": the string would
         // have to change to cross. (A key with one is read with U+FFFD in its place: it is
         // never a field's name, so it is reported as an unknown field.)
-        if (RL_LONE_SURROGATE.test(v)) return unsupported('a string with a lone surrogate');
+        if (rlLoneSurrogate(v)) return unsupported('a string with a lone surrogate');
         push(RL_STRING, text(v));
         return;
       }
@@ -340,12 +348,7 @@ function rlEngine(first, instantiate) {
   function instance() {
     if (inCall) drop(true);  // the last call into it never finished
     if (!wasm && !pending) {
-      var made = null;
-      try {
-        made = instantiate();
-      } catch (_) {
-        return null;  // out of memory for a new instance, or of stack: the next call tries again
-      }
+      var made = instantiate();  // if it throws (out of memory, of stack), the next call tries again
       if (made && typeof made.then === 'function') {
         pending = made.then(function (exports) { wasm = exports; pending = null; },
                             function () { pending = null; });
