@@ -106,7 +106,8 @@ export function createExplorable(root, engine, { idPrefix = 'rl-' } = {}) {
       const error = state.errors[f.name] || '';
       const text = state.fields[f.name];
       // A box still holding the unreadable text it was given keeps it on screen.
-      if (box !== changedElement && box.value !== text && !(text === UNREADABLE && box.validity.badInput)) box.value = text;
+      // (UNREADABLE is no text to show: the box keeps what it holds.)
+      if (box !== changedElement && box.value !== text && text !== UNREADABLE) box.value = text;
       const n = Number(text);
       if (range !== changedElement && text !== '' && Number.isFinite(n)) range.value = String(n);
       setText(errorLine, error);
@@ -213,9 +214,13 @@ export function createExplorable(root, engine, { idPrefix = 'rl-' } = {}) {
     const input = event.target;
     const field = input.dataset.field;
     if (!field || input.type === 'radio' || input.type === 'checkbox') return;
-    // A number box holding text it cannot read ("abc", "1e400") reports "" as its value: pass
-    // it on as unreadable, not as an empty box (an empty deadline means none).
-    setFields({ [field]: input.validity && input.validity.badInput ? UNREADABLE : input.value }, input);
+    // A number box holding text it cannot read ("1e400", "-") reports "" as its value, and so
+    // does one whose text was typed or pasted over with text that is no number ("abc", "NaN",
+    // Arabic digits: Chromium drops it and leaves the box empty, an insertion that left nothing).
+    // Pass either on as unreadable, not as an empty box: an empty deadline means none, which the
+    // reader asks for by clearing the box (a deletion), never by typing letters into it.
+    const dropped = input.type === 'number' && input.value === '' && typeof event.inputType === 'string' && event.inputType.startsWith('insert');
+    setFields({ [field]: (input.validity && input.validity.badInput) || dropped ? UNREADABLE : input.value }, input);
   });
   els.form.addEventListener('change', (event) => {
     const input = event.target;

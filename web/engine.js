@@ -3,7 +3,12 @@
 
 export class EngineUnavailable extends Error {}
 
+// The engine as a page holds it (replacedAfterFailure below).
 export async function loadEngine(global = globalThis) {
+  return replacedAfterFailure(await startEngine(global), () => startEngine(global));
+}
+
+async function startEngine(global) {
   if (typeof global.WebAssembly !== 'object') {
     throw new EngineUnavailable('This browser cannot run WebAssembly, which the retry engine needs.');
   }
@@ -24,6 +29,36 @@ export async function loadEngine(global = globalThis) {
     throw new EngineUnavailable('The retry engine started but offers no compute() function.');
   }
   return engine;
+}
+
+// The engine's entry points: what the page calls with inputs.
+const ENTRY_POINTS = ['compute', 'sweep', 'fleet'];
+
+// An engine whose entry point throws (a WebAssembly trap or an abort in an engine file without
+// the binding's own guard, bindings/wasm/compute.js) is never called again: that call answers
+// { ok: false } naming the failure, a fresh engine is started with `start`, and until it is
+// ready every call answers { ok: false } saying so. Other methods (version, heapInUse, ...) go
+// to the current engine (undefined while there is none).
+export function replacedAfterFailure(first, start) {
+  let current = first;
+  let starting = null;
+  const held = {};
+  for (const name of Object.keys(first)) {
+    if (typeof first[name] !== 'function') continue;
+    held[name] = (...args) => {
+      if (!ENTRY_POINTS.includes(name)) return current && current[name](...args);
+      let why = 'restarting after a failure';
+      try {
+        if (current) return current[name](...args);
+      } catch (error) {
+        why = `failed: ${error && error.message ? error.message : error}`;
+        current = null;
+      }
+      starting ||= Promise.resolve().then(start).then((engine) => { current = engine; }, () => {}).finally(() => { starting = null; });
+      return { ok: false, errors: [{ field: '', message: `The retry engine gave no result (${why}).` }] };
+    };
+  }
+  return held;
 }
 
 export function engineVersion(engine) {

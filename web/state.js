@@ -52,7 +52,9 @@ export const NUMBER_FIELDS = [
   { name: 'maxRetries', label: 'Maximum retries', unit: '', min: 0, max: 10, step: 1 },
   { name: 'baseBackoffMs', label: 'Base backoff', unit: 'ms', min: 0, max: 5000, step: 100 },
   { name: 'clientTimeoutMs', label: 'Client timeout per attempt', unit: 'ms', min: 100, max: 10000, step: 100 },
-  { name: 'deadlineMs', label: 'Overall deadline', unit: 'ms', min: 0, max: 20000, step: 100, nullable: true },
+  // Empty is no deadline: the reader asks for none by clearing the box (which shows "none"
+  // then); text that is not a number, typed or pasted over it, is an error (web/app.js).
+  { name: 'deadlineMs', label: 'Overall deadline', unit: 'ms', min: 0, max: 20000, step: 100, nullable: true, none: 'no deadline' },
 ];
 
 export const FIELD_NAMES = ['scenario', ...NUMBER_FIELDS.map((f) => f.name), 'idempotencyKey', 'retryOn'];
@@ -77,13 +79,13 @@ export function inputsFromFields(fields, extra = {}) {
   const errors = {};
   const retryOn = RETRY_ON.find((r) => r.value === fields.retryOn);
   if (retryOn) inputs.retryOn = retryOn.classes;
-  for (const { name, unit, nullable } of NUMBER_FIELDS) {
+  for (const { name, unit, nullable, none } of NUMBER_FIELDS) {
     const text = String(fields[name]).trim();
     const value = Number(text);
     if (text === '' && nullable) {
       inputs[name] = null; // an empty deadline is no deadline (the policy traces have none)
     } else if (text === '' || !Number.isFinite(value)) {
-      errors[name] = `Enter a number${unit === 'ms' ? ' of milliseconds' : ''}.`;
+      errors[name] = `Enter a number${unit === 'ms' ? ' of milliseconds' : ''}${nullable ? `, or clear the box for ${none}` : ''}.`;
     } else {
       inputs[name] = value;
     }

@@ -62,7 +62,8 @@ if (!WebAssembly.validate(wasm)) {
   process.exit(1);
 }
 // What loader.js gives the module: a link flag that makes it import anything else (a
-// filesystem, a clock) must fail here, not in a reader's browser.
+// filesystem, a clock, or emscripten_memcpy_big, which builds at -O2 and above import) must fail
+// here, not in a reader's browser.
 const PROVIDED = ['env.emscripten_resize_heap', 'env.abort'];
 const missing = WebAssembly.Module.imports(new WebAssembly.Module(wasm))
   .map((i) => `${i.module}.${i.name}`).filter((name) => !PROVIDED.includes(name));
@@ -95,6 +96,5 @@ for (const name of ['RL_WASM_TEXT__', 'RL_WASM_ORDER__']) {
 }
 code = code.replace('RL_WASM_TEXT__', () => `"${text}"`).replace('RL_WASM_ORDER__', () => `"${order}"`);
 
-fs.writeFileSync(outPath, `// Retry Lab's engine (retrylab-engine.js): the C++ core compiled to WebAssembly, inlined, and
-// its JavaScript binding. Built from bindings/wasm/ (assemble.js); see README.md.
+fs.writeFileSync(outPath, `// Retry Lab's engine: the C++ core as WebAssembly, and its binding (bindings/wasm/).
 ${code}`);

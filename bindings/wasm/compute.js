@@ -22,28 +22,63 @@
 var RL_NULL = 0, RL_FALSE = 1, RL_TRUE = 2, RL_NUMBER = 3, RL_STRING = 4, RL_ARRAY = 5,
     RL_OBJECT = 6, RL_UNSUPPORTED = 7, RL_NUMBERS = 8;
 
-// One past the longest list or string a field allows is all validation needs to say "too
-// long". No valid object has more than a few dozen members. The budgets bound the work for inputs that
-// share one big value many times over (a graph, not a tree).
+// The binding's limits (docs/engine.md, "The WebAssembly binding's limits"). One past the
+// longest list a field allows (draws: 100,000) is all validation needs to say "too long"; a
+// longer list is read only that far. The inputs as a whole may hold at most RL_MAX_NODES values
+// and RL_MAX_TEXT characters of text: the largest valid input (100,000 draws and a script of
+// 1,000 answers with 1,000-character headers) holds about 107,000 values and 1,050,000
+// characters. These bound what one call can make the engine build (its copy of the inputs, and
+// an error for each bad value), so that no call grows WebAssembly memory past RL_MEMORY_CEILING
+// (loader.js; the worst inputs within the limits stay under a third of it,
+// tests/node/heap.test.js). The budgets also bound the work for inputs that share one big value
+// many times over (a graph, not a tree).
 var RL_MAX_DEPTH = 64;
-var RL_MAX_ITEMS = 1000001;
+var RL_MAX_ITEMS = 100001;
 var RL_MAX_STRING = 1000001;
 var RL_MAX_MEMBERS = 10000;
-var RL_MAX_NODES = 2000000;
-var RL_MAX_TEXT = 16000000;
+// Members of all objects together: a valid input has at most about 5,100 (the top level's few
+// dozen and five per script answer). Each unknown member is an error, and the errors are what a
+// hostile input multiplies (1,000 answers with 200 unknown keys each grew memory to 240 MB).
+var RL_MAX_ALL_MEMBERS = 20000;
+var RL_MAX_NODES = 200000;
+var RL_MAX_TEXT = 2000000;
+var RL_MEMORY_CEILING = 268435456;  // 256 MiB: loader.js's emscripten_resize_heap grows no further
+// After a call that left the instance's memory larger than this, the instance is replaced, so
+// that the memory a big call needed is given back (WebAssembly memory never shrinks).
+var RL_MEMORY_KEPT = 67108864;
 
-// The number of UTF-8 bytes TextEncoder writes for s (a lone surrogate becomes U+FFFD: 3).
-function rlUtf8Length(s) {
-  var n = 0;
+var RL_LIMITS = {
+  depth: RL_MAX_DEPTH, listItems: RL_MAX_ITEMS - 1, stringCharacters: RL_MAX_STRING - 1,
+  objectMembers: RL_MAX_MEMBERS, allMembers: RL_MAX_ALL_MEMBERS, values: RL_MAX_NODES, textCharacters: RL_MAX_TEXT,
+  memoryBytes: RL_MEMORY_CEILING,
+};
+
+// A JavaScript stack overflow ("Maximum call stack size exceeded"): the call cannot go on, and
+// must not be taken for a getter that threw on one field.
+function rlStackOverflow(e) {
+  return e instanceof RangeError;
+}
+
+// What a non-plain object is, for its error ("a Map", "a Date", "a class instance"), or null
+// for a plain object (its prototype Object.prototype, of any realm, or null).
+function rlNonPlain(v) {
+  var tag = Object.prototype.toString.call(v).slice(8, -1);
+  var proto = Object.getPrototypeOf(v);
+  if (tag === 'Object' && (proto === null || Object.getPrototypeOf(proto) === null)) return null;
+  tag = tag === 'Object' ? 'class instance' : tag.slice(0, 40);
+  return ('AEIOU'.indexOf(tag[0]) < 0 ? 'a ' : 'an ') + tag + ' (not a plain object)';
+}
+
+// Does s hold a lone surrogate: half of a UTF-16 pair without its other half, which is not
+// Unicode text and which no UTF-8 can carry? (No regular expression: V8 compiles one again as
+// it warms up, and compiling it with the stack nearly exhausted ends the process.)
+function rlLoneSurrogate(s) {
   for (var i = 0; i < s.length; ++i) {
-    var c = s.charCodeAt(i);
-    if (c < 0x80) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xD800 && c <= 0xDBFF && i + 1 < s.length &&
-             (s.charCodeAt(i + 1) & 0xFC00) === 0xDC00) { n += 4; ++i; }
-    else n += 3;
+    var c = s.charCodeAt(i) & 0xFC00;
+    if (c === 0xD800 && (s.charCodeAt(i + 1) & 0xFC00) === 0xDC00) ++i;
+    else if (c === 0xD800 || c === 0xDC00) return true;
   }
-  return n;
+  return false;
 }
 
 function rlDescribeThrow(e) {
@@ -57,7 +92,9 @@ function rlDescribeThrow(e) {
 var RL_TOO_MANY_MEMBERS = {};
 
 // Thrown when the inputs as a whole are too big to read; compute() reports it at the top.
-function RlTooBig(message) { this.message = message; }
+function RlTooBig(what) { this.message = 'The inputs hold more than ' + what + '; no valid input comes near that.'; }
+// Thrown for one value that is refused whole (a list with no proper length, a Map, a Date...).
+function RlRefused(message) { this.message = message; }
 
 function rlFlatten(root) {
   // The tape grows by doubling: writing into a Float64Array is several times faster than
@@ -92,31 +129,46 @@ function rlFlatten(root) {
     return true;
   }
 
-  var strings = [];
+  // Each string is encoded on its own (TextEncoder.encodeInto, a lone surrogate becoming
+  // U+FFFD), into one growing buffer: its UTF-8 length on the tape is what was written for it,
+  // so no two strings can pair their surrogates or shift each other's bytes.
+  var encoder = new TextEncoder();
+  var bytes = new Uint8Array(1024);
+  var byteLength = 0;
   var textLength = 0;
   var nodes = 0;
+  var allMembers = 0;
   var onPath = new Set();  // the objects being read, to see a cycle
 
   // Appends s to the text; returns its UTF-8 length for the tape.
   function text(s) {
     if (s.length > RL_MAX_STRING) s = s.slice(0, RL_MAX_STRING);
     textLength += s.length;
-    if (textLength > RL_MAX_TEXT) {
-      throw new RlTooBig('The inputs hold more than ' + RL_MAX_TEXT + ' characters of text; no valid input comes near that.');
+    if (textLength > RL_MAX_TEXT) throw new RlTooBig(RL_MAX_TEXT + ' characters of text');
+    if (byteLength + 3 * s.length > bytes.length) {
+      var bigger = new Uint8Array(Math.max(bytes.length * 2, byteLength + 3 * s.length));
+      bigger.set(bytes.subarray(0, byteLength));
+      bytes = bigger;
     }
-    strings.push(s);
-    return rlUtf8Length(s);
+    var written = encoder.encodeInto(s, bytes.subarray(byteLength)).written;
+    byteLength += written;
+    return written;
   }
 
   function unsupported(what) { push(RL_UNSUPPORTED, text(what)); }
 
   function put(v, depth) {
-    if (++nodes > RL_MAX_NODES) {
-      throw new RlTooBig('The inputs hold more than ' + RL_MAX_NODES + ' values; no valid input comes near that.');
-    }
+    if (++nodes > RL_MAX_NODES) throw new RlTooBig(RL_MAX_NODES + ' values');
     switch (typeof v) {
       case 'number': push(RL_NUMBER, v); return;
-      case 'string': push(RL_STRING, text(v)); return;
+      case 'string': {
+        // Refused, as the native command's JSON parser refuses "\ud800": the string would
+        // have to change to cross. (A key with one is read with U+FFFD in its place: it is
+        // never a field's name, so it is reported as an unknown field.)
+        if (rlLoneSurrogate(v)) return unsupported('a string with a lone surrogate');
+        push(RL_STRING, text(v));
+        return;
+      }
       case 'boolean': push(v ? RL_TRUE : RL_FALSE); return;
       case 'undefined': return unsupported('undefined');
       case 'function': return unsupported('a function');
@@ -127,21 +179,26 @@ function rlFlatten(root) {
     if (depth > RL_MAX_DEPTH) return unsupported('a value nested more than ' + RL_MAX_DEPTH + ' levels deep');
     if (onPath.has(v)) return unsupported('a cycle (an object that contains itself)');
 
-    var tapeAt = used, stringsAt = strings.length, textAt = textLength, nodesAt = nodes;
+    var tapeAt = used, bytesAt = byteLength, textAt = textLength, nodesAt = nodes, membersAt = allMembers;
     onPath.add(v);
     try {
       if (Array.isArray(v) || (ArrayBuffer.isView(v) && !(v instanceof DataView))) {
-        var n = Math.min(v.length, RL_MAX_ITEMS);
-        nodes += n;
-        if (nodes > RL_MAX_NODES) {
-          throw new RlTooBig('The inputs hold more than ' + RL_MAX_NODES + ' values; no valid input comes near that.');
+        // Read once: a proxy may answer each read of `length` differently.
+        var length = v.length;
+        if (typeof length !== 'number' || !(length >= 0) || Math.floor(length) !== length) {
+          throw new RlRefused('a list with a bad length');
         }
+        var n = Math.min(length, RL_MAX_ITEMS);
+        nodes += n;
+        if (nodes > RL_MAX_NODES) throw new RlTooBig(RL_MAX_NODES + ' values');
         if (!putNumbers(v, n)) {
           nodes -= n;
           push(RL_ARRAY, n);
           for (var i = 0; i < n; ++i) put(v[i], depth + 1);
         }
       } else {
+        var nonPlain = rlNonPlain(v);
+        if (nonPlain !== null) throw new RlRefused(nonPlain);
         push(RL_OBJECT, 0);
         var members = 0;
         for (var key in v) {
@@ -154,6 +211,7 @@ function rlFlatten(root) {
           }
           if (member === undefined && threw === null) continue;
           if (++members > RL_MAX_MEMBERS) throw RL_TOO_MANY_MEMBERS;
+          if (++allMembers > RL_MAX_ALL_MEMBERS) throw new RlTooBig(RL_MAX_ALL_MEMBERS + ' object members');
           reserve(1);
           tape[used++] = text(key);
           if (threw !== null) unsupported(threw);
@@ -162,21 +220,24 @@ function rlFlatten(root) {
         tape[tapeAt + 1] = members;
       }
     } catch (e) {
-      if (e instanceof RlTooBig) throw e;
-      // Too many members, or a proxy threw: the whole value becomes one node.
+      if (e instanceof RlTooBig || rlStackOverflow(e)) throw e;
+      // Too many members, a length that is no length, not a plain object, or a proxy threw:
+      // the whole value becomes one node.
       used = tapeAt;
       nodes = nodesAt;
-      strings.length = stringsAt;
+      allMembers = membersAt;
+      byteLength = bytesAt;
       textLength = textAt;
       unsupported(e === RL_TOO_MANY_MEMBERS ? 'an object with more than ' + RL_MAX_MEMBERS + ' members'
-                                            : 'an object that cannot be read (' + rlDescribeThrow(e) + ')');
+                  : e instanceof RlRefused ? e.message
+                  : 'an object that cannot be read (' + rlDescribeThrow(e) + ')');
     } finally {
       onPath.delete(v);
     }
   }
 
   put(root, 1);
-  return { tape: tape.subarray(0, used), text: new TextEncoder().encode(strings.join('')) };
+  return { tape: tape.subarray(0, used), text: bytes.subarray(0, byteLength) };
 }
 
 // Every failure is an { ok: false } result: nothing thrown reaches the caller, not even an
@@ -237,15 +298,37 @@ function rlReadResult(out, heap) {
   return result;
 }
 
-// The engine's API over one instance's exports (loader.js): compute, sweep, version and
-// heapInUse, and the allocator (tests use it to see that heapInUse() counts).
-function rlEngine(wasm) {
-  var memory = wasm.memory;
+// The answer of a call that ran out of JavaScript stack: shared, so frozen all the way down.
+var RL_OUT_OF_STACK = rlFailure('The JavaScript stack ran out; nothing was computed.');
+Object.freeze(Object.freeze(Object.freeze(RL_OUT_OF_STACK).errors)[0]);
+
+// The entry points, in the order of rl_run()'s `entry` (engine.cpp). Each becomes a method of
+// the engine built the same way (rlEngine below), so each has the same guard: it never throws,
+// and an instance interrupted inside a call is never used again.
+var RL_ENTRIES = ['compute', 'sweep', 'validate', 'schema'];
+
+// The engine's API (compute, sweep, version, heapInUse, heapTop, limits, restarts) over an
+// instance of the module. `instantiate()` (loader.js) makes a fresh instance's exports, or a
+// promise of them where the browser compiles only asynchronously; `first` is the first.
+//
+// A call can be cut short inside WebAssembly: a trap, a JavaScript stack overflow in a wasm
+// frame (compute() called from deep recursion), an abort. The instance is then in an unknown
+// state: the C stack pointer not restored, the call's heap never freed, perhaps the allocator
+// half-way through an update. Such an instance is never called again: `inCall` is set before
+// the first call into it and cleared only after the call's last free, and an instance found
+// with it still set (or one a call saw throw) is dropped and a fresh one made from the compiled
+// module. The call that was cut short answers { ok: false } saying so; `restarts()` counts them.
+function rlEngine(first, instantiate) {
+  var wasm = first;        // the current instance's exports, or null while a new one is made
+  var pending = null;      // the promise of a new instance, where instantiation is asynchronous
+  var inCall = false;      // true from the first call into `wasm` until the call has freed all it held
+  var restarts = 0;
   var heap = { buffer: null, u8: null, u32: null, f64: null };
+
   // Memory grows inside calls (emscripten_resize_heap): views are renewed when it has.
   function views() {
-    if (heap.buffer !== memory.buffer) {
-      heap.buffer = memory.buffer;
+    if (heap.buffer !== wasm.memory.buffer) {
+      heap.buffer = wasm.memory.buffer;
       heap.u8 = new Uint8Array(heap.buffer);
       heap.u32 = new Uint32Array(heap.buffer);
       heap.f64 = new Float64Array(heap.buffer);
@@ -253,53 +336,106 @@ function rlEngine(wasm) {
     return heap;
   }
 
-  // Reads `input` onto a tape and runs the C++ entry point (0 compute, 1 sweep, 2 validate,
-  // 3 schema) on it.
+  // Forgets the instance (its memory goes with it); `interrupted`: a call was cut short in it.
+  function drop(interrupted) {
+    if (interrupted) ++restarts;
+    wasm = null;
+    inCall = false;
+    heap.buffer = heap.u8 = heap.u32 = heap.f64 = null;  // the old memory can go
+  }
+
+  // The instance to call, or null while a new one is on its way.
+  function instance() {
+    if (inCall) drop(true);  // the last call into it never finished
+    if (!wasm && !pending) {
+      var made = instantiate();  // if it throws (out of memory, of stack), the next call tries again
+      if (made && typeof made.then === 'function') {
+        pending = made.then(function (exports) { wasm = exports; pending = null; },
+                            function () { pending = null; });
+      } else {
+        wasm = made;
+      }
+    }
+    return wasm;
+  }
+
+  // Reads `input` onto a tape and runs the C++ entry point (0 compute, 1 sweep) on it.
   function run(entry, input) {
     var flat;
     try {
       flat = rlFlatten(input);
     } catch (e) {
       if (e instanceof RlTooBig) return rlFailure(e.message);
+      if (rlStackOverflow(e)) return RL_OUT_OF_STACK;
       return rlFailure('The inputs could not be read: ' + rlDescribeThrow(e) + '.');
     }
-    var tape = 0, text = 0, out = 0;
+    var w = instance();
+    if (!w) return rlFailure('The engine is restarting; try again.');
+    var result;
     try {
-      tape = wasm.malloc(flat.tape.length * 8 + 8);
-      text = wasm.malloc(flat.text.length + 1);
-      if (!tape || !text) return rlFailure('The engine is out of memory.');
+      inCall = true;
+      var tape = w.malloc(flat.tape.length * 8 + 8);
+      var text = w.malloc(flat.text.length + 1);
+      if (!tape || !text) throw new Error('out of memory');
       views().f64.set(flat.tape, tape >> 3);
       heap.u8.set(flat.text, text);
-      out = wasm.rl_run(entry, tape, flat.tape.length, text, flat.text.length);
-      return rlReadResult(out, views());
+      var out = w.rl_run(entry, tape, flat.tape.length, text, flat.text.length);
+      result = rlReadResult(out, views());
+      w.rl_free_result(out);
+      w.free(text);
+      w.free(tape);
+      inCall = false;
     } catch (e) {
-      return rlFailure('The engine failed: ' + rlDescribeThrow(e) + '.');
-    } finally {
-      if (out) wasm.rl_free_result(out);
-      if (text) wasm.free(text);
-      if (tape) wasm.free(tape);
+      drop(true);
+      return rlFailure('The engine was interrupted (' + rlDescribeThrow(e) + ') and has been restarted; nothing was computed.');
     }
+    // A call that needed a lot of memory leaves the instance that big: give it back.
+    if (w.memory.buffer.byteLength > RL_MEMORY_KEPT) drop(false);
+    return result;
   }
 
-  return {
-    compute: function compute(inputs) { return run(0, inputs); },
-    // sweep({ inputs, vary, from, to, points }): docs/engine.md §3.
-    sweep: function sweep(request) { return run(1, request); },
-    // validate(inputs): { ok, errors: [{ field, code, message, detail }] } without a run.
-    validate: function validate(inputs) { return run(2, inputs); },
-    // schema(): { engine, inputs: [row...] }, the input table (docs/engine.md §4).
-    schema: function schema() { return run(3, null); },
+  // A method that calls into the instance without inputs (version, heapInUse).
+  function ask(f) {
+    var w = instance();
+    return w ? f(w) : NaN;
+  }
+
+  // An entry point: never throws. Its frame is kept small and its catch makes nothing (making
+  // even an object can run out of stack), so that whatever runs out (the stack, inside run() or
+  // inside the catch of run()) ends here as a result: RL_OUT_OF_STACK.
+  // (A call made with no room for this first frame throws at the call site, before any of the
+  // binding runs, as a call of any function would.)
+  function entryPoint(entry) {
+    return function (input) {
+      try {
+        return run(entry, input);
+      } catch (_) {
+        return RL_OUT_OF_STACK;
+      }
+    };
+  }
+
+  var api = {
     version: function version() {
-      var u8 = views().u8, at = wasm.rl_version(), end = at;
-      while (u8[end]) ++end;
-      return rlDecoder.decode(u8.subarray(at, end));
+      return ask(function (w) {
+        var u8 = views().u8, at = w.rl_version(), end = at;
+        while (u8[end]) ++end;
+        return rlDecoder.decode(u8.subarray(at, end));
+      });
     },
     // Bytes the allocator has handed out and not had back (mallinfo): calls leave it flat.
-    heapInUse: function heapInUse() { return wasm.rl_heap_in_use(); },
+    heapInUse: function heapInUse() { return ask(function (w) { return w.rl_heap_in_use(); }); },
     // The heap's highest point so far: it never comes down, so on a fresh engine its rise
     // over a call is the most the call held at once (scripts/bench reports it).
-    heapTop: function heapTop() { return wasm.rl_heap_top(); },
-    _malloc: function (bytes) { return wasm.malloc(bytes); },
-    _free: function (address) { wasm.free(address); },
+    heapTop: function heapTop() { return ask(function (w) { return w.rl_heap_top(); }); },
+    // The binding's limits on inputs and memory (docs/engine.md).
+    limits: function limits() { return Object.assign({}, RL_LIMITS); },
+    // How many times an interrupted call made the binding replace its instance.
+    restarts: function () { return restarts; },
+    _malloc: function (bytes) { return ask(function (w) { return w.malloc(bytes); }); },
+    _free: function (address) { ask(function (w) { w.free(address); }); },
   };
+  // compute(inputs): SPEC.md; sweep({ inputs, vary, from, to, points }): docs/engine.md §3.
+  for (var i = 0; i < RL_ENTRIES.length; ++i) api[RL_ENTRIES[i]] = entryPoint(i);
+  return api;
 }

@@ -22,6 +22,7 @@
 // TextEncoder), so JS decodes the text once and slices it; otherwise in bytes, and JS decodes
 // each string on its own. Output::header says which.
 #include <malloc.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include <cstddef>
@@ -257,6 +258,35 @@ Value failure(const char* message) {
     return result;
 }
 
+#ifdef RETRYLAB_TEST_HOOKS
+// Test builds only (retrylab-engine-test-hooks.js, CMakeLists.txt here; never the page's engine
+// file): inputs holding a member "__trap" interrupt the call inside WebAssembly on purpose, with
+// the call's heap held and the C stack pointer moved, the way a real trap or a stack overflow
+// would leave them. The binding must recover (tests/node/engine-file.test.js).
+volatile int testDepth = 0;
+
+int recurseForever(int n) {
+    volatile char frame[256];  // on the C stack (the module's stack in linear memory)
+    frame[n & 255] = static_cast<char>(n);
+    return recurseForever(n + 1) + frame[(n + 7) & 255];
+}
+
+void testTrap(const Value& inputs) {
+    const Value* trap = inputs.kind() == Value::Kind::Object ? inputs.find("__trap") : nullptr;
+    if (!trap || trap->kind() != Value::Kind::String) return;
+    volatile char onStack[4096];  // moves the C stack pointer down by this much
+    onStack[0] = 1;
+    auto* held = new std::vector<double>(1 << 16, 1.0);  // 512 KB of heap the call holds
+    const std::string& how = trap->asString();
+    if (how == "unreachable") __builtin_trap();
+    if (how == "memory") testDepth = *reinterpret_cast<volatile int*>(static_cast<std::uintptr_t>(0xFFFFFFF0u));
+    if (how == "stack") testDepth = recurseForever(onStack[0]);
+    if (how == "abort") abort();
+    testDepth += static_cast<int>((*held)[0]) + onStack[0];
+    delete held;
+}
+#endif
+
 }  // namespace
 
 extern "C" {
@@ -268,6 +298,9 @@ EMSCRIPTEN_KEEPALIVE Output* rl_run(int entry, const double* tape, std::size_t t
     TapeReader reader(tape, tapeLength, text, textBytes);
     Value inputs = reader.value();
     if (!reader.ok()) return output(failure("The binding could not read its own copy of the inputs."));
+#ifdef RETRYLAB_TEST_HOOKS
+    testTrap(entry == 1 && inputs.find("inputs") ? *inputs.find("inputs") : inputs);
+#endif
     switch (entry) {
         case 1: return output(retrylab::sweep(inputs));
         case 2: return output(retrylab::validate(inputs));

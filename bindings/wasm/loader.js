@@ -6,7 +6,7 @@
 //   const engine = await RetryLabEngine();   // a page's global, or require('./retrylab-engine.js')
 //   engine.compute({ maxRetries: 1 });       // { ok: true, engine, inputs, events, ... }
 
-/* global RL_WASM, RL_WASM_ORDER, rlEngine */
+/* global RL_WASM, RL_WASM_ORDER, RL_MEMORY_CEILING, rlEngine */
 
 // The module's bytes from RL_WASM: each character is one byte, or a prefix and a character;
 // RL_WASM_ORDER (hex) lists the bytes from the most frequent.
@@ -59,38 +59,50 @@ function rlInstantiate(module, imports) {
   }
 }
 
-// A promise of the engine: compute, sweep, version, heapInUse.
+// A fresh instance of the compiled module: its exports, or a promise of them where the browser
+// instantiates only asynchronously. Each instance has its own memory, which may grow to
+// RL_MEMORY_CEILING (compute.js) and no further: a call that would need more fails inside the
+// module (malloc returns null, then the module aborts), and the binding replaces the instance.
+function rlNewInstance(module) {
+  var memory = null;
+  var imports = {
+    env: {
+      // malloc needs more memory: grow to the request and a fifth more (within the ceiling).
+      emscripten_resize_heap: function (requested) {
+        requested >>>= 0;
+        var old = memory.buffer.byteLength;
+        var limit = RL_MEMORY_CEILING;
+        if (requested > limit) return 0;
+        var sizes = [Math.min(limit, requested + Math.min(requested / 5, 96 << 20)), requested];
+        for (var i = 0; i < sizes.length; ++i) {
+          var pages = Math.ceil((sizes[i] - old) / 65536);
+          try {
+            memory.grow(pages);
+            return 1;
+          } catch (e) { /* try the smaller size */ }
+        }
+        return 0;
+      },
+      abort: function () { throw new Error('the engine aborted'); },
+    },
+  };
+  function ready(instance) {
+    var wasm = instance.exports;
+    memory = wasm.memory;
+    wasm.__wasm_call_ctors();
+    return wasm;
+  }
+  var made = rlInstantiate(module, imports);
+  return made && typeof made.then === 'function' ? made.then(ready) : ready(made);
+}
+
+// A promise of the engine: compute, sweep, version, heapInUse, ... (compute.js, rlEngine).
 function RetryLabEngine() {
   return new Promise(function (resolve) {
     resolve(rlCompile());
   }).then(function (module) {
-    var memory = null;
-    var imports = {
-      env: {
-        // malloc needs more memory: grow to the request and a fifth more (at most 2 GiB).
-        emscripten_resize_heap: function (requested) {
-          requested >>>= 0;
-          var old = memory.buffer.byteLength;
-          var limit = 2147483648;
-          if (requested > limit) return 0;
-          var sizes = [Math.min(limit, requested + Math.min(requested / 5, 96 << 20)), requested];
-          for (var i = 0; i < sizes.length; ++i) {
-            var pages = Math.ceil((sizes[i] - old) / 65536);
-            try {
-              memory.grow(pages);
-              return 1;
-            } catch (e) { /* try the smaller size */ }
-          }
-          return 0;
-        },
-        abort: function () { throw new Error('the engine aborted'); },
-      },
-    };
-    return Promise.resolve(rlInstantiate(module, imports)).then(function (instance) {
-      var wasm = instance.exports;
-      memory = wasm.memory;
-      wasm.__wasm_call_ctors();
-      return rlEngine(wasm);
+    return Promise.resolve(rlNewInstance(module)).then(function (wasm) {
+      return rlEngine(wasm, function () { return rlNewInstance(module); });
     });
   });
 }

@@ -31,7 +31,10 @@ function injectFaults(initialFault) {
         const engine = await real(...args);
         if (engine && engine.ready && typeof engine.ready.then === 'function') await engine.ready;
         const compute = engine.compute;
+        engine.__calls = 0; // compute() calls this engine has had
+        (window.__rlEngines = window.__rlEngines || []).push(engine);
         engine.compute = function (inputs) {
+          engine.__calls += 1;
           switch (window.__rlFault) {
             case 'trap': throw new WebAssembly.RuntimeError('unreachable');
             case 'abort': throw new Error('Aborted(). Build with -sASSERTIONS for more info.');
@@ -91,6 +94,31 @@ describe('an engine that fails', () => {
       await page.locator('#rl-maxRetries').fill('3');
       assert.deepEqual(await metricsOf(page), opening, `${fault}: back to the opening run`);
     }
+    await assertClean(t, assert, opened);
+    await opened.context.close();
+  });
+
+  test('an engine that threw is never called again: the page starts a fresh one and computes with it', async (t) => {
+    const opened = await openFaultyPage();
+    const { page } = opened;
+    const opening = await metricsOf(page);
+    const calls = () => page.evaluate(() => window.__rlEngines.map((e) => e.__calls));
+    assert.equal((await calls()).length, 1, 'one engine at the start');
+    await page.evaluate(() => { window.__rlFault = 'trap'; });
+    await page.locator('#rl-maxRetries').fill('0');
+    assert.match(await general(page), /engine.*failed/i);
+    const atTrap = await calls();
+    await page.evaluate(() => { window.__rlFault = null; });
+    await page.waitForFunction(() => window.__rlEngines.length === 2, null, { timeout: 5000 });
+    await page.locator('#rl-maxRetries').fill('1');
+    await page.locator('#rl-maxRetries').fill('0');
+    assert.equal(await general(page), '', 'the fresh engine answers');
+    assert.equal((await metricsOf(page)).outcome, 'unknown', 'maxRetries 0 computed');
+    const after = await calls();
+    assert.equal(after[0], atTrap[0], 'the engine that threw was not called again');
+    assert.ok(after[1] >= 2, `the fresh engine computed the runs (${after[1]} calls)`);
+    await page.locator('#rl-maxRetries').fill('3');
+    assert.deepEqual(await metricsOf(page), opening);
     await assertClean(t, assert, opened);
     await opened.context.close();
   });

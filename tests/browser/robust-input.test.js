@@ -13,6 +13,7 @@ let env;
 before(async () => { env = await openBrowser(); });
 after(async () => { await env?.close(); });
 
+const DEADLINE_MESSAGE = 'Enter a number of milliseconds, or clear the box for no deadline.';
 const PASTED = 'Retry budget: 3000 ms\nper attempt, then\t"give up" — see the runbook § 4.2 ';
 const PASTED_LONG = `${PASTED.repeat(20)}`; // about 1,500 characters: longer than any text field allows
 
@@ -91,6 +92,41 @@ function acceptedByDesign(id, garbage) {
 }
 
 describe('hostile input at every field', () => {
+  test('text that is no number, typed or pasted over a number box\'s selected text, is named there and keeps the last good run', async (t) => {
+    // Chromium drops what a number box cannot hold and leaves it empty: for the deadline, an
+    // empty box is no deadline, so these used to change the run with no error shown.
+    const opened = await openPage(env);
+    const { page } = opened;
+    const OVER = [['type', 'abc'], ['type', 'NaN'], ['type', '\u0663\u0665\u0660\u0660'], ['insert', '\u0663\u0665\u0660\u0660'],
+      ['insert', 'x'.repeat(100000)], ['insert', 'NaN'], ['type', 'Infinity']];
+    const boxes = ['rl-maxRetries', 'rl-baseBackoffMs', 'rl-clientTimeoutMs', 'rl-deadlineMs', 'sw-from', 'sw-to', 'sw-points'];
+    for (const id of boxes) {
+      const [section, { snapshot }] = sectionOf(id);
+      const original = await page.locator(`#${id}`).inputValue();
+      for (const [how, text] of OVER) {
+        const label = `${id} given ${how === 'type' ? 'typed' : 'pasted'} ${JSON.stringify(text.slice(0, 12))}${text.length > 12 ? ` (${text.length} characters)` : ''}`;
+        await enter(page, id, 'fill', original);
+        await waitForMessage(page, id, false);
+        const good = await page.evaluate(snapshot);
+        const metrics = section === 'experiment' ? await metricsOf(page) : null;
+        await enter(page, id, how, text);
+        await waitForMessage(page, id, true);
+        const state = await fieldState(page, id);
+        assert.equal(state.invalid, 'true', `${label}: marked invalid`);
+        assert.match(state.message, /Enter a number/, `${label}: named`);
+        if (id === 'rl-deadlineMs') assert.equal(state.message, DEADLINE_MESSAGE, label);
+        assert.equal(await page.evaluate(snapshot), good, `${label}: the ${section} keeps its last good run`);
+        if (metrics) assert.deepEqual(await metricsOf(page), metrics, `${label}: the figures on screen stay`);
+      }
+      await enter(page, id, 'fill', original);
+      await waitForMessage(page, id, false);
+      assert.deepEqual(await fieldState(page, id), { invalid: null, message: '' }, `${id} restored`);
+    }
+    assert.equal(await page.evaluate(() => window.retryLab.getState().result.inputs.deadlineMs), 10000);
+    await assertClean(t, assert, opened);
+    await opened.context.close();
+  });
+
   test('every field names each refused value at the field and keeps its section\'s last good run', async (t) => {
     const opened = await openPage(env);
     const { page } = opened;
@@ -175,21 +211,29 @@ describe('hostile input at every field', () => {
       await enter(page, 'rl-deadlineMs', how, text);
       const state = await fieldState(page, 'rl-deadlineMs');
       assert.equal(state.invalid, 'true', `${text}: marked invalid`);
-      assert.equal(state.message, 'Enter a number of milliseconds.', `${text}: named`);
+      assert.equal(state.message, DEADLINE_MESSAGE, `${text}: named`);
       assert.deepEqual(await metricsOf(page), good, `${text}: still the 3,500 ms run, not a run without a deadline`);
       // Another control changed meanwhile: the box keeps the reader's text and its message.
       await page.locator('#rl-maxRetries').fill('4');
-      assert.equal((await fieldState(page, 'rl-deadlineMs')).message, 'Enter a number of milliseconds.');
+      assert.equal((await fieldState(page, 'rl-deadlineMs')).message, DEADLINE_MESSAGE);
       assert.equal(await page.locator('#rl-deadlineMs').evaluate((el) => el.validity.badInput), true, `${text}: still in the box`);
       await page.locator('#rl-maxRetries').fill('3');
     }
-    // Chromium keeps only a number's characters of pasted text: 'soon' leaves an empty box,
-    // and an empty deadline box is no deadline (as it would be cleared by hand).
+    // Chromium keeps only a number's characters of pasted text: 'soon' leaves an empty box, but
+    // it was an insertion, not a clearing: named, and the 3,500 ms run stays.
     await enter(page, 'rl-deadlineMs', 'fill', '3500');
     await enter(page, 'rl-deadlineMs', 'insert', 'soon');
     assert.equal(await page.locator('#rl-deadlineMs').inputValue(), '');
+    assert.deepEqual(await fieldState(page, 'rl-deadlineMs'), { invalid: 'true', message: DEADLINE_MESSAGE });
+    assert.deepEqual(await metricsOf(page), good, 'pasted "soon": still the 3,500 ms run');
+    // No deadline is asked for by clearing the box (Backspace over the selection): the empty box
+    // shows "none".
+    await enter(page, 'rl-deadlineMs', 'fill', '3500');
+    await page.locator('#rl-deadlineMs').selectText();
+    await page.keyboard.press('Backspace');
     assert.deepEqual(await fieldState(page, 'rl-deadlineMs'), { invalid: null, message: '' });
-    assert.equal(await page.evaluate(() => window.retryLab.getState().result.inputs.deadlineMs), null, 'an empty box is no deadline');
+    assert.equal(await page.locator('#rl-deadlineMs').getAttribute('placeholder'), 'none');
+    assert.equal(await page.evaluate(() => window.retryLab.getState().result.inputs.deadlineMs), null, 'a cleared box is no deadline');
     assert.equal((await metricsOf(page)).outcome, 'success');
     await assertClean(t, assert, opened);
     await opened.context.close();

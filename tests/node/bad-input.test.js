@@ -129,6 +129,97 @@ test('hostile sizes are refused in bounded time', () => {
   errorsOf({ scenario: 'script', script: new Array(1000).fill({ status: 200, retryAfter: shared }) }, 'a shared list');
 });
 
+test('strings are read one by one: a lone surrogate never pairs with the next string', () => {
+  // 'a\uD800' ends with a high surrogate and the next string starts with a low one: read
+  // together they would make one character and shift every later string.
+  const errors = errorsOf({ operationId: 'a\uD800', '\uDC00': 1 }, 'two lone halves side by side');
+  assert.deepEqual(errors.map((e) => e.field).sort(), ['operationId', '\uFFFD'].sort(), JSON.stringify(errors));
+  assert.match(errors.find((e) => e.field === 'operationId').message, /a string with a lone surrogate/);
+  // Lone halves anywhere in a string value are refused on that field; a whole pair is text.
+  for (const id of ['\uD800', 'x\uDC00', '\uDC00\uD800', 'ok\uD83D']) assertNames({ operationId: id }, 'operationId', JSON.stringify(id));
+  assert.equal(engine.compute({ operationId: 'op-\uD83D\uDE00' }).inputs.operationId, 'op-\uD83D\uDE00');
+  // Every field after a lone half is still read as written.
+  const result = engine.compute({ scenario: 'script', script: [{ status: 503, retryAfter: '\uD800' }, { status: 200, retryAfter: '\uDC001' }], maxRetries: 0 });
+  assert.deepEqual(result.errors.map((e) => e.field), ['script[0].retryAfter', 'script[1].retryAfter']);
+});
+
+test('a list\'s length is read once and must be a whole number of 0 or more', () => {
+  const lying = (length) => new Proxy([0.5, 0.5, 0.5], { get: (t, k) => (k === 'length' ? length : t[k]) });
+  for (const length of [-1, 1.5, NaN, -Infinity, '2', null]) {
+    const errors = errorsOf({ draws: lying(length) }, `length ${String(length)}`);
+    assert.deepEqual(errors.map((e) => e.field), ['draws'], `length ${String(length)}: ${JSON.stringify(errors)}`);
+    assert.match(errors[0].message, /a list with a bad length/);
+  }
+  // A length that changes from one read to the next: the first answer is the length.
+  let reads = 0;
+  const shifting = new Proxy([0.25, 0.75], { get: (t, k) => (k === 'length' ? (reads++ === 0 ? 2 : 7) : t[k]) });
+  const result = engine.compute({ jitter: 'full', draws: shifting });
+  assert.equal(result.ok, true, JSON.stringify(result.errors));
+  assert.deepEqual(result.inputs.draws, [0.25, 0.75]);
+  // Inside a script too, the error is on the list's own path.
+  assertNames({ scenario: 'script', script: [{ status: 200 }], retryOn: lying(-3) }, 'retryOn');
+});
+
+test('a Map, a Date, a RegExp, a class instance or a boxed number is refused, naming its field', () => {
+  class Settings { constructor() { this.maxRetries = 1; } }
+  const roots = { 'a Map': new Map([['maxRetries', 1]]), 'a Date': new Date(0), 'a RegExp': /maxRetries/, 'a class instance': new Settings(),
+    'a Set': new Set([1]), 'an Error': new Error('x'), 'a Promise': Promise.resolve({}) };
+  for (const [what, root] of Object.entries(roots)) {
+    const errors = errorsOf(root, what);
+    assert.deepEqual(errors.map((e) => e.field), [''], what);
+    assert.ok(errors[0].message.includes(what), `${what}: ${errors[0].message}`);
+    assert.ok(errorsOf({ scenario: 'script', script: [root] }, `${what} in a script`).some((e) => e.field === 'script[0]'), `${what} in a script`);
+  }
+  assertNames({ maxRetries: new Number(3) }, 'maxRetries', 'a Number object');
+  assertNames({ operationId: new String('op') }, 'operationId', 'a String object');
+  assertNames({ retryOn: new Map() }, 'retryOn', 'a Map as a list');
+  // Plain objects of any kind are read: no prototype, or another realm's Object.prototype.
+  const bare = Object.assign(Object.create(null), { maxRetries: 1 });
+  assert.equal(engine.compute(bare).inputs.maxRetries, 1);
+  const foreign = require('node:vm').runInNewContext('({ maxRetries: 2, retryOn: ["timeout"] })');
+  assert.equal(engine.compute(foreign).inputs.maxRetries, 2);
+});
+
+test('compute() called with the JavaScript stack nearly exhausted never throws, and the next call is right', () => {
+  // The attack of issue 19: calls at every depth near the end of the stack, so that each part of
+  // a call (reading the inputs, the wasm frames, reading the result, cleaning up) is cut short
+  // in some of them. A call made with no room left for the entry point's own first frame throws
+  // at the call site, before any of the engine runs, as a call of any function would: those are
+  // told apart by the top frame of the RangeError's stack. None may come from inside the engine.
+  const inputs = { scenario: 'script', maxRetries: 5, script: [{ status: 503 }, { status: 200 }], draws: [0.5, 0.25] };
+  const request = { inputs, vary: 'maxRetries', from: 0, to: 2, points: 3 };
+  const expected = JSON.stringify(engine.compute(inputs));
+  const heapBefore = engine.heapInUse();
+  const CALLS = 195000; // as in the issue: a V8 crash (a regular expression compiled at the stack's end) showed only past 20,000
+  let calls = 0, atCallSite = 0, answered = 0, refused = 0;
+  const bad = [];
+  const inside = [];
+  function descend(a, b, c, d) {
+    const e = a + 1, f = b + 1, g = c + 1, h = d + 1;
+    try { descend(e, f, g, h); } catch { /* the end of the stack */ }
+    if (calls >= CALLS) return e + f + g + h;
+    ++calls;
+    try {
+      const result = calls % 2 ? engine.compute(inputs) : engine.sweep(request);
+      if (result && result.ok === true) ++answered;
+      else if (result && result.ok === false && result.errors[0].message.length > 10) ++refused;
+      else bad.push(result);
+    } catch (error) {
+      const top = String(error && error.stack).split('\n')[1] || '';
+      if (error instanceof RangeError && top.includes('at descend ')) ++atCallSite;
+      else inside.push(top);
+    }
+    return e + f + g + h;
+  }
+  while (calls < CALLS) descend(0, 0, 0, 0);
+  assert.deepEqual(inside, [], `throws from inside the engine (${atCallSite} more at the call site)`);
+  assert.ok(atCallSite < CALLS / 100, `${atCallSite} calls found no room for their first frame`);
+  assert.deepEqual(bad, [], 'every answer is a result or an error object');
+  assert.ok(answered > CALLS / 2, `${answered} answered, ${refused} refused`);
+  assert.equal(JSON.stringify(engine.compute(inputs)), expected, 'the next call at a normal depth');
+  assert.equal(engine.heapInUse(), heapBefore, 'heap in use after the attack');
+});
+
 test('after all that, the engine still computes', () => {
   const result = engine.compute({});
   assert.equal(result.ok, true);

@@ -118,3 +118,72 @@ test('results are plain objects and arrays: nothing to .delete(), nothing that i
   results.forEach((r, i) => walk(r, `result ${i}`));
   assert.ok(results[2].herd, 'fifty callers give a herd');
 });
+
+// --- An engine that cannot be broken from outside (issue 19) ------------------------------------
+// The test build (bindings/wasm/CMakeLists.txt: the same engine.cpp with RETRYLAB_TEST_HOOKS, the
+// same compute.js and loader.js) interrupts a call inside WebAssembly on demand: inputs with
+// "__trap" hold 512 KB of heap and 4 KB of C stack, then trap (`unreachable`, an out-of-bounds
+// read, a stack overflow inside wasm, or abort()). The page's engine file has no such hook.
+const testHooksPath = path.join(path.dirname(enginePath), 'test-hooks', 'retrylab-engine-test-hooks.js');
+const TRAPS = ['unreachable', 'memory', 'stack', 'abort'];
+// Every entry point the engine has, with a request that carries the trap where it reads inputs.
+const ENTRIES = {
+  compute: (trap) => ({ ...(trap ? { __trap: trap } : {}), maxRetries: 1 }),
+  sweep: (trap) => ({ inputs: { ...(trap ? { __trap: trap } : {}), maxRetries: 1 }, vary: 'maxRetries', from: 0, to: 3, points: 4 }),
+  fleet: (trap) => ({ ...(trap ? { __trap: trap } : {}), clients: 2, durationMs: 1000 }),
+};
+
+test('a call interrupted inside WebAssembly answers { ok: false } saying so, and the next call is right, for every entry point', async () => {
+  assert.ok(fs.existsSync(testHooksPath), `no test build at ${testHooksPath}: build the wasm preset`);
+  const engine = await require(testHooksPath)();
+  const fresh = await require(testHooksPath)();
+  const names = Object.keys(ENTRIES).filter((name) => typeof engine[name] === 'function');
+  assert.ok(names.includes('compute') && names.includes('sweep'), `entry points: ${names}`);
+  const expected = Object.fromEntries(names.map((name) => [name, asJson(fresh[name](ENTRIES[name](null)))]));
+  const heapAtStart = fresh.heapInUse();
+  let restarts = 0;
+  for (let round = 0; round < 3; ++round) {
+    for (const name of names) {
+      for (const trap of TRAPS) {
+        let result;
+        assert.doesNotThrow(() => { result = engine[name](ENTRIES[name](trap)); }, `${name} with a ${trap} trap threw`);
+        assert.equal(result.ok, false, `${name}, ${trap}: ${JSON.stringify(result).slice(0, 200)}`);
+        assert.match(result.errors[0].message, /interrupted.*restarted/, `${name}, ${trap}`);
+        assert.equal(engine.restarts(), ++restarts, `${name}, ${trap}: the instance is replaced once`);
+        // The next good call: the right answer, on an instance whose heap holds nothing of the trap.
+        assert.deepEqual(asJson(engine[name](ENTRIES[name](null))), expected[name], `${name} after a ${trap} trap`);
+        assert.equal(engine.heapInUse(), heapAtStart, `${name} after a ${trap} trap: heap in use`);
+      }
+    }
+  }
+  assert.match(engine.version(), /^\d+\.\d+\.\d+/);
+});
+
+test('the trap hooks are in the test build only: the page\'s engine file reads "__trap" as an unknown field', async () => {
+  const engine = await loadEngine();
+  for (const trap of TRAPS) {
+    const result = engine.compute({ __trap: trap });
+    assert.equal(result.ok, false);
+    assert.deepEqual(result.errors.map((e) => e.field), ['__trap'], trap);
+  }
+  assert.equal(engine.restarts(), 0);
+  assert.notEqual(fs.readFileSync(testHooksPath, 'latin1'), fs.readFileSync(enginePath, 'latin1'), 'the test build is another file');
+});
+
+test('a call that would grow WebAssembly memory past the ceiling fails inside the module, and the instance is replaced', async () => {
+  // The test build's "memory" trap reads past the end; here the ceiling itself is what stops a
+  // call: the module's own malloc is asked, from outside, for more than limits().memoryBytes.
+  const engine = await loadEngine();
+  const ceiling = engine.limits().memoryBytes;
+  assert.equal(ceiling, 256 * 1024 * 1024);
+  assert.equal(engine._malloc(ceiling), 0, 'no block as large as the ceiling');
+  const block = engine._malloc(ceiling / 2);
+  assert.ok(block > 0, 'half the ceiling fits');
+  assert.ok(engine.heapTop() <= ceiling, `the heap's top at ${engine.heapTop()}`);
+  assert.equal(engine._malloc(ceiling / 2), 0, 'a second half does not');
+  engine._free(block);
+  assert.equal(engine.compute({}).metrics.charges, 2);
+  // The call after one that left the memory large runs on a fresh, small instance.
+  engine.compute({});
+  assert.ok(engine.heapTop() <= 64 * 1024 * 1024, `the heap's top at ${engine.heapTop()} after a big call`);
+});

@@ -68,3 +68,57 @@ test('100,000 draws go through compute() and come back in the inputs', async () 
   assert.deepEqual(result.inputs.draws.slice(0, 3), [0, 0.001, 0.002]);
   assert.equal(engine.heapInUse(), heapBefore);
 });
+
+// Issue 19 item 8: one call within the binding's limits grew WebAssembly memory to 1.9-2.0 GB
+// (1,000 script answers with 1,990 unknown keys each: an error per key, each error copied
+// several times on its way out). The binding's limits (compute.js, docs/engine.md) bound what a
+// call can make the engine build; the memory's growth is watched through
+// WebAssembly.Memory.prototype.grow, across every instance the engine makes.
+test('the worst inputs within the binding\'s limits keep WebAssembly memory under a third of its 256 MB ceiling', async () => {
+  const engine = await loadEngine();
+  const limits = engine.limits();
+  assert.equal(limits.memoryBytes, 256 * 1024 * 1024);
+  let peak = 0;
+  const grow = WebAssembly.Memory.prototype.grow;
+  WebAssembly.Memory.prototype.grow = function (pages) {
+    const before = grow.call(this, pages);
+    peak = Math.max(peak, this.buffer.byteLength);
+    return before;
+  };
+  const unknownKeys = (n, length, base) => {
+    const o = { ...base };
+    for (let k = 0; k < n; ++k) o[`k${k}`.padEnd(length, 'x')] = 0;
+    return o;
+  };
+  // As many unknown keys as the limits let through, long and short, at the top and in a script,
+  // in compute() and sweep(); keys as long as a string may be; and the heaviest valid runs.
+  const perAnswer = Math.floor((limits.allMembers - 1000) / 1000);
+  const script = (length) => Array.from({ length: 1000 }, () => unknownKeys(perAnswer, length, { status: 200 }));
+  const longHeaders = Array.from({ length: 1000 }, (_, i) => ({ status: i % 2 ? 503 : 429, retryAfter: '1'.padStart(1000, ' ') }));
+  const draws = Array.from({ length: 100000 }, (_, i) => (i % 997) / 997);
+  const cases = {
+    'the issue\'s input: 1,000 answers with 1,990 unknown keys each': ['compute', { scenario: 'script', script: Array.from({ length: 1000 }, () => unknownKeys(1990, 7, { status: 200 })) }],
+    'short unknown keys in every answer': ['compute', { scenario: 'script', script: script(3) }],
+    '100-character unknown keys in every answer': ['compute', { scenario: 'script', script: script(100) }],
+    'the same in a sweep': ['sweep', { inputs: { scenario: 'script', script: script(100) }, vary: 'deadlineMs', from: 0, to: 1, points: 2 }],
+    'an object as wide as allowed, keys of 199 characters': ['compute', unknownKeys(limits.objectMembers - 1, 199, {})],
+    'two unknown keys of 999,000 characters': ['sweep', { inputs: { ['a'.repeat(999000)]: 1, ['b'.repeat(999000)]: 2 }, vary: 'x'.repeat(1000), from: 0, to: 1, points: 2 }],
+    'a million callers, 100 retries, 100,000 draws': ['compute', { callers: 1000000, maxRetries: 100, jitter: 'full', draws, deadlineMs: null }],
+    'a 300-point sweep of 1,000 answers with 1,000-character headers and 100,000 draws': ['sweep', {
+      inputs: { maxRetries: 100, deadlineMs: null, jitter: 'full', draws, scenario: 'script', script: longHeaders },
+      vary: 'baseBackoffMs', from: 0, to: 86400000, points: 300,
+    }],
+  };
+  try {
+    for (const [label, [entry, request]] of Object.entries(cases)) {
+      peak = 0;
+      const result = engine[entry](request);
+      assert.equal(typeof result.ok, 'boolean', label);
+      assert.ok(peak < limits.memoryBytes / 3, `${label}: WebAssembly memory grew to ${(peak / 1048576).toFixed(1)} MB`);
+    }
+  } finally {
+    WebAssembly.Memory.prototype.grow = grow;
+  }
+  assert.equal(engine.restarts(), 0, 'no call reached the ceiling');
+  assert.equal(engine.compute({}).metrics.charges, 2);
+});

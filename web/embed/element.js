@@ -154,10 +154,12 @@ class RetryLabElement extends HTMLElement {
   readAttributes() {
     const pairs = [];
     const problems = [];
+    const seen = new Set(); // an unknown name given twice (in two namespaces) is named once
     for (const { name, value } of this.attributes) {
       const field = fieldOfAttribute(name);
-      if (field) pairs.push([field, value]);
-      else if (!isGlobal(name)) problems.push({ key: name, value, reason: attributeHint(name) });
+      if (field) pairs.push([field, value]); // given twice: readPairs uses neither, and says so
+      else if (!isGlobal(name) && !seen.has(name)) problems.push({ key: name, value, reason: attributeHint(name) });
+      seen.add(name);
     }
     const read = readPairs(pairs);
     const accepted = acceptInputs(read.inputs, this.app.compute);

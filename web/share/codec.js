@@ -230,6 +230,7 @@ export function parseLink(hash, { pageKeys = [] } = {}) {
   const page = {};
   const twice = new Set();
   let version = LINK_VERSION;
+  let versions = 0;
   for (const part of text.split('&')) {
     if (part === '') continue;
     const eq = part.indexOf('=');
@@ -238,6 +239,7 @@ export function parseLink(hash, { pageKeys = [] } = {}) {
     const key = safeDecode(rawKey);
     if (key === 'v') {
       version = safeDecode(raw);
+      versions += 1;
     } else if (pageKeys.includes(key)) {
       if (key in page && !twice.has(key)) problems.push(problem(key, safeDecode(raw), 'is given more than once'));
       if (key in page) twice.add(key);
@@ -245,6 +247,11 @@ export function parseLink(hash, { pageKeys = [] } = {}) {
     } else {
       pairs.push([key, raw]);
     }
+  }
+  // The one rule for a name given more than once (readPairs): none of its values is taken. For
+  // `v` that leaves the link without a version to read it by, so nothing of it is read.
+  if (versions > 1) {
+    return { version: null, inputs: {}, page: {}, problems: [problem('v', String(version), 'is given more than once, so the link cannot be read')] };
   }
   if (String(version) !== String(LINK_VERSION)) {
     return { version, inputs: {}, page: {}, problems: [problem('v', String(version), `is a link format this page does not read (it reads v=${LINK_VERSION})`)] };

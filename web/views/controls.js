@@ -49,6 +49,7 @@ function numberField(id, f, value) {
       h('input', {
         type: 'number', id: id(f.name), 'data-field': f.name, 'data-role': 'number',
         step: 'any', value, inputmode: 'decimal', 'aria-describedby': describedBy,
+        placeholder: f.nullable ? 'none' : null, // an empty deadline box is no deadline
       }),
       f.unit ? h('span', { class: 'rl-unit', id: id(`${f.name}-unit`) }, f.unit) : h('span', { class: 'rl-unit', 'aria-hidden': 'true' })),
     h('p', { class: 'rl-error', id: id(`${f.name}-error`), 'aria-live': 'polite' }));
