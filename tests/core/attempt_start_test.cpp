@@ -238,3 +238,27 @@ TEST_CASE("retryAfterOverMax stop needs an honoured header and a maximum", "[kno
     in.honourRetryAfter = true;
     CHECK(simulate(in).metrics.attempts == 1);
 }
+
+TEST_CASE("attemptStart and retryAfterOverMax are read, echoed and refused by name", "[attempt-start][validation]") {
+    ParsedInputs parsed = parseInputs(obj({{"attemptStart", str("before-deadline")}, {"retryAfterOverMax", str("stop")}}));
+    REQUIRE(parsed.errors.empty());
+    CHECK(parsed.inputs->attemptStart == AttemptStart::BeforeDeadline);
+    CHECK(parsed.inputs->retryAfterOverMax == RetryAfterOverMax::Stop);
+
+    Value run = compute(obj({{"deadlineMs", num(3600)}, {"attemptStart", str("before-deadline")}}));
+    CHECK(run.find("inputs")->find("attemptStart")->asString() == "before-deadline");
+    CHECK(run.find("metrics")->find("charges")->asNumber() == 2);
+    Value defaults = compute(Value::object());
+    CHECK(defaults.find("inputs")->find("attemptStart")->asString() == "fits");
+    CHECK(defaults.find("inputs")->find("retryAfterOverMax")->asString() == "backoff");
+
+    for (const Value& bad : {obj({{"attemptStart", str("whenever")}}), obj({{"attemptStart", boolean(true)}}),
+                             obj({{"retryAfterOverMax", str("cap")}}), obj({{"attemptStart", Value::null()}})}) {
+        ParsedInputs refused = parseInputs(bad);
+        REQUIRE(refused.errors.size() == 1);
+        CHECK(refused.errors[0].field == bad.asObject()[0].key);
+    }
+    // Feeding the echo back reproduces the run.
+    Value echo = *run.find("inputs");
+    CHECK(sameValue(*compute(echo).find("metrics"), *run.find("metrics")));
+}
