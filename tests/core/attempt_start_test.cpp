@@ -150,7 +150,7 @@ TEST_CASE("before-deadline: a deadline of 0 leaves no time to send anything", "[
     CHECK(run.events[0].text == "the run stops before it starts: the 0 ms deadline leaves no time to send attempt 1; nothing is sent");
 }
 
-TEST_CASE("before-deadline: a 503 due after the deadline is cut too, and commits nothing", "[attempt-start]") {
+TEST_CASE("before-deadline: the outage's attempt 3 is sent at 1,900, cut at 2,000, and commits at 2,100", "[attempt-start]") {
     // Outage: 0–200 503, wait 500, 700–900 503, wait 1000, attempt 3 at 1900 answers at 2100.
     // Deadline 2000: SPEC's rule stops at 900; before-deadline sends attempt 3 and cuts it at 2000.
     Inputs in;
