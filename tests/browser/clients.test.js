@@ -12,9 +12,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO } from './lib/harness.js';
 import { loadEngineInNode } from './lib/engine.js';
-import { GROUPS, NO_TIMEOUT_MS, POLICY_FIELDS, PRESETS, SEED_ID, groupSection, policyOf, presetById, presetInputs } from '../../web/clients/presets.js';
-import { BEGIN, END, presetsTable } from '../../web/clients/table.js';
-import { describePolicy, expectedFigures, presetCardView, releasesOf } from '../../web/clients/view.js';
+import { GENERATED_BEGIN, GENERATED_END, GROUPS, NO_TIMEOUT_MS, POLICY_FIELDS, PRESETS, SEED_ID, groupSection, policyOf, presetById, presetInputs } from '../../web/clients/presets.js';
+import { SOURCES, compact, releasesOf } from '../../web/clients/sources.js';
+import { BEGIN, END, presetsModuleBlock, presetsTable } from '../../web/clients/table.js';
+import { describePolicy, expectedFigures, presetCardView } from '../../web/clients/view.js';
 
 let engine;
 before(async () => { engine = await loadEngineInNode(); });
@@ -48,6 +49,14 @@ const docs = readFileSync(join(REPO, 'docs/clients.md'), 'utf8');
 const REAL = PRESETS; // every preset is a real client's
 
 describe('the presets and docs/clients.md are one source', () => {
+  test('presets.js holds exactly the compact presets of sources.js (run scripts/clients-table after changing a preset)', () => {
+    const module = readFileSync(join(REPO, 'web/clients/presets.js'), 'utf8');
+    const start = module.lastIndexOf(GENERATED_BEGIN);
+    const end = module.indexOf(GENERATED_END, start);
+    assert.equal(module.slice(start, end + GENERATED_END.length), presetsModuleBlock());
+    assert.deepEqual(PRESETS, SOURCES.map(compact));
+  });
+
   test('docs/clients.md holds exactly the generated tables (run scripts/clients-table after changing a preset)', () => {
     const start = docs.indexOf(BEGIN);
     const end = docs.indexOf(END);
@@ -103,7 +112,7 @@ describe('every preset is pinned', () => {
       }
       for (const [k, also] of (pin.also || []).entries()) check(`${where} also ${k}`, also);
     };
-    for (const preset of PRESETS) {
+    for (const preset of SOURCES) {
       for (const f of Object.keys(preset.inputs)) check(`${preset.id}.${f}`, preset.pins[f]);
       for (const g of preset.gates) check(`${preset.id} gate ${g.gate}`, g.pin);
       assert.ok(preset.versions && preset.library, `${preset.id}: library and versions`);
@@ -120,8 +129,9 @@ describe('every preset is pinned', () => {
       assert.match(preset.versions, /not read at a release/, id);
     }
     // The others were read at a release: no pin of theirs is a copy without a tag.
-    for (const preset of PRESETS.filter((q) => !['aws-sdk-go-v2', 'envoy', 'grpc-core'].includes(q.id))) {
+    for (const preset of SOURCES.filter((q) => !['aws-sdk-go-v2', 'envoy', 'grpc-core'].includes(q.id))) {
       for (const r of releasesOf(preset)) assert.doesNotMatch(r.tag, /no tag/, `${preset.id}: ${r.repo}`);
+      assert.deepEqual(p(preset.id).releases, releasesOf(preset).map((r) => ({ ...r, commit: r.commit.slice(0, 12) })), `${preset.id}: the card lists the releases its pins name`);
     }
   });
 
@@ -352,7 +362,7 @@ describe('the new clients, from their sources', () => {
     assert.ok(openai.includes('openai/openai-python v3.3.1'));
     assert.ok(openai.includes('Client timeout per attempt: the seed’s 3 s'));
     const dotnet = card(p('dotnet-standard'));
-    assert.match(dotnet, /approximated|Polly’s decorrelated jitter V2/);
+    assert.match(dotnet, /Jitter: full jitter stands in for Polly’s decorrelated jitter V2/);
     assert.match(dotnet, /0–2\.754 s/);
     assert.match(card(p('envoy')), /Unverified .*could not be fetched/);
     assert.match(card(p('aws-sdk-go-v2')), /Unverified .*could not be fetched/);

@@ -1,9 +1,11 @@
-// docs/clients.md's preset tables, written from presets.js: one section per group, one table
-// per preset naming where each value comes from. The docs hold exactly this text between two
-// markers, and a test compares them, so the documented table and the page's presets are one
-// source. `scripts/clients-table` rewrites the block after a change to presets.js.
+// What scripts/clients-table writes from sources.js: docs/clients.md's preset tables (one
+// section per group, one table per preset naming where each value comes from) and the compact
+// presets of presets.js's generated block. Tests compare both with what these functions give,
+// so the docs, the page and the sources are one source. Node and tests only: the page never
+// loads this file or sources.js.
 
-import { GROUPS, POLICY_FIELDS, PRESETS, groupSection } from './presets.js';
+import { GENERATED_BEGIN, GENERATED_END, POLICY_FIELDS } from './presets.js';
+import { SOURCES, compact } from './sources.js';
 
 export const BEGIN = '<!-- presets: generated from web/clients/presets.js by web/clients/table.js; do not edit by hand -->';
 export const END = '<!-- presets: end -->';
@@ -56,10 +58,17 @@ function presetSection(p) {
 // The whole generated block, markers included.
 export function presetsTable() {
   const out = [BEGIN, ''];
-  for (const group of GROUPS) {
-    out.push(`## ${groupSection(group)}. ${group}`, '');
-    for (const p of PRESETS.filter((q) => q.group === group)) out.push(presetSection(p));
+  const groups = [...new Set(SOURCES.map((p) => p.group))];
+  for (const group of groups) {
+    out.push(`## §${groups.indexOf(group) + 1}. ${group}`, '');
+    for (const p of SOURCES.filter((q) => q.group === group)) out.push(presetSection(p));
   }
   out.push(END);
   return out.join('\n');
+}
+
+// presets.js's generated block, markers included: the compact presets as a module literal.
+export function presetsModuleBlock() {
+  const items = SOURCES.map((p) => `  ${JSON.stringify(compact(p))},`);
+  return [GENERATED_BEGIN, 'export const PRESETS = [', ...items, '];', GENERATED_END].join('\n');
 }

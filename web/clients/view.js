@@ -1,14 +1,13 @@
 // "What would your client do?", pure: the Client choice, and a card for the chosen client —
-// its settings in words, the releases it was read at (linked, with commits), where each value
-// comes from, what the page sets itself, what the engine cannot represent, what could not be
-// verified, its gates for the fleet, and what the opening run does with it (the charges the
-// source predicts, and why, beside the engine's run).
+// its settings in words, the releases it was read at (linked, with commits; docs/clients.md
+// names the file and line of every value), what the page sets itself, what the engine cannot
+// represent or approximates, what could not be verified, its gates for the fleet, and what the
+// opening run does with it (the charges the source predicts, and why, beside the engine's run).
 
 import { h } from '../dom.js';
 import { ms, num, plural } from '../format.js';
 import { verdictText, verdictTone } from '../views/metrics.js';
-import { POLICY_FIELDS, PRESETS, SEED_ID, groupSection } from './presets.js';
-import { pinText } from './table.js';
+import { PRESETS, SEED_ID, groupSection } from './presets.js';
 
 const LABELS = {
   maxRetries: 'Maximum retries', baseBackoffMs: 'Base backoff', backoffMultiplier: 'Backoff multiplier',
@@ -114,35 +113,22 @@ function runLine(id, key, title, result) {
     h('p', { class: 'cl-run-figures' }, `${runFigures(result)}.`));
 }
 
-// The releases a preset's pins were read at, once each: "grpc/grpc-go v1.83.1 (1550d9e0)".
-export function releasesOf(preset) {
-  const seen = new Map();
-  const add = (pin) => {
-    if (!pin || !pin.repo) return;
-    const key = `${pin.repo} ${pin.commit}`;
-    if (!seen.has(key)) seen.set(key, { repo: pin.repo, tag: pin.tag, commit: pin.commit, href: `https://github.com/${pin.repo}/tree/${pin.commit}` });
-    for (const also of pin.also || []) add(also);
-  };
-  for (const name of POLICY_FIELDS) add(preset.pins[name]);
-  for (const g of preset.gates) add(g.pin);
-  return [...seen.values()];
-}
-
 // What the source says the opening run does: "2 charges".
 export function expectedFigures(opening) {
   return `${plural(opening.attempts, 'attempt')}, ${plural(opening.charges, 'charge')}` +
     `${opening.replays ? `, ${plural(opening.replays, 'replay')}` : ''}, outcome ${opening.outcome}`;
 }
 
-// The values this page sets itself, and the ones it could not verify, in words.
-const pinned = (preset, key) => POLICY_FIELDS.filter((f) => f in preset.inputs && preset.pins[f] && preset.pins[f][key]);
+// A release's tree at its commit.
+export const releaseHref = (r) => `https://github.com/${r.repo}/tree/${r.commit}`;
 
 // `changed`: the policy fields the experiment no longer has as the preset set them.
 export function presetCardView(id, { preset, opening, current, changed = [] }) {
   const title = preset ? preset.name : 'The seed’s fixture';
   const settings = describePolicy(opening.inputs);
-  const unverified = preset ? [...preset.unverified, ...pinned(preset, 'unverified').map((f) => `${fieldLabel(f)}: ${preset.pins[f].unverified}.`)] : [];
-  const approximated = preset ? pinned(preset, 'approximated').map((f) => `${fieldLabel(f)}: ${preset.pins[f].approximated}.`) : [];
+  const words = (byField) => Object.entries(byField).map(([f, text]) => `${fieldLabel(f)}: ${text}.`);
+  const unverified = preset ? [...preset.unverified, ...words(preset.unverifiedValues)] : [];
+  const approximated = preset ? words(preset.approximated) : [];
   return h('div', { class: 'cl-card', 'data-client': preset ? preset.id : SEED_ID },
     h('h3', { class: 'cl-card-title', id: id('card-title') }, title),
     preset ? h('p', { class: 'cl-versions' }, `${preset.library}: ${preset.versions}.`) : null,
@@ -152,17 +138,13 @@ export function presetCardView(id, { preset, opening, current, changed = [] }) {
       h('p', null, `${expectedFigures(preset.opening)}: ${preset.opening.why}.`)) : null,
     preset ? h('div', { class: 'cl-sources' },
       h('p', { class: 'cl-heading' }, 'Read at'),
-      h('ul', null, releasesOf(preset).map((r, k) => h('li', null,
-        h('a', { href: r.href, id: id(`source-${k}`), rel: 'noopener noreferrer' }, `${r.repo} ${r.tag}`), ` (commit ${r.commit.slice(0, 8)})`))),
-      h('details', { class: 'cl-pins' },
-        h('summary', null, 'Where each value comes from'),
-        h('ul', null, POLICY_FIELDS.filter((f) => f in preset.inputs).map((f) => h('li', null,
-          h('code', null, `${f}: ${JSON.stringify(preset.inputs[f])}`), ` — ${pinText(preset.pins[f])}`)))),
-      h('p', { class: 'cl-docs' }, `The same table is in docs/clients.md ${groupSection(preset.group)}.`))
+      h('ul', null, preset.releases.map((r, k) => h('li', null,
+        h('a', { href: releaseHref(r), id: id(`source-${k}`), rel: 'noopener noreferrer' }, `${r.repo} ${r.tag}`), ` (commit ${r.commit.slice(0, 8)})`))),
+      h('p', { class: 'cl-docs' }, `docs/clients.md ${groupSection(preset.group)} names the file, the line and its text for every value.`))
       : h('p', { class: 'cl-docs' }, 'The article’s own invented policy, not a real client’s: the same fixture every preset is run against.'),
     preset ? h('div', { class: 'cl-kept' },
       h('p', { class: 'cl-heading' }, 'Set for this page'),
-      h('ul', null, pinned(preset, 'page').map((f) => h('li', null, `${fieldLabel(f)}: ${preset.pins[f].page}.`)))) : null,
+      h('ul', null, words(preset.kept).map((k) => h('li', null, k)))) : null,
     preset ? h('div', { class: 'cl-cannot' },
       h('p', { class: 'cl-heading' }, 'What the engine cannot represent'),
       h('ul', null, [...approximated, ...preset.cannot].map((c) => h('li', null, c)))) : null,
