@@ -28,7 +28,8 @@ using retrylab::FieldType;
 
 const char* const kNames[] = {"response-lost", "request-lost", "outage-503-twice", "bad-request-400", "script",
                               "charge", "create", "read", "none", "full", "equal", "decorrelated", "proportional",
-                              "timeout", "429", "5xx", "4xx", "replace", "at-least", "op-0001", ""};
+                              "timeout", "429", "5xx", "4xx", "replace", "at-least", "backoff", "stop", "fits",
+                              "before-deadline", "op-0001", ""};
 const char* const kDates[] = {"Sun, 29 Nov 2026 10:00:00 GMT", "Sun, 29 Nov 2026 10:00:07 GMT",
                               "Sunday, 29-Nov-26 10:00:05 GMT", "Sun Nov 29 10:00:09 2026",
                               "Sat, 31 Dec 2016 23:59:60 GMT", "Thu, 01 Jan 1970 00:00:00 GMT",

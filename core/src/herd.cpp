@@ -22,7 +22,7 @@ bool callersRetry(const Inputs& in, const Run& single) {
     if (first.clientSaw != "timeout") status = std::atoi(first.clientSaw.c_str());
     FailureClass seen = status ? classify(*status) : FailureClass::Timeout;
     bool hasRetryAfter = first.retryAfter && first.retryAfter->raw.find_first_not_of(" \t") != std::string::npos;
-    return !stopBeforeWaiting(in, 1, seen, status, hasRetryAfter);
+    return !stopBeforeWaiting(in, 1, seen, status, hasRetryAfter, headerRefusesRetry(in, first.retryAfter));
 }
 
 }  // namespace
@@ -41,11 +41,10 @@ Herd simulateHerd(const Inputs& in, const Run& single) {
         const AttemptRow& first = single.attempts.front();
         const WaitPlan plan = planWait(in, 1, first.retryAfter, in.baseBackoffMs);
         const double budget = in.waitBudgetMs ? *in.waitBudgetMs : std::numeric_limits<double>::infinity();
-        const double deadline = in.deadlineMs ? *in.deadlineMs : std::numeric_limits<double>::infinity();
         DrawStream draws(in.draws, in.seed);  // caller i takes the stream's i-th draw
         for (std::uint32_t caller = 0; caller < in.callers; ++caller) {
             const double wait = waitFor(in, plan, plan.usesDraw ? draws.next() : 0.0);
-            if (wait > budget || first.endMs + wait + in.responseMs > deadline) continue;  // as the single run decides
+            if (wait > budget || !startsUnderDeadline(in, first.endMs + wait)) continue;  // as the single run decides
             ++retried;
             longest = std::max(longest, wait);
             const auto index = static_cast<std::size_t>(std::floor(wait / kFineBucketMs));

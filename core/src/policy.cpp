@@ -8,6 +8,19 @@ namespace retrylab {
 
 bool isWrite(Operation operation) { return operation != Operation::Read; }
 
+bool startsUnderDeadline(const Inputs& in, double start) {
+    if (!in.deadlineMs) return true;
+    const bool fits = start + in.responseMs <= *in.deadlineMs;
+    // "before-deadline" relaxes SPEC's rule and never tightens it: an instant answer
+    // (responseMs 0) at exactly the deadline still fits.
+    return fits || (in.attemptStart == AttemptStart::BeforeDeadline && start < *in.deadlineMs);
+}
+
+bool headerRefusesRetry(const Inputs& in, const std::optional<RetryAfterSeen>& retryAfter) {
+    return in.retryAfterOverMax == RetryAfterOverMax::Stop && in.honourRetryAfter && retryAfter && retryAfter->waitMs &&
+           in.retryAfterMaxMs && *retryAfter->waitMs > *in.retryAfterMaxMs;
+}
+
 FailureClass classify(int status) {
     if (status >= 200 && status <= 299) return FailureClass::Success;
     if (status == 429) return FailureClass::TooManyRequests;
@@ -133,9 +146,9 @@ WaitChoice chooseWait(const Inputs& in, int failureNumber, const std::optional<R
 }
 
 std::optional<StopReason> stopBeforeWaiting(const Inputs& in, int attempt, FailureClass seen,
-                                            std::optional<int> status, bool hasRetryAfter) {
+                                            std::optional<int> status, bool hasRetryAfter, bool headerRefuses) {
     if (seen == FailureClass::Success) return StopReason::Success;
-    if (!retries(in, seen, status, hasRetryAfter)) return StopReason::NotRetryable;
+    if (headerRefuses || !retries(in, seen, status, hasRetryAfter)) return StopReason::NotRetryable;
     if (isWrite(in.operation) && !in.idempotencyKey && !in.retryWritesWithoutKey) return StopReason::WriteWithoutKey;
     if (attempt >= in.maxRetries + 1) return StopReason::AttemptLimit;
     return std::nullopt;

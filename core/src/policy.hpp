@@ -11,6 +11,12 @@
 namespace retrylab {
 
 bool isWrite(Operation operation);
+// Whether an attempt starting at `start` is sent under the overall deadline (attemptStart):
+// "fits", start + responseMs ≤ deadline; "before-deadline", that or start < deadline.
+bool startsUnderDeadline(const Inputs& in, double start);
+// Whether an honoured Retry-After above retryAfterMaxMs ends the retries
+// (retryAfterOverMax "stop", openai-python ≥ 2.52).
+bool headerRefusesRetry(const Inputs& in, const std::optional<RetryAfterSeen>& retryAfter);
 FailureClass classify(int status);
 // Whether what the client saw is retried: its class is in retryOn, or its status is listed
 // in retryOnStatuses, or it is listed in retryAfterStatuses and carries a Retry-After.
@@ -70,8 +76,10 @@ WaitChoice chooseWait(const Inputs& in, int failureNumber, const std::optional<R
 // The stop reasons checked before any wait is made, in the spec's order: success,
 // not-retryable, write-without-key, attempt-limit. Nothing when the run may go on.
 // `status` is the status the client received (none on a timeout); `hasRetryAfter` whether it
-// carried a Retry-After header.
+// carried a Retry-After header; `headerRefuses` whether that header refuses the retry
+// (headerRefusesRetry), which makes it not-retryable.
 std::optional<StopReason> stopBeforeWaiting(const Inputs& in, int attempt, FailureClass seen,
-                                            std::optional<int> status, bool hasRetryAfter);
+                                            std::optional<int> status, bool hasRetryAfter,
+                                            bool headerRefuses = false);
 
 }  // namespace retrylab

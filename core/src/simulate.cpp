@@ -73,8 +73,11 @@ public:
     }
 
     Run build() {
-        if (!fits(0)) {
+        if (!startsUnderDeadline(in_, 0)) {
             finish(StopReason::Deadline, std::nullopt, [&] {
+                if (in_.attemptStart == AttemptStart::BeforeDeadline)
+                    return "the run stops before it starts: the " + ms(*in_.deadlineMs) +
+                           " deadline leaves no time to send attempt 1; nothing is sent";
                 return "the run stops before it starts: attempt 1 would end at " + ms(in_.responseMs) + ", after the " +
                        ms(*in_.deadlineMs) + " deadline; nothing is sent";
             });
@@ -85,7 +88,8 @@ public:
             AttemptRow& row = attempt(n, start);
             std::optional<int> status;
             if (lastSeen_ != FailureClass::Timeout) status = lastStatus_;
-            if (auto reason = stopBeforeWaiting(in_, n, lastSeen_, status, carriesRetryAfter(row))) {
+            if (auto reason = stopBeforeWaiting(in_, n, lastSeen_, status, carriesRetryAfter(row),
+                                                headerRefusesRetry(in_, row.retryAfter))) {
                 finish(*reason, n, [&] { return stopText(*reason, n, row); });
                 break;
             }
@@ -100,8 +104,11 @@ public:
                 break;
             }
             double next = row.endMs + wait.waitMs;
-            if (!fits(next)) {
+            if (!startsUnderDeadline(in_, next)) {
                 finish(StopReason::Deadline, n, [&] {
+                    if (in_.attemptStart == AttemptStart::BeforeDeadline)
+                        return "the run stops: " + attemptLabel(n + 1) + " would start at " + ms(next) +
+                               ", not before the " + ms(*in_.deadlineMs) + " deadline";
                     return "the run stops: " + attemptLabel(n + 1) + " would start at " + ms(next) + " and end at " +
                            ms(next + in_.responseMs) + ", after the " + ms(*in_.deadlineMs) + " deadline";
                 });
@@ -131,9 +138,6 @@ private:
     static bool carriesRetryAfter(const AttemptRow& row) {
         return row.retryAfter && row.retryAfter->raw.find_first_not_of(" \t") != std::string::npos;
     }
-
-    // An attempt is started only if it can finish before the overall deadline.
-    bool fits(double start) const { return !in_.deadlineMs || start + in_.responseMs <= *in_.deadlineMs; }
 
     // `text` makes the event's sentence; a run that is not described (a sweep's points) has no
     // events at all, so no sentence is ever made.
@@ -205,7 +209,10 @@ private:
         if (answered && entry.lost)
             event(answerMs, EventKind::ResponseLost, n, [&] { return std::string(attemptLabel(n) + ": the " + formatInt(*answered) + " response is lost; the client never sees it"); });
 
-        const bool arrives = answered && !entry.lost && answerMs <= start + in_.clientTimeoutMs;
+        // Under attemptStart "before-deadline" an answer can be due after the deadline: the server
+        // still does the work, but the client has stopped listening at the deadline.
+        const bool arrives = answered && !entry.lost && answerMs <= start + in_.clientTimeoutMs &&
+                             (!in_.deadlineMs || answerMs <= *in_.deadlineMs);
         if (arrives) {
             row.endMs = answerMs;
             row.clientSaw = formatInt(*answered);
@@ -224,6 +231,7 @@ private:
             lastSeen_ = FailureClass::Timeout;
             row.clientClass = FailureClass::Timeout;
             if (in_.deadlineMs && *in_.deadlineMs < timeoutAt) {
+                // The deadline comes first (SPEC §4), also when an answer due after it is cut off.
                 row.endMs = *in_.deadlineMs;
                 event(row.endMs, EventKind::Deadline, n, [&] { return std::string(attemptLabel(n) + ": the overall deadline at " + ms(*in_.deadlineMs) +
                           " ends the wait for an answer; the client does not know whether the server did the work"); });
@@ -268,6 +276,9 @@ private:
         switch (reason) {
             case StopReason::Success: return "the run stops: " + attemptLabel(n) + " succeeded with " + row.clientSaw;
             case StopReason::NotRetryable:
+                if (headerRefusesRetry(in_, row.retryAfter))
+                    return "the run stops: Retry-After asks for " + ms(*row.retryAfter->waitMs) + ", more than the " +
+                           ms(*in_.retryAfterMaxMs) + " this client waits, so it does not retry";
                 return "the run stops: " + (row.clientSaw == "timeout" ? std::string("a timeout") : row.clientSaw) +
                        " is not retried (retry on: " + classesRetried(in_.retryOn) + ")";
             case StopReason::WriteWithoutKey:

@@ -138,6 +138,14 @@ FieldTable makeInputs() {
         }).defaults("replace"),
         ms("retryAfterMaxMs", "client", "an honoured header above this is ignored (Stripe: 60 s); null: none")
             .orNull().defaults(Literal::null()),
+        Field::choice("retryAfterOverMax", "client", "what an honoured Retry-After above retryAfterMaxMs does", {
+            {"backoff", static_cast<int>(RetryAfterOverMax::Backoff), "the header is ignored and the backoff applies (Stripe, Anthropic)"},
+            {"stop", static_cast<int>(RetryAfterOverMax::Stop), "the answer is not retried (openai-python ≥ 2.52)"},
+        }).defaults("backoff"),
+        Field::choice("attemptStart", "limits", "when an attempt is sent under the overall deadline", {
+            {"fits", static_cast<int>(AttemptStart::Fits), "only if its answer is due by the deadline: start + responseMs ≤ deadlineMs (SPEC §4)"},
+            {"before-deadline", static_cast<int>(AttemptStart::BeforeDeadline), "whenever it starts before the deadline, as a real client does; the answer is cut at the deadline, the server's work still done"},
+        }).defaults("fits"),
     };
     return t;
 }
@@ -252,6 +260,8 @@ Inputs readInputs(const FieldTable& t, const Value& v, std::vector<InputError>& 
     in.retryAfterStatuses = numbers<int>(v, "retryAfterStatuses");
     in.retryAfterMode = choice(t, v, "retryAfterMode", in.retryAfterMode);
     in.retryAfterMaxMs = optionalNumber(v, "retryAfterMaxMs", in.retryAfterMaxMs);
+    in.retryAfterOverMax = choice(t, v, "retryAfterOverMax", in.retryAfterOverMax);
+    in.attemptStart = choice(t, v, "attemptStart", in.attemptStart);
     return in;
 }
 

@@ -1,7 +1,7 @@
 // The Client choice on the page, driven as a reader drives it: choosing a client loads its
 // settings into the experiment and every view follows; the card names the sources (links)
 // and the gaps; a changed control is pointed out; the keyboard alone can choose. Expected
-// figures are docs/clients.md's (§8: the opening run per client), not recorded.
+// figures are worked from the clients' sources (docs/clients.md), not recorded.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import { assertClean, openBrowser, openPage } from './lib/harness.js';
 import { ID, metricsOf, setInputs, tableRows, verdict } from './lib/ui.js';
 import { presetById } from '../../web/clients/presets.js';
+import { expectedFigures, releaseHref } from '../../web/clients/view.js';
 
 const require = createRequire(import.meta.url);
 const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -22,52 +23,71 @@ const choose = (page, id) => page.getByLabel('Client', { exact: true }).selectOp
 const cardText = (page) => page.locator('#cl-card').innerText();
 
 describe('the Client choice', () => {
-  test('choosing stripe-node loads its settings: the views show 1 charge, 1 replay, success at 3,700 ms (docs/clients.md L330-L332)', async (t) => {
+  test('choosing Stripe’s current clients loads their settings: 1 charge, 1 replay, success at 3,700 ms', async (t) => {
     const opened = await openPage(env);
     const { page } = opened;
     assert.equal(await page.getByLabel('Client', { exact: true }).inputValue(), 'seed', 'the page opens on the seed’s fixture');
-    await choose(page, 'stripe-node');
+    await choose(page, 'stripe-current');
     assert.deepEqual(await metricsOf(page), { attempts: '2', charges: '1', replays: '1', elapsed: '3,700 ms', outcome: 'success', lookup: 'no' });
     assert.equal(await verdict(page), 'Reports success, charged once.');
     assert.equal((await tableRows(page))[1][3], 'stored result replayed');
-    // The controls took the client's values; the waits its formula gives (500 ms floor, L296).
+    // The controls took the client's values; the first wait is max(500, 500 × (0.5 + 0.5 d)) = 500.
     assert.equal(await page.locator(ID('maxRetries')).inputValue(), '2');
     assert.equal(await page.locator(ID('baseBackoffMs')).inputValue(), '500');
     assert.ok(await page.locator(ID('idempotencyKey')).isChecked());
     assert.match((await tableRows(page))[0][6], /^500 ms \(/, 'the first retry waits exactly 500 ms');
     const state = await page.evaluate(() => window.retryLab.getState().result.inputs);
     assert.equal(state.minBackoffMs, 500);
-    assert.equal(state.retryAfterMode, 'at-least');
+    assert.equal(state.honourRetryAfter, false, 'Retry-After is no longer read (stripe-python 15.3.1, stripe-node 22.3.1)');
     assert.deepEqual(state.retryOnStatuses, [409]);
+    assert.equal(state.attemptStart, 'before-deadline');
 
-    // The card: the name, the settings, every source as a link with its version, the gaps.
-    const preset = presetById('stripe-node');
+    // The card: the name, the versions, every release read as a link with its commit, the gaps.
+    const preset = presetById('stripe-current');
     const text = await cardText(page);
     assert.ok(text.startsWith(preset.name));
-    for (const [k, s] of preset.sources.entries()) {
+    assert.ok(text.includes(preset.versions));
+    assert.ok(preset.releases.length >= 2, 'stripe-python and stripe-node');
+    for (const [k, r] of preset.releases.entries()) {
       const link = page.locator(`#cl-source-${k}`);
-      assert.equal(await link.getAttribute('href'), s.href);
-      assert.equal(await link.textContent(), s.label);
-      assert.ok(text.includes(`${s.label} (${s.version})`));
+      assert.equal(await link.getAttribute('href'), releaseHref(r));
+      assert.match(releaseHref(r), new RegExp(`^https://github\\.com/${r.repo}/tree/[0-9a-f]{12}$`));
+      assert.equal(await link.textContent(), `${r.repo} ${r.tag}`);
     }
-    assert.ok(text.includes(preset.cannot), 'what the model cannot represent');
-    for (const u of preset.uncertain) assert.ok(text.includes(u), `uncertain: ${u}`);
+    for (const c of preset.cannot) assert.ok(text.includes(c), `cannot: ${c}`);
     assert.match(await page.locator('#cl-opening-run').innerText(), /Reports success, charged once\.\s+2 attempts, 1 charge, 1 replay, outcome success, 3,700 ms\./);
     assert.equal(await page.locator('#cl-current-run').count(), 0, 'the experiment is the opening run: no second line');
     await assertClean(t, assert, opened);
     await opened.context.close();
   });
 
-  test('gRPC’s example policy: one attempt ends at the 3 s call deadline, charged once, outcome unknown (L112-L115)', async (t) => {
+  test('choosing the OpenAI Python SDK shows 2 charges in the opening run, and why: no key is sent', async (t) => {
     const opened = await openPage(env);
     const { page } = opened;
-    await choose(page, 'grpc-a6');
+    await choose(page, 'openai-python');
+    // Attempt 1 0–3000 (charge #1, response lost); the timeout is retried after
+    // min(500 × 2^0, 8000) × (0.75 + 0.25 d) ∈ [375, 500] ms; attempt 2 charges again.
+    const m = await metricsOf(page);
+    assert.deepEqual([m.attempts, m.charges, m.replays, m.outcome], ['2', '2', '0', 'success']);
+    assert.equal(await verdict(page), 'Reports success, charged twice.');
+    assert.equal(await page.locator(ID('idempotencyKey')).isChecked(), false);
+    const expected = await page.locator('#cl-expected').innerText();
+    assert.match(expected, /2 attempts, 2 charges, outcome success: .*no idempotency key is sent/);
+    assert.ok(expected.includes(expectedFigures(presetById('openai-python').opening)));
+    await assertClean(t, assert, opened);
+    await opened.context.close();
+  });
+
+  test('gRPC’s example policy: one attempt ends at the 3 s call deadline, charged once, outcome unknown', async (t) => {
+    const opened = await openPage(env);
+    const { page } = opened;
+    await choose(page, 'grpc-go-169');
     assert.deepEqual(await metricsOf(page), { attempts: '1', charges: '1', replays: '0', elapsed: '3,000 ms', outcome: 'unknown', lookup: 'yes' });
     assert.equal(await verdict(page), 'Reports a timeout, charged once.');
     assert.equal(await page.locator(ID('deadlineMs')).inputValue(), '3000');
     assert.match(await cardText(page), /no per-attempt timeout/);
-    // Polly as usually wired does not retry the timeout either (L392-L393); with a Polly
-    // Timeout strategy it does, and attempt 2 runs 5,000–5,200 ms (L394-L395).
+    // Polly as usually wired does not retry the timeout either (an OperationCanceledException);
+    // with a Polly Timeout strategy it does, after 2 s: attempt 2 runs 5,000–5,200 ms.
     await choose(page, 'polly');
     assert.deepEqual((await metricsOf(page)).charges, '1');
     await choose(page, 'polly-timeout');
@@ -81,10 +101,10 @@ describe('the Client choice', () => {
     const opened = await openPage(env);
     const { page } = opened;
     await setInputs(page, { scenario: 'HTTP 503 twice, then succeeds', idempotencyKey: true });
-    await choose(page, 'aws-standard');
+    await choose(page, 'aws-botocore-2026');
     assert.ok(await page.getByRole('radio', { name: 'HTTP 503 twice, then succeeds', exact: true }).isChecked());
-    assert.equal(await page.locator(ID('idempotencyKey')).isChecked(), false, 'botocore sends no key (L178)');
-    // botocore retries a 503 (L132) and makes 3 attempts (L127): the third succeeds, one charge.
+    assert.equal(await page.locator(ID('idempotencyKey')).isChecked(), false, 'botocore sends no key for a call that models none');
+    // botocore retries a 503 (_TRANSIENT_STATUS_CODES) and makes 3 attempts: the third succeeds, one charge.
     const m = await metricsOf(page);
     assert.deepEqual([m.attempts, m.charges, m.outcome], ['3', '1', 'success']);
     // The card says what the experiment now runs, beside the opening run.
@@ -98,7 +118,7 @@ describe('the Client choice', () => {
     const opened = await openPage(env);
     const { page } = opened;
     await choose(page, 'resilience4j');
-    // resilience4j's defaults: 2 charges, success at 3,700 ms (L446-L448).
+    // resilience4j's defaults are the seed's policy: 2 charges, success at 3,700 ms.
     assert.deepEqual(await metricsOf(page), { attempts: '2', charges: '2', replays: '0', elapsed: '3,700 ms', outcome: 'success', lookup: 'no' });
     await setInputs(page, { maxRetries: 0 });
     const notice = page.locator('#cl-changed');
@@ -117,13 +137,13 @@ describe('the Client choice', () => {
   test('a run loaded from elsewhere (a link, a story step) shows the client whose settings it has', async (t) => {
     const opened = await openPage(env);
     const { page } = opened;
-    const stripeGo = presetById('stripe-go').inputs;
+    const stripeGo = presetById('stripe-go-821').inputs;
     await page.evaluate((inputs) => window.retryLab.load({ ...inputs, scenario: 'outage-503-twice' }), stripeGo);
-    assert.equal(await page.getByLabel('Client', { exact: true }).inputValue(), 'stripe-go');
+    assert.equal(await page.getByLabel('Client', { exact: true }).inputValue(), 'stripe-go-821');
     assert.equal(await page.locator('#cl-changed').count(), 0);
     // A story step runs the seed's policy with a key: no client has that, so the change is named.
     await page.evaluate(() => window.retryLab.load({ idempotencyKey: true }));
-    assert.equal(await page.getByLabel('Client', { exact: true }).inputValue(), 'stripe-go');
+    assert.equal(await page.getByLabel('Client', { exact: true }).inputValue(), 'stripe-go-821');
     assert.match(await page.locator('#cl-changed').innerText(), /since you chose this client: .*Maximum retries/);
     await assertClean(t, assert, opened);
     await opened.context.close();
@@ -136,8 +156,8 @@ describe('the Client choice', () => {
     await page.keyboard.press('ArrowDown'); // the first client after "Custom / the seed's fixture"
     await page.waitForFunction(() => window.retryLabClients.getSelected() !== 'seed');
     const first = await page.evaluate(() => window.retryLabClients.getSelected());
-    assert.equal(first, 'grpc-a6');
-    assert.equal(await page.locator('#cl-announce').textContent(), `Loaded ${presetById('grpc-a6').name} into the experiment.`);
+    assert.equal(first, 'grpc-go-169');
+    assert.equal(await page.locator('#cl-announce').textContent(), `Loaded ${presetById('grpc-go-169').name} into the experiment.`);
     assert.equal((await metricsOf(page)).outcome, 'unknown');
     const ring = await page.locator('#cl-client').evaluate((el) => getComputedStyle(el).outlineStyle !== 'none');
     assert.ok(ring, 'the select shows its focus');

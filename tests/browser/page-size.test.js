@@ -19,7 +19,11 @@ import { DIST, checkBuilt } from './lib/harness.js';
 
 const BUDGET_BYTES = 60 * 1024;
 const LATER = [
-  { what: 'the sections below the article', files: ['retrylab-sections.js', 'retrylab-sections.css'], ceiling: 31 * 1024 },
+  // 31 KB until issue 16, whose 25 client presets (each with its versions, releases, what the
+  // engine cannot represent and what the page sets) took the sections from 28.4 to 33.8 KB
+  // gzipped; their quotes and file/line pins stay out of the page (web/clients/sources.js,
+  // docs/clients.md).
+  { what: 'the sections below the article', files: ['retrylab-sections.js', 'retrylab-sections.css'], ceiling: 35 * 1024 },
   { what: 'the downloads', files: ['retrylab-export.js'], ceiling: 5 * 1024 },
 ];
 

@@ -154,7 +154,7 @@ describe('the sweep', () => {
   test('the table of points matches the engine’s sweep, run in node with the same request', async (t) => {
     const opened = await openPage(env);
     const { page } = opened;
-    await page.getByLabel('Client', { exact: true }).selectOption('aws-standard');
+    await page.getByLabel('Client', { exact: true }).selectOption('aws-botocore-standard');
     await sweepOver(page, { vary: 'Client timeout per attempt', from: 100, to: 6000, points: 60 });
     await page.locator('#sw-details-summary').focus();
     await page.keyboard.press('Enter');

@@ -126,6 +126,8 @@ inline Value rawInputs(const Inputs& in) {
     v.set("retryAfterStatuses", numbers(in.retryAfterStatuses));
     v.set("retryAfterMode", str(t.field("retryAfterMode").nameOf(static_cast<int>(in.retryAfterMode))));
     v.set("retryAfterMaxMs", orNull(in.retryAfterMaxMs));
+    v.set("retryAfterOverMax", str(t.field("retryAfterOverMax").nameOf(static_cast<int>(in.retryAfterOverMax))));
+    v.set("attemptStart", str(t.field("attemptStart").nameOf(static_cast<int>(in.attemptStart))));
     return v;
 }
 

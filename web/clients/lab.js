@@ -60,7 +60,8 @@ export function mountClientLab(root, app, engine, { idPrefix = 'cl-', sweepPrefi
 
   function refresh(result) {
     const now = policyOf(result.inputs);
-    const match = known.find((k) => same(k.policy, now));
+    // Two presets may share a policy (openai-python ≤ 2.51 and Anthropic's SDK): the chosen one wins.
+    const match = known.find((k) => k.choice === selected && same(k.policy, now)) || known.find((k) => same(k.policy, now));
     if (match && match.choice !== selected) {
       selected = match.choice;
       select.value = selected;

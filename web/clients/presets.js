@@ -1,21 +1,11 @@
-// Real clients' retry settings as engine inputs (issue 9). Every value comes from
-// docs/clients.md, which quotes each library's own source; the comment beside a value names
-// the line of docs/clients.md it comes from ("L84" = line 84). The sources linked are the ones
-// docs/clients.md read, at the commit or version it names. Where docs/clients.md says a
-// value is uncertain, the preset's `uncertain` list says so on the page.
+// Real clients' retry settings as engine inputs, as the page loads them (issues 9 and 16). The
+// presets are written in sources.js, where every value names its release, file, line and text;
+// the block below is generated from it by scripts/clients-table (tests/browser/clients.test.js
+// fails while the two differ), so the page's bundle carries what the card shows and not the
+// quotes. docs/clients.md's tables come from sources.js too.
 //
 // A preset sets every field of the client's *policy* (POLICY_FIELDS); the server's behaviour
 // and the fixture (scenario, operation, response time, seed) stay as the reader has them.
-//
-// Two choices shared by every preset, as docs/clients.md §8 makes them (L17-L20, L481-L482):
-// - the seed's 3 s client timeout is kept, so every client meets the same lost response
-//   (each preset's own default timeout is named in `kept`);
-// - the seed's 10 s overall deadline is kept for clients that set none by default (the
-//   page's deadline box cannot hold "none"); gRPC's call deadline is the 3 s instead.
-// One documented departure from docs/clients.md: gRPC has no per-attempt timeout, which
-// docs/clients.md maps as clientTimeoutMs = deadlineMs (L89). The gRPC presets set the client
-// timeout to the engine's largest value instead, so an attempt can only end at the call
-// deadline whatever deadline a sweep tries; the opening run is the same (L112-L115).
 
 // The engine's largest time (SPEC §7): "no per-attempt timeout".
 export const NO_TIMEOUT_MS = 86400000;
@@ -25,502 +15,54 @@ export const POLICY_FIELDS = [
   'maxRetries', 'baseBackoffMs', 'backoffMultiplier', 'maxBackoffMs', 'jitter', 'jitterLow', 'jitterHigh',
   'clientTimeoutMs', 'deadlineMs', 'waitBudgetMs', 'idempotencyKey', 'retryOn', 'retryWritesWithoutKey',
   'honourRetryAfter', 'firstRetryImmediate', 'minBackoffMs', 'ceilingScheduleMs', 'retryOnStatuses',
-  'retryAfterStatuses', 'retryAfterMode', 'retryAfterMaxMs',
+  'retryAfterStatuses', 'retryAfterMode', 'retryAfterMaxMs', 'retryAfterOverMax', 'attemptStart',
 ];
 
 // The value "Custom / the seed's fixture" stands for in the Client choice.
 export const SEED_ID = 'seed';
 
-const A6 = {
-  label: 'gRFC A6: gRPC Retry Design', version: 'commit 0070717f',
-  href: 'https://github.com/grpc/proposal/blob/0070717f/A6-client-retries.md',
-};
-const AWS_GUIDE = {
-  label: 'AWS SDKs and Tools Reference Guide: Retry behavior', version: 'the page as read; its 2026 changes are opt-in',
-  href: 'https://docs.aws.amazon.com/sdkref/latest/guide/feature-retry-behavior.html',
-};
-const STRIPE_CAVEATS = 'Stripe-Should-Retry (a server hint that overrides the decision), Retry-After given as an HTTP-date (Stripe reads whole seconds only), stripe-node’s extra retry of a connection closed on the first attempt';
-
+// Each preset: id, group, name, short, library, versions, inputs, opening (the run its source
+// predicts, and why), cannot (what the engine cannot represent), unverified (the preset's own
+// notes) and unverifiedValues, kept (the values this page sets, and why), approximated,
+// releases (the releases read: repo, tag, commit) and gates (FLEET §5 data).
+export const GENERATED_BEGIN = '// presets: generated from web/clients/sources.js by scripts/clients-table; do not edit by hand';
+export const GENERATED_END = '// presets: end';
+// presets: generated from web/clients/sources.js by scripts/clients-table; do not edit by hand
 export const PRESETS = [
-  {
-    id: 'grpc-a6',
-    group: 'gRPC',
-    name: 'gRPC: A6 example policy (grpc-go, grpc-java)',
-    short: 'gRPC’s A6 example policy',
-    docs: '§1',
-    sources: [
-      A6,
-      { label: 'grpc-go stream.go (shouldRetry)', version: 'commit e26457d0', href: 'https://github.com/grpc/grpc-go/blob/e26457d0c976a5669aea35e3f97889c576324983/stream.go' },
-      { label: 'grpc-java RetriableStream.java (makeRetryDecision)', version: 'commit 003b8789', href: 'https://github.com/grpc/grpc-java/blob/003b8789/core/src/main/java/io/grpc/internal/RetriableStream.java' },
-    ],
-    inputs: {
-      maxRetries: 3, // L84, L39: maxAttempts 4 includes the original call
-      baseBackoffMs: 100, // L85, L39: initialBackoff 0.1 s
-      backoffMultiplier: 2, // L86, L39
-      maxBackoffMs: 1000, // L87, L39: maxBackoff 1 s
-      jitter: 'full', // L88, L50-L52: U[0, min(initial·mult^(n−1), max)) in grpc-go and grpc-java
-      clientTimeoutMs: NO_TIMEOUT_MS, // L89, L107: no per-attempt timeout (see the header)
-      deadlineMs: 3000, // L90, L112: the seed's 3 s is the call deadline, spanning all attempts (L40)
-      waitBudgetMs: null, // no such setting in A6 (L32-L43)
-      idempotencyKey: false, // L93, L43: no mechanism
-      retryOn: ['5xx'], // L91: retryableStatusCodes [UNAVAILABLE] (L39); a client's DEADLINE_EXCEEDED is not retried (L114)
-      retryWritesWithoutKey: true, // L92: gRPC does not tell writes apart
-      honourRetryAfter: false, // L94: pushback is grpc-retry-pushback-ms, not Retry-After
-      firstRetryImmediate: false, // L37: the first retry waits random(0, initialBackoff)
-      minBackoffMs: 0, // L37: no floor
-      ceilingScheduleMs: [], // L37: exponential
-      retryOnStatuses: [], // L91
-      retryAfterStatuses: [], // L94
-      retryAfterMode: 'replace', // unused: Retry-After is not honoured (L94)
-      retryAfterMaxMs: null, // unused (L94)
-    },
-    kept: [
-      'gRPC has no retry policy unless the service config sets one; this is the example policy of A6, not a default.',
-      'gRPC has no per-attempt timeout: the client timeout is set to the engine’s largest (86,400,000 ms) so that an attempt ends only at the call deadline, which takes the seed’s 3 s.',
-    ],
-    cannot: 'Retry throttling (retryThrottling tokens), hedging, transparent retries, pushback (grpc-retry-pushback-ms, which also restarts the backoff), grpc-go retrying only Trailers-Only answers, and gRPC status codes: UNAVAILABLE is shown as an HTTP 5xx.',
-    uncertain: ['grpc-java’s client-side cap of 5 attempts was not checked (docs/clients.md §1); it does not matter for 4 attempts.'],
-  },
-  {
-    id: 'grpc-core',
-    group: 'gRPC',
-    name: 'gRPC: A6 example policy on grpc-core (C++, Python, Ruby…)',
-    short: 'grpc-core with A6’s example policy',
-    docs: '§1',
-    sources: [
-      { label: 'grpc retry_filter.h (BackoffJitter 0.2)', version: 'commit 000f18f6', href: 'https://github.com/grpc/grpc/blob/000f18f6/src/core/client_channel/retry_filter.h' },
-      { label: 'grpc backoff.cc (the jitter applied)', version: 'commit 15bab7a3', href: 'https://github.com/grpc/grpc/blob/15bab7a3/src/core/util/backoff.cc' },
-      A6,
-    ],
-    inputs: {
-      maxRetries: 3, // L487, L84
-      baseBackoffMs: 100, // L487, L85
-      backoffMultiplier: 2, // L487, L86
-      maxBackoffMs: 1000, // L487, L87
-      jitter: 'proportional', // L88, L69: min(initial·mult^(n−1), max) × U(0.8, 1.2)
-      jitterLow: 0.8, // L68: 1 - options_.jitter(), jitter 0.2 (L65)
-      jitterHigh: 1.2, // L68: 1 + options_.jitter()
-      clientTimeoutMs: NO_TIMEOUT_MS, // L89, L107 (see the header)
-      deadlineMs: 3000, // L112
-      waitBudgetMs: null,
-      idempotencyKey: false, // L93
-      retryOn: ['5xx'], // L91
-      retryWritesWithoutKey: true, // L92
-      honourRetryAfter: false, // L94
-      firstRetryImmediate: false,
-      minBackoffMs: 0,
-      ceilingScheduleMs: [],
-      retryOnStatuses: [],
-      retryAfterStatuses: [],
-      retryAfterMode: 'replace',
-      retryAfterMaxMs: null,
-    },
-    kept: [
-      'gRPC has no retry policy unless the service config sets one; this is A6’s example policy as grpc-core runs it.',
-      'No per-attempt timeout: the client timeout is the engine’s largest, and the seed’s 3 s is the call deadline.',
-    ],
-    cannot: 'Retry throttling, hedging, transparent retries, pushback, the experimental perAttemptRecvTimeout, and gRPC status codes (UNAVAILABLE is shown as an HTTP 5xx).',
-    uncertain: [],
-  },
-  {
-    id: 'aws-standard',
-    group: 'AWS SDKs',
-    name: 'AWS SDK, standard retry mode (botocore)',
-    short: 'the AWS SDK’s standard mode (botocore)',
-    docs: '§2',
-    sources: [
-      AWS_GUIDE,
-      { label: 'botocore retries/standard.py', version: 'commit 0719e795, standard mode version 2.0', href: 'https://github.com/boto/botocore/blob/0719e795/botocore/retries/standard.py' },
-    ],
-    inputs: {
-      maxRetries: 2, // L169, L127: "Makes three attempts"
-      baseBackoffMs: 1000, // L170, L129: rand(0,1) × min(2^(attempt−1), 20) s
-      backoffMultiplier: 2, // L171
-      maxBackoffMs: 20000, // L172, L128: _MAX_BACKOFF = 20
-      jitter: 'full', // L173, L165
-      clientTimeoutMs: 3000, // the seed's (L482); botocore's own read timeout is 60 s (L174, L136)
-      deadlineMs: 10000, // the seed's (L19); none by default (L175)
-      waitBudgetMs: null,
-      idempotencyKey: false, // L178: no key unless the operation models an idempotency token
-      retryOn: ['timeout', '429'], // L176, L132: read timeouts and throttling; 5xx only as listed below
-      retryWritesWithoutKey: true, // L177
-      honourRetryAfter: false, // L179, L134
-      firstRetryImmediate: false,
-      minBackoffMs: 0,
-      ceilingScheduleMs: [],
-      retryOnStatuses: [500, 502, 503, 504], // L183, L500: _TRANSIENT_STATUS_CODES
-      retryAfterStatuses: [],
-      retryAfterMode: 'replace',
-      retryAfterMaxMs: null,
-    },
-    kept: [
-      'The seed’s 3 s client timeout; botocore’s own read timeout is 60 s.',
-      'The seed’s 10 s overall deadline; the SDK sets none by default.',
-      'botocore’s default mode is still legacy; standard mode is chosen with retry_mode = standard.',
-    ],
-    cannot: 'The retry quota (a token bucket of 500; 5 per retry, 10 after a timeout), adaptive mode’s client-side rate limiting, a 429 retried only with a throttling error code (here every 429 is), connect versus read timeouts, and the opt-in 2026 behaviour (x-amz-retry-after, 50 ms base).',
-    uncertain: [
-      'The 60 s read timeout was seen only in secondary copies, not in botocore’s source (docs/clients.md §2).',
-      'That no overall deadline is set by default was not verified.',
-    ],
-  },
-  {
-    id: 'aws-standard-go',
-    group: 'AWS SDKs',
-    name: 'AWS SDK, standard retry mode (aws-sdk-go-v2)',
-    short: 'aws-sdk-go-v2’s standard mode',
-    docs: '§2',
-    sources: [
-      { label: 'aws-sdk-go-v2 aws/retry/standard.go', version: 'commit 1489ddb2', href: 'https://github.com/aws/aws-sdk-go-v2/blob/1489ddb2/aws/retry/standard.go' },
-      { label: 'aws-sdk-go-v2 aws/retry/jitter_backoff.go', version: 'main branch; the copy read had no commit', href: 'https://github.com/aws/aws-sdk-go-v2/blob/main/aws/retry/jitter_backoff.go' },
-      AWS_GUIDE,
-    ],
-    inputs: {
-      maxRetries: 2, // L489, L127: DefaultMaxAttempts 3
-      baseBackoffMs: 2000, // L489, L170, L130: rand[0,1) × 2^attempt with attempt 1 for the first retry
-      backoffMultiplier: 2, // L489
-      maxBackoffMs: 20000, // L489, L128: DefaultMaxBackoff 20 s
-      jitter: 'full', // L489
-      clientTimeoutMs: 3000, // the seed's (L482); no own value recorded (L489)
-      deadlineMs: 10000, // the seed's (L19)
-      waitBudgetMs: null,
-      idempotencyKey: false, // L178
-      retryOn: ['timeout', '429'], // L489 "same" as botocore
-      retryWritesWithoutKey: true, // L489
-      honourRetryAfter: false, // L489
-      firstRetryImmediate: false,
-      minBackoffMs: 0,
-      ceilingScheduleMs: [],
-      retryOnStatuses: [500, 502, 503, 504], // L132: DefaultRetryableHTTPStatusCodes
-      retryAfterStatuses: [],
-      retryAfterMode: 'replace',
-      retryAfterMaxMs: null,
-    },
-    kept: ['The seed’s 3 s client timeout and 10 s overall deadline.'],
-    cannot: 'The retry quota, client-side rate limiting, a 429 retried only with a throttling error code, and the un-jittered 20 s waits after the fourth attempt (only reached with more than 4 retries).',
-    uncertain: [],
-  },
-  {
-    id: 'aws-legacy',
-    group: 'AWS SDKs',
-    name: 'AWS SDK, legacy retry mode (botocore’s default)',
-    short: 'botocore’s legacy mode',
-    docs: '§2',
-    sources: [
-      { label: 'botocore data/_retry.json', version: 'commit 1521276d', href: 'https://github.com/boto/botocore/blob/1521276d/botocore/data/_retry.json' },
-      { label: 'botocore retryhandler.py', version: 'commit 09925656', href: 'https://github.com/boto/botocore/blob/09925656/botocore/retryhandler.py' },
-      AWS_GUIDE,
-    ],
-    inputs: {
-      maxRetries: 4, // L169, L154: "max_attempts": 5
-      baseBackoffMs: 1000, // L170, L155-L158: base "rand", growth_factor 2
-      backoffMultiplier: 2, // L171
-      maxBackoffMs: null, // L172, L159: no cap
-      jitter: 'full', // L173: rand × 2^(attempts−1)
-      clientTimeoutMs: 3000, // the seed's (L482); 60 s own (L174)
-      deadlineMs: 10000, // the seed's (L19); none by default (L175)
-      waitBudgetMs: null,
-      idempotencyKey: false, // L178
-      retryOn: ['timeout', '429'], // L176, L155-L156: socket errors (read timeouts) and 429
-      retryWritesWithoutKey: true, // L177
-      honourRetryAfter: false, // L179
-      firstRetryImmediate: false,
-      minBackoffMs: 0,
-      ceilingScheduleMs: [],
-      retryOnStatuses: [500, 503, 509], // L156, L500
-      retryAfterStatuses: [],
-      retryAfterMode: 'replace',
-      retryAfterMaxMs: null,
-    },
-    kept: ['The seed’s 3 s client timeout (botocore’s own read timeout is 60 s) and 10 s overall deadline (none by default).'],
-    cannot: 'Throttling recognised by error code (Throttling, ThrottlingException on a 400), per-service policies (DynamoDB: 10 attempts, 50 ms base), connect versus read timeouts. Legacy mode differs per SDK; this is botocore’s.',
-    uncertain: [],
-  },
-  {
-    id: 'urllib3',
-    group: 'Python HTTP',
-    name: 'urllib3 Retry.DEFAULT (the pool default, Retry(3))',
-    short: 'urllib3’s default Retry',
-    docs: '§3',
-    sources: [
-      { label: 'urllib3 src/urllib3/util/retry.py', version: 'urllib3 2.x, commit 00f30f01', href: 'https://github.com/urllib3/urllib3/blob/00f30f01/src/urllib3/util/retry.py' },
-    ],
-    inputs: {
-      maxRetries: 3, // L238, L213: Retry.DEFAULT = Retry(3)
-      baseBackoffMs: 0, // L239, L214: backoff_factor 0, "backoff is disabled"
-      backoffMultiplier: 2, // L240, L215
-      maxBackoffMs: 120000, // L241, L216: DEFAULT_BACKOFF_MAX = 120
-      jitter: 'none', // L242, L217: backoff_jitter 0.0
-      clientTimeoutMs: 3000, // the seed's (L482); urllib3 uses the caller's (L244)
-      deadlineMs: 10000, // the seed's (L19)
-      waitBudgetMs: null,
-      idempotencyKey: false, // L247: urllib3 ignores keys
-      retryOn: ['timeout'], // L245: read errors, for allowed methods only
-      retryWritesWithoutKey: false, // L246, L254-L257: POST is not in allowed_methods (L218)
-      honourRetryAfter: true, // L248, L220: respect_retry_after_header True
-      firstRetryImmediate: true, // L243, L215: "if consecutive_errors_len <= 1: return 0"
-      minBackoffMs: 0,
-      ceilingScheduleMs: [],
-      retryOnStatuses: [], // L219: status_forcelist None
-      retryAfterStatuses: [413, 429, 503], // L245, L221: RETRY_AFTER_STATUS_CODES
-      retryAfterMode: 'replace', // L226: the header's wait, else the backoff
-      retryAfterMaxMs: null, // urllib3 caps at 6 h (L222) where the engine's maxMs would ignore; see `cannot`
-    },
-    kept: ['The seed’s 3 s client timeout (urllib3 uses the caller’s) and 10 s overall deadline.'],
-    cannot: 'A POST is never retried even with an idempotency key (urllib3 has none: turning the key on here would retry), connect errors that are retried for POST, a Retry-After of 0 or in the past falling back to the backoff, the 6-hour Retry-After cap, and a date measured against the local clock.',
-    uncertain: ['Which urllib3 2.x release added the 6-hour retry_after_max was not established (docs/clients.md §3).'],
-  },
-  {
-    id: 'requests',
-    group: 'Python HTTP',
-    name: 'requests default (0 retries)',
-    short: 'requests’ default',
-    docs: '§3',
-    sources: [
-      { label: 'requests src/requests/adapters.py', version: 'commit 4089f3dc', href: 'https://github.com/psf/requests/blob/4089f3dc65f783beaa53cc032958ab625440d0ac/src/requests/adapters.py' },
-    ],
-    inputs: {
-      maxRetries: 0, // L238, L228: Retry(0, read=False)
-      baseBackoffMs: 0, // unused with 0 retries (L239 "–")
-      backoffMultiplier: 2, // unused (L240 "–")
-      maxBackoffMs: null, // unused (L241 "–")
-      jitter: 'none', // unused (L242 "–")
-      clientTimeoutMs: 3000, // the seed's (L482); requests has none by default (L244)
-      deadlineMs: 10000, // the seed's (L19)
-      waitBudgetMs: null,
-      idempotencyKey: false, // L247
-      retryOn: [], // L245: []
-      retryWritesWithoutKey: false, // L228: read errors never retried
-      honourRetryAfter: false, // nothing is retried
-      firstRetryImmediate: false,
-      minBackoffMs: 0,
-      ceilingScheduleMs: [],
-      retryOnStatuses: [],
-      retryAfterStatuses: [],
-      retryAfterMode: 'replace',
-      retryAfterMaxMs: null,
-    },
-    kept: ['The seed’s 3 s client timeout: requests itself waits forever unless the caller passes a timeout.'],
-    cannot: 'Nothing that matters here: requests makes one attempt. (Its own default of no timeout at all cannot be shown; the engine needs one.)',
-    uncertain: ['That requests sets no timeout by default was not verified in its source (docs/clients.md §3).'],
-  },
-  {
-    id: 'stripe-node',
-    group: 'Stripe',
-    name: 'Stripe: stripe-node (current default), stripe-python with 2 retries',
-    short: 'Stripe’s node client',
-    docs: '§4',
-    sources: [
-      { label: 'stripe-node src/RequestSender.ts', version: 'commit 272d011c', href: 'https://github.com/stripe/stripe-node/blob/272d011ceaa893abeb4ba3cfd8bb9a3ff598aef7/src/RequestSender.ts' },
-      { label: 'stripe-node pull request #1808 (v13.0.0: retries on by default)', version: 'v13.0.0', href: 'https://github.com/stripe/stripe-node/pull/1808' },
-      { label: 'stripe-python stripe/_http_client.py', version: 'commit 0861c88a', href: 'https://github.com/stripe/stripe-python/blob/0861c88a/stripe/_http_client.py' },
-    ],
-    inputs: {
-      maxRetries: 2, // L303, L280: maxNetworkRetries default 2
-      baseBackoffMs: 500, // L304, L281: INITIAL_NETWORK_RETRY_DELAY_SEC = 0.5
-      backoffMultiplier: 2, // L305, L283: 2^(numRetries − 1)
-      maxBackoffMs: 5000, // L306, L281: MAX_NETWORK_RETRY_DELAY_SEC = 5
-      jitter: 'equal', // L307, L295: × 0.5·(1 + U(0,1))
-      clientTimeoutMs: 3000, // the seed's (L482); own 80 s (L308, L288)
-      deadlineMs: 10000, // the seed's (L19); none (L309)
-      waitBudgetMs: null,
-      idempotencyKey: true, // L312, L287: a key on every POST when retries > 0
-      retryOn: ['timeout', '5xx'], // L310, L285: no response, ≥ 500
-      retryWritesWithoutKey: true, // L311
-      honourRetryAfter: true, // L313, L284: integer seconds, as a floor
-      firstRetryImmediate: false,
-      minBackoffMs: 500, // L307, L295-L297: max(initialNetworkRetryDelay, …)
-      ceilingScheduleMs: [],
-      retryOnStatuses: [409], // L310, L285
-      retryAfterStatuses: [],
-      retryAfterMode: 'at-least', // L313, L318-L319: max(sleep, retryAfter)
-      retryAfterMaxMs: 60000, // L313, L281: MAX_RETRY_AFTER_WAIT = 60
-    },
-    kept: ['The seed’s 3 s client timeout (Stripe’s own is 80 s) and 10 s overall deadline (none by default).'],
-    cannot: `${STRIPE_CAVEATS}.`,
-    uncertain: [
-      'stripe-node’s default of 2 retries was found in its newest copies by text search and could not be opened at a known commit; v13.0.0’s changelog says 1 (docs/clients.md §4).',
-      'stripe-python’s own default read 0 retries in the copies checked: this preset is stripe-python only once max_network_retries = 2 is set.',
-    ],
-  },
-  {
-    id: 'stripe-python',
-    group: 'Stripe',
-    name: 'Stripe: stripe-python (module default, 0 retries)',
-    short: 'stripe-python’s module default',
-    docs: '§4',
-    sources: [
-      { label: 'stripe-python stripe/_http_client.py', version: 'commit 0861c88a', href: 'https://github.com/stripe/stripe-python/blob/0861c88a/stripe/_http_client.py' },
-      { label: 'stripe-python stripe/_api_requestor.py (the key on every POST)', version: 'commit 047400fc', href: 'https://github.com/stripe/stripe-python/blob/047400fc/stripe/_api_requestor.py' },
-    ],
-    inputs: {
-      maxRetries: 0, // L303, L280: max_network_retries = 0
-      baseBackoffMs: 500, // L304
-      backoffMultiplier: 2, // L305
-      maxBackoffMs: 5000, // L306
-      jitter: 'equal', // L307
-      clientTimeoutMs: 3000, // the seed's (L482); own 80 s (L308)
-      deadlineMs: 10000, // the seed's (L19)
-      waitBudgetMs: null,
-      idempotencyKey: true, // L312, L287: every POST, whatever the retries
-      retryOn: ['timeout', '5xx'], // L310
-      retryWritesWithoutKey: true, // L311
-      honourRetryAfter: true, // L313
-      firstRetryImmediate: false,
-      minBackoffMs: 500, // L307
-      ceilingScheduleMs: [],
-      retryOnStatuses: [409], // L310
-      retryAfterStatuses: [],
-      retryAfterMode: 'at-least', // L313
-      retryAfterMaxMs: 60000, // L313
-    },
-    kept: ['The seed’s 3 s client timeout (stripe-python’s own is 80 s) and 10 s overall deadline.'],
-    cannot: `${STRIPE_CAVEATS}.`,
-    uncertain: ['The default of 0 retries is what the copies read say; docs/clients.md §4 asks for it to be checked against the installed version.'],
-  },
-  {
-    id: 'stripe-go',
-    group: 'Stripe',
-    name: 'Stripe: stripe-go',
-    short: 'stripe-go',
-    docs: '§4',
-    sources: [
-      { label: 'stripe-go stripe.go', version: 'v81.3.0', href: 'https://github.com/stripe/stripe-go/blob/v81.3.0/stripe.go' },
-    ],
-    inputs: {
-      maxRetries: 2, // L303, L280: DefaultMaxNetworkRetries int64 = 2
-      baseBackoffMs: 500, // unused beside the schedule (L304)
-      backoffMultiplier: 2, // unused beside the schedule (L305 "–")
-      maxBackoffMs: 5000, // L306, L281: maxNetworkRetriesDelay
-      jitter: 'proportional', // L307, L299: 75–100 %
-      jitterLow: 0.75, // L283: jitter := rand.Int63n(int64(delay / 4)), subtracted
-      jitterHigh: 1, // L283
-      clientTimeoutMs: 3000, // the seed's (L482); own 80 s (L308)
-      deadlineMs: 10000, // the seed's (L19)
-      waitBudgetMs: null,
-      idempotencyKey: true, // L312, L287: every write method
-      retryOn: ['timeout', '5xx'], // L310, L285
-      retryWritesWithoutKey: true, // L311
-      honourRetryAfter: false, // L313, L284: not read
-      firstRetryImmediate: false,
-      minBackoffMs: 500, // L307, L283: if delay < minNetworkRetriesDelay
-      ceilingScheduleMs: [500, 1000, 2500, 5000], // L304, L298: 500 + 500·k², k = 0, 1, 2, 3
-      retryOnStatuses: [409], // L310, L285
-      retryAfterStatuses: [],
-      retryAfterMode: 'replace', // unused (L313)
-      retryAfterMaxMs: null, // unused
-    },
-    kept: ['The seed’s 3 s client timeout (stripe-go’s own is 80 s) and 10 s overall deadline (a context deadline would stop retries).'],
-    cannot: 'Stripe-Should-Retry, a 429 retried only with the code lock_timeout, and retries stopped by a cancelled context.',
-    uncertain: [],
-  },
-  {
-    id: 'polly',
-    group: '.NET and Java',
-    name: 'Polly v8 defaults (HttpClient timeout, not retried)',
-    short: 'Polly v8’s defaults',
-    docs: '§5',
-    sources: [
-      { label: 'Polly documentation: Retry resilience strategy', version: 'Polly v8, docs commit 027c7321', href: 'https://github.com/App-vNext/Polly/blob/027c7321/docs/strategies/retry.md' },
-      { label: 'Polly RetryConstants.cs', version: 'commit 243b0443', href: 'https://github.com/App-vNext/Polly/blob/243b0443/src/Polly.Core/Retry/RetryConstants.cs' },
-    ],
-    inputs: {
-      maxRetries: 3, // L370, L344: MaxRetryAttempts 3
-      baseBackoffMs: 2000, // L371, L345: Delay 2 s
-      backoffMultiplier: 1, // L372, L346: BackoffType Constant
-      maxBackoffMs: null, // L373, L348: MaxDelay null
-      jitter: 'none', // L374, L347: UseJitter false
-      clientTimeoutMs: 3000, // the seed's (L482); HttpClient's own is 100 s (L375, L355)
-      deadlineMs: 10000, // the seed's (L19)
-      waitBudgetMs: null,
-      idempotencyKey: false, // L378
-      retryOn: ['429', '5xx', '4xx'], // L376: thrown non-2xx; the timeout is not retried (L349, L392)
-      retryWritesWithoutKey: true, // L377
-      honourRetryAfter: false, // L379, L354
-      firstRetryImmediate: false,
-      minBackoffMs: 0,
-      ceilingScheduleMs: [],
-      retryOnStatuses: [],
-      retryAfterStatuses: [],
-      retryAfterMode: 'replace',
-      retryAfterMaxMs: null,
-    },
-    kept: ['The seed’s 3 s client timeout (HttpClient’s own is 100 s) and 10 s overall deadline.'],
-    cannot: 'What is retried depends on the caller’s code: a status is retried only if the call throws on it (EnsureSuccessStatusCode), and an HttpClient timeout is an OperationCanceledException, which the default ShouldHandle excludes.',
-    uncertain: ['The retried statuses assume the usual wiring (EnsureSuccessStatusCode); without it no status is retried (docs/clients.md §5).'],
-  },
-  {
-    id: 'polly-timeout',
-    group: '.NET and Java',
-    name: 'Polly v8 defaults with a Polly Timeout strategy inside the retry',
-    short: 'Polly v8 with a Timeout strategy',
-    docs: '§5',
-    sources: [
-      { label: 'Polly documentation: Retry resilience strategy', version: 'Polly v8, docs commit 027c7321', href: 'https://github.com/App-vNext/Polly/blob/027c7321/docs/strategies/retry.md' },
-      { label: 'Polly RetryConstants.cs', version: 'commit 243b0443', href: 'https://github.com/App-vNext/Polly/blob/243b0443/src/Polly.Core/Retry/RetryConstants.cs' },
-    ],
-    inputs: {
-      maxRetries: 3, // L370
-      baseBackoffMs: 2000, // L371
-      backoffMultiplier: 1, // L372
-      maxBackoffMs: null, // L373
-      jitter: 'none', // L374
-      clientTimeoutMs: 3000, // L375: the Timeout strategy's value, here the seed's 3 s (L394)
-      deadlineMs: 10000, // the seed's (L19)
-      waitBudgetMs: null,
-      idempotencyKey: false, // L378
-      retryOn: ['timeout', '429', '5xx', '4xx'], // L376: TimeoutRejectedException is handled
-      retryWritesWithoutKey: true, // L377
-      honourRetryAfter: false, // L379
-      firstRetryImmediate: false,
-      minBackoffMs: 0,
-      ceilingScheduleMs: [],
-      retryOnStatuses: [],
-      retryAfterStatuses: [],
-      retryAfterMode: 'replace',
-      retryAfterMaxMs: null,
-    },
-    kept: ['A Polly Timeout strategy of 3 s (the seed’s) inside the retry, and the seed’s 10 s overall deadline.'],
-    cannot: 'Statuses are retried only if the call throws on them; Polly’s jitter options (±25 %, decorrelated V2) are not defaults and not modelled here.',
-    uncertain: ['The retried statuses assume EnsureSuccessStatusCode (docs/clients.md §5).'],
-  },
-  {
-    id: 'resilience4j',
-    group: '.NET and Java',
-    name: 'resilience4j Retry defaults',
-    short: 'resilience4j’s defaults',
-    docs: '§6',
-    sources: [
-      { label: 'resilience4j RetryConfig.java', version: 'commit 0124df71', href: 'https://github.com/resilience4j/resilience4j/blob/0124df71/resilience4j-retry/src/main/java/io/github/resilience4j/retry/RetryConfig.java' },
-    ],
-    inputs: {
-      maxRetries: 2, // L425, L405: DEFAULT_MAX_ATTEMPTS = 3 includes the first call
-      baseBackoffMs: 500, // L426, L406: DEFAULT_WAIT_DURATION = 500
-      backoffMultiplier: 1, // L427, L406: a fixed interval
-      maxBackoffMs: null, // L428
-      jitter: 'none', // L429
-      clientTimeoutMs: 3000, // the seed's (L482); resilience4j has none (L430)
-      deadlineMs: 10000, // the seed's (L19); none (L431)
-      waitBudgetMs: null,
-      idempotencyKey: false, // L434
-      retryOn: ['timeout'], // L432, L407: every exception; statuses only if the HTTP client throws
-      retryWritesWithoutKey: true, // L433
-      honourRetryAfter: false, // L435
-      firstRetryImmediate: false,
-      minBackoffMs: 0,
-      ceilingScheduleMs: [],
-      retryOnStatuses: [],
-      retryAfterStatuses: [],
-      retryAfterMode: 'replace',
-      retryAfterMaxMs: null,
-    },
-    kept: ['The seed’s 3 s client timeout (resilience4j has none of its own) and 10 s overall deadline.'],
-    cannot: 'Statuses retried only when the HTTP client throws on them, the retry budget, and whole-millisecond truncation of exponential intervals (not a default).',
-    uncertain: ['Whether a retry budget is active by default was not checked (docs/clients.md §6).'],
-  },
+  {"id":"grpc-go-169","group":"gRPC","name":"gRPC A6 example policy: grpc-go ≥ 1.69, grpc-java ≥ 1.80","short":"grpc-go ≥ 1.69 with A6’s example policy","library":"grpc/grpc-go, grpc/grpc-java","versions":"grpc-go ≥ 1.69.0 (read at v1.69.0 and v1.83.1), grpc-java ≥ 1.80.0 (read at v1.80.0 and v1.83.1), A6 since 2024-08-29","inputs":{"waitBudgetMs":null,"firstRetryImmediate":false,"minBackoffMs":0,"ceilingScheduleMs":[],"retryOnStatuses":[429,502,503,504],"retryAfterStatuses":[],"retryAfterMode":"replace","retryAfterMaxMs":null,"retryAfterOverMax":"backoff","attemptStart":"before-deadline","maxRetries":3,"baseBackoffMs":100,"backoffMultiplier":2,"maxBackoffMs":1000,"clientTimeoutMs":86400000,"deadlineMs":3000,"idempotencyKey":false,"retryWritesWithoutKey":true,"honourRetryAfter":false,"retryOn":[],"jitter":"proportional","jitterLow":0.8,"jitterHigh":1.2},"opening":{"attempts":1,"charges":1,"outcome":"unknown","why":"the response is lost and nothing ends the attempt before the 3 s call deadline, at which the call fails with DEADLINE_EXCEEDED; gRPC does not retry past its deadline"},"cannot":["gRPC retries by status code, not by HTTP status: the engine’s answers are HTTP statuses, so the preset retries the four HTTP statuses grpc-go and grpc-java map to UNAVAILABLE (429, 502, 503, 504) and not 500 (UNKNOWN). A gRPC server’s own UNAVAILABLE is one of these.","Retry throttling (retryThrottling), hedging, transparent retries, pushback (grpc-retry-pushback-ms, which also restarts the backoff), and grpc-go retrying only answers that came as Trailers-Only.","gRPC retries nothing unless the service config sets a policy: this is A6’s example policy, not a default.","grpc-java’s new jitter is behind GRPC_EXPERIMENTAL_XDS_RLS_LB, on by default (RetriableStream.java line 855); switched off, grpc-java waits as ≤ 1.70 does."],"unverified":[],"unverifiedValues":{},"kept":{"clientTimeoutMs":"none: gRPC has no per-attempt timeout, so the engine’s largest, and an attempt ends only at the call deadline","deadlineMs":"the seed’s 3 s as the call deadline, which spans every attempt (A6 line 101: “gRPC’s call deadline applies across all attempts”); gRPC sets none unless the caller does","attemptStart":"a real client sends an attempt whenever it starts before its deadline: it cannot know the server’s response time (docs/engine.md §2.1)"},"approximated":{},"releases":[{"repo":"grpc/proposal","tag":"A6 @ 2024-08-29 (#452)","commit":"dc9fd4fe5b94"},{"repo":"grpc/grpc-go","tag":"v1.83.1","commit":"1550d9e0cddb"},{"repo":"grpc/grpc-go","tag":"v1.69.0","commit":"317271b23267"},{"repo":"grpc/grpc-java","tag":"v1.83.1","commit":"8f621c03b776"}],"gates":[{"gate":"throttle","params":{"maxTokens":10,"tokenRatio":0.1},"note":"A6’s example retryThrottling; gRPC throttles only when the service config sets it. The rule (line 187): “If token_count is less than or equal to the threshold, defined to be (maxTokens / 2), then RPCs will not be retried”."}]},
+  {"id":"grpc-java-171","group":"gRPC","name":"gRPC A6 example policy: grpc-java 1.71–1.79 (jitter 0.4–1.2)","short":"grpc-java 1.71–1.79 with A6’s example policy","library":"grpc/grpc-java","versions":"grpc-java 1.71.0–1.79.x (read at v1.71.0 and v1.79.0; fixed in v1.80.0)","inputs":{"waitBudgetMs":null,"firstRetryImmediate":false,"minBackoffMs":0,"ceilingScheduleMs":[],"retryOnStatuses":[429,502,503,504],"retryAfterStatuses":[],"retryAfterMode":"replace","retryAfterMaxMs":null,"retryAfterOverMax":"backoff","attemptStart":"before-deadline","maxRetries":3,"baseBackoffMs":100,"backoffMultiplier":2,"maxBackoffMs":1000,"clientTimeoutMs":86400000,"deadlineMs":3000,"idempotencyKey":false,"retryWritesWithoutKey":true,"honourRetryAfter":false,"retryOn":[],"jitter":"proportional","jitterLow":0.4,"jitterHigh":1.2},"opening":{"attempts":1,"charges":1,"outcome":"unknown","why":"the response is lost and nothing ends the attempt before the 3 s call deadline, at which the call fails with DEADLINE_EXCEEDED; gRPC does not retry past its deadline"},"cannot":["gRPC retries by status code, not by HTTP status: the engine’s answers are HTTP statuses, so the preset retries the four HTTP statuses grpc-go and grpc-java map to UNAVAILABLE (429, 502, 503, 504) and not 500 (UNKNOWN). A gRPC server’s own UNAVAILABLE is one of these.","Retry throttling (retryThrottling), hedging, transparent retries, pushback (grpc-retry-pushback-ms, which also restarts the backoff), and grpc-go retrying only answers that came as Trailers-Only.","gRPC retries nothing unless the service config sets a policy: this is A6’s example policy, not a default.","The jitter is 0.8·U + 0.4, not A6’s 0.8–1.2: a bug, fixed in v1.80.0."],"unverified":[],"unverifiedValues":{},"kept":{"clientTimeoutMs":"none: gRPC has no per-attempt timeout, so the engine’s largest, and an attempt ends only at the call deadline","deadlineMs":"the seed’s 3 s as the call deadline, which spans every attempt (A6 line 101: “gRPC’s call deadline applies across all attempts”); gRPC sets none unless the caller does","attemptStart":"a real client sends an attempt whenever it starts before its deadline: it cannot know the server’s response time (docs/engine.md §2.1)"},"approximated":{},"releases":[{"repo":"grpc/proposal","tag":"A6 @ 2024-08-29 (#452)","commit":"dc9fd4fe5b94"},{"repo":"grpc/grpc-java","tag":"v1.71.0","commit":"865c4432569d"},{"repo":"grpc/grpc-java","tag":"v1.79.0","commit":"381593f39e37"},{"repo":"grpc/grpc-java","tag":"v1.80.0","commit":"6c231b4c534d"},{"repo":"grpc/grpc-go","tag":"v1.83.1","commit":"1550d9e0cddb"},{"repo":"grpc/grpc-java","tag":"v1.83.1","commit":"8f621c03b776"}],"gates":[{"gate":"throttle","params":{"maxTokens":10,"tokenRatio":0.1},"note":"A6’s example retryThrottling; gRPC throttles only when the service config sets it. The rule (line 187): “If token_count is less than or equal to the threshold, defined to be (maxTokens / 2), then RPCs will not be retried”."}]},
+  {"id":"grpc-go-168","group":"gRPC","name":"gRPC A6 example policy: grpc-go ≤ 1.68, grpc-java ≤ 1.70 (full jitter)","short":"grpc-go ≤ 1.68 with A6’s example policy","library":"grpc/grpc-go, grpc/grpc-java","versions":"grpc-go ≤ 1.68.x (read at v1.68.0), grpc-java ≤ 1.70.x (read at v1.70.0), A6 before 2024-08-29","inputs":{"waitBudgetMs":null,"firstRetryImmediate":false,"minBackoffMs":0,"ceilingScheduleMs":[],"retryOnStatuses":[429,502,503,504],"retryAfterStatuses":[],"retryAfterMode":"replace","retryAfterMaxMs":null,"retryAfterOverMax":"backoff","attemptStart":"before-deadline","maxRetries":3,"baseBackoffMs":100,"backoffMultiplier":2,"maxBackoffMs":1000,"clientTimeoutMs":86400000,"deadlineMs":3000,"idempotencyKey":false,"retryWritesWithoutKey":true,"honourRetryAfter":false,"retryOn":[],"jitter":"full"},"opening":{"attempts":1,"charges":1,"outcome":"unknown","why":"the response is lost and nothing ends the attempt before the 3 s call deadline, at which the call fails with DEADLINE_EXCEEDED; gRPC does not retry past its deadline"},"cannot":["gRPC retries by status code, not by HTTP status: the engine’s answers are HTTP statuses, so the preset retries the four HTTP statuses grpc-go and grpc-java map to UNAVAILABLE (429, 502, 503, 504) and not 500 (UNKNOWN). A gRPC server’s own UNAVAILABLE is one of these.","Retry throttling (retryThrottling), hedging, transparent retries, pushback (grpc-retry-pushback-ms, which also restarts the backoff), and grpc-go retrying only answers that came as Trailers-Only.","gRPC retries nothing unless the service config sets a policy: this is A6’s example policy, not a default.","The HTTP-to-gRPC status mapping was read at v1.83.1 (grpc-go, grpc-java), not at these releases."],"unverified":["The status mapping (429, 502, 503, 504 to UNAVAILABLE) was read at the newest releases only, not at v1.68.0 or v1.70.0."],"unverifiedValues":{},"kept":{"clientTimeoutMs":"none: gRPC has no per-attempt timeout, so the engine’s largest, and an attempt ends only at the call deadline","deadlineMs":"the seed’s 3 s as the call deadline, which spans every attempt (A6 line 101: “gRPC’s call deadline applies across all attempts”); gRPC sets none unless the caller does","attemptStart":"a real client sends an attempt whenever it starts before its deadline: it cannot know the server’s response time (docs/engine.md §2.1)"},"approximated":{},"releases":[{"repo":"grpc/proposal","tag":"A6 @ 2024-08-29 (#452)","commit":"dc9fd4fe5b94"},{"repo":"grpc/grpc-go","tag":"v1.68.0","commit":"acba4d3e9d53"},{"repo":"grpc/grpc-java","tag":"v1.70.0","commit":"22a42c88d80f"},{"repo":"grpc/proposal","tag":"A6 @ 2023-02-03 (#339)","commit":"df5e8a8db094"},{"repo":"grpc/grpc-go","tag":"v1.83.1","commit":"1550d9e0cddb"}],"gates":[{"gate":"throttle","params":{"maxTokens":10,"tokenRatio":0.1},"note":"A6’s example retryThrottling; gRPC throttles only when the service config sets it. The rule (line 187): “If token_count is less than or equal to the threshold, defined to be (maxTokens / 2), then RPCs will not be retried”."}]},
+  {"id":"grpc-core","group":"gRPC","name":"gRPC A6 example policy on grpc-core (C++, Python, Ruby…)","short":"grpc-core with A6’s example policy","library":"grpc/grpc","versions":"not read at a release: the repository is too large to fetch here; a stored copy at a commit only","inputs":{"waitBudgetMs":null,"firstRetryImmediate":false,"minBackoffMs":0,"ceilingScheduleMs":[],"retryOnStatuses":[429,502,503,504],"retryAfterStatuses":[],"retryAfterMode":"replace","retryAfterMaxMs":null,"retryAfterOverMax":"backoff","attemptStart":"before-deadline","maxRetries":3,"baseBackoffMs":100,"backoffMultiplier":2,"maxBackoffMs":1000,"clientTimeoutMs":86400000,"deadlineMs":3000,"idempotencyKey":false,"retryWritesWithoutKey":true,"honourRetryAfter":false,"retryOn":[],"jitter":"proportional","jitterLow":0.8,"jitterHigh":1.2},"opening":{"attempts":1,"charges":1,"outcome":"unknown","why":"the response is lost and nothing ends the attempt before the 3 s call deadline, at which the call fails with DEADLINE_EXCEEDED; gRPC does not retry past its deadline"},"cannot":["gRPC retries by status code, not by HTTP status: the engine’s answers are HTTP statuses, so the preset retries the four HTTP statuses grpc-go and grpc-java map to UNAVAILABLE (429, 502, 503, 504) and not 500 (UNKNOWN). A gRPC server’s own UNAVAILABLE is one of these.","Retry throttling (retryThrottling), hedging, transparent retries, pushback (grpc-retry-pushback-ms, which also restarts the backoff), and grpc-go retrying only answers that came as Trailers-Only.","gRPC retries nothing unless the service config sets a policy: this is A6’s example policy, not a default."],"unverified":["grpc/grpc (the C core) could not be fetched at a release (too large); its jitter of 0.8–1.2 comes from a stored copy at a commit, and its status mapping was not read."],"unverifiedValues":{"jitter":"read in a copy, not a release","jitterLow":"read in a copy, not a release (src/core/util/backoff.cc: absl::Uniform(rand_gen_, 1 - options_.jitter(), 1 + options_.jitter()))","jitterHigh":"read in a copy, not a release","retryOnStatuses":"grpc-core’s HTTP-to-gRPC mapping was not read; the preset uses grpc-go’s and grpc-java’s"},"kept":{"clientTimeoutMs":"none: gRPC has no per-attempt timeout, so the engine’s largest, and an attempt ends only at the call deadline","deadlineMs":"the seed’s 3 s as the call deadline, which spans every attempt (A6 line 101: “gRPC’s call deadline applies across all attempts”); gRPC sets none unless the caller does","attemptStart":"a real client sends an attempt whenever it starts before its deadline: it cannot know the server’s response time (docs/engine.md §2.1)"},"approximated":{},"releases":[{"repo":"grpc/proposal","tag":"A6 @ 2024-08-29 (#452)","commit":"dc9fd4fe5b94"},{"repo":"grpc/grpc","tag":"no tag (a stored copy)","commit":"0c188b6d9536"},{"repo":"grpc/grpc-go","tag":"v1.83.1","commit":"1550d9e0cddb"}],"gates":[{"gate":"throttle","params":{"maxTokens":10,"tokenRatio":0.1},"note":"A6’s example retryThrottling; gRPC throttles only when the service config sets it. The rule (line 187): “If token_count is less than or equal to the threshold, defined to be (maxTokens / 2), then RPCs will not be retried”."}]},
+  {"id":"aws-botocore-2026","group":"AWS SDKs","name":"AWS SDK for Python (botocore) with AWS_NEW_RETRIES_2026=true","short":"botocore’s 2026 retries","library":"boto/botocore","versions":"botocore ≥ 1.43.3 with AWS_NEW_RETRIES_2026=true (read at 1.43.67); the default once the switch is removed","inputs":{"waitBudgetMs":null,"firstRetryImmediate":false,"minBackoffMs":0,"ceilingScheduleMs":[],"retryOnStatuses":[500,502,503,504],"retryAfterStatuses":[],"retryAfterMode":"replace","retryAfterMaxMs":null,"retryAfterOverMax":"backoff","attemptStart":"before-deadline","maxRetries":2,"baseBackoffMs":50,"backoffMultiplier":2,"maxBackoffMs":20000,"jitter":"full","clientTimeoutMs":3000,"deadlineMs":10000,"idempotencyKey":false,"retryOn":["timeout","429"],"retryWritesWithoutKey":true,"honourRetryAfter":false},"opening":{"attempts":2,"charges":2,"outcome":"success","why":"the read timeout is retried and no idempotency key is sent for a call that models none, so the second attempt charges again"},"cannot":["A 429 is retried only when its error code is a throttling one (Throttling, ThrottlingException, TooManyRequestsException…); here every 429 is.","Connect timeouts apart from read timeouts; modeled retryable errors; adaptive mode’s client-side rate limiting.","A throttling error backs off from 1 s, not 50 ms (throttling_base_scale 1); x-amz-retry-after (milliseconds, kept between the backoff and the backoff + 5 s); DynamoDB’s 4 attempts and 25 ms base."],"unverified":[],"unverifiedValues":{},"kept":{"clientTimeoutMs":"the seed’s 3 s, so every client meets the same lost response; botocore’s own read timeout is 60 s (botocore/endpoint.py line 39: DEFAULT_TIMEOUT = 60)","deadlineMs":"the seed’s 10 s (the page’s deadline box cannot hold “none”); botocore sets no overall deadline","attemptStart":"a real client sends an attempt whenever it starts before its deadline: it cannot know the server’s response time (docs/engine.md §2.1)"},"approximated":{},"releases":[{"repo":"boto/botocore","tag":"1.43.67","commit":"c10ac1e37a0e"}],"gates":[{"gate":"quota","params":{"capacity":500,"retryCost":14,"timeoutCost":14,"successIncrement":1},"note":"A timeout costs 14 like any other non-throttling error under the switch; a throttling error costs 5, which FLEET §5’s quota has no field for (its 429 is not a failure that pays)."}]},
+  {"id":"aws-botocore-standard","group":"AWS SDKs","name":"AWS SDK for Python (botocore), retry_mode = standard, without the 2026 switch","short":"botocore’s standard mode","library":"boto/botocore","versions":"botocore, standard mode, AWS_NEW_RETRIES_2026 unset (read at 1.43.67)","inputs":{"waitBudgetMs":null,"firstRetryImmediate":false,"minBackoffMs":0,"ceilingScheduleMs":[],"retryOnStatuses":[500,502,503,504],"retryAfterStatuses":[],"retryAfterMode":"replace","retryAfterMaxMs":null,"retryAfterOverMax":"backoff","attemptStart":"before-deadline","maxRetries":2,"baseBackoffMs":1000,"backoffMultiplier":2,"maxBackoffMs":20000,"jitter":"full","clientTimeoutMs":3000,"deadlineMs":10000,"idempotencyKey":false,"retryOn":["timeout","429"],"retryWritesWithoutKey":true,"honourRetryAfter":false},"opening":{"attempts":2,"charges":2,"outcome":"success","why":"the read timeout is retried and no idempotency key is sent for a call that models none, so the second attempt charges again"},"cannot":["A 429 is retried only when its error code is a throttling one (Throttling, ThrottlingException, TooManyRequestsException…); here every 429 is.","Connect timeouts apart from read timeouts; modeled retryable errors; adaptive mode’s client-side rate limiting."],"unverified":[],"unverifiedValues":{},"kept":{"clientTimeoutMs":"the seed’s 3 s, so every client meets the same lost response; botocore’s own read timeout is 60 s (botocore/endpoint.py line 39: DEFAULT_TIMEOUT = 60)","deadlineMs":"the seed’s 10 s (the page’s deadline box cannot hold “none”); botocore sets no overall deadline","attemptStart":"a real client sends an attempt whenever it starts before its deadline: it cannot know the server’s response time (docs/engine.md §2.1)"},"approximated":{},"releases":[{"repo":"boto/botocore","tag":"1.43.67","commit":"c10ac1e37a0e"}],"gates":[{"gate":"quota","params":{"capacity":500,"retryCost":5,"timeoutCost":10,"successIncrement":1},"note":"FLEET §5’s quota defaults are exactly these."}]},
+  {"id":"aws-botocore-legacy","group":"AWS SDKs","name":"AWS SDK for Python (botocore), legacy mode (the default without the 2026 switch)","short":"botocore’s legacy mode","library":"boto/botocore","versions":"botocore legacy mode (read at 1.43.67; 504 retried since 1.4.15, 502 at least since 1.4.14)","inputs":{"waitBudgetMs":null,"firstRetryImmediate":false,"minBackoffMs":0,"ceilingScheduleMs":[],"retryOnStatuses":[500,502,503,504,509],"retryAfterStatuses":[],"retryAfterMode":"replace","retryAfterMaxMs":null,"retryAfterOverMax":"backoff","attemptStart":"before-deadline","maxRetries":4,"baseBackoffMs":1000,"backoffMultiplier":2,"maxBackoffMs":null,"jitter":"full","clientTimeoutMs":3000,"deadlineMs":10000,"idempotencyKey":false,"retryOn":["timeout","429"],"retryWritesWithoutKey":true,"honourRetryAfter":false},"opening":{"attempts":2,"charges":2,"outcome":"success","why":"the read timeout is retried and no idempotency key is sent for a call that models none, so the second attempt charges again"},"cannot":["Throttling recognised by error code on a 400 (Throttling, ThrottlingException…); per-service policies (DynamoDB: 10 attempts, 50 ms base); connect apart from read timeouts. Legacy mode differs per SDK: this is botocore’s."],"unverified":[],"unverifiedValues":{},"kept":{"clientTimeoutMs":"the seed’s 3 s, so every client meets the same lost response; botocore’s own read timeout is 60 s (botocore/endpoint.py line 39: DEFAULT_TIMEOUT = 60)","deadlineMs":"the seed’s 10 s (the page’s deadline box cannot hold “none”); botocore sets no overall deadline","attemptStart":"a real client sends an attempt whenever it starts before its deadline: it cannot know the server’s response time (docs/engine.md §2.1)"},"approximated":{},"releases":[{"repo":"boto/botocore","tag":"1.43.67","commit":"c10ac1e37a0e"},{"repo":"boto/botocore","tag":"1.4.15","commit":"e882a4f05882"},{"repo":"boto/botocore","tag":"1.4.14","commit":"b40a4c9929f2"}],"gates":[]},
+  {"id":"aws-sdk-go-v2","group":"AWS SDKs","name":"AWS SDK for Go v2, standard mode (unverified at a release)","short":"aws-sdk-go-v2’s standard mode","library":"aws/aws-sdk-go-v2","versions":"not read at a release: the repository (1.5 GB) is too large to fetch here, and the stored copy read has no tag","inputs":{"waitBudgetMs":null,"firstRetryImmediate":false,"minBackoffMs":0,"ceilingScheduleMs":[],"retryOnStatuses":[500,502,503,504],"retryAfterStatuses":[],"retryAfterMode":"replace","retryAfterMaxMs":null,"retryAfterOverMax":"backoff","attemptStart":"before-deadline","maxRetries":2,"baseBackoffMs":2000,"backoffMultiplier":2,"maxBackoffMs":20000,"jitter":"full","clientTimeoutMs":3000,"deadlineMs":10000,"idempotencyKey":false,"retryOn":["timeout","429"],"retryWritesWithoutKey":true,"honourRetryAfter":false},"opening":{"attempts":2,"charges":2,"outcome":"success","why":"the read timeout is retried and no idempotency key is sent for a call that models none, so the second attempt charges again"},"cannot":["The un-jittered 20 s waits after the fourth attempt; a 429 retried only with a throttling code; the 2026 behaviour (unverified here)."],"unverified":["aws/aws-sdk-go-v2 could not be fetched (1.5 GB, above this machine’s limit of 500 MB); every value comes from stored copies that carry no release tag (one is a fork’s). Treat this preset as unverified."],"unverifiedValues":{"maxRetries":"a copy, not a release","baseBackoffMs":"a copy, not a release: rand × 2^attempt s with attempt 1 for the first retry","backoffMultiplier":"a copy, not a release","maxBackoffMs":"a copy, not a release","jitter":"a copy, not a release","retryOn":"a copy, not a release: RetryableConnectionError, and 429 through the throttle error codes","retryWritesWithoutKey":"a copy, not a release","honourRetryAfter":"a copy, not a release","retryOnStatuses":"a copy, not a release"},"kept":{"clientTimeoutMs":"the seed’s 3 s, so every client meets the same lost response; aws-sdk-go-v2’s own timeouts were not read","deadlineMs":"the seed’s 10 s (the page’s deadline box cannot hold “none”); a context deadline, if the caller sets one","attemptStart":"a real client sends an attempt whenever it starts before its deadline: it cannot know the server’s response time (docs/engine.md §2.1)"},"approximated":{},"releases":[{"repo":"aws/aws-sdk-go-v2","tag":"no tag (a stored copy)","commit":"bf6f5a8aaab1"}],"gates":[{"gate":"quota","params":{"capacity":500,"retryCost":5,"timeoutCost":10,"successIncrement":1},"note":"The 2026 behaviour (retries2026) was seen in another stored copy with no commit; its costs and first delay were not read at a release."}]},
+  {"id":"openai-python","group":"AI SDKs","name":"OpenAI Python SDK (openai-python ≥ 2.52)","short":"the OpenAI Python SDK","library":"openai/openai-python","versions":"openai-python ≥ 2.52.0 (read at v2.52.0 and v3.3.1)","inputs":{"waitBudgetMs":null,"firstRetryImmediate":false,"minBackoffMs":0,"ceilingScheduleMs":[],"retryOnStatuses":[408,409],"retryAfterStatuses":[],"retryAfterMode":"replace","retryAfterMaxMs":120000,"retryAfterOverMax":"stop","attemptStart":"before-deadline","maxRetries":2,"baseBackoffMs":500,"backoffMultiplier":2,"maxBackoffMs":8000,"jitter":"proportional","jitterLow":0.75,"jitterHigh":1,"clientTimeoutMs":3000,"deadlineMs":10000,"idempotencyKey":false,"retryOn":["timeout","429","5xx"],"retryWritesWithoutKey":true,"honourRetryAfter":true},"opening":{"attempts":2,"charges":2,"outcome":"success","why":"the timeout is retried on a POST too, and no idempotency key is sent (the SDK makes one but has no header to put it in), so the second attempt charges again"},"cannot":["x-should-retry (a server hint that overrides the decision) and retry-after-ms (milliseconds).","A Retry-After of 0, or a date now or past, falls back to the backoff (0 < retry_after); here it waits 0.","An HTTP-date Retry-After is measured against the local clock; here against the response’s Date.","The jitter: the SDK multiplies by 1 − 0.25·r; the engine by 0.75 + 0.25·d. The same range and distribution (d = 1 − r): a given draw gives the wait another draw gives there."],"unverified":[],"unverifiedValues":{},"kept":{"clientTimeoutMs":"the seed’s 3 s, so every client meets the same lost response; the SDK’s own is 600 s (src/openai/_constants.py line 7: DEFAULT_TIMEOUT = httpx2.Timeout(timeout=600, connect=5.0))","deadlineMs":"the seed’s 10 s (the page’s deadline box cannot hold “none”); the SDK sets no overall deadline","attemptStart":"a real client sends an attempt whenever it starts before its deadline: it cannot know the server’s response time (docs/engine.md §2.1)"},"approximated":{},"releases":[{"repo":"openai/openai-python","tag":"v3.3.1","commit":"753ab5c1a81c"},{"repo":"openai/openai-python","tag":"v2.52.0","commit":"ca693fbaa20a"}],"gates":[]},
+  {"id":"openai-python-251","group":"AI SDKs","name":"OpenAI Python SDK (openai-python ≤ 2.51: Retry-After up to 60 s)","short":"openai-python ≤ 2.51","library":"openai/openai-python","versions":"openai-python ≤ 2.51.x (read at v2.51.0; earlier releases not read)","inputs":{"waitBudgetMs":null,"firstRetryImmediate":false,"minBackoffMs":0,"ceilingScheduleMs":[],"retryOnStatuses":[408,409],"retryAfterStatuses":[],"retryAfterMode":"replace","retryAfterMaxMs":60000,"retryAfterOverMax":"backoff","attemptStart":"before-deadline","maxRetries":2,"baseBackoffMs":500,"backoffMultiplier":2,"maxBackoffMs":8000,"jitter":"proportional","jitterLow":0.75,"jitterHigh":1,"clientTimeoutMs":3000,"deadlineMs":10000,"idempotencyKey":false,"retryOn":["timeout","429","5xx"],"retryWritesWithoutKey":true,"honourRetryAfter":true},"opening":{"attempts":2,"charges":2,"outcome":"success","why":"the timeout is retried and no idempotency key is sent, so the second attempt charges again"},"cannot":["x-should-retry and retry-after-ms; a Retry-After of 0 falls back to the backoff (here it waits 0); dates against the local clock.","The jitter is 1 − 0.25·r there, 0.75 + 0.25·d here: the same distribution."],"unverified":["Only v2.51.0 was read: when these values began is not established."],"unverifiedValues":{},"kept":{"clientTimeoutMs":"the seed’s 3 s, so every client meets the same lost response; the SDK’s own is 600 s (src/openai/_constants.py line 9)","deadlineMs":"the seed’s 10 s (the page’s deadline box cannot hold “none”); the SDK sets no overall deadline","attemptStart":"a real client sends an attempt whenever it starts before its deadline: it cannot know the server’s response time (docs/engine.md §2.1)"},"approximated":{},"releases":[{"repo":"openai/openai-python","tag":"v2.51.0","commit":"3844843c277f"}],"gates":[]},
+  {"id":"anthropic-python","group":"AI SDKs","name":"Anthropic Python SDK","short":"the Anthropic Python SDK","library":"anthropics/anthropic-sdk-python","versions":"anthropic-sdk-python v0.121.0 (read there only)","inputs":{"waitBudgetMs":null,"firstRetryImmediate":false,"minBackoffMs":0,"ceilingScheduleMs":[],"retryOnStatuses":[408,409],"retryAfterStatuses":[],"retryAfterMode":"replace","retryAfterMaxMs":60000,"retryAfterOverMax":"backoff","attemptStart":"before-deadline","maxRetries":2,"baseBackoffMs":500,"backoffMultiplier":2,"maxBackoffMs":8000,"jitter":"proportional","jitterLow":0.75,"jitterHigh":1,"clientTimeoutMs":3000,"deadlineMs":10000,"idempotencyKey":false,"retryOn":["timeout","429","5xx"],"retryWritesWithoutKey":true,"honourRetryAfter":true},"opening":{"attempts":2,"charges":2,"outcome":"success","why":"the timeout is retried and no idempotency key is sent, so the second attempt charges again"},"cannot":["x-should-retry and retry-after-ms; a Retry-After of 0 falls back to the backoff (here it waits 0); a 401 retried once after refreshing a cached token.","The jitter is 1 − 0.25·r there, 0.75 + 0.25·d here: the same distribution."],"unverified":[],"unverifiedValues":{},"kept":{"clientTimeoutMs":"the seed’s 3 s, so every client meets the same lost response; the SDK’s own is 10 minutes (src/anthropic/_constants.py line 9), longer for large non-streaming requests","deadlineMs":"the seed’s 10 s (the page’s deadline box cannot hold “none”); the SDK sets no overall deadline","attemptStart":"a real client sends an attempt whenever it starts before its deadline: it cannot know the server’s response time (docs/engine.md §2.1)"},"approximated":{},"releases":[{"repo":"anthropics/anthropic-sdk-python","tag":"v0.121.0","commit":"204fa8e7ebc0"}],"gates":[]},
+  {"id":"dotnet-standard","group":".NET and Java","name":".NET AddStandardResilienceHandler (Microsoft.Extensions.Http.Resilience)","short":".NET’s standard resilience handler","library":"dotnet/extensions (on App-vNext/Polly)","versions":"Microsoft.Extensions.Http.Resilience v10.9.0, Polly 8.7.0","inputs":{"waitBudgetMs":null,"firstRetryImmediate":false,"minBackoffMs":0,"ceilingScheduleMs":[],"retryOnStatuses":[408],"retryAfterStatuses":[],"retryAfterMode":"replace","retryAfterMaxMs":null,"retryAfterOverMax":"backoff","attemptStart":"before-deadline","maxRetries":3,"baseBackoffMs":2000,"backoffMultiplier":2,"maxBackoffMs":null,"jitter":"full","clientTimeoutMs":3000,"deadlineMs":30000,"idempotencyKey":false,"retryOn":["timeout","429","5xx"],"retryWritesWithoutKey":true,"honourRetryAfter":true},"opening":{"attempts":2,"charges":2,"outcome":"success","why":"the attempt timeout’s TimeoutRejectedException is retried, and no idempotency key is sent, so the second attempt charges again"},"cannot":["Polly’s decorrelated jitter V2 (t = n − 1 + d; 2^t·tanh(√(4t)) differences × Delay/1.4) is approximated by full jitter of 2 s × 2^(n−1): Polly’s first wait lies in 0–2.754 s with a median near 1.795 s, here 0–2 s with a median of 1 s; later waits differ likewise. The opening run’s charges do not depend on the wait.","A Retry-After is honoured on any answer the strategy handles, with Polly’s own parsing; the rate limiter and the hedging options of the handler."],"unverified":[],"unverifiedValues":{},"kept":{"clientTimeoutMs":"the seed’s 3 s, so every client meets the same lost response; the handler’s own attempt timeout is 10 s (HttpStandardResilienceOptions.cs lines 93-95); a timeout there is a TimeoutRejectedException, retried","attemptStart":"a real client sends an attempt whenever it starts before its deadline: it cannot know the server’s response time (docs/engine.md §2.1)"},"approximated":{"jitter":"full jitter stands in for Polly’s decorrelated jitter V2"},"releases":[{"repo":"App-vNext/Polly","tag":"8.7.0","commit":"a824c6b9258d"},{"repo":"dotnet/extensions","tag":"v10.9.0","commit":"b10f9c0a081b"}],"gates":[{"gate":"breaker","params":{"failureRatio":0.1,"minimumThroughput":100,"samplingDurationMs":30000,"breakDurationMs":5000},"note":"Polly samples outcomes over 30 s of time, not over the last N calls: FLEET §5’s breaker is count-based, so these values are data, not its parameters."}]},
+  {"id":"polly","group":".NET and Java","name":"Polly v8 retry defaults (HttpClient timeout, not retried)","short":"Polly v8’s defaults","library":"App-vNext/Polly","versions":"Polly 8.7.0 (read there)","inputs":{"waitBudgetMs":null,"firstRetryImmediate":false,"minBackoffMs":0,"ceilingScheduleMs":[],"retryOnStatuses":[],"retryAfterStatuses":[],"retryAfterMode":"replace","retryAfterMaxMs":null,"retryAfterOverMax":"backoff","attemptStart":"before-deadline","maxRetries":3,"baseBackoffMs":2000,"backoffMultiplier":1,"maxBackoffMs":null,"jitter":"none","clientTimeoutMs":3000,"deadlineMs":10000,"idempotencyKey":false,"retryOn":["429","5xx","4xx"],"retryWritesWithoutKey":true,"honourRetryAfter":false},"opening":{"attempts":1,"charges":1,"outcome":"unknown","why":"HttpClient’s timeout is an OperationCanceledException, which Polly’s default ShouldHandle does not retry"},"cannot":["What is retried depends on the caller’s code: a status only if the call throws on it (EnsureSuccessStatusCode), and an HttpClient timeout is an OperationCanceledException, which the default ShouldHandle excludes."],"unverified":[],"unverifiedValues":{},"kept":{"clientTimeoutMs":"the seed’s 3 s, so every client meets the same lost response; HttpClient’s own is 100 s","deadlineMs":"the seed’s 10 s (the page’s deadline box cannot hold “none”); Polly sets none","attemptStart":"a real client sends an attempt whenever it starts before its deadline: it cannot know the server’s response time (docs/engine.md §2.1)"},"approximated":{},"releases":[{"repo":"App-vNext/Polly","tag":"8.7.0","commit":"a824c6b9258d"}],"gates":[]},
+  {"id":"polly-timeout","group":".NET and Java","name":"Polly v8 retry defaults with a Polly Timeout strategy inside","short":"Polly v8 with a Timeout strategy","library":"App-vNext/Polly","versions":"Polly 8.7.0 (read there)","inputs":{"waitBudgetMs":null,"firstRetryImmediate":false,"minBackoffMs":0,"ceilingScheduleMs":[],"retryOnStatuses":[],"retryAfterStatuses":[],"retryAfterMode":"replace","retryAfterMaxMs":null,"retryAfterOverMax":"backoff","attemptStart":"before-deadline","maxRetries":3,"baseBackoffMs":2000,"backoffMultiplier":1,"maxBackoffMs":null,"jitter":"none","clientTimeoutMs":3000,"deadlineMs":10000,"idempotencyKey":false,"retryOn":["timeout","429","5xx","4xx"],"retryWritesWithoutKey":true,"honourRetryAfter":false},"opening":{"attempts":2,"charges":2,"outcome":"success","why":"the Timeout strategy’s TimeoutRejectedException is retried after 2 s without a key: attempt 2 at 5,000 ms charges again"},"cannot":["Statuses are retried only if the call throws on them."],"unverified":[],"unverifiedValues":{},"kept":{"clientTimeoutMs":"the Timeout strategy’s value, here the seed’s 3 s (Polly’s own default would be 30 s, src/Polly.Core/Timeout/TimeoutStrategyOptions.cs line 24)","deadlineMs":"the seed’s 10 s (the page’s deadline box cannot hold “none”); Polly sets none outside the retry","attemptStart":"a real client sends an attempt whenever it starts before its deadline: it cannot know the server’s response time (docs/engine.md §2.1)"},"approximated":{},"releases":[{"repo":"App-vNext/Polly","tag":"8.7.0","commit":"a824c6b9258d"}],"gates":[]},
+  {"id":"resilience4j","group":".NET and Java","name":"resilience4j Retry defaults","short":"resilience4j’s defaults","library":"resilience4j/resilience4j","versions":"resilience4j v2.4.0 (read there)","inputs":{"waitBudgetMs":null,"firstRetryImmediate":false,"minBackoffMs":0,"ceilingScheduleMs":[],"retryOnStatuses":[],"retryAfterStatuses":[],"retryAfterMode":"replace","retryAfterMaxMs":null,"retryAfterOverMax":"backoff","attemptStart":"before-deadline","maxRetries":2,"baseBackoffMs":500,"backoffMultiplier":1,"maxBackoffMs":null,"jitter":"none","clientTimeoutMs":3000,"deadlineMs":10000,"idempotencyKey":false,"retryOn":["timeout"],"retryWritesWithoutKey":true,"honourRetryAfter":false},"opening":{"attempts":2,"charges":2,"outcome":"success","why":"the timeout exception is retried after 500 ms without a key: exactly the seed’s opening run, whose policy resilience4j’s defaults are"},"cannot":["Statuses retried only when the HTTP client throws on them; whole-millisecond truncation of exponential intervals (not a default)."],"unverified":[],"unverifiedValues":{},"kept":{"clientTimeoutMs":"the seed’s 3 s, so every client meets the same lost response; resilience4j has none of its own","deadlineMs":"the seed’s 10 s (the page’s deadline box cannot hold “none”); resilience4j sets none","attemptStart":"a real client sends an attempt whenever it starts before its deadline: it cannot know the server’s response time (docs/engine.md §2.1)"},"approximated":{},"releases":[{"repo":"resilience4j/resilience4j","tag":"v2.4.0","commit":"f1c3be8e79d0"}],"gates":[{"gate":"breaker","params":{"window":100,"minCalls":100,"failurePercent":50,"openMs":60000,"halfOpenCalls":10},"note":"A separate CircuitBreaker, not part of Retry; FLEET §5’s breaker defaults are exactly these."}]},
+  {"id":"go-retryablehttp","group":"Go, proxies and Google","name":"hashicorp/go-retryablehttp v0.7.8","short":"go-retryablehttp","library":"hashicorp/go-retryablehttp","versions":"go-retryablehttp v0.7.8 (read there)","inputs":{"waitBudgetMs":null,"firstRetryImmediate":false,"minBackoffMs":0,"ceilingScheduleMs":[],"retryOnStatuses":[500,502,503,504,505,506,507,508,509,510,511,512,513,514,515,516,517,518,519,520,521,522,523,524,525,526,527,528,529,530,531,532,533,534,535,536,537,538,539,540,541,542,543,544,545,546,547,548,549,550,551,552,553,554,555,556,557,558,559,560,561,562,563,564,565,566,567,568,569,570,571,572,573,574,575,576,577,578,579,580,581,582,583,584,585,586,587,588,589,590,591,592,593,594,595,596,597,598,599],"retryAfterStatuses":[],"retryAfterMode":"replace","retryAfterMaxMs":null,"retryAfterOverMax":"backoff","attemptStart":"before-deadline","maxRetries":4,"baseBackoffMs":1000,"backoffMultiplier":2,"maxBackoffMs":30000,"jitter":"none","clientTimeoutMs":3000,"deadlineMs":10000,"idempotencyKey":false,"retryOn":["timeout","429"],"retryWritesWithoutKey":true,"honourRetryAfter":true},"opening":{"attempts":2,"charges":2,"outcome":"success","why":"the timeout is an error, retried after 1 s, and no key is sent: attempt 2 at 4,000 ms charges again"},"cannot":["A Retry-After is honoured only on a 429 or a 503 (here on any retried answer), with no cap; a date is measured against the local clock and parsed as RFC 1123 only.","A status of 0 or above 599 (retried there) cannot be given to the engine."],"unverified":[],"unverifiedValues":{},"kept":{"clientTimeoutMs":"the seed’s 3 s, so every client meets the same lost response; cleanhttp.DefaultPooledClient sets no http.Client Timeout, only a 30 s dial timeout","deadlineMs":"the seed’s 10 s (the page’s deadline box cannot hold “none”); a context deadline if the caller sets one: DefaultRetryPolicy stops on ctx.Err() (client.go line 474)","attemptStart":"a real client sends an attempt whenever it starts before its deadline: it cannot know the server’s response time (docs/engine.md §2.1)"},"approximated":{},"releases":[{"repo":"hashicorp/go-retryablehttp","tag":"v0.7.8","commit":"e1f5485fe847"}],"gates":[]},
+  {"id":"envoy","group":"Go, proxies and Google","name":"Envoy route retry policy, retry_on: 5xx (unverified at a release)","short":"Envoy’s route retry policy","library":"envoyproxy/envoy","versions":"not read at a release: the repository (1.7 GB) is too large to fetch here; stored copies at commits only","inputs":{"waitBudgetMs":null,"firstRetryImmediate":false,"minBackoffMs":0,"ceilingScheduleMs":[],"retryOnStatuses":[],"retryAfterStatuses":[],"retryAfterMode":"replace","retryAfterMaxMs":null,"retryAfterOverMax":"backoff","attemptStart":"before-deadline","maxRetries":1,"baseBackoffMs":25,"backoffMultiplier":2,"maxBackoffMs":250,"jitter":"full","clientTimeoutMs":86400000,"deadlineMs":15000,"idempotencyKey":false,"retryOn":["timeout","5xx"],"retryWritesWithoutKey":true,"honourRetryAfter":false},"opening":{"attempts":1,"charges":1,"outcome":"unknown","why":"without a per-try timeout nothing ends the attempt before the 15 s route timeout, which is not retried"},"cannot":["Whole-millisecond waits (random % backoff); retry host predicates, priorities, hedging, rate-limited back-off with Retry-After or X-RateLimit-Reset."],"unverified":["envoyproxy/envoy could not be fetched (1.7 GB, above this machine’s limit of 500 MB). The backoff comes from stored copies at commits e78906c5 and 4280ef77, which carry no release tag; the defaults of num_retries and per_try_timeout come from generated copies of the route API’s proto comments, and the 15 s route timeout is the commonly documented default, not read here. Treat this preset as unverified."],"unverifiedValues":{"maxRetries":"num_retries “is optional and defaults to 1”: the route API’s proto comment, seen only in generated copies, not at a release","baseBackoffMs":"a copy, not a release","backoffMultiplier":"a copy, not a release","maxBackoffMs":"a copy, not a release","jitter":"a copy, not a release","clientTimeoutMs":"per_try_timeout is optional, with no value by default (the route API’s proto comment, seen in generated copies); not read at a release","deadlineMs":"the route timeout of 15 s is the commonly documented default; not read in Envoy’s source or proto here","retryOn":"retry_on has no default: “5xx” is this preset’s choice, the most common one; it covers resets and per-try timeouts (a copy, not a release)","retryWritesWithoutKey":"Envoy retries whatever the route’s policy covers, any method","honourRetryAfter":"Retry-After is read only with rate-limited retry back-off, not by default"},"kept":{"attemptStart":"a real client sends an attempt whenever it starts before its deadline: it cannot know the server’s response time (docs/engine.md §2.1)"},"approximated":{},"releases":[{"repo":"envoyproxy/envoy","tag":"no tag (a stored copy)","commit":"e78906c5cbf5"},{"repo":"envoyproxy/envoy","tag":"no tag (a stored copy)","commit":"4280ef77469b"}],"gates":[{"gate":"budget","params":null,"note":"Not FLEET §5’s budget: Envoy caps concurrent retries per cluster; a retry_budget (percent of active requests) exists but is off by default."}]},
+  {"id":"google-api-core","group":"Go, proxies and Google","name":"Google API core Retry() defaults (python-api-core)","short":"Google API core’s Retry()","library":"googleapis/python-api-core","versions":"google-api-core v2.29.0 (read there)","inputs":{"waitBudgetMs":null,"firstRetryImmediate":false,"minBackoffMs":0,"ceilingScheduleMs":[],"retryOnStatuses":[500,503],"retryAfterStatuses":[],"retryAfterMode":"replace","retryAfterMaxMs":null,"retryAfterOverMax":"backoff","attemptStart":"before-deadline","maxRetries":100,"baseBackoffMs":1000,"backoffMultiplier":2,"maxBackoffMs":60000,"jitter":"full","clientTimeoutMs":3000,"deadlineMs":120000,"idempotencyKey":false,"retryOn":["429"],"retryWritesWithoutKey":true,"honourRetryAfter":false},"opening":{"attempts":1,"charges":1,"outcome":"unknown","why":"a read timeout is not one of the transient errors Retry() retries by default"},"cannot":["Retry() lets an attempt started before its timeout run past it (“timeout is only checked before initiating a retry”, retry_unary.py line 111), and starts one at exactly the timeout (time.monotonic() + next_sleep > deadline, retry_base.py line 223); here the answer is cut at the deadline and an attempt at the deadline is not sent.","The generated Google Cloud clients pass their own predicates, timeouts and per-attempt timeouts: this is Retry() with its defaults."],"unverified":[],"unverifiedValues":{},"kept":{"clientTimeoutMs":"the seed’s 3 s, so every client meets the same lost response; Retry() has no per-attempt timeout; the transport’s is the caller’s","attemptStart":"a real client sends an attempt whenever it starts before its deadline: it cannot know the server’s response time (docs/engine.md §2.1)"},"approximated":{"maxRetries":"no attempt limit: 100 retries here, the engine’s largest; the 120 s timeout ends a run first"},"releases":[{"repo":"googleapis/python-api-core","tag":"v2.29.0","commit":"014d3def6ac4"}],"gates":[]},
+  {"id":"urllib3","group":"Python HTTP","name":"urllib3 Retry.DEFAULT (the pool default, Retry(3))","short":"urllib3’s default Retry","library":"urllib3/urllib3","versions":"urllib3 2.7.0 (read there)","inputs":{"waitBudgetMs":null,"firstRetryImmediate":true,"minBackoffMs":0,"ceilingScheduleMs":[],"retryOnStatuses":[],"retryAfterStatuses":[413,429,503],"retryAfterMode":"replace","retryAfterMaxMs":null,"retryAfterOverMax":"backoff","attemptStart":"before-deadline","maxRetries":3,"baseBackoffMs":0,"backoffMultiplier":2,"maxBackoffMs":120000,"jitter":"none","clientTimeoutMs":3000,"deadlineMs":10000,"idempotencyKey":false,"retryOn":["timeout"],"retryWritesWithoutKey":false,"honourRetryAfter":true},"opening":{"attempts":1,"charges":1,"outcome":"unknown","why":"a POST is not among the methods urllib3 retries after a read timeout"},"cannot":["A POST is never retried even with an idempotency key (urllib3 has none: turning the key on here would retry); connect errors, retried for POST too; a Retry-After of 0 or in the past falling back to the backoff; the 6-hour cap; dates against the local clock."],"unverified":[],"unverifiedValues":{},"kept":{"clientTimeoutMs":"the seed’s 3 s, so every client meets the same lost response; urllib3 uses the caller’s","deadlineMs":"the seed’s 10 s (the page’s deadline box cannot hold “none”); urllib3 sets none","attemptStart":"a real client sends an attempt whenever it starts before its deadline: it cannot know the server’s response time (docs/engine.md §2.1)"},"approximated":{"retryAfterMaxMs":"urllib3 caps a Retry-After at 6 h; the engine’s maximum would ignore it instead, so none is set (6 h is beyond any run here)"},"releases":[{"repo":"urllib3/urllib3","tag":"2.7.0","commit":"9a950b92d999"}],"gates":[]},
+  {"id":"requests","group":"Python HTTP","name":"requests default (0 retries)","short":"requests’ default","library":"psf/requests","versions":"requests v2.34.2 (read there)","inputs":{"waitBudgetMs":null,"firstRetryImmediate":false,"minBackoffMs":0,"ceilingScheduleMs":[],"retryOnStatuses":[],"retryAfterStatuses":[],"retryAfterMode":"replace","retryAfterMaxMs":null,"retryAfterOverMax":"backoff","attemptStart":"before-deadline","maxRetries":0,"baseBackoffMs":0,"backoffMultiplier":2,"maxBackoffMs":null,"jitter":"none","clientTimeoutMs":3000,"deadlineMs":10000,"idempotencyKey":false,"retryOn":[],"retryWritesWithoutKey":false,"honourRetryAfter":false},"opening":{"attempts":1,"charges":1,"outcome":"unknown","why":"requests makes one attempt"},"cannot":["Nothing that matters here: requests makes one attempt. (Its own default of no timeout at all cannot be shown; the engine needs one.)"],"unverified":[],"unverifiedValues":{},"kept":{"clientTimeoutMs":"the seed’s 3 s, so every client meets the same lost response; requests waits forever unless the caller passes a timeout","deadlineMs":"the seed’s 10 s (the page’s deadline box cannot hold “none”); requests sets none","attemptStart":"a real client sends an attempt whenever it starts before its deadline: it cannot know the server’s response time (docs/engine.md §2.1)"},"approximated":{},"releases":[{"repo":"psf/requests","tag":"v2.34.2","commit":"6e83187b8feb"}],"gates":[]},
+  {"id":"stripe-current","group":"Stripe","name":"Stripe: stripe-python ≥ 15.3.1 (module-level API), stripe-node ≥ 22.3.1","short":"Stripe’s current python and node clients","library":"stripe/stripe-python, stripe/stripe-node","versions":"stripe-python ≥ 15.3.1 (read at v15.3.1), stripe-node ≥ 22.3.1 (read at v22.3.1 and v22.5.0)","inputs":{"waitBudgetMs":null,"firstRetryImmediate":false,"minBackoffMs":500,"ceilingScheduleMs":[],"retryOnStatuses":[409],"retryAfterStatuses":[],"retryAfterMode":"replace","retryAfterMaxMs":null,"retryAfterOverMax":"backoff","attemptStart":"before-deadline","maxRetries":2,"baseBackoffMs":500,"backoffMultiplier":2,"maxBackoffMs":5000,"jitter":"equal","clientTimeoutMs":3000,"deadlineMs":10000,"idempotencyKey":true,"retryOn":["timeout","5xx"],"retryWritesWithoutKey":true,"honourRetryAfter":false},"opening":{"attempts":2,"charges":1,"replays":1,"outcome":"success","why":"the retry carries the same idempotency key, so Stripe replays charge #1 instead of charging again"},"cannot":["Stripe-Should-Retry (a server hint that overrides the decision); stripe-node’s extra retry of a connection closed on the first attempt; stripe-node sends a key on a POST only when retries are on (they are by default)."],"unverified":[],"unverifiedValues":{},"kept":{"clientTimeoutMs":"the seed’s 3 s, so every client meets the same lost response; Stripe’s own is 80 s (stripe/_http_client.py line 512; stripe-node DEFAULT_TIMEOUT = 80000, src/stripe.core.ts line 925 at v22.5.0)","deadlineMs":"the seed’s 10 s (the page’s deadline box cannot hold “none”); none by default","attemptStart":"a real client sends an attempt whenever it starts before its deadline: it cannot know the server’s response time (docs/engine.md §2.1)"},"approximated":{},"releases":[{"repo":"stripe/stripe-python","tag":"v15.3.1","commit":"d941aca69d04"},{"repo":"stripe/stripe-node","tag":"v22.5.0","commit":"65d99a2b76d0"},{"repo":"stripe/stripe-node","tag":"v22.3.1","commit":"aa6e20ee670f"}],"gates":[]},
+  {"id":"stripe-retry-after","group":"Stripe","name":"Stripe: stripe-python 11.0–15.3.0 (module-level API), stripe-node 17.0–22.3.0 (Retry-After up to 60 s)","short":"Stripe’s python 11–15.3.0 and node 17–22.3.0 clients","library":"stripe/stripe-python, stripe/stripe-node","versions":"stripe-python 11.0.0–15.3.0 (read at v11.0.0 and v15.3.0), stripe-node 17.0.0–22.3.0 (read at v17.0.0 and v22.3.0)","inputs":{"waitBudgetMs":null,"firstRetryImmediate":false,"minBackoffMs":500,"ceilingScheduleMs":[],"retryOnStatuses":[409],"retryAfterStatuses":[],"retryAfterMode":"at-least","retryAfterMaxMs":60000,"retryAfterOverMax":"backoff","attemptStart":"before-deadline","maxRetries":2,"baseBackoffMs":500,"backoffMultiplier":2,"maxBackoffMs":5000,"jitter":"equal","clientTimeoutMs":3000,"deadlineMs":10000,"idempotencyKey":true,"retryOn":["timeout","5xx"],"retryWritesWithoutKey":true,"honourRetryAfter":true},"opening":{"attempts":2,"charges":1,"replays":1,"outcome":"success","why":"the retry carries the same idempotency key, so Stripe replays charge #1 instead of charging again"},"cannot":["Stripe-Should-Retry; a Retry-After given as an HTTP-date (Stripe reads whole seconds only); stripe-node’s extra retry of a connection closed on the first attempt."],"unverified":[],"unverifiedValues":{},"kept":{"clientTimeoutMs":"the seed’s 3 s, so every client meets the same lost response; Stripe’s own is 80 s","deadlineMs":"the seed’s 10 s (the page’s deadline box cannot hold “none”); none by default","attemptStart":"a real client sends an attempt whenever it starts before its deadline: it cannot know the server’s response time (docs/engine.md §2.1)"},"approximated":{},"releases":[{"repo":"stripe/stripe-python","tag":"v11.0.0","commit":"9bc3689f3736"},{"repo":"stripe/stripe-python","tag":"v10.12.0","commit":"3587026b8394"},{"repo":"stripe/stripe-node","tag":"v17.0.0","commit":"2399b97ca363"},{"repo":"stripe/stripe-python","tag":"v15.3.0","commit":"4454934a9bd1"},{"repo":"stripe/stripe-node","tag":"v22.3.0","commit":"3c5c172c0dba"}],"gates":[]},
+  {"id":"stripe-client","group":"Stripe","name":"Stripe: stripe-python StripeClient(…) (0 retries)","short":"stripe-python’s StripeClient","library":"stripe/stripe-python","versions":"stripe-python v15.3.1 (read there)","inputs":{"waitBudgetMs":null,"firstRetryImmediate":false,"minBackoffMs":500,"ceilingScheduleMs":[],"retryOnStatuses":[409],"retryAfterStatuses":[],"retryAfterMode":"replace","retryAfterMaxMs":null,"retryAfterOverMax":"backoff","attemptStart":"before-deadline","maxRetries":0,"baseBackoffMs":500,"backoffMultiplier":2,"maxBackoffMs":5000,"jitter":"equal","clientTimeoutMs":3000,"deadlineMs":10000,"idempotencyKey":true,"retryOn":["timeout","5xx"],"retryWritesWithoutKey":true,"honourRetryAfter":false},"opening":{"attempts":1,"charges":1,"outcome":"unknown","why":"StripeClient makes no retries unless max_network_retries is passed"},"cannot":["Nothing that matters here: one attempt, keyed."],"unverified":[],"unverifiedValues":{},"kept":{"clientTimeoutMs":"the seed’s 3 s, so every client meets the same lost response; stripe-python’s own is 80 s","deadlineMs":"the seed’s 10 s (the page’s deadline box cannot hold “none”); none by default","attemptStart":"a real client sends an attempt whenever it starts before its deadline: it cannot know the server’s response time (docs/engine.md §2.1)"},"approximated":{},"releases":[{"repo":"stripe/stripe-python","tag":"v15.3.1","commit":"d941aca69d04"}],"gates":[]},
+  {"id":"stripe-go-821","group":"Stripe","name":"Stripe: stripe-go ≥ 82.1 (Stripe’s own errors not retried)","short":"stripe-go ≥ 82.1","library":"stripe/stripe-go","versions":"stripe-go ≥ 82.1.0 (read at v82.1.0 and v86.2.0)","inputs":{"waitBudgetMs":null,"firstRetryImmediate":false,"minBackoffMs":500,"ceilingScheduleMs":[500,1000,2500,5000],"retryOnStatuses":[],"retryAfterStatuses":[],"retryAfterMode":"replace","retryAfterMaxMs":null,"retryAfterOverMax":"backoff","attemptStart":"before-deadline","maxRetries":2,"baseBackoffMs":500,"backoffMultiplier":2,"maxBackoffMs":5000,"jitter":"proportional","jitterLow":0.75,"jitterHigh":1,"clientTimeoutMs":3000,"deadlineMs":10000,"idempotencyKey":true,"retryOn":["timeout"],"retryWritesWithoutKey":true,"honourRetryAfter":false},"opening":{"attempts":2,"charges":1,"replays":1,"outcome":"success","why":"the timeout is retried with the same idempotency key, so Stripe replays charge #1"},"cannot":["A 429 with the code lock_timeout is retried (the engine’s answers carry no error code); a 5xx or 409 whose body is not Stripe’s JSON error (from a proxy, say) is still retried; Stripe-Should-Retry; retries stopped by a cancelled context."],"unverified":[],"unverifiedValues":{},"kept":{"clientTimeoutMs":"the seed’s 3 s, so every client meets the same lost response; stripe-go’s own is 80 s (stripe.go line 1778)","deadlineMs":"the seed’s 10 s (the page’s deadline box cannot hold “none”); a context deadline would stop retries","attemptStart":"a real client sends an attempt whenever it starts before its deadline: it cannot know the server’s response time (docs/engine.md §2.1)"},"approximated":{},"releases":[{"repo":"stripe/stripe-go","tag":"v86.2.0","commit":"cb52f09a01f5"},{"repo":"stripe/stripe-go","tag":"v82.1.0","commit":"69a9399034d9"}],"gates":[]},
+  {"id":"stripe-go-81","group":"Stripe","name":"Stripe: stripe-go 81.x (5xx and 409 retried)","short":"stripe-go 81","library":"stripe/stripe-go","versions":"stripe-go v81.x (read at v81.3.0; changed in v82.1.0)","inputs":{"waitBudgetMs":null,"firstRetryImmediate":false,"minBackoffMs":500,"ceilingScheduleMs":[500,1000,2500,5000],"retryOnStatuses":[409],"retryAfterStatuses":[],"retryAfterMode":"replace","retryAfterMaxMs":null,"retryAfterOverMax":"backoff","attemptStart":"before-deadline","maxRetries":2,"baseBackoffMs":500,"backoffMultiplier":2,"maxBackoffMs":5000,"jitter":"proportional","jitterLow":0.75,"jitterHigh":1,"clientTimeoutMs":3000,"deadlineMs":10000,"idempotencyKey":true,"retryOn":["timeout","5xx"],"retryWritesWithoutKey":true,"honourRetryAfter":false},"opening":{"attempts":2,"charges":1,"replays":1,"outcome":"success","why":"the timeout is retried with the same idempotency key, so Stripe replays charge #1"},"cannot":["A 429 retried only with the code lock_timeout; Stripe-Should-Retry; retries stopped by a cancelled context."],"unverified":[],"unverifiedValues":{},"kept":{"clientTimeoutMs":"the seed’s 3 s, so every client meets the same lost response; stripe-go’s own is 80 s (stripe.go line 1394)","deadlineMs":"the seed’s 10 s (the page’s deadline box cannot hold “none”); a context deadline would stop retries","attemptStart":"a real client sends an attempt whenever it starts before its deadline: it cannot know the server’s response time (docs/engine.md §2.1)"},"approximated":{},"releases":[{"repo":"stripe/stripe-go","tag":"v81.3.0","commit":"fffcd5634f9e"}],"gates":[]},
 ];
+// presets: end
 
 export const presetById = (id) => PRESETS.find((p) => p.id === id) || null;
+
+// The groups in the order the Client choice and docs/clients.md list them; each is one section
+// of docs/clients.md (§1 for the first).
+export const GROUPS = [...new Set(PRESETS.map((p) => p.group))];
+export const groupSection = (group) => `§${GROUPS.indexOf(group) + 1}`;
 
 // The policy part of a full inputs object (compute()'s `inputs` echo).
 export function policyOf(inputs) {

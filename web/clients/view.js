@@ -1,12 +1,13 @@
 // "What would your client do?", pure: the Client choice, and a card for the chosen client —
-// its settings in words, its sources (linked, with versions), what the preset keeps from the
-// seed, what the model cannot represent, what docs/clients.md left uncertain, and what the
-// opening run does with it.
+// its settings in words, the releases it was read at (linked, with commits; docs/clients.md
+// names the file and line of every value), what the page sets itself, what the engine cannot
+// represent or approximates, what could not be verified, its gates for the fleet, and what the
+// opening run does with it (the charges the source predicts, and why, beside the engine's run).
 
 import { h } from '../dom.js';
 import { ms, num, plural } from '../format.js';
 import { verdictText, verdictTone } from '../views/metrics.js';
-import { PRESETS, SEED_ID } from './presets.js';
+import { PRESETS, SEED_ID, groupSection } from './presets.js';
 
 const LABELS = {
   maxRetries: 'Maximum retries', baseBackoffMs: 'Base backoff', backoffMultiplier: 'Backoff multiplier',
@@ -16,6 +17,7 @@ const LABELS = {
   honourRetryAfter: 'Honour Retry-After', firstRetryImmediate: 'First retry at once', minBackoffMs: 'Minimum wait',
   ceilingScheduleMs: 'Ceiling schedule', retryOnStatuses: 'Statuses retried', retryAfterStatuses: 'Retry-After statuses',
   retryAfterMode: 'Retry-After mode', retryAfterMaxMs: 'Largest Retry-After honoured',
+  retryAfterOverMax: 'A larger Retry-After', attemptStart: 'When an attempt is sent',
 };
 export const fieldLabel = (name) => LABELS[name] || name;
 
@@ -51,6 +53,20 @@ function list(words) {
   return `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`;
 }
 
+// "500, 502–599": runs of three or more consecutive statuses written as a range.
+export function statusRuns(statuses) {
+  const sorted = [...statuses].sort((a, b) => a - b);
+  const out = [];
+  for (let i = 0; i < sorted.length;) {
+    let j = i;
+    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j] + 1) ++j;
+    if (j - i >= 2) out.push(`${sorted[i]}–${sorted[j]}`);
+    else for (let k = i; k <= j; ++k) out.push(String(sorted[k]));
+    i = j + 1;
+  }
+  return out.join(', ');
+}
+
 // A client's settings in words, from the inputs themselves (so they cannot drift apart).
 export function describePolicy(i) {
   const out = [];
@@ -69,7 +85,7 @@ export function describePolicy(i) {
   out.push(i.clientTimeoutMs >= 86400000 ? 'no per-attempt timeout' : `a ${ms(i.clientTimeoutMs)} client timeout per attempt`);
   out.push(i.deadlineMs === null ? 'no overall deadline' : `a ${ms(i.deadlineMs)} overall deadline`);
   const retried = (i.retryOn || []).map((c) => CLASS_WORDS[c] || c);
-  if (i.retryOnStatuses && i.retryOnStatuses.length) retried.push(`status ${i.retryOnStatuses.join(', ')}`);
+  if (i.retryOnStatuses && i.retryOnStatuses.length) retried.push(`status ${statusRuns(i.retryOnStatuses)}`);
   out.push(retried.length ? `retries ${list(retried)}` : 'retries nothing');
   if (i.retryAfterStatuses && i.retryAfterStatuses.length) out.push(`a Retry-After makes ${i.retryAfterStatuses.join(', ')} retryable`);
   out.push(i.idempotencyKey ? 'sends an idempotency key' : 'no idempotency key');
@@ -77,6 +93,9 @@ export function describePolicy(i) {
   if (!i.honourRetryAfter) out.push('ignores Retry-After');
   else if (i.retryAfterMode === 'at-least') out.push(`waits at least a Retry-After${i.retryAfterMaxMs !== null ? ` up to ${ms(i.retryAfterMaxMs)} (ignored above)` : ''}`);
   else out.push(`waits what Retry-After says${i.retryAfterMaxMs !== null ? ` up to ${ms(i.retryAfterMaxMs)}` : ''}`);
+  if (i.honourRetryAfter && i.retryAfterMaxMs !== null && i.retryAfterOverMax === 'stop') out.push('gives up on a longer Retry-After');
+  if (i.attemptStart === 'before-deadline') out.push('sends an attempt whenever it starts before the deadline');
+  else if (i.deadlineMs !== null) out.push('sends an attempt only if its answer is due by the deadline');
   return out;
 }
 
@@ -94,29 +113,49 @@ function runLine(id, key, title, result) {
     h('p', { class: 'cl-run-figures' }, `${runFigures(result)}.`));
 }
 
+// What the source says the opening run does: "2 charges".
+export function expectedFigures(opening) {
+  return `${plural(opening.attempts, 'attempt')}, ${plural(opening.charges, 'charge')}` +
+    `${opening.replays ? `, ${plural(opening.replays, 'replay')}` : ''}, outcome ${opening.outcome}`;
+}
+
+// A release's tree at its commit.
+export const releaseHref = (r) => `https://github.com/${r.repo}/tree/${r.commit}`;
+
 // `changed`: the policy fields the experiment no longer has as the preset set them.
 export function presetCardView(id, { preset, opening, current, changed = [] }) {
   const title = preset ? preset.name : 'The seed’s fixture';
   const settings = describePolicy(opening.inputs);
+  const words = (byField) => Object.entries(byField).map(([f, text]) => `${fieldLabel(f)}: ${text}.`);
+  const unverified = preset ? [...preset.unverified, ...words(preset.unverifiedValues)] : [];
+  const approximated = preset ? words(preset.approximated) : [];
   return h('div', { class: 'cl-card', 'data-client': preset ? preset.id : SEED_ID },
     h('h3', { class: 'cl-card-title', id: id('card-title') }, title),
+    preset ? h('p', { class: 'cl-versions' }, `${preset.library}: ${preset.versions}.`) : null,
     h('p', { class: 'cl-settings' }, `${settings.join('; ')}.`),
+    preset ? h('div', { class: 'cl-expected', id: id('expected') },
+      h('p', { class: 'cl-heading' }, 'The opening run, from the source'),
+      h('p', null, `${expectedFigures(preset.opening)}: ${preset.opening.why}.`)) : null,
     preset ? h('div', { class: 'cl-sources' },
-      h('p', { class: 'cl-heading' }, 'Source'),
-      h('ul', null, preset.sources.map((s, k) => h('li', null,
-        h('a', { href: s.href, id: id(`source-${k}`), rel: 'noopener noreferrer' }, s.label), ` (${s.version})`))),
-      h('p', { class: 'cl-docs' }, `Every value is taken from docs/clients.md ${preset.docs}, which quotes the source line by line.`))
+      h('p', { class: 'cl-heading' }, 'Read at'),
+      h('ul', null, preset.releases.map((r, k) => h('li', null,
+        h('a', { href: releaseHref(r), id: id(`source-${k}`), rel: 'noopener noreferrer' }, `${r.repo} ${r.tag}`), ` (commit ${r.commit.slice(0, 8)})`))),
+      h('p', { class: 'cl-docs' }, `docs/clients.md ${groupSection(preset.group)} names the file, the line and its text for every value.`))
       : h('p', { class: 'cl-docs' }, 'The article’s own invented policy, not a real client’s: the same fixture every preset is run against.'),
-    preset && preset.kept.length ? h('div', { class: 'cl-kept' },
+    preset ? h('div', { class: 'cl-kept' },
       h('p', { class: 'cl-heading' }, 'Set for this page'),
-      h('ul', null, preset.kept.map((k) => h('li', null, k)))) : null,
+      h('ul', null, words(preset.kept).map((k) => h('li', null, k)))) : null,
     preset ? h('div', { class: 'cl-cannot' },
-      h('p', { class: 'cl-heading' }, 'What the model cannot represent'),
-      h('p', null, preset.cannot)) : null,
-    preset && preset.uncertain.length ? h('div', { class: 'cl-uncertain' },
-      h('p', { class: 'cl-heading' }, 'Uncertain'),
-      h('ul', null, preset.uncertain.map((u) => h('li', null, u)))) : null,
-    runLine(id, 'opening-run', 'The opening run (charge commits, response lost) with these settings', opening),
+      h('p', { class: 'cl-heading' }, 'What the engine cannot represent'),
+      h('ul', null, [...approximated, ...preset.cannot].map((c) => h('li', null, c)))) : null,
+    preset && unverified.length ? h('div', { class: 'cl-uncertain' },
+      h('p', { class: 'cl-heading' }, 'Unverified'),
+      h('ul', null, unverified.map((u) => h('li', null, u)))) : null,
+    preset && preset.gates.length ? h('div', { class: 'cl-gates' },
+      h('p', { class: 'cl-heading' }, 'Gates for the fleet (data for a later section)'),
+      h('ul', null, preset.gates.map((g) => h('li', null,
+        h('code', null, g.params ? `${g.gate} ${JSON.stringify(g.params)}` : g.gate), ` — ${g.note}`)))) : null,
+    runLine(id, 'opening-run', 'The opening run (charge commits, response lost) with these settings, computed', opening),
     current ? runLine(id, 'current-run', 'The experiment now', current) : null,
     changed.length ? h('div', { class: 'cl-changed', id: id('changed') },
       h('p', null, `Changed in the experiment since you chose this client: ${list(changed.map(fieldLabel))}. The run above is no longer ${preset ? preset.short : 'the seed’s fixture'}.`),

@@ -28,6 +28,7 @@ export const FIELDS = [
   ['startDate', 'string'], ['callers', 'number'], ['firstRetryImmediate', 'boolean'],
   ['minBackoffMs', 'number'], ['ceilingScheduleMs', 'numbers'], ['retryOnStatuses', 'numbers'],
   ['retryAfterStatuses', 'numbers'], ['retryAfterMode', 'string'], ['retryAfterMaxMs', 'number'],
+  ['retryAfterOverMax', 'string'], ['attemptStart', 'string'],
 ];
 const TYPES = new Map(FIELDS);
 export const FIELD_NAMES = FIELDS.map(([name]) => name);
@@ -42,6 +43,7 @@ export const DEFAULTS_V1 = Object.freeze({
   retryWritesWithoutKey: true, honourRetryAfter: true, startDate: 'Sun, 29 Nov 2026 10:00:00 GMT',
   callers: 1, firstRetryImmediate: false, minBackoffMs: 0, ceilingScheduleMs: [],
   retryOnStatuses: [], retryAfterStatuses: [], retryAfterMode: 'replace', retryAfterMaxMs: null,
+  retryAfterOverMax: 'backoff', attemptStart: 'fits',
 });
 
 // A hash of more than this is not read at all (the engine's own limits are far below it).

@@ -24,6 +24,13 @@ enum class Operation { Charge, Create, Read };
 enum class Jitter { None, Full, Equal, Decorrelated, Proportional };
 // How an honoured Retry-After combines with the backoff.
 enum class RetryAfterMode { Replace, AtLeast };
+// What an honoured Retry-After above retryAfterMaxMs does: the backoff applies (Stripe,
+// Anthropic), or the answer is not retried at all (openai-python ≥ 2.52).
+enum class RetryAfterOverMax { Backoff, Stop };
+// When the client sends an attempt under an overall deadline: only if its answer would come
+// by the deadline (SPEC §4, the seed's rule), or whenever it starts before the deadline, as a
+// real client does, which cannot know the server's response time (docs/engine.md §4).
+enum class AttemptStart { Fits, BeforeDeadline };
 // How the client classifies what it saw after an attempt (SPEC §4).
 enum class FailureClass { Success, Timeout, TooManyRequests, ServerError, ClientError, Other };
 
@@ -77,6 +84,8 @@ struct Inputs {
     std::vector<int> retryAfterStatuses;       // statuses retried when they carry a Retry-After (urllib3)
     RetryAfterMode retryAfterMode = RetryAfterMode::Replace;
     std::optional<double> retryAfterMaxMs;     // an honoured header above this is ignored (Stripe: 60 s)
+    RetryAfterOverMax retryAfterOverMax = RetryAfterOverMax::Backoff;
+    AttemptStart attemptStart = AttemptStart::Fits;
 };
 
 // The answers the server gives, one per attempt, the last repeating: the named scenario's

@@ -1,0 +1,886 @@
+// Real clients' retry settings, with where every value comes from (issues 9 and 16): the one
+// source of the presets. `scripts/clients-table` writes two things from this file, and tests
+// check both are exactly what it gives: docs/clients.md's per-preset tables (table.js), and the
+// compact presets the page loads (the generated block of presets.js: the pins' quotes stay
+// out of the page's bundle).
+//
+// Every value is pinned: the library, the release tag and its commit, the file and the line,
+// and the line's text as read there. A value the page sets for itself (the seed's 3 s client
+// timeout, so that every client meets the same lost response) says so and why. A value that
+// could not be read at a release says so (`unverified`), and the card shows it. Presets that
+// changed across releases come as versions, the newest first.
+//
+// A preset sets every field of the client's *policy* (POLICY_FIELDS); the server's behaviour
+// and the fixture (scenario, operation, response time, seed) stay as the reader has them.
+//
+// Choices shared by every preset (docs/clients.md §0):
+// - the seed's 3 s client timeout is kept where the client has a longer one or none that
+//   ends an attempt (each preset's own value is named beside it);
+// - the overall deadline is the client's own where it has one by default, else the seed's
+//   10 s (the page's deadline box cannot hold "none"); gRPC's and Envoy's deadline is the
+//   call's, and they have no per-attempt timeout, so the client timeout is the engine's largest;
+// - every real client sends an attempt whenever it starts before its deadline
+//   (attemptStart "before-deadline"): none of them knows the server's response time.
+
+import { NO_TIMEOUT_MS, POLICY_FIELDS } from './presets.js';
+
+// --- sources --------------------------------------------------------------------------------
+
+// A release of a library as read: `repo` on GitHub, `tag`, and the tag's commit.
+const release = (repo, tag, commit) => ({ repo, tag, commit });
+
+// One line (or range, "777-779") of a file at a release, with its text.
+const at = (rel, file, line, quote) => ({
+  ...rel, file, line: String(line), quote,
+  href: `https://github.com/${rel.repo}/blob/${rel.commit}/${file}#L${String(line).replace('-', '-L')}`,
+});
+// A value this page sets, not the client.
+const page = (why) => ({ page: why });
+// A value read only in a copy that is not a release, or not read at all.
+const unverified = (why, pin = {}) => ({ ...pin, unverified: why });
+
+const GRPC_GO = release('grpc/grpc-go', 'v1.83.1', '1550d9e0cddb30ce99e61a2102e8294a49461e5e');
+const GRPC_GO_168 = release('grpc/grpc-go', 'v1.68.0', 'acba4d3e9d537eb5adc09947ebc7cfb85ec774cc');
+const GRPC_GO_169 = release('grpc/grpc-go', 'v1.69.0', '317271b232677b7869576a49855b01b9f4775d67');
+const GRPC_JAVA = release('grpc/grpc-java', 'v1.83.1', '8f621c03b776eed114c39969ce1bf347625d2e9d');
+const GRPC_JAVA_170 = release('grpc/grpc-java', 'v1.70.0', '22a42c88d80fb96326b8c507591e4017c5e15ed3');
+const GRPC_JAVA_171 = release('grpc/grpc-java', 'v1.71.0', '865c4432569dfdf738b3cf07bcdb6d6e3285f761');
+const GRPC_JAVA_179 = release('grpc/grpc-java', 'v1.79.0', '381593f39e37b530177faad3c6035cfce4536ec7');
+const GRPC_JAVA_180 = release('grpc/grpc-java', 'v1.80.0', '6c231b4c534d887bc6407f8af52733d996f19819');
+// gRFC A6 has no releases: the commit of its 2024-08-29 change (grpc/proposal #452), and the one before.
+const A6 = release('grpc/proposal', 'A6 @ 2024-08-29 (#452)', 'dc9fd4fe5b94b90b82fe2833ad1d80938e6a49c1');
+const A6_OLD = release('grpc/proposal', 'A6 @ 2023-02-03 (#339)', 'df5e8a8db094df56e5eb693a17749201b19f5e02');
+const BOTO = release('boto/botocore', '1.43.67', 'c10ac1e37a0e37167b11c401dc062313ff89adba');
+const BOTO_1414 = release('boto/botocore', '1.4.14', 'b40a4c9929f26e1ca01c0bd44975075a1baa45ba');
+const BOTO_1415 = release('boto/botocore', '1.4.15', 'e882a4f05882bb72c72549fc77c5e02453d3689a');
+const OPENAI = release('openai/openai-python', 'v3.3.1', '753ab5c1a81cd85e8bf0aef4c04c51a2e8dae6cd');
+const OPENAI_252 = release('openai/openai-python', 'v2.52.0', 'ca693fbaa20a620ce53a48f4419a1a01444564e7');
+const OPENAI_251 = release('openai/openai-python', 'v2.51.0', '3844843c277f42b0b18beaa58152cfda61df524a');
+const ANTHROPIC = release('anthropics/anthropic-sdk-python', 'v0.121.0', '204fa8e7ebc0c289a91c1fa337b21263e2f0da0e');
+const DOTNET = release('dotnet/extensions', 'v10.9.0', 'b10f9c0a081b5dbb7755b8f5592e1d3c3f550a3a');
+const POLLY = release('App-vNext/Polly', '8.7.0', 'a824c6b9258daa2879b8fa2ea768bf06bd5e6cf0');
+const R4J = release('resilience4j/resilience4j', 'v2.4.0', 'f1c3be8e79d09c70d457b2f89c3f89d03f1b5720');
+const RETRYABLEHTTP = release('hashicorp/go-retryablehttp', 'v0.7.8', 'e1f5485fe84728709b857cb89e17088894c301d6');
+const CLEANHTTP = release('hashicorp/go-cleanhttp', 'v0.5.2', '6d9e2ac5d828e5f8594b97f88c4bde14a67bb6d2');
+const API_CORE = release('googleapis/python-api-core', 'v2.29.0', '014d3def6ac4fdd5b39d5296a5aad10a546fde21');
+const REQUESTS = release('psf/requests', 'v2.34.2', '6e83187b8feb273ed4c6cdab5efd8d54901dfab3');
+const URLLIB3 = release('urllib3/urllib3', '2.7.0', '9a950b92d999f906b6020bb2d1076ee56cddd5d2');
+const STRIPE_PY = release('stripe/stripe-python', 'v15.3.1', 'd941aca69d046996d0dd63fe0a79b627b283a75b');
+const STRIPE_PY_1530 = release('stripe/stripe-python', 'v15.3.0', '4454934a9bd1d957e50d6f9b4d6c11cb827348db');
+const STRIPE_PY_11 = release('stripe/stripe-python', 'v11.0.0', '9bc3689f3736eab961aa937ff9ddee9105b375e9');
+const STRIPE_PY_10 = release('stripe/stripe-python', 'v10.12.0', '3587026b839435d072b7d220967c476d4c6b9a9b');
+const STRIPE_NODE = release('stripe/stripe-node', 'v22.5.0', '65d99a2b76d0786d7cec8544920affadccc8b670');
+const STRIPE_NODE_2231 = release('stripe/stripe-node', 'v22.3.1', 'aa6e20ee670f2d74c352bd0353ae1d280573759c');
+const STRIPE_NODE_2230 = release('stripe/stripe-node', 'v22.3.0', '3c5c172c0dbabc0c34a1fd14b910ad5ada110a53');
+const STRIPE_NODE_17 = release('stripe/stripe-node', 'v17.0.0', '2399b97ca3634a78986790dc92db151b53fb202c');
+const STRIPE_GO = release('stripe/stripe-go', 'v86.2.0', 'cb52f09a01f50f390776c5adc850e9d5ce4d1d9c');
+const STRIPE_GO_821 = release('stripe/stripe-go', 'v82.1.0', '69a9399034d9d4f976a1579385c114d4108482c1');
+const STRIPE_GO_81 = release('stripe/stripe-go', 'v81.3.0', 'fffcd5634f9e7ce4baf8bb65b0583257495ea6ce');
+// Copies that are not releases: the repositories (1.5 and 1.7 GB) are too large to fetch here,
+// and the stored copies searched carry a commit but no tag.
+const GO_V2_COPY = release('aws/aws-sdk-go-v2', 'no tag (a stored copy)', 'bf6f5a8aaab1ad3f89b823ca12c5099c9f2f0c39');
+const ENVOY_COPY = release('envoyproxy/envoy', 'no tag (a stored copy)', 'e78906c5cbf579e412a7ca76ecabeee0e11d977f');
+const ENVOY_BACKOFF_COPY = release('envoyproxy/envoy', 'no tag (a stored copy)', '4280ef77469b410068d6cb7efd0f04927f9695c8');
+const GRPC_CORE_COPY = release('grpc/grpc', 'no tag (a stored copy)', '0c188b6d95368d321f9548b545504c612c4e1981');
+
+// --- shared pins ------------------------------------------------------------------------------
+
+const SEED_TIMEOUT = (own) => page(`the seed’s 3 s, so every client meets the same lost response; ${own}`);
+const SEED_DEADLINE = (own) => page(`the seed’s 10 s (the page’s deadline box cannot hold “none”); ${own}`);
+const BEFORE_DEADLINE = page('a real client sends an attempt whenever it starts before its deadline: it cannot know the server’s response time (docs/engine.md §2.1)');
+const NONE = (why) => ({ none: why });
+
+// Policy fields a client does not have, at their "off" values. A preset lists the ones it sets.
+const OFF = {
+  waitBudgetMs: null, firstRetryImmediate: false, minBackoffMs: 0, ceilingScheduleMs: [], retryOnStatuses: [],
+  retryAfterStatuses: [], retryAfterMode: 'replace', retryAfterMaxMs: null, retryAfterOverMax: 'backoff',
+  attemptStart: 'before-deadline',
+};
+const OFF_PINS = {
+  waitBudgetMs: NONE('no limit on the total waiting in the settings pinned here'),
+  firstRetryImmediate: NONE('the backoff pinned here waits from the first retry'),
+  minBackoffMs: NONE('no minimum in the backoff pinned here'),
+  ceilingScheduleMs: NONE('the backoff pinned here is a formula, not a list'),
+  retryOnStatuses: NONE('no exact statuses beyond the classes pinned here'),
+  retryAfterStatuses: NONE('a Retry-After makes no status retryable by itself'),
+  retryAfterMode: NONE('“replace”: a header honoured replaces the backoff, or none is honoured'),
+  retryAfterMaxMs: NONE('no largest Retry-After, or none is honoured'),
+  retryAfterOverMax: NONE('“backoff”: nothing is refused for a large Retry-After'),
+  attemptStart: BEFORE_DEADLINE,
+};
+
+// A preset from its distinct parts: `inputs` over OFF, `pins` over OFF_PINS.
+function preset(p) {
+  const inputs = { ...OFF, ...p.inputs };
+  const pins = { ...OFF_PINS, ...p.pins };
+  return { unverified: [], gates: [], ...p, inputs, pins };
+}
+
+// --- the presets --------------------------------------------------------------------------------
+
+const GRPC_STATUS_PINS = {
+  retryOn: at(GRPC_GO, 'stream.go', 758, 'if rp == nil || !rp.RetryableStatusCodes[code] {'),
+  retryOnStatuses: at(GRPC_GO, 'internal/transport/http_util.go', '80-87', '// 429 Too Many Requests - UNAVAILABLE. http.StatusTooManyRequests: codes.Unavailable, … http.StatusBadGateway: codes.Unavailable, … http.StatusServiceUnavailable: codes.Unavailable, … http.StatusGatewayTimeout: codes.Unavailable,'),
+};
+const GRPC_COMMON_PINS = {
+  maxRetries: at(A6, 'A6-client-retries.md', 359, '"maxAttempts": 4,'),
+  baseBackoffMs: at(A6, 'A6-client-retries.md', 360, '"initialBackoff": "0.1s",'),
+  maxBackoffMs: at(A6, 'A6-client-retries.md', 361, '"maxBackoff": "1s",'),
+  backoffMultiplier: at(A6, 'A6-client-retries.md', 362, '"backoffMultiplier": 2,'),
+  clientTimeoutMs: page('none: gRPC has no per-attempt timeout, so the engine’s largest, and an attempt ends only at the call deadline'),
+  deadlineMs: page('the seed’s 3 s as the call deadline, which spans every attempt (A6 line 101: “gRPC’s call deadline applies across all attempts”); gRPC sets none unless the caller does'),
+  idempotencyKey: NONE('gRPC sends no key'),
+  retryWritesWithoutKey: NONE('gRPC does not tell writes from reads: the service owner chooses the codes'),
+  honourRetryAfter: NONE('gRPC reads grpc-retry-pushback-ms, not Retry-After'),
+  ...GRPC_STATUS_PINS,
+};
+const GRPC_STATUSES = { retryOn: [], retryOnStatuses: [429, 502, 503, 504] };
+const GRPC_BASE = {
+  maxRetries: 3, baseBackoffMs: 100, backoffMultiplier: 2, maxBackoffMs: 1000, clientTimeoutMs: NO_TIMEOUT_MS,
+  deadlineMs: 3000, idempotencyKey: false, retryWritesWithoutKey: true, honourRetryAfter: false, ...GRPC_STATUSES,
+};
+const GRPC_CANNOT = [
+  'gRPC retries by status code, not by HTTP status: the engine’s answers are HTTP statuses, so the preset retries the four HTTP statuses grpc-go and grpc-java map to UNAVAILABLE (429, 502, 503, 504) and not 500 (UNKNOWN). A gRPC server’s own UNAVAILABLE is one of these.',
+  'Retry throttling (retryThrottling), hedging, transparent retries, pushback (grpc-retry-pushback-ms, which also restarts the backoff), and grpc-go retrying only answers that came as Trailers-Only.',
+  'gRPC retries nothing unless the service config sets a policy: this is A6’s example policy, not a default.',
+];
+const GRPC_THROTTLE = {
+  gate: 'throttle', params: { maxTokens: 10, tokenRatio: 0.1 },
+  pin: at(A6, 'A6-client-retries.md', '404-405', '"maxTokens": 10, "tokenRatio": 0.1'),
+  note: 'A6’s example retryThrottling; gRPC throttles only when the service config sets it. The rule (line 187): “If token_count is less than or equal to the threshold, defined to be (maxTokens / 2), then RPCs will not be retried”.',
+};
+const GRPC_OPENING = { attempts: 1, charges: 1, outcome: 'unknown', why: 'the response is lost and nothing ends the attempt before the 3 s call deadline, at which the call fails with DEADLINE_EXCEEDED; gRPC does not retry past its deadline' };
+
+const BOTO_COMMON_PINS = {
+  maxRetries: at(BOTO, 'botocore/retries/standard.py', 44, 'DEFAULT_MAX_ATTEMPTS = 3'),
+  backoffMultiplier: at(BOTO, 'botocore/retries/standard.py', 366, '_BASE = 2'),
+  maxBackoffMs: at(BOTO, 'botocore/retries/standard.py', 367, '_MAX_BACKOFF = 20'),
+  clientTimeoutMs: SEED_TIMEOUT('botocore’s own read timeout is 60 s (botocore/endpoint.py line 39: DEFAULT_TIMEOUT = 60)'),
+  deadlineMs: SEED_DEADLINE('botocore sets no overall deadline'),
+  idempotencyKey: NONE('a key only for operations whose model has an idempotency token; a charge here has none'),
+  retryWritesWithoutKey: NONE('botocore does not tell writes from reads'),
+  retryOn: at(BOTO, 'botocore/retries/standard.py', '492-494', '_TRANSIENT_EXCEPTION_CLS = ( ConnectionError, HTTPClientError, ): a ReadTimeoutError is an HTTPClientError (botocore/exceptions.py line 140); a 429 is retried with a throttling error code, _THROTTLED_ERROR_CODES, line 532'),
+  retryOnStatuses: at(BOTO, 'botocore/retries/standard.py', 491, '_TRANSIENT_STATUS_CODES = [500, 502, 503, 504]'),
+};
+const BOTO_CANNOT = [
+  'A 429 is retried only when its error code is a throttling one (Throttling, ThrottlingException, TooManyRequestsException…); here every 429 is.',
+  'Connect timeouts apart from read timeouts; modeled retryable errors; adaptive mode’s client-side rate limiting.',
+];
+const AWS_OPENING = { attempts: 2, charges: 2, outcome: 'success', why: 'the read timeout is retried and no idempotency key is sent for a call that models none, so the second attempt charges again' };
+
+export const SOURCES = [
+  // ---- gRPC ----
+  preset({
+    id: 'grpc-go-169',
+    group: 'gRPC',
+    name: 'gRPC A6 example policy: grpc-go ≥ 1.69, grpc-java ≥ 1.80',
+    short: 'grpc-go ≥ 1.69 with A6’s example policy',
+    library: 'grpc/grpc-go, grpc/grpc-java',
+    versions: 'grpc-go ≥ 1.69.0 (read at v1.69.0 and v1.83.1), grpc-java ≥ 1.80.0 (read at v1.80.0 and v1.83.1), A6 since 2024-08-29',
+    inputs: { ...GRPC_BASE, jitter: 'proportional', jitterLow: 0.8, jitterHigh: 1.2 },
+    pins: {
+      ...GRPC_COMMON_PINS,
+      jitter: { ...at(GRPC_GO, 'stream.go', '777-779', 'cur := min(float64(rp.InitialBackoff)*fact, float64(rp.MaxBackoff)) // Apply jitter by multiplying with a random factor between 0.8 and 1.2 cur *= 0.8 + 0.4*rand.Float64()'), also: [at(GRPC_GO_169, 'stream.go', '711-713', 'cur := min(float64(rp.InitialBackoff)*fact, float64(rp.MaxBackoff)) // Apply jitter … cur *= 0.8 + 0.4*rand.Float64() (the first release with it)')] },
+      jitterLow: at(GRPC_JAVA, 'core/src/main/java/io/grpc/internal/RetriableStream.java', '857-859', 'double inverseJitterFactor = isExperimentalRetryJitterEnabled ? 0.4 * random.nextDouble() + 0.8 : random.nextDouble();'),
+      jitterHigh: at(A6, 'A6-client-retries.md', 113, 'the n-th attempt will occur after min(initialBackoff*backoffMultiplier**(n-1), maxBackoff) * random(0.8, 1.2))'),
+    },
+    gates: [GRPC_THROTTLE],
+    cannot: [
+      ...GRPC_CANNOT,
+      'grpc-java’s new jitter is behind GRPC_EXPERIMENTAL_XDS_RLS_LB, on by default (RetriableStream.java line 855); switched off, grpc-java waits as ≤ 1.70 does.',
+    ],
+    opening: GRPC_OPENING,
+  }),
+  preset({
+    id: 'grpc-java-171',
+    group: 'gRPC',
+    name: 'gRPC A6 example policy: grpc-java 1.71–1.79 (jitter 0.4–1.2)',
+    short: 'grpc-java 1.71–1.79 with A6’s example policy',
+    library: 'grpc/grpc-java',
+    versions: 'grpc-java 1.71.0–1.79.x (read at v1.71.0 and v1.79.0; fixed in v1.80.0)',
+    inputs: { ...GRPC_BASE, jitter: 'proportional', jitterLow: 0.4, jitterHigh: 1.2 },
+    pins: {
+      ...GRPC_COMMON_PINS,
+      jitter: at(GRPC_JAVA_171, 'core/src/main/java/io/grpc/internal/RetriableStream.java', '853-856', 'double inverseJitterFactor = isExperimentalRetryJitterEnabled ? 0.8 * random.nextDouble() + 0.4 : random.nextDouble(); return (long) (intervalNanos * inverseJitterFactor);'),
+      jitterLow: at(GRPC_JAVA_179, 'core/src/main/java/io/grpc/internal/RetriableStream.java', 856, '? 0.8 * random.nextDouble() + 0.4 : random.nextDouble();'),
+      jitterHigh: at(GRPC_JAVA_180, 'core/src/main/java/io/grpc/internal/RetriableStream.java', 859, '? 0.4 * random.nextDouble() + 0.8 : random.nextDouble(); (the fix)'),
+      retryOnStatuses: at(GRPC_JAVA, 'core/src/main/java/io/grpc/internal/GrpcUtil.java', '321-327', 'case 429: case HTTP_BAD_GATEWAY: case HTTP_UNAVAILABLE: case HTTP_GATEWAY_TIMEOUT: return Status.Code.UNAVAILABLE; default: return Status.Code.UNKNOWN;'),
+    },
+    gates: [GRPC_THROTTLE],
+    cannot: [...GRPC_CANNOT, 'The jitter is 0.8·U + 0.4, not A6’s 0.8–1.2: a bug, fixed in v1.80.0.'],
+    opening: GRPC_OPENING,
+  }),
+  preset({
+    id: 'grpc-go-168',
+    group: 'gRPC',
+    name: 'gRPC A6 example policy: grpc-go ≤ 1.68, grpc-java ≤ 1.70 (full jitter)',
+    short: 'grpc-go ≤ 1.68 with A6’s example policy',
+    library: 'grpc/grpc-go, grpc/grpc-java',
+    versions: 'grpc-go ≤ 1.68.x (read at v1.68.0), grpc-java ≤ 1.70.x (read at v1.70.0), A6 before 2024-08-29',
+    inputs: { ...GRPC_BASE, jitter: 'full' },
+    pins: {
+      ...GRPC_COMMON_PINS,
+      jitter: {
+        ...at(GRPC_GO_168, 'stream.go', '708-713', 'fact := math.Pow(rp.BackoffMultiplier, float64(cs.numRetriesSincePushback)) cur := float64(rp.InitialBackoff) * fact if max := float64(rp.MaxBackoff); cur > max { cur = max } dur = time.Duration(rand.Int63n(int64(cur)))'),
+        also: [
+          at(GRPC_JAVA_170, 'core/src/main/java/io/grpc/internal/RetriableStream.java', 1069, 'backoffNanos = (long) (nextBackoffIntervalNanos * random.nextDouble());'),
+          at(A6_OLD, 'A6-client-retries.md', 111, 'The initial retry attempt will occur at random(0, initialBackoff). In general, the n-th attempt will occur at random(0, min(initialBackoff*backoffMultiplier**(n-1), maxBackoff)).'),
+        ],
+      },
+    },
+    gates: [GRPC_THROTTLE],
+    cannot: [...GRPC_CANNOT, 'The HTTP-to-gRPC status mapping was read at v1.83.1 (grpc-go, grpc-java), not at these releases.'],
+    unverified: ['The status mapping (429, 502, 503, 504 to UNAVAILABLE) was read at the newest releases only, not at v1.68.0 or v1.70.0.'],
+    opening: GRPC_OPENING,
+  }),
+  preset({
+    id: 'grpc-core',
+    group: 'gRPC',
+    name: 'gRPC A6 example policy on grpc-core (C++, Python, Ruby…)',
+    short: 'grpc-core with A6’s example policy',
+    library: 'grpc/grpc',
+    versions: 'not read at a release: the repository is too large to fetch here; a stored copy at a commit only',
+    inputs: { ...GRPC_BASE, jitter: 'proportional', jitterLow: 0.8, jitterHigh: 1.2 },
+    pins: {
+      ...GRPC_COMMON_PINS,
+      jitter: unverified('read in a copy, not a release', at(GRPC_CORE_COPY, 'src/core/client_channel/retry_filter.h', '?', 'static double BackoffJitter() { return 0.2; }')),
+      jitterLow: unverified('read in a copy, not a release (src/core/util/backoff.cc: absl::Uniform(rand_gen_, 1 - options_.jitter(), 1 + options_.jitter()))'),
+      jitterHigh: unverified('read in a copy, not a release'),
+      retryOnStatuses: unverified('grpc-core’s HTTP-to-gRPC mapping was not read; the preset uses grpc-go’s and grpc-java’s'),
+    },
+    gates: [GRPC_THROTTLE],
+    cannot: GRPC_CANNOT,
+    unverified: ['grpc/grpc (the C core) could not be fetched at a release (too large); its jitter of 0.8–1.2 comes from a stored copy at a commit, and its status mapping was not read.'],
+    opening: GRPC_OPENING,
+  }),
+
+  // ---- AWS ----
+  preset({
+    id: 'aws-botocore-2026',
+    group: 'AWS SDKs',
+    name: 'AWS SDK for Python (botocore) with AWS_NEW_RETRIES_2026=true',
+    short: 'botocore’s 2026 retries',
+    library: 'boto/botocore',
+    versions: 'botocore ≥ 1.43.3 with AWS_NEW_RETRIES_2026=true (read at 1.43.67); the default once the switch is removed',
+    inputs: { maxRetries: 2, baseBackoffMs: 50, backoffMultiplier: 2, maxBackoffMs: 20000, jitter: 'full', clientTimeoutMs: 3000, deadlineMs: 10000, idempotencyKey: false, retryOn: ['timeout', '429'], retryWritesWithoutKey: true, honourRetryAfter: false, retryOnStatuses: [500, 502, 503, 504] },
+    pins: {
+      ...BOTO_COMMON_PINS,
+      baseBackoffMs: at(BOTO, 'botocore/retries/standard.py', '371-374', "_DEFAULT_BACKOFF_CONFIG = { 'throttling_base_scale': 1, 'non_throttling_base_scale': 0.05, }"),
+      jitter: at(BOTO, 'botocore/retries/standard.py', '408-413', 'if NEW_RETRIES_ENABLED: t_i = self._random() * min( self._get_base_scale(context) * (self._base ** (context.attempt_number - 1)), self._max_backoff, )'),
+      honourRetryAfter: at(BOTO, 'botocore/retries/standard.py', 368, "_RETRY_AFTER_HEADER = 'x-amz-retry-after' (milliseconds; Retry-After itself is not read)"),
+    },
+    gates: [{
+      gate: 'quota', params: { capacity: 500, retryCost: 14, timeoutCost: 14, successIncrement: 1 },
+      pin: at(BOTO, 'botocore/retries/standard.py', '690-694', 'if NEW_RETRIES_ENABLED: if self._is_throttling_error(context): capacity_amount = self._THROTTLING_RETRY_COST else: capacity_amount = self._RETRY_COST_V2 (_RETRY_COST_V2 = 14, line 671; _THROTTLING_RETRY_COST = 5, line 673; INITIAL_CAPACITY = 500, botocore/retries/quota.py line 7; _NO_RETRY_INCREMENT = 1, line 672)'),
+      note: 'A timeout costs 14 like any other non-throttling error under the switch; a throttling error costs 5, which FLEET §5’s quota has no field for (its 429 is not a failure that pays).',
+    }],
+    cannot: [
+      ...BOTO_CANNOT,
+      'A throttling error backs off from 1 s, not 50 ms (throttling_base_scale 1); x-amz-retry-after (milliseconds, kept between the backoff and the backoff + 5 s); DynamoDB’s 4 attempts and 25 ms base.',
+    ],
+    opening: AWS_OPENING,
+  }),
+  preset({
+    id: 'aws-botocore-standard',
+    group: 'AWS SDKs',
+    name: 'AWS SDK for Python (botocore), retry_mode = standard, without the 2026 switch',
+    short: 'botocore’s standard mode',
+    library: 'boto/botocore',
+    versions: 'botocore, standard mode, AWS_NEW_RETRIES_2026 unset (read at 1.43.67)',
+    inputs: { maxRetries: 2, baseBackoffMs: 1000, backoffMultiplier: 2, maxBackoffMs: 20000, jitter: 'full', clientTimeoutMs: 3000, deadlineMs: 10000, idempotencyKey: false, retryOn: ['timeout', '429'], retryWritesWithoutKey: true, honourRetryAfter: false, retryOnStatuses: [500, 502, 503, 504] },
+    pins: {
+      ...BOTO_COMMON_PINS,
+      baseBackoffMs: at(BOTO, 'botocore/retries/standard.py', '426-429', 'return self._random() * min( (self._base ** (context.attempt_number - 1)), self._max_backoff, ) (seconds)'),
+      jitter: at(BOTO, 'botocore/retries/standard.py', '426-429', 'self._random() * min(…)'),
+      honourRetryAfter: at(BOTO, 'botocore/retries/standard.py', '407-429', 'without NEW_RETRIES_ENABLED the delay is the formula alone; no header is read'),
+    },
+    gates: [{
+      gate: 'quota', params: { capacity: 500, retryCost: 5, timeoutCost: 10, successIncrement: 1 },
+      pin: at(BOTO, 'botocore/retries/standard.py', '696-699', 'else: if self._is_timeout_error(context): capacity_amount = self._TIMEOUT_RETRY_REQUEST else: capacity_amount = self._RETRY_COST (_RETRY_COST = 5, line 670; _TIMEOUT_RETRY_REQUEST = 10, line 674)'),
+      note: 'FLEET §5’s quota defaults are exactly these.',
+    }],
+    cannot: BOTO_CANNOT,
+    opening: AWS_OPENING,
+  }),
+  preset({
+    id: 'aws-botocore-legacy',
+    group: 'AWS SDKs',
+    name: 'AWS SDK for Python (botocore), legacy mode (the default without the 2026 switch)',
+    short: 'botocore’s legacy mode',
+    library: 'boto/botocore',
+    versions: 'botocore legacy mode (read at 1.43.67; 504 retried since 1.4.15, 502 at least since 1.4.14)',
+    inputs: { maxRetries: 4, baseBackoffMs: 1000, backoffMultiplier: 2, maxBackoffMs: null, jitter: 'full', clientTimeoutMs: 3000, deadlineMs: 10000, idempotencyKey: false, retryOn: ['timeout', '429'], retryWritesWithoutKey: true, honourRetryAfter: false, retryOnStatuses: [500, 502, 503, 504, 509] },
+    pins: {
+      ...BOTO_COMMON_PINS,
+      maxRetries: at(BOTO, 'botocore/data/_retry.json', 93, '"max_attempts": 5,'),
+      baseBackoffMs: at(BOTO, 'botocore/data/_retry.json', '95-97', '"type": "exponential", "base": "rand", "growth_factor": 2'),
+      backoffMultiplier: at(BOTO, 'botocore/data/_retry.json', 97, '"growth_factor": 2'),
+      maxBackoffMs: NONE('legacy mode has no cap'),
+      jitter: at(BOTO, 'botocore/data/_retry.json', 96, '"base": "rand": rand × 2^(attempts − 1) s'),
+      retryOn: at(BOTO, 'botocore/data/_retry.json', 38, '"http_status_code": 429 (and “general_socket_errors”, line 42)'),
+      retryOnStatuses: { ...at(BOTO, 'botocore/data/_retry.json', '50-78', '"http_status_code": 500 … 502 (line 57) … 503 (line 64) … 504 (line 71) … 509 (line 78)'), also: [at(BOTO_1415, 'botocore/data/_retry.json', 55, '"http_status_code": 504 (the first release with it)'), at(BOTO_1414, 'botocore/data/_retry.json', 41, '"http_status_code": 502 (already there)')] },
+      honourRetryAfter: NONE('legacy mode reads no header'),
+    },
+    cannot: ['Throttling recognised by error code on a 400 (Throttling, ThrottlingException…); per-service policies (DynamoDB: 10 attempts, 50 ms base); connect apart from read timeouts. Legacy mode differs per SDK: this is botocore’s.'],
+    opening: AWS_OPENING,
+  }),
+  preset({
+    id: 'aws-sdk-go-v2',
+    group: 'AWS SDKs',
+    name: 'AWS SDK for Go v2, standard mode (unverified at a release)',
+    short: 'aws-sdk-go-v2’s standard mode',
+    library: 'aws/aws-sdk-go-v2',
+    versions: 'not read at a release: the repository (1.5 GB) is too large to fetch here, and the stored copy read has no tag',
+    inputs: { maxRetries: 2, baseBackoffMs: 2000, backoffMultiplier: 2, maxBackoffMs: 20000, jitter: 'full', clientTimeoutMs: 3000, deadlineMs: 10000, idempotencyKey: false, retryOn: ['timeout', '429'], retryWritesWithoutKey: true, honourRetryAfter: false, retryOnStatuses: [500, 502, 503, 504] },
+    pins: {
+      maxRetries: unverified('a copy, not a release', at(GO_V2_COPY, 'aws/retry/standard.go', '?', 'DefaultMaxAttempts int = 3')),
+      baseBackoffMs: unverified('a copy, not a release: rand × 2^attempt s with attempt 1 for the first retry', at(GO_V2_COPY, 'aws/retry/jitter_backoff.go', '?', '// [0.0, 1.0) * 2 ^ attempts ri := int64(1 << uint64(attempt)) delaySeconds := b * float64(ri)')),
+      backoffMultiplier: unverified('a copy, not a release'),
+      maxBackoffMs: unverified('a copy, not a release', at(GO_V2_COPY, 'aws/retry/standard.go', '?', 'DefaultMaxBackoff time.Duration = 20 * time.Second')),
+      jitter: unverified('a copy, not a release'),
+      clientTimeoutMs: SEED_TIMEOUT('aws-sdk-go-v2’s own timeouts were not read'),
+      deadlineMs: SEED_DEADLINE('a context deadline, if the caller sets one'),
+      idempotencyKey: NONE('a key only for operations with an idempotency token'),
+      retryOn: unverified('a copy, not a release: RetryableConnectionError, and 429 through the throttle error codes'),
+      retryWritesWithoutKey: unverified('a copy, not a release'),
+      honourRetryAfter: unverified('a copy, not a release'),
+      retryOnStatuses: unverified('a copy, not a release', at(GO_V2_COPY, 'aws/retry/standard.go', '?', 'DefaultRetryableHTTPStatusCodes = map[int]struct{}{ 500: …, 502: …, 503: …, 504: … }')),
+    },
+    gates: [{
+      gate: 'quota', params: { capacity: 500, retryCost: 5, timeoutCost: 10, successIncrement: 1 },
+      pin: unverified('a copy, not a release', at(GO_V2_COPY, 'aws/retry/standard.go', '?', 'DefaultRetryRateTokens uint = 500 DefaultRetryCost uint = 5 DefaultRetryTimeoutCost uint = 10 DefaultNoRetryIncrement uint = 1')),
+      note: 'The 2026 behaviour (retries2026) was seen in another stored copy with no commit; its costs and first delay were not read at a release.',
+    }],
+    cannot: ['The un-jittered 20 s waits after the fourth attempt; a 429 retried only with a throttling code; the 2026 behaviour (unverified here).'],
+    unverified: ['aws/aws-sdk-go-v2 could not be fetched (1.5 GB, above this machine’s limit of 500 MB); every value comes from stored copies that carry no release tag (one is a fork’s). Treat this preset as unverified.'],
+    opening: AWS_OPENING,
+  }),
+
+  // ---- AI SDKs ----
+  preset({
+    id: 'openai-python',
+    group: 'AI SDKs',
+    name: 'OpenAI Python SDK (openai-python ≥ 2.52)',
+    short: 'the OpenAI Python SDK',
+    library: 'openai/openai-python',
+    versions: 'openai-python ≥ 2.52.0 (read at v2.52.0 and v3.3.1)',
+    inputs: { maxRetries: 2, baseBackoffMs: 500, backoffMultiplier: 2, maxBackoffMs: 8000, jitter: 'proportional', jitterLow: 0.75, jitterHigh: 1, clientTimeoutMs: 3000, deadlineMs: 10000, idempotencyKey: false, retryOn: ['timeout', '429', '5xx'], retryWritesWithoutKey: true, honourRetryAfter: true, retryOnStatuses: [408, 409], retryAfterMaxMs: 120000, retryAfterOverMax: 'stop' },
+    pins: {
+      maxRetries: at(OPENAI, 'src/openai/_constants.py', 8, 'DEFAULT_MAX_RETRIES = 2'),
+      baseBackoffMs: at(OPENAI, 'src/openai/_constants.py', 11, 'INITIAL_RETRY_DELAY = 0.5'),
+      backoffMultiplier: at(OPENAI, 'src/openai/_base_client.py', '815-818', 'nb_retries = min(max_retries - remaining_retries, 1000) … sleep_seconds = min(INITIAL_RETRY_DELAY * pow(2.0, nb_retries), MAX_RETRY_DELAY)'),
+      maxBackoffMs: at(OPENAI, 'src/openai/_constants.py', 12, 'MAX_RETRY_DELAY = 8.0'),
+      jitter: at(OPENAI, 'src/openai/_base_client.py', '821-822', 'jitter = 1 - 0.25 * random() timeout = sleep_seconds * jitter'),
+      jitterLow: at(OPENAI, 'src/openai/_base_client.py', 821, 'jitter = 1 - 0.25 * random(): 0.75 + 0.25·d with d = 1 − random(), the same distribution'),
+      jitterHigh: at(OPENAI, 'src/openai/_base_client.py', 821, 'jitter = 1 - 0.25 * random(): at most 1'),
+      clientTimeoutMs: SEED_TIMEOUT('the SDK’s own is 600 s (src/openai/_constants.py line 7: DEFAULT_TIMEOUT = httpx2.Timeout(timeout=600, connect=5.0))'),
+      deadlineMs: SEED_DEADLINE('the SDK sets no overall deadline'),
+      idempotencyKey: at(OPENAI, 'src/openai/_base_client.py', 410, 'self._idempotency_header = None (and line 481: if idempotency_header and options.idempotency_key …: the key made for a POST is never sent)'),
+      retryOn: at(OPENAI, 'src/openai/_base_client.py', '1091-1101', 'except timeout_exceptions() as err: … if remaining_retries > 0: self._sleep_for_retry(…) continue; statuses: line 857 (429), line 862 (status_code >= 500)'),
+      retryWritesWithoutKey: at(OPENAI, 'src/openai/_base_client.py', 1091, 'except timeout_exceptions() as err: (any method, POST too)'),
+      honourRetryAfter: at(OPENAI, 'src/openai/_base_client.py', '810-812', 'retry_after = self._parse_retry_after_header(response_headers) if retry_after is not None and math.isfinite(retry_after) and 0 < retry_after <= MAX_RETRY_AFTER_DELAY: return retry_after'),
+      retryOnStatuses: at(OPENAI, 'src/openai/_base_client.py', '847-852', 'if response.status_code == 408: … if response.status_code == 409:'),
+      retryAfterMaxMs: { ...at(OPENAI, 'src/openai/_constants.py', 13, 'MAX_RETRY_AFTER_DELAY = 2 * 60'), also: [at(OPENAI_252, 'src/openai/_constants.py', 15, 'MAX_RETRY_AFTER_DELAY = 2 * 60 (the first release with it: “honor Retry-After delays up to two minutes”, #3555)')] },
+      retryAfterOverMax: { ...at(OPENAI, 'src/openai/_base_client.py', '826-833', 'if retry_after is not None and math.isfinite(retry_after) and retry_after > MAX_RETRY_AFTER_DELAY: … return False'), also: [at(OPENAI_252, 'src/openai/_base_client.py', 823, 'if retry_after is not None and math.isfinite(retry_after) and retry_after > MAX_RETRY_AFTER_DELAY:')] },
+    },
+    cannot: [
+      'x-should-retry (a server hint that overrides the decision) and retry-after-ms (milliseconds).',
+      'A Retry-After of 0, or a date now or past, falls back to the backoff (0 < retry_after); here it waits 0.',
+      'An HTTP-date Retry-After is measured against the local clock; here against the response’s Date.',
+      'The jitter: the SDK multiplies by 1 − 0.25·r; the engine by 0.75 + 0.25·d. The same range and distribution (d = 1 − r): a given draw gives the wait another draw gives there.',
+    ],
+    opening: { attempts: 2, charges: 2, outcome: 'success', why: 'the timeout is retried on a POST too, and no idempotency key is sent (the SDK makes one but has no header to put it in), so the second attempt charges again' },
+  }),
+  preset({
+    id: 'openai-python-251',
+    group: 'AI SDKs',
+    name: 'OpenAI Python SDK (openai-python ≤ 2.51: Retry-After up to 60 s)',
+    short: 'openai-python ≤ 2.51',
+    library: 'openai/openai-python',
+    versions: 'openai-python ≤ 2.51.x (read at v2.51.0; earlier releases not read)',
+    inputs: { maxRetries: 2, baseBackoffMs: 500, backoffMultiplier: 2, maxBackoffMs: 8000, jitter: 'proportional', jitterLow: 0.75, jitterHigh: 1, clientTimeoutMs: 3000, deadlineMs: 10000, idempotencyKey: false, retryOn: ['timeout', '429', '5xx'], retryWritesWithoutKey: true, honourRetryAfter: true, retryOnStatuses: [408, 409], retryAfterMaxMs: 60000 },
+    pins: {
+      maxRetries: at(OPENAI_251, 'src/openai/_constants.py', 10, 'DEFAULT_MAX_RETRIES = 2'),
+      baseBackoffMs: at(OPENAI_251, 'src/openai/_constants.py', 13, 'INITIAL_RETRY_DELAY = 0.5'),
+      backoffMultiplier: at(OPENAI_251, 'src/openai/_base_client.py', 808, 'sleep_seconds = min(INITIAL_RETRY_DELAY * pow(2.0, nb_retries), MAX_RETRY_DELAY)'),
+      maxBackoffMs: at(OPENAI_251, 'src/openai/_constants.py', 14, 'MAX_RETRY_DELAY = 8.0'),
+      jitter: at(OPENAI_251, 'src/openai/_base_client.py', 811, 'jitter = 1 - 0.25 * random()'),
+      jitterLow: at(OPENAI_251, 'src/openai/_base_client.py', 811, 'jitter = 1 - 0.25 * random()'),
+      jitterHigh: at(OPENAI_251, 'src/openai/_base_client.py', 811, 'jitter = 1 - 0.25 * random()'),
+      clientTimeoutMs: SEED_TIMEOUT('the SDK’s own is 600 s (src/openai/_constants.py line 9)'),
+      deadlineMs: SEED_DEADLINE('the SDK sets no overall deadline'),
+      idempotencyKey: at(OPENAI_251, 'src/openai/_base_client.py', 404, 'self._idempotency_header = None'),
+      retryOn: at(OPENAI_251, 'src/openai/_base_client.py', '838-843', 'if response.status_code == 429: … if response.status_code >= 500: (timeouts: as in ≥ 2.52)'),
+      retryWritesWithoutKey: at(OPENAI_251, 'src/openai/_base_client.py', 404, 'no key, and timeouts are retried for every method'),
+      honourRetryAfter: at(OPENAI_251, 'src/openai/_base_client.py', 801, 'if retry_after is not None and 0 < retry_after <= 60:'),
+      retryOnStatuses: at(OPENAI_251, 'src/openai/_base_client.py', '828-833', 'if response.status_code == 408: … if response.status_code == 409:'),
+      retryAfterMaxMs: at(OPENAI_251, 'src/openai/_base_client.py', 801, '0 < retry_after <= 60: above, the backoff applies'),
+    },
+    cannot: [
+      'x-should-retry and retry-after-ms; a Retry-After of 0 falls back to the backoff (here it waits 0); dates against the local clock.',
+      'The jitter is 1 − 0.25·r there, 0.75 + 0.25·d here: the same distribution.',
+    ],
+    unverified: ['Only v2.51.0 was read: when these values began is not established.'],
+    opening: { attempts: 2, charges: 2, outcome: 'success', why: 'the timeout is retried and no idempotency key is sent, so the second attempt charges again' },
+  }),
+  preset({
+    id: 'anthropic-python',
+    group: 'AI SDKs',
+    name: 'Anthropic Python SDK',
+    short: 'the Anthropic Python SDK',
+    library: 'anthropics/anthropic-sdk-python',
+    versions: 'anthropic-sdk-python v0.121.0 (read there only)',
+    inputs: { maxRetries: 2, baseBackoffMs: 500, backoffMultiplier: 2, maxBackoffMs: 8000, jitter: 'proportional', jitterLow: 0.75, jitterHigh: 1, clientTimeoutMs: 3000, deadlineMs: 10000, idempotencyKey: false, retryOn: ['timeout', '429', '5xx'], retryWritesWithoutKey: true, honourRetryAfter: true, retryOnStatuses: [408, 409], retryAfterMaxMs: 60000, waitBudgetMs: null },
+    pins: {
+      maxRetries: at(ANTHROPIC, 'src/anthropic/_constants.py', 10, 'DEFAULT_MAX_RETRIES = 2'),
+      baseBackoffMs: at(ANTHROPIC, 'src/anthropic/_constants.py', 13, 'INITIAL_RETRY_DELAY = 0.5'),
+      backoffMultiplier: at(ANTHROPIC, 'src/anthropic/_base_client.py', '832-835', 'nb_retries = min(max_retries - remaining_retries, 1000) … sleep_seconds = min(INITIAL_RETRY_DELAY * pow(2.0, nb_retries), MAX_RETRY_DELAY)'),
+      maxBackoffMs: at(ANTHROPIC, 'src/anthropic/_constants.py', 14, 'MAX_RETRY_DELAY = 8.0'),
+      jitter: at(ANTHROPIC, 'src/anthropic/_base_client.py', 838, 'jitter = 1 - 0.25 * random()'),
+      jitterLow: at(ANTHROPIC, 'src/anthropic/_base_client.py', 838, 'jitter = 1 - 0.25 * random()'),
+      jitterHigh: at(ANTHROPIC, 'src/anthropic/_base_client.py', 838, 'jitter = 1 - 0.25 * random()'),
+      clientTimeoutMs: SEED_TIMEOUT('the SDK’s own is 10 minutes (src/anthropic/_constants.py line 9), longer for large non-streaming requests'),
+      deadlineMs: SEED_DEADLINE('the SDK sets no overall deadline'),
+      idempotencyKey: at(ANTHROPIC, 'src/anthropic/_base_client.py', 412, 'self._idempotency_header = None'),
+      retryOn: at(ANTHROPIC, 'src/anthropic/_base_client.py', '897-898', 'if isinstance(current, APIConnectionError): return True, None (APITimeoutError is an APIConnectionError, src/anthropic/_exceptions.py line 91); statuses: line 865 (429), line 870 (>= 500)'),
+      retryWritesWithoutKey: at(ANTHROPIC, 'src/anthropic/_base_client.py', 1162, 'should_retry, failed_response = self._should_retry_exception(err) (any method)'),
+      honourRetryAfter: at(ANTHROPIC, 'src/anthropic/_base_client.py', 828, 'if retry_after is not None and 0 < retry_after <= 60: return retry_after'),
+      retryOnStatuses: at(ANTHROPIC, 'src/anthropic/_base_client.py', '855-860', 'if response.status_code == 408: … if response.status_code == 409:'),
+      retryAfterMaxMs: at(ANTHROPIC, 'src/anthropic/_base_client.py', 828, '0 < retry_after <= 60: above, the backoff applies'),
+      waitBudgetMs: NONE('no limit on the total waiting'),
+    },
+    cannot: [
+      'x-should-retry and retry-after-ms; a Retry-After of 0 falls back to the backoff (here it waits 0); a 401 retried once after refreshing a cached token.',
+      'The jitter is 1 − 0.25·r there, 0.75 + 0.25·d here: the same distribution.',
+    ],
+    opening: { attempts: 2, charges: 2, outcome: 'success', why: 'the timeout is retried and no idempotency key is sent, so the second attempt charges again' },
+  }),
+
+  // ---- .NET and Java ----
+  preset({
+    id: 'dotnet-standard',
+    group: '.NET and Java',
+    name: '.NET AddStandardResilienceHandler (Microsoft.Extensions.Http.Resilience)',
+    short: '.NET’s standard resilience handler',
+    library: 'dotnet/extensions (on App-vNext/Polly)',
+    versions: 'Microsoft.Extensions.Http.Resilience v10.9.0, Polly 8.7.0',
+    inputs: { maxRetries: 3, baseBackoffMs: 2000, backoffMultiplier: 2, maxBackoffMs: null, jitter: 'full', clientTimeoutMs: 3000, deadlineMs: 30000, idempotencyKey: false, retryOn: ['timeout', '429', '5xx'], retryWritesWithoutKey: true, honourRetryAfter: true, retryOnStatuses: [408] },
+    pins: {
+      maxRetries: at(POLLY, 'src/Polly.Core/Retry/RetryConstants.cs', 11, 'public const int DefaultRetryCount = 3;'),
+      baseBackoffMs: at(POLLY, 'src/Polly.Core/Retry/RetryConstants.cs', 15, 'public static readonly TimeSpan DefaultBaseDelay = TimeSpan.FromSeconds(2);'),
+      backoffMultiplier: at(DOTNET, 'src/Libraries/Microsoft.Extensions.Http.Resilience/Polly/HttpRetryStrategyOptions.cs', 30, 'BackoffType = DelayBackoffType.Exponential;'),
+      maxBackoffMs: at(POLLY, 'src/Polly.Core/Retry/RetryStrategyOptions.TResult.cs', 90, 'public TimeSpan? MaxDelay { get; set; } (null: no cap)'),
+      jitter: { ...at(DOTNET, 'src/Libraries/Microsoft.Extensions.Http.Resilience/Polly/HttpRetryStrategyOptions.cs', 32, 'UseJitter = true; (exponential with jitter is Polly’s DecorrelatedJitterBackoffV2, src/Polly.Core/Retry/RetryHelper.cs lines 75-91)'), approximated: 'full jitter stands in for Polly’s decorrelated jitter V2' },
+      clientTimeoutMs: SEED_TIMEOUT('the handler’s own attempt timeout is 10 s (HttpStandardResilienceOptions.cs lines 93-95); a timeout there is a TimeoutRejectedException, retried'),
+      deadlineMs: at(POLLY, 'src/Polly.Core/Timeout/TimeoutStrategyOptions.cs', 24, 'public TimeSpan Timeout { get; set; } = TimeSpan.FromSeconds(30); (the handler’s TotalRequestTimeout, HttpStandardResilienceOptions.cs line 53)'),
+      idempotencyKey: NONE('the handler sends no key'),
+      retryOn: at(DOTNET, 'src/Libraries/Microsoft.Extensions.Http.Resilience/Polly/HttpClientResiliencePredicates.cs', '50', 'return exception is HttpRequestException or TimeoutRejectedException; (statuses: lines 69-71)'),
+      retryWritesWithoutKey: at(DOTNET, 'src/Libraries/Microsoft.Extensions.Http.Resilience/Polly/HttpRetryStrategyOptions.cs', 29, 'ShouldHandle = args => … IsTransient(args.Outcome, …) (no method is excluded)'),
+      honourRetryAfter: at(DOTNET, 'src/Libraries/Microsoft.Extensions.Http.Resilience/Polly/HttpRetryStrategyOptions.cs', 31, 'ShouldRetryAfterHeader = true;'),
+      retryOnStatuses: at(DOTNET, 'src/Libraries/Microsoft.Extensions.Http.Resilience/Polly/HttpClientResiliencePredicates.cs', '69-71', 'return statusCode >= InternalServerErrorCode || response.StatusCode == HttpStatusCode.RequestTimeout || statusCode == TooManyRequests;'),
+    },
+    gates: [{
+      gate: 'breaker', params: { failureRatio: 0.1, minimumThroughput: 100, samplingDurationMs: 30000, breakDurationMs: 5000 },
+      pin: at(POLLY, 'src/Polly.Core/CircuitBreaker/CircuitBreakerConstants.cs', '13-21', 'DefaultFailureRatio = 0.1; DefaultMinimumThroughput = 100; DefaultBreakDuration = TimeSpan.FromSeconds(5); DefaultSamplingDuration = TimeSpan.FromSeconds(30);'),
+      note: 'Polly samples outcomes over 30 s of time, not over the last N calls: FLEET §5’s breaker is count-based, so these values are data, not its parameters.',
+    }],
+    cannot: [
+      'Polly’s decorrelated jitter V2 (t = n − 1 + d; 2^t·tanh(√(4t)) differences × Delay/1.4) is approximated by full jitter of 2 s × 2^(n−1): Polly’s first wait lies in 0–2.754 s with a median near 1.795 s, here 0–2 s with a median of 1 s; later waits differ likewise. The opening run’s charges do not depend on the wait.',
+      'A Retry-After is honoured on any answer the strategy handles, with Polly’s own parsing; the rate limiter and the hedging options of the handler.',
+    ],
+    opening: { attempts: 2, charges: 2, outcome: 'success', why: 'the attempt timeout’s TimeoutRejectedException is retried, and no idempotency key is sent, so the second attempt charges again' },
+  }),
+  preset({
+    id: 'polly',
+    group: '.NET and Java',
+    name: 'Polly v8 retry defaults (HttpClient timeout, not retried)',
+    short: 'Polly v8’s defaults',
+    library: 'App-vNext/Polly',
+    versions: 'Polly 8.7.0 (read there)',
+    inputs: { maxRetries: 3, baseBackoffMs: 2000, backoffMultiplier: 1, maxBackoffMs: null, jitter: 'none', clientTimeoutMs: 3000, deadlineMs: 10000, idempotencyKey: false, retryOn: ['429', '5xx', '4xx'], retryWritesWithoutKey: true, honourRetryAfter: false },
+    pins: {
+      maxRetries: at(POLLY, 'src/Polly.Core/Retry/RetryConstants.cs', 11, 'public const int DefaultRetryCount = 3;'),
+      baseBackoffMs: at(POLLY, 'src/Polly.Core/Retry/RetryConstants.cs', 15, 'public static readonly TimeSpan DefaultBaseDelay = TimeSpan.FromSeconds(2);'),
+      backoffMultiplier: at(POLLY, 'src/Polly.Core/Retry/RetryConstants.cs', 9, 'public const DelayBackoffType DefaultBackoffType = DelayBackoffType.Constant;'),
+      maxBackoffMs: at(POLLY, 'src/Polly.Core/Retry/RetryStrategyOptions.TResult.cs', 90, 'public TimeSpan? MaxDelay { get; set; }'),
+      jitter: at(POLLY, 'src/Polly.Core/Retry/RetryStrategyOptions.TResult.cs', 52, 'public bool UseJitter { get; set; } (false)'),
+      clientTimeoutMs: SEED_TIMEOUT('HttpClient’s own is 100 s'),
+      deadlineMs: SEED_DEADLINE('Polly sets none'),
+      idempotencyKey: NONE('Polly sends no key'),
+      retryOn: at(POLLY, 'src/Polly.Core/Utils/DefaultPredicates.cs', 6, 'HandleOutcome = args => new(args.Outcome.Exception is { } and not OperationCanceledException); (statuses only if the call throws on them, as EnsureSuccessStatusCode does; an HttpClient timeout is an OperationCanceledException)'),
+      retryWritesWithoutKey: at(POLLY, 'src/Polly.Core/Utils/DefaultPredicates.cs', 6, 'no method is excluded'),
+      honourRetryAfter: NONE('Polly reads no header unless a DelayGenerator does'),
+    },
+    cannot: ['What is retried depends on the caller’s code: a status only if the call throws on it (EnsureSuccessStatusCode), and an HttpClient timeout is an OperationCanceledException, which the default ShouldHandle excludes.'],
+    opening: { attempts: 1, charges: 1, outcome: 'unknown', why: 'HttpClient’s timeout is an OperationCanceledException, which Polly’s default ShouldHandle does not retry' },
+  }),
+  preset({
+    id: 'polly-timeout',
+    group: '.NET and Java',
+    name: 'Polly v8 retry defaults with a Polly Timeout strategy inside',
+    short: 'Polly v8 with a Timeout strategy',
+    library: 'App-vNext/Polly',
+    versions: 'Polly 8.7.0 (read there)',
+    inputs: { maxRetries: 3, baseBackoffMs: 2000, backoffMultiplier: 1, maxBackoffMs: null, jitter: 'none', clientTimeoutMs: 3000, deadlineMs: 10000, idempotencyKey: false, retryOn: ['timeout', '429', '5xx', '4xx'], retryWritesWithoutKey: true, honourRetryAfter: false, waitBudgetMs: null },
+    pins: {
+      maxRetries: at(POLLY, 'src/Polly.Core/Retry/RetryConstants.cs', 11, 'public const int DefaultRetryCount = 3;'),
+      baseBackoffMs: at(POLLY, 'src/Polly.Core/Retry/RetryConstants.cs', 15, 'public static readonly TimeSpan DefaultBaseDelay = TimeSpan.FromSeconds(2);'),
+      backoffMultiplier: at(POLLY, 'src/Polly.Core/Retry/RetryConstants.cs', 9, 'DelayBackoffType.Constant'),
+      maxBackoffMs: at(POLLY, 'src/Polly.Core/Retry/RetryStrategyOptions.TResult.cs', 90, 'public TimeSpan? MaxDelay { get; set; }'),
+      jitter: at(POLLY, 'src/Polly.Core/Retry/RetryStrategyOptions.TResult.cs', 52, 'public bool UseJitter { get; set; }'),
+      clientTimeoutMs: page('the Timeout strategy’s value, here the seed’s 3 s (Polly’s own default would be 30 s, src/Polly.Core/Timeout/TimeoutStrategyOptions.cs line 24)'),
+      deadlineMs: SEED_DEADLINE('Polly sets none outside the retry'),
+      idempotencyKey: NONE('Polly sends no key'),
+      retryOn: at(POLLY, 'src/Polly.Core/Utils/DefaultPredicates.cs', 6, 'Exception is { } and not OperationCanceledException: a TimeoutRejectedException is handled'),
+      retryWritesWithoutKey: at(POLLY, 'src/Polly.Core/Utils/DefaultPredicates.cs', 6, 'no method is excluded'),
+      honourRetryAfter: NONE('no DelayGenerator by default'),
+      waitBudgetMs: NONE('no limit on the total waiting'),
+    },
+    cannot: ['Statuses are retried only if the call throws on them.'],
+    opening: { attempts: 2, charges: 2, outcome: 'success', why: 'the Timeout strategy’s TimeoutRejectedException is retried after 2 s without a key: attempt 2 at 5,000 ms charges again' },
+  }),
+  preset({
+    id: 'resilience4j',
+    group: '.NET and Java',
+    name: 'resilience4j Retry defaults',
+    short: 'resilience4j’s defaults',
+    library: 'resilience4j/resilience4j',
+    versions: 'resilience4j v2.4.0 (read there)',
+    inputs: { maxRetries: 2, baseBackoffMs: 500, backoffMultiplier: 1, maxBackoffMs: null, jitter: 'none', clientTimeoutMs: 3000, deadlineMs: 10000, idempotencyKey: false, retryOn: ['timeout'], retryWritesWithoutKey: true, honourRetryAfter: false },
+    pins: {
+      maxRetries: at(R4J, 'resilience4j-retry/src/main/java/io/github/resilience4j/retry/RetryConfig.java', 40, 'public static final int DEFAULT_MAX_ATTEMPTS = 3; (the first call included)'),
+      baseBackoffMs: at(R4J, 'resilience4j-retry/src/main/java/io/github/resilience4j/retry/RetryConfig.java', 39, 'public static final long DEFAULT_WAIT_DURATION = 500;'),
+      backoffMultiplier: at(R4J, 'resilience4j-retry/src/main/java/io/github/resilience4j/retry/RetryConfig.java', 41, 'DEFAULT_INTERVAL_FUNCTION = numOfAttempts -> DEFAULT_WAIT_DURATION;'),
+      maxBackoffMs: at(R4J, 'resilience4j-retry/src/main/java/io/github/resilience4j/retry/RetryConfig.java', 41, 'a fixed interval: nothing to cap'),
+      jitter: at(R4J, 'resilience4j-retry/src/main/java/io/github/resilience4j/retry/RetryConfig.java', 41, 'a fixed interval, no randomization'),
+      clientTimeoutMs: SEED_TIMEOUT('resilience4j has none of its own'),
+      deadlineMs: SEED_DEADLINE('resilience4j sets none'),
+      idempotencyKey: NONE('resilience4j sends no key'),
+      retryOn: at(R4J, 'resilience4j-retry/src/main/java/io/github/resilience4j/retry/RetryConfig.java', 43, 'DEFAULT_RECORD_FAILURE_PREDICATE = throwable -> true; (every exception; a returned status is a result, not retried by default)'),
+      retryWritesWithoutKey: at(R4J, 'resilience4j-retry/src/main/java/io/github/resilience4j/retry/RetryConfig.java', 43, 'every exception, whatever the method'),
+      honourRetryAfter: NONE('resilience4j reads no header'),
+    },
+    gates: [{
+      gate: 'breaker', params: { window: 100, minCalls: 100, failurePercent: 50, openMs: 60000, halfOpenCalls: 10 },
+      pin: at(R4J, 'resilience4j-circuitbreaker/src/main/java/io/github/resilience4j/circuitbreaker/CircuitBreakerConfig.java', '43-52', 'DEFAULT_FAILURE_RATE_THRESHOLD = 50; DEFAULT_WAIT_DURATION_IN_OPEN_STATE = 60; // Seconds DEFAULT_PERMITTED_CALLS_IN_HALF_OPEN_STATE = 10; DEFAULT_MINIMUM_NUMBER_OF_CALLS = 100; DEFAULT_SLIDING_WINDOW_SIZE = 100; DEFAULT_SLIDING_WINDOW_TYPE = SlidingWindowType.COUNT_BASED;'),
+      note: 'A separate CircuitBreaker, not part of Retry; FLEET §5’s breaker defaults are exactly these.',
+    }],
+    cannot: ['Statuses retried only when the HTTP client throws on them; whole-millisecond truncation of exponential intervals (not a default).'],
+    opening: { attempts: 2, charges: 2, outcome: 'success', why: 'the timeout exception is retried after 500 ms without a key: exactly the seed’s opening run, whose policy resilience4j’s defaults are' },
+  }),
+
+  // ---- Go, proxies, Google ----
+  preset({
+    id: 'go-retryablehttp',
+    group: 'Go, proxies and Google',
+    name: 'hashicorp/go-retryablehttp v0.7.8',
+    short: 'go-retryablehttp',
+    library: 'hashicorp/go-retryablehttp',
+    versions: 'go-retryablehttp v0.7.8 (read there)',
+    inputs: { maxRetries: 4, baseBackoffMs: 1000, backoffMultiplier: 2, maxBackoffMs: 30000, jitter: 'none', clientTimeoutMs: 3000, deadlineMs: 10000, idempotencyKey: false, retryOn: ['timeout', '429'], retryWritesWithoutKey: true, honourRetryAfter: true, retryOnStatuses: [500, ...Array.from({ length: 98 }, (_, k) => 502 + k)] },
+    pins: {
+      maxRetries: at(RETRYABLEHTTP, 'client.go', 51, 'defaultRetryMax     = 4'),
+      baseBackoffMs: at(RETRYABLEHTTP, 'client.go', 49, 'defaultRetryWaitMin = 1 * time.Second'),
+      backoffMultiplier: at(RETRYABLEHTTP, 'client.go', 560, 'mult := math.Pow(2, float64(attemptNum)) * float64(min) (attemptNum 0 before the first retry)'),
+      maxBackoffMs: at(RETRYABLEHTTP, 'client.go', 50, 'defaultRetryWaitMax = 30 * time.Second'),
+      jitter: at(RETRYABLEHTTP, 'client.go', '560-565', 'DefaultBackoff: no random part'),
+      clientTimeoutMs: { ...SEED_TIMEOUT('cleanhttp.DefaultPooledClient sets no http.Client Timeout, only a 30 s dial timeout'), also: [at(CLEANHTTP, 'cleanhttp.go', 27, 'Timeout:   30 * time.Second, (the dialer’s; DefaultPooledClient, line 54, sets no Timeout)')] },
+      deadlineMs: SEED_DEADLINE('a context deadline if the caller sets one: DefaultRetryPolicy stops on ctx.Err() (client.go line 474)'),
+      idempotencyKey: NONE('no key is sent'),
+      retryOn: at(RETRYABLEHTTP, 'client.go', '527-531', 'if resp.StatusCode == http.StatusTooManyRequests { return true, nil } (and errors, a timeout among them: “The error is likely recoverable so retry.”, line 522)'),
+      retryWritesWithoutKey: at(RETRYABLEHTTP, 'client.go', 472, 'DefaultRetryPolicy looks at no method'),
+      honourRetryAfter: at(RETRYABLEHTTP, 'client.go', '552-557', 'if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable { if sleep, ok := parseRetryAfterHeader(resp.Header["Retry-After"]); ok { return sleep'),
+      retryOnStatuses: at(RETRYABLEHTTP, 'client.go', 537, 'if resp.StatusCode == 0 || (resp.StatusCode >= 500 && resp.StatusCode != http.StatusNotImplemented) {'),
+    },
+    cannot: [
+      'A Retry-After is honoured only on a 429 or a 503 (here on any retried answer), with no cap; a date is measured against the local clock and parsed as RFC 1123 only.',
+      'A status of 0 or above 599 (retried there) cannot be given to the engine.',
+    ],
+    opening: { attempts: 2, charges: 2, outcome: 'success', why: 'the timeout is an error, retried after 1 s, and no key is sent: attempt 2 at 4,000 ms charges again' },
+  }),
+  preset({
+    id: 'envoy',
+    group: 'Go, proxies and Google',
+    name: 'Envoy route retry policy, retry_on: 5xx (unverified at a release)',
+    short: 'Envoy’s route retry policy',
+    library: 'envoyproxy/envoy',
+    versions: 'not read at a release: the repository (1.7 GB) is too large to fetch here; stored copies at commits only',
+    inputs: { maxRetries: 1, baseBackoffMs: 25, backoffMultiplier: 2, maxBackoffMs: 250, jitter: 'full', clientTimeoutMs: NO_TIMEOUT_MS, deadlineMs: 15000, idempotencyKey: false, retryOn: ['timeout', '5xx'], retryWritesWithoutKey: true, honourRetryAfter: false },
+    pins: {
+      maxRetries: unverified('num_retries “is optional and defaults to 1”: the route API’s proto comment, seen only in generated copies, not at a release'),
+      baseBackoffMs: unverified('a copy, not a release', at(ENVOY_COPY, 'source/common/router/retry_state_impl.cc', '?', 'runtime_.snapshot().getInteger("upstream.base_retry_backoff_ms", 25)')),
+      backoffMultiplier: unverified('a copy, not a release', at(ENVOY_BACKOFF_COPY, 'source/common/common/backoff_strategy.cc', '?', 'if (next_interval_ < max_interval_ / 2) { next_interval_ *= 2; } else { next_interval_ = max_interval_; }')),
+      maxBackoffMs: unverified('a copy, not a release', at(ENVOY_COPY, 'source/common/router/retry_state_impl.cc', '?', 'std::chrono::milliseconds max_interval = base_interval * 10;')),
+      jitter: unverified('a copy, not a release', at(ENVOY_BACKOFF_COPY, 'source/common/common/backoff_strategy.cc', '?', 'return std::min(random_.random() % backoff, max_interval_);')),
+      clientTimeoutMs: unverified('per_try_timeout is optional, with no value by default (the route API’s proto comment, seen in generated copies); not read at a release'),
+      deadlineMs: unverified('the route timeout of 15 s is the commonly documented default; not read in Envoy’s source or proto here'),
+      idempotencyKey: NONE('Envoy adds no key'),
+      retryOn: unverified('retry_on has no default: “5xx” is this preset’s choice, the most common one; it covers resets and per-try timeouts (a copy, not a release)', at(ENVOY_COPY, 'source/common/router/retry_state_impl.cc', '?', 'if (retry_on_ & (RetryPolicy::RETRY_ON_5XX | RetryPolicy::RETRY_ON_GATEWAY_ERROR)) { … return true;')),
+      retryWritesWithoutKey: unverified('Envoy retries whatever the route’s policy covers, any method'),
+      honourRetryAfter: unverified('Retry-After is read only with rate-limited retry back-off, not by default'),
+    },
+    gates: [{
+      gate: 'budget', params: null,
+      pin: unverified('a copy, not a release: cluster_.resourceManager(priority_).retries().canCreate(), the circuit breaker’s max_retries (its default was not read here), or a retry_budget when configured'),
+      note: 'Not FLEET §5’s budget: Envoy caps concurrent retries per cluster; a retry_budget (percent of active requests) exists but is off by default.',
+    }],
+    cannot: ['Whole-millisecond waits (random % backoff); retry host predicates, priorities, hedging, rate-limited back-off with Retry-After or X-RateLimit-Reset.'],
+    unverified: ['envoyproxy/envoy could not be fetched (1.7 GB, above this machine’s limit of 500 MB). The backoff comes from stored copies at commits e78906c5 and 4280ef77, which carry no release tag; the defaults of num_retries and per_try_timeout come from generated copies of the route API’s proto comments, and the 15 s route timeout is the commonly documented default, not read here. Treat this preset as unverified.'],
+    opening: { attempts: 1, charges: 1, outcome: 'unknown', why: 'without a per-try timeout nothing ends the attempt before the 15 s route timeout, which is not retried' },
+  }),
+  preset({
+    id: 'google-api-core',
+    group: 'Go, proxies and Google',
+    name: 'Google API core Retry() defaults (python-api-core)',
+    short: 'Google API core’s Retry()',
+    library: 'googleapis/python-api-core',
+    versions: 'google-api-core v2.29.0 (read there)',
+    inputs: { maxRetries: 100, baseBackoffMs: 1000, backoffMultiplier: 2, maxBackoffMs: 60000, jitter: 'full', clientTimeoutMs: 3000, deadlineMs: 120000, idempotencyKey: false, retryOn: ['429'], retryWritesWithoutKey: true, honourRetryAfter: false, retryOnStatuses: [500, 503] },
+    pins: {
+      maxRetries: { ...at(API_CORE, 'google/api_core/retry/retry_unary.py', '137-139', 'timeout = kwargs.get("deadline", timeout) … deadline = time.monotonic() + timeout if timeout is not None else None (no attempt limit: only the timeout ends it)'), approximated: 'no attempt limit: 100 retries here, the engine’s largest; the 120 s timeout ends a run first' },
+      baseBackoffMs: at(API_CORE, 'google/api_core/retry/retry_base.py', 43, '_DEFAULT_INITIAL_DELAY = 1.0  # seconds'),
+      backoffMultiplier: at(API_CORE, 'google/api_core/retry/retry_base.py', 45, '_DEFAULT_DELAY_MULTIPLIER = 2.0'),
+      maxBackoffMs: at(API_CORE, 'google/api_core/retry/retry_base.py', 44, '_DEFAULT_MAXIMUM_DELAY = 60.0  # seconds'),
+      jitter: at(API_CORE, 'google/api_core/retry/retry_base.py', '119-122', 'max_delay = min(initial, maximum) while True: yield random.uniform(0.0, max_delay) max_delay = min(max_delay * multiplier, maximum)'),
+      clientTimeoutMs: SEED_TIMEOUT('Retry() has no per-attempt timeout; the transport’s is the caller’s'),
+      deadlineMs: at(API_CORE, 'google/api_core/retry/retry_base.py', 46, '_DEFAULT_DEADLINE = 60.0 * 2.0  # seconds'),
+      idempotencyKey: NONE('Retry() sends no key'),
+      retryOn: at(API_CORE, 'google/api_core/retry/retry_base.py', '75-82', 'if_transient_error = if_exception_type( exceptions.InternalServerError, exceptions.TooManyRequests, exceptions.ServiceUnavailable, requests.exceptions.ConnectionError, requests.exceptions.ChunkedEncodingError, auth_exceptions.TransportError, ) (a read timeout is requests’ ReadTimeout, not a ConnectionError: requests v2.34.2 src/requests/exceptions.py line 98)'),
+      retryWritesWithoutKey: at(API_CORE, 'google/api_core/retry/retry_base.py', 75, 'the predicate looks at the exception only'),
+      honourRetryAfter: NONE('Retry() reads no header'),
+      retryOnStatuses: at(API_CORE, 'google/api_core/retry/retry_base.py', '87-90', 'InternalServerError - HTTP 500 … TooManyRequests - HTTP 429 … ServiceUnavailable - HTTP 503'),
+    },
+    cannot: [
+      'Retry() lets an attempt started before its timeout run past it (“timeout is only checked before initiating a retry”, retry_unary.py line 111), and starts one at exactly the timeout (time.monotonic() + next_sleep > deadline, retry_base.py line 223); here the answer is cut at the deadline and an attempt at the deadline is not sent.',
+      'The generated Google Cloud clients pass their own predicates, timeouts and per-attempt timeouts: this is Retry() with its defaults.',
+    ],
+    opening: { attempts: 1, charges: 1, outcome: 'unknown', why: 'a read timeout is not one of the transient errors Retry() retries by default' },
+  }),
+
+  // ---- Python HTTP ----
+  preset({
+    id: 'urllib3',
+    group: 'Python HTTP',
+    name: 'urllib3 Retry.DEFAULT (the pool default, Retry(3))',
+    short: 'urllib3’s default Retry',
+    library: 'urllib3/urllib3',
+    versions: 'urllib3 2.7.0 (read there)',
+    inputs: { maxRetries: 3, baseBackoffMs: 0, backoffMultiplier: 2, maxBackoffMs: 120000, jitter: 'none', clientTimeoutMs: 3000, deadlineMs: 10000, idempotencyKey: false, retryOn: ['timeout'], retryWritesWithoutKey: false, honourRetryAfter: true, firstRetryImmediate: true, retryAfterStatuses: [413, 429, 503] },
+    pins: {
+      maxRetries: at(URLLIB3, 'src/urllib3/util/retry.py', 557, 'Retry.DEFAULT = Retry(3)'),
+      baseBackoffMs: at(URLLIB3, 'src/urllib3/util/retry.py', 229, 'backoff_factor: float = 0,'),
+      backoffMultiplier: at(URLLIB3, 'src/urllib3/util/retry.py', 323, 'backoff_value = self.backoff_factor * (2 ** (consecutive_errors_len - 1))'),
+      maxBackoffMs: at(URLLIB3, 'src/urllib3/util/retry.py', 210, 'DEFAULT_BACKOFF_MAX = 120'),
+      jitter: at(URLLIB3, 'src/urllib3/util/retry.py', 238, 'backoff_jitter: float = 0.0,'),
+      firstRetryImmediate: at(URLLIB3, 'src/urllib3/util/retry.py', 320, 'if consecutive_errors_len <= 1: return 0'),
+      clientTimeoutMs: SEED_TIMEOUT('urllib3 uses the caller’s'),
+      deadlineMs: SEED_DEADLINE('urllib3 sets none'),
+      idempotencyKey: NONE('urllib3 sends no key'),
+      retryOn: at(URLLIB3, 'src/urllib3/util/retry.py', 221, 'total: bool | int | None = 10, (read errors are retried for the allowed methods; Retry(3) sets total 3)'),
+      retryWritesWithoutKey: at(URLLIB3, 'src/urllib3/util/retry.py', '197-199', 'DEFAULT_ALLOWED_METHODS = frozenset( ["HEAD", "GET", "PUT", "DELETE", "OPTIONS", "TRACE"] ) (no POST)'),
+      honourRetryAfter: at(URLLIB3, 'src/urllib3/util/retry.py', 234, 'respect_retry_after_header: bool = True,'),
+      retryAfterStatuses: at(URLLIB3, 'src/urllib3/util/retry.py', 202, 'RETRY_AFTER_STATUS_CODES = frozenset([413, 429, 503])'),
+      retryAfterMaxMs: { ...at(URLLIB3, 'src/urllib3/util/retry.py', '344-345', 'if seconds > self.retry_after_max: seconds = self.retry_after_max (DEFAULT_RETRY_AFTER_MAX = 21600, line 214)'), approximated: 'urllib3 caps a Retry-After at 6 h; the engine’s maximum would ignore it instead, so none is set (6 h is beyond any run here)' },
+    },
+    cannot: ['A POST is never retried even with an idempotency key (urllib3 has none: turning the key on here would retry); connect errors, retried for POST too; a Retry-After of 0 or in the past falling back to the backoff; the 6-hour cap; dates against the local clock.'],
+    opening: { attempts: 1, charges: 1, outcome: 'unknown', why: 'a POST is not among the methods urllib3 retries after a read timeout' },
+  }),
+  preset({
+    id: 'requests',
+    group: 'Python HTTP',
+    name: 'requests default (0 retries)',
+    short: 'requests’ default',
+    library: 'psf/requests',
+    versions: 'requests v2.34.2 (read there)',
+    inputs: { maxRetries: 0, baseBackoffMs: 0, backoffMultiplier: 2, maxBackoffMs: null, jitter: 'none', clientTimeoutMs: 3000, deadlineMs: 10000, idempotencyKey: false, retryOn: [], retryWritesWithoutKey: false, honourRetryAfter: false },
+    pins: {
+      maxRetries: at(REQUESTS, 'src/requests/adapters.py', 209, 'self.max_retries = Retry(0, read=False) (DEFAULT_RETRIES = 0, line 81)'),
+      baseBackoffMs: NONE('unused: nothing is retried'),
+      backoffMultiplier: NONE('unused: nothing is retried'),
+      maxBackoffMs: NONE('unused: nothing is retried'),
+      jitter: NONE('unused: nothing is retried'),
+      clientTimeoutMs: SEED_TIMEOUT('requests waits forever unless the caller passes a timeout'),
+      deadlineMs: SEED_DEADLINE('requests sets none'),
+      idempotencyKey: NONE('requests sends no key'),
+      retryOn: at(REQUESTS, 'src/requests/adapters.py', 209, 'Retry(0, read=False)'),
+      retryWritesWithoutKey: at(REQUESTS, 'src/requests/adapters.py', 209, 'read=False: a read error is never retried'),
+      honourRetryAfter: NONE('nothing is retried'),
+    },
+    cannot: ['Nothing that matters here: requests makes one attempt. (Its own default of no timeout at all cannot be shown; the engine needs one.)'],
+    opening: { attempts: 1, charges: 1, outcome: 'unknown', why: 'requests makes one attempt' },
+  }),
+
+  // ---- Stripe ----
+  preset({
+    id: 'stripe-current',
+    group: 'Stripe',
+    name: 'Stripe: stripe-python ≥ 15.3.1 (module-level API), stripe-node ≥ 22.3.1',
+    short: 'Stripe’s current python and node clients',
+    library: 'stripe/stripe-python, stripe/stripe-node',
+    versions: 'stripe-python ≥ 15.3.1 (read at v15.3.1), stripe-node ≥ 22.3.1 (read at v22.3.1 and v22.5.0)',
+    inputs: { maxRetries: 2, baseBackoffMs: 500, backoffMultiplier: 2, maxBackoffMs: 5000, jitter: 'equal', clientTimeoutMs: 3000, deadlineMs: 10000, idempotencyKey: true, retryOn: ['timeout', '5xx'], retryWritesWithoutKey: true, honourRetryAfter: false, minBackoffMs: 500, retryOnStatuses: [409] },
+    pins: {
+      maxRetries: { ...at(STRIPE_PY, 'stripe/__init__.py', 38, 'max_network_retries: int = 2'), also: [at(STRIPE_NODE, 'src/platform/PlatformFunctions.ts', '84-86', 'getDefaultMaxNetworkRetries(): number { return 2; }')] },
+      baseBackoffMs: at(STRIPE_PY, 'stripe/_http_client.py', 87, 'INITIAL_DELAY = 0.5'),
+      backoffMultiplier: at(STRIPE_PY, 'stripe/_http_client.py', '169-172', 'sleep_seconds = min( HTTPClient.INITIAL_DELAY * (2 ** (num_retries - 1)), HTTPClient.MAX_DELAY, )'),
+      maxBackoffMs: at(STRIPE_PY, 'stripe/_http_client.py', 86, 'MAX_DELAY = 5'),
+      jitter: { ...at(STRIPE_PY, 'stripe/_http_client.py', 186, 'sleep_seconds *= 0.5 * (1 + random.uniform(0, 1))'), also: [at(STRIPE_NODE_2231, 'src/RequestSender.ts', 320, 'sleepSeconds *= 0.5 * (1 + Math.random());')] },
+      minBackoffMs: { ...at(STRIPE_PY, 'stripe/_http_client.py', 177, 'sleep_seconds = max(HTTPClient.INITIAL_DELAY, sleep_seconds)'), also: [at(STRIPE_NODE_2231, 'src/RequestSender.ts', 323, 'sleepSeconds = Math.max(initialNetworkRetryDelay, sleepSeconds);')] },
+      clientTimeoutMs: SEED_TIMEOUT('Stripe’s own is 80 s (stripe/_http_client.py line 512; stripe-node DEFAULT_TIMEOUT = 80000, src/stripe.core.ts line 925 at v22.5.0)'),
+      deadlineMs: SEED_DEADLINE('none by default'),
+      idempotencyKey: { ...at(STRIPE_PY, 'stripe/_api_requestor.py', '571-573', '# IKs should be set for all POST requests and v2 delete requests if method == "post" or (api_mode == "V2" and method == "delete"): headers.setdefault("Idempotency-Key", _generate_idempotency_key())'), also: [at(STRIPE_NODE, 'src/RequestSender.ts', 357, "if (method === 'POST' && maxRetries > 0) {")] },
+      retryOn: at(STRIPE_PY, 'stripe/_http_client.py', '159-160', 'if status_code >= 500: return True (no response: the connection error’s should_retry, set for a timeout, line 652)'),
+      retryWritesWithoutKey: at(STRIPE_PY, 'stripe/_http_client.py', 117, '_should_retry looks at no method'),
+      honourRetryAfter: { ...at(STRIPE_PY, 'stripe/_http_client.py', '164-179', '_sleep_time_seconds(self, num_retries) takes no response: Retry-After is no longer read (removed in v15.3.1)'), also: [at(STRIPE_NODE_2231, 'src/RequestSender.ts', 306, '_getSleepTimeInMS(numRetries: number): number { (no retryAfter since v22.3.1; v22.3.0 line 309: _getSleepTimeInMS(numRetries: number, retryAfter?: number))')] },
+      retryOnStatuses: { ...at(STRIPE_PY, 'stripe/_http_client.py', '151-152', 'if status_code == 409: return True'), also: [at(STRIPE_NODE_2231, 'src/RequestSender.ts', 290, 'if (res.getStatusCode() === 409) {')] },
+    },
+    cannot: ['Stripe-Should-Retry (a server hint that overrides the decision); stripe-node’s extra retry of a connection closed on the first attempt; stripe-node sends a key on a POST only when retries are on (they are by default).'],
+    opening: { attempts: 2, charges: 1, replays: 1, outcome: 'success', why: 'the retry carries the same idempotency key, so Stripe replays charge #1 instead of charging again' },
+  }),
+  preset({
+    id: 'stripe-retry-after',
+    group: 'Stripe',
+    name: 'Stripe: stripe-python 11.0–15.3.0 (module-level API), stripe-node 17.0–22.3.0 (Retry-After up to 60 s)',
+    short: 'Stripe’s python 11–15.3.0 and node 17–22.3.0 clients',
+    library: 'stripe/stripe-python, stripe/stripe-node',
+    versions: 'stripe-python 11.0.0–15.3.0 (read at v11.0.0 and v15.3.0), stripe-node 17.0.0–22.3.0 (read at v17.0.0 and v22.3.0)',
+    inputs: { maxRetries: 2, baseBackoffMs: 500, backoffMultiplier: 2, maxBackoffMs: 5000, jitter: 'equal', clientTimeoutMs: 3000, deadlineMs: 10000, idempotencyKey: true, retryOn: ['timeout', '5xx'], retryWritesWithoutKey: true, honourRetryAfter: true, minBackoffMs: 500, retryOnStatuses: [409], retryAfterMode: 'at-least', retryAfterMaxMs: 60000 },
+    pins: {
+      maxRetries: {
+        ...at(STRIPE_PY_11, 'stripe/__init__.py', 44, 'max_network_retries: int = 2'),
+        also: [
+          at(STRIPE_PY_10, 'stripe/__init__.py', 41, 'max_network_retries: int = 0 (before v11.0.0)'),
+          at(STRIPE_NODE_17, 'src/stripe.core.ts', '126-130', "maxNetworkRetries: validateInteger( 'maxNetworkRetries', props.maxNetworkRetries, 2 ),"),
+        ],
+      },
+      baseBackoffMs: at(STRIPE_PY_1530, 'stripe/_http_client.py', 137, 'INITIAL_DELAY = 0.5'),
+      backoffMultiplier: at(STRIPE_PY_1530, 'stripe/_http_client.py', '237-238', 'HTTPClient.INITIAL_DELAY * (2 ** (num_retries - 1)), HTTPClient.MAX_DELAY,'),
+      maxBackoffMs: at(STRIPE_PY_1530, 'stripe/_http_client.py', 136, 'MAX_DELAY = 5'),
+      jitter: at(STRIPE_PY_1530, 'stripe/_http_client.py', 258, 'sleep_seconds *= 0.5 * (1 + random.uniform(0, 1))'),
+      minBackoffMs: at(STRIPE_PY_1530, 'stripe/_http_client.py', 244, 'sleep_seconds = max(HTTPClient.INITIAL_DELAY, sleep_seconds)'),
+      clientTimeoutMs: SEED_TIMEOUT('Stripe’s own is 80 s'),
+      deadlineMs: SEED_DEADLINE('none by default'),
+      idempotencyKey: at(STRIPE_PY_11, 'stripe/_api_requestor.py', '505-506', 'if method == "post" or (api_mode == "V2" and method == "delete"): headers.setdefault("Idempotency-Key", str(uuid.uuid4()))'),
+      retryOn: at(STRIPE_PY_1530, 'stripe/_http_client.py', '210-211', 'if status_code >= 500: return True'),
+      retryWritesWithoutKey: at(STRIPE_PY_1530, 'stripe/_http_client.py', 168, '_should_retry looks at no method'),
+      honourRetryAfter: at(STRIPE_PY_1530, 'stripe/_http_client.py', 247, 'retry_after = self._retry_after_header(response) or 0'),
+      retryOnStatuses: at(STRIPE_PY_1530, 'stripe/_http_client.py', '202-203', 'if status_code == 409: return True'),
+      retryAfterMode: { ...at(STRIPE_PY_1530, 'stripe/_http_client.py', 249, 'sleep_seconds = max(retry_after, sleep_seconds)'), also: [at(STRIPE_NODE_2230, 'src/RequestSender.ts', 330, 'sleepSeconds = Math.max(sleepSeconds, retryAfter!);')] },
+      retryAfterMaxMs: { ...at(STRIPE_PY_1530, 'stripe/_http_client.py', 138, 'MAX_RETRY_AFTER = 60 (line 248: if retry_after <= HTTPClient.MAX_RETRY_AFTER:)'), also: [at(STRIPE_NODE_17, 'src/RequestSender.ts', 42, 'const MAX_RETRY_AFTER_WAIT = 60;'), at(STRIPE_NODE_2230, 'src/RequestSender.ts', 41, 'const MAX_RETRY_AFTER_WAIT = 60;')] },
+    },
+    cannot: ['Stripe-Should-Retry; a Retry-After given as an HTTP-date (Stripe reads whole seconds only); stripe-node’s extra retry of a connection closed on the first attempt.'],
+    opening: { attempts: 2, charges: 1, replays: 1, outcome: 'success', why: 'the retry carries the same idempotency key, so Stripe replays charge #1 instead of charging again' },
+  }),
+  preset({
+    id: 'stripe-client',
+    group: 'Stripe',
+    name: 'Stripe: stripe-python StripeClient(…) (0 retries)',
+    short: 'stripe-python’s StripeClient',
+    library: 'stripe/stripe-python',
+    versions: 'stripe-python v15.3.1 (read there)',
+    inputs: { maxRetries: 0, baseBackoffMs: 500, backoffMultiplier: 2, maxBackoffMs: 5000, jitter: 'equal', clientTimeoutMs: 3000, deadlineMs: 10000, idempotencyKey: true, retryOn: ['timeout', '5xx'], retryWritesWithoutKey: true, honourRetryAfter: false, minBackoffMs: 500, retryOnStatuses: [409] },
+    pins: {
+      maxRetries: at(STRIPE_PY, 'stripe/_http_client.py', '124-126', 'max_network_retries = ( max_network_retries if max_network_retries is not None else 0 ) (StripeClient passes max_network_retries: Optional[int] = None, stripe/_stripe_client.py line 148; the module-level API passes stripe.max_network_retries, stripe/_requestor_options.py lines 95-96)'),
+      baseBackoffMs: at(STRIPE_PY, 'stripe/_http_client.py', 87, 'INITIAL_DELAY = 0.5 (unused with 0 retries)'),
+      backoffMultiplier: at(STRIPE_PY, 'stripe/_http_client.py', 170, '(unused with 0 retries)'),
+      maxBackoffMs: at(STRIPE_PY, 'stripe/_http_client.py', 86, 'MAX_DELAY = 5 (unused with 0 retries)'),
+      jitter: at(STRIPE_PY, 'stripe/_http_client.py', 186, '(unused with 0 retries)'),
+      minBackoffMs: at(STRIPE_PY, 'stripe/_http_client.py', 177, '(unused with 0 retries)'),
+      clientTimeoutMs: SEED_TIMEOUT('stripe-python’s own is 80 s'),
+      deadlineMs: SEED_DEADLINE('none by default'),
+      idempotencyKey: at(STRIPE_PY, 'stripe/_api_requestor.py', '572-573', 'if method == "post" …: headers.setdefault("Idempotency-Key", _generate_idempotency_key()) (whatever the retries)'),
+      retryOn: at(STRIPE_PY, 'stripe/_http_client.py', '159-160', '(unused with 0 retries)'),
+      retryWritesWithoutKey: at(STRIPE_PY, 'stripe/_http_client.py', 117, '(unused with 0 retries)'),
+      honourRetryAfter: at(STRIPE_PY, 'stripe/_http_client.py', 164, 'not read since v15.3.1'),
+      retryOnStatuses: at(STRIPE_PY, 'stripe/_http_client.py', 151, '(unused with 0 retries)'),
+    },
+    cannot: ['Nothing that matters here: one attempt, keyed.'],
+    opening: { attempts: 1, charges: 1, outcome: 'unknown', why: 'StripeClient makes no retries unless max_network_retries is passed' },
+  }),
+  preset({
+    id: 'stripe-go-821',
+    group: 'Stripe',
+    name: 'Stripe: stripe-go ≥ 82.1 (Stripe’s own errors not retried)',
+    short: 'stripe-go ≥ 82.1',
+    library: 'stripe/stripe-go',
+    versions: 'stripe-go ≥ 82.1.0 (read at v82.1.0 and v86.2.0)',
+    inputs: { maxRetries: 2, baseBackoffMs: 500, backoffMultiplier: 2, maxBackoffMs: 5000, jitter: 'proportional', jitterLow: 0.75, jitterHigh: 1, clientTimeoutMs: 3000, deadlineMs: 10000, idempotencyKey: true, retryOn: ['timeout'], retryWritesWithoutKey: true, honourRetryAfter: false, minBackoffMs: 500, ceilingScheduleMs: [500, 1000, 2500, 5000] },
+    pins: {
+      maxRetries: at(STRIPE_GO, 'stripe.go', 50, 'DefaultMaxNetworkRetries int64 = 2'),
+      baseBackoffMs: at(STRIPE_GO, 'stripe.go', 1783, 'const minNetworkRetriesDelay = 500 * time.Millisecond (the schedule decides)'),
+      backoffMultiplier: at(STRIPE_GO, 'stripe.go', 1389, 'unused beside the schedule'),
+      maxBackoffMs: at(STRIPE_GO, 'stripe.go', 1782, 'const maxNetworkRetriesDelay = 5000 * time.Millisecond'),
+      ceilingScheduleMs: at(STRIPE_GO, 'stripe.go', 1389, 'delay := minNetworkRetriesDelay + minNetworkRetriesDelay*time.Duration(numRetries*numRetries) (500, 1000, 2500, 5000 for numRetries 0–3)'),
+      jitter: at(STRIPE_GO, 'stripe.go', '1397-1398', 'jitter := rand.Int63n(int64(delay / 4)) delay -= time.Duration(jitter)'),
+      jitterLow: at(STRIPE_GO, 'stripe.go', 1397, 'delay − U[0, delay/4): 75 %'),
+      jitterHigh: at(STRIPE_GO, 'stripe.go', 1397, 'delay − U[0, delay/4): 100 %'),
+      minBackoffMs: at(STRIPE_GO, 'stripe.go', '1400-1403', 'if delay < minNetworkRetriesDelay { delay = minNetworkRetriesDelay }'),
+      clientTimeoutMs: SEED_TIMEOUT('stripe-go’s own is 80 s (stripe.go line 1778)'),
+      deadlineMs: SEED_DEADLINE('a context deadline would stop retries'),
+      idempotencyKey: at(STRIPE_GO, 'stripe.go', 794, '} else if isHTTPWriteMethod(method) { req.Header.Add("Idempotency-Key", NewIdempotencyKey())'),
+      retryOn: at(STRIPE_GO_821, 'stripe.go', '1040-1041', 'if err, ok := err.(retrier); ok { return err.canRetry(), "not retriable error" } (canRetry: only a 429 with the code lock_timeout, error.go lines 324-341, the test at line 337; a timeout is not a Stripe error and is retried, line 1068)'),
+      retryWritesWithoutKey: at(STRIPE_GO, 'stripe.go', 1302, 'shouldRetry looks at no method'),
+      honourRetryAfter: NONE('stripe-go reads no Retry-After'),
+      retryOnStatuses: at(STRIPE_GO, 'stripe.go', 1322, 'return err.canRetry(), "not retriable error": a 409 or 5xx with Stripe’s JSON error is not retried'),
+    },
+    cannot: ['A 429 with the code lock_timeout is retried (the engine’s answers carry no error code); a 5xx or 409 whose body is not Stripe’s JSON error (from a proxy, say) is still retried; Stripe-Should-Retry; retries stopped by a cancelled context.'],
+    opening: { attempts: 2, charges: 1, replays: 1, outcome: 'success', why: 'the timeout is retried with the same idempotency key, so Stripe replays charge #1' },
+  }),
+  preset({
+    id: 'stripe-go-81',
+    group: 'Stripe',
+    name: 'Stripe: stripe-go 81.x (5xx and 409 retried)',
+    short: 'stripe-go 81',
+    library: 'stripe/stripe-go',
+    versions: 'stripe-go v81.x (read at v81.3.0; changed in v82.1.0)',
+    inputs: { maxRetries: 2, baseBackoffMs: 500, backoffMultiplier: 2, maxBackoffMs: 5000, jitter: 'proportional', jitterLow: 0.75, jitterHigh: 1, clientTimeoutMs: 3000, deadlineMs: 10000, idempotencyKey: true, retryOn: ['timeout', '5xx'], retryWritesWithoutKey: true, honourRetryAfter: false, minBackoffMs: 500, ceilingScheduleMs: [500, 1000, 2500, 5000], retryOnStatuses: [409] },
+    pins: {
+      maxRetries: at(STRIPE_GO_81, 'stripe.go', 54, 'DefaultMaxNetworkRetries int64 = 2'),
+      baseBackoffMs: at(STRIPE_GO_81, 'stripe.go', 1399, 'const minNetworkRetriesDelay = 500 * time.Millisecond'),
+      backoffMultiplier: at(STRIPE_GO_81, 'stripe.go', 1399, 'unused beside the schedule'),
+      maxBackoffMs: at(STRIPE_GO_81, 'stripe.go', 1398, 'const maxNetworkRetriesDelay = 5000 * time.Millisecond'),
+      ceilingScheduleMs: at(STRIPE_GO_81, 'stripe.go', 1043, 'delay := minNetworkRetriesDelay + minNetworkRetriesDelay*time.Duration(numRetries*numRetries)'),
+      jitter: at(STRIPE_GO_81, 'stripe.go', 1051, 'jitter := rand.Int63n(int64(delay / 4))'),
+      jitterLow: at(STRIPE_GO_81, 'stripe.go', 1051, '75 %'),
+      jitterHigh: at(STRIPE_GO_81, 'stripe.go', 1051, '100 %'),
+      minBackoffMs: at(STRIPE_GO_81, 'stripe.go', 1055, 'if delay < minNetworkRetriesDelay {'),
+      clientTimeoutMs: SEED_TIMEOUT('stripe-go’s own is 80 s (stripe.go line 1394)'),
+      deadlineMs: SEED_DEADLINE('a context deadline would stop retries'),
+      idempotencyKey: at(STRIPE_GO_81, 'stripe.go', 575, '} else if isHTTPWriteMethod(method) {'),
+      retryOn: at(STRIPE_GO_81, 'stripe.go', 1027, 'if resp.StatusCode >= http.StatusInternalServerError { (no retrier interface before v82.1.0)'),
+      retryWritesWithoutKey: at(STRIPE_GO_81, 'stripe.go', 946, 'shouldRetry looks at no method'),
+      honourRetryAfter: NONE('stripe-go reads no Retry-After'),
+      retryOnStatuses: at(STRIPE_GO_81, 'stripe.go', 1004, 'if resp.StatusCode == http.StatusConflict {'),
+    },
+    cannot: ['A 429 retried only with the code lock_timeout; Stripe-Should-Retry; retries stopped by a cancelled context.'],
+    opening: { attempts: 2, charges: 1, replays: 1, outcome: 'success', why: 'the timeout is retried with the same idempotency key, so Stripe replays charge #1' },
+  }),
+];
+
+// The releases a preset's pins were read at, once each, in the order the pins name them.
+export function releasesOf(preset) {
+  const seen = new Map();
+  const add = (pin) => {
+    if (!pin || !pin.repo) return;
+    const key = `${pin.repo} ${pin.commit}`;
+    if (!seen.has(key)) seen.set(key, { repo: pin.repo, tag: pin.tag, commit: pin.commit });
+    for (const also of pin.also || []) add(also);
+  };
+  for (const name of POLICY_FIELDS) add(preset.pins[name]);
+  for (const g of preset.gates) add(g.pin);
+  return [...seen.values()];
+}
+
+// The preset as the page loads it: everything the card shows, none of the pins' quotes.
+export function compact(preset) {
+  const fields = POLICY_FIELDS.filter((f) => f in preset.inputs);
+  const picked = (key) => Object.fromEntries(fields.filter((f) => preset.pins[f][key]).map((f) => [f, preset.pins[f][key]]));
+  return {
+    id: preset.id, group: preset.group, name: preset.name, short: preset.short, library: preset.library,
+    versions: preset.versions, inputs: preset.inputs, opening: preset.opening, cannot: preset.cannot,
+    unverified: preset.unverified, unverifiedValues: picked('unverified'), kept: picked('page'),
+    // A release's commit in 12 hex digits on the page (GitHub resolves it); the pins keep all 40.
+    approximated: picked('approximated'), releases: releasesOf(preset).map((r) => ({ ...r, commit: r.commit.slice(0, 12) })),
+    gates: preset.gates.map((g) => ({ gate: g.gate, params: g.params, note: g.note })),
+  };
+}
