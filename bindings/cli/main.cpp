@@ -92,8 +92,7 @@ int run(int argc, char** argv) {
                                        : retrylab::compute(*parsed.value);
     parsed.value.reset();
     // At most the first 100 errors and a count of the rest, long fields cut, on both streams.
-    std::cout << retrylab::json::dump(retrylab::json::shownResult(result), 2) << "
-";
+    std::cout << retrylab::json::dump(retrylab::json::shownResult(result), 2) << "\n";
     std::cout.flush();
     if (!std::cout) {
         std::cerr << "retrysim: cannot write the result to stdout\n";
