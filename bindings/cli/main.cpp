@@ -15,6 +15,7 @@
 #include <string>
 
 #include "retrylab/engine.hpp"
+#include "retrylab/fleet.hpp"
 #include "retrylab/json.hpp"
 
 namespace {
@@ -24,13 +25,14 @@ using retrylab::Value;
 constexpr std::size_t kMaxInputBytes = std::size_t{64} << 20;  // far above any valid input
 
 const char* const kUsage =
-    "usage: retrysim [--sweep] [FILE]\n"
+    "usage: retrysim [--sweep | --fleet] [FILE]\n"
     "\n"
     "Runs the retry engine on the inputs in FILE (a JSON object; stdin when FILE is absent\n"
     "or '-') and prints the result as JSON. '{}' is the opening run: every field defaulted.\n"
     "\n"
     "  --sweep        FILE is a sweep request { inputs, vary, from, to, points } instead\n"
     "                 (docs/engine.md section 3)\n"
+    "  --fleet        FILE is a fleet request (FLEET.md: many clients, one server)\n"
     "  -h, --help     show this text\n"
     "  -V, --version  print the engine's version\n"
     "\n"
@@ -86,7 +88,8 @@ int fail(const std::string& message) {
 int run(int argc, char** argv) {
     std::string path = "-";
     bool sweep = argc > 1 && std::string(argv[1]) == "--sweep";
-    if (sweep) {
+    bool fleet = argc > 1 && std::string(argv[1]) == "--fleet";
+    if (sweep || fleet) {
         --argc;
         ++argv;
     }
@@ -120,7 +123,9 @@ int run(int argc, char** argv) {
     retrylab::json::Parsed parsed = retrylab::json::parse(*text);
     if (!parsed.value) return fail(parsed.error);
 
-    Value result = sweep ? retrylab::sweep(*parsed.value) : retrylab::compute(*parsed.value);
+    Value result = sweep ? retrylab::sweep(*parsed.value)
+                   : fleet ? retrylab::fleet(*parsed.value)
+                           : retrylab::compute(*parsed.value);
     std::cout << retrylab::json::dump(result, 2) << "\n";
     std::cout.flush();
     if (!std::cout) {

@@ -52,15 +52,45 @@ double power(double base, int exponent) {
 
 }  // namespace
 
-double uncappedCeiling(const Inputs& in, int failureNumber) {
-    if (!in.ceilingScheduleMs.empty())
-        return in.ceilingScheduleMs[std::min(in.ceilingScheduleMs.size(), static_cast<std::size_t>(failureNumber)) - 1];
-    return in.baseBackoffMs * power(in.backoffMultiplier, failureNumber - 1);
+Backoff backoffOf(const Inputs& in) {
+    Backoff b;
+    b.baseBackoffMs = in.baseBackoffMs;
+    b.backoffMultiplier = in.backoffMultiplier;
+    b.maxBackoffMs = in.maxBackoffMs;
+    b.jitter = in.jitter;
+    b.jitterLow = in.jitterLow;
+    b.jitterHigh = in.jitterHigh;
+    b.ceilingScheduleMs = &in.ceilingScheduleMs;
+    return b;
 }
 
-double ceilingFor(const Inputs& in, int failureNumber) {
-    double ceiling = uncappedCeiling(in, failureNumber);
-    return in.maxBackoffMs ? std::min(*in.maxBackoffMs, ceiling) : ceiling;
+double uncappedCeiling(const Backoff& b, int failureNumber) {
+    if (b.ceilingScheduleMs && !b.ceilingScheduleMs->empty())
+        return (*b.ceilingScheduleMs)[std::min(b.ceilingScheduleMs->size(), static_cast<std::size_t>(failureNumber)) - 1];
+    return b.baseBackoffMs * power(b.backoffMultiplier, failureNumber - 1);
+}
+
+double ceilingFor(const Backoff& b, int failureNumber) {
+    double ceiling = uncappedCeiling(b, failureNumber);
+    return b.maxBackoffMs ? std::min(*b.maxBackoffMs, ceiling) : ceiling;
+}
+
+double uncappedCeiling(const Inputs& in, int failureNumber) { return uncappedCeiling(backoffOf(in), failureNumber); }
+double ceilingFor(const Inputs& in, int failureNumber) { return ceilingFor(backoffOf(in), failureNumber); }
+
+double jitteredWait(const Backoff& b, double ceiling, double previousMs, double d) {
+    switch (b.jitter) {
+        case Jitter::None: return ceiling;
+        case Jitter::Full: return ceiling * d;
+        case Jitter::Equal: return ceiling / 2 + ceiling / 2 * d;
+        case Jitter::Proportional: return ceiling * (b.jitterLow + (b.jitterHigh - b.jitterLow) * d);
+        case Jitter::Decorrelated: {
+            double wait = b.baseBackoffMs + d * (3 * previousMs - b.baseBackoffMs);
+            if (b.maxBackoffMs) wait = std::min(*b.maxBackoffMs, wait);
+            return wait;
+        }
+    }
+    return ceiling;
 }
 
 WaitPlan planWait(const Inputs& in, int failureNumber, const std::optional<RetryAfterSeen>& retryAfter,
@@ -89,20 +119,9 @@ WaitPlan planWait(const Inputs& in, int failureNumber, const std::optional<Retry
 }
 
 double jittered(const Inputs& in, const WaitPlan& plan, double d, double* decorrelated) {
-    const double ceiling = plan.ceilingMs;
-    switch (in.jitter) {
-        case Jitter::None: return ceiling;
-        case Jitter::Full: return ceiling * d;
-        case Jitter::Equal: return ceiling / 2 + ceiling / 2 * d;
-        case Jitter::Proportional: return ceiling * (in.jitterLow + (in.jitterHigh - in.jitterLow) * d);
-        case Jitter::Decorrelated: {
-            double wait = in.baseBackoffMs + d * (3 * plan.previousMs - in.baseBackoffMs);
-            if (in.maxBackoffMs) wait = std::min(*in.maxBackoffMs, wait);
-            if (decorrelated) *decorrelated = wait;
-            return wait;
-        }
-    }
-    return ceiling;
+    const double wait = jitteredWait(backoffOf(in), plan.ceilingMs, plan.previousMs, d);
+    if (decorrelated && in.jitter == Jitter::Decorrelated) *decorrelated = wait;
+    return wait;
 }
 
 double waitFor(const Inputs& in, const WaitPlan& plan, double d, double* decorrelated) {
