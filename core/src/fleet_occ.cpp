@@ -1,7 +1,13 @@
 // FLEET.md §7: the occ workload (AWS's "Exponential Backoff and Jitter" experiment). Only the
-// row's reads and writes need ordering, so each client has exactly one pending row event (its
-// read or its write) in a heap as small as the fleet; everything else a client does — its
-// answer legs, its wait, the start of its next attempt — is arithmetic on its own times.
+// row's reads and writes need ordering, and of those only the writes need a queue: a write
+// succeeds when the version it read is still the row's, that is, when no write succeeded
+// between its read and itself. The writes are taken in the row's order (time, then client),
+// so every success before a write is known when it is taken, and the last success alone says
+// whether one came after the read (the read at (t, c) comes after a success at (t', c') when
+// t' < t, or t' = t and c' < c: at equal times the row takes clients in order, a client's
+// read before its own write). So each client has one pending write in a heap as small as the
+// fleet, and everything else it does — its legs, its wait, the start of its next attempt — is
+// arithmetic on its own times.
 #include <algorithm>
 #include <cstdint>
 #include <vector>
@@ -17,28 +23,23 @@ namespace {
 
 using streams::Distribution;
 
-// A row event: client c's read (phase 0) or write (phase 1) reaching the row at t. At equal
-// times the row takes them in client order, a client's read before its own write.
-struct RowEvent {
+// A write reaching the row at t. At equal times the row takes them in client order.
+struct RowWrite {
     double t;
     std::uint32_t client;
-    std::uint32_t phase;
 };
 struct RowLess {
-    bool operator()(const RowEvent& a, const RowEvent& b) const {
-        if (a.t != b.t) return a.t < b.t;
-        if (a.client != b.client) return a.client < b.client;
-        return a.phase < b.phase;
+    bool operator()(const RowWrite& a, const RowWrite& b) const {
+        return a.t < b.t || (a.t == b.t && a.client < b.client);
     }
 };
 
 struct Client {
     std::uint64_t legKey;   // OCC_LEG(c): its key after the client id
     std::uint64_t waitKey;  // OCC_WAIT(c)
-    double writeAt;         // when this attempt's write reaches the row
+    double readAt;          // when this attempt's read reached the row
     double answerLeg;       // leg 3 of this attempt
     double previousMs;      // the last backoff wait (decorrelated)
-    std::uint64_t versionRead;
     int attempt;
 };
 
@@ -67,7 +68,7 @@ OccRun simulateOccRun(const FleetRequest& r, std::uint64_t seed) {
     const std::uint64_t waitPurpose = streams::purposeKey(seed, streams::OccWait);
 
     std::vector<Client> clients(r.clients);
-    MinHeap<RowEvent, RowLess> row;
+    MinHeap<RowWrite, RowLess> row;
     row.reserve(r.clients);
     double legs[4] = {network.a, network.a, network.a, network.a};
     auto drawLegs = [&](const Client& c) {
@@ -80,10 +81,9 @@ OccRun simulateOccRun(const FleetRequest& r, std::uint64_t seed) {
     auto start = [&](std::uint32_t id, double s) {
         Client& c = clients[id];
         drawLegs(c);
-        const double readAt = s + legs[0];
-        c.writeAt = (readAt + legs[1]) + legs[2];
+        c.readAt = s + legs[0];
         c.answerLeg = legs[3];
-        row.push(RowEvent{readAt, id, 0});
+        row.push(RowWrite{(c.readAt + legs[1]) + legs[2], id});
     };
 
     for (std::uint32_t id = 0; id < r.clients; ++id) {
@@ -91,26 +91,24 @@ OccRun simulateOccRun(const FleetRequest& r, std::uint64_t seed) {
         c.legKey = streams::step(legPurpose, id);
         c.waitKey = streams::step(waitPurpose, id);
         c.previousMs = r.policy.baseBackoffMs;
-        c.versionRead = 0;
         c.attempt = 1;
         start(id, 0);
     }
 
     OccRun run;
-    std::uint64_t version = 0;
+    // The last successful write: its time and client (none yet: before every read).
+    double successAt = -1;
+    std::uint32_t successClient = 0;
     std::uint64_t writes = 0, failures = 0;
     while (!row.empty()) {
-        const RowEvent e = row.pop();
+        const RowWrite e = row.pop();
         Client& c = clients[e.client];
-        if (e.phase == 0) {
-            c.versionRead = version;
-            row.push(RowEvent{c.writeAt, e.client, 1});
-            continue;
-        }
         ++writes;
         const double answered = e.t + c.answerLeg;
-        if (c.versionRead == version) {
-            ++version;
+        const bool stale = successAt > c.readAt || (successAt == c.readAt && successClient > e.client);
+        if (!stale) {
+            successAt = e.t;
+            successClient = e.client;
             run.makespanMs = std::max(run.makespanMs, answered);
             continue;
         }

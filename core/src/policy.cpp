@@ -67,10 +67,25 @@ Backoff backoffOf(const Inputs& in) {
 double uncappedCeiling(const Backoff& b, int failureNumber) {
     if (b.ceilingScheduleMs && !b.ceilingScheduleMs->empty())
         return (*b.ceilingScheduleMs)[std::min(b.ceilingScheduleMs->size(), static_cast<std::size_t>(failureNumber)) - 1];
+    // FLEET.md §4: 0 when the base is 0 (so a power that overflows cannot make 0 × ∞).
+    if (b.baseBackoffMs == 0) return 0;
     return b.baseBackoffMs * power(b.backoffMultiplier, failureNumber - 1);
 }
 
 double ceilingFor(const Backoff& b, int failureNumber) {
+    if (b.maxBackoffMs && !(b.ceilingScheduleMs && !b.ceilingScheduleMs->empty()) && b.baseBackoffMs != 0) {
+        // With a cap the power need not be formed past it: each factor is at least 1, so once
+        // base × P reaches the cap every later ceiling is the cap too (rounding is monotone).
+        // The fleet's occ clients fail thousands of times; this keeps each ceiling a few steps.
+        const double cap = *b.maxBackoffMs;
+        double p = 1;
+        for (int i = 0; i < failureNumber - 1; ++i) {
+            if (b.baseBackoffMs * p >= cap) return cap;
+            if (b.backoffMultiplier == 1) break;
+            p *= b.backoffMultiplier;
+        }
+        return std::min(cap, b.baseBackoffMs * p);
+    }
     double ceiling = uncappedCeiling(b, failureNumber);
     return b.maxBackoffMs ? std::min(*b.maxBackoffMs, ceiling) : ceiling;
 }
