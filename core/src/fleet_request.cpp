@@ -658,6 +658,8 @@ FleetParsed parseFleetRequest(const Value& raw) {
         const Value* given = raw.find(f.name);
         top.set(f.name, given ? reader.field(f, f.name, *given) : defaultOf(f));
     }
+    // The rules across fields read valid fields only (a bad one is null in `top`).
+    if (!parsed.errors.empty()) return parsed;
     crossChecks(reader, top, occ);
     if (!parsed.errors.empty()) return parsed;
     parsed.request = typed(top);
