@@ -1,7 +1,9 @@
 // FLEET.md §4–§6 and §8: the service workload as one event loop. Events are small plain
 // values in a binary heap ordered by the key of §6, (time, kind, client, request, attempt);
 // everything an event needs later travels in it (an attempt's waiting limit, its service
-// time), so the loop keeps one record per request and none per attempt.
+// time), so the loop keeps one record per open request and none per attempt. A request's
+// record (its slot) is reused once the request has ended and no event or queue entry names it
+// any more, so memory follows what is in flight, not how many requests a run makes.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -32,6 +34,7 @@ struct Event {
     double t;
     std::uint64_t key;
     double x;  // Arrival: the waiting limit L; Completion, Answer: the attempt's service time
+    std::uint32_t slot;  // the request's record
     std::uint32_t status;
 };
 
@@ -45,12 +48,9 @@ inline std::uint64_t makeKey(Kind kind, std::uint32_t client, std::uint64_t requ
            static_cast<std::uint64_t>(attempt);
 }
 inline Kind keyKind(std::uint64_t key) { return static_cast<Kind>(key >> (kClientBits + kRequestBits + kAttemptBits)); }
-inline std::uint64_t keyRequest(std::uint64_t key) {
-    return (key >> kAttemptBits) & ((std::uint64_t{1} << kRequestBits) - 1);
-}
 inline int keyAttempt(std::uint64_t key) { return static_cast<int>(key & ((1u << kAttemptBits) - 1)); }
 
-enum Flag : std::uint8_t { Ended = 1, Resolved = 2, Committed = 4, PaidCost = 8 };
+enum Flag : std::uint8_t { Ended = 1, Resolved = 2, Committed = 4, PaidCost = 8, InUse = 16 };
 
 struct Request {
     double createdMs;
@@ -60,12 +60,13 @@ struct Request {
     std::uint32_t client;
     std::uint32_t number;  // k: the client's request number
     std::uint32_t period;  // the breaker period the current attempt was sent in
+    std::uint16_t pending; // events and queue entries that name this record
     std::uint8_t attempt;  // the current attempt n (0 before the first)
     std::uint8_t flags;
 };
 
 struct Waiting {
-    std::uint64_t request;
+    std::uint32_t request;  // the slot
     double limitMs;
     std::uint32_t client;
     std::uint8_t attempt;
@@ -100,6 +101,50 @@ private:
         head_ = 0;
     }
     std::vector<Waiting> ring_;
+    std::size_t head_ = 0, size_ = 0;
+};
+
+// Events made "now + d" for one constant d, in the order they are made. The loop takes events
+// in time order, so such events come in time order too; only equal times may come out of key
+// order, and those are put in place as they join. A lane costs O(1) where the heap costs
+// O(log n): with a fixed network every arrival and answer is now + ms, every waiting limit
+// without a deadline now + clientTimeoutMs, every service now + serviceMs (or its slowdown).
+class Lane {
+public:
+    explicit Lane(double delay = 0) : delay_(delay) {}
+    double delay() const { return delay_; }
+    bool empty() const { return size_ == 0; }
+    const Event& front() const { return ring_[head_]; }
+    void push(const Event& e) {
+        if (size_ == ring_.size()) grow();
+        const std::size_t mask = ring_.size() - 1;
+        std::size_t at = (head_ + size_) & mask;
+        ring_[at] = e;
+        ++size_;
+        EventLess less;
+        for (std::size_t i = size_ - 1; i > 0; --i) {
+            const std::size_t before = (head_ + i - 1) & mask;
+            if (!less(ring_[at], ring_[before])) break;
+            std::swap(ring_[at], ring_[before]);
+            at = before;
+        }
+    }
+    Event pop() {
+        Event e = ring_[head_];
+        head_ = (head_ + 1) & (ring_.size() - 1);
+        --size_;
+        return e;
+    }
+
+private:
+    void grow() {
+        std::vector<Event> bigger(ring_.empty() ? 256 : ring_.size() * 2);
+        for (std::size_t i = 0; i < size_; ++i) bigger[i] = ring_[(head_ + i) & (ring_.size() - 1)];
+        ring_.swap(bigger);
+        head_ = 0;
+    }
+    double delay_;
+    std::vector<Event> ring_;
     std::size_t head_ = 0, size_ = 0;
 };
 
@@ -166,13 +211,29 @@ public:
         keyBack_ = streams::purposeKey(r.seed, streams::Back);
         keyFail_ = streams::purposeKey(r.seed, streams::Fail);
         keyWait_ = streams::purposeKey(r.seed, streams::Wait);
+        // The delays that recur (see Lane): at most kLanes of them.
+        if (r.network.dist == NetworkDist::Fixed) addLane(r.network.ms);
+        addLane(r.policy.clientTimeoutMs);
+        if (r.server.serviceMsPerInFlight == 0) {
+            addLane(r.server.serviceMs * 1);
+            if (r.trigger && r.trigger->kind == TriggerKind::Slowdown) addLane(r.server.serviceMs * r.trigger->factor);
+        }
     }
 
     ServiceResult run() {
         startArrivals();
-        while (!events_.empty()) {
-            if (events_.top().t > horizon_) break;
-            const Event e = events_.pop();
+        EventLess less;
+        for (;;) {
+            // The next event: the heap's first or a lane's, whichever comes first.
+            int from = -1;  // -1 the heap
+            const Event* next = events_.empty() ? nullptr : &events_.top();
+            for (int i = 0; i < lanes_; ++i)
+                if (!lane_[i].empty() && (!next || less(lane_[i].front(), *next))) {
+                    next = &lane_[i].front();
+                    from = i;
+                }
+            if (!next || next->t > horizon_) break;
+            const Event e = from < 0 ? events_.pop() : lane_[from].pop();
             process(e);
         }
         finish();
@@ -217,24 +278,61 @@ private:
         return scope == GateScope::Fleet ? owners_[0] : owners_[client + 1];
     }
 
-    std::uint64_t newRequest(std::uint32_t client, std::uint32_t k, double at) {
+    std::uint32_t newRequest(std::uint32_t client, std::uint32_t k, double at) {
         Request q{};
         q.createdMs = at;
         q.client = client;
         q.number = k;
         q.previousMs = r_.policy.baseBackoffMs;
+        q.flags = InUse;
+        if (!free_.empty()) {
+            const std::uint32_t slot = free_.back();
+            free_.pop_back();
+            requests_[slot] = q;
+            return slot;
+        }
         requests_.push_back(q);
-        return requests_.size() - 1;
+        return static_cast<std::uint32_t>(requests_.size() - 1);
     }
 
-    void schedule(double t, Kind kind, std::uint32_t client, std::uint64_t request, int attempt, double x = 0,
-                  std::uint32_t status = 0) {
-        events_.push(Event{t, makeKey(kind, client, request, attempt), x, status});
+    // Gives the slot back once its request has ended and nothing names it.
+    void release(std::uint32_t slot) {
+        Request& q = requests_[slot];
+        if ((q.flags & Ended) && q.pending == 0 && (q.flags & InUse)) {
+            q.flags = 0;
+            free_.push_back(slot);
+        }
+    }
+
+    void addLane(double delay) {
+        for (int i = 0; i < lanes_; ++i)
+            if (lane_[i].delay() == delay) return;
+        if (lanes_ < kLanes) lane_[lanes_++] = Lane(delay);
+    }
+
+    // An event at now + delay: in the lane of that delay if there is one, else in the heap.
+    void scheduleAfter(double now, double delay, Kind kind, std::uint32_t slot, int attempt, double x = 0,
+                       std::uint32_t status = 0) {
+        Request& q = requests_[slot];
+        ++q.pending;
+        const Event e{now + delay, makeKey(kind, q.client, q.number, attempt), x, slot, status};
+        for (int i = 0; i < lanes_; ++i)
+            if (lane_[i].delay() == delay) {
+                lane_[i].push(e);
+                return;
+            }
+        events_.push(e);
+    }
+
+    void schedule(double t, Kind kind, std::uint32_t slot, int attempt, double x = 0, std::uint32_t status = 0) {
+        Request& q = requests_[slot];
+        ++q.pending;
+        events_.push(Event{t, makeKey(kind, q.client, q.number, attempt), x, slot, status});
     }
 
     void scheduleCreation(std::uint32_t client, std::uint32_t k, double at) {
-        const std::uint64_t id = newRequest(client, k, at);
-        schedule(at, Send, client, id, 1);
+        const std::uint32_t id = newRequest(client, k, at);
+        schedule(at, Send, id, 1);
     }
 
     void startArrivals() {
@@ -287,15 +385,19 @@ private:
 
     void process(const Event& e) {
         const Kind kind = keyKind(e.key);
-        const std::uint64_t id = keyRequest(e.key);
+        const std::uint32_t id = e.slot;
         const int n = keyAttempt(e.key);
         Request& q = requests_[id];
+        --q.pending;
         // A waiting limit whose attempt was answered in time, or whose request has ended, is
         // not an event.
-        if (kind == Limit && ((q.flags & (Ended | Resolved)) || q.attempt != n)) return;
+        if (kind == Limit && ((q.flags & (Ended | Resolved)) || q.attempt != n)) {
+            release(id);
+            return;
+        }
         advanceTo(e.t);
         result_.totals.endMs = e.t;
-        if (trace_) trace_->events.push_back(FleetTraceEvent{e.t, static_cast<int>(kind), q.client, id, n});
+        if (trace_) trace_->events.push_back(FleetTraceEvent{e.t, static_cast<int>(kind), q.client, q.number, n});
         switch (kind) {
             case Send: send(id, n, e.t); break;
             case Arrival: arrive(id, n, e.t, e.x); break;
@@ -303,9 +405,10 @@ private:
             case Answer: answer(id, n, e.t, e.x, e.status); break;
             case Limit: timeout(id, n, e.t); break;
         }
+        release(id);
     }
 
-    void send(std::uint64_t id, int n, double t) {
+    void send(std::uint32_t id, int n, double t) {
         const std::uint32_t client = requests_[id].client;
         if (n == 1) {
             ++result_.totals.requests;
@@ -345,8 +448,11 @@ private:
         if (r_.policy.deadlineMs) limit = std::min(limit, sent.createdMs + *r_.policy.deadlineMs);
         sent.limitMs = limit;
         const double out = leg(keyOut_, sent, n);
-        schedule(t + out, Arrival, sent.client, id, n, limit);
-        schedule(limit, Limit, sent.client, id, n);
+        scheduleAfter(t, out, Arrival, id, n, limit);
+        if (limit == t + r_.policy.clientTimeoutMs)
+            scheduleAfter(t, r_.policy.clientTimeoutMs, Limit, id, n);
+        else
+            schedule(limit, Limit, id, n);
     }
 
     bool outageAt(double t) const {
@@ -354,12 +460,12 @@ private:
     }
     bool workerFree() const { return !r_.server.workers || inService_ < *r_.server.workers; }
 
-    void reject(std::uint64_t id, int n, double t) {
+    void reject(std::uint32_t id, int n, double t) {
         const Request& q = requests_[id];
-        schedule(t + leg(keyBack_, q, n), Answer, q.client, id, n, 0, Busy503);
+        scheduleAfter(t, leg(keyBack_, q, n), Answer, id, n, 0, Busy503);
     }
 
-    void arrive(std::uint64_t id, int n, double t, double limit) {
+    void arrive(std::uint32_t id, int n, double t, double limit) {
         const Request& q = requests_[id];
         if (outageAt(t)) {
             ++result_.totals.outageRejected;
@@ -373,6 +479,7 @@ private:
             return;
         }
         if (!r_.server.queueLimit || queue_.size() < *r_.server.queueLimit) {
+            ++requests_[id].pending;
             queue_.push(w);
             return;
         }
@@ -394,10 +501,10 @@ private:
         ++result_.totals.served;
         ++bin(t).served;
         ++inService_;
-        schedule(t + s, Completion, w.client, w.request, w.attempt, s);
+        scheduleAfter(t, s, Completion, w.request, w.attempt, s);
     }
 
-    void complete(std::uint64_t id, int n, double t, double serviceMs) {
+    void complete(std::uint32_t id, int n, double t, double serviceMs) {
         --inService_;
         Request& q = requests_[id];
         const bool failed = attemptDraw(keyFail_, q, n) < r_.server.failureRate;
@@ -410,12 +517,16 @@ private:
             }
             q.flags |= Committed;
         }
-        schedule(t + leg(keyBack_, q, n), Answer, q.client, id, n, serviceMs, failed ? Error500 : Ok200);
-        while (workerFree() && !queue_.empty())
-            startService(r_.server.queueOrder == QueueOrder::Fifo ? queue_.popOldest() : queue_.popNewest(), t);
+        scheduleAfter(t, leg(keyBack_, q, n), Answer, id, n, serviceMs, failed ? Error500 : Ok200);
+        while (workerFree() && !queue_.empty()) {
+            const Waiting next = r_.server.queueOrder == QueueOrder::Fifo ? queue_.popOldest() : queue_.popNewest();
+            --requests_[next.request].pending;
+            startService(next, t);
+            release(next.request);
+        }
     }
 
-    void answer(std::uint64_t id, int n, double t, double serviceMs, std::uint32_t status) {
+    void answer(std::uint32_t id, int n, double t, double serviceMs, std::uint32_t status) {
         Request& q = requests_[id];
         if ((q.flags & (Ended | Resolved)) || q.attempt != n) {
             ++result_.totals.late;
@@ -432,13 +543,13 @@ private:
         fail(id, n, false, t, retryAfter);
     }
 
-    void timeout(std::uint64_t id, int n, double t) {
+    void timeout(std::uint32_t id, int n, double t) {
         requests_[id].flags |= Resolved;
         ++bin(t).timeouts;
         fail(id, n, true, t, false);
     }
 
-    void succeed(std::uint64_t id, double t) {
+    void succeed(std::uint32_t id, double t) {
         const Request& q = requests_[id];
         if (r_.gates.quota) {
             Owner& o = owner(r_.gates.quota->scope, q.client);
@@ -453,7 +564,7 @@ private:
         end(id, EndReason::Success, t);
     }
 
-    void fail(std::uint64_t id, int n, bool timedOut, double t, bool retryAfter) {
+    void fail(std::uint32_t id, int n, bool timedOut, double t, bool retryAfter) {
         Request& q = requests_[id];
         const FleetPolicy& p = r_.policy;
         if (r_.gates.throttle) {
@@ -499,7 +610,7 @@ private:
         }
         if (g.bucket) owner(g.bucket->scope, q.client).bucket -= g.bucket->cost;
         if (g.budget) owner(g.budget->scope, q.client).budgetRetries.push(t);
-        schedule(t + wait, Send, q.client, id, n + 1);
+        scheduleAfter(t, wait, Send, id, n + 1);
     }
 
     bool breakerAllows(Breaker& b, double t, std::uint32_t& period) {
@@ -560,10 +671,10 @@ private:
         }
     }
 
-    void end(std::uint64_t id, EndReason reason, double t) {
+    void end(std::uint32_t id, EndReason reason, double t) {
         Request& q = requests_[id];
         q.flags |= Ended;
-        if (trace_) trace_->ends.push_back(FleetTraceEnd{t, id, reason});
+        if (trace_) trace_->ends.push_back(FleetTraceEnd{t, q.client, q.number, reason});
         if (reason == EndReason::Success) {
             ++result_.totals.succeeded;
             ++bin(t).succeeded;
@@ -582,8 +693,8 @@ private:
 
     void finish() {
         bool open = false;
-        for (std::uint64_t id = 0; id < requests_.size(); ++id) {
-            if (requests_[id].flags & Ended) continue;
+        for (std::uint32_t id = 0; id < requests_.size(); ++id) {
+            if (!(requests_[id].flags & InUse) || (requests_[id].flags & Ended)) continue;
             if (!open) {
                 advanceTo(horizon_);
                 result_.totals.endMs = horizon_;
@@ -644,7 +755,11 @@ private:
     double horizon_ = 0;
     std::uint64_t keyArrival_ = 0, keyOut_ = 0, keyBack_ = 0, keyFail_ = 0, keyWait_ = 0;
     MinHeap<Event, EventLess> events_;
+    static constexpr int kLanes = 4;
+    Lane lane_[kLanes];
+    int lanes_ = 0;
     std::vector<Request> requests_;
+    std::vector<std::uint32_t> free_;
     std::vector<Owner> owners_;
     WaitQueue queue_;
     std::uint64_t inService_ = 0;

@@ -18,7 +18,7 @@ using namespace retrylab::test;
 
 namespace {
 
-using AttemptId = std::tuple<std::uint32_t, std::uint64_t, int>;
+using AttemptId = std::tuple<std::uint32_t, std::uint32_t, int>;  // client, request, attempt
 
 std::set<AttemptId> sends(const FleetTrace& trace) {
     std::set<AttemptId> out;
@@ -231,8 +231,8 @@ TEST_CASE("on generated requests: load ≥ 1, charges ≥ succeeded writes, coun
         REQUIRE(ended == t.requests);
         REQUIRE(t.served + t.cancelled + t.shed + t.outageRejected <= t.attempts);
         // Every request ends exactly once, at or after its last event.
-        std::set<std::uint64_t> seen;
-        for (const FleetTraceEnd& e : trace.ends) REQUIRE(seen.insert(e.request).second);
+        std::set<std::pair<std::uint32_t, std::uint32_t>> seen;
+        for (const FleetTraceEnd& e : trace.ends) REQUIRE(seen.insert({e.client, e.request}).second);
         REQUIRE(seen.size() == t.requests);
         for (std::size_t k = 1; k < trace.events.size(); ++k) REQUIRE(trace.events[k - 1].tMs <= trace.events[k].tMs);
         if (!trace.events.empty()) REQUIRE(t.endMs >= trace.events.back().tMs);

@@ -175,12 +175,13 @@ struct FleetTraceEvent {
     double tMs;
     int kind;
     std::uint32_t client;
-    std::uint64_t request;  // the request's number in creation order, over the fleet
+    std::uint32_t request;  // k: the client's request number
     int attempt;
 };
 struct FleetTraceEnd {
     double tMs;
-    std::uint64_t request;
+    std::uint32_t client;
+    std::uint32_t request;
     EndReason reason;
 };
 struct FleetTrace {
