@@ -253,7 +253,7 @@ function rlEngine(wasm) {
     return heap;
   }
 
-  // Reads `input` onto a tape and runs the C++ entry point (0 compute, 1 sweep) on it.
+  // Reads `input` onto a tape and runs the C++ entry point (0 compute, 1 sweep, 2 fleet) on it.
   function run(entry, input) {
     var flat;
     try {
@@ -284,6 +284,8 @@ function rlEngine(wasm) {
     compute: function compute(inputs) { return run(0, inputs); },
     // sweep({ inputs, vary, from, to, points }): docs/engine.md §3.
     sweep: function sweep(request) { return run(1, request); },
+    // fleet(request): FLEET.md, many clients and one server (or the occ workload).
+    fleet: function fleet(request) { return run(2, request); },
     version: function version() {
       var u8 = views().u8, at = wasm.rl_version(), end = at;
       while (u8[end]) ++end;

@@ -8,7 +8,9 @@
 // type registry, RTTI and the C++ side of emscripten::val), and a result crosses in one copy
 // instead of one JS call per member.
 //
-//   rl_run(entry, tape, tapeLength, text, textBytes) -> Output*   entry 0 compute, 1 sweep
+//   rl_run(entry, tape, tapeLength, text, textBytes) -> Output*   entry 0 compute, 1 sweep, 2 fleet
+//                                      (fleet only in the fleet engine file, built with
+//                                      RETRYLAB_ENGINE_FLEET; the page's file answers an error)
 //   rl_free_result(output)
 //   rl_version() -> const char*        rl_heap_in_use() -> bytes malloc'ed now
 //   rl_heap_top() -> the heap's highest point so far
@@ -32,6 +34,9 @@
 #include <emscripten/emscripten.h>
 
 #include "retrylab/engine.hpp"
+#ifdef RETRYLAB_ENGINE_FLEET
+#include "retrylab/fleet.hpp"
+#endif
 
 namespace {
 
@@ -258,12 +263,21 @@ Value failure(const char* message) {
 
 extern "C" {
 
-// Runs compute() (entry 0) or sweep() (entry 1) on the inputs compute.js wrote.
+// Runs compute() (entry 0), sweep() (entry 1) or fleet() (entry 2) on the inputs compute.js wrote.
 EMSCRIPTEN_KEEPALIVE Output* rl_run(int entry, const double* tape, std::size_t tapeLength, const char* text,
                                     std::size_t textBytes) {
     TapeReader reader(tape, tapeLength, text, textBytes);
     Value inputs = reader.value();
     if (!reader.ok()) return output(failure("The binding could not read its own copy of the inputs."));
+    if (entry == 2) {
+#ifdef RETRYLAB_ENGINE_FLEET
+        return output(retrylab::fleet(inputs));
+#else
+        // The page's engine file stays within its size budget without the fleet (BENCHMARKS.md):
+        // the fleet engine file, retrylab-fleet.js, has it.
+        return output(failure("This engine file has no fleet(): load retrylab-fleet.js, the engine file with the fleet."));
+#endif
+    }
     return output(entry == 1 ? retrylab::sweep(inputs) : retrylab::compute(inputs));
 }
 
