@@ -26,12 +26,16 @@ constexpr std::size_t kMaxInputBytes = std::size_t{64} << 20;  // far above any 
 
 const char* const kUsage =
     "usage: retrysim [--sweep | --fleet] [FILE]\n"
+    "       retrysim --check [FILE]\n"
+    "       retrysim --schema\n"
     "\n"
     "Runs the retry engine on the inputs in FILE (a JSON object; stdin when FILE is absent\n"
     "or '-') and prints the result as JSON. '{}' is the opening run: every field defaulted.\n"
     "\n"
     "  --sweep        FILE is a sweep request { inputs, vary, from, to, points } instead\n"
     "                 (docs/engine.md section 3)\n"
+    "  --check        only validate the inputs: print { ok, errors } (exit 0 when ok, 2 when not)\n"
+    "  --schema       print the engine's input table { engine, inputs } (docs/engine.md section 4)\n"
     "  --fleet        FILE is a fleet request (FLEET.md: many clients, one server)\n"
     "  -h, --help     show this text\n"
     "  -V, --version  print the engine's version\n"
@@ -87,11 +91,19 @@ int fail(const std::string& message) {
 
 int run(int argc, char** argv) {
     std::string path = "-";
-    bool sweep = argc > 1 && std::string(argv[1]) == "--sweep";
-    bool fleet = argc > 1 && std::string(argv[1]) == "--fleet";
-    if (sweep || fleet) {
+    const std::string mode = argc > 1 && (std::string(argv[1]) == "--sweep" || std::string(argv[1]) == "--check" ||
+                                          std::string(argv[1]) == "--schema" || std::string(argv[1]) == "--fleet")
+                                 ? argv[1]
+                                 : "";
+    if (!mode.empty()) {
         --argc;
         ++argv;
+    }
+    if (mode == "--schema") {
+        if (argc > 1) return fail(std::string("--schema reads no FILE\n") + kUsage);
+        std::cout << retrylab::json::dump(retrylab::schema(), 2) << "\n";
+        std::cout.flush();
+        return std::cout ? 0 : 1;
     }
     if (argc > 2) return fail(std::string("expected at most one FILE\n") + kUsage);
     if (argc == 2) {
@@ -123,9 +135,10 @@ int run(int argc, char** argv) {
     retrylab::json::Parsed parsed = retrylab::json::parse(*text);
     if (!parsed.value) return fail(parsed.error);
 
-    Value result = sweep ? retrylab::sweep(*parsed.value)
-                   : fleet ? retrylab::fleet(*parsed.value)
-                           : retrylab::compute(*parsed.value);
+    Value result = mode == "--sweep"   ? retrylab::sweep(*parsed.value)
+                   : mode == "--check" ? retrylab::validate(*parsed.value)
+                   : mode == "--fleet" ? retrylab::fleet(*parsed.value)
+                                       : retrylab::compute(*parsed.value);
     std::cout << retrylab::json::dump(result, 2) << "\n";
     std::cout.flush();
     if (!std::cout) {

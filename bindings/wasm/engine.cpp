@@ -8,7 +8,8 @@
 // type registry, RTTI and the C++ side of emscripten::val), and a result crosses in one copy
 // instead of one JS call per member.
 //
-//   rl_run(entry, tape, tapeLength, text, textBytes) -> Output*   entry 0 compute, 1 sweep, 2 fleet
+//   rl_run(entry, tape, tapeLength, text, textBytes) -> Output*   entry 0 compute, 1 sweep,
+//                                                                 2 validate, 3 schema, 4 fleet
 //                                      (fleet only in the fleet engine file, built with
 //                                      RETRYLAB_ENGINE_FLEET; the page's file answers an error)
 //   rl_free_result(output)
@@ -252,7 +253,9 @@ Output* output(const Value& result) {
 Value failure(const char* message) {
     Value error = Value::object();
     error.set("field", Value::string(""));
+    error.set("code", Value::string("unreadable"));
     error.set("message", Value::string(message));
+    error.set("detail", Value::string(message));
     Value result = Value::object();
     result.set("ok", Value::boolean(false));
     result.set("errors", Value::array({error}));
@@ -263,22 +266,27 @@ Value failure(const char* message) {
 
 extern "C" {
 
-// Runs compute() (entry 0), sweep() (entry 1) or fleet() (entry 2) on the inputs compute.js wrote.
+// Runs compute() (entry 0), sweep() (1), validate() (2), schema() (3, no inputs) or fleet() (4)
+// on the inputs compute.js wrote.
 EMSCRIPTEN_KEEPALIVE Output* rl_run(int entry, const double* tape, std::size_t tapeLength, const char* text,
                                     std::size_t textBytes) {
     TapeReader reader(tape, tapeLength, text, textBytes);
     Value inputs = reader.value();
     if (!reader.ok()) return output(failure("The binding could not read its own copy of the inputs."));
-    if (entry == 2) {
+    switch (entry) {
+        case 1: return output(retrylab::sweep(inputs));
+        case 2: return output(retrylab::validate(inputs));
+        case 3: return output(retrylab::schema());
+        case 4:
 #ifdef RETRYLAB_ENGINE_FLEET
-        return output(retrylab::fleet(inputs));
+            return output(retrylab::fleet(inputs));
 #else
-        // The page's engine file stays within its size budget without the fleet (BENCHMARKS.md):
-        // the fleet engine file, retrylab-fleet.js, has it.
-        return output(failure("This engine file has no fleet(): load retrylab-fleet.js, the engine file with the fleet."));
+            // The page's engine file stays within its size budget without the fleet (BENCHMARKS.md):
+            // the fleet engine file, retrylab-fleet.js, has it.
+            return output(failure("This engine file has no fleet(): load retrylab-fleet.js, the engine file with the fleet."));
 #endif
+        default: return output(retrylab::compute(inputs));
     }
-    return output(entry == 1 ? retrylab::sweep(inputs) : retrylab::compute(inputs));
 }
 
 EMSCRIPTEN_KEEPALIVE void rl_free_result(Output* out) { delete out; }

@@ -264,8 +264,12 @@ Value fleet(const Value& rawRequest) {
     FleetParsed parsed = parseFleetRequest(rawRequest);
     if (!parsed.request) return toValue(parsed.errors);
     const FleetRequest& r = *parsed.request;
-    if (r.workload == FleetWorkload::Occ) return fleetToValue(r, simulateOcc(r));
-    return fleetToValue(r, simulateService(r));
+    Value result = r.workload == FleetWorkload::Occ ? fleetToValue(r, simulateOcc(r)) : fleetToValue(r, simulateService(r));
+    // The echo as the field table normalized it.
+    Value::Object members = result.asObject();
+    for (Value::Member& m : members)
+        if (m.key == "request") m.value = std::move(parsed.echo);
+    return Value::object(std::move(members));
 }
 
 }  // namespace retrylab

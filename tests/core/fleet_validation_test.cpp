@@ -189,3 +189,64 @@ TEST_CASE("whole numbers may be written 10.0, and every error of a request is re
     CHECK(fieldsFor(request({{"clients", num(0)}, {"server.workers", num(0)}, {"gates.quota.capacity", num(-1)}})) ==
           "clients,server.workers,gates.quota.capacity");
 }
+
+TEST_CASE("the fleet's two tables: every §3 field a row with its group and description, defaults as the echo of {}", "[fleet][validation][schema]") {
+    const Value schema = fleetSchema();
+    for (const char* table : {"fleet", "occ"}) {
+        INFO(table);
+        const Value::Array& rows = schema.find(table)->asArray();
+        std::vector<std::string> names;
+        for (const Value& row : rows) {
+            names.push_back(row.find("name")->asString());
+            CHECK_FALSE(row.find("description")->asString().empty());
+            CHECK_FALSE(row.find("group")->asString().empty());
+        }
+        CHECK(names == std::vector<std::string>{"workload", "seed", "clients", "arrivals", "ratePerClient", "durationMs",
+                                                "spike", "network", "server", "trigger", "policy", "gates", "operation",
+                                                "idempotencyKey", "binMs", "runs"});
+    }
+    // The occ table differs in the defaults of network and policy only (§7).
+    FleetRequest occ = occDefaults();
+    CHECK(occ.network.dist == NetworkDist::Normal);
+    CHECK(occ.network.mean == 10);
+    CHECK(occ.network.sd == 2);
+    CHECK_FALSE(occ.policy.maxRetries);
+    CHECK(occ.policy.baseBackoffMs == 10);
+    CHECK(*occ.policy.maxBackoffMs == 2000);
+    CHECK(occ.policy.jitter == Jitter::Full);
+    CHECK(occ.runs == 100);
+}
+
+TEST_CASE("a typed request's echo is what the table makes of it, and reads back as the same request", "[fleet][validation]") {
+    // Requests varied in every part the echo writes.
+    std::vector<FleetRequest> requests(6);
+    requests[1].spike = Spike{100, 200, 3};
+    requests[1].network = Network{NetworkDist::Uniform, 0, 3, 9, 0, 0};
+    requests[1].server.workers.reset();
+    requests[1].server.queueLimit = 7u;
+    requests[2].trigger = Trigger{TriggerKind::Outage, 5, 10, 1};
+    requests[2].policy.retryOn = {"5xx"};
+    requests[2].policy.retryTimeout = false;
+    requests[2].gates.quota = QuotaGate{GateScope::Fleet, 1, 2, 3, 4};
+    requests[2].gates.breaker = BreakerGate{};
+    requests[3].trigger.reset();
+    requests[3].gates.bucket = BucketGate{};
+    requests[3].gates.throttle = ThrottleGate{};
+    requests[3].gates.budget = BudgetGate{GateScope::Fleet, 10, 0, 5000};
+    requests[3].operation = Operation::Read;
+    requests[3].idempotencyKey = true;
+    requests[4] = occDefaults();
+    requests[4].clients = 20;
+    requests[5].network = Network{NetworkDist::Exponential, 0, 0, 0, 7, 0};
+    requests[5].policy.jitter = Jitter::Decorrelated;
+    requests[5].policy.maxBackoffMs = 500.0;
+    requests[5].policy.deadlineMs = 900.0;
+    for (std::size_t i = 0; i < requests.size(); ++i) {
+        INFO("request " << i);
+        const Value echo = fleetRequestToValue(requests[i]);
+        const FleetParsed parsed = parseFleetRequest(echo);
+        REQUIRE(parsed.errors.empty());
+        CHECK(sameValue(parsed.echo, echo));
+        CHECK(sameValue(fleetRequestToValue(*parsed.request), echo));
+    }
+}

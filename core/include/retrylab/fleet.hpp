@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "retrylab/engine.hpp"
+#include "retrylab/fields.hpp"
 #include "retrylab/value.hpp"
 
 namespace retrylab {
@@ -119,8 +120,16 @@ struct FleetRequest {
 // The occ workload's defaults (§7): the 2015 experiment's network and policy.
 FleetRequest occDefaults();
 
+// §3 as field tables (fields.hpp), read by the same normalize() as the single run's inputs:
+// the service workload's, and the occ workload's (its network and policy defaults, §7).
+const FieldTable& fleetFields();
+const FieldTable& occFleetFields();
+// { engine, fleet: [row...], occ: [row...] }: both tables as data.
+Value fleetSchema();
+
 struct FleetParsed {
     std::optional<FleetRequest> request;  // set when errors is empty
+    Value echo;                           // the normalized request, every default filled
     std::vector<InputError> errors;       // dotted paths: "server.workers", "gates.quota.retryCost"
 };
 
@@ -128,7 +137,8 @@ struct FleetParsed {
 // named; nothing runs.
 FleetParsed parseFleetRequest(const Value& raw);
 
-// The echo: every field with its default filled in.
+// A typed request as the echo writes it (the same value parseFleetRequest's echo holds for
+// the request it parsed; a test holds the two together).
 Value fleetRequestToValue(const FleetRequest& request);
 
 // ---- The service workload's result (§8) ----------------------------------------------------
