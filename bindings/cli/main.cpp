@@ -25,7 +25,8 @@ using retrylab::Value;
 constexpr std::size_t kMaxInputBytes = std::size_t{64} << 20;  // far above any valid input
 
 const char* const kUsage =
-    "usage: retrysim [--sweep | --fleet] [FILE]\n"
+    "usage: retrysim [--sweep] [FILE]\n"
+    "       retrysim --fleet [FILE]\n"
     "       retrysim --check [FILE]\n"
     "       retrysim --schema\n"
     "\n"
