@@ -347,12 +347,17 @@ private:
     }
 
     // The bin b with b × binMs ≤ t < (b + 1) × binMs, exactly (the division may round).
-    std::size_t binOf(double t) const {
+    // Events come in time order, so the last bin found usually holds the next time too.
+    std::size_t binOf(double t) {
+        if (t >= binLo_ && t < binHi_) return binIndex_;
         const double binMs = r_.binMs;
         double b = std::floor(t / binMs);
         if (b * binMs > t) b -= 1;
         if ((b + 1) * binMs <= t) b += 1;
-        return static_cast<std::size_t>(b);
+        binIndex_ = static_cast<std::size_t>(b);
+        binLo_ = b * binMs;
+        binHi_ = (b + 1) * binMs;
+        return binIndex_;
     }
 
     ServiceBin& bin(double t) {
@@ -765,6 +770,8 @@ private:
     std::uint64_t inService_ = 0;
     std::vector<double> latencies_;
     std::size_t stateBin_ = 0;
+    std::size_t binIndex_ = 0;
+    double binLo_ = 1, binHi_ = 0;  // none cached yet
     ServiceResult result_;
 };
 
