@@ -30,7 +30,8 @@ struct RowWrite {
 };
 struct RowLess {
     bool operator()(const RowWrite& a, const RowWrite& b) const {
-        return a.t < b.t || (a.t == b.t && a.client < b.client);
+        // Without short-circuits, so the heap can pick a child without a branch.
+        return (a.t < b.t) | ((a.t == b.t) & (a.client < b.client));
     }
 };
 

@@ -40,7 +40,8 @@ public:
             for (;;) {
                 std::size_t child = 2 * i + 1;
                 if (child >= n) break;
-                if (child + 1 < n && less_(items_[child + 1], items_[child])) ++child;
+                // The smaller child, chosen without a branch: which one is as good as random.
+                if (child + 1 < n) child += static_cast<std::size_t>(less_(items_[child + 1], items_[child]));
                 if (!less_(items_[child], last)) break;
                 items_[i] = items_[child];
                 i = child;
