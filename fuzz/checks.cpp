@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "retrylab/engine.hpp"
+#include "retrylab/fleet.hpp"
 #include "retrylab/json.hpp"
 
 namespace retrylab::fuzz {
@@ -317,6 +318,100 @@ void checkSweep(const Value& request) {
                 "the input at boundary " + show(edge) + " behaves as the point after it");
     }
     require(next == boundaries.size(), "no boundary without a change of behaviour");
+}
+
+namespace {
+
+// Roughly how many attempts a fleet request may make: small ones are run and traced.
+double fleetWork(const FleetRequest& r) {
+    if (r.workload == FleetWorkload::Occ) return static_cast<double>(r.clients) * r.clients * r.runs;
+    const double retries = r.policy.maxRetries ? *r.policy.maxRetries + 1 : 1;
+    if (r.arrivals == Arrivals::Once) return r.clients * retries;
+    const double factor = r.spike ? std::max(1.0, r.spike->factor) : 1.0;
+    return r.clients * r.ratePerClient * factor * r.durationMs / 1000 * retries;
+}
+
+void checkService(const FleetRequest& r, const Value& result) {
+    FleetTrace trace;
+    const ServiceResult run = simulateService(r, &trace);
+    require(sameValue(member(fleetToValue(r, run), "totals"), member(result, "totals")),
+            "the traced run is the run fleet() reported");
+    const ServiceTotals& t = run.totals;
+    const double horizon = 2 * r.durationMs + 60000;
+    for (std::size_t i = 1; i < trace.events.size(); ++i)
+        require(trace.events[i - 1].tMs <= trace.events[i].tMs, "fleet events in time order");
+    for (const FleetTraceEvent& e : trace.events) {
+        require(std::isfinite(e.tMs) && e.tMs >= 0 && e.tMs <= horizon, "every event inside [0, H]: " + show(e.tMs));
+        require(e.kind >= 1 && e.kind <= 5, "event kinds 1 to 5");
+        require(e.client < r.clients, "events of real clients");
+    }
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> ended;
+    for (const FleetTraceEnd& e : trace.ends) ended.push_back({e.client, e.request});
+    std::sort(ended.begin(), ended.end());
+    require(std::adjacent_find(ended.begin(), ended.end()) == ended.end(), "every request ends once");
+    require(ended.size() == t.requests, "every request created ends");
+    std::uint64_t endings = t.succeeded;
+    for (int i = 1; i < kEndReasons; ++i) endings += t.failed[i];
+    require(endings == t.requests, "succeeded + failed = requests");
+    require(t.attempts == t.firstAttempts + t.retries, "attempts = first attempts + retries");
+    require(t.firstAttempts <= t.requests, "at most one first attempt per request");
+    require(t.served + t.cancelled + t.shed + t.outageRejected <= t.attempts, "each attempt handled at most once");
+    require(t.late <= t.attempts, "late answers at most the attempts");
+    if (r.operation == Operation::Read) require(t.charges == 0 && t.replays == 0, "reads commit nothing");
+    else require(t.charges + t.replays >= t.succeeded, "every success a commit");
+    require(t.charges + t.replays <= t.served, "commits only from service");
+    if (r.idempotencyKey) require(t.duplicateCharges == 0, "a key leaves no duplicate charge");
+    std::uint64_t created = 0, succeeded = 0, failed = 0, served = 0, late = 0, shed = 0, rejected = 0;
+    for (const ServiceBin& b : run.bins) {
+        created += b.created;
+        succeeded += b.succeeded;
+        failed += b.failed;
+        served += b.served;
+        late += b.late;
+        shed += b.shed;
+        rejected += b.outageRejected;
+    }
+    require(created == t.requests && succeeded == t.succeeded && failed == t.requests - t.succeeded,
+            "the bins hold the requests' creations and ends");
+    require(served == t.served && late == t.late && shed == t.shed && rejected == t.outageRejected,
+            "the bins hold the server's counts");
+    require(!run.bins.empty(), "at least one bin");
+    require(t.endMs <= horizon, "endMs at most the horizon");
+    if (!trace.events.empty()) require(t.endMs >= trace.events.back().tMs, "endMs is the last event's");
+}
+
+void checkOcc(const FleetRequest& r, const Value& result) {
+    const Value::Array& runs = list(result, "runs");
+    require(runs.size() == r.runs, "one result per run");
+    for (const Value& run : runs) {
+        const double writes = number(run, "writes"), failures = number(run, "failures");
+        require(failures <= writes, "failures among the writes");
+        const double successes = writes - failures;
+        if (!r.policy.maxRetries) require(successes == r.clients, "without a limit every client writes once");
+        require(successes >= 1 && successes <= r.clients, "at least one write succeeds, at most one per client");
+        require(number(run, "makespanMs") >= 0, "a makespan >= 0");
+    }
+}
+
+}  // namespace
+
+void checkFleet(const Value& request) {
+    const FleetParsed parsed = parseFleetRequest(request);
+    // A valid request that would take long is only validated: fuzz inputs must stay quick.
+    if (parsed.request && fleetWork(*parsed.request) > 20000) return;
+    const Value result = fleet(request);
+    requireWellFormed(result, "fleet");
+    requireJsonRoundTrip(result);
+    require(isOk(result) == parsed.request.has_value(), "fleet() and its parser agree on validity");
+    if (!isOk(result)) {
+        requireErrors(result);
+        return;
+    }
+    const FleetRequest& r = *parsed.request;
+    require(sameValue(fleet(request), result), "fleet() is deterministic");
+    require(sameValue(fleet(member(result, "request")), result), "the fleet echo reproduces the result");
+    if (r.workload == FleetWorkload::Occ) checkOcc(r, result);
+    else checkService(r, result);
 }
 
 }  // namespace retrylab::fuzz

@@ -21,4 +21,12 @@ void checkCompute(const Value& inputs);
 // every boundary sits between the two points it separates and behaves as the later one.
 void checkSweep(const Value& request);
 
+// fleet(request) (FLEET.md): deterministic, its echo reproduces it, an { ok: false } names
+// its fields; a valid request small enough to run quickly is also run with its trace and
+// checked: events in time order, every request ended exactly once, counts that add up (the
+// totals, the bins, the end reasons), no NaN or infinity anywhere; occ runs write once per
+// client that reached its write. Larger valid requests are only validated (a fuzz input
+// must finish in well under a second).
+void checkFleet(const Value& request);
+
 }  // namespace retrylab::fuzz

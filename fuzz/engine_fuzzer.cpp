@@ -1,7 +1,8 @@
 // libFuzzer target over the native JSON input path: bytes -> retrylab::json::parse (the same
-// code retrysim runs) -> retrylab::compute() and retrylab::sweep() -> retrylab::json::dump.
-// Every input goes through both entry points (one of them usually answers "invalid" at once),
-// so one corpus holds compute inputs and sweep requests and crossover mixes them.
+// code retrysim runs) -> retrylab::compute(), retrylab::sweep() and retrylab::fleet() ->
+// retrylab::json::dump. Every input goes through all three entry points (most of them answer
+// "invalid" at once), so one corpus holds compute inputs, sweep requests and fleet requests,
+// and crossover mixes them.
 //
 // On every result the contract of SPEC §5/§7 and issue 8's invariants are checked; a
 // violation aborts with a message, which libFuzzer reports as a crash with the input saved.
@@ -24,5 +25,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     retrylab::fuzz::checkCompute(*parsed.value);
     retrylab::fuzz::checkSweep(*parsed.value);
+    retrylab::fuzz::checkFleet(*parsed.value);
     return 0;
 }

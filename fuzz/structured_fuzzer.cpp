@@ -4,7 +4,8 @@
 // near the edges of its bounds, so the engine's rules
 // rather than the parser get the mutations. It also gives values JSON cannot carry but the
 // WebAssembly binding can (NaN, infinities, -0, unsupported values such as a JS function).
-// A quarter of the inputs are wrapped as sweep requests. The checks are engine_fuzzer's
+// A quarter of the inputs are wrapped as sweep requests, and a quarter are fleet requests
+// (FLEET.md's paths, nested objects, mostly small numbers). The checks are engine_fuzzer's
 // (checks.hpp).
 #include <cmath>
 #include <cstddef>
@@ -40,6 +41,29 @@ const char* const kRetryAfters[] = {"0", "1", "2", "7", "86400", "86401", "-1", 
 const double kNumbers[] = {0, -0.0, 0.4, 0.5, 1, 2, 3, 10, 11, 100, 101, 199, 200, 500, 3000, 3500, 3700,
                            10000, 86400000, 86400001, 1e15, 9007199254740991.0, 9007199254740992.0, 1000000,
                            1000001, 5e-324, 1e-300, 0.999999999999, 1.0000000000001, -1, 1e308};
+
+// The fleet request's paths (FLEET.md §3) and the names its choice fields take.
+const char* const kFleetPaths[] = {
+    "workload", "seed", "clients", "arrivals", "ratePerClient", "durationMs", "spike", "spike.startMs", "spike.endMs",
+    "spike.factor", "network", "network.dist", "network.ms", "network.lo", "network.hi", "network.mean", "network.sd",
+    "server", "server.workers", "server.queueLimit", "server.queueOrder", "server.serviceMs",
+    "server.serviceMsPerInFlight", "server.failureRate", "server.dropStale", "server.rejectRetryAfterMs", "trigger",
+    "trigger.kind", "trigger.startMs", "trigger.endMs", "trigger.factor", "policy", "policy.maxRetries",
+    "policy.baseBackoffMs", "policy.backoffMultiplier", "policy.maxBackoffMs", "policy.jitter",
+    "policy.clientTimeoutMs", "policy.deadlineMs", "policy.retryOn", "policy.honourRetryAfter", "gates",
+    "gates.quota", "gates.quota.scope", "gates.quota.capacity", "gates.quota.retryCost", "gates.quota.timeoutCost",
+    "gates.quota.successIncrement", "gates.bucket", "gates.bucket.scope", "gates.bucket.capacity",
+    "gates.bucket.deposit", "gates.bucket.cost", "gates.throttle", "gates.throttle.scope", "gates.throttle.maxTokens",
+    "gates.throttle.tokenRatio", "gates.budget", "gates.budget.scope", "gates.budget.percent",
+    "gates.budget.minPerSecond", "gates.budget.ttlMs", "gates.breaker", "gates.breaker.scope", "gates.breaker.window",
+    "gates.breaker.minCalls", "gates.breaker.failurePercent", "gates.breaker.openMs", "gates.breaker.halfOpenCalls",
+    "operation", "idempotencyKey", "binMs", "runs"};
+const char* const kFleetNames[] = {"service", "occ", "poisson", "uniform", "serial", "once", "fixed", "exponential",
+                                   "normal", "slowdown", "outage", "fifo", "lifo", "never", "expired", "unfinishable",
+                                   "none", "full", "equal", "decorrelated", "charge", "read", "client", "fleet",
+                                   "timeout", "5xx", ""};
+// Small numbers, so that most valid requests are quick enough to run (checks.hpp).
+const double kFleetNumbers[] = {0, 0.001, 0.1, 0.5, 1, 2, 3, 5, 10, 20, 50, 100, 200, 1000, 2000, 5000, 20000};
 
 class Builder {
 public:
@@ -118,7 +142,45 @@ public:
 
     Value inputs() { return object(retrylab::inputFields().fields, 14, 1); }
 
+    // A fleet request: objects at the paths picked, holding mostly the kind each field wants.
+    Value fleet() {
+        Value request = Value::object();
+        for (std::size_t n = in_.ConsumeIntegralInRange<std::size_t>(0, 16); n > 0 && in_.remaining_bytes() > 0; --n) {
+            const std::string path = in_.PickValueInArray(kFleetPaths);
+            Value v;
+            switch (in_.ConsumeIntegralInRange<int>(0, 9)) {
+                case 0: v = value(1); break;
+                case 1: v = Value::null(); break;
+                case 2: v = Value::object(); break;
+                case 3: v = Value::string(in_.PickValueInArray(kFleetNames)); break;
+                case 4: v = Value::boolean(in_.ConsumeBool()); break;
+                case 5: v = Value::array({Value::string(in_.PickValueInArray(kFleetNames))}); break;
+                case 6: v = Value::number(number()); break;
+                default: v = Value::number(in_.PickValueInArray(kFleetNumbers)); break;
+            }
+            setPath(request, path, std::move(v));
+        }
+        return request;
+    }
+
 private:
+    // Sets v at a dotted path, making (or replacing with) objects on the way.
+    static void setPath(Value& object, const std::string& path, Value v) {
+        const std::size_t dot = path.find('.');
+        const std::string head = path.substr(0, dot);
+        Value::Object members = object.kind() == Value::Kind::Object ? object.asObject() : Value::Object{};
+        Value* slot = nullptr;
+        for (Value::Member& m : members)
+            if (m.key == head) slot = &m.value;
+        if (!slot) {
+            members.push_back({head, Value::object()});
+            slot = &members.back().value;
+        }
+        if (dot == std::string::npos) *slot = std::move(v);
+        else setPath(*slot, path.substr(dot + 1), std::move(v));
+        object = Value::object(std::move(members));
+    }
+
     // Up to `most` members of `rows`, now and then one with a key no row has.
     Value object(const std::vector<Field>& rows, std::size_t most, int depth) {
         Value object = Value::object();
@@ -178,7 +240,12 @@ private:
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     FuzzedDataProvider in(data, size);
     Builder build(in);
-    const bool asSweep = in.ConsumeIntegralInRange<int>(0, 3) == 0;
+    const int mode = in.ConsumeIntegralInRange<int>(0, 3);  // 0 a sweep, 1 a fleet request, else compute
+    if (mode == 1) {
+        retrylab::fuzz::checkFleet(build.fleet());
+        return 0;
+    }
+    const bool asSweep = mode == 0;
     Value inputs = build.inputs();
     if (!asSweep) {
         retrylab::fuzz::checkCompute(inputs);

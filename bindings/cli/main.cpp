@@ -14,6 +14,7 @@
 #include <string>
 
 #include "retrylab/engine.hpp"
+#include "retrylab/fleet.hpp"
 #include "retrylab/json.hpp"
 
 namespace {
@@ -22,6 +23,7 @@ using retrylab::Value;
 
 const char* const kUsage =
     "usage: retrysim [--sweep] [FILE]\n"
+    "       retrysim --fleet [FILE]\n"
     "       retrysim --check [FILE]\n"
     "       retrysim --schema\n"
     "\n"
@@ -32,6 +34,7 @@ const char* const kUsage =
     "                 (docs/engine.md section 3)\n"
     "  --check        only validate the inputs: print { ok, errors } (exit 0 when ok, 2 when not)\n"
     "  --schema       print the engine's input table { engine, inputs } (docs/engine.md section 4)\n"
+    "  --fleet        FILE is a fleet request (FLEET.md: many clients, one server)\n"
     "  -h, --help     show this text\n"
     "  -V, --version  print the engine's version\n"
     "\n"
@@ -46,7 +49,7 @@ int fail(const std::string& message) {
 int run(int argc, char** argv) {
     std::string path = "-";
     const std::string mode = argc > 1 && (std::string(argv[1]) == "--sweep" || std::string(argv[1]) == "--check" ||
-                                          std::string(argv[1]) == "--schema")
+                                          std::string(argv[1]) == "--schema" || std::string(argv[1]) == "--fleet")
                                  ? argv[1]
                                  : "";
     if (!mode.empty()) {
@@ -89,6 +92,7 @@ int run(int argc, char** argv) {
 
     Value result = mode == "--sweep"   ? retrylab::sweep(*parsed.value)
                    : mode == "--check" ? retrylab::validate(*parsed.value)
+                   : mode == "--fleet" ? retrylab::fleet(*parsed.value)
                                        : retrylab::compute(*parsed.value);
     parsed.value.reset();
     // At most the first 100 errors and a count of the rest, long fields cut, on both streams.

@@ -305,7 +305,7 @@ Object.freeze(Object.freeze(Object.freeze(RL_OUT_OF_STACK).errors)[0]);
 // The entry points, in the order of rl_run()'s `entry` (engine.cpp). Each becomes a method of
 // the engine built the same way (rlEngine below), so each has the same guard: it never throws,
 // and an instance interrupted inside a call is never used again.
-var RL_ENTRIES = ['compute', 'sweep', 'validate', 'schema'];
+var RL_ENTRIES = ['compute', 'sweep', 'validate', 'schema', 'fleet'];
 
 // The engine's API (compute, sweep, version, heapInUse, heapTop, limits, restarts) over an
 // instance of the module. `instantiate()` (loader.js) makes a fresh instance's exports, or a
@@ -359,7 +359,8 @@ function rlEngine(first, instantiate) {
     return wasm;
   }
 
-  // Reads `input` onto a tape and runs the C++ entry point (0 compute, 1 sweep) on it.
+  // Reads `input` onto a tape and runs the C++ entry point (RL_ENTRIES: 0 compute, 1 sweep,
+  // 2 validate, 3 schema, 4 fleet) on it.
   function run(entry, input) {
     var flat;
     try {

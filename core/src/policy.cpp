@@ -65,15 +65,60 @@ double power(double base, int exponent) {
 
 }  // namespace
 
-double uncappedCeiling(const Inputs& in, int failureNumber) {
-    if (!in.ceilingScheduleMs.empty())
-        return in.ceilingScheduleMs[std::min(in.ceilingScheduleMs.size(), static_cast<std::size_t>(failureNumber)) - 1];
-    return in.baseBackoffMs * power(in.backoffMultiplier, failureNumber - 1);
+Backoff backoffOf(const Inputs& in) {
+    Backoff b;
+    b.baseBackoffMs = in.baseBackoffMs;
+    b.backoffMultiplier = in.backoffMultiplier;
+    b.maxBackoffMs = in.maxBackoffMs;
+    b.jitter = in.jitter;
+    b.jitterLow = in.jitterLow;
+    b.jitterHigh = in.jitterHigh;
+    b.ceilingScheduleMs = &in.ceilingScheduleMs;
+    return b;
 }
 
-double ceilingFor(const Inputs& in, int failureNumber) {
-    double ceiling = uncappedCeiling(in, failureNumber);
-    return in.maxBackoffMs ? std::min(*in.maxBackoffMs, ceiling) : ceiling;
+double uncappedCeiling(const Backoff& b, int failureNumber) {
+    if (b.ceilingScheduleMs && !b.ceilingScheduleMs->empty())
+        return (*b.ceilingScheduleMs)[std::min(b.ceilingScheduleMs->size(), static_cast<std::size_t>(failureNumber)) - 1];
+    // FLEET.md §4: 0 when the base is 0 (so a power that overflows cannot make 0 × ∞).
+    if (b.baseBackoffMs == 0) return 0;
+    return b.baseBackoffMs * power(b.backoffMultiplier, failureNumber - 1);
+}
+
+double ceilingFor(const Backoff& b, int failureNumber) {
+    if (b.maxBackoffMs && !(b.ceilingScheduleMs && !b.ceilingScheduleMs->empty()) && b.baseBackoffMs != 0) {
+        // With a cap the power need not be formed past it: each factor is at least 1, so once
+        // base × P reaches the cap every later ceiling is the cap too (rounding is monotone).
+        // The fleet's occ clients fail thousands of times; this keeps each ceiling a few steps.
+        const double cap = *b.maxBackoffMs;
+        double p = 1;
+        for (int i = 0; i < failureNumber - 1; ++i) {
+            if (b.baseBackoffMs * p >= cap) return cap;
+            if (b.backoffMultiplier == 1) break;
+            p *= b.backoffMultiplier;
+        }
+        return std::min(cap, b.baseBackoffMs * p);
+    }
+    double ceiling = uncappedCeiling(b, failureNumber);
+    return b.maxBackoffMs ? std::min(*b.maxBackoffMs, ceiling) : ceiling;
+}
+
+double uncappedCeiling(const Inputs& in, int failureNumber) { return uncappedCeiling(backoffOf(in), failureNumber); }
+double ceilingFor(const Inputs& in, int failureNumber) { return ceilingFor(backoffOf(in), failureNumber); }
+
+double jitteredWait(const Backoff& b, double ceiling, double previousMs, double d) {
+    switch (b.jitter) {
+        case Jitter::None: return ceiling;
+        case Jitter::Full: return ceiling * d;
+        case Jitter::Equal: return ceiling / 2 + ceiling / 2 * d;
+        case Jitter::Proportional: return ceiling * (b.jitterLow + (b.jitterHigh - b.jitterLow) * d);
+        case Jitter::Decorrelated: {
+            double wait = b.baseBackoffMs + d * (3 * previousMs - b.baseBackoffMs);
+            if (b.maxBackoffMs) wait = std::min(*b.maxBackoffMs, wait);
+            return wait;
+        }
+    }
+    return ceiling;
 }
 
 WaitPlan planWait(const Inputs& in, int failureNumber, const std::optional<RetryAfterSeen>& retryAfter,
@@ -102,20 +147,9 @@ WaitPlan planWait(const Inputs& in, int failureNumber, const std::optional<Retry
 }
 
 double jittered(const Inputs& in, const WaitPlan& plan, double d, double* decorrelated) {
-    const double ceiling = plan.ceilingMs;
-    switch (in.jitter) {
-        case Jitter::None: return ceiling;
-        case Jitter::Full: return ceiling * d;
-        case Jitter::Equal: return ceiling / 2 + ceiling / 2 * d;
-        case Jitter::Proportional: return ceiling * (in.jitterLow + (in.jitterHigh - in.jitterLow) * d);
-        case Jitter::Decorrelated: {
-            double wait = in.baseBackoffMs + d * (3 * plan.previousMs - in.baseBackoffMs);
-            if (in.maxBackoffMs) wait = std::min(*in.maxBackoffMs, wait);
-            if (decorrelated) *decorrelated = wait;
-            return wait;
-        }
-    }
-    return ceiling;
+    const double wait = jitteredWait(backoffOf(in), plan.ceilingMs, plan.previousMs, d);
+    if (decorrelated && in.jitter == Jitter::Decorrelated) *decorrelated = wait;
+    return wait;
 }
 
 double waitFor(const Inputs& in, const WaitPlan& plan, double d, double* decorrelated) {

@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "random.hpp"
 #include "retrylab/engine.hpp"
@@ -22,10 +23,30 @@ FailureClass classify(int status);
 // in retryOnStatuses, or it is listed in retryAfterStatuses and carries a Retry-After.
 bool retries(const Inputs& in, FailureClass cls, std::optional<int> status, bool hasRetryAfter);
 
-// ceiling(n) = min(maxBackoffMs, baseBackoffMs × backoffMultiplier^(n−1)).
+// SPEC §4's backoff formulas, once for every model that waits: the single run, the herd and
+// the fleet (FLEET.md §4 rule 3 and §7 use exactly these). Each model fills one from its own
+// inputs; the schedule is borrowed, not copied.
+struct Backoff {
+    double baseBackoffMs = 0;
+    double backoffMultiplier = 1;
+    std::optional<double> maxBackoffMs;
+    Jitter jitter = Jitter::None;
+    double jitterLow = 0, jitterHigh = 1;                     // proportional jitter's range
+    const std::vector<double>* ceilingScheduleMs = nullptr;  // null or empty: base × multiplier^(n−1)
+};
+Backoff backoffOf(const Inputs& in);
+
+// ceiling(n) = min(maxBackoffMs, baseBackoffMs × backoffMultiplier^(n−1)), the power formed as
+// 1 × m × … × m (n − 1 factors, left to right).
+double ceilingFor(const Backoff& backoff, int failureNumber);
 double ceilingFor(const Inputs& in, int failureNumber);
 // The ceiling before the cap: the schedule's entry, or base × multiplier^(n−1).
+double uncappedCeiling(const Backoff& backoff, int failureNumber);
 double uncappedCeiling(const Inputs& in, int failureNumber);
+
+// The jitter rule for draw `d`: none (the ceiling), full, equal, proportional, or decorrelated
+// (min(maxBackoffMs, base + d × (3 × previous − base)); `previousMs` its last wait).
+double jitteredWait(const Backoff& backoff, double ceilingMs, double previousMs, double d);
 
 struct WaitChoice {
     double waitMs = 0;

@@ -1,0 +1,120 @@
+// retrylab-fleet-bench: the fleet (FLEET.md) timed natively, the reference bench/fleet.mjs
+// sets WebAssembly (node, Chromium) beside. Prints one JSON object:
+//   { opening: {ms}, sweep: {ms, writes}, big: {ms, peakHeapBytes, requests, attempts},
+//     growth: [{requests, ms}] }
+// The requests are bench/fleet-requests.json's, the same that the WebAssembly side runs.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <new>
+#include <sstream>
+#include <string>
+
+#include <malloc.h>
+#include <nlohmann/json.hpp>
+
+#include "retrylab/fleet.hpp"
+
+namespace {
+std::size_t liveBytes = 0;
+std::size_t peakBytes = 0;
+}  // namespace
+
+void* operator new(std::size_t size) {
+    void* p = std::malloc(size ? size : 1);
+    if (!p) throw std::bad_alloc();
+    liveBytes += malloc_usable_size(p);
+    peakBytes = std::max(peakBytes, liveBytes);
+    return p;
+}
+void operator delete(void* p) noexcept {
+    if (!p) return;
+    liveBytes -= malloc_usable_size(p);
+    std::free(p);
+}
+void operator delete(void* p, std::size_t) noexcept { operator delete(p); }
+
+namespace {
+
+using retrylab::Value;
+using Clock = std::chrono::steady_clock;
+
+Value toValue(const nlohmann::json& j) {
+    switch (j.type()) {
+        case nlohmann::json::value_t::null: return Value::null();
+        case nlohmann::json::value_t::boolean: return Value::boolean(j.get<bool>());
+        case nlohmann::json::value_t::string: return Value::string(j.get<std::string>());
+        case nlohmann::json::value_t::array: {
+            Value::Array items;
+            for (const auto& item : j) items.push_back(toValue(item));
+            return Value::array(std::move(items));
+        }
+        case nlohmann::json::value_t::object: {
+            Value::Object members;
+            for (auto it = j.begin(); it != j.end(); ++it) members.push_back({it.key(), toValue(it.value())});
+            return Value::object(std::move(members));
+        }
+        default: return Value::number(j.get<double>());
+    }
+}
+
+double msSince(Clock::time_point start) { return std::chrono::duration<double, std::milli>(Clock::now() - start).count(); }
+
+// The median of `rounds` calls.
+template <class F>
+double median(int rounds, F call) {
+    std::vector<double> times;
+    for (int i = 0; i < rounds; ++i) {
+        const auto start = Clock::now();
+        call();
+        times.push_back(msSince(start));
+    }
+    std::sort(times.begin(), times.end());
+    return times[times.size() / 2];
+}
+
+double number(const Value& v, const char* a, const char* b) { return v.find(a)->find(b)->asNumber(); }
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::ifstream file(argc > 1 ? argv[1] : "bench/fleet-requests.json");
+    std::stringstream text;
+    text << file.rdbuf();
+    const nlohmann::json requests = nlohmann::json::parse(text.str());
+    nlohmann::json out;
+
+    const Value opening = toValue(requests["opening"]);
+    out["opening"] = {{"ms", median(15, [&] { retrylab::fleet(opening); })}};
+
+    std::vector<Value> sweep;
+    for (const auto& r : requests["sweep"]) sweep.push_back(toValue(r));
+    double writes = 0;
+    const double sweepMs = median(3, [&] {
+        writes = 0;
+        for (const Value& r : sweep) writes += number(retrylab::fleet(r), "mean", "writes");
+    });
+    out["sweep"] = {{"ms", sweepMs}, {"writes", writes}};
+
+    const Value big = toValue(requests["big"]);
+    peakBytes = liveBytes;
+    const std::size_t before = liveBytes;
+    const auto start = Clock::now();
+    const Value result = retrylab::fleet(big);
+    out["big"] = {{"ms", msSince(start)},
+                  {"peakHeapBytes", peakBytes - before},
+                  {"requests", number(result, "totals", "requests")},
+                  {"attempts", number(result, "totals", "attempts")}};
+
+    out["growth"] = nlohmann::json::array();
+    for (const auto& r : requests["growth"]) {
+        const Value request = toValue(r);
+        double requestsMade = 0;
+        const double ms = median(3, [&] { requestsMade = number(retrylab::fleet(request), "totals", "requests"); });
+        out["growth"].push_back({{"requests", requestsMade}, {"ms", ms}});
+    }
+    std::printf("%s\n", out.dump().c_str());
+    return 0;
+}

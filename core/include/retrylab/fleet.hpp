@@ -1,0 +1,236 @@
+// The fleet engine: FLEET.md as plain C++17 beside the single-run engine. Many clients, one
+// server, retries that feed back into load (the "service" workload), and clients contending
+// for one row under optimistic concurrency (the "occ" workload, AWS's 2015 experiment).
+//
+//   Value result = retrylab::fleet(request);   // FLEET.md §1, §3 and §8; never throws
+//
+// The typed pieces (parseFleetRequest, simulateService, simulateOcc, fleetToValue) are what
+// fleet() is made of; tests and benchmarks use them directly.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "retrylab/engine.hpp"
+#include "retrylab/fields.hpp"
+#include "retrylab/value.hpp"
+
+namespace retrylab {
+
+enum class FleetWorkload { Service, Occ };
+enum class Arrivals { Poisson, Uniform, Serial, Once };
+enum class QueueOrder { Fifo, Lifo };
+enum class DropStale { Never, Expired, Unfinishable };
+enum class NetworkDist { Fixed, Uniform, Exponential, Normal };
+enum class TriggerKind { Slowdown, Outage };
+enum class GateScope { Client, Fleet };
+
+struct Network {
+    NetworkDist dist = NetworkDist::Fixed;
+    double ms = 5;                // fixed
+    double lo = 0, hi = 0;        // uniform
+    double mean = 0, sd = 0;      // exponential (mean), normal (mean, sd)
+};
+
+struct Spike {
+    double startMs = 0, endMs = 0, factor = 1;
+};
+
+struct Server {
+    std::optional<std::uint32_t> workers = 10u;  // none: no limit
+    std::optional<std::uint32_t> queueLimit;     // none: no limit
+    QueueOrder queueOrder = QueueOrder::Fifo;
+    double serviceMs = 50;
+    double serviceMsPerInFlight = 0;
+    double failureRate = 0;
+    DropStale dropStale = DropStale::Never;
+    std::optional<double> rejectRetryAfterMs;
+};
+
+struct Trigger {
+    TriggerKind kind = TriggerKind::Slowdown;
+    double startMs = 10000, endMs = 20000, factor = 4;  // factor: slowdown only
+};
+
+struct FleetPolicy {
+    std::optional<int> maxRetries = 3;  // none only for occ: no limit
+    double baseBackoffMs = 100;
+    double backoffMultiplier = 2;
+    std::optional<double> maxBackoffMs;
+    Jitter jitter = Jitter::None;
+    double clientTimeoutMs = 1000;
+    std::optional<double> deadlineMs;
+    bool retryTimeout = true, retry5xx = true;
+    std::vector<std::string> retryOn = {"timeout", "5xx"};  // as given, for the echo
+    bool honourRetryAfter = true;
+};
+
+struct QuotaGate {
+    GateScope scope = GateScope::Client;
+    double capacity = 500, retryCost = 5, timeoutCost = 10, successIncrement = 1;
+};
+struct BucketGate {
+    GateScope scope = GateScope::Client;
+    double capacity = 5, deposit = 0.1, cost = 1;
+};
+struct ThrottleGate {
+    GateScope scope = GateScope::Client;
+    double maxTokens = 10, tokenRatio = 0.1;
+};
+struct BudgetGate {
+    GateScope scope = GateScope::Client;
+    double percent = 20, minPerSecond = 10, ttlMs = 10000;
+};
+struct BreakerGate {
+    GateScope scope = GateScope::Client;
+    std::uint32_t window = 100, minCalls = 100;
+    double failurePercent = 50, openMs = 60000;
+    std::uint32_t halfOpenCalls = 10;
+};
+
+struct Gates {
+    std::optional<QuotaGate> quota;
+    std::optional<BucketGate> bucket;
+    std::optional<ThrottleGate> throttle;
+    std::optional<BudgetGate> budget;
+    std::optional<BreakerGate> breaker;
+};
+
+struct FleetRequest {
+    FleetWorkload workload = FleetWorkload::Service;
+    std::uint64_t seed = 1;
+    std::uint32_t clients = 100;
+    Arrivals arrivals = Arrivals::Poisson;
+    double ratePerClient = 1;
+    double durationMs = 60000;
+    std::optional<Spike> spike;
+    Network network;
+    Server server;
+    std::optional<Trigger> trigger = Trigger{};
+    FleetPolicy policy;
+    Gates gates;
+    Operation operation = Operation::Charge;  // Charge or Read
+    bool idempotencyKey = false;
+    std::uint32_t binMs = 1000;
+    std::uint32_t runs = 100;
+};
+
+// The occ workload's defaults (§7): the 2015 experiment's network and policy.
+FleetRequest occDefaults();
+
+// §3 as field tables (fields.hpp), read by the same normalize() as the single run's inputs:
+// the service workload's, and the occ workload's (its network and policy defaults, §7).
+const FieldTable& fleetFields();
+const FieldTable& occFleetFields();
+// { engine, fleet: [row...], occ: [row...] }: both tables as data.
+Value fleetSchema();
+
+struct FleetParsed {
+    std::optional<FleetRequest> request;  // set when errors is empty
+    Value echo;                           // the normalized request, every default filled
+    std::vector<InputError> errors;       // dotted paths: "server.workers", "gates.quota.retryCost"
+};
+
+// §3: every field checked (types, bounds, cross-field rules, the work bounds), every bad one
+// named; nothing runs.
+FleetParsed parseFleetRequest(const Value& raw);
+
+// A typed request as the echo writes it (the same value parseFleetRequest's echo holds for
+// the request it parsed; a test holds the two together).
+Value fleetRequestToValue(const FleetRequest& request);
+
+// ---- The service workload's result (§8) ----------------------------------------------------
+
+enum class EndReason {
+    Success, NotRetryable, AttemptLimit, Deadline, GateQuota, GateBucket, GateThrottle, GateBudget,
+    CircuitOpen, Unfinished
+};
+constexpr int kEndReasons = 10;
+const char* endReasonName(EndReason reason);
+
+struct Latency {
+    double p50 = 0, p90 = 0, p99 = 0, max = 0;
+};
+
+struct ServiceTotals {
+    std::uint64_t requests = 0, succeeded = 0;
+    std::uint64_t failed[kEndReasons] = {};  // by EndReason; [Success] stays 0
+    std::uint64_t attempts = 0, firstAttempts = 0, retries = 0;
+    std::uint64_t served = 0, cancelled = 0, shed = 0, outageRejected = 0, late = 0;
+    double wastedServiceMs = 0;
+    std::uint64_t charges = 0, replays = 0, duplicateCharges = 0;
+    std::optional<Latency> latencyMs;  // none when no request succeeded
+    double endMs = 0;
+};
+
+struct ServiceBin {
+    std::uint64_t created = 0, firstAttempts = 0, retries = 0, succeeded = 0, failed = 0, timeouts = 0;
+    std::uint64_t shed = 0, outageRejected = 0, served = 0, late = 0;
+    std::uint64_t queue = 0, inService = 0;
+    std::optional<double> tokens;
+};
+
+struct Recovery {
+    double triggerEndMs = 0;
+    std::optional<double> recoveredAtMs;
+    bool metastable = false;
+};
+
+// What happened, event by event, for tests and fuzzers that check invariants (time order, every
+// request ended once). Kinds as §6 numbers them: 1 completion, 2 arrival, 3 answer, 4 waiting
+// limit, 5 send; a request's end is recorded apart.
+struct FleetTraceEvent {
+    double tMs;
+    int kind;
+    std::uint32_t client;
+    std::uint32_t request;  // k: the client's request number
+    int attempt;
+};
+struct FleetTraceEnd {
+    double tMs;
+    std::uint32_t client;
+    std::uint32_t request;
+    EndReason reason;
+};
+struct FleetTrace {
+    std::vector<FleetTraceEvent> events;
+    std::vector<FleetTraceEnd> ends;
+};
+
+struct ServiceResult {
+    ServiceTotals totals;
+    std::vector<ServiceBin> bins;
+    std::optional<Recovery> recovery;
+};
+
+// §4–§6 on a valid request. `trace`, when given, receives every event processed.
+ServiceResult simulateService(const FleetRequest& request, FleetTrace* trace = nullptr);
+
+// ---- The occ workload (§7) ---------------------------------------------------------------------
+
+struct OccRun {
+    double makespanMs = 0;
+    double writes = 0;
+    double failures = 0;
+};
+
+struct OccResult {
+    std::vector<OccRun> runs;
+    OccRun mean;
+};
+
+// One run of §7 with this seed (run r of a request uses seed + r).
+OccRun simulateOccRun(const FleetRequest& request, std::uint64_t seed);
+OccResult simulateOcc(const FleetRequest& request);
+
+// ---- Values ------------------------------------------------------------------------------------
+
+Value fleetToValue(const FleetRequest& request, const ServiceResult& result);
+Value fleetToValue(const FleetRequest& request, const OccResult& result);
+
+// The whole contract: validate, simulate, describe. Never throws.
+Value fleet(const Value& rawRequest);
+
+}  // namespace retrylab

@@ -1,0 +1,406 @@
+// FLEET.md §3: the fleet request as a second field table (fields.hpp), read by the same
+// normalize() as the single run's inputs; then the rules across fields a table cannot say
+// (lo ≤ hi, startMs ≤ endMs, the occ-only maxRetries null, durationMs ≤ 10,000 bins), the
+// work bounds, and the short typed reader from the normalized value to FleetRequest.
+//
+// The workload chooses the defaults of network and policy (§7), so there are two tables from
+// one declaration: the service workload's and the occ workload's.
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "format.hpp"
+#include "retrylab/fields.hpp"
+#include "retrylab/fleet.hpp"
+
+namespace retrylab {
+
+namespace {
+
+constexpr double kMaxMs = 86400000;
+constexpr double kMaxSafeInteger = 9007199254740991.0;  // 2^53 - 1
+constexpr double kBillion = 1000000000;
+
+Field ms(const char* name, const char* group, const char* description, double lo, double hi) {
+    return Field::number(name, group, "ms", description).range(lo, hi);
+}
+Field amount(const char* name, const char* group, const char* unit, const char* description, double def) {
+    return Field::number(name, group, unit, description).range(0, kBillion).defaults(def);
+}
+Field scope() {
+    return Field::choice("scope", "gates", "one gate per client (a real SDK's), or one shared by the whole fleet", {
+        {"client", static_cast<int>(GateScope::Client), "one per client"},
+        {"fleet", static_cast<int>(GateScope::Fleet), "one shared by all clients"},
+    }).defaults("client");
+}
+Field gate(const char* name, const char* description, std::vector<Field> members) {
+    members.insert(members.begin(), scope());
+    return Field::object(name, "gates", description, std::move(members)).orNull().defaults(Literal::null());
+}
+
+Variant networkVariant(NetworkDist dist, bool occ) {
+    const bool first = occ ? dist == NetworkDist::Normal : dist == NetworkDist::Fixed;
+    auto leg = [first](const char* name, const char* description, double def) {
+        Field f = ms(name, "network", description, 0, 60000);
+        if (first) f.defaults(def);
+        return f;
+    };
+    switch (dist) {
+        case NetworkDist::Fixed:
+            return {"fixed", static_cast<int>(dist), "every leg takes ms", {leg("ms", "every leg's delay", 5)}};
+        case NetworkDist::Uniform:
+            return {"uniform", static_cast<int>(dist), "lo + (hi − lo) × draw",
+                    {leg("lo", "the shortest leg", 0), leg("hi", "the longest leg (at least lo)", 0)}};
+        case NetworkDist::Exponential:
+            return {"exponential", static_cast<int>(dist), "−mean × ln(1 − draw)", {leg("mean", "the mean leg", 0)}};
+        case NetworkDist::Normal:
+            return {"normal", static_cast<int>(dist), "|mean + sd × z|, z from four draws",
+                    {leg("mean", "the mean leg", 10), leg("sd", "the spread", 2)}};
+    }
+    return {};
+}
+
+FieldTable makeFleet(bool occ) {
+    FieldTable t;
+    t.name = "fleet";
+    t.subject = "The fleet request";
+    t.example = "{ \"clients\": 100 }";
+    t.unknownWords = "is not a field of the fleet request (check its spelling).";
+
+    std::vector<Variant> networks;
+    for (NetworkDist d : {NetworkDist::Fixed, NetworkDist::Uniform, NetworkDist::Exponential, NetworkDist::Normal})
+        networks.push_back(networkVariant(d, occ));
+    if (occ) std::rotate(networks.begin(), networks.end() - 1, networks.end());  // normal first: the default
+
+    Field maxRetries = Field::number("maxRetries", "policy", "retries",
+                                     "retries after the first attempt (occ: null, no limit, is the default)")
+                           .wholeNumber().range(0, 100).orNull();
+    if (occ) maxRetries.defaults(Literal::null()); else maxRetries.defaults(3);
+    Field cap = ms("maxBackoffMs", "policy", "the cap on the backoff ceiling; null: none", 0, kMaxMs).orNull();
+    if (occ) cap.defaults(2000); else cap.defaults(Literal::null());
+
+    Field retryClass = Field::choice("", "", "a failure class", {
+        {"timeout", static_cast<int>(FailureClass::Timeout), "no answer in time"},
+        {"5xx", static_cast<int>(FailureClass::ServerError), "a 500 or a 503"},
+    });
+
+    t.fields = {
+        Field::choice("workload", "fleet", "what the fleet does", {
+            {"service", static_cast<int>(FleetWorkload::Service), "requests to one server with workers and a queue"},
+            {"occ", static_cast<int>(FleetWorkload::Occ), "clients contending for one row (the AWS 2015 experiment)"},
+        }).defaults("service"),
+        Field::number("seed", "fleet", "", "the seed of every addressed random stream")
+            .wholeNumber().range(0, kMaxSafeInteger).defaults(1),
+        Field::number("clients", "fleet", "clients", "callers sharing the server (occ: 1–1,000)")
+            .wholeNumber().range(1, 10000).defaults(100),
+        Field::choice("arrivals", "arrivals", "how each client creates its requests", {
+            {"poisson", static_cast<int>(Arrivals::Poisson), "gaps exponential(1000 / rate)"},
+            {"uniform", static_cast<int>(Arrivals::Uniform), "gaps uniform(0, 2000 / rate)"},
+            {"serial", static_cast<int>(Arrivals::Serial), "one request at a time, gaps as poisson"},
+            {"once", static_cast<int>(Arrivals::Once), "one request per client at time 0"},
+        }).defaults("poisson"),
+        Field::number("ratePerClient", "arrivals", "requests/s", "requests per second per client")
+            .range(0.001, 1000).defaults(1),
+        ms("durationMs", "arrivals", "requests are created in [0, durationMs)", 1, 600000).defaults(60000),
+        Field::object("spike", "arrivals", "the rate × factor for gaps drawn in [startMs, endMs)", {
+            ms("startMs", "arrivals", "the spike's start", 0, kMaxMs).needed(),
+            ms("endMs", "arrivals", "the spike's end (at least startMs)", 0, kMaxMs).needed(),
+            Field::number("factor", "arrivals", "×", "the rate's factor").range(0.01, 100).needed(),
+        }).orNull().defaults(Literal::null()),
+        Field::variant("network", "network", "one leg's delay", "dist", networks).defaults(Literal::filled()),
+        Field::object("server", "server", "one server: workers, a queue, a failure rate", {
+            Field::number("workers", "server", "attempts", "attempts in service at once; null: no limit")
+                .wholeNumber().range(1, 100000).orNull().defaults(10),
+            Field::number("queueLimit", "server", "attempts", "most attempts waiting; null: no limit")
+                .wholeNumber().range(0, 10000000).orNull().defaults(Literal::null()),
+            Field::choice("queueOrder", "server", "which waiting attempt is served next", {
+                {"fifo", static_cast<int>(QueueOrder::Fifo), "the oldest"},
+                {"lifo", static_cast<int>(QueueOrder::Lifo), "the newest"},
+            }).defaults("fifo"),
+            ms("serviceMs", "server", "time to serve one attempt", 0, 600000).defaults(50),
+            ms("serviceMsPerInFlight", "server", "added per attempt in service (itself included) when service starts",
+               0, 60000).defaults(0),
+            Field::number("failureRate", "server", "", "a served attempt fails (500) with this probability")
+                .range(0, 1).defaults(0),
+            Field::choice("dropStale", "server", "which stale attempts a worker drops unserved", {
+                {"never", static_cast<int>(DropStale::Never), "none"},
+                {"expired", static_cast<int>(DropStale::Expired), "those whose client has stopped waiting"},
+                {"unfinishable", static_cast<int>(DropStale::Unfinishable), "also those that cannot finish in time"},
+            }).defaults("never"),
+            ms("rejectRetryAfterMs", "server", "the Retry-After of a 503 from an outage or a full queue; null: none",
+               0, kMaxMs).orNull().defaults(Literal::null()),
+        }).defaults(Literal::filled()),
+        Field::variant("trigger", "trigger", "what goes wrong; null: nothing", "kind", {
+            {"slowdown", static_cast<int>(TriggerKind::Slowdown), "service starting in [startMs, endMs) takes factor times as long", {
+                ms("startMs", "trigger", "the trigger's start", 0, kMaxMs).defaults(10000),
+                ms("endMs", "trigger", "the trigger's end (at least startMs)", 0, kMaxMs).defaults(20000),
+                Field::number("factor", "trigger", "×", "how many times as long").range(1, 1000).defaults(4),
+            }},
+            {"outage", static_cast<int>(TriggerKind::Outage), "every attempt arriving in [startMs, endMs) gets 503 at once", {
+                ms("startMs", "trigger", "the trigger's start", 0, kMaxMs),
+                ms("endMs", "trigger", "the trigger's end (at least startMs)", 0, kMaxMs),
+            }},
+        }).orNull().defaults(Literal::filled()),
+        Field::object("policy", "policy", "each client's retry policy", {
+            maxRetries,
+            ms("baseBackoffMs", "policy", "the backoff's base", 0, kMaxMs).defaults(occ ? 10 : 100),
+            Field::number("backoffMultiplier", "policy", "×", "the backoff's growth per failure").range(1, 10).defaults(2),
+            cap,
+            Field::choice("jitter", "policy", "how a draw spreads the backoff wait", {
+                {"none", static_cast<int>(Jitter::None), "the ceiling itself"},
+                {"full", static_cast<int>(Jitter::Full), "ceiling × draw"},
+                {"equal", static_cast<int>(Jitter::Equal), "ceiling/2 + ceiling/2 × draw"},
+                {"decorrelated", static_cast<int>(Jitter::Decorrelated), "base + draw × (3 × previous − base), capped"},
+            }).defaults(occ ? "full" : "none"),
+            ms("clientTimeoutMs", "policy", "each attempt's waiting limit", 1, kMaxMs).defaults(1000),
+            ms("deadlineMs", "policy", "per request, from its creation; null: none", 0, kMaxMs)
+                .orNull().defaults(Literal::null()),
+            Field::list("retryOn", "policy", "", "the failure classes retried", retryClass)
+                .length(0, 2)
+                .distinctItems()
+                .words("failure classes (\"timeout\", \"5xx\")", "class")
+                .defaults(Literal::strings({"timeout", "5xx"})),
+            Field::boolean("honourRetryAfter", "policy", "a 503's Retry-After replaces the backoff wait").defaults(true),
+        }).defaults(Literal::filled()),
+        Field::object("gates", "gates", "client-side retry gates, each null (off) or an object", {
+            gate("quota", "the AWS SDKs' retry quota", {
+                amount("capacity", "gates", "tokens", "the quota when full, its start", 500),
+                amount("retryCost", "gates", "tokens", "a retry after a 5xx costs this", 5),
+                amount("timeoutCost", "gates", "tokens", "a retry after a timeout costs this", 10),
+                amount("successIncrement", "gates", "tokens", "a success that paid nothing adds this", 1),
+            }),
+            gate("bucket", "Brooker's adaptive retry token bucket", {
+                amount("capacity", "gates", "tokens", "the bucket when full, its start", 5),
+                amount("deposit", "gates", "tokens", "each first attempt sent adds this", 0.1),
+                amount("cost", "gates", "tokens", "a retry needs more than this, and takes it", 1),
+            }),
+            gate("throttle", "gRPC's retry throttling", {
+                Field::number("maxTokens", "gates", "tokens", "the start and the most tokens").range(1, 1000).defaults(10),
+                Field::number("tokenRatio", "gates", "tokens", "each success adds this").range(0.001, 1).defaults(0.1),
+            }),
+            gate("budget", "a retry budget (Finagle, Linkerd)", {
+                Field::number("percent", "gates", "%", "retries allowed per hundred first attempts").range(0, 100).defaults(20),
+                amount("minPerSecond", "gates", "retries/s", "retries allowed besides the percentage", 10),
+                ms("ttlMs", "gates", "the window the budget counts over", 1, kMaxMs).defaults(10000),
+            }),
+            gate("breaker", "a count-based circuit breaker (resilience4j)", {
+                Field::number("window", "gates", "outcomes", "the last outcomes a closed breaker counts")
+                    .wholeNumber().range(1, 10000000).defaults(100),
+                Field::number("minCalls", "gates", "outcomes", "outcomes needed before it may open")
+                    .wholeNumber().range(1, 10000000).defaults(100),
+                Field::number("failurePercent", "gates", "%", "it opens at this share of failures").range(0, 100).defaults(50),
+                ms("openMs", "gates", "how long it stays open", 0, kMaxMs).defaults(60000),
+                Field::number("halfOpenCalls", "gates", "attempts", "trial attempts when half-open")
+                    .wholeNumber().range(1, 10000000).defaults(10),
+            }),
+        }).defaults(Literal::filled()),
+        Field::choice("operation", "request", "what a request does", {
+            {"charge", static_cast<int>(Operation::Charge), "a 200 commits a charge"},
+            {"read", static_cast<int>(Operation::Read), "no side effect"},
+        }).defaults("charge"),
+        Field::boolean("idempotencyKey", "request", "a request's commits after its first are replays, not charges")
+            .defaults(false),
+        Field::number("binMs", "result", "ms", "the timeline's bin width").wholeNumber().range(1, 600000).defaults(1000),
+        Field::number("runs", "occ", "runs", "occ only: independent runs, run r with seed + r")
+            .wholeNumber().range(1, 1000).defaults(100),
+    };
+    return t;
+}
+
+double numberAt(const Value& object, const char* name) {
+    const Value* v = object.find(name);
+    return v && v->kind() == Value::Kind::Number ? v->asNumber() : 0;
+}
+std::optional<double> optionalAt(const Value& object, const char* name) {
+    const Value* v = object.find(name);
+    if (!v || v->isNull()) return std::nullopt;
+    return v->asNumber();
+}
+// A choice's engine number, from the row that declares it.
+template <class E>
+E choiceAt(const Field& row, const Value& object) {
+    return static_cast<E>(row.valueOf(object.find(row.name)->asString()));
+}
+GateScope scopeAt(const Value& gate) {
+    static const Field row = scope();
+    return choiceAt<GateScope>(row, gate);
+}
+
+const Field& member(const Field& object, const char* name) { return *object.member(name); }
+
+// The normalized request (every field valid) as the typed request.
+FleetRequest typed(const FieldTable& table, const Value& v) {
+    FleetRequest r;
+    r.workload = choiceAt<FleetWorkload>(table.field("workload"), v);
+    r.seed = static_cast<std::uint64_t>(numberAt(v, "seed"));
+    r.clients = static_cast<std::uint32_t>(numberAt(v, "clients"));
+    r.arrivals = choiceAt<Arrivals>(table.field("arrivals"), v);
+    r.ratePerClient = numberAt(v, "ratePerClient");
+    r.durationMs = numberAt(v, "durationMs");
+    if (const Value& s = *v.find("spike"); !s.isNull())
+        r.spike = Spike{numberAt(s, "startMs"), numberAt(s, "endMs"), numberAt(s, "factor")};
+    const Value& n = *v.find("network");
+    const Field& network = table.field("network");
+    for (const Variant& option : network.variants)
+        if (option.name == n.find("dist")->asString()) r.network.dist = static_cast<NetworkDist>(option.value);
+    r.network.ms = numberAt(n, "ms");
+    r.network.lo = numberAt(n, "lo");
+    r.network.hi = numberAt(n, "hi");
+    r.network.mean = numberAt(n, "mean");
+    r.network.sd = numberAt(n, "sd");
+    const Value& s = *v.find("server");
+    const Field& server = table.field("server");
+    if (auto w = optionalAt(s, "workers")) r.server.workers = static_cast<std::uint32_t>(*w); else r.server.workers.reset();
+    if (auto q = optionalAt(s, "queueLimit")) r.server.queueLimit = static_cast<std::uint32_t>(*q);
+    r.server.queueOrder = choiceAt<QueueOrder>(member(server, "queueOrder"), s);
+    r.server.serviceMs = numberAt(s, "serviceMs");
+    r.server.serviceMsPerInFlight = numberAt(s, "serviceMsPerInFlight");
+    r.server.failureRate = numberAt(s, "failureRate");
+    r.server.dropStale = choiceAt<DropStale>(member(server, "dropStale"), s);
+    r.server.rejectRetryAfterMs = optionalAt(s, "rejectRetryAfterMs");
+    const Value& t = *v.find("trigger");
+    if (t.isNull()) {
+        r.trigger.reset();
+    } else {
+        Trigger trigger;
+        trigger.kind = t.find("kind")->asString() == "outage" ? TriggerKind::Outage : TriggerKind::Slowdown;
+        trigger.startMs = numberAt(t, "startMs");
+        trigger.endMs = numberAt(t, "endMs");
+        trigger.factor = trigger.kind == TriggerKind::Slowdown ? numberAt(t, "factor") : 1;
+        r.trigger = trigger;
+    }
+    const Value& p = *v.find("policy");
+    const Field& policy = table.field("policy");
+    if (auto m = optionalAt(p, "maxRetries")) r.policy.maxRetries = static_cast<int>(*m); else r.policy.maxRetries.reset();
+    r.policy.baseBackoffMs = numberAt(p, "baseBackoffMs");
+    r.policy.backoffMultiplier = numberAt(p, "backoffMultiplier");
+    r.policy.maxBackoffMs = optionalAt(p, "maxBackoffMs");
+    r.policy.jitter = choiceAt<Jitter>(member(policy, "jitter"), p);
+    r.policy.clientTimeoutMs = numberAt(p, "clientTimeoutMs");
+    r.policy.deadlineMs = optionalAt(p, "deadlineMs");
+    r.policy.retryOn.clear();
+    r.policy.retryTimeout = r.policy.retry5xx = false;
+    for (const Value& c : p.find("retryOn")->asArray()) {
+        r.policy.retryOn.push_back(c.asString());
+        if (c.asString() == "timeout") r.policy.retryTimeout = true;
+        if (c.asString() == "5xx") r.policy.retry5xx = true;
+    }
+    r.policy.honourRetryAfter = p.find("honourRetryAfter")->asBool();
+    const Value& g = *v.find("gates");
+    if (const Value& q = *g.find("quota"); !q.isNull())
+        r.gates.quota = QuotaGate{scopeAt(q), numberAt(q, "capacity"), numberAt(q, "retryCost"),
+                                  numberAt(q, "timeoutCost"), numberAt(q, "successIncrement")};
+    if (const Value& b = *g.find("bucket"); !b.isNull())
+        r.gates.bucket = BucketGate{scopeAt(b), numberAt(b, "capacity"), numberAt(b, "deposit"), numberAt(b, "cost")};
+    if (const Value& th = *g.find("throttle"); !th.isNull())
+        r.gates.throttle = ThrottleGate{scopeAt(th), numberAt(th, "maxTokens"), numberAt(th, "tokenRatio")};
+    if (const Value& b = *g.find("budget"); !b.isNull())
+        r.gates.budget = BudgetGate{scopeAt(b), numberAt(b, "percent"), numberAt(b, "minPerSecond"), numberAt(b, "ttlMs")};
+    if (const Value& b = *g.find("breaker"); !b.isNull())
+        r.gates.breaker = BreakerGate{scopeAt(b),
+                                      static_cast<std::uint32_t>(numberAt(b, "window")),
+                                      static_cast<std::uint32_t>(numberAt(b, "minCalls")),
+                                      numberAt(b, "failurePercent"),
+                                      numberAt(b, "openMs"),
+                                      static_cast<std::uint32_t>(numberAt(b, "halfOpenCalls"))};
+    r.operation = choiceAt<Operation>(table.field("operation"), v);
+    r.idempotencyKey = v.find("idempotencyKey")->asBool();
+    r.binMs = static_cast<std::uint32_t>(numberAt(v, "binMs"));
+    r.runs = static_cast<std::uint32_t>(numberAt(v, "runs"));
+    return r;
+}
+
+void fail(std::vector<InputError>& errors, const std::string& field, const char* code, const std::string& detail) {
+    errors.push_back({field, code, field + " " + detail, detail});
+}
+
+// The rules across fields, on a normalized request whose every field is valid.
+void crossChecks(const FleetRequest& r, std::vector<InputError>& errors) {
+    const bool occ = r.workload == FleetWorkload::Occ;
+    if (r.network.dist == NetworkDist::Uniform && r.network.lo > r.network.hi)
+        fail(errors, "network.hi", "out-of-order",
+             "must be at least network.lo (" + formatMs(r.network.lo, 6) + "); got " + formatMs(r.network.hi, 6) + ".");
+    if (r.spike && r.spike->startMs > r.spike->endMs)
+        fail(errors, "spike.endMs", "out-of-order",
+             "must be at least spike.startMs (" + formatMs(r.spike->startMs, 6) + "); got " + formatMs(r.spike->endMs, 6) + ".");
+    if (r.trigger && r.trigger->startMs > r.trigger->endMs)
+        fail(errors, "trigger.endMs", "out-of-order",
+             "must be at least trigger.startMs (" + formatMs(r.trigger->startMs, 6) + "); got " +
+                 formatMs(r.trigger->endMs, 6) + ".");
+    if (!r.policy.maxRetries) {
+        if (!occ)
+            fail(errors, "policy.maxRetries", "occ-only",
+                 "must be a whole number from 0 to 100; null (no limit) is for the occ workload only.");
+        else if (!r.policy.maxBackoffMs)
+            fail(errors, "policy.maxBackoffMs", "needs-cap",
+                 "must be a number from 0 to 86400000 when policy.maxRetries is null (no limit); got null.");
+    }
+    if (r.durationMs > 10000.0 * r.binMs)
+        fail(errors, "durationMs", "too-many-bins",
+             "must be at most 10,000 × binMs (" + formatMs(10000.0 * r.binMs, 6) + "): at most 10,000 bins; got " +
+                 formatMs(r.durationMs, 6) + ".");
+    if (occ) {
+        if (r.clients > 1000)
+            fail(errors, "clients", "out-of-range",
+                 "must be a whole number from 1 to 1000 for the occ workload; got " + formatInt(r.clients) + ".");
+        else if (static_cast<double>(r.clients) * r.runs > 200000)
+            fail(errors, "clients", "too-much-work",
+                 "× runs must be at most 200,000 for the occ workload; got " +
+                     formatInt(static_cast<std::int64_t>(r.clients) * r.runs) + ".");
+        return;
+    }
+    if (r.arrivals == Arrivals::Once || !r.policy.maxRetries) return;
+    const double factor = r.spike ? std::max(1.0, r.spike->factor) : 1.0;
+    const double work = r.clients * r.ratePerClient * factor * r.durationMs / 1000 * (*r.policy.maxRetries + 1);
+    if (work > 20000000)
+        fail(errors, "durationMs", "too-much-work",
+             "makes too long a run: clients × ratePerClient × spike factor × durationMs / 1000 × (maxRetries + 1) "
+             "must be at most 20,000,000 attempts; got " + formatMs(std::floor(work), 0) + ".");
+}
+
+}  // namespace
+
+const FieldTable& fleetFields() {
+    static const FieldTable table = makeFleet(false);
+    return table;
+}
+
+const FieldTable& occFleetFields() {
+    static const FieldTable table = makeFleet(true);
+    return table;
+}
+
+FleetRequest occDefaults() {
+    Value raw = Value::object();
+    raw.set("workload", Value::string("occ"));
+    return *parseFleetRequest(raw).request;
+}
+
+FleetParsed parseFleetRequest(const Value& raw) {
+    FleetParsed parsed;
+    // The workload first: it chooses the table, whose defaults differ in network and policy.
+    bool occ = false;
+    if (raw.kind() == Value::Kind::Object)
+        if (const Value* w = raw.find("workload"); w && w->kind() == Value::Kind::String && w->asString() == "occ")
+            occ = true;
+    const FieldTable& table = occ ? occFleetFields() : fleetFields();
+    Normalized n = normalize(table, raw);
+    parsed.errors = std::move(n.errors);
+    if (!parsed.errors.empty()) return parsed;
+    FleetRequest request = typed(table, n.value);
+    crossChecks(request, parsed.errors);
+    if (!parsed.errors.empty()) return parsed;
+    parsed.request = std::move(request);
+    parsed.echo = std::move(n.value);
+    return parsed;
+}
+
+Value fleetSchema() {
+    Value v = Value::object();
+    v.set("engine", Value::string(engineVersion()));
+    v.set(fleetFields().name, tableToValue(fleetFields()));
+    v.set("occ", tableToValue(occFleetFields()));
+    return v;
+}
+
+}  // namespace retrylab

@@ -1,0 +1,275 @@
+// FLEET.md §1 and §8: the fleet request's echo and result as Values, and fleet(), the whole
+// contract.
+#include <algorithm>
+
+#include "retrylab/fleet.hpp"
+
+namespace retrylab {
+
+namespace {
+
+Value num(double x) { return Value::number(x); }
+Value count(std::uint64_t x) { return Value::number(static_cast<double>(x)); }
+Value orNull(const std::optional<double>& x) { return x ? Value::number(*x) : Value::null(); }
+Value str(const char* s) { return Value::string(s); }
+
+const char* scopeName(GateScope s) { return s == GateScope::Fleet ? "fleet" : "client"; }
+const char* jitterName(Jitter j) {
+    switch (j) {
+        case Jitter::None: return "none";
+        case Jitter::Full: return "full";
+        case Jitter::Equal: return "equal";
+        case Jitter::Decorrelated: return "decorrelated";
+        case Jitter::Proportional: return "proportional";
+    }
+    return "none";
+}
+
+Value networkValue(const Network& n) {
+    Value v = Value::object();
+    switch (n.dist) {
+        case NetworkDist::Fixed: v.set("dist", str("fixed")); v.set("ms", num(n.ms)); break;
+        case NetworkDist::Uniform: v.set("dist", str("uniform")); v.set("lo", num(n.lo)); v.set("hi", num(n.hi)); break;
+        case NetworkDist::Exponential: v.set("dist", str("exponential")); v.set("mean", num(n.mean)); break;
+        case NetworkDist::Normal: v.set("dist", str("normal")); v.set("mean", num(n.mean)); v.set("sd", num(n.sd)); break;
+    }
+    return v;
+}
+
+}  // namespace
+
+const char* endReasonName(EndReason reason) {
+    switch (reason) {
+        case EndReason::Success: return "success";
+        case EndReason::NotRetryable: return "not-retryable";
+        case EndReason::AttemptLimit: return "attempt-limit";
+        case EndReason::Deadline: return "deadline";
+        case EndReason::GateQuota: return "gate-quota";
+        case EndReason::GateBucket: return "gate-bucket";
+        case EndReason::GateThrottle: return "gate-throttle";
+        case EndReason::GateBudget: return "gate-budget";
+        case EndReason::CircuitOpen: return "circuit-open";
+        case EndReason::Unfinished: return "unfinished";
+    }
+    return "unfinished";
+}
+
+Value fleetRequestToValue(const FleetRequest& r) {
+    Value v = Value::object();
+    v.set("workload", str(r.workload == FleetWorkload::Occ ? "occ" : "service"));
+    v.set("seed", num(static_cast<double>(r.seed)));
+    v.set("clients", count(r.clients));
+    const char* arrivals[] = {"poisson", "uniform", "serial", "once"};
+    v.set("arrivals", str(arrivals[static_cast<int>(r.arrivals)]));
+    v.set("ratePerClient", num(r.ratePerClient));
+    v.set("durationMs", num(r.durationMs));
+    if (r.spike) {
+        Value s = Value::object();
+        s.set("startMs", num(r.spike->startMs));
+        s.set("endMs", num(r.spike->endMs));
+        s.set("factor", num(r.spike->factor));
+        v.set("spike", std::move(s));
+    } else {
+        v.set("spike", Value::null());
+    }
+    v.set("network", networkValue(r.network));
+    Value s = Value::object();
+    s.set("workers", r.server.workers ? count(*r.server.workers) : Value::null());
+    s.set("queueLimit", r.server.queueLimit ? count(*r.server.queueLimit) : Value::null());
+    s.set("queueOrder", str(r.server.queueOrder == QueueOrder::Lifo ? "lifo" : "fifo"));
+    s.set("serviceMs", num(r.server.serviceMs));
+    s.set("serviceMsPerInFlight", num(r.server.serviceMsPerInFlight));
+    s.set("failureRate", num(r.server.failureRate));
+    const char* drops[] = {"never", "expired", "unfinishable"};
+    s.set("dropStale", str(drops[static_cast<int>(r.server.dropStale)]));
+    s.set("rejectRetryAfterMs", orNull(r.server.rejectRetryAfterMs));
+    v.set("server", std::move(s));
+    if (r.trigger) {
+        Value t = Value::object();
+        t.set("kind", str(r.trigger->kind == TriggerKind::Outage ? "outage" : "slowdown"));
+        t.set("startMs", num(r.trigger->startMs));
+        t.set("endMs", num(r.trigger->endMs));
+        if (r.trigger->kind == TriggerKind::Slowdown) t.set("factor", num(r.trigger->factor));
+        v.set("trigger", std::move(t));
+    } else {
+        v.set("trigger", Value::null());
+    }
+    Value p = Value::object();
+    p.set("maxRetries", r.policy.maxRetries ? num(*r.policy.maxRetries) : Value::null());
+    p.set("baseBackoffMs", num(r.policy.baseBackoffMs));
+    p.set("backoffMultiplier", num(r.policy.backoffMultiplier));
+    p.set("maxBackoffMs", orNull(r.policy.maxBackoffMs));
+    p.set("jitter", str(jitterName(r.policy.jitter)));
+    p.set("clientTimeoutMs", num(r.policy.clientTimeoutMs));
+    p.set("deadlineMs", orNull(r.policy.deadlineMs));
+    Value classes = Value::array();
+    for (const std::string& c : r.policy.retryOn) classes.push(Value::string(c));
+    p.set("retryOn", std::move(classes));
+    p.set("honourRetryAfter", Value::boolean(r.policy.honourRetryAfter));
+    v.set("policy", std::move(p));
+    Value g = Value::object();
+    if (r.gates.quota) {
+        Value q = Value::object();
+        q.set("scope", str(scopeName(r.gates.quota->scope)));
+        q.set("capacity", num(r.gates.quota->capacity));
+        q.set("retryCost", num(r.gates.quota->retryCost));
+        q.set("timeoutCost", num(r.gates.quota->timeoutCost));
+        q.set("successIncrement", num(r.gates.quota->successIncrement));
+        g.set("quota", std::move(q));
+    } else {
+        g.set("quota", Value::null());
+    }
+    if (r.gates.bucket) {
+        Value b = Value::object();
+        b.set("scope", str(scopeName(r.gates.bucket->scope)));
+        b.set("capacity", num(r.gates.bucket->capacity));
+        b.set("deposit", num(r.gates.bucket->deposit));
+        b.set("cost", num(r.gates.bucket->cost));
+        g.set("bucket", std::move(b));
+    } else {
+        g.set("bucket", Value::null());
+    }
+    if (r.gates.throttle) {
+        Value t = Value::object();
+        t.set("scope", str(scopeName(r.gates.throttle->scope)));
+        t.set("maxTokens", num(r.gates.throttle->maxTokens));
+        t.set("tokenRatio", num(r.gates.throttle->tokenRatio));
+        g.set("throttle", std::move(t));
+    } else {
+        g.set("throttle", Value::null());
+    }
+    if (r.gates.budget) {
+        Value b = Value::object();
+        b.set("scope", str(scopeName(r.gates.budget->scope)));
+        b.set("percent", num(r.gates.budget->percent));
+        b.set("minPerSecond", num(r.gates.budget->minPerSecond));
+        b.set("ttlMs", num(r.gates.budget->ttlMs));
+        g.set("budget", std::move(b));
+    } else {
+        g.set("budget", Value::null());
+    }
+    if (r.gates.breaker) {
+        Value b = Value::object();
+        b.set("scope", str(scopeName(r.gates.breaker->scope)));
+        b.set("window", count(r.gates.breaker->window));
+        b.set("minCalls", count(r.gates.breaker->minCalls));
+        b.set("failurePercent", num(r.gates.breaker->failurePercent));
+        b.set("openMs", num(r.gates.breaker->openMs));
+        b.set("halfOpenCalls", count(r.gates.breaker->halfOpenCalls));
+        g.set("breaker", std::move(b));
+    } else {
+        g.set("breaker", Value::null());
+    }
+    v.set("gates", std::move(g));
+    v.set("operation", str(r.operation == Operation::Read ? "read" : "charge"));
+    v.set("idempotencyKey", Value::boolean(r.idempotencyKey));
+    v.set("binMs", count(r.binMs));
+    v.set("runs", count(r.runs));
+    return v;
+}
+
+Value fleetToValue(const FleetRequest& request, const ServiceResult& result) {
+    const ServiceTotals& t = result.totals;
+    Value v = Value::object();
+    v.set("ok", Value::boolean(true));
+    v.set("engine", Value::string(engineVersion()));
+    v.set("request", fleetRequestToValue(request));
+    Value totals = Value::object();
+    totals.set("requests", count(t.requests));
+    totals.set("succeeded", count(t.succeeded));
+    Value failed = Value::object();
+    for (int i = 1; i < kEndReasons; ++i) failed.set(endReasonName(static_cast<EndReason>(i)), count(t.failed[i]));
+    totals.set("failed", std::move(failed));
+    totals.set("successRate", num(t.requests ? static_cast<double>(t.succeeded) / static_cast<double>(t.requests) : 0));
+    totals.set("attempts", count(t.attempts));
+    totals.set("firstAttempts", count(t.firstAttempts));
+    totals.set("retries", count(t.retries));
+    totals.set("load", num(t.firstAttempts ? static_cast<double>(t.attempts) / static_cast<double>(t.firstAttempts) : 0));
+    totals.set("served", count(t.served));
+    totals.set("cancelled", count(t.cancelled));
+    totals.set("shed", count(t.shed));
+    totals.set("outageRejected", count(t.outageRejected));
+    totals.set("late", count(t.late));
+    totals.set("wastedServiceMs", num(t.wastedServiceMs));
+    totals.set("charges", count(t.charges));
+    totals.set("replays", count(t.replays));
+    totals.set("duplicateCharges", count(t.duplicateCharges));
+    Value latency = Value::object();
+    latency.set("p50", t.latencyMs ? num(t.latencyMs->p50) : Value::null());
+    latency.set("p90", t.latencyMs ? num(t.latencyMs->p90) : Value::null());
+    latency.set("p99", t.latencyMs ? num(t.latencyMs->p99) : Value::null());
+    latency.set("max", t.latencyMs ? num(t.latencyMs->max) : Value::null());
+    totals.set("latencyMs", std::move(latency));
+    totals.set("endMs", num(t.endMs));
+    v.set("totals", std::move(totals));
+    Value timeline = Value::object();
+    timeline.set("binMs", count(request.binMs));
+    Value::Array bins;
+    bins.reserve(result.bins.size());
+    for (const ServiceBin& b : result.bins) {
+        Value x = Value::object();
+        x.set("created", count(b.created));
+        x.set("firstAttempts", count(b.firstAttempts));
+        x.set("retries", count(b.retries));
+        x.set("succeeded", count(b.succeeded));
+        x.set("failed", count(b.failed));
+        x.set("timeouts", count(b.timeouts));
+        x.set("shed", count(b.shed));
+        x.set("outageRejected", count(b.outageRejected));
+        x.set("served", count(b.served));
+        x.set("late", count(b.late));
+        x.set("queue", count(b.queue));
+        x.set("inService", count(b.inService));
+        x.set("tokens", orNull(b.tokens));
+        bins.push_back(std::move(x));
+    }
+    timeline.set("bins", Value::array(std::move(bins)));
+    v.set("timeline", std::move(timeline));
+    if (result.recovery) {
+        Value rec = Value::object();
+        rec.set("triggerEndMs", num(result.recovery->triggerEndMs));
+        rec.set("recoveredAtMs", orNull(result.recovery->recoveredAtMs));
+        rec.set("metastable", Value::boolean(result.recovery->metastable));
+        v.set("recovery", std::move(rec));
+    } else {
+        v.set("recovery", Value::null());
+    }
+    return v;
+}
+
+namespace {
+Value occRunValue(const OccRun& run) {
+    Value v = Value::object();
+    v.set("makespanMs", num(run.makespanMs));
+    v.set("writes", num(run.writes));
+    v.set("failures", num(run.failures));
+    return v;
+}
+}  // namespace
+
+Value fleetToValue(const FleetRequest& request, const OccResult& result) {
+    Value v = Value::object();
+    v.set("ok", Value::boolean(true));
+    v.set("engine", Value::string(engineVersion()));
+    v.set("request", fleetRequestToValue(request));
+    Value::Array runs;
+    runs.reserve(result.runs.size());
+    for (const OccRun& run : result.runs) runs.push_back(occRunValue(run));
+    v.set("runs", Value::array(std::move(runs)));
+    v.set("mean", occRunValue(result.mean));
+    return v;
+}
+
+Value fleet(const Value& rawRequest) {
+    FleetParsed parsed = parseFleetRequest(rawRequest);
+    if (!parsed.request) return toValue(parsed.errors);
+    const FleetRequest& r = *parsed.request;
+    Value result = r.workload == FleetWorkload::Occ ? fleetToValue(r, simulateOcc(r)) : fleetToValue(r, simulateService(r));
+    // The echo as the field table normalized it.
+    Value::Object members = result.asObject();
+    for (Value::Member& m : members)
+        if (m.key == "request") m.value = std::move(parsed.echo);
+    return Value::object(std::move(members));
+}
+
+}  // namespace retrylab

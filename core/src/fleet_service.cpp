@@ -1,0 +1,785 @@
+// FLEET.md §4–§6 and §8: the service workload as one event loop. Events are small plain
+// values in a binary heap ordered by the key of §6, (time, kind, client, request, attempt);
+// everything an event needs later travels in it (an attempt's waiting limit, its service
+// time), so the loop keeps one record per open request and none per attempt. A request's
+// record (its slot) is reused once the request has ended and no event or queue entry names it
+// any more, so memory follows what is in flight, not how many requests a run makes.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "min_heap.hpp"
+#include "policy.hpp"
+#include "retrylab/fleet.hpp"
+#include "streams.hpp"
+
+namespace retrylab {
+
+namespace {
+
+using streams::Distribution;
+
+// §6's kinds, in their order at equal times.
+enum Kind : std::uint64_t { Completion = 1, Arrival = 2, Answer = 3, Limit = 4, Send = 5 };
+enum Status : std::uint32_t { Ok200 = 0, Error500 = 1, Busy503 = 2 };
+
+// The key below the time: kind (3 bits), client (14), request (36), attempt (7, 1–101).
+constexpr int kAttemptBits = 7;
+constexpr int kRequestBits = 36;
+constexpr int kClientBits = 14;
+
+struct Event {
+    double t;
+    std::uint64_t key;
+    double x;  // Arrival: the waiting limit L; Completion, Answer: the attempt's service time
+    std::uint32_t slot;  // the request's record
+    std::uint32_t status;
+};
+
+struct EventLess {
+    // Without short-circuits, so the heap can pick a child without a branch.
+    bool operator()(const Event& a, const Event& b) const { return (a.t < b.t) | ((a.t == b.t) & (a.key < b.key)); }
+};
+
+inline std::uint64_t makeKey(Kind kind, std::uint32_t client, std::uint64_t request, int attempt) {
+    return (static_cast<std::uint64_t>(kind) << (kClientBits + kRequestBits + kAttemptBits)) |
+           (static_cast<std::uint64_t>(client) << (kRequestBits + kAttemptBits)) | (request << kAttemptBits) |
+           static_cast<std::uint64_t>(attempt);
+}
+inline Kind keyKind(std::uint64_t key) { return static_cast<Kind>(key >> (kClientBits + kRequestBits + kAttemptBits)); }
+inline int keyAttempt(std::uint64_t key) { return static_cast<int>(key & ((1u << kAttemptBits) - 1)); }
+
+enum Flag : std::uint8_t { Ended = 1, Resolved = 2, Committed = 4, PaidCost = 8, InUse = 16 };
+
+struct Request {
+    double createdMs;
+    double limitMs;      // the current attempt's waiting limit
+    double previousMs;   // the last backoff wait (decorrelated's "previous")
+    double lastCost;     // the quota's cost last taken for this request
+    std::uint32_t client;
+    std::uint32_t number;  // k: the client's request number
+    std::uint32_t period;  // the breaker period the current attempt was sent in
+    std::uint16_t pending; // events and queue entries that name this record
+    std::uint8_t attempt;  // the current attempt n (0 before the first)
+    std::uint8_t flags;
+};
+
+struct Waiting {
+    std::uint32_t request;  // the slot
+    double limitMs;
+    std::uint32_t client;
+    std::uint8_t attempt;
+};
+
+// The waiting attempts: a ring for first-in first-out, its back for last-in first-out.
+class WaitQueue {
+public:
+    std::size_t size() const { return size_; }
+    bool empty() const { return size_ == 0; }
+    void push(const Waiting& w) {
+        if (size_ == ring_.size()) grow();
+        ring_[(head_ + size_) & (ring_.size() - 1)] = w;
+        ++size_;
+    }
+    Waiting popOldest() {
+        Waiting w = ring_[head_];
+        head_ = (head_ + 1) & (ring_.size() - 1);
+        --size_;
+        return w;
+    }
+    Waiting popNewest() {
+        --size_;
+        return ring_[(head_ + size_) & (ring_.size() - 1)];
+    }
+
+private:
+    void grow() {
+        std::vector<Waiting> bigger(ring_.empty() ? 64 : ring_.size() * 2);
+        for (std::size_t i = 0; i < size_; ++i) bigger[i] = ring_[(head_ + i) & (ring_.size() - 1)];
+        ring_.swap(bigger);
+        head_ = 0;
+    }
+    std::vector<Waiting> ring_;
+    std::size_t head_ = 0, size_ = 0;
+};
+
+// Events made "now + d" for one constant d, in the order they are made. The loop takes events
+// in time order, so such events come in time order too; only equal times may come out of key
+// order, and those are put in place as they join. A lane costs O(1) where the heap costs
+// O(log n): with a fixed network every arrival and answer is now + ms, every waiting limit
+// without a deadline now + clientTimeoutMs, every service now + serviceMs (or its slowdown).
+class Lane {
+public:
+    explicit Lane(double delay = 0) : delay_(delay) {}
+    double delay() const { return delay_; }
+    bool empty() const { return size_ == 0; }
+    const Event& front() const { return ring_[head_]; }
+    void push(const Event& e) {
+        if (size_ == ring_.size()) grow();
+        const std::size_t mask = ring_.size() - 1;
+        std::size_t at = (head_ + size_) & mask;
+        ring_[at] = e;
+        ++size_;
+        EventLess less;
+        for (std::size_t i = size_ - 1; i > 0; --i) {
+            const std::size_t before = (head_ + i - 1) & mask;
+            if (!less(ring_[at], ring_[before])) break;
+            std::swap(ring_[at], ring_[before]);
+            at = before;
+        }
+    }
+    Event pop() {
+        Event e = ring_[head_];
+        head_ = (head_ + 1) & (ring_.size() - 1);
+        --size_;
+        return e;
+    }
+
+private:
+    void grow() {
+        std::vector<Event> bigger(ring_.empty() ? 256 : ring_.size() * 2);
+        for (std::size_t i = 0; i < size_; ++i) bigger[i] = ring_[(head_ + i) & (ring_.size() - 1)];
+        ring_.swap(bigger);
+        head_ = 0;
+    }
+    double delay_;
+    std::vector<Event> ring_;
+    std::size_t head_ = 0, size_ = 0;
+};
+
+// Times in a sliding window, oldest first (the budget's retries and first attempts).
+class TimeWindow {
+public:
+    void push(double t) { times_.push_back(t); }
+    // Forgets the times x with x ≤ after (the window keeps x > after) and counts the rest.
+    std::size_t countAfter(double after) {
+        while (head_ < times_.size() && !(times_[head_] > after)) ++head_;
+        if (head_ > 4096 && head_ * 2 > times_.size()) {
+            times_.erase(times_.begin(), times_.begin() + static_cast<std::ptrdiff_t>(head_));
+            head_ = 0;
+        }
+        return times_.size() - head_;
+    }
+
+private:
+    std::vector<double> times_;
+    std::size_t head_ = 0;
+};
+
+// §5's count-based breaker, one per owner (a client, or the fleet).
+struct Breaker {
+    enum class State { Closed, Open, HalfOpen };
+    State state = State::Closed;
+    std::uint32_t period = 0;  // a closed period or one half-open period
+    double openedAt = 0;
+    std::vector<std::uint8_t> ring;  // the closed window's outcomes, 1 a failure; grows as needed
+    std::size_t head = 0;
+    std::uint64_t failures = 0;
+    std::uint32_t halfSent = 0, halfIn = 0, halfFailures = 0;
+};
+
+struct Owner {
+    double quota = 0, bucket = 0, throttle = 0;
+    TimeWindow budgetRetries, budgetFirsts;
+    Breaker breaker;
+};
+
+class ServiceRun {
+public:
+    ServiceRun(const FleetRequest& r, FleetTrace* trace) : r_(r), trace_(trace) {
+        const FleetPolicy& p = r.policy;
+        backoff_.baseBackoffMs = p.baseBackoffMs;
+        backoff_.backoffMultiplier = p.backoffMultiplier;
+        backoff_.maxBackoffMs = p.maxBackoffMs;
+        backoff_.jitter = p.jitter;
+        network_ = distribution(r.network);
+        horizon_ = 2 * r.durationMs + 60000;
+        const bool anyClientGate = (r.gates.quota && r.gates.quota->scope == GateScope::Client) ||
+                                   (r.gates.bucket && r.gates.bucket->scope == GateScope::Client) ||
+                                   (r.gates.throttle && r.gates.throttle->scope == GateScope::Client) ||
+                                   (r.gates.budget && r.gates.budget->scope == GateScope::Client) ||
+                                   (r.gates.breaker && r.gates.breaker->scope == GateScope::Client);
+        owners_.resize(anyClientGate ? r.clients + 1 : 1);
+        for (Owner& o : owners_) {
+            if (r.gates.quota) o.quota = r.gates.quota->capacity;
+            if (r.gates.bucket) o.bucket = r.gates.bucket->capacity;
+            if (r.gates.throttle) o.throttle = r.gates.throttle->maxTokens;
+        }
+        keyArrival_ = streams::purposeKey(r.seed, streams::Arrival);
+        keyOut_ = streams::purposeKey(r.seed, streams::Out);
+        keyBack_ = streams::purposeKey(r.seed, streams::Back);
+        keyFail_ = streams::purposeKey(r.seed, streams::Fail);
+        keyWait_ = streams::purposeKey(r.seed, streams::Wait);
+        // The delays that recur (see Lane): at most kLanes of them.
+        if (r.network.dist == NetworkDist::Fixed) addLane(r.network.ms);
+        addLane(r.policy.clientTimeoutMs);
+        if (r.server.serviceMsPerInFlight == 0) {
+            addLane(r.server.serviceMs * 1);
+            if (r.trigger && r.trigger->kind == TriggerKind::Slowdown) addLane(r.server.serviceMs * r.trigger->factor);
+        }
+    }
+
+    ServiceResult run() {
+        startArrivals();
+        EventLess less;
+        for (;;) {
+            // The next event: the heap's first or a lane's, whichever comes first.
+            int from = -1;  // -1 the heap
+            const Event* next = events_.empty() ? nullptr : &events_.top();
+            for (int i = 0; i < lanes_; ++i)
+                if (!lane_[i].empty() && (!next || less(lane_[i].front(), *next))) {
+                    next = &lane_[i].front();
+                    from = i;
+                }
+            if (!next || next->t > horizon_) break;
+            const Event e = from < 0 ? events_.pop() : lane_[from].pop();
+            process(e);
+        }
+        finish();
+        return std::move(result_);
+    }
+
+private:
+    static Distribution distribution(const Network& n) {
+        Distribution d;
+        switch (n.dist) {
+            case NetworkDist::Fixed: d.kind = Distribution::Kind::Fixed; d.a = n.ms; break;
+            case NetworkDist::Uniform: d.kind = Distribution::Kind::Uniform; d.a = n.lo; d.b = n.hi; break;
+            case NetworkDist::Exponential: d.kind = Distribution::Kind::Exponential; d.a = n.mean; break;
+            case NetworkDist::Normal: d.kind = Distribution::Kind::Normal; d.a = n.mean; d.b = n.sd; break;
+        }
+        return d;
+    }
+
+    // A network leg of attempt n of request (client, k): stream (purpose; client, k, n − 1).
+    double leg(std::uint64_t purposeKey, const Request& q, int n) const {
+        if (!streams::drawsFrom(network_)) return network_.a;
+        const std::uint64_t key = streams::step(streams::step(streams::step(purposeKey, q.client), q.number),
+                                                static_cast<std::uint64_t>(n - 1));
+        return streams::sample(network_, key);
+    }
+    double attemptDraw(std::uint64_t purposeKey, const Request& q, int n) const {
+        const std::uint64_t key = streams::step(streams::step(streams::step(purposeKey, q.client), q.number),
+                                                static_cast<std::uint64_t>(n - 1));
+        return streams::draw(key, 0);
+    }
+
+    // The gap before client c's request k, drawn at time `at` (the previous creation, or 0).
+    double gap(std::uint32_t client, std::uint32_t k, double at) const {
+        double rate = r_.ratePerClient;
+        if (r_.spike && at >= r_.spike->startMs && at < r_.spike->endMs) rate = r_.ratePerClient * r_.spike->factor;
+        const double u0 = streams::draw(streams::step(streams::step(streams::step(keyArrival_, client), 0), 0), k);
+        if (r_.arrivals == Arrivals::Uniform) return 0 + (2000 / rate - 0) * u0;
+        return streams::exponentialFrom(1000 / rate, u0);
+    }
+
+    Owner& owner(GateScope scope, std::uint32_t client) {
+        return scope == GateScope::Fleet ? owners_[0] : owners_[client + 1];
+    }
+
+    std::uint32_t newRequest(std::uint32_t client, std::uint32_t k, double at) {
+        Request q{};
+        q.createdMs = at;
+        q.client = client;
+        q.number = k;
+        q.previousMs = r_.policy.baseBackoffMs;
+        q.flags = InUse;
+        if (!free_.empty()) {
+            const std::uint32_t slot = free_.back();
+            free_.pop_back();
+            requests_[slot] = q;
+            return slot;
+        }
+        requests_.push_back(q);
+        return static_cast<std::uint32_t>(requests_.size() - 1);
+    }
+
+    // Gives the slot back once its request has ended and nothing names it.
+    void release(std::uint32_t slot) {
+        Request& q = requests_[slot];
+        if ((q.flags & Ended) && q.pending == 0 && (q.flags & InUse)) {
+            q.flags = 0;
+            free_.push_back(slot);
+        }
+    }
+
+    void addLane(double delay) {
+        for (int i = 0; i < lanes_; ++i)
+            if (lane_[i].delay() == delay) return;
+        if (lanes_ < kLanes) lane_[lanes_++] = Lane(delay);
+    }
+
+    // An event at now + delay: in the lane of that delay if there is one, else in the heap.
+    void scheduleAfter(double now, double delay, Kind kind, std::uint32_t slot, int attempt, double x = 0,
+                       std::uint32_t status = 0) {
+        Request& q = requests_[slot];
+        ++q.pending;
+        const Event e{now + delay, makeKey(kind, q.client, q.number, attempt), x, slot, status};
+        for (int i = 0; i < lanes_; ++i)
+            if (lane_[i].delay() == delay) {
+                lane_[i].push(e);
+                return;
+            }
+        events_.push(e);
+    }
+
+    void schedule(double t, Kind kind, std::uint32_t slot, int attempt, double x = 0, std::uint32_t status = 0) {
+        Request& q = requests_[slot];
+        ++q.pending;
+        events_.push(Event{t, makeKey(kind, q.client, q.number, attempt), x, slot, status});
+    }
+
+    void scheduleCreation(std::uint32_t client, std::uint32_t k, double at) {
+        const std::uint32_t id = newRequest(client, k, at);
+        schedule(at, Send, id, 1);
+    }
+
+    void startArrivals() {
+        for (std::uint32_t c = 0; c < r_.clients; ++c) {
+            if (r_.arrivals == Arrivals::Once) {
+                scheduleCreation(c, 0, 0);
+                continue;
+            }
+            const double a0 = gap(c, 0, 0);
+            if (a0 < r_.durationMs) scheduleCreation(c, 0, a0);
+        }
+    }
+
+    // The bin b with b × binMs ≤ t < (b + 1) × binMs, exactly (the division may round).
+    // Events come in time order, so the last bin found usually holds the next time too.
+    std::size_t binOf(double t) {
+        if (t >= binLo_ && t < binHi_) return binIndex_;
+        const double binMs = r_.binMs;
+        double b = std::floor(t / binMs);
+        if (b * binMs > t) b -= 1;
+        if ((b + 1) * binMs <= t) b += 1;
+        binIndex_ = static_cast<std::size_t>(b);
+        binLo_ = b * binMs;
+        binHi_ = (b + 1) * binMs;
+        return binIndex_;
+    }
+
+    ServiceBin& bin(double t) {
+        const std::size_t b = binOf(t);
+        if (b >= result_.bins.size()) result_.bins.resize(b + 1);
+        return result_.bins[b];
+    }
+
+    // Writes the state after the last event into every bin before the one at time t.
+    void advanceTo(double t) {
+        const std::size_t b = binOf(t);
+        while (stateBin_ < b) {
+            writeState(stateBin_);
+            ++stateBin_;
+        }
+    }
+    void writeState(std::size_t b) {
+        if (b >= result_.bins.size()) result_.bins.resize(b + 1);
+        ServiceBin& s = result_.bins[b];
+        s.queue = queue_.size();
+        s.inService = inService_;
+        s.tokens = fleetTokens();
+    }
+    std::optional<double> fleetTokens() const {
+        if (r_.gates.quota && r_.gates.quota->scope == GateScope::Fleet) return owners_[0].quota;
+        if (r_.gates.bucket && r_.gates.bucket->scope == GateScope::Fleet) return owners_[0].bucket;
+        if (r_.gates.throttle && r_.gates.throttle->scope == GateScope::Fleet) return owners_[0].throttle;
+        return std::nullopt;
+    }
+
+    void process(const Event& e) {
+        const Kind kind = keyKind(e.key);
+        const std::uint32_t id = e.slot;
+        const int n = keyAttempt(e.key);
+        Request& q = requests_[id];
+        --q.pending;
+        // A waiting limit whose attempt was answered in time, or whose request has ended, is
+        // not an event.
+        if (kind == Limit && ((q.flags & (Ended | Resolved)) || q.attempt != n)) {
+            release(id);
+            return;
+        }
+        advanceTo(e.t);
+        result_.totals.endMs = e.t;
+        if (trace_) trace_->events.push_back(FleetTraceEvent{e.t, static_cast<int>(kind), q.client, q.number, n});
+        switch (kind) {
+            case Send: send(id, n, e.t); break;
+            case Arrival: arrive(id, n, e.t, e.x); break;
+            case Completion: complete(id, n, e.t, e.x); break;
+            case Answer: answer(id, n, e.t, e.x, e.status); break;
+            case Limit: timeout(id, n, e.t); break;
+        }
+        release(id);
+    }
+
+    void send(std::uint32_t id, int n, double t) {
+        const std::uint32_t client = requests_[id].client;
+        if (n == 1) {
+            ++result_.totals.requests;
+            ++bin(t).created;
+            if (r_.arrivals == Arrivals::Poisson || r_.arrivals == Arrivals::Uniform) {
+                const std::uint32_t k = requests_[id].number;
+                const double next = t + gap(client, k + 1, t);
+                if (next < r_.durationMs) scheduleCreation(client, k + 1, next);  // may move requests_
+            }
+        }
+        std::uint32_t period = 0;
+        if (r_.gates.breaker) {
+            if (!breakerAllows(owner(r_.gates.breaker->scope, client).breaker, t, period)) {
+                end(id, EndReason::CircuitOpen, t);
+                return;
+            }
+        }
+        Request& sent = requests_[id];
+        ++result_.totals.attempts;
+        ServiceBin& b = bin(t);
+        if (n == 1) {
+            ++result_.totals.firstAttempts;
+            ++b.firstAttempts;
+            if (r_.gates.bucket) {
+                Owner& o = owner(r_.gates.bucket->scope, sent.client);
+                o.bucket = std::min(r_.gates.bucket->capacity, o.bucket + r_.gates.bucket->deposit);
+            }
+            if (r_.gates.budget) owner(r_.gates.budget->scope, sent.client).budgetFirsts.push(t);
+        } else {
+            ++result_.totals.retries;
+            ++b.retries;
+        }
+        sent.attempt = static_cast<std::uint8_t>(n);
+        sent.flags &= static_cast<std::uint8_t>(~Resolved);
+        sent.period = period;
+        double limit = t + r_.policy.clientTimeoutMs;
+        if (r_.policy.deadlineMs) limit = std::min(limit, sent.createdMs + *r_.policy.deadlineMs);
+        sent.limitMs = limit;
+        const double out = leg(keyOut_, sent, n);
+        scheduleAfter(t, out, Arrival, id, n, limit);
+        if (limit == t + r_.policy.clientTimeoutMs)
+            scheduleAfter(t, r_.policy.clientTimeoutMs, Limit, id, n);
+        else
+            schedule(limit, Limit, id, n);
+    }
+
+    bool outageAt(double t) const {
+        return r_.trigger && r_.trigger->kind == TriggerKind::Outage && t >= r_.trigger->startMs && t < r_.trigger->endMs;
+    }
+    bool workerFree() const { return !r_.server.workers || inService_ < *r_.server.workers; }
+
+    void reject(std::uint32_t id, int n, double t) {
+        const Request& q = requests_[id];
+        scheduleAfter(t, leg(keyBack_, q, n), Answer, id, n, 0, Busy503);
+    }
+
+    void arrive(std::uint32_t id, int n, double t, double limit) {
+        const Request& q = requests_[id];
+        if (outageAt(t)) {
+            ++result_.totals.outageRejected;
+            ++bin(t).outageRejected;
+            reject(id, n, t);
+            return;
+        }
+        const Waiting w{id, limit, q.client, static_cast<std::uint8_t>(n)};
+        if (workerFree()) {
+            startService(w, t);
+            return;
+        }
+        if (!r_.server.queueLimit || queue_.size() < *r_.server.queueLimit) {
+            ++requests_[id].pending;
+            queue_.push(w);
+            return;
+        }
+        ++result_.totals.shed;
+        ++bin(t).shed;
+        reject(id, n, t);
+    }
+
+    void startService(const Waiting& w, double t) {
+        double f = 1;
+        if (r_.trigger && r_.trigger->kind == TriggerKind::Slowdown && t >= r_.trigger->startMs && t < r_.trigger->endMs)
+            f = r_.trigger->factor;
+        const double s = (r_.server.serviceMs + r_.server.serviceMsPerInFlight * (inService_ + 1)) * f;
+        if ((r_.server.dropStale != DropStale::Never && t >= w.limitMs) ||
+            (r_.server.dropStale == DropStale::Unfinishable && t + s > w.limitMs)) {
+            ++result_.totals.cancelled;
+            return;
+        }
+        ++result_.totals.served;
+        ++bin(t).served;
+        ++inService_;
+        scheduleAfter(t, s, Completion, w.request, w.attempt, s);
+    }
+
+    void complete(std::uint32_t id, int n, double t, double serviceMs) {
+        --inService_;
+        Request& q = requests_[id];
+        const bool failed = attemptDraw(keyFail_, q, n) < r_.server.failureRate;
+        if (!failed && r_.operation != Operation::Read) {
+            if (r_.idempotencyKey && (q.flags & Committed)) {
+                ++result_.totals.replays;
+            } else {
+                ++result_.totals.charges;
+                if (q.flags & Committed) ++result_.totals.duplicateCharges;
+            }
+            q.flags |= Committed;
+        }
+        scheduleAfter(t, leg(keyBack_, q, n), Answer, id, n, serviceMs, failed ? Error500 : Ok200);
+        while (workerFree() && !queue_.empty()) {
+            const Waiting next = r_.server.queueOrder == QueueOrder::Fifo ? queue_.popOldest() : queue_.popNewest();
+            --requests_[next.request].pending;
+            startService(next, t);
+            release(next.request);
+        }
+    }
+
+    void answer(std::uint32_t id, int n, double t, double serviceMs, std::uint32_t status) {
+        Request& q = requests_[id];
+        if ((q.flags & (Ended | Resolved)) || q.attempt != n) {
+            ++result_.totals.late;
+            ++bin(t).late;
+            result_.totals.wastedServiceMs += serviceMs;
+            return;
+        }
+        q.flags |= Resolved;
+        if (status == Ok200) {
+            succeed(id, t);
+            return;
+        }
+        const bool retryAfter = status == Busy503 && r_.server.rejectRetryAfterMs.has_value();
+        fail(id, n, false, t, retryAfter);
+    }
+
+    void timeout(std::uint32_t id, int n, double t) {
+        requests_[id].flags |= Resolved;
+        ++bin(t).timeouts;
+        fail(id, n, true, t, false);
+    }
+
+    void succeed(std::uint32_t id, double t) {
+        const Request& q = requests_[id];
+        if (r_.gates.quota) {
+            Owner& o = owner(r_.gates.quota->scope, q.client);
+            const double back = (q.flags & PaidCost) ? q.lastCost : r_.gates.quota->successIncrement;
+            o.quota = std::min(r_.gates.quota->capacity, o.quota + back);
+        }
+        if (r_.gates.throttle) {
+            Owner& o = owner(r_.gates.throttle->scope, q.client);
+            o.throttle = std::min(r_.gates.throttle->maxTokens, o.throttle + r_.gates.throttle->tokenRatio);
+        }
+        if (r_.gates.breaker) breakerRecord(owner(r_.gates.breaker->scope, q.client).breaker, q.period, false, t);
+        end(id, EndReason::Success, t);
+    }
+
+    void fail(std::uint32_t id, int n, bool timedOut, double t, bool retryAfter) {
+        Request& q = requests_[id];
+        const FleetPolicy& p = r_.policy;
+        if (r_.gates.throttle) {
+            Owner& o = owner(r_.gates.throttle->scope, q.client);
+            o.throttle = std::max(0.0, o.throttle - 1);
+        }
+        if (r_.gates.breaker) breakerRecord(owner(r_.gates.breaker->scope, q.client).breaker, q.period, true, t);
+        if (!(timedOut ? p.retryTimeout : p.retry5xx)) return end(id, EndReason::NotRetryable, t);
+        if (p.maxRetries && n >= *p.maxRetries + 1) return end(id, EndReason::AttemptLimit, t);
+        double wait = 0;
+        if (retryAfter && p.honourRetryAfter) {
+            wait = *r_.server.rejectRetryAfterMs;
+        } else {
+            const double ceiling = ceilingFor(backoff_, n);
+            const double d = p.jitter == Jitter::None ? 0.0 : attemptDraw(keyWait_, q, n);
+            wait = jitteredWait(backoff_, ceiling, q.previousMs, d);
+            q.previousMs = wait;
+        }
+        if (p.deadlineMs && t + wait >= q.createdMs + *p.deadlineMs) return end(id, EndReason::Deadline, t);
+
+        const Gates& g = r_.gates;
+        double quotaCost = 0;
+        if (g.quota) {
+            quotaCost = timedOut ? g.quota->timeoutCost : g.quota->retryCost;
+            if (owner(g.quota->scope, q.client).quota < quotaCost) return end(id, EndReason::GateQuota, t);
+        }
+        if (g.bucket && !(owner(g.bucket->scope, q.client).bucket > g.bucket->cost))
+            return end(id, EndReason::GateBucket, t);
+        if (g.throttle && !(owner(g.throttle->scope, q.client).throttle > g.throttle->maxTokens / 2))
+            return end(id, EndReason::GateThrottle, t);
+        if (g.budget) {
+            Owner& o = owner(g.budget->scope, q.client);
+            const double after = t - g.budget->ttlMs;
+            const auto retries = static_cast<double>(o.budgetRetries.countAfter(after));
+            const auto firsts = static_cast<double>(o.budgetFirsts.countAfter(after));
+            if (!(100 * retries < g.budget->percent * firsts + g.budget->minPerSecond * g.budget->ttlMs / 10))
+                return end(id, EndReason::GateBudget, t);
+        }
+        if (g.quota) {
+            owner(g.quota->scope, q.client).quota -= quotaCost;
+            q.lastCost = quotaCost;
+            q.flags |= PaidCost;
+        }
+        if (g.bucket) owner(g.bucket->scope, q.client).bucket -= g.bucket->cost;
+        if (g.budget) owner(g.budget->scope, q.client).budgetRetries.push(t);
+        scheduleAfter(t, wait, Send, id, n + 1);
+    }
+
+    bool breakerAllows(Breaker& b, double t, std::uint32_t& period) {
+        const BreakerGate& g = *r_.gates.breaker;
+        if (b.state == Breaker::State::Open) {
+            if (!(t >= b.openedAt + g.openMs)) return false;
+            b.state = Breaker::State::HalfOpen;
+            ++b.period;
+            b.halfSent = b.halfIn = b.halfFailures = 0;
+        }
+        if (b.state == Breaker::State::HalfOpen) {
+            if (b.halfSent >= g.halfOpenCalls) return false;
+            ++b.halfSent;
+        }
+        period = b.period;
+        return true;
+    }
+
+    void breakerOpen(Breaker& b, double t) {
+        b.state = Breaker::State::Open;
+        b.openedAt = t;
+        ++b.period;
+        b.ring.clear();
+        b.head = 0;
+        b.failures = 0;
+    }
+
+    void breakerRecord(Breaker& b, std::uint32_t period, bool failure, double t) {
+        if (period != b.period) return;
+        const BreakerGate& g = *r_.gates.breaker;
+        if (b.state == Breaker::State::Closed) {
+            if (b.ring.size() < g.window) {
+                b.ring.push_back(failure);
+            } else {
+                b.failures -= b.ring[b.head];
+                b.ring[b.head] = failure;
+                b.head = (b.head + 1) % b.ring.size();
+            }
+            b.failures += failure;
+            const auto count = static_cast<double>(b.ring.size());
+            if (b.ring.size() >= g.minCalls && static_cast<double>(b.failures) * 100 >= g.failurePercent * count)
+                breakerOpen(b, t);
+            return;
+        }
+        if (b.state == Breaker::State::HalfOpen) {
+            ++b.halfIn;
+            b.halfFailures += failure;
+            if (b.halfIn < g.halfOpenCalls) return;
+            if (static_cast<double>(b.halfFailures) * 100 >= g.failurePercent * g.halfOpenCalls) {
+                breakerOpen(b, t);
+            } else {
+                b.state = Breaker::State::Closed;
+                ++b.period;
+                b.ring.clear();
+                b.head = 0;
+                b.failures = 0;
+            }
+        }
+    }
+
+    void end(std::uint32_t id, EndReason reason, double t) {
+        Request& q = requests_[id];
+        q.flags |= Ended;
+        if (trace_) trace_->ends.push_back(FleetTraceEnd{t, q.client, q.number, reason});
+        if (reason == EndReason::Success) {
+            ++result_.totals.succeeded;
+            ++bin(t).succeeded;
+            latencies_.push_back(t - q.createdMs);
+        } else {
+            ++result_.totals.failed[static_cast<int>(reason)];
+            ++bin(t).failed;
+        }
+        if (r_.arrivals == Arrivals::Serial && reason != EndReason::Unfinished) {
+            const std::uint32_t client = q.client, k = q.number;
+            const double due = q.createdMs + gap(client, k + 1, q.createdMs);
+            const double next = std::max(t, due);
+            if (next < r_.durationMs) scheduleCreation(client, k + 1, next);
+        }
+    }
+
+    void finish() {
+        bool open = false;
+        for (std::uint32_t id = 0; id < requests_.size(); ++id) {
+            if (!(requests_[id].flags & InUse) || (requests_[id].flags & Ended)) continue;
+            if (!open) {
+                advanceTo(horizon_);
+                result_.totals.endMs = horizon_;
+                open = true;
+            }
+            end(id, EndReason::Unfinished, horizon_);
+        }
+        const std::size_t last = binOf(result_.totals.endMs);
+        if (result_.bins.size() < last + 1) result_.bins.resize(last + 1);
+        while (stateBin_ <= last) writeState(stateBin_++);
+
+        if (!latencies_.empty()) {
+            std::sort(latencies_.begin(), latencies_.end());
+            const std::size_t count = latencies_.size();
+            auto rank = [count](std::size_t percent) { return (percent * count + 99) / 100; };  // ⌈q × n⌉
+            Latency l;
+            l.p50 = latencies_[rank(50) - 1];
+            l.p90 = latencies_[rank(90) - 1];
+            l.p99 = latencies_[rank(99) - 1];
+            l.max = latencies_.back();
+            result_.totals.latencyMs = l;
+        }
+        if (r_.trigger) result_.recovery = recovery();
+    }
+
+    Recovery recovery() const {
+        Recovery rec;
+        rec.triggerEndMs = r_.trigger->endMs;
+        const double binMs = r_.binMs;
+        // The last bin ending at or before durationMs, and the first starting at or after the
+        // trigger's end.
+        double lastEnd = std::floor(r_.durationMs / binMs);  // bins [0, lastEnd) end by then
+        if (lastEnd * binMs > r_.durationMs) lastEnd -= 1;
+        if ((lastEnd + 1) * binMs <= r_.durationMs) lastEnd += 1;
+        double first = std::ceil(rec.triggerEndMs / binMs);
+        if ((first - 1) * binMs >= rec.triggerEndMs) first -= 1;
+        if (first * binMs < rec.triggerEndMs) first += 1;
+        auto healthy = [this](std::size_t b) {
+            if (b >= result_.bins.size()) return true;  // an empty bin: 0 ≥ 0.9 × 0
+            const ServiceBin& s = result_.bins[b];
+            return static_cast<double>(s.succeeded) >= 0.9 * static_cast<double>(s.created);
+        };
+        if (first <= lastEnd - 1) {
+            // Walk back from the last bin: the recovered range is the healthy run that ends there.
+            auto b = static_cast<std::size_t>(lastEnd);
+            const auto low = static_cast<std::size_t>(first);
+            while (b > low && healthy(b - 1)) --b;
+            if (b < static_cast<std::size_t>(lastEnd)) rec.recoveredAtMs = static_cast<double>(b) * binMs;
+        }
+        rec.metastable = r_.durationMs - rec.triggerEndMs >= 5 * binMs && !rec.recoveredAtMs;
+        return rec;
+    }
+
+    const FleetRequest& r_;
+    FleetTrace* trace_;
+    Backoff backoff_;
+    Distribution network_;
+    double horizon_ = 0;
+    std::uint64_t keyArrival_ = 0, keyOut_ = 0, keyBack_ = 0, keyFail_ = 0, keyWait_ = 0;
+    MinHeap<Event, EventLess> events_;
+    static constexpr int kLanes = 4;
+    Lane lane_[kLanes];
+    int lanes_ = 0;
+    std::vector<Request> requests_;
+    std::vector<std::uint32_t> free_;
+    std::vector<Owner> owners_;
+    WaitQueue queue_;
+    std::uint64_t inService_ = 0;
+    std::vector<double> latencies_;
+    std::size_t stateBin_ = 0;
+    std::size_t binIndex_ = 0;
+    double binLo_ = 1, binHi_ = 0;  // none cached yet
+    ServiceResult result_;
+};
+
+}  // namespace
+
+ServiceResult simulateService(const FleetRequest& request, FleetTrace* trace) {
+    return ServiceRun(request, trace).run();
+}
+
+}  // namespace retrylab

@@ -1,0 +1,78 @@
+// Builders shared by the fleet's tests: requests as the typed struct, and raw requests as
+// Values addressed by dotted paths (for the validation tests).
+#pragma once
+
+#include <initializer_list>
+#include <string>
+#include <utility>
+
+#include "retrylab/fleet.hpp"
+
+namespace retrylab::test {
+
+// FLEET.md §9's "unless said": no trigger, every leg 5 ms, other fields at their defaults.
+inline FleetRequest quietFleet() {
+    FleetRequest r;
+    r.trigger.reset();
+    r.network = Network{};
+    return r;
+}
+
+// One client making one request at time 0 (§9 items 1–3).
+inline FleetRequest oneClientOnce() {
+    FleetRequest r = quietFleet();
+    r.clients = 1;
+    r.arrivals = Arrivals::Once;
+    return r;
+}
+
+inline Value num(double x) { return Value::number(x); }
+inline Value str(const char* s) { return Value::string(s); }
+
+// Sets `value` at a dotted path of an object, making the objects on the way.
+inline void setPath(Value& object, const std::string& path, Value value) {
+    const std::size_t dot = path.find('.');
+    const std::string head = path.substr(0, dot);
+    Value::Object members = object.kind() == Value::Kind::Object ? object.asObject() : Value::Object{};
+    Value child = Value::object();
+    bool found = false;
+    for (Value::Member& m : members)
+        if (m.key == head) {
+            if (dot == std::string::npos) {
+                m.value = std::move(value);
+            } else {
+                setPath(m.value, path.substr(dot + 1), std::move(value));
+            }
+            found = true;
+        }
+    if (!found) {
+        if (dot == std::string::npos) {
+            members.push_back({head, std::move(value)});
+        } else {
+            setPath(child, path.substr(dot + 1), std::move(value));
+            members.push_back({head, std::move(child)});
+        }
+    }
+    object = Value::object(std::move(members));
+}
+
+inline Value request(std::initializer_list<std::pair<const char*, Value>> fields) {
+    Value v = Value::object();
+    for (const auto& f : fields) setPath(v, f.first, f.second);
+    return v;
+}
+
+// The fields named by the errors of a fleet() result, in order.
+inline std::string errorFields(const Value& result) {
+    std::string out;
+    if (const Value* errors = result.find("errors"))
+        for (const Value& e : errors->asArray()) out += (out.empty() ? "" : ",") + e.find("field")->asString();
+    return out;
+}
+
+inline bool ok(const Value& result) {
+    const Value* v = result.find("ok");
+    return v && v->kind() == Value::Kind::Bool && v->asBool();
+}
+
+}  // namespace retrylab::test
