@@ -4,14 +4,12 @@
 // the old value back brings the run back. The few values a field accepts by design (an empty
 // deadline is no deadline, a Retry-After header is any text) are checked to be accepted.
 
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { assertClean, openBrowser, openPage } from './lib/harness.js';
+import { browserSuite, pageTest } from './lib/harness.js';
 import { metricsOf } from './lib/ui.js';
 
-let env;
-before(async () => { env = await openBrowser(); });
-after(async () => { await env?.close(); });
+const env = browserSuite();
 
 const PASTED = 'Retry budget: 3000 ms\nper attempt, then\t"give up" — see the runbook § 4.2 ';
 const PASTED_LONG = `${PASTED.repeat(20)}`; // about 1,500 characters: longer than any text field allows
@@ -91,9 +89,7 @@ function acceptedByDesign(id, garbage) {
 }
 
 describe('hostile input at every field', () => {
-  test('every field names each refused value at the field and keeps its section\'s last good run', async (t) => {
-    const opened = await openPage(env);
-    const { page } = opened;
+  test('every field names each refused value at the field and keeps its section\'s last good run', pageTest(env, {}, async ({ page }) => {
     const ids = await page.evaluate(() => [...document.querySelectorAll('input[type="text"], input[type="number"], textarea')]
       .filter((el) => (el.getAttribute('aria-describedby') || '').split(/\s+/).some((x) => x.endsWith('-error')))
       .map((el) => el.id));
@@ -142,13 +138,9 @@ describe('hostile input at every field', () => {
       assert.equal(await page.evaluate(snapshot), opening, `${id} restored: the ${section} shows its run again`);
     }
     assert.ok(refused > ids.length * 4, `${refused} refusals seen over ${ids.length} fields`);
-    await assertClean(t, assert, opened);
-    await opened.context.close();
-  });
+  }));
 
-  test('letters typed into a number box never reach it; the run stays', async (t) => {
-    const opened = await openPage(env);
-    const { page } = opened;
+  test('letters typed into a number box never reach it; the run stays', pageTest(env, {}, async ({ page }) => {
     const good = await page.evaluate(() => window.retryLab.getState().result);
     for (const id of ['rl-maxRetries', 'rl-baseBackoffMs', 'rl-clientTimeoutMs', 'rl-deadlineMs']) {
       const box = page.locator(`#${id}`);
@@ -160,13 +152,9 @@ describe('hostile input at every field', () => {
       assert.deepEqual(await fieldState(page, id), { invalid: null, message: '' });
     }
     assert.deepEqual(await page.evaluate(() => window.retryLab.getState().result), good);
-    await assertClean(t, assert, opened);
-    await opened.context.close();
-  });
+  }));
 
-  test('an unreadable deadline is named, not read as "no deadline"', async (t) => {
-    const opened = await openPage(env);
-    const { page } = opened;
+  test('an unreadable deadline is named, not read as "no deadline"', pageTest(env, {}, async ({ page }) => {
     await enter(page, 'rl-deadlineMs', 'fill', '3500');
     assert.equal((await metricsOf(page)).outcome, 'unknown', 'deadline 3500: attempt 2 never sent (SPEC §9)');
     const good = await metricsOf(page);
@@ -191,7 +179,5 @@ describe('hostile input at every field', () => {
     assert.deepEqual(await fieldState(page, 'rl-deadlineMs'), { invalid: null, message: '' });
     assert.equal(await page.evaluate(() => window.retryLab.getState().result.inputs.deadlineMs), null, 'an empty box is no deadline');
     assert.equal((await metricsOf(page)).outcome, 'success');
-    await assertClean(t, assert, opened);
-    await opened.context.close();
-  });
+  }));
 });

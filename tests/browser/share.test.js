@@ -3,12 +3,12 @@
 // exactly its run, the page's changes reach the hash by replaceState only, Copy link copies
 // it, and a hostile hash shows the notice, runs nothing and keeps the defaults.
 
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO, assertClean, openBrowser, openPage } from './lib/harness.js';
-import { loadEngineInNode, random } from './lib/engine.js';
+import { REPO, assertClean, browserSuite, openPage } from './lib/harness.js';
+import { random } from './lib/engine.js';
 import { ID, metricsOf } from './lib/ui.js';
 import {
   DEFAULTS_V1, FIELD_NAMES, MAX_LINK_LENGTH, attributeName, encodeLink, fieldOfAttribute, isLink, parseLink,
@@ -17,15 +17,8 @@ import { acceptInputs } from '../../web/share/accept.js';
 import { readLink } from '../../web/share/link.js';
 import { problemText } from '../../web/share/notice.js';
 
-let engine;
-let compute;
-let env;
-before(async () => {
-  engine = await loadEngineInNode();
-  compute = (inputs) => engine.compute(inputs);
-  env = await openBrowser();
-});
-after(async () => { await env?.close(); });
+const env = browserSuite({ engine: true });
+const compute = (inputs) => env.compute(inputs);
 
 const plain = (x) => JSON.parse(JSON.stringify(x));
 const OPENING = { attempts: '2', charges: '2', replays: '0', elapsed: '3,700 ms', outcome: 'success', lookup: 'no' };
@@ -245,7 +238,6 @@ describe('links in the browser', () => {
       assert.equal(await noticeText(page), null, 'no notice for a good link');
     }
     await assertClean(t, assert, opened);
-    await opened.context.close();
 
     // Fresh pages opened on a few of those links.
     for (const { result } of runs.slice(0, 3)) {
@@ -254,7 +246,6 @@ describe('links in the browser', () => {
       assert.deepEqual(await pageResult(fresh.page), plain(result));
       assert.equal(await fresh.page.evaluate(() => location.hash), `#${link}`, 'opening a link does not rewrite it');
       await assertClean(t, assert, fresh);
-      await fresh.context.close();
     }
   });
 
@@ -277,13 +268,11 @@ describe('links in the browser', () => {
     const copied = await page.evaluate(() => navigator.clipboard.readText());
     assert.equal(copied, await page.evaluate(() => location.href));
     await assertClean(t, assert, opened);
-    await context.close();
 
     const again = await openPage(env, { path: copied.slice(env.server.origin.length) });
     assert.deepEqual(await metricsOf(again.page), shown);
     assert.deepEqual(await pageFields(again.page), fields);
     await assertClean(t, assert, again);
-    await again.context.close();
   });
 
   test('a hostile hash shows the notice as text, runs nothing, requests nothing, and keeps the defaults', async (t) => {
@@ -329,7 +318,6 @@ describe('links in the browser', () => {
     await page.waitForFunction(() => !document.querySelector('.rl-notice'));
     assert.equal(await page.evaluate(() => window.__pwned), undefined);
     await assertClean(t, assert, opened);
-    await opened.context.close();
   });
 
   test('a valid input holding markup is shown as text wherever the page shows it', async (t) => {
@@ -341,7 +329,6 @@ describe('links in the browser', () => {
     assert.ok((await page.locator(ID('events')).textContent()).includes(id));
     assert.equal(await page.evaluate(() => [document.querySelectorAll('img').length, window.__pwned]).then(JSON.stringify), '[0,null]');
     await assertClean(t, assert, opened);
-    await opened.context.close();
   });
 
   test('an anchor is not a link, and a link of an unknown version says so', async (t) => {
@@ -353,12 +340,10 @@ describe('links in the browser', () => {
     assert.equal(await noticeText(anchor.page), null);
     assert.deepEqual(await metricsOf(anchor.page), OPENING);
     await assertClean(t, assert, anchor);
-    await anchor.context.close();
 
     const v9 = await openAt('#v=9&maxRetries=0');
     assert.match(await noticeText(v9.page), /v=9: is a link format this page does not read/);
     assert.deepEqual(await metricsOf(v9.page), OPENING);
     await assertClean(t, assert, v9);
-    await v9.context.close();
   });
 });

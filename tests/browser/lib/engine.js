@@ -3,7 +3,7 @@
 
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { DIST, checkBuilt } from './harness.js';
+import { DIST, checkBuilt } from './dist.js';
 
 export async function loadEngineInNode() {
   checkBuilt();

@@ -8,10 +8,10 @@ import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO } from './lib/harness.js';
-import { loadEngineInNode } from './lib/engine.js';
-import { NO_TIMEOUT_MS, POLICY_FIELDS, PRESETS, SEED_ID, policyOf, presetById, presetInputs } from '../../web/clients/presets.js';
-import { describePolicy } from '../../web/clients/view.js';
+import { REPO } from '../../browser/lib/dist.js';
+import { loadEngineInNode } from '../../browser/lib/engine.js';
+import { NO_TIMEOUT_MS, POLICY_FIELDS, PRESETS, SEED_ID, policyOf, presetById, presetInputs } from '../../../web/clients/presets.js';
+import { describePolicy } from '../../../web/clients/view.js';
 
 let engine;
 before(async () => { engine = await loadEngineInNode(); });
