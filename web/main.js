@@ -79,7 +79,7 @@ async function start(doc) {
     }
   }
   // The run in the URL, Copy link, downloads; last, so that a link can name a trace.
-  attachSharing(doc, root, app, {
+  attachSharing(doc, root, app, engine, {
     traces: tracesBox ? { get: () => win.retryLabTraces || null, load: () => sections.load().then((s) => s.traces) } : null,
   });
   doc.documentElement.classList.add('rl-ready');

@@ -13,8 +13,16 @@
 //     result:  the last good compute() result (kept while a field is invalid),
 //     trace:   the id of the policy trace (web/traces/) the run was loaded from, or null once
 //              a control changes the run (then it is no longer that trace),
+//     herd:    trace F's herd, { callers, seed } (web/traces/), null until the traces arrive,
+//     custom:  the reader's own trace as engine inputs (the trace editor), null until then,
+//     client:  the client lab's choice (web/clients/: a preset's id, or its seed choice), null
+//              until the client lab arrives,
 //     playback: see playback.js,
 //   }
+//
+// The sections below the article come in a later bundle: they keep their part (herd, custom,
+// client) here, so that a change to it reaches the link and the other sections the way a new
+// run does, through the explorable's subscribers.
 
 import { restart } from './playback.js';
 
@@ -114,9 +122,26 @@ export function initialState(result) {
     loadedScript: null,
     errors: {},
     trace: null,
+    herd: null,
+    custom: null,
+    client: null,
     result,
     playback: restart(result),
   };
+}
+
+// The sections' part of the state (see above): only these keys, and a key left out stays.
+export const SECTION_KEYS = ['herd', 'custom', 'client'];
+export function withSections(state, changes = {}) {
+  const next = { ...state };
+  let changed = false;
+  for (const key of SECTION_KEYS) {
+    if (key in changes && changes[key] !== state[key]) {
+      next[key] = changes[key];
+      changed = true;
+    }
+  }
+  return changed ? next : state;
 }
 
 // Apply control changes and recompute. A bad field keeps the last good run on screen.

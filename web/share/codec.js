@@ -81,12 +81,21 @@ export function valueText(name, value) {
   }
 }
 
-function sameValue(a, b) {
+// Does one input hold the same value in two sets (numbers, -0 and 0 alike; lists and script
+// entries item by item)?
+export function sameInputValue(a, b) {
   if (Array.isArray(a) || Array.isArray(b)) {
-    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameValue(x, b[i]));
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameInputValue(x, b[i]));
+  }
+  if (a && b && typeof a === 'object' && typeof b === 'object') { // a script entry
+    const keys = Object.keys(a);
+    return keys.length === Object.keys(b).length && keys.every((k) => k in b && sameInputValue(a[k], b[k]));
   }
   return Object.is(a, b) || (a === 0 && b === 0);
 }
+
+// Do two full sets of inputs (compute()'s echoes) hold the same value for every input?
+export const sameInputs = (a, b) => FIELD_NAMES.every((name) => (name in a) === (name in b) && (!(name in a) || sameInputValue(a[name], b[name])));
 
 // The hash (without "#") for a full set of inputs, such as compute()'s `inputs` echo, and
 // the page's own keys that are not engine inputs (`trace`: the policy trace on show, right
@@ -98,7 +107,7 @@ export function encodeLink(inputs, page = {}) {
   }
   for (const name of FIELD_NAMES) {
     if (!(name in inputs) || inputs[name] === undefined) continue;
-    if (name in DEFAULTS_V1 && sameValue(inputs[name], DEFAULTS_V1[name])) continue;
+    if (name in DEFAULTS_V1 && sameInputValue(inputs[name], DEFAULTS_V1[name])) continue;
     parts.push(`${name}=${valueText(name, inputs[name])}`);
   }
   return parts.join('&');

@@ -21,9 +21,14 @@ export function readLink(hash, compute, { pageKeys = [] } = {}) {
 
 // Keep the hash and the explorable together.
 //   onProblems(problems): told after each link is read (an empty list clears the notice);
-//   pageKeys, pageOf(): the page's own keys (`trace`), and their values now;
-//   apply(inputs, page): load a link's accepted inputs and page keys, returning problems
-//     (default: app.load(inputs)).
+//   pageKeys, pageOf(state): the page's own keys (`trace`), and their values in a state;
+//   apply(inputs, result, page): load a link's accepted inputs (whose run is `result`) and
+//     page keys, returning problems (default: app.load(inputs)).
+const samePage = (a, b) => Object.keys(a).length === Object.keys(b).length && Object.keys(a).every((k) => a[k] === b[k]);
+// Does the link differ between two states: a new run, or new page keys (trace F's herd callers
+// change no run on show, but they are in its link)?
+export const linkMoved = (pageOf) => (state, before) => state.result !== before.result || !samePage(pageOf(state), pageOf(before));
+
 export function syncLink(win, app, { onProblems, pageKeys = [], pageOf = () => ({}), apply = null }) {
   const location = win.location;
   const load = apply || ((inputs) => { app.load(inputs); return []; });
@@ -33,11 +38,11 @@ export function syncLink(win, app, { onProblems, pageKeys = [], pageOf = () => (
   let loading = false;
   function read() {
     if (!isLink(location.hash)) return false;
-    const { inputs, page, problems } = readLink(location.hash, app.compute, { pageKeys });
+    const { inputs, result, page, problems } = readLink(location.hash, app.compute, { pageKeys });
     loading = true;
     let more;
     try {
-      more = load(inputs, page);
+      more = load(inputs, result, page);
     } finally {
       loading = false;
     }
@@ -46,7 +51,7 @@ export function syncLink(win, app, { onProblems, pageKeys = [], pageOf = () => (
   }
 
   let timer = 0;
-  const hashNow = () => `#${encodeLink(app.getState().result.inputs, pageOf())}`;
+  const hashNow = () => `#${encodeLink(app.getState().result.inputs, pageOf(app.getState()))}`;
   function write() {
     timer = 0;
     const hash = hashNow();
@@ -64,7 +69,8 @@ export function syncLink(win, app, { onProblems, pageKeys = [], pageOf = () => (
     if (!loading && !timer) timer = win.setTimeout(write, WRITE_DELAY_MS);
   };
 
-  const unsubscribe = app.subscribe(schedule);
+  const moved = linkMoved(pageOf);
+  const unsubscribe = app.subscribe((state, before) => { if (moved(state, before)) schedule(); });
   const loaded = read();
   // A hash typed or pasted into the address bar, or a link on the page to another run.
   // replaceState fires no hashchange, so the page's own writes do not come back here.
@@ -80,7 +86,6 @@ export function syncLink(win, app, { onProblems, pageKeys = [], pageOf = () => (
     loaded,
     read, // the link again, when what it names has arrived (the traces section)
     hashNow,
-    schedule, // for changes the explorable does not see (the herd's callers)
     destroy() {
       unsubscribe();
       win.removeEventListener('hashchange', onHash);
