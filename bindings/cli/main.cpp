@@ -25,12 +25,16 @@ constexpr std::size_t kMaxInputBytes = std::size_t{64} << 20;  // far above any 
 
 const char* const kUsage =
     "usage: retrysim [--sweep] [FILE]\n"
+    "       retrysim --check [FILE]\n"
+    "       retrysim --schema\n"
     "\n"
     "Runs the retry engine on the inputs in FILE (a JSON object; stdin when FILE is absent\n"
     "or '-') and prints the result as JSON. '{}' is the opening run: every field defaulted.\n"
     "\n"
     "  --sweep        FILE is a sweep request { inputs, vary, from, to, points } instead\n"
     "                 (docs/engine.md section 3)\n"
+    "  --check        only validate the inputs: print { ok, errors } (exit 0 when ok, 2 when not)\n"
+    "  --schema       print the engine's input table { engine, inputs } (docs/engine.md section 4)\n"
     "  -h, --help     show this text\n"
     "  -V, --version  print the engine's version\n"
     "\n"
@@ -85,10 +89,19 @@ int fail(const std::string& message) {
 
 int run(int argc, char** argv) {
     std::string path = "-";
-    bool sweep = argc > 1 && std::string(argv[1]) == "--sweep";
-    if (sweep) {
+    const std::string mode = argc > 1 && (std::string(argv[1]) == "--sweep" || std::string(argv[1]) == "--check" ||
+                                          std::string(argv[1]) == "--schema")
+                                 ? argv[1]
+                                 : "";
+    if (!mode.empty()) {
         --argc;
         ++argv;
+    }
+    if (mode == "--schema") {
+        if (argc > 1) return fail(std::string("--schema reads no FILE\n") + kUsage);
+        std::cout << retrylab::json::dump(retrylab::schema(), 2) << "\n";
+        std::cout.flush();
+        return std::cout ? 0 : 1;
     }
     if (argc > 2) return fail(std::string("expected at most one FILE\n") + kUsage);
     if (argc == 2) {
@@ -120,7 +133,9 @@ int run(int argc, char** argv) {
     retrylab::json::Parsed parsed = retrylab::json::parse(*text);
     if (!parsed.value) return fail(parsed.error);
 
-    Value result = sweep ? retrylab::sweep(*parsed.value) : retrylab::compute(*parsed.value);
+    Value result = mode == "--sweep"   ? retrylab::sweep(*parsed.value)
+                   : mode == "--check" ? retrylab::validate(*parsed.value)
+                                       : retrylab::compute(*parsed.value);
     std::cout << retrylab::json::dump(result, 2) << "\n";
     std::cout.flush();
     if (!std::cout) {

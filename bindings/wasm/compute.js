@@ -182,7 +182,7 @@ function rlFlatten(root) {
 // Every failure is an { ok: false } result: nothing thrown reaches the caller, not even an
 // abort of the WebAssembly instance.
 function rlFailure(message) {
-  return { ok: false, errors: [{ field: '', message: message }] };
+  return { ok: false, errors: [{ field: '', code: 'unreadable', message: message, detail: message }] };
 }
 
 var rlDecoder = new TextDecoder();
@@ -253,7 +253,8 @@ function rlEngine(wasm) {
     return heap;
   }
 
-  // Reads `input` onto a tape and runs the C++ entry point (0 compute, 1 sweep) on it.
+  // Reads `input` onto a tape and runs the C++ entry point (0 compute, 1 sweep, 2 validate,
+  // 3 schema) on it.
   function run(entry, input) {
     var flat;
     try {
@@ -284,6 +285,10 @@ function rlEngine(wasm) {
     compute: function compute(inputs) { return run(0, inputs); },
     // sweep({ inputs, vary, from, to, points }): docs/engine.md §3.
     sweep: function sweep(request) { return run(1, request); },
+    // validate(inputs): { ok, errors: [{ field, code, message, detail }] } without a run.
+    validate: function validate(inputs) { return run(2, inputs); },
+    // schema(): { engine, inputs: [row...] }, the input table (docs/engine.md §4).
+    schema: function schema() { return run(3, null); },
     version: function version() {
       var u8 = views().u8, at = wasm.rl_version(), end = at;
       while (u8[end]) ++end;

@@ -8,7 +8,8 @@
 // type registry, RTTI and the C++ side of emscripten::val), and a result crosses in one copy
 // instead of one JS call per member.
 //
-//   rl_run(entry, tape, tapeLength, text, textBytes) -> Output*   entry 0 compute, 1 sweep
+//   rl_run(entry, tape, tapeLength, text, textBytes) -> Output*   entry 0 compute, 1 sweep,
+//                                                                 2 validate, 3 schema
 //   rl_free_result(output)
 //   rl_version() -> const char*        rl_heap_in_use() -> bytes malloc'ed now
 //   rl_heap_top() -> the heap's highest point so far
@@ -247,7 +248,9 @@ Output* output(const Value& result) {
 Value failure(const char* message) {
     Value error = Value::object();
     error.set("field", Value::string(""));
+    error.set("code", Value::string("unreadable"));
     error.set("message", Value::string(message));
+    error.set("detail", Value::string(message));
     Value result = Value::object();
     result.set("ok", Value::boolean(false));
     result.set("errors", Value::array({error}));
@@ -258,13 +261,19 @@ Value failure(const char* message) {
 
 extern "C" {
 
-// Runs compute() (entry 0) or sweep() (entry 1) on the inputs compute.js wrote.
+// Runs compute() (entry 0), sweep() (1), validate() (2) or schema() (3, no inputs) on the
+// inputs compute.js wrote.
 EMSCRIPTEN_KEEPALIVE Output* rl_run(int entry, const double* tape, std::size_t tapeLength, const char* text,
                                     std::size_t textBytes) {
     TapeReader reader(tape, tapeLength, text, textBytes);
     Value inputs = reader.value();
     if (!reader.ok()) return output(failure("The binding could not read its own copy of the inputs."));
-    return output(entry == 1 ? retrylab::sweep(inputs) : retrylab::compute(inputs));
+    switch (entry) {
+        case 1: return output(retrylab::sweep(inputs));
+        case 2: return output(retrylab::validate(inputs));
+        case 3: return output(retrylab::schema());
+        default: return output(retrylab::compute(inputs));
+    }
 }
 
 EMSCRIPTEN_KEEPALIVE void rl_free_result(Output* out) { delete out; }

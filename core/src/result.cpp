@@ -50,47 +50,6 @@ Value orNull(const std::optional<double>& x) { return x ? Value::number(*x) : Va
 Value orNull(const std::optional<std::string>& s) { return s ? Value::string(*s) : Value::null(); }
 Value count(std::int64_t n) { return Value::number(static_cast<double>(n)); }
 
-const char* scenarioName(Scenario s) {
-    switch (s) {
-        case Scenario::ResponseLost: return "response-lost";
-        case Scenario::RequestLost: return "request-lost";
-        case Scenario::Outage503Twice: return "outage-503-twice";
-        case Scenario::BadRequest400: return "bad-request-400";
-        case Scenario::Script: return "script";
-    }
-    return "";
-}
-
-const char* operationName(Operation o) {
-    switch (o) {
-        case Operation::Charge: return "charge";
-        case Operation::Create: return "create";
-        case Operation::Read: return "read";
-    }
-    return "";
-}
-
-const char* jitterName(Jitter j) {
-    switch (j) {
-        case Jitter::None: return "none";
-        case Jitter::Full: return "full";
-        case Jitter::Equal: return "equal";
-        case Jitter::Decorrelated: return "decorrelated";
-        case Jitter::Proportional: return "proportional";
-    }
-    return "";
-}
-
-Value scriptEntryValue(const ScriptEntry& e) {
-    Value v = Value::object();
-    if (e.status) v.set("status", count(*e.status));
-    if (e.retryAfter) v.set("retryAfter", Value::string(*e.retryAfter));
-    if (e.date) v.set("date", Value::string(*e.date));
-    if (e.lost) v.set("lost", Value::boolean(true));
-    if (e.dropped) v.set("dropped", Value::boolean(true));
-    return v;
-}
-
 Value eventValue(const Event& e) {
     Value v = Value::object();
     v.set("tMs", Value::number(e.tMs));
@@ -156,63 +115,11 @@ Value herdValue(const Herd& h) {
 
 }  // namespace
 
-Value inputsToValue(const Inputs& in) {
-    Value v = Value::object();
-    v.set("scenario", Value::string(scenarioName(in.scenario)));
-    if (in.scenario == Scenario::Script) {
-        Value script = Value::array();
-        for (const ScriptEntry& e : in.script) script.push(scriptEntryValue(e));
-        v.set("script", std::move(script));
-    }
-    v.set("operation", Value::string(operationName(in.operation)));
-    v.set("operationId", Value::string(in.operationId));
-    v.set("maxRetries", count(in.maxRetries));
-    v.set("baseBackoffMs", Value::number(in.baseBackoffMs));
-    v.set("backoffMultiplier", Value::number(in.backoffMultiplier));
-    v.set("maxBackoffMs", orNull(in.maxBackoffMs));
-    v.set("jitter", Value::string(jitterName(in.jitter)));
-    Value draws = Value::array();
-    for (double d : in.draws) draws.push(Value::number(d));
-    v.set("draws", std::move(draws));
-    v.set("seed", Value::number(static_cast<double>(in.seed)));
-    v.set("clientTimeoutMs", Value::number(in.clientTimeoutMs));
-    v.set("deadlineMs", orNull(in.deadlineMs));
-    v.set("waitBudgetMs", orNull(in.waitBudgetMs));
-    v.set("responseMs", Value::number(in.responseMs));
-    v.set("idempotencyKey", Value::boolean(in.idempotencyKey));
-    Value retryOn = Value::array();
-    for (const std::string& name : in.retryOnNames) retryOn.push(Value::string(name));
-    v.set("retryOn", std::move(retryOn));
-    v.set("retryWritesWithoutKey", Value::boolean(in.retryWritesWithoutKey));
-    v.set("honourRetryAfter", Value::boolean(in.honourRetryAfter));
-    v.set("startDate", Value::string(in.startDate));
-    v.set("callers", count(in.callers));
-    v.set("firstRetryImmediate", Value::boolean(in.firstRetryImmediate));
-    v.set("minBackoffMs", Value::number(in.minBackoffMs));
-    if (in.jitter == Jitter::Proportional) {
-        v.set("jitterLow", Value::number(in.jitterLow));
-        v.set("jitterHigh", Value::number(in.jitterHigh));
-    }
-    Value schedule = Value::array();
-    for (double c : in.ceilingScheduleMs) schedule.push(Value::number(c));
-    v.set("ceilingScheduleMs", std::move(schedule));
-    auto statuses = [](const std::vector<int>& list) {
-        Value out = Value::array();
-        for (int s : list) out.push(count(s));
-        return out;
-    };
-    v.set("retryOnStatuses", statuses(in.retryOnStatuses));
-    v.set("retryAfterStatuses", statuses(in.retryAfterStatuses));
-    v.set("retryAfterMode", Value::string(in.retryAfterMode == RetryAfterMode::Replace ? "replace" : "at-least"));
-    v.set("retryAfterMaxMs", orNull(in.retryAfterMaxMs));
-    return v;
-}
-
-Value toValue(const Inputs& in, const Run& run) {
+Value toValue(Value echo, const Run& run) {
     Value v = Value::object();
     v.set("ok", Value::boolean(true));
     v.set("engine", Value::string(engineVersion()));
-    v.set("inputs", inputsToValue(in));
+    v.set("inputs", std::move(echo));
     Value events = Value::array();
     for (const Event& e : run.events) events.push(eventValue(e));
     v.set("events", std::move(events));
@@ -225,23 +132,17 @@ Value toValue(const Inputs& in, const Run& run) {
 }
 
 Value toValue(const std::vector<InputError>& errors) {
-    Value list = Value::array();
-    for (const InputError& e : errors) {
-        Value item = Value::object();
-        item.set("field", Value::string(e.field));
-        item.set("message", Value::string(e.message));
-        list.push(std::move(item));
-    }
     Value v = Value::object();
     v.set("ok", Value::boolean(false));
-    v.set("errors", std::move(list));
+    v.set("errors", errorsToValue(errors));
     return v;
 }
 
 Value compute(const Value& rawInputs) {
     ParsedInputs parsed = parseInputs(rawInputs);
     if (!parsed.inputs) return toValue(parsed.errors);
-    return toValue(*parsed.inputs, simulate(*parsed.inputs));
+    Run run = simulate(*parsed.inputs);
+    return toValue(std::move(parsed.echo), run);
 }
 
 }  // namespace retrylab

@@ -35,14 +35,8 @@ namespace {
 std::string ms(double value) { return formatMs(value) + " ms"; }
 std::string attemptLabel(int n) { return "attempt " + formatInt(n); }
 
-const char* operationName(Operation op) {
-    switch (op) {
-        case Operation::Charge: return "charge";
-        case Operation::Create: return "create";
-        case Operation::Read: return "read";
-    }
-    return "";
-}
+// The operation's name, as the inputs write it.
+const char* operationName(Operation op) { return inputFields().field("operation").nameOf(static_cast<int>(op)); }
 
 // What one committed side effect is called: "charge #2", "record #1 for op-0001".
 std::string sideEffect(const Inputs& in, int k) {

@@ -12,22 +12,32 @@ namespace {
 
 constexpr int kMaxPoints = 1000;
 
-struct Field {
+// A field a sweep may vary; its bounds are the input table's.
+struct Swept {
     std::string_view name;
     const char* label;  // "a deadline of 3,700 ms"
-    double lo, hi;
-    bool whole;
+    double lo = 0, hi = 0;
+    bool whole = false;
 };
 
-constexpr Field kFields[] = {
-    {"deadlineMs", "deadline", 0, 86400000, false},
-    {"clientTimeoutMs", "client timeout", 1, 86400000, false},
-    {"baseBackoffMs", "base backoff", 0, 86400000, false},
-    {"responseMs", "response time", 0, 86400000, false},
-    {"maxRetries", "maximum retries", 0, 100, true},
-};
+Swept swept(std::string_view name, const char* label) {
+    const Field& row = inputFields().field(std::string(name));
+    return {name, label, row.lo, row.hi, row.whole};
+}
 
-void setField(Inputs& in, const Field& f, double x) {
+// A sweep request's own error; `subject` begins the sentence (usually the field itself).
+InputError problem(std::string field, const char* code, const std::string& subject, std::string detail) {
+    std::string message = subject + " " + detail;
+    return {std::move(field), code, std::move(message), std::move(detail)};
+}
+
+// A parse error of the swept inputs, its path under `inputs`.
+InputError underInputs(InputError e) {
+    e.field = e.field.empty() ? "inputs" : e.field[0] == '[' ? "inputs" + e.field : "inputs." + e.field;
+    return e;
+}
+
+void setField(Inputs& in, const Swept& f, double x) {
     if (f.name == "deadlineMs") in.deadlineMs = x;
     else if (f.name == "clientTimeoutMs") in.clientTimeoutMs = x;
     else if (f.name == "baseBackoffMs") in.baseBackoffMs = x;
@@ -46,7 +56,7 @@ struct Behaviour {
     bool operator!=(const Behaviour& o) const { return !(*this == o); }
 };
 
-Behaviour behaviourAt(Inputs in, const Field& f, double x) {
+Behaviour behaviourAt(Inputs in, const Swept& f, double x) {
     setField(in, f, x);
     in.callers = 1;
     Metrics m = simulate(in, false).metrics;
@@ -63,7 +73,7 @@ std::string grouped(double x) {
     return plain;
 }
 
-std::string valueWords(const Field& f, double x) {
+std::string valueWords(const Swept& f, double x) {
     if (f.whole) return grouped(x) + (x == 1 ? " retry" : " retries");
     return std::string("a ") + f.label + " of " + grouped(x) + " ms";
 }
@@ -87,7 +97,7 @@ std::string changeWords(const Behaviour& before, const Behaviour& after) {
 }
 
 // The smallest x in (lo, hi] that behaves as hi does, when lo and hi behave differently.
-double refine(const Inputs& in, const Field& f, double lo, double hi, const Behaviour& atHi) {
+double refine(const Inputs& in, const Swept& f, double lo, double hi, const Behaviour& atHi) {
     if (f.whole) {
         while (hi - lo > 1) {
             double mid = std::floor((lo + hi) / 2);
@@ -125,34 +135,46 @@ Value failure(std::vector<InputError> errors) { return toValue(errors); }
 Value sweep(const Value& request) {
     std::vector<InputError> errors;
     if (request.kind() != Value::Kind::Object)
-        return failure({{"", "A sweep request must be an object such as { \"vary\": \"deadlineMs\", \"from\": 3000, "
-                             "\"to\": 4000, \"points\": 101 }."}});
+        return failure({problem("", "wrong-type", "A sweep request",
+                                "must be an object such as { \"vary\": \"deadlineMs\", \"from\": 3000, "
+                                "\"to\": 4000, \"points\": 101 }.")});
     for (const Value::Member& m : request.asObject())
-        if (m.key != "inputs" && m.key != "vary" && m.key != "from" && m.key != "to" && m.key != "points")
-            errors.push_back({m.key, m.key + " is not part of a sweep request (inputs, vary, from, to, points)."});
+        if (m.key != "inputs" && m.key != "vary" && m.key != "from" && m.key != "to" && m.key != "points") {
+            std::string path = memberPath("", m.key);
+            errors.push_back(problem(path, "unknown-field", path, "is not part of a sweep request (inputs, vary, from, to, points)."));
+        }
 
     ParsedInputs parsed = parseInputs(request.find("inputs") ? *request.find("inputs") : Value::object());
-    for (InputError& e : parsed.errors) errors.push_back({"inputs." + e.field, e.message});
+    for (InputError& e : parsed.errors) errors.push_back(underInputs(std::move(e)));
 
-    const Field* field = nullptr;
+    const Swept kFields[] = {
+        swept("deadlineMs", "deadline"),
+        swept("clientTimeoutMs", "client timeout"),
+        swept("baseBackoffMs", "base backoff"),
+        swept("responseMs", "response time"),
+        swept("maxRetries", "maximum retries"),
+    };
+    const Swept* field = nullptr;
     const Value* vary = request.find("vary");
     if (vary && vary->kind() == Value::Kind::String)
-        for (const Field& f : kFields) field = vary->asString() == f.name ? &f : field;
+        for (const Swept& f : kFields) field = vary->asString() == f.name ? &f : field;
     if (!field)
-        errors.push_back({"vary", "vary must be one of \"deadlineMs\", \"clientTimeoutMs\", \"baseBackoffMs\", "
-                                  "\"responseMs\" or \"maxRetries\"."});
+        errors.push_back(problem("vary", vary ? "not-a-choice" : "missing", "vary",
+                                 "must be one of \"deadlineMs\", \"clientTimeoutMs\", \"baseBackoffMs\", "
+                                 "\"responseMs\" or \"maxRetries\"."));
 
     auto bound = [&](const char* name, double& out) {
         const Value* v = request.find(name);
         if (!v || v->kind() != Value::Kind::Number || !std::isfinite(v->asNumber())) {
-            errors.push_back({name, std::string(name) + " must be a number."});
+            errors.push_back(problem(name, v ? "wrong-type" : "missing", name, "must be a number."));
             return;
         }
         out = v->asNumber();
         if (field && (out < field->lo || out > field->hi || (field->whole && std::floor(out) != out)))
-            errors.push_back({name, std::string(name) + " must be " + (field->whole ? "a whole number" : "a number") +
-                                        " from " + formatMs(field->lo) + " to " + formatMs(field->hi) + " for " +
-                                        std::string(field->name) + "; got " + formatMs(out, 6) + "."});
+            errors.push_back(problem(name, field->whole && std::floor(out) != out ? "not-whole" : "out-of-range", name,
+                                     std::string("must be ") + (field->whole ? "a whole number" : "a number") + " from " +
+                                         formatMs(field->lo) + " to " + formatMs(field->hi) + " for " +
+                                         std::string(field->name) + "; got " + formatMs(out, 6) + "."));
     };
     double from = 0, to = 0, points = 0;
     bound("from", from);
@@ -160,10 +182,11 @@ Value sweep(const Value& request) {
     const Value* p = request.find("points");
     if (!p || p->kind() != Value::Kind::Number || std::floor(p->asNumber()) != p->asNumber() || p->asNumber() < 2 ||
         p->asNumber() > kMaxPoints)
-        errors.push_back({"points", "points must be a whole number from 2 to 1000."});
+        errors.push_back(problem("points", !p ? "missing" : p->kind() != Value::Kind::Number ? "wrong-type" : "out-of-range",
+                                 "points", "must be a whole number from 2 to 1000."));
     else
         points = p->asNumber();
-    if (errors.empty() && !(from < to)) errors.push_back({"to", "to must be greater than from."});
+    if (errors.empty() && !(from < to)) errors.push_back(problem("to", "conflict", "to", "must be greater than from."));
     if (errors.empty() && field->whole && points > to - from + 1) points = to - from + 1;  // one point per whole value
     if (!errors.empty()) return failure(std::move(errors));
 
@@ -200,7 +223,7 @@ Value sweep(const Value& request) {
     result.set("ok", Value::boolean(true));
     result.set("engine", Value::string(engineVersion()));
     result.set("vary", Value::string(std::string(field->name)));
-    result.set("inputs", inputsToValue(in));
+    result.set("inputs", std::move(parsed.echo));
     result.set("points", std::move(list));
     result.set("boundaries", std::move(boundaries));
     return result;

@@ -1,9 +1,6 @@
-// SPEC §7: turn a raw Value into Inputs, naming every bad field. Work is bounded by the sizes
-// the spec allows: lists are checked item by item only up to their limit, and only the first
-// few bad items of a list are named one by one.
-#include <algorithm>
-#include <cmath>
-#include <string_view>
+// SPEC §2 and §7: the single run's inputs as a table (fields.hpp), the rules between fields that
+// a table cannot say, and the short typed reader from the normalized value to Inputs.
+#include <string>
 
 #include "format.hpp"
 #include "http_date.hpp"
@@ -15,412 +12,312 @@ namespace {
 
 constexpr double kMaxMs = 86400000;
 constexpr double kMaxSafeInteger = 9007199254740991.0;  // 2^53 - 1
-constexpr std::size_t kMaxDraws = 100000;
-constexpr std::size_t kMaxScript = 1000;
-constexpr int kItemErrorsNamed = 10;  // per list; the rest are counted in one more error
 
 const std::int64_t kDefaultStartSeconds = Inputs{}.startSeconds;
 
-constexpr std::string_view kFields[] = {
-    "scenario", "script", "operation", "operationId", "maxRetries", "baseBackoffMs", "backoffMultiplier",
-    "maxBackoffMs", "jitter", "draws", "seed", "clientTimeoutMs", "deadlineMs", "waitBudgetMs",
-    "responseMs", "idempotencyKey", "retryOn", "retryWritesWithoutKey", "honourRetryAfter", "startDate",
-    "callers", "firstRetryImmediate", "minBackoffMs", "jitterLow", "jitterHigh", "ceilingScheduleMs",
-    "retryOnStatuses", "retryAfterStatuses", "retryAfterMode", "retryAfterMaxMs"};
-constexpr std::string_view kEntryFields[] = {"status", "retryAfter", "date", "lost", "dropped"};
-
-std::string quoted(const std::string& s) {
-    constexpr std::size_t shown = 40;
-    if (s.size() <= shown) return "\"" + s + "\"";
-    std::size_t cut = shown;
-    while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;  // keep UTF-8 whole
-    return "\"" + s.substr(0, cut) + "…\" (" + formatInt(static_cast<std::int64_t>(s.size())) + " bytes)";
+Field ms(const char* name, const char* group, const char* description, double lo = 0) {
+    return Field::number(name, group, "ms", description).range(lo, kMaxMs);
 }
 
-std::string describe(const Value& v) {
-    switch (v.kind()) {
-        case Value::Kind::Number: return std::isfinite(v.asNumber()) ? formatMs(v.asNumber(), 6)
-                                       : std::isnan(v.asNumber()) ? "NaN" : "an infinite number";
-        case Value::Kind::String: return "the string " + quoted(v.asString());
-        case Value::Kind::Bool: return v.asBool() ? "true" : "false";
-        case Value::Kind::Unsupported: return v.asString();
-        default: return describeKind(v.kind());
-    }
+Field statuses(const char* name, const char* description) {
+    return Field::list(name, "client", "", description,
+                       Field::number("", "", "", "an HTTP status").wholeNumber().range(100, 599))
+        .length(0, 500)
+        .distinctItems()
+        .words("statuses from 100 to 599", "status")
+        .defaults(Literal::list({}));
 }
 
-std::size_t codePoints(const std::string& s) {
-    std::size_t count = 0;
-    for (char c : s) count += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-    return count;
+FieldTable makeInputs() {
+    FieldTable t;
+    t.name = "inputs";
+    t.subject = "The inputs";
+    t.example = "{ \"maxRetries\": 3 }";
+    t.unknownWords = "is not an input of the engine (check its spelling).";
+
+    const Literal scriptScenario = Literal::string("script");
+    const Literal proportional = Literal::string("proportional");
+
+    Field answer = Field::object("", "", "one server answer", {
+        Field::number("status", "", "", "the HTTP status the server answers with (absent only when dropped)")
+            .wholeNumber().range(100, 599)
+            .requiredIf("dropped", Literal::boolean(false),
+                        "every answer that reaches the server needs a status from 100 to 599 (only a dropped request "
+                        "has none)"),
+        Field::string("retryAfter", "", "the Retry-After header's raw value: delta-seconds or an HTTP-date").length(0, 1000),
+        Field::httpDate("date", "", "the response's Date header; default startDate + the time it is sent, whole seconds"),
+        Field::boolean("lost", "", "the server does the work; the response never arrives").defaults(false),
+        Field::boolean("dropped", "", "the request never reaches the server").defaults(false),
+    });
+    answer.defaultValue = Literal::none();
+    answer.objectWords("{ \"status\": 503 }", "is not a script field; an answer may have").sparse();
+
+    Field retryClass = Field::choice("", "", "a failure class", {
+        {"timeout", static_cast<int>(FailureClass::Timeout), "no answer before the client timeout"},
+        {"429", static_cast<int>(FailureClass::TooManyRequests), "429 Too Many Requests"},
+        {"5xx", static_cast<int>(FailureClass::ServerError), "500-599"},
+        {"4xx", static_cast<int>(FailureClass::ClientError), "400-499 but 429"},
+    });
+    std::string classNames;
+    for (const Choice& c : retryClass.choices) classNames += (classNames.empty() ? "\"" : ", \"") + c.name + "\"";
+
+    t.fields = {
+        Field::choice("scenario", "server", "the server's answers: a named scenario, or the script", {
+            {"response-lost", static_cast<int>(Scenario::ResponseLost), "the first response is lost, then 200"},
+            {"request-lost", static_cast<int>(Scenario::RequestLost), "the first request is dropped, then 200"},
+            {"outage-503-twice", static_cast<int>(Scenario::Outage503Twice), "503, 503, then 200"},
+            {"bad-request-400", static_cast<int>(Scenario::BadRequest400), "400 every time"},
+            {"script", static_cast<int>(Scenario::Script), "the answers listed in script"},
+        }).defaults("response-lost"),
+        Field::list("script", "server", "", "server answers, one per attempt; the last repeats", answer)
+            .length(1, 1000)
+            .words("answers", "answer")
+            .only("scenario", scriptScenario, "the named scenario already decides the server's answers")
+            .requiredIf("scenario", scriptScenario,
+                        "scenario \"script\" needs a list of server answers such as [{ \"status\": 503 }, "
+                        "{ \"status\": 200 }]"),
+        Field::choice("operation", "request", "what the request does", {
+            {"charge", static_cast<int>(Operation::Charge), "a write: a 2xx commits a charge"},
+            {"create", static_cast<int>(Operation::Create), "a write: a 2xx commits a record for the operation id"},
+            {"read", static_cast<int>(Operation::Read), "no side effect"},
+        }).defaults("charge"),
+        Field::string("operationId", "request", "label, and the key sent when idempotencyKey is on")
+            .length(1, 255).defaults("op-0001"),
+        Field::number("maxRetries", "policy", "", "retries after the first attempt (attempts ≤ maxRetries + 1)")
+            .wholeNumber().range(0, 100).defaults(3),
+        ms("baseBackoffMs", "policy", "backoff base").defaults(500),
+        Field::number("backoffMultiplier", "policy", "", "growth of the backoff ceiling per failure")
+            .range(1, 10).defaults(2),
+        ms("maxBackoffMs", "policy", "cap on the backoff ceiling; null: none").orNull().defaults(Literal::null()),
+        Field::choice("jitter", "policy", "how a draw spreads the backoff wait", {
+            {"none", static_cast<int>(Jitter::None), "the ceiling itself, no draw"},
+            {"full", static_cast<int>(Jitter::Full), "ceiling × draw"},
+            {"equal", static_cast<int>(Jitter::Equal), "ceiling/2 + ceiling/2 × draw"},
+            {"decorrelated", static_cast<int>(Jitter::Decorrelated), "base + draw × (3 × previous − base), capped"},
+            {"proportional", static_cast<int>(Jitter::Proportional), "ceiling × (jitterLow + (jitterHigh − jitterLow) × draw)"},
+        }).defaults("none"),
+        Field::list("draws", "randomness", "", "numbers in [0, 1], consumed in order by jittered waits only",
+                    Field::number("", "", "", "a draw").range(0, 1))
+            .length(0, 100000)
+            .words("numbers from 0 to 1", "draw")
+            .defaults(Literal::list({})),
+        Field::number("seed", "randomness", "", "seed of the generator used after draws runs out")
+            .wholeNumber().range(0, kMaxSafeInteger).defaults(1),
+        ms("clientTimeoutMs", "limits", "per-attempt client timeout", 1).defaults(3000),
+        ms("deadlineMs", "limits", "overall deadline; null: none").orNull().defaults(10000),
+        ms("waitBudgetMs", "limits", "cap on the total time spent waiting between attempts; null: none")
+            .orNull().defaults(Literal::null()),
+        ms("responseMs", "server", "how long the server takes to answer").defaults(200),
+        Field::boolean("idempotencyKey", "request", "send operationId as a key the server honours").defaults(false),
+        Field::list("retryOn", "policy", "", "the failure classes retried", retryClass)
+            .length(0, 4)
+            .distinctItems()
+            .words("failure classes (" + classNames + ")", "class")
+            .defaults(Literal::strings({"timeout", "5xx"})),
+        Field::boolean("retryWritesWithoutKey", "policy", "false: a write without a key is never retried").defaults(true),
+        Field::boolean("honourRetryAfter", "policy", "a Retry-After header replaces the backoff wait").defaults(true),
+        Field::httpDate("startDate", "server", "the HTTP-date at virtual time 0").defaults("Sun, 29 Nov 2026 10:00:00 GMT"),
+        Field::number("callers", "herd", "", "more than 1: the herd, every caller's first wait counted")
+            .wholeNumber().range(1, 1000000).defaults(1),
+        Field::boolean("firstRetryImmediate", "client", "failure 1 waits 0 (urllib3)").defaults(false),
+        ms("minBackoffMs", "client", "a backoff wait is at least this (Stripe)").defaults(0),
+        Field::number("jitterLow", "client", "", "proportional jitter: the low end of the factor")
+            .range(0, 2).defaults(0).only("jitter", proportional),
+        Field::number("jitterHigh", "client", "", "proportional jitter: the high end of the factor")
+            .range(0, 2).defaults(1).only("jitter", proportional),
+        Field::list("ceilingScheduleMs", "client", "ms", "ceilings per failure, the last repeating; empty: base × multiplier^(n−1)",
+                    Field::number("", "", "ms", "a ceiling").range(0, kMaxMs))
+            .length(0, 100)
+            .words("ceilings in ms", "ceiling")
+            .defaults(Literal::list({})),
+        statuses("retryOnStatuses", "exact statuses retried besides retryOn's classes"),
+        statuses("retryAfterStatuses", "statuses retried when they carry a Retry-After (urllib3)"),
+        Field::choice("retryAfterMode", "client", "how an honoured Retry-After combines with the backoff", {
+            {"replace", static_cast<int>(RetryAfterMode::Replace), "the header's wait instead of the backoff"},
+            {"at-least", static_cast<int>(RetryAfterMode::AtLeast), "the longer of the header and the backoff"},
+        }).defaults("replace"),
+        ms("retryAfterMaxMs", "client", "an honoured header above this is ignored (Stripe: 60 s); null: none")
+            .orNull().defaults(Literal::null()),
+    };
+    return t;
 }
 
-std::string names(const std::string_view* first, const std::string_view* last) {
-    std::string out;
-    for (const std::string_view* p = first; p != last; ++p) {
-        if (!out.empty()) out += p + 1 == last ? " or " : ", ";
-        out += "\"" + std::string(*p) + "\"";
+double number(const Value& v, const char* name, double otherwise) {
+    const Value* x = v.find(name);
+    return x && x->kind() == Value::Kind::Number ? x->asNumber() : otherwise;
+}
+
+std::optional<double> optionalNumber(const Value& v, const char* name, std::optional<double> otherwise) {
+    const Value* x = v.find(name);
+    if (!x) return otherwise;
+    if (x->kind() == Value::Kind::Number) return x->asNumber();
+    return std::nullopt;
+}
+
+bool flag(const Value& v, const char* name, bool otherwise) {
+    const Value* x = v.find(name);
+    return x && x->kind() == Value::Kind::Bool ? x->asBool() : otherwise;
+}
+
+const std::string* text(const Value& v, const char* name) {
+    const Value* x = v.find(name);
+    return x && x->kind() == Value::Kind::String ? &x->asString() : nullptr;
+}
+
+// A choice field's value as the engine's enum.
+template <typename Enum>
+Enum choice(const FieldTable& t, const Value& v, const char* name, Enum otherwise) {
+    const std::string* s = text(v, name);
+    int value = s ? t.field(name).valueOf(*s) : -1;
+    return value >= 0 ? static_cast<Enum>(value) : otherwise;
+}
+
+template <typename T>
+std::vector<T> numbers(const Value& v, const char* name) {
+    std::vector<T> out;
+    if (const Value* list = v.find(name)) {
+        out.reserve(list->asArray().size());
+        for (const Value& item : list->asArray()) out.push_back(static_cast<T>(item.asNumber()));
     }
     return out;
 }
 
-class Validator {
-public:
-    explicit Validator(std::vector<InputError>& errors) : errors_(errors) {}
-
-    void fail(const std::string& field, const std::string& message) { errors_.push_back({field, message}); }
-
-    // A number in [lo, hi]; `whole` requires an integer.
-    bool number(const std::string& field, const Value& v, double lo, double hi, bool whole, double& out) {
-        std::string what = whole ? "a whole number" : "a number";
-        std::string range = " from " + formatMs(lo, 6) + " to " + formatMs(hi, 6);
-        if (v.kind() != Value::Kind::Number || !std::isfinite(v.asNumber())) {
-            fail(field, field + " must be " + what + range + "; got " + describe(v) + ".");
-            return false;
-        }
-        double x = v.asNumber();
-        if (whole && std::floor(x) != x) {
-            fail(field, field + " must be a whole number" + range + "; got " + describe(v) + ".");
-            return false;
-        }
-        if (x < lo || x > hi) {
-            fail(field, field + " must be " + what + range + "; got " + describe(v) + ".");
-            return false;
-        }
-        out = x == 0 ? 0.0 : x;  // -0 reads as 0
-        return true;
+// The normalized value (no errors) as Inputs.
+Inputs readInputs(const FieldTable& t, const Value& v, std::vector<InputError>& errors) {
+    Inputs in;
+    if (const std::string* s = text(v, "startDate")) {
+        in.startDate = *s;
+        in.startSeconds = parseHttpDate(*s, kDefaultStartSeconds).value_or(kDefaultStartSeconds);
     }
-
-    bool optionalNumber(const std::string& field, const Value& v, double hi, std::optional<double>& out) {
-        if (v.isNull()) {
-            out.reset();
-            return true;
-        }
-        if (v.kind() != Value::Kind::Number) {
-            fail(field, field + " must be null (none) or a number from 0 to " + formatMs(hi, 6) + "; got " +
-                            describe(v) + ".");
-            return false;
-        }
-        double x = 0;
-        if (!number(field, v, 0, hi, false, x)) return false;
-        out = x;
-        return true;
-    }
-
-    bool boolean(const std::string& field, const Value& v, bool& out) {
-        if (v.kind() != Value::Kind::Bool) {
-            fail(field, field + " must be true or false; got " + describe(v) + ".");
-            return false;
-        }
-        out = v.asBool();
-        return true;
-    }
-
-    bool string(const std::string& field, const Value& v, std::string& out) {
-        if (v.kind() != Value::Kind::String) {
-            fail(field, field + " must be a string; got " + describe(v) + ".");
-            return false;
-        }
-        out = v.asString();
-        return true;
-    }
-
-    // One of `choices`; returns its index.
-    template <std::size_t N>
-    bool choice(const std::string& field, const Value& v, const std::string_view (&choices)[N], std::size_t& out) {
-        if (v.kind() == Value::Kind::String) {
-            for (std::size_t i = 0; i < N; ++i) {
-                if (v.asString() == choices[i]) {
-                    out = i;
-                    return true;
+    in.scenario = choice(t, v, "scenario", in.scenario);
+    if (const Value* script = v.find("script")) {
+        for (std::size_t i = 0; i < script->asArray().size(); ++i) {
+            const Value& a = script->asArray()[i];
+            ScriptEntry e;
+            if (const Value* status = a.find("status")) e.status = static_cast<int>(status->asNumber());
+            if (const std::string* retryAfter = text(a, "retryAfter")) e.retryAfter = *retryAfter;
+            if (const std::string* date = text(a, "date")) {
+                // Script dates are read against startDate (an rfc850 two-digit year's century).
+                e.date = *date;
+                e.dateSeconds = parseHttpDate(*date, in.startSeconds);
+                if (!e.dateSeconds) {
+                    std::string path = memberPath(itemPath("script", i), "date");
+                    std::string detail = "must be an HTTP-date such as \"Sun, 29 Nov 2026 10:00:00 GMT\"; got " +
+                                         describeValue(*a.find("date")) + ".";
+                    errors.push_back({path, "bad-date", path + " " + detail, detail});
                 }
             }
-        }
-        fail(field, field + " must be one of " + names(choices, choices + N) + "; got " + describe(v) + ".");
-        return false;
-    }
-
-    bool httpDate(const std::string& field, const Value& v, std::int64_t reference, std::int64_t& out) {
-        std::string text;
-        if (!string(field, v, text)) return false;
-        auto parsed = parseHttpDate(text, reference);
-        if (!parsed) {
-            fail(field, field + " must be an HTTP-date such as \"Sun, 29 Nov 2026 10:00:00 GMT\"; got " +
-                            describe(v) + ".");
-            return false;
-        }
-        out = *parsed;
-        return true;
-    }
-
-    // A list of at most `limit` items; too long or not a list is one error.
-    bool list(const std::string& field, const Value& v, std::size_t limit, const std::string& of) {
-        if (v.kind() != Value::Kind::Array) {
-            fail(field, field + " must be a list of " + of + "; got " + describe(v) + ".");
-            return false;
-        }
-        if (v.asArray().size() > limit) {
-            fail(field, field + " may hold at most " + formatInt(static_cast<std::int64_t>(limit)) + " " + of +
-                            "; got " + (v.asArray().size() > limit + 1 ? "more" : formatInt(static_cast<std::int64_t>(v.asArray().size()))) + ".");
-            return false;
-        }
-        return true;
-    }
-
-    // Called for each bad item of a list: names the first few, then counts the rest.
-    bool itemBudget(int& badItems) {
-        ++badItems;
-        return badItems <= kItemErrorsNamed;
-    }
-
-    void itemSummary(const std::string& field, int badItems) {
-        if (badItems > kItemErrorsNamed)
-            fail(field, field + " has " + formatInt(badItems - kItemErrorsNamed) + " more bad items not listed here.");
-    }
-
-private:
-    std::vector<InputError>& errors_;
-};
-
-constexpr std::string_view kScenarios[] = {"response-lost", "request-lost", "outage-503-twice", "bad-request-400",
-                                           "script"};
-constexpr std::string_view kOperations[] = {"charge", "create", "read"};
-constexpr std::string_view kJitters[] = {"none", "full", "equal", "decorrelated", "proportional"};
-constexpr std::string_view kRetryAfterModes[] = {"replace", "at-least"};
-constexpr std::string_view kClasses[] = {"timeout", "429", "5xx", "4xx"};
-
-void readDraws(Validator& check, const Value& v, Inputs& in) {
-    if (!check.list("draws", v, kMaxDraws, "numbers from 0 to 1")) return;
-    std::vector<double> draws;
-    draws.reserve(v.asArray().size());
-    int bad = 0;
-    for (std::size_t i = 0; i < v.asArray().size(); ++i) {
-        const Value& item = v.asArray()[i];
-        if (item.kind() == Value::Kind::Number && item.asNumber() >= 0 && item.asNumber() <= 1) {
-            draws.push_back(item.asNumber() == 0 ? 0.0 : item.asNumber());
-            continue;
-        }
-        if (check.itemBudget(bad)) {
-            std::string field = "draws[" + formatInt(static_cast<std::int64_t>(i)) + "]";
-            check.fail(field, field + " must be a number from 0 to 1; got " + describe(item) + ".");
+            e.lost = flag(a, "lost", false);
+            e.dropped = flag(a, "dropped", false);
+            in.script.push_back(std::move(e));
         }
     }
-    check.itemSummary("draws", bad);
-    in.draws = std::move(draws);
+    in.operation = choice(t, v, "operation", in.operation);
+    if (const std::string* s = text(v, "operationId")) in.operationId = *s;
+    in.maxRetries = static_cast<int>(number(v, "maxRetries", in.maxRetries));
+    in.baseBackoffMs = number(v, "baseBackoffMs", in.baseBackoffMs);
+    in.backoffMultiplier = number(v, "backoffMultiplier", in.backoffMultiplier);
+    in.maxBackoffMs = optionalNumber(v, "maxBackoffMs", in.maxBackoffMs);
+    in.jitter = choice(t, v, "jitter", in.jitter);
+    in.draws = numbers<double>(v, "draws");
+    in.seed = static_cast<std::uint64_t>(number(v, "seed", static_cast<double>(in.seed)));
+    in.clientTimeoutMs = number(v, "clientTimeoutMs", in.clientTimeoutMs);
+    in.deadlineMs = optionalNumber(v, "deadlineMs", in.deadlineMs);
+    in.waitBudgetMs = optionalNumber(v, "waitBudgetMs", in.waitBudgetMs);
+    in.responseMs = number(v, "responseMs", in.responseMs);
+    in.idempotencyKey = flag(v, "idempotencyKey", in.idempotencyKey);
+    if (const Value* classes = v.find("retryOn")) {
+        const Field& item = t.field("retryOn").item.front();
+        in.retryOn = RetryOn{false, false, false, false};
+        for (const Value& name : classes->asArray()) {
+            switch (static_cast<FailureClass>(item.valueOf(name.asString()))) {
+                case FailureClass::Timeout: in.retryOn.timeout = true; break;
+                case FailureClass::TooManyRequests: in.retryOn.tooManyRequests = true; break;
+                case FailureClass::ServerError: in.retryOn.serverError = true; break;
+                case FailureClass::ClientError: in.retryOn.clientError = true; break;
+                case FailureClass::Success:
+                case FailureClass::Other: break;
+            }
+        }
+    }
+    in.retryWritesWithoutKey = flag(v, "retryWritesWithoutKey", in.retryWritesWithoutKey);
+    in.honourRetryAfter = flag(v, "honourRetryAfter", in.honourRetryAfter);
+    in.callers = static_cast<std::uint32_t>(number(v, "callers", in.callers));
+    in.firstRetryImmediate = flag(v, "firstRetryImmediate", in.firstRetryImmediate);
+    in.minBackoffMs = number(v, "minBackoffMs", in.minBackoffMs);
+    in.jitterLow = number(v, "jitterLow", in.jitterLow);
+    in.jitterHigh = number(v, "jitterHigh", in.jitterHigh);
+    in.ceilingScheduleMs = numbers<double>(v, "ceilingScheduleMs");
+    in.retryOnStatuses = numbers<int>(v, "retryOnStatuses");
+    in.retryAfterStatuses = numbers<int>(v, "retryAfterStatuses");
+    in.retryAfterMode = choice(t, v, "retryAfterMode", in.retryAfterMode);
+    in.retryAfterMaxMs = optionalNumber(v, "retryAfterMaxMs", in.retryAfterMaxMs);
+    return in;
 }
 
-void readRetryOn(Validator& check, const Value& v, Inputs& in) {
-    if (!check.list("retryOn", v, 4, "failure classes (\"timeout\", \"429\", \"5xx\", \"4xx\")")) return;
-    RetryOn classes{false, false, false, false};
-    std::vector<std::string> given;
-    bool seen[4] = {false, false, false, false};
-    for (std::size_t i = 0; i < v.asArray().size(); ++i) {
-        std::string field = "retryOn[" + formatInt(static_cast<std::int64_t>(i)) + "]";
-        std::size_t index = 0;
-        if (!check.choice(field, v.asArray()[i], kClasses, index)) continue;
-        if (seen[index]) {
-            check.fail(field, field + " repeats \"" + std::string(kClasses[index]) + "\"; each class may appear once.");
-            continue;
-        }
-        seen[index] = true;
-        given.emplace_back(kClasses[index]);
-    }
-    classes.timeout = seen[0];
-    classes.tooManyRequests = seen[1];
-    classes.serverError = seen[2];
-    classes.clientError = seen[3];
-    in.retryOn = classes;
-    in.retryOnNames = std::move(given);
-}
-
-void readScriptEntry(Validator& check, const Value& v, const std::string& path, std::int64_t startSeconds,
-                     ScriptEntry& entry) {
-    if (v.kind() != Value::Kind::Object) {
-        check.fail(path, path + " must be an object such as { \"status\": 503 }; got " + describe(v) + ".");
-        return;
-    }
-    for (const Value::Member& m : v.asObject()) {
-        bool known = false;
-        for (std::string_view f : kEntryFields) known = known || m.key == f;
-        if (!known)
-            check.fail(path + "." + m.key, path + "." + m.key + " is not a script field; an answer may have " +
-                                               names(std::begin(kEntryFields), std::end(kEntryFields)) + ".");
-    }
-    if (const Value* f = v.find("lost")) check.boolean(path + ".lost", *f, entry.lost);
-    if (const Value* f = v.find("dropped")) check.boolean(path + ".dropped", *f, entry.dropped);
-    if (entry.lost && entry.dropped)
-        check.fail(path + ".dropped", path + " cannot be both lost and dropped: a dropped request never reaches "
-                                             "the server, so it has no response to lose.");
-    if (const Value* f = v.find("status")) {
-        double status = 0;
-        if (check.number(path + ".status", *f, 100, 599, true, status)) entry.status = static_cast<int>(status);
-    } else if (!entry.dropped) {
-        check.fail(path + ".status", path + ".status is missing: every answer that reaches the server needs a "
-                                            "status from 100 to 599 (only a dropped request has none).");
-    }
-    if (const Value* f = v.find("retryAfter")) {
-        std::string raw;
-        if (check.string(path + ".retryAfter", *f, raw)) {
-            if (raw.size() > 1000)
-                check.fail(path + ".retryAfter", path + ".retryAfter may be at most 1000 characters; got " +
-                                                     formatInt(static_cast<std::int64_t>(raw.size())) + ".");
-            else
-                entry.retryAfter = raw;
+// The rules between fields that the table cannot say, on what the generic pass found valid.
+void checkAcrossFields(const Value& raw, const Value& normalized, std::vector<InputError>& errors) {
+    // A dropped request never reaches the server, so it has no response to lose.
+    const Value* script = raw.kind() == Value::Kind::Object ? raw.find("script") : nullptr;
+    if (script && script->kind() == Value::Kind::Array && script->asArray().size() <= 1000) {
+        for (std::size_t i = 0; i < script->asArray().size(); ++i) {
+            const Value& a = script->asArray()[i];
+            if (a.kind() != Value::Kind::Object) continue;
+            const Value* lost = a.find("lost");
+            const Value* dropped = a.find("dropped");
+            if (!lost || !dropped || lost->kind() != Value::Kind::Bool || dropped->kind() != Value::Kind::Bool ||
+                !lost->asBool() || !dropped->asBool())
+                continue;
+            std::string entry = itemPath("script", i);
+            std::string detail = "cannot be both lost and dropped: a dropped request never reaches the server, so it "
+                                 "has no response to lose.";
+            errors.push_back({memberPath(entry, "dropped"), "conflict", entry + " " + detail, detail});
         }
     }
-    if (const Value* f = v.find("date")) {
-        std::int64_t seconds = 0;
-        if (check.httpDate(path + ".date", *f, startSeconds, seconds)) {
-            entry.date = f->asString();
-            entry.dateSeconds = seconds;
-        }
+    const Value* low = normalized.find("jitterLow");
+    const Value* high = normalized.find("jitterHigh");
+    if (low && high && low->asNumber() > high->asNumber()) {
+        std::string detail = "must be at least jitterLow (" + formatMs(low->asNumber(), 6) + "); got " +
+                             formatMs(high->asNumber(), 6) + ".";
+        errors.push_back({"jitterHigh", "conflict", "jitterHigh " + detail, detail});
     }
-}
-
-void readScript(Validator& check, const Value& v, Inputs& in) {
-    if (v.kind() == Value::Kind::Array && v.asArray().empty()) {
-        check.fail("script", "script needs at least one answer.");
-        return;
-    }
-    if (!check.list("script", v, kMaxScript, "answers")) return;
-    in.script.resize(v.asArray().size());
-    for (std::size_t i = 0; i < v.asArray().size(); ++i)
-        readScriptEntry(check, v.asArray()[i], "script[" + formatInt(static_cast<std::int64_t>(i)) + "]",
-                        in.startSeconds, in.script[i]);
-}
-
-// A list of distinct HTTP statuses.
-void readStatuses(Validator& check, const char* name, const Value& v, std::vector<int>& out) {
-    if (!check.list(name, v, 500, "statuses from 100 to 599")) return;
-    std::vector<int> statuses;
-    for (std::size_t i = 0; i < v.asArray().size(); ++i) {
-        std::string field = std::string(name) + "[" + formatInt(static_cast<std::int64_t>(i)) + "]";
-        double status = 0;
-        if (!check.number(field, v.asArray()[i], 100, 599, true, status)) continue;
-        if (std::find(statuses.begin(), statuses.end(), static_cast<int>(status)) != statuses.end()) {
-            check.fail(field, field + " repeats " + formatInt(static_cast<std::int64_t>(status)) + "; each status may appear once.");
-            continue;
-        }
-        statuses.push_back(static_cast<int>(status));
-    }
-    out = std::move(statuses);
-}
-
-void readSchedule(Validator& check, const Value& v, Inputs& in) {
-    if (!check.list("ceilingScheduleMs", v, 100, "ceilings in ms")) return;
-    std::vector<double> schedule;
-    for (std::size_t i = 0; i < v.asArray().size(); ++i) {
-        double ceiling = 0;
-        if (check.number("ceilingScheduleMs[" + formatInt(static_cast<std::int64_t>(i)) + "]", v.asArray()[i], 0, kMaxMs,
-                         false, ceiling))
-            schedule.push_back(ceiling);
-    }
-    in.ceilingScheduleMs = std::move(schedule);
-}
-
-// The knobs beyond SPEC §2 (docs/engine-knobs.md).
-void readClientKnobs(Validator& check, const Value& raw, Inputs& in) {
-    if (const Value* v = raw.find("firstRetryImmediate")) check.boolean("firstRetryImmediate", *v, in.firstRetryImmediate);
-    if (const Value* v = raw.find("minBackoffMs")) check.number("minBackoffMs", *v, 0, kMaxMs, false, in.minBackoffMs);
-    const Value* low = raw.find("jitterLow");
-    const Value* high = raw.find("jitterHigh");
-    const Value* jitter = raw.find("jitter");
-    bool proportional = jitter && jitter->kind() == Value::Kind::String && jitter->asString() == "proportional";
-    for (const char* name : {"jitterLow", "jitterHigh"}) {
-        if (raw.find(name) && !proportional)
-            check.fail(name, std::string(name) + " is used only with jitter \"proportional\".");
-    }
-    if (proportional) {
-        bool lowOk = !low || check.number("jitterLow", *low, 0, 2, false, in.jitterLow);
-        bool highOk = !high || check.number("jitterHigh", *high, 0, 2, false, in.jitterHigh);
-        if (lowOk && highOk && in.jitterLow > in.jitterHigh)
-            check.fail("jitterHigh", "jitterHigh must be at least jitterLow (" + formatMs(in.jitterLow, 6) + "); got " +
-                                         formatMs(in.jitterHigh, 6) + ".");
-    }
-    if (const Value* v = raw.find("ceilingScheduleMs")) readSchedule(check, *v, in);
-    if (const Value* v = raw.find("retryOnStatuses")) readStatuses(check, "retryOnStatuses", *v, in.retryOnStatuses);
-    if (const Value* v = raw.find("retryAfterStatuses"))
-        readStatuses(check, "retryAfterStatuses", *v, in.retryAfterStatuses);
-    std::size_t index = 0;
-    if (const Value* v = raw.find("retryAfterMode"); v && check.choice("retryAfterMode", *v, kRetryAfterModes, index))
-        in.retryAfterMode = static_cast<RetryAfterMode>(index);
-    if (const Value* v = raw.find("retryAfterMaxMs")) check.optionalNumber("retryAfterMaxMs", *v, kMaxMs, in.retryAfterMaxMs);
 }
 
 }  // namespace
 
+const FieldTable& inputFields() {
+    static const FieldTable table = makeInputs();
+    return table;
+}
+
 ParsedInputs parseInputs(const Value& raw) {
+    const FieldTable& table = inputFields();
+    Normalized normalized = normalize(table, raw);
     ParsedInputs result;
-    Validator check(result.errors);
-    if (raw.kind() != Value::Kind::Object) {
-        check.fail("", "The inputs must be an object such as { \"maxRetries\": 3 }; got " + describe(raw) + ".");
-        return result;
-    }
-    for (const Value::Member& m : raw.asObject()) {
-        bool known = false;
-        for (std::string_view f : kFields) known = known || m.key == f;
-        if (!known) check.fail(m.key, m.key + " is not an input of the engine (check its spelling).");
-    }
-
-    Inputs in;
-    std::size_t index = 0;
-    double number = 0;
-    auto get = [&](const char* name) { return raw.find(name); };
-
-    // startDate first: script dates in rfc850 form are read against it.
-    if (const Value* v = get("startDate")) {
-        if (check.httpDate("startDate", *v, kDefaultStartSeconds, in.startSeconds)) in.startDate = v->asString();
-    }
-    if (const Value* v = get("scenario"); v && check.choice("scenario", *v, kScenarios, index))
-        in.scenario = static_cast<Scenario>(index);
-    bool scenarioIsScript = in.scenario == Scenario::Script;
-    if (const Value* v = get("scenario"); v && v->kind() == Value::Kind::String && v->asString() == "script")
-        scenarioIsScript = true;
-    if (const Value* v = get("script")) {
-        if (scenarioIsScript)
-            readScript(check, *v, in);
-        else
-            check.fail("script", "script is used only with scenario \"script\"; the named scenario already "
-                                 "decides the server's answers.");
-    } else if (scenarioIsScript) {
-        check.fail("script", "script is missing: scenario \"script\" needs a list of server answers such as "
-                             "[{ \"status\": 503 }, { \"status\": 200 }].");
-    }
-    if (const Value* v = get("operation"); v && check.choice("operation", *v, kOperations, index))
-        in.operation = static_cast<Operation>(index);
-    if (const Value* v = get("operationId"); v && check.string("operationId", *v, in.operationId)) {
-        std::size_t length = codePoints(in.operationId);
-        if (length < 1 || length > 255)
-            check.fail("operationId", "operationId must be 1 to 255 characters long; got " +
-                                          formatInt(static_cast<std::int64_t>(length)) + ".");
-    }
-    if (const Value* v = get("maxRetries"); v && check.number("maxRetries", *v, 0, 100, true, number))
-        in.maxRetries = static_cast<int>(number);
-    if (const Value* v = get("baseBackoffMs")) check.number("baseBackoffMs", *v, 0, kMaxMs, false, in.baseBackoffMs);
-    if (const Value* v = get("backoffMultiplier"))
-        check.number("backoffMultiplier", *v, 1, 10, false, in.backoffMultiplier);
-    if (const Value* v = get("maxBackoffMs")) check.optionalNumber("maxBackoffMs", *v, kMaxMs, in.maxBackoffMs);
-    if (const Value* v = get("jitter"); v && check.choice("jitter", *v, kJitters, index))
-        in.jitter = static_cast<Jitter>(index);
-    if (const Value* v = get("draws")) readDraws(check, *v, in);
-    if (const Value* v = get("seed"); v && check.number("seed", *v, 0, kMaxSafeInteger, true, number))
-        in.seed = static_cast<std::uint64_t>(number);
-    if (const Value* v = get("clientTimeoutMs"))
-        check.number("clientTimeoutMs", *v, 1, kMaxMs, false, in.clientTimeoutMs);
-    if (const Value* v = get("deadlineMs")) check.optionalNumber("deadlineMs", *v, kMaxMs, in.deadlineMs);
-    if (const Value* v = get("waitBudgetMs")) check.optionalNumber("waitBudgetMs", *v, kMaxMs, in.waitBudgetMs);
-    if (const Value* v = get("responseMs")) check.number("responseMs", *v, 0, kMaxMs, false, in.responseMs);
-    if (const Value* v = get("idempotencyKey")) check.boolean("idempotencyKey", *v, in.idempotencyKey);
-    if (const Value* v = get("retryOn")) readRetryOn(check, *v, in);
-    if (const Value* v = get("retryWritesWithoutKey"))
-        check.boolean("retryWritesWithoutKey", *v, in.retryWritesWithoutKey);
-    if (const Value* v = get("honourRetryAfter")) check.boolean("honourRetryAfter", *v, in.honourRetryAfter);
-    if (const Value* v = get("callers"); v && check.number("callers", *v, 1, 1000000, true, number))
-        in.callers = static_cast<std::uint32_t>(number);
-
-    readClientKnobs(check, raw, in);
-
-    if (result.errors.empty()) result.inputs = std::move(in);
+    result.errors = std::move(normalized.errors);
+    if (raw.kind() != Value::Kind::Object) return result;
+    checkAcrossFields(raw, normalized.value, result.errors);
+    if (!result.errors.empty()) return result;
+    Inputs in = readInputs(table, normalized.value, result.errors);
+    if (!result.errors.empty()) return result;
+    result.inputs = std::move(in);
+    result.echo = std::move(normalized.value);
     return result;
+}
+
+Value validate(const Value& raw) {
+    ParsedInputs parsed = parseInputs(raw);
+    Value v = Value::object();
+    v.set("ok", Value::boolean(parsed.errors.empty()));
+    v.set("errors", errorsToValue(parsed.errors));
+    return v;
+}
+
+Value schema() {
+    Value v = Value::object();
+    v.set("engine", Value::string(engineVersion()));
+    v.set(inputFields().name, tableToValue(inputFields()));
+    return v;
 }
 
 }  // namespace retrylab

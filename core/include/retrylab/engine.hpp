@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "retrylab/fields.hpp"
 #include "retrylab/value.hpp"
 
 namespace retrylab {
@@ -60,14 +61,13 @@ struct Inputs {
     double responseMs = 200;
     bool idempotencyKey = false;
     RetryOn retryOn;
-    std::vector<std::string> retryOnNames = {"timeout", "5xx"};  // as given, for the echo
     bool retryWritesWithoutKey = true;
     bool honourRetryAfter = true;
     std::string startDate = "Sun, 29 Nov 2026 10:00:00 GMT";
     std::int64_t startSeconds = 1795946400;  // startDate, seconds since 1970
     std::uint32_t callers = 1;
 
-    // Knobs beyond SPEC.md §2 that real clients need (docs/engine-knobs.md). Their defaults
+    // Knobs beyond SPEC.md §2 that real clients need (docs/engine.md §2). Their defaults
     // leave every SPEC result unchanged.
     bool firstRetryImmediate = false;          // failure 1 waits 0 (urllib3)
     double minBackoffMs = 0;                   // a backoff wait is at least this (Stripe)
@@ -83,18 +83,20 @@ struct Inputs {
 // or the script.
 std::vector<ScriptEntry> serverScript(const Inputs& inputs);
 
-struct InputError {
-    std::string field;    // a path: "maxRetries", "script[2].status", "draws[1]"
-    std::string message;  // a sentence a person understands
-};
-
 struct ParsedInputs {
     std::optional<Inputs> inputs;  // set when errors is empty
-    std::vector<InputError> errors;
+    Value echo;                    // then: every field, defaults filled (the result's `inputs`)
+    std::vector<InputError> errors;  // InputError: fields.hpp
 };
 
-// SPEC §7: every field checked; every bad one named.
+// SPEC §7: every field checked against inputFields() (fields.hpp), then the rules between
+// fields; every bad one named.
 ParsedInputs parseInputs(const Value& raw);
+
+// `{ ok, errors: [{ field, code, message, detail }] }` without running (errors empty when ok).
+Value validate(const Value& raw);
+// The input table as data: `{ engine, inputs: [row...] }` (docs/engine.md §4).
+Value schema();
 
 enum class EventKind {
     Send, Commit, Replay, Conflict, ServerError, RequestLost, ResponseLost,
@@ -170,12 +172,11 @@ struct Run {
 // metrics and attempt numbers alone, for sweeps that run thousands of points.
 Run simulate(const Inputs& inputs, bool describe = true);
 
-// SPEC §5: `{ ok: true, engine, inputs, events, attempts, metrics, herd? }`.
-Value toValue(const Inputs& inputs, const Run& run);
-// `{ ok: false, errors: [{ field, message }] }`.
+// SPEC §5: `{ ok: true, engine, inputs, events, attempts, metrics, herd? }`, `inputs` being
+// the echo parseInputs() made (every field with its default filled in).
+Value toValue(Value echo, const Run& run);
+// `{ ok: false, errors: [{ field, code, message, detail }] }`.
 Value toValue(const std::vector<InputError>& errors);
-// The inputs with every default filled in, as the result's `inputs`.
-Value inputsToValue(const Inputs& inputs);
 
 // The whole contract: validate, simulate, describe. Never throws on bad input.
 Value compute(const Value& rawInputs);
