@@ -63,7 +63,7 @@ if (!WebAssembly.validate(wasm)) {
 }
 // What loader.js gives the module: a link flag that makes it import anything else (a
 // filesystem, a clock) must fail here, not in a reader's browser.
-const PROVIDED = ['env.emscripten_resize_heap', 'env.emscripten_memcpy_big', 'env.abort'];
+const PROVIDED = ['env.emscripten_resize_heap', 'env.abort'];
 const missing = WebAssembly.Module.imports(new WebAssembly.Module(wasm))
   .map((i) => `${i.module}.${i.name}`).filter((name) => !PROVIDED.includes(name));
 if (missing.length) {

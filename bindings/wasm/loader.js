@@ -83,10 +83,6 @@ function RetryLabEngine() {
           }
           return 0;
         },
-        // memcpy of large blocks, in builds that ask for it (-O2 and above).
-        emscripten_memcpy_big: function (dest, src, num) {
-          new Uint8Array(memory.buffer).copyWithin(dest, src, src + num);
-        },
         abort: function () { throw new Error('the engine aborted'); },
       },
     };

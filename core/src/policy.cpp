@@ -125,6 +125,9 @@ WaitChoice chooseWait(const Inputs& in, int failureNumber, const std::optional<R
         if (plan.usesDraw) choice.draw = d = draws.next();
     }
     choice.waitMs = waitFor(in, plan, d, &previousDecorrelated);
+    // The header decides when it replaces the backoff, or when, as a floor, it is not below it
+    // (the sentence then begins "Retry-After:" as well).
+    choice.fromHeader = plan.kind == WaitPlan::Kind::Header || (plan.headerFloor && choice.waitMs == plan.headerMs);
     if (describe) choice.rule = describeWait(in, failureNumber, plan, choice, retryAfter ? &*retryAfter : nullptr);
     return choice;
 }

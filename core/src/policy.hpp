@@ -26,6 +26,7 @@ struct WaitChoice {
     std::string rule;                // "Retry-After: 2 (header wins)", "ceiling 1000 ms × draw 0.40", ...
     std::optional<double> ceilingMs;
     std::optional<double> draw;
+    bool fromHeader = false;         // an honoured Retry-After decided the wait
 };
 
 // How the wait after failure number `failureNumber` is made, decided before any draw: an

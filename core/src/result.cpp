@@ -3,7 +3,10 @@
 
 namespace retrylab {
 
-const char* engineVersion() { return "1.0.0"; }
+#ifndef RETRYLAB_VERSION
+#error "RETRYLAB_VERSION is the project's version, defined by core/CMakeLists.txt"
+#endif
+const char* engineVersion() { return RETRYLAB_VERSION; }
 
 const char* eventKindName(EventKind kind) {
     switch (kind) {
@@ -44,6 +47,22 @@ const char* stopReasonName(StopReason reason) {
     return "";
 }
 
+const char* waitKindName(WaitKind kind) {
+    switch (kind) {
+        case WaitKind::None: return "none";
+        case WaitKind::Header: return "header";
+        case WaitKind::Backoff: return "backoff";
+    }
+    return "";
+}
+
+const char* failureClassName(FailureClass c) {
+    // The four a policy may retry are named once, by retryOn's choices.
+    if (c == FailureClass::Success) return "success";
+    if (c == FailureClass::Other) return "other";
+    return inputFields().field("retryOn").item.front().nameOf(static_cast<int>(c));
+}
+
 namespace {
 
 Value orNull(const std::optional<double>& x) { return x ? Value::number(*x) : Value::null(); }
@@ -81,6 +100,11 @@ Value attemptValue(const AttemptRow& a) {
     } else {
         v.set("retryAfter", Value::null());
     }
+    v.set("waitKind", Value::string(waitKindName(a.waitKind)));
+    v.set("scriptIndex", count(a.scriptIndex));
+    v.set("scriptRepeats", Value::boolean(a.scriptRepeats));
+    v.set("clientClass", Value::string(failureClassName(a.clientClass)));
+    v.set("chargeNumber", a.chargeNumber ? count(*a.chargeNumber) : Value::null());
     return v;
 }
 

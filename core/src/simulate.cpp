@@ -108,6 +108,7 @@ public:
                 break;
             }
             row.waitAfterMs = wait.waitMs;
+            row.waitKind = wait.fromHeader ? WaitKind::Header : WaitKind::Backoff;
             row.waitRule = wait.rule;
             row.ceilingMs = wait.ceilingMs;
             row.draw = wait.draw;
@@ -142,10 +143,13 @@ private:
     }
 
     AttemptRow& attempt(int n, double start) {
-        const ScriptEntry& entry = script_[std::min<std::size_t>(static_cast<std::size_t>(n - 1), script_.size() - 1)];
+        const std::size_t index = std::min<std::size_t>(static_cast<std::size_t>(n - 1), script_.size() - 1);
+        const ScriptEntry& entry = script_[index];
         run_.attempts.push_back(AttemptRow{});
         AttemptRow& row = run_.attempts.back();
         row.n = n;
+        row.scriptIndex = static_cast<int>(index);
+        row.scriptRepeats = index + 1 == script_.size();
         row.startMs = start;
         run_.metrics.attempts = n;
 
@@ -186,6 +190,7 @@ private:
             if (classify(status) == FailureClass::Success && write) {
                 int k = ++run_.metrics.charges;
                 row.commitMs = answerMs;
+                row.chargeNumber = k;
                 row.effect = sideEffect(in_, k);
                 if (keyed && !stored_) stored_ = StoredResult{answerMs, status, k};
                 event(answerMs, EventKind::Commit, n, [&] { return std::string(attemptLabel(n) + ": the server commits " + sideEffect(in_, k)); });
@@ -206,6 +211,7 @@ private:
             row.clientSaw = formatInt(*answered);
             lastSeen_ = classify(*answered);
             lastStatus_ = *answered;
+            row.clientClass = lastSeen_;
             if (scripted && entry.retryAfter) row.retryAfter = readRetryAfter(entry, answerMs);
             event(answerMs, EventKind::Receive, n, [&] {
                 std::string text = attemptLabel(n) + ": the client receives " + row.clientSaw;
@@ -216,6 +222,7 @@ private:
             double timeoutAt = start + in_.clientTimeoutMs;
             row.clientSaw = "timeout";
             lastSeen_ = FailureClass::Timeout;
+            row.clientClass = FailureClass::Timeout;
             if (in_.deadlineMs && *in_.deadlineMs < timeoutAt) {
                 row.endMs = *in_.deadlineMs;
                 event(row.endMs, EventKind::Deadline, n, [&] { return std::string(attemptLabel(n) + ": the overall deadline at " + ms(*in_.deadlineMs) +

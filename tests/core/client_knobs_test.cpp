@@ -1,4 +1,4 @@
-// The knobs real clients need beyond SPEC.md §2 (docs/engine-knobs.md), each worked by hand.
+// The knobs real clients need beyond SPEC.md §2 (docs/engine.md §2), each worked by hand.
 #include <catch2/catch.hpp>
 
 #include "support.hpp"

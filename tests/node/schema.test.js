@@ -92,3 +92,18 @@ test('retrysim --schema takes no FILE', () => {
   assert.equal(run.status, 2);
   assert.match(run.stderr, /--schema reads no FILE/);
 });
+
+test('one version number: the project\'s, in package.json, the engine file and retrysim', () => {
+  const { repo } = require('./support.js');
+  const cmake = fs.readFileSync(path.join(repo, 'CMakeLists.txt'), 'utf8');
+  const project = /project\(retrylab VERSION (\d+\.\d+\.\d+)/.exec(cmake);
+  assert.ok(project, 'CMakeLists.txt names a project VERSION');
+  const version = project[1];
+  assert.equal(JSON.parse(fs.readFileSync(path.join(repo, 'package.json'), 'utf8')).version, version);
+  assert.equal(engine.version(), version);
+  assert.equal(engine.compute({}).engine, version);
+  assert.equal(engine.schema().engine, version);
+  const run = runRetrysim('', ['--version']);
+  assert.equal(run.status, 0);
+  assert.equal(run.stdout.trim(), `retrysim ${version}`);
+});

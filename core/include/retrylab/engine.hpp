@@ -117,6 +117,12 @@ struct RetryAfterSeen {
     std::string note;              // "seconds", "date", "past", "unusable"
 };
 
+// Where the wait after an attempt came from: an honoured Retry-After that decided it, the
+// backoff (an immediate first retry included), or no wait (the last attempt).
+enum class WaitKind { None, Header, Backoff };
+const char* waitKindName(WaitKind kind);      // "none", "header", "backoff"
+const char* failureClassName(FailureClass c); // "success", "timeout", "429", "5xx", "4xx", "other"
+
 struct AttemptRow {
     int n = 0;
     double startMs = 0;
@@ -130,6 +136,12 @@ struct AttemptRow {
     std::optional<double> ceilingMs;
     std::optional<double> draw;
     std::optional<RetryAfterSeen> retryAfter;
+    // The same facts as data (docs/engine.md §5), beside the words above.
+    WaitKind waitKind = WaitKind::None;
+    int scriptIndex = 0;            // the entry of the server's script attempt n drew (0-based)
+    bool scriptRepeats = false;     // that entry is the script's last, the one that repeats
+    FailureClass clientClass = FailureClass::Timeout;  // the class of what the client saw
+    std::optional<int> chargeNumber;  // the side effect this attempt committed: #k
 };
 
 enum class Outcome { Success, Unknown, Failed };
