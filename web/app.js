@@ -16,6 +16,8 @@ import { bindFields } from './explorable/fields.js';
 import { createRunView } from './explorable/run-view.js';
 import { attachSeek } from './explorable/seek.js';
 import { createClock } from './explorable/clock.js';
+import { validateInputs } from './validate.js';
+import { linkCodec } from './share/codec.js';
 
 // An engine that throws (a WebAssembly trap, an abort) or answers with something that is no
 // result must not take the page down: either becomes an error result, so the last good run
@@ -46,6 +48,16 @@ export function createExplorable(root, engine, { idPrefix = 'rl-' } = {}) {
   if (!opening || opening.ok !== true) {
     const why = opening && Array.isArray(opening.errors) && opening.errors[0] ? ` ${opening.errors[0].message}` : '';
     throw new Error(`The retry engine could not compute the opening run.${why}`);
+  }
+
+  // The engine's table of its inputs (engine.schema()): the link format and the attributes.
+  let schema;
+  let codec;
+  try {
+    schema = engine.schema();
+    codec = linkCodec(schema);
+  } catch (error) {
+    throw new Error(`The retry engine could not describe its inputs (${error && error.message ? error.message : error}).`);
   }
 
   let state = initialState(opening);
@@ -135,6 +147,11 @@ export function createExplorable(root, engine, { idPrefix = 'rl-' } = {}) {
       tell(before);
     },
     compute,
+    // The engine's errors for inputs without running them (validate.js).
+    validate: (inputs) => validateInputs(engine, inputs),
+    // The engine's table of its inputs (docs/engine.md §4), and the link format for it (share/codec.js).
+    schema,
+    codec,
     destroy() {
       setPlayback(pause(state.playback));
       visibility.disconnect();

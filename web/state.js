@@ -101,15 +101,15 @@ export function inputsFromFields(fields, extra = {}) {
 
 // The engine names bad fields with a path ("maxRetries", "script[2].status"): show each
 // beside the control that owns it, or as a general message when no control here does.
-// The engine's sentence starts with the field's name ("maxRetries must be ..."): beside a
-// control, say it with the control's label instead.
+// Beside a control, the control's label is said, then the engine's words after the field's
+// name (`detail`: "must be a whole number from 0 to 100; got 101.").
 const LABELS = Object.fromEntries(NUMBER_FIELDS.map((f) => [f.name, f.label]));
 
 export function errorsByField(engineErrors) {
   const errors = {};
-  for (const { field, message } of engineErrors) {
+  for (const { field, message, detail } of engineErrors) {
     const name = FIELD_NAMES.includes(field) ? field : 'general';
-    const text = LABELS[field] && message.startsWith(`${field} `) ? `${LABELS[field]}${message.slice(field.length)}` : message;
+    const text = LABELS[field] && typeof detail === 'string' ? `${LABELS[field]} ${detail}` : message;
     errors[name] = errors[name] ? `${errors[name]} ${text}` : text;
   }
   return errors;

@@ -1,20 +1,18 @@
 // "Would the engine accept these inputs?", without running them: the engine's own
-// validate() (SPEC §7), each error { code, field, message, detail }. Every check the page
-// makes of a value before it has a run to show (the herd's fields, a link's herdCallers) comes
-// here, so none of them computes a run to find out.
+// validate() (SPEC §7, docs/engine.md §4), each error { field, code, message, detail }. Every
+// check the page makes of values it has no run for yet (the herd's fields, a link's inputs
+// and herdCallers, <retry-lab>'s attributes) comes here, so none computes a run to find out.
 
-const failed = (message) => [{ code: 'engine-failed', field: 'general', message, detail: message }];
+const failed = (message) => [{ field: '', code: 'engine-failed', message, detail: message }];
 
 export function validateInputs(engine, inputs) {
   let answer;
   try {
-    answer = typeof engine.validate === 'function'
-      ? engine.validate(inputs)
-      : engine.compute({ scenario: 'bad-request-400', ...inputs }); // an engine before validate(): a 400 is never retried
+    answer = engine.validate(inputs);
   } catch (error) {
     return failed(`The retry engine could not check these values (${error && error.message ? error.message : error}).`);
   }
   if (answer && answer.ok === true) return [];
-  if (!answer || !Array.isArray(answer.errors)) return failed('The retry engine gave no answer.');
-  return answer.errors.map((e) => ('detail' in e ? e : { ...e, detail: e.message.startsWith(`${e.field} `) ? e.message.slice(e.field.length + 1) : e.message }));
+  if (!answer || !Array.isArray(answer.errors) || answer.errors.length === 0) return failed('The retry engine gave no answer it could read.');
+  return answer.errors;
 }

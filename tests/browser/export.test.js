@@ -12,7 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { assertClean, browserSuite, openPage } from './lib/harness.js';
 import { parseCsv } from './lib/sites.js';
 import { ID } from './lib/ui.js';
-import { encodeLink } from '../../web/share/codec.js';
+import { linkCodec } from '../../web/share/codec.js';
 import { CSV_HEADINGS, answersCsv, csvCell } from '../../web/export/csv.js';
 import { timelineSvg } from '../../web/export/svg.js';
 
@@ -42,7 +42,7 @@ async function downloadOf(page, label) {
   return { name: download.suggestedFilename(), path, text: await readFile(path, 'utf8') };
 }
 
-const openRun = (inputs, options = {}) => openPage(env, { ...options, path: `/#${encodeLink(env.engine.compute(inputs).inputs)}` });
+const openRun = (inputs, options = {}) => openPage(env, { ...options, path: `/#${linkCodec(env.engine.schema()).encodeLink(env.engine.compute(inputs).inputs)}` });
 
 describe('exports', () => {
   test('Run as JSON is exactly compute()\'s result, in the page and in node', async (t) => {

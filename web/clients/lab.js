@@ -15,6 +15,7 @@ export function mountClientLab(root, app, engine, { idPrefix = 'cl-', sweepPrefi
   const id = makeIds(idPrefix);
   const doc = root.ownerDocument;
   const seedPolicy = policyOf(app.compute({}).inputs); // the engine's defaults
+  const noTimeoutMs = app.schema.inputs.find((row) => row.name === 'clientTimeoutMs').max;
   // The choice is the explorable's state.client; the lab's own until the reader or a run changes it.
   const selectedNow = () => app.getState().client || SEED_ID;
 
@@ -69,7 +70,7 @@ export function mountClientLab(root, app, engine, { idPrefix = 'cl-', sweepPrefi
     const expected = policyOf(opening.inputs);
     const changed = POLICY_FIELDS.filter((f) => !sameInputValue(expected[f], now[f]));
     patch(card, presetCardView(id, {
-      preset, opening, current: sameInputs(result.inputs, opening.inputs) ? null : result, changed,
+      preset, opening, current: sameInputs(result.inputs, opening.inputs) ? null : result, changed, noTimeoutMs,
     }));
     if (sweep) sweep.update(result.inputs);
   }
@@ -78,8 +79,10 @@ export function mountClientLab(root, app, engine, { idPrefix = 'cl-', sweepPrefi
   function follow(state, before) {
     if (before && state.result === before.result && state.client === before.client) return;
     const now = policyOf(state.result.inputs);
-    const match = known.find((k) => sameInputs(k.policy, now));
-    if (match && match.choice !== (state.client || SEED_ID)) app.update({ client: match.choice });
+    // Two presets may share a policy: the one chosen wins.
+    const chosen = state.client || SEED_ID;
+    const match = known.find((k) => k.choice === chosen && sameInputs(k.policy, now)) || known.find((k) => sameInputs(k.policy, now));
+    if (match && match.choice !== chosen) app.update({ client: match.choice });
     else draw(state.result);
   }
 

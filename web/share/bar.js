@@ -5,7 +5,6 @@
 // asks for a file; the <retry-lab> element has it inside.
 
 import { h, mount } from '../dom.js';
-import { encodeLink } from './codec.js';
 import { linkMoved } from './link.js';
 import { noticeView } from './notice.js';
 
@@ -59,7 +58,7 @@ export function attachShareBar(root, app, { id, linkBase, loadExports, openLabel
   const status = $('share-status');
   const open = openLabel ? $('open') : null;
 
-  const linkNow = () => `${linkBase()}#${encodeLink(app.getState().result.inputs, pageOf(app.getState()))}`;
+  const linkNow = () => `${linkBase()}#${app.codec.encodeLink(app.getState().result.inputs, pageOf(app.getState()))}`;
   function update() {
     const link = linkNow();
     box.value = link;

@@ -2,15 +2,16 @@
 // every new run after that rewrites the hash with history.replaceState, so the Back button
 // is not flooded. Writes are batched: a dragged slider makes one write when it rests.
 
-import { MAX_LINK_LENGTH, encodeLink, isLink, parseLink } from './codec.js';
+import { MAX_LINK_LENGTH, isLink } from './codec.js';
 import { acceptInputs } from './accept.js';
 
 const WRITE_DELAY_MS = 200;
 
-// { inputs, page, result, problems } for a hash, its inputs checked one by one by the engine.
-export function readLink(hash, compute, { pageKeys = [] } = {}) {
-  const parsed = parseLink(hash, { pageKeys });
-  const accepted = acceptInputs(parsed.inputs, compute);
+// { inputs, page, result, problems } for a hash, its inputs checked by the engine. `engine`:
+// { codec, validate, compute } (an explorable has all three: app.js).
+export function readLink(hash, engine, { pageKeys = [] } = {}) {
+  const parsed = engine.codec.parseLink(hash, { pageKeys });
+  const accepted = acceptInputs(parsed.inputs, engine);
   // A value the engine refused is named as the link wrote it ("1e999", not "Infinity").
   const asWritten = accepted.problems.map((p) => (parsed.texts && p.key in parsed.texts ? { ...p, value: parsed.texts[p.key] } : p));
   return {
@@ -38,7 +39,7 @@ export function syncLink(win, app, { onProblems, pageKeys = [], pageOf = () => (
   let loading = false;
   function read() {
     if (!isLink(location.hash)) return false;
-    const { inputs, result, page, problems } = readLink(location.hash, app.compute, { pageKeys });
+    const { inputs, result, page, problems } = readLink(location.hash, app, { pageKeys });
     loading = true;
     let more;
     try {
@@ -51,7 +52,7 @@ export function syncLink(win, app, { onProblems, pageKeys = [], pageOf = () => (
   }
 
   let timer = 0;
-  const hashNow = () => `#${encodeLink(app.getState().result.inputs, pageOf(app.getState()))}`;
+  const hashNow = () => `#${app.codec.encodeLink(app.getState().result.inputs, pageOf(app.getState()))}`;
   function write() {
     timer = 0;
     const hash = hashNow();

@@ -66,7 +66,8 @@ function applyLink(app, engine, traces, inputs, result, page) {
   }
   const sections = {};
   if (trace === HERD_TRACE) {
-    let { callers } = app.getState().herd;
+    const herd = app.getState().herd;
+    let { callers } = herd;
     if ('herdCallers' in page) {
       // The engine judges the number, as the herd's own field does.
       const asked = /^\d+$/.test(page.herdCallers) ? Number(page.herdCallers) : NaN;
@@ -74,7 +75,8 @@ function applyLink(app, engine, traces, inputs, result, page) {
       if (errors && errors.length === 0) callers = asked;
       else said('herdCallers', errors ? errors.map((e) => e.message).join(' ') : 'is not a number of callers');
     }
-    sections.herd = { callers, seed: result.inputs.seed };
+    // A new herd only when it differs: the panel computes its histograms for every new one.
+    if (callers !== herd.callers || result.inputs.seed !== herd.seed) sections.herd = { callers, seed: result.inputs.seed };
   }
   if (trace === CUSTOM_TRACE) {
     const read = traces.readCustom(inputs);

@@ -10,7 +10,6 @@ export async function loadEngineInNode() {
   const require = createRequire(import.meta.url);
   const factory = require(join(DIST, 'retrylab-engine.js'));
   const engine = await factory();
-  if (engine.ready && typeof engine.ready.then === 'function') await engine.ready;
   return engine;
 }
 
