@@ -15,6 +15,19 @@ if(RETRYLAB_WARNINGS_AS_ERRORS)
     target_compile_options(retrylab_warnings INTERFACE -Werror)
 endif()
 
+# AddressSanitizer and UndefinedBehaviorSanitizer for every target of the project (the
+# sanitize preset turns RETRYLAB_SANITIZE on): the one place their flags are written. Every
+# target links retrylab::options, through the core if not directly.
+option(RETRYLAB_SANITIZE "Build everything with AddressSanitizer and UndefinedBehaviorSanitizer (clang)" OFF)
+function(retrylab_enable_sanitizers)
+    set(sanitizers -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
+    target_compile_options(retrylab_options INTERFACE ${sanitizers})
+    target_link_options(retrylab_options INTERFACE ${sanitizers})
+endfunction()
+if(RETRYLAB_SANITIZE)
+    retrylab_enable_sanitizers()
+endif()
+
 set(CMAKE_CXX_EXTENSIONS OFF)
 set(CMAKE_EXPORT_COMPILE_COMMANDS ON)
 

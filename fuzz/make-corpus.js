@@ -1,17 +1,20 @@
 #!/usr/bin/env node
 // Writes the fuzz target's seed corpus (fuzz/corpus/) from the shared conformance cases:
 // each case's inputs as one file (case-*.json), a sweep request over each of the five sweep
-// fields for the seed scenarios (sweep-*.json), and the hostile inputs below (hostile-*.json).
-// Run it again when the cases change:  node fuzz/make-corpus.js [path/to/cases.json]
+// fields for the seed scenarios (sweep-*.json), the hostile inputs below (hostile-*.json), and
+// from the engine's input table (retrysim --schema) each row at the ends of its range and
+// each of its choices (row-*.json). Run it again when the cases or the inputs change:
+//   node fuzz/make-corpus.js [path/to/cases.json]      (RETRYSIM: retrysim, default the native build's)
 'use strict';
 
+const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 
 const casesPath = process.argv[2] || path.join(__dirname, '..', '..', 'shared', 'conformance', 'cases.json');
 const out = path.join(__dirname, 'corpus');
 fs.mkdirSync(out, { recursive: true });
-for (const name of fs.readdirSync(out)) if (/^(case|sweep|hostile)-.*\.json$/.test(name)) fs.unlinkSync(path.join(out, name));
+for (const name of fs.readdirSync(out)) if (/^(case|sweep|hostile|row)-.*\.json$/.test(name)) fs.unlinkSync(path.join(out, name));
 
 const slug = (s) => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60);
 const write = (name, text) => fs.writeFileSync(path.join(out, name), text);
@@ -63,4 +66,34 @@ const hostile = {
   'sweep-bad': '{"vary": "seed", "from": "a", "to": 1e999, "points": 1.5, "inputs": [], "extra": 1}',
 };
 for (const [name, text] of Object.entries(hostile)) write(`hostile-${name}.json`, text);
-console.log(`wrote ${cases.length} cases, ${sweeps.length} sweeps and ${Object.keys(hostile).length} hostile inputs to ${out}`);
+
+// Each row of the input table at its edges: the smallest and largest number (or list of one),
+// every choice, the longest string, null where allowed; a presence rule's sibling set so that
+// the row is allowed.
+const retrysim = process.env.RETRYSIM || path.join(__dirname, '..', 'build', 'native', 'bindings', 'cli', 'retrysim');
+const rows = JSON.parse(execFileSync(retrysim, ['--schema'], { encoding: 'utf8' })).inputs;
+function edges(row) {
+  switch (row.type) {
+    case 'number': return [row.min, row.max];
+    case 'choice': return row.choices.map((c) => c.name);
+    case 'string': return ['x'.repeat(Math.max(row.minLength, 1)), 'é'.repeat(row.maxLength ?? 100)];
+    case 'boolean': return [!row.default];
+    case 'http-date': return ['Sunday, 06-Nov-94 08:49:37 GMT', 'Sun Nov  6 08:49:37 1994'];
+    case 'list': return row.items.type === 'object' ? [[{ status: 503, retryAfter: '1' }, { dropped: true }, { status: 200, lost: true }]]
+      : edges(row.items).map((item) => [item]);
+    default: return [];
+  }
+}
+let rowFiles = 0;
+for (const row of rows) {
+  const values = edges(row).concat(row.nullable ? [null] : []);
+  values.forEach((value, i) => {
+    const inputs = {};
+    for (const rule of [row.onlyWhen, row.requiredWhen]) if (rule) inputs[rule.field] = rule.value;
+    inputs[row.name] = value;
+    write(`row-${row.name}-${i}.json`, JSON.stringify(inputs));
+    ++rowFiles;
+  });
+}
+console.log(`wrote ${cases.length} cases, ${sweeps.length} sweeps, ${Object.keys(hostile).length} hostile inputs and ` +
+            `${rowFiles} row edges to ${out}`);

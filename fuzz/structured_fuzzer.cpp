@@ -1,6 +1,7 @@
 // libFuzzer target that builds the inputs as a Value directly from the fuzzer's bytes
 // (FuzzedDataProvider), past the JSON parser: nearly every input is an object of the engine's
-// own fields with values chosen near the edges of SPEC §7's ranges, so the engine's rules
+// own fields (read from its input table, fields.hpp) with values of each row's type, chosen
+// near the edges of its bounds, so the engine's rules
 // rather than the parser get the mutations. It also gives values JSON cannot carry but the
 // WebAssembly binding can (NaN, infinities, -0, unsupported values such as a JS function).
 // A quarter of the inputs are wrapped as sweep requests. The checks are engine_fuzzer's
@@ -15,18 +16,16 @@
 #include <fuzzer/FuzzedDataProvider.h>
 
 #include "checks.hpp"
+#include "retrylab/fields.hpp"
 #include "retrylab/value.hpp"
 
 namespace {
 
 using retrylab::Value;
 
-const char* const kFields[] = {
-    "scenario", "script", "operation", "operationId", "maxRetries", "baseBackoffMs", "backoffMultiplier",
-    "maxBackoffMs", "jitter", "draws", "seed", "clientTimeoutMs", "deadlineMs", "waitBudgetMs", "responseMs",
-    "idempotencyKey", "retryOn", "retryWritesWithoutKey", "honourRetryAfter", "startDate", "callers",
-    "firstRetryImmediate", "minBackoffMs", "jitterLow", "jitterHigh", "ceilingScheduleMs", "retryOnStatuses",
-    "retryAfterStatuses", "retryAfterMode", "retryAfterMaxMs"};
+using retrylab::Field;
+using retrylab::FieldType;
+
 const char* const kNames[] = {"response-lost", "request-lost", "outage-503-twice", "bad-request-400", "script",
                               "charge", "create", "read", "none", "full", "equal", "decorrelated", "proportional",
                               "timeout", "429", "5xx", "4xx", "replace", "at-least", "op-0001", ""};
@@ -103,7 +102,8 @@ public:
             case 2: return Value::string(text());
             case 3: return Value::unsupported("a function");
             case 4: return depth < 3 ? list(depth + 1) : Value::number(number());
-            case 5: return depth < 3 ? entry(depth + 1) : Value::null();
+            case 5: return depth < 3 ? object(retrylab::inputFields().field("script").item.front().members, 6, depth + 1)
+                                     : Value::null();
             default: return Value::number(number());
         }
     }
@@ -115,58 +115,58 @@ public:
         return Value::array(std::move(items));
     }
 
-    // A script entry: mostly the fields an entry has.
-    Value entry(int depth) {
-        Value e = Value::object();
-        if (in_.ConsumeIntegralInRange<int>(0, 5) != 0) e.set("status", in_.ConsumeBool() ? Value::number(in_.PickValueInArray({200, 201, 302, 400, 404, 409, 413, 429, 500, 503, 599})) : value(depth));
-        if (in_.ConsumeBool()) e.set("retryAfter", in_.ConsumeBool() ? Value::string(in_.ConsumeBool() ? in_.PickValueInArray(kRetryAfters) : in_.PickValueInArray(kDates)) : value(depth));
-        if (in_.ConsumeIntegralInRange<int>(0, 3) == 0) e.set("date", in_.ConsumeBool() ? Value::string(in_.PickValueInArray(kDates)) : value(depth));
-        if (in_.ConsumeIntegralInRange<int>(0, 3) == 0) e.set("lost", Value::boolean(in_.ConsumeBool()));
-        if (in_.ConsumeIntegralInRange<int>(0, 4) == 0) e.set("dropped", Value::boolean(in_.ConsumeBool()));
-        if (in_.ConsumeIntegralInRange<int>(0, 30) == 0) e.set(text(), value(depth));
-        return e;
-    }
+    Value inputs() { return object(retrylab::inputFields().fields, 14, 1); }
 
-    Value inputs() {
+private:
+    // Up to `most` members of `rows`, now and then one with a key no row has.
+    Value object(const std::vector<Field>& rows, std::size_t most, int depth) {
         Value object = Value::object();
-        for (std::size_t n = in_.ConsumeIntegralInRange<std::size_t>(0, 14); n > 0 && in_.remaining_bytes() > 0; --n) {
-            std::string key = in_.ConsumeIntegralInRange<int>(0, 40) == 0 ? text() : in_.PickValueInArray(kFields);
-            object.set(std::move(key), field(key));
+        for (std::size_t n = in_.ConsumeIntegralInRange<std::size_t>(0, most); n > 0 && in_.remaining_bytes() > 0; --n) {
+            if (in_.ConsumeIntegralInRange<int>(0, 40) == 0) {
+                object.set(text(), value(depth));
+                continue;
+            }
+            const Field& row = rows[in_.ConsumeIntegralInRange<std::size_t>(0, rows.size() - 1)];
+            object.set(row.name, field(row, depth));
         }
         return object;
     }
 
-private:
-    Value field(const std::string& key) {
-        if (in_.ConsumeIntegralInRange<int>(0, 7) == 0) return value(1);  // any kind at all
-        if (key == "script") {
-            Value::Array entries;
-            for (std::size_t n = in_.ConsumeIntegralInRange<std::size_t>(0, 8); n > 0 && in_.remaining_bytes() > 0; --n)
-                entries.push_back(entry(1));
-            return Value::array(std::move(entries));
-        }
-        if (key == "draws" || key == "ceilingScheduleMs" || key == "retryOnStatuses" || key == "retryAfterStatuses" ||
-            key == "retryOn") {
-            Value::Array items;
-            for (std::size_t n = in_.ConsumeIntegralInRange<std::size_t>(0, 10); n > 0 && in_.remaining_bytes() > 0; --n) {
-                if (key == "retryOn") items.push_back(Value::string(in_.PickValueInArray({"timeout", "429", "5xx", "4xx"})));
-                else if (key == "draws") items.push_back(Value::number(in_.ConsumeBool() ? in_.ConsumeProbability<double>() : number()));
-                else if (key == "ceilingScheduleMs") items.push_back(Value::number(number()));
-                else items.push_back(Value::number(in_.PickValueInArray({200, 409, 413, 429, 500, 502, 503, 504, 599})));
+    // Usually a value of the row's own type near its bounds; now and then any value at all.
+    Value field(const Field& row, int depth) {
+        if (in_.ConsumeIntegralInRange<int>(0, 7) == 0) return value(depth);
+        if (row.nullable && in_.ConsumeIntegralInRange<int>(0, 3) == 0) return Value::null();
+        switch (row.type) {
+            case FieldType::Boolean: return Value::boolean(in_.ConsumeBool());
+            case FieldType::Number: {
+                if (!row.whole || in_.ConsumeBool()) return Value::number(number());
+                // A whole number at or just past the row's bounds, or inside them.
+                const double edges[] = {row.lo - 1, row.lo, row.lo + 1, row.hi - 1, row.hi, row.hi + 1};
+                if (in_.ConsumeBool()) return Value::number(in_.PickValueInArray(edges));
+                return Value::number(row.lo + in_.ConsumeIntegralInRange<int>(0, 1000));
             }
-            return Value::array(std::move(items));
+            case FieldType::String: return Value::string(text());
+            case FieldType::Choice:
+                if (in_.ConsumeIntegralInRange<int>(0, 5) == 0) return Value::string(in_.PickValueInArray(kNames));
+                return Value::string(row.choices[in_.ConsumeIntegralInRange<std::size_t>(0, row.choices.size() - 1)].name);
+            case FieldType::HttpDate: return Value::string(in_.PickValueInArray(kDates));
+            case FieldType::List: {
+                if (depth > 3) return Value::array();
+                Value::Array items;
+                for (std::size_t n = in_.ConsumeIntegralInRange<std::size_t>(0, 10); n > 0 && in_.remaining_bytes() > 0; --n)
+                    items.push_back(field(row.item.front(), depth + 1));
+                return Value::array(std::move(items));
+            }
+            case FieldType::Object: return depth > 3 ? Value::object() : object(row.members, row.members.size() + 1, depth + 1);
+            case FieldType::Variant: {
+                if (depth > 3 || row.variants.empty()) return Value::object();
+                const auto& option = row.variants[in_.ConsumeIntegralInRange<std::size_t>(0, row.variants.size() - 1)];
+                Value v = object(option.members, option.members.size() + 1, depth + 1);
+                if (in_.ConsumeIntegralInRange<int>(0, 4) != 0) v.set(row.discriminator, Value::string(option.name));
+                return v;
+            }
         }
-        if (key == "scenario" || key == "operation" || key == "jitter" || key == "retryAfterMode")
-            return Value::string(in_.PickValueInArray(kNames));
-        if (key == "startDate") return Value::string(in_.PickValueInArray(kDates));
-        if (key == "operationId") return Value::string(text());
-        if (key == "idempotencyKey" || key == "retryWritesWithoutKey" || key == "honourRetryAfter" || key == "firstRetryImmediate")
-            return Value::boolean(in_.ConsumeBool());
-        if ((key == "maxBackoffMs" || key == "deadlineMs" || key == "waitBudgetMs" || key == "retryAfterMaxMs") &&
-            in_.ConsumeIntegralInRange<int>(0, 3) == 0)
-            return Value::null();
-        if (key == "callers" && in_.ConsumeBool()) return Value::number(in_.ConsumeIntegralInRange<int>(1, 200));
-        return Value::number(number());
+        return value(depth);
     }
 
     FuzzedDataProvider& in_;
