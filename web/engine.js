@@ -1,7 +1,15 @@
 // Loading the retry engine: one classic script (retrylab-engine.js) defines the global
-// factory RetryLabEngine. Every failure becomes a plain sentence the page can show.
+// factory RetryLabEngine. Every failure becomes a plain sentence the page can show, and a
+// `code` saying which failure it is: 'no-webassembly', 'not-loaded', 'start-failed' (the
+// module would not compile or start: also what a Content-Security-Policy without
+// 'wasm-unsafe-eval' does) or 'no-compute'.
 
-export class EngineUnavailable extends Error {}
+export class EngineUnavailable extends Error {
+  constructor(code, message) {
+    super(message);
+    this.code = code;
+  }
+}
 
 // The engine as a page holds it (replacedAfterFailure below).
 export async function loadEngine(global = globalThis) {
@@ -10,23 +18,22 @@ export async function loadEngine(global = globalThis) {
 
 async function startEngine(global) {
   if (typeof global.WebAssembly !== 'object') {
-    throw new EngineUnavailable('This browser cannot run WebAssembly, which the retry engine needs.');
+    throw new EngineUnavailable('no-webassembly', 'This browser cannot run WebAssembly, which the retry engine needs.');
   }
   if (typeof global.RetryLabEngine !== 'function') {
-    throw new EngineUnavailable('The retry engine (retrylab-engine.js) did not load, so nothing can be computed.');
+    throw new EngineUnavailable('not-loaded', 'The retry engine (retrylab-engine.js) did not load, so nothing can be computed.');
   }
   let engine;
   try {
-    engine = await global.RetryLabEngine();
-    // Built with synchronous compilation the factory returns the module itself; its
-    // `ready` promise settles once the runtime is up either way.
-    if (engine && engine.ready && typeof engine.ready.then === 'function') await engine.ready;
+    engine = await global.RetryLabEngine(); // the engine itself (bindings/wasm/loader.js)
   } catch (error) {
     const why = error && error.message ? error.message : String(error);
-    throw new EngineUnavailable(`The retry engine failed to start: ${why}`);
+    throw new EngineUnavailable('start-failed', `The retry engine failed to start: ${why}`);
   }
-  if (!engine || typeof engine.compute !== 'function') {
-    throw new EngineUnavailable('The retry engine started but offers no compute() function.');
+  // compute() runs, validate() checks without running, schema() describes the inputs.
+  const missing = ['compute', 'validate', 'schema'].find((name) => !engine || typeof engine[name] !== 'function');
+  if (missing) {
+    throw new EngineUnavailable('no-compute', `The retry engine started but offers no ${missing}() function.`);
   }
   return engine;
 }

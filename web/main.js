@@ -8,7 +8,7 @@ import { engineVersion, loadEngine } from './engine.js';
 import { computeStory, fillFacts } from './story.js';
 import { PAGE_KEYS, attachSharing, startEmbedFrame } from './share/page.js';
 import { sectionLoader } from './load-sections.js';
-import { isLink, parseLink } from './share/codec.js';
+import { isLink } from './share/codec.js';
 
 function showFailure(doc, message) {
   for (const box of doc.querySelectorAll('[data-retry-lab], [data-retry-traces], [data-client-lab]')) {
@@ -70,7 +70,7 @@ async function start(doc) {
   win.retryLabSections = { load: sections.load, loaded: sections.loaded };
   // A link that names a trace needs the traces before it is read; so does #traces.
   const hash = win.location.hash;
-  const namesTrace = isLink(hash) && parseLink(hash, { pageKeys: PAGE_KEYS }).page?.trace !== undefined;
+  const namesTrace = isLink(hash) && app.codec.parseLink(hash, { pageKeys: PAGE_KEYS }).page?.trace !== undefined;
   if (tracesBox && (namesTrace || sections.wantedByAddress())) {
     try {
       await sections.load();
@@ -79,7 +79,7 @@ async function start(doc) {
     }
   }
   // The run in the URL, Copy link, downloads; last, so that a link can name a trace.
-  attachSharing(doc, root, app, {
+  attachSharing(doc, root, app, engine, {
     traces: tracesBox ? { get: () => win.retryLabTraces || null, load: () => sections.load().then((s) => s.traces) } : null,
   });
   doc.documentElement.classList.add('rl-ready');

@@ -3,6 +3,8 @@
 // how many events are revealed — usually every event at or before the playhead's time, but
 // Next event reveals events one at a time even when several share an instant.
 
+import { stopBecause } from './words.js';
+
 export const INSPECTION_SECONDS = 60;
 export const SPEEDS = [0.5, 1, 2, 4, 8];
 
@@ -85,7 +87,7 @@ export function pause(playback, autoPaused = false) {
 // What is happening at virtual time t, in words ("attempt 2 in flight").
 export function momentPhrase(result, tMs, shown) {
   const { attempts, metrics } = result;
-  if (attempts.length === 0) return shown > 0 ? `nothing sent: ${stopWords(metrics.stopReason)}` : 'nothing is sent';
+  if (attempts.length === 0) return shown > 0 ? `nothing sent: ${stopBecause(metrics.stopReason)}` : 'nothing is sent';
   if (shown === 0) return 'before attempt 1 is sent';
   for (let i = 0; i < attempts.length; i += 1) {
     const a = attempts[i];
@@ -95,16 +97,3 @@ export function momentPhrase(result, tMs, shown) {
   }
   return `run over: ${metrics.outcome}`;
 }
-
-export function stopWords(stopReason) {
-  return STOP_WORDS[stopReason] || stopReason;
-}
-
-const STOP_WORDS = {
-  success: 'it got a 2xx answer',
-  'not-retryable': 'that failure is not one the policy retries',
-  'write-without-key': 'a write without a key is never retried',
-  'attempt-limit': 'no retries were left',
-  'wait-budget': 'the next wait would exceed the wait budget',
-  deadline: 'the next attempt would not finish before the deadline',
-};

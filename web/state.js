@@ -13,8 +13,16 @@
 //     result:  the last good compute() result (kept while a field is invalid),
 //     trace:   the id of the policy trace (web/traces/) the run was loaded from, or null once
 //              a control changes the run (then it is no longer that trace),
+//     herd:    trace F's herd, { callers, seed } (web/traces/), null until the traces arrive,
+//     custom:  the reader's own trace as engine inputs (the trace editor), null until then,
+//     client:  the client lab's choice (web/clients/: a preset's id, or its seed choice), null
+//              until the client lab arrives,
 //     playback: see playback.js,
 //   }
+//
+// The sections below the article come in a later bundle: they keep their part (herd, custom,
+// client) here, so that a change to it reaches the link and the other sections the way a new
+// run does, through the explorable's subscribers.
 
 import { restart } from './playback.js';
 
@@ -95,15 +103,15 @@ export function inputsFromFields(fields, extra = {}) {
 
 // The engine names bad fields with a path ("maxRetries", "script[2].status"): show each
 // beside the control that owns it, or as a general message when no control here does.
-// The engine's sentence starts with the field's name ("maxRetries must be ..."): beside a
-// control, say it with the control's label instead.
+// Beside a control, the control's label is said, then the engine's words after the field's
+// name (`detail`: "must be a whole number from 0 to 100; got 101.").
 const LABELS = Object.fromEntries(NUMBER_FIELDS.map((f) => [f.name, f.label]));
 
 export function errorsByField(engineErrors) {
   const errors = {};
-  for (const { field, message } of engineErrors) {
+  for (const { field, message, detail } of engineErrors) {
     const name = FIELD_NAMES.includes(field) ? field : 'general';
-    const text = LABELS[field] && message.startsWith(`${field} `) ? `${LABELS[field]}${message.slice(field.length)}` : message;
+    const text = LABELS[field] && typeof detail === 'string' ? `${LABELS[field]} ${detail}` : message;
     errors[name] = errors[name] ? `${errors[name]} ${text}` : text;
   }
   return errors;
@@ -116,9 +124,26 @@ export function initialState(result) {
     loadedScript: null,
     errors: {},
     trace: null,
+    herd: null,
+    custom: null,
+    client: null,
     result,
     playback: restart(result),
   };
+}
+
+// The sections' part of the state (see above): only these keys, and a key left out stays.
+export const SECTION_KEYS = ['herd', 'custom', 'client'];
+export function withSections(state, changes = {}) {
+  const next = { ...state };
+  let changed = false;
+  for (const key of SECTION_KEYS) {
+    if (key in changes && changes[key] !== state[key]) {
+      next[key] = changes[key];
+      changed = true;
+    }
+  }
+  return changed ? next : state;
 }
 
 // Apply control changes and recompute. A bad field keeps the last good run on screen.

@@ -2,7 +2,8 @@
 // prose quotes is filled in from compute() for that step (elements with data-story and
 // data-fact), and a "Try it" button loads the step into the explorable.
 
-import { effectWords, reportWords } from './views/metrics.js';
+import { effectWords } from './views/metrics.js';
+import { reportWords } from './words.js';
 import { ms, num, times, word } from './format.js';
 
 const EVERY_FAILURE = ['timeout', '429', '5xx', '4xx'];

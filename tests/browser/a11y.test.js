@@ -2,19 +2,17 @@
 // playback; screenshots of the opening run (light, dark, narrow) go to build/artifacts/;
 // print keeps the run legible without the playback machinery.
 
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { artifactPath, assertClean, openBrowser, openPage } from './lib/harness.js';
+import { artifactPath, assertClean, browserSuite, openPage, pageTest } from './lib/harness.js';
 import { ID } from './lib/ui.js';
 
 const require = createRequire(import.meta.url);
 const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
-let env;
-before(async () => { env = await openBrowser(); });
-after(async () => { await env?.close(); });
+const env = browserSuite();
 
 // axe is injected into a context that bypasses the page's CSP (the page itself runs under it).
 async function openForAxe(options) {
@@ -41,9 +39,7 @@ describe('accessibility, screenshots and print', () => {
       // A bad value on show.
       await page.locator(ID('maxRetries')).fill('-1');
       assert.deepEqual(await axe(page), []);
-      await context.close();
       await assertClean(t, assert, opened);
-      await opened.context.close();
     });
   }
 
@@ -52,19 +48,15 @@ describe('accessibility, screenshots and print', () => {
     const { page, context } = await openPage(env, { sections: false, bypassCSP: true });
     assert.equal(await page.locator('[data-retry-traces] .rl-loading').getAttribute('tabindex'), '0');
     assert.deepEqual(await axe(page), []);
-    await context.close();
     const failed = await openPage(env, { bypassCSP: true, route: ['**/retrylab-sections.js', (r) => r.abort()] });
     assert.equal(await failed.page.locator('[data-client-lab] [role="alert"]').count(), 1);
     assert.deepEqual(await axe(failed.page), []);
-    await failed.context.close();
   });
 
   test('axe-core reports no violations at phone width', async (t) => {
     const { opened, page, context } = await openForAxe({ viewport: { width: 375, height: 812 } });
     assert.deepEqual(await axe(page), []);
-    await context.close();
     await assertClean(t, assert, opened);
-    await opened.context.close();
   });
 
   test('screenshots of the opening run: light, dark, narrow', async (t) => {
@@ -85,13 +77,10 @@ describe('accessibility, screenshots and print', () => {
       await page.keyboard.press('End');
       await page.locator('#experiment').screenshot({ path: await artifactPath(name.replace('.png', '-played.png')) });
       await assertClean(t, assert, opened);
-      await opened.context.close();
     }
   });
 
-  test('print hides playback, undims every event and keeps the run', async (t) => {
-    const opened = await openPage(env);
-    const { page } = opened;
+  test('print hides playback, undims every event and keeps the run', pageTest(env, {}, async ({ page }) => {
     await page.emulateMedia({ media: 'print' });
     assert.equal(await page.locator('.rl-playback').isVisible(), false);
     assert.equal(await page.locator('.try-button').first().isVisible(), false);
@@ -100,7 +89,5 @@ describe('accessibility, screenshots and print', () => {
     assert.ok(await page.locator(`${ID('table')} table`).isVisible());
     assert.ok(await page.locator(`${ID('metrics')}`).isVisible());
     await page.pdf({ path: await artifactPath('opening-print.pdf'), format: 'A4', printBackground: false });
-    await assertClean(t, assert, opened);
-    await opened.context.close();
-  });
+  }));
 });

@@ -3,11 +3,11 @@
 // and the gaps; a changed control is pointed out; the keyboard alone can choose. Expected
 // figures are worked from the clients' sources (docs/clients.md), not recorded.
 
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { assertClean, openBrowser, openPage } from './lib/harness.js';
+import { assertClean, browserSuite, openPage, pageTest } from './lib/harness.js';
 import { ID, metricsOf, setInputs, tableRows, verdict } from './lib/ui.js';
 import { presetById } from '../../web/clients/presets.js';
 import { expectedFigures, releaseHref } from '../../web/clients/view.js';
@@ -15,17 +15,13 @@ import { expectedFigures, releaseHref } from '../../web/clients/view.js';
 const require = createRequire(import.meta.url);
 const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
-let env;
-before(async () => { env = await openBrowser(); });
-after(async () => { await env?.close(); });
+const env = browserSuite();
 
 const choose = (page, id) => page.getByLabel('Client', { exact: true }).selectOption(id);
 const cardText = (page) => page.locator('#cl-card').innerText();
 
 describe('the Client choice', () => {
-  test('choosing Stripe’s current clients loads their settings: 1 charge, 1 replay, success at 3,700 ms', async (t) => {
-    const opened = await openPage(env);
-    const { page } = opened;
+  test('choosing Stripe’s current clients loads their settings: 1 charge, 1 replay, success at 3,700 ms', pageTest(env, {}, async ({ page }) => {
     assert.equal(await page.getByLabel('Client', { exact: true }).inputValue(), 'seed', 'the page opens on the seed’s fixture');
     await choose(page, 'stripe-current');
     assert.deepEqual(await metricsOf(page), { attempts: '2', charges: '1', replays: '1', elapsed: '3,700 ms', outcome: 'success', lookup: 'no' });
@@ -57,13 +53,9 @@ describe('the Client choice', () => {
     for (const c of preset.cannot) assert.ok(text.includes(c), `cannot: ${c}`);
     assert.match(await page.locator('#cl-opening-run').innerText(), /Reports success, charged once\.\s+2 attempts, 1 charge, 1 replay, outcome success, 3,700 ms\./);
     assert.equal(await page.locator('#cl-current-run').count(), 0, 'the experiment is the opening run: no second line');
-    await assertClean(t, assert, opened);
-    await opened.context.close();
-  });
+  }));
 
-  test('choosing the OpenAI Python SDK shows 2 charges in the opening run, and why: no key is sent', async (t) => {
-    const opened = await openPage(env);
-    const { page } = opened;
+  test('choosing the OpenAI Python SDK shows 2 charges in the opening run, and why: no key is sent', pageTest(env, {}, async ({ page }) => {
     await choose(page, 'openai-python');
     // Attempt 1 0–3000 (charge #1, response lost); the timeout is retried after
     // min(500 × 2^0, 8000) × (0.75 + 0.25 d) ∈ [375, 500] ms; attempt 2 charges again.
@@ -74,13 +66,9 @@ describe('the Client choice', () => {
     const expected = await page.locator('#cl-expected').innerText();
     assert.match(expected, /2 attempts, 2 charges, outcome success: .*no idempotency key is sent/);
     assert.ok(expected.includes(expectedFigures(presetById('openai-python').opening)));
-    await assertClean(t, assert, opened);
-    await opened.context.close();
-  });
+  }));
 
-  test('gRPC’s example policy: one attempt ends at the 3 s call deadline, charged once, outcome unknown', async (t) => {
-    const opened = await openPage(env);
-    const { page } = opened;
+  test('gRPC’s example policy: one attempt ends at the 3 s call deadline, charged once, outcome unknown', pageTest(env, {}, async ({ page }) => {
     await choose(page, 'grpc-go-169');
     assert.deepEqual(await metricsOf(page), { attempts: '1', charges: '1', replays: '0', elapsed: '3,000 ms', outcome: 'unknown', lookup: 'yes' });
     assert.equal(await verdict(page), 'Reports a timeout, charged once.');
@@ -93,13 +81,9 @@ describe('the Client choice', () => {
     await choose(page, 'polly-timeout');
     assert.deepEqual(await metricsOf(page), { attempts: '2', charges: '2', replays: '0', elapsed: '5,200 ms', outcome: 'success', lookup: 'no' });
     assert.equal((await tableRows(page))[1][1], '5,000 ms');
-    await assertClean(t, assert, opened);
-    await opened.context.close();
-  });
+  }));
 
-  test('the server’s behaviour stays as the reader set it; the whole policy is replaced', async (t) => {
-    const opened = await openPage(env);
-    const { page } = opened;
+  test('the server’s behaviour stays as the reader set it; the whole policy is replaced', pageTest(env, {}, async ({ page }) => {
     await setInputs(page, { scenario: 'HTTP 503 twice, then succeeds', idempotencyKey: true });
     await choose(page, 'aws-botocore-2026');
     assert.ok(await page.getByRole('radio', { name: 'HTTP 503 twice, then succeeds', exact: true }).isChecked());
@@ -110,13 +94,9 @@ describe('the Client choice', () => {
     // The card says what the experiment now runs, beside the opening run.
     assert.match(await page.locator('#cl-current-run').innerText(), /Reports success, charged once/);
     assert.match(await page.locator('#cl-opening-run').innerText(), /charged twice/);
-    await assertClean(t, assert, opened);
-    await opened.context.close();
-  });
+  }));
 
-  test('a control changed after choosing is named, and the client can be loaded again; the seed’s fixture comes back', async (t) => {
-    const opened = await openPage(env);
-    const { page } = opened;
+  test('a control changed after choosing is named, and the client can be loaded again; the seed’s fixture comes back', pageTest(env, {}, async ({ page }) => {
     await choose(page, 'resilience4j');
     // resilience4j's defaults are the seed's policy: 2 charges, success at 3,700 ms.
     assert.deepEqual(await metricsOf(page), { attempts: '2', charges: '2', replays: '0', elapsed: '3,700 ms', outcome: 'success', lookup: 'no' });
@@ -130,13 +110,9 @@ describe('the Client choice', () => {
     assert.deepEqual(await metricsOf(page), { attempts: '2', charges: '2', replays: '0', elapsed: '3,700 ms', outcome: 'success', lookup: 'no' });
     assert.equal(await page.locator(ID('maxRetries')).inputValue(), '3');
     assert.match(await cardText(page), /^The seed’s fixture/);
-    await assertClean(t, assert, opened);
-    await opened.context.close();
-  });
+  }));
 
-  test('a run loaded from elsewhere (a link, a story step) shows the client whose settings it has', async (t) => {
-    const opened = await openPage(env);
-    const { page } = opened;
+  test('a run loaded from elsewhere (a link, a story step) shows the client whose settings it has', pageTest(env, {}, async ({ page }) => {
     const stripeGo = presetById('stripe-go-821').inputs;
     await page.evaluate((inputs) => window.retryLab.load({ ...inputs, scenario: 'outage-503-twice' }), stripeGo);
     assert.equal(await page.getByLabel('Client', { exact: true }).inputValue(), 'stripe-go-821');
@@ -145,13 +121,9 @@ describe('the Client choice', () => {
     await page.evaluate(() => window.retryLab.load({ idempotencyKey: true }));
     assert.equal(await page.getByLabel('Client', { exact: true }).inputValue(), 'stripe-go-821');
     assert.match(await page.locator('#cl-changed').innerText(), /since you chose this client: .*Maximum retries/);
-    await assertClean(t, assert, opened);
-    await opened.context.close();
-  });
+  }));
 
-  test('the keyboard alone chooses a client, and the choice is announced', async (t) => {
-    const opened = await openPage(env);
-    const { page } = opened;
+  test('the keyboard alone chooses a client, and the choice is announced', pageTest(env, {}, async ({ page }) => {
     await page.locator('#cl-client').focus();
     await page.keyboard.press('ArrowDown'); // the first client after "Custom / the seed's fixture"
     await page.waitForFunction(() => window.retryLabClients.getSelected() !== 'seed');
@@ -161,9 +133,7 @@ describe('the Client choice', () => {
     assert.equal((await metricsOf(page)).outcome, 'unknown');
     const ring = await page.locator('#cl-client').evaluate((el) => getComputedStyle(el).outlineStyle !== 'none');
     assert.ok(ring, 'the select shows its focus');
-    await assertClean(t, assert, opened);
-    await opened.context.close();
-  });
+  }));
 
   for (const colorScheme of ['light', 'dark']) {
     test(`axe-core finds no violations in the client and sweep section (${colorScheme}): a client with gaps, a changed control, the table open, a bad sweep value`, async (t) => {
@@ -185,9 +155,7 @@ describe('the Client choice', () => {
       await page.locator('#cl-sweep[data-sweep-state="ready"]').waitFor();
       assert.equal(await page.locator('#sw-from-error').textContent(), 'Enter a number.');
       assert.deepEqual(await axe(), []);
-      await context.close();
       await assertClean(t, assert, opened);
-      await opened.context.close();
     });
   }
 });

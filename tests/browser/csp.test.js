@@ -4,17 +4,16 @@
 // which also sees violations inside shadow roots) and no console error or CSP warning. A
 // deliberate violation first proves the watch would see one.
 
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openBrowser } from './lib/harness.js';
+import { browserSuite } from './lib/harness.js';
 import { STRICT_CSP } from './lib/server.js';
 import { serve, siteCopy, waitReady, watchedPage } from './lib/sites.js';
 
-let env;
+const env = browserSuite();
 let site;
 let server;
-before(async () => {
-  env = await openBrowser();
+env.setUp(async () => {
   site = siteCopy({
     files: {
       'host.html': `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Host</title><link rel="icon" href="favicon.svg">
@@ -24,10 +23,9 @@ before(async () => {
   });
   server = await serve(site.dir);
 });
-after(async () => {
+env.tearDown(async () => {
   await server?.close();
   site?.remove();
-  await env?.close();
 });
 
 // Every CSP report the document gets, from anywhere in it (shadow roots included).
@@ -40,7 +38,7 @@ function observeReports() {
 }
 
 async function open(path) {
-  const watched = await watchedPage(env.browser);
+  const watched = await watchedPage(env);
   await watched.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.origin });
   await watched.page.addInitScript(observeReports);
   const response = await watched.page.goto(`${server.origin}${path}`);
@@ -89,7 +87,6 @@ describe('the strict CSP', () => {
     const seen = await reports(watched);
     assert.equal(seen.reports.filter((r) => r.startsWith('style-src')).length, 2, JSON.stringify(seen));
     assert.ok(seen.events.length >= 1, JSON.stringify(seen));
-    await watched.close();
   });
 
   test('index.html: a link with a notice, every control, playback, Copy link, every download, a hash edited by hand', async () => {
@@ -101,7 +98,6 @@ describe('the strict CSP', () => {
     await p.waitForFunction(() => window.retryLab.getState().result.inputs.scenario === 'script');
     assert.deepEqual(await reports(watched), { events: [], reports: [] });
     assert.deepEqual(watched.problems, []);
-    await watched.close();
   });
 
   test('embed.html: the same, in the page the iframe shows', async () => {
@@ -111,7 +107,6 @@ describe('the strict CSP', () => {
     await useEverything(p, p.locator('[data-retry-lab]'));
     assert.deepEqual(await reports(watched), { events: [], reports: [] });
     assert.deepEqual(watched.problems, []);
-    await watched.close();
   });
 
   test('a host page with two <retry-lab> elements: styles from adoptedStyleSheets, nothing refused', async () => {
@@ -125,6 +120,5 @@ describe('the strict CSP', () => {
     await useEverything(p, p.locator('#a'));
     assert.deepEqual(await reports(watched), { events: [], reports: [] });
     assert.deepEqual(watched.problems, []);
-    await watched.close();
   });
 });

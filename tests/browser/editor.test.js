@@ -2,14 +2,12 @@
 // is the seed trace's row again), edits recompute the "yours" row, and an entry the engine
 // cannot use is named at its field while the row keeps the last good trace.
 
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { assertClean, openBrowser, openPage } from './lib/harness.js';
+import { browserSuite, pageTest } from './lib/harness.js';
 import { TR, appTrace, attemptsShown, matrixRow, shownMetrics, tracesState } from './lib/traces-ui.js';
 
-let env;
-before(async () => { env = await openBrowser(); });
-after(async () => { await env?.close(); });
+const env = browserSuite();
 
 const field = (page, key) => page.locator(`#tr-ed-${key}`);
 const errorAt = async (page, key) => (await page.locator(`#tr-ed-${key}-error`).textContent()).trim();
@@ -18,9 +16,7 @@ const errorAt = async (page, key) => (await page.locator(`#tr-ed-${key}-error`).
 const body = (row) => ({ attempts: row.attempts, result: row.result.filter((l) => !/^Showing the last good/.test(l)) });
 
 describe('your own trace', () => {
-  test('a copy of each seed trace round-trips: the same row, and the same inputs back', async (t) => {
-    const opened = await openPage(env);
-    const { page } = opened;
+  test('a copy of each seed trace round-trips: the same row, and the same inputs back', pageTest(env, {}, async ({ page }) => {
     for (const id of ['A', 'B', 'C', 'D', 'D-401', 'D-404', 'E', 'E-no-id', 'F']) {
       await page.getByLabel('Start from').selectOption(id);
       await page.getByRole('button', { name: 'Copy into the editor' }).click();
@@ -49,13 +45,9 @@ describe('your own trace', () => {
     assert.equal(await field(page, 'script-0-lost').isChecked(), true);
     assert.equal(await field(page, 'operation').inputValue(), 'create');
     assert.equal(await field(page, 'idempotencyKey').isChecked(), true);
-    await assertClean(t, assert, opened);
-    await opened.context.close();
-  });
+  }));
 
-  test('edits recompute the row: headers, draws, answers added and removed, policy fields', async (t) => {
-    const opened = await openPage(env);
-    const { page } = opened;
+  test('edits recompute the row: headers, draws, answers added and removed, policy fields', pageTest(env, {}, async ({ page }) => {
     // The editor opens on a copy of trace A.
     assert.deepEqual(body(await matrixRow(page, 'custom')), body(await matrixRow(page, 'A')));
 
@@ -92,13 +84,9 @@ describe('your own trace', () => {
     await field(page, 'maxRetries').fill('0');
     row = await matrixRow(page, 'custom');
     assert.deepEqual([attemptsShown(row).length, row.result[0]], [1, 'failed, 1 attempt, 0.00 s waiting']);
-    await assertClean(t, assert, opened);
-    await opened.context.close();
-  });
+  }));
 
-  test('an entry the engine refuses is named at its field; the row keeps the last good trace until it is fixed', async (t) => {
-    const opened = await openPage(env);
-    const { page } = opened;
+  test('an entry the engine refuses is named at its field; the row keeps the last good trace until it is fixed', pageTest(env, {}, async ({ page }) => {
     const good = body(await matrixRow(page, 'custom'));
     const stale = async () => (await matrixRow(page, 'custom')).result.some((l) => /^Showing the last good version/.test(l));
 
@@ -134,13 +122,9 @@ describe('your own trace', () => {
     await field(page, 'script-0-lost').uncheck();
     assert.equal(await errorAt(page, 'script-0'), '');
     assert.match((await matrixRow(page, 'custom')).attempts[0][0], /^timeout \(request lost before the server\)$/);
-    await assertClean(t, assert, opened);
-    await opened.context.close();
-  });
+  }));
 
-  test('your trace loads into the experiment, and follows your edits there', async (t) => {
-    const opened = await openPage(env);
-    const { page } = opened;
+  test('your trace loads into the experiment, and follows your edits there', pageTest(env, {}, async ({ page }) => {
     assert.equal(await page.evaluate(() => window.retryLabTraces.selectTrace('custom')), true);
     assert.equal(await appTrace(page), 'custom');
     assert.equal((await shownMetrics(page)).attempts, '4');
@@ -159,7 +143,5 @@ describe('your own trace', () => {
     const refused = await page.evaluate(() => window.retryLabTraces.setCustom({ maxRetries: -1 }));
     assert.equal(refused[0].field, 'maxRetries', 'unusable inputs are refused whole, with the engine’s errors');
     assert.equal(await field(page, 'script-0-status').inputValue(), '503', 'and nothing changes');
-    await assertClean(t, assert, opened);
-    await opened.context.close();
-  });
+  }));
 });

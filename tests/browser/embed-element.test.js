@@ -3,12 +3,11 @@
 // element's CSS changes nothing outside — under the strict CSP, from another origin, and
 // saying so plainly when WebAssembly is unavailable or forbidden.
 
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { openBrowser } from './lib/harness.js';
-import { loadEngineInNode } from './lib/engine.js';
+import { browserSuite } from './lib/harness.js';
 import { serve, siteCopy, watchedPage } from './lib/sites.js';
 
 const require = createRequire(import.meta.url);
@@ -42,15 +41,12 @@ const INPUTS = {
   two: { scenario: 'script', script: [{ status: 200, lost: true }, { status: 200 }], idempotencyKey: true, clientTimeoutMs: 500 },
 };
 
-let engine;
-let env;
+const env = browserSuite({ engine: true });
 let site; // the site with host pages beside it, served same-origin under the strict CSP
 let server;
 let blog; // a host on another origin that loads the element from the site's server
 let blogFiles;
-before(async () => {
-  engine = await loadEngineInNode();
-  env = await openBrowser();
+env.setUp(async () => {
   site = siteCopy({
     files: {
       'two.html': page({ title: 'Two elements', body: TWO }),
@@ -64,12 +60,11 @@ before(async () => {
   server = await serve(site.dir);
   blogFiles = siteCopy({ copySite: false, files: { 'favicon.svg': readFileSync(`${site.site}/favicon.svg`, 'utf8'), 'post.html': page({ title: 'Elsewhere', script: `${server.origin}/retry-lab-element.js`, body: '<retry-lab max-retries="0"></retry-lab>' }) } });
 });
-after(async () => {
+env.tearDown(async () => {
   await blog?.close();
   blogFiles?.remove();
   await server?.close();
   site?.remove();
-  await env?.close();
 });
 
 const plain = (x) => JSON.parse(JSON.stringify(x));
@@ -95,14 +90,14 @@ function fingerprint(id) {
 
 describe('<retry-lab>', () => {
   test('two elements with different attributes show different runs, each exactly its inputs\' run', async () => {
-    const watched = await watchedPage(env.browser);
+    const watched = await watchedPage(env);
     const p = watched.page;
     await p.goto(`${server.origin}/two.html`);
     await ready(p, 2);
     const one = await resultOf(p, 'one');
     const two = await resultOf(p, 'two');
-    assert.deepEqual(one, plain(engine.compute(INPUTS.one)));
-    assert.deepEqual(two, plain(engine.compute(INPUTS.two)));
+    assert.deepEqual(one, plain(env.engine.compute(INPUTS.one)));
+    assert.deepEqual(two, plain(env.engine.compute(INPUTS.two)));
     assert.notDeepEqual(one.metrics, two.metrics);
     assert.equal(await inShadow(p, 'one', '[id$="metrics"] [data-metric="elapsed"] dd'), '900 ms');
     assert.equal(await inShadow(p, 'two', '[id$="metrics"] [data-metric="elapsed"] dd'), '1,200 ms');
@@ -115,7 +110,7 @@ describe('<retry-lab>', () => {
     // An attribute set later recomputes that one, with the others it holds.
     await p.evaluate(() => document.getElementById('two').setAttribute('idempotency-key', 'false'));
     await p.waitForFunction(() => document.getElementById('two').explorable.getState().result.inputs.idempotencyKey === false);
-    assert.deepEqual(await resultOf(p, 'two'), plain(engine.compute({ ...INPUTS.two, idempotencyKey: false })));
+    assert.deepEqual(await resultOf(p, 'two'), plain(env.engine.compute({ ...INPUTS.two, idempotencyKey: false })));
     assert.equal((await resultOf(p, 'one')).inputs.scenario, 'bad-request-400');
 
     // Its link opens the full page beside the script on the same run; its downloads work.
@@ -125,24 +120,21 @@ describe('<retry-lab>', () => {
     const [download] = await Promise.all([p.waitForEvent('download'), p.locator('#two').getByRole('button', { name: 'Run as JSON' }).click()]);
     assert.deepEqual(JSON.parse(readFileSync(await download.path(), 'utf8')), await resultOf(p, 'two'));
     await clean(watched);
-    await watched.close();
 
-    const full = await watchedPage(env.browser);
+    const full = await watchedPage(env);
     await full.page.goto(link);
     await full.page.waitForFunction(() => document.documentElement.classList.contains('rl-ready'));
-    assert.deepEqual(await full.page.evaluate(() => JSON.parse(JSON.stringify(window.retryLab.getState().result))), await (async () => plain(engine.compute({ ...INPUTS.two, idempotencyKey: false })))());
-    await full.close();
+    assert.deepEqual(await full.page.evaluate(() => JSON.parse(JSON.stringify(window.retryLab.getState().result))), await (async () => plain(env.engine.compute({ ...INPUTS.two, idempotencyKey: false })))());
   });
 
   test('hostile host CSS changes nothing inside, and the element changes nothing outside', async () => {
     const prints = {};
     for (const name of ['two', 'two-hostile']) {
-      const watched = await watchedPage(env.browser);
+      const watched = await watchedPage(env);
       await watched.page.goto(`${server.origin}/${name}.html`);
       await ready(watched.page, 2);
       prints[name] = { one: await watched.page.evaluate(fingerprint, 'one'), two: await watched.page.evaluate(fingerprint, 'two') };
       await clean(watched);
-      await watched.close();
     }
     assert.ok(prints.two.one.length > 150, `${prints.two.one.length} elements compared`);
     assert.deepEqual(prints['two-hostile'].one, prints.two.one, 'the first element looks the same on the hostile page');
@@ -152,7 +144,7 @@ describe('<retry-lab>', () => {
 
     // Outside: the host's own look-alike elements keep the host's styles, element or not.
     const outside = async (path) => {
-      const watched = await watchedPage(env.browser);
+      const watched = await watchedPage(env);
       await watched.page.goto(`${server.origin}/${path}`);
       await watched.page.waitForLoadState('load');
       if (path === 'two-hostile.html') await ready(watched.page, 2);
@@ -160,14 +152,13 @@ describe('<retry-lab>', () => {
         const cs = getComputedStyle(document.querySelector(s));
         return `${s} ${cs.display} ${cs.fontSize} ${cs.color} ${cs.backgroundColor} ${cs.borderTopWidth} ${cs.padding} ${cs.fontWeight}`;
       }));
-      await watched.close();
       return styles;
     };
     assert.deepEqual(await outside('two-hostile.html'), await outside('lookalikes.html'));
   });
 
   test('attributes it cannot use keep their defaults and are named, by their attribute names, inside the element', async () => {
-    const watched = await watchedPage(env.browser);
+    const watched = await watchedPage(env);
     const p = watched.page;
     await p.goto(`${server.origin}/bad.html`);
     await ready(p, 1);
@@ -178,54 +169,50 @@ describe('<retry-lab>', () => {
     assert.match(notice, /colour=red: is not an attribute/);
     assert.doesNotMatch(notice, /class|data-x/);
     const result = await p.evaluate(() => JSON.parse(JSON.stringify(document.querySelector('retry-lab').explorable.getState().result)));
-    assert.deepEqual(result, plain(engine.compute({ jitter: 'proportional', jitterLow: 0.5 })), 'the usable attributes are used');
+    assert.deepEqual(result, plain(env.engine.compute({ jitter: 'proportional', jitterLow: 0.5 })), 'the usable attributes are used');
     assert.equal(await p.evaluate(() => document.querySelectorAll('.rl-notice').length), 0, 'the notice is inside, not on the page');
     await clean(watched);
-    await watched.close();
   });
 
   test('axe-core finds nothing on a host page with two elements, light and dark', async () => {
     for (const colorScheme of ['light', 'dark']) {
-      const context = await env.browser.newContext({ colorScheme, bypassCSP: true });
+      const context = await env.newContext({ colorScheme, bypassCSP: true });
       const p = await context.newPage();
       await p.goto(`${server.origin}/two.html`);
       await ready(p, 2);
       await p.addScriptTag({ content: AXE });
       const result = await p.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
       assert.deepEqual(result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).slice(0, 3).join(', ')}`), [], colorScheme);
-      await context.close();
     }
   });
 
   test('from another origin: the host allows the script\'s origin and wasm, and nothing more', async () => {
     const csp = `default-src 'self'; script-src 'self' ${server.origin} 'wasm-unsafe-eval'; style-src 'self'`;
     blog = await serve(blogFiles.dir, { csp });
-    const watched = await watchedPage(env.browser);
+    const watched = await watchedPage(env);
     const p = watched.page;
     await p.goto(`${blog.origin}/post.html`);
     await ready(p, 1);
     const result = await p.evaluate(() => JSON.parse(JSON.stringify(document.querySelector('retry-lab').explorable.getState().result)));
-    assert.deepEqual(result, plain(engine.compute({ maxRetries: 0 })));
+    assert.deepEqual(result, plain(env.engine.compute({ maxRetries: 0 })));
     assert.equal(await p.locator('retry-lab').getByRole('link', { name: 'Open in Retry Lab' }).getAttribute('href'), `${server.origin}/index.html#v=1&maxRetries=0`);
     await clean(watched);
-    await watched.close();
     await blog.close();
     blog = null;
   });
 
   test('a host whose CSP forbids WebAssembly, or a browser without it: the element says so plainly', async () => {
     const noWasm = await serve(blogFiles.dir, { csp: `default-src 'self'; script-src 'self' ${server.origin}; style-src 'self'` });
-    const watched = await watchedPage(env.browser);
+    const watched = await watchedPage(env);
     await watched.page.goto(`${noWasm.origin}/post.html`);
     await ready(watched.page, 1);
     const text = await watched.page.evaluate(() => document.querySelector('retry-lab').shadowRoot.querySelector('[role="alert"]').textContent);
     assert.match(text, /failed to start/);
     assert.match(text, /'wasm-unsafe-eval'/);
     assert.match(text, /cannot run here/);
-    await watched.close();
     await noWasm.close();
 
-    const context = await env.browser.newContext();
+    const context = await env.newContext();
     const p = await context.newPage();
     await p.addInitScript(() => { delete window.WebAssembly; });
     await p.goto(`${server.origin}/two.html`);
@@ -233,6 +220,5 @@ describe('<retry-lab>', () => {
     const alerts = await p.evaluate(() => [...document.querySelectorAll('retry-lab')].map((el) => el.shadowRoot.querySelector('[role="alert"]').textContent));
     assert.equal(alerts.length, 2);
     for (const alert of alerts) assert.match(alert, /This browser cannot run WebAssembly/);
-    await context.close();
   });
 });

@@ -3,12 +3,12 @@
 // (another frame, the parent itself) change nothing, a link configures the embed, an engine
 // that cannot load is said plainly at full height, and axe-core finds nothing.
 
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { REPO, openBrowser } from './lib/harness.js';
+import { REPO, browserSuite } from './lib/harness.js';
 import { serve, siteCopy, watchedPage } from './lib/sites.js';
 
 const require = createRequire(import.meta.url);
@@ -23,11 +23,10 @@ function readmeSnippet() {
   return block[1];
 }
 
-let env; // the site, strict CSP, origin A
+const env = browserSuite(); // the site, strict CSP, origin A
 let parent; // the blog, origin B
 let parentFiles;
-before(async () => {
-  env = await openBrowser();
+env.setUp(async () => {
   const snippet = readmeSnippet();
   assert.match(snippet, /https:\/\/retrylab\.example/);
   const use = (hash) => snippet.replaceAll('https://retrylab.example', env.server.origin).replace('#v=1&maxRetries=0', hash);
@@ -48,10 +47,9 @@ before(async () => {
   });
   parent = await serve(parentFiles.dir, { csp: null });
 });
-after(async () => {
+env.tearDown(async () => {
   await parent?.close();
   parentFiles?.remove();
-  await env?.close();
 });
 
 // The iframe's height attribute, its content's height, and whether it scrolls inside.
@@ -88,7 +86,7 @@ async function settled(page) {
 
 describe('embed.html in an iframe', () => {
   test('on a page from another origin, the README snippet sizes the frame to its content and follows it', async () => {
-    const watched = await watchedPage(env.browser);
+    const watched = await watchedPage(env);
     const { page } = watched;
     await page.goto(`${parent.origin}/blog.html`);
     assert.notEqual(parent.origin, env.server.origin, 'two origins');
@@ -135,11 +133,10 @@ describe('embed.html in an iframe', () => {
     assert.deepEqual(second, ['100', false], 'the second embed is there, and nobody sized it');
     assert.deepEqual(watched.problems, []);
     for (const f of page.frames()) assert.deepEqual(await f.evaluate(() => window.__violations), [], `CSP violations in ${f.url()}`);
-    await watched.close();
   });
 
   test('a link\'s unusable values show in the embed\'s notice, and the frame grows by it', async () => {
-    const watched = await watchedPage(env.browser);
+    const watched = await watchedPage(env);
     const { page } = watched;
     await page.goto(`${parent.origin}/blog-outage.html`);
     const shown = await settled(page);
@@ -151,11 +148,10 @@ describe('embed.html in an iframe', () => {
     const dismissed = await settled(page);
     assert.equal(dismissed.attribute, dismissed.content);
     assert.deepEqual(watched.problems, []);
-    await watched.close();
   });
 
   test('when the engine cannot load, the embed says so, and the frame shrinks to that message', async () => {
-    const watched = await watchedPage(env.browser);
+    const watched = await watchedPage(env);
     const { page, context } = watched;
     await context.route('**/retrylab-engine.js', (route) => route.fulfill({ status: 404, body: 'gone' }));
     await page.goto(`${parent.origin}/blog.html`);
@@ -168,12 +164,11 @@ describe('embed.html in an iframe', () => {
     const failed = await settled(page);
     assert.equal(failed.attribute, failed.content);
     assert.ok(failed.content < 300, `a short frame for a short message (${failed.content}px)`);
-    await watched.close();
   });
 
   for (const options of [{ colorScheme: 'light' }, { colorScheme: 'dark' }, { viewport: { width: 375, height: 700 } }]) {
     test(`axe-core finds nothing in the embed (${JSON.stringify(options)}), with a notice on show too`, async () => {
-      const context = await env.browser.newContext({ ...options, bypassCSP: true });
+      const context = await env.newContext({ ...options, bypassCSP: true });
       const page = await context.newPage();
       for (const hash of ['#v=1&maxRetries=0', '#v=1&maxRetries=oops']) {
         await page.goto(`${env.server.origin}/embed.html${hash}`);
@@ -186,7 +181,6 @@ describe('embed.html in an iframe', () => {
         assert.deepEqual(violations, [], hash);
         if (hash.includes('oops')) assert.equal(await page.locator('#rl-notice').count(), 1);
       }
-      await context.close();
     });
   }
 });

@@ -1,14 +1,12 @@
 // Bad input keeps the last good run and says what is wrong beside the field; an engine that
 // cannot load is reported on the page in plain words.
 
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { assertClean, openBrowser, openPage } from './lib/harness.js';
+import { browserSuite, pageTest } from './lib/harness.js';
 import { ID, metricsOf, tableRows } from './lib/ui.js';
 
-let env;
-before(async () => { env = await openBrowser(); });
-after(async () => { await env?.close(); });
+const env = browserSuite();
 
 const OPENING = { attempts: '2', charges: '2', replays: '0', elapsed: '3,700 ms', outcome: 'success', lookup: 'no' };
 
@@ -23,9 +21,7 @@ async function fieldState(page, name) {
 }
 
 describe('bad input', () => {
-  test('a value the engine refuses shows its message beside the field and keeps the last good run', async (t) => {
-    const opened = await openPage(env);
-    const { page } = opened;
+  test('a value the engine refuses shows its message beside the field and keeps the last good run', pageTest(env, {}, async ({ page }) => {
     await page.locator(ID('maxRetries')).fill('-1');
     const state = await fieldState(page, 'maxRetries');
     assert.equal(state.invalid, 'true');
@@ -44,13 +40,9 @@ describe('bad input', () => {
     assert.deepEqual(await fieldState(page, 'maxRetries'), { invalid: null, describedByError: true, message: '' });
     assert.equal((await metricsOf(page)).outcome, 'unknown', 'a good value recomputes');
     assert.equal(await page.locator(ID('general-error')).textContent(), '');
-    await assertClean(t, assert, opened);
-    await opened.context.close();
-  });
+  }));
 
-  test('an empty or unreadable number says so, and fixing it recomputes', async (t) => {
-    const opened = await openPage(env);
-    const { page } = opened;
+  test('an empty or unreadable number says so, and fixing it recomputes', pageTest(env, {}, async ({ page }) => {
     await page.locator(ID('clientTimeoutMs')).fill('');
     assert.equal((await fieldState(page, 'clientTimeoutMs')).message, 'Enter a number of milliseconds.');
     await page.locator(ID('clientTimeoutMs')).focus();
@@ -68,12 +60,10 @@ describe('bad input', () => {
     await page.locator(ID('deadlineMs')).fill('10000');
     assert.equal((await metricsOf(page)).elapsed, '1,200 ms');
     assert.deepEqual((await tableRows(page)).map((r) => r[2]), ['500 ms', '1,200 ms']);
-    await assertClean(t, assert, opened);
-    await opened.context.close();
-  });
+  }));
 
   test('an engine that cannot load is reported plainly where the explorable would be', async () => {
-    const context = await env.browser.newContext();
+    const context = await env.newContext();
     const page = await context.newPage();
     const errors = [];
     page.on('pageerror', (e) => errors.push(e.message));
@@ -90,11 +80,10 @@ describe('bad input', () => {
       assert.match(await page.locator(`${box} [role="alert"]`).textContent(), /retry engine .* did not load/, box);
     }
     assert.deepEqual(errors, [], 'the failure is handled, not thrown');
-    await context.close();
   });
 
   test('an engine whose start fails is reported with its reason', async () => {
-    const context = await env.browser.newContext();
+    const context = await env.newContext();
     const page = await context.newPage();
     await context.route('**/retrylab-engine.js', (route) => route.fulfill({
       status: 200,
@@ -104,6 +93,5 @@ describe('bad input', () => {
     await page.goto(`${env.server.origin}/`);
     await page.waitForFunction(() => document.documentElement.classList.contains('rl-engine-failed'));
     assert.match(await page.locator('[data-retry-lab] [role="alert"]').textContent(), /failed to start: WebAssembly is disabled/);
-    await context.close();
   });
 });

@@ -2,28 +2,21 @@
 // strict CSP): the JSON is compute()'s result, the CSV parses back to the table on the page,
 // and the SVG is well-formed, self-contained, and painted as the live timeline is.
 
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { assertClean, openBrowser, openPage } from './lib/harness.js';
-import { loadEngineInNode } from './lib/engine.js';
+import { assertClean, browserSuite, openPage } from './lib/harness.js';
 import { parseCsv } from './lib/sites.js';
 import { ID } from './lib/ui.js';
-import { encodeLink } from '../../web/share/codec.js';
+import { linkCodec } from '../../web/share/codec.js';
 import { CSV_HEADINGS, answersCsv, csvCell } from '../../web/export/csv.js';
 import { timelineSvg } from '../../web/export/svg.js';
 
-let engine;
-let env;
-before(async () => {
-  engine = await loadEngineInNode();
-  env = await openBrowser();
-});
-after(async () => { await env?.close(); });
+const env = browserSuite({ engine: true });
 
 const plain = (x) => JSON.parse(JSON.stringify(x));
 
@@ -49,7 +42,7 @@ async function downloadOf(page, label) {
   return { name: download.suggestedFilename(), path, text: await readFile(path, 'utf8') };
 }
 
-const openRun = (inputs, options = {}) => openPage(env, { ...options, path: `/#${encodeLink(engine.compute(inputs).inputs)}` });
+const openRun = (inputs, options = {}) => openPage(env, { ...options, path: `/#${linkCodec(env.engine.schema()).encodeLink(env.engine.compute(inputs).inputs)}` });
 
 describe('exports', () => {
   test('Run as JSON is exactly compute()\'s result, in the page and in node', async (t) => {
@@ -61,11 +54,10 @@ describe('exports', () => {
       const exported = JSON.parse(file.text);
       const inPage = await page.evaluate(() => JSON.parse(JSON.stringify(window.retryLab.compute(window.retryLab.getState().result.inputs))));
       assert.deepEqual(exported, inPage, name);
-      assert.deepEqual(exported, plain(engine.compute(inputs)), `${name}: the same as node's engine`);
-      assert.deepEqual(plain(engine.compute(exported.inputs)), exported, `${name}: its inputs reproduce it`);
+      assert.deepEqual(exported, plain(env.engine.compute(inputs)), `${name}: the same as node's engine`);
+      assert.deepEqual(plain(env.engine.compute(exported.inputs)), exported, `${name}: its inputs reproduce it`);
       if (name === 'herd') assert.equal(exported.herd.callers, 50);
       await assertClean(t, assert, opened);
-      await opened.context.close();
     }
   });
 
@@ -83,7 +75,7 @@ describe('exports', () => {
         waitMs: tr.querySelector('.wait-ms')?.textContent ?? null,
         waitRule: tr.querySelector('.wait-rule')?.textContent ?? null,
       })));
-      const result = engine.compute(inputs);
+      const result = env.engine.compute(inputs);
       if (result.attempts.length === 0) {
         assert.deepEqual(rows, [], `${name}: no attempt, no row`);
         assert.equal(table.length, 1, 'the page says no attempt was sent');
@@ -103,7 +95,6 @@ describe('exports', () => {
       });
       if (name === 'quoting') assert.ok(rows.some((r) => r[4].includes('a,"b"\r\nc=1;<img src=x>')), 'the id with a comma, quotes and CRLF came back whole');
       await assertClean(t, assert, opened);
-      await opened.context.close();
     }
   });
 
@@ -113,7 +104,7 @@ describe('exports', () => {
     assert.equal(csvCell('say "hi"'), '"say ""hi"""');
     assert.equal(csvCell('two\nlines'), '"two\nlines"');
     assert.equal(csvCell('cr\r'), '"cr\r"');
-    const text = answersCsv(engine.compute(RUNS.quoting));
+    const text = answersCsv(env.engine.compute(RUNS.quoting));
     assert.ok(text.endsWith('\r\n'));
     assert.deepEqual(parseCsv(text)[0], CSV_HEADINGS);
   });
@@ -161,10 +152,9 @@ describe('exports', () => {
       assert.equal(check.background, '#ffffff');
       assert.deepEqual(check.file, check.live, `${name}: every element painted as on the page`);
       await assertClean(t, assert, opened);
-      await opened.context.close();
 
       // The file on its own, as a browser opens it.
-      const context = await env.browser.newContext();
+      const context = await env.newContext();
       const alone = await context.newPage();
       await alone.goto(pathToFileURL(file.path).href);
       const shown = await alone.evaluate(() => ({
@@ -176,7 +166,6 @@ describe('exports', () => {
       assert.equal(shown.tag, 'svg');
       assert.equal(shown.errors, 0);
       assert.ok(shown.box > 100 && shown.texts > 3, JSON.stringify(shown));
-      await context.close();
     }
   });
 
@@ -186,10 +175,9 @@ describe('exports', () => {
       const opened = await openRun(RUNS.traceA, { colorScheme });
       files.push((await downloadOf(opened.page, 'Timeline as SVG')).text);
       await assertClean(t, assert, opened);
-      await opened.context.close();
     }
     assert.equal(files[1], files[0]);
-    assert.equal(files[0], timelineSvg(engine.compute(RUNS.traceA), { width: Number(/width="(\d+)"/.exec(files[0])[1]) }), 'the pure function in node gives the same file');
+    assert.equal(files[0], timelineSvg(env.engine.compute(RUNS.traceA), { width: Number(/width="(\d+)"/.exec(files[0])[1]) }), 'the pure function in node gives the same file');
   });
 
   test('the downloads\' code arrives with the first download, once; if it cannot, the bar says so and a second try works', async (t) => {
@@ -212,6 +200,5 @@ describe('exports', () => {
     // The failed try left a console error for the aborted script; nothing else.
     opened.problems.splice(0, opened.problems.length, ...opened.problems.filter((p) => !/retrylab-export\.js|ERR_FAILED/.test(p)));
     await assertClean(t, assert, opened);
-    await context.close();
   });
 });

@@ -2,24 +2,20 @@
 // comparisons, histograms that follow the callers and the seed, bad values named at their
 // field, and a million callers computed off the main thread so the page stays responsive.
 
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { DIST, artifactPath, assertClean, openBrowser, openPage } from './lib/harness.js';
+import { DIST, artifactPath, browserSuite, openPage, pageTest } from './lib/harness.js';
 import { TR, herdFigures, herdSettled, matrixRow, sum, tracesState } from './lib/traces-ui.js';
 
-let env;
-before(async () => { env = await openBrowser(); });
-after(async () => { await env?.close(); });
+const env = browserSuite();
 
 const fCheckLine = async (page) => (await matrixRow(page, 'F')).result.find((l) => /callers:/.test(l));
 
 describe('trace F’s herd', () => {
-  test('fifty callers: the check passes; evenly spread draws put ten in each bucket; no jitter puts all fifty in one', async (t) => {
-    const opened = await openPage(env);
-    const { page } = opened;
+  test('fifty callers: the check passes; evenly spread draws put ten in each bucket; no jitter puts all fifty in one', pageTest(env, {}, async ({ page }) => {
     await herdSettled(page);
     const f = await herdFigures(page);
     // "Trace F: fifty simulated callers all receive 429 with no header at the same instant."
@@ -39,13 +35,9 @@ describe('trace F’s herd', () => {
     assert.deepEqual([...f.none.counts].sort((a, b) => a - b), [0, 0, 0, 0, 50]);
     assert.match(f.none.check, /^Check fails: 1 of 5 buckets occupied .* Every retrying caller lands in one bucket\.$/);
     assert.match(f.none.cls, /th-fail/);
-    await assertClean(t, assert, opened);
-    await opened.context.close();
-  });
+  }));
 
-  test('the histograms and trace F’s row follow the seed and the number of callers', async (t) => {
-    const opened = await openPage(env);
-    const { page } = opened;
+  test('the histograms and trace F’s row follow the seed and the number of callers', pageTest(env, {}, async ({ page }) => {
     await herdSettled(page);
     const seed1 = await herdFigures(page);
     const rowSeed1 = await matrixRow(page, 'F');
@@ -87,13 +79,9 @@ describe('trace F’s herd', () => {
     await page.keyboard.press('ArrowRight');
     assert.equal(await page.locator(TR('callers')).inputValue(), '2', 'the next stop: 1, 2, 5, 10 …');
     assert.equal(await range.getAttribute('aria-valuetext'), '2 callers');
-    await assertClean(t, assert, opened);
-    await opened.context.close();
-  });
+  }));
 
-  test('a value the engine refuses is named at its field, and the last good figures stay', async (t) => {
-    const opened = await openPage(env);
-    const { page } = opened;
+  test('a value the engine refuses is named at its field, and the last good figures stay', pageTest(env, {}, async ({ page }) => {
     await herdSettled(page);
     const before50 = await herdFigures(page);
     const error = (name) => page.locator(TR(`${name}-error`)).textContent();
@@ -117,13 +105,9 @@ describe('trace F’s herd', () => {
     await herdSettled(page);
     assert.equal((await tracesState(page)).herd.seed, 9007199254740991);
     assert.equal(sum((await herdFigures(page)).policy.counts), 50);
-    await assertClean(t, assert, opened);
-    await opened.context.close();
-  });
+  }));
 
-  test('a million callers: computed in a worker while the page stays responsive', async (t) => {
-    const opened = await openPage(env);
-    const { page } = opened;
+  test('a million callers: computed in a worker while the page stays responsive', pageTest(env, {}, async ({ page, t }) => {
     await herdSettled(page);
     // Watch the main thread: long tasks, and the longest gap between animation frames.
     await page.evaluate(() => {
@@ -176,9 +160,7 @@ describe('trace F’s herd', () => {
     };
     await writeFile(await artifactPath('herd-timing.json'), `${JSON.stringify(report, null, 2)}\n`);
     t.diagnostic(`herd of 1,000,000 in the worker: first histogram after ${report.firstHistogramMs} ms, all three runs ${report.workerMs} ms; one run on the main thread: ${report.mainThreadComputeMs} ms; longest frame gap meanwhile ${report.longestFrameGapMs} ms`);
-    await assertClean(t, assert, opened);
-    await opened.context.close();
-  });
+  }));
 
   test('from file://, where a worker cannot start, large herds compute on the main thread', async () => {
     const { page, context, problems } = await openPage(env, { url: pathToFileURL(join(DIST, 'index.html')).href });
@@ -188,6 +170,5 @@ describe('trace F’s herd', () => {
     assert.equal((await tracesState(page)).herdTiming.where, 'main');
     assert.equal(sum((await herdFigures(page)).policy.counts), 20000);
     assert.deepEqual(problems, []);
-    await context.close();
   });
 });

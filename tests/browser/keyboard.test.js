@@ -1,14 +1,12 @@
 // Every control is reachable with Tab and operable with the keyboard alone, with a visible
 // focus ring; nothing here clicks.
 
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { assertClean, openBrowser, openPage } from './lib/harness.js';
+import { browserSuite, pageTest } from './lib/harness.js';
 import { ID, metricsOf, slider, futureCount } from './lib/ui.js';
 
-let env;
-before(async () => { env = await openBrowser(); });
-after(async () => { await env?.close(); });
+const env = browserSuite();
 
 const focused = (page) => page.evaluate(() => {
   const el = document.activeElement;
@@ -37,9 +35,7 @@ async function typeInto(page, key, text) {
 }
 
 describe('keyboard', () => {
-  test('Tab reaches every control once, each with a visible focus ring', async (t) => {
-    const opened = await openPage(env);
-    const { page } = opened;
+  test('Tab reaches every control once, each with a visible focus ring', pageTest(env, {}, async ({ page }) => {
     const order = [];
     let wrapped = false;
     for (let i = 0; i < 400 && !wrapped; i += 1) {
@@ -61,13 +57,9 @@ describe('keyboard', () => {
     assert.ok(keys.includes('try:opening') && keys.includes('try:bad-request-every'), 'the article\'s Try it buttons are tab stops');
     assert.equal(new Set(keys).size, keys.length, 'no control is visited twice');
     for (const f of order) assert.ok(f.ring, `${f.key} shows a focus ring`);
-    await assertClean(t, assert, opened);
-    await opened.context.close();
-  });
+  }));
 
-  test('every input is operable from the keyboard, and each change recomputes', async (t) => {
-    const opened = await openPage(env);
-    const { page } = opened;
+  test('every input is operable from the keyboard, and each change recomputes', pageTest(env, {}, async ({ page }) => {
 
     await tabTo(page, 'rl-maxRetries-range');
     await page.keyboard.press('Home');
@@ -105,13 +97,9 @@ describe('keyboard', () => {
     assert.ok(await page.locator(ID('scenario-bad-request-400')).isChecked());
     // 400 retried: 0–200, wait 600, 800–1,000, wait 1,200, 2,200–2,400, wait 2,400, 4,800–5,000.
     assert.deepEqual([(await metricsOf(page)).attempts, (await metricsOf(page)).elapsed], ['4', '5,000 ms']);
-    await assertClean(t, assert, opened);
-    await opened.context.close();
-  });
+  }));
 
-  test('playback is operable from the keyboard: buttons, speed and the slider', async (t) => {
-    const opened = await openPage(env);
-    const { page } = opened;
+  test('playback is operable from the keyboard: buttons, speed and the slider', pageTest(env, {}, async ({ page }) => {
     await tabTo(page, 'rl-play');
     await page.keyboard.press('Enter');
     assert.equal(await page.locator(ID('play')).textContent(), 'Pause');
@@ -133,13 +121,9 @@ describe('keyboard', () => {
     await tabTo(page, 'rl-seek');
     await page.keyboard.press('End');
     assert.equal((await slider(page)).now, 60);
-    await assertClean(t, assert, opened);
-    await opened.context.close();
-  });
+  }));
 
-  test('a "Try it" button loads its step and takes focus to the experiment', async (t) => {
-    const opened = await openPage(env);
-    const { page } = opened;
+  test('a "Try it" button loads its step and takes focus to the experiment', pageTest(env, {}, async ({ page }) => {
     await tabTo(page, 'try:key');
     await page.keyboard.press('Enter');
     assert.equal((await focused(page)).key, 'experiment');
@@ -147,7 +131,5 @@ describe('keyboard', () => {
     await tabTo(page, 'try:opening');
     await page.keyboard.press('Enter');
     assert.deepEqual([(await metricsOf(page)).charges, (await metricsOf(page)).replays], ['2', '0']);
-    await assertClean(t, assert, opened);
-    await opened.context.close();
-  });
+  }));
 });

@@ -2,32 +2,24 @@
 // inspection-time slider by keyboard (WAI-ARIA media seek), reduced motion, and the pause
 // when the explorable leaves the screen.
 
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { assertClean, openBrowser, openPage } from './lib/harness.js';
+import { browserSuite, pageTest } from './lib/harness.js';
 import { ID, futureCount, setInputs, slider } from './lib/ui.js';
 
-let env;
-before(async () => { env = await openBrowser(); });
-after(async () => { await env?.close(); });
+const env = browserSuite();
 
 const EVENTS_IN_OPENING_RUN = 9; // send, commit, lost, timeout, wait, send, commit, receive, stop
 
 describe('playback', () => {
-  test('the run opens rewound: time 0, every event after the playhead dimmed, paused', async (t) => {
-    const opened = await openPage(env);
-    const { page } = opened;
+  test('the run opens rewound: time 0, every event after the playhead dimmed, paused', pageTest(env, {}, async ({ page }) => {
     assert.deepEqual(await slider(page), { now: 0, text: '0 s — before attempt 1 is sent' });
     assert.equal(await page.locator(`${ID('events')} li`).count(), EVENTS_IN_OPENING_RUN);
     assert.equal(await futureCount(page), EVENTS_IN_OPENING_RUN);
     assert.equal(await page.locator(ID('play')).textContent(), 'Play');
-    await assertClean(t, assert, opened);
-    await opened.context.close();
-  });
+  }));
 
-  test('Play advances the playhead and Pause stops it; Restart rewinds', async (t) => {
-    const opened = await openPage(env);
-    const { page } = opened;
+  test('Play advances the playhead and Pause stops it; Restart rewinds', pageTest(env, {}, async ({ page }) => {
     await page.locator(ID('play')).click();
     assert.equal(await page.locator(ID('play')).textContent(), 'Pause');
     await page.waitForFunction(() => Number(document.querySelector('#rl-seek').getAttribute('aria-valuenow')) >= 3.3);
@@ -45,13 +37,9 @@ describe('playback', () => {
     await page.locator(ID('restart')).click();
     assert.deepEqual(await slider(page), { now: 0, text: '0 s — before attempt 1 is sent' });
     assert.equal(await futureCount(page), EVENTS_IN_OPENING_RUN);
-    await assertClean(t, assert, opened);
-    await opened.context.close();
-  });
+  }));
 
-  test('Next event reveals one event at a time, even at a shared instant', async (t) => {
-    const opened = await openPage(env);
-    const { page } = opened;
+  test('Next event reveals one event at a time, even at a shared instant', pageTest(env, {}, async ({ page }) => {
     const next = page.locator(ID('next'));
     const expected = [
       '0 s — attempt 1 in flight', // send at 0
@@ -72,13 +60,9 @@ describe('playback', () => {
     await next.click();
     assert.equal(await futureCount(page), 0);
     assert.deepEqual(await slider(page), { now: 60, text: '3.7 s — run over: success' });
-    await assertClean(t, assert, opened);
-    await opened.context.close();
-  });
+  }));
 
-  test('the inspection-time slider moves by arrows, Page Up/Down and Home/End', async (t) => {
-    const opened = await openPage(env);
-    const { page } = opened;
+  test('the inspection-time slider moves by arrows, Page Up/Down and Home/End', pageTest(env, {}, async ({ page }) => {
     const seek = page.getByRole('slider', { name: 'Inspection time' });
     await seek.focus();
     const steps = [
@@ -99,26 +83,18 @@ describe('playback', () => {
     await page.keyboard.press('PageDown');
     assert.equal((await slider(page)).text, '3.08 s — waiting before attempt 2');
     assert.equal(await futureCount(page), EVENTS_IN_OPENING_RUN - 5);
-    await assertClean(t, assert, opened);
-    await opened.context.close();
-  });
+  }));
 
-  test('the slider seeks by pointer too', async (t) => {
-    const opened = await openPage(env);
-    const { page } = opened;
+  test('the slider seeks by pointer too', pageTest(env, {}, async ({ page }) => {
     await page.locator(ID('seek')).scrollIntoViewIfNeeded();
     const box = await page.locator(ID('seek')).boundingBox();
     await page.mouse.click(box.x + box.width - 1, box.y + box.height / 2);
     assert.ok((await slider(page)).now > 58);
     await page.mouse.click(box.x + 1, box.y + box.height / 2);
     assert.ok((await slider(page)).now < 2);
-    await assertClean(t, assert, opened);
-    await opened.context.close();
-  });
+  }));
 
-  test('Speed changes the pace: 8× covers far more inspection time than 1× would', async (t) => {
-    const opened = await openPage(env);
-    const { page } = opened;
+  test('Speed changes the pace: 8× covers far more inspection time than 1× would', pageTest(env, {}, async ({ page }) => {
     await page.getByLabel('Speed').selectOption('8');
     const start = Date.now();
     await page.locator(ID('play')).click();
@@ -134,13 +110,9 @@ describe('playback', () => {
     await page.waitForFunction(() => document.querySelector('#rl-play').textContent === 'Play', null, { timeout: 15000 });
     assert.equal((await slider(page)).now, 60);
     assert.equal(await futureCount(page), 0);
-    await assertClean(t, assert, opened);
-    await opened.context.close();
-  });
+  }));
 
-  test('an input change recomputes and rewinds without autoplay', async (t) => {
-    const opened = await openPage(env);
-    const { page } = opened;
+  test('an input change recomputes and rewinds without autoplay', pageTest(env, {}, async ({ page }) => {
     await page.locator(ID('play')).click();
     await page.waitForFunction(() => Number(document.querySelector('#rl-seek').getAttribute('aria-valuenow')) >= 1);
     await setInputs(page, { maxRetries: 0 });
@@ -149,13 +121,9 @@ describe('playback', () => {
     await page.waitForTimeout(300);
     assert.equal((await slider(page)).now, 0, 'still paused');
     assert.equal(await page.locator(`${ID('events')} li`).count(), await futureCount(page));
-    await assertClean(t, assert, opened);
-    await opened.context.close();
-  });
+  }));
 
-  test('with reduced motion, playback steps from event to event instead of gliding', async (t) => {
-    const opened = await openPage(env, { reducedMotion: 'reduce' });
-    const { page } = opened;
+  test('with reduced motion, playback steps from event to event instead of gliding', pageTest(env, { reducedMotion: 'reduce' }, async ({ page }) => {
     await page.getByLabel('Speed').selectOption('8');
     // The inspection seconds at which the opening run's events fall (60 s ↔ 3,700 ms).
     const eventSeconds = new Set([0, 200, 3000, 3500, 3700].map((ms) => Math.round((ms / 3700) * 600) / 10));
@@ -171,13 +139,9 @@ describe('playback', () => {
     seen.add((await slider(page)).now);
     for (const s of seen) assert.ok(eventSeconds.has(s) || s === 40 || s === 60, `the playhead rested at ${s} s, which is no event's time`);
     assert.ok(seen.size >= 3, `it visited several events (${[...seen]})`);
-    await assertClean(t, assert, opened);
-    await opened.context.close();
-  });
+  }));
 
-  test('playback pauses while the explorable is off-screen and resumes when it is back', async (t) => {
-    const opened = await openPage(env, { viewport: { width: 1280, height: 700 } });
-    const { page } = opened;
+  test('playback pauses while the explorable is off-screen and resumes when it is back', pageTest(env, { viewport: { width: 1280, height: 700 } }, async ({ page }) => {
     await page.locator(ID('play')).click();
     await page.locator('.colophon').scrollIntoViewIfNeeded();
     await page.waitForFunction(() => document.querySelector('#rl-play').textContent === 'Play');
@@ -187,7 +151,5 @@ describe('playback', () => {
     await page.locator(ID('seek')).scrollIntoViewIfNeeded();
     await page.waitForFunction(() => document.querySelector('#rl-play').textContent === 'Pause');
     await page.waitForFunction((s) => Number(document.querySelector('#rl-seek').getAttribute('aria-valuenow')) > s, parked);
-    await assertClean(t, assert, opened);
-    await opened.context.close();
-  });
+  }));
 });

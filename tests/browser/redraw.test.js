@@ -2,19 +2,15 @@
 // browser then restyles, lays out and re-shapes only what changed (BENCHMARKS.md). Checked by
 // identity: the elements and text nodes a change leaves alone are the very same objects.
 
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { assertClean, openBrowser, openPage } from './lib/harness.js';
+import { browserSuite, pageTest } from './lib/harness.js';
 import { ID, metricsOf } from './lib/ui.js';
 
-let env;
-before(async () => { env = await openBrowser(); });
-after(async () => { await env?.close(); });
+const env = browserSuite();
 
 describe('redrawing the experiment', () => {
-  test('a change keeps the elements and text it does not change, and updates the rest in place', async (t) => {
-    const opened = await openPage(env, { sections: false });
-    const { page } = opened;
+  test('a change keeps the elements and text it does not change, and updates the rest in place', pageTest(env, { sections: false }, async ({ page }) => {
     await page.evaluate(() => {
       const metric = (key) => document.querySelector(`#rl-metrics [data-metric="${key}"] dd`);
       window.__before = {
@@ -44,13 +40,9 @@ describe('redrawing the experiment', () => {
     assert.deepEqual(kept, {
       attempts: true, elapsedElement: true, elapsedTextNode: true, elapsedText: '3,600 ms', rows: true, svg: true, events: true,
     });
-    await assertClean(t, assert, opened);
-    await opened.context.close();
-  });
+  }));
 
-  test('a run with fewer attempts drops the rows and events it no longer has', async (t) => {
-    const opened = await openPage(env, { sections: false });
-    const { page } = opened;
+  test('a run with fewer attempts drops the rows and events it no longer has', pageTest(env, { sections: false }, async ({ page }) => {
     const count = () => page.evaluate(() => [document.querySelectorAll('#rl-table tbody tr').length, document.querySelectorAll('#rl-events li').length]);
     const [rows, events] = await count();
     await page.locator(ID('maxRetries')).fill('0');
@@ -60,7 +52,5 @@ describe('redrawing the experiment', () => {
     assert.ok(fewerEvents < events, `${fewerEvents} events after, ${events} before`);
     await page.locator(ID('maxRetries')).fill('3');
     assert.deepEqual(await count(), [rows, events], 'and grows them back');
-    await assertClean(t, assert, opened);
-    await opened.context.close();
-  });
+  }));
 });

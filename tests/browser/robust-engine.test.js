@@ -7,14 +7,12 @@
 // (the global RetryLabEngine the engine file defines) so that compute() can be told to fail.
 // Nothing of this ships.
 
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { assertClean, openBrowser, openPage } from './lib/harness.js';
+import { assertClean, browserSuite, openPage, pageTest } from './lib/harness.js';
 import { metricsOf } from './lib/ui.js';
 
-let env;
-before(async () => { env = await openBrowser(); });
-after(async () => { await env?.close(); });
+const env = browserSuite();
 
 // Runs in the page before its scripts: when the engine file assigns RetryLabEngine, keep the
 // real factory and hand the page one whose module is the real module with compute() wrapped.
@@ -52,15 +50,13 @@ function injectFaults(initialFault) {
   });
 }
 
-// harness.js's openPage, with the fault hook added before the page's scripts run.
-const openFaultyPage = ({ fault = null } = {}) => openPage(env, { init: [injectFaults, fault] });
+// harness.js's openPage options, with the fault hook added before the page's scripts run.
+const faulty = ({ fault = null } = {}) => ({ init: [injectFaults, fault] });
 
 const general = (page) => page.locator('#rl-general-error').textContent();
 
 describe('an engine that fails', () => {
-  test('a compute() that throws or returns no result: a message, the last good run, and the page still works', async (t) => {
-    const opened = await openFaultyPage();
-    const { page } = opened;
+  test('a compute() that throws or returns no result: a message, the last good run, and the page still works', pageTest(env, faulty(), async ({ page }) => {
     assert.equal(await page.evaluate(() => typeof window.__rlEngine.compute), 'function', 'the fault hook is in place');
     const opening = await metricsOf(page);
     assert.equal(opening.outcome, 'success');
@@ -94,9 +90,7 @@ describe('an engine that fails', () => {
       await page.locator('#rl-maxRetries').fill('3');
       assert.deepEqual(await metricsOf(page), opening, `${fault}: back to the opening run`);
     }
-    await assertClean(t, assert, opened);
-    await opened.context.close();
-  });
+  }));
 
   test('an engine that threw is never called again: the page starts a fresh one and computes with it', async (t) => {
     const opened = await openFaultyPage();
@@ -124,18 +118,17 @@ describe('an engine that fails', () => {
   });
 
   test('an engine that throws from its first run is reported where the explorable would be', async () => {
-    const opened = await openFaultyPage({ fault: 'trap' });
+    const opened = await openPage(env, faulty({ fault: 'trap' }));
     const { page } = opened;
     assert.equal(await page.evaluate(() => document.documentElement.classList.contains('rl-engine-failed')), true);
     assert.match(await page.locator('[data-retry-lab] [role="alert"]').first().textContent(), /engine/i);
     assert.deepEqual(opened.problems, [], 'handled, not thrown');
-    await opened.context.close();
   });
 });
 
 describe('wear', () => {
   test('10,000 recomputes leave the WebAssembly heap where it was and the JS heap and DOM flat', async (t) => {
-    const opened = await openFaultyPage();
+    const opened = await openPage(env, faulty());
     const { page, context } = opened;
     const cdp = await context.newCDPSession(page);
     async function measure() {
@@ -208,6 +201,5 @@ describe('wear', () => {
     assert.ok(Math.abs(after.nodes - before.nodes) < 200, `DOM nodes ${before.nodes} -> ${after.nodes}`);
     assert.equal(after.listeners, before.listeners, 'event listeners');
     await assertClean(t, assert, opened);
-    await context.close();
   });
 });

@@ -4,14 +4,12 @@
 // the old value back brings the run back. The few values a field accepts by design (an empty
 // deadline is no deadline, a Retry-After header is any text) are checked to be accepted.
 
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { assertClean, openBrowser, openPage } from './lib/harness.js';
+import { browserSuite, pageTest } from './lib/harness.js';
 import { metricsOf } from './lib/ui.js';
 
-let env;
-before(async () => { env = await openBrowser(); });
-after(async () => { await env?.close(); });
+const env = browserSuite();
 
 const DEADLINE_MESSAGE = 'Enter a number of milliseconds, or clear the box for no deadline.';
 const PASTED = 'Retry budget: 3000 ms\nper attempt, then\t"give up" — see the runbook § 4.2 ';
@@ -92,11 +90,9 @@ function acceptedByDesign(id, garbage) {
 }
 
 describe('hostile input at every field', () => {
-  test('text that is no number, typed or pasted over a number box\'s selected text, is named there and keeps the last good run', async (t) => {
+  test('text that is no number, typed or pasted over a number box\'s selected text, is named there and keeps the last good run', pageTest(env, {}, async ({ page }) => {
     // Chromium drops what a number box cannot hold and leaves it empty: for the deadline, an
     // empty box is no deadline, so these used to change the run with no error shown.
-    const opened = await openPage(env);
-    const { page } = opened;
     const OVER = [['type', 'abc'], ['type', 'NaN'], ['type', '\u0663\u0665\u0660\u0660'], ['insert', '\u0663\u0665\u0660\u0660'],
       ['insert', 'x'.repeat(100000)], ['insert', 'NaN'], ['type', 'Infinity']];
     const boxes = ['rl-maxRetries', 'rl-baseBackoffMs', 'rl-clientTimeoutMs', 'rl-deadlineMs', 'sw-from', 'sw-to', 'sw-points'];
@@ -123,13 +119,9 @@ describe('hostile input at every field', () => {
       assert.deepEqual(await fieldState(page, id), { invalid: null, message: '' }, `${id} restored`);
     }
     assert.equal(await page.evaluate(() => window.retryLab.getState().result.inputs.deadlineMs), 10000);
-    await assertClean(t, assert, opened);
-    await opened.context.close();
-  });
+  }));
 
-  test('every field names each refused value at the field and keeps its section\'s last good run', async (t) => {
-    const opened = await openPage(env);
-    const { page } = opened;
+  test('every field names each refused value at the field and keeps its section\'s last good run', pageTest(env, {}, async ({ page }) => {
     const ids = await page.evaluate(() => [...document.querySelectorAll('input[type="text"], input[type="number"], textarea')]
       .filter((el) => (el.getAttribute('aria-describedby') || '').split(/\s+/).some((x) => x.endsWith('-error')))
       .map((el) => el.id));
@@ -178,13 +170,9 @@ describe('hostile input at every field', () => {
       assert.equal(await page.evaluate(snapshot), opening, `${id} restored: the ${section} shows its run again`);
     }
     assert.ok(refused > ids.length * 4, `${refused} refusals seen over ${ids.length} fields`);
-    await assertClean(t, assert, opened);
-    await opened.context.close();
-  });
+  }));
 
-  test('letters typed into a number box never reach it; the run stays', async (t) => {
-    const opened = await openPage(env);
-    const { page } = opened;
+  test('letters typed into a number box never reach it; the run stays', pageTest(env, {}, async ({ page }) => {
     const good = await page.evaluate(() => window.retryLab.getState().result);
     for (const id of ['rl-maxRetries', 'rl-baseBackoffMs', 'rl-clientTimeoutMs', 'rl-deadlineMs']) {
       const box = page.locator(`#${id}`);
@@ -196,13 +184,9 @@ describe('hostile input at every field', () => {
       assert.deepEqual(await fieldState(page, id), { invalid: null, message: '' });
     }
     assert.deepEqual(await page.evaluate(() => window.retryLab.getState().result), good);
-    await assertClean(t, assert, opened);
-    await opened.context.close();
-  });
+  }));
 
-  test('an unreadable deadline is named, not read as "no deadline"', async (t) => {
-    const opened = await openPage(env);
-    const { page } = opened;
+  test('an unreadable deadline is named, not read as "no deadline"', pageTest(env, {}, async ({ page }) => {
     await enter(page, 'rl-deadlineMs', 'fill', '3500');
     assert.equal((await metricsOf(page)).outcome, 'unknown', 'deadline 3500: attempt 2 never sent (SPEC §9)');
     const good = await metricsOf(page);
@@ -235,7 +219,5 @@ describe('hostile input at every field', () => {
     assert.equal(await page.locator('#rl-deadlineMs').getAttribute('placeholder'), 'none');
     assert.equal(await page.evaluate(() => window.retryLab.getState().result.inputs.deadlineMs), null, 'a cleared box is no deadline');
     assert.equal((await metricsOf(page)).outcome, 'success');
-    await assertClean(t, assert, opened);
-    await opened.context.close();
-  });
+  }));
 });

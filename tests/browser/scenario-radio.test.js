@@ -6,12 +6,11 @@
 // the script exactly while it is chosen. First the pure steps in node against the real
 // engine, then the page: mouse, keyboard, a link, a trace, axe-core.
 
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { assertClean, openBrowser, openPage } from './lib/harness.js';
-import { loadEngineInNode } from './lib/engine.js';
+import { browserSuite, pageTest } from './lib/harness.js';
 import { ID, metricsOf } from './lib/ui.js';
 import * as stateSteps from '../../web/state.js';
 import { controlsView, makeIds } from '../../web/views/controls.js';
@@ -31,15 +30,8 @@ const SCRIPT = [{ status: 429, retryAfter: '1' }, { status: 200, lost: true }, {
 const SCRIPTED_RUN = { scenario: 'script', script: SCRIPT, operation: 'read', retryOn: ['timeout', '429', '5xx'], maxRetries: 4 };
 const LABEL = 'Scripted answers: 429, 200 (response lost), then 200';
 
-let engine;
-let compute;
-let env;
-before(async () => {
-  engine = await loadEngineInNode();
-  compute = (inputs) => engine.compute(inputs);
-  env = await openBrowser();
-});
-after(async () => { await env?.close(); });
+const env = browserSuite({ engine: true });
+const compute = (inputs) => env.compute(inputs);
 
 describe('the state steps (node)', () => {
   const opening = () => initialState(compute({}));
@@ -141,9 +133,7 @@ const focusedId = (page) => page.evaluate(() => document.activeElement.id);
 const hashSettles = (page, pred) => page.waitForFunction(pred, null, { timeout: 5000 });
 
 describe('the page', () => {
-  test('the opening run: four choices, one checked; the scripted one is neither shown nor reachable', async (t) => {
-    const opened = await openPage(env);
-    const { page } = opened;
+  test('the opening run: four choices, one checked; the scripted one is neither shown nor reachable', pageTest(env, {}, async ({ page }) => {
     const radios = await group(page);
     assert.equal(radios.length, 4);
     assert.deepEqual(await checkedNames(page), ['Charge commits, response lost']);
@@ -155,13 +145,9 @@ describe('the page', () => {
     for (let i = 0; i < 4; i += 1) await page.keyboard.press('ArrowUp');
     assert.equal(await focusedId(page), 'rl-scenario-response-lost', 'four presses go once round four choices');
     assert.equal((await pageInputs(page)).scenario, 'response-lost');
-    await assertClean(t, assert, opened);
-    await opened.context.close();
-  });
+  }));
 
-  test('a scripted load shows a fifth, checked choice naming the answers; named scenarios and back, by mouse', async (t) => {
-    const opened = await openPage(env);
-    const { page } = opened;
+  test('a scripted load shows a fifth, checked choice naming the answers; named scenarios and back, by mouse', pageTest(env, {}, async ({ page }) => {
     await loadRun(page, SCRIPTED_RUN);
     const loadedInputs = await pageInputs(page);
     const loadedMetrics = await metricsOf(page);
@@ -188,13 +174,9 @@ describe('the page', () => {
     assert.deepEqual(inputs, loadedInputs, 'exactly the loaded run again');
     assert.deepEqual(await metricsOf(page), loadedMetrics);
     await hashSettles(page, () => /scenario=script/.test(location.hash) && /[#&]script=429/.test(location.hash));
-    await assertClean(t, assert, opened);
-    await opened.context.close();
-  });
+  }));
 
-  test('from the keyboard: Tab lands on the checked scripted choice, arrows go round all five natively', async (t) => {
-    const opened = await openPage(env);
-    const { page } = opened;
+  test('from the keyboard: Tab lands on the checked scripted choice, arrows go round all five natively', pageTest(env, {}, async ({ page }) => {
     await loadRun(page, SCRIPTED_RUN);
     // Into the group from the control after it: the checked radio is the group's one tab stop.
     await page.locator(ID('maxRetries-range')).focus();
@@ -215,13 +197,9 @@ describe('the page', () => {
     assert.deepEqual((await pageInputs(page)).script, SCRIPT);
     for (let i = 0; i < 5; i += 1) await page.keyboard.press('ArrowUp');
     assert.equal(await focusedId(page), 'rl-scenario-script', 'five presses go once round five choices');
-    await assertClean(t, assert, opened);
-    await opened.context.close();
-  });
+  }));
 
-  test('a load without a script takes the choice away, and the focus goes to the checked one', async (t) => {
-    const opened = await openPage(env);
-    const { page } = opened;
+  test('a load without a script takes the choice away, and the focus goes to the checked one', pageTest(env, {}, async ({ page }) => {
     await loadRun(page, SCRIPTED_RUN);
     await page.locator(ID('scenario-script')).focus();
     await loadRun(page, { scenario: 'bad-request-400' });
@@ -233,23 +211,15 @@ describe('the page', () => {
     await loadRun(page, { scenario: 'script', script: [{ status: 503 }] });
     assert.deepEqual(await checkedNames(page), ['Scripted answers: 503 on every attempt']);
     assert.equal(await scenarioRadios(page).count(), 5, 'one element, relabelled, not a new one');
-    await assertClean(t, assert, opened);
-    await opened.context.close();
-  });
+  }));
 
-  test('a shared link with scripted answers opens with the scripted choice checked', async (t) => {
-    const opened = await openPage(env, { path: '/#v=1&scenario=script&script=200~lost,200&clientTimeoutMs=500' });
-    const { page } = opened;
+  test('a shared link with scripted answers opens with the scripted choice checked', pageTest(env, { path: '/#v=1&scenario=script&script=200~lost,200&clientTimeoutMs=500' }, async ({ page }) => {
     assert.deepEqual(await checkedNames(page), ['Scripted answers: 200 (response lost), then 200']);
     const m = await metricsOf(page);
     assert.deepEqual([m.charges, m.elapsed], ['2', '1,200 ms'], 'the link\'s own run');
-    await assertClean(t, assert, opened);
-    await opened.context.close();
-  });
+  }));
 
-  test('a policy trace from the traces section checks the scripted choice', async (t) => {
-    const opened = await openPage(env);
-    const { page } = opened;
+  test('a policy trace from the traces section checks the scripted choice', pageTest(env, {}, async ({ page }) => {
     // However the section loads (at once, or on demand as the reader nears it), it is there
     // once the reader has scrolled to it.
     await page.locator('#traces').scrollIntoViewIfNeeded();
@@ -258,13 +228,11 @@ describe('the page', () => {
     await page.evaluate(() => window.retryLabTraces.selectTrace('A'));
     assert.equal(await page.evaluate(() => window.retryLab.getState().trace), 'A');
     assert.deepEqual(await checkedNames(page), ['Scripted answers: 429, 503, 503, then 200']);
-    await assertClean(t, assert, opened);
-    await opened.context.close();
-  });
+  }));
 
   for (const colorScheme of ['light', 'dark']) {
     test(`axe-core: no violations with the scripted choice checked and set aside (${colorScheme})`, async () => {
-      const context = await env.browser.newContext({ colorScheme, bypassCSP: true });
+      const context = await env.newContext({ colorScheme, bypassCSP: true });
       const page = await context.newPage();
       await page.goto(`${env.server.origin}/`);
       await page.waitForFunction(() => document.documentElement.classList.contains('rl-ready'));
@@ -281,7 +249,6 @@ describe('the page', () => {
       assert.deepEqual(await axe(), []);
       await loadRun(page, {});
       assert.deepEqual(await axe(), []);
-      await context.close();
     });
   }
 });

@@ -3,14 +3,12 @@
 // never scrolls there never downloads them, one who does finds them drawn, and a link or an
 // address that needs them waits for them.
 
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { assertClean, loadSections, openBrowser, openPage } from './lib/harness.js';
+import { assertClean, loadSections, browserSuite, openPage, pageTest } from './lib/harness.js';
 import { ID, metricsOf } from './lib/ui.js';
 
-let env;
-before(async () => { env = await openBrowser(); });
-after(async () => { await env?.close(); });
+const env = browserSuite();
 
 const SECTION_FILES = /\/retrylab-sections\.(js|css)$/;
 const loadedFiles = (page) => page.evaluate(() => performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname));
@@ -33,14 +31,11 @@ async function linkToTrace(id) {
   await opened.page.evaluate((x) => window.retryLabTraces.selectTrace(x), id);
   await opened.page.waitForFunction((x) => location.hash.includes(`trace=${x}&`), id, { timeout: 5000 });
   const hash = await opened.page.evaluate(() => location.hash);
-  await opened.context.close();
   return hash;
 }
 
 describe('the sections below the article', () => {
-  test('the page opens without them: their files are not fetched, and each says it is loading', async (t) => {
-    const opened = await openPage(env, { sections: false });
-    const { page } = opened;
+  test('the page opens without them: their files are not fetched, and each says it is loading', pageTest(env, { sections: false }, async ({ page }) => {
     await settle(page);
     const files = await loadedFiles(page);
     assert.ok(files.some((f) => f.endsWith('/retrylab.js')), files.join(', '));
@@ -49,12 +44,10 @@ describe('the sections below the article', () => {
     // The engine is there by now: each says what it is waiting for.
     assert.equal(await page.locator('[data-retry-traces] .rl-loading').textContent(), 'Loading the traces…');
     assert.equal(await page.locator('[data-client-lab] .rl-loading').textContent(), 'Loading the client lab…');
-    await assertClean(t, assert, opened);
-    await opened.context.close();
-  });
+  }));
 
   test('without JavaScript each says what it needs, and nothing says it is loading', async () => {
-    const context = await env.browser.newContext({ javaScriptEnabled: false });
+    const context = await env.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
     await page.goto(`${env.server.origin}/`);
     for (const box of ['[data-retry-traces]', '[data-client-lab]']) {
@@ -62,12 +55,9 @@ describe('the sections below the article', () => {
       assert.match(await page.locator(`${box} .rl-failure`).textContent(), /needs? JavaScript/, box);
       assert.equal(await page.locator(`${box} .rl-failure`).isVisible(), true, box);
     }
-    await context.close();
   });
 
-  test('scrolling toward them loads and draws them before they come into view', async (t) => {
-    const opened = await openPage(env, { sections: false, viewport: { width: 1280, height: 900 } });
-    const { page } = opened;
+  test('scrolling toward them loads and draws them before they come into view', pageTest(env, { sections: false, viewport: { width: 1280, height: 900 } }, async ({ page }) => {
     // Stop a screen above the traces: they are not in view yet, but near.
     const top = await page.evaluate(() => document.getElementById('traces').getBoundingClientRect().top + scrollY);
     await page.evaluate((y) => window.scrollTo(0, y), Math.max(0, top - 2 * 900));
@@ -82,9 +72,7 @@ describe('the sections below the article', () => {
     // The sections work on the experiment above: a trace loads into it.
     await page.locator('#tr-matrix tr[data-trace="A"] th').click();
     assert.equal((await sectionsState(page)).trace, 'A');
-    await assertClean(t, assert, opened);
-    await opened.context.close();
-  });
+  }));
 
   test('a link that names a trace opens with the sections loaded and the trace selected', async (t) => {
     const hash = await linkToTrace('B');
@@ -93,7 +81,6 @@ describe('the sections below the article', () => {
     assert.deepEqual(await sectionsState(opened.page), { traces: true, clients: true, ready: true, trace: 'B' });
     assert.equal(await opened.page.evaluate(() => document.querySelector('#rl-notice')?.textContent ?? null), null, 'no notice');
     await assertClean(t, assert, opened);
-    await opened.context.close();
   });
 
   test('the address #traces opens with the traces drawn', async (t) => {
@@ -101,7 +88,6 @@ describe('the sections below the article', () => {
     const state = await sectionsState(opened.page);
     assert.equal(state.traces && state.ready, true);
     await assertClean(t, assert, opened);
-    await opened.context.close();
   });
 
   test('a trace link followed before the sections have come: the run at once, the trace when they arrive', async (t) => {
@@ -113,12 +99,11 @@ describe('the sections below the article', () => {
     assert.equal((await sectionsState(page)).ready, true);
     assert.equal(await page.evaluate(() => document.querySelector('#rl-notice')?.textContent ?? null), null, 'no notice');
     await assertClean(t, assert, opened);
-    await opened.context.close();
   });
 
   test('a trace link when the traces cannot load: the link\'s run, and a notice that says why no trace is selected', async () => {
     const hash = await linkToTrace('B');
-    const context = await env.browser.newContext();
+    const context = await env.newContext();
     const page = await context.newPage();
     const errors = [];
     page.on('pageerror', (e) => errors.push(e.message));
@@ -130,11 +115,10 @@ describe('the sections below the article', () => {
     const state = await page.evaluate(() => ({ trace: window.retryLab.getState().trace, scenario: window.retryLab.getState().result.inputs.scenario }));
     assert.deepEqual(state, { trace: null, scenario: 'script' }, 'the link\'s run, trace B\'s inputs, with no trace selected');
     assert.deepEqual(errors, []);
-    await context.close();
   });
 
   test('if their bundle cannot load, each section says so and the experiment carries on', async (t) => {
-    const context = await env.browser.newContext();
+    const context = await env.newContext();
     const page = await context.newPage();
     const errors = [];
     page.on('pageerror', (e) => errors.push(e.message));
@@ -150,12 +134,9 @@ describe('the sections below the article', () => {
     await page.locator(ID('maxRetries')).fill('0');
     assert.equal((await metricsOf(page)).attempts, '1', 'the experiment still computes');
     assert.deepEqual(errors, []);
-    await context.close();
   });
 
-  test('printing before they have come prints their prose without "Loading…", and brings them for the next print', async (t) => {
-    const opened = await openPage(env, { sections: false });
-    const { page } = opened;
+  test('printing before they have come prints their prose without "Loading…", and brings them for the next print', pageTest(env, { sections: false }, async ({ page }) => {
     await page.emulateMedia({ media: 'print' });
     assert.equal(await page.locator('[data-retry-traces] .rl-loading').isVisible(), false);
     assert.equal(await page.locator('[data-client-lab] .rl-loading').isVisible(), false);
@@ -163,9 +144,7 @@ describe('the sections below the article', () => {
     await page.evaluate(() => window.dispatchEvent(new Event('beforeprint')));
     await page.waitForFunction(() => document.documentElement.classList.contains('rl-sections-ready'), null, { timeout: 10000 });
     assert.equal(await page.locator('#tr-matrix tr[data-trace="A"]').isVisible(), true, 'the next print has the traces');
-    await assertClean(t, assert, opened);
-    await opened.context.close();
-  });
+  }));
 
   // A keyboard reader who tabs down the page, on a connection slow enough that the sections
   // have not arrived when focus leaves the article (the bundle is held back until focus is
@@ -207,7 +186,6 @@ describe('the sections below the article', () => {
       await page.keyboard.press('Tab');
       assert.equal(await page.evaluate(() => Boolean(document.activeElement.closest('#traces, #clients'))), true);
       await assertClean(t, assert, opened);
-      await opened.context.close();
     });
   }
 
@@ -220,6 +198,5 @@ describe('the sections below the article', () => {
     await page.waitForFunction(() => document.documentElement.classList.contains('rl-sections-failed'));
     assert.match(await page.evaluate(() => document.activeElement.textContent), /^This section could not load/);
     assert.equal(await page.evaluate(() => Boolean(document.activeElement.closest('[data-client-lab]'))), true);
-    await context.close();
   });
 });

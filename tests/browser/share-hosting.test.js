@@ -3,13 +3,12 @@
 // work from either, every file they ask for is found, and the links they give out stay
 // under the same folder.
 
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { openBrowser } from './lib/harness.js';
-import { loadEngineInNode } from './lib/engine.js';
+import { browserSuite } from './lib/harness.js';
 import { serve, siteCopy, waitReady, watchedPage } from './lib/sites.js';
 
 const SUB = 'blog/tools/retry-lab';
@@ -19,13 +18,10 @@ const HOST_PAGE = (script, frame) => `<!doctype html>
 <body><main><h1>A post</h1><retry-lab scenario="request-lost" max-retries="0"></retry-lab>
 ${frame ? `<iframe id="frame" title="Retry Lab" src="${frame}" width="100%" height="900"></iframe>` : ''}</main></body></html>`;
 
-let engine;
-let env;
+const env = browserSuite({ engine: true });
 let site;
 let server;
-before(async () => {
-  engine = await loadEngineInNode();
-  env = await openBrowser();
+env.setUp(async () => {
   site = siteCopy({
     subpath: SUB,
     files: {
@@ -35,10 +31,9 @@ before(async () => {
   });
   server = await serve(site.dir);
 });
-after(async () => {
+env.tearDown(async () => {
   await server?.close();
   site?.remove();
-  await env?.close();
 });
 
 const plain = (x) => JSON.parse(JSON.stringify(x));
@@ -62,14 +57,14 @@ async function clean(watched, missing = []) {
 
 describe('the site under a subpath', () => {
   test('the page at /blog/tools/retry-lab/ opens a link, keeps its path in the hash it writes, and Copy link says so', async () => {
-    const watched = await watchedPage(env.browser);
+    const watched = await watchedPage(env);
     const p = watched.page;
     const missing = watchResponses(p);
     await watched.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.origin });
     await p.goto(`${server.origin}/${SUB}/#v=1&maxRetries=0`);
     await waitReady(p);
     assert.equal(await p.evaluate(() => document.documentElement.classList.contains('rl-ready')), true);
-    assert.deepEqual(await run(p), plain(engine.compute({ maxRetries: 0 })));
+    assert.deepEqual(await run(p), plain(env.engine.compute({ maxRetries: 0 })));
     await p.locator('#rl-maxRetries').fill('2');
     await p.waitForFunction(() => location.hash === '#v=1&maxRetries=2');
     assert.equal(await p.evaluate(() => location.pathname), `/${SUB}/`);
@@ -77,16 +72,15 @@ describe('the site under a subpath', () => {
     await p.getByText('Link copied.').waitFor();
     assert.equal(await p.evaluate(() => navigator.clipboard.readText()), `${server.origin}/${SUB}/#v=1&maxRetries=2`);
     await clean(watched, missing);
-    await watched.close();
   });
 
   test('embed.html and <retry-lab> from the subpath, in a post one folder up', async () => {
-    const watched = await watchedPage(env.browser);
+    const watched = await watchedPage(env);
     const p = watched.page;
     const missing = watchResponses(p);
     await p.goto(`${server.origin}/blog/post.html`);
     await elementReady(p);
-    assert.deepEqual(await elementRun(p), plain(engine.compute({ scenario: 'request-lost', maxRetries: 0 })));
+    assert.deepEqual(await elementRun(p), plain(env.engine.compute({ scenario: 'request-lost', maxRetries: 0 })));
     const open = await p.locator('retry-lab').getByRole('link', { name: 'Open in Retry Lab' }).getAttribute('href');
     assert.equal(open, `${server.origin}/${SUB}/index.html#v=1&scenario=request-lost&maxRetries=0`);
     const frame = await (await p.locator('#frame').elementHandle()).contentFrame();
@@ -101,18 +95,17 @@ describe('the site under a subpath', () => {
     await full.goto(open);
     await full.waitForFunction(() => document.documentElement.classList.contains('rl-ready'));
     assert.deepEqual(await run(full), await elementRun(p));
-    await watched.close();
   });
 });
 
 describe('the site from file://', () => {
   test('index.html with a link: the run, the hash it writes, the notice, a download', async () => {
-    const watched = await watchedPage(env.browser);
+    const watched = await watchedPage(env);
     const p = watched.page;
     const url = pathToFileURL(join(site.site, 'index.html')).href;
     await p.goto(`${url}#v=1&idempotencyKey=true&bogus=%3Cb%3E`);
     await waitReady(p);
-    assert.deepEqual(await run(p), plain(engine.compute({ idempotencyKey: true })));
+    assert.deepEqual(await run(p), plain(env.engine.compute({ idempotencyKey: true })));
     assert.match(await p.locator('#rl-notice').textContent(), /bogus=<b>: is not an input/);
     await p.locator('#rl-deadlineMs').fill('3000');
     await p.waitForFunction(() => location.hash === '#v=1&deadlineMs=3000&idempotencyKey=true');
@@ -120,11 +113,10 @@ describe('the site from file://', () => {
     const [download] = await Promise.all([p.waitForEvent('download'), p.getByRole('button', { name: 'Run as JSON' }).click()]);
     assert.deepEqual(JSON.parse(readFileSync(await download.path(), 'utf8')), await run(p));
     assert.deepEqual(watched.problems, []);
-    await watched.close();
   });
 
   test('embed.html and a post with <retry-lab>, both from disk', async () => {
-    const watched = await watchedPage(env.browser);
+    const watched = await watchedPage(env);
     const p = watched.page;
     await p.goto(`${pathToFileURL(join(site.site, 'embed.html')).href}#v=1&scenario=bad-request-400`);
     await waitReady(p);
@@ -133,10 +125,9 @@ describe('the site from file://', () => {
 
     await p.goto(pathToFileURL(join(site.site, 'post.html')).href);
     await elementReady(p);
-    assert.deepEqual(await elementRun(p), plain(engine.compute({ scenario: 'request-lost', maxRetries: 0 })));
+    assert.deepEqual(await elementRun(p), plain(env.engine.compute({ scenario: 'request-lost', maxRetries: 0 })));
     assert.equal(await p.locator('retry-lab').getByRole('link', { name: 'Open in Retry Lab' }).getAttribute('href'),
       `${pathToFileURL(join(site.site, 'index.html')).href}#v=1&scenario=request-lost&maxRetries=0`);
     assert.deepEqual(watched.problems, []);
-    await watched.close();
   });
 });

@@ -3,14 +3,12 @@
 // trace with "custom" — but only when the link's inputs are that trace's; otherwise the run
 // is the link's and the notice says why no trace is selected.
 
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { assertClean, openBrowser, openPage } from './lib/harness.js';
+import { assertClean, browserSuite, openPage, pageTest } from './lib/harness.js';
 import { ID } from './lib/ui.js';
 
-let env;
-before(async () => { env = await openBrowser(); });
-after(async () => { await env?.close(); });
+const env = browserSuite();
 
 const plain = (page) => page.evaluate(() => ({
   trace: window.retryLab.getState().trace,
@@ -29,9 +27,7 @@ async function reopen(t, hash) {
 }
 
 describe('links to a policy trace', () => {
-  test('each trace on show is in the hash, and its link opens it selected, the same run', async (t) => {
-    const opened = await openPage(env);
-    const { page } = opened;
+  test('each trace on show is in the hash, and its link opens it selected, the same run', pageTest(env, {}, async ({ page, t }) => {
     const ids = await page.evaluate(() => window.retryLabTraces.traceIds);
     assert.ok(ids.includes('B') && ids.includes('F') && ids.includes('custom'), ids.join());
     for (const id of ids.filter((x) => x !== 'custom')) {
@@ -44,14 +40,11 @@ describe('links to a policy trace', () => {
       assert.deepEqual(restored.result, shown.result, `trace ${id}: the same run`);
       assert.equal(await noticeText(again.page), null);
       await assertClean(t, assert, again);
-      await again.context.close();
     }
     // A control change makes it another run: the trace leaves the link.
     await page.locator(ID('maxRetries')).fill('1');
     await hashHas(page, ['#v=1'], ['trace=']);
-    await assertClean(t, assert, opened);
-    await opened.context.close();
-  });
+  }));
 
   test('trace F carries the herd: callers and seed come back, and a change of callers reaches the hash', async (t) => {
     const opened = await openPage(env);
@@ -67,7 +60,6 @@ describe('links to a policy trace', () => {
     await hashHas(page, ['herdCallers=300']);
     const shown = await plain(page);
     await assertClean(t, assert, opened);
-    await opened.context.close();
 
     const again = await reopen(t, shown.hash);
     const restored = await plain(again.page);
@@ -76,7 +68,6 @@ describe('links to a policy trace', () => {
     assert.deepEqual(await again.page.evaluate(() => window.retryLabTraces.getState().herd), { callers: 300, seed: 7 });
     assert.equal(await again.page.locator('#tr-callers').inputValue(), '300');
     await assertClean(t, assert, again);
-    await again.context.close();
   });
 
   test('the reader\'s own trace goes into the editor and is selected', async (t) => {
@@ -94,7 +85,6 @@ describe('links to a policy trace', () => {
     const shown = await plain(page);
     const editor = await page.evaluate(() => window.retryLabTraces.getState().custom);
     await assertClean(t, assert, opened);
-    await opened.context.close();
 
     const again = await reopen(t, shown.hash);
     const restored = await plain(again.page);
@@ -102,7 +92,6 @@ describe('links to a policy trace', () => {
     assert.deepEqual(restored.result, shown.result);
     assert.deepEqual(await again.page.evaluate(() => window.retryLabTraces.getState().custom), editor);
     await assertClean(t, assert, again);
-    await again.context.close();
   });
 
   test('a trace that does not match the link\'s run, or does not exist, is named in the notice', async (t) => {
@@ -111,7 +100,6 @@ describe('links to a policy trace', () => {
     await opened.page.evaluate(() => window.retryLabTraces.selectTrace('A'));
     await hashHas(opened.page, ['#v=1&trace=A&']);
     const hashA = (await plain(opened.page)).hash;
-    await opened.context.close();
     const edited = hashA.replace('maxRetries=4', 'maxRetries=2');
     assert.notEqual(edited, hashA);
     const mismatch = await reopen(t, edited);
@@ -120,7 +108,6 @@ describe('links to a policy trace', () => {
     assert.equal(state.result.inputs.maxRetries, 2);
     assert.match(await noticeText(mismatch.page), /trace=A: is not this run/);
     await assertClean(t, assert, mismatch);
-    await mismatch.context.close();
 
     const unknown = await reopen(t, '#v=1&trace=%3Cb%3EZ&herdCallers=5&maxRetries=0');
     const u = await plain(unknown.page);
@@ -130,14 +117,12 @@ describe('links to a policy trace', () => {
     assert.match(text, /trace=<b>Z: is not one of this page's traces/);
     assert.match(text, /herdCallers=5: is used only with trace=F/);
     await assertClean(t, assert, unknown);
-    await unknown.context.close();
 
     const hashF = await (async () => {
       const f = await openPage(env);
       await f.page.evaluate(() => window.retryLabTraces.selectTrace('F'));
       await hashHas(f.page, ['#v=1&trace=F&herdCallers=50&']);
       const hash = (await plain(f.page)).hash;
-      await f.context.close();
       return hash;
     })();
     const badHerd = await reopen(t, hashF.replace('herdCallers=50', 'herdCallers=2000000'));
@@ -145,6 +130,5 @@ describe('links to a policy trace', () => {
     assert.equal((await badHerd.page.evaluate(() => window.retryLabTraces.getState().herd)).callers, 50, 'the herd keeps its callers');
     assert.equal((await plain(badHerd.page)).trace, 'F');
     await assertClean(t, assert, badHerd);
-    await badHerd.context.close();
   });
 });

@@ -1,16 +1,14 @@
 // The built site as files: what dist/ holds, that its script is one classic bundle, that
 // the server speaks the right types, and that the page also runs straight from disk.
 
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { DIST, openBrowser, openPage } from './lib/harness.js';
+import { DIST, browserSuite, openPage } from './lib/harness.js';
 
-let env;
-before(async () => { env = await openBrowser(); });
-after(async () => { await env?.close(); });
+const env = browserSuite();
 
 describe('the built site', () => {
   test('dist/ holds the page, its classic scripts, the styles and the engine', () => {
@@ -46,7 +44,7 @@ describe('the built site', () => {
   test('the experiment is drawn by DOMContentLoaded: the engine starts in the task that runs the page\'s script', async () => {
     // Compiled on the spot (bindings/wasm/loader.js), the engine is ready before the page's
     // deferred scripts finish, so the first frame after them has the run, not "Loading…".
-    const context = await env.browser.newContext();
+    const context = await env.newContext();
     const page = await context.newPage();
     await page.addInitScript(() => {
       document.addEventListener('DOMContentLoaded', () => {
@@ -60,7 +58,6 @@ describe('the built site', () => {
     await page.goto(`${env.server.origin}/`);
     await page.waitForFunction(() => window.__atDomContentLoaded !== undefined);
     assert.deepEqual(await page.evaluate(() => window.__atDomContentLoaded), { ready: true, loading: false, elapsed: '3,700 ms' });
-    await context.close();
   });
 
   test('the page runs from file:// too, with the opening run and the sections below it', async () => {
@@ -71,6 +68,5 @@ describe('the built site', () => {
     await page.locator('#tr-matrix tr[data-trace="A"]').waitFor();
     await page.locator('#cl-client').waitFor();
     assert.deepEqual(problems, []);
-    await context.close();
   });
 });

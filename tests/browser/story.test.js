@@ -1,23 +1,15 @@
 // The seed's story (seeds/002), step by step through the page's controls; every expected
 // figure is one the seed's text states.
 
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { assertClean, openBrowser, openPage } from './lib/harness.js';
+import { browserSuite, pageTest } from './lib/harness.js';
 import { metricsOf, setInputs, sides, tableRows, timelineText, verdict } from './lib/ui.js';
 
-let env;
-before(async () => { env = await openBrowser(); });
-after(async () => { await env?.close(); });
-
-async function fresh() {
-  return openPage(env);
-}
+const env = browserSuite();
 
 describe('the seed story through the UI', () => {
-  test('the page opens on the opening run: 2 attempts, 2 charges, success at 3,700 ms', async (t) => {
-    const opened = await fresh();
-    const { page } = opened;
+  test('the page opens on the opening run: 2 attempts, 2 charges, success at 3,700 ms', pageTest(env, {}, async ({ page }) => {
     assert.deepEqual(await metricsOf(page), { attempts: '2', charges: '2', replays: '0', elapsed: '3,700 ms', outcome: 'success', lookup: 'no' });
     assert.equal(await verdict(page), 'Reports success, charged twice.');
     const [report, real] = await sides(page);
@@ -36,38 +28,26 @@ describe('the seed story through the UI', () => {
     assert.equal(await page.locator('#rl-maxRetries').inputValue(), '3');
     assert.equal(await page.locator('#rl-clientTimeoutMs').inputValue(), '3000');
     assert.equal(await page.locator('#rl-deadlineMs').inputValue(), '10000');
-    await assertClean(t, assert, opened);
-    await opened.context.close();
-  });
+  }));
 
-  test('an idempotency key: 1 charge and 1 replay after 3,700 ms', async (t) => {
-    const opened = await fresh();
-    const { page } = opened;
+  test('an idempotency key: 1 charge and 1 replay after 3,700 ms', pageTest(env, {}, async ({ page }) => {
     await setInputs(page, { idempotencyKey: true });
     assert.deepEqual(await metricsOf(page), { attempts: '2', charges: '1', replays: '1', elapsed: '3,700 ms', outcome: 'success', lookup: 'no' });
     assert.equal(await verdict(page), 'Reports success, charged once.');
     assert.equal((await tableRows(page))[1][3], 'stored result replayed');
     assert.ok((await timelineText(page)).includes('replay'));
-    await assertClean(t, assert, opened);
-    await opened.context.close();
-  });
+  }));
 
-  test('maximum retries 0: one charge, the agent reports a timeout, the outcome is unknown', async (t) => {
-    const opened = await fresh();
-    const { page } = opened;
+  test('maximum retries 0: one charge, the agent reports a timeout, the outcome is unknown', pageTest(env, {}, async ({ page }) => {
     await setInputs(page, { maxRetries: 0 });
     assert.deepEqual(await metricsOf(page), { attempts: '1', charges: '1', replays: '0', elapsed: '3,000 ms', outcome: 'unknown', lookup: 'yes' });
     assert.equal(await verdict(page), 'Reports a timeout, charged once.');
     const [report, real] = await sides(page);
     assert.match(report, /Timeout/);
     assert.match(real, /only a status lookup can/);
-    await assertClean(t, assert, opened);
-    await opened.context.close();
-  });
+  }));
 
-  test('deadline 4,000 ms still charges twice; 3,500 ms never sends attempt 2 and leaves it unknown', async (t) => {
-    const opened = await fresh();
-    const { page } = opened;
+  test('deadline 4,000 ms still charges twice; 3,500 ms never sends attempt 2 and leaves it unknown', pageTest(env, {}, async ({ page }) => {
     await setInputs(page, { deadlineMs: 4000 });
     assert.deepEqual(await metricsOf(page), { attempts: '2', charges: '2', replays: '0', elapsed: '3,700 ms', outcome: 'success', lookup: 'no' });
     assert.ok((await timelineText(page)).includes('deadline 4,000 ms'));
@@ -79,13 +59,9 @@ describe('the seed story through the UI', () => {
     assert.equal(m.lookup, 'yes');
     assert.equal((await tableRows(page)).length, 1);
     assert.match(await page.locator('#rl-metrics [data-metric="stop"] dd').textContent(), /deadline/);
-    await assertClean(t, assert, opened);
-    await opened.context.close();
-  });
+  }));
 
-  test('client timeout 500 ms moves the duplicate charge to 1,200 ms', async (t) => {
-    const opened = await fresh();
-    const { page } = opened;
+  test('client timeout 500 ms moves the duplicate charge to 1,200 ms', pageTest(env, {}, async ({ page }) => {
     await setInputs(page, { clientTimeoutMs: 500 });
     const m = await metricsOf(page);
     assert.equal(m.charges, '2');
@@ -93,13 +69,9 @@ describe('the seed story through the UI', () => {
     const rows = await tableRows(page);
     assert.deepEqual(rows.map((r) => [r[1], r[2], r[4]]), [['0 ms', '500 ms', 'charge #1'], ['1,000 ms', '1,200 ms', 'charge #2']]);
     assert.match((await sides(page))[1], /charge #2 at 1,200 ms/);
-    await assertClean(t, assert, opened);
-    await opened.context.close();
-  });
+  }));
 
-  test('the outage: attempts 0–200, 700–900, 1,900–2,100 ms and exactly one charge', async (t) => {
-    const opened = await fresh();
-    const { page } = opened;
+  test('the outage: attempts 0–200, 700–900, 1,900–2,100 ms and exactly one charge', pageTest(env, {}, async ({ page }) => {
     await setInputs(page, { scenario: 'HTTP 503 twice, then succeeds' });
     const rows = await tableRows(page);
     assert.deepEqual(rows.map((r) => [r[1], r[2], r[3], r[4]]), [
@@ -110,13 +82,9 @@ describe('the seed story through the UI', () => {
     assert.equal(m.charges, '1');
     assert.equal(m.outcome, 'success');
     assert.equal(await verdict(page), 'Reports success, charged once.');
-    await assertClean(t, assert, opened);
-    await opened.context.close();
-  });
+  }));
 
-  test('the outage with 1 retry, or a 2,000 ms deadline, ends at 900 ms with no charge', async (t) => {
-    const opened = await fresh();
-    const { page } = opened;
+  test('the outage with 1 retry, or a 2,000 ms deadline, ends at 900 ms with no charge', pageTest(env, {}, async ({ page }) => {
     await setInputs(page, { scenario: 'HTTP 503 twice, then succeeds', maxRetries: 1 });
     let m = await metricsOf(page);
     assert.deepEqual([m.attempts, m.charges, m.elapsed, m.outcome], ['2', '0', '900 ms', 'failed']);
@@ -124,13 +92,9 @@ describe('the seed story through the UI', () => {
     await setInputs(page, { maxRetries: 3, deadlineMs: 2000 });
     m = await metricsOf(page);
     assert.deepEqual([m.attempts, m.charges, m.elapsed, m.outcome], ['2', '0', '900 ms', 'failed']);
-    await assertClean(t, assert, opened);
-    await opened.context.close();
-  });
+  }));
 
-  test('HTTP 400: one 200 ms attempt; retrying every failure gives 4 attempts ending at 4,300 ms', async (t) => {
-    const opened = await fresh();
-    const { page } = opened;
+  test('HTTP 400: one 200 ms attempt; retrying every failure gives 4 attempts ending at 4,300 ms', pageTest(env, {}, async ({ page }) => {
     await setInputs(page, { scenario: 'HTTP 400 on every attempt' });
     let m = await metricsOf(page);
     assert.deepEqual([m.attempts, m.charges, m.elapsed], ['1', '0', '200 ms']);
@@ -140,13 +104,9 @@ describe('the seed story through the UI', () => {
     m = await metricsOf(page);
     assert.deepEqual([m.attempts, m.charges, m.elapsed, m.outcome], ['4', '0', '4,300 ms', 'failed']);
     assert.deepEqual((await tableRows(page)).map((r) => r[2]), ['200 ms', '900 ms', '2,100 ms', '4,300 ms']);
-    await assertClean(t, assert, opened);
-    await opened.context.close();
-  });
+  }));
 
-  test('the article quotes the engine\'s numbers, and its "Try it" buttons load each step', async (t) => {
-    const opened = await fresh();
-    const { page } = opened;
+  test('the article quotes the engine\'s numbers, and its "Try it" buttons load each step', pageTest(env, {}, async ({ page }) => {
     assert.equal(await page.locator('.fact:empty').count(), 0, 'every computed number is filled in');
     const fact = (story, f) => page.locator(`.fact[data-story="${story}"][data-fact="${f}"]`).first().textContent();
     assert.equal(await fact('opening', 'attempts.1.endMs'), '3,700 ms');
@@ -168,7 +128,5 @@ describe('the seed story through the UI', () => {
     assert.equal(await page.locator('#rl-clientTimeoutMs').inputValue(), '3000', 'each step starts from the opening inputs');
     assert.ok(await page.getByRole('radio', { name: 'Every failure, including 400' }).isChecked());
     assert.equal((await metricsOf(page)).elapsed, '4,300 ms');
-    await assertClean(t, assert, opened);
-    await opened.context.close();
-  });
+  }));
 });

@@ -4,19 +4,12 @@
 // values, and the time a 1,000-point sweep takes to compute and draw (logged, never asserted:
 // issue 7's benchmark reports it).
 
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { assertClean, openBrowser, openPage } from './lib/harness.js';
-import { loadEngineInNode } from './lib/engine.js';
+import { browserSuite, pageTest } from './lib/harness.js';
 import { ID, metricsOf, setInputs } from './lib/ui.js';
 
-let env;
-let engine;
-before(async () => {
-  env = await openBrowser();
-  engine = await loadEngineInNode();
-});
-after(async () => { await env?.close(); });
+const env = browserSuite({ engine: true });
 
 const boundaryTexts = (page) => page.locator('#sw-boundaries li .sw-boundary-text').allTextContents();
 const slider = async (page) => {
@@ -41,9 +34,7 @@ async function sweepOver(page, { vary, from, to, points }) {
 }
 
 describe('the sweep', () => {
-  test('a deadline sweep over the opening run names the second charge at 3,700 ms', async (t) => {
-    const opened = await openPage(env);
-    const { page } = opened;
+  test('a deadline sweep over the opening run names the second charge at 3,700 ms', pageTest(env, {}, async ({ page }) => {
     // The page opens sweeping the deadline from 0 to 20,000 ms.
     await sweepReady(page);
     assert.deepEqual(await boundaryTexts(page), [
@@ -55,13 +46,9 @@ describe('the sweep', () => {
     assert.deepEqual(await boundaryTexts(page), ['A second charge, outcome success instead of unknown from a deadline of 3,700 ms.']);
     assert.equal(await page.locator('#sw-summary').textContent(), 'Across 7 points of overall deadline from 3,000 ms to 4,000 ms, the run changes at 1 boundary:');
     assert.deepEqual(await page.locator('#sw-chart .sw-boundary').evaluateAll((els) => els.map((e) => e.dataset.value)), ['3700']);
-    await assertClean(t, assert, opened);
-    await opened.context.close();
-  });
+  }));
 
-  test('the sweep follows the experiment, but only while its panel is on screen', async (t) => {
-    const opened = await openPage(env);
-    const { page } = opened;
+  test('the sweep follows the experiment, but only while its panel is on screen', pageTest(env, {}, async ({ page }) => {
     await page.waitForFunction(() => window.retryLabClients.sweep.getSweep() !== null); // made when the page is idle
     await setInputs(page, { maxRetries: 0 }); // far above the panel
     await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 50))));
@@ -79,13 +66,9 @@ describe('the sweep', () => {
       return [between, document.querySelector('#cl-sweep').dataset.sweepState];
     });
     assert.deepEqual(state, ['pending', 'ready']);
-    await assertClean(t, assert, opened);
-    await opened.context.close();
-  });
+  }));
 
-  test('the outage swept over maximum retries: the boundary between 1 and 2 retries', async (t) => {
-    const opened = await openPage(env);
-    const { page } = opened;
+  test('the outage swept over maximum retries: the boundary between 1 and 2 retries', pageTest(env, {}, async ({ page }) => {
     await setInputs(page, { scenario: 'HTTP 503 twice, then succeeds' });
     await sweepOver(page, { vary: 'Maximum retries' });
     assert.equal(await page.locator('#sw-from').inputValue(), '0');
@@ -101,13 +84,9 @@ describe('the sweep', () => {
     assert.equal(rows.length, 11);
     assert.deepEqual(rows[1], ['1', '2', '0', '0', 'failed', '900 ms', 'error 503']);
     assert.deepEqual(rows[2], ['2', '3', '1', '0', 'success', '2,100 ms', 'success']);
-    await assertClean(t, assert, opened);
-    await opened.context.close();
-  });
+  }));
 
-  test('the chart is a slider over the points, operable from the keyboard alone', async (t) => {
-    const opened = await openPage(env);
-    const { page } = opened;
+  test('the chart is a slider over the points, operable from the keyboard alone', pageTest(env, {}, async ({ page }) => {
     await sweepOver(page, { from: 3000, to: 4000, points: 11 }); // 3,000, 3,100 … 4,000
     await page.locator('#sw-points').focus();
     // Tab on to the "Go to it" button of the one boundary, then to the chart.
@@ -147,13 +126,9 @@ describe('the sweep', () => {
     const m = await metricsOf(page);
     assert.deepEqual([m.attempts, m.charges, m.outcome], ['1', '1', 'unknown']);
     assert.equal((await slider(page)).now, 3600, 'the sweep keeps its cursor when only the swept input changed');
-    await assertClean(t, assert, opened);
-    await opened.context.close();
-  });
+  }));
 
-  test('the table of points matches the engine’s sweep, run in node with the same request', async (t) => {
-    const opened = await openPage(env);
-    const { page } = opened;
+  test('the table of points matches the engine’s sweep, run in node with the same request', pageTest(env, {}, async ({ page }) => {
     await page.getByLabel('Client', { exact: true }).selectOption('aws-botocore-standard');
     await sweepOver(page, { vary: 'Client timeout per attempt', from: 100, to: 6000, points: 60 });
     await page.locator('#sw-details-summary').focus();
@@ -161,20 +136,16 @@ describe('the sweep', () => {
     await page.locator('#sw-table tbody tr').first().waitFor(); // the table is drawn on the toggle event
     const inputs = await page.evaluate(() => window.retryLab.getState().result.inputs);
     assert.deepEqual(inputs.retryOnStatuses, [500, 502, 503, 504], 'the sweep runs the chosen client');
-    const expected = engine.sweep({ inputs, vary: 'clientTimeoutMs', from: 100, to: 6000, points: 60 });
+    const expected = env.engine.sweep({ inputs, vary: 'clientTimeoutMs', from: 100, to: 6000, points: 60 });
     assert.equal(expected.ok, true);
     const fmt = (n) => n.toLocaleString('en-US', { maximumFractionDigits: 2 });
     const rows = await page.locator('#sw-table tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
     assert.deepEqual(rows, expected.points.map((p) => [fmt(p.value), String(p.attempts), String(p.charges), String(p.replays), p.outcome, `${fmt(p.elapsedMs)} ms`, p.agentReport]));
     assert.equal(await page.locator('#sw-table caption').textContent(), 'The 60 points of the sweep over the client timeout per attempt');
     assert.deepEqual(await boundaryTexts(page), expected.boundaries.map((b) => `${b.text.charAt(0).toUpperCase()}${b.text.slice(1)}.`));
-    await assertClean(t, assert, opened);
-    await opened.context.close();
-  });
+  }));
 
-  test('values the sweep cannot take are named beside their box, and the last good sweep stays', async (t) => {
-    const opened = await openPage(env);
-    const { page } = opened;
+  test('values the sweep cannot take are named beside their box, and the last good sweep stays', pageTest(env, {}, async ({ page }) => {
     await sweepReady(page);
     const before = await boundaryTexts(page);
     await page.locator('#sw-from').fill('');
@@ -191,13 +162,9 @@ describe('the sweep', () => {
     await sweepOver(page, { points: 1000 });
     assert.equal(await page.locator('#sw-points-error').textContent(), '');
     assert.equal(await page.locator('[data-client-lab] .sw-stale').count(), 0);
-    await assertClean(t, assert, opened);
-    await opened.context.close();
-  });
+  }));
 
-  test('timing: a 1,000-point sweep computed and drawn (logged, not asserted)', async (t) => {
-    const opened = await openPage(env);
-    const { page } = opened;
+  test('timing: a 1,000-point sweep computed and drawn (logged, not asserted)', pageTest(env, {}, async ({ page, t }) => {
     // Through the form, as a reader would: 1,000 points over the deadline.
     await sweepOver(page, { points: 1000 });
     const viaForm = await page.evaluate(() => window.retryLabClients.sweep.getTimings());
@@ -228,7 +195,5 @@ describe('the sweep', () => {
     t.diagnostic(`1,000-point sweep: ${JSON.stringify(figure)}`);
     console.log(`# sweep timing (1,000 points, headless Chromium): ${JSON.stringify(figure)}`);
     assert.ok(runs.every((r) => r.points === 1000));
-    await assertClean(t, assert, opened);
-    await opened.context.close();
-  });
+  }));
 });

@@ -3,14 +3,12 @@
 // scrolled into view clear of the sticky trace column, a visible focus ring — and a reader
 // can step through every trace with the keyboard alone, loading each into the experiment.
 
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { assertClean, openBrowser, openPage } from './lib/harness.js';
+import { browserSuite, pageTest } from './lib/harness.js';
 import { TR, appTrace, shownMetrics } from './lib/traces-ui.js';
 
-let env;
-before(async () => { env = await openBrowser(); });
-after(async () => { await env?.close(); });
+const env = browserSuite();
 
 // Where the focus is, and what the grid looks like around it.
 const gridState = (page) => page.evaluate((box) => {
@@ -51,9 +49,7 @@ async function tabInto(page) {
 
 describe('the matrix as a grid', () => {
   for (const viewport of [{ width: 1280, height: 900 }, { width: 390, height: 844 }]) {
-    test(`keys move the focus as the grid pattern says, and hidden columns scroll into view (${viewport.width} px)`, async (t) => {
-      const opened = await openPage(env, { viewport });
-      const { page } = opened;
+    test(`keys move the focus as the grid pattern says, and hidden columns scroll into view (${viewport.width} px)`, pageTest(env, { viewport }, async ({ page, t }) => {
       await tabInto(page);
       let s = await gridState(page);
       assert.deepEqual(s.pos, [1, 0], 'Tab lands on the first trace');
@@ -96,14 +92,10 @@ describe('the matrix as a grid', () => {
       await page.keyboard.press('Shift+Tab');
       s = await gridState(page);
       assert.deepEqual(s.pos, [1, 1], 'Shift+Tab comes back to the cell last focused');
-      await assertClean(t, assert, opened);
-      await opened.context.close();
-    });
+    }));
   }
 
-  test('a reader steps through every trace with the keyboard alone, each loaded into the experiment', async (t) => {
-    const opened = await openPage(env);
-    const { page } = opened;
+  test('a reader steps through every trace with the keyboard alone, each loaded into the experiment', pageTest(env, {}, async ({ page, t }) => {
     await tabInto(page);
     const ids = await page.locator(`${TR('matrix')} tr[data-trace]`).evaluateAll((rows) => rows.map((r) => r.dataset.trace));
     assert.deepEqual(ids, ['A', 'B', 'C', 'D', 'D-401', 'D-404', 'E', 'E-no-id', 'F', 'custom']);
@@ -134,7 +126,5 @@ describe('the matrix as a grid', () => {
     assert.equal(await page.evaluate(() => document.activeElement.id), 'tr-show');
     await page.keyboard.press('Enter');
     assert.equal(await page.evaluate(() => document.activeElement.id), 'experiment');
-    await assertClean(t, assert, opened);
-    await opened.context.close();
-  });
+  }));
 });

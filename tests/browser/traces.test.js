@@ -7,15 +7,13 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { artifactPath, assertClean, openBrowser, openPage } from './lib/harness.js';
+import { artifactPath, assertClean, browserSuite, openPage, pageTest } from './lib/harness.js';
 import { TR, appTrace, attemptsShown, matrixRow, shownEvents, shownMetrics, shownTable } from './lib/traces-ui.js';
 
 const require = createRequire(import.meta.url);
 const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
-let env;
-before(async () => { env = await openBrowser(); });
-after(async () => { await env?.close(); });
+const env = browserSuite();
 
 describe('the matrix shows the seed’s figures', () => {
   let opened;
@@ -111,9 +109,7 @@ describe('the matrix shows the seed’s figures', () => {
 });
 
 describe('choosing a row', () => {
-  test('a click or Enter loads the trace into the event trace, table and metrics; a control change clears it', async (t) => {
-    const opened = await openPage(env);
-    const { page } = opened;
+  test('a click or Enter loads the trace into the event trace, table and metrics; a control change clears it', pageTest(env, {}, async ({ page }) => {
     await page.locator(`${TR('matrix')} tr[data-trace="B"] td`).first().click();
     assert.equal(await appTrace(page), 'B');
     assert.equal((await matrixRow(page, 'B')).selected, 'true');
@@ -145,9 +141,7 @@ describe('choosing a row', () => {
     // ...and a named scenario replaces the trace's scripted answers.
     await page.getByRole('radio', { name: 'HTTP 503 twice, then succeeds', exact: true }).check();
     assert.equal((await shownMetrics(page)).attempts, '2');
-    await assertClean(t, assert, opened);
-    await opened.context.close();
-  });
+  }));
 });
 
 // axe is injected into a context that bypasses the page's CSP (the page itself runs under it).
@@ -171,7 +165,6 @@ describe('accessibility and screenshots', () => {
       await page.locator('#tr-ed-script-0-status').fill('99');
       await page.locator(TR('callers')).fill('1');
       assert.deepEqual(await axe(page), []);
-      await context.close();
     });
   }
 
@@ -179,14 +172,12 @@ describe('accessibility and screenshots', () => {
     const viewport = { width: 375, height: 812 };
     const { page, context } = await openForAxe({ viewport });
     assert.deepEqual(await axe(page), []);
-    await context.close();
     const opened = await openPage(env, { viewport });
     const overflow = await opened.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     assert.equal(overflow, 0, 'the page itself does not scroll sideways');
     const box = await opened.page.locator(TR('matrix')).evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
     assert.ok(box.scroll > box.client * 2, 'the matrix is wider than its box');
     await assertClean(t, assert, opened);
-    await opened.context.close();
   });
 
   test('screenshots of the traces section: light, dark, narrow, and the matrix scrolled to its results', async (t) => {
@@ -203,7 +194,6 @@ describe('accessibility and screenshots', () => {
       await page.keyboard.press('End');
       await page.locator(TR('matrix')).screenshot({ path: await artifactPath(name.replace('.png', '-results.png')) });
       await assertClean(t, assert, opened);
-      await opened.context.close();
     }
   });
 });

@@ -8,18 +8,20 @@ import { makeIds } from '../views/controls.js';
 import { createSweep } from '../sweep/controller.js';
 import { POLICY_FIELDS, PRESETS, SEED_ID, policyOf, presetById, presetInputs } from './presets.js';
 import { clientChoiceView, presetCardView } from './view.js';
+import { sameInputs, sameInputValue } from '../share/codec.js';
 
-const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
 export function mountClientLab(root, app, engine, { idPrefix = 'cl-', sweepPrefix = 'sw-' } = {}) {
   const id = makeIds(idPrefix);
   const doc = root.ownerDocument;
-  const seedPolicy = policyOf(app.compute({}).inputs);
-  let selected = SEED_ID;
+  const seedPolicy = policyOf(app.compute({}).inputs); // the engine's defaults
+  const noTimeoutMs = app.schema.inputs.find((row) => row.name === 'clientTimeoutMs').max;
+  // The choice is the explorable's state.client; the lab's own until the reader or a run changes it.
+  const selectedNow = () => app.getState().client || SEED_ID;
 
   root.replaceChildren(mount(h('div', { class: 'cl' },
     h('div', { class: 'cl-client' },
-      clientChoiceView(id, selected),
+      clientChoiceView(id, selectedNow()),
       h('p', { class: 'visually-hidden', role: 'status', id: id('announce') }),
       h('div', { class: 'cl-card-box', id: id('card') })),
     h('section', { class: 'cl-sweep', 'aria-labelledby': id('sweep-heading') },
@@ -46,9 +48,10 @@ export function mountClientLab(root, app, engine, { idPrefix = 'cl-', sweepPrefi
     sweepBox.replaceChildren(p);
   }
 
-  // Each choice's policy as the engine echoes it, to recognise a client in a loaded run (a
-  // shared link, a story step) whatever was chosen before.
-  const known = [SEED_ID, ...PRESETS.map((p) => p.id)].map((choice) => ({ choice, policy: policyOf(app.compute(policyFor(choice)).inputs) }));
+  // Each choice's whole policy, from the data: the preset's values over the engine's defaults.
+  // A run whose policy is one of these is that client's (a shared link, a story step),
+  // whatever was chosen before.
+  const known = [{ choice: SEED_ID, policy: seedPolicy }, ...PRESETS.map((p) => ({ choice: p.id, policy: { ...seedPolicy, ...p.inputs } }))];
 
   // The opening run with a choice's settings (the seed's world, the client's policy): the same
   // whatever the experiment does, so computed once per choice, not on every change.
@@ -58,45 +61,53 @@ export function mountClientLab(root, app, engine, { idPrefix = 'cl-', sweepPrefi
     return openings.get(choice);
   };
 
-  function refresh(result) {
+  function draw(result) {
     const now = policyOf(result.inputs);
-    // Two presets may share a policy (openai-python ≤ 2.51 and Anthropic's SDK): the chosen one wins.
-    const match = known.find((k) => k.choice === selected && same(k.policy, now)) || known.find((k) => same(k.policy, now));
-    if (match && match.choice !== selected) {
-      selected = match.choice;
-      select.value = selected;
-    }
+    const selected = selectedNow();
+    select.value = selected;
     const preset = presetById(selected);
     const opening = openingOf(selected);
     const expected = policyOf(opening.inputs);
-    const changed = POLICY_FIELDS.filter((f) => !same(expected[f], now[f]));
+    const changed = POLICY_FIELDS.filter((f) => !sameInputValue(expected[f], now[f]));
     patch(card, presetCardView(id, {
-      preset, opening, current: same(result.inputs, opening.inputs) ? null : result, changed,
+      preset, opening, current: sameInputs(result.inputs, opening.inputs) ? null : result, changed, noTimeoutMs,
     }));
     if (sweep) sweep.update(result.inputs);
   }
 
+  // A new run: the client it is, if it is one, becomes the choice (drawn when the state says so).
+  function follow(state, before) {
+    if (before && state.result === before.result && state.client === before.client) return;
+    const now = policyOf(state.result.inputs);
+    // Two presets may share a policy: the one chosen wins.
+    const chosen = state.client || SEED_ID;
+    const match = known.find((k) => k.choice === chosen && sameInputs(k.policy, now)) || known.find((k) => sameInputs(k.policy, now));
+    if (match && match.choice !== chosen) app.update({ client: match.choice });
+    else draw(state.result);
+  }
+
   function choose(choice) {
-    selected = presetById(choice) ? choice : SEED_ID;
-    select.value = selected;
+    const client = presetById(choice) ? choice : SEED_ID;
     const before = app.getState().result;
-    app.load(presetInputs(before.inputs, policyFor(selected)));
-    const after = app.getState().result;
+    app.load(presetInputs(before.inputs, policyFor(client)), { client });
     root.querySelector(`#${id('announce')}`).textContent =
-      `Loaded ${presetById(selected) ? presetById(selected).name : 'the seed’s fixture'} into the experiment.`;
-    if (after === before) refresh(before); // a refused load leaves the result as it was
+      `Loaded ${presetById(client) ? presetById(client).name : 'the seed’s fixture'} into the experiment.`;
+    if (app.getState().result === before) { // a refused load leaves the run as it was
+      app.update({ client });
+      draw(before);
+    }
   }
 
   select.addEventListener('change', () => choose(select.value));
   card.addEventListener('click', (event) => {
-    if (event.target.closest(`#${id('reload')}`)) choose(selected);
+    if (event.target.closest(`#${id('reload')}`)) choose(selectedNow());
   });
-  const unsubscribe = app.subscribe((state) => refresh(state.result));
-  refresh(app.getState().result);
+  const unsubscribe = app.subscribe(follow);
+  follow(app.getState(), null);
 
   return {
     choose,
-    getSelected: () => selected,
+    getSelected: selectedNow,
     sweep,
     destroy() {
       unsubscribe();

@@ -68,7 +68,9 @@ export function statusRuns(statuses) {
 }
 
 // A client's settings in words, from the inputs themselves (so they cannot drift apart).
-export function describePolicy(i) {
+// `noTimeoutMs`: the engine's longest client timeout (its table's bound), which the presets use
+// for "no per-attempt timeout".
+export function describePolicy(i, { noTimeoutMs }) {
   const out = [];
   out.push(i.maxRetries === 0 ? 'no retries (1 attempt)' : `${plural(i.maxRetries, 'retry', 'retries')} (${num(i.maxRetries + 1)} attempts at most)`);
   if (i.maxRetries > 0) {
@@ -82,7 +84,7 @@ export function describePolicy(i) {
     if (i.firstRetryImmediate) wait = `the first retry at once, then ${wait}`;
     out.push(wait);
   }
-  out.push(i.clientTimeoutMs >= 86400000 ? 'no per-attempt timeout' : `a ${ms(i.clientTimeoutMs)} client timeout per attempt`);
+  out.push(i.clientTimeoutMs >= noTimeoutMs ? 'no per-attempt timeout' : `a ${ms(i.clientTimeoutMs)} client timeout per attempt`);
   out.push(i.deadlineMs === null ? 'no overall deadline' : `a ${ms(i.deadlineMs)} overall deadline`);
   const retried = (i.retryOn || []).map((c) => CLASS_WORDS[c] || c);
   if (i.retryOnStatuses && i.retryOnStatuses.length) retried.push(`status ${statusRuns(i.retryOnStatuses)}`);
@@ -123,9 +125,9 @@ export function expectedFigures(opening) {
 export const releaseHref = (r) => `https://github.com/${r.repo}/tree/${r.commit}`;
 
 // `changed`: the policy fields the experiment no longer has as the preset set them.
-export function presetCardView(id, { preset, opening, current, changed = [] }) {
+export function presetCardView(id, { preset, opening, current, changed = [], noTimeoutMs }) {
   const title = preset ? preset.name : 'The seed’s fixture';
-  const settings = describePolicy(opening.inputs);
+  const settings = describePolicy(opening.inputs, { noTimeoutMs });
   const words = (byField) => Object.entries(byField).map(([f, text]) => `${fieldLabel(f)}: ${text}.`);
   const unverified = preset ? [...preset.unverified, ...words(preset.unverifiedValues)] : [];
   const approximated = preset ? words(preset.approximated) : [];

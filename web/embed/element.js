@@ -14,7 +14,6 @@ import ELEMENT_CSS from 'retrylab:element-css';
 import { createExplorable } from '../app.js';
 import { loadEngine } from '../engine.js';
 import { makeIds } from '../views/controls.js';
-import { ATTRIBUTES, attributeHint, fieldOfAttribute, readPairs } from '../share/codec.js';
 import { acceptInputs } from '../share/accept.js';
 import { attachShareBar, showNotice } from '../share/bar.js';
 import * as exportFiles from '../export/all.js';
@@ -42,10 +41,6 @@ const engine = () => (enginePromise ||= loadEngine(window));
 let instances = 0;
 
 class RetryLabElement extends HTMLElement {
-  static get observedAttributes() {
-    return ATTRIBUTES;
-  }
-
   constructor() {
     super();
     instances += 1;
@@ -71,6 +66,11 @@ class RetryLabElement extends HTMLElement {
     shadow.append(this.shell);
     this.app = null;
     this.pending = false;
+    // Any attribute may be an input (their names come from the engine's table, which arrives
+    // with the engine): watch them all, and read them again together.
+    this.watch = new MutationObserver((records) => {
+      if (records.some((r) => !isGlobal(r.attributeName))) this.attributesChanged();
+    });
   }
 
   connectedCallback() {
@@ -86,6 +86,7 @@ class RetryLabElement extends HTMLElement {
     // Moving the element keeps it; only an element that stays out of the page is stopped.
     queueMicrotask(() => {
       if (!this.isConnected && this.app) {
+        this.watch.disconnect();
         this.share.destroy();
         this.app.destroy();
         this.app = null;
@@ -94,7 +95,7 @@ class RetryLabElement extends HTMLElement {
     });
   }
 
-  attributeChangedCallback() {
+  attributesChanged() {
     // One reload for any number of attributes set together.
     if (!this.app || this.pending) return;
     this.pending = true;
@@ -109,7 +110,7 @@ class RetryLabElement extends HTMLElement {
     try {
       loaded = await engine();
     } catch (error) {
-      this.fail(error.message);
+      this.fail(error);
       return;
     }
     if (!this.isConnected) {
@@ -127,6 +128,7 @@ class RetryLabElement extends HTMLElement {
     });
     this.nameLandmarks();
     this.loadAttributes();
+    this.watch.observe(this, { attributes: true });
     this.classList.add('rl-ready');
     this.dispatchEvent(new CustomEvent('retry-lab-ready', { bubbles: true }));
   }
@@ -150,26 +152,24 @@ class RetryLabElement extends HTMLElement {
     }
   }
 
-  // The inputs the attributes hold; unusable ones keep their defaults, named in a notice.
+  // The inputs the attributes hold; unusable ones keep their defaults, named in a notice by
+  // their attribute names.
   readAttributes() {
+    const { codec } = this.app;
     const pairs = [];
     const problems = [];
     const seen = new Set(); // an unknown name given twice (in two namespaces) is named once
     for (const { name, value } of this.attributes) {
-      const field = fieldOfAttribute(name);
+      const field = codec.fieldOfAttribute(name);
       if (field) pairs.push([field, value]); // given twice: readPairs uses neither, and says so
-      else if (!isGlobal(name) && !seen.has(name)) problems.push({ key: name, value, reason: attributeHint(name) });
+      else if (!isGlobal(name) && !seen.has(name)) problems.push({ key: name, value, reason: codec.attributeHint(name) });
       seen.add(name);
     }
-    const read = readPairs(pairs);
-    const accepted = acceptInputs(read.inputs, this.app.compute);
+    const read = codec.readPairs(pairs);
+    const accepted = acceptInputs(read.inputs, this.app);
     // Name them as they were written: attributes, not input names.
     const asWritten = accepted.problems.map((p) => (p.key in read.texts ? { ...p, value: read.texts[p.key] } : p));
-    const named = [...read.problems, ...asWritten].map((p) => {
-      const attribute = attributeOf(p.key);
-      const reason = p.reason.startsWith(`${p.key} `) ? `${attribute} ${p.reason.slice(p.key.length + 1)}` : p.reason;
-      return { ...p, key: attribute, reason };
-    });
+    const named = [...read.problems, ...asWritten].map((p) => ({ ...p, key: codec.attributeOf(p.key) }));
     return { inputs: accepted.inputs, problems: [...problems, ...named] };
   }
 
@@ -179,11 +179,13 @@ class RetryLabElement extends HTMLElement {
     showNotice(this.box, this.id_, problems, 'attributes');
   }
 
-  fail(message) {
+  // `error`: loadEngine's EngineUnavailable (engine.js), whose code says why.
+  fail(error) {
+    const { message } = error;
     const p = document.createElement('p');
     p.className = 'rl-failure';
     p.setAttribute('role', 'alert');
-    const csp = /WebAssembly|wasm|Content Security Policy|CSP/i.test(message)
+    const csp = error.code === 'no-webassembly' || error.code === 'start-failed'
       ? " If this page sets a Content-Security-Policy, its script-src needs 'wasm-unsafe-eval'."
       : '';
     p.textContent = `${message}${csp} The Retry Lab explorable cannot run here.`;
@@ -196,10 +198,6 @@ class RetryLabElement extends HTMLElement {
   get explorable() {
     return this.app;
   }
-}
-
-function attributeOf(field) {
-  return ATTRIBUTES.find((a) => fieldOfAttribute(a) === field) || field;
 }
 
 if (typeof customElements !== 'undefined' && !customElements.get(TAG)) customElements.define(TAG, RetryLabElement);

@@ -5,7 +5,7 @@
 // asks for a file; the <retry-lab> element has it inside.
 
 import { h, mount } from '../dom.js';
-import { encodeLink } from './codec.js';
+import { linkMoved } from './link.js';
 import { noticeView } from './notice.js';
 
 // `make`: the function of web/export/all.js that writes the file.
@@ -46,7 +46,7 @@ async function copyText(win, box, text) {
 }
 
 // Mount the bar at the end of `root` and keep it current. linkBase(): the URL (without
-// hash) a copied link opens; pageOf(): the page's own link keys (see codec.js encodeLink);
+// hash) a copied link opens; pageOf(state): the page's own link keys (see codec.js encodeLink);
 // loadExports(): a promise of web/export/all.js's functions.
 export function attachShareBar(root, app, { id, linkBase, loadExports, openLabel = null, pageOf = () => ({}) }) {
   const doc = root.ownerDocument;
@@ -58,7 +58,7 @@ export function attachShareBar(root, app, { id, linkBase, loadExports, openLabel
   const status = $('share-status');
   const open = openLabel ? $('open') : null;
 
-  const linkNow = () => `${linkBase()}#${encodeLink(app.getState().result.inputs, pageOf())}`;
+  const linkNow = () => `${linkBase()}#${app.codec.encodeLink(app.getState().result.inputs, pageOf(app.getState()))}`;
   function update() {
     const link = linkNow();
     box.value = link;
@@ -91,7 +91,8 @@ export function attachShareBar(root, app, { id, linkBase, loadExports, openLabel
       status.textContent = `Downloading ${f.name}.`;
     });
   }
-  const unsubscribe = app.subscribe(update);
+  const moved = linkMoved(pageOf);
+  const unsubscribe = app.subscribe((state, before) => { if (moved(state, before)) update(); });
   update();
   return { update, destroy: () => { unsubscribe(); bar.remove(); } };
 }

@@ -3,53 +3,52 @@
 //
 //   #v=1&maxRetries=0&idempotencyKey=true&retryOn=timeout,5xx&deadlineMs=none
 //
-// Only inputs that differ from their defaults are written; a key left out means its
-// default (SPEC §2 and docs/engine.md, pinned below and checked against the engine by the
-// tests, so a change of default shows up as a failing test and a new version, not as old
-// links that silently mean something else). The README documents the format for people who
-// write links by hand.
+// The inputs, how each is written and its default all come from the engine's own table
+// (engine.schema(), docs/engine.md §4): `linkCodec(schema)` builds the format for it, so an
+// input added to the table is carried by links and attributes with nothing written here. Only
+// inputs that differ from their defaults are written; a key left out means its default. The
+// defaults v=1 leaves out are pinned by the tests (tests/browser/share.test.js), so a change of
+// default shows up as a failing test and a new version, not as old links that silently mean
+// something else. The README documents the format for people who write links by hand.
 //
 // Nothing here interprets a value beyond its type: whether a value is allowed is the
 // engine's call (see accept.js), so the page and the link never disagree about bounds.
 
 export const LINK_VERSION = 1;
 
-// Every engine input, in the order links are written, with how its value is written.
+// How a value is written, from its row's type:
 //   number: decimal text, `none` for null     boolean: true or false
-//   string: the text                          numbers, strings: items joined by commas
-//   script: entries joined by commas, each entry's parts joined by "~" (see parseScript)
-export const FIELDS = [
-  ['scenario', 'string'], ['script', 'script'], ['operation', 'string'], ['operationId', 'string'],
-  ['maxRetries', 'number'], ['baseBackoffMs', 'number'], ['backoffMultiplier', 'number'],
-  ['maxBackoffMs', 'number'], ['jitter', 'string'], ['jitterLow', 'number'], ['jitterHigh', 'number'],
-  ['draws', 'numbers'], ['seed', 'number'], ['clientTimeoutMs', 'number'], ['deadlineMs', 'number'],
-  ['waitBudgetMs', 'number'], ['responseMs', 'number'], ['idempotencyKey', 'boolean'],
-  ['retryOn', 'strings'], ['retryWritesWithoutKey', 'boolean'], ['honourRetryAfter', 'boolean'],
-  ['startDate', 'string'], ['callers', 'number'], ['firstRetryImmediate', 'boolean'],
-  ['minBackoffMs', 'number'], ['ceilingScheduleMs', 'numbers'], ['retryOnStatuses', 'numbers'],
-  ['retryAfterStatuses', 'numbers'], ['retryAfterMode', 'string'], ['retryAfterMaxMs', 'number'],
-  ['retryAfterOverMax', 'string'], ['attemptStart', 'string'],
-];
-const TYPES = new Map(FIELDS);
-export const FIELD_NAMES = FIELDS.map(([name]) => name);
+//   string (also a choice, an HTTP-date): the text
+//   numbers, strings (a list of those): items joined by commas
+//   entries (a list of objects, such as the script): entries joined by commas, each entry's
+//     parts joined by "~": its first number member bare, a true switch by its name, any other
+//     member `name:value` (see readEntries)
+function kindOf(row) {
+  switch (row.type) {
+    case 'number': return 'number';
+    case 'boolean': return 'boolean';
+    case 'string': case 'choice': case 'http-date': return 'string';
+    case 'list': {
+      const item = row.items ? kindOf(row.items) : null;
+      if (item === 'number') return 'numbers';
+      if (item === 'string') return 'strings';
+      if (row.items && row.items.type === 'object') return 'entries';
+      return null;
+    }
+    default: return null; // an object or variant input: not in the v=1 format
+  }
+}
 
-// The defaults a v=1 link leaves out. `script` has none (it comes with scenario "script");
-// jitterLow and jitterHigh are 0 and 1 under jitter "proportional".
-export const DEFAULTS_V1 = Object.freeze({
-  scenario: 'response-lost', operation: 'charge', operationId: 'op-0001', maxRetries: 3,
-  baseBackoffMs: 500, backoffMultiplier: 2, maxBackoffMs: null, jitter: 'none', jitterLow: 0,
-  jitterHigh: 1, draws: [], seed: 1, clientTimeoutMs: 3000, deadlineMs: 10000,
-  waitBudgetMs: null, responseMs: 200, idempotencyKey: false, retryOn: ['timeout', '5xx'],
-  retryWritesWithoutKey: true, honourRetryAfter: true, startDate: 'Sun, 29 Nov 2026 10:00:00 GMT',
-  callers: 1, firstRetryImmediate: false, minBackoffMs: 0, ceilingScheduleMs: [],
-  retryOnStatuses: [], retryAfterStatuses: [], retryAfterMode: 'replace', retryAfterMaxMs: null,
-  retryAfterOverMax: 'backoff', attemptStart: 'fits',
-});
+// The v=1 names of a script entry's parts where they are not the member's own.
+const PART_NAMES = { retryAfter: 'ra' };
 
 // A hash of more than this is not read at all (the engine's own limits are far below it).
 export const MAX_LINK_LENGTH = 2_000_000;
 
-// --- writing -------------------------------------------------------------------------------
+// A problem is { key, value, reason }: what the reader wrote and why it was not used.
+const problem = (key, value, reason) => ({ key, value, reason });
+
+// --- values, whatever the table -----------------------------------------------------------
 
 // encodeURIComponent leaves ! ' ( ) * ~ alone; "~" separates a script entry's parts, and the
 // rest are escaped too so a link survives being pasted into Markdown or a chat.
@@ -58,58 +57,24 @@ export const escapeText = (text) => encodeURIComponent(String(text)).replace(/[!
 // String(n) is the shortest text that reads back as exactly n (3700, 0.1, 1e-7).
 const numberText = (n) => (n === null ? 'none' : String(Object.is(n, -0) ? 0 : n));
 
-function scriptText(script) {
-  return script.map((entry) => {
-    const parts = [];
-    if (entry.status !== undefined) parts.push(String(entry.status));
-    if (entry.dropped) parts.push('dropped');
-    if (entry.lost) parts.push('lost');
-    if (entry.retryAfter !== undefined) parts.push(`ra:${escapeText(entry.retryAfter)}`);
-    if (entry.date !== undefined) parts.push(`date:${escapeText(entry.date)}`);
-    return parts.join('~');
-  }).join(',');
-}
-
-// The text of one input's value, as a link or an attribute carries it.
-export function valueText(name, value) {
-  switch (TYPES.get(name)) {
-    case 'number': return numberText(value);
-    case 'boolean': return value ? 'true' : 'false';
-    case 'string': return escapeText(value);
-    case 'numbers': return value.map(numberText).join(',');
-    case 'strings': return value.map(escapeText).join(',');
-    case 'script': return scriptText(value);
-    default: throw new Error(`not an engine input: ${name}`);
-  }
-}
-
-function sameValue(a, b) {
+// Does one input hold the same value in two sets (numbers, -0 and 0 alike; lists and script
+// entries item by item)?
+export function sameInputValue(a, b) {
   if (Array.isArray(a) || Array.isArray(b)) {
-    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameValue(x, b[i]));
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameInputValue(x, b[i]));
+  }
+  if (a && b && typeof a === 'object' && typeof b === 'object') { // a script entry
+    const keys = Object.keys(a);
+    return keys.length === Object.keys(b).length && keys.every((k) => k in b && sameInputValue(a[k], b[k]));
   }
   return Object.is(a, b) || (a === 0 && b === 0);
 }
 
-// The hash (without "#") for a full set of inputs, such as compute()'s `inputs` echo, and
-// the page's own keys that are not engine inputs (`trace`: the policy trace on show, right
-// after the version; null values are left out).
-export function encodeLink(inputs, page = {}) {
-  const parts = [`v=${LINK_VERSION}`];
-  for (const [key, value] of Object.entries(page)) {
-    if (value !== null && value !== undefined) parts.push(`${escapeText(key)}=${escapeText(value)}`);
-  }
-  for (const name of FIELD_NAMES) {
-    if (!(name in inputs) || inputs[name] === undefined) continue;
-    if (name in DEFAULTS_V1 && sameValue(inputs[name], DEFAULTS_V1[name])) continue;
-    parts.push(`${name}=${valueText(name, inputs[name])}`);
-  }
-  return parts.join('&');
+// Do two sets of inputs (compute()'s echoes) hold the same inputs, each with the same value?
+export function sameInputs(a, b) {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => k in b && sameInputValue(a[k], b[k]));
 }
-
-// --- reading -------------------------------------------------------------------------------
-
-// A problem is { key, value, reason }: what the reader wrote and why it was not used.
-const problem = (key, value, reason) => ({ key, value, reason });
 
 class Unreadable extends Error {}
 
@@ -118,6 +83,14 @@ function decode(text) {
     return decodeURIComponent(text);
   } catch {
     throw new Unreadable('has a broken %-escape');
+  }
+}
+
+function safeDecode(text) {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
   }
 }
 
@@ -131,86 +104,13 @@ function readNumber(text, nullable) {
   return Number(text);
 }
 
+function readBoolean(text) {
+  if (text === 'true' || text === '') return true; // a bare key reads as true
+  if (text === 'false') return false;
+  throw new Unreadable('is not true or false');
+}
+
 const list = (raw) => (raw === '' ? [] : raw.split(','));
-
-// A script: `200~lost,200` (the opening run), `dropped,200`, `429~ra:2,503,503,200`,
-// `429~date:Sun%2C%2029%20Nov%202026%2010%3A00%3A00%20GMT~ra:7`. Each entry is a status and
-// any of `lost`, `dropped`, `ra:<Retry-After>` and `date:<Date>`, in any order.
-export function parseScript(raw) {
-  return list(raw).map((entryText, i) => {
-    const entry = {};
-    const seen = new Set();
-    for (const part of entryText.split('~')) {
-      const colon = part.indexOf(':');
-      const name = colon === -1 ? (/^\d+$/.test(part) ? 'status' : part) : part.slice(0, colon);
-      if (seen.has(name)) throw new Unreadable(`entry ${i + 1} says ${name} twice`);
-      seen.add(name);
-      if (name === 'status') entry.status = Number(part);
-      else if (name === 'lost' || name === 'dropped') entry[name] = true;
-      else if (name === 'ra' && colon !== -1) entry.retryAfter = decode(part.slice(colon + 1));
-      else if (name === 'date' && colon !== -1) entry.date = decode(part.slice(colon + 1));
-      else throw new Unreadable(`entry ${i + 1} has a part that is not a status, lost, dropped, ra: or date: (${decode(part) || 'empty'})`);
-    }
-    return entry;
-  });
-}
-
-// The typed value of one input from its text (still %-escaped). Throws Unreadable.
-function readValue(name, raw) {
-  switch (TYPES.get(name)) {
-    case 'number': return readNumber(decode(raw), true);
-    case 'boolean': {
-      const text = decode(raw);
-      if (text === 'true' || text === '') return true; // a bare key reads as true
-      if (text === 'false') return false;
-      throw new Unreadable('is not true or false');
-    }
-    case 'string': return decode(raw);
-    case 'numbers': return list(raw).map((item) => readNumber(decode(item), false));
-    case 'strings': return list(raw).map(decode);
-    case 'script': return parseScript(raw);
-    default: throw new Unreadable('is not an input of the engine');
-  }
-}
-
-// Typed inputs from [key, raw value] pairs (keys already plain text). Keys that are not
-// inputs, said twice, or whose value cannot be read are left out and reported; the
-// inputs object only ever holds known field names (no "__proto__" can reach it).
-export function readPairs(pairs) {
-  const inputs = {};
-  const texts = {}; // each read input's text as written, to name it in a notice
-  const problems = [];
-  const counts = new Map();
-  for (const [key] of pairs) counts.set(key, (counts.get(key) || 0) + 1);
-  const reported = new Set();
-  for (const [key, raw] of pairs) {
-    if (!TYPES.has(key)) {
-      problems.push(problem(key, safeDecode(raw), 'is not an input of the engine'));
-      continue;
-    }
-    if (counts.get(key) > 1) {
-      if (!reported.has(key)) problems.push(problem(key, safeDecode(raw), 'is given more than once'));
-      reported.add(key);
-      continue;
-    }
-    try {
-      inputs[key] = readValue(key, raw);
-      texts[key] = safeDecode(raw);
-    } catch (error) {
-      if (!(error instanceof Unreadable)) throw error;
-      problems.push(problem(key, safeDecode(raw), error.message));
-    }
-  }
-  return { inputs, texts, problems };
-}
-
-function safeDecode(text) {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
-}
 
 // Is this hash a link to a run? "#experiment" is an anchor on the page, not a link: a link
 // has at least one "key=value".
@@ -219,61 +119,218 @@ export function isLink(hash) {
   return text.includes('=');
 }
 
-// A hash ("#v=1&...", or without the "#") to { version, inputs, page, problems }. `v` may be
-// left out by someone writing a link by hand: it then means 1. `pageKeys`: the keys the page
-// reads itself (such as `trace`); their text goes to `page`, for the page to judge.
-export function parseLink(hash, { pageKeys = [] } = {}) {
-  const text = hash.startsWith('#') ? hash.slice(1) : hash;
-  if (text.length > MAX_LINK_LENGTH) {
-    return { version: null, inputs: {}, page: {}, problems: [problem('link', `${text.slice(0, 40)}…`, `is ${text.length.toLocaleString('en-US')} characters long, more than this page reads`)] };
-  }
-  const pairs = [];
-  const problems = [];
-  const page = {};
-  const twice = new Set();
-  let version = LINK_VERSION;
-  let versions = 0;
-  for (const part of text.split('&')) {
-    if (part === '') continue;
-    const eq = part.indexOf('=');
-    const rawKey = eq === -1 ? part : part.slice(0, eq);
-    const raw = eq === -1 ? '' : part.slice(eq + 1);
-    const key = safeDecode(rawKey);
-    if (key === 'v') {
-      version = safeDecode(raw);
-      versions += 1;
-    } else if (pageKeys.includes(key)) {
-      if (key in page && !twice.has(key)) problems.push(problem(key, safeDecode(raw), 'is given more than once'));
-      if (key in page) twice.add(key);
-      page[key] = safeDecode(raw);
-    } else {
-      pairs.push([key, raw]);
-    }
-  }
-  // The one rule for a name given more than once (readPairs): none of its values is taken. For
-  // `v` that leaves the link without a version to read it by, so nothing of it is read.
-  if (versions > 1) {
-    return { version: null, inputs: {}, page: {}, problems: [problem('v', String(version), 'is given more than once, so the link cannot be read')] };
-  }
-  if (String(version) !== String(LINK_VERSION)) {
-    return { version, inputs: {}, page: {}, problems: [problem('v', String(version), `is a link format this page does not read (it reads v=${LINK_VERSION})`)] };
-  }
-  for (const key of twice) delete page[key];
-  const read = readPairs(pairs);
-  return { version: LINK_VERSION, inputs: read.inputs, texts: read.texts, page, problems: [...problems, ...read.problems] };
-}
-
-// --- attributes ----------------------------------------------------------------------------
-
 // <retry-lab max-retries="0" idempotency-key> : the kebab-case of each input's name.
 export const attributeName = (field) => field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
-export const ATTRIBUTES = FIELD_NAMES.map(attributeName);
-const FIELD_OF_ATTRIBUTE = new Map(FIELD_NAMES.map((f) => [attributeName(f), f]));
-export const fieldOfAttribute = (attribute) => FIELD_OF_ATTRIBUTE.get(attribute);
 
-// HTML lowercases attribute names, so maxRetries="3" arrives as "maxretries": say which
-// name was meant.
-export function attributeHint(attribute) {
-  const field = FIELD_NAMES.find((f) => f.toLowerCase() === attribute.toLowerCase().replace(/-/g, ''));
-  return field ? `is not an attribute of <retry-lab>; did you mean ${attributeName(field)}?` : 'is not an attribute of <retry-lab>';
+// --- the format for one table ---------------------------------------------------------------
+
+// Entries (a script): `200~lost,200` (the opening run), `dropped,200`, `429~ra:2,503,503,200`,
+// `429~date:Sun%2C%2029%20Nov%202026%2010%3A00%3A00%20GMT~ra:7`. Each entry is its first number
+// member bare (the status), a true switch by name (`lost`, `dropped`), and any other member as
+// `name:<text>` (`ra:` for retryAfter, `date:`), in any order.
+function entryFormat(itemRow) {
+  const members = itemRow.members || [];
+  const bare = members.find((m) => m.type === 'number') || null;
+  const switches = members.filter((m) => m.type === 'boolean');
+  const named = members.filter((m) => m !== bare && m.type !== 'boolean');
+  const partName = (m) => PART_NAMES[m.name] || m.name;
+  const byPart = new Map(named.map((m) => [partName(m), m]));
+  const partsList = [bare && 'a status', ...switches.map((m) => m.name), ...named.map((m) => `${partName(m)}:`)].filter(Boolean);
+  const said = partsList.length > 1 ? `${partsList.slice(0, -1).join(', ')} or ${partsList[partsList.length - 1]}` : partsList[0];
+  return {
+    write(entries) {
+      return entries.map((entry) => {
+        const parts = [];
+        if (bare && entry[bare.name] !== undefined) parts.push(numberText(entry[bare.name]));
+        for (const m of switches) if (entry[m.name]) parts.push(m.name);
+        for (const m of named) {
+          if (entry[m.name] === undefined) continue;
+          parts.push(`${partName(m)}:${m.type === 'number' ? numberText(entry[m.name]) : escapeText(entry[m.name])}`);
+        }
+        return parts.join('~');
+      }).join(',');
+    },
+    read(raw) {
+      return list(raw).map((entryText, i) => {
+        const entry = {};
+        const seen = new Set();
+        for (const part of entryText.split('~')) {
+          const colon = part.indexOf(':');
+          const isBare = colon === -1 && bare && /^\d+$/.test(part);
+          const name = isBare ? bare.name : colon === -1 ? part : part.slice(0, colon);
+          if (seen.has(name)) throw new Unreadable(`entry ${i + 1} says ${name} twice`);
+          seen.add(name);
+          const flag = colon === -1 ? switches.find((m) => m.name === part) : null;
+          const member = colon !== -1 ? byPart.get(name) : null;
+          if (isBare) entry[bare.name] = Number(part);
+          else if (flag) entry[flag.name] = true;
+          else if (member) entry[member.name] = member.type === 'number' ? readNumber(decode(part.slice(colon + 1)), false) : decode(part.slice(colon + 1));
+          else throw new Unreadable(`entry ${i + 1} has a part that is not ${said} (${decode(part) || 'empty'})`);
+        }
+        return entry;
+      });
+    },
+  };
+}
+
+// The link format for a schema() answer ({ inputs: [row...] }, docs/engine.md §4): the names,
+// kinds and defaults of its inputs, in the table's order, which is the order links are written.
+// One format per schema object.
+const formats = new WeakMap();
+export function linkCodec(schema) {
+  if (formats.has(schema)) return formats.get(schema);
+  const rows = (schema && Array.isArray(schema.inputs) ? schema.inputs : []).filter((row) => kindOf(row) !== null);
+  const kinds = new Map(rows.map((row) => [row.name, kindOf(row)]));
+  const entries = new Map(rows.filter((row) => kinds.get(row.name) === 'entries').map((row) => [row.name, entryFormat(row.items)]));
+  const fieldNames = rows.map((row) => row.name);
+  // The defaults a link leaves out; an input with none (the script) is always written.
+  const defaults = Object.freeze(Object.fromEntries(rows.filter((row) => 'default' in row).map((row) => [row.name, row.default])));
+
+  // The text of one input's value, as a link or an attribute carries it.
+  function valueText(name, value) {
+    switch (kinds.get(name)) {
+      case 'number': return numberText(value);
+      case 'boolean': return value ? 'true' : 'false';
+      case 'string': return escapeText(value);
+      case 'numbers': return value.map(numberText).join(',');
+      case 'strings': return value.map(escapeText).join(',');
+      case 'entries': return entries.get(name).write(value);
+      default: throw new Error(`not an engine input: ${name}`);
+    }
+  }
+
+  // The hash (without "#") for a full set of inputs, such as compute()'s `inputs` echo, and
+  // the page's own keys that are not engine inputs (`trace`: the policy trace on show, right
+  // after the version; null values are left out).
+  function encodeLink(inputs, page = {}) {
+    const parts = [`v=${LINK_VERSION}`];
+    for (const [key, value] of Object.entries(page)) {
+      if (value !== null && value !== undefined) parts.push(`${escapeText(key)}=${escapeText(value)}`);
+    }
+    for (const name of fieldNames) {
+      if (!(name in inputs) || inputs[name] === undefined) continue;
+      if (name in defaults && sameInputValue(inputs[name], defaults[name])) continue;
+      parts.push(`${name}=${valueText(name, inputs[name])}`);
+    }
+    return parts.join('&');
+  }
+
+  // The typed value of one input from its text (still %-escaped). Throws Unreadable.
+  function readValue(name, raw) {
+    switch (kinds.get(name)) {
+      case 'number': return readNumber(decode(raw), true);
+      case 'boolean': return readBoolean(decode(raw));
+      case 'string': return decode(raw);
+      case 'numbers': return list(raw).map((item) => readNumber(decode(item), false));
+      case 'strings': return list(raw).map(decode);
+      case 'entries': return entries.get(name).read(raw);
+      default: throw new Unreadable('is not an input of the engine');
+    }
+  }
+
+  // Typed inputs from [key, raw value] pairs (keys already plain text). Keys that are not
+  // inputs, said twice, or whose value cannot be read are left out and reported; the
+  // inputs object only ever holds known field names (no "__proto__" can reach it).
+  function readPairs(pairs) {
+    const inputs = {};
+    const texts = {}; // each read input's text as written, to name it in a notice
+    const problems = [];
+    const counts = new Map();
+    for (const [key] of pairs) counts.set(key, (counts.get(key) || 0) + 1);
+    const reported = new Set();
+    for (const [key, raw] of pairs) {
+      if (!kinds.has(key)) {
+        problems.push(problem(key, safeDecode(raw), 'is not an input of the engine'));
+        continue;
+      }
+      if (counts.get(key) > 1) {
+        if (!reported.has(key)) problems.push(problem(key, safeDecode(raw), 'is given more than once'));
+        reported.add(key);
+        continue;
+      }
+      try {
+        inputs[key] = readValue(key, raw);
+        texts[key] = safeDecode(raw);
+      } catch (error) {
+        if (!(error instanceof Unreadable)) throw error;
+        problems.push(problem(key, safeDecode(raw), error.message));
+      }
+    }
+    return { inputs, texts, problems };
+  }
+
+  // A hash ("#v=1&...", or without the "#") to { version, inputs, page, problems }. `v` may be
+  // left out by someone writing a link by hand: it then means 1. `pageKeys`: the keys the page
+  // reads itself (such as `trace`); their text goes to `page`, for the page to judge.
+  function parseLink(hash, { pageKeys = [] } = {}) {
+    const text = hash.startsWith('#') ? hash.slice(1) : hash;
+    if (text.length > MAX_LINK_LENGTH) {
+      return { version: null, inputs: {}, page: {}, problems: [problem('link', `${text.slice(0, 40)}…`, `is ${text.length.toLocaleString('en-US')} characters long, more than this page reads`)] };
+    }
+    const pairs = [];
+    const problems = [];
+    const page = {};
+    const twice = new Set();
+    let version = LINK_VERSION;
+    let versions = 0;
+    for (const part of text.split('&')) {
+      if (part === '') continue;
+      const eq = part.indexOf('=');
+      const rawKey = eq === -1 ? part : part.slice(0, eq);
+      const raw = eq === -1 ? '' : part.slice(eq + 1);
+      const key = safeDecode(rawKey);
+      if (key === 'v') {
+        version = safeDecode(raw);
+        versions += 1;
+      } else if (pageKeys.includes(key)) {
+        if (key in page && !twice.has(key)) problems.push(problem(key, safeDecode(raw), 'is given more than once'));
+        if (key in page) twice.add(key);
+        page[key] = safeDecode(raw);
+      } else {
+        pairs.push([key, raw]);
+      }
+    }
+    // The one rule for a name given more than once (readPairs): none of its values is taken. For
+    // `v` that leaves the link without a version to read it by, so nothing of it is read.
+    if (versions > 1) {
+      return { version: null, inputs: {}, page: {}, problems: [problem('v', String(version), 'is given more than once, so the link cannot be read')] };
+    }
+    if (String(version) !== String(LINK_VERSION)) {
+      return { version, inputs: {}, page: {}, problems: [problem('v', String(version), `is a link format this page does not read (it reads v=${LINK_VERSION})`)] };
+    }
+    for (const key of twice) delete page[key];
+    const read = readPairs(pairs);
+    return { version: LINK_VERSION, inputs: read.inputs, texts: read.texts, page, problems: [...problems, ...read.problems] };
+  }
+
+  // <retry-lab>'s attributes: each input's name in kebab-case.
+  const attributes = fieldNames.map(attributeName);
+  const fieldOfAttributeMap = new Map(fieldNames.map((f) => [attributeName(f), f]));
+  // HTML lowercases attribute names, so maxRetries="3" arrives as "maxretries": say which
+  // name was meant.
+  function attributeHint(attribute) {
+    const field = fieldNames.find((f) => f.toLowerCase() === attribute.toLowerCase().replace(/-/g, ''));
+    return field ? `is not an attribute of <retry-lab>; did you mean ${attributeName(field)}?` : 'is not an attribute of <retry-lab>';
+  }
+
+  // The input each one given only with another's value depends on (its onlyWhen rule):
+  // `script` on `scenario`, `jitterLow` on `jitter`.
+  const dependsOn = Object.freeze(Object.fromEntries(rows.filter((row) => row.onlyWhen).map((row) => [row.name, row.onlyWhen.field])));
+
+  const codec = Object.freeze({
+    fieldNames: Object.freeze(fieldNames),
+    defaults,
+    dependsOn,
+    isInput: (name) => kinds.has(name),
+    valueText,
+    encodeLink,
+    readPairs,
+    parseLink,
+    attributes: Object.freeze(attributes),
+    fieldOfAttribute: (attribute) => fieldOfAttributeMap.get(attribute),
+    attributeOf: (field) => (kinds.has(field) ? attributeName(field) : field),
+    attributeHint,
+  });
+  formats.set(schema, codec);
+  return codec;
 }

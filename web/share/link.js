@@ -2,15 +2,16 @@
 // every new run after that rewrites the hash with history.replaceState, so the Back button
 // is not flooded. Writes are batched: a dragged slider makes one write when it rests.
 
-import { MAX_LINK_LENGTH, encodeLink, isLink, parseLink } from './codec.js';
+import { MAX_LINK_LENGTH, isLink } from './codec.js';
 import { acceptInputs } from './accept.js';
 
 const WRITE_DELAY_MS = 200;
 
-// { inputs, page, result, problems } for a hash, its inputs checked one by one by the engine.
-export function readLink(hash, compute, { pageKeys = [] } = {}) {
-  const parsed = parseLink(hash, { pageKeys });
-  const accepted = acceptInputs(parsed.inputs, compute);
+// { inputs, page, result, problems } for a hash, its inputs checked by the engine. `engine`:
+// { codec, validate, compute } (an explorable has all three: app.js).
+export function readLink(hash, engine, { pageKeys = [] } = {}) {
+  const parsed = engine.codec.parseLink(hash, { pageKeys });
+  const accepted = acceptInputs(parsed.inputs, engine);
   // A value the engine refused is named as the link wrote it ("1e999", not "Infinity").
   const asWritten = accepted.problems.map((p) => (parsed.texts && p.key in parsed.texts ? { ...p, value: parsed.texts[p.key] } : p));
   return {
@@ -21,9 +22,14 @@ export function readLink(hash, compute, { pageKeys = [] } = {}) {
 
 // Keep the hash and the explorable together.
 //   onProblems(problems): told after each link is read (an empty list clears the notice);
-//   pageKeys, pageOf(): the page's own keys (`trace`), and their values now;
-//   apply(inputs, page): load a link's accepted inputs and page keys, returning problems
-//     (default: app.load(inputs)).
+//   pageKeys, pageOf(state): the page's own keys (`trace`), and their values in a state;
+//   apply(inputs, result, page): load a link's accepted inputs (whose run is `result`) and
+//     page keys, returning problems (default: app.load(inputs)).
+const samePage = (a, b) => Object.keys(a).length === Object.keys(b).length && Object.keys(a).every((k) => a[k] === b[k]);
+// Does the link differ between two states: a new run, or new page keys (trace F's herd callers
+// change no run on show, but they are in its link)?
+export const linkMoved = (pageOf) => (state, before) => state.result !== before.result || !samePage(pageOf(state), pageOf(before));
+
 export function syncLink(win, app, { onProblems, pageKeys = [], pageOf = () => ({}), apply = null }) {
   const location = win.location;
   const load = apply || ((inputs) => { app.load(inputs); return []; });
@@ -33,11 +39,11 @@ export function syncLink(win, app, { onProblems, pageKeys = [], pageOf = () => (
   let loading = false;
   function read() {
     if (!isLink(location.hash)) return false;
-    const { inputs, page, problems } = readLink(location.hash, app.compute, { pageKeys });
+    const { inputs, result, page, problems } = readLink(location.hash, app, { pageKeys });
     loading = true;
     let more;
     try {
-      more = load(inputs, page);
+      more = load(inputs, result, page);
     } finally {
       loading = false;
     }
@@ -46,7 +52,7 @@ export function syncLink(win, app, { onProblems, pageKeys = [], pageOf = () => (
   }
 
   let timer = 0;
-  const hashNow = () => `#${encodeLink(app.getState().result.inputs, pageOf())}`;
+  const hashNow = () => `#${app.codec.encodeLink(app.getState().result.inputs, pageOf(app.getState()))}`;
   function write() {
     timer = 0;
     const hash = hashNow();
@@ -64,7 +70,8 @@ export function syncLink(win, app, { onProblems, pageKeys = [], pageOf = () => (
     if (!loading && !timer) timer = win.setTimeout(write, WRITE_DELAY_MS);
   };
 
-  const unsubscribe = app.subscribe(schedule);
+  const moved = linkMoved(pageOf);
+  const unsubscribe = app.subscribe((state, before) => { if (moved(state, before)) schedule(); });
   const loaded = read();
   // A hash typed or pasted into the address bar, or a link on the page to another run.
   // replaceState fires no hashchange, so the page's own writes do not come back here.
@@ -80,7 +87,6 @@ export function syncLink(win, app, { onProblems, pageKeys = [], pageOf = () => (
     loaded,
     read, // the link again, when what it names has arrived (the traces section)
     hashNow,
-    schedule, // for changes the explorable does not see (the herd's callers)
     destroy() {
       unsubscribe();
       win.removeEventListener('hashchange', onHash);

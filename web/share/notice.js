@@ -3,7 +3,6 @@
 // shown as text and never parsed as HTML.
 
 import { h } from '../dom.js';
-import { valueText, FIELD_NAMES } from './codec.js';
 
 const MAX_ITEMS = 10;
 const MAX_VALUE = 80;
@@ -13,29 +12,18 @@ function shorten(text) {
   return s.length > MAX_VALUE ? `${s.slice(0, MAX_VALUE)}…` : s;
 }
 
-// A problem's value as the reader wrote it: link text for a typed value the engine refused.
-function shownValue({ key, value }) {
-  if (typeof value === 'string') return value;
+// A problem's value as the reader wrote it (readLink and <retry-lab> give the text they read).
+function shownValue({ value }) {
   if (value === undefined) return '';
-  if (!FIELD_NAMES.includes(key)) return String(value);
-  try {
-    const text = valueText(key, value);
-    try {
-      return decodeURIComponent(text);
-    } catch {
-      return text;
-    }
-  } catch {
-    return String(value);
-  }
+  return String(value);
 }
 
+// "maxRetries=1e999: must be a whole number …": the key, its value, and why it was left out
+// (the engine's words after the input's name, or a whole sentence that names a part of it).
 export function problemText(p) {
   const value = shownValue(p);
   const said = value === '' ? shorten(p.key) : `${shorten(p.key)}=${shorten(value)}`;
-  // The engine's sentences already start with the input's name ("maxRetries must be ...").
-  const reason = p.reason.startsWith(`${p.key} `) ? p.reason.slice(p.key.length + 1) : p.reason;
-  return `${said}: ${reason}`;
+  return `${said}: ${p.reason}`;
 }
 
 // source: 'link' or 'attributes'.

@@ -14,6 +14,8 @@ import { postHeight } from '../embed/height.js';
 import { syncLink } from './link.js';
 import { attachShareBar, showNotice } from './bar.js';
 import { loadBundle } from '../bundles.js';
+import { validateInputs } from '../validate.js';
+import { sameInputs } from './codec.js';
 
 export const isEmbed = (doc) => doc.documentElement.hasAttribute('data-embed');
 
@@ -32,17 +34,18 @@ export const PAGE_KEYS = ['trace', 'herdCallers'];
 const HERD_TRACE = 'F';
 const CUSTOM_TRACE = 'custom';
 
-const sameJson = (a, b) => JSON.stringify(a) === JSON.stringify(b);
-
-// The page's keys for the run on show.
-function pageKeysOf(app, traces) {
-  const trace = traces ? app.getState().trace : null;
+// The page's keys for a state: the trace on show, and for trace F its herd's callers.
+export function pageKeysOf(state) {
+  const { trace } = state;
   if (!trace) return {};
-  return trace === HERD_TRACE ? { trace, herdCallers: traces.getState().herd.callers } : { trace };
+  return trace === HERD_TRACE && state.herd ? { trace, herdCallers: state.herd.callers } : { trace };
 }
 
-// Load a link's accepted inputs, and select its trace when its inputs are that trace's own.
-function applyLink(app, traces, inputs, page) {
+// A link's accepted inputs (`inputs`, whose run is `result`) and its page keys, loaded in one
+// step: the trace it names is selected when the link's run is that trace's own (under the
+// link's herd, or as the reader's trace), and the herd or the reader's trace it carries go
+// into the state with it.
+function applyLink(app, engine, traces, inputs, result, page) {
   const problems = [];
   const said = (key, reason) => problems.push({ key, value: page[key], reason });
   const { trace } = page;
@@ -61,45 +64,47 @@ function applyLink(app, traces, inputs, page) {
     said('trace', `is not one of this page's traces (${traces.traceIds.join(', ')})`);
     return problems;
   }
-  const wanted = app.compute(inputs).inputs;
+  const sections = {};
   if (trace === HERD_TRACE) {
-    let callers = traces.getState().herd.callers;
+    const herd = app.getState().herd;
+    let { callers } = herd;
     if ('herdCallers' in page) {
-      // The engine judges the number, as the herd's own field does (a 400 is never retried,
-      // so asking costs nothing).
+      // The engine judges the number, as the herd's own field does.
       const asked = /^\d+$/.test(page.herdCallers) ? Number(page.herdCallers) : NaN;
-      const check = app.compute({ scenario: 'bad-request-400', callers: asked });
-      if (check && check.ok) callers = asked;
-      else said('herdCallers', check && check.errors ? check.errors.map((e) => e.message).join(' ') : 'is not a number of callers');
+      const errors = Number.isNaN(asked) ? null : validateInputs(engine, { callers: asked });
+      if (errors && errors.length === 0) callers = asked;
+      else said('herdCallers', errors ? errors.map((e) => e.message).join(' ') : 'is not a number of callers');
     }
-    traces.setHerd({ callers, seed: wanted.seed });
+    // A new herd only when it differs: the panel computes its histograms for every new one.
+    if (callers !== herd.callers || result.inputs.seed !== herd.seed) sections.herd = { callers, seed: result.inputs.seed };
   }
   if (trace === CUSTOM_TRACE) {
-    const errors = traces.setCustom(inputs);
-    if (errors) said('trace', `could not put this run in the trace editor: ${errors.map((e) => e.message).join(' ')}`);
+    const read = traces.readCustom(inputs);
+    if (read.errors) said('trace', `could not put this run in the trace editor: ${read.errors.map((e) => e.message).join(' ')}`);
+    else sections.custom = read.inputs;
   }
-  traces.selectTrace(trace);
-  if (!sameJson(app.getState().result.inputs, wanted)) {
-    // The run is the link's, whatever it calls itself.
-    app.load(inputs);
-    said('trace', `is not this run (the link's inputs differ from trace ${trace}'s), so no trace is selected`);
-  }
+  const own = traces.inputsOf(trace, sections);
+  const isTrace = own !== null && sameInputs(app.compute(own).inputs, result.inputs);
+  // The run is the link's, whatever it calls itself.
+  if (!isTrace) said('trace', `is not this run (the link's inputs differ from trace ${trace}'s), so no trace is selected`);
+  app.load(inputs, { trace: isTrace ? trace : null, ...sections });
+  if (isTrace) traces.announce(trace);
   return problems;
 }
 
 // `traces`: null on a page without the traces section; else { get(): the section's API, or
 // null until its bundle has arrived; load(): a promise of that API }.
-export function attachSharing(doc, root, app, { idPrefix = 'rl-', traces = null } = {}) {
+export function attachSharing(doc, root, app, engine, { idPrefix = 'rl-', traces = null } = {}) {
   const id = makeIds(idPrefix);
   const embed = isEmbed(doc);
   const win = doc.defaultView;
   const tracesNow = () => (traces ? traces.get() : null);
-  const pageOf = () => pageKeysOf(app, tracesNow());
+  const pageOf = (state = app.getState()) => pageKeysOf(state);
   // A link that names a trace before the traces have arrived (one followed later, or pasted
   // into the address bar): its run now, and the link read again, trace and all, once they come.
-  function apply(inputs, page) {
+  function apply(inputs, result, page) {
     const api = tracesNow();
-    if (api || !traces || page.trace === undefined) return applyLink(app, api, inputs, page);
+    if (api || !traces || page.trace === undefined) return applyLink(app, engine, api, inputs, result, page);
     app.load(inputs);
     const hash = win.location.hash;
     traces.load().then(
@@ -122,20 +127,9 @@ export function attachSharing(doc, root, app, { idPrefix = 'rl-', traces = null 
     pageOf,
     apply,
   });
-  bar.update();
-  // The herd's callers change no run on show, but they are in a trace F link.
-  const tracesBox = traces ? doc.querySelector('[data-retry-traces]') : null;
-  const onTraces = () => {
-    if (app.getState().trace === HERD_TRACE) {
-      link.schedule();
-      bar.update();
-    }
-  };
-  if (tracesBox) tracesBox.addEventListener('input', onTraces);
   return {
     link,
     destroy() {
-      if (tracesBox) tracesBox.removeEventListener('input', onTraces);
       link.destroy();
       bar.destroy();
     },

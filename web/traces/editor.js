@@ -4,6 +4,7 @@
 // last good run while a field is wrong.
 
 import { h } from '../dom.js';
+import { sameInputValue } from '../share/codec.js';
 
 // SPEC §2's named scenarios as scripts, so any trace can be edited answer by answer.
 export const NAMED_SCRIPTS = Object.freeze({
@@ -76,7 +77,7 @@ export function editorFromInputs(inputs, defaults = {}) {
   for (const f of FLAGS) fields[f.name] = inputs[f.name] === true;
   const extra = {};
   for (const [name, value] of Object.entries(inputs)) {
-    if (OWNED.has(name) || name === 'callers' || JSON.stringify(value) === JSON.stringify(defaults[name])) continue;
+    if (OWNED.has(name) || name === 'callers' || sameInputValue(value, defaults[name])) continue;
     extra[name] = value;
   }
   return { fields, extra };
@@ -155,15 +156,15 @@ export function pathLabel(path) {
 }
 
 // The engine's errors by the key of the field that shows them, each sentence starting with
-// the field's label instead of its path.
+// the field's label instead of its path. The engine's message is its subject (the path, or
+// the answer a conflict belongs to: "script[0] cannot be both…"), a space and `detail`.
 export function editorErrors(engineErrors) {
   const out = {};
-  for (const { field, message } of engineErrors) {
+  for (const { field, message, detail } of engineErrors) {
     const key = errorKey(field);
-    // The sentence names the path, or the answer it belongs to ("script[0] cannot be both…").
-    const named = [field, field.replace(/\.\w+$/, '')].find((p) => message.startsWith(`${p} `));
-    const label = named && pathLabel(named);
-    const sentence = label ? `${label}${message.slice(named.length)}` : message;
+    const subject = typeof detail === 'string' && message.length > detail.length ? message.slice(0, message.length - detail.length - 1) : null;
+    const label = subject && pathLabel(subject);
+    const sentence = label ? `${label} ${detail}` : message;
     out[key] = out[key] ? `${out[key]} ${sentence}` : sentence;
   }
   return out;

@@ -23,7 +23,6 @@ export function serveHerd(scope) {
       if (!engine) {
         scope.importScripts(engineUrl);
         engine = await scope.RetryLabEngine();
-        if (engine.ready && typeof engine.ready.then === 'function') await engine.ready;
       }
       // Each run goes back as soon as it is done: the first histogram need not wait for the rest.
       const started = scope.performance.now();

@@ -6,8 +6,8 @@
 import { h } from '../dom.js';
 import { num, plural } from '../format.js';
 import { serverWords } from '../views/table.js';
-import { reportWords } from '../views/metrics.js';
 import { herdCheck } from './herd.js';
+import { attemptEffect, reportWords, stopShort } from '../words.js';
 
 // Seconds as the seed writes them: two decimals ("3.90 s").
 const twoDecimals = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
@@ -19,11 +19,10 @@ export const drawText = (d) => drawDigits.format(d);
 
 const isWrite = (inputs) => inputs.operation !== 'read';
 
-// The scripted answer attempt n received: the last entry repeats (SPEC §2).
-export function scriptEntry(inputs, n) {
-  const script = inputs.script;
-  if (!Array.isArray(script) || script.length === 0) return null;
-  return script[Math.min(n, script.length) - 1];
+// The scripted answer an attempt drew (the engine says which: scriptIndex), for a script the
+// inputs carry; a named scenario's built-in script has no headers to show.
+export function scriptEntry(inputs, attempt) {
+  return Array.isArray(inputs.script) ? inputs.script[attempt.scriptIndex] || null : null;
 }
 
 // What came back, from the client's side, with what the server did when that differs.
@@ -40,43 +39,41 @@ export function answerText(result, attempt) {
 // Retry-After (or "no header" on a failure, as the seed's trace A writes it).
 export function headerTexts(result, attempt) {
   const out = [];
-  const entry = scriptEntry(result.inputs, attempt.n);
-  const scripted = !['replay', '409', 'dropped'].includes(attempt.server) && attempt.clientSaw !== 'timeout';
+  const entry = scriptEntry(result.inputs, attempt);
+  // The entry's own answer reached the client: not a replay, a 409, a lost request or response.
+  const scripted = !['replay', '409', 'dropped'].includes(attempt.server) && attempt.clientClass !== 'timeout';
   if (scripted && entry && entry.date) out.push(`Date: ${entry.date}`);
   if (attempt.retryAfter) out.push(`Retry-After: ${attempt.retryAfter.raw}`);
-  else if (scripted && !/^2/.test(attempt.clientSaw)) out.push('no header');
+  else if (scripted && attempt.clientClass !== 'success') out.push('no header');
   return out;
+}
+
+// A backoff wait that is the ceiling × the draw and nothing more: no minimum raised it, and
+// no honoured Retry-After shaped it (a header floor, or one over the maximum).
+function plainDraw(result, a) {
+  const ra = a.retryAfter;
+  const headerHonoured = result.inputs.honourRetryAfter && ra && ra.note !== 'unusable';
+  return a.waitKind === 'backoff' && a.ceilingMs !== null && a.draw !== null && !headerHonoured && a.ceilingMs * a.draw === a.waitAfterMs;
 }
 
 // How the wait after an attempt was made, in the seed's words.
 export function waitText(result, attempt) {
   const ra = attempt.retryAfter;
   const wait = attempt.waitAfterMs;
-  if (/^Retry-After/.test(attempt.waitRule || '')) {
+  if (attempt.waitKind === 'header') {
     if (ra && ra.note === 'date') return `wait ${sec(wait)}: the header’s date, counted from the response’s Date (header wins)`;
     if (ra && ra.note === 'past') return `wait ${sec(wait)}: the header’s date has already passed (header wins)`;
     return `wait ${sec(wait)} (header wins)`;
   }
   const unusable = ra && ra.note === 'unusable' ? 'Retry-After unusable, ignored; ' : '';
-  if (result.inputs.jitter === 'full' && attempt.ceilingMs !== null && attempt.draw !== null && !/[,(]/.test(attempt.waitRule)) {
+  if (result.inputs.jitter === 'full' && plainDraw(result, attempt)) {
     return `${unusable}ceiling ${sec(attempt.ceilingMs)} × draw ${drawText(attempt.draw)} → ${sec(wait)}`;
   }
   return `${unusable}wait ${sec(wait)} (${attempt.waitRule})`;
 }
 
-// Why the last attempt was the last, in a few words.
-export function stopText(result) {
-  const { metrics, inputs } = result;
-  switch (metrics.stopReason) {
-    case 'success': return 'done';
-    case 'not-retryable': return 'not retried: the policy does not retry this answer';
-    case 'write-without-key': return 'not retried: a write without an identifier';
-    case 'attempt-limit': return 'limit reached';
-    case 'wait-budget': return `stopped and flagged: the next wait, ${sec(metrics.refusedWaitMs)}, would take the waiting past ${sec(inputs.waitBudgetMs)}`;
-    case 'deadline': return 'stopped: the next attempt would not finish before the deadline';
-    default: return metrics.stopReason;
-  }
-}
+// Why the last attempt was the last, in a few words (words.js).
+export const stopText = (result) => stopShort(result, sec);
 
 // The cells of one row's attempts: answer, headers, the write's effect, the wait and the
 // running total of waiting, or why it stopped.
@@ -85,7 +82,7 @@ export function attemptCells(result) {
   const last = result.attempts.length - 1;
   return result.attempts.map((a, i) => {
     const cell = { n: a.n, answer: answerText(result, a), headers: headerTexts(result, a), effect: null, wait: null, elapsed: null, stop: null };
-    if (isWrite(result.inputs) && a.effect && a.effect !== 'none') cell.effect = a.effect.replace(/^none: /, '');
+    if (isWrite(result.inputs)) cell.effect = attemptEffect(result, a);
     if (a.waitAfterMs !== null && a.waitAfterMs !== undefined) {
       elapsed += a.waitAfterMs;
       cell.wait = waitText(result, a);

@@ -3,22 +3,9 @@
 
 import { h } from '../dom.js';
 import { capitalise, ms, num, plural, times, word } from '../format.js';
-import { stopWords } from '../playback.js';
+import { reportTitle, reportWords, stopBecause } from '../words.js';
 
 const isWrite = (result) => result.inputs.operation !== 'read';
-
-// The report as a headline: "Success", "Timeout", "Error 400", "Nothing sent".
-export function reportTitle(agentReport) {
-  if (agentReport === 'not-sent') return 'Nothing sent';
-  return capitalise(agentReport);
-}
-
-export function reportWords(agentReport) {
-  if (agentReport === 'success') return 'success';
-  if (agentReport === 'timeout') return 'a timeout';
-  if (agentReport === 'not-sent') return 'nothing sent';
-  return agentReport; // "error 400"
-}
 
 // "charged twice", "no charge", "one record created".
 export function effectWords(result) {
@@ -45,10 +32,10 @@ export function verdictText(result) {
 
 function realityDetail(result) {
   const { metrics } = result;
-  const commits = result.events.filter((e) => e.kind === 'commit');
+  const commits = result.attempts.filter((a) => a.chargeNumber !== null).sort((a, b) => a.chargeNumber - b.chargeNumber);
   const word = result.inputs.operation === 'create' ? 'record' : 'charge';
   const parts = [];
-  if (commits.length) parts.push(commits.map((e, i) => `${word} #${i + 1} at ${ms(e.tMs)}`).join(', '));
+  if (commits.length) parts.push(commits.map((a) => `${word} #${a.chargeNumber} at ${ms(a.commitMs)}`).join(', '));
   if (metrics.replays) parts.push(`${plural(metrics.replays, 'stored-result replay')}`);
   if (metrics.duplicates) parts.push(`${plural(metrics.duplicates, 'duplicate')}`);
   if (metrics.lookupNeeded) parts.push('the agent cannot tell: only a status lookup can');
@@ -59,7 +46,7 @@ function reportDetail(result) {
   const { metrics } = result;
   const n = metrics.attempts;
   const tried = n === 0 ? 'Sent nothing' : `After ${n === 1 ? 'one attempt' : `${word(n)} attempts`}`;
-  return `${tried}; stopped because ${stopWords(metrics.stopReason)}.`;
+  return `${tried}; stopped because ${stopBecause(metrics.stopReason)}.`;
 }
 
 export function verdictView(result) {
@@ -87,7 +74,7 @@ export function metricsView(result) {
     item('elapsed', 'Elapsed', ms(m.elapsedMs)),
     item('waiting', 'Waiting', ms(m.waitingMs)),
     item('outcome', 'Outcome', m.outcome),
-    item('stop', 'Stopped because', stopWords(m.stopReason)),
+    item('stop', 'Stopped because', stopBecause(m.stopReason)),
     item('lookup', 'Status lookup needed', m.lookupNeeded ? 'yes' : 'no'));
 }
 

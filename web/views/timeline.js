@@ -73,11 +73,10 @@ const commitWord = (operation) => (operation === 'create' ? 'record' : 'charge')
 export function serverMarks(result) {
   const marks = [];
   const word = commitWord(result.inputs.operation);
-  let commits = 0;
   for (const e of result.events) {
     let text = null;
     let kind = e.kind;
-    if (e.kind === 'commit') text = `${word} #${(commits += 1)}`;
+    if (e.kind === 'commit') text = `${word} #${result.attempts[e.attempt - 1].chargeNumber}`;
     else if (e.kind === 'replay') text = 'replay';
     else if (e.kind === 'conflict') text = '409 conflict';
     else if (e.kind === 'server-error') text = (result.attempts[e.attempt - 1] || {}).server || 'error';
@@ -100,8 +99,8 @@ function waitLabel(a) {
 }
 
 function barClass(a) {
-  if (a.clientSaw === 'timeout') return 'tl-bar tl-bar-timeout';
-  if (/^2\d\d$/.test(a.clientSaw)) return 'tl-bar tl-bar-ok';
+  if (a.clientClass === 'timeout') return 'tl-bar tl-bar-timeout';
+  if (a.clientClass === 'success') return 'tl-bar tl-bar-ok';
   return 'tl-bar tl-bar-error';
 }
 

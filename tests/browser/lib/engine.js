@@ -3,14 +3,13 @@
 
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { DIST, checkBuilt } from './harness.js';
+import { DIST, checkBuilt } from './dist.js';
 
 export async function loadEngineInNode() {
   checkBuilt();
   const require = createRequire(import.meta.url);
   const factory = require(join(DIST, 'retrylab-engine.js'));
   const engine = await factory();
-  if (engine.ready && typeof engine.ready.then === 'function') await engine.ready;
   return engine;
 }
 

@@ -2,16 +2,16 @@
 // playwright-core, and a page that records console errors, CSP violations and every
 // request that leaves 127.0.0.1.
 
-import { existsSync, statSync, readdirSync } from 'node:fs';
+import { after, afterEach, before, beforeEach } from 'node:test';
+import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { startServer } from './server.js';
+import { DIST, REPO, checkBuilt } from './dist.js';
+import { loadEngineInNode } from './engine.js';
 
-export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-// RETRYLAB_DIST lets several people build and test side by side without sharing dist/.
-export const DIST = process.env.RETRYLAB_DIST ? resolve(REPO, process.env.RETRYLAB_DIST) : join(REPO, 'dist');
+export { DIST, REPO, checkBuilt };
 export const ARTIFACTS = join(REPO, 'build/artifacts');
 export const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 
@@ -20,38 +20,66 @@ const FLAGS = [
   '--disable-background-networking', '--disable-component-update', '--disable-sync',
 ];
 
-function newest(dir) {
-  let t = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    t = Math.max(t, entry.isDirectory() ? newest(path) : statSync(path).mtimeMs);
-  }
-  return t;
-}
-
-// The tests run against dist/: refuse a missing or stale build rather than test old code.
-export function checkBuilt() {
-  const page = join(DIST, 'index.html');
-  if (!existsSync(page)) throw new Error('dist/ is missing: run `npm run build` first.');
-  const built = statSync(page).mtimeMs;
-  const sources = Math.max(newest(join(REPO, 'web')), newest(join(REPO, 'site')));
-  if (sources > built + 1000) throw new Error('dist/ is older than web/ or site/: run `npm run build` again.');
-}
-
 // One browser, one server for a test file. playwright-core's launch() gives every browser
-// a fresh, temporary user-data dir of its own and removes it on close.
+// a fresh, temporary user-data dir of its own and removes it on close. A context opened
+// through `newContext` (openPage and watchedPage use it) while a test runs is closed by
+// endTest(); one opened outside a test (a suite's own before hook) by close().
 export async function openBrowser() {
   checkBuilt();
   const server = await startServer(DIST);
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true });
+  let testContexts = null; // while a test runs
+  const closeAll = (contexts) => Promise.all([...contexts].map((c) => c.close()));
   return {
     server,
     browser,
+    async newContext(options) {
+      const context = await browser.newContext(options);
+      testContexts?.add(context);
+      return context;
+    },
+    startTest() { testContexts = new Set(); },
+    async endTest() {
+      const open = testContexts || [];
+      testContexts = null;
+      await closeAll(open);
+    },
     async close() {
       await browser.close();
       await server.close();
     },
   };
+}
+
+// The browser fixture of a test file: one browser and server, opened before its first test
+// and closed after its last, and every page a test opens closed after that test, whether it
+// passed or failed, so no test closes its own. `engine: true` also loads the engine file in
+// node (env.engine, env.compute) for tests that hold the page to the engine's own answers.
+// The env object is filled in before the first test runs. A file's own set-up that needs the
+// browser's server goes in env.setUp(fn) (node runs a file's top-level before hooks side by
+// side, so another before hook could not count on the server), its clean-up in env.tearDown(fn).
+export function browserSuite({ engine = false } = {}) {
+  const setUps = [];
+  const tearDowns = [];
+  const env = {
+    setUp: (fn) => setUps.push(fn),
+    tearDown: (fn) => tearDowns.push(fn),
+  };
+  before(async () => {
+    if (engine) {
+      env.engine = await loadEngineInNode();
+      env.compute = (inputs) => env.engine.compute(inputs);
+    }
+    Object.assign(env, await openBrowser());
+    for (const fn of setUps) await fn(env);
+  });
+  beforeEach(() => env.startTest?.());
+  afterEach(async () => { await env.endTest?.(); });
+  after(async () => {
+    for (const fn of tearDowns) await fn(env);
+    await env.close?.();
+  });
+  return env;
 }
 
 // A fresh context and page that remembers what went wrong (console errors, page errors, CSP
@@ -66,7 +94,7 @@ export async function openPage(env, {
   colorScheme = 'light', viewport = { width: 1280, height: 900 }, reducedMotion = 'no-preference',
   path = '/', url = null, sections = true, bypassCSP = false, init = null, route = null,
 } = {}) {
-  const context = await env.browser.newContext({ colorScheme, viewport, reducedMotion, bypassCSP });
+  const context = await env.newContext({ colorScheme, viewport, reducedMotion, bypassCSP });
   const page = await context.newPage();
   const problems = [];
   const offHost = [];
@@ -98,6 +126,17 @@ export async function assertClean(t, assert, opened) {
   assert.deepEqual(opened.problems, [], 'console errors');
   assert.deepEqual(violations, [], 'CSP violations');
   assert.deepEqual(opened.offHost, [], 'requests to another host');
+}
+
+// A test on one fresh page: opens it with openPage's `options`, runs `body({ page, opened, t })`,
+// then checks that nothing went wrong on the page (assertClean). The page is closed after the
+// test by browserSuite, pass or fail.
+export function pageTest(env, options, body) {
+  return async (t) => {
+    const opened = await openPage(env, options);
+    await body({ page: opened.page, opened, t });
+    await assertClean(t, assert, opened);
+  };
 }
 
 export async function artifactPath(name) {

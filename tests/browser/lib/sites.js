@@ -32,9 +32,10 @@ function recordViolations() {
   document.addEventListener('securitypolicyviolation', note, true);
 }
 
-// A fresh page that remembers console errors, CSP warnings, page errors and requests.
-export async function watchedPage(browser, contextOptions = {}) {
-  const context = await browser.newContext(contextOptions);
+// A fresh page that remembers console errors, CSP warnings, page errors and requests; `env`
+// is harness.js's, which closes it after the test.
+export async function watchedPage(env, contextOptions = {}) {
+  const context = await env.newContext(contextOptions);
   const page = await context.newPage();
   const problems = [];
   const requests = [];

@@ -6,13 +6,13 @@
 
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadEngineInNode } from './lib/engine.js';
-import { findAll, textOf } from '../../web/dom.js';
+import { loadEngineInNode } from '../../browser/lib/engine.js';
+import { findAll, textOf } from '../../../web/dom.js';
 import {
   MAX_POINTS, VARY, defaultForm, errorsByField, indexAtOrAfter, nearestIndex, pointWords, requestFromForm, roundPoints,
   runsOf, summaryWords, sweepKey,
-} from '../../web/sweep/model.js';
-import { boundaryListView, sweepChartView, sweepTableView } from '../../web/sweep/chart.js';
+} from '../../../web/sweep/model.js';
+import { boundaryListView, sweepChartView, sweepTableView } from '../../../web/sweep/chart.js';
 
 let engine;
 before(async () => { engine = await loadEngineInNode(); });

@@ -4,7 +4,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ms, num, seconds } from '../../web/format.js';
+import { ms, num, seconds } from '../../../web/format.js';
 
 const intl = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
 

@@ -4,14 +4,14 @@
 
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadEngineInNode } from './lib/engine.js';
-import { textOf } from '../../web/dom.js';
-import { SEED_HERD, SEED_POLICY, TRACES, traceInputs } from '../../web/traces/definitions.js';
-import { moveFocus } from '../../web/traces/grid.js';
-import { editorErrors, editorFromInputs, errorKey, fieldId, inputsFromEditor, pathLabel } from '../../web/traces/editor.js';
-import { attemptCells, drawText, lookupText, matrixView, resultLines, sec } from '../../web/traces/matrix.js';
-import { evenDraws, herdCheck, herdRunInputs } from '../../web/traces/herd.js';
-import { CALLER_STOPS, callerStop } from '../../web/traces/frame.js';
+import { loadEngineInNode } from '../../browser/lib/engine.js';
+import { textOf } from '../../../web/dom.js';
+import { SEED_HERD, SEED_POLICY, TRACES, traceInputs } from '../../../web/traces/definitions.js';
+import { moveFocus } from '../../../web/traces/grid.js';
+import { editorErrors, editorFromInputs, errorKey, fieldId, inputsFromEditor, pathLabel } from '../../../web/traces/editor.js';
+import { attemptCells, drawText, lookupText, matrixView, resultLines, sec } from '../../../web/traces/matrix.js';
+import { evenDraws, herdCheck, herdRunInputs } from '../../../web/traces/herd.js';
+import { CALLER_STOPS, callerStop } from '../../../web/traces/frame.js';
 
 let compute;
 let defaults;

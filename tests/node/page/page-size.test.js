@@ -15,7 +15,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { dirname, join, normalize } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { DIST, checkBuilt } from './lib/harness.js';
+import { DIST, checkBuilt } from '../../browser/lib/dist.js';
 
 const BUDGET_BYTES = 60 * 1024;
 const LATER = [

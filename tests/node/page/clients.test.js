@@ -10,15 +10,17 @@ import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO } from './lib/harness.js';
-import { loadEngineInNode } from './lib/engine.js';
-import { GENERATED_BEGIN, GENERATED_END, GROUPS, NO_TIMEOUT_MS, POLICY_FIELDS, PRESETS, SEED_ID, groupSection, policyOf, presetById, presetInputs } from '../../web/clients/presets.js';
-import { SOURCES, compact, releasesOf } from '../../web/clients/sources.js';
-import { BEGIN, END, presetsModuleBlock, presetsTable } from '../../web/clients/table.js';
-import { describePolicy, expectedFigures, presetCardView } from '../../web/clients/view.js';
+import { REPO } from '../../browser/lib/dist.js';
+import { loadEngineInNode } from '../../browser/lib/engine.js';
+import { GENERATED_BEGIN, GENERATED_END, GROUPS, NO_TIMEOUT_MS, POLICY_FIELDS, PRESETS, SEED_ID, groupSection, policyOf, presetById, presetInputs } from '../../../web/clients/presets.js';
+import { SOURCES, compact, releasesOf } from '../../../web/clients/sources.js';
+import { BEGIN, END, presetsModuleBlock, presetsTable } from '../../../web/clients/table.js';
+import { describePolicy, expectedFigures, presetCardView } from '../../../web/clients/view.js';
 
 let engine;
 before(async () => { engine = await loadEngineInNode(); });
+// The bound describePolicy reads from the engine's table: its longest client timeout.
+const LIMITS = () => ({ noTimeoutMs: engine.schema().inputs.find((row) => row.name === 'clientTimeoutMs').max });
 const compute = (inputs) => {
   const result = engine.compute(inputs);
   assert.equal(result.ok, true, JSON.stringify(result.errors));
@@ -346,17 +348,17 @@ describe('the new clients, from their sources', () => {
   });
 
   test('the settings in words say when an attempt is sent', () => {
-    for (const preset of PRESETS) assert.ok(describePolicy(opening(preset).inputs).includes('sends an attempt whenever it starts before the deadline'), preset.id);
-    assert.ok(describePolicy(compute({}).inputs).includes('sends an attempt only if its answer is due by the deadline'));
-    assert.ok(describePolicy(opening(p('openai-python')).inputs).includes('gives up on a longer Retry-After'));
-    assert.ok(describePolicy(opening(p('grpc-go-169')).inputs).includes('no per-attempt timeout'));
+    for (const preset of PRESETS) assert.ok(describePolicy(opening(preset).inputs, LIMITS()).includes('sends an attempt whenever it starts before the deadline'), preset.id);
+    assert.ok(describePolicy(compute({}).inputs, LIMITS()).includes('sends an attempt only if its answer is due by the deadline'));
+    assert.ok(describePolicy(opening(p('openai-python')).inputs, LIMITS()).includes('gives up on a longer Retry-After'));
+    assert.ok(describePolicy(opening(p('grpc-go-169')).inputs, LIMITS()).includes('no per-attempt timeout'));
     assert.equal(p('grpc-go-169').inputs.clientTimeoutMs, NO_TIMEOUT_MS);
   });
 
   test('the card states the opening run’s charges and why, what the page set, what is approximated and what is unverified', () => {
     const id = (name) => `cl-${name}`;
     const text = (node) => (typeof node === 'string' ? node : (node.children || []).map(text).join(' '));
-    const card = (preset) => text(presetCardView(id, { preset, opening: opening(preset) }));
+    const card = (preset) => text(presetCardView(id, { preset, opening: opening(preset), ...LIMITS() }));
     const openai = card(p('openai-python'));
     assert.ok(openai.includes('2 attempts, 2 charges, outcome success: the timeout is retried on a POST too, and no idempotency key is sent'));
     assert.ok(openai.includes('openai/openai-python v3.3.1'));

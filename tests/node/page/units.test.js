@@ -5,19 +5,19 @@ import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO } from './lib/harness.js';
-import { loadEngineInNode, random } from './lib/engine.js';
-import { findAll, h, textOf, toMarkup } from '../../web/dom.js';
-import { packRows, timelineView } from '../../web/views/timeline.js';
-import { tableView } from '../../web/views/table.js';
-import { eventsView } from '../../web/views/events.js';
-import { metricsView, verdictText, verdictTone } from '../../web/views/metrics.js';
-import { frameView, makeIds } from '../../web/views/controls.js';
+import { REPO } from '../../browser/lib/dist.js';
+import { loadEngineInNode, random } from '../../browser/lib/engine.js';
+import { findAll, h, textOf, toMarkup } from '../../../web/dom.js';
+import { packRows, timelineView } from '../../../web/views/timeline.js';
+import { tableView } from '../../../web/views/table.js';
+import { eventsView } from '../../../web/views/events.js';
+import { metricsView, verdictText, verdictTone } from '../../../web/views/metrics.js';
+import { frameView, makeIds } from '../../../web/views/controls.js';
 import {
   INSPECTION_SECONDS, advance, momentPhrase, nextEvent, play, restart, runSpan, secondsAt, seek, shownAt,
-} from '../../web/playback.js';
-import { fieldsFromInputs, initialState, inputsFromFields, withFields } from '../../web/state.js';
-import { STORY, computeStory, factsOf, formatFact } from '../../web/story.js';
+} from '../../../web/playback.js';
+import { fieldsFromInputs, initialState, inputsFromFields, withFields } from '../../../web/state.js';
+import { STORY, computeStory, factsOf, formatFact } from '../../../web/story.js';
 
 let engine;
 let compute;
@@ -293,7 +293,7 @@ describe('timeline at scale', () => {
 
 describe('loading whole inputs', () => {
   test('inputs no control owns ride along and survive a later control change', async () => {
-    const { withInputs } = await import('../../web/state.js');
+    const { withInputs } = await import('../../../web/state.js');
     let state = initialState(compute({}));
     state = withInputs(state, { operation: 'create', responseMs: 300, retryOn: ['timeout'] }, compute);
     assert.equal(state.fields.retryOn, null);

@@ -1,0 +1,101 @@
+// The run on screen: the verdict, the timeline, the event list, the table and the metrics
+// drawn from a result (`drawRun`), and the playhead over them (`drawPlayhead`: the timeline's
+// line and veil, the events still to come, the seek slider and its readout), the cheap part
+// redrawn on every frame of playback. The timeline is redrawn for its box's width.
+
+import { patch } from '../dom.js';
+import { INSPECTION_SECONDS, momentPhrase, msAt, runSpan, secondsAt } from '../playback.js';
+import { seekMarksView } from '../views/controls.js';
+import { timelineView } from '../views/timeline.js';
+import { eventsView } from '../views/events.js';
+import { tableView } from '../views/table.js';
+import { metricsView, nowView, verdictView } from '../views/metrics.js';
+import { seconds } from '../format.js';
+import { setAttr, setText } from './write.js';
+
+export function valueText(result, playback) {
+  const t = msAt(playback.s, runSpan(result));
+  return `${seconds(t)} — ${momentPhrase(result, t, playback.shown)}`;
+}
+
+export function createRunView(root, id, view) {
+  const $ = (name) => root.querySelector(`#${id(name)}`);
+  const els = {
+    verdict: $('verdict'), now: $('now'), timeline: $('timeline'), events: $('events'), table: $('table'),
+    metrics: $('metrics'), play: $('play'), seek: $('seek'), seekFill: $('seek-fill'), seekThumb: $('seek-thumb'),
+    seekMarks: $('seek-marks'), readout: $('seek-readout'),
+  };
+  let drawn = null; // the result the views show
+  let timeline = null; // { width, scale, line, veil }
+  let eventItems = [];
+  let shown = null; // { result, playback } last drawn, for a redraw after a resize
+
+  // The timeline's box width, as the ResizeObserver below last measured it: reading it here
+  // would force a layout of the page in the middle of a redraw. Before the first measure (the
+  // observer reports before the first paint) the timeline is drawn 720 pixels wide.
+  let timelineWidth = 0;
+  function drawTimeline(result) {
+    const width = timelineWidth || 720;
+    const { tree, scale } = timelineView(result, { width });
+    patch(els.timeline, tree);
+    timeline = {
+      width, scale,
+      line: els.timeline.querySelector('[data-playhead="line"]'),
+      veil: els.timeline.querySelector('[data-playhead="veil"]'),
+    };
+  }
+
+  function drawRun(result) {
+    if (drawn === result) return;
+    patch(els.verdict, verdictView(result));
+    patch(els.now, nowView(result));
+    drawTimeline(result);
+    patch(els.events, eventsView(result));
+    eventItems = [...els.events.querySelectorAll('li')];
+    patch(els.table, tableView(result));
+    patch(els.metrics, metricsView(result));
+    const span = runSpan(result);
+    patch(els.seekMarks, seekMarksView(result, (t) => secondsAt(t, span)));
+    drawn = result;
+  }
+
+  function drawPlayhead(result, playback) {
+    shown = { result, playback };
+    const span = runSpan(result);
+    const t = msAt(playback.s, span);
+    if (timeline) {
+      const { scale } = timeline;
+      const px = scale.x0 + Math.min(1, scale.max > 0 ? t / scale.max : 0) * scale.plot;
+      setAttr(timeline.line, 'x1', px);
+      setAttr(timeline.line, 'x2', px);
+      setAttr(timeline.veil, 'x', px);
+      setAttr(timeline.veil, 'width', Math.max(0, scale.right - px));
+    }
+    eventItems.forEach((li, i) => {
+      li.classList.toggle('future', i >= playback.shown);
+      if (i === playback.shown - 1) setAttr(li, 'aria-current', 'step');
+      else li.removeAttribute('aria-current');
+    });
+    const pct = `${(playback.s / INSPECTION_SECONDS) * 100}%`;
+    els.seekFill.style.width = pct; // CSSOM, which a strict style-src allows
+    els.seekThumb.style.left = pct;
+    setAttr(els.seek, 'aria-valuenow', Math.round(playback.s * 10) / 10);
+    const text = valueText(result, playback);
+    setAttr(els.seek, 'aria-valuetext', text);
+    setText(els.readout, `${text} · ${Math.floor(playback.s)} of ${INSPECTION_SECONDS} inspection seconds`);
+    setText(els.play, playback.playing ? 'Pause' : 'Play');
+    root.classList.toggle('rl-playing', playback.playing);
+  }
+
+  // Redraw the timeline for its box's width.
+  const resize = new view.ResizeObserver(() => {
+    timelineWidth = els.timeline.clientWidth; // layout is up to date while observers run
+    if (timeline && shown && Math.abs(timelineWidth - timeline.width) > 1) {
+      drawTimeline(shown.result);
+      drawPlayhead(shown.result, shown.playback);
+    }
+  });
+  resize.observe(els.timeline);
+
+  return { drawRun, drawPlayhead, destroy: () => resize.disconnect() };
+}
