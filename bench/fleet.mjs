@@ -66,6 +66,10 @@ const chromiumOut = await page.evaluate(async ({ requests, engineText }) => {
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const engine = await window.RetryLabEngine();
   const times = [];
+  // The first call apart (V8 may still run the module's baseline code), then 15 more.
+  let t0 = performance.now();
+  engine.fleet(requests.opening);
+  const openingFirst = performance.now() - t0;
   for (let i = 0; i < 15; ++i) { const t = performance.now(); engine.fleet(requests.opening); times.push(performance.now() - t); }
   const opening = median(times);
   // Two workers, each with its own engine, take the sweep's requests in turn (interleaved, so
@@ -98,7 +102,7 @@ const chromiumOut = await page.evaluate(async ({ requests, engineText }) => {
   for (const r of requests.sweep) engine.fleet(r);
   const oneThread = performance.now() - t;
   workers.forEach((w) => w.terminate());
-  return { opening, sweep: median(sweepTimes), writes, oneThread };
+  return { opening, openingFirst, sweep: median(sweepTimes), writes, oneThread };
 }, { requests, engineText });
 const chromiumVersion = browser.version();
 await browser.close();
@@ -110,7 +114,7 @@ const ratio = (x, ref) => `(${(x / ref).toFixed(1)}×)`;
 const verdict = (ok) => (ok ? 'met' : 'MISSED');
 const rows = [
   ['opening fleet run', f(native.opening.ms), `${f(nodeOut.opening)} ${ratio(nodeOut.opening, native.opening.ms)}`,
-    `${f(chromiumOut.opening)} ${ratio(chromiumOut.opening, native.opening.ms)}`, '≤ 10 ms in WebAssembly',
+    `${f(chromiumOut.opening)} ${ratio(chromiumOut.opening, native.opening.ms)} (the first call: ${f(chromiumOut.openingFirst)})`, '≤ 10 ms in WebAssembly',
     verdict(Math.max(nodeOut.opening, chromiumOut.opening) <= 10)],
   ['AWS 2015 sweep (95 × 100 runs)', f(native.sweep.ms), `${f(nodeOut.sweep)} ${ratio(nodeOut.sweep, native.sweep.ms)}`,
     `${f(chromiumOut.sweep)} on 2 workers (1 thread: ${f(chromiumOut.oneThread)}); ${(PEER_SWEEP_MS / chromiumOut.sweep).toFixed(0)}× the peer's 103 s`,
