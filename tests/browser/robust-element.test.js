@@ -9,7 +9,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openBrowser } from './lib/harness.js';
 import { serve, siteCopy, watchedPage } from './lib/sites.js';
-import { parseLink } from '../../web/share/codec.js';
+import { linkCodec } from '../../web/share/codec.js';
+import { loadEngineInNode } from './lib/engine.js';
 import { problemText } from '../../web/share/notice.js';
 
 const PAGE = `<!doctype html>
@@ -90,7 +91,8 @@ describe('<retry-lab> attributes read exactly', () => {
 });
 
 describe('links: v follows the rule for a name given more than once', () => {
-  test('v given twice, whatever its values: named, and nothing of the link is read', () => {
+  test('v given twice, whatever its values: named, and nothing of the link is read', async () => {
+    const { parseLink } = linkCodec((await loadEngineInNode()).schema());
     for (const hash of ['#v=1&v=2&maxRetries=0', '#v=2&v=1&maxRetries=0', '#v=1&v=1&maxRetries=0', '#maxRetries=0&v=1&v=1']) {
       const read = parseLink(hash);
       assert.deepEqual(read.inputs, {}, hash);

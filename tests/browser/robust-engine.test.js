@@ -92,9 +92,7 @@ describe('an engine that fails', () => {
     }
   }));
 
-  test('an engine that threw is never called again: the page starts a fresh one and computes with it', async (t) => {
-    const opened = await openFaultyPage();
-    const { page } = opened;
+  test('an engine that threw is never called again: the page starts a fresh one and computes with it', pageTest(env, faulty(), async ({ page }) => {
     const opening = await metricsOf(page);
     const calls = () => page.evaluate(() => window.__rlEngines.map((e) => e.__calls));
     assert.equal((await calls()).length, 1, 'one engine at the start');
@@ -113,9 +111,7 @@ describe('an engine that fails', () => {
     assert.ok(after[1] >= 2, `the fresh engine computed the runs (${after[1]} calls)`);
     await page.locator('#rl-maxRetries').fill('3');
     assert.deepEqual(await metricsOf(page), opening);
-    await assertClean(t, assert, opened);
-    await opened.context.close();
-  });
+  }));
 
   test('an engine that throws from its first run is reported where the explorable would be', async () => {
     const opened = await openPage(env, faulty({ fault: 'trap' }));

@@ -37,6 +37,8 @@ const DEFAULTS_V1 = Object.freeze({
   retryWritesWithoutKey: true, honourRetryAfter: true, startDate: 'Sun, 29 Nov 2026 10:00:00 GMT',
   callers: 1, firstRetryImmediate: false, minBackoffMs: 0, ceilingScheduleMs: [],
   retryOnStatuses: [], retryAfterStatuses: [], retryAfterMode: 'replace', retryAfterMaxMs: null,
+  // Added within v=1 (issue 16): their defaults are the behaviour every earlier link had.
+  retryAfterOverMax: 'backoff', attemptStart: 'fits',
 });
 
 const plain = (x) => JSON.parse(JSON.stringify(x));

@@ -487,16 +487,32 @@ Value shownResult(const Value& result) {
         std::string message = field.size() > kFieldShown ? replaced(stringMember(e, "message"), field, cut)
                                                          : stringMember(e, "message");
         if (message.size() > kMessageShown) message = shortened(message, kMessageShown);
+        // Every member of the error as the engine gave it (code, detail, ...), the field and the
+        // sentences with the field cut as above.
         Value error = Value::object();
-        error.set("field", Value::string(std::move(cut)));
-        error.set("message", Value::string(std::move(message)));
+        for (const Value::Member& m : e.asObject()) {
+            if (m.key == "field") {
+                error.set("field", Value::string(cut));
+            } else if (m.key == "message") {
+                error.set("message", Value::string(message));
+            } else if (m.key == "detail" && m.value.kind() == Value::Kind::String) {
+                std::string detail = field.size() > kFieldShown ? replaced(m.value.asString(), field, cut) : m.value.asString();
+                if (detail.size() > kMessageShown) detail = shortened(detail, kMessageShown);
+                error.set("detail", Value::string(std::move(detail)));
+            } else {
+                error.set(m.key, m.value);
+            }
+        }
         shown.push_back(std::move(error));
     }
     if (errors->size() > kErrorsShown) {
         Value more = Value::object();
+        std::string said = grouped(errors->size() - kErrorsShown) + " more errors are not listed here (retrysim shows the first " +
+                           std::to_string(kErrorsShown) + ").";
         more.set("field", Value::string(""));
-        more.set("message", Value::string(grouped(errors->size() - kErrorsShown) + " more errors are not listed here (retrysim shows the first " +
-                                          std::to_string(kErrorsShown) + ")."));
+        more.set("code", Value::string("more-errors"));
+        more.set("message", Value::string(said));
+        more.set("detail", Value::string(said));
         shown.push_back(std::move(more));
     }
     Value out = Value::object();
