@@ -58,7 +58,22 @@ int run(int argc, char** argv) {
     }
     if (mode == "--schema") {
         if (argc > 1) return fail(std::string("--schema reads no FILE\n") + kUsage);
-        std::cout << retrylab::json::dump(retrylab::schema(), 2) << "\n";
+        // The table, and the limits this binding reads inputs within (retrylab/json.hpp).
+        namespace json = retrylab::json;
+        auto count = [](std::size_t n) { return Value::number(static_cast<double>(n)); };
+        Value limits = Value::object();
+        limits.set("inputBytes", count(json::kMaxInputBytes));
+        limits.set("depth", count(static_cast<std::size_t>(json::kMaxDepth)));
+        limits.set("stringBytes", count(json::kMaxStringBytes));
+        limits.set("keyBytes", count(json::kMaxKeyBytes));
+        limits.set("numberCharacters", count(json::kMaxNumberBytes));
+        limits.set("values", count(json::kMaxValues));
+        limits.set("allMembers", count(json::kMaxMembersInAll));
+        limits.set("objectMembers", count(json::kMaxMembers));
+        limits.set("listItems", count(json::kMaxItems - 2));
+        Value schema = retrylab::schema();
+        schema.set("limits", std::move(limits));
+        std::cout << json::dump(schema, 2) << "\n";
         std::cout.flush();
         return std::cout ? 0 : 1;
     }

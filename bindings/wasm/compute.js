@@ -438,5 +438,12 @@ function rlEngine(first, instantiate) {
   };
   // compute(inputs): SPEC.md; sweep({ inputs, vary, from, to, points }): docs/engine.md §3.
   for (var i = 0; i < RL_ENTRIES.length; ++i) api[RL_ENTRIES[i]] = entryPoint(i);
+  // schema(): the input table, and the limits this binding reads inputs within (docs/engine.md §6).
+  var table = api.schema;
+  api.schema = function schema() {
+    var s = table();
+    if (s && s.ok !== false) s.limits = api.limits();
+    return s;
+  };
   return api;
 }

@@ -21,9 +21,15 @@ function nativeSchema() {
 }
 
 test('retrysim --schema and engine.schema() return the same table', () => {
-  const native = nativeSchema();
-  const wasm = engine.schema();
+  const { limits: nativeLimits, ...native } = nativeSchema();
+  const { limits: wasmLimits, ...wasm } = engine.schema();
   assert.equal(firstDifference(asJson(wasm), native), null);
+  // Beside the table, each binding's own limits on what it reads (docs/engine.md §6, README).
+  assert.equal(nativeLimits.inputBytes, 64 * 1024 * 1024);
+  assert.equal(nativeLimits.depth, 512);
+  assert.equal(nativeLimits.objectMembers, 10000);
+  assert.deepEqual(wasmLimits, engine.limits());
+  assert.equal(wasmLimits.memoryBytes, 256 * 1024 * 1024);
   assert.equal(native.engine, engine.version());
   assert.ok(native.inputs.length >= 30, `${native.inputs.length} rows`);
   assert.deepEqual(native.inputs.slice(0, 3).map((r) => r.name), ['scenario', 'script', 'operation']);
