@@ -175,6 +175,22 @@ public:
     }
 
 private:
+    // A valid number or choice, normalized (-0 read as 0); false for anything else, which
+    // check() then reports.
+    static bool quick(const Field& f, const Value& v, Value& out) {
+        if (f.type == FieldType::Number && v.kind() == Value::Kind::Number) {
+            double x = v.asNumber();
+            if (!std::isfinite(x) || (f.whole && std::floor(x) != x) || x < f.lo || x > f.hi) return false;
+            out = Value::number(x == 0 ? 0.0 : x);
+            return true;
+        }
+        if (f.type == FieldType::Choice && v.kind() == Value::Kind::String && f.valueOf(v.asString()) >= 0) {
+            out = Value::string(v.asString());
+            return true;
+        }
+        return false;
+    }
+
     // Whether a presence rule holds: the sibling as given, or its default when absent.
     static bool holds(const Presence& p, const std::vector<Field>& fields, const Value& raw) {
         if (const Value* given = raw.find(p.field)) return p.value.matches(*given);
@@ -198,37 +214,28 @@ private:
     bool number(const Field& f, const Value& v, const std::string& path, Value& out) {
         if (v.kind() != Value::Kind::Number) return wrongType(f, v, path, numberWords(f));
         double x = v.asNumber();
-        std::string got = "; got " + describeValue(v) + ".";
-        if (!std::isfinite(x)) {
-            fail(path, std::isnan(x) ? "wrong-type" : "out-of-range", "must be " + numberWords(f) + got);
-            return false;
-        }
-        if (f.whole && std::floor(x) != x) {
-            fail(path, "not-whole", "must be " + numberWords(f) + got);
-            return false;
-        }
-        if (x < f.lo || x > f.hi) {
-            fail(path, "out-of-range", "must be " + numberWords(f) + got);
-            return false;
-        }
-        out = Value::number(x == 0 ? 0.0 : x);  // -0 reads as 0
-        return true;
+        if (quick(f, v, out)) return true;
+        const char* code = !std::isfinite(x) ? (std::isnan(x) ? "wrong-type" : "out-of-range")
+                           : f.whole && std::floor(x) != x ? "not-whole"
+                                                            : "out-of-range";
+        fail(path, code, "must be " + numberWords(f) + "; got " + describeValue(v) + ".");
+        return false;
     }
 
     bool string(const Field& f, const Value& v, const std::string& path, Value& out) {
         if (v.kind() != Value::Kind::String) return wrongType(f, v, path, "a string");
         if (f.minLength > 0 || f.maxLength > 0) {
             std::size_t n = codePoints(v.asString());
-            std::string got = "; got " + formatInt(static_cast<std::int64_t>(n)) + ".";
+            auto got = [n] { return "; got " + formatInt(static_cast<std::int64_t>(n)) + "."; };
             if (f.minLength > 0 && (n < f.minLength || n > f.maxLength)) {
                 fail(path, n < f.minLength ? "too-short" : "too-long",
                      "must be " + formatInt(static_cast<std::int64_t>(f.minLength)) + " to " +
-                         formatInt(static_cast<std::int64_t>(f.maxLength)) + " characters long" + got);
+                         formatInt(static_cast<std::int64_t>(f.maxLength)) + " characters long" + got());
                 return false;
             }
             if (f.maxLength > 0 && n > f.maxLength) {
                 fail(path, "too-long",
-                     "may be at most " + formatInt(static_cast<std::int64_t>(f.maxLength)) + " characters" + got);
+                     "may be at most " + formatInt(static_cast<std::int64_t>(f.maxLength)) + " characters" + got());
                 return false;
             }
         }
@@ -237,10 +244,7 @@ private:
     }
 
     bool choice(const Field& f, const Value& v, const std::string& path, Value& out) {
-        if (v.kind() == Value::Kind::String && f.valueOf(v.asString()) >= 0) {
-            out = Value::string(v.asString());
-            return true;
-        }
+        if (quick(f, v, out)) return true;
         fail(path, v.kind() == Value::Kind::String ? "not-a-choice" : "wrong-type",
              "must be one of " + orList(choiceNames(f.choices)) + "; got " + describeValue(v) + ".");
         return false;
@@ -281,7 +285,10 @@ private:
         for (std::size_t i = 0; i < items.size(); ++i) {
             std::size_t before = errors_.size();
             Value item;
-            if (check(itemField, items[i], itemPath(path, i), item) && f.distinct) {
+            // A valid number or name passes without a path or a sentence being made: a list
+            // may hold 100,000 of them.
+            bool valid = quick(itemField, items[i], item) || check(itemField, items[i], itemPath(path, i), item);
+            if (valid && f.distinct) {
                 for (const Value& earlier : good) {
                     if (!sameValue(earlier, item)) continue;
                     std::string words = item.kind() == Value::Kind::String ? "\"" + item.asString() + "\""
