@@ -15,17 +15,318 @@ constexpr double kMaxSafeInteger = 9007199254740991.0;  // 2^53 - 1
 
 const std::int64_t kDefaultStartSeconds = Inputs{}.startSeconds;
 
-Field ms(const char* name, const char* group, const char* description, double lo = 0) {
-    return Field::number(name, group, "ms", description).range(lo, kMaxMs);
+// The table as constant data: rows of plain words and numbers that the compiler lays out in the
+// data segment, read once by one loop (fieldOf) into the table's Fields. Written with the
+// builders' own words (number(...).wholeNumber().range(...)), every step a constexpr copy, so
+// a row costs bytes of data rather than the code that builds it (the builder calls for ~40 rows
+// were 7 KB of the module).
+enum class Lit : unsigned char { Keep, None, Null, False, True, Number, Text, EmptyList, Strings };
+
+struct ChoiceRow {
+    const char* name;
+    int value;
+    const char* description;
+};
+
+struct RuleRow {
+    const char* field = nullptr;  // nullptr: no rule
+    Lit kind = Lit::Keep;
+    const char* text = nullptr;
+    const char* why = "";
+};
+
+struct Row {
+    FieldType type = FieldType::Number;
+    const char* name = "";
+    const char* group = "";
+    const char* unit = "";
+    const char* description = "";
+    bool whole = false, nullable = false, distinct = false, sparse = false;
+    double lo = 0, hi = 0;
+    std::size_t minLength = 0, maxLength = 0;
+    Lit def = Lit::Keep;  // Keep: what the builder gives
+    double x = 0;
+    const char* text = nullptr;
+    const char* const* names = nullptr;  // Strings: a list of these
+    std::size_t nameCount = 0;
+    const ChoiceRow* choices = nullptr;
+    std::size_t choiceCount = 0;
+    const Row* item = nullptr;
+    const Row* members = nullptr;
+    std::size_t memberCount = 0;
+    RuleRow onlyWhen, requiredWhen;
+    const char* itemWords = nullptr;
+    const char* itemNoun = nullptr;
+    const char* example = nullptr;
+    const char* memberWords = nullptr;
+
+    constexpr Row wholeNumber() const { Row r = *this; r.whole = true; return r; }
+    constexpr Row range(double low, double high) const { Row r = *this; r.lo = low; r.hi = high; return r; }
+    constexpr Row length(std::size_t low, std::size_t high) const {
+        Row r = *this; r.minLength = low; r.maxLength = high; return r;
+    }
+    constexpr Row orNull() const { Row r = *this; r.nullable = true; return r; }
+    constexpr Row distinctItems() const { Row r = *this; r.distinct = true; return r; }
+    constexpr Row sparseEcho() const { Row r = *this; r.sparse = true; return r; }
+    constexpr Row literal(Lit kind, double n = 0, const char* s = nullptr) const {
+        Row r = *this; r.def = kind; r.x = n; r.text = s; return r;
+    }
+    constexpr Row defaults(double n) const { return literal(Lit::Number, n); }
+    constexpr Row defaults(int n) const { return literal(Lit::Number, n); }
+    constexpr Row defaults(bool b) const { return literal(b ? Lit::True : Lit::False); }
+    constexpr Row defaults(const char* s) const { return literal(Lit::Text, 0, s); }
+    constexpr Row defaultsNull() const { return literal(Lit::Null); }
+    constexpr Row defaultsEmptyList() const { return literal(Lit::EmptyList); }
+    constexpr Row noDefault() const { return literal(Lit::None); }
+    template <std::size_t N>
+    constexpr Row defaultsStrings(const char* const (&list)[N]) const {
+        Row r = literal(Lit::Strings); r.names = list; r.nameCount = N; return r;
+    }
+    constexpr Row only(const char* sibling, const char* value, const char* why = "") const {
+        Row r = *this; r.onlyWhen = {sibling, Lit::Text, value, why}; return r;
+    }
+    constexpr Row requiredIf(const char* sibling, const char* value, const char* why) const {
+        Row r = *this; r.requiredWhen = {sibling, Lit::Text, value, why}; return r;
+    }
+    constexpr Row requiredIf(const char* sibling, bool value, const char* why) const {
+        Row r = *this; r.requiredWhen = {sibling, value ? Lit::True : Lit::False, nullptr, why}; return r;
+    }
+    constexpr Row words(const char* items, const char* noun) const {
+        Row r = *this; r.itemWords = items; r.itemNoun = noun; return r;
+    }
+    constexpr Row objectWords(const char* exampleText, const char* unknownMember) const {
+        Row r = *this; r.example = exampleText; r.memberWords = unknownMember; return r;
+    }
+};
+
+constexpr Row row(FieldType type, const char* name, const char* group, const char* unit, const char* description) {
+    Row r;
+    r.type = type; r.name = name; r.group = group; r.unit = unit; r.description = description;
+    return r;
+}
+constexpr Row boolean(const char* name, const char* group, const char* description) {
+    return row(FieldType::Boolean, name, group, "", description);
+}
+constexpr Row number(const char* name, const char* group, const char* unit, const char* description) {
+    return row(FieldType::Number, name, group, unit, description);
+}
+constexpr Row string(const char* name, const char* group, const char* description) {
+    return row(FieldType::String, name, group, "", description);
+}
+constexpr Row httpDate(const char* name, const char* group, const char* description) {
+    return row(FieldType::HttpDate, name, group, "", description);
+}
+template <std::size_t N>
+constexpr Row choice(const char* name, const char* group, const char* description, const ChoiceRow (&choices)[N]) {
+    Row r = row(FieldType::Choice, name, group, "", description);
+    r.choices = choices; r.choiceCount = N;
+    return r;
+}
+constexpr Row list(const char* name, const char* group, const char* unit, const char* description, const Row& item) {
+    Row r = row(FieldType::List, name, group, unit, description);
+    r.item = &item;
+    return r;
+}
+template <std::size_t N>
+constexpr Row object(const char* name, const char* group, const char* description, const Row (&members)[N]) {
+    Row r = row(FieldType::Object, name, group, "", description);
+    r.members = members; r.memberCount = N;
+    return r;
 }
 
-Field statuses(const char* name, const char* description) {
-    return Field::list(name, "client", "", description,
-                       Field::number("", "", "", "an HTTP status").wholeNumber().range(100, 599))
+constexpr Row ms(const char* name, const char* group, const char* description, double lo = 0) {
+    return number(name, group, "ms", description).range(lo, kMaxMs);
+}
+
+constexpr Row kStatus = number("", "", "", "an HTTP status").wholeNumber().range(100, 599);
+
+constexpr Row statuses(const char* name, const char* description) {
+    return list(name, "client", "", description, kStatus)
         .length(0, 500)
         .distinctItems()
         .words("statuses from 100 to 599", "status")
-        .defaults(Literal::list({}));
+        .defaultsEmptyList();
+}
+
+constexpr Row kAnswerMembers[] = {
+    number("status", "", "", "the HTTP status the server answers with (absent only when dropped)")
+        .wholeNumber().range(100, 599)
+        .requiredIf("dropped", false,
+                    "every answer that reaches the server needs a status from 100 to 599 (only a dropped request "
+                    "has none)"),
+    string("retryAfter", "", "the Retry-After header's raw value: delta-seconds or an HTTP-date").length(0, 1000),
+    httpDate("date", "", "the response's Date header; default startDate + the time it is sent, whole seconds"),
+    boolean("lost", "", "the server does the work; the response never arrives").defaults(false),
+    boolean("dropped", "", "the request never reaches the server").defaults(false),
+};
+constexpr Row kAnswer = object("", "", "one server answer", kAnswerMembers)
+    .noDefault()
+    .objectWords("{ \"status\": 503 }", "is not a script field; an answer may have")
+    .sparseEcho();
+
+constexpr ChoiceRow kFailureClasses[] = {
+    {"timeout", static_cast<int>(FailureClass::Timeout), "no answer before the client timeout"},
+    {"429", static_cast<int>(FailureClass::TooManyRequests), "429 Too Many Requests"},
+    {"5xx", static_cast<int>(FailureClass::ServerError), "500-599"},
+    {"4xx", static_cast<int>(FailureClass::ClientError), "400-499 but 429"},
+};
+constexpr Row kRetryClass = choice("", "", "a failure class", kFailureClasses);
+constexpr const char* kRetryOnDefault[] = {"timeout", "5xx"};
+
+constexpr ChoiceRow kScenarios[] = {
+    {"response-lost", static_cast<int>(Scenario::ResponseLost), "the first response is lost, then 200"},
+    {"request-lost", static_cast<int>(Scenario::RequestLost), "the first request is dropped, then 200"},
+    {"outage-503-twice", static_cast<int>(Scenario::Outage503Twice), "503, 503, then 200"},
+    {"bad-request-400", static_cast<int>(Scenario::BadRequest400), "400 every time"},
+    {"script", static_cast<int>(Scenario::Script), "the answers listed in script"},
+};
+constexpr ChoiceRow kOperations[] = {
+    {"charge", static_cast<int>(Operation::Charge), "a write: a 2xx commits a charge"},
+    {"create", static_cast<int>(Operation::Create), "a write: a 2xx commits a record for the operation id"},
+    {"read", static_cast<int>(Operation::Read), "no side effect"},
+};
+constexpr ChoiceRow kJitters[] = {
+    {"none", static_cast<int>(Jitter::None), "the ceiling itself, no draw"},
+    {"full", static_cast<int>(Jitter::Full), "ceiling × draw"},
+    {"equal", static_cast<int>(Jitter::Equal), "ceiling/2 + ceiling/2 × draw"},
+    {"decorrelated", static_cast<int>(Jitter::Decorrelated), "base + draw × (3 × previous − base), capped"},
+    {"proportional", static_cast<int>(Jitter::Proportional), "ceiling × (jitterLow + (jitterHigh − jitterLow) × draw)"},
+};
+constexpr ChoiceRow kRetryAfterModes[] = {
+    {"replace", static_cast<int>(RetryAfterMode::Replace), "the header's wait instead of the backoff"},
+    {"at-least", static_cast<int>(RetryAfterMode::AtLeast), "the longer of the header and the backoff"},
+};
+constexpr ChoiceRow kRetryAfterOverMax[] = {
+    {"backoff", static_cast<int>(RetryAfterOverMax::Backoff), "the header is ignored and the backoff applies (Stripe, Anthropic)"},
+    {"stop", static_cast<int>(RetryAfterOverMax::Stop), "the answer is not retried (openai-python ≥ 2.52)"},
+};
+constexpr ChoiceRow kAttemptStarts[] = {
+    {"fits", static_cast<int>(AttemptStart::Fits), "only if its answer is due by the deadline: start + responseMs ≤ deadlineMs (SPEC §4)"},
+    {"before-deadline", static_cast<int>(AttemptStart::BeforeDeadline), "whenever it starts before the deadline, as a real client does; the answer is cut at the deadline, the server's work still done"},
+};
+constexpr Row kDraw = number("", "", "", "a draw").range(0, 1);
+constexpr Row kCeiling = number("", "", "ms", "a ceiling").range(0, kMaxMs);
+
+// In the order the echo writes them. retryOn's words name its classes (makeInputs adds them).
+constexpr Row kInputRows[] = {
+    choice("scenario", "server", "the server's answers: a named scenario, or the script", kScenarios)
+        .defaults("response-lost"),
+    list("script", "server", "", "server answers, one per attempt; the last repeats", kAnswer)
+        .length(1, 1000)
+        .words("answers", "answer")
+        .only("scenario", "script", "the named scenario already decides the server's answers")
+        .requiredIf("scenario", "script",
+                    "scenario \"script\" needs a list of server answers such as [{ \"status\": 503 }, "
+                    "{ \"status\": 200 }]"),
+    choice("operation", "request", "what the request does", kOperations).defaults("charge"),
+    string("operationId", "request", "label, and the key sent when idempotencyKey is on")
+        .length(1, 255).defaults("op-0001"),
+    number("maxRetries", "policy", "", "retries after the first attempt (attempts ≤ maxRetries + 1)")
+        .wholeNumber().range(0, 100).defaults(3),
+    ms("baseBackoffMs", "policy", "backoff base").defaults(500),
+    number("backoffMultiplier", "policy", "", "growth of the backoff ceiling per failure")
+        .range(1, 10).defaults(2),
+    ms("maxBackoffMs", "policy", "cap on the backoff ceiling; null: none").orNull().defaultsNull(),
+    choice("jitter", "policy", "how a draw spreads the backoff wait", kJitters).defaults("none"),
+    list("draws", "randomness", "", "numbers in [0, 1], consumed in order by jittered waits only", kDraw)
+        .length(0, 100000)
+        .words("numbers from 0 to 1", "draw")
+        .defaultsEmptyList(),
+    number("seed", "randomness", "", "seed of the generator used after draws runs out")
+        .wholeNumber().range(0, kMaxSafeInteger).defaults(1),
+    ms("clientTimeoutMs", "limits", "per-attempt client timeout", 1).defaults(3000),
+    ms("deadlineMs", "limits", "overall deadline; null: none").orNull().defaults(10000),
+    ms("waitBudgetMs", "limits", "cap on the total time spent waiting between attempts; null: none")
+        .orNull().defaultsNull(),
+    ms("responseMs", "server", "how long the server takes to answer").defaults(200),
+    boolean("idempotencyKey", "request", "send operationId as a key the server honours").defaults(false),
+    list("retryOn", "policy", "", "the failure classes retried", kRetryClass)
+        .length(0, 4)
+        .distinctItems()
+        .words(nullptr, "class")
+        .defaultsStrings(kRetryOnDefault),
+    boolean("retryWritesWithoutKey", "policy", "false: a write without a key is never retried").defaults(true),
+    boolean("honourRetryAfter", "policy", "a Retry-After header replaces the backoff wait").defaults(true),
+    httpDate("startDate", "server", "the HTTP-date at virtual time 0").defaults("Sun, 29 Nov 2026 10:00:00 GMT"),
+    number("callers", "herd", "", "more than 1: the herd, every caller's first wait counted")
+        .wholeNumber().range(1, 1000000).defaults(1),
+    boolean("firstRetryImmediate", "client", "failure 1 waits 0 (urllib3)").defaults(false),
+    ms("minBackoffMs", "client", "a backoff wait is at least this (Stripe)").defaults(0),
+    number("jitterLow", "client", "", "proportional jitter: the low end of the factor")
+        .range(0, 2).defaults(0).only("jitter", "proportional"),
+    number("jitterHigh", "client", "", "proportional jitter: the high end of the factor")
+        .range(0, 2).defaults(1).only("jitter", "proportional"),
+    list("ceilingScheduleMs", "client", "ms", "ceilings per failure, the last repeating; empty: base × multiplier^(n−1)",
+         kCeiling)
+        .length(0, 100)
+        .words("ceilings in ms", "ceiling")
+        .defaultsEmptyList(),
+    statuses("retryOnStatuses", "exact statuses retried besides retryOn's classes"),
+    statuses("retryAfterStatuses", "statuses retried when they carry a Retry-After (urllib3)"),
+    choice("retryAfterMode", "client", "how an honoured Retry-After combines with the backoff", kRetryAfterModes)
+        .defaults("replace"),
+    ms("retryAfterMaxMs", "client", "an honoured header above this is ignored (Stripe: 60 s); null: none")
+        .orNull().defaultsNull(),
+    choice("retryAfterOverMax", "client", "what an honoured Retry-After above retryAfterMaxMs does", kRetryAfterOverMax)
+        .defaults("backoff"),
+    choice("attemptStart", "limits", "when an attempt is sent under the overall deadline", kAttemptStarts)
+        .defaults("fits"),
+};
+
+Literal literalOf(Lit kind, double x, const char* text) {
+    switch (kind) {
+        case Lit::Null: return Literal::null();
+        case Lit::False: return Literal::boolean(false);
+        case Lit::True: return Literal::boolean(true);
+        case Lit::Number: return Literal::number(x);
+        case Lit::Text: return Literal::string(text);
+        case Lit::EmptyList: return Literal::list({});
+        default: return Literal::none();
+    }
+}
+
+// One row as the table's Field, as the builders make it.
+Field fieldOf(const Row& r) {
+    Field f;
+    switch (r.type) {
+        case FieldType::Boolean: f = Field::boolean(r.name, r.group, r.description); break;
+        case FieldType::String: f = Field::string(r.name, r.group, r.description); break;
+        case FieldType::HttpDate: f = Field::httpDate(r.name, r.group, r.description); break;
+        case FieldType::Choice: {
+            std::vector<Choice> choices;
+            for (std::size_t i = 0; i < r.choiceCount; ++i)
+                choices.push_back({r.choices[i].name, r.choices[i].value, r.choices[i].description});
+            f = Field::choice(r.name, r.group, r.description, std::move(choices));
+            break;
+        }
+        case FieldType::List: f = Field::list(r.name, r.group, r.unit, r.description, fieldOf(*r.item)); break;
+        case FieldType::Object: {
+            std::vector<Field> members;
+            for (std::size_t i = 0; i < r.memberCount; ++i) members.push_back(fieldOf(r.members[i]));
+            f = Field::object(r.name, r.group, r.description, std::move(members));
+            break;
+        }
+        default: f = Field::number(r.name, r.group, r.unit, r.description); break;
+    }
+    f.whole = r.whole;
+    f.nullable = r.nullable;
+    f.distinct = r.distinct;
+    f.sparseEcho = r.sparse;
+    f.range(r.lo, r.hi).length(r.minLength, r.maxLength);
+    if (r.def == Lit::Strings) {
+        std::vector<Literal> items;
+        for (std::size_t i = 0; i < r.nameCount; ++i) items.push_back(Literal::string(r.names[i]));
+        f.defaults(Literal::list(std::move(items)));
+    } else if (r.def != Lit::Keep) {
+        f.defaults(literalOf(r.def, r.x, r.text));
+    }
+    if (r.onlyWhen.field) f.only(r.onlyWhen.field, literalOf(r.onlyWhen.kind, 0, r.onlyWhen.text), r.onlyWhen.why);
+    if (r.requiredWhen.field)
+        f.requiredIf(r.requiredWhen.field, literalOf(r.requiredWhen.kind, 0, r.requiredWhen.text), r.requiredWhen.why);
+    if (r.itemWords) f.itemWords = r.itemWords;
+    if (r.itemNoun) f.itemNoun = r.itemNoun;
+    if (r.example) f.objectWords(r.example, r.memberWords);
+    return f;
 }
 
 FieldTable makeInputs() {
@@ -34,119 +335,15 @@ FieldTable makeInputs() {
     t.subject = "The inputs";
     t.example = "{ \"maxRetries\": 3 }";
     t.unknownWords = "is not an input of the engine (check its spelling).";
+    t.fields.reserve(sizeof kInputRows / sizeof kInputRows[0]);
+    for (const Row& r : kInputRows) t.fields.push_back(fieldOf(r));
 
-    const Literal scriptScenario = Literal::string("script");
-    const Literal proportional = Literal::string("proportional");
-
-    Field answer = Field::object("", "", "one server answer", {
-        Field::number("status", "", "", "the HTTP status the server answers with (absent only when dropped)")
-            .wholeNumber().range(100, 599)
-            .requiredIf("dropped", Literal::boolean(false),
-                        "every answer that reaches the server needs a status from 100 to 599 (only a dropped request "
-                        "has none)"),
-        Field::string("retryAfter", "", "the Retry-After header's raw value: delta-seconds or an HTTP-date").length(0, 1000),
-        Field::httpDate("date", "", "the response's Date header; default startDate + the time it is sent, whole seconds"),
-        Field::boolean("lost", "", "the server does the work; the response never arrives").defaults(false),
-        Field::boolean("dropped", "", "the request never reaches the server").defaults(false),
-    });
-    answer.defaultValue = Literal::none();
-    answer.objectWords("{ \"status\": 503 }", "is not a script field; an answer may have").sparse();
-
-    Field retryClass = Field::choice("", "", "a failure class", {
-        {"timeout", static_cast<int>(FailureClass::Timeout), "no answer before the client timeout"},
-        {"429", static_cast<int>(FailureClass::TooManyRequests), "429 Too Many Requests"},
-        {"5xx", static_cast<int>(FailureClass::ServerError), "500-599"},
-        {"4xx", static_cast<int>(FailureClass::ClientError), "400-499 but 429"},
-    });
-    std::string classNames;
-    for (const Choice& c : retryClass.choices) classNames += (classNames.empty() ? "\"" : ", \"") + c.name + "\"";
-
-    t.fields = {
-        Field::choice("scenario", "server", "the server's answers: a named scenario, or the script", {
-            {"response-lost", static_cast<int>(Scenario::ResponseLost), "the first response is lost, then 200"},
-            {"request-lost", static_cast<int>(Scenario::RequestLost), "the first request is dropped, then 200"},
-            {"outage-503-twice", static_cast<int>(Scenario::Outage503Twice), "503, 503, then 200"},
-            {"bad-request-400", static_cast<int>(Scenario::BadRequest400), "400 every time"},
-            {"script", static_cast<int>(Scenario::Script), "the answers listed in script"},
-        }).defaults("response-lost"),
-        Field::list("script", "server", "", "server answers, one per attempt; the last repeats", answer)
-            .length(1, 1000)
-            .words("answers", "answer")
-            .only("scenario", scriptScenario, "the named scenario already decides the server's answers")
-            .requiredIf("scenario", scriptScenario,
-                        "scenario \"script\" needs a list of server answers such as [{ \"status\": 503 }, "
-                        "{ \"status\": 200 }]"),
-        Field::choice("operation", "request", "what the request does", {
-            {"charge", static_cast<int>(Operation::Charge), "a write: a 2xx commits a charge"},
-            {"create", static_cast<int>(Operation::Create), "a write: a 2xx commits a record for the operation id"},
-            {"read", static_cast<int>(Operation::Read), "no side effect"},
-        }).defaults("charge"),
-        Field::string("operationId", "request", "label, and the key sent when idempotencyKey is on")
-            .length(1, 255).defaults("op-0001"),
-        Field::number("maxRetries", "policy", "", "retries after the first attempt (attempts ≤ maxRetries + 1)")
-            .wholeNumber().range(0, 100).defaults(3),
-        ms("baseBackoffMs", "policy", "backoff base").defaults(500),
-        Field::number("backoffMultiplier", "policy", "", "growth of the backoff ceiling per failure")
-            .range(1, 10).defaults(2),
-        ms("maxBackoffMs", "policy", "cap on the backoff ceiling; null: none").orNull().defaults(Literal::null()),
-        Field::choice("jitter", "policy", "how a draw spreads the backoff wait", {
-            {"none", static_cast<int>(Jitter::None), "the ceiling itself, no draw"},
-            {"full", static_cast<int>(Jitter::Full), "ceiling × draw"},
-            {"equal", static_cast<int>(Jitter::Equal), "ceiling/2 + ceiling/2 × draw"},
-            {"decorrelated", static_cast<int>(Jitter::Decorrelated), "base + draw × (3 × previous − base), capped"},
-            {"proportional", static_cast<int>(Jitter::Proportional), "ceiling × (jitterLow + (jitterHigh − jitterLow) × draw)"},
-        }).defaults("none"),
-        Field::list("draws", "randomness", "", "numbers in [0, 1], consumed in order by jittered waits only",
-                    Field::number("", "", "", "a draw").range(0, 1))
-            .length(0, 100000)
-            .words("numbers from 0 to 1", "draw")
-            .defaults(Literal::list({})),
-        Field::number("seed", "randomness", "", "seed of the generator used after draws runs out")
-            .wholeNumber().range(0, kMaxSafeInteger).defaults(1),
-        ms("clientTimeoutMs", "limits", "per-attempt client timeout", 1).defaults(3000),
-        ms("deadlineMs", "limits", "overall deadline; null: none").orNull().defaults(10000),
-        ms("waitBudgetMs", "limits", "cap on the total time spent waiting between attempts; null: none")
-            .orNull().defaults(Literal::null()),
-        ms("responseMs", "server", "how long the server takes to answer").defaults(200),
-        Field::boolean("idempotencyKey", "request", "send operationId as a key the server honours").defaults(false),
-        Field::list("retryOn", "policy", "", "the failure classes retried", retryClass)
-            .length(0, 4)
-            .distinctItems()
-            .words("failure classes (" + classNames + ")", "class")
-            .defaults(Literal::strings({"timeout", "5xx"})),
-        Field::boolean("retryWritesWithoutKey", "policy", "false: a write without a key is never retried").defaults(true),
-        Field::boolean("honourRetryAfter", "policy", "a Retry-After header replaces the backoff wait").defaults(true),
-        Field::httpDate("startDate", "server", "the HTTP-date at virtual time 0").defaults("Sun, 29 Nov 2026 10:00:00 GMT"),
-        Field::number("callers", "herd", "", "more than 1: the herd, every caller's first wait counted")
-            .wholeNumber().range(1, 1000000).defaults(1),
-        Field::boolean("firstRetryImmediate", "client", "failure 1 waits 0 (urllib3)").defaults(false),
-        ms("minBackoffMs", "client", "a backoff wait is at least this (Stripe)").defaults(0),
-        Field::number("jitterLow", "client", "", "proportional jitter: the low end of the factor")
-            .range(0, 2).defaults(0).only("jitter", proportional),
-        Field::number("jitterHigh", "client", "", "proportional jitter: the high end of the factor")
-            .range(0, 2).defaults(1).only("jitter", proportional),
-        Field::list("ceilingScheduleMs", "client", "ms", "ceilings per failure, the last repeating; empty: base × multiplier^(n−1)",
-                    Field::number("", "", "ms", "a ceiling").range(0, kMaxMs))
-            .length(0, 100)
-            .words("ceilings in ms", "ceiling")
-            .defaults(Literal::list({})),
-        statuses("retryOnStatuses", "exact statuses retried besides retryOn's classes"),
-        statuses("retryAfterStatuses", "statuses retried when they carry a Retry-After (urllib3)"),
-        Field::choice("retryAfterMode", "client", "how an honoured Retry-After combines with the backoff", {
-            {"replace", static_cast<int>(RetryAfterMode::Replace), "the header's wait instead of the backoff"},
-            {"at-least", static_cast<int>(RetryAfterMode::AtLeast), "the longer of the header and the backoff"},
-        }).defaults("replace"),
-        ms("retryAfterMaxMs", "client", "an honoured header above this is ignored (Stripe: 60 s); null: none")
-            .orNull().defaults(Literal::null()),
-        Field::choice("retryAfterOverMax", "client", "what an honoured Retry-After above retryAfterMaxMs does", {
-            {"backoff", static_cast<int>(RetryAfterOverMax::Backoff), "the header is ignored and the backoff applies (Stripe, Anthropic)"},
-            {"stop", static_cast<int>(RetryAfterOverMax::Stop), "the answer is not retried (openai-python ≥ 2.52)"},
-        }).defaults("backoff"),
-        Field::choice("attemptStart", "limits", "when an attempt is sent under the overall deadline", {
-            {"fits", static_cast<int>(AttemptStart::Fits), "only if its answer is due by the deadline: start + responseMs ≤ deadlineMs (SPEC §4)"},
-            {"before-deadline", static_cast<int>(AttemptStart::BeforeDeadline), "whenever it starts before the deadline, as a real client does; the answer is cut at the deadline, the server's work still done"},
-        }).defaults("fits"),
-    };
+    for (Field& f : t.fields) {
+        if (f.name != "retryOn") continue;
+        std::string classNames;
+        for (const Choice& c : f.item.front().choices) classNames += (classNames.empty() ? "\"" : ", \"") + c.name + "\"";
+        f.itemWords = "failure classes (" + classNames + ")";
+    }
     return t;
 }
 
