@@ -285,48 +285,46 @@ Literal literalOf(Lit kind, double x, const char* text) {
     }
 }
 
-// One row as the table's Field, as the builders make it.
-Field fieldOf(const Row& r) {
-    Field f;
-    switch (r.type) {
-        case FieldType::Boolean: f = Field::boolean(r.name, r.group, r.description); break;
-        case FieldType::String: f = Field::string(r.name, r.group, r.description); break;
-        case FieldType::HttpDate: f = Field::httpDate(r.name, r.group, r.description); break;
-        case FieldType::Choice: {
-            std::vector<Choice> choices;
-            for (std::size_t i = 0; i < r.choiceCount; ++i)
-                choices.push_back({r.choices[i].name, r.choices[i].value, r.choices[i].description});
-            f = Field::choice(r.name, r.group, r.description, std::move(choices));
-            break;
-        }
-        case FieldType::List: f = Field::list(r.name, r.group, r.unit, r.description, fieldOf(*r.item)); break;
-        case FieldType::Object: {
-            std::vector<Field> members;
-            for (std::size_t i = 0; i < r.memberCount; ++i) members.push_back(fieldOf(r.members[i]));
-            f = Field::object(r.name, r.group, r.description, std::move(members));
-            break;
-        }
-        default: f = Field::number(r.name, r.group, r.unit, r.description); break;
-    }
+// One row as the table's Field, as the builders make it (fields.cpp: row(), Field::object()
+// filling its members' defaults), member by member into one Field so that no temporary Field
+// is built and moved.
+Field& appended(std::vector<Field>& rows) {
+    rows.push_back(Field());
+    return rows.back();
+}
+
+void fillField(Field& f, const Row& r) {
+    f.name = r.name;
+    f.type = r.type;
+    f.group = r.group;
+    f.unit = r.unit;
+    f.description = r.description;
     f.whole = r.whole;
     f.nullable = r.nullable;
     f.distinct = r.distinct;
     f.sparseEcho = r.sparse;
-    f.range(r.lo, r.hi).length(r.minLength, r.maxLength);
+    f.lo = r.lo;
+    f.hi = r.hi;
+    f.minLength = r.minLength;
+    f.maxLength = r.maxLength;
+    for (std::size_t i = 0; i < r.choiceCount; ++i)
+        f.choices.push_back({r.choices[i].name, r.choices[i].value, r.choices[i].description});
+    if (r.item) fillField(appended(f.item), *r.item);
+    for (std::size_t i = 0; i < r.memberCount; ++i) fillField(appended(f.members), r.members[i]);
+    if (r.type == FieldType::Object) f.defaultValue.kind = Literal::Kind::Filled;
     if (r.def == Lit::Strings) {
-        std::vector<Literal> items;
-        for (std::size_t i = 0; i < r.nameCount; ++i) items.push_back(Literal::string(r.names[i]));
-        f.defaults(Literal::list(std::move(items)));
+        f.defaultValue.kind = Literal::Kind::List;
+        for (std::size_t i = 0; i < r.nameCount; ++i) f.defaultValue.items.push_back(Literal::string(r.names[i]));
     } else if (r.def != Lit::Keep) {
-        f.defaults(literalOf(r.def, r.x, r.text));
+        f.defaultValue = literalOf(r.def, r.x, r.text);
     }
     if (r.onlyWhen.field) f.only(r.onlyWhen.field, literalOf(r.onlyWhen.kind, 0, r.onlyWhen.text), r.onlyWhen.why);
     if (r.requiredWhen.field)
         f.requiredIf(r.requiredWhen.field, literalOf(r.requiredWhen.kind, 0, r.requiredWhen.text), r.requiredWhen.why);
     if (r.itemWords) f.itemWords = r.itemWords;
     if (r.itemNoun) f.itemNoun = r.itemNoun;
-    if (r.example) f.objectWords(r.example, r.memberWords);
-    return f;
+    if (r.example) f.example = r.example;
+    if (r.memberWords) f.memberWords = r.memberWords;
 }
 
 FieldTable makeInputs() {
@@ -335,8 +333,7 @@ FieldTable makeInputs() {
     t.subject = "The inputs";
     t.example = "{ \"maxRetries\": 3 }";
     t.unknownWords = "is not an input of the engine (check its spelling).";
-    t.fields.reserve(sizeof kInputRows / sizeof kInputRows[0]);
-    for (const Row& r : kInputRows) t.fields.push_back(fieldOf(r));
+    for (const Row& r : kInputRows) fillField(appended(t.fields), r);
 
     for (Field& f : t.fields) {
         if (f.name != "retryOn") continue;
