@@ -30,39 +30,40 @@ struct ChoiceRow {
 
 struct RuleRow {
     const char* field = nullptr;  // nullptr: no rule
-    Lit kind = Lit::Keep;
     const char* text = nullptr;
     const char* why = "";
+    Lit kind = Lit::Keep;
 };
 
+// Laid out for the data segment: what every row has first, what few rows have (mostly zero) last.
 struct Row {
-    FieldType type = FieldType::Number;
     const char* name = "";
     const char* group = "";
     const char* unit = "";
     const char* description = "";
-    bool whole = false, nullable = false, distinct = false, sparse = false;
-    double lo = 0, hi = 0;
-    std::size_t minLength = 0, maxLength = 0;
+    FieldType type = FieldType::Number;
     Lit def = Lit::Keep;  // Keep: what the builder gives
+    bool whole = false, nullable = false, distinct = false, sparse = false;
+    unsigned char nameCount = 0;  // Strings: a list of `names`
+    unsigned char choiceCount = 0;
+    unsigned char memberCount = 0;
+    double lo = 0, hi = 0;
     double x = 0;
+    unsigned minLength = 0, maxLength = 0;
     const char* text = nullptr;
-    const char* const* names = nullptr;  // Strings: a list of these
-    std::size_t nameCount = 0;
     const ChoiceRow* choices = nullptr;
-    std::size_t choiceCount = 0;
     const Row* item = nullptr;
     const Row* members = nullptr;
-    std::size_t memberCount = 0;
-    RuleRow onlyWhen, requiredWhen;
+    const char* const* names = nullptr;
     const char* itemWords = nullptr;
     const char* itemNoun = nullptr;
     const char* example = nullptr;
     const char* memberWords = nullptr;
+    RuleRow onlyWhen, requiredWhen;
 
     constexpr Row wholeNumber() const { Row r = *this; r.whole = true; return r; }
     constexpr Row range(double low, double high) const { Row r = *this; r.lo = low; r.hi = high; return r; }
-    constexpr Row length(std::size_t low, std::size_t high) const {
+    constexpr Row length(unsigned low, unsigned high) const {
         Row r = *this; r.minLength = low; r.maxLength = high; return r;
     }
     constexpr Row orNull() const { Row r = *this; r.nullable = true; return r; }
@@ -80,16 +81,17 @@ struct Row {
     constexpr Row noDefault() const { return literal(Lit::None); }
     template <std::size_t N>
     constexpr Row defaultsStrings(const char* const (&list)[N]) const {
+        static_assert(N < 256, "a row's counts are bytes");
         Row r = literal(Lit::Strings); r.names = list; r.nameCount = N; return r;
     }
     constexpr Row only(const char* sibling, const char* value, const char* why = "") const {
-        Row r = *this; r.onlyWhen = {sibling, Lit::Text, value, why}; return r;
+        Row r = *this; r.onlyWhen = {sibling, value, why, Lit::Text}; return r;
     }
     constexpr Row requiredIf(const char* sibling, const char* value, const char* why) const {
-        Row r = *this; r.requiredWhen = {sibling, Lit::Text, value, why}; return r;
+        Row r = *this; r.requiredWhen = {sibling, value, why, Lit::Text}; return r;
     }
     constexpr Row requiredIf(const char* sibling, bool value, const char* why) const {
-        Row r = *this; r.requiredWhen = {sibling, value ? Lit::True : Lit::False, nullptr, why}; return r;
+        Row r = *this; r.requiredWhen = {sibling, nullptr, why, value ? Lit::True : Lit::False}; return r;
     }
     constexpr Row words(const char* items, const char* noun) const {
         Row r = *this; r.itemWords = items; r.itemNoun = noun; return r;
@@ -119,6 +121,7 @@ constexpr Row httpDate(const char* name, const char* group, const char* descript
 template <std::size_t N>
 constexpr Row choice(const char* name, const char* group, const char* description, const ChoiceRow (&choices)[N]) {
     Row r = row(FieldType::Choice, name, group, "", description);
+    static_assert(N < 256, "a row's counts are bytes");
     r.choices = choices; r.choiceCount = N;
     return r;
 }
@@ -130,6 +133,7 @@ constexpr Row list(const char* name, const char* group, const char* unit, const 
 template <std::size_t N>
 constexpr Row object(const char* name, const char* group, const char* description, const Row (&members)[N]) {
     Row r = row(FieldType::Object, name, group, "", description);
+    static_assert(N < 256, "a row's counts are bytes");
     r.members = members; r.memberCount = N;
     return r;
 }
@@ -366,11 +370,15 @@ const std::string* text(const Value& v, const char* name) {
     return x && x->kind() == Value::Kind::String ? &x->asString() : nullptr;
 }
 
-// A choice field's value as the engine's enum.
+// A choice field's value as the engine's number for it (-1 when absent), and as its enum.
+int choiceValue(const FieldTable& t, const Value& v, const char* name) {
+    const std::string* s = text(v, name);
+    return s ? t.field(name).valueOf(*s) : -1;
+}
+
 template <typename Enum>
 Enum choice(const FieldTable& t, const Value& v, const char* name, Enum otherwise) {
-    const std::string* s = text(v, name);
-    int value = s ? t.field(name).valueOf(*s) : -1;
+    int value = choiceValue(t, v, name);
     return value >= 0 ? static_cast<Enum>(value) : otherwise;
 }
 
