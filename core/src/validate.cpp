@@ -297,6 +297,14 @@ Field& appended(std::vector<Field>& rows) {
     return rows.back();
 }
 
+// What Field::only() and Field::requiredIf() write.
+void fillRule(Presence& p, const RuleRow& r) {
+    if (!r.field) return;
+    p.field = r.field;
+    p.value = literalOf(r.kind, 0, r.text);
+    p.why = r.why;
+}
+
 void fillField(Field& f, const Row& r) {
     f.name = r.name;
     f.type = r.type;
@@ -322,9 +330,8 @@ void fillField(Field& f, const Row& r) {
     } else if (r.def != Lit::Keep) {
         f.defaultValue = literalOf(r.def, r.x, r.text);
     }
-    if (r.onlyWhen.field) f.only(r.onlyWhen.field, literalOf(r.onlyWhen.kind, 0, r.onlyWhen.text), r.onlyWhen.why);
-    if (r.requiredWhen.field)
-        f.requiredIf(r.requiredWhen.field, literalOf(r.requiredWhen.kind, 0, r.requiredWhen.text), r.requiredWhen.why);
+    fillRule(f.onlyWhen, r.onlyWhen);
+    fillRule(f.requiredWhen, r.requiredWhen);
     if (r.itemWords) f.itemWords = r.itemWords;
     if (r.itemNoun) f.itemNoun = r.itemNoun;
     if (r.example) f.example = r.example;
