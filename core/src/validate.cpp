@@ -15,17 +15,327 @@ constexpr double kMaxSafeInteger = 9007199254740991.0;  // 2^53 - 1
 
 const std::int64_t kDefaultStartSeconds = Inputs{}.startSeconds;
 
-Field ms(const char* name, const char* group, const char* description, double lo = 0) {
-    return Field::number(name, group, "ms", description).range(lo, kMaxMs);
+// The table as constant data: rows of plain words and numbers that the compiler lays out in the
+// data segment, read once by one loop (fieldOf) into the table's Fields. Written with the
+// builders' own words (number(...).wholeNumber().range(...)), every step a constexpr copy, so
+// a row costs bytes of data rather than the code that builds it (the builder calls for ~40 rows
+// were 7 KB of the module).
+enum class Lit : unsigned char { Keep, None, Null, False, True, Number, Text, EmptyList, Strings };
+
+struct ChoiceRow {
+    const char* name;
+    int value;
+    const char* description;
+};
+
+struct RuleRow {
+    const char* field = nullptr;  // nullptr: no rule
+    const char* text = nullptr;
+    const char* why = "";
+    Lit kind = Lit::Keep;
+};
+
+// Laid out for the data segment: what every row has first, what few rows have (mostly zero) last.
+struct Row {
+    const char* name = "";
+    const char* group = "";
+    const char* unit = "";
+    const char* description = "";
+    FieldType type = FieldType::Number;
+    Lit def = Lit::Keep;  // Keep: what the builder gives
+    bool whole = false, nullable = false, distinct = false, sparse = false;
+    unsigned char nameCount = 0;  // Strings: a list of `names`
+    unsigned char choiceCount = 0;
+    unsigned char memberCount = 0;
+    double lo = 0, hi = 0;
+    double x = 0;
+    unsigned minLength = 0, maxLength = 0;
+    const char* text = nullptr;
+    const ChoiceRow* choices = nullptr;
+    const Row* item = nullptr;
+    const Row* members = nullptr;
+    const char* const* names = nullptr;
+    const char* itemWords = nullptr;
+    const char* itemNoun = nullptr;
+    const char* example = nullptr;
+    const char* memberWords = nullptr;
+    RuleRow onlyWhen, requiredWhen;
+
+    constexpr Row wholeNumber() const { Row r = *this; r.whole = true; return r; }
+    constexpr Row range(double low, double high) const { Row r = *this; r.lo = low; r.hi = high; return r; }
+    constexpr Row length(unsigned low, unsigned high) const {
+        Row r = *this; r.minLength = low; r.maxLength = high; return r;
+    }
+    constexpr Row orNull() const { Row r = *this; r.nullable = true; return r; }
+    constexpr Row distinctItems() const { Row r = *this; r.distinct = true; return r; }
+    constexpr Row sparseEcho() const { Row r = *this; r.sparse = true; return r; }
+    constexpr Row literal(Lit kind, double n = 0, const char* s = nullptr) const {
+        Row r = *this; r.def = kind; r.x = n; r.text = s; return r;
+    }
+    constexpr Row defaults(double n) const { return literal(Lit::Number, n); }
+    constexpr Row defaults(int n) const { return literal(Lit::Number, n); }
+    constexpr Row defaults(bool b) const { return literal(b ? Lit::True : Lit::False); }
+    constexpr Row defaults(const char* s) const { return literal(Lit::Text, 0, s); }
+    constexpr Row defaultsNull() const { return literal(Lit::Null); }
+    constexpr Row defaultsEmptyList() const { return literal(Lit::EmptyList); }
+    constexpr Row noDefault() const { return literal(Lit::None); }
+    template <std::size_t N>
+    constexpr Row defaultsStrings(const char* const (&list)[N]) const {
+        static_assert(N < 256, "a row's counts are bytes");
+        Row r = literal(Lit::Strings); r.names = list; r.nameCount = N; return r;
+    }
+    constexpr Row only(const char* sibling, const char* value, const char* why = "") const {
+        Row r = *this; r.onlyWhen = {sibling, value, why, Lit::Text}; return r;
+    }
+    constexpr Row requiredIf(const char* sibling, const char* value, const char* why) const {
+        Row r = *this; r.requiredWhen = {sibling, value, why, Lit::Text}; return r;
+    }
+    constexpr Row requiredIf(const char* sibling, bool value, const char* why) const {
+        Row r = *this; r.requiredWhen = {sibling, nullptr, why, value ? Lit::True : Lit::False}; return r;
+    }
+    constexpr Row words(const char* items, const char* noun) const {
+        Row r = *this; r.itemWords = items; r.itemNoun = noun; return r;
+    }
+    constexpr Row objectWords(const char* exampleText, const char* unknownMember) const {
+        Row r = *this; r.example = exampleText; r.memberWords = unknownMember; return r;
+    }
+};
+
+constexpr Row row(FieldType type, const char* name, const char* group, const char* unit, const char* description) {
+    Row r;
+    r.type = type; r.name = name; r.group = group; r.unit = unit; r.description = description;
+    return r;
+}
+constexpr Row boolean(const char* name, const char* group, const char* description) {
+    return row(FieldType::Boolean, name, group, "", description);
+}
+constexpr Row number(const char* name, const char* group, const char* unit, const char* description) {
+    return row(FieldType::Number, name, group, unit, description);
+}
+constexpr Row string(const char* name, const char* group, const char* description) {
+    return row(FieldType::String, name, group, "", description);
+}
+constexpr Row httpDate(const char* name, const char* group, const char* description) {
+    return row(FieldType::HttpDate, name, group, "", description);
+}
+template <std::size_t N>
+constexpr Row choice(const char* name, const char* group, const char* description, const ChoiceRow (&choices)[N]) {
+    Row r = row(FieldType::Choice, name, group, "", description);
+    static_assert(N < 256, "a row's counts are bytes");
+    r.choices = choices; r.choiceCount = N;
+    return r;
+}
+constexpr Row list(const char* name, const char* group, const char* unit, const char* description, const Row& item) {
+    Row r = row(FieldType::List, name, group, unit, description);
+    r.item = &item;
+    return r;
+}
+template <std::size_t N>
+constexpr Row object(const char* name, const char* group, const char* description, const Row (&members)[N]) {
+    Row r = row(FieldType::Object, name, group, "", description);
+    static_assert(N < 256, "a row's counts are bytes");
+    r.members = members; r.memberCount = N;
+    return r;
 }
 
-Field statuses(const char* name, const char* description) {
-    return Field::list(name, "client", "", description,
-                       Field::number("", "", "", "an HTTP status").wholeNumber().range(100, 599))
+constexpr Row ms(const char* name, const char* group, const char* description, double lo = 0) {
+    return number(name, group, "ms", description).range(lo, kMaxMs);
+}
+
+constexpr Row kStatus = number("", "", "", "an HTTP status").wholeNumber().range(100, 599);
+
+constexpr Row statuses(const char* name, const char* description) {
+    return list(name, "client", "", description, kStatus)
         .length(0, 500)
         .distinctItems()
         .words("statuses from 100 to 599", "status")
-        .defaults(Literal::list({}));
+        .defaultsEmptyList();
+}
+
+constexpr Row kAnswerMembers[] = {
+    number("status", "", "", "the HTTP status the server answers with (absent only when dropped)")
+        .wholeNumber().range(100, 599)
+        .requiredIf("dropped", false,
+                    "every answer that reaches the server needs a status from 100 to 599 (only a dropped request "
+                    "has none)"),
+    string("retryAfter", "", "the Retry-After header's raw value: delta-seconds or an HTTP-date").length(0, 1000),
+    httpDate("date", "", "the response's Date header; default startDate + the time it is sent, whole seconds"),
+    boolean("lost", "", "the server does the work; the response never arrives").defaults(false),
+    boolean("dropped", "", "the request never reaches the server").defaults(false),
+};
+constexpr Row kAnswer = object("", "", "one server answer", kAnswerMembers)
+    .noDefault()
+    .objectWords("{ \"status\": 503 }", "is not a script field; an answer may have")
+    .sparseEcho();
+
+constexpr ChoiceRow kFailureClasses[] = {
+    {"timeout", static_cast<int>(FailureClass::Timeout), "no answer before the client timeout"},
+    {"429", static_cast<int>(FailureClass::TooManyRequests), "429 Too Many Requests"},
+    {"5xx", static_cast<int>(FailureClass::ServerError), "500-599"},
+    {"4xx", static_cast<int>(FailureClass::ClientError), "400-499 but 429"},
+};
+constexpr Row kRetryClass = choice("", "", "a failure class", kFailureClasses);
+constexpr const char* kRetryOnDefault[] = {"timeout", "5xx"};
+
+constexpr ChoiceRow kScenarios[] = {
+    {"response-lost", static_cast<int>(Scenario::ResponseLost), "the first response is lost, then 200"},
+    {"request-lost", static_cast<int>(Scenario::RequestLost), "the first request is dropped, then 200"},
+    {"outage-503-twice", static_cast<int>(Scenario::Outage503Twice), "503, 503, then 200"},
+    {"bad-request-400", static_cast<int>(Scenario::BadRequest400), "400 every time"},
+    {"script", static_cast<int>(Scenario::Script), "the answers listed in script"},
+};
+constexpr ChoiceRow kOperations[] = {
+    {"charge", static_cast<int>(Operation::Charge), "a write: a 2xx commits a charge"},
+    {"create", static_cast<int>(Operation::Create), "a write: a 2xx commits a record for the operation id"},
+    {"read", static_cast<int>(Operation::Read), "no side effect"},
+};
+constexpr ChoiceRow kJitters[] = {
+    {"none", static_cast<int>(Jitter::None), "the ceiling itself, no draw"},
+    {"full", static_cast<int>(Jitter::Full), "ceiling × draw"},
+    {"equal", static_cast<int>(Jitter::Equal), "ceiling/2 + ceiling/2 × draw"},
+    {"decorrelated", static_cast<int>(Jitter::Decorrelated), "base + draw × (3 × previous − base), capped"},
+    {"proportional", static_cast<int>(Jitter::Proportional), "ceiling × (jitterLow + (jitterHigh − jitterLow) × draw)"},
+};
+constexpr ChoiceRow kRetryAfterModes[] = {
+    {"replace", static_cast<int>(RetryAfterMode::Replace), "the header's wait instead of the backoff"},
+    {"at-least", static_cast<int>(RetryAfterMode::AtLeast), "the longer of the header and the backoff"},
+};
+constexpr ChoiceRow kRetryAfterOverMax[] = {
+    {"backoff", static_cast<int>(RetryAfterOverMax::Backoff), "the header is ignored and the backoff applies (Stripe, Anthropic)"},
+    {"stop", static_cast<int>(RetryAfterOverMax::Stop), "the answer is not retried (openai-python ≥ 2.52)"},
+};
+constexpr ChoiceRow kAttemptStarts[] = {
+    {"fits", static_cast<int>(AttemptStart::Fits), "only if its answer is due by the deadline: start + responseMs ≤ deadlineMs (SPEC §4)"},
+    {"before-deadline", static_cast<int>(AttemptStart::BeforeDeadline), "whenever it starts before the deadline, as a real client does; the answer is cut at the deadline, the server's work still done"},
+};
+constexpr Row kDraw = number("", "", "", "a draw").range(0, 1);
+constexpr Row kCeiling = number("", "", "ms", "a ceiling").range(0, kMaxMs);
+
+// In the order the echo writes them. retryOn's words name its classes (makeInputs adds them).
+constexpr Row kInputRows[] = {
+    choice("scenario", "server", "the server's answers: a named scenario, or the script", kScenarios)
+        .defaults("response-lost"),
+    list("script", "server", "", "server answers, one per attempt; the last repeats", kAnswer)
+        .length(1, 1000)
+        .words("answers", "answer")
+        .only("scenario", "script", "the named scenario already decides the server's answers")
+        .requiredIf("scenario", "script",
+                    "scenario \"script\" needs a list of server answers such as [{ \"status\": 503 }, "
+                    "{ \"status\": 200 }]"),
+    choice("operation", "request", "what the request does", kOperations).defaults("charge"),
+    string("operationId", "request", "label, and the key sent when idempotencyKey is on")
+        .length(1, 255).defaults("op-0001"),
+    number("maxRetries", "policy", "", "retries after the first attempt (attempts ≤ maxRetries + 1)")
+        .wholeNumber().range(0, 100).defaults(3),
+    ms("baseBackoffMs", "policy", "backoff base").defaults(500),
+    number("backoffMultiplier", "policy", "", "growth of the backoff ceiling per failure")
+        .range(1, 10).defaults(2),
+    ms("maxBackoffMs", "policy", "cap on the backoff ceiling; null: none").orNull().defaultsNull(),
+    choice("jitter", "policy", "how a draw spreads the backoff wait", kJitters).defaults("none"),
+    list("draws", "randomness", "", "numbers in [0, 1], consumed in order by jittered waits only", kDraw)
+        .length(0, 100000)
+        .words("numbers from 0 to 1", "draw")
+        .defaultsEmptyList(),
+    number("seed", "randomness", "", "seed of the generator used after draws runs out")
+        .wholeNumber().range(0, kMaxSafeInteger).defaults(1),
+    ms("clientTimeoutMs", "limits", "per-attempt client timeout", 1).defaults(3000),
+    ms("deadlineMs", "limits", "overall deadline; null: none").orNull().defaults(10000),
+    ms("waitBudgetMs", "limits", "cap on the total time spent waiting between attempts; null: none")
+        .orNull().defaultsNull(),
+    ms("responseMs", "server", "how long the server takes to answer").defaults(200),
+    boolean("idempotencyKey", "request", "send operationId as a key the server honours").defaults(false),
+    list("retryOn", "policy", "", "the failure classes retried", kRetryClass)
+        .length(0, 4)
+        .distinctItems()
+        .words(nullptr, "class")
+        .defaultsStrings(kRetryOnDefault),
+    boolean("retryWritesWithoutKey", "policy", "false: a write without a key is never retried").defaults(true),
+    boolean("honourRetryAfter", "policy", "a Retry-After header replaces the backoff wait").defaults(true),
+    httpDate("startDate", "server", "the HTTP-date at virtual time 0").defaults("Sun, 29 Nov 2026 10:00:00 GMT"),
+    number("callers", "herd", "", "more than 1: the herd, every caller's first wait counted")
+        .wholeNumber().range(1, 1000000).defaults(1),
+    boolean("firstRetryImmediate", "client", "failure 1 waits 0 (urllib3)").defaults(false),
+    ms("minBackoffMs", "client", "a backoff wait is at least this (Stripe)").defaults(0),
+    number("jitterLow", "client", "", "proportional jitter: the low end of the factor")
+        .range(0, 2).defaults(0).only("jitter", "proportional"),
+    number("jitterHigh", "client", "", "proportional jitter: the high end of the factor")
+        .range(0, 2).defaults(1).only("jitter", "proportional"),
+    list("ceilingScheduleMs", "client", "ms", "ceilings per failure, the last repeating; empty: base × multiplier^(n−1)",
+         kCeiling)
+        .length(0, 100)
+        .words("ceilings in ms", "ceiling")
+        .defaultsEmptyList(),
+    statuses("retryOnStatuses", "exact statuses retried besides retryOn's classes"),
+    statuses("retryAfterStatuses", "statuses retried when they carry a Retry-After (urllib3)"),
+    choice("retryAfterMode", "client", "how an honoured Retry-After combines with the backoff", kRetryAfterModes)
+        .defaults("replace"),
+    ms("retryAfterMaxMs", "client", "an honoured header above this is ignored (Stripe: 60 s); null: none")
+        .orNull().defaultsNull(),
+    choice("retryAfterOverMax", "client", "what an honoured Retry-After above retryAfterMaxMs does", kRetryAfterOverMax)
+        .defaults("backoff"),
+    choice("attemptStart", "limits", "when an attempt is sent under the overall deadline", kAttemptStarts)
+        .defaults("fits"),
+};
+
+Literal literalOf(Lit kind, double x, const char* text) {
+    switch (kind) {
+        case Lit::Null: return Literal::null();
+        case Lit::False: return Literal::boolean(false);
+        case Lit::True: return Literal::boolean(true);
+        case Lit::Number: return Literal::number(x);
+        case Lit::Text: return Literal::string(text);
+        case Lit::EmptyList: return Literal::list({});
+        default: return Literal::none();
+    }
+}
+
+// One row as the table's Field, as the builders make it (fields.cpp: row(), Field::object()
+// filling its members' defaults), member by member into one Field so that no temporary Field
+// is built and moved.
+Field& appended(std::vector<Field>& rows) {
+    rows.push_back(Field());
+    return rows.back();
+}
+
+// What Field::only() and Field::requiredIf() write.
+void fillRule(Presence& p, const RuleRow& r) {
+    if (!r.field) return;
+    p.field = r.field;
+    p.value = literalOf(r.kind, 0, r.text);
+    p.why = r.why;
+}
+
+void fillField(Field& f, const Row& r) {
+    f.name = r.name;
+    f.type = r.type;
+    f.group = r.group;
+    f.unit = r.unit;
+    f.description = r.description;
+    f.whole = r.whole;
+    f.nullable = r.nullable;
+    f.distinct = r.distinct;
+    f.sparseEcho = r.sparse;
+    f.lo = r.lo;
+    f.hi = r.hi;
+    f.minLength = r.minLength;
+    f.maxLength = r.maxLength;
+    for (std::size_t i = 0; i < r.choiceCount; ++i)
+        f.choices.push_back({r.choices[i].name, r.choices[i].value, r.choices[i].description});
+    if (r.item) fillField(appended(f.item), *r.item);
+    for (std::size_t i = 0; i < r.memberCount; ++i) fillField(appended(f.members), r.members[i]);
+    if (r.type == FieldType::Object) f.defaultValue.kind = Literal::Kind::Filled;
+    if (r.def == Lit::Strings) {
+        f.defaultValue.kind = Literal::Kind::List;
+        for (std::size_t i = 0; i < r.nameCount; ++i) f.defaultValue.items.push_back(Literal::string(r.names[i]));
+    } else if (r.def != Lit::Keep) {
+        f.defaultValue = literalOf(r.def, r.x, r.text);
+    }
+    fillRule(f.onlyWhen, r.onlyWhen);
+    fillRule(f.requiredWhen, r.requiredWhen);
+    if (r.itemWords) f.itemWords = r.itemWords;
+    if (r.itemNoun) f.itemNoun = r.itemNoun;
+    if (r.example) f.example = r.example;
+    if (r.memberWords) f.memberWords = r.memberWords;
 }
 
 FieldTable makeInputs() {
@@ -34,119 +344,14 @@ FieldTable makeInputs() {
     t.subject = "The inputs";
     t.example = "{ \"maxRetries\": 3 }";
     t.unknownWords = "is not an input of the engine (check its spelling).";
+    for (const Row& r : kInputRows) fillField(appended(t.fields), r);
 
-    const Literal scriptScenario = Literal::string("script");
-    const Literal proportional = Literal::string("proportional");
-
-    Field answer = Field::object("", "", "one server answer", {
-        Field::number("status", "", "", "the HTTP status the server answers with (absent only when dropped)")
-            .wholeNumber().range(100, 599)
-            .requiredIf("dropped", Literal::boolean(false),
-                        "every answer that reaches the server needs a status from 100 to 599 (only a dropped request "
-                        "has none)"),
-        Field::string("retryAfter", "", "the Retry-After header's raw value: delta-seconds or an HTTP-date").length(0, 1000),
-        Field::httpDate("date", "", "the response's Date header; default startDate + the time it is sent, whole seconds"),
-        Field::boolean("lost", "", "the server does the work; the response never arrives").defaults(false),
-        Field::boolean("dropped", "", "the request never reaches the server").defaults(false),
-    });
-    answer.defaultValue = Literal::none();
-    answer.objectWords("{ \"status\": 503 }", "is not a script field; an answer may have").sparse();
-
-    Field retryClass = Field::choice("", "", "a failure class", {
-        {"timeout", static_cast<int>(FailureClass::Timeout), "no answer before the client timeout"},
-        {"429", static_cast<int>(FailureClass::TooManyRequests), "429 Too Many Requests"},
-        {"5xx", static_cast<int>(FailureClass::ServerError), "500-599"},
-        {"4xx", static_cast<int>(FailureClass::ClientError), "400-499 but 429"},
-    });
-    std::string classNames;
-    for (const Choice& c : retryClass.choices) classNames += (classNames.empty() ? "\"" : ", \"") + c.name + "\"";
-
-    t.fields = {
-        Field::choice("scenario", "server", "the server's answers: a named scenario, or the script", {
-            {"response-lost", static_cast<int>(Scenario::ResponseLost), "the first response is lost, then 200"},
-            {"request-lost", static_cast<int>(Scenario::RequestLost), "the first request is dropped, then 200"},
-            {"outage-503-twice", static_cast<int>(Scenario::Outage503Twice), "503, 503, then 200"},
-            {"bad-request-400", static_cast<int>(Scenario::BadRequest400), "400 every time"},
-            {"script", static_cast<int>(Scenario::Script), "the answers listed in script"},
-        }).defaults("response-lost"),
-        Field::list("script", "server", "", "server answers, one per attempt; the last repeats", answer)
-            .length(1, 1000)
-            .words("answers", "answer")
-            .only("scenario", scriptScenario, "the named scenario already decides the server's answers")
-            .requiredIf("scenario", scriptScenario,
-                        "scenario \"script\" needs a list of server answers such as [{ \"status\": 503 }, "
-                        "{ \"status\": 200 }]"),
-        Field::choice("operation", "request", "what the request does", {
-            {"charge", static_cast<int>(Operation::Charge), "a write: a 2xx commits a charge"},
-            {"create", static_cast<int>(Operation::Create), "a write: a 2xx commits a record for the operation id"},
-            {"read", static_cast<int>(Operation::Read), "no side effect"},
-        }).defaults("charge"),
-        Field::string("operationId", "request", "label, and the key sent when idempotencyKey is on")
-            .length(1, 255).defaults("op-0001"),
-        Field::number("maxRetries", "policy", "", "retries after the first attempt (attempts ≤ maxRetries + 1)")
-            .wholeNumber().range(0, 100).defaults(3),
-        ms("baseBackoffMs", "policy", "backoff base").defaults(500),
-        Field::number("backoffMultiplier", "policy", "", "growth of the backoff ceiling per failure")
-            .range(1, 10).defaults(2),
-        ms("maxBackoffMs", "policy", "cap on the backoff ceiling; null: none").orNull().defaults(Literal::null()),
-        Field::choice("jitter", "policy", "how a draw spreads the backoff wait", {
-            {"none", static_cast<int>(Jitter::None), "the ceiling itself, no draw"},
-            {"full", static_cast<int>(Jitter::Full), "ceiling × draw"},
-            {"equal", static_cast<int>(Jitter::Equal), "ceiling/2 + ceiling/2 × draw"},
-            {"decorrelated", static_cast<int>(Jitter::Decorrelated), "base + draw × (3 × previous − base), capped"},
-            {"proportional", static_cast<int>(Jitter::Proportional), "ceiling × (jitterLow + (jitterHigh − jitterLow) × draw)"},
-        }).defaults("none"),
-        Field::list("draws", "randomness", "", "numbers in [0, 1], consumed in order by jittered waits only",
-                    Field::number("", "", "", "a draw").range(0, 1))
-            .length(0, 100000)
-            .words("numbers from 0 to 1", "draw")
-            .defaults(Literal::list({})),
-        Field::number("seed", "randomness", "", "seed of the generator used after draws runs out")
-            .wholeNumber().range(0, kMaxSafeInteger).defaults(1),
-        ms("clientTimeoutMs", "limits", "per-attempt client timeout", 1).defaults(3000),
-        ms("deadlineMs", "limits", "overall deadline; null: none").orNull().defaults(10000),
-        ms("waitBudgetMs", "limits", "cap on the total time spent waiting between attempts; null: none")
-            .orNull().defaults(Literal::null()),
-        ms("responseMs", "server", "how long the server takes to answer").defaults(200),
-        Field::boolean("idempotencyKey", "request", "send operationId as a key the server honours").defaults(false),
-        Field::list("retryOn", "policy", "", "the failure classes retried", retryClass)
-            .length(0, 4)
-            .distinctItems()
-            .words("failure classes (" + classNames + ")", "class")
-            .defaults(Literal::strings({"timeout", "5xx"})),
-        Field::boolean("retryWritesWithoutKey", "policy", "false: a write without a key is never retried").defaults(true),
-        Field::boolean("honourRetryAfter", "policy", "a Retry-After header replaces the backoff wait").defaults(true),
-        Field::httpDate("startDate", "server", "the HTTP-date at virtual time 0").defaults("Sun, 29 Nov 2026 10:00:00 GMT"),
-        Field::number("callers", "herd", "", "more than 1: the herd, every caller's first wait counted")
-            .wholeNumber().range(1, 1000000).defaults(1),
-        Field::boolean("firstRetryImmediate", "client", "failure 1 waits 0 (urllib3)").defaults(false),
-        ms("minBackoffMs", "client", "a backoff wait is at least this (Stripe)").defaults(0),
-        Field::number("jitterLow", "client", "", "proportional jitter: the low end of the factor")
-            .range(0, 2).defaults(0).only("jitter", proportional),
-        Field::number("jitterHigh", "client", "", "proportional jitter: the high end of the factor")
-            .range(0, 2).defaults(1).only("jitter", proportional),
-        Field::list("ceilingScheduleMs", "client", "ms", "ceilings per failure, the last repeating; empty: base × multiplier^(n−1)",
-                    Field::number("", "", "ms", "a ceiling").range(0, kMaxMs))
-            .length(0, 100)
-            .words("ceilings in ms", "ceiling")
-            .defaults(Literal::list({})),
-        statuses("retryOnStatuses", "exact statuses retried besides retryOn's classes"),
-        statuses("retryAfterStatuses", "statuses retried when they carry a Retry-After (urllib3)"),
-        Field::choice("retryAfterMode", "client", "how an honoured Retry-After combines with the backoff", {
-            {"replace", static_cast<int>(RetryAfterMode::Replace), "the header's wait instead of the backoff"},
-            {"at-least", static_cast<int>(RetryAfterMode::AtLeast), "the longer of the header and the backoff"},
-        }).defaults("replace"),
-        ms("retryAfterMaxMs", "client", "an honoured header above this is ignored (Stripe: 60 s); null: none")
-            .orNull().defaults(Literal::null()),
-        Field::choice("retryAfterOverMax", "client", "what an honoured Retry-After above retryAfterMaxMs does", {
-            {"backoff", static_cast<int>(RetryAfterOverMax::Backoff), "the header is ignored and the backoff applies (Stripe, Anthropic)"},
-            {"stop", static_cast<int>(RetryAfterOverMax::Stop), "the answer is not retried (openai-python ≥ 2.52)"},
-        }).defaults("backoff"),
-        Field::choice("attemptStart", "limits", "when an attempt is sent under the overall deadline", {
-            {"fits", static_cast<int>(AttemptStart::Fits), "only if its answer is due by the deadline: start + responseMs ≤ deadlineMs (SPEC §4)"},
-            {"before-deadline", static_cast<int>(AttemptStart::BeforeDeadline), "whenever it starts before the deadline, as a real client does; the answer is cut at the deadline, the server's work still done"},
-        }).defaults("fits"),
-    };
+    for (Field& f : t.fields) {
+        if (f.name != "retryOn") continue;
+        std::string classNames;
+        for (const Choice& c : f.item.front().choices) classNames += (classNames.empty() ? "\"" : ", \"") + c.name + "\"";
+        f.itemWords = "failure classes (" + classNames + ")";
+    }
     return t;
 }
 
@@ -172,11 +377,15 @@ const std::string* text(const Value& v, const char* name) {
     return x && x->kind() == Value::Kind::String ? &x->asString() : nullptr;
 }
 
-// A choice field's value as the engine's enum.
+// A choice field's value as the engine's number for it (-1 when absent), and as its enum.
+int choiceValue(const FieldTable& t, const Value& v, const char* name) {
+    const std::string* s = text(v, name);
+    return s ? t.field(name).valueOf(*s) : -1;
+}
+
 template <typename Enum>
 Enum choice(const FieldTable& t, const Value& v, const char* name, Enum otherwise) {
-    const std::string* s = text(v, name);
-    int value = s ? t.field(name).valueOf(*s) : -1;
+    int value = choiceValue(t, v, name);
     return value >= 0 ? static_cast<Enum>(value) : otherwise;
 }
 
