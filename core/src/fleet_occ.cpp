@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "fleet_network.hpp"
 #include "min_heap.hpp"
 #include "policy.hpp"
 #include "retrylab/fleet.hpp"
@@ -43,17 +44,6 @@ struct Client {
     double previousMs;      // the last backoff wait (decorrelated)
     int attempt;
 };
-
-Distribution distributionOf(const Network& n) {
-    Distribution d;
-    switch (n.dist) {
-        case NetworkDist::Fixed: d.kind = Distribution::Kind::Fixed; d.a = n.ms; break;
-        case NetworkDist::Uniform: d.kind = Distribution::Kind::Uniform; d.a = n.lo; d.b = n.hi; break;
-        case NetworkDist::Exponential: d.kind = Distribution::Kind::Exponential; d.a = n.mean; break;
-        case NetworkDist::Normal: d.kind = Distribution::Kind::Normal; d.a = n.mean; d.b = n.sd; break;
-    }
-    return d;
-}
 
 }  // namespace
 

@@ -10,6 +10,7 @@
 #include <limits>
 #include <vector>
 
+#include "fleet_network.hpp"
 #include "min_heap.hpp"
 #include "policy.hpp"
 #include "retrylab/fleet.hpp"
@@ -194,7 +195,7 @@ public:
         backoff_.backoffMultiplier = p.backoffMultiplier;
         backoff_.maxBackoffMs = p.maxBackoffMs;
         backoff_.jitter = p.jitter;
-        network_ = distribution(r.network);
+        network_ = distributionOf(r.network);
         horizon_ = 2 * r.durationMs + 60000;
         const bool anyClientGate = (r.gates.quota && r.gates.quota->scope == GateScope::Client) ||
                                    (r.gates.bucket && r.gates.bucket->scope == GateScope::Client) ||
@@ -242,17 +243,6 @@ public:
     }
 
 private:
-    static Distribution distribution(const Network& n) {
-        Distribution d;
-        switch (n.dist) {
-            case NetworkDist::Fixed: d.kind = Distribution::Kind::Fixed; d.a = n.ms; break;
-            case NetworkDist::Uniform: d.kind = Distribution::Kind::Uniform; d.a = n.lo; d.b = n.hi; break;
-            case NetworkDist::Exponential: d.kind = Distribution::Kind::Exponential; d.a = n.mean; break;
-            case NetworkDist::Normal: d.kind = Distribution::Kind::Normal; d.a = n.mean; d.b = n.sd; break;
-        }
-        return d;
-    }
-
     // A network leg of attempt n of request (client, k): stream (purpose; client, k, n − 1).
     double leg(std::uint64_t purposeKey, const Request& q, int n) const {
         if (!streams::drawsFrom(network_)) return network_.a;

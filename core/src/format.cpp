@@ -21,11 +21,24 @@ namespace {
 
 std::string fixed(double value, int decimals, int minDecimals);
 
+// 10^n by repeated multiplication: exact up to 10^22, and the same bits on every platform
+// beyond (no C library pow or log10, whose last bit may differ between native and WebAssembly).
+double powerOfTen(int n) {
+    double p = 1;
+    for (int i = 0; i < n; ++i) p *= 10;
+    return p;
+}
+
 // Huge values (only ever seen in error messages about out-of-range inputs): "1.5e+300".
 std::string scientific(double value) {
-    int exponent = static_cast<int>(std::floor(std::log10(std::fabs(value))));
-    double mantissa = value / std::pow(10.0, exponent);
-    return fixed(mantissa, 3, 0) + "e+" + formatInt(exponent);
+    const double magnitude = std::fabs(value);
+    int exponent = 0;
+    double scale = 1;
+    while (magnitude / scale >= 10) {
+        scale *= 10;
+        ++exponent;
+    }
+    return fixed(value / scale, 3, 0) + "e+" + formatInt(exponent);
 }
 
 // value rounded to `decimals` places, then at least `minDecimals` and at most `decimals`
@@ -36,7 +49,7 @@ std::string fixed(double value, int decimals, int minDecimals) {
     if (minDecimals == 0 && std::fabs(value) < 9.0e18 && std::floor(value) == value)
         return formatInt(static_cast<std::int64_t>(value));
     if (std::fabs(value) >= 1.0e15) return scientific(value);
-    double scale = std::pow(10.0, decimals);
+    double scale = powerOfTen(decimals);
     double scaled = std::round(std::fabs(value) * scale);
     if (scaled >= 9.0e15) return formatInt(static_cast<std::int64_t>(std::round(value)));
     auto units = static_cast<std::int64_t>(scaled);
