@@ -12,55 +12,19 @@
 #include <sstream>
 #include <string>
 
-#include <malloc.h>
 #include <nlohmann/json.hpp>
 
+#include "support.hpp"
 #include "retrylab/fleet.hpp"
-
-namespace {
-std::size_t liveBytes = 0;
-std::size_t peakBytes = 0;
-}  // namespace
-
-void* operator new(std::size_t size) {
-    void* p = std::malloc(size ? size : 1);
-    if (!p) throw std::bad_alloc();
-    liveBytes += malloc_usable_size(p);
-    peakBytes = std::max(peakBytes, liveBytes);
-    return p;
-}
-void operator delete(void* p) noexcept {
-    if (!p) return;
-    liveBytes -= malloc_usable_size(p);
-    std::free(p);
-}
-void operator delete(void* p, std::size_t) noexcept { operator delete(p); }
 
 namespace {
 
 using retrylab::Value;
-using Clock = std::chrono::steady_clock;
-
-Value toValue(const nlohmann::json& j) {
-    switch (j.type()) {
-        case nlohmann::json::value_t::null: return Value::null();
-        case nlohmann::json::value_t::boolean: return Value::boolean(j.get<bool>());
-        case nlohmann::json::value_t::string: return Value::string(j.get<std::string>());
-        case nlohmann::json::value_t::array: {
-            Value::Array items;
-            for (const auto& item : j) items.push_back(toValue(item));
-            return Value::array(std::move(items));
-        }
-        case nlohmann::json::value_t::object: {
-            Value::Object members;
-            for (auto it = j.begin(); it != j.end(); ++it) members.push_back({it.key(), toValue(it.value())});
-            return Value::object(std::move(members));
-        }
-        default: return Value::number(j.get<double>());
-    }
-}
-
-double msSince(Clock::time_point start) { return std::chrono::duration<double, std::milli>(Clock::now() - start).count(); }
+using bench::Clock;
+using bench::liveBytes;
+using bench::msSince;
+using bench::peakBytes;
+using bench::toValue;
 
 // The median of `rounds` calls.
 template <class F>

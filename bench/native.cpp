@@ -6,7 +6,7 @@
 //
 // Each round runs the call enough times to take at least 20 ms (once for slow calls); the
 // figure is the median round's time per call. peakHeapBytes is the most the call held on the
-// heap at once beyond what was held before it (operator new and delete are counted here).
+// heap at once beyond what was held before it (support.cpp counts every operator new and delete).
 // `check` summarises the result so scripts/bench can see that every side computed the same.
 #include <algorithm>
 #include <chrono>
@@ -18,57 +18,19 @@
 #include <string>
 #include <vector>
 
-#include <malloc.h>
 #include <nlohmann/json.hpp>
 
+#include "support.hpp"
 #include "retrylab/engine.hpp"
-
-// --- Heap accounting: every operator new and delete of the program --------------------------
-namespace {
-std::size_t liveBytes = 0;
-std::size_t peakBytes = 0;
-}  // namespace
-
-void* operator new(std::size_t size) {
-    void* p = std::malloc(size ? size : 1);
-    if (!p) throw std::bad_alloc();
-    liveBytes += malloc_usable_size(p);
-    peakBytes = std::max(peakBytes, liveBytes);
-    return p;
-}
-void operator delete(void* p) noexcept {
-    if (!p) return;
-    liveBytes -= malloc_usable_size(p);
-    std::free(p);
-}
-void operator delete(void* p, std::size_t) noexcept { operator delete(p); }
 
 namespace {
 
 using retrylab::Value;
-using Clock = std::chrono::steady_clock;
-
-Value toValue(const nlohmann::json& j) {
-    switch (j.type()) {
-        case nlohmann::json::value_t::null: return Value::null();
-        case nlohmann::json::value_t::boolean: return Value::boolean(j.get<bool>());
-        case nlohmann::json::value_t::number_integer:
-        case nlohmann::json::value_t::number_unsigned:
-        case nlohmann::json::value_t::number_float: return Value::number(j.get<double>());
-        case nlohmann::json::value_t::string: return Value::string(j.get<std::string>());
-        case nlohmann::json::value_t::array: {
-            Value::Array items;
-            for (const auto& item : j) items.push_back(toValue(item));
-            return Value::array(std::move(items));
-        }
-        case nlohmann::json::value_t::object: {
-            Value v = Value::object();
-            for (auto it = j.begin(); it != j.end(); ++it) v.set(it.key(), toValue(it.value()));
-            return v;
-        }
-        default: return Value::null();
-    }
-}
+using bench::Clock;
+using bench::liveBytes;
+using bench::msSince;
+using bench::peakBytes;
+using bench::toValue;
 
 double number(const Value& v, const char* key) {
     const Value* m = v.find(key);
@@ -96,10 +58,6 @@ std::string check(const Value& result) {
                ", buckets " + str(static_cast<double>(herd->find("buckets")->asArray().size()));
     }
     return out;
-}
-
-double msSince(Clock::time_point start) {
-    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
 }  // namespace
