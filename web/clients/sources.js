@@ -78,10 +78,18 @@ const STRIPE_GO_821 = release('stripe/stripe-go', 'v82.1.0', '69a9399034d9d4f976
 const STRIPE_GO_81 = release('stripe/stripe-go', 'v81.3.0', 'fffcd5634f9e7ce4baf8bb65b0583257495ea6ce');
 // Copies that are not releases: the repositories (1.5 and 1.7 GB) are too large to fetch here,
 // and the stored copies searched carry a commit but no tag.
-const GO_V2_COPY = release('aws/aws-sdk-go-v2', 'no tag (a stored copy)', 'bf6f5a8aaab1ad3f89b823ca12c5099c9f2f0c39');
-const ENVOY_COPY = release('envoyproxy/envoy', 'no tag (a stored copy)', 'e78906c5cbf579e412a7ca76ecabeee0e11d977f');
+// aws-sdk-go-v2 v1.16.0 as `go mod vendor` copies it (the module's files at that tag, checked by
+// go.sum): grafana/loki's vendor/ at a commit whose vendor/modules.txt names that version.
+const GO_V2 = release('grafana/loki', 'aws-sdk-go-v2 v1.16.0 (vendored)', '1d397605766d388594fbcdbfbffda4ff86937748');
+const GO_V2_DIR = 'vendor/github.com/aws/aws-sdk-go-v2/aws/retry';
+// Envoy's route API at a release: go-control-plane's tag envoy/v1.39.0 holds the Go generated
+// from Envoy's protos, with their comments (the defaults) verbatim.
+const ENVOY_API = release('envoyproxy/go-control-plane', 'envoy/v1.39.0', 'ca8ce173c36fedaaf7549d780273423c125aa360');
+const ENVOY_ROUTE = 'envoy/config/route/v3/route_components.pb.go';
 const ENVOY_BACKOFF_COPY = release('envoyproxy/envoy', 'no tag (a stored copy)', '4280ef77469b410068d6cb7efd0f04927f9695c8');
 const GRPC_CORE_COPY = release('grpc/grpc', 'no tag (a stored copy)', '0c188b6d95368d321f9548b545504c612c4e1981');
+const GRPC_CORE_BACKOFF_COPY = release('grpc/grpc', 'no tag (a stored copy)', '15bab7a3b32c58fd51180f19c4d956dad04fc47d');
+const GRPC_CORE_STATUS_COPY = release('grpc/grpc', 'no tag (a stored copy)', '0040e00c898641562afd44ded29aff8a69ab9f2b');
 
 // --- shared pins ------------------------------------------------------------------------------
 
@@ -227,10 +235,15 @@ export const SOURCES = [
           at(A6_OLD, 'A6-client-retries.md', 111, 'The initial retry attempt will occur at random(0, initialBackoff). In general, the n-th attempt will occur at random(0, min(initialBackoff*backoffMultiplier**(n-1), maxBackoff)).'),
         ],
       },
+      // The mapping at these releases themselves (issue 16 item 2 held for the old versions too).
+      retryOn: at(GRPC_GO_168, 'stream.go', 690, 'if rp == nil || !rp.RetryableStatusCodes[code] {'),
+      retryOnStatuses: {
+        ...at(GRPC_GO_168, 'internal/transport/http_util.go', '77-84', '// 429 Too Many Requests - UNAVAILABLE. http.StatusTooManyRequests: codes.Unavailable, // 502 Bad Gateway - UNAVAILABLE. http.StatusBadGateway: codes.Unavailable, // 503 Service Unavailable - UNAVAILABLE. http.StatusServiceUnavailable: codes.Unavailable, // 504 Gateway timeout - UNAVAILABLE. http.StatusGatewayTimeout: codes.Unavailable,'),
+        also: [at(GRPC_JAVA_170, 'core/src/main/java/io/grpc/internal/GrpcUtil.java', '315-321', 'case 429:  // Too Many Requests case HttpURLConnection.HTTP_BAD_GATEWAY:  // 502 case HttpURLConnection.HTTP_UNAVAILABLE:  // 503 case HttpURLConnection.HTTP_GATEWAY_TIMEOUT:  // 504 return Status.Code.UNAVAILABLE; default: return Status.Code.UNKNOWN;')],
+      },
     },
     gates: [GRPC_THROTTLE],
-    cannot: [...GRPC_CANNOT, 'The HTTP-to-gRPC status mapping was read at v1.83.1 (grpc-go, grpc-java), not at these releases.'],
-    unverified: ['The status mapping (429, 502, 503, 504 to UNAVAILABLE) was read at the newest releases only, not at v1.68.0 or v1.70.0.'],
+    cannot: GRPC_CANNOT,
     opening: GRPC_OPENING,
   }),
   preset({
@@ -239,18 +252,18 @@ export const SOURCES = [
     name: 'gRPC A6 example policy on grpc-core (C++, Python, Ruby…)',
     short: 'grpc-core with A6’s example policy',
     library: 'grpc/grpc',
-    versions: 'not read at a release: the repository is too large to fetch here; a stored copy at a commit only',
+    versions: 'not read at a release: grpc/grpc is too large to fetch here, and its stored copies (backoff.cc, retry_filter.h, status_conversion.cc) carry commits whose release is not established',
     inputs: { ...GRPC_BASE, jitter: 'proportional', jitterLow: 0.8, jitterHigh: 1.2 },
     pins: {
       ...GRPC_COMMON_PINS,
-      jitter: unverified('read in a copy, not a release', at(GRPC_CORE_COPY, 'src/core/client_channel/retry_filter.h', '?', 'static double BackoffJitter() { return 0.2; }')),
-      jitterLow: unverified('read in a copy, not a release (src/core/util/backoff.cc: absl::Uniform(rand_gen_, 1 - options_.jitter(), 1 + options_.jitter()))'),
-      jitterHigh: unverified('read in a copy, not a release'),
-      retryOnStatuses: unverified('grpc-core’s HTTP-to-gRPC mapping was not read; the preset uses grpc-go’s and grpc-java’s'),
+      jitter: unverified('read in stored copies at commits, not at a release', { ...at(GRPC_CORE_BACKOFF_COPY, 'src/core/util/backoff.cc', '29-38', 'Duration BackOff::NextAttemptDelay() { if (initial_) { initial_ = false; } else { current_backoff_ = std::min(current_backoff_ * options_.multiplier(), options_.max_backoff()); } const double jitter = absl::Uniform(rand_gen_, 1 - options_.jitter(), 1 + options_.jitter()); return current_backoff_ * jitter;'), also: [unverified('a stored copy, not a release', at(GRPC_CORE_COPY, 'src/core/client_channel/retry_filter.h', 63, 'static double BackoffJitter() { return 0.2; }'))] }),
+      jitterLow: unverified('read in a stored copy, not a release: 1 − 0.2', at(GRPC_CORE_BACKOFF_COPY, 'src/core/util/backoff.cc', '36-37', 'const double jitter = absl::Uniform(rand_gen_, 1 - options_.jitter(), 1 + options_.jitter());')),
+      jitterHigh: unverified('read in a stored copy, not a release: 1 + 0.2', at(GRPC_CORE_BACKOFF_COPY, 'src/core/util/backoff.cc', '36-37', 'const double jitter = absl::Uniform(rand_gen_, 1 - options_.jitter(), 1 + options_.jitter());')),
+      retryOnStatuses: unverified('read in a stored copy, not a release: the same mapping as grpc-go’s and grpc-java’s', at(GRPC_CORE_STATUS_COPY, 'src/core/lib/transport/status_conversion.cc', '52-63', 'case 429: return GRPC_STATUS_UNAVAILABLE; case 502: return GRPC_STATUS_UNAVAILABLE; case 503: return GRPC_STATUS_UNAVAILABLE; case 504: return GRPC_STATUS_UNAVAILABLE; // everything else is unknown default: return GRPC_STATUS_UNKNOWN;')),
     },
     gates: [GRPC_THROTTLE],
     cannot: GRPC_CANNOT,
-    unverified: ['grpc/grpc (the C core) could not be fetched at a release (too large); its jitter of 0.8–1.2 comes from a stored copy at a commit, and its status mapping was not read.'],
+    unverified: ['grpc/grpc (the C core) could not be fetched (too large), and the copies read carry commits, not release tags: its jitter of 0.8–1.2 (src/core/util/backoff.cc at 15bab7a3, retry_filter.h at 0c188b6d) and its status mapping (429, 502, 503, 504 to UNAVAILABLE, 500 to UNKNOWN: status_conversion.cc at 0040e00c) are as read there, and agree with grpc-go’s and grpc-java’s; at which releases they hold is not established.'],
     opening: GRPC_OPENING,
   }),
 
@@ -327,32 +340,34 @@ export const SOURCES = [
   preset({
     id: 'aws-sdk-go-v2',
     group: 'AWS SDKs',
-    name: 'AWS SDK for Go v2, standard mode (unverified at a release)',
+    name: 'AWS SDK for Go v2, standard mode (v1.16.0)',
     short: 'aws-sdk-go-v2’s standard mode',
     library: 'aws/aws-sdk-go-v2',
-    versions: 'not read at a release: the repository (1.5 GB) is too large to fetch here, and the stored copy read has no tag',
+    versions: 'aws-sdk-go-v2 v1.16.0, read as Go vendors it (grafana/loki at 1d397605: vendor/modules.txt says “# github.com/aws/aws-sdk-go-v2 v1.16.0”); the SDK’s own repository (1.5 GB) is too large to fetch here. Later releases were not read at a tag; a stored copy of its main branch (standard.go at 1489ddb2) has the same constants',
     inputs: { maxRetries: 2, baseBackoffMs: 2000, backoffMultiplier: 2, maxBackoffMs: 20000, jitter: 'full', clientTimeoutMs: 3000, deadlineMs: 10000, idempotencyKey: false, retryOn: ['timeout', '429'], retryWritesWithoutKey: true, honourRetryAfter: false, retryOnStatuses: [500, 502, 503, 504] },
     pins: {
-      maxRetries: unverified('a copy, not a release', at(GO_V2_COPY, 'aws/retry/standard.go', '?', 'DefaultMaxAttempts int = 3')),
-      baseBackoffMs: unverified('a copy, not a release: rand × 2^attempt s with attempt 1 for the first retry', at(GO_V2_COPY, 'aws/retry/jitter_backoff.go', '?', '// [0.0, 1.0) * 2 ^ attempts ri := int64(1 << uint64(attempt)) delaySeconds := b * float64(ri)')),
-      backoffMultiplier: unverified('a copy, not a release'),
-      maxBackoffMs: unverified('a copy, not a release', at(GO_V2_COPY, 'aws/retry/standard.go', '?', 'DefaultMaxBackoff time.Duration = 20 * time.Second')),
-      jitter: unverified('a copy, not a release'),
-      clientTimeoutMs: SEED_TIMEOUT('aws-sdk-go-v2’s own timeouts were not read'),
+      maxRetries: at(GO_V2, `${GO_V2_DIR}/standard.go`, 28, 'DefaultMaxAttempts int = 3'),
+      baseBackoffMs: { ...at(GO_V2, `${GO_V2_DIR}/jitter_backoff.go`, '44-46', '// [0.0, 1.0) * 2 ^ attempts ri := int64(1 << uint64(attempt)) delaySeconds := b * float64(ri) (seconds; attempt is 1 before the first retry: 2 s)'), also: [at(GO_V2, `${GO_V2_DIR}/middleware.go`, 228, 'retryDelay, reqErr := r.retryer.RetryDelay(attemptNum, err) (attemptNum is the failed attempt’s own number, from 1: attemptNum++ at line 77)')] },
+      backoffMultiplier: at(GO_V2, `${GO_V2_DIR}/jitter_backoff.go`, 45, 'ri := int64(1 << uint64(attempt))'),
+      maxBackoffMs: at(GO_V2, `${GO_V2_DIR}/standard.go`, 31, 'DefaultMaxBackoff time.Duration = 20 * time.Second'),
+      jitter: at(GO_V2, `${GO_V2_DIR}/jitter_backoff.go`, '39-46', 'b, err := j.randFloat64() … delaySeconds := b * float64(ri)'),
+      clientTimeoutMs: SEED_TIMEOUT('aws-sdk-go-v2’s own HTTP client timeouts were not read'),
       deadlineMs: SEED_DEADLINE('a context deadline, if the caller sets one'),
       idempotencyKey: NONE('a key only for operations with an idempotency token'),
-      retryOn: unverified('a copy, not a release: RetryableConnectionError, and 429 through the throttle error codes'),
-      retryWritesWithoutKey: unverified('a copy, not a release'),
-      honourRetryAfter: unverified('a copy, not a release'),
-      retryOnStatuses: unverified('a copy, not a release', at(GO_V2_COPY, 'aws/retry/standard.go', '?', 'DefaultRetryableHTTPStatusCodes = map[int]struct{}{ 500: …, 502: …, 503: …, 504: … }')),
+      retryOn: at(GO_V2, `${GO_V2_DIR}/retryable_error.go`, '129-132', 'case errors.As(err, &timeoutErr) && timeoutErr.Timeout(): // Fallback to the generic timeout check, with timeout errors // retryable. retryable = true (a 429 only with a throttle error code: var DefaultThrottleErrorCodes, standard.go line 60)'),
+      retryWritesWithoutKey: at(GO_V2, `${GO_V2_DIR}/standard.go`, '79-92', 'var DefaultRetryables = []IsErrorRetryable{ NoRetryCanceledError{}, RetryableError{}, RetryableConnectionError{}, RetryableHTTPStatusCode{…}, RetryableErrorCode{…}, RetryableErrorCode{…}, } (no check looks at the method)'),
+      honourRetryAfter: at(GO_V2, `${GO_V2_DIR}/jitter_backoff.go`, 34, 'func (j *ExponentialJitterBackoff) BackoffDelay(attempt int, err error) (time.Duration, error) { (the delay is the formula alone: no header is read)'),
+      retryOnStatuses: at(GO_V2, `${GO_V2_DIR}/standard.go`, '44-49', 'var DefaultRetryableHTTPStatusCodes = map[int]struct{}{ 500: {}, 502: {}, 503: {}, 504: {}, }'),
     },
     gates: [{
       gate: 'quota', params: { capacity: 500, retryCost: 5, timeoutCost: 10, successIncrement: 1 },
-      pin: unverified('a copy, not a release', at(GO_V2_COPY, 'aws/retry/standard.go', '?', 'DefaultRetryRateTokens uint = 500 DefaultRetryCost uint = 5 DefaultRetryTimeoutCost uint = 10 DefaultNoRetryIncrement uint = 1')),
-      note: 'The 2026 behaviour (retries2026) was seen in another stored copy with no commit; its costs and first delay were not read at a release.',
+      pin: at(GO_V2, `${GO_V2_DIR}/standard.go`, '35-40', 'const ( DefaultRetryRateTokens uint = 500 DefaultRetryCost uint = 5 DefaultRetryTimeoutCost uint = 10 DefaultNoRetryIncrement uint = 1 )'),
+      note: 'The 2026 behaviour (AWS_NEW_RETRIES_2026) is in the SDK’s main branch only as read here (aws/retry/retry2026_test.go at 058d9848, no release tag): a retry costs 14 (500 → 486), a throttling error 5 (500 → 495) after 1 s, and the first delay is 50 ms, as botocore 1.43.67 has them.',
     }],
-    cannot: ['The un-jittered 20 s waits after the fourth attempt; a 429 retried only with a throttling code; the 2026 behaviour (unverified here).'],
-    unverified: ['aws/aws-sdk-go-v2 could not be fetched (1.5 GB, above this machine’s limit of 500 MB); every value comes from stored copies that carry no release tag (one is a fork’s). Treat this preset as unverified.'],
+    cannot: [
+      'After a fifth attempt fails the wait is 20 s without jitter (jitter_backoff.go lines 35-37: attempt > int(log2(20)) returns maxBackoff); a 429 is retried only with a throttling error code; a context deadline or cancel is not retried (NoRetryCanceledError).',
+      'The 2026 behaviour: read only in an untagged test of the SDK’s main branch, so no preset of it here (botocore’s is above).',
+    ],
     opening: AWS_OPENING,
   }),
 
@@ -601,31 +616,34 @@ export const SOURCES = [
   preset({
     id: 'envoy',
     group: 'Go, proxies and Google',
-    name: 'Envoy route retry policy, retry_on: 5xx (unverified at a release)',
+    name: 'Envoy route retry policy, retry_on: 5xx',
     short: 'Envoy’s route retry policy',
     library: 'envoyproxy/envoy',
-    versions: 'not read at a release: the repository (1.7 GB) is too large to fetch here; stored copies at commits only',
+    versions: 'Envoy v1.39.0’s route API, read in envoyproxy/go-control-plane at its tag envoy/v1.39.0 (generated from Envoy’s protos, “Mirrored from envoyproxy/envoy @ c7c7b0d0”); Envoy’s own repository (1.7 GB) is too large to fetch here, so its back-off code was read only in a stored copy at a commit',
     inputs: { maxRetries: 1, baseBackoffMs: 25, backoffMultiplier: 2, maxBackoffMs: 250, jitter: 'full', clientTimeoutMs: NO_TIMEOUT_MS, deadlineMs: 15000, idempotencyKey: false, retryOn: ['timeout', '5xx'], retryWritesWithoutKey: true, honourRetryAfter: false },
     pins: {
-      maxRetries: unverified('num_retries “is optional and defaults to 1”: the route API’s proto comment, seen only in generated copies, not at a release'),
-      baseBackoffMs: unverified('a copy, not a release', at(ENVOY_COPY, 'source/common/router/retry_state_impl.cc', '?', 'runtime_.snapshot().getInteger("upstream.base_retry_backoff_ms", 25)')),
-      backoffMultiplier: unverified('a copy, not a release', at(ENVOY_BACKOFF_COPY, 'source/common/common/backoff_strategy.cc', '?', 'if (next_interval_ < max_interval_ / 2) { next_interval_ *= 2; } else { next_interval_ = max_interval_; }')),
-      maxBackoffMs: unverified('a copy, not a release', at(ENVOY_COPY, 'source/common/router/retry_state_impl.cc', '?', 'std::chrono::milliseconds max_interval = base_interval * 10;')),
-      jitter: unverified('a copy, not a release', at(ENVOY_BACKOFF_COPY, 'source/common/common/backoff_strategy.cc', '?', 'return std::min(random_.random() % backoff, max_interval_);')),
-      clientTimeoutMs: unverified('per_try_timeout is optional, with no value by default (the route API’s proto comment, seen in generated copies); not read at a release'),
-      deadlineMs: unverified('the route timeout of 15 s is the commonly documented default; not read in Envoy’s source or proto here'),
+      maxRetries: at(ENVOY_API, ENVOY_ROUTE, '2700-2702', '// Specifies the allowed number of retries. This parameter is optional and // defaults to 1.'),
+      baseBackoffMs: at(ENVOY_API, ENVOY_ROUTE, '2755-2757', '// Specifies parameters that control exponential retry back off. This parameter is optional, in which case the // default base interval is 25 milliseconds or, if set, the current value of the // “upstream.base_retry_backoff_ms“ runtime parameter.'),
+      backoffMultiplier: unverified('the doubling was read only in a stored copy of Envoy at a commit, not at a release', at(ENVOY_BACKOFF_COPY, 'source/common/common/backoff_strategy.cc', '17-21', 'if (next_interval_ < max_interval_ / 2) { next_interval_ *= 2; } else { next_interval_ = max_interval_; }')),
+      maxBackoffMs: at(ENVOY_API, ENVOY_ROUTE, '2757-2758', 'The default maximum interval is 10 times // the base interval.'),
+      jitter: unverified('the formula was read only in a stored copy of Envoy at a commit, not at a release', at(ENVOY_BACKOFF_COPY, 'source/common/common/backoff_strategy.cc', '13-23', 'uint64_t JitteredBackOffStrategy::nextBackOffMs() { const uint64_t backoff = next_interval_; … return std::min(random_.random() % backoff, max_interval_); }')),
+      clientTimeoutMs: at(ENVOY_API, ENVOY_ROUTE, '2704-2711', '// Specifies a non-zero upstream timeout per retry attempt (including the initial attempt). This // parameter is optional. … //	If left unspecified, Envoy will use the global //	:ref:`route timeout …` for the request. (so the engine’s largest: no per-try timeout)'),
+      deadlineMs: at(ENVOY_API, ENVOY_ROUTE, 2033, '// Specifies the upstream timeout for the route. If not specified, the default is 15s.'),
       idempotencyKey: NONE('Envoy adds no key'),
-      retryOn: unverified('retry_on has no default: “5xx” is this preset’s choice, the most common one; it covers resets and per-try timeouts (a copy, not a release)', at(ENVOY_COPY, 'source/common/router/retry_state_impl.cc', '?', 'if (retry_on_ & (RetryPolicy::RETRY_ON_5XX | RetryPolicy::RETRY_ON_GATEWAY_ERROR)) { … return true;')),
-      retryWritesWithoutKey: unverified('Envoy retries whatever the route’s policy covers, any method'),
-      honourRetryAfter: unverified('Retry-After is read only with rate-limited retry back-off, not by default'),
+      retryOn: page('retry_on has no default (“Specifies the conditions under which retry takes place”, go-control-plane envoy/v1.39.0 route_components.pb.go lines 2696-2699): “5xx” is this preset’s choice, the most common one'),
+      retryWritesWithoutKey: unverified('that Envoy retries whatever retry_on covers, whatever the method, was not read at a release: the route API says nothing of methods'),
+      honourRetryAfter: at(ENVOY_API, ENVOY_ROUTE, '2761-2767', '// Specifies parameters that control a retry back-off strategy that is used // when the request is rate limited by the upstream server. The server may // return a response header like “Retry-After“ … If // configured, this back-off strategy will be used instead of the // default exponential back off strategy (not configured by default: no header is read)'),
     },
     gates: [{
       gate: 'budget', params: null,
-      pin: unverified('a copy, not a release: cluster_.resourceManager(priority_).retries().canCreate(), the circuit breaker’s max_retries (its default was not read here), or a retry_budget when configured'),
-      note: 'Not FLEET §5’s budget: Envoy caps concurrent retries per cluster; a retry_budget (percent of active requests) exists but is off by default.',
+      pin: { ...at(ENVOY_API, 'envoy/config/cluster/v3/circuit_breaker.pb.go', '120-121', '// The maximum number of parallel retries that Envoy will allow to the // upstream cluster. If not specified, the default is 3.'), also: [at(ENVOY_API, 'envoy/config/cluster/v3/circuit_breaker.pb.go', 242, '// This parameter is optional. Defaults to 20%. (RetryBudget.budget_percent; min_retry_concurrency defaults to 3, line 265)')] },
+      note: 'Not FLEET §5’s budget: Envoy caps concurrent retries per cluster (the max_retries circuit breaker, 3 by default); a retry_budget (20 % of active requests, at least 3) exists but is off unless configured.',
     }],
-    cannot: ['Whole-millisecond waits (random % backoff); retry host predicates, priorities, hedging, rate-limited back-off with Retry-After or X-RateLimit-Reset.'],
-    unverified: ['envoyproxy/envoy could not be fetched (1.7 GB, above this machine’s limit of 500 MB). The backoff comes from stored copies at commits e78906c5 and 4280ef77, which carry no release tag; the defaults of num_retries and per_try_timeout come from generated copies of the route API’s proto comments, and the 15 s route timeout is the commonly documented default, not read here. Treat this preset as unverified.'],
+    cannot: [
+      'Whole-millisecond waits (random % backoff); retry host predicates, priorities, hedging, rate-limited back-off with Retry-After or X-RateLimit-Reset (off by default).',
+      'That “5xx” also retries resets and per-try timeouts (the engine’s “timeout” here) comes from Envoy’s router documentation, not read at a release; with no per-try timeout set it never applies: “a request that times out will not be retried as the total timeout budget would have been exhausted” (route_components.pb.go lines 2712-2714).',
+    ],
+    unverified: ['envoyproxy/envoy could not be fetched (1.7 GB): its back-off formula (each wait uniform in [0, interval), the interval doubling from 25 ms up to 250 ms) was read only in a stored copy at commit 4280ef77, which carries no release tag, and that any method is retried was not read at a release. Every other value is read at envoy/v1.39.0 of Envoy’s route API, or is this page’s choice.'],
     opening: { attempts: 1, charges: 1, outcome: 'unknown', why: 'without a per-try timeout nothing ends the attempt before the 15 s route timeout, which is not retried' },
   }),
   preset({

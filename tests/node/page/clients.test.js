@@ -125,16 +125,35 @@ describe('every preset is pinned', () => {
   });
 
   test('the repositories that could not be fetched are unverified presets, and say why', () => {
-    for (const id of ['aws-sdk-go-v2', 'envoy', 'grpc-core']) {
+    // grpc/grpc and envoyproxy/envoy: values read only in stored copies at commits stay unverified.
+    for (const id of ['envoy', 'grpc-core']) {
       const preset = p(id);
       assert.match(preset.unverified.join(' '), /could not be fetched/, id);
-      assert.match(preset.versions, /not read at a release/, id);
+      assert.ok(Object.keys(preset.unverifiedValues).length >= 1, `${id}: names the values it could not read at a release`);
     }
-    // The others were read at a release: no pin of theirs is a copy without a tag.
-    for (const preset of SOURCES.filter((q) => !['aws-sdk-go-v2', 'envoy', 'grpc-core'].includes(q.id))) {
+    assert.match(p('grpc-core').versions, /not read at a release/);
+    // Envoy: only the back-off formula (and the method question) is left; the route API's defaults
+    // are read at the tag envoy/v1.39.0.
+    assert.deepEqual(Object.keys(p('envoy').unverifiedValues).sort(), ['backoffMultiplier', 'jitter', 'retryWritesWithoutKey']);
+    // The others were read at a release: no pin of theirs is a copy without a tag, and none is unverified.
+    for (const preset of SOURCES.filter((q) => !['envoy', 'grpc-core'].includes(q.id))) {
       for (const r of releasesOf(preset)) assert.doesNotMatch(r.tag, /no tag/, `${preset.id}: ${r.repo}`);
+      assert.deepEqual(p(preset.id).unverifiedValues, {}, `${preset.id}: no unverified value`);
       assert.deepEqual(p(preset.id).releases, releasesOf(preset).map((r) => ({ ...r, commit: r.commit.slice(0, 12) })), `${preset.id}: the card lists the releases its pins name`);
     }
+  });
+
+  test('aws-sdk-go-v2 is pinned at v1.16.0 as vendored, and the old gRPC releases’ status mapping at v1.68.0 and v1.70.0', () => {
+    const go = SOURCES.find((q) => q.id === 'aws-sdk-go-v2');
+    for (const name of ['maxRetries', 'baseBackoffMs', 'maxBackoffMs', 'retryOnStatuses', 'retryOn']) {
+      assert.equal(go.pins[name].tag, 'aws-sdk-go-v2 v1.16.0 (vendored)', name);
+      assert.ok(!go.pins[name].unverified, name);
+    }
+    assert.deepEqual(go.unverified, []);
+    const old = SOURCES.find((q) => q.id === 'grpc-go-168');
+    assert.equal(old.pins.retryOnStatuses.tag, 'v1.68.0');
+    assert.equal(old.pins.retryOnStatuses.also[0].tag, 'v1.70.0');
+    assert.deepEqual(old.unverified, []);
   });
 
   test('versions of one client come newest first', () => {
@@ -367,7 +386,8 @@ describe('the new clients, from their sources', () => {
     assert.match(dotnet, /Jitter: full jitter stands in for Polly’s decorrelated jitter V2/);
     assert.match(dotnet, /0–2\.754 s/);
     assert.match(card(p('envoy')), /Unverified .*could not be fetched/);
-    assert.match(card(p('aws-sdk-go-v2')), /Unverified .*could not be fetched/);
+    assert.match(card(p('grpc-core')), /Unverified .*could not be fetched/);
+    assert.doesNotMatch(card(p('aws-sdk-go-v2')), /Unverified/);
   });
 });
 
