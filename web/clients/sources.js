@@ -76,8 +76,9 @@ const STRIPE_NODE_17 = release('stripe/stripe-node', 'v17.0.0', '2399b97ca3634a7
 const STRIPE_GO = release('stripe/stripe-go', 'v86.2.0', 'cb52f09a01f50f390776c5adc850e9d5ce4d1d9c');
 const STRIPE_GO_821 = release('stripe/stripe-go', 'v82.1.0', '69a9399034d9d4f976a1579385c114d4108482c1');
 const STRIPE_GO_81 = release('stripe/stripe-go', 'v81.3.0', 'fffcd5634f9e7ce4baf8bb65b0583257495ea6ce');
-// Copies that are not releases: the repositories (1.5 and 1.7 GB) are too large to fetch here,
-// and the stored copies searched carry a commit but no tag.
+// aws/aws-sdk-go-v2 (1.5 GB), envoyproxy/envoy (1.7 GB) and grpc/grpc are too large to fetch
+// here; what stands in for them, release by release, follows. A copy named "no tag" is a stored
+// copy at a commit whose release is not established: its values are only ever unverified.
 // aws-sdk-go-v2 v1.16.0 as `go mod vendor` copies it (the module's files at that tag, checked by
 // go.sum): grafana/loki's vendor/ at a commit whose vendor/modules.txt names that version.
 const GO_V2 = release('grafana/loki', 'aws-sdk-go-v2 v1.16.0 (vendored)', '1d397605766d388594fbcdbfbffda4ff86937748');
@@ -86,6 +87,10 @@ const GO_V2_DIR = 'vendor/github.com/aws/aws-sdk-go-v2/aws/retry';
 // from Envoy's protos, with their comments (the defaults) verbatim.
 const ENVOY_API = release('envoyproxy/go-control-plane', 'envoy/v1.39.0', 'ca8ce173c36fedaaf7549d780273423c125aa360');
 const ENVOY_ROUTE = 'envoy/config/route/v3/route_components.pb.go';
+// Envoy's router code at a release: the tag v1.14.2 (Envoy's own commit, read in a fork's copy).
+const ENVOY_1142 = release('envoyproxy/envoy', 'v1.14.2', '1a0363c885c2dbb1e48b03847dbd706d1ba43eba');
+const ENVOY_BACKOFF = 'source/common/common/backoff_strategy.cc';
+const ENVOY_RETRY_STATE = 'source/common/router/retry_state_impl.cc';
 const ENVOY_BACKOFF_COPY = release('envoyproxy/envoy', 'no tag (a stored copy)', '4280ef77469b410068d6cb7efd0f04927f9695c8');
 const GRPC_CORE_COPY = release('grpc/grpc', 'no tag (a stored copy)', '0c188b6d95368d321f9548b545504c612c4e1981');
 const GRPC_CORE_BACKOFF_COPY = release('grpc/grpc', 'no tag (a stored copy)', '15bab7a3b32c58fd51180f19c4d956dad04fc47d');
@@ -619,20 +624,26 @@ export const SOURCES = [
     name: 'Envoy route retry policy, retry_on: 5xx',
     short: 'Envoy’s route retry policy',
     library: 'envoyproxy/envoy',
-    versions: 'Envoy v1.39.0’s route API, read in envoyproxy/go-control-plane at its tag envoy/v1.39.0 (generated from Envoy’s protos, “Mirrored from envoyproxy/envoy @ c7c7b0d0”); Envoy’s own repository (1.7 GB) is too large to fetch here, so its back-off code was read only in a stored copy at a commit',
+    versions: 'Envoy v1.39.0’s route API (read in envoyproxy/go-control-plane at its tag envoy/v1.39.0, generated from Envoy’s protos: “Mirrored from envoyproxy/envoy @ c7c7b0d0”); the router’s back-off and retry decisions at Envoy v1.14.2 (read in the fork numerodix/envoy, whose tag is Envoy’s own commit); Envoy’s repository (1.7 GB) is too large to fetch here',
     inputs: { maxRetries: 1, baseBackoffMs: 25, backoffMultiplier: 2, maxBackoffMs: 250, jitter: 'full', clientTimeoutMs: NO_TIMEOUT_MS, deadlineMs: 15000, idempotencyKey: false, retryOn: ['timeout', '5xx'], retryWritesWithoutKey: true, honourRetryAfter: false },
     pins: {
-      maxRetries: at(ENVOY_API, ENVOY_ROUTE, '2700-2702', '// Specifies the allowed number of retries. This parameter is optional and // defaults to 1.'),
-      baseBackoffMs: at(ENVOY_API, ENVOY_ROUTE, '2755-2757', '// Specifies parameters that control exponential retry back off. This parameter is optional, in which case the // default base interval is 25 milliseconds or, if set, the current value of the // “upstream.base_retry_backoff_ms“ runtime parameter.'),
-      backoffMultiplier: unverified('the doubling was read only in a stored copy of Envoy at a commit, not at a release', at(ENVOY_BACKOFF_COPY, 'source/common/common/backoff_strategy.cc', '17-21', 'if (next_interval_ < max_interval_ / 2) { next_interval_ *= 2; } else { next_interval_ = max_interval_; }')),
-      maxBackoffMs: at(ENVOY_API, ENVOY_ROUTE, '2757-2758', 'The default maximum interval is 10 times // the base interval.'),
-      jitter: unverified('the formula was read only in a stored copy of Envoy at a commit, not at a release', at(ENVOY_BACKOFF_COPY, 'source/common/common/backoff_strategy.cc', '13-23', 'uint64_t JitteredBackOffStrategy::nextBackOffMs() { const uint64_t backoff = next_interval_; … return std::min(random_.random() % backoff, max_interval_); }')),
+      maxRetries: at(ENVOY_API, ENVOY_ROUTE, '2700-2701', '// Specifies the allowed number of retries. This parameter is optional and // defaults to 1.'),
+      baseBackoffMs: { ...at(ENVOY_API, ENVOY_ROUTE, '2755-2757', '// Specifies parameters that control exponential retry back off. This parameter is optional, in which case the // default base interval is 25 milliseconds or, if set, the current value of the // “upstream.base_retry_backoff_ms“ runtime parameter.'), also: [at(ENVOY_1142, ENVOY_RETRY_STATE, 68, 'runtime_.snapshot().getInteger("upstream.base_retry_backoff_ms", 25));')] },
+      backoffMultiplier: { ...at(ENVOY_1142, ENVOY_BACKOFF, '17-21', 'if (next_interval_ < max_interval_ / 2) { next_interval_ *= 2; } else { next_interval_ = max_interval_; }'), also: [unverified('a later stored copy, not a release: the same code', at(ENVOY_BACKOFF_COPY, ENVOY_BACKOFF, '17-21', 'if (next_interval_ < max_interval_ / 2) { next_interval_ *= 2; } else { next_interval_ = max_interval_; }'))] },
+      maxBackoffMs: { ...at(ENVOY_API, ENVOY_ROUTE, '2757-2758', 'The default maximum interval is 10 times // the base interval.'), also: [at(ENVOY_1142, ENVOY_RETRY_STATE, 75, 'std::chrono::milliseconds max_interval = base_interval * 10;')] },
+      jitter: {
+        ...at(ENVOY_1142, ENVOY_BACKOFF, '13-23', 'uint64_t JitteredBackOffStrategy::nextBackOffMs() { const uint64_t backoff = next_interval_; … return std::min(random_.random() % backoff, max_interval_); } (a wait uniform in [0, interval): 0–24, 0–49, 0–99 ms…)'),
+        also: [
+          unverified('a later stored copy, not a release: the same code (with Random::RandomGenerator)', at(ENVOY_BACKOFF_COPY, ENVOY_BACKOFF, '13-23', 'return std::min(random_.random() % backoff, max_interval_);')),
+          at(ENVOY_1142, 'docs/root/configuration/http/http_filters/router_filter.rst', '46-48', 'the back-off for the retry is in the range :math:`\\big[0, (2^N-1)B\\big)`. For example, given the default interval, the first retry will be delayed randomly by 0-24ms, the 2nd by 0-74ms, the 3rd by 0-174ms (the documentation; the code above draws 0–49 ms for the 2nd)'),
+        ],
+      },
       clientTimeoutMs: at(ENVOY_API, ENVOY_ROUTE, '2704-2711', '// Specifies a non-zero upstream timeout per retry attempt (including the initial attempt). This // parameter is optional. … //	If left unspecified, Envoy will use the global //	:ref:`route timeout …` for the request. (so the engine’s largest: no per-try timeout)'),
       deadlineMs: at(ENVOY_API, ENVOY_ROUTE, 2033, '// Specifies the upstream timeout for the route. If not specified, the default is 15s.'),
       idempotencyKey: NONE('Envoy adds no key'),
-      retryOn: page('retry_on has no default (“Specifies the conditions under which retry takes place”, go-control-plane envoy/v1.39.0 route_components.pb.go lines 2696-2699): “5xx” is this preset’s choice, the most common one'),
-      retryWritesWithoutKey: unverified('that Envoy retries whatever retry_on covers, whatever the method, was not read at a release: the route API says nothing of methods'),
-      honourRetryAfter: at(ENVOY_API, ENVOY_ROUTE, '2761-2767', '// Specifies parameters that control a retry back-off strategy that is used // when the request is rate limited by the upstream server. The server may // return a response header like “Retry-After“ … If // configured, this back-off strategy will be used instead of the // default exponential back off strategy (not configured by default: no header is read)'),
+      retryOn: page('retry_on has no default (“Specifies the conditions under which retry takes place”, go-control-plane envoy/v1.39.0 route_components.pb.go lines 2696-2698): “5xx” is this preset’s choice, the most common one. It covers a 5xx answer, a reset and a per-try timeout (the engine’s “timeout”): v1.14.2 retry_state_impl.cc line 294, lines 364-365 (“we count an upstream reset as a "5xx"”) and lines 275-276 (per try timeouts “are only retried if the applicable retry policy specifies either RETRY_ON_5XX or RETRY_ON_GATEWAY_ERROR”)'),
+      retryWritesWithoutKey: at(ENVOY_1142, ENVOY_RETRY_STATE, '283-294', 'bool RetryStateImpl::wouldRetryFromHeaders(const Http::ResponseHeaderMap& response_headers) { … if (retry_on_ & RetryPolicy::RETRY_ON_5XX) { if (Http::CodeUtility::is5xx(Http::Utility::getResponseStatus(response_headers))) { return true; (the decision reads the answer and the policy, never the request’s method)'),
+      honourRetryAfter: { ...at(ENVOY_API, ENVOY_ROUTE, '2761-2767', '// Specifies parameters that control a retry back-off strategy that is used // when the request is rate limited by the upstream server. The server may // return a response header like “Retry-After“ … If // configured, this back-off strategy will be used instead of the // default exponential back off strategy (not configured by default: no header is read)'), also: [at(ENVOY_API, ENVOY_ROUTE, '6019-6021', '//	Configuring ``rate_limited_retry_back_off`` will not by itself cause a request //	to be retried.')] },
     },
     gates: [{
       gate: 'budget', params: null,
@@ -641,9 +652,10 @@ export const SOURCES = [
     }],
     cannot: [
       'Whole-millisecond waits (random % backoff); retry host predicates, priorities, hedging, rate-limited back-off with Retry-After or X-RateLimit-Reset (off by default).',
-      'That “5xx” also retries resets and per-try timeouts (the engine’s “timeout” here) comes from Envoy’s router documentation, not read at a release; with no per-try timeout set it never applies: “a request that times out will not be retried as the total timeout budget would have been exhausted” (route_components.pb.go lines 2712-2714).',
+      'Envoy’s own documentation gives the n-th wait as uniform in [0, (2^n − 1) × 25 ms) (0–74 ms for the second); its code at v1.14.2 draws from [0, 2^(n−1) × 25 ms) (0–49 ms), and the preset follows the code.',
+      'With no per-try timeout set, “a request that times out will not be retried as the total timeout budget would have been exhausted” (route_components.pb.go lines 2712-2714).',
     ],
-    unverified: ['envoyproxy/envoy could not be fetched (1.7 GB): its back-off formula (each wait uniform in [0, interval), the interval doubling from 25 ms up to 250 ms) was read only in a stored copy at commit 4280ef77, which carries no release tag, and that any method is retried was not read at a release. Every other value is read at envoy/v1.39.0 of Envoy’s route API, or is this page’s choice.'],
+    unverified: ['envoyproxy/envoy could not be fetched (1.7 GB): the router’s back-off and retry decisions were read at v1.14.2 (2020, in a fork’s copy of the tag) and, unchanged, in a stored copy at commit 4280ef77; that v1.39.0 still draws the same waits is not established. The route API’s defaults are read at envoy/v1.39.0.'],
     opening: { attempts: 1, charges: 1, outcome: 'unknown', why: 'without a per-try timeout nothing ends the attempt before the 15 s route timeout, which is not retried' },
   }),
   preset({
