@@ -275,6 +275,12 @@ constexpr Row kInputRows[] = {
         .defaults("backoff"),
     choice("attemptStart", "limits", "when an attempt is sent under the overall deadline", kAttemptStarts)
         .defaults("fits"),
+#ifdef RETRYLAB_SCRATCH_ROW
+    // Only in the scratch build of tests/CMakeLists.txt (retrysim_scratch_row): a throwaway row,
+    // which tests/node/scratch-row.test.js finds validated, echoed, listed and carried by a
+    // link with nothing else written (issue 13).
+    ms("scratchMs", "client", "a throwaway wait of the scratch build").range(0, 1000).defaults(250),
+#endif
 };
 
 Literal literalOf(Lit kind, double x, const char* text) {
