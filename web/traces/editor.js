@@ -45,11 +45,16 @@ const WORDS = Object.freeze({
   retryWritesWithoutKey: { label: 'Retry a write that carries no identifier' },
   honourRetryAfter: { label: 'Honour Retry-After: the header replaces the backoff' },
   retryOn: { label: 'Retry on' },
+  attemptStart: { label: 'Send an attempt under the deadline' },
 });
 // The page's words for some choices' names; another name shows as "name: description".
 const CHOICE_WORDS = Object.freeze({
   operation: { read: 'read (no side effect)', create: 'create (one record per commit)', charge: 'charge (one charge per commit)' },
-  jitter: { full: 'full: ceiling × draw', equal: 'equal: half the ceiling + half × draw', decorrelated: 'decorrelated', none: 'none: the ceiling itself' },
+  jitter: {
+    full: 'full: ceiling × draw', equal: 'equal: half the ceiling + half × draw', decorrelated: 'decorrelated', none: 'none: the ceiling itself',
+    proportional: 'proportional: ceiling × a factor from jitterLow to jitterHigh',
+  },
+  attemptStart: { fits: 'only if its answer is due by the deadline', 'before-deadline': 'whenever it starts before the deadline' },
   retryOn: { timeout: 'timeouts', '4xx': 'other 4xx' },
 });
 
