@@ -45,7 +45,7 @@ const WORDS = Object.freeze({
   retryWritesWithoutKey: { label: 'Retry a write that carries no identifier' },
   honourRetryAfter: { label: 'Honour Retry-After: the header replaces the backoff' },
   retryOn: { label: 'Retry on' },
-  attemptStart: { label: 'Send an attempt under the deadline' },
+  attemptStart: { label: 'Send an attempt' },
 });
 // The page's words for some choices' names; another name shows as "name: description".
 const CHOICE_WORDS = Object.freeze({
@@ -54,8 +54,8 @@ const CHOICE_WORDS = Object.freeze({
     full: 'full: ceiling × draw', equal: 'equal: half the ceiling + half × draw', decorrelated: 'decorrelated', none: 'none: the ceiling itself',
     proportional: 'proportional: ceiling × a factor from jitterLow to jitterHigh',
   },
-  attemptStart: { fits: 'only if its answer is due by the deadline', 'before-deadline': 'whenever it starts before the deadline' },
-  retryOn: { timeout: 'timeouts', '4xx': 'other 4xx' },
+  attemptStart: { fits: 'if its answer is due in time', 'before-deadline': 'if it starts in time' },
+  retryOn: { timeout: 'timeouts', 429: '429', '5xx': '5xx', '4xx': 'other 4xx' },
 });
 
 const labelOf = (row) => (WORDS[row.name] && WORDS[row.name].label) || row.description;
