@@ -17,67 +17,67 @@ import { sameInputValue } from '../share/codec.js';
 //     can be edited answer by answer.
 // The page's words for a field (WORDS) are the only thing said here per input; a row without
 // them is labelled by its description.
-export const FORM_GROUPS = Object.freeze(['request', 'policy', 'limits', 'server', 'randomness']);
+const FORM_GROUPS = ['request', 'policy', 'limits', 'server', 'randomness'];
 // The rows with a widget of their own rather than a field of their type (and what shows them).
-const OWN_WIDGETS = Object.freeze({
-  scenario: 'always "script": the answers table holds a named scenario\'s answers too',
-  script: 'the answers table',
-  draws: 'the draws box',
-  retryOn: 'one checkbox per class',
-});
+const OWN_WIDGETS = { scenario: 'answers', script: 'answers', draws: 'draws', retryOn: 'checkboxes' };
 const OWN_ROWS = new Set(Object.keys(OWN_WIDGETS));
 
-const WORDS = Object.freeze({
-  maxRetries: { label: 'Retries after the first attempt' },
-  baseBackoffMs: { label: 'First ceiling' },
-  backoffMultiplier: { label: 'Ceiling growth per failure', unit: '×' },
-  maxBackoffMs: { label: 'Ceiling cap' },
-  waitBudgetMs: { label: 'Total waiting allowed' },
-  deadlineMs: { label: 'Overall deadline' },
-  clientTimeoutMs: { label: 'Client timeout per attempt' },
-  responseMs: { label: 'Server answer time' },
-  seed: { label: 'Generator seed, after the draws run out' },
-  operation: { label: 'Operation' },
-  jitter: { label: 'Jitter' },
-  operationId: { label: 'Operation identifier' },
-  startDate: { label: 'Clock at time 0 (an HTTP-date)' },
-  idempotencyKey: { label: 'Send the identifier as an idempotency key the provider honours' },
-  retryWritesWithoutKey: { label: 'Retry a write that carries no identifier' },
-  honourRetryAfter: { label: 'Honour Retry-After: the header replaces the backoff' },
-  retryOn: { label: 'Retry on' },
-  attemptStart: { label: 'Send an attempt' },
-});
-// The page's words for some choices' names; another name shows as "name: description".
-const CHOICE_WORDS = Object.freeze({
+const WORDS = {
+  maxRetries: 'Retries after the first attempt',
+  baseBackoffMs: 'First ceiling',
+  backoffMultiplier: 'Ceiling growth per failure',
+  maxBackoffMs: 'Ceiling cap',
+  waitBudgetMs: 'Total waiting allowed',
+  deadlineMs: 'Overall deadline',
+  clientTimeoutMs: 'Client timeout per attempt',
+  responseMs: 'Server answer time',
+  seed: 'Generator seed, after the draws run out',
+  operation: 'Operation',
+  jitter: 'Jitter',
+  operationId: 'Operation identifier',
+  startDate: 'Clock at time 0 (an HTTP-date)',
+  idempotencyKey: 'Send the identifier as an idempotency key the provider honours',
+  retryWritesWithoutKey: 'Retry a write that carries no identifier',
+  honourRetryAfter: 'Honour Retry-After: the header replaces the backoff',
+  retryOn: 'Retry on',
+  attemptStart: 'Send an attempt',
+};
+const UNITS = { backoffMultiplier: '×' };
+// The page's words for some choices' names; another shows as its name.
+const CHOICE_WORDS = {
   operation: { read: 'read (no side effect)', create: 'create (one record per commit)', charge: 'charge (one charge per commit)' },
   jitter: {
     full: 'full: ceiling × draw', equal: 'equal: half the ceiling + half × draw', decorrelated: 'decorrelated', none: 'none: the ceiling itself',
-    proportional: 'proportional: ceiling × a factor from jitterLow to jitterHigh',
+    proportional: 'proportional',
   },
   attemptStart: { fits: 'if its answer is due in time', 'before-deadline': 'if it starts in time' },
   retryOn: { timeout: 'timeouts', 429: '429', '5xx': '5xx', '4xx': 'other 4xx' },
-});
+};
 
-const labelOf = (row) => (WORDS[row.name] && WORDS[row.name].label) || row.description;
-const choiceLabel = (field, c) => (CHOICE_WORDS[field] && CHOICE_WORDS[field][c.name]) || (c.description ? `${c.name}: ${c.description}` : c.name);
+const labelOf = (row) => WORDS[row.name] || row.description;
+const choiceLabel = (field, c) => (CHOICE_WORDS[field] || {})[c.name] || c.name;
 
 // The form for an engine's table: { numbers, texts, flags, choices, retryClasses, scripts,
 // owned, labels }. Built once per engine (the panel does, from engine.schema()).
 export function editorForm(schema) {
   const rows = schema.inputs.filter((r) => FORM_GROUPS.includes(r.group) && !OWN_ROWS.has(r.name));
-  const numbers = rows.filter((r) => r.type === 'number').map((r) => ({
-    name: r.name, label: labelOf(r), unit: (WORDS[r.name] && WORDS[r.name].unit) || r.unit || '', nullable: r.nullable === true,
+  const of = (...types) => rows.filter((r) => types.includes(r.type)).map((r) => ({
+    name: r.name, label: labelOf(r), unit: UNITS[r.name] || r.unit || '', nullable: r.nullable,
+    options: r.choices && r.choices.map((c) => [c.name, choiceLabel(r.name, c)]),
   }));
-  const texts = rows.filter((r) => r.type === 'string' || r.type === 'http-date').map((r) => ({ name: r.name, label: labelOf(r) }));
-  const flags = rows.filter((r) => r.type === 'boolean').map((r) => ({ name: r.name, label: labelOf(r) }));
-  const choices = rows.filter((r) => r.type === 'choice').map((r) => ({
-    name: r.name, label: labelOf(r), options: r.choices.map((c) => [c.name, choiceLabel(r.name, c)]),
-  }));
-  const retryOnRow = schema.inputs.find((r) => r.name === 'retryOn');
-  const retryClasses = retryOnRow.items.choices.map((c) => [c.name, choiceLabel('retryOn', c)]);
-  const owned = new Set([...OWN_ROWS, ...numbers.map((f) => f.name), ...texts.map((f) => f.name), ...flags.map((f) => f.name), ...choices.map((f) => f.name)]);
-  const labels = Object.fromEntries([...numbers, ...texts, ...choices].map((f) => [f.name, f.label]).concat([['retryOn', labelOf(retryOnRow)]]));
-  return Object.freeze({ numbers, texts, flags, choices, retryClasses, scripts: schema.scenarios || {}, owned, labels });
+  const numbers = of('number');
+  const choices = of('choice');
+  const texts = of('string', 'http-date');
+  const flags = of('boolean');
+  const retryOn = schema.inputs.find((r) => r.name === 'retryOn');
+  const all = [...numbers, ...choices, ...texts, ...flags];
+  return {
+    numbers, texts, flags, choices,
+    retryClasses: retryOn.items.choices.map((c) => [c.name, choiceLabel('retryOn', c)]),
+    scripts: schema.scenarios || {},
+    owned: new Set([...OWN_ROWS, ...all.map((f) => f.name)]),
+    labels: Object.fromEntries([...all, retryOn].map((f) => [f.name, f.label || labelOf(f)])),
+  };
 }
 
 const text = (v) => (v === null || v === undefined ? '' : String(v));

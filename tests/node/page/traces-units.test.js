@@ -151,7 +151,8 @@ describe('the editor', () => {
     assert.deepEqual(form.retryClasses.map(([c]) => c), rows.find((r) => r.name === 'retryOn').items.choices.map((c) => c.name));
     // A row added to the table is a field of the form, labelled by its description.
     const extended = editorForm({ ...engine.schema(), inputs: [...rows, { name: 'throwawayMs', type: 'number', group: 'limits', unit: 'ms', description: 'a scratch wait', nullable: true }] });
-    assert.deepEqual(extended.numbers.at(-1), { name: 'throwawayMs', label: 'a scratch wait', unit: 'ms', nullable: true });
+    const { name, label, unit, nullable } = extended.numbers.at(-1);
+    assert.deepEqual({ name, label, unit, nullable }, { name: 'throwawayMs', label: 'a scratch wait', unit: 'ms', nullable: true });
     assert.ok(extended.owned.has('throwawayMs'));
   });
 
