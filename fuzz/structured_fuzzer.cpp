@@ -5,7 +5,7 @@
 // rather than the parser get the mutations. It also gives values JSON cannot carry but the
 // WebAssembly binding can (NaN, infinities, -0, unsupported values such as a JS function).
 // A quarter of the inputs are wrapped as sweep requests, and a quarter are fleet requests
-// (FLEET.md's paths, nested objects, mostly small numbers). The checks are engine_fuzzer's
+// (the fleet tables' paths, nested objects, mostly small numbers). The checks are engine_fuzzer's
 // (checks.hpp).
 #include <cmath>
 #include <cstddef>
@@ -18,7 +18,9 @@
 
 #include "checks.hpp"
 #include "retrylab/fields.hpp"
+#include "retrylab/fleet.hpp"
 #include "retrylab/value.hpp"
+#include "vocabulary.hpp"
 
 namespace {
 
@@ -42,26 +44,13 @@ const double kNumbers[] = {0, -0.0, 0.4, 0.5, 1, 2, 3, 10, 11, 100, 101, 199, 20
                            10000, 86400000, 86400001, 1e15, 9007199254740991.0, 9007199254740992.0, 1000000,
                            1000001, 5e-324, 1e-300, 0.999999999999, 1.0000000000001, -1, 1e308};
 
-// The fleet request's paths (FLEET.md §3) and the names its choice fields take.
-const char* const kFleetPaths[] = {
-    "workload", "seed", "clients", "arrivals", "ratePerClient", "durationMs", "spike", "spike.startMs", "spike.endMs",
-    "spike.factor", "network", "network.dist", "network.ms", "network.lo", "network.hi", "network.mean", "network.sd",
-    "server", "server.workers", "server.queueLimit", "server.queueOrder", "server.serviceMs",
-    "server.serviceMsPerInFlight", "server.failureRate", "server.dropStale", "server.rejectRetryAfterMs", "trigger",
-    "trigger.kind", "trigger.startMs", "trigger.endMs", "trigger.factor", "policy", "policy.maxRetries",
-    "policy.baseBackoffMs", "policy.backoffMultiplier", "policy.maxBackoffMs", "policy.jitter",
-    "policy.clientTimeoutMs", "policy.deadlineMs", "policy.retryOn", "policy.honourRetryAfter", "gates",
-    "gates.quota", "gates.quota.scope", "gates.quota.capacity", "gates.quota.retryCost", "gates.quota.timeoutCost",
-    "gates.quota.successIncrement", "gates.bucket", "gates.bucket.scope", "gates.bucket.capacity",
-    "gates.bucket.deposit", "gates.bucket.cost", "gates.throttle", "gates.throttle.scope", "gates.throttle.maxTokens",
-    "gates.throttle.tokenRatio", "gates.budget", "gates.budget.scope", "gates.budget.percent",
-    "gates.budget.minPerSecond", "gates.budget.ttlMs", "gates.breaker", "gates.breaker.scope", "gates.breaker.window",
-    "gates.breaker.minCalls", "gates.breaker.failurePercent", "gates.breaker.openMs", "gates.breaker.halfOpenCalls",
-    "operation", "idempotencyKey", "binMs", "runs"};
-const char* const kFleetNames[] = {"service", "occ", "poisson", "uniform", "serial", "once", "fixed", "exponential",
-                                   "normal", "slowdown", "outage", "fifo", "lifo", "never", "expired", "unfinishable",
-                                   "none", "full", "equal", "decorrelated", "charge", "read", "client", "fleet",
-                                   "timeout", "5xx", ""};
+// The fleet request's paths (FLEET.md §3) and the names its choice fields take, from its two
+// tables (vocabulary.hpp): a fleet field added to core/ is fuzzed with nothing written here.
+const retrylab::fuzz::Vocabulary& fleetVocabulary() {
+    static const retrylab::fuzz::Vocabulary v =
+        retrylab::fuzz::vocabularyOf({&retrylab::fleetFields(), &retrylab::occFleetFields()});
+    return v;
+}
 // Small numbers, so that most valid requests are quick enough to run (checks.hpp).
 const double kFleetNumbers[] = {0, 0.001, 0.1, 0.5, 1, 2, 3, 5, 10, 20, 50, 100, 200, 1000, 2000, 5000, 20000};
 
@@ -146,15 +135,16 @@ public:
     Value fleet() {
         Value request = Value::object();
         for (std::size_t n = in_.ConsumeIntegralInRange<std::size_t>(0, 16); n > 0 && in_.remaining_bytes() > 0; --n) {
-            const std::string path = in_.PickValueInArray(kFleetPaths);
+            const auto& vocabulary = fleetVocabulary();
+            const std::string& path = pick(vocabulary.paths);
             Value v;
             switch (in_.ConsumeIntegralInRange<int>(0, 9)) {
                 case 0: v = value(1); break;
                 case 1: v = Value::null(); break;
                 case 2: v = Value::object(); break;
-                case 3: v = Value::string(in_.PickValueInArray(kFleetNames)); break;
+                case 3: v = Value::string(pick(vocabulary.names)); break;
                 case 4: v = Value::boolean(in_.ConsumeBool()); break;
-                case 5: v = Value::array({Value::string(in_.PickValueInArray(kFleetNames))}); break;
+                case 5: v = Value::array({Value::string(pick(vocabulary.names))}); break;
                 case 6: v = Value::number(number()); break;
                 default: v = Value::number(in_.PickValueInArray(kFleetNumbers)); break;
             }
@@ -164,6 +154,10 @@ public:
     }
 
 private:
+    const std::string& pick(const std::vector<std::string>& items) {
+        return items[in_.ConsumeIntegralInRange<std::size_t>(0, items.size() - 1)];
+    }
+
     // Sets v at a dotted path, making (or replacing with) objects on the way.
     static void setPath(Value& object, const std::string& path, Value v) {
         const std::size_t dot = path.find('.');

@@ -25,7 +25,7 @@ const char* const kUsage =
     "usage: retrysim [--sweep] [FILE]\n"
     "       retrysim --fleet [FILE]\n"
     "       retrysim --check [FILE]\n"
-    "       retrysim --schema\n"
+    "       retrysim --schema [--fleet]\n"
     "\n"
     "Runs the retry engine on the inputs in FILE (a JSON object; stdin when FILE is absent\n"
     "or '-') and prints the result as JSON. '{}' is the opening run: every field defaulted.\n"
@@ -33,7 +33,8 @@ const char* const kUsage =
     "  --sweep        FILE is a sweep request { inputs, vary, from, to, points } instead\n"
     "                 (docs/engine.md section 3)\n"
     "  --check        only validate the inputs: print { ok, errors } (exit 0 when ok, 2 when not)\n"
-    "  --schema       print the engine's input table { engine, inputs } (docs/engine.md section 4)\n"
+    "  --schema       print the engine's input table { engine, inputs, scenarios } (docs/engine.md\n"
+    "                 section 4); with --fleet, the fleet request's { engine, fleet, occ }\n"
     "  --fleet        FILE is a fleet request (FLEET.md: many clients, one server)\n"
     "  -h, --help     show this text\n"
     "  -V, --version  print the engine's version\n"
@@ -57,7 +58,8 @@ int run(int argc, char** argv) {
         ++argv;
     }
     if (mode == "--schema") {
-        if (argc > 1) return fail(std::string("--schema reads no FILE\n") + kUsage);
+        const bool fleetTable = argc > 1 && std::string(argv[1]) == "--fleet";
+        if (argc > (fleetTable ? 2 : 1)) return fail(std::string("--schema reads no FILE\n") + kUsage);
         // The table, and the limits this binding reads inputs within (retrylab/json.hpp).
         namespace json = retrylab::json;
         auto count = [](std::size_t n) { return Value::number(static_cast<double>(n)); };
@@ -71,7 +73,7 @@ int run(int argc, char** argv) {
         limits.set("allMembers", count(json::kMaxMembersInAll));
         limits.set("objectMembers", count(json::kMaxMembers));
         limits.set("listItems", count(json::kMaxItems - 2));
-        Value schema = retrylab::schema();
+        Value schema = fleetTable ? retrylab::fleetSchema() : retrylab::schema();
         schema.set("limits", std::move(limits));
         std::cout << json::dump(schema, 2) << "\n";
         std::cout.flush();

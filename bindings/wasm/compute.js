@@ -305,7 +305,7 @@ Object.freeze(Object.freeze(Object.freeze(RL_OUT_OF_STACK).errors)[0]);
 // The entry points, in the order of rl_run()'s `entry` (engine.cpp). Each becomes a method of
 // the engine built the same way (rlEngine below), so each has the same guard: it never throws,
 // and an instance interrupted inside a call is never used again.
-var RL_ENTRIES = ['compute', 'sweep', 'validate', 'schema', 'fleet'];
+var RL_ENTRIES = ['compute', 'sweep', 'validate', 'schema', 'fleet', 'fleetSchema'];
 
 // The engine's API (compute, sweep, version, heapInUse, heapTop, limits, restarts) over an
 // instance of the module. `instantiate()` (loader.js) makes a fresh instance's exports, or a
@@ -360,7 +360,7 @@ function rlEngine(first, instantiate) {
   }
 
   // Reads `input` onto a tape and runs the C++ entry point (RL_ENTRIES: 0 compute, 1 sweep,
-  // 2 validate, 3 schema, 4 fleet) on it.
+  // 2 validate, 3 schema, 4 fleet, 5 fleetSchema) on it.
   function run(entry, input) {
     var flat;
     try {
@@ -439,11 +439,16 @@ function rlEngine(first, instantiate) {
   // compute(inputs): SPEC.md; sweep({ inputs, vary, from, to, points }): docs/engine.md §3.
   for (var i = 0; i < RL_ENTRIES.length; ++i) api[RL_ENTRIES[i]] = entryPoint(i);
   // schema(): the input table, and the limits this binding reads inputs within (docs/engine.md §6).
-  var table = api.schema;
-  api.schema = function schema() {
-    var s = table();
-    if (s && s.ok !== false) s.limits = api.limits();
-    return s;
-  };
+  // fleetSchema(): the fleet request's tables { engine, fleet, occ } (FLEET.md §3), the same way;
+  // only the fleet engine file has it (the page's answers { ok: false } naming that file).
+  function withLimits(table) {
+    return function () {
+      var s = table();
+      if (s && s.ok !== false) s.limits = api.limits();
+      return s;
+    };
+  }
+  api.schema = withLimits(api.schema);
+  api.fleetSchema = withLimits(api.fleetSchema);
   return api;
 }

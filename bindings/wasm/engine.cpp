@@ -9,9 +9,10 @@
 // instead of one JS call per member.
 //
 //   rl_run(entry, tape, tapeLength, text, textBytes) -> Output*   entry 0 compute, 1 sweep,
-//                                                                 2 validate, 3 schema, 4 fleet
-//                                      (fleet only in the fleet engine file, built with
-//                                      RETRYLAB_ENGINE_FLEET; the page's file answers an error)
+//                                                                 2 validate, 3 schema, 4 fleet,
+//                                                                 5 fleetSchema
+//                                      (fleet and fleetSchema only in the fleet engine file, built
+//                                      with RETRYLAB_ENGINE_FLEET; the page's file answers an error)
 //   rl_free_result(output)
 //   rl_version() -> const char*        rl_heap_in_use() -> bytes malloc'ed now
 //   rl_heap_top() -> the heap's highest point so far
@@ -296,8 +297,8 @@ void testTrap(const Value& inputs) {
 
 extern "C" {
 
-// Runs compute() (entry 0), sweep() (1), validate() (2), schema() (3, no inputs) or fleet() (4)
-// on the inputs compute.js wrote.
+// Runs compute() (entry 0), sweep() (1), validate() (2), schema() (3, no inputs), fleet() (4) or
+// fleetSchema() (5, no inputs) on the inputs compute.js wrote.
 EMSCRIPTEN_KEEPALIVE Output* rl_run(int entry, const double* tape, std::size_t tapeLength, const char* text,
                                     std::size_t textBytes) {
     TapeReader reader(tape, tapeLength, text, textBytes);
@@ -317,6 +318,12 @@ EMSCRIPTEN_KEEPALIVE Output* rl_run(int entry, const double* tape, std::size_t t
             // The page's engine file stays within its size budget without the fleet (BENCHMARKS.md):
             // the fleet engine file, retrylab-fleet.js, has it.
             return output(failure("This engine file has no fleet(): load retrylab-fleet.js, the engine file with the fleet."));
+#endif
+        case 5:
+#ifdef RETRYLAB_ENGINE_FLEET
+            return output(retrylab::fleetSchema());
+#else
+            return output(failure("This engine file has no fleetSchema(): load retrylab-fleet.js, the engine file with the fleet."));
 #endif
         default: return output(retrylab::compute(inputs));
     }

@@ -275,6 +275,12 @@ constexpr Row kInputRows[] = {
         .defaults("backoff"),
     choice("attemptStart", "limits", "when an attempt is sent under the overall deadline", kAttemptStarts)
         .defaults("fits"),
+#ifdef RETRYLAB_SCRATCH_ROW
+    // Only in the scratch build of tests/CMakeLists.txt (retrysim_scratch_row): a throwaway row,
+    // which tests/node/scratch-row.test.js finds validated, echoed, listed and carried by a
+    // link with nothing else written (issue 13).
+    ms("scratchMs", "client", "a throwaway wait of the scratch build").range(0, 1000).defaults(250),
+#endif
 };
 
 Literal literalOf(Lit kind, double x, const char* text) {
@@ -532,10 +538,35 @@ Value validate(const Value& raw) {
     return v;
 }
 
+Value scriptToValue(const std::vector<ScriptEntry>& script) {
+    // As the `script` input's echo writes an answer: only what differs from its default.
+    Value answers = Value::array();
+    for (const ScriptEntry& e : script) {
+        Value a = Value::object();
+        if (e.status) a.set("status", Value::number(*e.status));
+        if (e.retryAfter) a.set("retryAfter", Value::string(*e.retryAfter));
+        if (e.date) a.set("date", Value::string(*e.date));
+        if (e.lost) a.set("lost", Value::boolean(true));
+        if (e.dropped) a.set("dropped", Value::boolean(true));
+        answers.push(std::move(a));
+    }
+    return answers;
+}
+
 Value schema() {
     Value v = Value::object();
     v.set("engine", Value::string(engineVersion()));
     v.set(inputFields().name, tableToValue(inputFields()));
+    // Each named scenario's answers, from serverScript(): the script the run uses for it.
+    Value scenarios = Value::object();
+    for (const Choice& c : inputFields().field("scenario").choices) {
+        auto scenario = static_cast<Scenario>(c.value);
+        if (scenario == Scenario::Script) continue;
+        Inputs in;
+        in.scenario = scenario;
+        scenarios.set(c.name, scriptToValue(serverScript(in)));
+    }
+    v.set("scenarios", std::move(scenarios));
     return v;
 }
 

@@ -27,7 +27,6 @@ function injectFaults(initialFault) {
       if (typeof real !== 'function') return real;
       return async (...args) => {
         const engine = await real(...args);
-        if (engine && engine.ready && typeof engine.ready.then === 'function') await engine.ready;
         const compute = engine.compute;
         engine.__calls = 0; // compute() calls this engine has had
         (window.__rlEngines = window.__rlEngines || []).push(engine);

@@ -482,3 +482,66 @@ TEST_CASE("a variant's defaults apply to the default variant only; another needs
     CHECK(sameValue(*network.find("default"), obj({{"dist", str("fixed")}, {"ms", num(5)}})));
     CHECK(network.find("variants")->asArray()[1].find("members")->asArray().size() == 2);
 }
+
+TEST_CASE("schema() publishes each named scenario's answers as SPEC §2 lists them", "[fields][schema][scenarios]") {
+    const Value s = schema();
+    const Value* scenarios = s.find("scenarios");
+    REQUIRE(scenarios);
+    auto answer = [](std::initializer_list<std::pair<const char*, Value>> members) {
+        Value a = Value::object();
+        for (const auto& m : members) a.set(m.first, m.second);
+        return a;
+    };
+    auto list = [](std::initializer_list<Value> items) {
+        Value l = Value::array();
+        for (const Value& v : items) l.push(v);
+        return l;
+    };
+    // SPEC §2, "Named scenarios".
+    Value expected = Value::object();
+    expected.set("response-lost", list({answer({{"status", num(200)}, {"lost", boolean(true)}}), answer({{"status", num(200)}})}));
+    expected.set("request-lost", list({answer({{"dropped", boolean(true)}}), answer({{"status", num(200)}})}));
+    expected.set("outage-503-twice", list({answer({{"status", num(503)}}), answer({{"status", num(503)}}), answer({{"status", num(200)}})}));
+    expected.set("bad-request-400", list({answer({{"status", num(400)}})}));
+    CHECK(sameValue(*scenarios, expected));
+}
+
+TEST_CASE("a named scenario runs exactly as its published script does", "[fields][schema][scenarios]") {
+    const Value scenarios = *schema().find("scenarios");
+    std::size_t named = 0;
+    for (const Choice& c : inputFields().field("scenario").choices) {
+        if (c.name == "script") continue;
+        ++named;
+        INFO("scenario " << c.name);
+        const Value* script = scenarios.find(c.name);
+        REQUIRE(script);
+        // A few policies, so that every answer of the script is reached: retries of writes
+        // with and without a key, every class retried, a read.
+        std::vector<Value> policies(4, Value::object());
+        policies[1].set("idempotencyKey", boolean(true));
+        Value every = Value::array();
+        for (const char* name : {"timeout", "429", "5xx", "4xx"}) every.push(str(name));
+        policies[2].set("retryOn", every);
+        policies[2].set("maxRetries", num(6));
+        policies[3].set("operation", str("read"));
+        for (const Value& policy : policies) {
+            Value named_ = policy;
+            named_.set("scenario", str(c.name));
+            Value scripted_ = policy;
+            scripted_.set("scenario", str("script"));
+            scripted_.set("script", *script);
+            Value a = compute(named_);
+            Value b = compute(scripted_);
+            REQUIRE(a.find("ok")->asBool());
+            REQUIRE(b.find("ok")->asBool());
+            for (const Value::Member& m : a.asObject()) {
+                if (m.key == "inputs") continue;
+                INFO("member " << m.key);
+                REQUIRE(b.find(m.key));
+                CHECK(sameValue(m.value, *b.find(m.key)));
+            }
+            CHECK(a.asObject().size() == b.asObject().size());
+        }
+    }
+    CHECK(named == scenarios.asObject().size());
+}

@@ -13,6 +13,8 @@ const repo = path.resolve(__dirname, '..', '..');
 const enginePath = process.env.RETRYLAB_ENGINE ||
   path.join(repo, 'build', 'wasm', 'bindings', 'wasm', 'retrylab-engine.js');
 const retrysimPath = process.env.RETRYSIM || path.join(repo, 'build', 'native', 'bindings', 'cli', 'retrysim');
+const fleetEnginePath = process.env.RETRYLAB_FLEET_ENGINE ||
+  path.join(repo, 'build', 'wasm', 'bindings', 'wasm', 'retrylab-fleet.js');
 const casesPath = process.env.RETRYLAB_CASES || path.join(repo, '..', 'shared', 'conformance', 'cases.json');
 
 let enginePromise;
@@ -23,6 +25,16 @@ function loadEngine() {
     enginePromise = require(enginePath)();
   }
   return enginePromise;
+}
+
+let fleetEnginePromise;
+// The fleet engine file's module (retrylab-fleet.js), loaded once per test file.
+function loadFleetEngine() {
+  if (!fleetEnginePromise) {
+    assert.ok(fs.existsSync(fleetEnginePath), `no fleet engine file at ${fleetEnginePath}: build the wasm preset`);
+    fleetEnginePromise = require(fleetEnginePath)();
+  }
+  return fleetEnginePromise;
 }
 
 // Runs retrysim with `input` (a string or Buffer) on stdin, or with `args`.
@@ -99,6 +111,6 @@ function seededRandom(seed) {
 }
 
 module.exports = {
-  repo, enginePath, retrysimPath, casesPath,
-  loadEngine, runRetrysim, retrysimResult, loadCases, asJson, firstDifference, seededRandom,
+  repo, enginePath, fleetEnginePath, retrysimPath, casesPath,
+  loadEngine, loadFleetEngine, runRetrysim, retrysimResult, loadCases, asJson, firstDifference, seededRandom,
 };

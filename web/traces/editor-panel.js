@@ -5,13 +5,14 @@
 // a link's). While a field is wrong the last good trace stays, in the state and in the matrix.
 
 import { show as showTree } from '../dom.js';
-import { editorErrors, editorFromInputs, editorView, fieldId, inputsFromEditor } from './editor.js';
+import { editorErrors, editorForm, editorFromInputs, editorView, fieldId, inputsFromEditor } from './editor.js';
 import { TRACES, traceById } from './definitions.js';
 
 const hasAny = (errors) => Object.keys(errors).length > 0;
 const noResult = [{ field: 'general', message: 'The engine returned no result.' }];
 
-export function mountEditorPanel(box, id, { compute, defaults, oneCaller, onCustom, onStale }) {
+export function mountEditorPanel(box, id, { compute, schema, defaults, oneCaller, onCustom, onStale }) {
+  const form = editorForm(schema); // the fields, from the engine's table of its inputs
   const root = box.getRootNode();
   const $ = (name) => box.querySelector(`#${id(name)}`);
   let fields = null;
@@ -25,8 +26,8 @@ export function mountEditorPanel(box, id, { compute, defaults, oneCaller, onCust
   function read(inputs) {
     const checked = compute(inputs);
     if (!checked || checked.ok !== true) return { errors: checked ? checked.errors : noResult };
-    const parsed = editorFromInputs(checked.inputs, defaults);
-    const { inputs: normal } = inputsFromEditor(parsed.fields, parsed.extra);
+    const parsed = editorFromInputs(form, checked.inputs, defaults);
+    const { inputs: normal } = inputsFromEditor(form, parsed.fields, parsed.extra);
     lastRead = { ...parsed, inputs: normal, result: compute(normal) };
     return lastRead;
   }
@@ -51,7 +52,7 @@ export function mountEditorPanel(box, id, { compute, defaults, oneCaller, onCust
 
   function drawForm() {
     const from = $('ed-from')?.value;
-    showTree(box, editorView(id, fields, { traces: TRACES }));
+    showTree(box, editorView(form, id, fields, { traces: TRACES }));
     if (from) $('ed-from').value = from;
     drawErrors();
   }
@@ -69,7 +70,7 @@ export function mountEditorPanel(box, id, { compute, defaults, oneCaller, onCust
 
   // The fields changed: the engine's run of them, or its errors beside them.
   function recompute() {
-    const parsed = inputsFromEditor(fields, extra);
+    const parsed = inputsFromEditor(form, fields, extra);
     if (hasAny(parsed.errors)) {
       errors = parsed.errors;
     } else {
@@ -80,7 +81,7 @@ export function mountEditorPanel(box, id, { compute, defaults, oneCaller, onCust
         own = parsed.inputs;
         onCustom(parsed.inputs);
       } else {
-        errors = editorErrors((next && next.errors) || noResult);
+        errors = editorErrors(form, (next && next.errors) || noResult);
       }
     }
     drawErrors();

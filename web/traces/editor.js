@@ -6,50 +6,79 @@
 import { h } from '../dom.js';
 import { sameInputValue } from '../share/codec.js';
 
-// SPEC §2's named scenarios as scripts, so any trace can be edited answer by answer.
-export const NAMED_SCRIPTS = Object.freeze({
-  'response-lost': [{ status: 200, lost: true }, { status: 200 }],
-  'request-lost': [{ dropped: true }, { status: 200 }],
-  'outage-503-twice': [{ status: 503 }, { status: 503 }, { status: 200 }],
-  'bad-request-400': [{ status: 400 }],
-});
+// What the form holds comes from the engine's table of its inputs (engine.schema(), docs/engine.md
+// §4), so an input added there shows up here with nothing written in this file:
+//   - the rows of FORM_GROUPS (the run of one caller: its request, policy, limits, server and
+//     randomness; the client lab owns the "client" knobs and the herd section "herd") make the
+//     fields, by type: numbers, texts (strings and HTTP-dates), switches, choices;
+//   - `scenario` and `script` are the table of answers, `draws` the draws box, `retryOn` its
+//     checkboxes (one per class the row names);
+//   - each named scenario's answers are the engine's own (schema().scenarios), so any trace
+//     can be edited answer by answer.
+// The page's words for a field (WORDS) are the only thing said here per input; a row without
+// them is labelled by its description.
+const FORM_GROUPS = ['request', 'policy', 'limits', 'server', 'randomness'];
+// The rows with a widget of their own rather than a field of their type (and what shows them).
+const OWN_WIDGETS = { scenario: 'answers', script: 'answers', draws: 'draws', retryOn: 'checkboxes' };
+const OWN_ROWS = new Set(Object.keys(OWN_WIDGETS));
 
-export const NUMBER_FIELDS = Object.freeze([
-  { name: 'maxRetries', label: 'Retries after the first attempt', unit: '' },
-  { name: 'baseBackoffMs', label: 'First ceiling', unit: 'ms' },
-  { name: 'backoffMultiplier', label: 'Ceiling growth per failure', unit: '×' },
-  { name: 'maxBackoffMs', label: 'Ceiling cap', unit: 'ms', nullable: true },
-  { name: 'waitBudgetMs', label: 'Total waiting allowed', unit: 'ms', nullable: true },
-  { name: 'deadlineMs', label: 'Overall deadline', unit: 'ms', nullable: true },
-  { name: 'clientTimeoutMs', label: 'Client timeout per attempt', unit: 'ms' },
-  { name: 'responseMs', label: 'Server answer time', unit: 'ms' },
-  { name: 'seed', label: 'Generator seed, after the draws run out', unit: '' },
-]);
+const WORDS = {
+  maxRetries: 'Retries after the first attempt',
+  baseBackoffMs: 'First ceiling',
+  backoffMultiplier: 'Ceiling growth per failure',
+  maxBackoffMs: 'Ceiling cap',
+  waitBudgetMs: 'Total waiting allowed',
+  deadlineMs: 'Overall deadline',
+  clientTimeoutMs: 'Client timeout per attempt',
+  responseMs: 'Server answer time',
+  seed: 'Generator seed, after the draws run out',
+  operation: 'Operation',
+  jitter: 'Jitter',
+  operationId: 'Operation identifier',
+  startDate: 'Clock at time 0 (an HTTP-date)',
+  idempotencyKey: 'Send the identifier as an idempotency key the provider honours',
+  retryWritesWithoutKey: 'Retry a write that carries no identifier',
+  honourRetryAfter: 'Honour Retry-After: the header replaces the backoff',
+  retryOn: 'Retry on',
+  attemptStart: 'Send an attempt',
+};
+const UNITS = { backoffMultiplier: '×' };
+// The page's words for some choices' names; another shows as its name.
+const CHOICE_WORDS = {
+  operation: { read: 'read (no side effect)', create: 'create (one record per commit)', charge: 'charge (one charge per commit)' },
+  jitter: {
+    full: 'full: ceiling × draw', equal: 'equal: half the ceiling + half × draw', decorrelated: 'decorrelated', none: 'none: the ceiling itself',
+    proportional: 'proportional',
+  },
+  attemptStart: { fits: 'if its answer is due in time', 'before-deadline': 'if it starts in time' },
+  retryOn: { timeout: 'timeouts', 429: '429', '5xx': '5xx', '4xx': 'other 4xx' },
+};
 
-export const CHOICES = Object.freeze({
-  operation: { label: 'Operation', options: [['read', 'read (no side effect)'], ['create', 'create (one record per commit)'], ['charge', 'charge (one charge per commit)']] },
-  jitter: { label: 'Jitter', options: [['full', 'full: ceiling × draw'], ['equal', 'equal: half the ceiling + half × draw'], ['decorrelated', 'decorrelated'], ['none', 'none: the ceiling itself']] },
-});
+const labelOf = (row) => WORDS[row.name] || row.description;
+const choiceLabel = (field, c) => (CHOICE_WORDS[field] || {})[c.name] || c.name;
 
-export const TEXT_FIELDS = Object.freeze([
-  { name: 'operationId', label: 'Operation identifier' },
-  { name: 'startDate', label: 'Clock at time 0 (an HTTP-date)' },
-]);
-
-export const FLAGS = Object.freeze([
-  { name: 'idempotencyKey', label: 'Send the identifier as an idempotency key the provider honours' },
-  { name: 'retryWritesWithoutKey', label: 'Retry a write that carries no identifier' },
-  { name: 'honourRetryAfter', label: 'Honour Retry-After: the header replaces the backoff' },
-]);
-
-export const RETRY_CLASSES = Object.freeze([
-  ['timeout', 'timeouts'], ['429', '429'], ['5xx', '5xx'], ['4xx', 'other 4xx'],
-]);
-
-const OWNED = new Set([
-  'scenario', 'script', 'draws', 'retryOn',
-  ...NUMBER_FIELDS.map((f) => f.name), ...Object.keys(CHOICES), ...TEXT_FIELDS.map((f) => f.name), ...FLAGS.map((f) => f.name),
-]);
+// The form for an engine's table: { numbers, texts, flags, choices, retryClasses, scripts,
+// owned, labels }. Built once per engine (the panel does, from engine.schema()).
+export function editorForm(schema) {
+  const rows = schema.inputs.filter((r) => FORM_GROUPS.includes(r.group) && !OWN_ROWS.has(r.name));
+  const of = (...types) => rows.filter((r) => types.includes(r.type)).map((r) => ({
+    name: r.name, label: labelOf(r), unit: UNITS[r.name] || r.unit || '', nullable: r.nullable,
+    options: r.choices && r.choices.map((c) => [c.name, choiceLabel(r.name, c)]),
+  }));
+  const numbers = of('number');
+  const choices = of('choice');
+  const texts = of('string', 'http-date');
+  const flags = of('boolean');
+  const retryOn = schema.inputs.find((r) => r.name === 'retryOn');
+  const all = [...numbers, ...choices, ...texts, ...flags];
+  return {
+    numbers, texts, flags, choices,
+    retryClasses: retryOn.items.choices.map((c) => [c.name, choiceLabel('retryOn', c)]),
+    scripts: schema.scenarios || {},
+    owned: new Set([...OWN_ROWS, ...all.map((f) => f.name)]),
+    labels: Object.fromEntries([...all, retryOn].map((f) => [f.name, f.label || labelOf(f)])),
+  };
+}
 
 const text = (v) => (v === null || v === undefined ? '' : String(v));
 
@@ -64,20 +93,20 @@ function answerFields(entry) {
 // Inputs the editor has no field for ride along in `extra`, unless they hold the engine's
 // default (`defaults`, the echo of {}); a herd's callers do not (the editor's trace is one
 // caller's).
-export function editorFromInputs(inputs, defaults = {}) {
-  const script = inputs.scenario === 'script' ? inputs.script : NAMED_SCRIPTS[inputs.scenario];
+export function editorFromInputs(form, inputs, defaults = {}) {
+  const script = inputs.scenario === 'script' ? inputs.script : form.scripts[inputs.scenario];
   const fields = {
     script: (script || [{ status: 200 }]).map(answerFields),
     draws: (inputs.draws || []).map(String).join(', '),
-    retryOn: RETRY_CLASSES.map(([c]) => c).filter((c) => (inputs.retryOn || []).includes(c)),
+    retryOn: form.retryClasses.map(([c]) => c).filter((c) => (inputs.retryOn || []).includes(c)),
   };
-  for (const f of NUMBER_FIELDS) fields[f.name] = text(inputs[f.name]);
-  for (const name of Object.keys(CHOICES)) fields[name] = inputs[name];
-  for (const f of TEXT_FIELDS) fields[f.name] = text(inputs[f.name]);
-  for (const f of FLAGS) fields[f.name] = inputs[f.name] === true;
+  for (const f of form.numbers) fields[f.name] = text(inputs[f.name]);
+  for (const f of form.choices) fields[f.name] = inputs[f.name];
+  for (const f of form.texts) fields[f.name] = text(inputs[f.name]);
+  for (const f of form.flags) fields[f.name] = inputs[f.name] === true;
   const extra = {};
   for (const [name, value] of Object.entries(inputs)) {
-    if (OWNED.has(name) || name === 'callers' || sameInputValue(value, defaults[name])) continue;
+    if (form.owned.has(name) || name === 'callers' || sameInputValue(value, defaults[name])) continue;
     extra[name] = value;
   }
   return { fields, extra };
@@ -92,7 +121,7 @@ function readNumber(textValue) {
 
 // The inputs the fields stand for, and the fields that cannot be read at all (keyed as the
 // engine keys its errors). The engine judges everything that can be read.
-export function inputsFromEditor(fields, extra = {}) {
+export function inputsFromEditor(form, fields, extra = {}) {
   const errors = {};
   const inputs = { ...extra, scenario: 'script' };
   inputs.script = fields.script.map((row, i) => {
@@ -114,21 +143,21 @@ export function inputsFromEditor(fields, extra = {}) {
     if (Number.isNaN(value)) errors.draws = `Draw ${i + 1}, “${d}”, is not a number.`;
     return value;
   });
-  for (const f of NUMBER_FIELDS) {
+  for (const f of form.numbers) {
     const t = fields[f.name].trim();
     if (t === '' && f.nullable) inputs[f.name] = null;
     else if (Number.isNaN(readNumber(t))) errors[f.name] = f.nullable ? 'Enter a number, or leave it empty for none.' : 'Enter a number.';
     else inputs[f.name] = readNumber(t);
   }
-  for (const name of Object.keys(CHOICES)) inputs[name] = fields[name];
-  for (const f of TEXT_FIELDS) inputs[f.name] = fields[f.name];
-  for (const f of FLAGS) inputs[f.name] = fields[f.name];
+  for (const f of form.choices) inputs[f.name] = fields[f.name];
+  for (const f of form.texts) inputs[f.name] = fields[f.name];
+  for (const f of form.flags) inputs[f.name] = fields[f.name];
   inputs.retryOn = [...fields.retryOn];
   return { inputs, errors };
 }
 
 // Where an engine error path is shown: a field's key, an answer's row, or 'general'.
-export function errorKey(path) {
+export function errorKey(form, path) {
   let m = /^script\[(\d+)\]\.(status|retryAfter|date)$/.exec(path);
   if (m) return path;
   m = /^script\[(\d+)\]/.exec(path);
@@ -136,34 +165,30 @@ export function errorKey(path) {
   if (/^draws(\[|$)/.test(path)) return 'draws';
   if (/^retryOn(\[|$)/.test(path)) return 'retryOn';
   if (path === 'script') return 'script';
-  if (OWNED.has(path)) return path;
+  if (form.owned.has(path)) return path;
   return 'general';
 }
 
 const COLUMN_WORDS = { status: 'status', retryAfter: 'Retry-After', date: 'Date' };
-const LABELS = Object.fromEntries([
-  ...NUMBER_FIELDS.map((f) => [f.name, f.label]), ...TEXT_FIELDS.map((f) => [f.name, f.label]),
-  ...Object.entries(CHOICES).map(([name, c]) => [name, c.label]), ['retryOn', 'Retry on'],
-]);
 
 // The reader's name for an engine path: "Answer 3 status", "Draw 2", "Ceiling cap".
-export function pathLabel(path) {
+export function pathLabel(form, path) {
   let m = /^script\[(\d+)\](?:\.(\w+))?$/.exec(path);
   if (m) return `Answer ${Number(m[1]) + 1}${m[2] ? ` ${COLUMN_WORDS[m[2]] || m[2]}` : ''}`;
   m = /^draws\[(\d+)\]$/.exec(path);
   if (m) return `Draw ${Number(m[1]) + 1}`;
-  return LABELS[path] || null;
+  return form.labels[path] || null;
 }
 
 // The engine's errors by the key of the field that shows them, each sentence starting with
 // the field's label instead of its path. The engine's message is its subject (the path, or
 // the answer a conflict belongs to: "script[0] cannot be both…"), a space and `detail`.
-export function editorErrors(engineErrors) {
+export function editorErrors(form, engineErrors) {
   const out = {};
   for (const { field, message, detail } of engineErrors) {
-    const key = errorKey(field);
+    const key = errorKey(form, field);
     const subject = typeof detail === 'string' && message.length > detail.length ? message.slice(0, message.length - detail.length - 1) : null;
-    const label = subject && pathLabel(subject);
+    const label = subject && pathLabel(form, subject);
     const sentence = label ? `${label} ${detail}` : message;
     out[key] = out[key] ? `${out[key]} ${sentence}` : sentence;
   }
@@ -223,7 +248,7 @@ function numberField(id, f, value) {
     errorLine(id, key));
 }
 
-export function editorView(id, fields, { traces }) {
+export function editorView(form, id, fields, { traces }) {
   const n = fields.script.length;
   return h('form', { class: 'te', id: id('editor'), novalidate: true, 'aria-labelledby': id('editor-heading') },
     h('div', { class: 'te-start' },
@@ -252,22 +277,22 @@ export function editorView(id, fields, { traces }) {
       errorLine(id, 'draws')),
     h('fieldset', { class: 'te-group te-policy' },
       h('legend', null, 'Policy'),
-      Object.entries(CHOICES).map(([name, c]) => h('div', { class: 'te-field' },
+      form.choices.map(({ name, ...c }) => h('div', { class: 'te-field' },
         h('label', { for: fieldId(id, name) }, c.label),
         h('select', { id: fieldId(id, name), 'data-key': name, 'aria-describedby': `${fieldId(id, name)}-error` },
           c.options.map(([value, label]) => h('option', { value, selected: fields[name] === value }, label))),
         errorLine(id, name))),
-      NUMBER_FIELDS.map((f) => numberField(id, f, fields[f.name])),
-      TEXT_FIELDS.map((f) => h('div', { class: 'te-field' },
+      form.numbers.map((f) => numberField(id, f, fields[f.name])),
+      form.texts.map((f) => h('div', { class: 'te-field' },
         h('label', { for: fieldId(id, f.name) }, f.label),
         h('input', { type: 'text', id: fieldId(id, f.name), 'data-key': f.name, value: fields[f.name], autocomplete: 'off', spellcheck: 'false', 'aria-describedby': `${fieldId(id, f.name)}-error` }),
         errorLine(id, f.name))),
       h('fieldset', { class: 'te-retry-on', 'aria-describedby': `${fieldId(id, 'retryOn')}-error` },
         h('legend', null, 'Retry on'),
-        RETRY_CLASSES.map(([value, label]) => h('label', { class: 'te-check' },
+        form.retryClasses.map(([value, label]) => h('label', { class: 'te-check' },
           h('input', { type: 'checkbox', 'data-retry-on': value, checked: fields.retryOn.includes(value) }), ` ${label}`)),
         errorLine(id, 'retryOn')),
-      FLAGS.map((f) => h('label', { class: 'te-check te-flag-line' },
+      form.flags.map((f) => h('label', { class: 'te-check te-flag-line' },
         h('input', { type: 'checkbox', id: fieldId(id, f.name), 'data-flag': f.name, checked: fields[f.name] }), ` ${f.label}`))),
     h('p', { class: 'rl-error te-error', id: `${fieldId(id, 'general')}-error`, 'aria-live': 'polite' }));
 }

@@ -92,6 +92,7 @@ export function mountTraces(root, app, engine, { idPrefix = 'tr-' } = {}) {
   });
   editor = mountEditorPanel($('editor-box'), id, {
     compute,
+    schema: engine.schema(), // the editor's fields and the named scenarios' answers
     defaults: compute({}).inputs, // the engine's defaults, to keep them out of the editor's extra inputs
     oneCaller: (trace) => oneCaller(trace),
     onCustom: (custom) => loadTrace(CUSTOM_ID, { custom }),

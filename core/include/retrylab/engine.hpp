@@ -104,8 +104,12 @@ ParsedInputs parseInputs(const Value& raw);
 
 // `{ ok, errors: [{ field, code, message, detail }] }` without running (errors empty when ok).
 Value validate(const Value& raw);
-// The input table as data: `{ engine, inputs: [row...] }` (docs/engine.md §4).
+// The input table as data: `{ engine, inputs: [row...], scenarios: { name: [answer...] } }`
+// (docs/engine.md §4); `scenarios` holds each named scenario's serverScript(), written as the
+// `script` input writes answers.
 Value schema();
+// Answers as the `script` input's echo writes them (only what differs from an answer's default).
+Value scriptToValue(const std::vector<ScriptEntry>& script);
 
 enum class EventKind {
     Send, Commit, Replay, Conflict, ServerError, RequestLost, ResponseLost,

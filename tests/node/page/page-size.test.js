@@ -29,8 +29,9 @@ const LATER = [
   // 31 KB until issue 16, whose 25 client presets (each with its versions, releases, what the
   // engine cannot represent and what the page sets) took the sections from 28.4 to 33.8 KB
   // gzipped; their quotes and file/line pins stay out of the page (web/clients/sources.js,
-  // docs/clients.md).
-  { what: 'the sections below the article', files: ['retrylab-sections.js', 'retrylab-sections.css'], ceiling: 35 * 1024 },
+  // docs/clients.md). 35.5 KB since issue 13's trace editor builds its form from the engine's
+  // table (traces/editor.js, editorForm: +0.2 KB gzipped, and attemptStart's select).
+  { what: 'the sections below the article', files: ['retrylab-sections.js', 'retrylab-sections.css'], ceiling: 35.5 * 1024 },
   { what: 'the downloads', files: ['retrylab-export.js'], ceiling: 5 * 1024 },
 ];
 

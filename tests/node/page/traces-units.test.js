@@ -8,17 +8,20 @@ import { loadEngineInNode } from '../../browser/lib/engine.js';
 import { textOf } from '../../../web/dom.js';
 import { SEED_HERD, SEED_POLICY, TRACES, traceInputs } from '../../../web/traces/definitions.js';
 import { moveFocus } from '../../../web/traces/grid.js';
-import { editorErrors, editorFromInputs, errorKey, fieldId, inputsFromEditor, pathLabel } from '../../../web/traces/editor.js';
+import { editorErrors, editorForm, editorFromInputs, errorKey, fieldId, inputsFromEditor, pathLabel } from '../../../web/traces/editor.js';
 import { attemptCells, drawText, lookupText, matrixView, resultLines, sec } from '../../../web/traces/matrix.js';
 import { evenDraws, herdCheck, herdRunInputs } from '../../../web/traces/herd.js';
 import { CALLER_STOPS, callerStop } from '../../../web/traces/frame.js';
 
 let compute;
 let defaults;
+let engine;
+let form;
 before(async () => {
-  const engine = await loadEngineInNode();
+  engine = await loadEngineInNode();
   compute = (inputs) => engine.compute(inputs);
   defaults = compute({}).inputs;
+  form = editorForm(engine.schema());
 });
 
 describe('grid keys', () => {
@@ -86,20 +89,20 @@ describe('the editor', () => {
   test('every seed trace round-trips: fields from the engine’s echo give the same run again', () => {
     for (const trace of TRACES) {
       const original = compute(traceInputs(trace, SEED_HERD, { callers: 1 }));
-      const { fields, extra } = editorFromInputs(original.inputs, defaults);
+      const { fields, extra } = editorFromInputs(form, original.inputs, defaults);
       assert.deepEqual(extra, {}, `${trace.id}: every input has a field`);
-      const { inputs, errors } = inputsFromEditor(fields, extra);
+      const { inputs, errors } = inputsFromEditor(form, fields, extra);
       assert.deepEqual(errors, {});
       const again = compute(inputs);
       assert.deepEqual(again.events, original.events, trace.id);
       assert.deepEqual(again.metrics, original.metrics, trace.id);
-      assert.deepEqual(editorFromInputs(again.inputs, defaults).fields, fields, `${trace.id}: fields → inputs → fields`);
+      assert.deepEqual(editorFromInputs(form, again.inputs, defaults).fields, fields, `${trace.id}: fields → inputs → fields`);
     }
   });
 
   test('inputs no field owns ride along; a herd’s callers do not', () => {
     const result = compute({ ...SEED_POLICY, minBackoffMs: 100, callers: 5, scenario: 'script', script: [{ status: 503 }] });
-    const { extra } = editorFromInputs(result.inputs, defaults);
+    const { extra } = editorFromInputs(form, result.inputs, defaults);
     assert.deepEqual(extra, { minBackoffMs: 100 });
   });
 
@@ -108,28 +111,60 @@ describe('the editor', () => {
       scenario: 'script', script: [{ status: 200 }, { status: 99, retryAfter: 'x' }, { status: 200, lost: true, dropped: true }],
       draws: [0.5, 2], maxRetries: 101, operationId: '',
     });
-    const errors = editorErrors(bad.errors);
+    const errors = editorErrors(form, bad.errors);
     assert.match(errors['script[1].status'], /^Answer 2 status must be a whole number from 100 to 599/);
     assert.match(errors['script[2]'], /^Answer 3 cannot be both lost and dropped/);
     assert.match(errors.draws, /^Draw 2 must be a number from 0 to 1/);
     assert.match(errors.maxRetries, /^Retries after the first attempt must be a whole number from 0 to 100/);
     assert.match(errors.operationId, /^Operation identifier must be 1 to 255 characters/);
     assert.deepEqual(Object.keys(errors).sort(), ['draws', 'maxRetries', 'operationId', 'script[1].status', 'script[2]']);
-    assert.deepEqual([errorKey('retryOn[1]'), errorKey('callers'), errorKey('script')], ['retryOn', 'general', 'script']);
-    assert.equal(pathLabel('script[0].retryAfter'), 'Answer 1 Retry-After');
+    assert.deepEqual([errorKey(form, 'retryOn[1]'), errorKey(form, 'callers'), errorKey(form, 'script')], ['retryOn', 'general', 'script']);
+    assert.equal(pathLabel(form, 'script[0].retryAfter'), 'Answer 1 Retry-After');
     const id = (name) => `tr-${name}`;
     assert.deepEqual([fieldId(id, 'script[12].date'), fieldId(id, 'script[3]'), fieldId(id, 'draws')], ['tr-ed-script-12-date', 'tr-ed-script-3', 'tr-ed-draws']);
   });
 
+  test('a named scenario opens as the engine’s own answers for it, and runs as it does', () => {
+    const { scenarios } = engine.schema();
+    const named = engine.schema().inputs.find((r) => r.name === 'scenario').choices.map((c) => c.name).filter((n) => n !== 'script');
+    assert.deepEqual(Object.keys(scenarios), named);
+    assert.deepEqual(form.scripts, scenarios);
+    for (const scenario of named) {
+      const original = compute({ scenario });
+      const { fields, extra } = editorFromInputs(form, original.inputs, defaults);
+      const { inputs, errors } = inputsFromEditor(form, fields, extra);
+      assert.deepEqual(errors, {});
+      assert.deepEqual(inputs.script, scenarios[scenario], scenario);
+      const again = compute(inputs);
+      assert.deepEqual(again.events, original.events, scenario);
+      assert.deepEqual(again.attempts, original.attempts, scenario);
+    }
+  });
+
+  test('the form has a field for every input of the run’s groups in the engine’s table, of its type', () => {
+    const rows = engine.schema().inputs;
+    const byType = (type) => rows.filter((r) => ['request', 'policy', 'limits', 'server', 'randomness'].includes(r.group) && r.type === type
+      && !['scenario', 'script', 'draws', 'retryOn'].includes(r.name)).map((r) => r.name);
+    assert.deepEqual(form.numbers.map((f) => f.name), byType('number'));
+    assert.deepEqual(form.flags.map((f) => f.name), byType('boolean'));
+    assert.deepEqual(form.choices.map((f) => f.name), byType('choice'));
+    assert.deepEqual(form.retryClasses.map(([c]) => c), rows.find((r) => r.name === 'retryOn').items.choices.map((c) => c.name));
+    // A row added to the table is a field of the form, labelled by its description.
+    const extended = editorForm({ ...engine.schema(), inputs: [...rows, { name: 'throwawayMs', type: 'number', group: 'limits', unit: 'ms', description: 'a scratch wait', nullable: true }] });
+    const { name, label, unit, nullable } = extended.numbers.at(-1);
+    assert.deepEqual({ name, label, unit, nullable }, { name: 'throwawayMs', label: 'a scratch wait', unit: 'ms', nullable: true });
+    assert.ok(extended.owned.has('throwawayMs'));
+  });
+
   test('unreadable entries are named before the engine is asked', () => {
-    const { fields } = editorFromInputs(compute(traceInputs(TRACES[0])).inputs, defaults);
-    const { errors } = inputsFromEditor({ ...fields, draws: '0.1 0.2,x', maxBackoffMs: '', seed: 'one', script: [{ ...fields.script[0], status: '4o4' }] });
+    const { fields } = editorFromInputs(form, compute(traceInputs(TRACES[0])).inputs, defaults);
+    const { errors } = inputsFromEditor(form, { ...fields, draws: '0.1 0.2,x', maxBackoffMs: '', seed: 'one', script: [{ ...fields.script[0], status: '4o4' }] });
     assert.deepEqual(errors, {
       draws: 'Draw 3, “x”, is not a number.',
       seed: 'Enter a number.',
       'script[0].status': 'Enter a status code, such as 503.',
     });
-    assert.equal(inputsFromEditor({ ...fields, maxBackoffMs: ' ' }).inputs.maxBackoffMs, null, 'an empty cap is none');
+    assert.equal(inputsFromEditor(form, { ...fields, maxBackoffMs: ' ' }).inputs.maxBackoffMs, null, 'an empty cap is none');
   });
 });
 
