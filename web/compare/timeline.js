@@ -37,7 +37,7 @@ function laneWords(label, r) {
 }
 
 export function alignedTimelines(sides, { width = 720 } = {}) {
-  width = Math.max(320, Math.round(width));
+  width = Math.max(240, Math.round(width));
   const plot = width - LEFT - RIGHT;
   const end = sharedEnd(sides.map((s) => s.result));
   const step = tickStep(end, Math.floor(plot / 90));

@@ -80,6 +80,16 @@ export function mountCompare(box, { app, engine, createExplorable, linkBase }) {
     before: createExplorable($('[data-compare-lab="before"]'), engine, { idPrefix: 'cmp-b-' }),
     after: createExplorable($('[data-compare-lab="after"]'), engine, { idPrefix: 'cmp-a-' }),
   };
+  // Two explorables name their parts alike ("Inputs", "Timeline"): each side's landmarks say
+  // which side they are on, so that every landmark's name is unique.
+  for (const key of ['before', 'after']) {
+    const heading = `cmp-${key}-heading`;
+    const word = key === 'before' ? 'Before' : 'After';
+    for (const el of $(`[data-compare-lab="${key}"]`).querySelectorAll('[aria-labelledby], [aria-label]')) {
+      if (el.hasAttribute('aria-labelledby')) el.setAttribute('aria-labelledby', `${heading} ${el.getAttribute('aria-labelledby')}`);
+      else el.setAttribute('aria-label', `${word}: ${el.getAttribute('aria-label')}`);
+    }
+  }
   let clients = { client: '', afterClient: '' };
   let loading = false;
   let timer = 0;
