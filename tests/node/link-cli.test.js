@@ -56,7 +56,7 @@ function cliJson(args, input = '') {
 
 test('every example link in the README gives exactly the run the page shows for it', async () => {
   const { explorable, readLink } = await pageSide();
-  const links = readmeLinks();
+  const links = readmeLinks().filter((link) => !link.includes('view=compare'));
   assert.ok(links.length >= 7, `the README's example links: ${links.length}`);
   for (const link of links) {
     const shown = readLink(link.slice(link.indexOf('#')), explorable);
@@ -229,6 +229,8 @@ test('a preset named by the link: "urllib3’s default Retry, `maxRetries` 3 →
 
 // The page's comparison of the same link: its reader, its model and its link, value for value.
 const COMPARE_LINKS = [
+  // The README's own comparison links, then more.
+  ...readmeLinks().filter((link) => link.includes('view=compare')).map((link) => link.slice(link.indexOf('#') + 1)),
   'v=1&view=compare&after.maxRetries=0',
   'v=1&view=compare&after.idempotencyKey=true',
   'v=1&view=compare&scenario=outage-503-twice&after.maxRetries=1',
@@ -241,6 +243,7 @@ const COMPARE_LINKS = [
 
 test('every comparison reads the same in the page and in retrysim: both runs, the differences, the link', async () => {
   const { explorable, compareLink, compareRuns, presetById, codec, engine } = await pageSide();
+  assert.ok(readmeLinks().filter((link) => link.includes('view=compare')).length >= 2, 'the README shows comparison links');
   for (const link of COMPARE_LINKS) {
     const shown = compareLink.readCompareLink(link, explorable, { presetById });
     assert.deepEqual(shown.problems, [], `${link}: the page reads it whole`);
