@@ -149,6 +149,20 @@ describe('compare mode', () => {
     await assertClean(t, assert, opened);
   });
 
+  test('from a client\'s configuration to a comparison: the link names the preset and only the changed field', async (t) => {
+    const opened = await openPage(env, { path: '/' }); // with the sections: the client lab
+    const { page } = opened;
+    await page.getByLabel('Client', { exact: true }).selectOption('urllib3');
+    await page.waitForFunction(() => window.retryLab.getState().client === 'urllib3');
+    await page.getByRole('button', { name: 'Compare with…' }).click();
+    await page.waitForFunction(() => document.documentElement.classList.contains('rl-compare-ready'));
+    assert.equal(await page.evaluate(() => window.location.hash), '#v=1&view=compare&client=urllib3');
+    await page.locator('#cmp-a-maxRetries').fill('10');
+    await page.waitForFunction(() => window.location.hash === '#v=1&view=compare&client=urllib3&after.maxRetries=10');
+    assert.equal(await page.locator('[data-compare-summary]').textContent(), 'urllib3’s default Retry, maxRetries 3 → 10');
+    await assertClean(t, assert, opened);
+  });
+
   test('a bad comparison link: the notice names each bad key, the rest still compares', async (t) => {
     const opened = await openCompare('#v=1&view=compare&after.maxRetrys=1&after.maxRetries=0');
     const { page } = opened;
