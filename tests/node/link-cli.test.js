@@ -337,3 +337,30 @@ test('a bad command line is refused with a message, exit 2', () => {
   assert.equal(inside.status, 2);
   assert.deepEqual(inside.json.errors.map((e) => e.field), ['after.view']);
 });
+
+// Text made of a link's awkward pieces, at random (a fixed seed): retrysim answers every one
+// with exit 0 or 2 and never crashes, and accepts exactly the single-run links the page reads
+// whole, with the same run.
+test('hostile links: retrysim and the page agree on every one, and a link past the limit is refused', async () => {
+  const { explorable, readLink } = await pageSide();
+  let seed = 17;
+  const random = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };
+  const pieces = ['v=1', '&', '=', '%', '%E0', '%A4', '%zz', '%41', '~', ',', 'maxRetries', 'script', 'scenario=script',
+    'ra:', 'date:', 'after.', 'view=compare', 'client=urllib3', 'none', '1e999', '-0', '.5', '200', 'lost', '#', 'é', '😀',
+    'v=2', 'trace=F', 'deadlineMs', 'retryOn=', 'timeout', 'idempotencyKey', '0x10', '+3'];
+  const hashOf = (text) => { const t = text.trim(); const at = t.indexOf('#'); return at === -1 ? t : t.slice(at + 1); };
+  for (let i = 0; i < 200; i += 1) {
+    let text = '';
+    const n = 1 + Math.floor(random() * 12);
+    for (let k = 0; k < n; k += 1) text += pieces[Math.floor(random() * pieces.length)];
+    const run = cli(['--link', text]);
+    assert.ok(run.status === 0 || run.status === 2, `${JSON.stringify(text)}: exit ${run.status} ${run.stderr}`);
+    if (hashOf(text).split('&').includes('view=compare')) continue;
+    const shown = readLink(hashOf(text), explorable, { pageKeys: ['trace', 'herdCallers'] }); // the page's own keys (share/page.js)
+    assert.equal(run.status === 0, shown.problems.length === 0, `${JSON.stringify(text)}: ${JSON.stringify(shown.problems)} ${run.stdout.slice(0, 300)}`);
+    if (run.status === 0) assert.equal(firstDifference(JSON.parse(run.stdout), asJson(shown.result)), null, JSON.stringify(text));
+  }
+  const long = cliJson(['--link', '-'], `v=1&operationId=${'a'.repeat(2000001)}`);
+  assert.equal(long.status, 2);
+  assert.deepEqual(long.json.errors.map((e) => e.field), ['link']);
+});
