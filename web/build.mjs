@@ -33,8 +33,9 @@ await mkdir(dist, { recursive: true });
 
 // The page's bundle, and the sections below the article in a bundle of their own, loaded
 // when the reader nears them (web/load-sections.js): each a classic script and a stylesheet.
-// The downloads' code is a third, loaded the first time a reader asks for a file.
-for (const [entry, name] of [['main', 'retrylab'], ['sections', 'retrylab-sections'], ['export-bundle', 'retrylab-export']]) {
+// The downloads' code is a third, loaded the first time a reader asks for a file; compare
+// mode a fourth (web/compare/), the first time a reader opens a comparison.
+for (const [entry, name] of [['main', 'retrylab'], ['sections', 'retrylab-sections'], ['export-bundle', 'retrylab-export'], ['compare/index', 'retrylab-compare']]) {
   await build({
     entryPoints: [join(repo, `web/${entry}.js`)],
     outfile: join(dist, `${name}.js`),
@@ -46,7 +47,7 @@ for (const [entry, name] of [['main', 'retrylab'], ['sections', 'retrylab-sectio
     logLevel: 'warning',
   });
 }
-for (const [entry, name] of [['styles', 'retrylab'], ['sections', 'retrylab-sections']]) {
+for (const [entry, name] of [['styles', 'retrylab'], ['sections', 'retrylab-sections'], ['compare/compare', 'retrylab-compare']]) {
   await build({
     entryPoints: [join(repo, `web/${entry}.css`)],
     outfile: join(dist, `${name}.css`),

@@ -12,8 +12,13 @@
 #include <iostream>
 #include <new>
 #include <string>
+#include <vector>
+
+#include "compare.hpp"
+#include "link.hpp"
 
 #include "retrylab/engine.hpp"
+#include "retrylab/fields.hpp"
 #include "retrylab/fleet.hpp"
 #include "retrylab/json.hpp"
 
@@ -25,6 +30,9 @@ const char* const kUsage =
     "usage: retrysim [--sweep] [FILE]\n"
     "       retrysim --fleet [FILE]\n"
     "       retrysim --check [FILE]\n"
+    "       retrysim [--check] --link LINK\n"
+    "       retrysim --compare [--fleet] [--format json|markdown] [--base-url URL] BEFORE AFTER\n"
+    "       retrysim --compare [--format json|markdown] [--base-url URL] --link LINK\n"
     "       retrysim --schema [--fleet]\n"
     "\n"
     "Runs the retry engine on the inputs in FILE (a JSON object; stdin when FILE is absent\n"
@@ -36,6 +44,13 @@ const char* const kUsage =
     "  --schema       print the engine's input table { engine, inputs, scenarios } (docs/engine.md\n"
     "                 section 4); with --fleet, the fleet request's { engine, fleet, occ }\n"
     "  --fleet        FILE is a fleet request (FLEET.md: many clients, one server)\n"
+    "  --link LINK    read the inputs from a Retry Lab link ('https://...#v=1&maxRetries=0', or\n"
+    "                 its hash) by the page's rules; '-' reads the link from stdin. A link with\n"
+    "                 view=compare is compared. Unknown names and bad values are errors (exit 2)\n"
+    "  --compare      run BEFORE and AFTER (each a JSON file, '-' for stdin, or a link) and print\n"
+    "                 both results and their differences (docs/compare.md)\n"
+    "  --format F     with --compare: json (the default) or markdown (a table for a review)\n"
+    "  --base-url URL with --format markdown: where Retry Lab is, for a link to the comparison\n"
     "  -h, --help     show this text\n"
     "  -V, --version  print the engine's version\n"
     "\n"
@@ -47,19 +62,215 @@ int fail(const std::string& message) {
     return 2;
 }
 
-int run(int argc, char** argv) {
-    std::string path = "-";
-    const std::string mode = argc > 1 && (std::string(argv[1]) == "--sweep" || std::string(argv[1]) == "--check" ||
-                                          std::string(argv[1]) == "--schema" || std::string(argv[1]) == "--fleet")
-                                 ? argv[1]
-                                 : "";
-    if (!mode.empty()) {
-        --argc;
-        ++argv;
+// Prints `value` (bounded, as shownResult does) and gives the exit status: 0 when ok.
+int print(const Value& value) {
+    std::cout << retrylab::json::dump(retrylab::json::shownResult(value), 2) << "\n";
+    std::cout.flush();
+    if (!std::cout) {
+        std::cerr << "retrysim: cannot write the result to stdout\n";
+        return 1;
     }
-    if (mode == "--schema") {
-        const bool fleetTable = argc > 1 && std::string(argv[1]) == "--fleet";
-        if (argc > (fleetTable ? 2 : 1)) return fail(std::string("--schema reads no FILE\n") + kUsage);
+    const Value* ok = value.find("ok");
+    if (ok && ok->kind() == Value::Kind::Bool && ok->asBool()) return 0;
+    return fail("invalid input: " + retrylab::json::errorSummary(value) + " (the errors are on stdout)");
+}
+
+// Read and parsed in one pass, within retrylab::json's limits (64 MiB, nesting, string and
+// key lengths, NUL bytes, duplicate keys, values kept): a refusal names the limit and byte.
+retrylab::json::Parsed readJson(const std::string& path) {
+    if (path == "-") return retrylab::json::parse(stdin, "standard input");
+    std::FILE* file = std::fopen(path.c_str(), "rb");
+    if (!file) {
+        retrylab::json::Parsed none;
+        none.error = "cannot read " + path + ": " + std::strerror(errno);
+        return none;
+    }
+    retrylab::json::Parsed parsed = retrylab::json::parse(file, path);
+    std::fclose(file);
+    return parsed;
+}
+
+// A link's text: the argument, or stdin's text for "-" (at most the link format's limit).
+bool readLinkText(const std::string& arg, std::string& text, std::string& error) {
+    if (arg != "-") {
+        text = arg;
+        return true;
+    }
+    constexpr std::size_t kMost = 2000000 + 4096;
+    char buffer[65536];
+    std::size_t n;
+    while ((n = std::fread(buffer, 1, sizeof buffer, stdin)) > 0) {
+        text.append(buffer, n);
+        if (text.size() > kMost) {
+            error = "the link on standard input is longer than " + std::to_string(kMost) + " bytes";
+            return false;
+        }
+    }
+    if (std::ferror(stdin)) {
+        error = "cannot read standard input";
+        return false;
+    }
+    return true;
+}
+
+// Is a command-line argument a link rather than a file? A URL, a hash, or the text of one.
+bool looksLikeLink(const std::string& arg) {
+    return arg.rfind("http://", 0) == 0 || arg.rfind("https://", 0) == 0 || arg.rfind("file://", 0) == 0 ||
+           arg.rfind("#", 0) == 0 || arg.rfind("v=", 0) == 0 || arg.find("#v=") != std::string::npos ||
+           arg.find(".html#") != std::string::npos;
+}
+
+// The link's problems as the engine's errors: { field, code, message, detail }.
+Value linkErrors(const std::vector<retrysim::LinkProblem>& problems) {
+    Value errors = Value::array();
+    for (const retrysim::LinkProblem& p : problems) {
+        Value e = Value::object();
+        e.set("field", Value::string(p.key));
+        e.set("code", Value::string(p.code));
+        e.set("message", Value::string(p.key + " (the link's \"" + p.value + "\") " + p.reason));
+        e.set("detail", Value::string(p.reason));
+        errors.push(std::move(e));
+    }
+    return errors;
+}
+
+Value failure(Value errors) {
+    Value out = Value::object();
+    out.set("ok", Value::boolean(false));
+    out.set("errors", std::move(errors));
+    return out;
+}
+
+// The engine's errors for the inputs a link gave, after the link's own problems, each pinned
+// on an input the link gave as the page's accept.js pins it: an error about an input the link
+// did not give (the script a scenario=script needs, when the link's script could not be read)
+// is the fault of the input it depends on (its onlyWhen rule), when the link gave that one.
+Value withEngineErrors(Value errors, const Value& result, const Value& given) {
+    const Value* ok = result.find("ok");
+    if (ok && ok->kind() == Value::Kind::Bool && ok->asBool()) return errors;
+    const Value* more = result.find("errors");
+    if (!more) return errors;
+    for (const Value& e : more->asArray()) {
+        const std::string field = e.find("field")->asString();
+        const std::string input = field.substr(0, field.find_first_of(".["));
+        const retrylab::Field* row = retrylab::inputFields().find(input);
+        if (!given.find(input) && row && !row->onlyWhen.field.empty() && given.find(row->onlyWhen.field)) {
+            Value pinned = Value::object();
+            pinned.set("field", Value::string(row->onlyWhen.field));
+            pinned.set("code", *e.find("code"));
+            pinned.set("message", *e.find("message"));
+            pinned.set("detail", *e.find("message"));
+            errors.push(std::move(pinned));
+        } else {
+            errors.push(e);
+        }
+    }
+    return errors;
+}
+
+struct Options {
+    std::string mode;  // "", --sweep, --check, --schema, --fleet
+    bool compare = false;
+    std::string link;
+    bool hasLink = false;
+    std::string format = "json";
+    std::string baseUrl;
+    bool hasFormat = false, hasBaseUrl = false;
+    bool fleetTable = false;  // --schema --fleet
+    std::vector<std::string> files;
+};
+
+int runCompare(const Options& o) {
+    using retrysim::Side;
+    Side sides[2];
+    bool fleet = o.mode == "--fleet";
+    std::vector<retrysim::LinkProblem> problems;
+    if (o.hasLink) {
+        if (!o.files.empty()) return fail(std::string("--compare --link takes no FILE: the link holds both sides\n") + kUsage);
+        std::string text, error;
+        if (!readLinkText(o.link, text, error)) return fail(error);
+        retrysim::Link link = retrysim::readLink(text);
+        problems = link.problems;
+        if (link.read && link.view != "compare" && problems.empty())
+            problems.push_back({"view", link.view, "not-a-view", "is not compare: the link holds one run (give two links, or a view=compare link)"});
+        retrysim::Sides both = retrysim::sidesOfLink(link, problems);
+        if (!problems.empty()) return print(failure(linkErrors(problems)));
+        sides[0] = both.before;
+        sides[1] = both.after;
+    } else {
+        if (o.files.size() != 2) return fail(std::string("--compare needs BEFORE and AFTER (two files or links), or --link\n") + kUsage);
+        if (o.files[0] == "-" && o.files[1] == "-") return fail("only one of BEFORE and AFTER can be read from stdin");
+        for (int i = 0; i < 2; ++i) {
+            const std::string& arg = o.files[static_cast<std::size_t>(i)];
+            const std::string side = i == 0 ? "before" : "after";
+            if (looksLikeLink(arg)) {
+                if (fleet) return fail("the " + side + " side is a link; a fleet comparison reads two fleet request files");
+                retrysim::Link link = retrysim::readLink(arg);
+                if (link.read && link.view == "compare" && link.problems.empty())
+                    link.problems.push_back({"view", "compare", "not-a-view", "holds two runs; give it alone with --compare --link"});
+                for (retrysim::LinkProblem& p : link.problems) {
+                    if (i == 1) p.key = "after." + p.key;
+                    problems.push_back(p);
+                }
+                sides[i].inputs = link.before;
+            } else {
+                retrylab::json::Parsed parsed = readJson(arg);
+                if (!parsed.value) return fail(side + ": " + parsed.error);
+                sides[i].inputs = std::move(*parsed.value);
+            }
+        }
+        if (!problems.empty()) return print(failure(linkErrors(problems)));
+    }
+    Value comparison = retrysim::compare(sides[0], sides[1], fleet);
+    const Value* ok = comparison.find("ok");
+    if (o.format == "markdown" && ok && ok->asBool()) {
+        std::cout << retrysim::markdown(comparison, o.baseUrl);
+        std::cout.flush();
+        return std::cout ? 0 : 1;
+    }
+    return print(comparison);
+}
+
+int run(int argc, char** argv) {
+    Options o;
+    std::vector<std::string> args(argv + 1, argv + argc);
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& arg = args[i];
+        auto value = [&](const char* name, std::string& into, bool& given) {
+            if (given) return fail(std::string(name) + " is given twice");
+            if (i + 1 >= args.size()) return fail(std::string(name) + " needs a value\n" + kUsage);
+            into = args[++i];
+            given = true;
+            return 0;
+        };
+        if (i == 0 && (arg == "--sweep" || arg == "--check" || arg == "--schema" || arg == "--fleet")) {
+            o.mode = arg;
+        } else if (arg == "--compare" && !o.compare) {
+            o.compare = true;
+        } else if (arg == "--fleet" && o.mode.empty() && o.compare) {
+            o.mode = arg;
+        } else if (arg == "--fleet" && o.mode == "--schema" && !o.fleetTable) {
+            o.fleetTable = true;
+        } else if (arg == "--link") {
+            if (int status = value("--link", o.link, o.hasLink)) return status;
+        } else if (arg == "--format") {
+            if (int status = value("--format", o.format, o.hasFormat)) return status;
+        } else if (arg == "--base-url") {
+            if (int status = value("--base-url", o.baseUrl, o.hasBaseUrl)) return status;
+        } else if (args.size() == 1 && (arg == "-h" || arg == "--help")) {
+            std::cout << kUsage;
+            return 0;
+        } else if (args.size() == 1 && (arg == "-V" || arg == "--version")) {
+            std::cout << "retrysim " << retrylab::engineVersion() << "\n";
+            return 0;
+        } else if (arg.size() > 1 && arg[0] == '-') {
+            return fail("unknown option " + arg + "\n" + kUsage);
+        } else {
+            o.files.push_back(arg);
+        }
+    }
+    if (o.mode == "--schema") {
+        if (!o.files.empty() || o.compare || o.hasLink) return fail(std::string("--schema reads no FILE\n") + kUsage);
         // The table, and the limits this binding reads inputs within (retrylab/json.hpp).
         namespace json = retrylab::json;
         auto count = [](std::size_t n) { return Value::number(static_cast<double>(n)); };
@@ -73,56 +284,49 @@ int run(int argc, char** argv) {
         limits.set("allMembers", count(json::kMaxMembersInAll));
         limits.set("objectMembers", count(json::kMaxMembers));
         limits.set("listItems", count(json::kMaxItems - 2));
-        Value schema = fleetTable ? retrylab::fleetSchema() : retrylab::schema();
+        Value schema = o.fleetTable ? retrylab::fleetSchema() : retrylab::schema();
         schema.set("limits", std::move(limits));
         std::cout << json::dump(schema, 2) << "\n";
         std::cout.flush();
         return std::cout ? 0 : 1;
     }
-    if (argc > 2) return fail(std::string("expected at most one FILE\n") + kUsage);
-    if (argc == 2) {
-        std::string arg = argv[1];
-        if (arg == "-h" || arg == "--help") {
-            std::cout << kUsage;
-            return 0;
-        }
-        if (arg == "-V" || arg == "--version") {
-            std::cout << "retrysim " << retrylab::engineVersion() << "\n";
-            return 0;
-        }
-        if (arg.size() > 1 && arg[0] == '-') return fail("unknown option " + arg + "\n" + kUsage);
-        path = arg;
+    if (o.format != "json" && o.format != "markdown") return fail("--format is json or markdown, not " + o.format);
+    if ((o.hasFormat || o.hasBaseUrl) && !o.compare) return fail(std::string("--format and --base-url go with --compare\n") + kUsage);
+    if (o.compare) {
+        if (!o.mode.empty() && o.mode != "--fleet") return fail(std::string("--compare goes with --fleet only\n") + kUsage);
+        if (o.mode == "--fleet" && o.hasLink) return fail("a fleet comparison reads two fleet request files, not a link");
+        return runCompare(o);
     }
+    if (o.hasLink) {
+        if (!o.files.empty()) return fail(std::string("--link takes no FILE: the link holds the inputs\n") + kUsage);
+        if (!o.mode.empty() && o.mode != "--check") return fail(std::string("--link goes with --check or --compare only\n") + kUsage);
+        std::string text, error;
+        if (!readLinkText(o.link, text, error)) return fail(error);
+        retrysim::Link link = retrysim::readLink(text);
+        if (link.read && link.view == "compare" && o.mode.empty()) {
+            Options compare = o;
+            compare.compare = true;
+            return runCompare(compare);
+        }
+        if (link.view == "compare") link.problems.push_back({"view", "compare", "not-a-view", "holds two runs, which --check does not read"});
+        Value errors = linkErrors(link.problems);
+        Value result = o.mode == "--check" ? retrylab::validate(link.before) : retrylab::compute(link.before);
+        if (errors.asArray().empty()) return print(result);
+        return print(failure(withEngineErrors(std::move(errors), result, link.before)));
+    }
+    if (o.files.size() > 1) return fail(std::string("expected at most one FILE\n") + kUsage);
+    const std::string path = o.files.empty() ? "-" : o.files.front();
 
-    // Read and parsed in one pass, within retrylab::json's limits (64 MiB, nesting, string and
-    // key lengths, NUL bytes, duplicate keys, values kept): a refusal names the limit and byte.
-    retrylab::json::Parsed parsed;
-    if (path == "-") {
-        parsed = retrylab::json::parse(stdin, "standard input");
-    } else {
-        std::FILE* file = std::fopen(path.c_str(), "rb");
-        if (!file) return fail("cannot read " + path + ": " + std::strerror(errno));
-        parsed = retrylab::json::parse(file, path);
-        std::fclose(file);
-    }
+    retrylab::json::Parsed parsed = readJson(path);
     if (!parsed.value) return fail(parsed.error);
 
-    Value result = mode == "--sweep"   ? retrylab::sweep(*parsed.value)
-                   : mode == "--check" ? retrylab::validate(*parsed.value)
-                   : mode == "--fleet" ? retrylab::fleet(*parsed.value)
-                                       : retrylab::compute(*parsed.value);
+    Value result = o.mode == "--sweep"   ? retrylab::sweep(*parsed.value)
+                   : o.mode == "--check" ? retrylab::validate(*parsed.value)
+                   : o.mode == "--fleet" ? retrylab::fleet(*parsed.value)
+                                         : retrylab::compute(*parsed.value);
     parsed.value.reset();
     // At most the first 100 errors and a count of the rest, long fields cut, on both streams.
-    std::cout << retrylab::json::dump(retrylab::json::shownResult(result), 2) << "\n";
-    std::cout.flush();
-    if (!std::cout) {
-        std::cerr << "retrysim: cannot write the result to stdout\n";
-        return 1;
-    }
-
-    const Value* ok = result.find("ok");
-    if (ok && ok->kind() == Value::Kind::Bool && ok->asBool()) return 0;
-    return fail("invalid input: " + retrylab::json::errorSummary(result) + " (the errors are on stdout)");
+    return print(result);
 }
 
 }  // namespace

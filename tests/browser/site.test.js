@@ -15,9 +15,10 @@ describe('the built site', () => {
     // embed.html and retry-lab-element.js: the iframe page and the <retry-lab> script (issue 6);
     // retrylab-sections.js and .css: the sections below the article, loaded on demand.
     // retrylab-export.js: the downloads' code, loaded the first time a reader asks for a file.
-    assert.deepEqual(readdirSync(DIST).sort(), ['embed.html', 'favicon.svg', 'index.html', 'retry-lab-element.js', 'retrylab-engine.js',
-      'retrylab-export.js', 'retrylab-sections.css', 'retrylab-sections.js', 'retrylab.css', 'retrylab.js']);
-    for (const name of ['retrylab.js', 'retrylab-sections.js', 'retrylab-export.js']) {
+    // retrylab-compare.js and .css: compare mode, loaded with the first comparison (issue 17).
+    assert.deepEqual(readdirSync(DIST).sort(), ['embed.html', 'favicon.svg', 'index.html', 'retry-lab-element.js', 'retrylab-compare.css',
+      'retrylab-compare.js', 'retrylab-engine.js', 'retrylab-export.js', 'retrylab-sections.css', 'retrylab-sections.js', 'retrylab.css', 'retrylab.js']);
+    for (const name of ['retrylab.js', 'retrylab-sections.js', 'retrylab-export.js', 'retrylab-compare.js']) {
       const bundle = readFileSync(join(DIST, name), 'utf8');
       assert.match(bundle, /^\(\(\)=>\{/, `${name}: an IIFE`);
       assert.doesNotMatch(bundle, /\bimport\s*[{(*]|\bexport\s*\{|\beval\(|new Function\(/, `${name}: no module syntax, no eval`);

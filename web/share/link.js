@@ -4,6 +4,7 @@
 
 import { MAX_LINK_LENGTH, isLink } from './codec.js';
 import { acceptInputs } from './accept.js';
+import { isCompareLink } from './compare-link.js';
 
 const WRITE_DELAY_MS = 200;
 
@@ -38,7 +39,8 @@ export function syncLink(win, app, { onProblems, pageKeys = [], pageOf = () => (
   // until they change something.
   let loading = false;
   function read() {
-    if (!isLink(location.hash)) return false;
+    // A comparison (view=compare) is compare mode's to read (web/compare/hook.js).
+    if (!isLink(location.hash) || isCompareLink(location.hash)) return false;
     const { inputs, result, page, problems } = readLink(location.hash, app, { pageKeys });
     loading = true;
     let more;

@@ -16,6 +16,7 @@ import { attachShareBar, showNotice } from './bar.js';
 import { loadBundle } from '../bundles.js';
 import { validateInputs } from '../validate.js';
 import { sameInputs } from './codec.js';
+import { attachCompare } from '../compare/hook.js';
 
 export const isEmbed = (doc) => doc.documentElement.hasAttribute('data-embed');
 
@@ -127,9 +128,13 @@ export function attachSharing(doc, root, app, engine, { idPrefix = 'rl-', traces
     pageOf,
     apply,
   });
+  // Compare mode: a view=compare link, and "Compare with…" beside Copy link (issue 17).
+  const compare = attachCompare(doc, root, app, engine, { linkBase: () => linkBase(doc) });
   return {
     link,
+    compare,
     destroy() {
+      compare.destroy();
       link.destroy();
       bar.destroy();
     },

@@ -33,6 +33,9 @@ const LATER = [
   // table (traces/editor.js, editorForm: +0.2 KB gzipped, and attemptStart's select).
   { what: 'the sections below the article', files: ['retrylab-sections.js', 'retrylab-sections.css'], ceiling: 35.5 * 1024 },
   { what: 'the downloads', files: ['retrylab-export.js'], ceiling: 5 * 1024 },
+  // Compare mode (issue 17): two explorables' differences, the shared axis, and the client presets
+  // a comparison link may name (about 10 KB of the 17): 17.1 KB when it came.
+  { what: 'compare mode', files: ['retrylab-compare.js', 'retrylab-compare.css'], ceiling: 18 * 1024 },
 ];
 
 // Local files a page or stylesheet loads: <script src>, <link href> of the kinds a browser

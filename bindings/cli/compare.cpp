@@ -1,0 +1,516 @@
+// Two runs and their differences (compare.hpp). The page's compare view reads the same
+// figures from the same results (web/compare/model.js); tests/node/compare-cli.test.js holds
+// the figures to SPEC.md's and FLEET.md's text.
+#include "compare.hpp"
+
+#include <cmath>
+#include <set>
+#include <utility>
+
+#include "presets.hpp"
+#include "retrylab/engine.hpp"
+#include "retrylab/fields.hpp"
+#include "retrylab/fleet.hpp"
+#include "retrylab/json.hpp"
+
+namespace retrysim {
+
+using retrylab::Field;
+using retrylab::Value;
+
+namespace {
+
+const Value& presetData() {
+    static const Value data = [] {
+        retrylab::json::Parsed parsed = retrylab::json::parse(std::string_view(kPresetsJson));
+        return parsed.value ? *parsed.value : Value::object();
+    }();
+    return data;
+}
+
+const Value* presetOf(const std::string& id) {
+    const Value* presets = presetData().find("presets");
+    if (!presets || presets->kind() != Value::Kind::Array) return nullptr;
+    for (const Value& p : presets->asArray()) {
+        const Value* pid = p.find("id");
+        if (pid && pid->kind() == Value::Kind::String && pid->asString() == id) return &p;
+    }
+    return nullptr;
+}
+
+// `object` with `key` set to `value` (replaced where it was, appended otherwise).
+Value with(const Value& object, const std::string& key, Value value) {
+    Value::Object members = object.asObject();
+    for (Value::Member& m : members) {
+        if (m.key == key) {
+            m.value = std::move(value);
+            return Value::object(std::move(members));
+        }
+    }
+    members.push_back({key, std::move(value)});
+    return Value::object(std::move(members));
+}
+
+Value without(const Value& object, const std::string& key) {
+    Value::Object members;
+    for (const Value::Member& m : object.asObject())
+        if (m.key != key) members.push_back(m);
+    return Value::object(std::move(members));
+}
+
+Value overlay(Value base, const Value& over) {
+    for (const Value::Member& m : over.asObject()) base = with(base, m.key, m.value);
+    return base;
+}
+
+// Leaves out each input the side did not give itself (`own`) whose onlyWhen rule its inputs
+// no longer meet (a preset's jitterLow under jitter=none, the script after scenario changes).
+Value dropStrandedDependents(Value inputs, const Value& own) {
+    for (const Field& field : retrylab::inputFields().fields) {
+        if (field.onlyWhen.field.empty() || !inputs.find(field.name) || own.find(field.name)) continue;
+        const Value* sibling = inputs.find(field.onlyWhen.field);
+        const Field* siblingRow = retrylab::inputFields().find(field.onlyWhen.field);
+        Value siblingValue = sibling ? *sibling : siblingRow ? retrylab::defaultValueOf(*siblingRow) : Value();
+        if (!field.onlyWhen.value.matches(siblingValue)) inputs = without(inputs, field.name);
+    }
+    return inputs;
+}
+
+bool same(const Value& a, const Value& b) {
+    if (a.kind() == Value::Kind::Number && b.kind() == Value::Kind::Number) return a.asNumber() == b.asNumber();
+    if (a.kind() != b.kind()) return false;
+    if (a.kind() == Value::Kind::Array) {
+        if (a.asArray().size() != b.asArray().size()) return false;
+        for (std::size_t i = 0; i < a.asArray().size(); ++i)
+            if (!same(a.asArray()[i], b.asArray()[i])) return false;
+        return true;
+    }
+    if (a.kind() == Value::Kind::Object) {
+        if (a.asObject().size() != b.asObject().size()) return false;
+        for (const Value::Member& m : a.asObject()) {
+            const Value* other = b.find(m.key);
+            if (!other || !same(m.value, *other)) return false;
+        }
+        return true;
+    }
+    return retrylab::sameValue(a, b);
+}
+
+bool isOk(const Value& result) {
+    const Value* ok = result.find("ok");
+    return ok && ok->kind() == Value::Kind::Bool && ok->asBool();
+}
+
+// The value at a dotted path ("totals.latencyMs.p99"), or nullptr.
+const Value* at(const Value& v, const std::string& path) {
+    const Value* here = &v;
+    std::size_t start = 0;
+    while (here) {
+        std::size_t dot = path.find('.', start);
+        std::string key = path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+        if (here->kind() != Value::Kind::Object) return nullptr;
+        here = here->find(key);
+        if (dot == std::string::npos) return here;
+        start = dot + 1;
+    }
+    return nullptr;
+}
+
+// Every leaf of an object as "a.b.c" paths (lists are leaves), in the object's order.
+void leaves(const Value& v, const std::string& prefix, std::vector<std::pair<std::string, const Value*>>& out) {
+    for (const Value::Member& m : v.asObject()) {
+        std::string path = prefix.empty() ? m.key : prefix + "." + m.key;
+        if (m.value.kind() == Value::Kind::Object && !m.value.asObject().empty()) leaves(m.value, path, out);
+        else out.emplace_back(path, &m.value);
+    }
+}
+
+struct Metric {
+    const char* path;
+    const char* label;  // words for the Markdown table
+    const char* flag;   // "side-effect", "outcome" or ""
+};
+
+// The single run's metrics (SPEC §5), in the order the table lists them.
+const std::vector<Metric> kRunMetrics = {
+    {"metrics.outcome", "outcome", "outcome"},
+    {"metrics.charges", "charges", "side-effect"},
+    {"metrics.duplicates", "duplicate charges", "side-effect"},
+    {"metrics.replays", "replays", ""},
+    {"metrics.attempts", "attempts", ""},
+    {"metrics.elapsedMs", "elapsed", ""},
+    {"metrics.waitingMs", "waiting", ""},
+    {"metrics.stopReason", "stop reason", ""},
+    {"metrics.agentReport", "agent report", ""},
+    {"metrics.lookupNeeded", "lookup needed", ""},
+    {"metrics.refusedWaitMs", "refused wait", ""},
+};
+
+// The fleet's (FLEET.md §8): the service workload's totals and recovery, the occ workload's means.
+const std::vector<Metric> kServiceMetrics = {
+    {"recovery.recoveredAtMs", "recovers at", "outcome"},
+    {"recovery.metastable", "metastable", "outcome"},
+    {"totals.charges", "charges", "side-effect"},
+    {"totals.duplicateCharges", "duplicate charges", "side-effect"},
+    {"totals.requests", "requests", ""},
+    {"totals.succeeded", "succeeded", ""},
+    {"totals.successRate", "success rate", ""},
+    {"totals.attempts", "attempts", ""},
+    {"totals.retries", "retries", ""},
+    {"totals.load", "load", ""},
+    {"totals.latencyMs.p50", "p50 latency", ""},
+    {"totals.latencyMs.p90", "p90 latency", ""},
+    {"totals.latencyMs.p99", "p99 latency", ""},
+    {"totals.latencyMs.max", "max latency", ""},
+    {"totals.endMs", "last event", ""},
+};
+const std::vector<Metric> kOccMetrics = {
+    {"mean.writes", "writes (mean)", ""},
+    {"mean.failures", "failed writes (mean)", ""},
+    {"mean.makespanMs", "makespan (mean)", ""},
+};
+
+std::string lastSegment(const std::string& path) { return path.substr(path.rfind('.') + 1); }
+bool inMs(const std::string& path) {
+    const std::string name = lastSegment(path);
+    return (name.size() > 2 && name.compare(name.size() - 2, 2, "Ms") == 0) || path.find("latencyMs.") != std::string::npos;
+}
+
+// An input's value in words for the summary and the table: numbers as the page writes them,
+// null as "none", lists joined by commas, a script as a link writes it.
+std::string inputText(const std::string& name, const Value* v) {
+    if (!v) return "(not set)";
+    switch (v->kind()) {
+        case Value::Kind::Null: return "none";
+        case Value::Kind::Bool: return v->asBool() ? "true" : "false";
+        case Value::Kind::Number: return pageNumber(v->asNumber());
+        case Value::Kind::String: return v->asString();
+        case Value::Kind::Array: {
+            if (name == "script") return valueText(name, *v);
+            std::string out;
+            for (std::size_t i = 0; i < v->asArray().size(); ++i) out += (i ? "," : "") + inputText(name, &v->asArray()[i]);
+            return out.empty() ? "(none)" : out;
+        }
+        default: return retrylab::json::dump(*v, -1);
+    }
+}
+
+std::string metricText(const std::string& path, const Value* v) {
+    if (!v) return "-";
+    if (v->isNull()) return path == "recovery.recoveredAtMs" ? "never" : "none";
+    if (v->kind() == Value::Kind::Number) return pageNumber(v->asNumber()) + (inMs(path) ? " ms" : "");
+    if (v->kind() == Value::Kind::Bool) return v->asBool() ? "yes" : "no";
+    if (v->kind() == Value::Kind::String) return v->asString();
+    return retrylab::json::dump(*v, -1);
+}
+
+std::string escapeCell(const std::string& text) {
+    std::string out;
+    for (char c : text) {
+        if (c == '|') out += "\\|";
+        else if (c == '\n' || c == '\r') out += ' ';
+        else out += c;
+    }
+    return out;
+}
+
+// The comparison link (OWNERS.md): the before side's keys against the defaults (or against
+// its preset), then the after keys where the after side differs from the before side.
+std::string compareLink(const Side& before, const Side& after, const Value& beforeEcho, const Value& afterEcho) {
+    std::vector<std::string> parts = {"v=1", "view=compare"};
+    if (!before.client.empty()) parts.push_back("client=" + escapeText(before.client));
+    if (after.client != before.client && !after.client.empty()) parts.push_back("after.client=" + escapeText(after.client));
+    // The before side: against the preset's own run of the defaults when it names one.
+    Value base = Value::object();
+    if (!before.client.empty()) base = presetPolicy(before.client);
+    Value baseEcho = retrylab::parseInputs(base).echo;
+    for (const Field& field : retrylab::inputFields().fields) {
+        if (!isLinkInput(field.name)) continue;
+        const Value* b = beforeEcho.find(field.name);
+        // Without a preset, against the table's defaults (as codec.js's encodeLink).
+        Value fieldDefault = field.defaultValue.kind != retrylab::Literal::Kind::None ? retrylab::defaultValueOf(field) : Value();
+        const Value* d = !before.client.empty() ? baseEcho.find(field.name)
+                         : field.defaultValue.kind != retrylab::Literal::Kind::None ? &fieldDefault
+                                                                                      : nullptr;
+        if (b && !(d && same(*b, *d))) parts.push_back(field.name + "=" + valueText(field.name, *b));
+    }
+    // The after side: what differs from the before side (after the after preset's policy).
+    Value afterBase = beforeEcho;
+    if (!after.client.empty() && after.client != before.client) afterBase = overlay(afterBase, presetPolicy(after.client));
+    for (const Field& field : retrylab::inputFields().fields) {
+        if (!isLinkInput(field.name)) continue;
+        const Value* a = afterEcho.find(field.name);
+        const Value* b = afterBase.find(field.name);
+        if (a && !(b && same(*a, *b))) parts.push_back("after." + field.name + "=" + valueText(field.name, *a));
+    }
+    std::string out;
+    for (std::size_t i = 0; i < parts.size(); ++i) out += (i ? "&" : "") + parts[i];
+    return out;
+}
+
+Value errorsOf(const Value& result) {
+    const Value* errors = result.find("errors");
+    return errors ? *errors : Value::array();
+}
+
+}  // namespace
+
+bool isPreset(const std::string& id) { return presetOf(id) != nullptr; }
+
+Value presetPolicy(const std::string& id) {
+    const Value* p = presetOf(id);
+    const Value* inputs = p ? p->find("inputs") : nullptr;
+    return inputs ? *inputs : Value::object();
+}
+
+std::string presetName(const std::string& id) {
+    const Value* p = presetOf(id);
+    const Value* name = p ? p->find("short") : nullptr;
+    return name && name->kind() == Value::Kind::String ? name->asString() : id;
+}
+
+std::string presetIds() {
+    std::string out;
+    const Value* presets = presetData().find("presets");
+    if (presets)
+        for (const Value& p : presets->asArray()) out += (out.empty() ? "" : ", ") + p.find("id")->asString();
+    return out;
+}
+
+Sides sidesOfLink(const Link& link, std::vector<LinkProblem>& problems) {
+    Sides sides;
+    auto preset = [&](const std::string& key, const std::string& id) {
+        if (id.empty()) return true;
+        if (isPreset(id)) return true;
+        problems.push_back({key, id, "not-a-preset", "is not one of the presets (" + presetIds() + ")"});
+        return false;
+    };
+    Value before = Value::object();
+    if (preset("client", link.client) && !link.client.empty()) {
+        before = presetPolicy(link.client);
+        sides.before.client = link.client;
+    }
+    before = dropStrandedDependents(overlay(before, link.before), link.before);
+    Value after = before;
+    sides.after.client = sides.before.client;
+    if (preset("after.client", link.afterClient) && !link.afterClient.empty()) {
+        after = overlay(after, presetPolicy(link.afterClient));
+        sides.after.client = link.afterClient;
+    }
+    after = dropStrandedDependents(overlay(after, link.after), link.after);
+    sides.before.inputs = std::move(before);
+    sides.after.inputs = std::move(after);
+    return sides;
+}
+
+Value compare(const Side& before, const Side& after, bool fleet) {
+    Value b = fleet ? retrylab::fleet(before.inputs) : retrylab::compute(before.inputs);
+    Value a = fleet ? retrylab::fleet(after.inputs) : retrylab::compute(after.inputs);
+    if (!isOk(b) || !isOk(a)) {
+        Value errors = Value::array();
+        std::vector<std::pair<std::string, std::string>> seen;
+        const Value beforeErrors = errorsOf(b), afterErrors = errorsOf(a);
+        for (const Value& e : beforeErrors.asArray()) {
+            errors.push(e);
+            seen.emplace_back(e.find("field")->asString(), e.find("code")->asString());
+        }
+        for (const Value& e : afterErrors.asArray()) {
+            std::pair<std::string, std::string> key(e.find("field")->asString(), e.find("code")->asString());
+            bool inBefore = false;
+            for (const auto& s : seen) inBefore = inBefore || s == key;
+            if (inBefore) continue;
+            std::string field = "after." + key.first;
+            Value renamed = Value::object();
+            renamed.set("field", Value::string(field));
+            renamed.set("code", Value::string(key.second));
+            renamed.set("message", Value::string(field + " " + e.find("detail")->asString()));
+            renamed.set("detail", *e.find("detail"));
+            errors.push(std::move(renamed));
+        }
+        Value out = Value::object();
+        out.set("ok", Value::boolean(false));
+        out.set("errors", std::move(errors));
+        return out;
+    }
+
+    const char* echoKey = fleet ? "request" : "inputs";
+    const Value& beforeEcho = *b.find(echoKey);
+    const Value& afterEcho = *a.find(echoKey);
+
+    // The inputs that differ, as paths (the fleet's nested ones dotted).
+    std::vector<std::pair<std::string, const Value*>> bl, al;
+    leaves(beforeEcho, "", bl);
+    leaves(afterEcho, "", al);
+    Value inputs = Value::array();
+    std::vector<std::string> said;
+    auto find = [](const std::vector<std::pair<std::string, const Value*>>& list, const std::string& path) -> const Value* {
+        for (const auto& item : list)
+            if (item.first == path) return item.second;
+        return nullptr;
+    };
+    auto addInput = [&](const std::string& path, const Value* x, const Value* y) {
+        if (x && y && same(*x, *y)) return;
+        Value row = Value::object();
+        row.set("name", Value::string(path));
+        if (x) row.set("before", *x);
+        if (y) row.set("after", *y);
+        inputs.push(std::move(row));
+        said.push_back("`" + path + "` " + inputText(path, x) + " → " + inputText(path, y));
+    };
+    for (const auto& [path, x] : bl) addInput(path, x, find(al, path));
+    for (const auto& [path, y] : al)
+        if (!find(bl, path)) addInput(path, nullptr, y);
+
+    std::vector<Metric> metrics;
+    if (!fleet) metrics = kRunMetrics;
+    if (fleet && (b.find("totals") || a.find("totals"))) metrics.insert(metrics.end(), kServiceMetrics.begin(), kServiceMetrics.end());
+    if (fleet && (b.find("mean") || a.find("mean"))) metrics.insert(metrics.end(), kOccMetrics.begin(), kOccMetrics.end());
+    Value rows = Value::array();
+    bool sideEffect = false, outcome = false;
+    for (const Metric& m : metrics) {
+        const Value* x = at(b, m.path);
+        const Value* y = at(a, m.path);
+        bool changed = !(x && y && same(*x, *y)) && (x || y);
+        Value row = Value::object();
+        const std::string path = m.path;
+        row.set("name", Value::string(fleet ? path : path.substr(path.find('.') + 1)));
+        row.set("label", Value::string(m.label));
+        row.set("before", x ? *x : Value::null());
+        row.set("after", y ? *y : Value::null());
+        bool numbers = x && y && x->kind() == Value::Kind::Number && y->kind() == Value::Kind::Number;
+        row.set("delta", numbers ? Value::number(y->asNumber() - x->asNumber()) : Value::null());
+        row.set("changed", Value::boolean(changed));
+        std::string flag = changed ? m.flag : "";
+        row.set("flag", flag.empty() ? Value::null() : Value::string(flag));
+        sideEffect = sideEffect || flag == "side-effect";
+        outcome = outcome || flag == "outcome";
+        rows.push(std::move(row));
+    }
+
+    std::string summary;
+    if (!before.client.empty()) summary = presetName(before.client);
+    if (after.client != before.client) {
+        std::string change = "client " + (before.client.empty() ? std::string("(none)") : presetName(before.client)) + " → " +
+                             (after.client.empty() ? std::string("(none)") : presetName(after.client));
+        summary = change;
+    }
+    for (const std::string& s : said) summary += (summary.empty() ? "" : ", ") + s;
+    if (said.empty() && after.client == before.client) summary += (summary.empty() ? "" : ", ") + std::string("the same inputs");
+
+    Value out = Value::object();
+    out.set("ok", Value::boolean(true));
+    out.set("engine", Value::string(retrylab::engineVersion()));
+    out.set("of", Value::string(fleet ? "fleet" : "run"));
+    if (!before.client.empty() || !after.client.empty()) {
+        Value client = Value::object();
+        client.set("before", before.client.empty() ? Value::null() : Value::string(before.client));
+        client.set("after", after.client.empty() ? Value::null() : Value::string(after.client));
+        out.set("client", std::move(client));
+    }
+    out.set("summary", Value::string(summary));
+    out.set("inputs", std::move(inputs));
+    out.set("metrics", std::move(rows));
+    out.set("sideEffectChanged", Value::boolean(sideEffect));
+    out.set("outcomeChanged", Value::boolean(outcome));
+    if (!fleet) out.set("link", Value::string("#" + compareLink(before, after, beforeEcho, afterEcho)));
+    out.set("before", std::move(b));
+    out.set("after", std::move(a));
+    return out;
+}
+
+std::string markdown(const Value& comparison, const std::string& baseUrl) {
+    std::string out = "**Retry Lab, before → after:** " + escapeCell(comparison.find("summary")->asString()) + "\n\n";
+    const Value& inputs = *comparison.find("inputs");
+    if (!inputs.asArray().empty()) {
+        out += "| input | before | after |\n|---|---|---|\n";
+        for (const Value& row : inputs.asArray()) {
+            const std::string name = row.find("name")->asString();
+            out += "| `" + escapeCell(name) + "` | " + escapeCell(inputText(name, row.find("before"))) + " | " +
+                   escapeCell(inputText(name, row.find("after"))) + " |\n";
+        }
+        out += "\n";
+    }
+    std::vector<std::string> unchanged;
+    std::string table = "| metric | before | after | change |\n|---|---:|---:|---|\n";
+    bool any = false;
+    for (const Value& row : comparison.find("metrics")->asArray()) {
+        const std::string label = row.find("label")->asString();
+        if (!row.find("changed")->asBool()) {
+            unchanged.push_back(label);
+            continue;
+        }
+        any = true;
+        std::string path = comparison.find("of")->asString() == "fleet" ? "" : "metrics.";
+        path += row.find("name")->asString();
+        const Value& delta = *row.find("delta");
+        std::string change;
+        if (delta.kind() == Value::Kind::Number)
+            change = (delta.asNumber() > 0 ? "+" : delta.asNumber() < 0 ? "-" : "") + pageNumber(std::fabs(delta.asNumber())) +
+                     (inMs(path) ? " ms" : "");
+        const Value& flag = *row.find("flag");
+        if (flag.kind() == Value::Kind::String) {
+            const std::string words = flag.asString() == "side-effect" ? "**side effect changes**" : "**outcome changes**";
+            change += (change.empty() ? "" : ", ") + words;
+        }
+        const std::string shown = flag.kind() == Value::Kind::String ? "**" + label + "**" : label;
+        table += "| " + shown + " | " + escapeCell(metricText(path, row.find("before"))) + " | " +
+                 escapeCell(metricText(path, row.find("after"))) + " | " + change + " |\n";
+    }
+    out += any ? table : std::string("No metric changes.\n");
+    if (!unchanged.empty()) {
+        out += "\nUnchanged: ";
+        for (std::size_t i = 0; i < unchanged.size(); ++i) out += (i ? ", " : "") + unchanged[i];
+        out += ".\n";
+    }
+    const Value* link = comparison.find("link");
+    if (!baseUrl.empty() && link) {
+        std::string base = baseUrl;
+        std::size_t hash = base.find('#');
+        if (hash != std::string::npos) base.erase(hash);
+        bool page = base.size() >= 5 && base.compare(base.size() - 5, 5, ".html") == 0;
+        if (!page && !base.empty() && base.back() != '/') base += '/';
+        if (!page) base += "index.html";
+        out += "\n[Open the comparison in Retry Lab](" + base + link->asString() + ")\n";
+    }
+    return out;
+}
+
+std::string pageNumber(double n) {
+    if (n != n) return "NaN";
+    const std::string sign = std::signbit(n) ? "-" : "";
+    if (std::isinf(n)) return sign + "∞";
+    std::string text = numberText(std::fabs(n));
+    std::size_t e = text.find('e');
+    std::string mantissa = text.substr(0, e);
+    int exponent = e == std::string::npos ? 0 : std::atoi(text.c_str() + e + 1);
+    std::size_t dot = mantissa.find('.');
+    std::string whole = mantissa.substr(0, dot);
+    std::string fraction = dot == std::string::npos ? "" : mantissa.substr(dot + 1);
+    std::string digits = whole + fraction;
+    long point = static_cast<long>(whole.size()) + exponent;
+    if (point < 0) {
+        digits = std::string(static_cast<std::size_t>(-point), '0') + digits;
+        point = 0;
+    }
+    if (static_cast<long>(digits.size()) < point + 3) digits.resize(static_cast<std::size_t>(point + 3), '0');
+    std::string kept = digits.substr(0, static_cast<std::size_t>(point + 2));
+    if (digits[static_cast<std::size_t>(point + 2)] >= '5') {
+        long i = static_cast<long>(kept.size()) - 1;
+        while (i >= 0 && kept[static_cast<std::size_t>(i)] == '9') kept[static_cast<std::size_t>(i--)] = '0';
+        if (i >= 0) ++kept[static_cast<std::size_t>(i)];
+        else kept.insert(kept.begin(), '1');
+    }
+    std::string units = kept.substr(0, kept.size() - 2);
+    std::string cents = kept.substr(kept.size() - 2);
+    std::size_t nonzero = units.find_first_not_of('0');
+    units = nonzero == std::string::npos ? "0" : units.substr(nonzero);
+    while (!cents.empty() && cents.back() == '0') cents.pop_back();
+    std::string grouped;
+    for (std::size_t i = 0; i < units.size(); ++i) {
+        if (i > 0 && (units.size() - i) % 3 == 0) grouped += ',';
+        grouped += units[i];
+    }
+    return sign + grouped + (cents.empty() ? "" : "." + cents);
+}
+
+}  // namespace retrysim

@@ -1,0 +1,516 @@
+// The link format in C++, from the engine's table (see link.hpp). Each rule here has its twin
+// in web/share/codec.js (parseLink, readPairs, readValue, entryFormat) and
+// web/share/compare-link.js; the words of each problem are the page's.
+#include "link.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cstdlib>
+#include <map>
+#include <set>
+#include <utility>
+
+#include "retrylab/fields.hpp"
+
+namespace retrysim {
+
+using retrylab::Field;
+using retrylab::FieldType;
+using retrylab::Value;
+
+namespace {
+
+constexpr std::size_t kMaxLinkLength = 2000000;  // codec.js's MAX_LINK_LENGTH
+const char* const kLinkVersion = "1";
+
+enum class Kind { None, Number, Boolean, String, Numbers, Strings, Entries };
+
+Kind kindOf(const Field& f) {
+    switch (f.type) {
+        case FieldType::Number: return Kind::Number;
+        case FieldType::Boolean: return Kind::Boolean;
+        case FieldType::String:
+        case FieldType::Choice:
+        case FieldType::HttpDate: return Kind::String;
+        case FieldType::List: {
+            if (f.item.empty()) return Kind::None;
+            Kind item = kindOf(f.item.front());
+            if (item == Kind::Number) return Kind::Numbers;
+            if (item == Kind::String) return Kind::Strings;
+            if (f.item.front().type == FieldType::Object) return Kind::Entries;
+            return Kind::None;
+        }
+        default: return Kind::None;  // an object or variant: not in the v=1 format
+    }
+}
+
+const Field* linkField(const std::string& name) {
+    const Field* f = retrylab::inputFields().find(name);
+    return f && kindOf(*f) != Kind::None ? f : nullptr;
+}
+
+struct Unreadable {
+    std::string reason;
+};
+
+int hexDigit(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+// decodeURIComponent: %XX escapes to bytes, which must be whole UTF-8 sequences made of escapes
+// (no overlong form, no surrogate, nothing past U+10FFFF); anything else is left as it is.
+// nullopt where JavaScript throws.
+std::optional<std::string> decodeComponent(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    // The byte of the escape "%XX" at `at`, or -1 when there is none there.
+    auto escaped = [&](std::size_t at) -> int {
+        if (at + 2 >= text.size() || text[at] != '%') return -1;
+        int hi = hexDigit(text[at + 1]), lo = hexDigit(text[at + 2]);
+        return hi < 0 || lo < 0 ? -1 : hi * 16 + lo;
+    };
+    for (std::size_t i = 0; i < text.size();) {
+        if (text[i] != '%') {
+            out += text[i++];
+            continue;
+        }
+        int b = escaped(i);
+        if (b < 0) return std::nullopt;
+        i += 3;
+        if (b < 0x80) {
+            out += static_cast<char>(b);
+            continue;
+        }
+        int n = (b & 0xE0) == 0xC0 ? 2 : (b & 0xF0) == 0xE0 ? 3 : (b & 0xF8) == 0xF0 ? 4 : 0;
+        if (n == 0) return std::nullopt;
+        std::uint32_t cp = static_cast<std::uint32_t>(b) & (n == 2 ? 0x1Fu : n == 3 ? 0x0Fu : 0x07u);
+        std::string bytes(1, static_cast<char>(b));
+        for (int k = 1; k < n; ++k) {
+            int c = escaped(i);
+            if (c < 0 || (c & 0xC0) != 0x80) return std::nullopt;
+            i += 3;
+            cp = (cp << 6) | (static_cast<std::uint32_t>(c) & 0x3Fu);
+            bytes += static_cast<char>(c);
+        }
+        std::uint32_t least = n == 2 ? 0x80 : n == 3 ? 0x800 : 0x10000;
+        if (cp < least || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return std::nullopt;
+        out += bytes;
+    }
+    return out;
+}
+
+std::string decodeOrThrow(std::string_view text) {
+    auto decoded = decodeComponent(text);
+    if (!decoded) throw Unreadable{"has a broken %-escape"};
+    return *decoded;
+}
+
+std::string safeDecode(std::string_view text) {
+    auto decoded = decodeComponent(text);
+    return decoded ? *decoded : std::string(text);
+}
+
+// codec.js's NUMBER: /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/
+bool decimalText(const std::string& s) {
+    std::size_t i = 0, n = s.size();
+    auto digits = [&]() {
+        std::size_t start = i;
+        while (i < n && s[i] >= '0' && s[i] <= '9') ++i;
+        return i - start;
+    };
+    if (i < n && (s[i] == '-' || s[i] == '+')) ++i;
+    if (i < n && s[i] == '.') {
+        ++i;
+        if (digits() == 0) return false;
+    } else {
+        if (digits() == 0) return false;
+        if (i < n && s[i] == '.') {
+            ++i;
+            digits();
+        }
+    }
+    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+        ++i;
+        if (i < n && (s[i] == '-' || s[i] == '+')) ++i;
+        if (digits() == 0) return false;
+    }
+    return i == n;
+}
+
+// Number(text) for decimal text: correctly rounded, ±Infinity past the largest double.
+double toNumber(const std::string& s) { return std::strtod(s.c_str(), nullptr); }
+
+Value readNumber(const std::string& text, bool nullable) {
+    if (nullable && text == "none") return Value::null();
+    if (!decimalText(text)) throw Unreadable{nullable ? "is not a number (or none)" : "is not a number"};
+    return Value::number(toNumber(text));
+}
+
+Value readBoolean(const std::string& text) {
+    if (text == "true" || text.empty()) return Value::boolean(true);  // a bare key reads as true
+    if (text == "false") return Value::boolean(false);
+    throw Unreadable{"is not true or false"};
+}
+
+std::vector<std::string> split(std::string_view text, char sep) {
+    std::vector<std::string> parts;
+    std::size_t start = 0;
+    for (;;) {
+        std::size_t at = text.find(sep, start);
+        parts.emplace_back(text.substr(start, at == std::string_view::npos ? std::string_view::npos : at - start));
+        if (at == std::string_view::npos) return parts;
+        start = at + 1;
+    }
+}
+
+std::vector<std::string> list(const std::string& raw) { return raw.empty() ? std::vector<std::string>{} : split(raw, ','); }
+
+// A script entry's part names where they are not the member's own (codec.js's PART_NAMES).
+std::string partName(const Field& m) { return m.name == "retryAfter" ? "ra" : m.name; }
+
+struct EntryFormat {
+    const Field* bare = nullptr;
+    std::vector<const Field*> switches, named;
+    std::string said;
+};
+
+EntryFormat entryFormat(const Field& item) {
+    EntryFormat f;
+    for (const Field& m : item.members)
+        if (!f.bare && m.type == FieldType::Number) f.bare = &m;
+    for (const Field& m : item.members) {
+        if (m.type == FieldType::Boolean) f.switches.push_back(&m);
+        else if (&m != f.bare) f.named.push_back(&m);
+    }
+    std::vector<std::string> parts;
+    if (f.bare) parts.push_back("a status");
+    for (const Field* m : f.switches) parts.push_back(m->name);
+    for (const Field* m : f.named) parts.push_back(partName(*m) + ":");
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+        if (i > 0) f.said += i + 1 == parts.size() ? " or " : ", ";
+        f.said += parts[i];
+    }
+    return f;
+}
+
+bool allDigits(const std::string& s) {
+    return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+Value readEntries(const Field& field, const std::string& raw) {
+    const EntryFormat f = entryFormat(field.item.front());
+    Value entries = Value::array();
+    std::vector<std::string> texts = list(raw);
+    for (std::size_t i = 0; i < texts.size(); ++i) {
+        Value entry = Value::object();
+        std::set<std::string> seen;
+        const std::string n = std::to_string(i + 1);
+        for (const std::string& part : split(texts[i], '~')) {
+            std::size_t colon = part.find(':');
+            bool isBare = colon == std::string::npos && f.bare && allDigits(part);
+            std::string name = isBare ? f.bare->name : colon == std::string::npos ? part : part.substr(0, colon);
+            if (seen.count(name)) throw Unreadable{"entry " + n + " says " + name + " twice"};
+            seen.insert(name);
+            const Field* flag = nullptr;
+            if (colon == std::string::npos)
+                for (const Field* m : f.switches)
+                    if (m->name == part) flag = m;
+            const Field* member = nullptr;
+            if (colon != std::string::npos)
+                for (const Field* m : f.named)
+                    if (partName(*m) == name) member = m;
+            if (isBare) {
+                entry.set(f.bare->name, Value::number(toNumber(part)));
+            } else if (flag) {
+                entry.set(flag->name, Value::boolean(true));
+            } else if (member) {
+                std::string text = decodeOrThrow(std::string_view(part).substr(colon + 1));
+                entry.set(member->name, member->type == FieldType::Number ? readNumber(text, false) : Value::string(text));
+            } else {
+                std::string shown = decodeOrThrow(part);
+                throw Unreadable{"entry " + n + " has a part that is not " + f.said + " (" + (shown.empty() ? "empty" : shown) + ")"};
+            }
+        }
+        entries.push(std::move(entry));
+    }
+    return entries;
+}
+
+Value readValue(const Field& field, const std::string& raw) {
+    switch (kindOf(field)) {
+        case Kind::Number: return readNumber(decodeOrThrow(raw), true);
+        case Kind::Boolean: return readBoolean(decodeOrThrow(raw));
+        case Kind::String: return Value::string(decodeOrThrow(raw));
+        case Kind::Numbers: {
+            Value items = Value::array();
+            for (const std::string& item : list(raw)) items.push(readNumber(decodeOrThrow(item), false));
+            return items;
+        }
+        case Kind::Strings: {
+            Value items = Value::array();
+            for (const std::string& item : list(raw)) items.push(Value::string(decodeOrThrow(item)));
+            return items;
+        }
+        case Kind::Entries: return readEntries(field, raw);
+        case Kind::None: break;
+    }
+    throw Unreadable{"is not an input of the engine"};
+}
+
+LinkProblem problem(std::string key, std::string value, std::string code, std::string reason) {
+    return {std::move(key), std::move(value), std::move(code), std::move(reason)};
+}
+
+// The keys a link holds that are not the engine's inputs: the page's (`trace`, and trace F's
+// `herdCallers`; retrysim reads their text but they change no run) and the comparison's.
+const std::set<std::string> kPageKeys = {"trace", "herdCallers", "view", "of", "client", "after.client"};
+
+bool sameLiteral(const Value& a, const Value& b) {
+    if (a.kind() == Value::Kind::Number && b.kind() == Value::Kind::Number) return a.asNumber() == b.asNumber();
+    if (a.kind() != b.kind()) return false;
+    if (a.kind() == Value::Kind::Array) {
+        if (a.asArray().size() != b.asArray().size()) return false;
+        for (std::size_t i = 0; i < a.asArray().size(); ++i)
+            if (!sameLiteral(a.asArray()[i], b.asArray()[i])) return false;
+        return true;
+    }
+    if (a.kind() == Value::Kind::Object) {
+        if (a.asObject().size() != b.asObject().size()) return false;
+        for (const Value::Member& m : a.asObject()) {
+            const Value* other = b.find(m.key);
+            if (!other || !sameLiteral(m.value, *other)) return false;
+        }
+        return true;
+    }
+    return retrylab::sameValue(a, b);
+}
+
+}  // namespace
+
+std::string hashOf(std::string_view link) {
+    auto space = [](char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; };
+    while (!link.empty() && space(link.front())) link.remove_prefix(1);
+    while (!link.empty() && space(link.back())) link.remove_suffix(1);
+    std::size_t hash = link.find('#');
+    return std::string(hash == std::string_view::npos ? link : link.substr(hash + 1));
+}
+
+bool isLinkInput(const std::string& name) { return linkField(name) != nullptr; }
+
+ReadInputs readPairs(const std::vector<std::pair<std::string, std::string>>& pairs) {
+    ReadInputs read;
+    std::map<std::string, int> counts;
+    for (const auto& pair : pairs) ++counts[pair.first];
+    std::set<std::string> reported;
+    for (const auto& [key, raw] : pairs) {
+        const Field* field = linkField(key);
+        if (!field) {
+            read.problems.push_back(problem(key, safeDecode(raw), "unknown-field", "is not an input of the engine"));
+            continue;
+        }
+        if (counts[key] > 1) {
+            if (!reported.count(key)) read.problems.push_back(problem(key, safeDecode(raw), "given-twice", "is given more than once"));
+            reported.insert(key);
+            continue;
+        }
+        try {
+            read.inputs.set(key, readValue(*field, raw));
+        } catch (const Unreadable& e) {
+            read.problems.push_back(problem(key, safeDecode(raw), "unreadable", e.reason));
+        }
+    }
+    return read;
+}
+
+Link readLink(std::string_view linkText) {
+    Link link;
+    const std::string text = hashOf(linkText);
+    if (text.size() > kMaxLinkLength) {
+        link.problems.push_back(problem("link", text.substr(0, 40) + "…", "too-long",
+                                        "is " + std::to_string(text.size()) + " characters long, more than retrysim reads"));
+        return link;
+    }
+    std::vector<std::pair<std::string, std::string>> pairs;
+    std::map<std::string, std::string> page;
+    std::set<std::string> twice;
+    std::string version = kLinkVersion;
+    int versions = 0;
+    for (const std::string& part : split(text, '&')) {
+        if (part.empty()) continue;
+        std::size_t eq = part.find('=');
+        std::string rawKey = eq == std::string::npos ? part : part.substr(0, eq);
+        std::string raw = eq == std::string::npos ? std::string() : part.substr(eq + 1);
+        std::string key = safeDecode(rawKey);
+        if (key == "v") {
+            version = safeDecode(raw);
+            ++versions;
+        } else if (kPageKeys.count(key)) {
+            if (page.count(key) && !twice.count(key)) link.problems.push_back(problem(key, safeDecode(raw), "given-twice", "is given more than once"));
+            if (page.count(key)) twice.insert(key);
+            page[key] = safeDecode(raw);
+        } else {
+            pairs.emplace_back(key, raw);
+        }
+    }
+    if (versions > 1) {
+        link.problems = {problem("v", version, "given-twice", "is given more than once, so the link cannot be read")};
+        return link;
+    }
+    if (version != kLinkVersion) {
+        link.problems = {problem("v", version, "link-version",
+                                 std::string("is a link format retrysim does not read (it reads v=") + kLinkVersion + ")")};
+        return link;
+    }
+    link.read = true;
+    for (const std::string& key : twice) page.erase(key);
+    auto pageValue = [&](const char* key) { return page.count(key) ? page[key] : std::string(); };
+    link.view = pageValue("view");
+    link.of = pageValue("of");
+    if (!link.view.empty() && link.view != "compare") {
+        link.problems.push_back(problem("view", link.view, "not-a-view",
+                                        link.view == "fleet" ? "is the fleet's view, which retrysim reads as a fleet request file (--fleet), not as a link"
+                                                             : "is not a view of Retry Lab (compare, or none for a single run)"));
+        link.view.clear();
+    }
+    if (link.view != "compare") {
+        for (const char* key : {"of", "client", "after.client"})
+            if (page.count(key)) link.problems.push_back(problem(key, page[key], "only-with", "is used only with view=compare"));
+        ReadInputs read = readPairs(pairs);
+        link.before = std::move(read.inputs);
+        link.problems.insert(link.problems.end(), read.problems.begin(), read.problems.end());
+        return link;
+    }
+    if (!link.of.empty()) {
+        link.problems.push_back(problem("of", link.of, "not-a-view",
+                                        link.of == "fleet" ? "is a comparison of fleet runs, which retrysim compares as two fleet request files (--compare --fleet)"
+                                                           : "is not a kind of run Retry Lab compares"));
+        return link;
+    }
+    for (const char* key : {"trace", "herdCallers"})
+        if (page.count(key)) link.problems.push_back(problem(key, page[key], "only-with", "is used only with a single run"));
+    link.client = pageValue("client");
+    link.afterClient = pageValue("after.client");
+    std::vector<std::pair<std::string, std::string>> before, after;
+    const std::string prefix = "after.";
+    for (auto& pair : pairs) {
+        if (pair.first.compare(0, prefix.size(), prefix) == 0) after.emplace_back(pair.first.substr(prefix.size()), pair.second);
+        else before.push_back(std::move(pair));
+    }
+    ReadInputs readBefore = readPairs(before);
+    ReadInputs readAfter = readPairs(after);
+    link.before = std::move(readBefore.inputs);
+    link.after = std::move(readAfter.inputs);
+    link.problems.insert(link.problems.end(), readBefore.problems.begin(), readBefore.problems.end());
+    for (LinkProblem& p : readAfter.problems) {
+        p.key = prefix + p.key;
+        link.problems.push_back(std::move(p));
+    }
+    return link;
+}
+
+std::string numberText(double n) {
+    if (n == 0) return "0";  // -0 too
+    if (n != n) return "NaN";
+    if (n == 1.0 / 0.0) return "Infinity";
+    if (n == -1.0 / 0.0) return "-Infinity";
+    // The shortest digits that read back as n, then JavaScript's Number::toString layout.
+    char buffer[64];
+    auto written = std::to_chars(buffer, buffer + sizeof buffer, n, std::chars_format::scientific);
+    std::string sci(buffer, written.ptr);
+    std::string sign;
+    if (sci[0] == '-') {
+        sign = "-";
+        sci.erase(0, 1);
+    }
+    std::size_t e = sci.find('e');
+    std::string digits = sci.substr(0, e);
+    digits.erase(std::remove(digits.begin(), digits.end(), '.'), digits.end());
+    int exponent = std::atoi(sci.c_str() + e + 1);
+    const int k = static_cast<int>(digits.size());
+    const int point = exponent + 1;  // JavaScript's n: the decimal point after this many digits
+    std::string out;
+    if (k <= point && point <= 21) {
+        out = digits + std::string(static_cast<std::size_t>(point - k), '0');
+    } else if (0 < point && point <= 21) {
+        out = digits.substr(0, static_cast<std::size_t>(point)) + "." + digits.substr(static_cast<std::size_t>(point));
+    } else if (-6 < point && point <= 0) {
+        out = "0." + std::string(static_cast<std::size_t>(-point), '0') + digits;
+    } else {
+        std::string mantissa = k == 1 ? digits : digits.substr(0, 1) + "." + digits.substr(1);
+        out = mantissa + "e" + (point - 1 >= 0 ? "+" : "-") + std::to_string(std::abs(point - 1));
+    }
+    return sign + out;
+}
+
+std::string escapeText(const std::string& text) {
+    static const char hex[] = "0123456789ABCDEF";
+    std::string out;
+    for (char ch : text) {
+        auto c = static_cast<unsigned char>(ch);
+        bool plain = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.';
+        if (plain) {
+            out += ch;
+        } else {
+            out += '%';
+            out += hex[c >> 4];
+            out += hex[c & 15];
+        }
+    }
+    return out;
+}
+
+std::string valueText(const std::string& name, const Value& value) {
+    const Field* field = linkField(name);
+    if (!field) return "";
+    auto number = [](const Value& v) { return v.isNull() ? std::string("none") : numberText(v.asNumber()); };
+    auto joined = [](const Value& items, auto each) {
+        std::string out;
+        for (std::size_t i = 0; i < items.asArray().size(); ++i) out += (i ? "," : "") + each(items.asArray()[i]);
+        return out;
+    };
+    switch (kindOf(*field)) {
+        case Kind::Number: return number(value);
+        case Kind::Boolean: return value.asBool() ? "true" : "false";
+        case Kind::String: return escapeText(value.asString());
+        case Kind::Numbers: return joined(value, number);
+        case Kind::Strings: return joined(value, [](const Value& v) { return escapeText(v.asString()); });
+        case Kind::Entries: {
+            const EntryFormat f = entryFormat(field->item.front());
+            return joined(value, [&](const Value& entry) {
+                std::vector<std::string> parts;
+                if (f.bare && entry.find(f.bare->name)) parts.push_back(number(*entry.find(f.bare->name)));
+                for (const Field* m : f.switches) {
+                    const Value* on = entry.find(m->name);
+                    if (on && on->kind() == Value::Kind::Bool && on->asBool()) parts.push_back(m->name);
+                }
+                for (const Field* m : f.named) {
+                    const Value* v = entry.find(m->name);
+                    if (!v) continue;
+                    parts.push_back(partName(*m) + ":" + (m->type == FieldType::Number ? number(*v) : escapeText(v->asString())));
+                }
+                std::string out;
+                for (std::size_t i = 0; i < parts.size(); ++i) out += (i ? "~" : "") + parts[i];
+                return out;
+            });
+        }
+        case Kind::None: break;
+    }
+    return "";
+}
+
+std::vector<std::string> linkPairs(const Value& inputs, const std::string& prefix) {
+    std::vector<std::string> pairs;
+    for (const Field& field : retrylab::inputFields().fields) {
+        if (kindOf(field) == Kind::None) continue;
+        const Value* v = inputs.find(field.name);
+        if (!v) continue;
+        if (field.defaultValue.kind != retrylab::Literal::Kind::None && sameLiteral(*v, retrylab::defaultValueOf(field))) continue;
+        pairs.push_back(prefix + field.name + "=" + valueText(field.name, *v));
+    }
+    return pairs;
+}
+
+}  // namespace retrysim

@@ -1,0 +1,366 @@
+// retrysim --link and --compare against the page's own code (issue 17). The page reads a link
+// with web/share/codec.js + accept.js (single runs) and web/share/compare-link.js (two runs);
+// retrysim reads it in C++ from the same table (bindings/cli/link.cpp). Every example link
+// the README gives must give exactly the same result both ways, bad links must be refused
+// naming the same fields, and a comparison's figures are held to SPEC.md §9 and FLEET.md §9
+// (worked out from their text, not recorded from the engine).
+'use strict';
+
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { loadEngine, runRetrysim, asJson, firstDifference } = require('./support.js');
+
+const repo = path.resolve(__dirname, '..', '..');
+
+let page;
+async function pageSide() {
+  if (page) return page;
+  const engine = await loadEngine();
+  const { linkCodec } = await import(path.join(repo, 'web/share/codec.js'));
+  const { readLink } = await import(path.join(repo, 'web/share/link.js'));
+  const compareLink = await import(path.join(repo, 'web/share/compare-link.js'));
+  const { compareRuns } = await import(path.join(repo, 'web/compare/model.js'));
+  const { presetById } = await import(path.join(repo, 'web/clients/presets.js'));
+  const { validateInputs } = await import(path.join(repo, 'web/validate.js'));
+  const schema = engine.schema();
+  const codec = linkCodec(schema);
+  const explorable = { codec, schema, validate: (inputs) => validateInputs(engine, inputs), compute: (inputs) => engine.compute(inputs) };
+  page = { engine, codec, explorable, readLink, compareLink, compareRuns, presetById };
+  return page;
+}
+
+// The links the README offers: its table of links to a run, and the iframe snippet's.
+function readmeLinks() {
+  const readme = fs.readFileSync(path.join(repo, 'README.md'), 'utf8');
+  const links = [...readme.matchAll(/`((?:index|embed)\.html#v=1[^`\s]*)`/g)].map((m) => m[1]);
+  const snippet = readme.match(/src="(https:\/\/[^"]+embed\.html#[^"]+)"/);
+  if (snippet) links.push(snippet[1]);
+  return [...new Set(links)];
+}
+
+function cli(args, input = '') {
+  const run = runRetrysim(input, args);
+  assert.equal(run.signal, null, `retrysim was killed by ${run.signal}`);
+  return run;
+}
+
+function cliJson(args, input = '') {
+  const run = cli(args, input);
+  let json;
+  assert.doesNotThrow(() => { json = JSON.parse(run.stdout); }, `stdout is JSON: ${run.stdout.slice(0, 300)} ${run.stderr}`);
+  return { ...run, json };
+}
+
+test('every example link in the README gives exactly the run the page shows for it', async () => {
+  const { explorable, readLink } = await pageSide();
+  const links = readmeLinks().filter((link) => !link.includes('view=compare'));
+  assert.ok(links.length >= 7, `the README's example links: ${links.length}`);
+  for (const link of links) {
+    const shown = readLink(link.slice(link.indexOf('#')), explorable);
+    assert.deepEqual(shown.problems, [], `${link}: the page reads it whole`);
+    const run = cliJson(['--link', link]);
+    assert.equal(run.status, 0, `${link}: ${run.stderr}`);
+    assert.equal(firstDifference(run.json, asJson(shown.result)), null, link);
+  }
+});
+
+test('--link - reads the link from stdin, a whole URL or only its hash', async () => {
+  const { explorable, readLink } = await pageSide();
+  const hash = '#v=1&scenario=outage-503-twice&deadlineMs=2000';
+  const expected = asJson(readLink(hash, explorable).result);
+  for (const text of [`https://retrylab.example/index.html${hash}\n`, hash, hash.slice(1)]) {
+    const run = cliJson(['--link', '-'], text);
+    assert.equal(run.status, 0, run.stderr);
+    assert.equal(firstDifference(run.json, expected), null, JSON.stringify(text));
+  }
+  // SPEC §9: the outage with deadline 2000 ends at 900 ms, no charge.
+  assert.equal(expected.metrics.elapsedMs, 900);
+  assert.equal(expected.metrics.charges, 0);
+});
+
+// Links the page refuses in part: each bad name or value is named, by both readers.
+const BAD_LINKS = [
+  ['an unknown name', 'v=1&maxRetrys=3', ['maxRetrys']],
+  ['a value that is not a number', 'v=1&maxRetries=three', ['maxRetries']],
+  ['a switch that is not true or false', 'v=1&idempotencyKey=yes', ['idempotencyKey']],
+  ['a value the engine refuses', 'v=1&maxRetries=1e999', ['maxRetries']],
+  ['a number out of range', 'v=1&clientTimeoutMs=-5', ['clientTimeoutMs']],
+  ['a name given twice', 'v=1&maxRetries=1&maxRetries=2', ['maxRetries']],
+  ['a broken %-escape', 'v=1&operationId=%E0%A4', ['operationId']],
+  ['a script part it does not know (and the scenario that needs it)', 'v=1&scenario=script&script=200~lots', ['script', 'scenario']],
+  ['two bad names and a good one', 'v=1&foo=1&deadlineMs=soon&maxRetries=0', ['foo', 'deadlineMs']],
+  ['a later format', 'v=2&maxRetries=0', ['v']],
+  ['a version given twice', 'v=1&v=1&maxRetries=0', ['v']],
+  ['a name that is not an input in the v=1 format', 'v=1&inputs=1', ['inputs']],
+];
+
+test('bad links: retrysim --link refuses them (exit 2), naming the fields the page names', async () => {
+  const { explorable, readLink } = await pageSide();
+  for (const [label, link, fields] of BAD_LINKS) {
+    const shown = readLink(link, explorable);
+    const pageKeys = shown.problems.map((p) => p.key).sort();
+    assert.deepEqual(pageKeys, [...fields].sort(), `${label}: the page's notice`);
+    const run = cliJson(['--link', link]);
+    assert.equal(run.status, 2, `${label}: exit ${run.status}`);
+    assert.equal(run.json.ok, false, label);
+    assert.deepEqual(run.json.errors.map((e) => e.field).sort(), pageKeys, `${label}: the same fields`);
+    assert.match(run.stderr, new RegExp(`^retrysim: invalid input: .*${fields[0]}`), label);
+    // The same reason, except the version's, which names the reader.
+    if (fields[0] !== 'v') {
+      for (const p of shown.problems) {
+        const e = run.json.errors.find((x) => x.field === p.key);
+        assert.equal(e.detail, p.reason, `${label}: ${p.key}'s reason`);
+      }
+    }
+  }
+});
+
+// --- comparisons ---------------------------------------------------------------------------
+
+function metric(comparison, name) {
+  const row = comparison.metrics.find((m) => m.name === name);
+  assert.ok(row, `no metric ${name}`);
+  return row;
+}
+
+test('the opening run against maxRetries=0: charges 2 → 1, outcome success → unknown (SPEC §9)', () => {
+  const run = cliJson(['--compare', '--link', '#v=1&view=compare&after.maxRetries=0']);
+  assert.equal(run.status, 0, run.stderr);
+  const c = run.json;
+  assert.equal(c.ok, true);
+  assert.equal(c.of, 'run');
+  assert.deepEqual(c.inputs, [{ name: 'maxRetries', before: 3, after: 0 }]);
+  assert.deepEqual([metric(c, 'charges').before, metric(c, 'charges').after, metric(c, 'charges').delta], [2, 1, -1]);
+  assert.equal(metric(c, 'charges').flag, 'side-effect');
+  assert.deepEqual([metric(c, 'outcome').before, metric(c, 'outcome').after], ['success', 'unknown']);
+  assert.equal(metric(c, 'outcome').flag, 'outcome');
+  assert.deepEqual([metric(c, 'attempts').before, metric(c, 'attempts').after], [2, 1]);
+  assert.deepEqual([metric(c, 'lookupNeeded').before, metric(c, 'lookupNeeded').after], [false, true]);
+  assert.equal(metric(c, 'elapsedMs').before, 3700);
+  // Charges beyond the first: 1 → 0, a side effect too.
+  assert.deepEqual([metric(c, 'duplicates').before, metric(c, 'duplicates').after, metric(c, 'duplicates').flag], [1, 0, 'side-effect']);
+  assert.equal(c.sideEffectChanged, true);
+  assert.equal(c.outcomeChanged, true);
+  assert.equal(c.summary, '`maxRetries` 3 → 0');
+  assert.equal(c.link, '#v=1&view=compare&after.maxRetries=0');
+  // Each side is the run its own link gives.
+  assert.equal(firstDifference(c.before, cliJson(['--link', 'v=1']).json), null);
+  assert.equal(firstDifference(c.after, cliJson(['--link', 'v=1&maxRetries=0']).json), null);
+});
+
+test('an idempotency key changes a side effect but not the outcome: charges 2 → 1, replays 0 → 1, 3,700 ms both', () => {
+  const c = cliJson(['--link', 'v=1&view=compare&after.idempotencyKey=true']).json;
+  assert.deepEqual([metric(c, 'charges').before, metric(c, 'charges').after], [2, 1]);
+  assert.deepEqual([metric(c, 'replays').before, metric(c, 'replays').after, metric(c, 'replays').flag], [0, 1, null]);
+  assert.equal(metric(c, 'outcome').changed, false);
+  assert.equal(metric(c, 'outcome').flag, null);
+  assert.deepEqual([metric(c, 'elapsedMs').after, metric(c, 'elapsedMs').changed, metric(c, 'elapsedMs').delta], [3700, false, 0]);
+  assert.equal(c.sideEffectChanged, true);
+  assert.equal(c.outcomeChanged, false);
+});
+
+test('--compare BEFORE AFTER: two files, a file and a link, or stdin, give the same comparison', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'retrysim-compare-'));
+  const before = path.join(dir, 'before.json');
+  const after = path.join(dir, 'after.json');
+  fs.writeFileSync(before, '{}');
+  fs.writeFileSync(after, '{"maxRetries": 0}');
+  const fromLink = cliJson(['--compare', '--link', 'v=1&view=compare&after.maxRetries=0']).json;
+  for (const [label, args, input] of [
+    ['two files', ['--compare', before, after], ''],
+    ['a file and a link', ['--compare', before, 'https://retrylab.example/index.html#v=1&maxRetries=0'], ''],
+    ['stdin and a file', ['--compare', '-', after], '{}'],
+  ]) {
+    const run = cliJson(args, input);
+    assert.equal(run.status, 0, `${label}: ${run.stderr}`);
+    assert.equal(firstDifference(run.json, fromLink), null, label);
+  }
+  // Two identical sides: nothing changed.
+  const same = cliJson(['--compare', before, before]).json;
+  assert.deepEqual(same.inputs, []);
+  assert.ok(same.metrics.every((m) => !m.changed));
+  assert.equal(same.summary, 'the same inputs');
+  fs.rmSync(dir, { recursive: true });
+});
+
+test('--format markdown: the inputs that differ, the metrics that change, flags, and the link on --base-url', () => {
+  const link = 'v=1&view=compare&after.maxRetries=0';
+  const plain = cli(['--compare', '--format', 'markdown', '--link', link]);
+  assert.equal(plain.status, 0, plain.stderr);
+  const md = plain.stdout;
+  assert.match(md, /^\*\*Retry Lab, before → after:\*\* `maxRetries` 3 → 0\n/);
+  assert.ok(md.includes('| `maxRetries` | 3 | 0 |'), md);
+  assert.ok(md.includes('| **charges** | 2 | 1 | -1, **side effect changes** |'), md);
+  assert.ok(md.includes('| **outcome** | success | unknown | **outcome changes** |'), md);
+  assert.ok(md.includes('| attempts | 2 | 1 | -1 |'), md);
+  assert.ok(md.includes('| elapsed | 3,700 ms | 3,000 ms | -700 ms |'), md);
+  assert.match(md, /\nUnchanged: .*replays/);
+  assert.ok(!md.includes('Open the comparison'), 'no link without --base-url');
+  for (const [base, href] of [
+    ['https://retrylab.example/', 'https://retrylab.example/index.html'],
+    ['https://retrylab.example/tools', 'https://retrylab.example/tools/index.html'],
+    ['https://retrylab.example/index.html', 'https://retrylab.example/index.html'],
+  ]) {
+    const withBase = cli(['--compare', '--format', 'markdown', '--base-url', base, '--link', link]).stdout;
+    assert.ok(withBase.includes(`[Open the comparison in Retry Lab](${href}#${link})`), withBase);
+  }
+});
+
+test('a preset named by the link: "urllib3’s default Retry, `maxRetries` 3 → 10", the preset\'s own opening run before', async () => {
+  const { presetById } = await pageSide();
+  const c = cliJson(['--link', 'v=1&view=compare&client=urllib3&after.maxRetries=10']).json;
+  assert.equal(c.ok, true);
+  assert.deepEqual(c.client, { before: 'urllib3', after: 'urllib3' });
+  assert.equal(c.summary, `${presetById('urllib3').short}, \`maxRetries\` 3 → 10`);
+  assert.deepEqual(c.inputs, [{ name: 'maxRetries', before: 3, after: 10 }]);
+  // The opening run urllib3's source predicts (web/clients/sources.js): a POST is not retried.
+  const opening = presetById('urllib3').opening;
+  assert.deepEqual([c.before.metrics.attempts, c.before.metrics.charges, c.before.metrics.outcome], [opening.attempts, opening.charges, opening.outcome]);
+  // The preset's policy on both sides, the link's change on the after side only.
+  for (const [name, value] of Object.entries(presetById('urllib3').inputs)) {
+    assert.deepEqual(c.before.inputs[name], value, name);
+    if (name !== 'maxRetries') assert.deepEqual(c.after.inputs[name], value, name);
+  }
+  assert.equal(c.link, '#v=1&view=compare&client=urllib3&after.maxRetries=10');
+});
+
+// The page's comparison of the same link: its reader, its model and its link, value for value.
+const COMPARE_LINKS = [
+  // The README's own comparison links, then more.
+  ...readmeLinks().filter((link) => link.includes('view=compare')).map((link) => link.slice(link.indexOf('#') + 1)),
+  'v=1&view=compare&after.maxRetries=0',
+  'v=1&view=compare&after.idempotencyKey=true',
+  'v=1&view=compare&scenario=outage-503-twice&after.maxRetries=1',
+  'v=1&view=compare&client=urllib3&after.maxRetries=10',
+  'v=1&view=compare&client=stripe-current&after.client=urllib3',
+  'v=1&view=compare&client=grpc-go-169&after.jitter=none',
+  'v=1&view=compare&scenario=script&script=429~ra:2,503,200&after.scenario=response-lost',
+  'v=1&view=compare&deadlineMs=none&after.deadlineMs=3500&after.retryOn=timeout,429,5xx',
+];
+
+test('every comparison reads the same in the page and in retrysim: both runs, the differences, the link', async () => {
+  const { explorable, compareLink, compareRuns, presetById, codec, engine } = await pageSide();
+  assert.ok(readmeLinks().filter((link) => link.includes('view=compare')).length >= 2, 'the README shows comparison links');
+  for (const link of COMPARE_LINKS) {
+    const shown = compareLink.readCompareLink(link, explorable, { presetById });
+    assert.deepEqual(shown.problems, [], `${link}: the page reads it whole`);
+    const model = compareRuns(shown.before.result, shown.after.result, {
+      codec, client: shown.before.client, afterClient: shown.after.client, presetName: (id) => presetById(id).short,
+    });
+    const pageLink = compareLink.encodeCompareLink(shown.before.result.inputs, shown.after.result.inputs, {
+      client: shown.before.client, afterClient: shown.after.client, codec, compute: (i) => engine.compute(i), presetById,
+    });
+    const run = cliJson(['--link', link]);
+    assert.equal(run.status, 0, `${link}: ${run.stderr}`);
+    const expected = asJson({ ok: true, engine: run.json.engine, ...model, link: `#${pageLink}`, before: shown.before.result, after: shown.after.result });
+    assert.equal(firstDifference(run.json, expected), null, link);
+    // The link written back reads as the same comparison.
+    const again = cliJson(['--link', run.json.link]).json;
+    assert.equal(firstDifference(again, run.json), null, `${link}: written back as ${run.json.link}`);
+  }
+});
+
+test('a preset\'s jitter bounds do not outlive its jitter: jitter=none on the after side drops them', () => {
+  const c = cliJson(['--link', 'v=1&view=compare&client=grpc-go-169&after.jitter=none']).json;
+  assert.equal(c.ok, true, JSON.stringify(c.errors));
+  assert.equal(c.before.inputs.jitter, 'proportional');
+  assert.equal(c.before.inputs.jitterLow, 0.8);
+  assert.equal(c.after.inputs.jitter, 'none');
+  assert.ok(!('jitterLow' in c.after.inputs));
+});
+
+const BAD_COMPARE_LINKS = [
+  ['an unknown after name', 'v=1&view=compare&after.maxRetrys=1', ['after.maxRetrys']],
+  ['a bad after value', 'v=1&view=compare&after.maxRetries=-1', ['after.maxRetries']],
+  ['a bad before value, which the after side shares', 'v=1&view=compare&maxRetries=-1&after.idempotencyKey=true', ['maxRetries']],
+  ['a preset that does not exist', 'v=1&view=compare&client=curl&after.maxRetries=1', ['client']],
+  ['an after preset that does not exist', 'v=1&view=compare&after.client=curl', ['after.client']],
+  ['a later format', 'v=9&view=compare&after.maxRetries=1', ['v']],
+  ['a trace in a comparison', 'v=1&view=compare&trace=B&after.maxRetries=1', ['trace']],
+];
+
+test('bad comparison links: refused by retrysim (exit 2) naming the fields the page names', async () => {
+  const { explorable, compareLink, presetById } = await pageSide();
+  for (const [label, link, fields] of BAD_COMPARE_LINKS) {
+    const shown = compareLink.readCompareLink(link, explorable, { presetById });
+    assert.deepEqual(shown.problems.map((p) => p.key).sort(), [...fields].sort(), `${label}: the page`);
+    const run = cliJson(['--compare', '--link', link]);
+    assert.equal(run.status, 2, `${label}: exit ${run.status} ${run.stdout.slice(0, 200)}`);
+    assert.deepEqual(run.json.errors.map((e) => e.field).sort(), [...fields].sort(), `${label}: retrysim`);
+  }
+});
+
+test('the fleet: the opening fleet run against maxRetries 0 recovers (never → 24,000 ms, FLEET.md §9.5)', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'retrysim-fleet-'));
+  const before = path.join(dir, 'before.json');
+  const after = path.join(dir, 'after.json');
+  fs.writeFileSync(before, '{}');
+  fs.writeFileSync(after, '{"policy": {"maxRetries": 0}}');
+  const run = cliJson(['--compare', '--fleet', before, after]);
+  assert.equal(run.status, 0, run.stderr);
+  const c = run.json;
+  assert.equal(c.of, 'fleet');
+  assert.deepEqual(c.inputs, [{ name: 'policy.maxRetries', before: 3, after: 0 }]);
+  const recovered = metric(c, 'recovery.recoveredAtMs');
+  assert.deepEqual([recovered.before, recovered.after, recovered.flag], [null, 24000, 'outcome']);
+  const metastable = metric(c, 'recovery.metastable');
+  assert.deepEqual([metastable.before, metastable.after, metastable.flag], [true, false, 'outcome']);
+  // The opening fleet run: 6,021 requests, 1,063 succeed, 20,895 attempts.
+  assert.deepEqual([metric(c, 'totals.requests').before, metric(c, 'totals.succeeded').before, metric(c, 'totals.attempts').before], [6021, 1063, 20895]);
+  assert.equal(c.outcomeChanged, true);
+  assert.ok(!('link' in c), 'a fleet comparison has no link: the v=1 format carries no fleet request here');
+  const md = cli(['--compare', '--fleet', '--format', 'markdown', before, after]).stdout;
+  assert.ok(md.includes('| `policy.maxRetries` | 3 | 0 |'), md);
+  assert.ok(md.includes('| **recovers at** | never | 24,000 ms | **outcome changes** |'), md);
+  assert.ok(md.includes('| **metastable** | yes | no | **outcome changes** |'), md);
+  fs.rmSync(dir, { recursive: true });
+});
+
+test('a bad command line is refused with a message, exit 2', () => {
+  for (const args of [
+    ['--compare'], ['--compare', 'one.json'], ['--compare', '--format', 'html', '--link', 'v=1&view=compare'],
+    ['--link'], ['--link', 'v=1', 'file.json'], ['--format', 'markdown', '-'], ['--compare', '-', '-'],
+    ['--compare', '--fleet', '--link', 'v=1&view=compare'],
+  ]) {
+    const run = cli(args);
+    assert.equal(run.status, 2, `${args.join(' ')}: exit ${run.status}`);
+    assert.match(run.stderr, /^retrysim: \S/, args.join(' '));
+  }
+  // A single-run link given to --compare --link, and a compare link as one side of two.
+  const one = cliJson(['--compare', '--link', 'v=1&maxRetries=0']);
+  assert.equal(one.status, 2);
+  assert.deepEqual(one.json.errors.map((e) => e.field), ['view']);
+  const inside = cliJson(['--compare', 'v=1', 'v=1&view=compare&after.maxRetries=0']);
+  assert.equal(inside.status, 2);
+  assert.deepEqual(inside.json.errors.map((e) => e.field), ['after.view']);
+});
+
+// Text made of a link's awkward pieces, at random (a fixed seed): retrysim answers every one
+// with exit 0 or 2 and never crashes, and accepts exactly the single-run links the page reads
+// whole, with the same run.
+test('hostile links: retrysim and the page agree on every one, and a link past the limit is refused', async () => {
+  const { explorable, readLink } = await pageSide();
+  let seed = 17;
+  const random = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };
+  const pieces = ['v=1', '&', '=', '%', '%E0', '%A4', '%zz', '%41', '~', ',', 'maxRetries', 'script', 'scenario=script',
+    'ra:', 'date:', 'after.', 'view=compare', 'client=urllib3', 'none', '1e999', '-0', '.5', '200', 'lost', '#', 'é', '😀',
+    'v=2', 'trace=F', 'deadlineMs', 'retryOn=', 'timeout', 'idempotencyKey', '0x10', '+3'];
+  const hashOf = (text) => { const t = text.trim(); const at = t.indexOf('#'); return at === -1 ? t : t.slice(at + 1); };
+  for (let i = 0; i < 200; i += 1) {
+    let text = '';
+    const n = 1 + Math.floor(random() * 12);
+    for (let k = 0; k < n; k += 1) text += pieces[Math.floor(random() * pieces.length)];
+    const run = cli(['--link', text]);
+    assert.ok(run.status === 0 || run.status === 2, `${JSON.stringify(text)}: exit ${run.status} ${run.stderr}`);
+    if (hashOf(text).split('&').includes('view=compare')) continue;
+    const shown = readLink(hashOf(text), explorable, { pageKeys: ['trace', 'herdCallers'] }); // the page's own keys (share/page.js)
+    assert.equal(run.status === 0, shown.problems.length === 0, `${JSON.stringify(text)}: ${JSON.stringify(shown.problems)} ${run.stdout.slice(0, 300)}`);
+    if (run.status === 0) assert.equal(firstDifference(JSON.parse(run.stdout), asJson(shown.result)), null, JSON.stringify(text));
+  }
+  const long = cliJson(['--link', '-'], `v=1&operationId=${'a'.repeat(2000001)}`);
+  assert.equal(long.status, 2);
+  assert.deepEqual(long.json.errors.map((e) => e.field), ['link']);
+});

@@ -1,0 +1,260 @@
+// Compare mode (issue 17): two explorables side by side, before and after, each with its own
+// controls; above them what differs, a line per metric (a side effect or an outcome that
+// changes is marked in words and colour), and both runs on one time axis. The comparison
+// lives in the address as one link (share/compare-link.js), rewritten as either side changes;
+// each side can be opened alone.
+
+import { h, mount, patch } from '../dom.js';
+import { presetById } from '../clients/presets.js';
+import { encodeCompareLink, isCompareLink, readCompareLink } from '../share/compare-link.js';
+import { noticeView } from '../share/notice.js';
+import { compareRuns, deltaText, metricText } from './model.js';
+import { alignedTimelines } from './timeline.js';
+
+const WRITE_DELAY_MS = 200;
+const presetName = (id) => (presetById(id) ? presetById(id).short : id);
+
+// "urllib3’s default Retry, `maxRetries` 3 → 10": the names in backticks as code.
+function summaryNodes(summary) {
+  return summary.split('`').map((part, i) => (i % 2 ? h('code', null, part) : part)).filter((n) => n !== '');
+}
+
+// The difference lines: every metric, before and after; the changed ones say by how much, and
+// a side effect or outcome that changes says so in words (not by colour alone).
+export function differencesView(comparison) {
+  return h('table', { class: 'rl-compare-diffs' },
+    h('caption', null, 'What changes, metric by metric'),
+    h('thead', null, h('tr', null,
+      h('th', { scope: 'col' }, 'Metric'), h('th', { scope: 'col' }, 'Before'), h('th', { scope: 'col' }, 'After'), h('th', { scope: 'col' }, 'Change'))),
+    h('tbody', null, comparison.metrics.map((m) => {
+      const path = `metrics.${m.name}`;
+      const flagWords = m.flag === 'side-effect' ? 'side effect changes' : m.flag === 'outcome' ? 'outcome changes' : '';
+      const change = m.changed ? [deltaText(path, m.delta), flagWords].filter(Boolean).join(', ') || 'changed' : 'same';
+      return h('tr', {
+        class: `rl-diff${m.changed ? ' rl-diff-changed' : ''}${m.flag ? ' rl-diff-flag' : ''}`,
+        'data-metric': m.name, 'data-changed': m.changed ? 'true' : 'false', 'data-flag': m.flag || null,
+      },
+      h('th', { scope: 'row' }, m.label),
+      h('td', { 'data-side': 'before' }, metricText(path, m.before)),
+      h('td', { 'data-side': 'after' }, metricText(path, m.after)),
+      h('td', { class: 'rl-diff-change' }, m.flag ? h('strong', null, change) : change));
+    })));
+}
+
+function frameView() {
+  const side = (key, label) => h('section', { class: `rl-compare-side rl-compare-${key}`, 'aria-labelledby': `cmp-${key}-heading`, 'data-side': key },
+    h('div', { class: 'rl-compare-side-head' },
+      h('h3', { id: `cmp-${key}-heading` }, label),
+      h('p', { class: 'rl-compare-client', 'data-client': key }),
+      h('a', { class: 'rl-compare-alone', 'data-alone': key }, `Open the ${key} run alone`)),
+    h('div', { class: 'retry-lab rl-compare-lab', 'data-compare-lab': key }));
+  return h('section', { class: 'rl-compare', 'aria-labelledby': 'cmp-heading' },
+    h('div', { class: 'rl-compare-head' },
+      h('h2', { id: 'cmp-heading', class: 'rl-compare-title' }, 'Before and after'),
+      h('p', { class: 'rl-compare-summary', 'data-compare-summary': '' }),
+      h('div', { 'data-compare-notice': '' }),
+      h('div', { class: 'rl-compare-live', 'data-compare-live': '' }),
+      h('figure', { class: 'rl-compare-figure' },
+        h('div', { class: 'rl-compare-timeline', 'data-compare-timeline': '' }),
+        h('figcaption', null, 'Both runs on one time axis: attempts as bars, charges and replays as diamonds below them.')),
+      h('div', { class: 'rl-share-row rl-compare-share' },
+        h('label', { class: 'rl-share-label', for: 'cmp-link' }, 'Link to this comparison'),
+        h('input', { type: 'text', id: 'cmp-link', class: 'rl-share-link', readonly: true, spellcheck: 'false', autocomplete: 'off' }),
+        h('button', { type: 'button', id: 'cmp-copy', class: 'rl-button' }, 'Copy link')),
+      h('p', { class: 'rl-share-status', id: 'cmp-status', role: 'status' }),
+      h('p', { class: 'rl-compare-status visually-hidden', role: 'status', 'data-compare-announce': '' })),
+    h('div', { class: 'rl-compare-sides' }, side('before', 'Before'), side('after', 'After')));
+}
+
+// `app`: the page's explorable (its codec, schema and engine calls judge the link);
+// `createExplorable`: app.js's, passed in so this bundle does not carry a second copy.
+export function mountCompare(box, { app, engine, createExplorable, linkBase }) {
+  const doc = box.ownerDocument;
+  const win = doc.defaultView;
+  const embed = doc.documentElement.hasAttribute('data-embed');
+  const judge = { codec: app.codec, schema: app.schema, validate: app.validate, compute: app.compute };
+  const frame = mount(frameView(), doc);
+  box.replaceChildren(frame);
+  const $ = (selector) => frame.querySelector(selector);
+  const sides = {
+    before: createExplorable($('[data-compare-lab="before"]'), engine, { idPrefix: 'cmp-b-' }),
+    after: createExplorable($('[data-compare-lab="after"]'), engine, { idPrefix: 'cmp-a-' }),
+  };
+  // Two explorables name their parts alike ("Inputs", "Timeline"): each side's landmarks say
+  // which side they are on, so that every landmark's name is unique.
+  for (const key of ['before', 'after']) {
+    const heading = `cmp-${key}-heading`;
+    const word = key === 'before' ? 'Before' : 'After';
+    for (const el of $(`[data-compare-lab="${key}"]`).querySelectorAll('[aria-labelledby], [aria-label]')) {
+      if (el.hasAttribute('aria-labelledby')) el.setAttribute('aria-labelledby', `${heading} ${el.getAttribute('aria-labelledby')}`);
+      else el.setAttribute('aria-label', `${word}: ${el.getAttribute('aria-label')}`);
+    }
+  }
+  let clients = { client: '', afterClient: '' };
+  let loading = false;
+  let timer = 0;
+  const echoes = () => [sides.before.getState().result, sides.after.getState().result];
+
+  const linkHash = () => {
+    const [b, a] = echoes();
+    return `#${encodeCompareLink(b.inputs, a.inputs, { ...clients, codec: app.codec, compute: app.compute, presetById })}`;
+  };
+
+  function draw() {
+    const [b, a] = echoes();
+    const comparison = compareRuns(b, a, { codec: app.codec, ...clients, presetName });
+    patch($('[data-compare-summary]'), summaryNodes(comparison.summary));
+    patch($('[data-compare-live]'), differencesView(comparison));
+    frame.classList.toggle('rl-compare-side-effect', comparison.sideEffectChanged);
+    frame.classList.toggle('rl-compare-outcome', comparison.outcomeChanged);
+    const drawn = $('[data-compare-timeline]');
+    const width = drawn.clientWidth || 720;
+    patch(drawn, alignedTimelines([{ label: 'Before', result: b }, { label: 'After', result: a }], { width }));
+    for (const [key, result] of [['before', b], ['after', a]]) {
+      const alone = $(`[data-alone="${key}"]`);
+      alone.href = `${linkBase()}#${app.codec.encodeLink(result.inputs)}`;
+      if (embed) {
+        alone.target = '_blank';
+        alone.rel = 'noopener';
+      }
+      const id = key === 'before' ? clients.client : clients.afterClient;
+      $(`[data-client="${key}"]`).textContent = id ? `From ${presetName(id)} (${id})` : '';
+    }
+    $('#cmp-link').value = `${win.location.href.split('#')[0]}${linkHash()}`;
+    return comparison;
+  }
+
+  function write() {
+    timer = 0;
+    const hash = linkHash();
+    if (win.location.hash === hash) return;
+    try {
+      win.history.replaceState(win.history.state, '', hash);
+    } catch {
+      // A browser that refuses keeps the link it has.
+    }
+    $('#cmp-link').value = `${win.location.href.split('#')[0]}${hash}`;
+  }
+
+  function read() {
+    const shown = readCompareLink(win.location.hash, judge, { presetById });
+    clients = { client: shown.before.client, afterClient: shown.after.client };
+    loading = true;
+    try {
+      sides.before.load(shown.before.inputs);
+      sides.after.load(shown.after.inputs);
+    } finally {
+      loading = false;
+    }
+    const notice = $('[data-compare-notice]');
+    notice.replaceChildren();
+    if (shown.problems.length) notice.append(mount(noticeView((name) => `cmp-${name}`, shown.problems, 'link'), doc));
+    draw();
+  }
+
+  const announce = $('[data-compare-announce]');
+  const onChange = (state, before) => {
+    if (state.result === before.result) return;
+    const comparison = draw();
+    announce.textContent = `Compared again: ${comparison.summary.replace(/`/g, '')}.`;
+    if (!loading && !timer) timer = win.setTimeout(write, WRITE_DELAY_MS);
+  };
+  const unsubscribe = [sides.before.subscribe(onChange), sides.after.subscribe(onChange)];
+
+  $('#cmp-copy').addEventListener('click', async () => {
+    const link = `${win.location.href.split('#')[0]}${linkHash()}`;
+    const status = $('#cmp-status');
+    try {
+      await win.navigator.clipboard.writeText(link);
+      status.textContent = 'Link copied.';
+    } catch {
+      const input = $('#cmp-link');
+      input.focus();
+      input.select();
+      status.textContent = 'Your browser did not allow copying: select the link in the box and copy it.';
+    }
+  });
+  $('#cmp-link').addEventListener('focus', (event) => event.target.select());
+
+  // Redraw the shared axis when the width changes (a rotated phone, a resized window).
+  let lastWidth = 0;
+  const onResize = () => {
+    const width = $('[data-compare-timeline]').clientWidth;
+    if (width && width !== lastWidth) {
+      lastWidth = width;
+      draw();
+    }
+  };
+  win.addEventListener('resize', onResize);
+
+  read();
+  return {
+    read,
+    sides,
+    destroy() {
+      for (const u of unsubscribe) u();
+      win.removeEventListener('resize', onResize);
+      if (timer) win.clearTimeout(timer);
+      sides.before.destroy();
+      sides.after.destroy();
+      box.replaceChildren();
+    },
+  };
+}
+
+// The comparison link that starts from the run `app` shows: both sides the same (the reader
+// then changes one), naming the client lab's preset when one is chosen.
+export function compareLinkFrom(app) {
+  const state = app.getState();
+  const client = state.client && presetById(state.client) ? state.client : '';
+  return `#${encodeCompareLink(state.result.inputs, state.result.inputs, { client, codec: app.codec, compute: app.compute, presetById })}`;
+}
+
+// Compare mode on a page (compare/hook.js loads this bundle and calls it once): while the
+// address is a view=compare link, the comparison shows in place of the explorable `root`; a
+// link to one run brings the explorable back (share/link.js reads it).
+export function attachCompareMode(root, options) {
+  const doc = root.ownerDocument;
+  const win = doc.defaultView;
+  const box = doc.createElement('div');
+  box.className = 'rl-compare-box';
+  box.hidden = true;
+  root.before(box);
+  let view = null;
+  function follow() {
+    if (isCompareLink(win.location.hash)) {
+      if (view) view.read();
+      else view = mountCompare(box, options);
+      box.hidden = false;
+      root.hidden = true;
+      doc.documentElement.classList.add('rl-compare-ready');
+    } else {
+      if (view) view.destroy();
+      view = null;
+      box.hidden = true;
+      root.hidden = false;
+      doc.documentElement.classList.remove('rl-compare-ready');
+    }
+  }
+  win.addEventListener('hashchange', follow);
+  follow();
+  return {
+    get view() { return view; },
+    // "Compare with…": open the comparison of the run on show with itself.
+    startFrom(app) {
+      win.location.hash = compareLinkFrom(app);
+      follow(); // at once, not only when hashchange arrives
+      const heading = box.querySelector('#cmp-heading');
+      if (heading) {
+        heading.tabIndex = -1;
+        heading.focus();
+      }
+    },
+    destroy() {
+      win.removeEventListener('hashchange', follow);
+      if (view) view.destroy();
+      box.remove();
+      root.hidden = false;
+    },
+  };
+}

@@ -1,0 +1,172 @@
+// A link that holds two runs, before and after (issue 17; the format is OWNERS.md's, one
+// format with codec.js's single-run links, docs/compare.md):
+//
+//   #v=1&view=compare&client=urllib3&after.maxRetries=10
+//
+// Keys without a prefix are the before run (and the scenario both share); `after.<name>` keys
+// are what the after side changes. `client=<preset id>` sets every policy field of a preset
+// (web/clients/presets.js) on both sides, `after.client=` on the after side only; a side's own
+// keys win over its preset. An input that depends on another (its onlyWhen rule: `script` on
+// `scenario`, `jitterLow` on `jitter`) and that a side did not give itself is left out where
+// the side no longer meets the rule, so a preset's jitter bounds do not outlive its jitter.
+//
+// Pure and DOM-free. retrysim reads the same links by the same rules, in C++ from the same
+// table (bindings/cli/link.cpp, compare.cpp): tests/node/link-cli.test.js holds the two to it.
+
+import { LINK_VERSION, MAX_LINK_LENGTH, escapeText, sameInputValue } from './codec.js';
+import { acceptInputs } from './accept.js';
+
+export const AFTER = 'after.';
+// The keys of a link that are not engine inputs: the page's own (codec's page keys) and the
+// comparison's.
+export const COMPARE_KEYS = ['view', 'of', 'client', 'after.client'];
+const PAGE_KEYS = ['trace', 'herdCallers'];
+
+const problem = (key, value, reason) => ({ key, value, reason });
+function safeDecode(text) {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+// Does a hash open the compare view? (`view=compare` among its pairs.)
+export function isCompareLink(hash) {
+  const text = hash.startsWith('#') ? hash.slice(1) : hash;
+  return text.split('&').some((part) => part === 'view=compare');
+}
+
+// A compare link to { read, client, afterClient, before, after, problems }: `before` and
+// `after` are each side's own typed keys (codec.readPairs), `problems` the page's
+// { key, value, reason } (after keys named with their prefix).
+export function parseCompareLink(hash, codec) {
+  const text = hash.startsWith('#') ? hash.slice(1) : hash;
+  const none = (problems) => ({ read: false, client: '', afterClient: '', before: {}, after: {}, texts: {}, problems });
+  if (text.length > MAX_LINK_LENGTH) return none([problem('link', `${text.slice(0, 40)}…`, `is ${text.length} characters long, more than this page reads`)]);
+  const pairs = [];
+  const problems = [];
+  const page = {};
+  const twice = new Set();
+  let version = String(LINK_VERSION);
+  let versions = 0;
+  for (const part of text.split('&')) {
+    if (part === '') continue;
+    const eq = part.indexOf('=');
+    const key = safeDecode(eq === -1 ? part : part.slice(0, eq));
+    const raw = eq === -1 ? '' : part.slice(eq + 1);
+    if (key === 'v') {
+      version = safeDecode(raw);
+      versions += 1;
+    } else if (PAGE_KEYS.includes(key) || COMPARE_KEYS.includes(key)) {
+      if (key in page && !twice.has(key)) problems.push(problem(key, safeDecode(raw), 'is given more than once'));
+      if (key in page) twice.add(key);
+      page[key] = safeDecode(raw);
+    } else {
+      pairs.push([key, raw]);
+    }
+  }
+  if (versions > 1) return none([problem('v', version, 'is given more than once, so the link cannot be read')]);
+  if (version !== String(LINK_VERSION)) return none([problem('v', version, `is a link format this page does not read (it reads v=${LINK_VERSION})`)]);
+  for (const key of twice) delete page[key];
+  for (const key of PAGE_KEYS) if (key in page) problems.push(problem(key, page[key], 'is used only with a single run'));
+  if (page.view !== 'compare') problems.push(problem('view', page.view || '', 'is not compare'));
+  if ('of' in page) {
+    problems.push(problem('of', page.of, page.of === 'fleet' ? 'is a comparison of fleet runs, which this page does not draw yet (retrysim --compare --fleet compares two fleet requests)' : 'is not a kind of run Retry Lab compares'));
+  }
+  const beforePairs = pairs.filter(([key]) => !key.startsWith(AFTER));
+  const afterPairs = pairs.filter(([key]) => key.startsWith(AFTER)).map(([key, raw]) => [key.slice(AFTER.length), raw]);
+  const before = codec.readPairs(beforePairs);
+  const after = codec.readPairs(afterPairs);
+  return {
+    read: true,
+    client: page.client || '',
+    afterClient: page['after.client'] || '',
+    before: before.inputs,
+    after: after.inputs,
+    texts: { ...before.texts, ...Object.fromEntries(Object.entries(after.texts).map(([k, v]) => [AFTER + k, v])) },
+    problems: [...problems, ...before.problems, ...after.problems.map((p) => ({ ...p, key: AFTER + p.key }))],
+  };
+}
+
+// The schema's presence rules: { input: { field, value } }.
+const onlyWhenOf = (schema) => Object.fromEntries(schema.inputs.filter((row) => row.onlyWhen).map((row) => [row.name, row.onlyWhen]));
+
+// Leaves out each input `own` did not give whose onlyWhen rule `inputs` no longer meet.
+function dropStranded(inputs, own, schema, codec) {
+  const out = { ...inputs };
+  for (const [name, rule] of Object.entries(onlyWhenOf(schema))) {
+    if (!(name in out) || name in own) continue;
+    const sibling = rule.field in out ? out[rule.field] : codec.defaults[rule.field];
+    if (!sameInputValue(sibling, rule.value)) delete out[name];
+  }
+  return out;
+}
+
+// Each side's inputs (not yet judged by the engine): { before, after, client, afterClient,
+// problems }. `presetById(id)` → { inputs } or null (web/clients/presets.js).
+export function sidesOf(parsed, { schema, codec, presetById }) {
+  const problems = [];
+  const preset = (key, id) => {
+    if (!id) return null;
+    const found = presetById(id);
+    if (!found) problems.push(problem(key, id, 'is not one of the presets'));
+    return found;
+  };
+  const beforePreset = preset('client', parsed.client);
+  const afterPreset = preset('after.client', parsed.afterClient);
+  const client = beforePreset ? parsed.client : '';
+  const before = dropStranded({ ...(beforePreset ? beforePreset.inputs : {}), ...parsed.before }, parsed.before, schema, codec);
+  const after = dropStranded({ ...before, ...(afterPreset ? afterPreset.inputs : {}), ...parsed.after }, parsed.after, schema, codec);
+  return { before, after, client, afterClient: afterPreset ? parsed.afterClient : client, problems };
+}
+
+// A compare link read and judged as the page shows it: each side's accepted inputs and run
+// (accept.js: a value the engine refuses falls back, and is named), and every problem.
+// `engine`: { codec, schema, validate, compute }.
+export function readCompareLink(hash, engine, { presetById }) {
+  const parsed = parseCompareLink(hash, engine.codec);
+  const sides = sidesOf(parsed, { schema: engine.schema, codec: engine.codec, presetById });
+  const before = acceptInputs(sides.before, engine);
+  const after = acceptInputs(sides.after, engine);
+  const asWritten = (p, prefix) => {
+    const key = prefix + p.key;
+    return parsed.texts && key in parsed.texts ? { ...p, key, value: parsed.texts[key] } : { ...p, key };
+  };
+  const beforeKeys = new Set(before.problems.map((p) => p.key));
+  return {
+    before: { inputs: before.inputs, result: before.result, client: sides.client },
+    after: { inputs: after.inputs, result: after.result, client: sides.afterClient },
+    problems: [
+      ...parsed.problems, ...sides.problems,
+      ...before.problems.map((p) => asWritten(p, '')),
+      ...after.problems.filter((p) => !beforeKeys.has(p.key)).map((p) => asWritten(p, AFTER)),
+    ],
+  };
+}
+
+// The link for two runs (their `inputs` echoes) and the presets they start from: the before
+// side's keys against the defaults (or its preset's run), then `after.` keys where the after
+// side differs from the before side (under the after preset). retrysim writes the same link
+// (bindings/cli/compare.cpp). `compute`: the engine's, to run a preset alone.
+export function encodeCompareLink(beforeEcho, afterEcho, { client = '', afterClient = client, codec, compute, presetById }) {
+  const parts = [`v=${LINK_VERSION}`, 'view=compare'];
+  if (client) parts.push(`client=${escapeText(client)}`);
+  if (afterClient && afterClient !== client) parts.push(`after.client=${escapeText(afterClient)}`);
+  const base = client ? compute(presetById(client).inputs).inputs : codec.defaults;
+  for (const name of codec.fieldNames) {
+    if (!(name in beforeEcho)) continue;
+    if (name in base && sameInputValue(beforeEcho[name], base[name])) continue;
+    parts.push(`${name}=${codec.valueText(name, beforeEcho[name])}`);
+  }
+  const afterBase = afterClient && afterClient !== client ? { ...beforeEcho, ...presetById(afterClient).inputs } : beforeEcho;
+  for (const name of codec.fieldNames) {
+    if (!(name in afterEcho)) continue;
+    if (name in afterBase && sameInputValue(afterEcho[name], afterBase[name])) continue;
+    parts.push(`${AFTER}${name}=${codec.valueText(name, afterEcho[name])}`);
+  }
+  return parts.join('&');
+}
+
+// Each side alone, as a single-run link (codec.js): the before link and the after link.
+export const sideLink = (echo, codec) => codec.encodeLink(echo);
