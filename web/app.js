@@ -12,6 +12,10 @@ import { initialState, withFields, withInputs, withSections } from './state.js';
 import { INSPECTION_SECONDS, advance, clampSeconds, nextEvent, pause, play, restart, seek } from './playback.js';
 import { frameView, makeIds } from './views/controls.js';
 import { verdictText } from './views/metrics.js';
+import { eventSentence } from './views/events.js';
+import { inForceView } from './views/in-force.js';
+import { patch } from './dom.js';
+import { ms } from './format.js';
 import { bindFields } from './explorable/fields.js';
 import { createRunView } from './explorable/run-view.js';
 import { attachSeek } from './explorable/seek.js';
@@ -67,14 +71,27 @@ export function createExplorable(root, engine, { idPrefix = 'rl-' } = {}) {
   const reducedMotion = view.matchMedia('(prefers-reduced-motion: reduce)');
   const announce = $('announce');
   const run = createRunView(root, id, view);
+  const inForce = $('in-force');
   const drawPlayhead = () => run.drawPlayhead(state.result, state.playback);
 
+  // Each event Next event or Play reveals is said in the polite live region (a seek, which can
+  // jump over many, is said by the slider's own value text); the run's end adds the verdict.
+  function announceShown(before, after) {
+    const { events } = state.result;
+    if (after.shown <= before.shown || after.shown - before.shown > 3) return;
+    const said = events.slice(before.shown, after.shown).map((e) => `${ms(e.tMs)}: ${eventSentence(state.result, e)}.`);
+    if (after.shown === events.length) said.push(`Run over: ${verdictText(state.result)}.`);
+    announce.textContent = said.join(' ');
+  }
   const clock = createClock(view, (dt) => {
+    const before = state.playback;
     state = { ...state, playback: advance(state.result, state.playback, dt, reducedMotion.matches) };
+    announceShown(before, state.playback);
     drawPlayhead();
     return state.playback.playing;
   });
-  function setPlayback(playback) {
+  function setPlayback(playback, { say = false } = {}) {
+    if (say) announceShown(state.playback, playback);
     state = { ...state, playback };
     if (playback.playing) clock.start();
     else clock.stop();
@@ -89,6 +106,7 @@ export function createExplorable(root, engine, { idPrefix = 'rl-' } = {}) {
     state = step(state);
     run.drawRun(state.result);
     fields.draw(state, changedElement);
+    if (state.result !== before.result || state.fields !== before.fields) patch(inForce, inForceView(state.result, state.fields, schema));
     drawPlayhead();
     if (state.result !== before.result) announce.textContent = `Recomputed: ${verdictText(state.result)}.`;
     tell(before);
@@ -103,7 +121,7 @@ export function createExplorable(root, engine, { idPrefix = 'rl-' } = {}) {
   $('play').addEventListener('click', () => {
     setPlayback(state.playback.playing ? pause(state.playback) : play(state.result, state.playback));
   });
-  $('next').addEventListener('click', () => setPlayback(nextEvent(state.result, state.playback)));
+  $('next').addEventListener('click', () => setPlayback(nextEvent(state.result, state.playback), { say: true }));
   $('restart').addEventListener('click', () => setPlayback(restart(state.result, state.playback.speed)));
   const speed = $('speed');
   speed.addEventListener('change', () => setPlayback({ ...state.playback, speed: Number(speed.value) }));

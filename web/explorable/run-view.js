@@ -13,6 +13,8 @@ import { metricsView, nowView, verdictView } from '../views/metrics.js';
 import { seconds } from '../format.js';
 import { setAttr, setText } from './write.js';
 
+const MARK_HALF = 8; // half the widest mark on the timeline (a commit's diamond is 14 px)
+
 export function valueText(result, playback) {
   const t = msAt(playback.s, runSpan(result));
   return `${seconds(t)} — ${momentPhrase(result, t, playback.shown)}`;
@@ -66,13 +68,23 @@ export function createRunView(root, id, view) {
     if (timeline) {
       const { scale } = timeline;
       const px = scale.x0 + Math.min(1, scale.max > 0 ? t / scale.max : 0) * scale.plot;
+      // At the run's end everything drawn is past: no veil, and no playhead through the last
+      // marks. Before it, the veil starts a mark's half-width after the playhead, so a mark
+      // the playhead has reached is drawn whole, not half in the future.
+      const ended = playback.s >= INSPECTION_SECONDS && playback.shown >= result.events.length;
+      const veilX = Math.min(scale.right, px + MARK_HALF);
       setAttr(timeline.line, 'x1', px);
       setAttr(timeline.line, 'x2', px);
-      setAttr(timeline.veil, 'x', px);
-      setAttr(timeline.veil, 'width', Math.max(0, scale.right - px));
+      setAttr(timeline.line, 'visibility', ended ? 'hidden' : 'visible');
+      setAttr(timeline.veil, 'x', veilX);
+      setAttr(timeline.veil, 'width', ended ? 0 : Math.max(0, scale.right - veilX));
     }
     eventItems.forEach((li, i) => {
-      li.classList.toggle('future', i >= playback.shown);
+      const future = i >= playback.shown;
+      li.classList.toggle('future', future);
+      // Not only a class: the words say which events are still to come.
+      const state = li.querySelector('.event-state');
+      if (state) setText(state, future ? 'not yet shown: ' : '');
       if (i === playback.shown - 1) setAttr(li, 'aria-current', 'step');
       else li.removeAttribute('aria-current');
     });

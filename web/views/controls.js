@@ -95,7 +95,7 @@ export function playbackView(id) {
 
 export function frameView(id, fields, script = null) {
   return h('div', { class: 'rl' },
-    h('div', { class: 'rl-inputs' }, controlsView(id, fields, script), h('div', { id: id('now') })),
+    h('div', { class: 'rl-inputs' }, h('div', { class: 'rl-now-box', id: id('now') }), controlsView(id, fields, script), h('div', { id: id('in-force') })),
     h('div', { class: 'rl-results' },
       h('div', { class: 'rl-verdict', id: id('verdict') }),
       h('p', { class: 'visually-hidden', role: 'status', id: id('announce') }),

@@ -2,6 +2,7 @@
 
 import { h } from '../dom.js';
 import { ms } from '../format.js';
+import { eventText } from './events.js';
 
 // What the server did, with the fate of its answer where the events tell it.
 export function serverWords(result, attempt) {
@@ -18,7 +19,7 @@ function waitCell(attempt) {
   if (attempt.waitAfterMs === null || attempt.waitAfterMs === undefined) return h('td', null, 'none');
   return h('td', null,
     h('span', { class: 'wait-ms' }, ms(attempt.waitAfterMs)),
-    attempt.waitRule ? h('span', { class: 'wait-rule' }, ` (${attempt.waitRule})`) : null);
+    attempt.waitRule ? h('span', { class: 'wait-rule' }, ` (${eventText(attempt.waitRule)})`) : null);
 }
 
 const HEADINGS = ['Attempt', 'Start', 'End', 'Server answered', 'Side effect', 'Client saw', 'Wait after'];

@@ -1,0 +1,91 @@
+// The explorable's defects found by a reader (issue 15), each held fixed: the run's end drawn
+// as past, the inputs in force after a load, one number style in the event text, the stop in
+// the page's words, the live region and the words for events still to come, and "This run"
+// in view at the top of the sticky panel in a short window.
+
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { browserSuite, pageTest } from './lib/harness.js';
+import { ID, futureCount, setInputs } from './lib/ui.js';
+
+const env = browserSuite();
+
+const veil = (page) => page.locator(`${ID('timeline')} [data-playhead="veil"]`);
+const playhead = (page) => page.locator(`${ID('timeline')} [data-playhead="line"]`);
+const toEnd = async (page) => {
+  await page.locator(ID('seek')).focus();
+  await page.keyboard.press('End');
+};
+const inForce = (page) => page.locator(`${ID('in-force')} .rl-in-force-row`).evaluateAll((rows) => rows.map((r) => [r.querySelector('dt').textContent, r.querySelector('dd').textContent]));
+
+describe('issue 15: the run on screen', () => {
+  test('at the end of a run every event drawn is past: no veil, no playhead through the last marks', pageTest(env, {}, async ({ page }) => {
+    for (const inputs of [{}, { scenario: 'HTTP 400 on every attempt', retryOn: 'Every failure, including 400' }, { scenario: 'HTTP 503 twice, then succeeds', idempotencyKey: true }]) {
+      await setInputs(page, inputs);
+      await toEnd(page);
+      assert.equal(await futureCount(page), 0);
+      assert.equal(Number(await veil(page).getAttribute('width')), 0, `no veil at the end (${JSON.stringify(inputs)})`);
+      assert.equal(await playhead(page).getAttribute('visibility'), 'hidden');
+    }
+    // Before the end a mark the playhead has reached is drawn whole: the veil starts past it.
+    await page.keyboard.press('Home');
+    await page.locator(ID('next')).click();
+    await page.locator(ID('next')).click(); // the commit at 200 ms
+    const x = Number(await playhead(page).getAttribute('x1'));
+    assert.ok(Number(await veil(page).getAttribute('x')) >= x + 7, 'the veil leaves the reached diamond whole');
+  }));
+
+  test('after a policy trace loads, every input in force is on screen', pageTest(env, {}, async ({ page }) => {
+    assert.equal(await page.locator(ID('in-force')).isHidden(), true, 'the opening run has nothing beyond its controls');
+    await page.evaluate(() => window.retryLabTraces.selectTrace('A'));
+    const rows = Object.fromEntries(await inForce(page));
+    // Trace A is the seed's policy: a cap of 8 s, full jitter, a 20 s wait budget, a read,
+    // no overall deadline, and "Retry on" timeouts, 429 and 5xx, neither of the two choices.
+    assert.equal(rows['Backoff cap'], '8,000 ms');
+    assert.equal(rows.Jitter, 'full');
+    assert.equal(rows['Wait budget'], '20,000 ms');
+    assert.equal(rows.Operation, 'read');
+    assert.equal(rows['Overall deadline'], 'none');
+    assert.equal(rows['Retry on'], 'timeout, 429, 5xx');
+    assert.equal(await page.locator('input[name="rl-retryOn"]:checked').count(), 0);
+    // The deadline's slider says "none" by standing at its far end, not at the last number.
+    const range = page.locator(ID('deadlineMs-range'));
+    assert.equal(await range.inputValue(), await range.getAttribute('max'));
+    // Choosing a control's value puts it back under the controls: the list loses that row.
+    await setInputs(page, { retryOn: 'Timeouts and 5xx only' });
+    assert.equal(Object.fromEntries(await inForce(page))['Retry on'], undefined);
+  }));
+
+  test('the event list writes times as the rest of the page does, and the stop in the page’s words', pageTest(env, {}, async ({ page }) => {
+    await page.evaluate(() => window.retryLabTraces.selectTrace('E'));
+    const texts = await page.locator(`${ID('events')} .event-text`).allTextContents();
+    const times = texts.join(' ').match(/[\d,.]+ ms/g);
+    assert.ok(times.includes('3,000 ms'), texts.join('\n'));
+    for (const t of times) assert.match(t, /^\d{1,3}(,\d{3})*(\.\d{1,3})? ms$/, `"${t}" in the page's style`);
+    await page.evaluate(() => window.retryLabTraces.selectTrace('D'));
+    const stop = (await page.locator(`${ID('events')} li.event-stop .event-text`).textContent()).replace('not yet shown: ', '');
+    assert.equal(stop, 'the run stops after 1 attempt: that failure is not one the policy retries');
+  }));
+
+  test('Next event is said in a polite live region, and events still to come say so in words', pageTest(env, {}, async ({ page }) => {
+    const status = page.locator(`${ID('announce')}[role="status"]`);
+    const first = page.locator(`${ID('events')} li`).first();
+    assert.match(await first.textContent(), /not yet shown/);
+    await page.locator(ID('next')).click();
+    assert.match(await status.textContent(), /^0 ms: attempt 1: the client sends charge/);
+    assert.doesNotMatch(await first.textContent(), /not yet shown/);
+    await page.locator(ID('next')).click();
+    assert.match(await status.textContent(), /^200 ms: attempt 1: the server commits charge #1/);
+    // Play says each event as it is revealed, and the verdict at the end.
+    await page.locator(ID('speed')).selectOption('8');
+    await page.locator(ID('play')).click();
+    await page.waitForFunction(() => /Run over: Reports success, charged twice/.test(document.querySelector('#rl-announce').textContent), null, { timeout: 15000 });
+  }));
+
+  test('in a 1440×700 window "This run" is in view at the top of the sticky panel', pageTest(env, { viewport: { width: 1440, height: 700 } }, async ({ page }) => {
+    await page.locator(ID('timeline')).scrollIntoViewIfNeeded();
+    await page.evaluate(() => window.scrollBy(0, 300));
+    const box = await page.locator(`${ID('now')} .rl-now`).boundingBox();
+    assert.ok(box.y >= 0 && box.y + box.height <= 700, `"This run" at y=${box.y}`);
+  }));
+});
