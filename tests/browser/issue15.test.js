@@ -88,4 +88,39 @@ describe('issue 15: the run on screen', () => {
     const box = await page.locator(`${ID('now')} .rl-now`).boundingBox();
     assert.ok(box.y >= 0 && box.y + box.height <= 700, `"This run" at y=${box.y}`);
   }));
+
+  test('the traces matrix at 1440 px shows its Result column beside the attempts that scroll', pageTest(env, { viewport: { width: 1440, height: 900 } }, async ({ page }) => {
+    const box = await page.locator('#tr-matrix').boundingBox();
+    const result = await page.locator('#tr-matrix .tm-result-col').boundingBox();
+    assert.ok(result.x >= box.x && result.x + result.width <= box.x + box.width + 1, `Result at ${result.x}–${result.x + result.width}, the box ${box.x}–${box.x + box.width}`);
+    assert.equal(await page.locator('#tr-matrix .tm-result-col').textContent(), 'Result');
+  }));
+
+  for (const width of [1024, 768]) {
+    test(`the computed-data table fits its box at ${width} px`, pageTest(env, { viewport: { width, height: 900 } }, async ({ page }) => {
+      await page.evaluate(() => window.retryLabTraces.selectTrace('C'));
+      const { scroll, client } = await page.locator(ID('table')).evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
+      assert.ok(scroll <= client, `${scroll} px of table in ${client} px`);
+    }));
+  }
+
+  test('on a phone the computed-data table’s caption is whole inside its box', pageTest(env, { viewport: { width: 390, height: 844 } }, async ({ page }) => {
+    const box = await page.locator(ID('table')).boundingBox();
+    const caption = await page.locator(`${ID('table')} .answers-caption`).boundingBox();
+    assert.ok(caption.x >= box.x - 1 && caption.x + caption.width <= box.x + box.width + 1, `caption ${caption.x}–${caption.x + caption.width} in ${box.x}–${box.x + box.width}`);
+  }));
+
+  test('trace C’s Date header is in the experiment’s table, and the order is named', pageTest(env, {}, async ({ page }) => {
+    await page.evaluate(() => window.retryLabTraces.selectTrace('C'));
+    const headers = await page.locator(`${ID('table')} tbody tr:first-child .answer-header`).allTextContents();
+    assert.deepEqual(headers, ['Date: Sun, 29 Nov 2026 10:00:00 GMT', 'Retry-After: Sun, 29 Nov 2026 10:00:07 GMT']);
+    assert.match(await page.locator('#experiment .prose').textContent(), /order o-17 for 49\.00/);
+  }));
+
+  test('reader text names no file of the repository and gives "seed" one meaning', pageTest(env, {}, async ({ page }) => {
+    await page.getByLabel('Client', { exact: true }).selectOption({ index: 1 });
+    const text = await page.locator('body').innerText();
+    assert.doesNotMatch(text, /docs\/[a-z]+\.md|shared\/seeds/);
+    assert.doesNotMatch(text, /seed’s fixture|the seed supplies/);
+  }));
 });

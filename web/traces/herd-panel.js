@@ -19,6 +19,9 @@ const callersWord = (n) => `${num(n)} ${n === 1 ? 'caller' : 'callers'}`;
 const engineSays = { callers: (e) => `Callers ${e.detail}`, seed: (e) => `The seed ${e.detail}` };
 
 export function mountHerdPanel(root, id, { engine, compute, onHerd, onRuns }) {
+  // The engine's bound on a draws list (engine.schema()), past which the evenly spread run is not drawn.
+  const drawsRow = engine.schema().inputs.find((r) => r.name === 'draws');
+  const maxDraws = drawsRow && Number.isFinite(drawsRow.maxItems) ? drawsRow.maxItems : Infinity;
   const view = root.ownerDocument.defaultView;
   const $ = (name) => root.querySelector(`#${id(name)}`);
   const els = {
@@ -39,7 +42,7 @@ export function mountHerdPanel(root, id, { engine, compute, onHerd, onRuns }) {
       + 'The seed’s check: every bucket but one occupied, and none holding more than half the callers.';
     els.status.textContent = pending ? `Computing ${num(herd.callers)} callers…` : `${callersWord(herd.callers)}, seed ${herd.seed}: computed.`;
     els.figures.setAttribute('aria-busy', pending ? 'true' : 'false');
-    showTree(els.figures, herdFiguresView(runs, { seed: herd.seed }));
+    showTree(els.figures, herdFiguresView(runs, { seed: herd.seed, callers: herd.callers, maxDraws }));
   }
 
   function drawFields(changed) {

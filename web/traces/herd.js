@@ -90,9 +90,17 @@ export function histogramView(herd, { title, yMax }) {
 
 // The compared runs side by side. `runs` maps a key of HERD_RUNS to a compute() result (or
 // null while it is computed).
-export function herdFiguresView(runs, { seed }) {
+// `maxDraws` is the longest draws list the engine takes (engine.schema()): evenly spread draws
+// are one per caller, so past it that run is not drawn, and its card says why in words.
+export function evenTooMany(callers, maxDraws) {
+  return `Not drawn for ${num(callers)} callers: evenly spread draws are one per caller, and the engine takes at most ${num(maxDraws)} draws, so this comparison stops at ${num(maxDraws)} callers.`;
+}
+
+export function herdFiguresView(runs, { seed, callers = 1, maxDraws = Infinity }) {
   const titled = (run) => (run.key === 'policy' ? { ...run, title: `Full jitter, draws from the generator with seed ${seed}` } : run);
-  const outcomes = HERD_RUNS.map((run) => ({ ...titled(run), ...herdOutcome(runs[run.key]), pending: !runs[run.key] }));
+  const outcomes = HERD_RUNS.map((run) => (run.key === 'even' && callers > maxDraws
+    ? { ...titled(run), herd: null, error: evenTooMany(callers, maxDraws), pending: false }
+    : { ...titled(run), ...herdOutcome(runs[run.key]), pending: !runs[run.key] }));
   const yMax = Math.max(1, ...outcomes.filter((o) => o.herd).map((o) => o.herd.fullest));
   return outcomes.map((o) => {
     if (o.pending) {

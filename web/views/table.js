@@ -14,6 +14,17 @@ export function serverWords(result, attempt) {
   return `${attempt.server}${lost}`;
 }
 
+// The headers the answer carried, from the run's data: the Retry-After the client read, and
+// the Date of a scripted answer that set one (trace C's, counted from for an HTTP-date).
+export function answerHeaders(result, attempt) {
+  const script = result.inputs.script;
+  const answer = Array.isArray(script) && attempt.scriptIndex !== null && attempt.scriptIndex !== undefined ? script[attempt.scriptIndex] : null;
+  const headers = [];
+  if (answer && answer.date) headers.push(`Date: ${answer.date}`);
+  if (attempt.retryAfter && attempt.retryAfter.raw !== undefined) headers.push(`Retry-After: ${attempt.retryAfter.raw}`);
+  return headers;
+}
+
 // The wait on one line, the rule that made it beneath.
 function waitCell(attempt) {
   if (attempt.waitAfterMs === null || attempt.waitAfterMs === undefined) return h('td', null, 'none');
@@ -29,12 +40,12 @@ export function tableView(result) {
     h('th', { scope: 'row' }, String(a.n)),
     h('td', { class: 'num' }, ms(a.startMs)),
     h('td', { class: 'num' }, ms(a.endMs)),
-    h('td', null, serverWords(result, a)),
+    h('td', null, serverWords(result, a), answerHeaders(result, a).map((t) => h('span', { class: 'answer-header' }, t))),
     h('td', null, a.effect),
     h('td', null, a.clientSaw),
     waitCell(a)));
   return h('table', { class: 'answers' },
-    h('caption', null, 'What the server answered and did, and what the client saw, per attempt'),
+    h('caption', null, h('span', { class: 'answers-caption' }, 'What the server answered and did, and what the client saw, per attempt')),
     h('thead', null, h('tr', null, HEADINGS.map((t) => h('th', { scope: 'col' }, t)))),
     h('tbody', null, rows.length ? rows : h('tr', null, h('td', { colspan: HEADINGS.length }, 'No attempt was sent.'))));
 }
