@@ -40,7 +40,7 @@ export function tableView(result) {
     h('th', { scope: 'row' }, String(a.n)),
     h('td', { class: 'num' }, ms(a.startMs)),
     h('td', { class: 'num' }, ms(a.endMs)),
-    h('td', null, serverWords(result, a), answerHeaders(result, a).map((t) => h('span', { class: 'answer-header' }, t))),
+    h('td', null, serverWords(result, a), answerHeaders(result, a).map((t) => [h('span', { class: 'visually-hidden' }, '; '), h('span', { class: 'answer-header' }, t)])),
     h('td', null, a.effect),
     h('td', null, a.clientSaw),
     waitCell(a)));
