@@ -6,6 +6,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { browserSuite, pageTest } from './lib/harness.js';
+import { serve, siteCopy, watchedPage } from './lib/sites.js';
 import { ID, futureCount, setInputs } from './lib/ui.js';
 
 const env = browserSuite();
@@ -123,4 +124,62 @@ describe('issue 15: the run on screen', () => {
     assert.doesNotMatch(text, /docs\/[a-z]+\.md|shared\/seeds/);
     assert.doesNotMatch(text, /seed’s fixture|the seed supplies/);
   }));
+
+  test('the run’s clock is the big number, and a compressed quiet stretch is marked as a gap', pageTest(env, {}, async ({ page }) => {
+    assert.equal(await page.locator(ID('clock')).textContent(), '0 ms');
+    await page.locator(ID('next')).click();
+    await page.locator(ID('next')).click();
+    assert.equal(await page.locator(ID('clock')).textContent(), '200 ms');
+    // One second past the commit the playhead is in attempt 1's quiet wait for its timeout,
+    // 200 → 3,000 ms, compressed: the gap is marked.
+    await page.locator(ID('seek')).focus();
+    await page.keyboard.press('ArrowRight');
+    assert.equal(await page.locator(ID('gap')).textContent(), '⋯ 2.8 s later ⋯');
+    await page.keyboard.press('End');
+    assert.equal(await page.locator(ID('clock')).textContent(), '3,700 ms');
+    assert.equal(await page.locator(ID('gap')).textContent(), '');
+    assert.equal(await page.locator('.rl-motion-note').isVisible(), false, 'no reduced-motion note without reduced motion');
+  }));
+
+  test('with reduced motion the page says that Play steps without animation', pageTest(env, { reducedMotion: 'reduce' }, async ({ page }) => {
+    assert.equal(await page.locator('.rl-motion-note').isVisible(), true);
+  }));
+});
+
+describe('issue 15: a theme for the embeds', () => {
+  let site;
+  let server;
+  env.setUp(async () => {
+    site = siteCopy({ files: { 'host.html': `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Host</title><link rel="icon" href="favicon.svg"><script src="retry-lab-element.js" defer></script></head><body><main><retry-lab id="light" theme="light"></retry-lab><retry-lab id="auto"></retry-lab></main></body></html>` } });
+    server = await serve(site.dir);
+  });
+  env.tearDown(async () => { await server.close(); site.remove(); });
+
+  test('embed.html?theme=light stays light in a dark system; auto follows the system', async () => {
+    const { page } = await watchedPage(env, { colorScheme: 'dark' });
+    const background = () => page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+    await page.goto(`${server.origin}/embed.html?theme=light`);
+    await page.waitForFunction(() => document.documentElement.classList.contains('rl-ready'));
+    assert.equal(await background(), 'rgb(250, 248, 244)');
+    await page.goto(`${server.origin}/embed.html?theme=auto`);
+    await page.waitForFunction(() => document.documentElement.classList.contains('rl-ready'));
+    assert.equal(await background(), 'rgb(20, 21, 24)');
+    const light = await watchedPage(env, { colorScheme: 'light' });
+    await light.page.goto(`${server.origin}/embed.html?theme=dark`);
+    await light.page.waitForFunction(() => document.documentElement.classList.contains('rl-ready'));
+    assert.equal(await light.page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor), 'rgb(20, 21, 24)');
+  });
+
+  test('<retry-lab theme="light"> stays light in a dark system, and its theme is no input', async () => {
+    const { page, problems } = await watchedPage(env, { colorScheme: 'dark' });
+    await page.goto(`${server.origin}/host.html`);
+    await page.waitForFunction(() => [...document.querySelectorAll('retry-lab')].every((e) => e.classList.contains('rl-ready')));
+    const panel = (id) => page.evaluate((which) => getComputedStyle(document.getElementById(which).shadowRoot.querySelector('.rl-root')).getPropertyValue('--panel').trim(), id);
+    assert.equal(await panel('light'), '#ffffff');
+    assert.equal(await panel('auto'), '#1c1e22');
+    assert.equal(await page.evaluate(() => document.getElementById('light').shadowRoot.querySelector('.rl-notice, [role="alert"]')?.textContent ?? ''), '', 'no notice about a "theme" input');
+    await page.evaluate(() => document.getElementById('auto').setAttribute('theme', 'light'));
+    assert.equal(await panel('auto'), '#ffffff');
+    assert.deepEqual(problems, []);
+  });
 });

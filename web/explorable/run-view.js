@@ -4,19 +4,19 @@
 // redrawn on every frame of playback. The timeline is redrawn for its box's width.
 
 import { patch } from '../dom.js';
-import { INSPECTION_SECONDS, momentPhrase, msAt, runSpan, secondsAt } from '../playback.js';
+import { INSPECTION_SECONDS, gapAt, momentPhrase, msAt, secondsAt, warpOf } from '../playback.js';
 import { seekMarksView } from '../views/controls.js';
 import { timelineView } from '../views/timeline.js';
 import { eventsView } from '../views/events.js';
 import { tableView } from '../views/table.js';
 import { metricsView, nowView, verdictView } from '../views/metrics.js';
-import { seconds } from '../format.js';
+import { ms, seconds } from '../format.js';
 import { setAttr, setText } from './write.js';
 
 const MARK_HALF = 8; // half the widest mark on the timeline (a commit's diamond is 14 px)
 
 export function valueText(result, playback) {
-  const t = msAt(playback.s, runSpan(result));
+  const t = msAt(playback.s, warpOf(result));
   return `${seconds(t)} — ${momentPhrase(result, t, playback.shown)}`;
 }
 
@@ -25,7 +25,7 @@ export function createRunView(root, id, view) {
   const els = {
     verdict: $('verdict'), now: $('now'), timeline: $('timeline'), events: $('events'), table: $('table'),
     metrics: $('metrics'), play: $('play'), seek: $('seek'), seekFill: $('seek-fill'), seekThumb: $('seek-thumb'),
-    seekMarks: $('seek-marks'), readout: $('seek-readout'),
+    seekMarks: $('seek-marks'), readout: $('seek-readout'), clock: $('clock'), gap: $('gap'),
   };
   let drawn = null; // the result the views show
   let timeline = null; // { width, scale, line, veil }
@@ -56,15 +56,14 @@ export function createRunView(root, id, view) {
     eventItems = [...els.events.querySelectorAll('li')];
     patch(els.table, tableView(result));
     patch(els.metrics, metricsView(result));
-    const span = runSpan(result);
-    patch(els.seekMarks, seekMarksView(result, (t) => secondsAt(t, span)));
+    const warp = warpOf(result);
+    patch(els.seekMarks, seekMarksView(result, (t) => secondsAt(t, warp)));
     drawn = result;
   }
 
   function drawPlayhead(result, playback) {
     shown = { result, playback };
-    const span = runSpan(result);
-    const t = msAt(playback.s, span);
+    const t = msAt(playback.s, warpOf(result));
     if (timeline) {
       const { scale } = timeline;
       const px = scale.x0 + Math.min(1, scale.max > 0 ? t / scale.max : 0) * scale.plot;
@@ -95,6 +94,10 @@ export function createRunView(root, id, view) {
     const text = valueText(result, playback);
     setAttr(els.seek, 'aria-valuetext', text);
     setText(els.readout, `${text} · ${Math.floor(playback.s)} of ${INSPECTION_SECONDS} inspection seconds`);
+    // The run's clock is the big number; a compressed quiet stretch is marked as a gap.
+    setText(els.clock, ms(Math.round(t)));
+    const gap = gapAt(result, playback.s);
+    setText(els.gap, gap ? `⋯ ${seconds(gap.toMs - gap.fromMs)} later ⋯` : '');
     setText(els.play, playback.playing ? 'Pause' : 'Play');
     root.classList.toggle('rl-playing', playback.playing);
   }

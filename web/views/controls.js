@@ -89,6 +89,10 @@ export function playbackView(id) {
         h('div', { class: 'rl-seek-fill', id: id('seek-fill') }),
         h('div', { class: 'rl-seek-thumb', id: id('seek-thumb') }))),
       h('p', { class: 'rl-seek-readout', id: id('seek-readout'), 'aria-hidden': 'true' }),
+      h('p', { class: 'rl-clock-line', 'aria-hidden': 'true' },
+        h('span', { class: 'rl-clock-label' }, 'Run clock'), h('span', { class: 'rl-clock', id: id('clock') }, '0 ms'),
+        h('span', { class: 'rl-gap', id: id('gap') })),
+      h('p', { class: 'rl-motion-note' }, 'Reduced motion is on: Play steps from event to event without animation.'),
       h('p', { class: 'visually-hidden', id: id('seek-help') },
         `Replays the run over ${INSPECTION_SECONDS} inspection seconds. Arrow keys move one second, Page Up and Page Down ten, Home and End to the ends.`)));
 }
