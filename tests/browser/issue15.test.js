@@ -146,6 +146,40 @@ describe('issue 15: the run on screen', () => {
   }));
 });
 
+describe('issue 15: a first screen that asks', () => {
+  for (const viewport of [{ width: 1280, height: 720 }, { width: 390, height: 844 }]) {
+    test(`at ${viewport.width}×${viewport.height} the figure, the question and Play are in the first screen, paused, the answer not yet printed`, pageTest(env, { viewport, inputs: false, sections: false }, async ({ page }) => {
+      const inView = async (selector) => {
+        const box = await page.locator(selector).boundingBox();
+        return box && box.y >= 0 && box.y + box.height <= viewport.height;
+      };
+      assert.ok(await inView(`${ID('timeline')} svg`), 'the whole timeline in the first screen');
+      assert.ok(await inView(ID('play')), 'Play in the first screen');
+      assert.equal(await page.locator(ID('play')).textContent(), 'Play', 'paused');
+      assert.equal((await page.locator(`${ID('verdict')} .verdict-line`).textContent()).trim(), 'How many times was the card charged?');
+      const text = await page.locator('.retry-lab').innerText();
+      assert.doesNotMatch(text, /charged twice/i, 'the answer is not printed before Play');
+      // Only the key switch until the first interaction; then the full panel.
+      assert.equal(await page.getByRole('checkbox', { name: 'Send an idempotency key the server honours' }).isVisible(), true);
+      assert.equal(await page.getByRole('radio', { name: 'Charge commits, response lost' }).isVisible(), false);
+      await page.locator(ID('next')).click();
+      assert.equal(await page.getByRole('radio', { name: 'Charge commits, response lost' }).isVisible(), true, 'the first interaction opens every input');
+      // Playing to the end answers the question.
+      await page.locator(ID('seek')).focus();
+      await page.keyboard.press('End');
+      assert.equal((await page.locator(`${ID('verdict')} .verdict-line`).textContent()).trim(), 'Reports success, charged twice.');
+    }));
+  }
+
+  test('a changed run shows its verdict at once; "All the inputs" opens the panel and focuses its first control', pageTest(env, { inputs: false }, async ({ page }) => {
+    await page.locator(ID('open-inputs')).click();
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'rl-scenario-response-lost');
+    assert.match(await page.locator(`${ID('verdict')} .verdict-line`).textContent(), /^How many/, 'opening the panel answers nothing');
+    await setInputs(page, { idempotencyKey: true });
+    assert.equal((await page.locator(`${ID('verdict')} .verdict-line`).textContent()).trim(), 'Reports success, charged once.');
+  }));
+});
+
 describe('issue 15: a theme for the embeds', () => {
   let site;
   let server;

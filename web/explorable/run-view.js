@@ -9,7 +9,7 @@ import { seekMarksView } from '../views/controls.js';
 import { timelineView } from '../views/timeline.js';
 import { eventsView } from '../views/events.js';
 import { tableView } from '../views/table.js';
-import { metricsView, nowView, verdictView } from '../views/metrics.js';
+import { metricsView, nowQuestionView, nowView, questionView, verdictView } from '../views/metrics.js';
 import { ms, seconds } from '../format.js';
 import { setAttr, setText } from './write.js';
 
@@ -47,10 +47,24 @@ export function createRunView(root, id, view) {
     };
   }
 
+  // Until the reader plays the opening run to its end (or changes it), the verdict is a
+  // question: the answer is not printed before Play.
+  let asking = true;
+  function drawVerdict(result) {
+    patch(els.verdict, asking ? questionView(result) : verdictView(result));
+    patch(els.now, asking ? nowQuestionView() : nowView(result));
+    root.querySelector('.rl').classList.toggle('rl-asking', asking);
+  }
+  function answer() {
+    if (!asking) return;
+    asking = false;
+    if (drawn) drawVerdict(drawn);
+  }
+
   function drawRun(result) {
     if (drawn === result) return;
-    patch(els.verdict, verdictView(result));
-    patch(els.now, nowView(result));
+    if (drawn) asking = false; // a new run is the reader's own: its verdict is shown at once
+    drawVerdict(result);
     drawTimeline(result);
     patch(els.events, eventsView(result));
     eventItems = [...els.events.querySelectorAll('li')];
@@ -63,6 +77,7 @@ export function createRunView(root, id, view) {
 
   function drawPlayhead(result, playback) {
     shown = { result, playback };
+    if (asking && playback.shown >= result.events.length && playback.s >= INSPECTION_SECONDS) answer();
     const t = msAt(playback.s, warpOf(result));
     if (timeline) {
       const { scale } = timeline;
@@ -112,5 +127,5 @@ export function createRunView(root, id, view) {
   });
   resize.observe(els.timeline);
 
-  return { drawRun, drawPlayhead, destroy: () => resize.disconnect() };
+  return { drawRun, drawPlayhead, answer, asking: () => asking, destroy: () => resize.disconnect() };
 }
