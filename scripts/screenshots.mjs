@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Screenshots of the built page (dist/) for docs/screenshots/: the first screen at each
-// width (1440, 1280×720, 1024, 768, 390×844), light and dark, the opening run at its end,
-// and the full page. Run after `npm run build`:  node scripts/screenshots.mjs [outdir]
+// width (1440, 1280×720, 1024, 768, 390×844), light and dark, and the opening run at its end
+// (light); FULL=1 adds the whole page. Run after `npm run build`:  node scripts/screenshots.mjs [outdir]
 // (default docs/screenshots). Uses playwright-core and /usr/bin/chromium as the tests do.
 
 import { mkdir } from 'node:fs/promises';
@@ -41,8 +41,11 @@ try {
         await page.locator('#rl-timeline').scrollIntoViewIfNeeded();
         await page.waitForTimeout(100);
         await page.screenshot({ path: join(out, `end-${name}-${colorScheme}.png`) });
-        await page.evaluate(() => window.scrollTo(0, 0));
-        await page.screenshot({ path: join(out, `full-${name}-${colorScheme}.png`), fullPage: true });
+        // The whole page too, with FULL=1 (large files: not committed).
+        if (process.env.FULL) {
+          await page.evaluate(() => window.scrollTo(0, 0));
+          await page.screenshot({ path: join(out, `full-${name}-${colorScheme}.png`), fullPage: true });
+        }
       }
       await context.close();
     }

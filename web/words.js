@@ -55,16 +55,6 @@ export function attemptEffect(result, a) {
   return null;
 }
 
-// The inputs no control of the explorable shows, by the names the page gives them ("Also in
-// force", views/in-force.js); an input not named here is called by the engine's description.
-const INPUT_NAMES = {
-  operation: 'Operation', operationId: 'Operation identifier', backoffMultiplier: 'Backoff multiplier',
-  maxBackoffMs: 'Backoff cap', jitter: 'Jitter', draws: 'Random draws', seed: 'Generator seed',
-  waitBudgetMs: 'Wait budget', responseMs: 'Server response time', retryWritesWithoutKey: 'Retries a write without a key',
-  honourRetryAfter: 'Obeys Retry-After', startDate: 'Start date', callers: 'Callers',
-  firstRetryImmediate: 'First retry at once', minBackoffMs: 'Shortest backoff', jitterLow: 'Jitter from',
-  jitterHigh: 'Jitter to', ceilingScheduleMs: 'Ceiling schedule', retryOnStatuses: 'Also retries statuses',
-  retryAfterStatuses: 'Reads Retry-After on', retryAfterMode: 'Retry-After', retryAfterMaxMs: 'Longest Retry-After obeyed',
-  retryAfterOverMax: 'A longer Retry-After', attemptStart: 'An attempt is sent',
-};
-export const inputName = (row) => INPUT_NAMES[row.name] || capitalise(row.description || row.name);
+// An input no control of the explorable shows, by its name in words ("Also in force",
+// views/in-force.js): "maxBackoffMs" is "Max backoff", "retryOnStatuses" "Retry on statuses".
+export const inputName = (row) => capitalise(row.name.replace(/Ms$/, '').replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`));

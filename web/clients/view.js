@@ -122,16 +122,13 @@ export function expectedFigures(opening) {
 }
 
 // A release's tree at its commit.
-const withoutPaths = (text) => text.replace(/\s*\((?:docs|shared|web|core)\/[^)]*\)/g, '');
-
 export const releaseHref = (r) => `https://github.com/${r.repo}/tree/${r.commit}`;
 
 // `changed`: the policy fields the experiment no longer has as the preset set them.
 export function presetCardView(id, { preset, opening, current, changed = [], noTimeoutMs }) {
   const title = preset ? preset.name : 'The page’s fixture';
   const settings = describePolicy(opening.inputs, { noTimeoutMs });
-  // Reader text names no file of the repository: a note's "(docs/engine.md §2.1)" is left out.
-  const words = (byField) => Object.entries(byField).map(([f, text]) => `${fieldLabel(f)}: ${withoutPaths(text)}.`);
+  const words = (byField) => Object.entries(byField).map(([f, text]) => `${fieldLabel(f)}: ${text}.`);
   const unverified = preset ? [...preset.unverified, ...words(preset.unverifiedValues)] : [];
   const approximated = preset ? words(preset.approximated) : [];
   return h('div', { class: 'cl-card', 'data-client': preset ? preset.id : SEED_ID },
@@ -145,7 +142,7 @@ export function presetCardView(id, { preset, opening, current, changed = [], noT
       h('p', { class: 'cl-heading' }, 'Read at'),
       h('ul', null, preset.releases.map((r, k) => h('li', null,
         h('a', { href: releaseHref(r), id: id(`source-${k}`), rel: 'noopener noreferrer' }, `${r.repo} ${r.tag}`), ` (commit ${r.commit.slice(0, 8)})`))),
-      h('p', { class: 'cl-docs' }, 'Every value was read at these releases; the project’s table of clients gives the file, the line and its text for each.'))
+      h('p', { class: 'cl-docs' }, 'Every value was read at these releases, file and line.'))
       : h('p', { class: 'cl-docs' }, 'The opening run’s own policy, not a real client’s: the same fixture every preset is run against.'),
     preset ? h('div', { class: 'cl-kept' },
       h('p', { class: 'cl-heading' }, 'Set for this page'),

@@ -88,19 +88,15 @@ export function histogramView(herd, { title, yMax }) {
     h('text', { class: 'th-limit-label', x: W - M.right, y: y(c.fullestAllowed) - 4, 'text-anchor': 'end' }, `at most ${num(c.fullestAllowed)}`));
 }
 
+// Past the longest draws list the engine takes (`maxDraws`, engine.schema()), the evenly
+// spread run (one draw per caller) is not computed; its card says why in words.
+export const evenTooMany = (maxDraws) => ({ ok: false, errors: [{ message: `Not drawn: one draw per caller, and the engine takes at most ${num(maxDraws)}.` }] });
+
 // The compared runs side by side. `runs` maps a key of HERD_RUNS to a compute() result (or
 // null while it is computed).
-// `maxDraws` is the longest draws list the engine takes (engine.schema()): evenly spread draws
-// are one per caller, so past it that run is not drawn, and its card says why in words.
-export function evenTooMany(callers, maxDraws) {
-  return `Not drawn for ${num(callers)} callers: evenly spread draws are one per caller, and the engine takes at most ${num(maxDraws)} draws, so this comparison stops at ${num(maxDraws)} callers.`;
-}
-
-export function herdFiguresView(runs, { seed, callers = 1, maxDraws = Infinity }) {
+export function herdFiguresView(runs, { seed }) {
   const titled = (run) => (run.key === 'policy' ? { ...run, title: `Full jitter, draws from the generator with seed ${seed}` } : run);
-  const outcomes = HERD_RUNS.map((run) => (run.key === 'even' && callers > maxDraws
-    ? { ...titled(run), herd: null, error: evenTooMany(callers, maxDraws), pending: false }
-    : { ...titled(run), ...herdOutcome(runs[run.key]), pending: !runs[run.key] }));
+  const outcomes = HERD_RUNS.map((run) => ({ ...titled(run), ...herdOutcome(runs[run.key]), pending: !runs[run.key] }));
   const yMax = Math.max(1, ...outcomes.filter((o) => o.herd).map((o) => o.herd.fullest));
   return outcomes.map((o) => {
     if (o.pending) {
