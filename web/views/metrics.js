@@ -95,7 +95,7 @@ export function questionText(result) {
 export function questionView(result) {
   return h('div', { class: 'verdict verdict-question' },
     h('p', { class: 'verdict-line' }, questionText(result)),
-    h('p', { class: 'verdict-hint' }, 'Its answer is lost and the client tries again. Play the run: the answer comes at its end.'));
+    h('p', { class: 'verdict-hint' }, 'The charge commits, its answer is lost, the client tries again. Play the run: the answer comes at its end.'));
 }
 
 export function nowQuestionView() {
