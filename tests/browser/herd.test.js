@@ -141,7 +141,7 @@ describe('trace F’s herd', () => {
     assert.equal(sum(f.policy.counts), 1000000);
     assert.deepEqual([...f.none.counts].sort((a, b) => a - b), [0, 0, 0, 0, 1000000]);
     // The card says in words why evenly spread draws stop (the bound from engine.schema()), not the engine's raw refusal.
-    assert.equal(f.even.check, 'Not drawn: one draw per caller, and the engine takes at most 100,000.');
+    assert.equal(f.even.check, 'Not drawn: the engine takes at most 100,000 draws.');
     assert.match(await fCheckLine(page), /^1,000,000 callers: 5 of 5 buckets occupied/);
 
     assert.ok(watch.longTasks.every((d) => d < 200), `no long task on the main thread (${watch.longTasks.join(', ')} ms)`);
