@@ -12,6 +12,10 @@ import { initialState, withFields, withInputs, withSections } from './state.js';
 import { INSPECTION_SECONDS, advance, clampSeconds, nextEvent, pause, play, restart, seek } from './playback.js';
 import { frameView, makeIds } from './views/controls.js';
 import { verdictText } from './views/metrics.js';
+import { eventSentence } from './views/events.js';
+import { inForceView } from './views/in-force.js';
+import { patch } from './dom.js';
+import { ms } from './format.js';
 import { bindFields } from './explorable/fields.js';
 import { createRunView } from './explorable/run-view.js';
 import { attachSeek } from './explorable/seek.js';
@@ -67,14 +71,27 @@ export function createExplorable(root, engine, { idPrefix = 'rl-' } = {}) {
   const reducedMotion = view.matchMedia('(prefers-reduced-motion: reduce)');
   const announce = $('announce');
   const run = createRunView(root, id, view);
+  const inForce = $('in-force');
   const drawPlayhead = () => run.drawPlayhead(state.result, state.playback);
 
+  // Each event Next event or Play reveals is said in the polite live region (a seek, which can
+  // jump over many, is said by the slider's own value text); the run's end adds the verdict.
+  function announceShown(before, after) {
+    const { events } = state.result;
+    if (after.shown <= before.shown || after.shown - before.shown > 3) return;
+    const said = events.slice(before.shown, after.shown).map((e) => `${ms(e.tMs)}: ${eventSentence(state.result, e)}.`);
+    if (after.shown === events.length) said.push(`Run over: ${verdictText(state.result)}.`);
+    announce.textContent = said.join(' ');
+  }
   const clock = createClock(view, (dt) => {
+    const before = state.playback;
     state = { ...state, playback: advance(state.result, state.playback, dt, reducedMotion.matches) };
+    announceShown(before, state.playback);
     drawPlayhead();
     return state.playback.playing;
   });
-  function setPlayback(playback) {
+  function setPlayback(playback, { say = false } = {}) {
+    if (say) announceShown(state.playback, playback);
     state = { ...state, playback };
     if (playback.playing) clock.start();
     else clock.stop();
@@ -89,28 +106,50 @@ export function createExplorable(root, engine, { idPrefix = 'rl-' } = {}) {
     state = step(state);
     run.drawRun(state.result);
     fields.draw(state, changedElement);
+    if (state.result !== before.result || state.fields !== before.fields) patch(inForce, inForceView(state.result, state.fields, schema));
     drawPlayhead();
-    if (state.result !== before.result) announce.textContent = `Recomputed: ${verdictText(state.result)}.`;
+    if (state.result !== before.result) {
+      announce.textContent = `Recomputed: ${verdictText(state.result)}.`;
+      openInputs();
+    }
     tell(before);
   }
   function tell(before) {
     if (newsworthy(state, before)) for (const listener of listeners) listener(state, before); // e.g. the link in the URL
   }
   const setFields = (changes, changedElement) => change((s) => withFields(s, changes, compute), changedElement);
+
+  // The first screen asks before it explains: only the key switch shows until the reader's
+  // first interaction (Play, Next event, the slider, a control, a load), or "All the inputs".
+  const more = $('more');
+  const openButton = $('open-inputs');
+  let inputsOpen = false;
+  function openInputs(focusFirst = false) {
+    if (inputsOpen) return;
+    inputsOpen = true;
+    more.hidden = false;
+    openButton.hidden = true;
+    openButton.setAttribute('aria-expanded', 'true');
+    if (focusFirst) more.querySelector('input:checked, input')?.focus();
+  }
+  more.hidden = true;
+  openButton.addEventListener('click', () => openInputs(true));
+  root.querySelector('.rl-controls').addEventListener('change', () => openInputs());
   fields = bindFields(root, id, { onChange: setFields, script: state.loadedScript });
 
   // Playback controls.
   $('play').addEventListener('click', () => {
+    openInputs();
     setPlayback(state.playback.playing ? pause(state.playback) : play(state.result, state.playback));
   });
-  $('next').addEventListener('click', () => setPlayback(nextEvent(state.result, state.playback)));
-  $('restart').addEventListener('click', () => setPlayback(restart(state.result, state.playback.speed)));
+  $('next').addEventListener('click', () => { openInputs(); setPlayback(nextEvent(state.result, state.playback), { say: true }); });
+  $('restart').addEventListener('click', () => { openInputs(); setPlayback(restart(state.result, state.playback.speed)); });
   const speed = $('speed');
   speed.addEventListener('change', () => setPlayback({ ...state.playback, speed: Number(speed.value) }));
   attachSeek($('seek'), {
     position: () => state.playback.s,
     max: INSPECTION_SECONDS,
-    onSeek: (s) => setPlayback(seek(state.result, pause(state.playback), clampSeconds(s))),
+    onSeek: (s) => { openInputs(); setPlayback(seek(state.result, pause(state.playback), clampSeconds(s))); },
   });
 
   // Pause while the explorable is off-screen; carry on when it is back.
@@ -132,6 +171,8 @@ export function createExplorable(root, engine, { idPrefix = 'rl-' } = {}) {
       return () => listeners.delete(listener);
     },
     setFields: (changes) => setFields(changes, null),
+    // Open the full control panel (as the reader's first interaction does), focus left alone.
+    openInputs: () => openInputs(false),
     // `trace`: the policy trace the inputs are ('A'…'F', 'custom'; see web/traces/), kept in
     // state.trace; `herd`, `custom`, `client`: the sections' part of the state, set in the same step.
     // A load the engine refuses changes nothing but the errors.

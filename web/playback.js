@@ -16,8 +16,76 @@ export function runSpan(result) {
   return span;
 }
 
-export const msAt = (s, span) => (s / INSPECTION_SECONDS) * span;
-export const secondsAt = (tMs, span) => (span > 0 ? (tMs / span) * INSPECTION_SECONDS : 0);
+// Rhythm: playback moves from event to event. Between two neighbouring instants of the run
+// (its events' times, its start and its end) the playhead takes inspection time in proportion
+// to the stretch's length, but no stretch counts for more than QUIET of the run: a long quiet
+// stretch (attempt 1 waiting out its timeout) is compressed, and the readout marks it as a gap
+// ("⋯ 2.8 s later ⋯"). The warp is a piecewise-linear map, exact at every instant, so an event
+// is reached at the same inspection second by Play, Next event and the slider.
+export const QUIET = 0.12;
+
+const warps = new WeakMap();
+export function warpOf(result) {
+  let w = warps.get(result);
+  if (w) return w;
+  const span = runSpan(result);
+  const instants = [...new Set([0, ...result.events.map((e) => e.tMs), span])].sort((a, b) => a - b);
+  const cap = QUIET * span;
+  const weights = [];
+  for (let i = 1; i < instants.length; i += 1) weights.push(Math.min(instants[i] - instants[i - 1], cap));
+  const total = weights.reduce((a, b) => a + b, 0);
+  const knots = [0];
+  for (const weight of weights) knots.push(knots[knots.length - 1] + (total > 0 ? (weight / total) * INSPECTION_SECONDS : 0));
+  if (knots.length > 1) knots[knots.length - 1] = INSPECTION_SECONDS;
+  w = { span, instants, knots, cap };
+  warps.set(result, w);
+  return w;
+}
+
+// The stretch [i−1, i] holding a value, by binary search over `list`.
+function stretch(list, value) {
+  let lo = 1;
+  let hi = list.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid] < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+// Inspection seconds ↔ the run's milliseconds, through the warp (a plain number is a span,
+// mapped linearly).
+export function msAt(s, warp) {
+  if (typeof warp === 'number') return (s / INSPECTION_SECONDS) * warp;
+  const { instants, knots } = warp;
+  if (instants.length < 2 || s <= 0) return 0;
+  if (s >= INSPECTION_SECONDS) return warp.span;
+  const i = stretch(knots, s);
+  const f = (s - knots[i - 1]) / (knots[i] - knots[i - 1] || 1);
+  return instants[i - 1] + f * (instants[i] - instants[i - 1]);
+}
+export function secondsAt(tMs, warp) {
+  if (typeof warp === 'number') return warp > 0 ? (tMs / warp) * INSPECTION_SECONDS : 0;
+  const { instants, knots } = warp;
+  if (instants.length < 2 || tMs <= 0) return 0;
+  if (tMs >= warp.span) return INSPECTION_SECONDS;
+  const i = stretch(instants, tMs);
+  if (instants[i] === tMs) return knots[i];
+  const f = (tMs - instants[i - 1]) / (instants[i] - instants[i - 1]);
+  return knots[i - 1] + f * (knots[i] - knots[i - 1]);
+}
+
+// The compressed quiet stretch the playhead is in at inspection time s, as { fromMs, toMs },
+// or null: a stretch longer than the QUIET share of the run.
+export function gapAt(result, s) {
+  const w = warpOf(result);
+  if (s <= 0 || s >= INSPECTION_SECONDS || w.instants.length < 2) return null;
+  const i = stretch(w.knots, s);
+  const fromMs = w.instants[i - 1];
+  const toMs = w.instants[i];
+  return toMs - fromMs > w.cap ? { fromMs, toMs } : null;
+}
 
 // Events at or before virtual time t (a hair of tolerance for the s ↔ ms round trip).
 export function countUpTo(events, tMs, span) {
@@ -31,7 +99,7 @@ export function shownAt(result, s) {
   if (s <= 0) return 0;
   if (s >= INSPECTION_SECONDS) return result.events.length;
   const span = runSpan(result);
-  return countUpTo(result.events, msAt(s, span), span);
+  return countUpTo(result.events, msAt(s, warpOf(result)), span);
 }
 
 export function restart(result, speed = 1) {
@@ -54,7 +122,7 @@ export function nextEvent(result, playback) {
   const shown = playback.shown + 1;
   const span = runSpan(result);
   const atLast = shown === events.length;
-  const s = atLast && span === 0 ? INSPECTION_SECONDS : secondsAt(events[shown - 1].tMs, span);
+  const s = atLast && span === 0 ? INSPECTION_SECONDS : secondsAt(events[shown - 1].tMs, warpOf(result));
   return { ...playback, playing: false, autoPaused: false, shown, s: Math.max(playback.s, s) };
 }
 
@@ -67,8 +135,7 @@ export function advance(result, playback, dt, reducedMotion = false) {
   const shown = Math.max(playback.shown, shownAt(result, clock));
   let s = clock;
   if (reducedMotion && !ended) {
-    const span = runSpan(result);
-    s = shown > 0 ? Math.max(playback.s, secondsAt(result.events[shown - 1].tMs, span)) : playback.s;
+    s = shown > 0 ? Math.max(playback.s, secondsAt(result.events[shown - 1].tMs, warpOf(result))) : playback.s;
   }
   return { ...playback, clock: ended ? undefined : clock, s, shown, playing: !ended };
 }

@@ -54,3 +54,7 @@ export function attemptEffect(result, a) {
   if (stored && a.server === 'replay') return `replays ${effectName(result.inputs, stored.chargeNumber)}`;
   return null;
 }
+
+// An input no control of the explorable shows, by its name in words ("Also in force",
+// views/in-force.js): "maxBackoffMs" is "Max backoff", "retryOnStatuses" "Retry on statuses".
+export const inputName = (row) => capitalise(row.name.replace(/Ms$/, '').replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`));

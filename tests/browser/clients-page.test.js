@@ -109,7 +109,7 @@ describe('the Client choice', () => {
     await choose(page, 'seed');
     assert.deepEqual(await metricsOf(page), { attempts: '2', charges: '2', replays: '0', elapsed: '3,700 ms', outcome: 'success', lookup: 'no' });
     assert.equal(await page.locator(ID('maxRetries')).inputValue(), '3');
-    assert.match(await cardText(page), /^The seed’s fixture/);
+    assert.match(await cardText(page), /^The page’s fixture/);
   }));
 
   test('a run loaded from elsewhere (a link, a story step) shows the client whose settings it has', pageTest(env, {}, async ({ page }) => {

@@ -2,6 +2,7 @@
 // strict CSP): the JSON is compute()'s result, the CSV parses back to the table on the page,
 // and the SVG is well-formed, self-contained, and painted as the live timeline is.
 
+import { eventText } from '../../web/views/events.js';
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
@@ -50,7 +51,7 @@ describe('exports', () => {
       const opened = await openRun(inputs);
       const { page } = opened;
       const file = await downloadOf(page, 'Run as JSON');
-      assert.equal(file.name, 'retry-lab-run.json');
+      assert.match(file.name, /^retry-lab-[a-z0-9-]+-run\.json$/, 'the name says the run');
       const exported = JSON.parse(file.text);
       const inPage = await page.evaluate(() => JSON.parse(JSON.stringify(window.retryLab.compute(window.retryLab.getState().result.inputs))));
       assert.deepEqual(exported, inPage, name);
@@ -66,7 +67,7 @@ describe('exports', () => {
       const opened = await openRun(inputs);
       const { page } = opened;
       const file = await downloadOf(page, 'Table as CSV');
-      assert.equal(file.name, 'retry-lab-attempts.csv');
+      assert.match(file.name, /^retry-lab-[a-z0-9-]+-attempts\.csv$/, 'the name says the run');
       const [head, ...rows] = parseCsv(file.text);
       assert.deepEqual(head, CSV_HEADINGS);
       // The table as the page shows it: cells' text, and the wait's two parts.
@@ -90,7 +91,8 @@ describe('exports', () => {
         assert.equal(Number(start), result.attempts[i].startMs, 'exact milliseconds');
         if (waitMs === '') assert.equal(cells[6], 'none');
         else assert.equal(table[i].waitMs, shownMs(waitMs));
-        assert.equal(table[i].waitRule, waitRule === '' ? null : ` (${waitRule})`);
+        // The CSV keeps the engine's exact rule; the page writes its times in the page's style.
+        assert.equal(table[i].waitRule, waitRule === '' ? null : ` (${eventText(waitRule)})`);
         for (const cell of row) assert.doesNotMatch(cell, /^[=+\-@\t\r]/, 'no cell a spreadsheet would run as a formula');
       });
       if (name === 'quoting') assert.ok(rows.some((r) => r[4].includes('a,"b"\r\nc=1;<img src=x>')), 'the id with a comma, quotes and CRLF came back whole');
@@ -114,7 +116,7 @@ describe('exports', () => {
       const opened = await openRun(inputs);
       const { page } = opened;
       const file = await downloadOf(page, 'Timeline as SVG');
-      assert.equal(file.name, 'retry-lab-timeline.svg');
+      assert.match(file.name, /^retry-lab-[a-z0-9-]+-timeline\.svg$/, 'the name says the run');
       assert.doesNotMatch(file.text, /var\(|class=|href|url\(|<style|<script|\son\w+=/i, `${name}: nothing that depends on the page`);
       const check = await page.evaluate((svgText) => {
         const parsed = new DOMParser().parseFromString(svgText, 'image/svg+xml');
@@ -128,7 +130,7 @@ describe('exports', () => {
         shadow.append(exported);
         const live = document.querySelector('#rl-timeline svg');
         const liveEls = [live, ...live.querySelectorAll('*')].filter((el) => !el.closest('[data-playhead]'));
-        const fileEls = [exported, ...[...exported.children].slice(2).flatMap((el) => [el, ...el.querySelectorAll('*')])];
+        const fileEls = [exported, ...[...exported.querySelector('[data-part="timeline"]').children].flatMap((el) => [el, ...el.querySelectorAll('*')])];
         const props = ['fill', 'stroke', 'stroke-width', 'stroke-dasharray', 'font-weight', 'font-size', 'font-family', 'opacity', 'visibility', 'text-anchor'];
         const paint = (el) => `${el.tagName} ${props.map((p) => getComputedStyle(el).getPropertyValue(p)).join(' | ')} ${el.textContent.length < 80 && el.tagName === 'text' ? el.textContent : ''}`;
         const out = {
@@ -169,6 +171,20 @@ describe('exports', () => {
     }
   });
 
+  test('each file is named for its run, and the SVG carries a title, the verdict and a key to its marks', async (t) => {
+    const opening = await openRun(RUNS.opening);
+    const svg = await downloadOf(opening.page, 'Timeline as SVG');
+    assert.equal(svg.name, 'retry-lab-response-lost-3-retries-no-key-deadline-10000-ms-2-charges-timeline.svg');
+    assert.match(svg.text, /<title>Retry Lab: Reports success, charged twice\. Timeline of 2 attempts/);
+    assert.match(svg.text, />Retry Lab · response-lost, 3 retries, no key, deadline 10000 ms: 2 charges</);
+    assert.match(svg.text, />Reports success, charged twice\.</);
+    for (const key of ['charge', 'replay', 'error answer', 'lost', 'attempt answered', 'attempt timed out', 'wait', 'deadline']) assert.ok(svg.text.includes(`>${key}</text>`), key);
+    await assertClean(t, assert, opening);
+    const keyed = await openRun({ idempotencyKey: true });
+    assert.equal((await downloadOf(keyed.page, 'Run as JSON')).name, 'retry-lab-response-lost-3-retries-key-deadline-10000-ms-1-charge-run.json');
+    await assertClean(t, assert, keyed);
+  });
+
   test('the SVG is the same file in dark mode: a blog gets the light colours either way', async (t) => {
     const files = [];
     for (const colorScheme of ['light', 'dark']) {
@@ -192,11 +208,11 @@ describe('exports', () => {
     assert.match(await page.locator('#rl-share-status').textContent(), /^The download could not start: .*retrylab-export\.js did not load\. Try again, or copy the link\.$/);
     // The second try loads it, and the third uses what is there.
     await context.unroute('**/retrylab-export.js');
-    assert.equal((await downloadOf(page, 'Run as JSON')).name, 'retry-lab-run.json');
+    assert.equal((await downloadOf(page, 'Run as JSON')).name, 'retry-lab-response-lost-3-retries-no-key-deadline-10000-ms-2-charges-run.json');
     const loads = await exportLoads(); // the failed request and this one
-    assert.equal((await downloadOf(page, 'Table as CSV')).name, 'retry-lab-attempts.csv');
+    assert.equal((await downloadOf(page, 'Table as CSV')).name, 'retry-lab-response-lost-3-retries-no-key-deadline-10000-ms-2-charges-attempts.csv');
     assert.equal(await exportLoads(), loads, 'loaded once it has arrived');
-    assert.equal(await page.locator('#rl-share-status').textContent(), 'Downloading retry-lab-attempts.csv.');
+    assert.equal(await page.locator('#rl-share-status').textContent(), 'Downloading retry-lab-response-lost-3-retries-no-key-deadline-10000-ms-2-charges-attempts.csv.');
     // The failed try left a console error for the aborted script; nothing else.
     opened.problems.splice(0, opened.problems.length, ...opened.problems.filter((p) => !/retrylab-export\.js|ERR_FAILED/.test(p)));
     await assertClean(t, assert, opened);

@@ -46,10 +46,12 @@ describe('keyboard', () => {
     }
     assert.ok(wrapped, `Tab went round the whole page (${order.length} stops) back to the start`);
     const keys = order.map((f) => f.key);
+    // The results come first (the figure and its playback), then the inputs, the key switch first.
     const expected = [
-      'rl-scenario-response-lost', 'rl-maxRetries-range', 'rl-maxRetries', 'rl-baseBackoffMs-range', 'rl-baseBackoffMs',
-      'rl-clientTimeoutMs-range', 'rl-clientTimeoutMs', 'rl-deadlineMs-range', 'rl-deadlineMs', 'rl-idempotencyKey',
-      'rl-retryOn-timeouts-5xx', 'rl-play', 'rl-next', 'rl-restart', 'rl-speed', 'rl-seek', 'rl-table',
+      'rl-play', 'rl-next', 'rl-restart', 'rl-speed', 'rl-seek', 'rl-table',
+      'rl-idempotencyKey', 'rl-scenario-response-lost', 'rl-maxRetries-range', 'rl-maxRetries', 'rl-baseBackoffMs-range', 'rl-baseBackoffMs',
+      'rl-clientTimeoutMs-range', 'rl-clientTimeoutMs', 'rl-deadlineMs-range', 'rl-deadlineMs',
+      'rl-retryOn-timeouts-5xx',
       // Share and export (web/share/bar.js)
       'rl-link', 'rl-copy', 'rl-download-json', 'rl-download-csv', 'rl-download-svg',
     ];

@@ -22,8 +22,10 @@ describe('playback', () => {
   test('Play advances the playhead and Pause stops it; Restart rewinds', pageTest(env, {}, async ({ page }) => {
     await page.locator(ID('play')).click();
     assert.equal(await page.locator(ID('play')).textContent(), 'Pause');
-    await page.waitForFunction(() => Number(document.querySelector('#rl-seek').getAttribute('aria-valuenow')) >= 3.3);
-    // At 1× 3.3 inspection seconds are 203.5 ms of the 3,700 ms run: the commit at 200 ms is shown.
+    await page.waitForFunction(() => Number(document.querySelector('#rl-seek').getAttribute('aria-valuenow')) >= 9.4);
+    // Playback's rhythm (web/playback.js): the run's stretches between instants 0, 200, 3,000,
+    // 3,500 and 3,700 ms count for at most 12% of 3,700 ms (444 ms) each, so they take
+    // 200, 444, 444 and 200 of 1,288 parts of the 60 s: the commit at 200 ms falls at 9.32 s.
     assert.ok(await futureCount(page) <= EVENTS_IN_OPENING_RUN - 3);
     const veilWidth = Number(await page.locator(`${ID('timeline')} [data-playhead="veil"]`).getAttribute('width'));
     await page.locator(ID('play')).click();
@@ -78,10 +80,11 @@ describe('playback', () => {
     assert.equal(await futureCount(page), 0);
     await page.keyboard.press('Home');
     assert.equal(await futureCount(page), EVENTS_IN_OPENING_RUN);
-    // 50 s of 60 are 3,083 ms of the run: attempt 1's four events are behind the playhead.
+    // 50 s of 60 fall in the stretch from 3,000 ms (at 30 s) to 3,500 ms (at 50.68 s):
+    // 3,000 + 500 × 20 / 20.68 = 3,483.48 ms, the first five events behind the playhead.
     await page.keyboard.press('End');
     await page.keyboard.press('PageDown');
-    assert.equal((await slider(page)).text, '3.08 s — waiting before attempt 2');
+    assert.equal((await slider(page)).text, '3.48 s — waiting before attempt 2');
     assert.equal(await futureCount(page), EVENTS_IN_OPENING_RUN - 5);
   }));
 
@@ -90,7 +93,10 @@ describe('playback', () => {
     const box = await page.locator(ID('seek')).boundingBox();
     await page.mouse.click(box.x + box.width - 1, box.y + box.height / 2);
     assert.ok((await slider(page)).now > 58);
-    await page.mouse.click(box.x + 1, box.y + box.height / 2);
+    // The run's end answers the opening question: the verdict above grows, so measure again.
+    await page.locator(ID('seek')).scrollIntoViewIfNeeded();
+    const moved = await page.locator(ID('seek')).boundingBox();
+    await page.mouse.click(moved.x + 1, moved.y + moved.height / 2);
     assert.ok((await slider(page)).now < 2);
   }));
 
@@ -125,9 +131,10 @@ describe('playback', () => {
 
   test('with reduced motion, playback steps from event to event instead of gliding', pageTest(env, { reducedMotion: 'reduce' }, async ({ page }) => {
     await page.getByLabel('Speed').selectOption('8');
-    // The inspection seconds at which the opening run's events fall (60 s ↔ 3,700 ms).
-    const eventSeconds = new Set([0, 200, 3000, 3500, 3700].map((ms) => Math.round((ms / 3700) * 600) / 10));
-    // Start at 40 s to keep the test short: events still fall at 48.6, 56.8 and 60 s.
+    // The inspection seconds at which the opening run's events fall: 0, 200, 3,000, 3,500 and
+    // 3,700 ms at 0, 9.3, 30, 50.7 and 60 s (stretches of 200, 444, 444 and 200 of 1,288 parts).
+    const eventSeconds = new Set([0, 200, 644, 1088, 1288].map((parts) => Math.round((parts / 1288) * 600) / 10));
+    // Start at 40 s to keep the test short: events still fall at 50.7 and 60 s.
     await page.locator(ID('seek')).focus();
     for (const key of ['PageUp', 'PageUp', 'PageUp', 'PageUp']) await page.keyboard.press(key);
     await page.locator(ID('play')).click();

@@ -131,6 +131,7 @@ describe('the sections below the article', () => {
       assert.match(await alert.textContent(), /This section could not load .* The experiment above still works\./);
     }
     assert.ok(await page.evaluate(() => document.documentElement.classList.contains('rl-sections-failed')));
+    await page.locator(ID('open-inputs')).click(); // the first screen shows the key switch alone
     await page.locator(ID('maxRetries')).fill('0');
     assert.equal((await metricsOf(page)).attempts, '1', 'the experiment still computes');
     assert.deepEqual(errors, []);

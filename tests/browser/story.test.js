@@ -11,6 +11,10 @@ const env = browserSuite();
 describe('the seed story through the UI', () => {
   test('the page opens on the opening run: 2 attempts, 2 charges, success at 3,700 ms', pageTest(env, {}, async ({ page }) => {
     assert.deepEqual(await metricsOf(page), { attempts: '2', charges: '2', replays: '0', elapsed: '3,700 ms', outcome: 'success', lookup: 'no' });
+    // The opening run asks before it answers: played to its end, it says what happened.
+    assert.equal(await verdict(page), 'How many times was the card charged?');
+    await page.locator('#rl-seek').focus();
+    await page.keyboard.press('End');
     assert.equal(await verdict(page), 'Reports success, charged twice.');
     const [report, real] = await sides(page);
     assert.match(report, /^The agent reports Success After two attempts/i);

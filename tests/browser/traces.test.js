@@ -116,7 +116,7 @@ describe('choosing a row', () => {
     let metrics = await shownMetrics(page);
     assert.deepEqual([metrics.attempts, metrics.outcome, metrics.waiting], ['5', 'failed', '3,850 ms']); // "failed, 5 attempts, 3.85 s waiting"
     assert.equal((await shownTable(page)).length, 5);
-    assert.ok((await shownEvents(page)).some((e) => /ceiling 4000 ms × draw 0\.50/.test(e)));
+    assert.ok((await shownEvents(page)).some((e) => /ceiling 4,000 ms × draw 0\.50/.test(e)));
     assert.match(await page.locator(TR('status')).textContent(), /Trace B is in the experiment above/);
 
     // Keyboard: the cell keeps the focus; the trace loads.

@@ -91,7 +91,7 @@ export function mountClientLab(root, app, engine, { idPrefix = 'cl-', sweepPrefi
     const before = app.getState().result;
     app.load(presetInputs(before.inputs, policyFor(client)), { client });
     root.querySelector(`#${id('announce')}`).textContent =
-      `Loaded ${presetById(client) ? presetById(client).name : 'the seed’s fixture'} into the experiment.`;
+      `Loaded ${presetById(client) ? presetById(client).name : 'the page’s fixture'} into the experiment.`;
     if (app.getState().result === before) { // a refused load leaves the run as it was
       app.update({ client });
       draw(before);

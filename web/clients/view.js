@@ -7,7 +7,7 @@
 import { h } from '../dom.js';
 import { ms, num, plural } from '../format.js';
 import { verdictText, verdictTone } from '../views/metrics.js';
-import { PRESETS, SEED_ID, groupSection } from './presets.js';
+import { PRESETS, SEED_ID } from './presets.js';
 
 const LABELS = {
   maxRetries: 'Maximum retries', baseBackoffMs: 'Base backoff', backoffMultiplier: 'Backoff multiplier',
@@ -31,7 +31,7 @@ export function clientChoiceView(id, selected) {
   return h('div', { class: 'cl-choice' },
     h('label', { for: id('client'), class: 'cl-choice-label' }, 'Client'),
     h('select', { id: id('client'), class: 'cl-select', 'aria-describedby': id('client-help') },
-      h('option', { value: SEED_ID, selected: selected === SEED_ID }, 'Custom / the seed’s fixture'),
+      h('option', { value: SEED_ID, selected: selected === SEED_ID }, 'Custom / the page’s fixture'),
       groups.map((g) => h('optgroup', { label: g.label },
         g.presets.map((p) => h('option', { value: p.id, selected: selected === p.id }, p.name))))),
     h('p', { class: 'cl-help', id: id('client-help') },
@@ -126,7 +126,7 @@ export const releaseHref = (r) => `https://github.com/${r.repo}/tree/${r.commit}
 
 // `changed`: the policy fields the experiment no longer has as the preset set them.
 export function presetCardView(id, { preset, opening, current, changed = [], noTimeoutMs }) {
-  const title = preset ? preset.name : 'The seed’s fixture';
+  const title = preset ? preset.name : 'The page’s fixture';
   const settings = describePolicy(opening.inputs, { noTimeoutMs });
   const words = (byField) => Object.entries(byField).map(([f, text]) => `${fieldLabel(f)}: ${text}.`);
   const unverified = preset ? [...preset.unverified, ...words(preset.unverifiedValues)] : [];
@@ -142,8 +142,8 @@ export function presetCardView(id, { preset, opening, current, changed = [], noT
       h('p', { class: 'cl-heading' }, 'Read at'),
       h('ul', null, preset.releases.map((r, k) => h('li', null,
         h('a', { href: releaseHref(r), id: id(`source-${k}`), rel: 'noopener noreferrer' }, `${r.repo} ${r.tag}`), ` (commit ${r.commit.slice(0, 8)})`))),
-      h('p', { class: 'cl-docs' }, `docs/clients.md ${groupSection(preset.group)} names the file, the line and its text for every value.`))
-      : h('p', { class: 'cl-docs' }, 'The article’s own invented policy, not a real client’s: the same fixture every preset is run against.'),
+      h('p', { class: 'cl-docs' }, 'Every value was read at these releases, file and line.'))
+      : h('p', { class: 'cl-docs' }, 'The opening run’s own policy, not a real client’s: the same fixture every preset is run against.'),
     preset ? h('div', { class: 'cl-kept' },
       h('p', { class: 'cl-heading' }, 'Set for this page'),
       h('ul', null, words(preset.kept).map((k) => h('li', null, k)))) : null,
@@ -160,6 +160,6 @@ export function presetCardView(id, { preset, opening, current, changed = [], noT
     runLine(id, 'opening-run', 'The opening run (charge commits, response lost) with these settings, computed', opening),
     current ? runLine(id, 'current-run', 'The experiment now', current) : null,
     changed.length ? h('div', { class: 'cl-changed', id: id('changed') },
-      h('p', null, `Changed in the experiment since you chose this client: ${list(changed.map(fieldLabel))}. The run above is no longer ${preset ? preset.short : 'the seed’s fixture'}.`),
-      h('button', { type: 'button', class: 'rl-button', id: id('reload') }, `Load ${preset ? preset.short : 'the seed’s fixture'} again`)) : null);
+      h('p', null, `Changed in the experiment since you chose this client: ${list(changed.map(fieldLabel))}. The run above is no longer ${preset ? preset.short : 'the page’s fixture'}.`),
+      h('button', { type: 'button', class: 'rl-button', id: id('reload') }, `Load ${preset ? preset.short : 'the page’s fixture'} again`)) : null);
 }

@@ -20,7 +20,8 @@ import * as exportFiles from '../export/all.js';
 
 const TAG = 'retry-lab';
 // Attributes any element may carry, which are not inputs and not mistakes.
-const GLOBAL = new Set(['id', 'class', 'style', 'title', 'lang', 'dir', 'hidden', 'tabindex', 'slot', 'part', 'role', 'translate', 'inert', 'nonce', 'autofocus', 'exportparts', 'is', 'itemscope', 'itemprop', 'itemtype', 'itemid', 'itemref']);
+// `theme` (light, dark or auto) is the element's colours, not an input of the run.
+const GLOBAL = new Set(['theme', 'id', 'class', 'style', 'title', 'lang', 'dir', 'hidden', 'tabindex', 'slot', 'part', 'role', 'translate', 'inert', 'nonce', 'autofocus', 'exportparts', 'is', 'itemscope', 'itemprop', 'itemtype', 'itemid', 'itemref']);
 const isGlobal = (name) => GLOBAL.has(name) || name.startsWith('data-') || name.startsWith('aria-');
 
 // The site beside this script: "Copy link" and "Open in Retry Lab" go to its index.html.
@@ -69,8 +70,19 @@ class RetryLabElement extends HTMLElement {
     // Any attribute may be an input (their names come from the engine's table, which arrives
     // with the engine): watch them all, and read them again together.
     this.watch = new MutationObserver((records) => {
+      if (records.some((r) => r.attributeName === 'theme')) this.drawTheme();
       if (records.some((r) => !isGlobal(r.attributeName))) this.attributesChanged();
     });
+    this.drawTheme();
+    this.watch.observe(this, { attributes: true });
+  }
+
+  // theme="light" or "dark" fixes the element's colours whatever the reader's system says
+  // (a white host page keeps a light element); "auto", none or anything else follows it.
+  drawTheme() {
+    const theme = this.getAttribute('theme');
+    if (theme === 'light' || theme === 'dark') this.rootBox.dataset.theme = theme;
+    else delete this.rootBox.dataset.theme;
   }
 
   connectedCallback() {
@@ -128,7 +140,6 @@ class RetryLabElement extends HTMLElement {
     });
     this.nameLandmarks();
     this.loadAttributes();
-    this.watch.observe(this, { attributes: true });
     this.classList.add('rl-ready');
     this.dispatchEvent(new CustomEvent('retry-lab-ready', { bubbles: true }));
   }

@@ -30,3 +30,10 @@ export function postHeight(win) {
     win.removeEventListener('load', send);
   };
 }
+
+// embed.html?theme=light|dark fixes the frame's colours (a white host page keeps a light
+// frame whatever the reader's system says); auto or none follows the system.
+export function applyTheme(win) {
+  const theme = new win.URLSearchParams(win.location.search).get('theme');
+  if (theme === 'light' || theme === 'dark') win.document.documentElement.dataset.theme = theme;
+}

@@ -66,6 +66,8 @@ export function bindFields(root, id, { onChange, script = null }) {
       if (box !== changedElement && box.value !== text && text !== UNREADABLE) box.value = text;
       const n = Number(text);
       if (range !== changedElement && text !== '' && Number.isFinite(n)) range.value = String(n);
+      // An empty deadline is none: its slider goes to its far end, not to the last number.
+      else if (range !== changedElement && text === '' && f.nullable) range.value = range.max;
       setText(errorLine, error);
       if (error) box.setAttribute('aria-invalid', 'true');
       else box.removeAttribute('aria-invalid');

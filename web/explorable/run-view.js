@@ -4,17 +4,19 @@
 // redrawn on every frame of playback. The timeline is redrawn for its box's width.
 
 import { patch } from '../dom.js';
-import { INSPECTION_SECONDS, momentPhrase, msAt, runSpan, secondsAt } from '../playback.js';
+import { INSPECTION_SECONDS, gapAt, momentPhrase, msAt, secondsAt, warpOf } from '../playback.js';
 import { seekMarksView } from '../views/controls.js';
 import { timelineView } from '../views/timeline.js';
 import { eventsView } from '../views/events.js';
 import { tableView } from '../views/table.js';
-import { metricsView, nowView, verdictView } from '../views/metrics.js';
-import { seconds } from '../format.js';
+import { metricsView, nowQuestionView, nowView, questionView, verdictView } from '../views/metrics.js';
+import { ms, seconds } from '../format.js';
 import { setAttr, setText } from './write.js';
 
+const MARK_HALF = 8; // half the widest mark on the timeline (a commit's diamond is 14 px)
+
 export function valueText(result, playback) {
-  const t = msAt(playback.s, runSpan(result));
+  const t = msAt(playback.s, warpOf(result));
   return `${seconds(t)} — ${momentPhrase(result, t, playback.shown)}`;
 }
 
@@ -23,7 +25,7 @@ export function createRunView(root, id, view) {
   const els = {
     verdict: $('verdict'), now: $('now'), timeline: $('timeline'), events: $('events'), table: $('table'),
     metrics: $('metrics'), play: $('play'), seek: $('seek'), seekFill: $('seek-fill'), seekThumb: $('seek-thumb'),
-    seekMarks: $('seek-marks'), readout: $('seek-readout'),
+    seekMarks: $('seek-marks'), readout: $('seek-readout'), clock: $('clock'), gap: $('gap'),
   };
   let drawn = null; // the result the views show
   let timeline = null; // { width, scale, line, veil }
@@ -45,34 +47,58 @@ export function createRunView(root, id, view) {
     };
   }
 
+  // Until the reader plays the opening run to its end (or changes it), the verdict is a
+  // question: the answer is not printed before Play.
+  let asking = true;
+  function drawVerdict(result) {
+    patch(els.verdict, asking ? questionView(result) : verdictView(result));
+    patch(els.now, asking ? nowQuestionView() : nowView(result));
+    root.querySelector('.rl').classList.toggle('rl-asking', asking);
+  }
+  function answer() {
+    if (!asking) return;
+    asking = false;
+    if (drawn) drawVerdict(drawn);
+  }
+
   function drawRun(result) {
     if (drawn === result) return;
-    patch(els.verdict, verdictView(result));
-    patch(els.now, nowView(result));
+    if (drawn) asking = false; // a new run is the reader's own: its verdict is shown at once
+    drawVerdict(result);
     drawTimeline(result);
     patch(els.events, eventsView(result));
     eventItems = [...els.events.querySelectorAll('li')];
     patch(els.table, tableView(result));
     patch(els.metrics, metricsView(result));
-    const span = runSpan(result);
-    patch(els.seekMarks, seekMarksView(result, (t) => secondsAt(t, span)));
+    const warp = warpOf(result);
+    patch(els.seekMarks, seekMarksView(result, (t) => secondsAt(t, warp)));
     drawn = result;
   }
 
   function drawPlayhead(result, playback) {
     shown = { result, playback };
-    const span = runSpan(result);
-    const t = msAt(playback.s, span);
+    if (asking && playback.shown >= result.events.length && playback.s >= INSPECTION_SECONDS) answer();
+    const t = msAt(playback.s, warpOf(result));
     if (timeline) {
       const { scale } = timeline;
       const px = scale.x0 + Math.min(1, scale.max > 0 ? t / scale.max : 0) * scale.plot;
+      // At the run's end everything drawn is past: no veil, and no playhead through the last
+      // marks. Before it, the veil starts a mark's half-width after the playhead, so a mark
+      // the playhead has reached is drawn whole, not half in the future.
+      const ended = playback.s >= INSPECTION_SECONDS && playback.shown >= result.events.length;
+      const veilX = Math.min(scale.right, px + MARK_HALF);
       setAttr(timeline.line, 'x1', px);
       setAttr(timeline.line, 'x2', px);
-      setAttr(timeline.veil, 'x', px);
-      setAttr(timeline.veil, 'width', Math.max(0, scale.right - px));
+      setAttr(timeline.line, 'visibility', ended ? 'hidden' : 'visible');
+      setAttr(timeline.veil, 'x', veilX);
+      setAttr(timeline.veil, 'width', ended ? 0 : Math.max(0, scale.right - veilX));
     }
     eventItems.forEach((li, i) => {
-      li.classList.toggle('future', i >= playback.shown);
+      const future = i >= playback.shown;
+      li.classList.toggle('future', future);
+      // Not only a class: the words say which events are still to come.
+      const state = li.querySelector('.event-state');
+      if (state) setText(state, future ? 'not yet shown: ' : '');
       if (i === playback.shown - 1) setAttr(li, 'aria-current', 'step');
       else li.removeAttribute('aria-current');
     });
@@ -83,6 +109,10 @@ export function createRunView(root, id, view) {
     const text = valueText(result, playback);
     setAttr(els.seek, 'aria-valuetext', text);
     setText(els.readout, `${text} · ${Math.floor(playback.s)} of ${INSPECTION_SECONDS} inspection seconds`);
+    // The run's clock is the big number; a compressed quiet stretch is marked as a gap.
+    setText(els.clock, ms(Math.round(t)));
+    const gap = gapAt(result, playback.s);
+    setText(els.gap, gap ? `⋯ ${seconds(gap.toMs - gap.fromMs)} later ⋯` : '');
     setText(els.play, playback.playing ? 'Pause' : 'Play');
     root.classList.toggle('rl-playing', playback.playing);
   }
@@ -97,5 +127,5 @@ export function createRunView(root, id, view) {
   });
   resize.observe(els.timeline);
 
-  return { drawRun, drawPlayhead, destroy: () => resize.disconnect() };
+  return { drawRun, drawPlayhead, answer, asking: () => asking, destroy: () => resize.disconnect() };
 }

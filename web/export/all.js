@@ -5,4 +5,4 @@
 export { runJson } from './json.js';
 export { answersCsv } from './csv.js';
 export { timelineSvg } from './svg.js';
-export { download } from './download.js';
+export { download, runFileName } from './download.js';

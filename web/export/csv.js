@@ -4,7 +4,7 @@
 // quoted, quotes doubled; lines end in CRLF. No cell can start with = + - @ (a spreadsheet
 // formula): each column starts with a number or one of the engine's fixed words.
 
-import { serverWords } from '../views/table.js';
+import { answerHeaders, serverWords } from '../views/table.js';
 
 export const CSV_HEADINGS = ['Attempt', 'Start (ms)', 'End (ms)', 'Server answered', 'Side effect', 'Client saw', 'Wait after (ms)', 'Wait rule'];
 
@@ -12,7 +12,7 @@ const number = (n) => (n === null || n === undefined ? '' : String(n));
 
 export function answersRows(result) {
   return result.attempts.map((a) => [
-    String(a.n), number(a.startMs), number(a.endMs), serverWords(result, a), a.effect, a.clientSaw,
+    String(a.n), number(a.startMs), number(a.endMs), [serverWords(result, a), ...answerHeaders(result, a)].join('; '), a.effect, a.clientSaw,
     number(a.waitAfterMs), a.waitRule === null || a.waitRule === undefined ? '' : a.waitRule,
   ]);
 }

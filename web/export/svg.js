@@ -9,6 +9,8 @@
 
 import { h, toMarkup } from '../dom.js';
 import { summary, timelineView } from '../views/timeline.js';
+import { verdictText, verdictTone } from '../views/metrics.js';
+import { runTitle } from './download.js';
 
 // css/tokens.css, light theme.
 export const LIGHT = {
@@ -62,12 +64,53 @@ function paintTree(node, ancestors = []) {
   return { tag: node.tag, attrs, children };
 }
 
-// The SVG file's text for a run, `width` pixels wide.
+const HEAD = 52; // the title and the verdict above the timeline
+const LEGEND = 30; // the key below it
+
+// The key to the marks, painted as the timeline paints them.
+function legend(y, width) {
+  const items = [
+    ['charge', (x) => h('path', { d: `M${x} ${y - 6}L${x + 6} ${y}L${x} ${y + 6}L${x - 6} ${y}Z`, fill: LIGHT.charge })],
+    ['replay', (x) => h('circle', { cx: x, cy: y, r: 5, fill: LIGHT.replay })],
+    ['error answer', (x) => h('rect', { x: x - 5, y: y - 5, width: 10, height: 10, fill: LIGHT.error })],
+    ['lost', (x) => h('path', { d: `M${x - 4} ${y - 4}L${x + 4} ${y + 4}M${x + 4} ${y - 4}L${x - 4} ${y + 4}`, stroke: LIGHT.lost, 'stroke-width': 2.5, fill: 'none' })],
+    ['attempt answered', (x) => h('rect', { x: x - 8, y: y - 5, width: 16, height: 10, rx: 2, fill: LIGHT.client })],
+    ['attempt timed out', (x) => h('rect', { x: x - 8, y: y - 5, width: 16, height: 10, rx: 2, fill: LIGHT.clientSoft, stroke: LIGHT.client, 'stroke-dasharray': '5 3' })],
+    ['wait', (x) => h('line', { x1: x - 8, x2: x + 8, y1: y, y2: y, stroke: LIGHT.wait, 'stroke-width': 2, 'stroke-dasharray': '2 4' })],
+    ['deadline', (x) => h('line', { x1: x, x2: x, y1: y - 7, y2: y + 7, stroke: LIGHT.deadline, 'stroke-width': 2, 'stroke-dasharray': '6 3' })],
+  ];
+  const out = [];
+  let x = 16;
+  let row = 0;
+  for (const [label, mark] of items) {
+    const w = 26 + label.length * 6.6;
+    if (x + w > width - 8 && x > 16) { x = 16; row += 1; }
+    out.push(mark(x + 8, y + row * 18), h('text', { x: x + 20, y: y + row * 18 + 4, fill: LIGHT.muted, 'font-size': 11 }, label));
+    x += w;
+  }
+  return { tree: h('g', { 'data-part': 'legend' }, out), rows: row + 1 };
+}
+
+// The SVG file's text for a run, `width` pixels wide: a title and the run's verdict, the
+// timeline, and a key to its marks.
 export function timelineSvg(result, { width = 720 } = {}) {
   const { tree } = timelineView(result, { width });
   const painted = paintTree(tree);
-  painted.children.unshift(
-    h('title', null, summary(result)),
-    h('rect', { width: '100%', height: '100%', fill: LIGHT.panel }));
-  return `<?xml version="1.0" encoding="UTF-8"?>\n${toMarkup(painted)}\n`;
+  const height = Number(painted.attrs.height);
+  const key = legend(HEAD + height + 14, Number(painted.attrs.width));
+  const total = HEAD + height + LEGEND + (key.rows - 1) * 18;
+  const body = h('g', { 'data-part': 'timeline', transform: `translate(0 ${HEAD})` }, painted.children);
+  const file = {
+    tag: 'svg',
+    attrs: { ...painted.attrs, height: total, viewBox: `0 0 ${painted.attrs.width} ${total}` },
+    children: [
+      h('title', null, `Retry Lab: ${verdictText(result)}. ${summary(result)}`),
+      h('rect', { width: '100%', height: '100%', fill: LIGHT.panel }),
+      body,
+      h('text', { x: 16, y: 22, fill: LIGHT.fg, 'font-size': 15, 'font-weight': 700 }, `Retry Lab · ${runTitle(result)}`),
+      h('text', { x: 16, y: 42, fill: verdictTone(result) === 'bad' ? LIGHT.charge : LIGHT.fg, 'font-size': 13, 'font-weight': 600 }, `${verdictText(result)}.`),
+      key.tree,
+    ],
+  };
+  return `<?xml version="1.0" encoding="UTF-8"?>\n${toMarkup(file)}\n`;
 }

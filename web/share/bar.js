@@ -10,9 +10,9 @@ import { noticeView } from './notice.js';
 
 // `make`: the function of web/export/all.js that writes the file.
 export const FILES = {
-  json: { name: 'retry-lab-run.json', type: 'application/json', label: 'Run as JSON', make: 'runJson' },
-  csv: { name: 'retry-lab-attempts.csv', type: 'text/csv;charset=utf-8', label: 'Table as CSV', make: 'answersCsv' },
-  svg: { name: 'retry-lab-timeline.svg', type: 'image/svg+xml', label: 'Timeline as SVG', make: 'timelineSvg' },
+  json: { part: 'run', extension: 'json', type: 'application/json', label: 'Run as JSON', make: 'runJson' },
+  csv: { part: 'attempts', extension: 'csv', type: 'text/csv;charset=utf-8', label: 'Table as CSV', make: 'answersCsv' },
+  svg: { part: 'timeline', extension: 'svg', type: 'image/svg+xml', label: 'Timeline as SVG', make: 'timelineSvg' },
 };
 
 export function shareView(id, { openLabel = null } = {}) {
@@ -87,8 +87,10 @@ export function attachShareBar(root, app, { id, linkBase, loadExports, openLabel
         status.textContent = `The download could not start: ${error.message}. Try again, or copy the link.`;
         return;
       }
-      files.download(doc, f.name, f.type, files[f.make](result, { width }));
-      status.textContent = `Downloading ${f.name}.`;
+      // The file's name says the run (its scenario, policy and charges), so two runs' files differ.
+      const name = files.runFileName(result, f.part, f.extension);
+      files.download(doc, name, f.type, files[f.make](result, { width }));
+      status.textContent = `Downloading ${name}.`;
     });
   }
   const moved = linkMoved(pageOf);

@@ -10,7 +10,7 @@
 // run's inputs, which go into the editor too.
 
 import { makeIds } from '../views/controls.js';
-import { postHeight } from '../embed/height.js';
+import { applyTheme, postHeight } from '../embed/height.js';
 import { syncLink } from './link.js';
 import { attachShareBar, showNotice } from './bar.js';
 import { loadBundle } from '../bundles.js';
@@ -21,6 +21,7 @@ import { attachCompare } from '../compare/hook.js';
 export const isEmbed = (doc) => doc.documentElement.hasAttribute('data-embed');
 
 export function startEmbedFrame(doc) {
+  if (isEmbed(doc)) applyTheme(doc.defaultView);
   return isEmbed(doc) ? postHeight(doc.defaultView) : () => {};
 }
 

@@ -75,7 +75,13 @@ function outcomePanel(sweep, s) {
 function elapsedPanel(sweep, s) {
   const maxElapsed = Math.max(1, ...sweep.points.map((p) => p.elapsedMs));
   const y = (t) => s.top.elapsed + PANELS.elapsed - (t / maxElapsed) * PANELS.elapsed;
-  const d = sweep.points.map((p, i) => `${i === 0 ? 'M' : 'L'}${s.x(p.value)} ${y(p.elapsedMs)}`).join('');
+  // A whole-numbered input (retries) has nothing between its values: the line steps from one
+  // to the next instead of sloping through values no run can have.
+  const whole = varyByName(sweep.vary).whole;
+  const d = sweep.points.map((p, i) => {
+    if (i === 0) return `M${s.x(p.value)} ${y(p.elapsedMs)}`;
+    return whole ? `H${s.x(p.value)}V${y(p.elapsedMs)}` : `L${s.x(p.value)} ${y(p.elapsedMs)}`;
+  }).join('');
   return h('g', { class: 'sw-elapsed' },
     [0, maxElapsed].map((t) => h('g', { class: 'sw-grid' },
       h('line', { x1: s.left, x2: s.right, y1: y(t), y2: y(t) }),

@@ -77,7 +77,9 @@ export function valueWords(vary, value) {
 export function pointWords(vary, point) {
   const v = varyByName(vary);
   const report = point.agentReport === 'not-sent' ? 'nothing sent' : point.agentReport;
-  return `${v.label} ${valueWords(vary, point.value)}: ${plural(point.attempts, 'attempt')}, ` +
+  // "2 retries: …", not "Maximum retries 2 retries: …"; other inputs keep their name.
+  const name = v.name === 'maxRetries' ? '' : `${v.label} `;
+  return `${name}${valueWords(vary, point.value)}: ${plural(point.attempts, 'attempt')}, ` +
     `${plural(point.charges, 'charge')}${point.replays ? `, ${plural(point.replays, 'replay')}` : ''}, ` +
     `outcome ${point.outcome}, ${ms(point.elapsedMs)} elapsed; the agent reports ${report}`;
 }

@@ -6,7 +6,7 @@
 import { num } from '../format.js';
 import { validateInputs } from '../validate.js';
 import { TRACES, traceInputs } from './definitions.js';
-import { HERD_RUNS, herdFiguresView, herdOutcome } from './herd.js';
+import { HERD_RUNS, evenTooMany, herdFiguresView, herdOutcome } from './herd.js';
 import { herdComputer } from './herd-worker.js';
 import { show as showTree } from '../dom.js';
 import { CALLER_STOPS, callerStop } from './frame.js';
@@ -19,6 +19,8 @@ const callersWord = (n) => `${num(n)} ${n === 1 ? 'caller' : 'callers'}`;
 const engineSays = { callers: (e) => `Callers ${e.detail}`, seed: (e) => `The seed ${e.detail}` };
 
 export function mountHerdPanel(root, id, { engine, compute, onHerd, onRuns }) {
+  // The engine's bound on a draws list (engine.schema()), past which the evenly spread run is not drawn.
+  const maxDraws = engine.schema().inputs.find((r) => r.name === 'draws').maxItems;
   const view = root.ownerDocument.defaultView;
   const $ = (name) => root.querySelector(`#${id(name)}`);
   const els = {
@@ -39,7 +41,7 @@ export function mountHerdPanel(root, id, { engine, compute, onHerd, onRuns }) {
       + 'The seed’s check: every bucket but one occupied, and none holding more than half the callers.';
     els.status.textContent = pending ? `Computing ${num(herd.callers)} callers…` : `${callersWord(herd.callers)}, seed ${herd.seed}: computed.`;
     els.figures.setAttribute('aria-busy', pending ? 'true' : 'false');
-    showTree(els.figures, herdFiguresView(runs, { seed: herd.seed }));
+    showTree(els.figures, herdFiguresView(herd.callers > maxDraws ? { ...runs, even: evenTooMany(maxDraws) } : runs, { seed: herd.seed }));
   }
 
   function drawFields(changed) {

@@ -88,6 +88,10 @@ export function histogramView(herd, { title, yMax }) {
     h('text', { class: 'th-limit-label', x: W - M.right, y: y(c.fullestAllowed) - 4, 'text-anchor': 'end' }, `at most ${num(c.fullestAllowed)}`));
 }
 
+// Past the longest draws list the engine takes (`maxDraws`, engine.schema()), the evenly
+// spread run (one draw per caller) is not computed; its card says why in words.
+export const evenTooMany = (maxDraws) => ({ ok: false, errors: [{ message: `Not drawn: the engine takes at most ${num(maxDraws)} draws.` }] });
+
 // The compared runs side by side. `runs` maps a key of HERD_RUNS to a compute() result (or
 // null while it is computed).
 export function herdFiguresView(runs, { seed }) {

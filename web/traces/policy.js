@@ -13,7 +13,7 @@ function listWords(items) {
 }
 
 const JITTER_WORDS = {
-  full: 'the ceiling × a draw between 0 and 1 (full jitter); the seed supplies the draws so the arithmetic can be checked',
+  full: 'the ceiling × a draw between 0 and 1 (full jitter); each trace supplies its draws so the arithmetic can be checked',
   equal: 'half the ceiling + half the ceiling × a draw (equal jitter)',
   decorrelated: 'a draw between the base and three times the last wait (decorrelated jitter)',
   none: 'the ceiling itself (no jitter)',

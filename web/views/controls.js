@@ -56,15 +56,18 @@ function numberField(id, f, value) {
 }
 
 export function controlsView(id, fields, script = null) {
+  // The key switch first: it is the one change that ends the double charge.
   return h('form', { class: 'rl-controls', id: id('controls'), 'aria-label': 'Inputs', novalidate: true },
-    radioGroup(id, 'scenario', 'Server behaviour', SCENARIOS, fields.scenario, scriptedOption(id, script, fields.scenario)),
-    h('fieldset', { class: 'rl-group rl-group-policy' },
-      h('legend', null, 'Client retry policy'),
-      NUMBER_FIELDS.map((f) => numberField(id, f, fields[f.name])),
-      h('div', { class: 'rl-check' },
-        h('input', { type: 'checkbox', id: id('idempotencyKey'), 'data-field': 'idempotencyKey', checked: fields.idempotencyKey }),
-        h('label', { for: id('idempotencyKey') }, 'Send an idempotency key the server honours'))),
-    radioGroup(id, 'retryOn', 'Retry on', RETRY_ON, fields.retryOn),
+    h('div', { class: 'rl-check rl-key' },
+      h('input', { type: 'checkbox', id: id('idempotencyKey'), 'data-field': 'idempotencyKey', checked: fields.idempotencyKey }),
+      h('label', { for: id('idempotencyKey') }, 'Send an idempotency key the server honours')),
+    h('div', { class: 'rl-more', id: id('more') },
+      radioGroup(id, 'scenario', 'Server behaviour', SCENARIOS, fields.scenario, scriptedOption(id, script, fields.scenario)),
+      h('fieldset', { class: 'rl-group rl-group-policy' },
+        h('legend', null, 'Client retry policy'),
+        NUMBER_FIELDS.map((f) => numberField(id, f, fields[f.name]))),
+      radioGroup(id, 'retryOn', 'Retry on', RETRY_ON, fields.retryOn)),
+    h('button', { type: 'button', class: 'rl-button rl-open-inputs', id: id('open-inputs'), 'aria-controls': id('more'), 'aria-expanded': 'false' }, 'All the inputs'),
     h('p', { class: 'rl-error rl-general-error', id: id('general-error'), 'aria-live': 'polite' }));
 }
 
@@ -89,27 +92,35 @@ export function playbackView(id) {
         h('div', { class: 'rl-seek-fill', id: id('seek-fill') }),
         h('div', { class: 'rl-seek-thumb', id: id('seek-thumb') }))),
       h('p', { class: 'rl-seek-readout', id: id('seek-readout'), 'aria-hidden': 'true' }),
+      h('p', { class: 'rl-clock-line', 'aria-hidden': 'true' },
+        h('span', { class: 'rl-clock-label' }, 'Run clock'), h('span', { class: 'rl-clock', id: id('clock') }, '0 ms'),
+        h('span', { class: 'rl-gap', id: id('gap') })),
+      h('p', { class: 'rl-motion-note' }, 'Reduced motion is on: Play steps from event to event without animation.'),
       h('p', { class: 'visually-hidden', id: id('seek-help') },
         `Replays the run over ${INSPECTION_SECONDS} inspection seconds. Arrow keys move one second, Page Up and Page Down ten, Home and End to the ends.`)));
 }
 
+// The results come first in the document: the question (or verdict), the figure and its
+// playback, then the precise views. On a wide screen the inputs stand to their left.
 export function frameView(id, fields, script = null) {
-  return h('div', { class: 'rl' },
-    h('div', { class: 'rl-inputs' }, controlsView(id, fields, script), h('div', { id: id('now') })),
+  return h('div', { class: 'rl rl-asking' },
     h('div', { class: 'rl-results' },
       h('div', { class: 'rl-verdict', id: id('verdict') }),
       h('p', { class: 'visually-hidden', role: 'status', id: id('announce') }),
+      h('section', { class: 'rl-view rl-figure', 'aria-labelledby': id('figure-heading') },
+        h('h3', { class: 'visually-hidden', id: id('figure-heading') }, 'The run, drawn'),
+        h('div', { class: 'rl-timeline', id: id('timeline') })),
       playbackView(id),
       h('section', { class: 'rl-view', 'aria-labelledby': id('trace-heading') },
         h('h3', { id: id('trace-heading') }, 'Event trace'),
-        h('div', { class: 'rl-timeline', id: id('timeline') }),
         h('div', { class: 'rl-events', id: id('events') })),
       h('section', { class: 'rl-view', 'aria-labelledby': id('data-heading') },
         h('h3', { id: id('data-heading') }, 'Computed data'),
         h('div', { class: 'rl-scroll', id: id('table'), role: 'region', tabindex: 0, 'aria-label': 'Server-answer table, scrollable' })),
       h('section', { class: 'rl-view', 'aria-labelledby': id('metrics-heading') },
         h('h3', { id: id('metrics-heading') }, 'Final metrics'),
-        h('div', { id: id('metrics') }))));
+        h('div', { id: id('metrics') }))),
+    h('div', { class: 'rl-inputs' }, h('div', { class: 'rl-now-box', id: id('now') }), controlsView(id, fields, script), h('div', { id: id('in-force') })));
 }
 
 // Marks on the inspection-time track where events fall, as SVG (attributes, not styles).

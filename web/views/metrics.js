@@ -84,3 +84,20 @@ export function nowView(result) {
     h('span', { class: 'rl-now-label' }, 'This run: '),
     `${verdictText(result)} · ${ms(result.metrics.elapsedMs)}`);
 }
+
+// Before the reader has played the opening run: the question its end answers, and no answer.
+export function questionText(result) {
+  if (result.inputs.operation === 'create') return 'How many records were created?';
+  if (result.inputs.operation === 'read') return 'What does the agent report?';
+  return 'How many times was the card charged?';
+}
+
+export function questionView(result) {
+  return h('div', { class: 'verdict verdict-question' },
+    h('p', { class: 'verdict-line' }, questionText(result)),
+    h('p', { class: 'verdict-hint' }, 'The charge commits, its answer is lost, the client tries again. Play the run: the answer comes at its end.'));
+}
+
+export function nowQuestionView() {
+  return h('p', { class: 'rl-now rl-now-neutral' }, h('span', { class: 'rl-now-label' }, 'This run: '), 'play it to find out');
+}

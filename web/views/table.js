@@ -2,6 +2,7 @@
 
 import { h } from '../dom.js';
 import { ms } from '../format.js';
+import { eventText } from './events.js';
 
 // What the server did, with the fate of its answer where the events tell it.
 export function serverWords(result, attempt) {
@@ -13,12 +14,23 @@ export function serverWords(result, attempt) {
   return `${attempt.server}${lost}`;
 }
 
+// The headers the answer carried, from the run's data: the Retry-After the client read, and
+// the Date of a scripted answer that set one (trace C's, counted from for an HTTP-date).
+export function answerHeaders(result, attempt) {
+  const script = result.inputs.script;
+  const answer = Array.isArray(script) && attempt.scriptIndex !== null && attempt.scriptIndex !== undefined ? script[attempt.scriptIndex] : null;
+  const headers = [];
+  if (answer && answer.date) headers.push(`Date: ${answer.date}`);
+  if (attempt.retryAfter && attempt.retryAfter.raw !== undefined) headers.push(`Retry-After: ${attempt.retryAfter.raw}`);
+  return headers;
+}
+
 // The wait on one line, the rule that made it beneath.
 function waitCell(attempt) {
   if (attempt.waitAfterMs === null || attempt.waitAfterMs === undefined) return h('td', null, 'none');
   return h('td', null,
     h('span', { class: 'wait-ms' }, ms(attempt.waitAfterMs)),
-    attempt.waitRule ? h('span', { class: 'wait-rule' }, ` (${attempt.waitRule})`) : null);
+    attempt.waitRule ? h('span', { class: 'wait-rule' }, ` (${eventText(attempt.waitRule)})`) : null);
 }
 
 const HEADINGS = ['Attempt', 'Start', 'End', 'Server answered', 'Side effect', 'Client saw', 'Wait after'];
@@ -28,12 +40,12 @@ export function tableView(result) {
     h('th', { scope: 'row' }, String(a.n)),
     h('td', { class: 'num' }, ms(a.startMs)),
     h('td', { class: 'num' }, ms(a.endMs)),
-    h('td', null, serverWords(result, a)),
+    h('td', null, serverWords(result, a), answerHeaders(result, a).map((t) => [h('span', { class: 'visually-hidden' }, '; '), h('span', { class: 'answer-header' }, t)])),
     h('td', null, a.effect),
     h('td', null, a.clientSaw),
     waitCell(a)));
   return h('table', { class: 'answers' },
-    h('caption', null, 'What the server answered and did, and what the client saw, per attempt'),
+    h('caption', null, h('span', { class: 'answers-caption' }, 'What the server answered and did, and what the client saw, per attempt')),
     h('thead', null, h('tr', null, HEADINGS.map((t) => h('th', { scope: 'col' }, t)))),
     h('tbody', null, rows.length ? rows : h('tr', null, h('td', { colspan: HEADINGS.length }, 'No attempt was sent.'))));
 }

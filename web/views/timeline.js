@@ -5,6 +5,7 @@
 
 import { h } from '../dom.js';
 import { ms, num } from '../format.js';
+import { eventText } from './events.js';
 
 const MARGIN = { left: 64, right: 16, top: 26, bottom: 10 };
 const ROW = 18; // height of one row of labels
@@ -95,7 +96,7 @@ export function serverMarks(result) {
 }
 
 function waitLabel(a) {
-  return a.waitRule ? `wait ${ms(a.waitAfterMs)} (${a.waitRule})` : `wait ${ms(a.waitAfterMs)}`;
+  return a.waitRule ? `wait ${ms(a.waitAfterMs)} (${eventText(a.waitRule)})` : `wait ${ms(a.waitAfterMs)}`;
 }
 
 function barClass(a) {
@@ -194,7 +195,9 @@ export function timelineView(result, { width = 720 } = {}) {
   server.placed.map((l) => label(l, serverLabelTop)),
   deadlineMark,
   h('rect', { class: 'tl-veil', 'data-playhead': 'veil', x: x(0), y: MARGIN.top - 4, width: plot, height: height - MARGIN.top - MARGIN.bottom + 4 }),
-  h('line', { class: 'tl-playhead', 'data-playhead': 'line', x1: x(0), x2: x(0), y1: MARGIN.top - 4, y2: height - MARGIN.bottom }));
+  // The playhead crosses the lanes only: the rows of labels above the bars and below the
+  // server's marks stay clear of it, so no label is struck through as the run plays.
+  h('line', { class: 'tl-playhead', 'data-playhead': 'line', x1: x(0), x2: x(0), y1: barY - 4, y2: serverY + 9 }));
 
   return { tree, scale: { x0: MARGIN.left, plot, max: dom.max, right: width - MARGIN.right } };
 }

@@ -89,10 +89,11 @@ export function browserSuite({ engine = false } = {}) {
 //     the page itself loads only when the reader nears them (web/load-sections.js); false
 //     leaves the page as a reader first sees it;
 //   bypassCSP: for axe-core, which is injected as an inline script;
-//   init: [fn, arg], one more script to run before the page's own (a fault to inject).
+//   init: [fn, arg], one more script to run before the page's own (a fault to inject);
+//   inputs: open the explorable's full control panel (true), or leave the first screen (false).
 export async function openPage(env, {
   colorScheme = 'light', viewport = { width: 1280, height: 900 }, reducedMotion = 'no-preference',
-  path = '/', url = null, sections = true, bypassCSP = false, init = null, route = null,
+  path = '/', url = null, sections = true, bypassCSP = false, init = null, route = null, inputs = true,
 } = {}) {
   const context = await env.newContext({ colorScheme, viewport, reducedMotion, bypassCSP });
   const page = await context.newPage();
@@ -117,6 +118,9 @@ export async function openPage(env, {
   await page.goto(url || env.server.origin + path);
   await page.waitForFunction(() => document.documentElement.classList.contains('rl-ready') || document.documentElement.classList.contains('rl-engine-failed'));
   if (sections) await loadSections(page);
+  // inputs: open "All the inputs", as a reader does at their first interaction (the page
+  // opens with the key switch alone); false leaves the first screen as it is.
+  if (inputs) await page.evaluate(() => window.retryLab && window.retryLab.openInputs && window.retryLab.openInputs());
   return { page, context, problems, offHost };
 }
 

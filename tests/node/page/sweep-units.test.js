@@ -93,7 +93,7 @@ describe('the seed’s boundaries through the views', () => {
     assert.equal(success.text, 'a first charge, outcome success instead of failed from 2 retries');
     assert.match(summaryWords(result), /^Across 11 points of maximum retries from 0 retries to 10 retries, the run changes at 2 boundaries:$/);
     assert.equal(pointWords('maxRetries', result.points[1]),
-      'Maximum retries 1 retry: 2 attempts, 0 charges, outcome failed, 900 ms elapsed; the agent reports error 503');
+      '1 retry: 2 attempts, 0 charges, outcome failed, 900 ms elapsed; the agent reports error 503');
   });
 
   test('the table has one row per point, in the engine’s words and numbers', () => {
@@ -122,5 +122,18 @@ describe('the seed’s boundaries through the views', () => {
     assert.equal(nearestIndex(points, Infinity), 3);
     assert.equal(indexAtOrAfter(points, 10.5), 2);
     assert.equal(indexAtOrAfter(points, 99), 3);
+  });
+});
+
+describe('sweep chart over a whole-numbered input', () => {
+  test('the elapsed line steps between whole retry counts: no slope through values no run can have', () => {
+    const result = sweep({ inputs: { scenario: 'outage-503-twice' }, vary: 'maxRetries', from: 0, to: 4, points: 5 });
+    const [line] = findAll(sweepChartView(result, { width: 600 }).tree, (n) => n.attrs && n.attrs.class === 'sw-elapsed-line');
+    const d = line.attrs.d;
+    assert.match(d, /^M[\d.]+ [\d.]+(H[\d.]+V[\d.]+)+$/, d);
+    // A deadline is continuous: its line still slopes between points.
+    const deadline = sweep({ inputs: {}, vary: 'deadlineMs', from: 3000, to: 4000, points: 5 });
+    const [slope] = findAll(sweepChartView(deadline, { width: 600 }).tree, (n) => n.attrs && n.attrs.class === 'sw-elapsed-line');
+    assert.match(slope.attrs.d, /L/);
   });
 });

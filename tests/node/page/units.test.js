@@ -14,7 +14,7 @@ import { eventsView } from '../../../web/views/events.js';
 import { metricsView, verdictText, verdictTone } from '../../../web/views/metrics.js';
 import { frameView, makeIds } from '../../../web/views/controls.js';
 import {
-  INSPECTION_SECONDS, advance, momentPhrase, nextEvent, play, restart, runSpan, secondsAt, seek, shownAt,
+  INSPECTION_SECONDS, advance, momentPhrase, nextEvent, play, restart, runSpan, secondsAt, warpOf, seek, shownAt,
 } from '../../../web/playback.js';
 import { fieldsFromInputs, initialState, inputsFromFields, withFields } from '../../../web/state.js';
 import { STORY, computeStory, factsOf, formatFact } from '../../../web/story.js';
@@ -152,7 +152,7 @@ describe('playback', () => {
     const span = runSpan(result);
     assert.equal(span, 3700);
     assert.deepEqual(seen.map(([n]) => n), result.events.map((_, i) => i + 1));
-    assert.deepEqual(seen.map(([, s]) => s), result.events.map((e) => Math.round(secondsAt(e.tMs, span) * 1000) / 1000));
+    assert.deepEqual(seen.map(([, s]) => s), result.events.map((e) => Math.round(secondsAt(e.tMs, warpOf(result)) * 1000) / 1000));
     pb = nextEvent(result, pb);
     assert.equal(pb.s, INSPECTION_SECONDS);
     assert.equal(pb.playing, false);
@@ -161,9 +161,9 @@ describe('playback', () => {
   test('seeking reveals exactly the events at or before the playhead', () => {
     const result = compute({});
     assert.equal(shownAt(result, 0), 0);
-    assert.equal(shownAt(result, secondsAt(200, 3700)), 3);
-    assert.equal(shownAt(result, secondsAt(2999, 3700)), 3);
-    assert.equal(shownAt(result, secondsAt(3000, 3700)), 5);
+    assert.equal(shownAt(result, secondsAt(200, warpOf(result))), 3);
+    assert.equal(shownAt(result, secondsAt(2999, warpOf(result))), 3);
+    assert.equal(shownAt(result, secondsAt(3000, warpOf(result))), 5);
     assert.equal(shownAt(result, 60), result.events.length);
     assert.equal(seek(result, restart(result), 99).s, 60);
     assert.equal(seek(result, restart(result), -5).s, 0);
@@ -187,7 +187,7 @@ describe('playback', () => {
   test('with reduced motion the playhead only rests on event times', () => {
     const result = compute({ scenario: 'outage-503-twice' });
     const span = runSpan(result);
-    const allowed = new Set([0, 60, ...result.events.map((e) => secondsAt(e.tMs, span))]);
+    const allowed = new Set([0, 60, ...result.events.map((e) => secondsAt(e.tMs, warpOf(result)))]);
     let pb = play(result, restart(result, 1));
     while (pb.playing) {
       pb = advance(result, pb, 0.05, true);
@@ -301,5 +301,30 @@ describe('loading whole inputs', () => {
     state = withFields(state, { maxRetries: '1' }, compute);
     assert.deepEqual([state.result.inputs.operation, state.result.inputs.responseMs, state.result.inputs.maxRetries], ['create', 300, 1]);
     assert.deepEqual(state.result.inputs.retryOn, ['timeout']);
+  });
+});
+
+describe('playback rhythm', () => {
+  test('the warp is exact at every instant, rises with time, and gives no stretch more than its QUIET share', async () => {
+    const { QUIET, msAt, gapAt } = await import('../../../web/playback.js');
+    for (const inputs of [{}, { scenario: 'outage-503-twice' }, { scenario: 'bad-request-400', retryOn: ['timeout', '5xx', '4xx'] }]) {
+      const result = compute(inputs);
+      const w = warpOf(result);
+      for (const t of w.instants) assert.equal(msAt(secondsAt(t, w), w), t, `${t} ms round-trips`);
+      let last = -1;
+      for (let s = 0; s <= 60; s += 0.25) {
+        const t = msAt(s, w);
+        assert.ok(t >= last, 'time never runs backwards');
+        last = t;
+      }
+      // A stretch's share of the 60 s is its length over the sum of all lengths, each capped.
+      const capped = w.instants.slice(1).map((t, i) => Math.min(t - w.instants[i], QUIET * w.span));
+      const total = capped.reduce((a, b) => a + b, 0);
+      capped.forEach((c, i) => assert.ok(Math.abs((w.knots[i + 1] - w.knots[i]) - (c / total) * 60) < 1e-9));
+    }
+    // The opening run's wait for its timeout (200 → 3,000 ms) is a marked gap; its first 200 ms are not.
+    const opening = compute({});
+    assert.deepEqual(gapAt(opening, 20), { fromMs: 200, toMs: 3000 });
+    assert.equal(gapAt(opening, 5), null);
   });
 });
