@@ -1,0 +1,151 @@
+// "Many callers, one server" (web/fleet/): the fleet section at the end of the article, its
+// own bundle loaded when the reader nears it, the fleet engine run in a worker. Expected
+// figures are the independent model's (../shared/conformance/fleet-cases.json, whose cases
+// FLEET.md §9.5 names), never the engine's own output.
+
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO, artifactPath, browserSuite, openPage, pageTest } from './lib/harness.js';
+
+const env = browserSuite();
+
+const CASES = JSON.parse(readFileSync(join(REPO, '../shared/conformance/fleet-cases.json'), 'utf8')).cases;
+const caseNamed = (name) => {
+  const c = CASES.find((k) => k.name === name);
+  assert.ok(c, `no conformance case "${name}"`);
+  return c;
+};
+
+const FLEET_FILES = /\/retrylab-fleet(-section)?\.(js|css)$/;
+const loadedFiles = (page) => page.evaluate(() => performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname));
+
+// The section, drawn and with nothing left to compute.
+async function fleetSettled(page) {
+  await page.waitForFunction(() => window.retryLabFleet && window.retryLabFleet.state(), null, { timeout: 20000 });
+  await page.evaluate(() => window.retryLabFleet.ready.then(() => window.retryLabFleet.settled()));
+}
+
+const verdictText = (page) => page.locator('#fl-verdict').textContent();
+const shownTotals = (page) => page.evaluate(() => {
+  const s = window.retryLabFleet.state();
+  return { totals: s.result.totals, recovery: s.result.recovery, withKey: s.withKey.totals, request: s.request };
+});
+
+// Each control the reader changes, as the reader does it.
+async function choose(page, path, value) {
+  await page.selectOption(`[data-path="${path}"]`, value);
+  await page.evaluate(() => new Promise((r) => setTimeout(r, 50)));
+  await page.evaluate(() => window.retryLabFleet.settled());
+}
+
+describe('the fleet section', () => {
+  test('the page opens without it: neither the section’s bundle nor the fleet engine file is fetched', pageTest(env, { sections: false }, async ({ page }) => {
+    await page.evaluate(() => new Promise((r) => setTimeout(r, 500)));
+    const files = await loadedFiles(page);
+    assert.deepEqual(files.filter((f) => FLEET_FILES.test(f)), [], files.join(', '));
+    assert.equal(await page.locator('[data-fleet] .rl-loading').textContent(), 'Loading the fleet…');
+  }));
+
+  test('scrolling to it shows the opening fleet run’s storm and its metastable verdict', pageTest(env, { sections: false }, async ({ page }) => {
+    await page.locator('#fleet').scrollIntoViewIfNeeded();
+    await fleetSettled(page);
+    const expected = caseNamed('9.5 the opening fleet run').result;
+    const shown = await shownTotals(page);
+    assert.equal(shown.totals.requests, expected.totals.requests);
+    assert.equal(shown.totals.succeeded, expected.totals.succeeded);
+    assert.equal(shown.totals.attempts, expected.totals.attempts);
+    assert.deepEqual(shown.recovery, expected.recovery);
+    assert.match(await verdictText(page), /^Still down when new requests stop at 60 s: a metastable failure\./);
+    // The chart and its words: the slowdown shaded, the marks, every series labelled.
+    const chart = page.locator('#fl-chart svg');
+    assert.equal(await chart.locator('rect.fl-trigger').count(), 1);
+    for (const label of ['attempts offered /s', 'capacity /s', 'successes /s', 'timeouts /s', 'waiting', 'slowdown ends 20 s', 'new requests stop 60 s']) {
+      assert.ok((await chart.textContent()).includes(label), label);
+    }
+    // The side effects, from the data: the opening run's charges, with and without a key.
+    const effects = await page.locator('#fl-effects').textContent();
+    assert.ok(effects.includes(expected.totals.charges.toLocaleString('en-US')), 'charges');
+    assert.ok(effects.includes(expected.totals.duplicateCharges.toLocaleString('en-US')), 'duplicate charges');
+    assert.equal(shown.withKey.duplicateCharges, 0, 'a key leaves no duplicate charge');
+    // The data table has one row per bin.
+    assert.equal(await page.locator('#fl-table tbody tr').count(), expected.timeline.bins.length);
+    await page.locator('#fleet').screenshot({ path: await artifactPath('fleet-opening.png') });
+    // The fleet computed in a worker, from the fleet engine file.
+    assert.equal(await page.evaluate(() => window.retryLabFleet.where()), 'worker');
+  }));
+
+  for (const [name, path, value, seconds] of [
+    ['9.5 drop unfinishable', 'server.dropStale', 'unfinishable', 22],
+    ['9.5 lifo', 'server.queueOrder', 'lifo', 20],
+  ]) {
+    test(`switching ${path} to ${value} redraws a recovery, and the verdict says when (${seconds} s)`, pageTest(env, {}, async ({ page }) => {
+      await page.evaluate(() => window.retryLabFleetSection.load());
+      await fleetSettled(page);
+      await choose(page, path, value);
+      const expected = caseNamed(name).result.recovery;
+      assert.equal(expected.recoveredAtMs, seconds * 1000);
+      assert.deepEqual((await shownTotals(page)).recovery, expected);
+      assert.match(await verdictText(page), new RegExp(`^Recovered at ${seconds} s:`));
+      assert.ok((await page.locator('#fl-chart svg').textContent()).includes(`recovered ${seconds} s`));
+    }));
+  }
+
+  test('switching on the token bucket redraws a recovery at 30 s; at fleet scope, 26 s', pageTest(env, {}, async ({ page }) => {
+    await page.evaluate(() => window.retryLabFleetSection.load());
+    await fleetSettled(page);
+    await page.check('[data-gate-on="bucket"]');
+    await page.evaluate(() => new Promise((r) => setTimeout(r, 50)));
+    await page.evaluate(() => window.retryLabFleet.settled());
+    assert.deepEqual((await shownTotals(page)).recovery, caseNamed('9.5 token bucket').result.recovery);
+    assert.match(await verdictText(page), /^Recovered at 30 s:/);
+    await page.selectOption('#fl-g-bucket-scope', 'fleet');
+    await page.evaluate(() => new Promise((r) => setTimeout(r, 50)));
+    await page.evaluate(() => window.retryLabFleet.settled());
+    assert.deepEqual((await shownTotals(page)).recovery, caseNamed('fleet-scoped bucket').result.recovery);
+    assert.match(await verdictText(page), /^Recovered at 26 s:/);
+  }));
+
+  test('a real client’s defence as a preset: gRPC throttling recovers at 28 s, the AWS quota per client does not', pageTest(env, {}, async ({ page }) => {
+    await page.evaluate(() => window.retryLabFleetSection.load());
+    await fleetSettled(page);
+    await page.selectOption('#fl-preset', 'client:grpc-go-169');
+    await page.evaluate(() => new Promise((r) => setTimeout(r, 50)));
+    await page.evaluate(() => window.retryLabFleet.settled());
+    assert.deepEqual((await shownTotals(page)).recovery, caseNamed('gRPC throttling').result.recovery);
+    assert.match(await page.locator('#fl-preset-card').textContent(), /What this cannot represent/);
+    await page.selectOption('#fl-preset', 'client:aws-botocore-standard');
+    await page.evaluate(() => new Promise((r) => setTimeout(r, 50)));
+    await page.evaluate(() => window.retryLabFleet.settled());
+    assert.deepEqual((await shownTotals(page)).recovery, caseNamed('AWS quota per client').result.recovery);
+    assert.match(await verdictText(page), /metastable failure/);
+  }));
+
+  test('a fleet link opened in a fresh page shows the same figures', pageTest(env, {}, async ({ page }) => {
+    await page.evaluate(() => window.retryLabFleetSection.load());
+    await fleetSettled(page);
+    await choose(page, 'server.dropStale', 'unfinishable');
+    await page.waitForFunction(() => location.hash.includes('view=fleet'));
+    const hash = await page.evaluate(() => location.hash);
+    assert.equal(hash, '#v=1&view=fleet&server.dropStale=unfinishable');
+    const before = await shownTotals(page);
+    const fresh = await openPage(env, { path: `/${hash}`, sections: false });
+    await fleetSettled(fresh.page);
+    const after = await shownTotals(fresh.page);
+    assert.deepEqual(after.totals, before.totals);
+    assert.deepEqual(after.recovery, caseNamed('9.5 drop unfinishable').result.recovery);
+    assert.match(await verdictText(fresh.page), /^Recovered at 22 s:/);
+    // The single run's link reader leaves a fleet link alone: no notice of refused values.
+    assert.equal(await fresh.page.locator('.rl-notice:visible').count(), 0);
+    assert.deepEqual(fresh.problems, []);
+  }));
+
+  test('a fleet link with a value the engine refuses says so and keeps the last good run', pageTest(env, { path: '/#v=1&view=fleet&policy.maxRetries=-1&nonsense.field=3', sections: false }, async ({ page }) => {
+    await fleetSettled(page);
+    const error = await page.locator('#fl-error').textContent();
+    assert.match(error, /nonsense\.field=3 is not a field of the fleet request/);
+    assert.match(error, /policy\.maxRetries/);
+    assert.deepEqual((await shownTotals(page)).recovery, caseNamed('9.5 the opening fleet run').result.recovery);
+  }));
+});

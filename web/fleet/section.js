@@ -1,0 +1,387 @@
+// "Many callers, one server": the fleet section at the end of the article. It runs the
+// opening fleet run (FLEET.md §3's defaults) in a worker (compute.js), draws the storm over
+// time (chart.js) with its verdict and its side effects (model.js), and recomputes at once as
+// the reader changes what stops it: retries, backoff and jitter, the server's stale-work
+// rules and queue order, the gates of FLEET.md §5 (presets.js), the slowdown, the load. The
+// request is in the address as a fleet link (`#v=1&view=fleet&…`).
+
+import { h, mount, patch, toMarkup } from '../dom.js';
+import { download } from '../export/download.js';
+import {
+  CHOICE_WORDS, CONTROLS, GATES, controlBounds, encodeFleetLink, fleetTable, gateDefaults, getPath,
+  isFleetLink, parseFleetLink, requestDiff, setPath, sideEffectsOf, stormSeries, verdictOf,
+} from './model.js';
+import { TABLE_COLUMNS, binText, stormChart, tableRows, timelineCsv } from './chart.js';
+import { STALE_MS, fleetComputer } from './compute.js';
+import { fleetPresets } from './presets.js';
+
+const P = 'fl-'; // the section's id prefix
+const id = (name) => `${P}${name}`;
+
+// The light theme's paint for the SVG download (css tokens, light).
+const SVG_STYLE = [
+  'svg{font:12px system-ui,sans-serif;background:#fff}', 'text{fill:#1d1c1a}', '.fl-tick{fill:#595650}',
+  '.fl-axis{stroke:#595650}', '.fl-grid{stroke:#d9d4ca;stroke-width:.5}', '.fl-trigger{fill:#fde6e3}',
+  '.fl-line{stroke-width:2}', '.fl-offered{stroke:#2a5db0;fill:#2a5db0}', '.fl-capacity{stroke:#1d1c1a;fill:#1d1c1a}',
+  '.fl-succeeded{stroke:#16713f;fill:#16713f}', '.fl-timeouts{stroke:#9a4a00;fill:#9a4a00}', '.fl-queue{fill:#6c3ba6;opacity:.5}',
+  '.fl-mark{stroke:#1d1c1a;stroke-dasharray:3 3}', '.fl-cursor{display:none}',
+].join('');
+
+export function mountFleet(root, { engineUrl, bundleUrl, mainEngine }) {
+  const doc = root.ownerDocument;
+  const win = doc.defaultView;
+  const presets = fleetPresets();
+  const computer = fleetComputer(win, { engineUrl, bundleUrl, mainEngine });
+
+  let table = null; // fleetTable(): set from the opening run's echo
+  let openingEcho = null;
+  let request = {}; // the reader's request, as its differences from the opening run
+  let shown = null; // { request, result, withKey, series }
+  let cursor = null;
+  let progressTimer = 0;
+  let interacted = false; // the address is rewritten only after the reader has changed something
+  let settleWaiters = [];
+  let busy = false; // the newest computation has not reported yet
+
+  root.replaceChildren(mount(h('div', { class: 'fl' },
+    h('div', { class: 'fl-figure' },
+      h('p', { class: 'fl-verdict', id: id('verdict'), role: 'status', 'aria-live': 'polite' }, 'Computing the opening fleet run…'),
+      h('p', { class: 'fl-progress', id: id('progress'), hidden: true }),
+      h('p', { class: 'rl-failure', id: id('error'), role: 'alert', hidden: true }),
+      h('div', { class: 'fl-chart-box', id: id('chart'), tabindex: 0, role: 'group', 'aria-roledescription': 'chart', 'aria-label': 'The storm over time; left and right arrows step through the seconds', 'aria-describedby': id('readout') }),
+      h('p', { class: 'fl-readout', id: id('readout'), 'aria-live': 'polite' }, 'Arrow keys or the pointer on the chart: one second’s figures.'),
+      h('p', { class: 'fl-summary', id: id('summary') }),
+      h('div', { class: 'fl-exports' },
+        h('button', { type: 'button', id: id('csv') }, 'Download the timeline (CSV)'),
+        h('button', { type: 'button', id: id('svg') }, 'Download the chart (SVG)'),
+        h('button', { type: 'button', id: id('copy') }, 'Copy the fleet link')),
+      h('details', { class: 'fl-data' }, h('summary', {}, 'The chart as a table, second by second'), h('div', { id: id('table') }))),
+    h('section', { class: 'fl-effects', 'aria-labelledby': id('effects-h') },
+      h('h3', { id: id('effects-h') }, 'What the storm did to the payments'),
+      h('div', { id: id('effects') })),
+    h('section', { class: 'fl-stops', 'aria-labelledby': id('stops-h') },
+      h('h3', { id: id('stops-h') }, 'What stops it'),
+      h('p', {}, 'Each control reruns the fleet at once, from the same seed.'),
+      h('div', { class: 'fl-controls', id: id('controls') }),
+      h('div', { class: 'fl-gates', id: id('gates') }),
+      h('div', { class: 'fl-presets' },
+        h('label', { for: id('preset') }, 'A real client’s defence'),
+        h('select', { id: id('preset') }, h('option', { value: '' }, 'none (the opening run’s gates: none)'), ...presets.map((p) => h('option', { value: p.id }, p.label))),
+        h('div', { id: id('preset-card'), class: 'fl-card' })),
+      h('button', { type: 'button', id: id('reset') }, 'Back to the opening fleet run'))), doc));
+
+  const $ = (name) => root.querySelector(`#${id(name)}`);
+  const verdictBox = $('verdict');
+  const progress = $('progress');
+  const errorBox = $('error');
+  const chartBox = $('chart');
+
+  let linkNote = ''; // what a fleet link had that was not used, until the reader changes something
+  function showError(text) {
+    const all = [linkNote, text].filter(Boolean).join(' ');
+    errorBox.hidden = !all;
+    errorBox.textContent = all;
+  }
+
+  // --- computing ------------------------------------------------------------------------
+
+  const withKeyFlag = (req, key) => setPath(req, 'idempotencyKey', key);
+
+  function compute(req, { fromReader = false } = {}) {
+    if (fromReader) {
+      interacted = true;
+      linkNote = '';
+    }
+    busy = true;
+    win.clearTimeout(progressTimer);
+    const started = win.performance.now();
+    progressTimer = win.setTimeout(() => {
+      progress.hidden = false;
+      progress.textContent = 'Computing the fleet… (in a worker, so the page stays responsive)';
+    }, STALE_MS);
+    // Only the newest job reports (compute.js), so this is the newest one ending.
+    const done = () => {
+      busy = false;
+      win.clearTimeout(progressTimer);
+      progress.hidden = true;
+      const waiters = settleWaiters;
+      settleWaiters = [];
+      for (const w of waiters) w();
+    };
+    let first = null;
+    computer.run([withKeyFlag(req, false), withKeyFlag(req, true)], {
+      onResult(index, result) {
+        if (!result.ok) {
+          if (index === 0) showError(`The fleet could not run: ${result.errors.map((e) => e.message).join(' ')} The last good run stays on show.`);
+          return;
+        }
+        if (index === 0) {
+          first = result;
+          progress.textContent = `Computing the run with an idempotency key… (${Math.round(win.performance.now() - started)} ms so far)`;
+        } else if (first) {
+          showError('');
+          accept(req, first, result);
+        }
+      },
+      onDone: done,
+      onError(message) {
+        showError(`The fleet engine could not run here (${message}).`);
+        done();
+      },
+    });
+  }
+
+  function accept(req, result, withKey) {
+    if (!openingEcho) {
+      openingEcho = result.request;
+      table = fleetTable({ fleetSchema: null }, openingEcho);
+      buildControls();
+    }
+    request = req;
+    shown = { request: req, result, withKey, series: stormSeries(result) };
+    if (cursor !== null && cursor >= shown.series.points.length) cursor = null;
+    draw();
+    syncControls();
+    if (interacted) writeLink();
+  }
+
+  // --- drawing --------------------------------------------------------------------------
+
+  function draw() {
+    const { result, withKey, series } = shown;
+    const verdict = verdictOf(result);
+    verdictBox.textContent = verdict.text;
+    verdictBox.dataset.kind = verdict.kind;
+    root.dataset.verdict = verdict.kind;
+    patch(chartBox, stormChart(series, { id: id('svg-chart'), cursor }));
+    $('summary').textContent = `${result.totals.requests.toLocaleString('en-US')} requests made ${result.totals.attempts.toLocaleString('en-US')} attempts (load ${result.totals.load.toFixed(2)}×); ${result.totals.succeeded.toLocaleString('en-US')} succeeded.`;
+    patch($('table'), h('table', { class: 'fl-table' },
+      h('caption', {}, 'The storm per second (each row one bin of the timeline)'),
+      h('thead', {}, h('tr', {}, ...TABLE_COLUMNS.map((c) => h('th', { scope: 'col' }, c)))),
+      h('tbody', {}, ...tableRows(series).map((r) => h('tr', {}, h('th', { scope: 'row' }, String(r[0])), ...r.slice(1).map((c) => h('td', {}, c)))))));
+    const effects = sideEffectsOf(result, withKey);
+    patch($('effects'),
+      h('p', {}, effects.summary),
+      h('table', { class: 'fl-table fl-effects-table' },
+        h('caption', {}, 'The same attempts, without and with an idempotency key'),
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'in this run'), h('th', { scope: 'col' }, 'without a key'), h('th', { scope: 'col' }, 'with a key'))),
+        h('tbody', {}, ...effects.rows.map(([label, a, b]) => h('tr', {}, h('th', { scope: 'row' }, label), h('td', {}, a), h('td', {}, b))))));
+    $('readout').textContent = cursor === null ? 'Arrow keys or the pointer on the chart: one second’s figures.' : binText(series, cursor);
+  }
+
+  // The keyboard and pointer cursor over the bins.
+  chartBox.addEventListener('keydown', (event) => {
+    if (!shown) return;
+    const n = shown.series.points.length;
+    const moves = { ArrowRight: 1, ArrowLeft: -1, PageDown: 10, PageUp: -10 };
+    if (event.key in moves) cursor = Math.max(0, Math.min(n - 1, (cursor === null ? -1 : cursor) + moves[event.key]));
+    else if (event.key === 'Home') cursor = 0;
+    else if (event.key === 'End') cursor = n - 1;
+    else if (event.key === 'Escape') cursor = null;
+    else return;
+    event.preventDefault();
+    draw();
+  });
+  chartBox.addEventListener('pointermove', (event) => {
+    const svg = chartBox.querySelector('svg');
+    if (!shown || !svg) return;
+    const box = svg.getBoundingClientRect();
+    const x = ((event.clientX - box.left) / box.width) * 720;
+    const n = shown.series.points.length;
+    const bin = Math.floor(((x - 56) / 560) * n);
+    if (bin >= 0 && bin < n && bin !== cursor) {
+      cursor = bin;
+      draw();
+    }
+  });
+
+  // --- the controls ---------------------------------------------------------------------
+
+  const valueOf = (path) => {
+    const own = getPath(request, path);
+    return own === undefined ? getPath(openingEcho, path) : own;
+  };
+
+  function change(path, value) {
+    let next = setPath(request, path, value);
+    if (path.startsWith('trigger.') && request.trigger === undefined) next = setPath(next, 'trigger', { ...openingEcho.trigger, ...next.trigger });
+    compute(next, { fromReader: true });
+  }
+
+  function buildControls() {
+    const box = $('controls');
+    const nodes = CONTROLS.map((c) => {
+      const b = controlBounds(c, table);
+      const cid = id(`c-${c.path.replace(/\./g, '-')}`);
+      if (c.kind === 'choice') {
+        return h('div', { class: 'fl-control' },
+          h('label', { for: cid }, c.label),
+          h('select', { id: cid, 'data-path': c.path }, ...b.choices.map((v) => h('option', { value: v }, CHOICE_WORDS[v] || v))));
+      }
+      return h('div', { class: 'fl-control' },
+        h('label', { for: cid }, c.label),
+        h('input', { type: 'range', id: cid, 'data-path': c.path, min: b.min, max: b.max, step: c.step }),
+        h('output', { for: cid, id: `${cid}-out` }));
+    });
+    box.replaceChildren(...nodes.map((n) => mount(n, doc)));
+    for (const el of box.querySelectorAll('[data-path]')) {
+      const path = el.dataset.path;
+      const read = () => (el.type === 'range' ? Number(el.value) : el.value);
+      el.addEventListener(el.type === 'range' ? 'input' : 'change', () => {
+        const out = root.querySelector(`#${el.id}-out`);
+        if (out) out.textContent = String(read());
+        change(path, read());
+      });
+    }
+    // The gates: each a switch, its scope and its fields, starting from its defaults.
+    const gates = GATES.map((g) => {
+      const d = gateDefaults(table, g.name);
+      const gid = id(`g-${g.name}`);
+      return h('fieldset', { class: 'fl-gate', 'data-gate': g.name },
+        h('legend', {}, h('input', { type: 'checkbox', id: gid, 'data-gate-on': g.name }), ' ', h('label', { for: gid }, g.label)),
+        h('div', { class: 'fl-gate-fields' },
+          h('label', { for: `${gid}-scope` }, 'one per'),
+          h('select', { id: `${gid}-scope`, 'data-gate-field': 'scope' }, h('option', { value: 'client' }, 'client (as an SDK keeps it)'), h('option', { value: 'fleet' }, 'fleet (shared by all clients)')),
+          ...g.fields.map(([name, label, step]) => [
+            h('label', { for: `${gid}-${name}` }, label),
+            h('input', { type: 'number', id: `${gid}-${name}`, 'data-gate-field': name, step, value: d[name] }),
+          ])));
+    });
+    $('gates').replaceChildren(...gates.map((n) => mount(n, doc)));
+    for (const set of $('gates').querySelectorAll('[data-gate]')) {
+      const name = set.dataset.gate;
+      const gateNow = () => {
+        const out = {};
+        for (const el of set.querySelectorAll('[data-gate-field]')) {
+          const key = el.dataset.gateField;
+          const v = el.tagName === 'SELECT' ? el.value : el.value === '' ? NaN : Number(el.value);
+          if (key === 'scope' && v === 'client') continue;
+          if (key !== 'scope' && v === gateDefaults(table, name)[key]) continue;
+          out[key] = v;
+        }
+        return out;
+      };
+      set.querySelector('[data-gate-on]').addEventListener('change', (e) => change(`gates.${name}`, e.target.checked ? gateNow() : null));
+      for (const el of set.querySelectorAll('[data-gate-field]')) {
+        el.addEventListener('change', () => {
+          if (set.querySelector('[data-gate-on]').checked) change(`gates.${name}`, gateNow());
+        });
+      }
+    }
+  }
+
+  // The controls show the run on show (after a link, a preset, a reset).
+  function syncControls() {
+    for (const el of root.querySelectorAll('#fl-controls [data-path]')) {
+      const v = valueOf(el.dataset.path);
+      if (el.type === 'range') {
+        if (Number(el.value) !== v) el.value = String(v);
+        const out = root.querySelector(`#${el.id}-out`);
+        if (out) out.textContent = String(v);
+      } else if (el.value !== v) el.value = v;
+    }
+    for (const set of root.querySelectorAll('[data-gate]')) {
+      const name = set.dataset.gate;
+      const g = shown.result.request.gates[name];
+      const sw = set.querySelector('[data-gate-on]');
+      sw.checked = Boolean(g);
+      set.classList.toggle('fl-gate-on', Boolean(g));
+      const values = g || gateDefaults(table, name);
+      for (const el of set.querySelectorAll('[data-gate-field]')) {
+        const v = values[el.dataset.gateField];
+        if (v !== undefined && el.value !== String(v) && doc.activeElement !== el) el.value = String(v);
+      }
+    }
+    const preset = presets.find((p) => sameGates(shown.result.request.gates, p.gates));
+    $('preset').value = preset ? preset.id : '';
+    showPreset(preset || null);
+  }
+
+  // Do a request's gates (as echoed) equal a preset's (its gates over their defaults, the others off)?
+  function sameGates(echoed, gates) {
+    return GATES.every((g) => {
+      const want = gates[g.name] ? { ...gateDefaults(table, g.name), ...gates[g.name] } : null;
+      const have = echoed[g.name];
+      if (!want || !have) return !want && !have;
+      return Object.keys(want).every((k) => want[k] === have[k]);
+    });
+  }
+
+  function showPreset(preset) {
+    patch($('preset-card'), preset ? h('div', {},
+      h('p', {}, h('strong', {}, 'Source: '), preset.source),
+      h('p', {}, h('strong', {}, 'It sets: '), Object.entries(preset.gates).map(([g, v]) => `${g} ${Object.entries(v).map(([k, x]) => `${k} ${x}`).join(', ')}`).join('; ')),
+      h('p', {}, h('strong', {}, 'What this cannot represent: '), [...preset.cannot, 'Only the gate is set: the client’s own retry count, backoff and timeouts are not applied; the fleet keeps the ones above.'].join(' '))) : null);
+  }
+
+  $('preset').addEventListener('change', (e) => {
+    const preset = presets.find((p) => p.id === e.target.value);
+    let next = setPath(request, 'gates', {});
+    if (preset) for (const [g, v] of Object.entries(preset.gates)) next = setPath(next, `gates.${g}`, { ...v });
+    if (!Object.keys(next.gates).length) delete next.gates;
+    compute(next, { fromReader: true });
+  });
+  $('reset').addEventListener('click', () => compute({}, { fromReader: true }));
+
+  // --- exports and the link -------------------------------------------------------------
+
+  $('csv').addEventListener('click', () => shown && download(doc, 'retrylab-fleet-timeline.csv', 'text/csv', timelineCsv(shown.result)));
+  $('svg').addEventListener('click', () => {
+    if (!shown) return;
+    const tree = stormChart(shown.series, { id: 'fleet' });
+    tree.children.unshift(h('style', {}, SVG_STYLE));
+    download(doc, 'retrylab-fleet.svg', 'image/svg+xml', toMarkup(tree));
+  });
+
+  const linkNow = () => `#${encodeFleetLink(requestDiff(shown.result.request, openingEcho, table))}`;
+  function writeLink() {
+    const hash = linkNow();
+    if (win.location.hash === hash) return;
+    try {
+      win.history.replaceState(win.history.state, '', hash);
+    } catch {
+      // A browser that refuses keeps the link it has.
+    }
+  }
+  $('copy').addEventListener('click', () => {
+    if (!shown) return;
+    const url = `${win.location.href.split('#')[0]}${linkNow()}`;
+    const clip = win.navigator.clipboard;
+    if (clip && clip.writeText) clip.writeText(url).catch(() => {});
+    $('copy').textContent = 'Link copied';
+    win.setTimeout(() => { $('copy').textContent = 'Copy the fleet link'; }, 2000);
+  });
+
+  function readLink() {
+    const { request: linked, problems } = parseFleetLink(win.location.hash, table);
+    linkNote = problems.length ? `Parts of the fleet link were not used: ${problems.map((p) => `${p.key}=${p.value} ${p.reason}`).join('; ')}.` : '';
+    showError('');
+    compute(linked);
+  }
+  win.addEventListener('hashchange', () => {
+    if (table && isFleetLink(win.location.hash)) readLink();
+  });
+
+  // The opening run first (its echo is the field table's defaults), then a fleet link's run.
+  const linkAtStart = isFleetLink(win.location.hash);
+  const firstSettle = new Promise((resolve) => settleWaiters.push(resolve));
+  compute({});
+  const ready = firstSettle.then(() => {
+    if (linkAtStart && table) {
+      const p = new Promise((resolve) => settleWaiters.push(resolve));
+      readLink();
+      return p;
+    }
+    return null;
+  });
+
+  return {
+    ready,
+    // Resolves once no computation is pending.
+    settled: () => (!busy ? Promise.resolve() : new Promise((resolve) => settleWaiters.push(resolve))),
+    state: () => (shown ? { request: shown.request, result: shown.result, withKey: shown.withKey, verdict: verdictOf(shown.result) } : null),
+    load: (req) => compute(req, { fromReader: true }),
+    link: () => (shown ? linkNow() : null),
+    where: () => computer.where(),
+  };
+}
