@@ -7,7 +7,11 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createRequire } from 'node:module';
 import { REPO, artifactPath, browserSuite, openPage, pageTest } from './lib/harness.js';
+
+const require = createRequire(import.meta.url);
+const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
 const env = browserSuite();
 
@@ -148,4 +152,25 @@ describe('the fleet section', () => {
     assert.match(error, /policy\.maxRetries/);
     assert.deepEqual((await shownTotals(page)).recovery, caseNamed('9.5 the opening fleet run').result.recovery);
   }));
+
+  for (const colorScheme of ['light', 'dark']) {
+    test(`axe-core reports nothing on the fleet section in ${colorScheme} mode, the keyboard cursor on a bin and a gate on`, async () => {
+      // axe is injected as an inline script: a context that bypasses the page's CSP.
+      const { page } = await openPage(env, { colorScheme, bypassCSP: true });
+      await page.evaluate(() => window.retryLabFleetSection.load());
+      await fleetSettled(page);
+      await page.locator('#fl-chart').focus();
+      for (const key of ['End', 'ArrowLeft', 'ArrowLeft']) await page.keyboard.press(key);
+      // The readout says the bin in words; the table holds every bin.
+      assert.match(await page.locator('#fl-readout').textContent(), /^\d+–\d+ s: [\d,.]+ attempts offered per second/);
+      await page.check('[data-gate-on="breaker"]');
+      await page.evaluate(() => new Promise((r) => setTimeout(r, 50)));
+      await page.evaluate(() => window.retryLabFleet.settled());
+      await page.locator('.fl-data summary').click();
+      await page.addScriptTag({ content: AXE });
+      const violations = await page.evaluate(() => window.axe.run('#fleet', { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 5).join(', ')}`)));
+      assert.deepEqual(violations, []);
+      await page.locator('#fleet').screenshot({ path: await artifactPath(`fleet-${colorScheme}.png`) });
+    });
+  }
 });

@@ -258,6 +258,21 @@ const seconds = (ms) => {
 };
 const count = (n) => Math.round(n).toLocaleString('en-US');
 
+// How most failed requests ended, in words (FLEET.md §8's `failed` reasons).
+const REASON_WORDS = {
+  'attempt-limit': 'out of attempts', 'not-retryable': 'on a failure not retried', deadline: 'at their deadline',
+  'gate-quota': 'refused a retry by the quota', 'gate-bucket': 'refused a retry by the token bucket',
+  'gate-throttle': 'refused a retry by the throttle', 'gate-budget': 'refused a retry by the budget',
+  'circuit-open': 'refused by an open circuit breaker', unfinished: 'unfinished at the horizon',
+};
+function failureCause(result) {
+  const failed = Object.entries(result.totals.failed).filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1]);
+  if (!failed.length) return '';
+  const [reason, n] = failed[0];
+  const total = failed.reduce((a, [, m]) => a + m, 0);
+  return ` Of its ${count(total)} failed requests, ${count(n)} ended ${REASON_WORDS[reason] || reason}.`;
+}
+
 // The verdict of a service result, from `recovery` (FLEET.md §8).
 //   { kind: 'none' | 'recovered' | 'metastable' | 'undecided', text, shortText }
 export function verdictOf(result) {
@@ -275,7 +290,7 @@ export function verdictOf(result) {
     return {
       kind: 'metastable',
       shortText: 'still down: a metastable failure',
-      text: `Still down when new requests stop at ${seconds(durationMs)}: a metastable failure. The slowdown ended at ${seconds(rec.triggerEndMs)}, and the retries it set off kept the server overloaded for the ${seconds(durationMs - rec.triggerEndMs)} after it.`,
+      text: `Still down when new requests stop at ${seconds(durationMs)}: a metastable failure. The slowdown ended at ${seconds(rec.triggerEndMs)}, and in the ${seconds(durationMs - rec.triggerEndMs)} after it the fleet never again had 90 % of each second’s new requests succeed to the end.${failureCause(result)}`,
     };
   }
   return {

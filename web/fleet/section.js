@@ -44,6 +44,11 @@ export function mountFleet(root, { engineUrl, bundleUrl, mainEngine }) {
   let busy = false; // the newest computation has not reported yet
 
   root.replaceChildren(mount(h('div', { class: 'fl' },
+    // The story, here rather than in index.html: the page's opening bytes stay as they were.
+    h('div', { class: 'prose fl-story' },
+      h('p', {}, h('strong', {}, 'A slowdown becomes a storm. '), 'Ten seconds in, for ten seconds, every attempt takes four times as long. The server can now serve half of what arrives; the queue grows; answers start to come after their caller has stopped waiting, and each caller that stopped waiting sends its payment again. The server works through a queue of attempts nobody is waiting for, and every one of them still charges a card.'),
+      h('p', {}, h('strong', {}, 'The storm outlives it. '), 'When the slowdown ends the server is as fast as before, but the queue it left behind is made of attempts already too old to be answered in time, and each one that times out sends another. If the fleet does not come back, this is a metastable failure: a state that keeps itself going after its cause has gone. The verdict under the chart is read from the run itself.'),
+      h('p', {}, h('strong', {}, 'What stops it '), 'is what takes the retries out of the loop: not retrying at all, a client-side token bucket that lets retries through only while first attempts succeed, a server that drops work that can no longer finish in time, or one that serves the newest attempt first. Dropping only what has already expired is not enough: a first-in first-out queue then serves attempts with less time left than their service needs. Try each below; every figure is computed in your browser from the same seed, by the fleet model of the project’s FLEET.md.')),
     h('div', { class: 'fl-figure' },
       h('p', { class: 'fl-verdict', id: id('verdict'), role: 'status', 'aria-live': 'polite' }, 'Computing the opening fleet run…'),
       h('p', { class: 'fl-progress', id: id('progress'), hidden: true }),
@@ -55,7 +60,7 @@ export function mountFleet(root, { engineUrl, bundleUrl, mainEngine }) {
         h('button', { type: 'button', id: id('csv') }, 'Download the timeline (CSV)'),
         h('button', { type: 'button', id: id('svg') }, 'Download the chart (SVG)'),
         h('button', { type: 'button', id: id('copy') }, 'Copy the fleet link')),
-      h('details', { class: 'fl-data' }, h('summary', {}, 'The chart as a table, second by second'), h('div', { id: id('table') }))),
+      h('details', { class: 'fl-data' }, h('summary', {}, 'The chart as a table, second by second'), h('div', { id: id('table'), class: 'fl-scroll', tabindex: 0, role: 'region', 'aria-label': 'The storm per second, as a table' }))),
     h('section', { class: 'fl-effects', 'aria-labelledby': id('effects-h') },
       h('h3', { id: id('effects-h') }, 'What the storm did to the payments'),
       h('div', { id: id('effects') })),
