@@ -208,22 +208,25 @@ export function parseFleetLink(hash, table) {
   const text = hash.startsWith('#') ? hash.slice(1) : hash;
   const problems = [];
   let request = {};
-  const seen = new Set();
-  for (const part of text.split('&')) {
-    if (!part) continue;
+  const pairs = text.split('&').filter(Boolean).map((part) => {
     const eq = part.indexOf('=');
-    const key = safeDecode(eq === -1 ? part : part.slice(0, eq));
-    const raw = eq === -1 ? '' : part.slice(eq + 1);
+    return [safeDecode(eq === -1 ? part : part.slice(0, eq)), eq === -1 ? '' : part.slice(eq + 1)];
+  });
+  // A name given more than once: none of its values is taken (the single run's rule, codec.js).
+  const times = new Map();
+  for (const [key] of pairs) times.set(key, (times.get(key) || 0) + 1);
+  const said = new Set();
+  for (const [key, raw] of pairs) {
     if (key === 'view') continue;
+    if (times.get(key) > 1) {
+      if (!said.has(key)) problems.push({ key, value: safeDecode(raw), reason: 'is given more than once' });
+      said.add(key);
+      continue;
+    }
     if (key === 'v') {
       if (safeDecode(raw) !== LINK_VERSION) return { request: {}, problems: [{ key, value: safeDecode(raw), reason: `is a link format this page does not read (it reads v=${LINK_VERSION})` }] };
       continue;
     }
-    if (seen.has(key)) {
-      problems.push({ key, value: safeDecode(raw), reason: 'is given more than once' });
-      continue;
-    }
-    seen.add(key);
     const gate = /^gates\.([a-z]+)$/.exec(key);
     if (gate && GATES.some((g) => g.name === gate[1])) {
       if (raw === 'on') request = setPath(request, key, { ...(getPath(request, key) || {}) });
@@ -237,7 +240,14 @@ export function parseFleetLink(hash, table) {
       const d = GATE_DEFAULTS[gateField[1]];
       if (gateField[2] in d) row = row || { type: typeof d[gateField[2]] };
     }
-    if (!row || row.type === 'object') {
+    if (row && (row.type === 'object' || row.type === 'variant')) {
+      // An object is written by its fields; `null` switches off one that may be (the
+      // trigger, the spike): the engine says which may.
+      if (raw === 'null') request = setPath(request, key, null);
+      else problems.push({ key, value: safeDecode(raw), reason: 'is written by its fields (or as null)' });
+      continue;
+    }
+    if (!row) {
       problems.push({ key, value: safeDecode(raw), reason: 'is not a field of the fleet request' });
       continue;
     }
