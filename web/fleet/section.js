@@ -14,6 +14,7 @@ import {
 import { TABLE_COLUMNS, binText, stormChart, tableRows, timelineCsv } from './chart.js';
 import { STALE_MS, fleetComputer } from './compute.js';
 import { fleetPresets } from './presets.js';
+import { AWS_COLUMNS, CLIENTS, STRATEGIES, aws2015Requests, awsLegend, awsPanel, awsSummary, awsTableRows } from './aws2015.js';
 
 const P = 'fl-'; // the section's id prefix
 const id = (name) => `${P}${name}`;
@@ -73,7 +74,17 @@ export function mountFleet(root, { engineUrl, bundleUrl, mainEngine }) {
         h('label', { for: id('preset') }, 'A real client’s defence'),
         h('select', { id: id('preset') }, h('option', { value: '' }, 'none (the opening run’s gates: none)'), ...presets.map((p) => h('option', { value: p.id }, p.label))),
         h('div', { id: id('preset-card'), class: 'fl-card' })),
-      h('button', { type: 'button', id: id('reset') }, 'Back to the opening fleet run'))), doc));
+      h('button', { type: 'button', id: id('reset') }, 'Back to the opening fleet run')),
+    h('section', { class: 'fl-repro', 'aria-labelledby': id('aws-h') },
+      h('h3', { id: id('aws-h') }, 'Reproduced here: AWS 2015, “Exponential Backoff and Jitter”'),
+      h('p', {}, 'Marc Brooker’s post had clients contend for one row under optimistic concurrency: each reads the row’s version, writes with it, and retries after a backoff when another write got there first. Its simulator’s means over 100 runs are the crosses; the lines are this engine’s, computed in your browser for 10 to 190 clients and five strategies as you read (FLEET.md §7). Jitter cuts the writes, and full jitter the time it takes everyone to finish.'),
+      h('p', { id: id('aws-status'), role: 'status' }, 'Waiting for the opening run…'),
+      h('div', { class: 'fl-panels' },
+        h('figure', {}, h('div', { id: id('aws-writes') }), h('figcaption', {}, 'Writes, all clients together, against clients')),
+        h('figure', {}, h('div', { id: id('aws-time') }), h('figcaption', {}, 'Time until the last client has written (ms), against clients'))),
+      h('div', { id: id('aws-legend') }),
+      h('details', { class: 'fl-data' }, h('summary', {}, 'The reproduction as a table, beside the peer’s means'),
+        h('div', { id: id('aws-table'), class: 'fl-scroll', tabindex: 0, role: 'region', 'aria-label': 'The AWS 2015 reproduction, as a table' })))), doc));
 
   const $ = (name) => root.querySelector(`#${id(name)}`);
   const verdictBox = $('verdict');
@@ -380,8 +391,63 @@ export function mountFleet(root, { engineUrl, bundleUrl, mainEngine }) {
     return null;
   });
 
+  // --- the AWS 2015 reproduction: two workers of its own, so the controls above stay quick -----
+
+  const aws = { points: new Map(), ms: null, started: null, complete: false };
+  const awsTotal = CLIENTS.length * STRATEGIES.length;
+  let awsFrame = 0;
+  let awsWaiters = [];
+  function drawAws() {
+    awsFrame = 0;
+    patch($('aws-writes'), awsPanel(aws.points, 'writes', { id: id('aws-w'), title: 'Writes against clients, five strategies, with the peer’s means', unit: 'writes' }));
+    patch($('aws-time'), awsPanel(aws.points, 'makespanMs', { id: id('aws-t'), title: 'Completion time against clients, five strategies, with the peer’s means', unit: 'ms' }));
+    const when = aws.complete ? ` Computed in ${(aws.ms / 1000).toFixed(2)} s, in two workers.` : ' Computing…';
+    $('aws-status').textContent = `${awsSummary(aws.points, awsTotal)}${when}`;
+    patch($('aws-table'), h('table', { class: 'fl-table' },
+      h('caption', {}, 'Means over 100 runs, here and in the peer’s simulator'),
+      h('thead', {}, h('tr', {}, ...AWS_COLUMNS.map((c) => h('th', { scope: 'col' }, c)))),
+      h('tbody', {}, ...awsTableRows(aws.points).map((r) => h('tr', {}, h('th', { scope: 'row' }, r[0]), ...r.slice(1).map((c) => h('td', {}, c)))))));
+  }
+  const scheduleAws = () => {
+    if (!awsFrame) awsFrame = win.requestAnimationFrame(drawAws);
+  };
+  function runAws() {
+    patch($('aws-legend'), awsLegend());
+    const all = aws2015Requests();
+    const halves = [all.filter((_, i) => i % 2 === 0), all.filter((_, i) => i % 2 === 1)];
+    aws.started = win.performance.now();
+    let left = halves.length;
+    for (const half of halves) {
+      const c = fleetComputer(win, { engineUrl, bundleUrl, mainEngine });
+      c.run(half.map((x) => x.request), {
+        onResult(index, result) {
+          if (result.ok) aws.points.set(`${half[index].strategy}:${half[index].clients}`, result.mean);
+          scheduleAws();
+        },
+        onDone() {
+          left -= 1;
+          c.destroy();
+          if (left) return;
+          aws.complete = true;
+          aws.ms = win.performance.now() - aws.started;
+          scheduleAws();
+          const waiters = awsWaiters;
+          awsWaiters = [];
+          for (const w of waiters) w();
+        },
+        onError(message) {
+          $('aws-status').textContent = `The reproduction could not run here (${message}).`;
+        },
+      });
+    }
+    scheduleAws();
+  }
+  ready.then(runAws);
+
   return {
     ready,
+    // The AWS 2015 reproduction: resolves with its points and time once all are computed.
+    aws: () => (aws.complete ? Promise.resolve() : new Promise((resolve) => awsWaiters.push(resolve))).then(() => ({ points: Object.fromEntries(aws.points), ms: aws.ms })),
     // Resolves once no computation is pending.
     settled: () => (!busy ? Promise.resolve() : new Promise((resolve) => settleWaiters.push(resolve))),
     state: () => (shown ? { request: shown.request, result: shown.result, withKey: shown.withKey, verdict: verdictOf(shown.result) } : null),
