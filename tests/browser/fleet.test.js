@@ -198,4 +198,23 @@ describe('the fleet section', () => {
     await page.waitForFunction(() => /95 of 95 points computed/.test(document.querySelector('#fl-aws-status').textContent));
     await page.locator('.fl-repro').screenshot({ path: await artifactPath('fleet-aws2015.png') });
   });
+
+  test('the Brooker 2022 reproduction: three retries give 1 − p⁴ at (1 − p⁴)/(1 − p) attempts; the bucket 57 % at 114 % (FLEET §9.7)', async () => {
+    const { page } = await openPage(env, {});
+    await page.evaluate(() => window.retryLabFleetSection.load());
+    await fleetSettled(page);
+    const { points } = await page.evaluate(() => window.retryLabFleet.brooker());
+    for (const p of [0.1, 0.3, 0.5]) {
+      const three = points[`three:${p}`];
+      const success = 1 - p ** 4;
+      assert.ok(Math.abs(three.successRate - success) <= 0.02, `p ${p}: success ${three.successRate}, 1 − p⁴ = ${success}`);
+      assert.ok(Math.abs(three.load - success / (1 - p)) <= 0.03, `p ${p}: load ${three.load}, (1 − p⁴)/(1 − p) = ${success / (1 - p)}`);
+      assert.ok(Math.abs(points[`none:${p}`].successRate - (1 - p)) <= 0.02, `p ${p}: no retries`);
+      assert.equal(points[`none:${p}`].load, 1);
+    }
+    assert.ok(Math.abs(points['bucket:0.5'].successRate - 0.57) <= 0.02, `bucket: ${points['bucket:0.5'].successRate}`);
+    assert.ok(Math.abs(points['bucket:0.5'].load - 1.14) <= 0.03, `bucket: ${points['bucket:0.5'].load}`);
+    assert.match(await page.locator('#fl-bk-status').textContent(), /^All 102 runs computed in/);
+    await page.locator('.fl-repro >> nth=1').screenshot({ path: await artifactPath('fleet-brooker2022.png') });
+  });
 });

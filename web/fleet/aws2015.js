@@ -3,7 +3,7 @@
 // completion time against clients), the peer's own means (reference.js) overlaid. Pure: the
 // requests, the figure's data, its view and its words.
 
-import { h } from '../dom.js';
+import { legend, linePanel } from './panel.js';
 import { AWS_2015_PEER } from './reference.js';
 
 // FLEET.md §9.6: the strategies as fleet requests over the occ defaults, and the peer's names.
@@ -56,64 +56,18 @@ export function awsSummary(points, total) {
   return `${done} of ${total} points computed; ${ok} of ${n} lie within ${TOLERANCE.writes * 100} % of the peer’s writes and ${TOLERANCE.makespanMs * 100} % of its completion time.`;
 }
 
-const W = 340;
-const H = 240;
-const BOX = { x: 52, y: 12, w: 270, h: 190 };
-
-function niceMax(v) {
-  if (!(v > 0)) return 1;
-  const p = 10 ** Math.floor(Math.log10(v));
-  for (const m of [1, 2, 2.5, 5, 10]) if (m * p >= v) return m * p;
-  return 10 * p;
-}
-const r1 = (n) => Math.round(n * 10) / 10;
-
 // One panel: `metric` against clients, our lines (with point marks) and the peer's crosses.
 export function awsPanel(points, metric, { id, title, unit }) {
-  const peerMax = Math.max(...STRATEGIES.flatMap((s) => AWS_2015_PEER[s.peer].map((r) => (metric === 'writes' ? r[2] : r[1]))));
-  const oursMax = Math.max(0, ...[...points.values()].map((m) => m[metric]));
-  const max = niceMax(Math.max(peerMax, oursMax));
-  const xOf = (c) => BOX.x + (BOX.w * (c - 10)) / 180;
-  const yOf = (v) => BOX.y + BOX.h - (BOX.h * v) / max;
-  const kids = [h('title', { id: `${id}-title` }, title)];
-  kids.push(h('line', { class: 'fl-axis', x1: BOX.x, y1: BOX.y + BOX.h, x2: BOX.x + BOX.w, y2: BOX.y + BOX.h }));
-  for (const f of [0, 0.5, 1]) {
-    const y = r1(yOf(max * f));
-    kids.push(h('line', { class: 'fl-grid', x1: BOX.x, y1: y, x2: BOX.x + BOX.w, y2: y }));
-    kids.push(h('text', { class: 'fl-tick', x: BOX.x - 4, y: y + 4, 'text-anchor': 'end' }, (max * f).toLocaleString('en-US')));
-  }
-  for (const c of [10, 50, 100, 150, 190]) kids.push(h('text', { class: 'fl-tick', x: r1(xOf(c)), y: BOX.y + BOX.h + 14, 'text-anchor': 'middle' }, String(c)));
-  kids.push(h('text', { class: 'fl-tick', x: BOX.x + BOX.w, y: BOX.y + BOX.h + 28, 'text-anchor': 'end' }, 'clients'));
-  kids.push(h('text', { class: 'fl-tick', x: BOX.x, y: BOX.y - 2 }, unit));
-  STRATEGIES.forEach((s, i) => {
-    const cls = `fl-s${i}`;
-    // The peer's means: a cross at each client count.
-    let cross = '';
-    for (const [c, t, w] of AWS_2015_PEER[s.peer]) {
-      const x = r1(xOf(c));
-      const y = r1(yOf(metric === 'writes' ? w : t));
-      cross += `M${x - 3} ${y - 3}L${x + 3} ${y + 3}M${x - 3} ${y + 3}L${x + 3} ${y - 3}`;
-    }
-    kids.push(h('path', { class: `fl-peer ${cls}`, d: cross }));
-    // Ours: a line through the points computed so far, a dot on each.
-    const ours = CLIENTS.filter((c) => points.has(`${s.key}:${c}`));
-    if (ours.length) {
-      const d = ours.map((c, j) => `${j ? 'L' : 'M'}${r1(xOf(c))} ${r1(yOf(points.get(`${s.key}:${c}`)[metric]))}`).join('');
-      kids.push(h('path', { class: `fl-line ${cls}`, d, fill: 'none', 'stroke-dasharray': s.dash || null }));
-      for (const c of ours) kids.push(h('circle', { class: `fl-dot ${cls}`, cx: r1(xOf(c)), cy: r1(yOf(points.get(`${s.key}:${c}`)[metric])), r: 2 }));
-    }
-  });
-  return h('svg', { xmlns: 'http://www.w3.org/2000/svg', class: 'fl-chart fl-small', viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: 'img', 'aria-labelledby': `${id}-title` }, ...kids);
+  const series = STRATEGIES.map((s, i) => ({
+    cls: `fl-s${i}`,
+    dash: s.dash,
+    ours: CLIENTS.filter((c) => points.has(`${s.key}:${c}`)).map((c) => [c, points.get(`${s.key}:${c}`)[metric]]),
+    peer: AWS_2015_PEER[s.peer].map(([c, t, w]) => [c, metric === 'writes' ? w : t]),
+  }));
+  return linePanel(series, { id, title, unit, xLabel: 'clients', xMin: 10, xMax: 190, xTicks: [10, 50, 100, 150, 190] });
 }
 
-// The legend in words and patterns: each strategy's dash, and the peer's crosses.
-export function awsLegend() {
-  return h('ul', { class: 'fl-legend' },
-    ...STRATEGIES.map((s, i) => h('li', {},
-      h('svg', { width: 36, height: 10, viewBox: '0 0 36 10', 'aria-hidden': 'true' }, h('line', { class: `fl-line fl-s${i}`, x1: 0, y1: 5, x2: 36, y2: 5, 'stroke-dasharray': s.dash || null })),
-      ` ${s.label}`)),
-    h('li', {}, h('svg', { width: 12, height: 10, viewBox: '0 0 12 10', 'aria-hidden': 'true' }, h('path', { class: 'fl-peer fl-s0', d: 'M3 2L9 8M3 8L9 2' })), ' the peer’s mean (crosses)'));
-}
+export const awsLegend = () => legend(STRATEGIES.map((s, i) => ({ cls: `fl-s${i}`, dash: s.dash, label: s.label })), 'the peer’s mean (crosses)');
 
 // The data table: per client count and strategy, ours and the peer's.
 export function awsTableRows(points) {

@@ -15,6 +15,7 @@ import { TABLE_COLUMNS, binText, stormChart, tableRows, timelineCsv } from './ch
 import { STALE_MS, fleetComputer } from './compute.js';
 import { fleetPresets } from './presets.js';
 import { AWS_COLUMNS, CLIENTS, STRATEGIES, aws2015Requests, awsLegend, awsPanel, awsSummary, awsTableRows } from './aws2015.js';
+import { BROOKER_COLUMNS, brookerLegends, brookerPanels, brookerRequests, brookerTableRows } from './brooker.js';
 
 const P = 'fl-'; // the section's id prefix
 const id = (name) => `${P}${name}`;
@@ -84,7 +85,18 @@ export function mountFleet(root, { engineUrl, bundleUrl, mainEngine }) {
         h('figure', {}, h('div', { id: id('aws-time') }), h('figcaption', {}, 'Time until the last client has written (ms), against clients'))),
       h('div', { id: id('aws-legend') }),
       h('details', { class: 'fl-data' }, h('summary', {}, 'The reproduction as a table, beside the peer’s means'),
-        h('div', { id: id('aws-table'), class: 'fl-scroll', tabindex: 0, role: 'region', 'aria-label': 'The AWS 2015 reproduction, as a table' })))), doc));
+        h('div', { id: id('aws-table'), class: 'fl-scroll', tabindex: 0, role: 'region', 'aria-label': 'The AWS 2015 reproduction, as a table' }))),
+    h('section', { class: 'fl-repro', 'aria-labelledby': id('bk-h') },
+      h('h3', { id: id('bk-h') }, 'Reproduced here: Brooker 2022, token buckets against retries'),
+      h('p', {}, 'A server that fails a share of its requests, and 100 clients sending 10 requests a second each for 10 seconds (FLEET.md §9.7). Three retries buy success at the price of load, which grows fastest exactly when the server is failing; the token bucket lets a retry through only while first attempts keep succeeding, so its load stays near one attempt per request. The crosses are Brooker’s own simulator; the third panel splits the same 100 requests a second over 10, 100 and 1,000 clients, each with its own bucket.'),
+      h('p', { id: id('bk-status'), role: 'status' }, 'Waiting for the reproduction above…'),
+      h('div', { class: 'fl-panels' },
+        h('figure', {}, h('div', { id: id('bk-success') }), h('figcaption', {}, 'Success against the failure rate')),
+        h('figure', {}, h('div', { id: id('bk-load') }), h('figcaption', {}, 'Load (attempts per request) against the failure rate')),
+        h('figure', {}, h('div', { id: id('bk-clients') }), h('figcaption', {}, 'The bucket’s load for 10, 100 and 1,000 clients'))),
+      h('div', { id: id('bk-legend') }),
+      h('details', { class: 'fl-data' }, h('summary', {}, 'The reproduction as a table, beside his results'),
+        h('div', { id: id('bk-table'), class: 'fl-scroll', tabindex: 0, role: 'region', 'aria-label': 'The Brooker 2022 reproduction, as a table' })))), doc));
 
   const $ = (name) => root.querySelector(`#${id(name)}`);
   const verdictBox = $('verdict');
@@ -411,42 +423,100 @@ export function mountFleet(root, { engineUrl, bundleUrl, mainEngine }) {
   const scheduleAws = () => {
     if (!awsFrame) awsFrame = win.requestAnimationFrame(drawAws);
   };
-  function runAws() {
-    patch($('aws-legend'), awsLegend());
-    const all = aws2015Requests();
-    const halves = [all.filter((_, i) => i % 2 === 0), all.filter((_, i) => i % 2 === 1)];
-    aws.started = win.performance.now();
-    let left = halves.length;
-    for (const half of halves) {
+  // A list of requests over `workers` workers of their own (interleaved, so each gets large
+  // and small ones): onResult(item, result) as each arrives, then onDone(), or onError(message).
+  function sweep(items, workers, { onResult, onDone, onError }) {
+    const parts = Array.from({ length: workers }, (_, w) => items.filter((_, i) => i % workers === w));
+    let left = parts.length;
+    for (const part of parts) {
       const c = fleetComputer(win, { engineUrl, bundleUrl, mainEngine });
-      c.run(half.map((x) => x.request), {
-        onResult(index, result) {
-          if (result.ok) aws.points.set(`${half[index].strategy}:${half[index].clients}`, result.mean);
-          scheduleAws();
-        },
+      c.run(part.map((x) => x.request), {
+        onResult: (index, result) => onResult(part[index], result),
         onDone() {
-          left -= 1;
           c.destroy();
-          if (left) return;
-          aws.complete = true;
-          aws.ms = win.performance.now() - aws.started;
-          scheduleAws();
-          const waiters = awsWaiters;
-          awsWaiters = [];
-          for (const w of waiters) w();
+          left -= 1;
+          if (!left) onDone();
         },
-        onError(message) {
-          $('aws-status').textContent = `The reproduction could not run here (${message}).`;
-        },
+        onError,
       });
     }
+  }
+
+  function runAws() {
+    patch($('aws-legend'), awsLegend());
+    aws.started = win.performance.now();
+    const failed = (message) => { $('aws-status').textContent = `The reproduction could not run here (${message}).`; };
+    sweep(aws2015Requests(), 2, {
+      onResult(item, result) {
+        if (result.ok) aws.points.set(`${item.strategy}:${item.clients}`, result.mean);
+        else failed(result.errors.map((e) => e.message).join(' '));
+        scheduleAws();
+      },
+      onDone() {
+        aws.complete = true;
+        aws.ms = win.performance.now() - aws.started;
+        scheduleAws();
+        const waiters = awsWaiters;
+        awsWaiters = [];
+        for (const w of waiters) w();
+        runBrooker();
+      },
+      onError: failed,
+    });
     scheduleAws();
   }
   ready.then(runAws);
 
+  // --- Brooker 2022, once AWS 2015 is done (one worker) -----------------------------------------
+
+  const bk = { points: new Map(), ms: null, complete: false, total: 0 };
+  let bkFrame = 0;
+  let bkWaiters = [];
+  function drawBrooker() {
+    bkFrame = 0;
+    const [success, load, clients] = brookerPanels(bk.points, id('bk'));
+    patch($('bk-success'), success);
+    patch($('bk-load'), load);
+    patch($('bk-clients'), clients);
+    $('bk-status').textContent = bk.complete ? `All ${bk.total} runs computed in ${(bk.ms / 1000).toFixed(2)} s.` : `${bk.points.size} of ${bk.total} runs computed…`;
+    patch($('bk-table'), h('table', { class: 'fl-table' },
+      h('caption', {}, 'Success and load (attempts per request), here and in his simulator'),
+      h('thead', {}, h('tr', {}, ...BROOKER_COLUMNS.map((c) => h('th', { scope: 'col' }, c)))),
+      h('tbody', {}, ...brookerTableRows(bk.points).map((r) => h('tr', {}, h('th', { scope: 'row' }, r[0]), ...r.slice(1).map((c) => h('td', {}, c)))))));
+  }
+  const scheduleBrooker = () => {
+    if (!bkFrame) bkFrame = win.requestAnimationFrame(drawBrooker);
+  };
+  function runBrooker() {
+    const [a, b] = brookerLegends();
+    patch($('bk-legend'), a, b);
+    const items = brookerRequests();
+    bk.total = items.length;
+    const started = win.performance.now();
+    const failed = (message) => { $('bk-status').textContent = `The reproduction could not run here (${message}).`; };
+    sweep(items, 1, {
+      onResult(item, result) {
+        if (result.ok) bk.points.set(item.key, result.totals);
+        else failed(result.errors.map((e) => e.message).join(' '));
+        scheduleBrooker();
+      },
+      onDone() {
+        bk.complete = true;
+        bk.ms = win.performance.now() - started;
+        scheduleBrooker();
+        const waiters = bkWaiters;
+        bkWaiters = [];
+        for (const w of waiters) w();
+      },
+      onError: failed,
+    });
+    scheduleBrooker();
+  }
+
   return {
     ready,
     // The AWS 2015 reproduction: resolves with its points and time once all are computed.
+    brooker: () => (bk.complete ? Promise.resolve() : new Promise((resolve) => bkWaiters.push(resolve))).then(() => ({ points: Object.fromEntries(bk.points), ms: bk.ms })),
     aws: () => (aws.complete ? Promise.resolve() : new Promise((resolve) => awsWaiters.push(resolve))).then(() => ({ points: Object.fromEntries(aws.points), ms: aws.ms })),
     // Resolves once no computation is pending.
     settled: () => (!busy ? Promise.resolve() : new Promise((resolve) => settleWaiters.push(resolve))),
