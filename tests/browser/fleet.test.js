@@ -217,4 +217,25 @@ describe('the fleet section', () => {
     assert.match(await page.locator('#fl-bk-status').textContent(), /^All 102 runs computed in/);
     await page.locator('.fl-repro >> nth=1').screenshot({ path: await artifactPath('fleet-brooker2022.png') });
   });
+
+  test('a run over 300 ms shows its progress, and a newer input cancels it: only the newer is drawn', pageTest(env, {}, async ({ page, t }) => {
+    await page.evaluate(() => window.retryLabFleetSection.load());
+    await fleetSettled(page);
+    // The main thread's long tasks from here on (the computing is in workers).
+    await page.evaluate(() => {
+      window.__longest = 0;
+      new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__longest = Math.max(window.__longest, e.duration); }).observe({ type: 'longtask' });
+    });
+    await page.evaluate(() => window.retryLabFleet.load({ clients: 3000 }));
+    await page.waitForSelector('#fl-progress:not([hidden])', { timeout: 5000 });
+    assert.match(await page.locator('#fl-progress').textContent(), /^Computing the fleet…/);
+    await page.evaluate(() => window.retryLabFleet.load({ policy: { maxRetries: 0 } }));
+    await page.evaluate(() => window.retryLabFleet.settled());
+    const shown = await shownTotals(page);
+    assert.deepEqual(shown.request, { policy: { maxRetries: 0 } });
+    assert.deepEqual(shown.recovery, caseNamed('9.5 no retries').result.recovery);
+    assert.equal(shown.totals.requests, caseNamed('9.5 no retries').result.totals.requests);
+    assert.equal(await page.locator('#fl-progress').isHidden(), true);
+    t.diagnostic(`the main thread's longest task while the fleet computed: ${await page.evaluate(() => window.__longest)} ms`);
+  }));
 });

@@ -111,6 +111,19 @@ export function mountFleet(root, { engineUrl, bundleUrl, mainEngine }) {
     errorBox.textContent = all;
   }
 
+  // A data table drawn only while its <details> is open (and when it opens): a table of a
+  // hundred rows redrawn on every result would cost the page's main thread more than the
+  // charts do.
+  function lazyTable(boxName, build) {
+    const box = $(boxName);
+    const details = box.closest('details');
+    const draw = () => {
+      if (details.open) patch(box, build());
+    };
+    details.addEventListener('toggle', draw);
+    return draw;
+  }
+
   // --- computing ------------------------------------------------------------------------
 
   const withKeyFlag = (req, key) => setPath(req, 'idempotencyKey', key);
@@ -183,10 +196,7 @@ export function mountFleet(root, { engineUrl, bundleUrl, mainEngine }) {
     root.dataset.verdict = verdict.kind;
     patch(chartBox, stormChart(series, { id: id('svg-chart'), cursor }));
     $('summary').textContent = `${result.totals.requests.toLocaleString('en-US')} requests made ${result.totals.attempts.toLocaleString('en-US')} attempts (load ${result.totals.load.toFixed(2)}×); ${result.totals.succeeded.toLocaleString('en-US')} succeeded.`;
-    patch($('table'), h('table', { class: 'fl-table' },
-      h('caption', {}, 'The storm per second (each row one bin of the timeline)'),
-      h('thead', {}, h('tr', {}, ...TABLE_COLUMNS.map((c) => h('th', { scope: 'col' }, c)))),
-      h('tbody', {}, ...tableRows(series).map((r) => h('tr', {}, h('th', { scope: 'row' }, String(r[0])), ...r.slice(1).map((c) => h('td', {}, c)))))));
+    drawStormTable();
     const effects = sideEffectsOf(result, withKey);
     patch($('effects'),
       h('p', {}, effects.summary),
@@ -196,6 +206,11 @@ export function mountFleet(root, { engineUrl, bundleUrl, mainEngine }) {
         h('tbody', {}, ...effects.rows.map(([label, a, b]) => h('tr', {}, h('th', { scope: 'row' }, label), h('td', {}, a), h('td', {}, b))))));
     $('readout').textContent = cursor === null ? 'Arrow keys or the pointer on the chart: one second’s figures.' : binText(series, cursor);
   }
+
+  const drawStormTable = lazyTable('table', () => h('table', { class: 'fl-table' },
+    h('caption', {}, 'The storm per second (each row one bin of the timeline)'),
+    h('thead', {}, h('tr', {}, ...TABLE_COLUMNS.map((c) => h('th', { scope: 'col' }, c)))),
+    h('tbody', {}, ...tableRows(shown.series).map((r) => h('tr', {}, h('th', { scope: 'row' }, String(r[0])), ...r.slice(1).map((c) => h('td', {}, c)))))));
 
   // The keyboard and pointer cursor over the bins.
   chartBox.addEventListener('keydown', (event) => {
@@ -415,11 +430,12 @@ export function mountFleet(root, { engineUrl, bundleUrl, mainEngine }) {
     patch($('aws-time'), awsPanel(aws.points, 'makespanMs', { id: id('aws-t'), title: 'Completion time against clients, five strategies, with the peer’s means', unit: 'ms' }));
     const when = aws.complete ? ` Computed in ${(aws.ms / 1000).toFixed(2)} s, in two workers.` : ' Computing…';
     $('aws-status').textContent = `${awsSummary(aws.points, awsTotal)}${when}`;
-    patch($('aws-table'), h('table', { class: 'fl-table' },
-      h('caption', {}, 'Means over 100 runs, here and in the peer’s simulator'),
-      h('thead', {}, h('tr', {}, ...AWS_COLUMNS.map((c) => h('th', { scope: 'col' }, c)))),
-      h('tbody', {}, ...awsTableRows(aws.points).map((r) => h('tr', {}, h('th', { scope: 'row' }, r[0]), ...r.slice(1).map((c) => h('td', {}, c)))))));
+    drawAwsTable();
   }
+  const drawAwsTable = lazyTable('aws-table', () => h('table', { class: 'fl-table' },
+    h('caption', {}, 'Means over 100 runs, here and in the peer’s simulator'),
+    h('thead', {}, h('tr', {}, ...AWS_COLUMNS.map((c) => h('th', { scope: 'col' }, c)))),
+    h('tbody', {}, ...awsTableRows(aws.points).map((r) => h('tr', {}, h('th', { scope: 'row' }, r[0]), ...r.slice(1).map((c) => h('td', {}, c)))))));
   const scheduleAws = () => {
     if (!awsFrame) awsFrame = win.requestAnimationFrame(drawAws);
   };
@@ -479,11 +495,12 @@ export function mountFleet(root, { engineUrl, bundleUrl, mainEngine }) {
     patch($('bk-load'), load);
     patch($('bk-clients'), clients);
     $('bk-status').textContent = bk.complete ? `All ${bk.total} runs computed in ${(bk.ms / 1000).toFixed(2)} s.` : `${bk.points.size} of ${bk.total} runs computed…`;
-    patch($('bk-table'), h('table', { class: 'fl-table' },
-      h('caption', {}, 'Success and load (attempts per request), here and in his simulator'),
-      h('thead', {}, h('tr', {}, ...BROOKER_COLUMNS.map((c) => h('th', { scope: 'col' }, c)))),
-      h('tbody', {}, ...brookerTableRows(bk.points).map((r) => h('tr', {}, h('th', { scope: 'row' }, r[0]), ...r.slice(1).map((c) => h('td', {}, c)))))));
+    drawBrookerTable();
   }
+  const drawBrookerTable = lazyTable('bk-table', () => h('table', { class: 'fl-table' },
+    h('caption', {}, 'Success and load (attempts per request), here and in his simulator'),
+    h('thead', {}, h('tr', {}, ...BROOKER_COLUMNS.map((c) => h('th', { scope: 'col' }, c)))),
+    h('tbody', {}, ...brookerTableRows(bk.points).map((r) => h('tr', {}, h('th', { scope: 'row' }, r[0]), ...r.slice(1).map((c) => h('td', {}, c)))))));
   const scheduleBrooker = () => {
     if (!bkFrame) bkFrame = win.requestAnimationFrame(drawBrooker);
   };

@@ -119,3 +119,66 @@ test('each fleet preset sets only gates, each with its source and what it cannot
   // FLEET §5: the SRE book's 10 %.
   assert.deepEqual(presets.find((p) => p.id === 'budget:sre').gates.budget, { percent: 10, minPerSecond: 0 });
 });
+
+test('the copies of the anchors’ figures in web/fleet/reference.js are the reference files', async () => {
+  const { AWS_2015_PEER, BROOKER_2022_POLICIES, BROOKER_2022_CLIENTS } = await import('../../../web/fleet/reference.js');
+  const read = (file) => readFileSync(join(repo, '../shared/reference', file), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
+  const aws = {};
+  for (const [c, t, w, a] of read('aws-2015-peer-seed1.csv')) (aws[a] = aws[a] || []).push([+c, +t, +w]);
+  for (const k of Object.keys(aws)) aws[k].sort((x, y) => x[0] - y[0]);
+  assert.deepEqual(AWS_2015_PEER, aws);
+  for (const [file, copy] of [['brooker-2022-policies.csv', BROOKER_2022_POLICIES], ['brooker-2022-clients.csv', BROOKER_2022_CLIENTS]]) {
+    const by = {};
+    for (const [p, s, t, u, n] of read(file)) (by[n] = by[n] || []).push([+p, +s, +t, +u]);
+    assert.deepEqual(copy, by, file);
+  }
+});
+
+// A fake page for fleetComputer: a clock the test moves, timers it runs, and workers that
+// answer when the test says so.
+function fakeView() {
+  const view = { now: 0, workers: [], timers: [] };
+  view.performance = { now: () => view.now };
+  view.setTimeout = (fn) => { view.timers.push(fn); return view.timers.length; };
+  view.clearTimeout = () => {};
+  view.Worker = class {
+    constructor(url) { this.url = url; this.listeners = {}; this.posted = []; this.ended = false; view.workers.push(this); }
+    addEventListener(type, fn) { this.listeners[type] = fn; }
+    postMessage(message) { this.posted.push(message); }
+    terminate() { this.ended = true; }
+    // The worker's answer to its last job: each result, then done.
+    answer(results) {
+      const { id } = this.posted[this.posted.length - 1];
+      results.forEach((result, index) => this.listeners.message({ data: { id, index, result } }));
+      this.listeners.message({ data: { id, done: true } });
+    }
+  };
+  return view;
+}
+
+test('a newer input replaces a waiting one, a stale computation’s results are dropped, and one running over 300 ms is ended', async () => {
+  const { fleetComputer, STALE_MS } = await import('../../../web/fleet/compute.js');
+  const view = fakeView();
+  const c = fleetComputer(view, { engineUrl: 'e.js', bundleUrl: 'b.js', mainEngine: () => Promise.reject(new Error('no')) });
+  const seen = [];
+  const handlers = (name) => ({ onResult: (i, r) => seen.push(`${name} result ${r}`), onDone: () => seen.push(`${name} done`) });
+  c.run(['a'], handlers('A'));
+  assert.equal(view.workers.length, 1);
+  view.now = 100; // A is young: B waits for it, then C replaces B
+  c.run(['b'], handlers('B'));
+  c.run(['c'], handlers('C'));
+  view.workers[0].answer(['ra']); // A finishes: its results are stale (C is newer), and C starts
+  assert.deepEqual(seen, []);
+  assert.deepEqual(view.workers[0].posted.map((m) => m.requests), [['a'], ['c']]);
+  view.workers[0].answer(['rc']);
+  assert.deepEqual(seen, ['C result rc', 'C done']);
+  // D runs past STALE_MS: E ends its worker and starts in a fresh one.
+  c.run(['d'], handlers('D'));
+  view.now += STALE_MS + 1;
+  c.run(['e'], handlers('E'));
+  assert.equal(view.workers[0].ended, true);
+  assert.equal(view.workers.length, 2);
+  view.workers[1].answer(['re']);
+  assert.deepEqual(seen.slice(2), ['E result re', 'E done']);
+  assert.equal(c.busy(), false);
+});
