@@ -244,4 +244,17 @@ describe('the fleet section', () => {
     assert.equal(await page.locator('#fl-progress').isHidden(), true);
     t.diagnostic(`the main thread's longest task while the fleet computed: ${await page.evaluate(() => window.__longest)} ms`);
   }));
+
+  test('Brooker’s retry collapse: without backoff no request succeeds from about 30 s; with jittered backoff every one does (FLEET §9.8)', async () => {
+    const { page } = await openPage(env, {});
+    await page.evaluate(() => window.retryLabFleetSection.load());
+    await fleetSettled(page);
+    const { onset, totals } = await page.evaluate(() => window.retryLabFleet.collapse());
+    assert.ok(onset >= 27 && onset <= 31, `onset ${onset} s`);
+    assert.ok(totals[0].succeeded < totals[0].requests);
+    assert.equal(totals[1].succeeded, totals[1].requests);
+    assert.ok(totals[1].requests > 3000);
+    assert.match(await page.locator('#fl-col-status').textContent(), new RegExp(`^Without backoff, no request succeeds from ${onset} s to the end`));
+    await page.locator('.fl-repro >> nth=2').screenshot({ path: await artifactPath('fleet-collapse.png') });
+  });
 });

@@ -15,6 +15,7 @@ import { TABLE_COLUMNS, binText, stormChart, tableRows, timelineCsv } from './ch
 import { STALE_MS, fleetComputer } from './compute.js';
 import { fleetPresets } from './presets.js';
 import { AWS_COLUMNS, CLIENTS, STRATEGIES, aws2015Requests, awsLegend, awsPanel, awsSummary, awsTableRows } from './aws2015.js';
+import { COLLAPSE_RUNS, collapseLegend, collapseOnset, collapsePanel, collapseWords } from './collapse.js';
 import { BROOKER_COLUMNS, brookerLegends, brookerPanels, brookerRequests, brookerTableRows } from './brooker.js';
 
 const P = 'fl-'; // the section's id prefix
@@ -96,7 +97,13 @@ export function mountFleet(root, { engineUrl, bundleUrl, mainEngine }) {
         h('figure', {}, h('div', { id: id('bk-clients') }), h('figcaption', {}, 'The bucket’s load for 10, 100 and 1,000 clients'))),
       h('div', { id: id('bk-legend') }),
       h('details', { class: 'fl-data' }, h('summary', {}, 'The reproduction as a table, beside his results'),
-        h('div', { id: id('bk-table'), class: 'fl-scroll', tabindex: 0, role: 'region', 'aria-label': 'The Brooker 2022 reproduction, as a table' })))), doc));
+        h('div', { id: id('bk-table'), class: 'fl-scroll', tabindex: 0, role: 'region', 'aria-label': 'The Brooker 2022 reproduction, as a table' }))),
+    h('section', { class: 'fl-repro', 'aria-labelledby': id('col-h') },
+      h('h3', { id: id('col-h') }, 'Reproduced here: Brooker’s retry collapse'),
+      h('p', {}, 'One busy client, 40 requests a second, and a server whose every attempt takes longer the more it is serving. A five-second spike to twice the rate pushes service past the three-second timeout; each timeout is retried at once, twice, and the server spends itself on attempts nobody is waiting for (FLEET.md §9.8). Backing off with full jitter from a 20 s base spreads the same retries out, and every request succeeds.'),
+      h('p', { id: id('col-status'), role: 'status' }, 'Waiting for the reproductions above…'),
+      h('div', { class: 'fl-panels' }, h('figure', {}, h('div', { id: id('col-chart') }), h('figcaption', {}, 'Successes per second, 0 to 80 s'))),
+      h('div', { id: id('col-legend') }))), doc));
 
   const $ = (name) => root.querySelector(`#${id(name)}`);
   const verdictBox = $('verdict');
@@ -524,14 +531,48 @@ export function mountFleet(root, { engineUrl, bundleUrl, mainEngine }) {
         const waiters = bkWaiters;
         bkWaiters = [];
         for (const w of waiters) w();
+        runCollapse();
       },
       onError: failed,
     });
     scheduleBrooker();
   }
 
+  // --- Brooker's collapse, last (one worker) --------------------------------------------------
+
+  const col = { results: [], complete: false };
+  let colWaiters = [];
+  function drawCollapse() {
+    patch($('col-chart'), collapsePanel(col.results, id('col')));
+    $('col-status').textContent = col.complete ? collapseWords(col.results) : 'Computing…';
+  }
+  function runCollapse() {
+    patch($('col-legend'), collapseLegend());
+    const failed = (message) => { $('col-status').textContent = `The reproduction could not run here (${message}).`; };
+    sweep(COLLAPSE_RUNS.map((run, i) => ({ index: i, request: run.request })), 1, {
+      onResult(item, result) {
+        if (result.ok) col.results[item.index] = result;
+        else failed(result.errors.map((e) => e.message).join(' '));
+        drawCollapse();
+      },
+      onDone() {
+        col.complete = true;
+        drawCollapse();
+        const waiters = colWaiters;
+        colWaiters = [];
+        for (const w of waiters) w();
+      },
+      onError: failed,
+    });
+    drawCollapse();
+  }
+
   return {
     ready,
+    collapse: () => (col.complete ? Promise.resolve() : new Promise((resolve) => colWaiters.push(resolve))).then(() => ({
+      onset: col.results[0] ? collapseOnset(col.results[0]) : null,
+      totals: col.results.map((r) => r && { requests: r.totals.requests, succeeded: r.totals.succeeded }),
+    })),
     // The AWS 2015 reproduction: resolves with its points and time once all are computed.
     brooker: () => (bk.complete ? Promise.resolve() : new Promise((resolve) => bkWaiters.push(resolve))).then(() => ({ points: Object.fromEntries(bk.points), ms: bk.ms })),
     aws: () => (aws.complete ? Promise.resolve() : new Promise((resolve) => awsWaiters.push(resolve))).then(() => ({ points: Object.fromEntries(aws.points), ms: aws.ms })),
