@@ -257,4 +257,36 @@ describe('the fleet section', () => {
     assert.match(await page.locator('#fl-col-status').textContent(), new RegExp(`^Without backoff, no request succeeds from ${onset} s to the end`));
     await page.locator('.fl-repro >> nth=2').screenshot({ path: await artifactPath('fleet-collapse.png') });
   });
+
+  test('the stability map: the opening run’s cell is marked and is its verdict; arrow keys step through the cells, Enter draws one', pageTest(env, {}, async ({ page }) => {
+    await page.evaluate(() => window.retryLabFleetSection.load());
+    await fleetSettled(page);
+    const { cells, marked } = await page.evaluate(() => window.retryLabFleet.map());
+    assert.equal(cells.length, 35);
+    const opening = cells.find((c) => c.load === 1 && c.lengthS === 10);
+    assert.deepEqual(opening.recovery, caseNamed('9.5 the opening fleet run').result.recovery);
+    assert.deepEqual(marked, [2, 4]);
+    const cell = page.locator('#fl-map td.fl-cell-opening');
+    assert.equal(await cell.textContent(), 'down ●');
+    assert.match(await cell.getAttribute('aria-label'), /^1 requests\/s per client, a 10 s slowdown: still down when new requests stop: a metastable failure \(the opening fleet run\)\.$/);
+    // One cell in the tab order; the keys move it.
+    assert.equal(await page.locator('#fl-map td[tabindex="0"]').count(), 1);
+    await page.locator('#fl-map td[tabindex="0"]').focus();
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowLeft');
+    const focused = await page.evaluate(() => [document.activeElement.dataset.row, document.activeElement.dataset.col]);
+    assert.deepEqual(focused, ['1', '3']);
+    assert.match(await page.locator('#fl-map-readout').textContent(), /^0\.75 requests\/s per client, a 8 s slowdown: /);
+    // Enter draws the cell's run in the storm chart, with the same verdict.
+    const words = await page.locator('#fl-map-readout').textContent();
+    await page.keyboard.press('Enter');
+    await page.evaluate(() => new Promise((r) => setTimeout(r, 50)));
+    await page.evaluate(() => window.retryLabFleet.settled());
+    const shown = await shownTotals(page);
+    assert.deepEqual(shown.request, { ratePerClient: 0.75, trigger: { kind: 'slowdown', startMs: 10000, endMs: 18000, factor: 4 } });
+    const cellRecovery = cells.find((c) => c.load === 0.75 && c.lengthS === 8).recovery;
+    assert.deepEqual(shown.recovery, cellRecovery);
+    assert.ok(words.includes(cellRecovery.recoveredAtMs === null ? 'still down' : `recovers at ${cellRecovery.recoveredAtMs / 1000} s`));
+    await page.locator('.fl-map-box').screenshot({ path: await artifactPath('fleet-map.png') });
+  }));
 });

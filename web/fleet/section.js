@@ -15,6 +15,7 @@ import { TABLE_COLUMNS, binText, stormChart, tableRows, timelineCsv } from './ch
 import { STALE_MS, fleetComputer } from './compute.js';
 import { fleetPresets } from './presets.js';
 import { AWS_COLUMNS, CLIENTS, STRATEGIES, aws2015Requests, awsLegend, awsPanel, awsSummary, awsTableRows } from './aws2015.js';
+import { LENGTHS_S, LOADS, cellWords, mapRequests, mapView } from './map.js';
 import { COLLAPSE_RUNS, collapseLegend, collapseOnset, collapsePanel, collapseWords } from './collapse.js';
 import { BROOKER_COLUMNS, brookerLegends, brookerPanels, brookerRequests, brookerTableRows } from './brooker.js';
 
@@ -77,6 +78,14 @@ export function mountFleet(root, { engineUrl, bundleUrl, mainEngine }) {
         h('select', { id: id('preset') }, h('option', { value: '' }, 'none (the opening run’s gates: none)'), ...presets.map((p) => h('option', { value: p.id }, p.label))),
         h('div', { id: id('preset-card'), class: 'fl-card' })),
       h('button', { type: 'button', id: id('reset') }, 'Back to the opening fleet run')),
+    h('section', { class: 'fl-map-box', 'aria-labelledby': id('map-h') },
+      h('h3', { id: id('map-h') }, 'Where it recovers: the stability map'),
+      h('p', {}, 'The same fleet at five loads and seven slowdown lengths, one engine run per cell: the time it recovers, or “down” when it is still down as new requests stop. Below some load a slowdown of any length is ridden out; above it, a longer slowdown tips the fleet into a storm that outlives it. The opening run is marked ●. Arrow keys move between cells; Enter (or a click) draws that cell’s run above.'),
+      h('p', { class: 'fl-note-text' }, 'A recovery time is FLEET.md’s own test: the first second after the slowdown from which, to the end of new requests, every second’s successes are at least 90 % of its new requests. At light load a chance burst of new requests in one second can fail that test with no retry in sight, which is why the top row recovers only at 42 s.'),
+      h('p', { id: id('map-status'), role: 'status' }, 'Waiting for the opening run…'),
+      h('div', { id: id('map'), class: 'fl-scroll-x' }),
+      h('p', { id: id('map-readout'), class: 'fl-readout', 'aria-live': 'polite' }),
+      h('button', { type: 'button', id: id('map-again') }, 'Map the settings above instead')),
     h('section', { class: 'fl-repro', 'aria-labelledby': id('aws-h') },
       h('h3', { id: id('aws-h') }, 'Reproduced here: AWS 2015, “Exponential Backoff and Jitter”'),
       h('p', {}, 'Marc Brooker’s post had clients contend for one row under optimistic concurrency: each reads the row’s version, writes with it, and retries after a backoff when another write got there first. Its simulator’s means over 100 runs are the crosses; the lines are this engine’s, computed in your browser for 10 to 190 clients and five strategies as you read (FLEET.md §7). Jitter cuts the writes, and full jitter the time it takes everyone to finish.'),
@@ -425,6 +434,98 @@ export function mountFleet(root, { engineUrl, bundleUrl, mainEngine }) {
     return null;
   });
 
+  // --- the stability map: one worker of its own; a newer map replaces a stale one -------------
+
+  const mapState = { items: [], results: new Map(), focus: [2, 4], marked: null, base: {}, complete: false };
+  const mapComputer = fleetComputer(win, { engineUrl, bundleUrl, mainEngine });
+  let mapWaiters = [];
+  let mapFrame = 0;
+  function drawMap() {
+    mapFrame = 0;
+    patch($('map'), mapView(mapState.items, mapState.results, { id: id('map-grid'), focus: mapState.focus, marked: mapState.marked }));
+    const done = mapState.results.size;
+    $('map-status').textContent = mapState.complete
+      ? `${done} runs: ${[...mapState.results.values()].filter((r) => r.ok && r.recovery && r.recovery.recoveredAtMs !== null).length} recover, ${[...mapState.results.values()].filter((r) => r.ok && r.recovery && r.recovery.metastable).length} stay down.`
+      : `Computing the map… ${done} of ${mapState.items.length} runs.`;
+  }
+  const scheduleMap = () => {
+    if (!mapFrame) mapFrame = win.requestAnimationFrame(drawMap);
+  };
+  function runMap(base, then = null) {
+    mapState.base = base;
+    mapState.items = mapRequests(base, shown.result.request);
+    mapState.results = new Map();
+    mapState.complete = false;
+    const load = shown.result.request.ratePerClient;
+    const trig = shown.result.request.trigger;
+    const lengthS = trig && trig.kind === 'slowdown' ? (trig.endMs - trig.startMs) / 1000 : null;
+    const r = LOADS.indexOf(load);
+    const c = LENGTHS_S.indexOf(lengthS);
+    mapState.marked = r >= 0 && c >= 0 ? [r, c] : null;
+    const items = mapState.items;
+    mapComputer.run(items.map((x) => x.request), {
+      onResult(index, result) {
+        mapState.results.set(`${items[index].row}:${items[index].col}`, result);
+        scheduleMap();
+      },
+      onDone() {
+        mapState.complete = true;
+        scheduleMap();
+        const waiters = mapWaiters;
+        mapWaiters = [];
+        for (const w of waiters) w();
+        if (then) then();
+      },
+      onError(message) {
+        $('map-status').textContent = `The map could not be computed here (${message}).`;
+      },
+    });
+    scheduleMap();
+  }
+  const mapCell = (el) => el && el.closest && el.closest('td[data-row]');
+  function focusCell(r, c, { move = true } = {}) {
+    mapState.focus = [r, c];
+    drawMap();
+    const item = mapState.items.find((x) => x.row === r && x.col === c);
+    const marked = mapState.marked && mapState.marked[0] === r && mapState.marked[1] === c;
+    $('map-readout').textContent = item ? cellWords(item, mapState.results.get(`${r}:${c}`), marked) : '';
+    if (move) {
+      const cell = $('map').querySelector(`td[data-row="${r}"][data-col="${c}"]`);
+      if (cell) cell.focus();
+    }
+  }
+  $('map').addEventListener('keydown', (event) => {
+    const cell = mapCell(event.target);
+    if (!cell) return;
+    let [r, c] = [Number(cell.dataset.row), Number(cell.dataset.col)];
+    const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+    if (event.key in moves) {
+      r = Math.max(0, Math.min(LOADS.length - 1, r + moves[event.key][0]));
+      c = Math.max(0, Math.min(LENGTHS_S.length - 1, c + moves[event.key][1]));
+    } else if (event.key === 'Home') c = 0;
+    else if (event.key === 'End') c = LENGTHS_S.length - 1;
+    else if (event.key === 'Enter' || event.key === ' ') {
+      event.preventDefault();
+      openCell(r, c);
+      return;
+    } else return;
+    event.preventDefault();
+    focusCell(r, c);
+  });
+  $('map').addEventListener('pointerover', (event) => {
+    const cell = mapCell(event.target);
+    if (cell) focusCell(Number(cell.dataset.row), Number(cell.dataset.col), { move: false });
+  });
+  $('map').addEventListener('click', (event) => {
+    const cell = mapCell(event.target);
+    if (cell) openCell(Number(cell.dataset.row), Number(cell.dataset.col));
+  });
+  function openCell(r, c) {
+    const item = mapState.items.find((x) => x.row === r && x.col === c);
+    if (item) compute(item.request, { fromReader: true });
+  }
+  $('map-again').addEventListener('click', () => shown && runMap(request));
+
   // --- the AWS 2015 reproduction: two workers of its own, so the controls above stay quick -----
 
   const aws = { points: new Map(), ms: null, started: null, complete: false };
@@ -488,7 +589,8 @@ export function mountFleet(root, { engineUrl, bundleUrl, mainEngine }) {
     });
     scheduleAws();
   }
-  ready.then(runAws);
+  // The map first (it follows the story), then the reproductions, one after another.
+  ready.then(() => runMap({}, runAws));
 
   // --- Brooker 2022, once AWS 2015 is done (one worker) -----------------------------------------
 
@@ -569,6 +671,10 @@ export function mountFleet(root, { engineUrl, bundleUrl, mainEngine }) {
 
   return {
     ready,
+    map: () => (mapState.complete ? Promise.resolve() : new Promise((resolve) => mapWaiters.push(resolve))).then(() => ({
+      cells: mapState.items.map((x) => ({ load: x.load, lengthS: x.lengthS, recovery: mapState.results.get(`${x.row}:${x.col}`).recovery })),
+      marked: mapState.marked,
+    })),
     collapse: () => (col.complete ? Promise.resolve() : new Promise((resolve) => colWaiters.push(resolve))).then(() => ({
       onset: col.results[0] ? collapseOnset(col.results[0]) : null,
       totals: col.results.map((r) => r && { requests: r.totals.requests, succeeded: r.totals.succeeded }),
