@@ -169,6 +169,15 @@ export function fleetLoader(doc) {
     flag: 'rl-fleet',
   }, ({ mountFleet }) => (win.retryLabFleet = mountFleet(box)));
   win.retryLabFleetSection = { load: loader.load, loaded: loader.loaded };
-  if (box && /(^#|&)view=fleet(&|$)/.test(win.location.hash)) loader.load();
+  // A fleet link opens on the section: in embed.html, instead of the experiment.
+  if (box && /(^#|&)view=fleet(&|$)/.test(win.location.hash)) {
+    const view = doc.querySelector('[data-fleet-view]');
+    const single = doc.querySelector('[data-retry-lab]');
+    if (view && single) {
+      view.hidden = false;
+      single.hidden = true;
+    }
+    loader.load().then(() => (sections[0] || box).scrollIntoView(), () => {});
+  }
   return loader;
 }

@@ -289,4 +289,18 @@ describe('the fleet section', () => {
     assert.ok(words.includes(cellRecovery.recoveredAtMs === null ? 'still down' : `recovers at ${cellRecovery.recoveredAtMs / 1000} s`));
     await page.locator('.fl-map-box').screenshot({ path: await artifactPath('fleet-map.png') });
   }));
+
+  test('embed.html with a fleet link shows the fleet view instead of the experiment, with the same figures', pageTest(env, { path: '/embed.html#v=1&view=fleet&gates.bucket=on', sections: false }, async ({ page }) => {
+    await fleetSettled(page);
+    assert.deepEqual((await shownTotals(page)).recovery, caseNamed('9.5 token bucket').result.recovery);
+    assert.match(await verdictText(page), /^Recovered at 30 s:/);
+    assert.equal(await page.locator('[data-retry-lab]').isVisible(), false);
+    assert.equal(await page.locator('#fl-chart svg').isVisible(), true);
+  }));
+
+  test('index.html opened on a fleet link scrolls to the section', pageTest(env, { path: '/#v=1&view=fleet&policy.maxRetries=0', sections: false }, async ({ page }) => {
+    await fleetSettled(page);
+    assert.deepEqual((await shownTotals(page)).recovery, caseNamed('9.5 no retries').result.recovery);
+    await page.waitForFunction(() => document.getElementById('fleet').getBoundingClientRect().top < window.innerHeight);
+  }));
 });
