@@ -33,8 +33,8 @@ const LATER = [
   { what: 'the sections below the article', files: ['retrylab-sections.js', 'retrylab-sections.css'], ceiling: 35 * 1024 },
   { what: 'the downloads', files: ['retrylab-export.js'], ceiling: 5 * 1024 },
   // Issue 20: the fleet section at the article's end (web/fleet/; the client presets' gates
-  // come with it, through web/clients/presets.js, about 12 KB, and the anchors' figures the
-  // reproductions draw, web/fleet/reference.js), and the fleet engine file it runs in a
+  // come with it, through web/clients/presets.js, about 10 KB, and the anchors’ figures the
+  // reproductions draw, web/fleet/reference.js, about 5 KB), and the fleet engine file it runs in a
   // worker, which its bundle names (docs/engine.md §7).
   { what: 'the fleet section', files: ['retrylab-fleet-section.js', 'retrylab-fleet-section.css'], ceiling: 36 * 1024 },
   { what: 'the fleet engine file', files: ['retrylab-fleet.js'], ceiling: 66 * 1024, by: 'retrylab-fleet-section.js' },
