@@ -11,7 +11,7 @@ import { sectionLoader } from './load-sections.js';
 import { isLink } from './share/codec.js';
 
 function showFailure(doc, message) {
-  for (const box of doc.querySelectorAll('[data-retry-lab], [data-retry-traces], [data-client-lab]')) {
+  for (const box of doc.querySelectorAll('[data-retry-lab], [data-retry-traces], [data-client-lab], [data-fleet]')) {
     const p = doc.createElement('p');
     p.className = 'rl-failure';
     p.setAttribute('role', 'alert');
