@@ -7,8 +7,9 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
-import { REPO, artifactPath, browserSuite, openPage, pageTest } from './lib/harness.js';
+import { DIST, REPO, artifactPath, browserSuite, openPage, pageTest } from './lib/harness.js';
 
 const require = createRequire(import.meta.url);
 const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -303,4 +304,15 @@ describe('the fleet section', () => {
     assert.deepEqual((await shownTotals(page)).recovery, caseNamed('9.5 no retries').result.recovery);
     await page.waitForFunction(() => document.getElementById('fleet').getBoundingClientRect().top < window.innerHeight);
   }));
+
+  test('from file://, where no worker starts, the fleet computes on the page and the page keeps its own engine', async () => {
+    const { page, problems } = await openPage(env, { url: pathToFileURL(join(DIST, 'index.html')).href, sections: false });
+    await page.evaluate(() => window.retryLabFleetSection.load());
+    await fleetSettled(page);
+    assert.equal(await page.evaluate(() => window.retryLabFleet.where()), 'main');
+    assert.deepEqual((await shownTotals(page)).recovery, caseNamed('9.5 the opening fleet run').result.recovery);
+    // The fleet engine file defines the same global: the page's own is put back.
+    assert.equal(await page.evaluate(async () => (await window.RetryLabEngine()).fleet({}).ok), false);
+    assert.deepEqual(problems, []);
+  });
 });
