@@ -12,6 +12,8 @@ const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 // RETRYLAB_DIST: another output folder, so several people can build and test side by side.
 const dist = process.env.RETRYLAB_DIST ? resolve(repo, process.env.RETRYLAB_DIST) : join(repo, 'dist');
 const engineFile = process.env.RETRYLAB_ENGINE || join(repo, 'build/wasm/bindings/wasm/retrylab-engine.js');
+// The fleet engine file (docs/engine.md §7), beside the page's: the fleet section loads it.
+const fleetEngineFile = process.env.RETRYLAB_FLEET_ENGINE || join(dirname(engineFile), 'retrylab-fleet.js');
 
 async function exists(path) {
   try {
@@ -34,8 +36,9 @@ await mkdir(dist, { recursive: true });
 // The page's bundle, and the sections below the article in a bundle of their own, loaded
 // when the reader nears them (web/load-sections.js): each a classic script and a stylesheet.
 // The downloads' code is a third, loaded the first time a reader asks for a file; compare
-// mode a fourth (web/compare/), the first time a reader opens a comparison.
-for (const [entry, name] of [['main', 'retrylab'], ['sections', 'retrylab-sections'], ['export-bundle', 'retrylab-export'], ['compare/index', 'retrylab-compare']]) {
+// mode a fourth (web/compare/), the first time a reader opens a comparison; the fleet section
+// at the article's end (web/fleet/) a fifth, loaded when the reader nears it.
+for (const [entry, name] of [['main', 'retrylab'], ['sections', 'retrylab-sections'], ['export-bundle', 'retrylab-export'], ['compare/index', 'retrylab-compare'], ['fleet', 'retrylab-fleet-section']]) {
   await build({
     entryPoints: [join(repo, `web/${entry}.js`)],
     outfile: join(dist, `${name}.js`),
@@ -47,7 +50,7 @@ for (const [entry, name] of [['main', 'retrylab'], ['sections', 'retrylab-sectio
     logLevel: 'warning',
   });
 }
-for (const [entry, name] of [['styles', 'retrylab'], ['sections', 'retrylab-sections'], ['compare/compare', 'retrylab-compare']]) {
+for (const [entry, name] of [['styles', 'retrylab'], ['sections', 'retrylab-sections'], ['compare/compare', 'retrylab-compare'], ['fleet/fleet', 'retrylab-fleet-section']]) {
   await build({
     entryPoints: [join(repo, `web/${entry}.css`)],
     outfile: join(dist, `${name}.css`),
@@ -61,6 +64,8 @@ for (const name of await readdir(join(repo, 'site'))) {
   if (/\.(html|svg)$/.test(name)) await copyFile(join(repo, 'site', name), join(dist, name));
 }
 await copyFile(engineFile, join(dist, 'retrylab-engine.js'));
+if (await exists(fleetEngineFile)) await copyFile(fleetEngineFile, join(dist, 'retrylab-fleet.js'));
+else console.error(`build: no fleet engine file at ${fleetEngineFile}: the fleet section will say it cannot load it.`);
 // <retry-lab>: one script tag holding the engine and the custom element (web/embed/).
 await buildElement({ dist, engineFile });
 console.log(`build: wrote ${dist}`);

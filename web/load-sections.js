@@ -45,14 +45,12 @@ function firstTabbable(box) {
   return null;
 }
 
-// mount(code) mounts the sections with the bundle's exports and returns what they offer.
-// Returns { load(): Promise, loaded(): boolean, wantedByAddress(): boolean }.
-export function sectionLoader(doc, mount) {
+// One on-demand bundle: its boxes (each with a "Loading…" placeholder), the sections that hold
+// them (watched for the reader's approach, their ids for the address), where focus coming
+// down the page announces them, the files and the global they define, and the class the
+// page's root gets when they are in (`<flag>-ready`) or could not load (`<flag>-failed`).
+function onDemand(doc, { boxes, sections, approaches, ids, code, style, globalName, flag }, mount) {
   const win = doc.defaultView;
-  const boxes = [doc.querySelector('[data-retry-traces]'), doc.querySelector('[data-client-lab]')].filter(Boolean);
-  const sections = SECTION_IDS.map((name) => doc.getElementById(name)).filter(Boolean);
-  // Where focus coming down the page announces them: the article before them, and themselves.
-  const approaches = [...doc.querySelectorAll('article'), ...sections];
   let pending = null;
   let done = false;
   let observer = null;
@@ -69,8 +67,8 @@ export function sectionLoader(doc, mount) {
     const target = firstTabbable(box) || fallback;
     if (target) target.focus({ preventScroll: true });
   }
-  // The address names one of the sections (#traces, #clients).
-  const wantedByAddress = () => SECTION_IDS.includes(win.location.hash.slice(1));
+  // The address names one of the sections (#traces, #clients, #fleet).
+  const wantedByAddress = () => ids.includes(win.location.hash.slice(1));
 
   function stopWatching() {
     if (observer) observer.disconnect();
@@ -89,12 +87,12 @@ export function sectionLoader(doc, mount) {
       pending = Promise.resolve(null);
       return pending;
     }
-    pending = loadBundle(doc, CODE, 'RetryLabSectionCode', { style: STYLE })
-      .then((code) => {
+    pending = loadBundle(doc, code, globalName, { style })
+      .then((exports) => {
         waited = focusedBox();
-        const offered = mount(code);
+        const offered = mount(exports);
         done = true;
-        doc.documentElement.classList.add('rl-sections-ready');
+        doc.documentElement.classList.add(`${flag}-ready`);
         keepFocus(waited, null);
         return offered;
       })
@@ -102,7 +100,7 @@ export function sectionLoader(doc, mount) {
         waited = waited || focusedBox(); // mount() may have thrown after replacing the placeholder
         for (const box of boxes) showFailure(box, error.message);
         keepFocus(waited, waited && waited.querySelector('.rl-failure'));
-        doc.documentElement.classList.add('rl-sections-failed');
+        doc.documentElement.classList.add(`${flag}-failed`);
         throw error;
       });
     pending.catch(() => {}); // the failure is on the page; callers who await still see it
@@ -129,4 +127,57 @@ export function sectionLoader(doc, mount) {
   }
 
   return { load, loaded: () => done, wantedByAddress };
+}
+
+const byIds = (doc, ids) => ids.map((name) => doc.getElementById(name)).filter(Boolean);
+
+// mount(code) mounts the sections with the bundle's exports and returns what they offer.
+// Returns { load(): Promise, loaded(): boolean, wantedByAddress(): boolean }.
+// It also starts the fleet section's own loader (fleetLoader below), the third bundle.
+export function sectionLoader(doc, mount) {
+  const sections = byIds(doc, SECTION_IDS);
+  const loader = onDemand(doc, {
+    boxes: [doc.querySelector('[data-retry-traces]'), doc.querySelector('[data-client-lab]')].filter(Boolean),
+    sections,
+    approaches: [...doc.querySelectorAll('article'), ...sections],
+    ids: SECTION_IDS,
+    code: CODE,
+    style: STYLE,
+    globalName: 'RetryLabSectionCode',
+    flag: 'rl-sections',
+  }, mount);
+  fleetLoader(doc);
+  return loader;
+}
+
+// The fleet section ("Many callers, one server", web/fleet/): its own bundle,
+// retrylab-fleet-section.js and .css, loaded as the sections' is — near it, on #fleet or a
+// fleet link (`#v=1&view=fleet&…`), on focus entering the client lab or the section, on print,
+// or by window.retryLabFleetSection.load(). The section itself is window.retryLabFleet.
+export function fleetLoader(doc) {
+  const win = doc.defaultView;
+  const box = doc.querySelector('[data-fleet]');
+  const sections = byIds(doc, ['fleet']);
+  const loader = onDemand(doc, {
+    boxes: box ? [box] : [],
+    sections,
+    approaches: [...byIds(doc, ['clients']), ...sections],
+    ids: ['fleet'],
+    code: 'retrylab-fleet-section.js',
+    style: 'retrylab-fleet-section.css',
+    globalName: 'RetryLabFleetCode',
+    flag: 'rl-fleet',
+  }, ({ mountFleet }) => (win.retryLabFleet = mountFleet(box)));
+  win.retryLabFleetSection = { load: loader.load, loaded: loader.loaded };
+  // A fleet link opens on the section: in embed.html, instead of the experiment.
+  if (box && /(^#|&)view=fleet(&|$)/.test(win.location.hash)) {
+    const view = doc.querySelector('[data-fleet-view]');
+    const single = doc.querySelector('[data-retry-lab]');
+    if (view && single) {
+      view.hidden = false;
+      single.hidden = true;
+    }
+    loader.load().then(() => (sections[0] || box).scrollIntoView(), () => {});
+  }
+  return loader;
 }

@@ -11,7 +11,8 @@ import { sectionLoader } from './load-sections.js';
 import { isLink } from './share/codec.js';
 
 function showFailure(doc, message) {
-  for (const box of doc.querySelectorAll('[data-retry-lab], [data-retry-traces], [data-client-lab]')) {
+  for (const box of doc.querySelectorAll('[data-retry-lab], [data-retry-traces], [data-client-lab], [data-fleet]')) {
+    if (box.closest('[hidden]')) continue; // embed.html's fleet view, shown only by a fleet link
     const p = doc.createElement('p');
     p.className = 'rl-failure';
     p.setAttribute('role', 'alert');

@@ -19,8 +19,9 @@ const focused = (page) => page.evaluate(() => {
   };
 });
 
-// Press Tab until `key` has focus (wrapping round the page if need be).
-async function tabTo(page, key, limit = 120) {
+// Press Tab until `key` has focus (wrapping round the page if need be: a lap of the page is
+// longer since the fleet section at its end, with its controls and gates).
+async function tabTo(page, key, limit = 240) {
   for (let i = 0; i < limit; i += 1) {
     await page.keyboard.press('Tab');
     if ((await focused(page)).key === key) return;

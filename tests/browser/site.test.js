@@ -16,9 +16,12 @@ describe('the built site', () => {
     // retrylab-sections.js and .css: the sections below the article, loaded on demand.
     // retrylab-export.js: the downloads' code, loaded the first time a reader asks for a file.
     // retrylab-compare.js and .css: compare mode, loaded with the first comparison (issue 17).
+    // retrylab-fleet-section.js and .css: the fleet section at the article's end (issue 20),
+    // and retrylab-fleet.js, the engine file with fleet() that it runs in a worker.
     assert.deepEqual(readdirSync(DIST).sort(), ['embed.html', 'favicon.svg', 'index.html', 'retry-lab-element.js', 'retrylab-compare.css',
-      'retrylab-compare.js', 'retrylab-engine.js', 'retrylab-export.js', 'retrylab-sections.css', 'retrylab-sections.js', 'retrylab.css', 'retrylab.js']);
-    for (const name of ['retrylab.js', 'retrylab-sections.js', 'retrylab-export.js', 'retrylab-compare.js']) {
+      'retrylab-compare.js', 'retrylab-engine.js', 'retrylab-export.js', 'retrylab-fleet-section.css', 'retrylab-fleet-section.js', 'retrylab-fleet.js',
+      'retrylab-sections.css', 'retrylab-sections.js', 'retrylab.css', 'retrylab.js']);
+    for (const name of ['retrylab.js', 'retrylab-sections.js', 'retrylab-export.js', 'retrylab-compare.js', 'retrylab-fleet-section.js']) {
       const bundle = readFileSync(join(DIST, name), 'utf8');
       assert.match(bundle, /^\(\(\)=>\{/, `${name}: an IIFE`);
       assert.doesNotMatch(bundle, /\bimport\s*[{(*]|\bexport\s*\{|\beval\(|new Function\(/, `${name}: no module syntax, no eval`);

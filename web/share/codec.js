@@ -116,7 +116,9 @@ const list = (raw) => (raw === '' ? [] : raw.split(','));
 // has at least one "key=value".
 export function isLink(hash) {
   const text = hash.startsWith('#') ? hash.slice(1) : hash;
-  return text.includes('=');
+  // A `view` key names another view's link (view=fleet, view=compare: OWNERS.md's format),
+  // which that view reads; the single run's link has none.
+  return text.includes('=') && !/(^|&)view=/.test(text);
 }
 
 // <retry-lab max-retries="0" idempotency-key> : the kebab-case of each input's name.

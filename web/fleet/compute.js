@@ -1,0 +1,153 @@
+// Fleet runs off the page's main thread. The fleet section's bundle (retrylab-fleet-section.js)
+// doubles as the worker's script, as the sections' bundle does for large herds
+// (traces/herd-worker.js): no second file, the same CSP source ('self'). The worker loads the
+// fleet engine file (retrylab-fleet.js) beside it with importScripts(), once.
+//
+// A job is a list of fleet requests; each result comes back as soon as it is computed, so a
+// sweep fills in as it goes. A newer job replaces the one waiting; one that has been running
+// for more than STALE_MS is ended (its worker terminated, a fresh one started for the newer),
+// and one that would end sooner runs out and its results are dropped. Where no worker can start
+// (a page opened from file://), the engine runs on the page, one request per task.
+
+export const STALE_MS = 300;
+
+// --- In the worker --------------------------------------------------------------------------
+
+export function serveFleet(scope) {
+  let engine = null;
+  scope.addEventListener('message', async (event) => {
+    const { id, engineUrl, requests } = event.data;
+    try {
+      if (!engine) {
+        scope.importScripts(engineUrl);
+        engine = await scope.RetryLabEngine();
+      }
+      for (let i = 0; i < requests.length; ++i) scope.postMessage({ id, index: i, result: engine.fleet(requests[i]) });
+      scope.postMessage({ id, done: true });
+    } catch (error) {
+      scope.postMessage({ id, error: error && error.message ? error.message : String(error) });
+    }
+  });
+}
+
+// --- On the page ----------------------------------------------------------------------------
+
+// fleetComputer(view, { engineUrl, bundleUrl, mainEngine }):
+//   run(requests, { onResult(index, result), onDone(results), onError(message) }) — the
+//   callbacks are called only while this job is the newest;
+//   mainEngine(): a promise of an engine with fleet() on the page, used when no worker can start.
+export function fleetComputer(view, { engineUrl, bundleUrl, mainEngine }) {
+  let worker = null;
+  let workerBroken = !bundleUrl || typeof view.Worker !== 'function';
+  let running = null; // the job the worker is computing { id, requests, handlers, results, startedAt }
+  let waiting = null; // the newest job, while another runs
+  let nextId = 1;
+  let mainTimer = 0;
+
+  function stopWorker() {
+    if (worker) worker.terminate();
+    worker = null;
+  }
+
+  function onMain(job) {
+    mainEngine().then((engine) => {
+      const step = (i) => {
+        mainTimer = view.setTimeout(() => {
+          mainTimer = 0;
+          if (running !== job) return;
+          const result = engine.fleet(job.requests[i]);
+          job.results[i] = result;
+          if (!waiting) job.handlers.onResult?.(i, result);
+          if (i + 1 < job.requests.length) step(i + 1);
+          else finish(job);
+        }, 0);
+      };
+      step(0);
+    }, (error) => {
+      if (running === job) {
+        running = null;
+        job.handlers.onError?.(error.message);
+      }
+    });
+  }
+
+  function finish(job) {
+    if (running !== job) return;
+    running = null;
+    if (!waiting) job.handlers.onDone?.(job.results); // else a newer job replaced it
+    if (waiting) {
+      const next = waiting;
+      waiting = null;
+      start(next);
+    }
+  }
+
+  function startWorker() {
+    try {
+      worker = new view.Worker(bundleUrl);
+    } catch {
+      workerBroken = true;
+      return false;
+    }
+    worker.addEventListener('message', (event) => {
+      const { id, index, result, done, error } = event.data;
+      const job = running;
+      if (!job || job.id !== id) return;
+      if (error) {
+        // A worker that cannot load the engine: the page computes from now on.
+        workerBroken = true;
+        stopWorker();
+        onMain(job);
+        return;
+      }
+      if (done) {
+        finish(job);
+        return;
+      }
+      job.results[index] = result;
+      if (!waiting) job.handlers.onResult?.(index, result);
+    });
+    worker.addEventListener('error', (event) => {
+      event.preventDefault();
+      workerBroken = true;
+      stopWorker();
+      if (running) onMain(running);
+    });
+    return true;
+  }
+
+  function start(job) {
+    running = job;
+    job.startedAt = view.performance.now();
+    if (!workerBroken && (worker || startWorker())) worker.postMessage({ id: job.id, engineUrl, requests: job.requests });
+    else onMain(job);
+  }
+
+  return {
+    run(requests, handlers) {
+      const job = { id: nextId++, requests, handlers, results: new Array(requests.length) };
+      if (!running) {
+        start(job);
+        return;
+      }
+      if (view.performance.now() - running.startedAt > STALE_MS) {
+        // Long enough that waiting for it would leave the reader behind: end it.
+        if (mainTimer) view.clearTimeout(mainTimer);
+        mainTimer = 0;
+        if (worker) stopWorker();
+        waiting = null;
+        start(job);
+        return;
+      }
+      waiting = job; // replaces any job that was waiting
+    },
+    busy: () => running !== null,
+    where: () => (workerBroken ? 'main' : 'worker'),
+    destroy() {
+      if (mainTimer) view.clearTimeout(mainTimer);
+      running = null;
+      waiting = null;
+      stopWorker();
+    },
+  };
+}

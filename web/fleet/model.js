@@ -1,0 +1,376 @@
+// The fleet section's pure part (no DOM, testable in node): the controls and the fleet
+// request they make, the fleet link (`#v=1&view=fleet&<path>=<value>…`, OWNERS.md), and
+// what a fleet result says in words (the verdict, the side effects), all read from the
+// result's data (FLEET.md §8).
+
+// --- the field table ---------------------------------------------------------------------------
+
+// The fleet request's fields as dotted paths, { path → row } with each row's type, default,
+// bounds and choices. The one place the section reads the field table: from the fleet engine
+// file's fleetSchema() when it has one (FLEET.md §3 as data), else from the echo of the
+// opening run's request (defaults and types only; the bounds are then the controls' own,
+// which lie within FLEET.md §3's, and the engine still validates every request).
+export function fleetTable(engine, openingEcho) {
+  const rows = new Map();
+  const schema = typeof engine.fleetSchema === 'function' ? engine.fleetSchema() : null;
+  if (schema && schema.ok !== false && Array.isArray(schema.fleet)) {
+    const walk = (list, prefix) => {
+      for (const row of list) {
+        const path = prefix ? `${prefix}.${row.name}` : row.name;
+        rows.set(path, row);
+        if (row.type === 'object' && row.members) walk(row.members, path);
+        if (row.type === 'variant' && row.variants) for (const v of row.variants) walk(v.members, path);
+      }
+    };
+    walk(schema.fleet, '');
+    return { rows, from: 'fleetSchema' };
+  }
+  const walk = (obj, prefix) => {
+    for (const [name, value] of Object.entries(obj)) {
+      const path = prefix ? `${prefix}.${name}` : name;
+      if (value && typeof value === 'object' && !Array.isArray(value)) {
+        rows.set(path, { name, type: 'object', default: value });
+        walk(value, path);
+      } else {
+        const type = Array.isArray(value) ? 'list' : value === null ? 'null' : typeof value;
+        rows.set(path, { name, type, default: value });
+      }
+    }
+  };
+  walk(openingEcho, '');
+  return { rows, from: 'echo' };
+}
+
+// --- the controls --------------------------------------------------------------------------
+
+// The gates of FLEET.md §5, in the order §4 asks them (the breaker last: it is asked at sends).
+export const GATES = [
+  { name: 'quota', label: 'AWS retry quota', fields: [['capacity', 'capacity', 1], ['retryCost', 'cost after a 5xx', 1], ['timeoutCost', 'cost after a timeout', 1], ['successIncrement', 'a success adds', 1]] },
+  { name: 'bucket', label: 'Token bucket (Brooker)', fields: [['capacity', 'capacity', 1], ['deposit', 'each first attempt adds', 0.01], ['cost', 'a retry takes', 0.1]] },
+  { name: 'throttle', label: 'gRPC retry throttling', fields: [['maxTokens', 'max tokens', 1], ['tokenRatio', 'a success adds', 0.01]] },
+  { name: 'budget', label: 'Retry budget (Finagle, Linkerd)', fields: [['percent', 'percent of first attempts', 1], ['minPerSecond', 'retries/s besides', 1], ['ttlMs', 'window (ms)', 1000]] },
+  { name: 'breaker', label: 'Circuit breaker (resilience4j)', fields: [['window', 'window (outcomes)', 1], ['minCalls', 'min calls', 1], ['failurePercent', 'opens at failure %', 1], ['openMs', 'open for (ms)', 1000], ['halfOpenCalls', 'half-open trial calls', 1]] },
+];
+
+// The gates' defaults (FLEET.md §5), which a gate switched on starts from; the table's own
+// when it has them.
+export const GATE_DEFAULTS = {
+  quota: { scope: 'client', capacity: 500, retryCost: 5, timeoutCost: 10, successIncrement: 1 },
+  bucket: { scope: 'client', capacity: 5, deposit: 0.1, cost: 1 },
+  throttle: { scope: 'client', maxTokens: 10, tokenRatio: 0.1 },
+  budget: { scope: 'client', percent: 20, minPerSecond: 10, ttlMs: 10000 },
+  breaker: { scope: 'client', window: 100, minCalls: 100, failurePercent: 50, openMs: 60000, halfOpenCalls: 10 },
+};
+
+export function gateDefaults(table, name) {
+  const out = { ...GATE_DEFAULTS[name] };
+  for (const key of Object.keys(out)) {
+    const row = table && table.rows.get(`gates.${name}.${key}`);
+    if (row && row.default !== undefined && row.default !== null) out[key] = row.default;
+  }
+  return out;
+}
+
+// The controls of "what stops it": a path of the fleet request, a label, and the range the
+// page offers (within FLEET.md §3's bounds, which the table narrows further if it must).
+export const CONTROLS = [
+  { path: 'policy.maxRetries', label: 'Retries per request', kind: 'range', min: 0, max: 10, step: 1 },
+  { path: 'policy.baseBackoffMs', label: 'Backoff base (ms)', kind: 'range', min: 0, max: 2000, step: 10 },
+  { path: 'policy.backoffMultiplier', label: 'Backoff multiplier', kind: 'range', min: 1, max: 4, step: 0.5 },
+  { path: 'policy.jitter', label: 'Jitter', kind: 'choice', choices: ['none', 'full', 'equal', 'decorrelated'] },
+  { path: 'server.dropStale', label: 'The server drops stale work', kind: 'choice', choices: ['never', 'expired', 'unfinishable'] },
+  { path: 'server.queueOrder', label: 'Queue order', kind: 'choice', choices: ['fifo', 'lifo'] },
+  { path: 'trigger.factor', label: 'Slowdown: service takes × as long', kind: 'range', min: 1, max: 10, step: 0.5 },
+  { path: 'trigger.endMs', label: 'Slowdown ends at (ms; it starts at 10,000)', kind: 'range', min: 10000, max: 40000, step: 1000 },
+  { path: 'ratePerClient', label: 'Load: requests/s per client (100 clients)', kind: 'range', min: 0.1, max: 2, step: 0.05 },
+];
+
+export const CHOICE_WORDS = {
+  none: 'none', full: 'full', equal: 'equal', decorrelated: 'decorrelated',
+  never: 'never', expired: 'only what has expired', unfinishable: 'what cannot finish in time',
+  fifo: 'oldest first (FIFO)', lifo: 'newest first (LIFO)',
+};
+
+// The control's bounds: the page's range, narrowed to the table's bounds where it has them.
+export function controlBounds(control, table) {
+  const row = table && table.rows.get(control.path);
+  let { min, max } = control;
+  if (row && typeof row.min === 'number') min = Math.max(min, row.min);
+  if (row && typeof row.max === 'number') max = Math.min(max, row.max);
+  const choices = row && Array.isArray(row.choices) ? control.choices.filter((c) => row.choices.some((r) => r.name === c)) : control.choices;
+  return { min, max, choices };
+}
+
+// --- requests as paths ----------------------------------------------------------------------
+
+export const getPath = (obj, path) => path.split('.').reduce((o, k) => (o == null ? undefined : o[k]), obj);
+
+// A copy of `obj` with `path` set to `value` (objects on the way copied, created if missing).
+export function setPath(obj, path, value) {
+  const keys = path.split('.');
+  const out = { ...obj };
+  let at = out;
+  for (let i = 0; i < keys.length - 1; ++i) {
+    const next = at[keys[i]];
+    at[keys[i]] = next && typeof next === 'object' ? { ...next } : {};
+    at = at[keys[i]];
+  }
+  at[keys[keys.length - 1]] = value;
+  return out;
+}
+
+// The request's leaves as [path, value], an object that is a gate or null as one leaf.
+export function leaves(obj, prefix = '') {
+  const out = [];
+  for (const [k, v] of Object.entries(obj || {})) {
+    const path = prefix ? `${prefix}.${k}` : k;
+    if (v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length) out.push(...leaves(v, path));
+    else out.push([path, v]);
+  }
+  return out;
+}
+
+const sameValue = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+
+// The differences of a request (as the engine echoes it) from the opening run's echo, as the
+// smallest request that makes it: every leaf that differs, and a gate that is on as its own
+// fields that differ from the gate's defaults (an empty object when none do).
+export function requestDiff(echo, openingEcho, table) {
+  let out = {};
+  for (const [path, value] of leaves(echo)) {
+    if (path.startsWith('gates.')) continue;
+    if (!sameValue(value, getPath(openingEcho, path))) out = setPath(out, path, value);
+  }
+  for (const gate of GATES) {
+    const on = echo.gates && echo.gates[gate.name];
+    if (!on) continue;
+    const defaults = gateDefaults(table, gate.name);
+    const own = {};
+    for (const [k, v] of Object.entries(on)) if (!sameValue(v, defaults[k])) own[k] = v;
+    out = setPath(out, `gates.${gate.name}`, own);
+  }
+  return out;
+}
+
+// --- the fleet link --------------------------------------------------------------------------
+
+export const LINK_VERSION = '1';
+
+const writeValue = (v) => (v === null ? 'null' : Array.isArray(v) ? v.map((x) => encodeURIComponent(String(x))).join(',') : encodeURIComponent(String(v)));
+
+// `#v=1&view=fleet&…` for a request given as its differences (requestDiff): each leaf as
+// `path=value`, a gate on at its defaults as `gates.<name>=on`.
+export function encodeFleetLink(diff) {
+  const parts = ['v=1', 'view=fleet'];
+  for (const [path, value] of leaves(diff)) {
+    if (path.startsWith('gates.') && path.split('.').length === 2 && value && typeof value === 'object') parts.push(`${path}=on`);
+    else parts.push(`${path}=${writeValue(value)}`);
+  }
+  return parts.join('&');
+}
+
+export function isFleetLink(hash) {
+  const text = hash.startsWith('#') ? hash.slice(1) : hash;
+  return text.split('&').includes('view=fleet');
+}
+
+function safeDecode(text) {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+// A value from its text, by the type of the opening echo's value at that path (or the table's).
+function readValue(text, row) {
+  if (text === 'null') return null;
+  const type = row ? row.type : 'string';
+  if (type === 'number') {
+    const n = Number(text);
+    if (text.trim() === '' || !Number.isFinite(n)) throw new Error('is not a number');
+    return n;
+  }
+  if (type === 'boolean') {
+    if (text === 'true') return true;
+    if (text === 'false') return false;
+    throw new Error('is not true or false');
+  }
+  if (type === 'list') return text === '' ? [] : text.split(',').map(safeDecode);
+  return safeDecode(text);
+}
+
+// A fleet link to { request, problems }: `request` the fleet request it names (its
+// differences from the opening run), `problems` [{ key, value, reason }] for parts not read
+// (an unknown path, a value of the wrong kind, a version this page does not read). The engine
+// judges the values themselves when the request runs.
+export function parseFleetLink(hash, table) {
+  const text = hash.startsWith('#') ? hash.slice(1) : hash;
+  const problems = [];
+  let request = {};
+  const pairs = text.split('&').filter(Boolean).map((part) => {
+    const eq = part.indexOf('=');
+    return [safeDecode(eq === -1 ? part : part.slice(0, eq)), eq === -1 ? '' : part.slice(eq + 1)];
+  });
+  // A name given more than once: none of its values is taken (the single run's rule, codec.js).
+  const times = new Map();
+  for (const [key] of pairs) times.set(key, (times.get(key) || 0) + 1);
+  const said = new Set();
+  for (const [key, raw] of pairs) {
+    if (key === 'view') continue;
+    if (times.get(key) > 1) {
+      if (!said.has(key)) problems.push({ key, value: safeDecode(raw), reason: 'is given more than once' });
+      said.add(key);
+      continue;
+    }
+    if (key === 'v') {
+      if (safeDecode(raw) !== LINK_VERSION) return { request: {}, problems: [{ key, value: safeDecode(raw), reason: `is a link format this page does not read (it reads v=${LINK_VERSION})` }] };
+      continue;
+    }
+    const gate = /^gates\.([a-z]+)$/.exec(key);
+    if (gate && GATES.some((g) => g.name === gate[1])) {
+      if (raw === 'on') request = setPath(request, key, { ...(getPath(request, key) || {}) });
+      else if (raw === 'null') request = setPath(request, key, null);
+      else problems.push({ key, value: safeDecode(raw), reason: 'is "on" or "null"' });
+      continue;
+    }
+    const gateField = /^gates\.([a-z]+)\.([A-Za-z]+)$/.exec(key);
+    let row = table.rows.get(key);
+    if (gateField && GATES.some((g) => g.name === gateField[1])) {
+      const d = GATE_DEFAULTS[gateField[1]];
+      if (gateField[2] in d) row = row || { type: typeof d[gateField[2]] };
+    }
+    if (row && (row.type === 'object' || row.type === 'variant')) {
+      // An object is written by its fields; `null` switches off one that may be (the
+      // trigger, the spike): the engine says which may.
+      if (raw === 'null') request = setPath(request, key, null);
+      else problems.push({ key, value: safeDecode(raw), reason: 'is written by its fields (or as null)' });
+      continue;
+    }
+    if (!row) {
+      problems.push({ key, value: safeDecode(raw), reason: 'is not a field of the fleet request' });
+      continue;
+    }
+    try {
+      request = setPath(request, key, readValue(raw, row));
+    } catch (error) {
+      problems.push({ key, value: safeDecode(raw), reason: error.message });
+    }
+  }
+  return { request, problems };
+}
+
+// --- what a result says ----------------------------------------------------------------------
+
+const seconds = (ms) => {
+  const s = ms / 1000;
+  return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
+};
+const count = (n) => Math.round(n).toLocaleString('en-US');
+
+// How most failed requests ended, in words (FLEET.md §8's `failed` reasons).
+const REASON_WORDS = {
+  'attempt-limit': 'out of attempts', 'not-retryable': 'on a failure not retried', deadline: 'at their deadline',
+  'gate-quota': 'refused a retry by the quota', 'gate-bucket': 'refused a retry by the token bucket',
+  'gate-throttle': 'refused a retry by the throttle', 'gate-budget': 'refused a retry by the budget',
+  'circuit-open': 'refused by an open circuit breaker', unfinished: 'unfinished at the horizon',
+};
+function failureCause(result) {
+  const failed = Object.entries(result.totals.failed).filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1]);
+  if (!failed.length) return '';
+  const [reason, n] = failed[0];
+  const total = failed.reduce((a, [, m]) => a + m, 0);
+  return ` Of its ${count(total)} failed requests, ${count(n)} ended ${REASON_WORDS[reason] || reason}.`;
+}
+
+// The verdict of a service result, from `recovery` (FLEET.md §8).
+//   { kind: 'none' | 'recovered' | 'metastable' | 'undecided', text, shortText }
+export function verdictOf(result) {
+  const rec = result.recovery;
+  const durationMs = result.request.durationMs;
+  if (!rec) return { kind: 'none', shortText: 'no trigger', text: 'Nothing goes wrong in this run: it has no slowdown to recover from.' };
+  if (rec.recoveredAtMs !== null) {
+    return {
+      kind: 'recovered',
+      shortText: `recovered at ${seconds(rec.recoveredAtMs)}`,
+      text: `Recovered at ${seconds(rec.recoveredAtMs)}: from then until new requests stop at ${seconds(durationMs)}, at least 90 % of every second’s new requests succeed. The slowdown ended at ${seconds(rec.triggerEndMs)}.`,
+    };
+  }
+  if (rec.metastable) {
+    return {
+      kind: 'metastable',
+      shortText: 'still down: a metastable failure',
+      text: `Still down when new requests stop at ${seconds(durationMs)}: a metastable failure. The slowdown ended at ${seconds(rec.triggerEndMs)}, and in the ${seconds(durationMs - rec.triggerEndMs)} after it the fleet never again had 90 % of each second’s new requests succeed to the end.${failureCause(result)}`,
+    };
+  }
+  return {
+    kind: 'undecided',
+    shortText: 'not recovered yet',
+    text: `Not recovered by the time new requests stop at ${seconds(durationMs)}, but the slowdown ended at ${seconds(rec.triggerEndMs)}, less than five bins before: too soon to call it a metastable failure.`,
+  };
+}
+
+// The side effects in the article's terms, from two runs of the same request that differ
+// only in `idempotencyKey` (without, with). Each line is [label, without, with].
+export function sideEffectsOf(without, withKey) {
+  const a = without.totals;
+  const b = withKey.totals;
+  const charge = without.request.operation === 'charge';
+  const rows = [
+    ['payments asked for (requests)', count(a.requests), count(b.requests)],
+    ['payments confirmed to the customer (succeeded)', count(a.succeeded), count(b.succeeded)],
+    ['answers that came after the customer had stopped waiting (late)', count(a.late), count(b.late)],
+  ];
+  if (charge) {
+    rows.push(['charges made', count(a.charges), count(b.charges)]);
+    rows.push(['duplicate charges (beyond the first of a payment)', count(a.duplicateCharges), count(b.duplicateCharges)]);
+    rows.push(['replays (a repeat the key recognised)', count(a.replays), count(b.replays)]);
+  }
+  rows.push(['server time spent on answers nobody waited for', seconds(a.wastedServiceMs), seconds(b.wastedServiceMs)]);
+  // Commits whose 200 no one saw in time: every commit (charge or replay) less the
+  // confirmations (each success is one 200 seen in time).
+  const unconfirmed = charge ? a.charges + a.replays - a.succeeded : 0;
+  const summary = charge
+    ? `Without an idempotency key the fleet made ${count(a.charges)} charges for ${count(a.requests)} payments: ${count(a.duplicateCharges)} of them duplicates, and ${count(unconfirmed)} charges whose confirmation no customer saw in time. With a key, the same attempts make ${count(b.charges)} charges and ${count(b.duplicateCharges)} duplicates: the key stops the double charge, not the storm.`
+    : `These requests are reads: no charge is made, however many attempts the storm sends.`;
+  return { rows, summary, unconfirmed };
+}
+
+// --- the timeline as chart data -------------------------------------------------------------
+
+// Per-second rates from each bin (FLEET.md §8's counts per bin), the capacity the server can
+// serve at full occupancy (workers ÷ service time, slowed in the trigger), and the marks.
+export function stormSeries(result) {
+  const { binMs, bins } = result.timeline;
+  const req = result.request;
+  const perSecond = 1000 / binMs;
+  const trig = req.trigger;
+  const workers = req.server.workers;
+  const capacityAt = (t) => {
+    if (workers === null) return null;
+    const base = req.server.serviceMs + req.server.serviceMsPerInFlight * workers;
+    const f = trig && trig.kind === 'slowdown' && t >= trig.startMs && t < trig.endMs ? trig.factor : 1;
+    const out = trig && trig.kind === 'outage' && t >= trig.startMs && t < trig.endMs;
+    if (out) return 0;
+    return base === 0 ? null : (workers * 1000) / (base * f);
+  };
+  const points = bins.map((b, i) => ({
+    bin: i,
+    startMs: i * binMs,
+    offered: (b.firstAttempts + b.retries) * perSecond,
+    firstAttempts: b.firstAttempts * perSecond,
+    retries: b.retries * perSecond,
+    succeeded: b.succeeded * perSecond,
+    timeouts: b.timeouts * perSecond,
+    created: b.created * perSecond,
+    queue: b.queue,
+    capacity: capacityAt(i * binMs),
+  }));
+  return {
+    binMs,
+    points,
+    trigger: trig,
+    durationMs: req.durationMs,
+    recovery: result.recovery,
+  };
+}

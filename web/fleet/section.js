@@ -1,0 +1,692 @@
+// "Many callers, one server": the fleet section at the end of the article. It runs the
+// opening fleet run (FLEET.md §3's defaults) in a worker (compute.js), draws the storm over
+// time (chart.js) with its verdict and its side effects (model.js), and recomputes at once as
+// the reader changes what stops it: retries, backoff and jitter, the server's stale-work
+// rules and queue order, the gates of FLEET.md §5 (presets.js), the slowdown, the load. The
+// request is in the address as a fleet link (`#v=1&view=fleet&…`).
+
+import { h, mount, patch, toMarkup } from '../dom.js';
+import { download } from '../export/download.js';
+import {
+  CHOICE_WORDS, CONTROLS, GATES, controlBounds, encodeFleetLink, fleetTable, gateDefaults, getPath,
+  isFleetLink, parseFleetLink, requestDiff, setPath, sideEffectsOf, stormSeries, verdictOf,
+} from './model.js';
+import { TABLE_COLUMNS, binText, stormChart, tableRows, timelineCsv } from './chart.js';
+import { STALE_MS, fleetComputer } from './compute.js';
+import { fleetPresets } from './presets.js';
+import { AWS_COLUMNS, CLIENTS, STRATEGIES, aws2015Requests, awsLegend, awsPanel, awsSummary, awsTableRows } from './aws2015.js';
+import { LENGTHS_S, LOADS, cellWords, mapRequests, mapView } from './map.js';
+import { COLLAPSE_RUNS, collapseLegend, collapseOnset, collapsePanel, collapseWords } from './collapse.js';
+import { BROOKER_COLUMNS, brookerLegends, brookerPanels, brookerRequests, brookerTableRows } from './brooker.js';
+
+const P = 'fl-'; // the section's id prefix
+const id = (name) => `${P}${name}`;
+
+// The light theme's paint for the SVG download (css tokens, light).
+const SVG_STYLE = [
+  'svg{font:12px system-ui,sans-serif;background:#fff}', 'text{fill:#1d1c1a}', '.fl-tick{fill:#595650}',
+  '.fl-axis{stroke:#595650}', '.fl-grid{stroke:#d9d4ca;stroke-width:.5}', '.fl-trigger{fill:#fde6e3}',
+  '.fl-line{stroke-width:2}', '.fl-offered{stroke:#2a5db0;fill:#2a5db0}', '.fl-capacity{stroke:#1d1c1a;fill:#1d1c1a}',
+  '.fl-succeeded{stroke:#16713f;fill:#16713f}', '.fl-timeouts{stroke:#9a4a00;fill:#9a4a00}', '.fl-queue{fill:#6c3ba6;opacity:.5}',
+  '.fl-mark{stroke:#1d1c1a;stroke-dasharray:3 3}', '.fl-cursor{display:none}',
+].join('');
+
+export function mountFleet(root, { engineUrl, bundleUrl, mainEngine }) {
+  const doc = root.ownerDocument;
+  const win = doc.defaultView;
+  const presets = fleetPresets();
+  const computer = fleetComputer(win, { engineUrl, bundleUrl, mainEngine });
+
+  let table = null; // fleetTable(): set from the opening run's echo
+  let openingEcho = null;
+  let request = {}; // the reader's request, as its differences from the opening run
+  let shown = null; // { request, result, withKey, series }
+  let cursor = null;
+  let progressTimer = 0;
+  let interacted = false; // the address is rewritten only after the reader has changed something
+  let settleWaiters = [];
+  let busy = false; // the newest computation has not reported yet
+
+  root.replaceChildren(mount(h('div', { class: 'fl' },
+    // The story, here rather than in index.html: the page's opening bytes stay as they were.
+    h('div', { class: 'prose fl-story' },
+      h('p', {}, h('strong', {}, 'A slowdown becomes a storm. '), 'Ten seconds in, for ten seconds, every attempt takes four times as long. The server can now serve half of what arrives; the queue grows; answers start to come after their caller has stopped waiting, and each caller that stopped waiting sends its payment again. The server works through a queue of attempts nobody is waiting for, and every one of them still charges a card.'),
+      h('p', {}, h('strong', {}, 'The storm outlives it. '), 'When the slowdown ends the server is as fast as before, but the queue it left behind is made of attempts already too old to be answered in time, and each one that times out sends another. If the fleet does not come back, this is a metastable failure: a state that keeps itself going after its cause has gone. The verdict under the chart is read from the run itself.'),
+      h('p', {}, h('strong', {}, 'What stops it '), 'is what takes the retries out of the loop: not retrying at all, a client-side token bucket that lets retries through only while first attempts succeed, a server that drops work that can no longer finish in time, or one that serves the newest attempt first. Dropping only what has already expired is not enough: a first-in first-out queue then serves attempts with less time left than their service needs. Try each below; every figure is computed in your browser from the same seed, by the fleet model of the project’s FLEET.md.')),
+    h('div', { class: 'fl-figure' },
+      h('p', { class: 'fl-verdict', id: id('verdict'), role: 'status', 'aria-live': 'polite' }, 'Computing the opening fleet run…'),
+      h('p', { class: 'fl-progress', id: id('progress'), hidden: true }),
+      h('p', { class: 'rl-failure', id: id('error'), role: 'alert', hidden: true }),
+      h('div', { class: 'fl-chart-box', id: id('chart'), tabindex: 0, role: 'group', 'aria-roledescription': 'chart', 'aria-label': 'The storm over time; left and right arrows step through the seconds', 'aria-describedby': id('readout') }),
+      h('p', { class: 'fl-readout', id: id('readout'), 'aria-live': 'polite' }, 'Arrow keys or the pointer on the chart: one second’s figures.'),
+      h('p', { class: 'fl-summary', id: id('summary') }),
+      h('div', { class: 'fl-exports' },
+        h('button', { type: 'button', id: id('csv') }, 'Download the timeline (CSV)'),
+        h('button', { type: 'button', id: id('svg') }, 'Download the chart (SVG)'),
+        h('button', { type: 'button', id: id('copy') }, 'Copy the fleet link')),
+      h('details', { class: 'fl-data' }, h('summary', {}, 'The chart as a table, second by second'), h('div', { id: id('table'), class: 'fl-scroll', tabindex: 0, role: 'region', 'aria-label': 'The storm per second, as a table' }))),
+    h('section', { class: 'fl-effects', 'aria-labelledby': id('effects-h') },
+      h('h3', { id: id('effects-h') }, 'What the storm did to the payments'),
+      h('div', { id: id('effects') })),
+    h('section', { class: 'fl-stops', 'aria-labelledby': id('stops-h') },
+      h('h3', { id: id('stops-h') }, 'What stops it'),
+      h('p', {}, 'Each control reruns the fleet at once, from the same seed.'),
+      h('div', { class: 'fl-controls', id: id('controls') }),
+      h('div', { class: 'fl-gates', id: id('gates') }),
+      h('div', { class: 'fl-presets' },
+        h('label', { for: id('preset') }, 'A real client’s defence'),
+        h('select', { id: id('preset') }, h('option', { value: '' }, 'none (the opening run’s gates: none)'), ...presets.map((p) => h('option', { value: p.id }, p.label))),
+        h('div', { id: id('preset-card'), class: 'fl-card' })),
+      h('button', { type: 'button', id: id('reset') }, 'Back to the opening fleet run')),
+    h('section', { class: 'fl-map-box', 'aria-labelledby': id('map-h') },
+      h('h3', { id: id('map-h') }, 'Where it recovers: the stability map'),
+      h('p', {}, 'The same fleet at five loads and seven slowdown lengths, one engine run per cell: the time it recovers, or “down” when it is still down as new requests stop. Below some load a slowdown of any length is ridden out; above it, a longer slowdown tips the fleet into a storm that outlives it. The opening run is marked ●. Arrow keys move between cells; Enter (or a click) draws that cell’s run above.'),
+      h('p', { class: 'fl-note-text' }, 'A recovery time is FLEET.md’s own test: the first second after the slowdown from which, to the end of new requests, every second’s successes are at least 90 % of its new requests. At light load a chance burst of new requests in one second can fail that test with no retry in sight, which is why a light load can show a late recovery time.'),
+      h('p', { id: id('map-status'), role: 'status' }, 'Waiting for the opening run…'),
+      h('div', { id: id('map'), class: 'fl-scroll-x' }),
+      h('p', { id: id('map-readout'), class: 'fl-readout', 'aria-live': 'polite' }),
+      h('button', { type: 'button', id: id('map-again') }, 'Map the settings above instead')),
+    h('section', { class: 'fl-repro', 'aria-labelledby': id('aws-h') },
+      h('h3', { id: id('aws-h') }, 'Reproduced here: AWS 2015, “Exponential Backoff and Jitter”'),
+      h('p', {}, 'Marc Brooker’s post had clients contend for one row under optimistic concurrency: each reads the row’s version, writes with it, and retries after a backoff when another write got there first. Its simulator’s means over 100 runs are the crosses; the lines are this engine’s, computed in your browser for 10 to 190 clients and five strategies as you read (FLEET.md §7). Jitter cuts the writes, and full jitter the time it takes everyone to finish.'),
+      h('p', { id: id('aws-status'), role: 'status' }, 'Waiting for the opening run…'),
+      h('div', { class: 'fl-panels' },
+        h('figure', {}, h('div', { id: id('aws-writes') }), h('figcaption', {}, 'Writes, all clients together, against clients')),
+        h('figure', {}, h('div', { id: id('aws-time') }), h('figcaption', {}, 'Time until the last client has written (ms), against clients'))),
+      h('div', { id: id('aws-legend') }),
+      h('details', { class: 'fl-data' }, h('summary', {}, 'The reproduction as a table, beside the peer’s means'),
+        h('div', { id: id('aws-table'), class: 'fl-scroll', tabindex: 0, role: 'region', 'aria-label': 'The AWS 2015 reproduction, as a table' }))),
+    h('section', { class: 'fl-repro', 'aria-labelledby': id('bk-h') },
+      h('h3', { id: id('bk-h') }, 'Reproduced here: Brooker 2022, token buckets against retries'),
+      h('p', {}, 'A server that fails a share of its requests, and 100 clients sending 10 requests a second each for 10 seconds (FLEET.md §9.7). Three retries buy success at the price of load, which grows fastest exactly when the server is failing; the token bucket lets a retry through only while first attempts keep succeeding, so its load stays near one attempt per request. The crosses are Brooker’s own simulator; the third panel splits the same 100 requests a second over 10, 100 and 1,000 clients, each with its own bucket.'),
+      h('p', { id: id('bk-status'), role: 'status' }, 'Waiting for the reproduction above…'),
+      h('div', { class: 'fl-panels' },
+        h('figure', {}, h('div', { id: id('bk-success') }), h('figcaption', {}, 'Success against the failure rate')),
+        h('figure', {}, h('div', { id: id('bk-load') }), h('figcaption', {}, 'Load (attempts per request) against the failure rate')),
+        h('figure', {}, h('div', { id: id('bk-clients') }), h('figcaption', {}, 'The bucket’s load for 10, 100 and 1,000 clients'))),
+      h('div', { id: id('bk-legend') }),
+      h('details', { class: 'fl-data' }, h('summary', {}, 'The reproduction as a table, beside his results'),
+        h('div', { id: id('bk-table'), class: 'fl-scroll', tabindex: 0, role: 'region', 'aria-label': 'The Brooker 2022 reproduction, as a table' }))),
+    h('section', { class: 'fl-repro', 'aria-labelledby': id('col-h') },
+      h('h3', { id: id('col-h') }, 'Reproduced here: Brooker’s retry collapse'),
+      h('p', {}, 'One busy client, 40 requests a second, and a server whose every attempt takes longer the more it is serving. A five-second spike to twice the rate pushes service past the three-second timeout; each timeout is retried at once, twice, and the server spends itself on attempts nobody is waiting for (FLEET.md §9.8). Backing off with full jitter from a 20 s base spreads the same retries out, and every request succeeds.'),
+      h('p', { id: id('col-status'), role: 'status' }, 'Waiting for the reproductions above…'),
+      h('div', { class: 'fl-panels' }, h('figure', {}, h('div', { id: id('col-chart') }), h('figcaption', {}, 'Successes per second, 0 to 80 s'))),
+      h('div', { id: id('col-legend') }))), doc));
+
+  const $ = (name) => root.querySelector(`#${id(name)}`);
+  const verdictBox = $('verdict');
+  const progress = $('progress');
+  const errorBox = $('error');
+  const chartBox = $('chart');
+
+  let linkNote = ''; // what a fleet link had that was not used, until the reader changes something
+  function showError(text) {
+    const all = [linkNote, text].filter(Boolean).join(' ');
+    errorBox.hidden = !all;
+    errorBox.textContent = all;
+  }
+
+  // A data table drawn only while its <details> is open (and when it opens): a table of a
+  // hundred rows redrawn on every result would cost the page's main thread more than the
+  // charts do.
+  function lazyTable(boxName, build) {
+    const box = $(boxName);
+    const details = box.closest('details');
+    const draw = () => {
+      if (details.open) patch(box, build());
+    };
+    details.addEventListener('toggle', draw);
+    return draw;
+  }
+
+  // --- computing ------------------------------------------------------------------------
+
+  const withKeyFlag = (req, key) => setPath(req, 'idempotencyKey', key);
+
+  function compute(req, { fromReader = false } = {}) {
+    if (fromReader) {
+      interacted = true;
+      linkNote = '';
+    }
+    busy = true;
+    win.clearTimeout(progressTimer);
+    const started = win.performance.now();
+    progressTimer = win.setTimeout(() => {
+      progress.hidden = false;
+      progress.textContent = 'Computing the fleet… (in a worker, so the page stays responsive)';
+    }, STALE_MS);
+    // Only the newest job reports (compute.js), so this is the newest one ending.
+    const done = () => {
+      busy = false;
+      win.clearTimeout(progressTimer);
+      progress.hidden = true;
+      const waiters = settleWaiters;
+      settleWaiters = [];
+      for (const w of waiters) w();
+    };
+    let first = null;
+    computer.run([withKeyFlag(req, false), withKeyFlag(req, true)], {
+      onResult(index, result) {
+        if (!result.ok) {
+          if (index === 0) showError(`The fleet could not run: ${result.errors.map((e) => e.message).join(' ')} The last good run stays on show.`);
+          return;
+        }
+        if (index === 0) {
+          first = result;
+          progress.textContent = `Computing the run with an idempotency key… (${Math.round(win.performance.now() - started)} ms so far)`;
+        } else if (first) {
+          showError('');
+          accept(req, first, result);
+        }
+      },
+      onDone: done,
+      onError(message) {
+        showError(`The fleet engine could not run here (${message}).`);
+        done();
+      },
+    });
+  }
+
+  function accept(req, result, withKey) {
+    if (!openingEcho) {
+      openingEcho = result.request;
+      table = fleetTable({ fleetSchema: null }, openingEcho);
+      buildControls();
+    }
+    request = req;
+    shown = { request: req, result, withKey, series: stormSeries(result) };
+    if (cursor !== null && cursor >= shown.series.points.length) cursor = null;
+    draw();
+    syncControls();
+    if (interacted) writeLink();
+  }
+
+  // --- drawing --------------------------------------------------------------------------
+
+  function draw() {
+    const { result, withKey, series } = shown;
+    const verdict = verdictOf(result);
+    verdictBox.textContent = verdict.text;
+    verdictBox.dataset.kind = verdict.kind;
+    root.dataset.verdict = verdict.kind;
+    patch(chartBox, stormChart(series, { id: id('svg-chart'), cursor }));
+    $('summary').textContent = `${result.totals.requests.toLocaleString('en-US')} requests made ${result.totals.attempts.toLocaleString('en-US')} attempts (load ${result.totals.load.toFixed(2)}×); ${result.totals.succeeded.toLocaleString('en-US')} succeeded.`;
+    drawStormTable();
+    const effects = sideEffectsOf(result, withKey);
+    patch($('effects'),
+      h('p', {}, effects.summary),
+      h('table', { class: 'fl-table fl-effects-table' },
+        h('caption', {}, 'The same attempts, without and with an idempotency key'),
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'in this run'), h('th', { scope: 'col' }, 'without a key'), h('th', { scope: 'col' }, 'with a key'))),
+        h('tbody', {}, ...effects.rows.map(([label, a, b]) => h('tr', {}, h('th', { scope: 'row' }, label), h('td', {}, a), h('td', {}, b))))));
+    $('readout').textContent = cursor === null ? 'Arrow keys or the pointer on the chart: one second’s figures.' : binText(series, cursor);
+  }
+
+  const drawStormTable = lazyTable('table', () => h('table', { class: 'fl-table' },
+    h('caption', {}, 'The storm per second (each row one bin of the timeline)'),
+    h('thead', {}, h('tr', {}, ...TABLE_COLUMNS.map((c) => h('th', { scope: 'col' }, c)))),
+    h('tbody', {}, ...tableRows(shown.series).map((r) => h('tr', {}, h('th', { scope: 'row' }, String(r[0])), ...r.slice(1).map((c) => h('td', {}, c)))))));
+
+  // The keyboard and pointer cursor over the bins.
+  chartBox.addEventListener('keydown', (event) => {
+    if (!shown) return;
+    const n = shown.series.points.length;
+    const moves = { ArrowRight: 1, ArrowLeft: -1, PageDown: 10, PageUp: -10 };
+    if (event.key in moves) cursor = Math.max(0, Math.min(n - 1, (cursor === null ? -1 : cursor) + moves[event.key]));
+    else if (event.key === 'Home') cursor = 0;
+    else if (event.key === 'End') cursor = n - 1;
+    else if (event.key === 'Escape') cursor = null;
+    else return;
+    event.preventDefault();
+    draw();
+  });
+  chartBox.addEventListener('pointermove', (event) => {
+    const svg = chartBox.querySelector('svg');
+    if (!shown || !svg) return;
+    const box = svg.getBoundingClientRect();
+    const x = ((event.clientX - box.left) / box.width) * 720;
+    const n = shown.series.points.length;
+    const bin = Math.floor(((x - 56) / 560) * n);
+    if (bin >= 0 && bin < n && bin !== cursor) {
+      cursor = bin;
+      draw();
+    }
+  });
+
+  // --- the controls ---------------------------------------------------------------------
+
+  const valueOf = (path) => {
+    const own = getPath(request, path);
+    return own === undefined ? getPath(openingEcho, path) : own;
+  };
+
+  function change(path, value) {
+    let next = setPath(request, path, value);
+    if (path.startsWith('trigger.') && request.trigger === undefined) next = setPath(next, 'trigger', { ...openingEcho.trigger, ...next.trigger });
+    compute(next, { fromReader: true });
+  }
+
+  function buildControls() {
+    const box = $('controls');
+    const nodes = CONTROLS.map((c) => {
+      const b = controlBounds(c, table);
+      const cid = id(`c-${c.path.replace(/\./g, '-')}`);
+      if (c.kind === 'choice') {
+        return h('div', { class: 'fl-control' },
+          h('label', { for: cid }, c.label),
+          h('select', { id: cid, 'data-path': c.path }, ...b.choices.map((v) => h('option', { value: v }, CHOICE_WORDS[v] || v))));
+      }
+      return h('div', { class: 'fl-control' },
+        h('label', { for: cid }, c.label),
+        h('input', { type: 'range', id: cid, 'data-path': c.path, min: b.min, max: b.max, step: c.step }),
+        h('output', { for: cid, id: `${cid}-out` }));
+    });
+    box.replaceChildren(...nodes.map((n) => mount(n, doc)));
+    for (const el of box.querySelectorAll('[data-path]')) {
+      const path = el.dataset.path;
+      const read = () => (el.type === 'range' ? Number(el.value) : el.value);
+      el.addEventListener(el.type === 'range' ? 'input' : 'change', () => {
+        const out = root.querySelector(`#${el.id}-out`);
+        if (out) out.textContent = String(read());
+        change(path, read());
+      });
+    }
+    // The gates: each a switch, its scope and its fields, starting from its defaults.
+    const gates = GATES.map((g) => {
+      const d = gateDefaults(table, g.name);
+      const gid = id(`g-${g.name}`);
+      return h('fieldset', { class: 'fl-gate', 'data-gate': g.name },
+        h('legend', {}, h('input', { type: 'checkbox', id: gid, 'data-gate-on': g.name }), ' ', h('label', { for: gid }, g.label)),
+        h('div', { class: 'fl-gate-fields' },
+          h('label', { for: `${gid}-scope` }, 'one per'),
+          h('select', { id: `${gid}-scope`, 'data-gate-field': 'scope' }, h('option', { value: 'client' }, 'client (as an SDK keeps it)'), h('option', { value: 'fleet' }, 'fleet (shared by all clients)')),
+          ...g.fields.map(([name, label, step]) => [
+            h('label', { for: `${gid}-${name}` }, label),
+            h('input', { type: 'number', id: `${gid}-${name}`, 'data-gate-field': name, step, value: d[name] }),
+          ])));
+    });
+    $('gates').replaceChildren(...gates.map((n) => mount(n, doc)));
+    for (const set of $('gates').querySelectorAll('[data-gate]')) {
+      const name = set.dataset.gate;
+      const gateNow = () => {
+        const out = {};
+        for (const el of set.querySelectorAll('[data-gate-field]')) {
+          const key = el.dataset.gateField;
+          const v = el.tagName === 'SELECT' ? el.value : el.value === '' ? NaN : Number(el.value);
+          if (key === 'scope' && v === 'client') continue;
+          if (key !== 'scope' && v === gateDefaults(table, name)[key]) continue;
+          out[key] = v;
+        }
+        return out;
+      };
+      set.querySelector('[data-gate-on]').addEventListener('change', (e) => change(`gates.${name}`, e.target.checked ? gateNow() : null));
+      for (const el of set.querySelectorAll('[data-gate-field]')) {
+        el.addEventListener('change', () => {
+          if (set.querySelector('[data-gate-on]').checked) change(`gates.${name}`, gateNow());
+        });
+      }
+    }
+  }
+
+  // The controls show the run on show (after a link, a preset, a reset).
+  function syncControls() {
+    for (const el of root.querySelectorAll('#fl-controls [data-path]')) {
+      const v = valueOf(el.dataset.path);
+      if (el.type === 'range') {
+        if (Number(el.value) !== v) el.value = String(v);
+        const out = root.querySelector(`#${el.id}-out`);
+        if (out) out.textContent = String(v);
+      } else if (el.value !== v) el.value = v;
+    }
+    for (const set of root.querySelectorAll('[data-gate]')) {
+      const name = set.dataset.gate;
+      const g = shown.result.request.gates[name];
+      const sw = set.querySelector('[data-gate-on]');
+      sw.checked = Boolean(g);
+      set.classList.toggle('fl-gate-on', Boolean(g));
+      const values = g || gateDefaults(table, name);
+      for (const el of set.querySelectorAll('[data-gate-field]')) {
+        const v = values[el.dataset.gateField];
+        if (v !== undefined && el.value !== String(v) && doc.activeElement !== el) el.value = String(v);
+      }
+    }
+    const preset = presets.find((p) => sameGates(shown.result.request.gates, p.gates));
+    $('preset').value = preset ? preset.id : '';
+    showPreset(preset || null);
+  }
+
+  // Do a request's gates (as echoed) equal a preset's (its gates over their defaults, the others off)?
+  function sameGates(echoed, gates) {
+    return GATES.every((g) => {
+      const want = gates[g.name] ? { ...gateDefaults(table, g.name), ...gates[g.name] } : null;
+      const have = echoed[g.name];
+      if (!want || !have) return !want && !have;
+      return Object.keys(want).every((k) => want[k] === have[k]);
+    });
+  }
+
+  function showPreset(preset) {
+    patch($('preset-card'), preset ? h('div', {},
+      h('p', {}, h('strong', {}, 'Source: '), preset.source),
+      h('p', {}, h('strong', {}, 'It sets: '), Object.entries(preset.gates).map(([g, v]) => `${g} ${Object.entries(v).map(([k, x]) => `${k} ${x}`).join(', ')}`).join('; ')),
+      h('p', {}, h('strong', {}, 'What this cannot represent: '), [...preset.cannot, 'Only the gate is set: the client’s own retry count, backoff and timeouts are not applied; the fleet keeps the ones above.'].join(' '))) : null);
+  }
+
+  $('preset').addEventListener('change', (e) => {
+    const preset = presets.find((p) => p.id === e.target.value);
+    let next = setPath(request, 'gates', {});
+    if (preset) for (const [g, v] of Object.entries(preset.gates)) next = setPath(next, `gates.${g}`, { ...v });
+    if (!Object.keys(next.gates).length) delete next.gates;
+    compute(next, { fromReader: true });
+  });
+  $('reset').addEventListener('click', () => compute({}, { fromReader: true }));
+
+  // --- exports and the link -------------------------------------------------------------
+
+  $('csv').addEventListener('click', () => shown && download(doc, 'retrylab-fleet-timeline.csv', 'text/csv', timelineCsv(shown.result)));
+  $('svg').addEventListener('click', () => {
+    if (!shown) return;
+    const tree = stormChart(shown.series, { id: 'fleet' });
+    tree.children.unshift(h('style', {}, SVG_STYLE));
+    download(doc, 'retrylab-fleet.svg', 'image/svg+xml', toMarkup(tree));
+  });
+
+  const linkNow = () => `#${encodeFleetLink(requestDiff(shown.result.request, openingEcho, table))}`;
+  function writeLink() {
+    const hash = linkNow();
+    if (win.location.hash === hash) return;
+    try {
+      win.history.replaceState(win.history.state, '', hash);
+    } catch {
+      // A browser that refuses keeps the link it has.
+    }
+  }
+  $('copy').addEventListener('click', () => {
+    if (!shown) return;
+    const url = `${win.location.href.split('#')[0]}${linkNow()}`;
+    const clip = win.navigator.clipboard;
+    if (clip && clip.writeText) clip.writeText(url).catch(() => {});
+    $('copy').textContent = 'Link copied';
+    win.setTimeout(() => { $('copy').textContent = 'Copy the fleet link'; }, 2000);
+  });
+
+  function readLink() {
+    const { request: linked, problems } = parseFleetLink(win.location.hash, table);
+    linkNote = problems.length ? `Parts of the fleet link were not used: ${problems.map((p) => `${p.key}=${p.value} ${p.reason}`).join('; ')}.` : '';
+    showError('');
+    compute(linked);
+  }
+  win.addEventListener('hashchange', () => {
+    if (table && isFleetLink(win.location.hash)) readLink();
+  });
+
+  // The opening run first (its echo is the field table's defaults), then a fleet link's run.
+  const linkAtStart = isFleetLink(win.location.hash);
+  const firstSettle = new Promise((resolve) => settleWaiters.push(resolve));
+  compute({});
+  const ready = firstSettle.then(() => {
+    if (linkAtStart && table) {
+      const p = new Promise((resolve) => settleWaiters.push(resolve));
+      readLink();
+      return p;
+    }
+    return null;
+  });
+
+  // --- the stability map: one worker of its own; a newer map replaces a stale one -------------
+
+  const mapState = { items: [], results: new Map(), focus: [2, 4], marked: null, base: {}, complete: false };
+  const mapComputer = fleetComputer(win, { engineUrl, bundleUrl, mainEngine });
+  let mapWaiters = [];
+  let mapFrame = 0;
+  function drawMap() {
+    mapFrame = 0;
+    patch($('map'), mapView(mapState.items, mapState.results, { id: id('map-grid'), focus: mapState.focus, marked: mapState.marked }));
+    const done = mapState.results.size;
+    $('map-status').textContent = mapState.complete
+      ? `${done} runs: ${[...mapState.results.values()].filter((r) => r.ok && r.recovery && r.recovery.recoveredAtMs !== null).length} recover, ${[...mapState.results.values()].filter((r) => r.ok && r.recovery && r.recovery.metastable).length} stay down.`
+      : `Computing the map… ${done} of ${mapState.items.length} runs.`;
+  }
+  const scheduleMap = () => {
+    if (!mapFrame) mapFrame = win.requestAnimationFrame(drawMap);
+  };
+  function runMap(base, then = null) {
+    mapState.base = base;
+    mapState.items = mapRequests(base, shown.result.request);
+    mapState.results = new Map();
+    mapState.complete = false;
+    const load = shown.result.request.ratePerClient;
+    const trig = shown.result.request.trigger;
+    const lengthS = trig && trig.kind === 'slowdown' ? (trig.endMs - trig.startMs) / 1000 : null;
+    const r = LOADS.indexOf(load);
+    const c = LENGTHS_S.indexOf(lengthS);
+    mapState.marked = r >= 0 && c >= 0 ? [r, c] : null;
+    const items = mapState.items;
+    mapComputer.run(items.map((x) => x.request), {
+      onResult(index, result) {
+        mapState.results.set(`${items[index].row}:${items[index].col}`, result);
+        scheduleMap();
+      },
+      onDone() {
+        mapState.complete = true;
+        scheduleMap();
+        const waiters = mapWaiters;
+        mapWaiters = [];
+        for (const w of waiters) w();
+        if (then) then();
+      },
+      onError(message) {
+        $('map-status').textContent = `The map could not be computed here (${message}).`;
+      },
+    });
+    scheduleMap();
+  }
+  const mapCell = (el) => el && el.closest && el.closest('td[data-row]');
+  function focusCell(r, c, { move = true } = {}) {
+    mapState.focus = [r, c];
+    drawMap();
+    const item = mapState.items.find((x) => x.row === r && x.col === c);
+    const marked = mapState.marked && mapState.marked[0] === r && mapState.marked[1] === c;
+    $('map-readout').textContent = item ? cellWords(item, mapState.results.get(`${r}:${c}`), marked) : '';
+    if (move) {
+      const cell = $('map').querySelector(`td[data-row="${r}"][data-col="${c}"]`);
+      if (cell) cell.focus();
+    }
+  }
+  $('map').addEventListener('keydown', (event) => {
+    const cell = mapCell(event.target);
+    if (!cell) return;
+    let [r, c] = [Number(cell.dataset.row), Number(cell.dataset.col)];
+    const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+    if (event.key in moves) {
+      r = Math.max(0, Math.min(LOADS.length - 1, r + moves[event.key][0]));
+      c = Math.max(0, Math.min(LENGTHS_S.length - 1, c + moves[event.key][1]));
+    } else if (event.key === 'Home') c = 0;
+    else if (event.key === 'End') c = LENGTHS_S.length - 1;
+    else if (event.key === 'Enter' || event.key === ' ') {
+      event.preventDefault();
+      openCell(r, c);
+      return;
+    } else return;
+    event.preventDefault();
+    focusCell(r, c);
+  });
+  $('map').addEventListener('pointerover', (event) => {
+    const cell = mapCell(event.target);
+    if (cell) focusCell(Number(cell.dataset.row), Number(cell.dataset.col), { move: false });
+  });
+  $('map').addEventListener('click', (event) => {
+    const cell = mapCell(event.target);
+    if (cell) openCell(Number(cell.dataset.row), Number(cell.dataset.col));
+  });
+  function openCell(r, c) {
+    const item = mapState.items.find((x) => x.row === r && x.col === c);
+    if (item) compute(item.request, { fromReader: true });
+  }
+  $('map-again').addEventListener('click', () => shown && runMap(request));
+
+  // --- the AWS 2015 reproduction: two workers of its own, so the controls above stay quick -----
+
+  const aws = { points: new Map(), ms: null, started: null, complete: false };
+  const awsTotal = CLIENTS.length * STRATEGIES.length;
+  let awsFrame = 0;
+  let awsWaiters = [];
+  function drawAws() {
+    awsFrame = 0;
+    patch($('aws-writes'), awsPanel(aws.points, 'writes', { id: id('aws-w'), title: 'Writes against clients, five strategies, with the peer’s means', unit: 'writes' }));
+    patch($('aws-time'), awsPanel(aws.points, 'makespanMs', { id: id('aws-t'), title: 'Completion time against clients, five strategies, with the peer’s means', unit: 'ms' }));
+    const when = aws.complete ? ` Computed in ${(aws.ms / 1000).toFixed(2)} s, in two workers.` : ' Computing…';
+    $('aws-status').textContent = `${awsSummary(aws.points, awsTotal)}${when}`;
+    drawAwsTable();
+  }
+  const drawAwsTable = lazyTable('aws-table', () => h('table', { class: 'fl-table' },
+    h('caption', {}, 'Means over 100 runs, here and in the peer’s simulator'),
+    h('thead', {}, h('tr', {}, ...AWS_COLUMNS.map((c) => h('th', { scope: 'col' }, c)))),
+    h('tbody', {}, ...awsTableRows(aws.points).map((r) => h('tr', {}, h('th', { scope: 'row' }, r[0]), ...r.slice(1).map((c) => h('td', {}, c)))))));
+  const scheduleAws = () => {
+    if (!awsFrame) awsFrame = win.requestAnimationFrame(drawAws);
+  };
+  // A list of requests over `workers` workers of their own (interleaved, so each gets large
+  // and small ones): onResult(item, result) as each arrives, then onDone(), or onError(message).
+  function sweep(items, workers, { onResult, onDone, onError }) {
+    const parts = Array.from({ length: workers }, (_, w) => items.filter((_, i) => i % workers === w));
+    let left = parts.length;
+    for (const part of parts) {
+      const c = fleetComputer(win, { engineUrl, bundleUrl, mainEngine });
+      c.run(part.map((x) => x.request), {
+        onResult: (index, result) => onResult(part[index], result),
+        onDone() {
+          c.destroy();
+          left -= 1;
+          if (!left) onDone();
+        },
+        onError,
+      });
+    }
+  }
+
+  function runAws() {
+    patch($('aws-legend'), awsLegend());
+    aws.started = win.performance.now();
+    const failed = (message) => { $('aws-status').textContent = `The reproduction could not run here (${message}).`; };
+    sweep(aws2015Requests(), 2, {
+      onResult(item, result) {
+        if (result.ok) aws.points.set(`${item.strategy}:${item.clients}`, result.mean);
+        else failed(result.errors.map((e) => e.message).join(' '));
+        scheduleAws();
+      },
+      onDone() {
+        aws.complete = true;
+        aws.ms = win.performance.now() - aws.started;
+        scheduleAws();
+        const waiters = awsWaiters;
+        awsWaiters = [];
+        for (const w of waiters) w();
+        runBrooker();
+      },
+      onError: failed,
+    });
+    scheduleAws();
+  }
+  // The map first (it follows the story), then the reproductions, one after another.
+  ready.then(() => runMap({}, runAws));
+
+  // --- Brooker 2022, once AWS 2015 is done (one worker) -----------------------------------------
+
+  const bk = { points: new Map(), ms: null, complete: false, total: 0 };
+  let bkFrame = 0;
+  let bkWaiters = [];
+  function drawBrooker() {
+    bkFrame = 0;
+    const [success, load, clients] = brookerPanels(bk.points, id('bk'));
+    patch($('bk-success'), success);
+    patch($('bk-load'), load);
+    patch($('bk-clients'), clients);
+    $('bk-status').textContent = bk.complete ? `All ${bk.total} runs computed in ${(bk.ms / 1000).toFixed(2)} s.` : `${bk.points.size} of ${bk.total} runs computed…`;
+    drawBrookerTable();
+  }
+  const drawBrookerTable = lazyTable('bk-table', () => h('table', { class: 'fl-table' },
+    h('caption', {}, 'Success and load (attempts per request), here and in his simulator'),
+    h('thead', {}, h('tr', {}, ...BROOKER_COLUMNS.map((c) => h('th', { scope: 'col' }, c)))),
+    h('tbody', {}, ...brookerTableRows(bk.points).map((r) => h('tr', {}, h('th', { scope: 'row' }, r[0]), ...r.slice(1).map((c) => h('td', {}, c)))))));
+  const scheduleBrooker = () => {
+    if (!bkFrame) bkFrame = win.requestAnimationFrame(drawBrooker);
+  };
+  function runBrooker() {
+    const [a, b] = brookerLegends();
+    patch($('bk-legend'), a, b);
+    const items = brookerRequests();
+    bk.total = items.length;
+    const started = win.performance.now();
+    const failed = (message) => { $('bk-status').textContent = `The reproduction could not run here (${message}).`; };
+    sweep(items, 1, {
+      onResult(item, result) {
+        if (result.ok) bk.points.set(item.key, result.totals);
+        else failed(result.errors.map((e) => e.message).join(' '));
+        scheduleBrooker();
+      },
+      onDone() {
+        bk.complete = true;
+        bk.ms = win.performance.now() - started;
+        scheduleBrooker();
+        const waiters = bkWaiters;
+        bkWaiters = [];
+        for (const w of waiters) w();
+        runCollapse();
+      },
+      onError: failed,
+    });
+    scheduleBrooker();
+  }
+
+  // --- Brooker's collapse, last (one worker) --------------------------------------------------
+
+  const col = { results: [], complete: false };
+  let colWaiters = [];
+  function drawCollapse() {
+    patch($('col-chart'), collapsePanel(col.results, id('col')));
+    $('col-status').textContent = col.complete ? collapseWords(col.results) : 'Computing…';
+  }
+  function runCollapse() {
+    patch($('col-legend'), collapseLegend());
+    const failed = (message) => { $('col-status').textContent = `The reproduction could not run here (${message}).`; };
+    sweep(COLLAPSE_RUNS.map((run, i) => ({ index: i, request: run.request })), 1, {
+      onResult(item, result) {
+        if (result.ok) col.results[item.index] = result;
+        else failed(result.errors.map((e) => e.message).join(' '));
+        drawCollapse();
+      },
+      onDone() {
+        col.complete = true;
+        drawCollapse();
+        const waiters = colWaiters;
+        colWaiters = [];
+        for (const w of waiters) w();
+      },
+      onError: failed,
+    });
+    drawCollapse();
+  }
+
+  return {
+    ready,
+    map: () => (mapState.complete ? Promise.resolve() : new Promise((resolve) => mapWaiters.push(resolve))).then(() => ({
+      cells: mapState.items.map((x) => ({ load: x.load, lengthS: x.lengthS, recovery: mapState.results.get(`${x.row}:${x.col}`).recovery })),
+      marked: mapState.marked,
+    })),
+    collapse: () => (col.complete ? Promise.resolve() : new Promise((resolve) => colWaiters.push(resolve))).then(() => ({
+      onset: col.results[0] ? collapseOnset(col.results[0]) : null,
+      totals: col.results.map((r) => r && { requests: r.totals.requests, succeeded: r.totals.succeeded }),
+    })),
+    // The AWS 2015 reproduction: resolves with its points and time once all are computed.
+    brooker: () => (bk.complete ? Promise.resolve() : new Promise((resolve) => bkWaiters.push(resolve))).then(() => ({ points: Object.fromEntries(bk.points), ms: bk.ms })),
+    aws: () => (aws.complete ? Promise.resolve() : new Promise((resolve) => awsWaiters.push(resolve))).then(() => ({ points: Object.fromEntries(aws.points), ms: aws.ms })),
+    // Resolves once no computation is pending.
+    settled: () => (!busy ? Promise.resolve() : new Promise((resolve) => settleWaiters.push(resolve))),
+    state: () => (shown ? { request: shown.request, result: shown.result, withKey: shown.withKey, verdict: verdictOf(shown.result) } : null),
+    load: (req) => compute(req, { fromReader: true }),
+    link: () => (shown ? linkNow() : null),
+    where: () => computer.where(),
+  };
+}
