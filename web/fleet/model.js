@@ -1,5 +1,5 @@
 // The fleet section's pure part (no DOM, testable in node): the controls and the fleet
-// request they make, the fleet link (`#v=1&view=fleet&<path>=<value>…`, OWNERS.md), and
+// request they make, the fleet link (`#v=1&view=fleet&<path>=<value>…`, README "Links to a run"), and
 // what a fleet result says in words (the verdict, the side effects), all read from the
 // result's data (FLEET.md §8).
 

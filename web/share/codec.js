@@ -116,7 +116,7 @@ const list = (raw) => (raw === '' ? [] : raw.split(','));
 // has at least one "key=value".
 export function isLink(hash) {
   const text = hash.startsWith('#') ? hash.slice(1) : hash;
-  // A `view` key names another view's link (view=fleet, view=compare: OWNERS.md's format),
+  // A `view` key names another view's link (view=fleet, view=compare: README, "Links to a run"),
   // which that view reads; the single run's link has none.
   return text.includes('=') && !/(^|&)view=/.test(text);
 }

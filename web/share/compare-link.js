@@ -1,4 +1,4 @@
-// A link that holds two runs, before and after (issue 17; the format is OWNERS.md's, one
+// A link that holds two runs, before and after (issue 17; one
 // format with codec.js's single-run links, docs/compare.md):
 //
 //   #v=1&view=compare&client=urllib3&after.maxRetries=10
