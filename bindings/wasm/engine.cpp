@@ -30,6 +30,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -170,21 +171,59 @@ long utf16Length(std::string_view s) {
     return units;
 }
 
+// A growable array of plain values (the result's tape, its text, the writer's own lists): at
+// -Oz em++ inlines none of std::vector's push_back, which made every entry of a result a chain
+// of calls (issue 18: a third of writing the tape); push() here is one compare and a store.
+template <class T>
+class Buffer {
+public:
+    Buffer() = default;
+    Buffer(const Buffer&) = delete;
+    Buffer& operator=(const Buffer&) = delete;
+    ~Buffer() { free(data_); }
+
+    __attribute__((always_inline)) void push(T x) {
+        if (size_ == capacity_) grow(1);
+        data_[size_++] = x;
+    }
+    void append(const T* p, std::size_t n) {
+        if (capacity_ - size_ < n) grow(n);
+        if (n) memcpy(data_ + size_, p, n * sizeof(T));
+        size_ += n;
+    }
+    T& operator[](std::size_t i) { return data_[i]; }
+    T& back() { return data_[size_ - 1]; }
+    void pop() { --size_; }
+    bool empty() const { return size_ == 0; }
+    std::size_t size() const { return size_; }
+    const T* data() const { return data_; }
+
+private:
+    __attribute__((noinline)) void grow(std::size_t n) {
+        std::size_t wanted = capacity_ * 2;
+        if (wanted < size_ + n) wanted = size_ + n;
+        if (wanted < 256) wanted = 256;
+        T* bigger = static_cast<T*>(realloc(data_, wanted * sizeof(T)));
+        if (!bigger) abort();  // past the memory ceiling (loader.js): the binding replaces the instance
+        data_ = bigger;
+        capacity_ = wanted;
+    }
+
+    T* data_ = nullptr;
+    std::size_t size_ = 0;
+    std::size_t capacity_ = 0;
+};
+
 // Writes a result as a tape and a text, as the core makes it (retrylab/write_result.hpp):
 // compute() writes its run straight here, with no Value tree in between (issue 18). A list's or
 // an object's count is written as 0 when it opens and filled in when it closes.
 class TapeWriter {
 public:
-    TapeWriter() {
-        tape_.reserve(1024);
-        text_.reserve(8192);
-    }
-
     void null() { item(Null); }
     void boolean(bool b) { item(b ? True : False); }
     void number(double x) {
         item(Number);
-        tape_.push_back(x);
+        tape_.push(x);
     }
     void string(std::string_view s) {
         item(String);
@@ -213,8 +252,8 @@ public:
             return;
         }
         item(Numbers);
-        tape_.push_back(static_cast<double>(items.size()));
-        for (const Value& x : items) tape_.push_back(x.asNumber());
+        tape_.push(static_cast<double>(items.size()));
+        for (const Value& x : items) tape_.push(x.asNumber());
     }
 
     // header = [tape address, tape length, text address, text bytes, 1 when lengths are UTF-16
@@ -243,16 +282,16 @@ private:
     // object its keys (key() above).
     void item(Code code) {
         if (!open_.empty() && open_.back().list) ++open_.back().count;
-        tape_.push_back(code);
+        tape_.push(code);
     }
     void open(Code code) {
         item(code);
-        open_.push_back({tape_.size(), 0, code == Array});
-        tape_.push_back(0);
+        open_.push(Open{tape_.size(), 0, code == Array});
+        tape_.push(0);
     }
     void close() {
         tape_[open_.back().countAt] = static_cast<double>(open_.back().count);
-        open_.pop_back();
+        open_.pop();
     }
     void put(std::string_view s) {
         long length = utf16Length(s);
@@ -260,17 +299,17 @@ private:
             valid_ = false;
             length = 0;
         }
-        stringAt_.push_back(tape_.size());
-        bytes_.push_back(static_cast<double>(s.size()));
-        tape_.push_back(static_cast<double>(length));
+        stringAt_.push(tape_.size());
+        bytes_.push(static_cast<double>(s.size()));
+        tape_.push(static_cast<double>(length));
         text_.append(s.data(), s.size());
     }
 
-    std::vector<double> tape_;
-    std::string text_;
-    std::vector<Open> open_;
-    std::vector<std::size_t> stringAt_;  // where each string's length is on the tape
-    std::vector<double> bytes_;          // and its length in bytes
+    Buffer<double> tape_;
+    Buffer<char> text_;
+    Buffer<Open> open_;
+    Buffer<std::size_t> stringAt_;  // where each string's length is on the tape
+    Buffer<double> bytes_;          // and its length in bytes
     bool valid_ = true;                  // every string was valid UTF-8
 };
 
