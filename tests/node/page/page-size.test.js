@@ -30,9 +30,16 @@ const LATER = [
   // engine cannot represent and what the page sets) took the sections from 28.4 to 33.8 KB
   // gzipped; their quotes and file/line pins stay out of the page (web/clients/sources.js,
   // docs/clients.md).
-  { what: 'the sections below the article', files: ['retrylab-sections.js', 'retrylab-sections.css'], ceiling: 35 * 1024 },
+  { what: 'the sections below the article', files: ['retrylab-sections.js', 'retrylab-sections.css'], ceiling: 35 * 1024, scrolled: true },
   { what: 'the downloads', files: ['retrylab-export.js'], ceiling: 5 * 1024 },
 ];
+
+// Everything a reader who scrolls to the end loads (issue 18): the opening page and every later
+// bundle marked `scrolled` above (what nearing a section brings; the downloads come only with a
+// click). 103.7 KB at issue 18 (the page 68.1 KB, the sections 35.6 KB), and room for the
+// explorable's redesign (issue 15, about 2 KB). A section added below the article adds its
+// bundle to LATER with `scrolled: true` and raises this by its weight, said in BENCHMARKS.md.
+const SCROLLED_CEILING_BYTES = 106 * 1024;
 
 // Local files a page or stylesheet loads: <script src>, <link href> of the kinds a browser
 // fetches, <img>/<source> src, and url(...) in CSS. Links to other pages (<a href>) are not loads.
@@ -105,6 +112,17 @@ test('what the page loads later, on demand, stays within its ceilings, gzipped',
     assert.ok(weight <= ceiling, `${what} weigh ${kb(weight)} gzipped, over their ${kb(ceiling)} ceiling`);
   }
   t.diagnostic(`everything, once a reader has used it all: ${kb(opening + later)}`);
+});
+
+test('everything a reader who scrolls to the end loads stays within its ceiling, gzipped', (t) => {
+  checkBuilt();
+  let total = pageWeight(DIST).total;
+  for (const { files, scrolled } of LATER) {
+    if (!scrolled) continue;
+    for (const file of files) total += pageWeight(DIST, file).total;
+  }
+  t.diagnostic(`scrolled to the end: ${kb(total)} gzipped (ceiling ${kb(SCROLLED_CEILING_BYTES)})`);
+  assert.ok(total <= SCROLLED_CEILING_BYTES, `a reader who scrolls to the end loads ${kb(total)} gzipped, over the ${kb(SCROLLED_CEILING_BYTES)} ceiling`);
 });
 
 test('the count follows what a page loads, not what it links to', () => {
