@@ -1,7 +1,8 @@
 // The engine for JavaScript: a small C ABI, no embind. compute.js reads the caller's object
 // into a tape (numbers) and a text (UTF-8); rl_run() turns them into a retrylab::Value, calls
 // retrylab::compute() or retrylab::sweep(), and writes the result back the same way: a tape of
-// codes and numbers and one text holding every string. compute.js rebuilds plain JS objects
+// codes and numbers and one text holding every string (compute() writes its run straight onto
+// the tape, with no Value tree in between). compute.js rebuilds plain JS objects
 // and arrays from it, so nothing crosses as a handle and nothing has to be .delete()d.
 //
 // Without embind the engine file is about 30 KB smaller gzipped (embind's JS runtime and its
@@ -30,13 +31,16 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 #include <emscripten/emscripten.h>
 
 #include "retrylab/engine.hpp"
+#include "retrylab/write_result.hpp"
 #ifdef RETRYLAB_ENGINE_FLEET
 #include "retrylab/fleet.hpp"
 #endif
@@ -133,7 +137,7 @@ private:
 
 // The UTF-16 length of s, or -1 when s is not valid UTF-8 (then TextDecoder would put U+FFFD
 // in, and the length would depend on its neighbours).
-long utf16Length(const std::string& s) {
+long utf16Length(std::string_view s) {
     const auto* p = reinterpret_cast<const unsigned char*>(s.data());
     const std::size_t n = s.size();
     long units = 0;
@@ -168,87 +172,158 @@ long utf16Length(const std::string& s) {
     return units;
 }
 
-// Writes a Value as a tape and a text.
-struct TapeWriter {
-    std::vector<double> tape;
-    std::string text;
-    bool utf16 = true;   // string lengths in UTF-16 units; else in bytes
-    bool valid = true;   // every string was valid UTF-8
+// A growable array of plain values (the result's tape, its text, the writer's own lists): at
+// -Oz em++ inlines none of std::vector's push_back, which made every entry of a result a chain
+// of calls (issue 18: a third of writing the tape); push() here is one compare and a store.
+template <class T>
+class Buffer {
+public:
+    Buffer() = default;
+    Buffer(const Buffer&) = delete;
+    Buffer& operator=(const Buffer&) = delete;
+    ~Buffer() { free(data_); }
 
-    void string(const std::string& s) {
-        long length = utf16 ? utf16Length(s) : static_cast<long>(s.size());
-        if (length < 0) {
-            valid = false;
-            length = 0;
-        }
-        tape.push_back(static_cast<double>(length));
-        text += s;
+    __attribute__((always_inline)) void push(T x) {
+        if (size_ == capacity_) grow(1);
+        data_[size_++] = x;
+    }
+    void append(const T* p, std::size_t n) {
+        if (capacity_ - size_ < n) grow(n);
+        if (n) memcpy(data_ + size_, p, n * sizeof(T));
+        size_ += n;
+    }
+    T& operator[](std::size_t i) { return data_[i]; }
+    T& back() { return data_[size_ - 1]; }
+    void pop() { --size_; }
+    bool empty() const { return size_ == 0; }
+    std::size_t size() const { return size_; }
+    const T* data() const { return data_; }
+
+private:
+    __attribute__((noinline)) void grow(std::size_t n) {
+        std::size_t wanted = capacity_ * 2;
+        if (wanted < size_ + n) wanted = size_ + n;
+        if (wanted < 256) wanted = 256;
+        T* bigger = static_cast<T*>(realloc(data_, wanted * sizeof(T)));
+        if (!bigger) abort();  // past the memory ceiling (loader.js): the binding replaces the instance
+        data_ = bigger;
+        capacity_ = wanted;
     }
 
-    void write(const Value& v) {
-        switch (v.kind()) {
-            case Value::Kind::Null: tape.push_back(Null); return;
-            case Value::Kind::Bool: tape.push_back(v.asBool() ? True : False); return;
-            case Value::Kind::Number:
-                tape.push_back(Number);
-                tape.push_back(v.asNumber());
-                return;
-            case Value::Kind::String:
-                tape.push_back(String);
-                string(v.asString());
-                return;
-            case Value::Kind::Array: {
-                // A list of numbers only (the echoed draws: up to 100,000) is one block.
-                const Value::Array& items = v.asArray();
-                bool numbers = items.size() > 8;
-                for (std::size_t i = 0; numbers && i < items.size(); ++i)
-                    numbers = items[i].kind() == Value::Kind::Number;
-                tape.push_back(numbers ? Numbers : Array);
-                tape.push_back(static_cast<double>(items.size()));
-                for (const Value& item : items) {
-                    if (numbers)
-                        tape.push_back(item.asNumber());
-                    else
-                        write(item);
-                }
-                return;
-            }
-            case Value::Kind::Object:
-                tape.push_back(Object);
-                tape.push_back(static_cast<double>(v.asObject().size()));
-                for (const Value::Member& m : v.asObject()) {
-                    string(m.key);
-                    write(m.value);
-                }
-                return;
-            case Value::Kind::Unsupported: tape.push_back(Null); return;  // the core never returns one
-        }
-    }
+    T* data_ = nullptr;
+    std::size_t size_ = 0;
+    std::size_t capacity_ = 0;
 };
 
-// A result as compute.js finds it: header = [tape address, tape length, text address, text
-// bytes, 1 when lengths are UTF-16 units]. rl_free_result() deletes it.
+// Writes a result as a tape and a text, as the core makes it (retrylab/write_result.hpp):
+// compute() writes its run straight here, with no Value tree in between (issue 18). A list's or
+// an object's count is written as 0 when it opens and filled in when it closes.
+class TapeWriter {
+public:
+    void null() { item(Null); }
+    void boolean(bool b) { item(b ? True : False); }
+    void number(double x) {
+        item(Number);
+        tape_.push(x);
+    }
+    void string(std::string_view s) {
+        item(String);
+        put(s);
+    }
+    void beginArray() { open(Array); }
+    void beginObject() { open(Object); }
+    void endArray() { close(); }
+    void endObject() { close(); }
+    void key(std::string_view k) {
+        ++open_.back().count;
+        put(k);
+    }
+    // A whole Value (the echo, sweep(), schema()...): a list of numbers only (the echoed draws:
+    // up to 100,000) is one block.
+    void value(const Value& v) {
+        if (v.kind() != Value::Kind::Array) {
+            retrylab::writeValue(*this, v);
+            return;
+        }
+        const Value::Array& items = v.asArray();
+        bool numbers = items.size() > 8;
+        for (std::size_t i = 0; numbers && i < items.size(); ++i) numbers = items[i].kind() == Value::Kind::Number;
+        if (!numbers) {
+            retrylab::writeValue(*this, v);
+            return;
+        }
+        item(Numbers);
+        tape_.push(static_cast<double>(items.size()));
+        for (const Value& x : items) tape_.push(x.asNumber());
+    }
+
+    // header = [tape address, tape length, text address, text bytes, 1 when lengths are UTF-16
+    // units]: when a string was not valid UTF-8, every length becomes its bytes.
+    void finish(std::uint32_t* header) {
+        if (!valid_)
+            for (std::size_t i = 0; i < stringAt_.size(); ++i) tape_[stringAt_[i]] = bytes_[i];
+        header[0] = address(tape_.data());
+        header[1] = static_cast<std::uint32_t>(tape_.size());
+        header[2] = address(text_.data());
+        header[3] = static_cast<std::uint32_t>(text_.size());
+        header[4] = valid_ ? 1 : 0;
+    }
+
+private:
+    struct Open {
+        std::size_t countAt;  // where its count is on the tape
+        std::size_t count;
+        bool list;
+    };
+
+    static std::uint32_t address(const void* p) {
+        return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(p));
+    }
+    // A value where a list or an object expects its next item: a list counts its items, an
+    // object its keys (key() above).
+    void item(Code code) {
+        if (!open_.empty() && open_.back().list) ++open_.back().count;
+        tape_.push(code);
+    }
+    void open(Code code) {
+        item(code);
+        open_.push(Open{tape_.size(), 0, code == Array});
+        tape_.push(0);
+    }
+    void close() {
+        tape_[open_.back().countAt] = static_cast<double>(open_.back().count);
+        open_.pop();
+    }
+    void put(std::string_view s) {
+        long length = utf16Length(s);
+        if (length < 0) {
+            valid_ = false;
+            length = 0;
+        }
+        stringAt_.push(tape_.size());
+        bytes_.push(static_cast<double>(s.size()));
+        tape_.push(static_cast<double>(length));
+        text_.append(s.data(), s.size());
+    }
+
+    Buffer<double> tape_;
+    Buffer<char> text_;
+    Buffer<Open> open_;
+    Buffer<std::size_t> stringAt_;  // where each string's length is on the tape
+    Buffer<double> bytes_;          // and its length in bytes
+    bool valid_ = true;                  // every string was valid UTF-8
+};
+
+// A result as compute.js finds it (TapeWriter::finish). rl_free_result() deletes it.
 struct Output {
     std::uint32_t header[5] = {};
     TapeWriter writer;
 };
 
-std::uint32_t address(const void* p) { return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(p)); }
-
 Output* output(const Value& result) {
     auto* out = new Output();
-    out->writer.write(result);
-    if (!out->writer.valid) {
-        out->writer = TapeWriter();
-        out->writer.utf16 = false;
-        out->writer.write(result);
-    }
-    const TapeWriter& w = out->writer;
-    out->header[0] = address(w.tape.data());
-    out->header[1] = static_cast<std::uint32_t>(w.tape.size());
-    out->header[2] = address(w.text.data());
-    out->header[3] = static_cast<std::uint32_t>(w.text.size());
-    out->header[4] = w.utf16 ? 1 : 0;
+    out->writer.value(result);
+    out->writer.finish(out->header);
     return out;
 }
 
@@ -325,7 +400,12 @@ EMSCRIPTEN_KEEPALIVE Output* rl_run(int entry, const double* tape, std::size_t t
 #else
             return output(failure("This engine file has no fleetSchema(): load retrylab-fleet.js, the engine file with the fleet."));
 #endif
-        default: return output(retrylab::compute(inputs));
+        default: {
+            auto* out = new Output();
+            retrylab::computeTo(out->writer, inputs);
+            out->writer.finish(out->header);
+            return out;
+        }
     }
 }
 

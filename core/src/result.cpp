@@ -1,5 +1,6 @@
 // SPEC §5: the run as a Value, with the names the spec gives.
 #include "retrylab/engine.hpp"
+#include "retrylab/write_result.hpp"
 
 namespace retrylab {
 
@@ -65,94 +66,60 @@ const char* failureClassName(FailureClass c) {
 
 namespace {
 
-Value orNull(const std::optional<double>& x) { return x ? Value::number(*x) : Value::null(); }
-Value orNull(const std::optional<std::string>& s) { return s ? Value::string(*s) : Value::null(); }
-Value count(std::int64_t n) { return Value::number(static_cast<double>(n)); }
+// Builds a Value from writeRun()'s calls (write_result.hpp): the open lists and objects on a stack, each with the
+// key its next member will have.
+class ValueBuilder {
+public:
+    // `movable` (the echo, up to 100,000 draws) is the caller's to give away: value() moves it in.
+    explicit ValueBuilder(Value* movable = nullptr) : movable_(movable) {}
 
-Value eventValue(const Event& e) {
-    Value v = Value::object();
-    v.set("tMs", Value::number(e.tMs));
-    v.set("kind", Value::string(eventKindName(e.kind)));
-    v.set("attempt", e.attempt ? count(*e.attempt) : Value::null());
-    v.set("text", Value::string(e.text));
-    return v;
-}
-
-Value attemptValue(const AttemptRow& a) {
-    Value v = Value::object();
-    v.set("n", count(a.n));
-    v.set("startMs", Value::number(a.startMs));
-    v.set("endMs", Value::number(a.endMs));
-    v.set("server", Value::string(a.server));
-    v.set("commitMs", orNull(a.commitMs));
-    v.set("effect", Value::string(a.effect));
-    v.set("clientSaw", Value::string(a.clientSaw));
-    v.set("waitAfterMs", orNull(a.waitAfterMs));
-    v.set("waitRule", orNull(a.waitRule));
-    v.set("ceilingMs", orNull(a.ceilingMs));
-    v.set("draw", orNull(a.draw));
-    if (a.retryAfter) {
-        Value r = Value::object();
-        r.set("raw", Value::string(a.retryAfter->raw));
-        r.set("waitMs", orNull(a.retryAfter->waitMs));
-        r.set("note", Value::string(a.retryAfter->note));
-        v.set("retryAfter", std::move(r));
-    } else {
-        v.set("retryAfter", Value::null());
+    void null() { put(Value::null()); }
+    void boolean(bool b) { put(Value::boolean(b)); }
+    void number(double x) { put(Value::number(x)); }
+    void string(std::string_view s) { put(Value::string(std::string(s))); }
+    void beginArray() { open(Value::array()); }
+    void beginObject() { open(Value::object()); }
+    void endArray() { close(); }
+    void endObject() { close(); }
+    void key(std::string_view k) { open_.back().key.assign(k.data(), k.size()); }
+    void value(const Value& v) {
+        if (&v == movable_) put(std::move(*movable_));
+        else put(Value(v));
     }
-    v.set("waitKind", Value::string(waitKindName(a.waitKind)));
-    v.set("scriptIndex", count(a.scriptIndex));
-    v.set("scriptRepeats", Value::boolean(a.scriptRepeats));
-    v.set("clientClass", Value::string(failureClassName(a.clientClass)));
-    v.set("chargeNumber", a.chargeNumber ? count(*a.chargeNumber) : Value::null());
-    return v;
-}
+    Value result() { return std::move(done_); }
 
-Value metricsValue(const Metrics& m) {
-    Value v = Value::object();
-    v.set("attempts", count(m.attempts));
-    v.set("charges", count(m.charges));
-    v.set("replays", count(m.replays));
-    v.set("elapsedMs", Value::number(m.elapsedMs));
-    v.set("waitingMs", Value::number(m.waitingMs));
-    v.set("outcome", Value::string(outcomeName(m.outcome)));
-    v.set("stopReason", Value::string(stopReasonName(m.stopReason)));
-    v.set("refusedWaitMs", orNull(m.refusedWaitMs));
-    v.set("duplicates", count(m.duplicates));
-    v.set("lookupNeeded", Value::boolean(m.lookupNeeded));
-    v.set("agentReport", Value::string(m.agentReport));
-    return v;
-}
+private:
+    struct Open {
+        Value value;
+        std::string key;
+    };
+    void open(Value v) { open_.push_back({std::move(v), {}}); }
+    void close() {
+        Value v = std::move(open_.back().value);
+        open_.pop_back();
+        put(std::move(v));
+    }
+    void put(Value v) {
+        if (open_.empty()) {
+            done_ = std::move(v);
+            return;
+        }
+        Open& top = open_.back();
+        if (top.value.kind() == Value::Kind::Object) top.value.set(std::move(top.key), std::move(v));
+        else top.value.push(std::move(v));
+    }
 
-Value herdValue(const Herd& h) {
-    Value v = Value::object();
-    v.set("callers", count(h.callers));
-    v.set("notRetried", count(h.notRetried));
-    v.set("bucketMs", Value::number(h.bucketMs));
-    Value buckets = Value::array();
-    for (std::uint32_t b : h.buckets) buckets.push(count(b));
-    v.set("buckets", std::move(buckets));
-    v.set("occupied", count(h.occupied));
-    v.set("fullest", count(h.fullest));
-    return v;
-}
+    std::vector<Open> open_;
+    Value done_;
+    Value* movable_;
+};
 
 }  // namespace
 
 Value toValue(Value echo, const Run& run) {
-    Value v = Value::object();
-    v.set("ok", Value::boolean(true));
-    v.set("engine", Value::string(engineVersion()));
-    v.set("inputs", std::move(echo));
-    Value events = Value::array();
-    for (const Event& e : run.events) events.push(eventValue(e));
-    v.set("events", std::move(events));
-    Value attempts = Value::array();
-    for (const AttemptRow& a : run.attempts) attempts.push(attemptValue(a));
-    v.set("attempts", std::move(attempts));
-    v.set("metrics", metricsValue(run.metrics));
-    if (run.herd) v.set("herd", herdValue(*run.herd));
-    return v;
+    ValueBuilder builder(&echo);
+    writeRun(builder, echo, run);
+    return builder.result();
 }
 
 Value toValue(const std::vector<InputError>& errors) {

@@ -68,7 +68,11 @@ struct StoredResult {
 class RunBuilder {
 public:
     RunBuilder(const Inputs& in, bool describe)
-        : in_(in), describe_(describe), script_(serverScript(in)), draws_(in.draws, in.seed) {
+        : in_(in),
+          describe_(describe),
+          builtIn_(in.scenario == Scenario::Script ? std::vector<ScriptEntry>() : serverScript(in)),
+          script_(in.scenario == Scenario::Script ? in.script : builtIn_),
+          draws_(in.draws, in.seed) {
         previousDecorrelated_ = in.baseBackoffMs;
     }
 
@@ -330,7 +334,10 @@ private:
 
     const Inputs& in_;
     bool describe_;  // false: metrics and attempt rows only, no sentences
-    std::vector<ScriptEntry> script_;
+    // The server's answers: a named scenario's few, built here; a script is read where it is
+    // (a sweep runs up to a thousand points over one script of up to 1,000 answers, issue 18).
+    std::vector<ScriptEntry> builtIn_;
+    const std::vector<ScriptEntry>& script_;
     DrawStream draws_;
     double previousDecorrelated_ = 0;
     std::optional<StoredResult> stored_;

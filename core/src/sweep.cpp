@@ -56,9 +56,10 @@ struct Behaviour {
     bool operator!=(const Behaviour& o) const { return !(*this == o); }
 };
 
-Behaviour behaviourAt(Inputs in, const Swept& f, double x) {
+// `in` is the sweep's one working copy of the inputs (callers set to 1): each point sets the
+// swept field and nothing else, so no point copies the draws or the script (issue 18).
+Behaviour behaviourAt(Inputs& in, const Swept& f, double x) {
     setField(in, f, x);
-    in.callers = 1;
     Metrics m = simulate(in, false).metrics;
     return {m.attempts, m.charges, m.outcome};
 }
@@ -97,7 +98,7 @@ std::string changeWords(const Behaviour& before, const Behaviour& after) {
 }
 
 // The smallest x in (lo, hi] that behaves as hi does, when lo and hi behave differently.
-double refine(const Inputs& in, const Swept& f, double lo, double hi, const Behaviour& atHi) {
+double refine(Inputs& in, const Swept& f, double lo, double hi, const Behaviour& atHi) {
     if (f.whole) {
         while (hi - lo > 1) {
             double mid = std::floor((lo + hi) / 2);
@@ -190,7 +191,10 @@ Value sweep(const Value& request) {
     if (errors.empty() && field->whole && points > to - from + 1) points = to - from + 1;  // one point per whole value
     if (!errors.empty()) return failure(std::move(errors));
 
-    const Inputs& in = *parsed.inputs;
+    // One copy of the inputs for the whole sweep, not one per point: with 100,000 draws or a
+    // 1,000-answer script a copy per point was most of the sweep's time (issue 18).
+    Inputs at = *parsed.inputs;
+    at.callers = 1;
     Value list = Value::array();
     Value boundaries = Value::array();
     Behaviour previous;
@@ -199,14 +203,12 @@ Value sweep(const Value& request) {
     for (int i = 0; i < count; ++i) {
         double x = from + (to - from) * i / (count - 1);
         if (field->whole) x = std::round(x);
-        Inputs at = in;
         setField(at, *field, x);
-        at.callers = 1;
         Metrics m = simulate(at, false).metrics;
         Behaviour b{m.attempts, m.charges, m.outcome};
         list.push(behaviourValue(x, b, m));
         if (i > 0 && b != previous) {
-            double edge = refine(in, *field, previousX, x, b);
+            double edge = refine(at, *field, previousX, x, b);
             Value boundary = Value::object();
             boundary.set("value", Value::number(edge));
             boundary.set("before", Value::string(outcomeName(previous.outcome)));

@@ -218,10 +218,19 @@ test('compute() called with the JavaScript stack nearly exhausted never throws, 
   assert.ok(answered > CALLS / 2, `${answered} answered, ${refused} refused`);
   assert.equal(JSON.stringify(engine.compute(inputs)), expected, 'the next call at a normal depth');
   // The attack replaced the instance: the new one holds what a fresh instance holds after the
-  // same one call (statics such as the input table are made on first use, per path).
-  const fresh = await require(enginePath)();
-  fresh.compute(inputs);
-  assert.equal(engine.heapInUse(), fresh.heapInUse(), `heap in use after the attack (${heapBefore} before it, with earlier calls' statics)`);
+  // same calls (statics such as the input table are made on first use, per path). Which call
+  // came first on it depends on where the stack ran out, and the allocator places the statics a
+  // little differently after a sweep than after a compute (40 bytes of slack since issue 18's
+  // tape writer): either is what a fresh instance holds; anything a call left behind is not.
+  const held = [];
+  for (const first of ['compute', 'sweep']) {
+    const fresh = await require(enginePath)();
+    if (first === 'sweep') fresh.sweep(request);
+    fresh.compute(inputs);
+    held.push(fresh.heapInUse());
+  }
+  assert.ok(held.includes(engine.heapInUse()),
+    `heap in use after the attack: ${engine.heapInUse()}, a fresh instance ${held.join(' or ')} (${heapBefore} before it, with earlier calls' statics)`);
 });
 
 test('after all that, the engine still computes', () => {

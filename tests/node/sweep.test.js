@@ -67,3 +67,59 @@ test('WebAssembly and retrysim --sweep give the same sweep for generated request
     assert.equal(difference, null, `request ${JSON.stringify(request)}: ${difference}`);
   }
 });
+
+// Issue 18: a sweep runs its points over one working copy of the inputs (core/src/sweep.cpp),
+// and a run reads a script where it is (core/src/simulate.cpp), instead of copying the draws and
+// the script for every point. Each point must still be the run compute() gives at that value,
+// whatever the points before it (and the bisection between them) set in the working copy.
+test('every point of a sweep over a long script and many draws is the run compute() gives at its value', () => {
+  const rng = seededRandom(18);
+  const script = Array.from({ length: 60 }, () => rng.pick([{ status: 503 }, { status: 429, retryAfter: '1' }, { status: 500 },
+    { status: 200 }, { status: 429, retryAfter: '0' }]));
+  const draws = Array.from({ length: 500 }, () => rng.next());
+  let boundaries = 0;
+  for (const [vary, from, to] of [['deadlineMs', 0, 30000], ['baseBackoffMs', 0, 3000], ['maxRetries', 0, 12], ['clientTimeoutMs', 1, 4000]]) {
+    const inputs = { scenario: 'script', script, draws, jitter: 'full', maxRetries: 8, retryOn: ['timeout', '429', '5xx'] };
+    const result = engine.sweep({ inputs, vary, from, to, points: 41 });
+    assert.equal(result.ok, true, vary);
+    boundaries += result.boundaries.length;
+    for (const point of result.points) {
+      const run = engine.compute({ ...inputs, [vary]: point.value });
+      assert.deepEqual(
+        { attempts: point.attempts, charges: point.charges, outcome: point.outcome, elapsedMs: point.elapsedMs, replays: point.replays },
+        { attempts: run.metrics.attempts, charges: run.metrics.charges, outcome: run.metrics.outcome, elapsedMs: run.metrics.elapsedMs,
+          replays: run.metrics.replays },
+        `${vary} = ${point.value}`);
+    }
+    for (const boundary of result.boundaries) {
+      const at = engine.compute({ ...inputs, [vary]: boundary.value });
+      assert.equal(at.metrics.charges, boundary.chargesAfter, `${vary}: at the boundary ${boundary.value}`);
+    }
+  }
+  assert.ok(boundaries >= 3, 'the sweeps cross boundaries, so the bisection runs between points');
+});
+
+// The cost of those copies grew with the points: 1,000 points over 100,000 draws took 56 times
+// a 2-point sweep of the same inputs (392 ms, issue 18). Now the points add little to what
+// reading and echoing the inputs costs once. CPU time of this process, the median of three,
+// the two sweeps taken in turn, so the machine's load falls on both.
+test('a 1,000-point sweep over 100,000 draws or a 1,000-answer script costs little more than a 2-point one', () => {
+  const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
+  const draws = Array.from({ length: 100000 }, (_, i) => ((i * 0.6180339887) % 1));
+  const script = Array.from({ length: 1000 }, (_, i) => (i % 2 ? { status: 429, retryAfter: '1' } : { status: 503 }));
+  for (const inputs of [{ draws, jitter: 'full' }, { scenario: 'script', script, maxRetries: 10 }]) {
+    const sweepOf = (points) => () => engine.sweep({ inputs, vary: 'deadlineMs', from: 0, to: 20000, points });
+    const timed = (f) => { const t0 = cpu(); assert.equal(f().ok, true); return cpu() - t0; };
+    const few = [], many = [];
+    for (let i = 0; i < 3; ++i) {
+      few.push(timed(sweepOf(2)));
+      many.push(timed(sweepOf(1000)));
+    }
+    const median = (xs) => [...xs].sort((a, b) => a - b)[1];
+    // 1,000 points of the opening run cost about what reading 100,000 draws once does; a copy
+    // per point made it 10-50 times.
+    const allowed = 3 * median(few) + 3 * timed(() => engine.sweep({ inputs: {}, vary: 'deadlineMs', from: 0, to: 20000, points: 1000 }));
+    assert.ok(median(many) <= allowed, `${inputs.draws ? 'draws' : 'script'}: 1,000 points ${median(many).toFixed(1)} ms, ` +
+      `allowed ${allowed.toFixed(1)} ms (2 points ${median(few).toFixed(1)} ms)`);
+  }
+});
