@@ -8,10 +8,11 @@
 import { h } from '../dom.js';
 import { ms, num } from '../format.js';
 import { inputName } from '../words.js';
+import { FIELD_NAMES } from '../state.js';
 
-// Inputs the controls show, or that are shown elsewhere (the scripted answers are the fifth
-// "Server behaviour" choice).
-const SHOWN = new Set(['scenario', 'script', 'maxRetries', 'baseBackoffMs', 'clientTimeoutMs', 'deadlineMs', 'idempotencyKey', 'retryOn']);
+// Inputs the controls show (state.js's fields), or that are shown elsewhere (the scripted
+// answers are the fifth "Server behaviour" choice).
+const SHOWN = new Set([...FIELD_NAMES, 'script']);
 
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 

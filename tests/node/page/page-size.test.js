@@ -23,8 +23,13 @@ const BUDGET_BYTES = 60 * 1024;
 // hardened binding added about 1 KB (BENCHMARKS.md, "Bytes after issues 13, 14, 16 and 19").
 // Until the budget is met again (issue 18) the test holds the page to a ratchet a little above
 // its weight today, so that it cannot grow further unnoticed: lower it as the page shrinks,
-// and remove it once the page is back within BUDGET_BYTES.
-const CEILING_BYTES = 69 * 1024;
+// and remove it once the page is back within BUDGET_BYTES. Raised from 69 to 72 KB by the
+// session that merged issues 15, 17, 18 and 20 (measured 71.8 KB): issue 15's playback rhythm,
+// live region, first screen and "Also in force" list took retrylab.js from 18.7 to about
+// 21 KB, compare mode's hook and the fleet section's loader and paragraph about 0.8 KB, and
+// issue 18's tape writer the engine file 0.7 KB less its cuts (BENCHMARKS.md). The 60 KB
+// budget is missed by 11.8 KB; issue 18 stays open for it.
+const CEILING_BYTES = 72 * 1024;
 const LATER = [
   // 31 KB until issue 16, whose 25 client presets (each with its versions, releases, what the
   // engine cannot represent and what the page sets) took the sections from 28.4 to 33.8 KB
@@ -32,7 +37,8 @@ const LATER = [
   // docs/clients.md). 35.5 KB since issue 13's trace editor builds its form from the engine's
   // table (traces/editor.js, editorForm: +0.2 KB gzipped, and attemptStart's select).
   { what: 'the sections below the article', files: ['retrylab-sections.js', 'retrylab-sections.css'], ceiling: 35.5 * 1024, scrolled: true },
-  { what: 'the downloads', files: ['retrylab-export.js'], ceiling: 5 * 1024 },
+  // 5 KB until issue 15's SVG export gained its title, verdict and legend (5.4 KB).
+  { what: 'the downloads', files: ['retrylab-export.js'], ceiling: 5.5 * 1024 },
   // Compare mode (issue 17): two explorables' differences, the shared axis, and the client presets
   // a comparison link may name (about 10 KB of the 17): 17.1 KB when it came.
   { what: 'compare mode', files: ['retrylab-compare.js', 'retrylab-compare.css'], ceiling: 18 * 1024 },
