@@ -45,20 +45,24 @@ export function guardedCompute(engine) {
 // What subscribers hear about: a new run, or a change to what the sections keep in the state.
 const newsworthy = (a, b) => a.result !== b.result || a.trace !== b.trace || a.herd !== b.herd || a.custom !== b.custom || a.client !== b.client;
 
-export function createExplorable(root, engine, { idPrefix = 'rl-' } = {}) {
+// `engine`: the engine, or one that stands for it until it has loaded (engine.js,
+// engineOnDemand): then `opening` and `schema` are what the build computed with the same
+// engine (compute({}) and schema(), web/prerender.mjs), `ready()` says whether the engine is
+// there and `ensure()` is a promise of it. Until it is, playback works on the opening run, and
+// a change that needs a computation says "Loading the engine…" and is made when it arrives.
+export function createExplorable(root, engine, { idPrefix = 'rl-', opening = null, schema = null, ready = () => true, ensure = null } = {}) {
   const id = makeIds(idPrefix);
   const compute = guardedCompute(engine);
-  const opening = compute({});
+  opening = opening || compute({});
   if (!opening || opening.ok !== true) {
     const why = opening && Array.isArray(opening.errors) && opening.errors[0] ? ` ${opening.errors[0].message}` : '';
     throw new Error(`The retry engine could not compute the opening run.${why}`);
   }
 
   // The engine's table of its inputs (engine.schema()): the link format and the attributes.
-  let schema;
   let codec;
   try {
-    schema = engine.schema();
+    schema = schema || engine.schema();
     codec = linkCodec(schema);
   } catch (error) {
     throw new Error(`The retry engine could not describe its inputs (${error && error.message ? error.message : error}).`);
@@ -117,7 +121,28 @@ export function createExplorable(root, engine, { idPrefix = 'rl-' } = {}) {
   function tell(before) {
     if (newsworthy(state, before)) for (const listener of listeners) listener(state, before); // e.g. the link in the URL
   }
-  const setFields = (changes, changedElement) => change((s) => withFields(s, changes, compute), changedElement);
+  // A computation asked for before the engine has arrived waits for it, in order; the
+  // engine's failure to load is the page's to show (`ensure()` rejects: main.js).
+  const loadingNote = $('engine-loading');
+  let waiting = [];
+  function whenEngine(work) {
+    if (ready()) return work();
+    waiting.push(work);
+    if (waiting.length > 1) return undefined;
+    loadingNote.hidden = false;
+    root.setAttribute('aria-busy', 'true');
+    ensure().then(() => {
+      const queued = waiting;
+      waiting = [];
+      loadingNote.hidden = true;
+      root.removeAttribute('aria-busy');
+      for (const w of queued) w();
+    }, () => {
+      waiting = [];
+    });
+    return undefined;
+  }
+  const setFields = (changes, changedElement) => whenEngine(() => change((s) => withFields(s, changes, compute), changedElement));
 
   // The first screen asks before it explains: only the key switch shows until the reader's
   // first interaction (Play, Next event, the slider, a control, a load), or "All the inputs".
@@ -176,10 +201,13 @@ export function createExplorable(root, engine, { idPrefix = 'rl-' } = {}) {
     // `trace`: the policy trace the inputs are ('A'…'F', 'custom'; see web/traces/), kept in
     // state.trace; `herd`, `custom`, `client`: the sections' part of the state, set in the same step.
     // A load the engine refuses changes nothing but the errors.
-    load: (inputs, { trace = null, ...sections } = {}) => change((s) => {
+    load: (inputs, { trace = null, ...sections } = {}) => whenEngine(() => change((s) => {
       const next = withInputs(s, inputs, compute, trace);
       return next.result === s.result ? next : withSections(next, sections);
-    }),
+    })),
+    // Is the engine there (computations are made at once), and a promise of it.
+    engineReady: ready,
+    ensureEngine: () => (ensure ? ensure() : Promise.resolve(engine)),
     // The sections' part of the state without a new run (nothing here draws it, and playback
     // carries on).
     update(sections) {

@@ -3,10 +3,12 @@
 // which stays its own classic script (it has node-only branches a bundler must not follow).
 
 import { build } from 'esbuild';
-import { copyFile, mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 import { buildElement } from './embed/build-element.mjs';
+import { fillPage, prerender } from './prerender.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 // RETRYLAB_DIST: another output folder, so several people can build and test side by side.
@@ -60,10 +62,19 @@ for (const [entry, name] of [['styles', 'retrylab'], ['sections', 'retrylab-sect
   });
 }
 
-for (const name of await readdir(join(repo, 'site'))) {
-  if (/\.(html|svg)$/.test(name)) await copyFile(join(repo, 'site', name), join(dist, name));
-}
 await copyFile(engineFile, join(dist, 'retrylab-engine.js'));
+// The opening page carries no engine (issue 18): its first screen, the article's numbers and
+// the opening run are computed here by the engine file just copied, and written into
+// dist/index.html (web/prerender.mjs). embed.html still loads its engine as it opens.
+const engine = await createRequire(import.meta.url)(join(dist, 'retrylab-engine.js'))();
+const prerendered = prerender(engine);
+for (const name of await readdir(join(repo, 'site'))) {
+  if (name === 'index.html') {
+    await writeFile(join(dist, name), fillPage(await readFile(join(repo, 'site', name), 'utf8'), prerendered));
+  } else if (/\.(html|svg)$/.test(name)) {
+    await copyFile(join(repo, 'site', name), join(dist, name));
+  }
+}
 if (await exists(fleetEngineFile)) await copyFile(fleetEngineFile, join(dist, 'retrylab-fleet.js'));
 else console.error(`build: no fleet engine file at ${fleetEngineFile}: the fleet section will say it cannot load it.`);
 // <retry-lab>: one script tag holding the engine and the custom element (web/embed/).

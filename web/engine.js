@@ -75,3 +75,59 @@ export function engineVersion(engine) {
     return '';
   }
 }
+
+// The page's engine on demand (issue 18): the opening page carries no engine file. Its first
+// screen is drawn from what the build computed with the same engine (web/prerender.mjs); the
+// engine file is added to the page the first time something needs a computation (a control
+// that changes the inputs, a "Try it", a link naming a run, the sections below the article).
+//   load():    a promise of the engine (the file added once; a failed load can be tried again);
+//   ready():   true once it is there;
+//   current(): the engine, or null before then;
+//   engine:    an object that stands for it: each call goes to the engine once it is there;
+//              before that, compute/sweep/fleet/validate answer an error saying it is still
+//              loading (and start the load), schema() answers `schema`, version() ''.
+// `addScript(file)`: a promise that the classic script `file` has run (web/bundles.js).
+// `check(engine)`: throws if the engine that arrived cannot serve the page (main.js: it must
+// compute the opening run the page was built with); `onFailure(error)`: told of each failed load.
+export function engineOnDemand(global, { addScript, file = 'retrylab-engine.js', schema = null, check = () => {}, onFailure = () => {} }) {
+  let current = null;
+  let pending = null;
+  function load() {
+    if (current) return Promise.resolve(current);
+    if (!pending) {
+      const script = typeof global.RetryLabEngine === 'function' ? Promise.resolve() : addScript(file);
+      pending = script.then(
+        () => loadEngine(global),
+        () => { throw new EngineUnavailable('not-loaded', `The retry engine (${file}) did not load, so nothing can be computed.`); },
+      ).then((engine) => {
+        check(engine);
+        return (current = engine);
+      });
+      pending.catch((error) => {
+        pending = null; // the next need tries again
+        onFailure(error);
+      });
+    }
+    return pending;
+  }
+  const loading = { ok: false, errors: [{ field: 'general', code: 'engine-loading', message: 'The retry engine is still loading.', detail: 'The retry engine is still loading.' }] };
+  const before = {
+    compute: () => loading,
+    sweep: () => loading,
+    fleet: () => loading,
+    validate: () => ({ ok: false, errors: loading.errors }),
+    schema: () => schema,
+    version: () => '',
+  };
+  const engine = new Proxy({}, {
+    get(_, name) {
+      if (current) return current[name];
+      if (!(name in before)) return undefined;
+      return (...args) => {
+        if (name !== 'schema' && name !== 'version') load().catch(() => {});
+        return before[name](...args);
+      };
+    },
+  });
+  return { load, ready: () => current !== null, current: () => current, engine };
+}

@@ -49,7 +49,8 @@ function firstTabbable(box) {
 // them (watched for the reader's approach, their ids for the address), where focus coming
 // down the page announces them, the files and the global they define, and the class the
 // page's root gets when they are in (`<flag>-ready`) or could not load (`<flag>-failed`).
-function onDemand(doc, { boxes, sections, approaches, ids, code, style, globalName, flag }, mount) {
+// `needs()`: a promise of what the bundle needs besides its files (the page's engine, main.js).
+function onDemand(doc, { boxes, sections, approaches, ids, code, style, globalName, flag, needs = null }, mount) {
   const win = doc.defaultView;
   let pending = null;
   let done = false;
@@ -87,8 +88,8 @@ function onDemand(doc, { boxes, sections, approaches, ids, code, style, globalNa
       pending = Promise.resolve(null);
       return pending;
     }
-    pending = loadBundle(doc, code, globalName, { style })
-      .then((exports) => {
+    pending = Promise.all([loadBundle(doc, code, globalName, { style }), needs && needs()])
+      .then(([exports]) => {
         waited = focusedBox();
         const offered = mount(exports);
         done = true;
@@ -134,7 +135,7 @@ const byIds = (doc, ids) => ids.map((name) => doc.getElementById(name)).filter(B
 // mount(code) mounts the sections with the bundle's exports and returns what they offer.
 // Returns { load(): Promise, loaded(): boolean, wantedByAddress(): boolean }.
 // It also starts the fleet section's own loader (fleetLoader below), the third bundle.
-export function sectionLoader(doc, mount) {
+export function sectionLoader(doc, mount, { needs = null } = {}) {
   const sections = byIds(doc, SECTION_IDS);
   const loader = onDemand(doc, {
     boxes: [doc.querySelector('[data-retry-traces]'), doc.querySelector('[data-client-lab]')].filter(Boolean),
@@ -145,6 +146,7 @@ export function sectionLoader(doc, mount) {
     style: STYLE,
     globalName: 'RetryLabSectionCode',
     flag: 'rl-sections',
+    needs,
   }, mount);
   fleetLoader(doc);
   return loader;

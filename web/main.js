@@ -1,14 +1,26 @@
-// The page's entry point (bundled as one classic script): load the engine, mount the
-// explorable, fill the article's computed numbers, wire the "Try it" buttons. If the engine
-// cannot load, the page says so where the explorable would be. The sections below the
-// article come in a second bundle when the reader nears them (sections.js, load-sections.js).
+// The page's entry point (bundled as one classic script): mount the explorable, fill the
+// article's computed numbers, wire the "Try it" buttons. The sections below the article come
+// in a second bundle when the reader nears them (sections.js, load-sections.js).
+//
+// The engine on demand (issue 18): index.html, as the build writes it (web/prerender.mjs),
+// carries the article's numbers in its text and the opening run, the engine's input table and
+// the story steps' inputs as data, all computed by the build with the same engine file; its
+// first screen (the figure, Play, Next event, the question) is drawn from that with no engine.
+// The engine file is added to the page the first time something needs a computation: a control
+// that changes the inputs (and, ahead of it, the pointer or focus entering the controls or a
+// "Try it"), a link in the address naming a run, the sections below the article as they load,
+// or window.retryLabEngine.load() (the console, the tests). When it arrives it must compute the
+// opening run the page was built with; `<html>` then gets `rl-engine`. If it cannot load, the
+// page says so where the explorable would be (`rl-engine-failed`). A page without the data
+// (embed.html) loads its engine as it opens, as before.
 
 import { createExplorable } from './app.js';
-import { engineVersion, loadEngine } from './engine.js';
+import { engineOnDemand, engineVersion } from './engine.js';
 import { computeStory, fillFacts } from './story.js';
 import { PAGE_KEYS, attachSharing, startEmbedFrame } from './share/page.js';
 import { sectionLoader } from './load-sections.js';
 import { isLink } from './share/codec.js';
+import { loadBundle } from './bundles.js';
 
 function showFailure(doc, message) {
   for (const box of doc.querySelectorAll('[data-retry-lab], [data-retry-traces], [data-client-lab], [data-fleet]')) {
@@ -23,51 +35,97 @@ function showFailure(doc, message) {
   doc.documentElement.classList.add('rl-engine-failed');
 }
 
+// The build's data block (web/prerender.mjs), or null.
+function prerendered(doc) {
+  const block = doc.getElementById('rl-prerendered');
+  if (!block) return null;
+  try {
+    const data = JSON.parse(block.textContent);
+    return data && data.opening && data.schema && data.steps ? data : null;
+  } catch {
+    return null;
+  }
+}
+
 async function start(doc) {
   const root = doc.querySelector('[data-retry-lab]');
   if (!root) return;
   startEmbedFrame(doc); // embed.html: the parent sizes its iframe by our height
-  let engine;
-  try {
-    engine = await loadEngine(doc.defaultView);
-  } catch (error) {
-    showFailure(doc, error.message);
-    return;
+  const win = doc.defaultView;
+  const data = prerendered(doc);
+  const engines = engineOnDemand(win, {
+    addScript: (file) => loadBundle(doc, file, 'RetryLabEngine'),
+    schema: data && data.schema,
+    // The engine that arrives must be the one the page was built with: the same opening run.
+    check(engine) {
+      if (!data) return;
+      const now = engine.compute({});
+      if (JSON.stringify(now) !== JSON.stringify(data.opening)) {
+        const why = now && now.ok === false && Array.isArray(now.errors) && now.errors[0] ? ` (${now.errors[0].message})` : '';
+        throw new Error(`The retry engine could not compute the opening run this page was built with${why}. Reload the page.`);
+      }
+    },
+    onFailure: (error) => showFailure(doc, error.message),
+  });
+  const needEngine = () => engines.load().then((engine) => {
+    doc.documentElement.classList.add('rl-engine');
+    return engine;
+  });
+  // For the console and the tests: load() is a promise of the engine (rejected if it cannot load).
+  win.retryLabEngine = { load: needEngine, ready: engines.ready };
+  // A link in the address names a run: the engine first, so that the first screen is the link's.
+  if (!data || isLink(win.location.hash)) {
+    try {
+      await needEngine();
+    } catch {
+      return; // said on the page (onFailure)
+    }
   }
   let app;
   try {
-    app = createExplorable(root, engine);
+    app = createExplorable(root, engines.engine, data ? { opening: data.opening, schema: data.schema, ready: engines.ready, ensure: needEngine } : {});
   } catch (error) {
     showFailure(doc, error.message); // an engine that loads but cannot compute the opening run
     return;
   }
-  const story = computeStory(app.compute);
-  const missing = fillFacts(doc, story);
-  if (missing.length) console.error(`Retry Lab: ${missing.length} computed numbers could not be filled in.`, missing);
+  const engine = engines.engine;
+  let steps;
+  if (data) {
+    steps = data.steps; // the article's numbers are in the page's text already
+  } else {
+    const story = computeStory(app.compute);
+    const missing = fillFacts(doc, story);
+    if (missing.length) console.error(`Retry Lab: ${missing.length} computed numbers could not be filled in.`, missing);
+    steps = Object.fromEntries(Object.entries(story).map(([name, result]) => [name, result.inputs]));
+    for (const slot of doc.querySelectorAll('[data-engine-version]')) slot.textContent = engineVersion(engine);
+  }
+  // The engine ahead of the reader's first change: the pointer or focus on the controls.
+  const controls = root.querySelector('.rl-controls');
+  const preload = () => { needEngine().catch(() => {}); };
+  if (!engines.ready() && controls) for (const type of ['pointerover', 'focusin']) controls.addEventListener(type, preload, { once: true });
 
   for (const button of doc.querySelectorAll('button[data-try]')) {
-    const result = story[button.dataset.try];
-    if (!result) continue;
+    const inputs = steps[button.dataset.try];
+    if (!inputs) continue;
     button.hidden = false;
+    for (const type of ['pointerenter', 'focus']) button.addEventListener(type, preload, { once: true });
     button.addEventListener('click', () => {
-      app.load(result.inputs);
+      app.load(inputs); // made when the engine is there (app.js)
       const target = doc.getElementById('experiment');
       const smooth = !doc.defaultView.matchMedia('(prefers-reduced-motion: reduce)').matches;
       target.scrollIntoView({ behavior: smooth ? 'smooth' : 'auto', block: 'start' });
       target.focus({ preventScroll: true });
     });
   }
-  for (const slot of doc.querySelectorAll('[data-engine-version]')) slot.textContent = engineVersion(engine);
 
   // The traces and the client lab, mounted when their bundle arrives.
-  const win = doc.defaultView;
   const tracesBox = doc.querySelector('[data-retry-traces]'); // the invented policy's traces A–F
   const clientsBox = doc.querySelector('[data-client-lab]'); // "What would your client do?"
   const sections = sectionLoader(doc, ({ mountTraces, mountClientLab }) => {
     if (clientsBox) win.retryLabClients = mountClientLab(clientsBox, app, engine);
     if (tracesBox) win.retryLabTraces = mountTraces(tracesBox, app, engine);
     return { traces: win.retryLabTraces || null, clients: win.retryLabClients || null };
-  });
+  }, { needs: needEngine }); // the sections compute as they mount
   win.retryLabSections = { load: sections.load, loaded: sections.loaded };
   // A link that names a trace needs the traces before it is read; so does #traces.
   const hash = win.location.hash;

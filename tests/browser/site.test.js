@@ -28,7 +28,11 @@ describe('the built site', () => {
     }
     const html = readFileSync(join(DIST, 'index.html'), 'utf8');
     const scripts = [...html.matchAll(/<script([^>]*)>/g)].map((m) => m[1]);
-    assert.deepEqual(scripts, [' src="retrylab-engine.js" defer', ' src="retrylab.js" defer']);
+    // The engine file is not on the opening page (issue 18): the page's bundle adds it on first
+    // need; the build's data block (web/prerender.mjs) carries what the first screen shows.
+    assert.deepEqual(scripts, [' src="retrylab.js" defer', ' type="application/json" id="rl-prerendered"']);
+    const embed = readFileSync(join(DIST, 'embed.html'), 'utf8');
+    assert.deepEqual([...embed.matchAll(/<script([^>]*)>/g)].map((m) => m[1]), [' src="retrylab-engine.js" defer', ' src="retrylab.js" defer'], 'embed.html loads its engine as it opens');
   });
 
   test('the server sends each file with its type and the strict CSP', async () => {

@@ -12,8 +12,9 @@ export function attachCompare(doc, root, app, engine, { linkBase }) {
   const win = doc.defaultView;
   let mode = null; // a promise of compare mode, attached once (it follows the hash itself)
   const start = () => {
-    mode = mode || loadBundle(doc, 'retrylab-compare.js', 'RetryLabCompareCode', { style: 'retrylab-compare.css' })
-      .then((code) => code.attachCompareMode(root, { app, engine, createExplorable, linkBase }));
+    // Compare mode computes: the page's engine too, if it has not arrived (web/main.js).
+    mode = mode || Promise.all([loadBundle(doc, 'retrylab-compare.js', 'RetryLabCompareCode', { style: 'retrylab-compare.css' }), app.ensureEngine()])
+      .then(([code]) => code.attachCompareMode(root, { app, engine, createExplorable, linkBase }));
     mode.catch((error) => {
       mode = null;
       if (!isCompareLink(win.location.hash)) return;

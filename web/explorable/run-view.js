@@ -33,11 +33,17 @@ export function createRunView(root, id, view) {
   let shown = null; // { result, playback } last drawn, for a redraw after a resize
 
   // The timeline's box width, as the ResizeObserver below last measured it: reading it here
-  // would force a layout of the page in the middle of a redraw. Before the first measure (the
-  // observer reports before the first paint) the timeline is drawn 720 pixels wide.
+  // would force a layout of the page in the middle of a redraw. Until the observer's first
+  // report (it comes after the first layout, before the first paint) nothing is drawn, and
+  // its report draws the timeline once, at its real width; a hidden box (0 wide) is drawn
+  // when it is shown, the observer's next report (issue 18: it was drawn at 720 px, then again).
   let timelineWidth = 0;
   function drawTimeline(result) {
-    const width = timelineWidth || 720;
+    if (!timelineWidth) {
+      timeline = null;
+      return;
+    }
+    const width = timelineWidth;
     const { tree, scale } = timelineView(result, { width });
     patch(els.timeline, tree);
     timeline = {
@@ -120,9 +126,9 @@ export function createRunView(root, id, view) {
   // Redraw the timeline for its box's width.
   const resize = new view.ResizeObserver(() => {
     timelineWidth = els.timeline.clientWidth; // layout is up to date while observers run
-    if (timeline && shown && Math.abs(timelineWidth - timeline.width) > 1) {
-      drawTimeline(shown.result);
-      drawPlayhead(shown.result, shown.playback);
+    if (drawn && timelineWidth && (!timeline || Math.abs(timelineWidth - timeline.width) > 1)) {
+      drawTimeline(drawn);
+      if (shown) drawPlayhead(shown.result, shown.playback);
     }
   });
   resize.observe(els.timeline);

@@ -41,6 +41,11 @@ export function syncLink(win, app, { onProblems, pageKeys = [], pageOf = () => (
   function read() {
     // A comparison (view=compare) is compare mode's to read (web/compare/hook.js).
     if (!isLink(location.hash) || isCompareLink(location.hash)) return false;
+    // A page whose engine comes on first need (main.js): the link is read when it is there.
+    if (app.engineReady && !app.engineReady()) {
+      app.ensureEngine().then(() => read(), () => {});
+      return false;
+    }
     const { inputs, result, page, problems } = readLink(location.hash, app, { pageKeys });
     loading = true;
     let more;

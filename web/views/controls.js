@@ -68,7 +68,9 @@ export function controlsView(id, fields, script = null) {
         NUMBER_FIELDS.map((f) => numberField(id, f, fields[f.name]))),
       radioGroup(id, 'retryOn', 'Retry on', RETRY_ON, fields.retryOn)),
     h('button', { type: 'button', class: 'rl-button rl-open-inputs', id: id('open-inputs'), 'aria-controls': id('more'), 'aria-expanded': 'false' }, 'All the inputs'),
-    h('p', { class: 'rl-error rl-general-error', id: id('general-error'), 'aria-live': 'polite' }));
+    h('p', { class: 'rl-error rl-general-error', id: id('general-error'), 'aria-live': 'polite' }),
+    // Shown while a change waits for the engine, which the page loads on first need (engine.js).
+    h('p', { class: 'rl-engine-loading', id: id('engine-loading'), role: 'status', hidden: true }, 'Loading the engine…'));
 }
 
 export function playbackView(id) {

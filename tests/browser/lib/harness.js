@@ -90,10 +90,13 @@ export function browserSuite({ engine = false } = {}) {
 //     leaves the page as a reader first sees it;
 //   bypassCSP: for axe-core, which is injected as an inline script;
 //   init: [fn, arg], one more script to run before the page's own (a fault to inject);
-//   inputs: open the explorable's full control panel (true), or leave the first screen (false).
+//   inputs: open the explorable's full control panel (true), or leave the first screen (false);
+//   engine: also load the page's engine (true), which index.html loads only on first need
+//     (web/main.js: `rl-ready` is the first screen drawn, from the build's data); false leaves
+//     it out, as a reader's page opens. The sections need it, so `sections` loads it too.
 export async function openPage(env, {
   colorScheme = 'light', viewport = { width: 1280, height: 900 }, reducedMotion = 'no-preference',
-  path = '/', url = null, sections = true, bypassCSP = false, init = null, route = null, inputs = true,
+  path = '/', url = null, sections = true, bypassCSP = false, init = null, route = null, inputs = true, engine = true,
 } = {}) {
   const context = await env.newContext({ colorScheme, viewport, reducedMotion, bypassCSP });
   const page = await context.newPage();
@@ -117,11 +120,17 @@ export async function openPage(env, {
   if (route) await page.route(...route); // [url pattern, handler]: ahead of the host check above
   await page.goto(url || env.server.origin + path);
   await page.waitForFunction(() => document.documentElement.classList.contains('rl-ready') || document.documentElement.classList.contains('rl-engine-failed'));
+  if (engine) await loadEngine(page);
   if (sections) await loadSections(page);
   // inputs: open "All the inputs", as a reader does at their first interaction (the page
   // opens with the key switch alone); false leaves the first screen as it is.
   if (inputs) await page.evaluate(() => window.retryLab && window.retryLab.openInputs && window.retryLab.openInputs());
   return { page, context, problems, offHost };
+}
+
+// The page's engine loaded (or failed, which the page shows): true if it is there.
+export function loadEngine(page) {
+  return page.evaluate(() => (window.retryLabEngine ? window.retryLabEngine.load().then(() => true, () => false) : true));
 }
 
 // Nothing went wrong on the page: no console error, no CSP violation, no other host.
