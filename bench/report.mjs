@@ -29,7 +29,7 @@ const machine = JSON.parse(readFileSync(join(dir, 'machine.json'), 'utf8'));
 // The budgets of issues 7 and 18 (BENCHMARKS.md). scrolledGzipBytes is the ceiling
 // tests/node/page/page-size.test.js holds everything a reader who scrolls to the end loads to.
 const BUDGET = {
-  gzipBytes: 60 * 1024, scrolledGzipBytes: 106 * 1024, renderRatio: 1.25, inputP95Ms: 8, taskMs: 50, herdMs: 100,
+  gzipBytes: 60 * 1024, scrolledGzipBytes: 212 * 1024, renderRatio: 1.25, inputP95Ms: 8, taskMs: 50, herdMs: 100,
   herdRatio: 1.5, computeRatio: 3, sweepMs: 10,
 };
 
@@ -102,6 +102,8 @@ const budgets = [
     verdict(browser.input.p95Ms <= BUDGET.inputP95Ms, `${browser.input.changes} changes, the sections loaded`)],
   ...(browser.inputOpening ? [['… as the page opens, without them', `median ${ms(browser.inputOpening.medianMs)}, p95 ${ms(browser.inputOpening.p95Ms)}`, 'p95 ≤ 8 ms',
     verdict(browser.inputOpening.p95Ms <= BUDGET.inputP95Ms, `${browser.inputOpening.changes} changes`)]] : []),
+  ...(browser.firstInput ? [['first change, loading the engine', `median ${ms(browser.firstInput.medianMs)}, max ${ms(browser.firstInput.maxMs)} (run computed at ${ms(browser.firstInput.computedMedianMs)})`, 'reported (issue 18)',
+    `${browser.firstInput.hadEngine ? 'NOT MEASURED (the engine was already there)' : 'reported'} (${browser.firstInput.loads} fresh loads; fetch, compile, check and the change, to its painted frame)`]] : []),
   ['longest task, 10 s playback at 4×', `${ms(browser.playback.longestTaskMs)} (${browser.playback.over50ms ?? 'n/a'} of ${browser.playback.tasks} tasks over 50 ms, ${browser.playback.over16ms} over 16 ms)`, '≤ 50 ms',
     verdict(browser.playback.longestTaskMs <= BUDGET.taskMs, `CDP trace, renderer main thread${browser.playback.busyLoop ? ', a busy node loop running beside it' : ''}`)],
   ...(browser.sweep && browser.sweep.longestTaskMs !== undefined ? [['longest task, 15 sweeps in the page', `${ms(browser.sweep.longestTaskMs)} (${browser.sweep.over50ms} of ${browser.sweep.tasks} tasks over 50 ms)`, '≤ 50 ms',

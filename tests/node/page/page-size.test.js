@@ -4,7 +4,7 @@
 // in CI. scripts/bench measures the same thing in Chromium, with the page's own requests.
 //
 // The budget (issue 7, BENCHMARKS.md) is 60 KB for what the page loads when it opens. The
-// sections below the article come later, in a second bundle and stylesheet, when the reader
+// engine file comes on first need (issue 18, web/main.js); the sections below the article come later, in a second bundle and stylesheet, when the reader
 // nears them (web/load-sections.js), and the downloads' code with the first download
 // (web/share/page.js); they are counted apart and held to ceilings of their own, ratchets a
 // little above their weight today: growing past one fails here, so lower them as they shrink.
@@ -18,19 +18,19 @@ import { gzipSync } from 'node:zlib';
 import { DIST, checkBuilt } from '../../browser/lib/dist.js';
 
 const BUDGET_BYTES = 60 * 1024;
-// The opening page is over that budget since issue 13: the engine's field table, its generic
-// validator and schema() took the engine file from 34.0 to 41.2 KB gzipped, and issue 19's
-// hardened binding added about 1 KB (BENCHMARKS.md, "Bytes after issues 13, 14, 16 and 19").
-// Until the budget is met again (issue 18) the test holds the page to a ratchet a little above
-// its weight today, so that it cannot grow further unnoticed: lower it as the page shrinks,
-// and remove it once the page is back within BUDGET_BYTES. Raised from 69 to 72 KB by the
-// session that merged issues 15, 17, 18 and 20 (measured 71.8 KB): issue 15's playback rhythm,
-// live region, first screen and "Also in force" list took retrylab.js from 18.7 to about
-// 21 KB, compare mode's hook and the fleet section's loader and paragraph about 0.8 KB, and
-// issue 18's tape writer the engine file 0.7 KB less its cuts (BENCHMARKS.md). The 60 KB
-// budget is missed by 11.8 KB; issue 18 stays open for it.
-const CEILING_BYTES = 72 * 1024;
+// The opening page was over that budget from issue 13 (the engine's field table, its generic
+// validator and schema() took the engine file from 34.0 to 41.2 KB gzipped) to issue 18, held
+// by a ratchet that reached 72 KB (measured 71.8 KB: index.html 4.2, favicon 0.2, retrylab.css
+// 4.9, retrylab-engine.js 41.0, retrylab.js 21.4). Issue 18 took the engine off the opening
+// page: the build prerenders the article's numbers and the opening run with the engine it
+// ships (web/prerender.mjs; index.html 4.2 → 7.4 KB with the data block, of which the engine's
+// input table is 2.5 KB), and the page's bundle loads the engine file on first need (web/main.js;
+// retrylab.js +1.0 KB). 34.8 KB then: the page is held to the budget itself again.
 const LATER = [
+  // Issue 18: the engine file, loaded by the page's bundle on first need (a control that changes
+  // the inputs, a "Try it", a link naming a run, the sections below the article): 41.0 KB
+  // gzipped when it left the opening page.
+  { what: 'the engine file, on first need', files: ['retrylab-engine.js'], ceiling: 41.5 * 1024, scrolled: true },
   // 31 KB until issue 16, whose 25 client presets (each with its versions, releases, what the
   // engine cannot represent and what the page sets) took the sections from 28.4 to 33.8 KB
   // gzipped; their quotes and file/line pins stay out of the page (web/clients/sources.js,
@@ -56,8 +56,10 @@ const LATER = [
 // explorable's redesign (issue 15, about 2 KB). A section added below the article adds its
 // bundle to LATER with `scrolled: true` and raises this by its weight, said in BENCHMARKS.md:
 // the fleet section (issue 20) brings its bundle (36 KB ceiling) and the fleet engine file
-// (66 KB ceiling), so 106 + 102 KB.
-const SCROLLED_CEILING_BYTES = 208 * 1024;
+// (66 KB ceiling), so 106 + 102 KB. 210.6 KB at issue 18, which moved the engine file from the
+// opening page to the sections' need (the same bytes) and added the opening page's data block
+// (+3.2 KB) and the bundle's loader (+1.0 KB): 212 KB.
+const SCROLLED_CEILING_BYTES = 212 * 1024;
 
 // Local files a page or stylesheet loads: <script src>, <link href> of the kinds a browser
 // fetches, <img>/<source> src, and url(...) in CSS. Links to other pages (<a href>) are not loads.
@@ -99,18 +101,19 @@ export function pageWeight(dist, page = 'index.html') {
 
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 
-test('the page and everything it loads when it opens stay within their ceiling, gzipped (the 60 KB budget reported)', (t) => {
+test('the page and everything it loads when it opens stay within the 60 KB budget, gzipped', (t) => {
   checkBuilt();
   const { files, total } = pageWeight(DIST);
   const listing = [...files].map(([file, f]) => `${file} ${kb(f.gzip)}`).join(', ');
   t.diagnostic(`page: ${kb(total)} gzipped (${listing}); budget ${kb(BUDGET_BYTES)}: ` +
     (total <= BUDGET_BYTES ? `met, ${kb(BUDGET_BYTES - total)} to spare` : `missed by ${kb(total - BUDGET_BYTES)}`));
-  // The page is what index.html names: its engine, bundle and stylesheet at least.
-  for (const file of ['index.html', 'retrylab-engine.js', 'retrylab.js', 'retrylab.css']) {
+  // The page is what index.html names: its bundle and stylesheet at least (the engine file is
+  // one of the LATER files, issue 18).
+  for (const file of ['index.html', 'retrylab.js', 'retrylab.css']) {
     assert.ok(files.has(file), `the page loads ${file}`);
   }
   for (const file of LATER.flatMap((l) => l.files)) assert.ok(!files.has(file), `${file} waits until it is needed`);
-  assert.ok(total <= Math.max(BUDGET_BYTES, CEILING_BYTES), `the page weighs ${kb(total)} gzipped, over its ${kb(CEILING_BYTES)} ceiling (budget ${kb(BUDGET_BYTES)}; ${listing})`);
+  assert.ok(total <= BUDGET_BYTES, `the page weighs ${kb(total)} gzipped, over its ${kb(BUDGET_BYTES)} budget (${listing})`);
 });
 
 test('what the page loads later, on demand, stays within its ceilings, gzipped', (t) => {

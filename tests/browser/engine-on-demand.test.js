@@ -1,0 +1,164 @@
+// Issue 18: the opening page carries no engine. Its first screen, the article's numbers and
+// playback come from what the build computed with the same engine (web/prerender.mjs); the
+// engine file loads the first time something needs a computation (web/main.js), a change that
+// waits for it says so, a failure to load is said where the explorable would be, and once it
+// is there the page shows exactly what the build wrote. The timeline is drawn once, at its
+// real width, and a hidden explorable draws it when it is shown.
+
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { assertClean, browserSuite, openPage } from './lib/harness.js';
+import { ID, metricsOf } from './lib/ui.js';
+import { STORY, factsOf, formatFact } from '../../web/story.js';
+
+const env = browserSuite({ engine: true });
+
+const asReaderOpens = { engine: false, sections: false, inputs: false };
+const engineFetched = (page) => page.evaluate(() => performance.getEntriesByType('resource').some((e) => /\/retrylab-engine\.js$/.test(e.name)));
+const engineState = (page) => page.evaluate(() => ({
+  ready: window.retryLabEngine.ready(),
+  flag: document.documentElement.classList.contains('rl-engine'),
+  global: typeof window.RetryLabEngine,
+}));
+const OPENING = { attempts: '2', charges: '2', replays: '0', elapsed: '3,700 ms', outcome: 'success', lookup: 'no' };
+const slotTexts = (page) => page.locator('[data-story][data-fact]').evaluateAll((els) => els.map((e) => ({ step: e.dataset.story, fact: e.dataset.fact, format: e.dataset.format, text: e.textContent })));
+
+describe('the engine, on first need', () => {
+  test('the page opens without it: the first screen, the numbers and playback to the end need no engine', async (t) => {
+    const opened = await openPage(env, asReaderOpens);
+    const { page } = opened;
+    assert.deepEqual(await metricsOf(page), OPENING, 'the opening run, from the build');
+    const slots = await slotTexts(page);
+    assert.ok(slots.length > 10 && slots.every((s) => s.text !== ''), 'every number of the article is in the page');
+    assert.ok(await page.locator('button[data-try="key"]').isVisible(), 'the "Try it" buttons are there');
+    assert.match(await page.locator('[data-engine-version]').textContent(), /\S/, 'the engine version');
+    // Playback is the opening run's: Next event to the end, then the answer.
+    await page.locator(ID('next')).click();
+    await page.locator(ID('seek')).focus();
+    await page.keyboard.press('End');
+    assert.match(await page.locator(ID('seek')).getAttribute('aria-valuetext'), /3\.7 s/, 'played to its end');
+    await page.locator(ID('verdict')).getByText(/charged twice/i).first().waitFor();
+    assert.equal(await engineFetched(page), false, 'no engine file was fetched');
+    assert.deepEqual(await engineState(page), { ready: false, flag: false, global: 'undefined' });
+    await assertClean(t, assert, opened);
+  });
+
+  test('a change loads it, says "Loading the engine…" while it waits, and is made when it arrives', async (t) => {
+    let release;
+    const gate = new Promise((resolve) => { release = resolve; });
+    const opened = await openPage(env, { ...asReaderOpens, inputs: true, route: ['**/retrylab-engine.js', async (route) => { await gate; await route.continue(); }] });
+    const { page } = opened;
+    await page.locator(ID('maxRetries')).fill('0');
+    const note = page.locator(ID('engine-loading'));
+    await note.waitFor({ state: 'visible' });
+    assert.equal(await note.textContent(), 'Loading the engine…');
+    assert.equal(await page.locator('[data-retry-lab]').getAttribute('aria-busy'), 'true');
+    assert.deepEqual(await metricsOf(page), OPENING, 'the opening run stays until the engine answers');
+    release();
+    await page.waitForFunction(() => document.documentElement.classList.contains('rl-engine'));
+    await note.waitFor({ state: 'hidden' });
+    assert.equal((await metricsOf(page)).outcome, 'unknown', 'maxRetries 0 computed (SPEC §9: unknown)');
+    assert.equal(await page.locator('[data-retry-lab]').getAttribute('aria-busy'), null);
+    await assertClean(t, assert, opened);
+  });
+
+  test('a "Try it" loads it and then its step; pointing at the button already fetches it', async (t) => {
+    const opened = await openPage(env, asReaderOpens);
+    const { page } = opened;
+    const button = page.locator('button[data-try="key"]');
+    await button.scrollIntoViewIfNeeded();
+    await button.hover();
+    await page.waitForFunction(() => window.retryLabEngine.ready());
+    assert.equal(await engineFetched(page), true, 'the pointer on the button loaded the engine');
+    await button.click();
+    await page.waitForFunction(() => document.querySelector('#rl-metrics [data-metric="charges"] dd').textContent.trim() === '1');
+    assert.deepEqual(await metricsOf(page), { ...OPENING, charges: '1', replays: '1' }, 'the key step');
+    await assertClean(t, assert, opened);
+  });
+
+  test('with the engine there, the page shows exactly what the build wrote', async (t) => {
+    const opened = await openPage(env, { ...asReaderOpens, engine: true });
+    const { page } = opened;
+    assert.deepEqual(await engineState(page), { ready: true, flag: true, global: 'function' });
+    const slots = await slotTexts(page);
+    // The page's own engine computes each story step; the article's words for it are the build's.
+    const results = await page.evaluate((story) => Object.fromEntries(Object.entries(story).map(([name, inputs]) => [name, window.retryLab.compute(inputs)])), STORY);
+    for (const slot of slots) {
+      assert.equal(slot.text, formatFact(factsOf(results[slot.step]), slot.fact, slot.format), `${slot.step} ${slot.fact}`);
+    }
+    const data = await page.evaluate(() => JSON.parse(document.getElementById('rl-prerendered').textContent));
+    assert.deepEqual(await page.evaluate(() => window.retryLab.compute({})), data.opening, 'the opening run');
+    assert.deepEqual(data.opening, env.compute({}), 'and the engine file in node agrees');
+    // And a change now is made at once.
+    await page.evaluate(() => window.retryLab.openInputs());
+    await page.locator(ID('maxRetries')).fill('0');
+    assert.equal((await metricsOf(page)).outcome, 'unknown');
+    await assertClean(t, assert, opened);
+  });
+
+  test('an engine that cannot load: the page opens, and the first change says so where the explorable would be', async () => {
+    const opened = await openPage(env, { ...asReaderOpens, inputs: true, route: ['**/retrylab-engine.js', (route) => route.abort()] });
+    const { page } = opened;
+    assert.deepEqual(await metricsOf(page), OPENING, 'the first screen is there');
+    assert.equal(await page.evaluate(() => document.documentElement.classList.contains('rl-engine-failed')), false);
+    await page.locator(ID('maxRetries')).fill('0');
+    await page.waitForFunction(() => document.documentElement.classList.contains('rl-engine-failed'));
+    assert.match(await page.locator('[data-retry-lab] [role="alert"]').textContent(), /retry engine \(retrylab-engine\.js\) did not load/);
+    assert.deepEqual(opened.problems.filter((p) => !/Failed to load resource/.test(p)), [], 'handled, not thrown');
+  });
+
+  test('a link in the address loads the engine as the page opens, and its run is the first screen', async (t) => {
+    const opened = await openPage(env, { ...asReaderOpens, path: '/#v=1&maxRetries=0' });
+    const { page } = opened;
+    assert.equal(await page.evaluate(() => window.retryLabEngine.ready()), true, 'ready by rl-ready');
+    assert.equal((await metricsOf(page)).outcome, 'unknown');
+    assert.equal(await page.locator(ID('maxRetries')).inputValue(), '0');
+    await assertClean(t, assert, opened);
+  });
+});
+
+// Each width the timeline's <svg> is drawn at, as it happens (a MutationObserver from before
+// the page's scripts run).
+function recordTimelineWidths() {
+  window.__timelineWidths = [];
+  new MutationObserver((records) => {
+    for (const r of records) {
+      const svgs = r.type === 'attributes' ? [r.target] : [...r.addedNodes].filter((n) => n.nodeType === 1).flatMap((n) => (n.matches('svg.timeline') ? [n] : [...n.querySelectorAll('svg.timeline')]));
+      for (const svg of svgs) if (svg.matches('#rl-timeline svg.timeline')) window.__timelineWidths.push(Number(svg.getAttribute('width')));
+    }
+  }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['width'] });
+}
+
+// The explorable hidden (display: none) before the page's script runs.
+function hideExplorable() {
+  document.addEventListener('readystatechange', () => {
+    if (document.readyState === 'interactive') document.querySelector('[data-retry-lab]').style.display = 'none';
+  });
+}
+
+const afterFrames = (page) => page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+
+describe('the timeline, drawn once', () => {
+  for (const viewport of [{ width: 1280, height: 720 }, { width: 390, height: 844 }]) {
+    test(`at ${viewport.width} px it is drawn once, at its box's width`, async (t) => {
+      const opened = await openPage(env, { ...asReaderOpens, viewport, init: [recordTimelineWidths] });
+      const { page } = opened;
+      await afterFrames(page);
+      const box = await page.locator(ID('timeline')).evaluate((el) => el.clientWidth);
+      assert.deepEqual(await page.evaluate(() => window.__timelineWidths), [box]);
+      await assertClean(t, assert, opened);
+    });
+  }
+
+  test('a hidden explorable draws its timeline when it is shown', async (t) => {
+    const opened = await openPage(env, { ...asReaderOpens, init: [hideExplorable] });
+    const { page } = opened;
+    await afterFrames(page);
+    assert.equal(await page.locator(`${ID('timeline')} svg`).count(), 0, 'nothing drawn while hidden');
+    await page.evaluate(() => { document.querySelector('[data-retry-lab]').style.display = ''; });
+    await page.locator(`${ID('timeline')} svg.timeline`).waitFor();
+    const [width, box] = await page.locator(ID('timeline')).evaluate((el) => [Number(el.querySelector('svg').getAttribute('width')), el.clientWidth]);
+    assert.ok(box > 300 && width === box, `drawn at its width (${width} in a ${box} px box)`);
+    await assertClean(t, assert, opened);
+  });
+});

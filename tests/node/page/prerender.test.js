@@ -1,0 +1,75 @@
+// The opening page's prerendered numbers and data (issue 18, web/prerender.mjs): dist/index.html
+// carries the article's numbers in its text and the opening run, the engine's input table, its
+// version and the story steps' inputs as a data block, all computed by the build with the
+// engine file it ships. Here the same engine file (dist/retrylab-engine.js) computes every
+// story step again, and the page must carry exactly that: a page built with one engine and
+// served with another (a stale dist/, a file copied by hand) fails here. Then the filler's
+// own rules: every slot filled, a slot naming no step or no fact stops the build, and text
+// and data are escaped.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DIST, REPO, checkBuilt } from '../../browser/lib/dist.js';
+import { loadEngineInNode } from '../../browser/lib/engine.js';
+import { DATA_ID, dataBlock, factSlots, fillPage, readDataBlock } from '../../../web/prerender.mjs';
+import { STORY, factsOf, formatFact } from '../../../web/story.js';
+
+const built = () => readFileSync(join(DIST, 'index.html'), 'utf8');
+const source = () => readFileSync(join(REPO, 'site/index.html'), 'utf8');
+
+test('every number the built page quotes is what its engine computes for that story step', async () => {
+  checkBuilt();
+  const engine = await loadEngineInNode();
+  const slots = factSlots(built());
+  const inSource = factSlots(source());
+  assert.ok(slots.length > 0 && slots.length === inSource.length, `the built page has the source's ${inSource.length} slots (${slots.length})`);
+  const facts = {};
+  for (const [i, slot] of slots.entries()) {
+    assert.deepEqual([slot.step, slot.fact, slot.format], [inSource[i].step, inSource[i].fact, inSource[i].format], `slot ${i} is the source's`);
+    assert.ok(slot.step in STORY, `slot ${i} names a story step (${slot.step})`);
+    facts[slot.step] ||= factsOf(engine.compute(STORY[slot.step]));
+    const text = formatFact(facts[slot.step], slot.fact, slot.format);
+    assert.ok(text, `${slot.step} ${slot.fact}: the engine has it`);
+    // The HTML text as the page holds it (the filler escapes &, < and >).
+    assert.equal(slot.text, text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;'), `${slot.step} ${slot.fact}`);
+  }
+  const version = [...built().matchAll(/<span data-engine-version>([^<]*)<\/span>/g)].map((m) => m[1]);
+  assert.deepEqual(version, [String(engine.version())], 'the engine version in the footer');
+});
+
+test('the built page\'s data block is the opening run, the input table and the steps\' inputs its engine gives', async () => {
+  checkBuilt();
+  const engine = await loadEngineInNode();
+  const data = readDataBlock(built());
+  assert.ok(data, `dist/index.html has the #${DATA_ID} block`);
+  assert.deepEqual(Object.keys(data).sort(), ['opening', 'schema', 'steps', 'version']);
+  assert.deepEqual(data.opening, engine.compute({}), 'the opening run');
+  assert.equal(data.opening.ok, true);
+  assert.deepEqual(data.schema, engine.schema(), 'the input table');
+  assert.equal(data.version, String(engine.version()));
+  assert.deepEqual(Object.keys(data.steps).sort(), Object.keys(STORY).sort(), 'one entry per story step');
+  for (const [name, inputs] of Object.entries(STORY)) {
+    const result = engine.compute(STORY[name]);
+    assert.deepEqual(data.steps[name], result.inputs, `${name}: the engine's echo of its inputs`);
+    // Loading the echo is loading the step: the same run.
+    assert.deepEqual(engine.compute(data.steps[name]), result, `${name}: ${JSON.stringify(inputs)}`);
+  }
+});
+
+test('the filler fills every slot, stops on a slot it cannot fill, and escapes what it writes', () => {
+  const result = { ok: true, inputs: { responseMs: 200, operationId: 'a<b&c' }, events: [], attempts: [], metrics: { attempts: 1, agentReport: 'success', charges: 0 } };
+  const data = { opening: result, schema: { inputs: [] }, version: '1.0 </script>', steps: { opening: result.inputs } };
+  const page = '<p><span class="fact" data-story="opening" data-fact="inputs.responseMs" data-format="ms"></span> and <b data-story="opening" data-fact="inputs.operationId"></b>'
+    + ' <span data-engine-version></span></p>\n</body>';
+  const out = fillPage(page, { results: { opening: result }, data });
+  assert.deepEqual(factSlots(out).map((s) => s.text), ['200 ms', 'a&lt;b&amp;c']);
+  assert.match(out, /<span data-engine-version>1\.0 &lt;\/script&gt;<\/span>/);
+  assert.equal((out.match(/<\/script>/g) || []).length, 1, 'the data cannot end its own <script> early');
+  assert.deepEqual(readDataBlock(out), data, 'the data block reads back as it was');
+  assert.ok(out.endsWith(`${dataBlock(data)}\n</body>`));
+  assert.throws(() => fillPage('<span data-story="nope" data-fact="inputs.responseMs"></span></body>', { results: { opening: result }, data }), /1 fact slots could not be filled: nope: inputs.responseMs/);
+  assert.throws(() => fillPage('<span data-story="opening" data-fact="inputs.missing"></span></body>', { results: { opening: result }, data }), /could not be filled: opening: inputs.missing/);
+  assert.throws(() => fillPage('<p></p>', { results: {}, data }), /no <\/body>/);
+});
