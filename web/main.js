@@ -32,6 +32,7 @@ function showFailure(doc, message) {
     p.textContent = `${message} ${box.dataset.failureNote || 'The article below still reads, but its computed numbers and the explorable are missing.'}`;
     box.replaceChildren(p);
   }
+  for (const button of doc.querySelectorAll('button[data-try]')) button.hidden = true; // nothing they could load
   doc.documentElement.classList.add('rl-engine-failed');
 }
 
@@ -89,16 +90,16 @@ async function start(doc) {
     return;
   }
   const engine = engines.engine;
-  let steps;
+  let steps = {}; // embed.html has no story
   if (data) {
     steps = data.steps; // the article's numbers are in the page's text already
-  } else {
+  } else if (doc.querySelector('[data-story], button[data-try]')) {
     const story = computeStory(app.compute);
     const missing = fillFacts(doc, story);
     if (missing.length) console.error(`Retry Lab: ${missing.length} computed numbers could not be filled in.`, missing);
     steps = Object.fromEntries(Object.entries(story).map(([name, result]) => [name, result.inputs]));
-    for (const slot of doc.querySelectorAll('[data-engine-version]')) slot.textContent = engineVersion(engine);
   }
+  if (!data) for (const slot of doc.querySelectorAll('[data-engine-version]')) slot.textContent = engineVersion(engine);
   // The engine ahead of the reader's first change: the pointer or focus on the controls.
   const controls = root.querySelector('.rl-controls');
   const preload = () => { needEngine().catch(() => {}); };

@@ -69,6 +69,9 @@ describe('bad input', () => {
     page.on('pageerror', (e) => errors.push(e.message));
     await context.route('**/retrylab-engine.js', (route) => route.fulfill({ status: 404, body: 'gone' }));
     await page.goto(`${env.server.origin}/`);
+    // The page opens without its engine (issue 18, web/main.js): the reader's first change asks for it.
+    await page.waitForFunction(() => document.documentElement.classList.contains('rl-ready'));
+    await page.locator('#rl-idempotencyKey').click();
     await page.waitForFunction(() => document.documentElement.classList.contains('rl-engine-failed'));
     const alert = page.locator('[data-retry-lab] [role="alert"]');
     assert.match(await alert.textContent(), /retry engine .* did not load/);
@@ -91,6 +94,8 @@ describe('bad input', () => {
       body: 'var RetryLabEngine = function () { return Promise.reject(new Error("WebAssembly is disabled")); };',
     }));
     await page.goto(`${env.server.origin}/`);
+    await page.waitForFunction(() => document.documentElement.classList.contains('rl-ready'));
+    await page.locator('#rl-idempotencyKey').click();
     await page.waitForFunction(() => document.documentElement.classList.contains('rl-engine-failed'));
     assert.match(await page.locator('[data-retry-lab] [role="alert"]').textContent(), /failed to start: WebAssembly is disabled/);
   });

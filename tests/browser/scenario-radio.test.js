@@ -236,6 +236,7 @@ describe('the page', () => {
       const page = await context.newPage();
       await page.goto(`${env.server.origin}/`);
       await page.waitForFunction(() => document.documentElement.classList.contains('rl-ready'));
+      await page.evaluate(() => window.retryLabEngine.load()); // loaded on first need (issue 18): loadRun computes
       const axe = async () => {
         if (!(await page.evaluate(() => Boolean(window.axe)))) await page.addScriptTag({ content: AXE });
         const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
