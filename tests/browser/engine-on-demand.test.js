@@ -115,6 +115,17 @@ describe('the engine, on first need', () => {
     assert.equal(await page.locator(ID('maxRetries')).inputValue(), '0');
     await assertClean(t, assert, opened);
   });
+
+  test('a link followed later, before the engine is there, is read when it arrives', async (t) => {
+    const opened = await openPage(env, asReaderOpens);
+    const { page } = opened;
+    await page.evaluate(() => { location.hash = '#v=1&maxRetries=0'; });
+    await page.waitForFunction(() => document.documentElement.classList.contains('rl-engine'));
+    await page.waitForFunction(() => document.querySelector('#rl-metrics [data-metric="outcome"] dd').textContent.trim() === 'unknown');
+    assert.equal(await page.locator(ID('maxRetries')).inputValue(), '0');
+    assert.equal(await page.locator('.rl-notice').count(), 0, 'no notice: the link is good');
+    await assertClean(t, assert, opened);
+  });
 });
 
 // Each width the timeline's <svg> is drawn at, as it happens (a MutationObserver from before
