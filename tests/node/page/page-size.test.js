@@ -28,15 +28,18 @@ const BUDGET_BYTES = 60 * 1024;
 // live region, first screen and "Also in force" list took retrylab.js from 18.7 to about
 // 21 KB, compare mode's hook and the fleet section's loader and paragraph about 0.8 KB, and
 // issue 18's tape writer the engine file 0.7 KB less its cuts (BENCHMARKS.md). The 60 KB
-// budget is missed by 11.8 KB; issue 18 stays open for it.
-const CEILING_BYTES = 72 * 1024;
+// budget is missed by 11.8 KB; issue 18 stays open for it. 72.2 KB since the explorable's
+// controls read the engine's table (issue 13: state.js explorableControls, +0.3 KB, less 0.1 KB
+// of tokens.css written once).
+const CEILING_BYTES = 72.2 * 1024;
 const LATER = [
   // 31 KB until issue 16, whose 25 client presets (each with its versions, releases, what the
   // engine cannot represent and what the page sets) took the sections from 28.4 to 33.8 KB
   // gzipped; their quotes and file/line pins stay out of the page (web/clients/sources.js,
   // docs/clients.md). 35.5 KB since issue 13's trace editor builds its form from the engine's
-  // table (traces/editor.js, editorForm: +0.2 KB gzipped, and attemptStart's select).
-  { what: 'the sections below the article', files: ['retrylab-sections.js', 'retrylab-sections.css'], ceiling: 35.5 * 1024, scrolled: true },
+  // table (traces/editor.js, editorForm: +0.2 KB gzipped, and attemptStart's select). 35.9 KB
+  // since the client cards list each gate's parameters with the fleet table's units (0.2 KB).
+  { what: 'the sections below the article', files: ['retrylab-sections.js', 'retrylab-sections.css'], ceiling: 35.9 * 1024, scrolled: true },
   // 5 KB until issue 15's SVG export gained its title, verdict and legend (5.4 KB).
   { what: 'the downloads', files: ['retrylab-export.js'], ceiling: 5.5 * 1024 },
   // Compare mode (issue 17): two explorables' differences, the shared axis, and the client presets
