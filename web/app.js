@@ -68,8 +68,8 @@ export function createExplorable(root, engine, { idPrefix = 'rl-', opening = nul
     throw new Error(`The retry engine could not describe its inputs (${error && error.message ? error.message : error}).`);
   }
 
-  let state = initialState(opening);
-  root.replaceChildren(mount(frameView(id, state.fields, state.loadedScript), root.ownerDocument));
+  let state = initialState(opening, schema);
+  root.replaceChildren(mount(frameView(id, state.controls, state.fields, state.loadedScript), root.ownerDocument));
   const $ = (name) => root.querySelector(`#${id(name)}`);
   const view = root.ownerDocument.defaultView;
   const reducedMotion = view.matchMedia('(prefers-reduced-motion: reduce)');
@@ -160,7 +160,7 @@ export function createExplorable(root, engine, { idPrefix = 'rl-', opening = nul
   more.hidden = true;
   openButton.addEventListener('click', () => openInputs(true));
   root.querySelector('.rl-controls').addEventListener('change', () => openInputs());
-  fields = bindFields(root, id, { onChange: setFields, script: state.loadedScript });
+  fields = bindFields(root, id, { onChange: setFields, numbers: state.controls.numbers, script: state.loadedScript });
 
   // Playback controls.
   $('play').addEventListener('click', () => {

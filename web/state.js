@@ -2,6 +2,7 @@
 // shows is derived from `state.result`, which only ever comes from engine.compute().
 //
 //   state = {
+//     controls: which inputs the controls own, read from the engine's table (explorableControls),
 //     fields:  what the controls hold (numbers as typed text, so a bad entry can stay visible),
 //     extra:   inputs no control here owns (later: traces, links); merged under the fields;
 //              it holds `script` exactly while the scenario is SCRIPTED,
@@ -54,40 +55,71 @@ export const RETRY_ON = [
   { value: 'every-failure', label: 'Every failure, including 400', classes: ['timeout', '429', '5xx', '4xx'] },
 ];
 
-// Number fields: the range's span is a convenient slice; the number box takes anything the
-// engine accepts (SPEC §7), and the engine's own message explains a value it refuses.
-export const NUMBER_FIELDS = [
-  { name: 'maxRetries', label: 'Maximum retries', unit: '', min: 0, max: 10, step: 1 },
-  { name: 'baseBackoffMs', label: 'Base backoff', unit: 'ms', min: 0, max: 5000, step: 100 },
-  { name: 'clientTimeoutMs', label: 'Client timeout per attempt', unit: 'ms', min: 100, max: 10000, step: 100 },
+// The explorable's controls are a page decision: which inputs the reader sets here, in the
+// payment seed's words (seeds/002), and the span of each slider (a convenient slice; the number
+// box takes anything the engine accepts, SPEC §7, and the engine's own message explains a value
+// it refuses). Everything the inputs themselves are (type, unit, whether null is a value, the
+// bounds, their order) is read from the engine's table, schema(), by explorableControls().
+const SLIDERS = {
+  maxRetries: { label: 'Maximum retries', span: [0, 10], step: 1 },
+  baseBackoffMs: { label: 'Base backoff', span: [0, 5000], step: 100 },
+  clientTimeoutMs: { label: 'Client timeout per attempt', span: [100, 10000], step: 100 },
   // Empty is no deadline: the reader asks for none by clearing the box (which shows "none"
   // then); text that is not a number, typed or pasted over it, is an error (web/app.js).
-  { name: 'deadlineMs', label: 'Overall deadline', unit: 'ms', min: 0, max: 20000, step: 100, nullable: true, none: 'no deadline' },
-];
+  deadlineMs: { label: 'Overall deadline', span: [0, 20000], step: 100, none: 'no deadline' },
+};
+// The other controls (web/views/controls.js draws them): the scenario and "Retry on" radio
+// groups (SCENARIOS, RETRY_ON above) and the key switch, with the type each needs.
+const OTHER_CONTROLS = { scenario: 'choice', idempotencyKey: 'boolean', retryOn: 'list' };
 
-export const FIELD_NAMES = ['scenario', ...NUMBER_FIELDS.map((f) => f.name), 'idempotencyKey', 'retryOn'];
+// The controls for the engine's table (engine.schema(), passed in: the page may have it before
+// or with the engine): { numbers, names }. `numbers` are the sliders, each { name, label, unit,
+// nullable, none, whole, min, max, step } in the table's order; `names` every input a control
+// here owns, in the table's order. A control the table has no input for, or whose input is not
+// of the type the control needs, or a slider span outside the input's bounds is an error that
+// names it (the page says it where the explorable would be).
+export function explorableControls(schema) {
+  const rows = schema && Array.isArray(schema.inputs) ? schema.inputs : [];
+  const byName = new Map(rows.map((r) => [r.name, r]));
+  const refuse = (what) => { throw new Error(`The explorable's controls do not fit the engine's inputs: ${what}.`); };
+  for (const [name, { span: [min, max] }] of Object.entries(SLIDERS)) {
+    const row = byName.get(name);
+    if (!row || row.type !== 'number') refuse(`no number input "${name}"`);
+    if (min < row.min || max > row.max) refuse(`the slider for "${name}" spans ${min}–${max}, beyond ${row.min}–${row.max}`);
+  }
+  for (const [name, type] of Object.entries(OTHER_CONTROLS)) {
+    if (byName.get(name)?.type !== type) refuse(`no ${type} input "${name}"`);
+  }
+  const numbers = rows.filter((r) => r.name in SLIDERS).map((row) => {
+    const { label, span: [min, max], step, none = 'none' } = SLIDERS[row.name];
+    return { name: row.name, label, unit: row.unit || '', nullable: row.nullable === true, none, whole: row.whole === true, min, max, step };
+  });
+  const names = rows.filter((r) => r.name in SLIDERS || r.name in OTHER_CONTROLS).map((r) => r.name);
+  return { numbers, names };
+}
 
 const sameSet = (a, b) => a.length === b.length && a.every((x) => b.includes(x));
 
-// Control values for a full inputs object (compute()'s `inputs` echo).
-export function fieldsFromInputs(inputs) {
+// Control values for a full inputs object (compute()'s `inputs` echo); `controls` from
+// explorableControls().
+export function fieldsFromInputs(inputs, controls) {
   const retryOn = RETRY_ON.find((r) => sameSet(r.classes, inputs.retryOn || []));
   const fields = {
     scenario: inputs.scenario,
     idempotencyKey: Boolean(inputs.idempotencyKey),
     retryOn: retryOn ? retryOn.value : null,
   };
-  for (const { name } of NUMBER_FIELDS) fields[name] = inputs[name] === null ? '' : String(inputs[name]);
+  for (const { name } of controls.numbers) fields[name] = inputs[name] === null ? '' : String(inputs[name]);
   return fields;
 }
 
 // The engine inputs the fields stand for, or the fields that cannot be read as numbers.
-export function inputsFromFields(fields, extra = {}) {
+export function inputsFromFields(fields, controls, extra = {}) {
   const inputs = { ...extra, scenario: fields.scenario, idempotencyKey: fields.idempotencyKey };
   const errors = {};
   const retryOn = RETRY_ON.find((r) => r.value === fields.retryOn);
   if (retryOn) inputs.retryOn = retryOn.classes;
-  for (const { name, unit, nullable, none } of NUMBER_FIELDS) {
+  for (const { name, unit, nullable, none } of controls.numbers) {
     const text = String(fields[name]).trim();
     const value = Number(text);
     if (text === '' && nullable) {
@@ -105,21 +137,23 @@ export function inputsFromFields(fields, extra = {}) {
 // beside the control that owns it, or as a general message when no control here does.
 // Beside a control, the control's label is said, then the engine's words after the field's
 // name (`detail`: "must be a whole number from 0 to 100; got 101.").
-const LABELS = Object.fromEntries(NUMBER_FIELDS.map((f) => [f.name, f.label]));
-
-export function errorsByField(engineErrors) {
+export function errorsByField(engineErrors, controls) {
   const errors = {};
   for (const { field, message, detail } of engineErrors) {
-    const name = FIELD_NAMES.includes(field) ? field : 'general';
-    const text = LABELS[field] && typeof detail === 'string' ? `${LABELS[field]} ${detail}` : message;
+    const name = controls.names.includes(field) ? field : 'general';
+    const label = controls.numbers.find((f) => f.name === field)?.label;
+    const text = label && typeof detail === 'string' ? `${label} ${detail}` : message;
     errors[name] = errors[name] ? `${errors[name]} ${text}` : text;
   }
   return errors;
 }
 
-export function initialState(result) {
+// The opening state for the opening run and the engine's table of its inputs (schema()).
+export function initialState(result, schema) {
+  const controls = explorableControls(schema);
   return {
-    fields: fieldsFromInputs(result.inputs),
+    controls,
+    fields: fieldsFromInputs(result.inputs, controls),
     extra: {},
     loadedScript: null,
     errors: {},
@@ -159,12 +193,12 @@ export function withFields(state, changes, compute) {
   // scripted answers again brings it back.
   const { script, ...extraWithoutScript } = state.extra;
   const extra = fields.scenario === SCRIPTED ? { ...extraWithoutScript, script: state.loadedScript } : extraWithoutScript;
-  const parsed = inputsFromFields(fields, extra);
+  const parsed = inputsFromFields(fields, state.controls, extra);
   if (Object.keys(parsed.errors).length > 0) return { ...state, fields, errors: parsed.errors };
   const result = compute(parsed.inputs);
   if (!result || result.ok !== true) {
     const engineErrors = result && Array.isArray(result.errors) ? result.errors : [{ field: 'general', message: 'The engine returned no result.' }];
-    return { ...state, fields, errors: errorsByField(engineErrors) };
+    return { ...state, fields, errors: errorsByField(engineErrors, state.controls) };
   }
   return { ...state, fields, extra, errors: {}, trace: null, result, playback: restart(result, state.playback.speed) };
 }
@@ -174,11 +208,11 @@ export function withFields(state, changes, compute) {
 // names the policy trace the inputs are (web/traces/), or null.
 export function withInputs(state, inputs, compute, trace = null) {
   const result = compute(inputs);
-  if (!result || result.ok !== true) return { ...state, errors: errorsByField((result && result.errors) || []) };
-  const fields = fieldsFromInputs(result.inputs);
+  if (!result || result.ok !== true) return { ...state, errors: errorsByField((result && result.errors) || [], state.controls) };
+  const fields = fieldsFromInputs(result.inputs, state.controls);
   const extra = {};
   for (const [name, value] of Object.entries(result.inputs)) {
-    if (!FIELD_NAMES.includes(name) || (name === 'retryOn' && fields.retryOn === null)) extra[name] = value;
+    if (!state.controls.names.includes(name) || (name === 'retryOn' && fields.retryOn === null)) extra[name] = value;
   }
   const loadedScript = result.inputs.scenario === SCRIPTED ? result.inputs.script : null;
   return { ...state, fields, extra, loadedScript, errors: {}, trace, result, playback: restart(result, state.playback.speed) };

@@ -34,7 +34,7 @@ const env = browserSuite({ engine: true });
 const compute = (inputs) => env.compute(inputs);
 
 describe('the state steps (node)', () => {
-  const opening = () => initialState(compute({}));
+  const opening = () => initialState(compute({}), env.engine.schema());
 
   test('a scripted load: the scenario is "script", and the script is both in the run and remembered', () => {
     const s = withInputs(opening(), SCRIPTED_RUN, compute, 'custom');
@@ -102,13 +102,13 @@ describe('the state steps (node)', () => {
   test('the view: without a script the choice is hidden and disabled; with one it is there and checked', () => {
     const id = makeIds('rl-');
     const find = (tree, pred) => findAll(tree, pred)[0];
-    const none = controlsView(id, { ...opening().fields });
+    const none = controlsView(id, opening().controls, { ...opening().fields });
     const input = find(none, (n) => n.attrs.id === 'rl-scenario-script');
     assert.equal(input.attrs.disabled, true);
     assert.equal(input.attrs.checked, false);
     assert.equal(find(none, (n) => n.attrs.id === 'rl-scenario-scripted').attrs.hidden, true);
     const loaded = withInputs(opening(), SCRIPTED_RUN, compute);
-    const some = controlsView(id, loaded.fields, loaded.loadedScript);
+    const some = controlsView(id, loaded.controls, loaded.fields, loaded.loadedScript);
     const on = find(some, (n) => n.attrs.id === 'rl-scenario-script');
     assert.deepEqual([on.attrs.disabled, on.attrs.checked, on.attrs.name, on.attrs.value], [false, true, 'rl-scenario', SCRIPTED]);
     assert.equal(find(some, (n) => n.attrs.id === 'rl-scenario-scripted').attrs.hidden, false);

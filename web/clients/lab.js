@@ -40,7 +40,9 @@ export function mountClientLab(root, app, engine, { idPrefix = 'cl-', sweepPrefi
 
   let sweep = null;
   if (typeof engine.sweep === 'function') {
-    sweep = createSweep(sweepBox, { sweep: (request) => engine.sweep(request), load: (inputs) => app.load(inputs), idPrefix: sweepPrefix });
+    sweep = createSweep(sweepBox, {
+      sweep: (request) => engine.sweep(request), load: (inputs) => app.load(inputs), numbers: app.getState().controls.numbers, idPrefix: sweepPrefix,
+    });
   } else {
     const p = doc.createElement('p');
     p.className = 'rl-failure';

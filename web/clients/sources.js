@@ -257,18 +257,18 @@ export const SOURCES = [
     name: 'gRPC A6 example policy on grpc-core (C++, Python, Ruby…)',
     short: 'grpc-core with A6’s example policy',
     library: 'grpc/grpc',
-    versions: 'not read at a release: grpc/grpc is too large to fetch here, and its stored copies carry commits, not tags',
+    versions: 'not read at a release: grpc/grpc is too large to fetch here, and its stored copies carry commits, not tags; v1.51.1’s build (Debian 12’s libgrpc29) maps the statuses the same and jitters by the same 0.8–1.2, but not the first retry',
     inputs: { ...GRPC_BASE, jitter: 'proportional', jitterLow: 0.8, jitterHigh: 1.2 },
     pins: {
       ...GRPC_COMMON_PINS,
-      jitter: unverified('a copy at a commit, not a release', { ...at(GRPC_CORE_BACKOFF_COPY, 'src/core/util/backoff.cc', '29-38', 'Duration BackOff::NextAttemptDelay() { if (initial_) { initial_ = false; } else { current_backoff_ = std::min(current_backoff_ * options_.multiplier(), options_.max_backoff()); } const double jitter = absl::Uniform(rand_gen_, 1 - options_.jitter(), 1 + options_.jitter()); return current_backoff_ * jitter;'), also: [unverified('a stored copy, not a release', at(GRPC_CORE_COPY, 'src/core/client_channel/retry_filter.h', 63, 'static double BackoffJitter() { return 0.2; }'))] }),
-      jitterLow: unverified('a copy at a commit: 1 − 0.2', at(GRPC_CORE_BACKOFF_COPY, 'src/core/util/backoff.cc', '36-37', 'const double jitter = absl::Uniform(rand_gen_, 1 - options_.jitter(), 1 + options_.jitter());')),
-      jitterHigh: unverified('a copy at a commit: 1 + 0.2', at(GRPC_CORE_BACKOFF_COPY, 'src/core/util/backoff.cc', '36-37', 'const double jitter = absl::Uniform(rand_gen_, 1 - options_.jitter(), 1 + options_.jitter());')),
-      retryOnStatuses: unverified('a copy at a commit: grpc-go’s and grpc-java’s mapping', at(GRPC_CORE_STATUS_COPY, 'src/core/lib/transport/status_conversion.cc', '52-63', 'case 429: return GRPC_STATUS_UNAVAILABLE; case 502: return GRPC_STATUS_UNAVAILABLE; case 503: return GRPC_STATUS_UNAVAILABLE; case 504: return GRPC_STATUS_UNAVAILABLE; // everything else is unknown default: return GRPC_STATUS_UNKNOWN;')),
+      jitter: unverified('a copy at a commit, not a release: it jitters every wait; v1.51.1’s build does not jitter the first', { ...at(GRPC_CORE_BACKOFF_COPY, 'src/core/util/backoff.cc', '29-38', 'Duration BackOff::NextAttemptDelay() { if (initial_) { initial_ = false; } else { current_backoff_ = std::min(current_backoff_ * options_.multiplier(), options_.max_backoff()); } const double jitter = absl::Uniform(rand_gen_, 1 - options_.jitter(), 1 + options_.jitter()); return current_backoff_ * jitter;'), also: [unverified('a stored copy, not a release', at(GRPC_CORE_COPY, 'src/core/client_channel/retry_filter.h', 63, 'static double BackoffJitter() { return 0.2; }'))] }),
+      jitterLow: unverified('a copy at a commit: 1 − 0.2 (v1.51.1’s build passes 0.2 too)', at(GRPC_CORE_BACKOFF_COPY, 'src/core/util/backoff.cc', '36-37', 'const double jitter = absl::Uniform(rand_gen_, 1 - options_.jitter(), 1 + options_.jitter());')),
+      jitterHigh: unverified('a copy at a commit: 1 + 0.2 (v1.51.1’s build passes 0.2 too)', at(GRPC_CORE_BACKOFF_COPY, 'src/core/util/backoff.cc', '36-37', 'const double jitter = absl::Uniform(rand_gen_, 1 - options_.jitter(), 1 + options_.jitter());')),
+      retryOnStatuses: unverified('a copy at a commit: grpc-go’s and grpc-java’s mapping; v1.51.1’s build (Debian 12’s libgrpc29) maps the same, its source not read', at(GRPC_CORE_STATUS_COPY, 'src/core/lib/transport/status_conversion.cc', '52-63', 'case 429: return GRPC_STATUS_UNAVAILABLE; case 502: return GRPC_STATUS_UNAVAILABLE; case 503: return GRPC_STATUS_UNAVAILABLE; case 504: return GRPC_STATUS_UNAVAILABLE; // everything else is unknown default: return GRPC_STATUS_UNKNOWN;')),
     },
     gates: [GRPC_THROTTLE],
     cannot: GRPC_CANNOT,
-    unverified: ['grpc/grpc (the C core) could not be fetched (too large): its jitter of 0.8–1.2 and its status mapping (429, 502, 503, 504 to UNAVAILABLE, 500 to UNKNOWN), the same as grpc-go’s and grpc-java’s, were read in copies at commits whose release is not established.'],
+    unverified: ['grpc/grpc (the C core) could not be fetched (992 MB): its jitter of 0.8–1.2 and its status mapping (429, 502, 503, 504 to UNAVAILABLE, 500 to UNKNOWN), the same as grpc-go’s and grpc-java’s, were read in copies at commits whose release is not established. Release v1.51.1’s build (Debian 12’s libgrpc29, probed) gives the same mapping and factor, but waits the initial backoff exactly before the first retry; from which release the first wait is jittered too, as here, is not established (docs/clients.md §0.1).'],
     opening: GRPC_OPENING,
   }),
 
@@ -501,6 +501,7 @@ export const SOURCES = [
     },
     gates: [{
       gate: 'breaker', params: { failureRatio: 0.1, minimumThroughput: 100, samplingDurationMs: 30000, breakDurationMs: 5000 },
+      units: { failureRatio: '', minimumThroughput: 'calls', samplingDurationMs: 'ms', breakDurationMs: 'ms' }, // Polly's own, not FLEET §5's
       pin: at(POLLY, 'src/Polly.Core/CircuitBreaker/CircuitBreakerConstants.cs', '13-21', 'DefaultFailureRatio = 0.1; DefaultMinimumThroughput = 100; DefaultBreakDuration = TimeSpan.FromSeconds(5); DefaultSamplingDuration = TimeSpan.FromSeconds(30);'),
       note: 'Polly samples outcomes over 30 s of time, not over the last N calls: FLEET §5’s breaker is count-based, so these values are data, not its parameters.',
     }],
@@ -900,8 +901,27 @@ export function releasesOf(preset) {
   return [...seen.values()];
 }
 
+// The unit of each of a gate's parameters: the fleet table's (engine.fleetSchema().fleet, the
+// `gates` row's members, FLEET §5) where the parameter is one of its gate's members, else the
+// gate's own `units` (a client's gate that is not FLEET's model, in its own names). A
+// parameter with neither is an error that names it.
+export function gateUnits(gate, fleetSchema) {
+  if (!gate.params) return null;
+  const gates = (fleetSchema && fleetSchema.fleet || []).find((row) => row.name === 'gates');
+  const members = (gates && gates.members || []).find((row) => row.name === gate.gate)?.members || [];
+  const units = {};
+  for (const name of Object.keys(gate.params)) {
+    const row = members.find((m) => m.name === name);
+    const unit = row ? row.unit || '' : gate.units && gate.units[name];
+    if (typeof unit !== 'string') throw new Error(`gate ${gate.gate}: no unit for ${name} in the fleet table or the preset`);
+    units[name] = unit;
+  }
+  return units;
+}
+
 // The preset as the page loads it: everything the card shows, none of the pins' quotes.
-export function compact(preset) {
+// `fleetSchema`: the fleet engine's fleetSchema(), for the gates' units (scripts/clients-table).
+export function compact(preset, fleetSchema) {
   const fields = POLICY_FIELDS.filter((f) => f in preset.inputs);
   const picked = (key) => Object.fromEntries(fields.filter((f) => preset.pins[f][key]).map((f) => [f, preset.pins[f][key]]));
   return {
@@ -910,6 +930,6 @@ export function compact(preset) {
     unverified: preset.unverified, unverifiedValues: picked('unverified'), kept: picked('page'),
     // A release's commit in 12 hex digits on the page (GitHub resolves it); the pins keep all 40.
     approximated: picked('approximated'), releases: releasesOf(preset).map((r) => ({ ...r, commit: r.commit.slice(0, 12) })),
-    gates: preset.gates.map((g) => ({ gate: g.gate, params: g.params, note: g.note })),
+    gates: preset.gates.map((g) => ({ gate: g.gate, params: g.params, units: gateUnits(g, fleetSchema), note: g.note })),
   };
 }

@@ -68,7 +68,8 @@ export function presetsTable() {
 }
 
 // presets.js's generated block, markers included: the compact presets as a module literal.
-export function presetsModuleBlock() {
-  const items = SOURCES.map((p) => `  ${JSON.stringify(compact(p))},`);
+// `fleetSchema`: the fleet engine's fleetSchema() (the gates' units).
+export function presetsModuleBlock(fleetSchema) {
+  const items = SOURCES.map((p) => `  ${JSON.stringify(compact(p, fleetSchema))},`);
   return [GENERATED_BEGIN, 'export const PRESETS = [', ...items, '];', GENERATED_END].join('\n');
 }

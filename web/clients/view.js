@@ -7,6 +7,7 @@
 import { h } from '../dom.js';
 import { ms, num, plural } from '../format.js';
 import { verdictText, verdictTone } from '../views/metrics.js';
+import { inputName } from '../words.js';
 import { PRESETS, SEED_ID } from './presets.js';
 
 const LABELS = {
@@ -121,6 +122,18 @@ export function expectedFigures(opening) {
     `${opening.replays ? `, ${plural(opening.replays, 'replay')}` : ''}, outcome ${opening.outcome}`;
 }
 
+// A gate's parameters as the card lists them, [{ name, label, value }]: the label from the
+// parameter's name ("retryCost": "Retry cost"), the value with the unit the preset data carries
+// for it (web/clients/sources.js gateUnits(): the fleet table's, FLEET §5): "500 tokens",
+// "60,000 ms", "50 %", "0.1".
+export function gateParams(gate) {
+  return Object.entries(gate.params || {}).map(([name, value]) => {
+    const unit = (gate.units && gate.units[name]) || '';
+    const text = unit === 'ms' ? ms(value) : unit ? `${num(value)} ${unit}` : num(value);
+    return { name, label: inputName({ name }), value: text };
+  });
+}
+
 // A release's tree at its commit.
 export const releaseHref = (r) => `https://github.com/${r.repo}/tree/${r.commit}`;
 
@@ -155,8 +168,10 @@ export function presetCardView(id, { preset, opening, current, changed = [], noT
       h('ul', null, unverified.map((u) => h('li', null, u)))) : null,
     preset && preset.gates.length ? h('div', { class: 'cl-gates' },
       h('p', { class: 'cl-heading' }, 'Gates for the fleet (data for a later section)'),
-      h('ul', null, preset.gates.map((g) => h('li', null,
-        h('code', null, g.params ? `${g.gate} ${JSON.stringify(g.params)}` : g.gate), ` — ${g.note}`)))) : null,
+      h('ul', null, preset.gates.map((g) => h('li', { 'data-gate': g.gate },
+        h('code', null, g.gate), ` — ${g.note}`,
+        g.params ? h('dl', { class: 'cl-gate-params' }, gateParams(g).map((r) => h('div', { 'data-param': r.name },
+          h('dt', null, r.label), h('dd', null, r.value)))) : null)))) : null,
     runLine(id, 'opening-run', 'The opening run (charge commits, response lost) with these settings, computed', opening),
     current ? runLine(id, 'current-run', 'The experiment now', current) : null,
     changed.length ? h('div', { class: 'cl-changed', id: id('changed') },

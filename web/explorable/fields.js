@@ -2,15 +2,14 @@
 // `onChange(changes, element)` ({ maxRetries: '2' }, from the element that changed). Writing:
 // `draw(state, changedElement)` brings every control, error line and the scripted choice up to
 // date with the state, leaving alone the element the reader is typing in. `script`: the
-// loaded script the frame was mounted with.
+// loaded script the frame was mounted with; `numbers`: its sliders (state.controls.numbers).
 
-import { NUMBER_FIELDS } from '../state.js';
 import { scriptedLabel } from '../views/controls.js';
 import { setText } from './write.js';
 
 export const UNREADABLE = 'unreadable'; // a number box's text that is no number: the field's error says so
 
-export function bindFields(root, id, { onChange, script = null }) {
+export function bindFields(root, id, { onChange, numbers, script = null }) {
   const $ = (name) => root.querySelector(`#${id(name)}`);
   const form = $('controls');
   const generalError = $('general-error');
@@ -18,7 +17,7 @@ export function bindFields(root, id, { onChange, script = null }) {
   const scriptedInput = $('scenario-script');
   const scriptedLabelEl = $('scenario-scripted-label');
   // Each number field's box, slider and error line, found once.
-  const fieldEls = NUMBER_FIELDS.map((f) => ({ f, box: $(f.name), range: $(`${f.name}-range`), errorLine: $(`${f.name}-error`) }));
+  const fieldEls = numbers.map((f) => ({ f, box: $(f.name), range: $(`${f.name}-range`), errorLine: $(`${f.name}-error`) }));
   const radios = [...form.querySelectorAll('input[type="radio"]')];
   const keyBox = $('idempotencyKey');
 

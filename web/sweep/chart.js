@@ -6,7 +6,7 @@
 import { h } from '../dom.js';
 import { ms, num } from '../format.js';
 import { tickStep } from '../views/timeline.js';
-import { runsOf, valueWords, varyByName } from './model.js';
+import { runsOf, valueWords } from './model.js';
 
 const MARGIN = { left: 88, right: 26, top: 34, bottom: 40 };
 const PANELS = { charges: 64, outcome: 24, elapsed: 84 };
@@ -72,12 +72,12 @@ function outcomePanel(sweep, s) {
     }));
 }
 
-function elapsedPanel(sweep, s) {
+function elapsedPanel(sweep, v, s) {
   const maxElapsed = Math.max(1, ...sweep.points.map((p) => p.elapsedMs));
   const y = (t) => s.top.elapsed + PANELS.elapsed - (t / maxElapsed) * PANELS.elapsed;
   // A whole-numbered input (retries) has nothing between its values: the line steps from one
   // to the next instead of sloping through values no run can have.
-  const whole = varyByName(sweep.vary).whole;
+  const { whole } = v;
   const d = sweep.points.map((p, i) => {
     if (i === 0) return `M${s.x(p.value)} ${y(p.elapsedMs)}`;
     return whole ? `H${s.x(p.value)}V${y(p.elapsedMs)}` : `L${s.x(p.value)} ${y(p.elapsedMs)}`;
@@ -90,8 +90,7 @@ function elapsedPanel(sweep, s) {
     h('path', { d, class: 'sw-elapsed-line' }));
 }
 
-function xAxis(sweep, s) {
-  const v = varyByName(sweep.vary);
+function xAxis(v, s) {
   const base = s.top.elapsed + PANELS.elapsed;
   return h('g', { class: 'sw-axis' },
     ticks(s.first, s.last, s.plot, v.whole).map((t) => h('g', { class: 'sw-tick' },
@@ -119,7 +118,8 @@ function cursorMark(sweep, s, index) {
     h('line', { x1: x, x2: x, y1: s.top.charges - 4, y2: s.top.elapsed + PANELS.elapsed }));
 }
 
-export function sweepChartView(sweep, { width = 720, cursor = 0 } = {}) {
+// `v`: the swept input (sweep/model.js varyChoices()), as the functions below take it.
+export function sweepChartView(sweep, v, { width = 720, cursor = 0 } = {}) {
   const s = chartScale(sweep, width);
   const tree = h('svg', {
     class: 'sw-chart', viewBox: `0 0 ${width} ${s.height}`, width, height: s.height,
@@ -128,8 +128,8 @@ export function sweepChartView(sweep, { width = 720, cursor = 0 } = {}) {
   h('rect', { x: s.left, y: s.top.charges, width: s.plot, height: s.top.elapsed + PANELS.elapsed - s.top.charges, class: 'sw-hit' }),
   chargesPanel(sweep, s),
   outcomePanel(sweep, s),
-  elapsedPanel(sweep, s),
-  xAxis(sweep, s),
+  elapsedPanel(sweep, v, s),
+  xAxis(v, s),
   boundaryMarks(sweep, s),
   cursorMark(sweep, s, cursor));
   return { tree, scale: s };
@@ -137,19 +137,18 @@ export function sweepChartView(sweep, { width = 720, cursor = 0 } = {}) {
 
 // The boundaries in words, numbered as on the chart, each with a button that moves the cursor
 // to the first point past it.
-export function boundaryListView(sweep, idPrefix) {
+export function boundaryListView(sweep, v, idPrefix) {
   if (!sweep.boundaries.length) return null;
   return h('ol', { class: 'sw-boundary-list' }, sweep.boundaries.map((b, i) => h('li', { 'data-value': b.value },
     h('span', { class: 'sw-boundary-text' }, `${b.text.charAt(0).toUpperCase()}${b.text.slice(1)}.`),
     ' ',
-    h('button', { type: 'button', class: 'sw-go', id: `${idPrefix}go-${i}`, 'data-boundary': i, 'aria-label': `Go to it: boundary ${i + 1}, ${valueWords(sweep.vary, b.value)}` }, 'Go to it'))));
+    h('button', { type: 'button', class: 'sw-go', id: `${idPrefix}go-${i}`, 'data-boundary': i, 'aria-label': `Go to it: boundary ${i + 1}, ${valueWords(v, b.value)}` }, 'Go to it'))));
 }
 
 const HEADINGS = ['Attempts', 'Charges', 'Replays', 'Outcome', 'Elapsed', 'Agent reports'];
 
 // Every point as a table row: the chart's text alternative.
-export function sweepTableView(sweep) {
-  const v = varyByName(sweep.vary);
+export function sweepTableView(sweep, v) {
   return h('table', { class: 'answers sw-table' },
     h('caption', null, `The ${num(sweep.points.length)} points of the sweep over the ${v.label.toLowerCase()}`),
     h('thead', null, h('tr', null,

@@ -17,15 +17,18 @@ import { boundaryListView, sweepChartView, sweepTableView } from './chart.js';
 import { sweepFrameView } from './frame.js';
 import {
   defaultForm, errorsByField, indexAtOrAfter, nearestIndex, pointWords, requestFromForm, summaryWords, sweepKey,
-  varyByName,
+  varyByName, varyChoices,
 } from './model.js';
 
-export function createSweep(root, { sweep, load, idPrefix = 'sw-' }) {
+// `numbers`: the explorable's sliders (app.getState().controls.numbers), the inputs it can sweep.
+export function createSweep(root, { sweep, load, numbers, idPrefix = 'sw-' }) {
+  const choices = varyChoices(numbers);
+  const vary = (name) => varyByName(choices, name);
   const id = makeIds(idPrefix);
   const doc = root.ownerDocument;
   const view = doc.defaultView;
   const perf = view.performance;
-  let form = defaultForm();
+  let form = defaultForm(choices);
   let inputs = null; // the run the sweep varies
   let key = null; // what the last sweep was asked with: the run but the swept input, and the form
   let result = null; // the last good sweep
@@ -34,7 +37,7 @@ export function createSweep(root, { sweep, load, idPrefix = 'sw-' }) {
   let drawnWidth = 0;
   let timings = null;
 
-  root.replaceChildren(mount(sweepFrameView(id, form), doc));
+  root.replaceChildren(mount(sweepFrameView(id, form, choices), doc));
   const $ = (name) => root.querySelector(`#${id(name)}`);
   const els = {
     form: $('form'), vary: $('vary'), chart: $('chart'), summary: $('summary'), boundaries: $('boundaries'),
@@ -59,7 +62,7 @@ export function createSweep(root, { sweep, load, idPrefix = 'sw-' }) {
   function drawCursor() {
     if (!result) return;
     const p = result.points[cursor];
-    const text = pointWords(result.vary, p);
+    const text = pointWords(vary(result.vary), p);
     if (!els.chart.hasAttribute('role')) {
       els.chart.setAttribute('role', 'slider');
       els.chart.setAttribute('tabindex', '0');
@@ -80,21 +83,21 @@ export function createSweep(root, { sweep, load, idPrefix = 'sw-' }) {
   }
 
   function drawTable() {
-    if (result && els.details.open) show(els.table, sweepTableView(result));
+    if (result && els.details.open) show(els.table, sweepTableView(result, vary(result.vary)));
   }
 
   function drawChart() {
     drawnWidth = els.chart.clientWidth || 720;
-    const drawn = sweepChartView(result, { width: drawnWidth, cursor });
+    const drawn = sweepChartView(result, vary(result.vary), { width: drawnWidth, cursor });
     scale = drawn.scale;
     show(els.chart, drawn.tree);
   }
 
   function draw() {
     drawChart();
-    els.summary.textContent = summaryWords(result);
-    show(els.boundaries, boundaryListView(result, idPrefix));
-    const v = varyByName(result.vary);
+    const v = vary(result.vary);
+    els.summary.textContent = summaryWords(result, v);
+    show(els.boundaries, boundaryListView(result, v, idPrefix));
     els.unit.textContent = v.unit === 'ms' ? 'From and To are in milliseconds.' : 'From and To are numbers of retries; one point per whole number.';
     drawCursor();
     drawTable();
@@ -175,7 +178,7 @@ export function createSweep(root, { sweep, load, idPrefix = 'sw-' }) {
     schedule();
   });
   els.vary.addEventListener('change', () => {
-    form = defaultForm(els.vary.value);
+    form = defaultForm(choices, els.vary.value);
     for (const k of ['from', 'to', 'points']) $(k).value = form[k];
     schedule();
   });
@@ -244,7 +247,7 @@ export function createSweep(root, { sweep, load, idPrefix = 'sw-' }) {
     },
     // Set the form and sweep now, visible or not (for the benchmark and for tests).
     set(changes) {
-      if (changes.vary && changes.vary !== form.vary) form = defaultForm(changes.vary);
+      if (changes.vary && changes.vary !== form.vary) form = defaultForm(choices, changes.vary);
       form = { ...form, ...Object.fromEntries(Object.entries(changes).map(([k, v]) => [k, String(v)])) };
       els.vary.value = form.vary;
       for (const k of ['from', 'to', 'points']) $(k).value = form[k];

@@ -3,7 +3,7 @@
 // points inside a <details>. The controller fills the empty boxes.
 
 import { h } from '../dom.js';
-import { MAX_POINTS, VARY } from './model.js';
+import { MAX_POINTS } from './model.js';
 
 function numberBox(id, key, label, value, unitId) {
   return h('div', { class: 'sw-field' },
@@ -15,14 +15,15 @@ function numberBox(id, key, label, value, unitId) {
     h('p', { class: 'rl-error', id: id(`${key}-error`), 'aria-live': 'polite' }));
 }
 
-export function sweepFrameView(id, form) {
+// `choices`: the inputs that can be swept (model.js varyChoices()).
+export function sweepFrameView(id, form, choices) {
   const unit = id('unit');
   return h('div', { class: 'sw' },
     h('form', { class: 'sw-form', id: id('form'), 'aria-label': 'Sweep settings', novalidate: true },
       h('div', { class: 'sw-field' },
         h('label', { for: id('vary') }, 'Input to sweep'),
         h('select', { id: id('vary'), 'data-sweep': 'vary' },
-          VARY.map((v) => h('option', { value: v.name, selected: v.name === form.vary }, v.label)))),
+          choices.map((v) => h('option', { value: v.name, selected: v.name === form.vary }, v.label)))),
       numberBox(id, 'from', 'From', form.from, unit),
       numberBox(id, 'to', 'To', form.to, unit),
       numberBox(id, 'points', `Points (up to ${MAX_POINTS.toLocaleString('en-US')})`, form.points, null),

@@ -2,18 +2,18 @@
 // text fields read as numbers, and the words for one point. The engine computes every point
 // and names every boundary (docs/engine.md §3); nothing here re-derives a result.
 
-import { NUMBER_FIELDS } from '../state.js';
 import { ms, num, plural } from '../format.js';
 
 export const MAX_POINTS = 1000; // the engine's limit
 
-// The inputs a reader can sweep: the explorable's own number fields, with their labels and
-// the range of their sliders as the default range.
-export const VARY = NUMBER_FIELDS.map((f) => ({
-  name: f.name, label: f.label, unit: f.unit, from: f.min, to: f.max, whole: f.step === 1 && f.unit === '',
+// The inputs a reader can sweep: the explorable's own sliders (state.js explorableControls(),
+// from the engine's table), with their labels and the range of their sliders as the default
+// range. A choice is { name, label, unit, from, to, whole }.
+export const varyChoices = (numbers) => numbers.map((f) => ({
+  name: f.name, label: f.label, unit: f.unit, from: f.min, to: f.max, whole: f.whole,
 }));
 
-export const varyByName = (name) => VARY.find((v) => v.name === name) || VARY[0];
+export const varyByName = (choices, name) => choices.find((v) => v.name === name) || choices[0];
 
 // The most points, up to the engine's limit, that step through [from, to] by a round amount
 // (1, 2, 2.5 or 5 × 10^k), so that the table reads 0, 25, 50 … rather than 20.02, 40.04 ….
@@ -29,8 +29,8 @@ export function roundPoints(from, to) {
   return MAX_POINTS;
 }
 
-export function defaultForm(name = 'deadlineMs') {
-  const v = varyByName(name);
+export function defaultForm(choices, name = 'deadlineMs') {
+  const v = varyByName(choices, name);
   const points = v.whole ? Math.min(MAX_POINTS, v.to - v.from + 1) : roundPoints(v.from, v.to);
   return { vary: v.name, from: String(v.from), to: String(v.to), points: String(points) };
 }
@@ -66,20 +66,18 @@ export function sweepKey(inputs, vary) {
   return JSON.stringify(rest);
 }
 
-// "3,700 ms" or "2 retries" for a value of the swept field.
-export function valueWords(vary, value) {
-  const v = varyByName(vary);
+// "3,700 ms" or "2 retries" for a value of the swept field (`v`, one of varyChoices()).
+export function valueWords(v, value) {
   if (v.unit === 'ms') return ms(value);
   return v.name === 'maxRetries' ? plural(value, 'retry', 'retries') : num(value);
 }
 
 // One point in words, for the cursor's aria-valuetext and its visible readout.
-export function pointWords(vary, point) {
-  const v = varyByName(vary);
+export function pointWords(v, point) {
   const report = point.agentReport === 'not-sent' ? 'nothing sent' : point.agentReport;
   // "2 retries: …", not "Maximum retries 2 retries: …"; other inputs keep their name.
   const name = v.name === 'maxRetries' ? '' : `${v.label} `;
-  return `${name}${valueWords(vary, point.value)}: ${plural(point.attempts, 'attempt')}, ` +
+  return `${name}${valueWords(v, point.value)}: ${plural(point.attempts, 'attempt')}, ` +
     `${plural(point.charges, 'charge')}${point.replays ? `, ${plural(point.replays, 'replay')}` : ''}, ` +
     `outcome ${point.outcome}, ${ms(point.elapsedMs)} elapsed; the agent reports ${report}`;
 }
@@ -131,12 +129,11 @@ export function runsOf(sweep, key) {
 }
 
 // A sentence for the sweep as a whole.
-export function summaryWords(sweep) {
-  const v = varyByName(sweep.vary);
+export function summaryWords(sweep, v) {
   const { points, boundaries } = sweep;
   const first = points[0];
   const last = points[points.length - 1];
-  const range = `${v.label.toLowerCase()} from ${valueWords(sweep.vary, first.value)} to ${valueWords(sweep.vary, last.value)}`;
+  const range = `${v.label.toLowerCase()} from ${valueWords(v, first.value)} to ${valueWords(v, last.value)}`;
   if (boundaries.length === 0) {
     return `Across ${plural(points.length, 'point')} of ${range}, nothing changes: ${plural(first.charges, 'charge')}, outcome ${first.outcome}, at every point.`;
   }

@@ -3,7 +3,7 @@
 // a page.
 
 import { h } from '../dom.js';
-import { NUMBER_FIELDS, RETRY_ON, SCENARIOS, SCRIPTED, scriptSummary } from '../state.js';
+import { RETRY_ON, SCENARIOS, SCRIPTED, scriptSummary } from '../state.js';
 import { INSPECTION_SECONDS, SPEEDS } from '../playback.js';
 
 export const makeIds = (prefix) => (name) => `${prefix}${name}`;
@@ -55,7 +55,8 @@ function numberField(id, f, value) {
     h('p', { class: 'rl-error', id: id(`${f.name}-error`), 'aria-live': 'polite' }));
 }
 
-export function controlsView(id, fields, script = null) {
+// `controls`: state.controls (state.js explorableControls, from the engine's table).
+export function controlsView(id, controls, fields, script = null) {
   // The key switch first: it is the one change that ends the double charge.
   return h('form', { class: 'rl-controls', id: id('controls'), 'aria-label': 'Inputs', novalidate: true },
     h('div', { class: 'rl-check rl-key' },
@@ -65,7 +66,7 @@ export function controlsView(id, fields, script = null) {
       radioGroup(id, 'scenario', 'Server behaviour', SCENARIOS, fields.scenario, scriptedOption(id, script, fields.scenario)),
       h('fieldset', { class: 'rl-group rl-group-policy' },
         h('legend', null, 'Client retry policy'),
-        NUMBER_FIELDS.map((f) => numberField(id, f, fields[f.name]))),
+        controls.numbers.map((f) => numberField(id, f, fields[f.name]))),
       radioGroup(id, 'retryOn', 'Retry on', RETRY_ON, fields.retryOn)),
     h('button', { type: 'button', class: 'rl-button rl-open-inputs', id: id('open-inputs'), 'aria-controls': id('more'), 'aria-expanded': 'false' }, 'All the inputs'),
     h('p', { class: 'rl-error rl-general-error', id: id('general-error'), 'aria-live': 'polite' }),
@@ -104,7 +105,7 @@ export function playbackView(id) {
 
 // The results come first in the document: the question (or verdict), the figure and its
 // playback, then the precise views. On a wide screen the inputs stand to their left.
-export function frameView(id, fields, script = null) {
+export function frameView(id, controls, fields, script = null) {
   return h('div', { class: 'rl rl-asking' },
     h('div', { class: 'rl-results' },
       h('div', { class: 'rl-verdict', id: id('verdict') }),
@@ -122,7 +123,7 @@ export function frameView(id, fields, script = null) {
       h('section', { class: 'rl-view', 'aria-labelledby': id('metrics-heading') },
         h('h3', { id: id('metrics-heading') }, 'Final metrics'),
         h('div', { id: id('metrics') }))),
-    h('div', { class: 'rl-inputs' }, h('div', { class: 'rl-now-box', id: id('now') }), controlsView(id, fields, script), h('div', { id: id('in-force') })));
+    h('div', { class: 'rl-inputs' }, h('div', { class: 'rl-now-box', id: id('now') }), controlsView(id, controls, fields, script), h('div', { id: id('in-force') })));
 }
 
 // Marks on the inspection-time track where events fall, as SVG (attributes, not styles).

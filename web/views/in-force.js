@@ -8,11 +8,6 @@
 import { h } from '../dom.js';
 import { ms, num } from '../format.js';
 import { inputName } from '../words.js';
-import { FIELD_NAMES } from '../state.js';
-
-// Inputs the controls show (state.js's fields), or that are shown elsewhere (the scripted
-// answers are the fifth "Server behaviour" choice).
-const SHOWN = new Set([...FIELD_NAMES, 'script']);
 
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
@@ -29,11 +24,14 @@ function valueWords(row, value) {
 }
 
 // [{ name, label, value }] for the run's inputs in force that no control shows.
+// The inputs the controls show are the fields' own names (state.js: one per control); the
+// scripted answers are shown as the fifth "Server behaviour" choice.
 export function inForce(result, fields, schema) {
   const inputs = result.inputs;
+  const shown = new Set([...Object.keys(fields), 'script']);
   const rows = [];
   for (const row of schema.inputs) {
-    if (!(row.name in inputs) || SHOWN.has(row.name)) continue;
+    if (!(row.name in inputs) || shown.has(row.name)) continue;
     if ('default' in row && same(inputs[row.name], row.default)) continue;
     if (row.onlyWhen && inputs[row.onlyWhen.field] !== row.onlyWhen.value) continue;
     rows.push({ name: row.name, label: inputName(row), value: valueWords(row, inputs[row.name]) });

@@ -12,13 +12,22 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO } from '../../browser/lib/dist.js';
 import { loadEngineInNode } from '../../browser/lib/engine.js';
+import { DIST } from '../../browser/lib/dist.js';
+import { createRequire } from 'node:module';
 import { GENERATED_BEGIN, GENERATED_END, GROUPS, NO_TIMEOUT_MS, POLICY_FIELDS, PRESETS, SEED_ID, groupSection, policyOf, presetById, presetInputs } from '../../../web/clients/presets.js';
 import { SOURCES, compact, releasesOf } from '../../../web/clients/sources.js';
 import { BEGIN, END, presetsModuleBlock, presetsTable } from '../../../web/clients/table.js';
-import { describePolicy, expectedFigures, presetCardView } from '../../../web/clients/view.js';
+import { describePolicy, expectedFigures, gateParams, presetCardView } from '../../../web/clients/view.js';
+import { findAll, textOf } from '../../../web/dom.js';
+import { ms, num } from '../../../web/format.js';
+import { gateUnits } from '../../../web/clients/sources.js';
 
 let engine;
-before(async () => { engine = await loadEngineInNode(); });
+let fleetSchema; // the fleet engine file's table (FLEET §3), for the gates' units
+before(async () => {
+  engine = await loadEngineInNode();
+  fleetSchema = (await createRequire(import.meta.url)(join(DIST, 'retrylab-fleet.js'))()).fleetSchema();
+});
 // The bound describePolicy reads from the engine's table: its longest client timeout.
 const LIMITS = () => ({ noTimeoutMs: engine.schema().inputs.find((row) => row.name === 'clientTimeoutMs').max });
 const compute = (inputs) => {
@@ -55,8 +64,8 @@ describe('the presets and docs/clients.md are one source', () => {
     const module = readFileSync(join(REPO, 'web/clients/presets.js'), 'utf8');
     const start = module.lastIndexOf(GENERATED_BEGIN);
     const end = module.indexOf(GENERATED_END, start);
-    assert.equal(module.slice(start, end + GENERATED_END.length), presetsModuleBlock());
-    assert.deepEqual(PRESETS, SOURCES.map(compact));
+    assert.equal(module.slice(start, end + GENERATED_END.length), presetsModuleBlock(fleetSchema));
+    assert.deepEqual(PRESETS, SOURCES.map((s) => compact(s, fleetSchema)));
   });
 
   test('docs/clients.md holds exactly the generated tables (run scripts/clients-table after changing a preset)', () => {
@@ -414,6 +423,68 @@ describe('the gates for the fleet (FLEET.md §5), as data', () => {
     assert.deepEqual(gate('resilience4j', 'breaker'), { window: 100, minCalls: 100, failurePercent: 50, openMs: 60000, halfOpenCalls: 10 });
     // The 2026 behaviour: a retry costs 14, a timeout too (throttling's 5 has no FLEET field).
     assert.deepEqual(gate('aws-botocore-2026', 'quota'), { capacity: 500, retryCost: 14, timeoutCost: 14, successIncrement: 1 });
+  });
+
+  // The fleet table's units, as the fleet engine file gives them: { gate: { member: unit } }.
+  const fleetUnits = () => Object.fromEntries(fleetSchema.fleet.find((r) => r.name === 'gates').members
+    .map((g) => [g.name, Object.fromEntries(g.members.map((m) => [m.name, m.unit || '']))]));
+
+  test('each gate parameter carries a unit: the fleet table’s for FLEET §5’s parameters, else the preset’s own', () => {
+    const table = fleetUnits();
+    let fromTable = 0;
+    for (const preset of PRESETS) {
+      for (const g of preset.gates) {
+        if (!g.params) { assert.equal(g.units, null, `${preset.id}: no parameters, no units`); continue; }
+        assert.deepEqual(Object.keys(g.units), Object.keys(g.params), `${preset.id} ${g.gate}: a unit per parameter`);
+        for (const [name, unit] of Object.entries(g.units)) {
+          if (name in (table[g.gate] || {})) {
+            assert.equal(unit, table[g.gate][name], `${preset.id} ${g.gate}.${name}: the fleet table's unit`);
+            fromTable += 1;
+          }
+        }
+      }
+    }
+    assert.ok(fromTable >= 10, `${fromTable} units read from the fleet table`);
+    // A table that says otherwise changes the unit; a parameter neither the table nor the
+    // preset gives a unit is refused by name.
+    const edited = structuredClone(fleetSchema);
+    edited.fleet.find((r) => r.name === 'gates').members.find((g) => g.name === 'quota').members.find((m) => m.name === 'capacity').unit = 'coins';
+    const quota = SOURCES.find((s) => s.id === 'aws-botocore-standard').gates[0];
+    assert.equal(gateUnits(quota, edited).capacity, 'coins');
+    assert.throws(() => gateUnits({ gate: 'quota', params: { tokens: 1 } }, fleetSchema), /tokens/);
+  });
+
+  test('the card lists a gate’s parameters one a row, name then value with its unit, never as JSON', () => {
+    const id = (name) => `cl-${name}`;
+    const shown = [];
+    for (const preset of PRESETS.filter((q) => q.gates.some((g) => g.params))) {
+      const card = presetCardView(id, { preset, opening: compute(preset.inputs), ...LIMITS() });
+      const [box] = findAll(card, (n) => n.attrs && n.attrs.class === 'cl-gates');
+      assert.ok(box, `${preset.id}: a gates box`);
+      assert.doesNotMatch(textOf(box), /[{}"]/, `${preset.id}: no JSON`);
+      for (const g of preset.gates) {
+        const [item] = findAll(box, (n) => n.attrs && n.attrs['data-gate'] === g.gate);
+        const rows = findAll(item, (n) => n.attrs && n.attrs['data-param']);
+        assert.deepEqual(rows.map((r) => r.attrs['data-param']), Object.keys(g.params || {}), `${preset.id} ${g.gate}: every parameter, in order`);
+        for (const r of rows) {
+          const name = r.attrs['data-param'];
+          const [dt] = findAll(r, (n) => n.tag === 'dt');
+          const [dd] = findAll(r, (n) => n.tag === 'dd');
+          const value = g.params[name];
+          const unit = g.units[name];
+          const expected = unit === 'ms' ? ms(value) : unit ? `${num(value)} ${unit}` : num(value);
+          assert.equal(textOf(dd), expected, `${preset.id} ${name}`);
+          shown.push(`${textOf(dt)}: ${textOf(dd)}`);
+        }
+      }
+    }
+    // Worked from the data: botocore's quota in tokens, resilience4j's open state in ms, A6's
+    // throttle, Polly's own names and units.
+    for (const line of ['Capacity: 500 tokens', 'Retry cost: 5 tokens', 'Timeout cost: 10 tokens', 'Open: 60,000 ms',
+      'Failure percent: 50 %', 'Window: 100 outcomes', 'Max tokens: 10 tokens', 'Sampling duration: 30,000 ms', 'Failure ratio: 0.1', 'Minimum throughput: 100 calls']) {
+      assert.ok(shown.includes(line), `${line} in ${JSON.stringify([...new Set(shown)])}`);
+    }
+    assert.deepEqual(gateParams({ gate: 'budget', params: null }), []);
   });
 });
 

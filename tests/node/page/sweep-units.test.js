@@ -9,13 +9,19 @@ import assert from 'node:assert/strict';
 import { loadEngineInNode } from '../../browser/lib/engine.js';
 import { findAll, textOf } from '../../../web/dom.js';
 import {
-  MAX_POINTS, VARY, defaultForm, errorsByField, indexAtOrAfter, nearestIndex, pointWords, requestFromForm, roundPoints,
-  runsOf, summaryWords, sweepKey,
+  MAX_POINTS, defaultForm, errorsByField, indexAtOrAfter, nearestIndex, pointWords, requestFromForm, roundPoints,
+  runsOf, summaryWords, sweepKey, varyByName, varyChoices,
 } from '../../../web/sweep/model.js';
+import { explorableControls } from '../../../web/state.js';
 import { boundaryListView, sweepChartView, sweepTableView } from '../../../web/sweep/chart.js';
 
 let engine;
-before(async () => { engine = await loadEngineInNode(); });
+let choices; // the explorable's sliders, from the engine's table
+before(async () => {
+  engine = await loadEngineInNode();
+  choices = varyChoices(explorableControls(engine.schema()).numbers);
+});
+const vary = (name) => varyByName(choices, name);
 const sweep = (request) => {
   const result = engine.sweep(request);
   assert.equal(result.ok, true, JSON.stringify(result.errors));
@@ -24,9 +30,9 @@ const sweep = (request) => {
 
 describe('sweep model', () => {
   test('the form offers the four inputs the issue names, each with its slider’s range', () => {
-    assert.deepEqual(VARY.map((v) => v.name), ['maxRetries', 'baseBackoffMs', 'clientTimeoutMs', 'deadlineMs']);
-    assert.deepEqual(defaultForm('deadlineMs'), { vary: 'deadlineMs', from: '0', to: '20000', points: '801' });
-    assert.deepEqual(defaultForm('maxRetries'), { vary: 'maxRetries', from: '0', to: '10', points: '11' });
+    assert.deepEqual(choices.map((v) => v.name), ['maxRetries', 'baseBackoffMs', 'clientTimeoutMs', 'deadlineMs']);
+    assert.deepEqual(defaultForm(choices, 'deadlineMs'), { vary: 'deadlineMs', from: '0', to: '20000', points: '801' });
+    assert.deepEqual(defaultForm(choices, 'maxRetries'), { vary: 'maxRetries', from: '0', to: '10', points: '11' });
   });
 
   test('default points step by a round amount and never pass the engine’s limit', () => {
@@ -67,7 +73,7 @@ describe('the seed’s boundaries through the views', () => {
     assert.deepEqual(result.boundaries.map((b) => b.value), [3700]);
     const charges = runsOf(result, (p) => p.charges);
     assert.deepEqual(charges.map((r) => [r.key, r.from, r.to]), [[1, 3000, 3700], [2, 3700, 4000]]);
-    const { tree, scale } = sweepChartView(result, { width: 800, cursor: 0 });
+    const { tree, scale } = sweepChartView(result, vary(result.vary), { width: 800, cursor: 0 });
     const marks = findAll(tree, (n) => n.attrs.class === 'sw-boundary');
     assert.deepEqual(marks.map((m) => m.attrs['data-value']), [3700]);
     const line = findAll(marks[0], (n) => n.tag === 'line')[0];
@@ -77,7 +83,7 @@ describe('the seed’s boundaries through the views', () => {
     const bands = findAll(tree, (n) => n.tag === 'rect' && /sw-band-/.test(n.attrs.class));
     assert.deepEqual(bands.map((b) => b.attrs.class), ['sw-band sw-band-unknown', 'sw-band sw-band-success']);
     assert.equal(bands[1].attrs.x, scale.x(3700));
-    const list = boundaryListView(result, 'sw-');
+    const list = boundaryListView(result, vary(result.vary), 'sw-');
     assert.equal(textOf(findAll(list, (n) => n.tag === 'li')[0]).replace('Go to it', '').trim(),
       'A second charge, outcome success instead of unknown from a deadline of 3,700 ms.');
     // The cursor's "Go to it" lands on the first point past the boundary.
@@ -91,14 +97,14 @@ describe('the seed’s boundaries through the views', () => {
     const success = result.boundaries.find((b) => b.after === 'success');
     assert.equal(success.value, 2);
     assert.equal(success.text, 'a first charge, outcome success instead of failed from 2 retries');
-    assert.match(summaryWords(result), /^Across 11 points of maximum retries from 0 retries to 10 retries, the run changes at 2 boundaries:$/);
-    assert.equal(pointWords('maxRetries', result.points[1]),
+    assert.match(summaryWords(result, vary(result.vary)), /^Across 11 points of maximum retries from 0 retries to 10 retries, the run changes at 2 boundaries:$/);
+    assert.equal(pointWords(vary('maxRetries'), result.points[1]),
       '1 retry: 2 attempts, 0 charges, outcome failed, 900 ms elapsed; the agent reports error 503');
   });
 
   test('the table has one row per point, in the engine’s words and numbers', () => {
     const result = sweep({ inputs: {}, vary: 'clientTimeoutMs', from: 100, to: 5000, points: 50 });
-    const rows = findAll(sweepTableView(result), (n) => n.tag === 'tr').slice(1);
+    const rows = findAll(sweepTableView(result, vary(result.vary)), (n) => n.tag === 'tr').slice(1);
     assert.equal(rows.length, 50);
     rows.forEach((row, i) => {
       const p = result.points[i];
@@ -111,8 +117,8 @@ describe('the seed’s boundaries through the views', () => {
   test('a sweep with no boundary says nothing changes', () => {
     const result = sweep({ inputs: {}, vary: 'baseBackoffMs', from: 0, to: 1000, points: 11 });
     assert.equal(result.boundaries.length, 0);
-    assert.equal(summaryWords(result), 'Across 11 points of base backoff from 0 ms to 1,000 ms, nothing changes: 2 charges, outcome success, at every point.');
-    assert.equal(boundaryListView(result, 'sw-'), null);
+    assert.equal(summaryWords(result, vary(result.vary)), 'Across 11 points of base backoff from 0 ms to 1,000 ms, nothing changes: 2 charges, outcome success, at every point.');
+    assert.equal(boundaryListView(result, vary(result.vary), 'sw-'), null);
   });
 
   test('the nearest point to a value, for the pointer and for "where the experiment is now"', () => {
@@ -128,12 +134,12 @@ describe('the seed’s boundaries through the views', () => {
 describe('sweep chart over a whole-numbered input', () => {
   test('the elapsed line steps between whole retry counts: no slope through values no run can have', () => {
     const result = sweep({ inputs: { scenario: 'outage-503-twice' }, vary: 'maxRetries', from: 0, to: 4, points: 5 });
-    const [line] = findAll(sweepChartView(result, { width: 600 }).tree, (n) => n.attrs && n.attrs.class === 'sw-elapsed-line');
+    const [line] = findAll(sweepChartView(result, vary(result.vary), { width: 600 }).tree, (n) => n.attrs && n.attrs.class === 'sw-elapsed-line');
     const d = line.attrs.d;
     assert.match(d, /^M[\d.]+ [\d.]+(H[\d.]+V[\d.]+)+$/, d);
     // A deadline is continuous: its line still slopes between points.
     const deadline = sweep({ inputs: {}, vary: 'deadlineMs', from: 3000, to: 4000, points: 5 });
-    const [slope] = findAll(sweepChartView(deadline, { width: 600 }).tree, (n) => n.attrs && n.attrs.class === 'sw-elapsed-line');
+    const [slope] = findAll(sweepChartView(deadline, vary(deadline.vary), { width: 600 }).tree, (n) => n.attrs && n.attrs.class === 'sw-elapsed-line');
     assert.match(slope.attrs.d, /L/);
   });
 });

@@ -16,7 +16,7 @@ import { frameView, makeIds } from '../../../web/views/controls.js';
 import {
   INSPECTION_SECONDS, advance, momentPhrase, nextEvent, play, restart, runSpan, secondsAt, warpOf, seek, shownAt,
 } from '../../../web/playback.js';
-import { fieldsFromInputs, initialState, inputsFromFields, withFields } from '../../../web/state.js';
+import { explorableControls, fieldsFromInputs, initialState, inputsFromFields, withFields } from '../../../web/state.js';
 import { STORY, computeStory, factsOf, formatFact } from '../../../web/story.js';
 
 let engine;
@@ -210,25 +210,26 @@ describe('playback', () => {
 describe('state', () => {
   test('fields round-trip through inputs, and an unreadable number is named', () => {
     const opening = compute({});
-    const fields = fieldsFromInputs(opening.inputs);
+    const controls = explorableControls(engine.schema());
+    const fields = fieldsFromInputs(opening.inputs, controls);
     assert.deepEqual(fields, {
       scenario: 'response-lost', idempotencyKey: false, retryOn: 'timeouts-5xx',
       maxRetries: '3', baseBackoffMs: '500', clientTimeoutMs: '3000', deadlineMs: '10000',
     });
-    const { inputs, errors } = inputsFromFields(fields);
+    const { inputs, errors } = inputsFromFields(fields, controls);
     assert.deepEqual(errors, {});
     assert.deepEqual(compute(inputs), opening);
-    assert.deepEqual(inputsFromFields({ ...fields, maxRetries: 'abc', clientTimeoutMs: ' ' }).errors, {
+    assert.deepEqual(inputsFromFields({ ...fields, maxRetries: 'abc', clientTimeoutMs: ' ' }, controls).errors, {
       maxRetries: 'Enter a number.', clientTimeoutMs: 'Enter a number of milliseconds.',
     });
     // An empty deadline is no deadline (the policy traces run without one), not an error.
-    const noDeadline = inputsFromFields({ ...fields, deadlineMs: ' ' });
+    const noDeadline = inputsFromFields({ ...fields, deadlineMs: ' ' }, controls);
     assert.deepEqual([noDeadline.errors, noDeadline.inputs.deadlineMs], [{}, null]);
-    assert.equal(fieldsFromInputs({ ...opening.inputs, retryOn: ['429'] }).retryOn, null, 'a set no control offers selects neither');
+    assert.equal(fieldsFromInputs({ ...opening.inputs, retryOn: ['429'] }, controls).retryOn, null, 'a set no control offers selects neither');
   });
 
   test('a refused value keeps the last good run and carries the engine\'s message', () => {
-    const state = initialState(compute({}));
+    const state = initialState(compute({}), engine.schema());
     const bad = withFields(state, { maxRetries: '101' }, compute);
     assert.equal(bad.result, state.result);
     assert.match(bad.errors.maxRetries, /\S/);
@@ -240,7 +241,7 @@ describe('state', () => {
   });
 
   test('a change rewinds playback and keeps the speed', () => {
-    let state = initialState(compute({}));
+    let state = initialState(compute({}), engine.schema());
     state = { ...state, playback: { ...seek(state.result, state.playback, 30), speed: 4 } };
     state = withFields(state, { idempotencyKey: true }, compute);
     assert.deepEqual([state.playback.s, state.playback.shown, state.playback.playing, state.playback.speed], [0, 0, false, 4]);
@@ -273,7 +274,8 @@ describe('the article', () => {
   });
 
   test('the explorable\'s frame has unique ids under a prefix', () => {
-    const frame = frameView(makeIds('x-'), fieldsFromInputs(compute({}).inputs));
+    const controls = explorableControls(engine.schema());
+    const frame = frameView(makeIds('x-'), controls, fieldsFromInputs(compute({}).inputs, controls));
     const ids = findAll(frame, (n) => n.attrs && n.attrs.id).map((n) => n.attrs.id);
     assert.equal(new Set(ids).size, ids.length);
     assert.ok(ids.every((id) => id.startsWith('x-')));
@@ -294,7 +296,7 @@ describe('timeline at scale', () => {
 describe('loading whole inputs', () => {
   test('inputs no control owns ride along and survive a later control change', async () => {
     const { withInputs } = await import('../../../web/state.js');
-    let state = initialState(compute({}));
+    let state = initialState(compute({}), engine.schema());
     state = withInputs(state, { operation: 'create', responseMs: 300, retryOn: ['timeout'] }, compute);
     assert.equal(state.fields.retryOn, null);
     assert.deepEqual([state.extra.operation, state.extra.responseMs, state.extra.retryOn], ['create', 300, ['timeout']]);
