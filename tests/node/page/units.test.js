@@ -60,8 +60,10 @@ describe('timeline', () => {
       const labels = Array.from({ length: 1 + Math.floor(next() * 12) }, () => ({
         x: 64 + next() * (width - 80), text: 'x'.repeat(1 + Math.floor(next() * 30)), align: next() < 0.3 ? 'middle' : 'start', priority: next() < 0.1 ? 1 : 0,
       }));
-      const { placed, rows } = packRows(labels, width);
-      assert.equal(placed.length, labels.length);
+      const { placed, rows, omitted } = packRows(labels, width);
+      // Every label is placed (rows are not limited here) but one wider than the plot.
+      assert.equal(placed.length, labels.filter((l) => l.text.length * 7.4 <= width - 64 - 16).length);
+      assert.equal(placed.length + omitted.length, labels.length);
       for (const a of placed) {
         assert.ok(a.row < rows);
         assert.ok(a.right <= width - 16 + 1e-9, 'inside the right edge');
@@ -70,6 +72,18 @@ describe('timeline', () => {
         }
       }
     }
+  });
+
+  test('a label with a short form takes it where the full one finds no row, and one that finds none is left out', () => {
+    const wide = { x: 64, text: 'x'.repeat(60), short: 'short', align: 'start' };
+    const { placed } = packRows([wide], 320);
+    assert.deepEqual(placed.map((l) => l.text), ['short'], 'wider than the plot: its short form');
+    const first = { x: 70, text: 'a'.repeat(10), align: 'start' };
+    const second = { x: 80, text: 'b'.repeat(20), short: 'b', align: 'start' };
+    const third = { x: 90, text: 'c'.repeat(10), align: 'start' };
+    const packed = packRows([first, second, third], 800, 1);
+    assert.deepEqual(packed.placed.map((l) => l.text), ['a'.repeat(10)], 'one row: the first label, nothing overlapping it');
+    assert.deepEqual(packRows([first, second], 800, 2).placed.map((l) => [l.text, l.row]), [['a'.repeat(10), 0], ['b'.repeat(20), 1]]);
   });
 
   test('the opening run: bars where the attempts are, the marks the seed names', () => {
