@@ -11,13 +11,13 @@
 import { ms, num } from '../format.js';
 import { packRows } from './timeline.js';
 import { statementView } from './statement.js';
-import { h, patch } from '../dom.js';
+import { h, mount, patch } from '../dom.js';
 import { msAt, warpOf } from '../playback.js';
 
-const LEFT = 56;
+const LEFT = 64; // as the timeline's margin, which packRows keeps labels inside
 const RIGHT = 14;
-const CLIENT_Y = 40;
-const SERVER_Y = 104;
+const CLIENT_Y = 50;
+const SERVER_Y = 114;
 const STEP = 26; // px between two steps at one instant
 const CHAR = 7; // a generous width of one character at the labels' 11–12px
 const SERVER_KINDS = new Set(['commit', 'replay', 'conflict', 'server-error', 'request-lost', 'response-lost']);
@@ -45,8 +45,8 @@ export function steps(result, plot) {
     list[list.length - 1].seqs.push(p);
   }
   const span = list.length ? list[list.length - 1].t - list[0].t : 0;
-  const step = list.length > 1 ? Math.min(STEP, plot / (list.length - 1) / 2) : 0;
-  const scale = span > 0 ? (plot - step * (list.length - 1)) / span : 0;
+  const step = Math.min(STEP, plot / list.length / 2);
+  const scale = span > 0 ? (plot - step * list.length) / span : 0; // a step spare at the right, for a late answer
   let x = LEFT;
   list.forEach((s, i) => {
     if (i > 0) x += step + (s.t - list[i - 1].t) * scale;
@@ -92,7 +92,7 @@ const cross = (x, y) => h('path', { class: 'lanes-lost', d: `M${x - 5} ${y - 5}l
 
 // A clock face at (x, y) with the share f of its time gone, swept clockwise from twelve.
 function clock(x, y, f, out) {
-  const r = 7;
+  const r = 6;
   const a = 2 * Math.PI * Math.min(f, 0.9999);
   const ex = x + r * Math.sin(a);
   const ey = y - r * Math.cos(a);
@@ -131,6 +131,7 @@ export function lanesView(result, { width = 640, tMs = Infinity, shown = Infinit
   const marks = [];
   const serverLabels = [];
   const waitLabels = [];
+  const notes = [];
   const drawn = attempts.map((a, i) => {
     const sendAt = index(a.n, (k) => k === 'send');
     if (!seen(sendAt)) return null;
@@ -148,8 +149,10 @@ export function lanesView(result, { width = 640, tMs = Infinity, shown = Infinit
     const outcome = ended ? (a.clientSaw === 'timeout' ? ' lanes-span-timeout' : ' lanes-span-ok') : '';
     parts.push(h('line', { class: `lanes-span${outcome}`, x1: x0, x2: xNow, y1: CLIENT_Y, y2: CLIENT_Y }));
     const timedOut = ended && a.clientSaw === 'timeout';
-    parts.push(clock(x0 + 10, CLIENT_Y - 15, timedOut ? 1 : clamp01((now - a.startMs) / inputs.clientTimeoutMs), timedOut));
-    if (timedOut) parts.push(h('text', { class: 'lanes-note', x: byEvent[endAt].x - 4, y: CLIENT_Y + 15, 'text-anchor': 'end' }, 'timeout'));
+    parts.push(clock(x0 + 8, CLIENT_Y - 10, timedOut ? 1 : clamp01((now - a.startMs) / inputs.clientTimeoutMs), timedOut));
+    // The clock's face is in the way of any note; a clock that ran out says so beside it.
+    notes.push({ x: x0 + 2, text: '··', cls: '' });
+    if (timedOut) notes.push({ x: x0 + 26, priority: 1, text: 'timeout', cls: 'lanes-label lanes-note' });
     // The request.
     if (station) {
       const f = reached ? 1 : clamp01((tMs - a.startMs) / (station.t - a.startMs || 1));
@@ -163,25 +166,27 @@ export function lanesView(result, { width = 640, tMs = Infinity, shown = Infinit
     // What the server did, and its answer.
     if (station && reached && a.server !== 'dropped') {
       const sx = station.x;
+      const good = a.server === 'replay' || String(a.server)[0] === '2'; // a 2xx or a replay; a 409, 4xx or 5xx is drawn as an error
+      const answer = good ? 'lanes-msg lanes-answer' : 'lanes-msg lanes-answer lanes-answer-bad';
       const committed = events.findIndex((e) => e.attempt === a.n && e.kind === 'commit');
       if (seen(committed)) {
         marks.push(h('path', { class: 'lanes-commit', d: `M${sx} ${SERVER_Y - 7}l7 7l-7 7l-7 -7Z` }));
         serverLabels.push({ x: sx, align: 'middle', text: `${word} #${a.chargeNumber}`, cls: 'lanes-label lanes-label-commit' });
       } else {
-        marks.push(h('circle', { class: a.server === 'replay' ? 'lanes-replay' : 'lanes-answer', cx: sx, cy: SERVER_Y, r: 4.5 }));
+        marks.push(h('circle', { class: a.server === 'replay' ? 'lanes-replay' : good ? 'lanes-ok' : 'lanes-bad', cx: sx, cy: SERVER_Y, r: 4.5 }));
         serverLabels.push({ x: sx, align: 'middle', text: a.server === 'replay' ? 'replay' : a.server, cls: 'lanes-label' });
       }
       if (lostAt !== -1) {
         if (seen(lostAt)) {
-          parts.push(arrow('lanes-msg lanes-answer', sx, SERVER_Y, sx + step, CLIENT_Y, 0.5, false), cross(sx + step / 2, (SERVER_Y + CLIENT_Y) / 2));
+          parts.push(arrow(answer, sx, SERVER_Y, sx + step, CLIENT_Y, 0.5, false), cross(sx + step / 2, (SERVER_Y + CLIENT_Y) / 2));
         }
       } else if (endAt !== -1 && events[endAt].kind === 'receive') {
         const target = byEvent[endAt];
         const f = ended ? 1 : clamp01((tMs - station.t) / (target.t - station.t || Infinity));
-        parts.push(arrow(`lanes-msg lanes-answer${!ended && reduced ? ' lanes-flying' : ''}`, sx, SERVER_Y, target.x, CLIENT_Y, reduced ? 1 : f));
+        parts.push(arrow(`${answer}${!ended && reduced ? ' lanes-flying' : ''}`, sx, SERVER_Y, target.x, CLIENT_Y, reduced ? 1 : f));
       } else {
         // The answer comes after the client stopped waiting: it arrives to no one.
-        parts.push(arrow('lanes-msg lanes-answer lanes-late', sx, SERVER_Y, sx + step, CLIENT_Y, 1));
+        parts.push(arrow(`${answer} lanes-late`, sx, SERVER_Y, sx + step, CLIENT_Y, 1));
       }
     }
     // The wait before the next attempt: a bracket that grows to its length.
@@ -192,7 +197,7 @@ export function lanesView(result, { width = 640, tMs = Infinity, shown = Infinit
       const nextSend = index(next.n, (k) => k === 'send');
       const x2 = byEvent[nextSend].x;
       const xw = seen(nextSend) ? x2 : Math.min(x2, Math.max(x1, xAt(list, tMs, scale)));
-      parts.push(h('path', { class: 'lanes-wait', d: `M${x1} ${CLIENT_Y - 8}V${CLIENT_Y - 14}H${xw}V${CLIENT_Y - 8}` }));
+      parts.push(h('path', { class: 'lanes-wait', d: `M${x1} ${CLIENT_Y - 18}V${CLIENT_Y - 24}H${xw}V${CLIENT_Y - 18}` }));
       const long = `wait ${ms(a.waitAfterMs)}`;
       const room = x2 - x1;
       const text = room >= long.length * CHAR ? long : room >= ms(a.waitAfterMs).length * CHAR ? ms(a.waitAfterMs) : num(a.waitAfterMs);
@@ -204,6 +209,7 @@ export function lanesView(result, { width = 640, tMs = Infinity, shown = Infinit
   const label = (l, top) => h('text', { class: l.cls, x: l.anchorEnd ? l.right : l.left, y: top + l.row * 15, 'text-anchor': l.anchorEnd ? 'end' : 'start' }, l.text);
   const server = packRows(serverLabels, width, 2);
   const waits = packRows(waitLabels, width, 1);
+  const said = packRows(notes, width, 1).placed.filter((l) => l.priority);
   const height = SERVER_Y + 24 + Math.max(1, server.rows) * 15;
   // The playhead: at the last revealed event's step when the time is its instant.
   const lastShown = shown > 0 && shown <= events.length ? byEvent[shown - 1] : null;
@@ -214,10 +220,11 @@ export function lanesView(result, { width = 640, tMs = Infinity, shown = Infinit
     h('text', { class: 'lanes-lane', x: 4, y: SERVER_Y + 4 }, 'Server'),
     h('line', { class: 'lanes-track', x1: LEFT, x2: width - RIGHT, y1: CLIENT_Y, y2: CLIENT_Y }),
     h('line', { class: 'lanes-track', x1: LEFT, x2: width - RIGHT, y1: SERVER_Y, y2: SERVER_Y }),
-    shown < events.length ? h('line', { class: 'lanes-now', x1: nowX, x2: nowX, y1: CLIENT_Y - 20, y2: SERVER_Y + 8 }) : null,
+    shown < events.length ? h('line', { class: 'lanes-now', x1: nowX, x2: nowX, y1: CLIENT_Y - 16, y2: SERVER_Y + 8 }) : null,
     shown === 0 ? h('text', { class: 'lanes-hint', x: LEFT + 8, y: (CLIENT_Y + SERVER_Y) / 2 + 4 }, attempts.length ? 'Play: the messages appear as they are sent.' : 'Nothing is sent.') : null,
     drawn, marks,
-    waits.placed.map((l) => label(l, 14)),
+    waits.placed.map((l) => label(l, 20)),
+    said.map((l) => label(l, CLIENT_Y - 6)),
     server.placed.map((l) => label(l, SERVER_Y + 24)));
 }
 
@@ -225,18 +232,10 @@ export function lanesView(result, { width = 640, tMs = Infinity, shown = Infinit
 // the statement are drawn from the same result and playhead as the timeline, on every call of
 // drawPlayhead, and redrawn for their box's width.
 export function withLanes(run, timeline, view, id) {
-  const doc = timeline.ownerDocument;
-  const box = doc.createElement('section');
-  box.className = 'rl-view rl-mechanism';
-  box.setAttribute('aria-labelledby', id('lanes-heading'));
-  const heading = doc.createElement('h3');
-  heading.id = id('lanes-heading');
-  heading.textContent = 'Client and server, message by message';
-  const lanes = doc.createElement('div');
-  lanes.className = 'rl-lanes';
-  lanes.id = id('lanes');
-  const statement = doc.createElement('div');
-  box.append(heading, lanes, statement);
+  const box = mount(h('section', { class: 'rl-view rl-mechanism', 'aria-labelledby': id('lanes-heading') },
+    h('h3', { id: id('lanes-heading') }, 'Client and server, message by message'),
+    h('div', { class: 'rl-lanes', id: id('lanes') }), h('div')), timeline.ownerDocument);
+  const [, lanes, statement] = box.children;
   // After the playback bar: the timeline and Play stay in the first screen above it.
   const results = timeline.closest('.rl-results');
   (results && results.querySelector('.rl-playback') || timeline).after(box);
