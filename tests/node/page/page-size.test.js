@@ -28,8 +28,10 @@ const BUDGET_BYTES = 60 * 1024;
 // live region, first screen and "Also in force" list took retrylab.js from 18.7 to about
 // 21 KB, compare mode's hook and the fleet section's loader and paragraph about 0.8 KB, and
 // issue 18's tape writer the engine file 0.7 KB less its cuts (BENCHMARKS.md). The 60 KB
-// budget is missed by 11.8 KB; issue 18 stays open for it.
-const CEILING_BYTES = 72 * 1024;
+// budget is missed by 11.8 KB; issue 18 stays open for it. Raised to 75.4 KB by issue 15's
+// mechanism drawn (views/lanes.js, views/statement.js, css/lanes.css: 3.4 KB gzipped, 75.1 KB
+// measured).
+const CEILING_BYTES = 75.4 * 1024;
 const LATER = [
   // 31 KB until issue 16, whose 25 client presets (each with its versions, releases, what the
   // engine cannot represent and what the page sets) took the sections from 28.4 to 33.8 KB
@@ -37,8 +39,9 @@ const LATER = [
   // docs/clients.md). 35.5 KB since issue 13's trace editor builds its form from the engine's
   // table (traces/editor.js, editorForm: +0.2 KB gzipped, and attemptStart's select).
   { what: 'the sections below the article', files: ['retrylab-sections.js', 'retrylab-sections.css'], ceiling: 35.5 * 1024, scrolled: true },
-  // 5 KB until issue 15's SVG export gained its title, verdict and legend (5.4 KB).
-  { what: 'the downloads', files: ['retrylab-export.js'], ceiling: 5.5 * 1024 },
+  // 5 KB until issue 15's SVG export gained its title, verdict and legend (5.4 KB); 5.6 KB
+  // since the timeline's labels take a short form where the full one finds no room (+0.1 KB).
+  { what: 'the downloads', files: ['retrylab-export.js'], ceiling: 5.6 * 1024 },
   // Compare mode (issue 17): two explorables' differences, the shared axis, and the client presets
   // a comparison link may name (about 10 KB of the 17): 17.1 KB when it came.
   { what: 'compare mode', files: ['retrylab-compare.js', 'retrylab-compare.css'], ceiling: 18 * 1024 },
@@ -56,8 +59,9 @@ const LATER = [
 // explorable's redesign (issue 15, about 2 KB). A section added below the article adds its
 // bundle to LATER with `scrolled: true` and raises this by its weight, said in BENCHMARKS.md:
 // the fleet section (issue 20) brings its bundle (36 KB ceiling) and the fleet engine file
-// (66 KB ceiling), so 106 + 102 KB.
-const SCROLLED_CEILING_BYTES = 208 * 1024;
+// (66 KB ceiling), so 106 + 102 KB; and issue 15's mechanism drawn 3.5 KB more (the opening
+// page's 3.4 KB above and the sections' 0.1 KB).
+const SCROLLED_CEILING_BYTES = 211.5 * 1024;
 
 // Local files a page or stylesheet loads: <script src>, <link href> of the kinds a browser
 // fetches, <img>/<source> src, and url(...) in CSS. Links to other pages (<a href>) are not loads.
