@@ -182,7 +182,7 @@ describe('issue 15: timeline labels clear of each other and of the playhead', ()
     site = siteCopy({ files: { 'host-360.html': host(360), 'host-1280.html': host(1280), 'host-360.css': css(360), 'host-1280.css': css(1280) } });
     server = await serve(site.dir);
   });
-  env.tearDown(async () => { await server.close(); site.remove(); });
+  env.tearDown(async () => { await server?.close(); site?.remove(); });
 
   for (const width of [360, 1280]) {
     test(`a <retry-lab> ${width} px wide`, async () => {
