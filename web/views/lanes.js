@@ -137,7 +137,7 @@ export function lanesView(result, { width = 640, tMs = Infinity, shown = Infinit
     if (!seen(sendAt)) return null;
     const x0 = byEvent[sendAt].x;
     const serverAt = index(a.n, (k) => SERVER_KINDS.has(k));
-    const endAt = index(a.n, (k) => k === 'receive' || k === 'timeout');
+    const endAt = index(a.n, (k) => k === 'receive' || k === 'timeout' || k === 'deadline');
     const lostAt = index(a.n, (k) => k === 'response-lost');
     const station = serverAt !== -1 ? byEvent[serverAt] : serverOf.get(a.n);
     const reached = serverAt !== -1 ? seen(serverAt) : station && tMs >= station.t;

@@ -10,6 +10,8 @@ import { loadEngineInNode, random } from '../../browser/lib/engine.js';
 import { findAll, h, textOf, toMarkup } from '../../../web/dom.js';
 import { packRows, timelineView } from '../../../web/views/timeline.js';
 import { tableView } from '../../../web/views/table.js';
+import { lanesView } from '../../../web/views/lanes.js';
+import { statementView } from '../../../web/views/statement.js';
 import { eventsView } from '../../../web/views/events.js';
 import { metricsView, verdictText, verdictTone } from '../../../web/views/metrics.js';
 import { frameView, makeIds } from '../../../web/views/controls.js';
@@ -100,6 +102,17 @@ describe('timeline', () => {
     assert.match(tree.attrs['aria-label'], /Server: at 200 ms, charge #1, response lost; at 3,700 ms, charge #2\./);
   });
 
+  test('the lanes: an attempt the deadline cuts ends there, its clock run out (docs/engine.md §2.1)', () => {
+    // attemptStart "before-deadline", a 2,000 ms deadline: attempt 1 commits at 200, its answer
+    // is lost, and the client stops listening at 2,000 with a deadline event, not a timeout.
+    const result = compute({ attemptStart: 'before-deadline', deadlineMs: 2000 });
+    const lanes = lanesView(result, { width: 800 });
+    assert.equal(findAll(lanes, (n) => n.attrs && n.attrs.class === 'lanes-clock lanes-clock-out').length, 1);
+    assert.ok(findAll(lanes, (n) => n.tag === 'text').map(textOf).includes('timeout'));
+    const span = findAll(lanes, (n) => n.tag === 'line' && /lanes-span/.test(n.attrs.class))[0];
+    assert.equal(span.attrs.class, 'lanes-span lanes-span-timeout', 'the span ends as a wait in vain');
+  });
+
   test('a close deadline is drawn as a line at its time', () => {
     const result = compute({ deadlineMs: 4000 });
     const { tree, scale } = timelineView(result, { width: 800 });
@@ -130,6 +143,22 @@ describe('timeline', () => {
       assert.equal(findAll(eventsView(result), (n) => n.tag === 'li').length, result.events.length);
       assert.equal(findAll(tableView(result), (n) => n.tag === 'tr').length, 1 + Math.max(1, result.attempts.length));
       assert.match(textOf(metricsView(result)), new RegExp(`Attempts${result.metrics.attempts}`));
+      // The lanes, at the start, midway and at the end: finite geometry, and at the end one
+      // message group per attempt and one statement line per charge.
+      const { events } = result;
+      for (const [tMs, shown] of [[0, 0], [result.metrics.elapsedMs / 2, Math.floor(events.length / 2)], [Infinity, Infinity]]) {
+        for (const width of [300, 1100]) {
+          const lanes = lanesView(result, { width, tMs, shown, reduced: next() < 0.5 });
+          for (const node of findAll(lanes, (n) => n.tag !== undefined)) {
+            for (const name of numericAttrs) {
+              if (node.attrs[name] !== undefined) assert.ok(Number.isFinite(node.attrs[name]), `lanes: ${name}=${node.attrs[name]} for ${JSON.stringify(inputs)}`);
+            }
+            if (node.attrs.d !== undefined) assert.doesNotMatch(node.attrs.d, /NaN|Infinity/, `lanes: d for ${JSON.stringify(inputs)}`);
+          }
+          if (shown === Infinity) assert.equal(findAll(lanes, (n) => n.attrs && n.attrs.class === 'lanes-attempt').length, result.attempts.length);
+        }
+      }
+      assert.equal(findAll(statementView(result), (n) => n.tag === 'li').length, result.inputs.operation === 'charge' ? result.metrics.charges : 0);
     }
   });
 });
