@@ -234,7 +234,7 @@ export function lanesView(result, { width = 640, tMs = Infinity, shown = Infinit
 export function withLanes(run, timeline, view, id) {
   const box = mount(h('section', { class: 'rl-view rl-mechanism', 'aria-labelledby': id('lanes-heading') },
     h('h3', { id: id('lanes-heading') }, 'Client and server, message by message'),
-    h('div', { class: 'rl-lanes', id: id('lanes') }), h('div')), timeline.ownerDocument);
+    h('div', { class: 'rl-lanes', id: id('lanes') }), h('div', { class: 'rl-statement-box' })), timeline.ownerDocument);
   const [, lanes, statement] = box.children;
   // After the playback bar: the timeline and Play stay in the first screen above it.
   const results = timeline.closest('.rl-results');
