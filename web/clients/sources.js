@@ -100,7 +100,7 @@ const GRPC_CORE_STATUS_COPY = release('grpc/grpc', 'no tag (a stored copy)', '00
 
 const SEED_TIMEOUT = (own) => page(`the seed’s 3 s, so every client meets the same lost response; ${own}`);
 const SEED_DEADLINE = (own) => page(`the seed’s 10 s (the page’s deadline box cannot hold “none”); ${own}`);
-const BEFORE_DEADLINE = page('a real client sends an attempt whenever it starts before its deadline: it cannot know the server’s response time (docs/engine.md §2.1)');
+const BEFORE_DEADLINE = page('a real client sends an attempt whenever it starts before its deadline: not knowing the server’s response time, it cannot check first that the answer would arrive in time');
 const NONE = (why) => ({ none: why });
 
 // Policy fields a client does not have, at their "off" values. A preset lists the ones it sets.

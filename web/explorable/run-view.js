@@ -7,6 +7,7 @@ import { patch } from '../dom.js';
 import { INSPECTION_SECONDS, gapAt, momentPhrase, msAt, secondsAt, warpOf } from '../playback.js';
 import { seekMarksView } from '../views/controls.js';
 import { timelineView } from '../views/timeline.js';
+import { withLanes } from '../views/lanes.js';
 import { eventsView } from '../views/events.js';
 import { tableView } from '../views/table.js';
 import { metricsView, nowQuestionView, nowView, questionView, verdictView } from '../views/metrics.js';
@@ -133,5 +134,5 @@ export function createRunView(root, id, view) {
   });
   resize.observe(els.timeline);
 
-  return { drawRun, drawPlayhead, answer, asking: () => asking, destroy: () => resize.disconnect() };
+  return withLanes({ drawRun, drawPlayhead, answer, asking: () => asking, destroy: () => resize.disconnect() }, els.timeline, view, id);
 }

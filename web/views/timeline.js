@@ -36,31 +36,40 @@ export function domain(result, plotWidth) {
 
 // Greedy rows: each label takes the first row where it overlaps no other label. Centred
 // labels sit over their span; every label stays inside the plot, and one that would overflow
-// the right edge ends there instead.
+// the right edge ends there instead. A label with a `short` form that finds no row in full
+// (or is wider than the plot) takes a row in its short form; one that still finds none is
+// left out (the list and the table carry every detail).
 export function packRows(labels, width, maxRows = Infinity) {
   const limit = width - MARGIN.right;
-  const sized = labels.map((label) => {
-    const w = label.text.length * CHAR;
+  const size = (label, text) => {
+    const w = text.length * CHAR;
     const wanted = label.align === 'middle' ? Math.max(MARGIN.left, label.x - w / 2) : label.x;
     const anchorEnd = wanted + w > limit;
-    const left = anchorEnd ? limit - w : wanted;
-    return { ...label, anchorEnd, left, right: left + w };
-  });
+    const left = Math.max(MARGIN.left, anchorEnd ? limit - w : wanted);
+    return { ...label, text, anchorEnd, left, right: left + w, fits: w <= limit - MARGIN.left };
+  };
+  const sized = labels.map((label) => size(label, label.text));
   // Marks first, notes (priority 1, such as a far deadline) after them, left to right.
   sized.sort((a, b) => (a.priority || 0) - (b.priority || 0) || a.left - b.left);
   const rows = [];
   const placed = [];
   const omitted = [];
   const clear = (row, label) => row.every((o) => label.left >= o.right + GAP || label.right + GAP <= o.left);
-  for (const label of sized) {
-    let row = rows.findIndex((r) => clear(r, label));
+  const rowFor = (label) => {
+    if (!label.fits) return -1;
+    const row = rows.findIndex((r) => clear(r, label));
+    return row !== -1 || rows.length >= maxRows ? row : rows.push([]) - 1;
+  };
+  for (const full of sized) {
+    let label = full;
+    let row = rowFor(label);
+    if (row === -1 && full.short) {
+      label = size(full, full.short);
+      row = rowFor(label);
+    }
     if (row === -1) {
-      if (rows.length >= maxRows) {
-        omitted.push(label);
-        continue;
-      }
-      row = rows.length;
-      rows.push([]);
+      omitted.push(full);
+      continue;
     }
     rows[row].push(label);
     placed.push({ ...label, row });
@@ -95,8 +104,12 @@ export function serverMarks(result) {
   return marks;
 }
 
-function waitLabel(a) {
-  return a.waitRule ? `wait ${ms(a.waitAfterMs)} (${eventText(a.waitRule)})` : `wait ${ms(a.waitAfterMs)}`;
+// A wait's label, with the rule that made it where the plot has room for it (at most half
+// its width), its short form ("wait 500 ms") otherwise.
+function waitLabel(a, plot) {
+  const short = `wait ${ms(a.waitAfterMs)}`;
+  const full = a.waitRule ? `${short} (${eventText(a.waitRule)})` : short;
+  return full.length * CHAR <= plot / 2 ? { text: full, short } : { text: short };
 }
 
 function barClass(a) {
@@ -140,7 +153,7 @@ export function timelineView(result, { width = 720 } = {}) {
     const text = `attempt ${a.n} · ${a.clientSaw}`;
     if (x(a.endMs) - x(a.startMs) >= text.length * CHAR + 12) inBar.push({ a, text });
     else clientLabels.push({ x: x(a.startMs), text, cls: 'tl-label tl-label-attempt' });
-    if (a.waitAfterMs !== null && attempts[i + 1]) clientLabels.push({ x: (x(a.endMs) + x(attempts[i + 1].startMs)) / 2, align: 'middle', text: waitLabel(a), cls: 'tl-label tl-label-wait' });
+    if (a.waitAfterMs !== null && attempts[i + 1]) clientLabels.push({ x: (x(a.endMs) + x(attempts[i + 1].startMs)) / 2, align: 'middle', ...waitLabel(a, plot), cls: 'tl-label tl-label-wait' });
   });
   const client = packRows(clientLabels, width, MAX_ROWS);
   const laneTop = MARGIN.top + 6;
@@ -195,9 +208,10 @@ export function timelineView(result, { width = 720 } = {}) {
   server.placed.map((l) => label(l, serverLabelTop)),
   deadlineMark,
   h('rect', { class: 'tl-veil', 'data-playhead': 'veil', x: x(0), y: MARGIN.top - 4, width: plot, height: height - MARGIN.top - MARGIN.bottom + 4 }),
-  // The playhead crosses the lanes only: the rows of labels above the bars and below the
-  // server's marks stay clear of it, so no label is struck through as the run plays.
-  h('line', { class: 'tl-playhead', 'data-playhead': 'line', x1: x(0), x2: x(0), y1: barY - 4, y2: serverY + 9 }));
+  // The playhead runs from the bars' lower edge through the server's marks: the rows of labels
+  // above the bars, the labels inside them and those below the marks stay clear of it, so no
+  // label is struck through as the run plays (in the bars the veil's edge marks the time).
+  h('line', { class: 'tl-playhead', 'data-playhead': 'line', x1: x(0), x2: x(0), y1: barY + BAR, y2: serverY + 9 }));
 
   return { tree, scale: { x0: MARGIN.left, plot, max: dom.max, right: width - MARGIN.right } };
 }

@@ -10,6 +10,8 @@ import { loadEngineInNode, random } from '../../browser/lib/engine.js';
 import { findAll, h, textOf, toMarkup } from '../../../web/dom.js';
 import { packRows, timelineView } from '../../../web/views/timeline.js';
 import { tableView } from '../../../web/views/table.js';
+import { lanesView } from '../../../web/views/lanes.js';
+import { statementView } from '../../../web/views/statement.js';
 import { eventsView } from '../../../web/views/events.js';
 import { metricsView, verdictText, verdictTone } from '../../../web/views/metrics.js';
 import { frameView, makeIds } from '../../../web/views/controls.js';
@@ -60,8 +62,10 @@ describe('timeline', () => {
       const labels = Array.from({ length: 1 + Math.floor(next() * 12) }, () => ({
         x: 64 + next() * (width - 80), text: 'x'.repeat(1 + Math.floor(next() * 30)), align: next() < 0.3 ? 'middle' : 'start', priority: next() < 0.1 ? 1 : 0,
       }));
-      const { placed, rows } = packRows(labels, width);
-      assert.equal(placed.length, labels.length);
+      const { placed, rows, omitted } = packRows(labels, width);
+      // Every label is placed (rows are not limited here) but one wider than the plot.
+      assert.equal(placed.length, labels.filter((l) => l.text.length * 7.4 <= width - 64 - 16).length);
+      assert.equal(placed.length + omitted.length, labels.length);
       for (const a of placed) {
         assert.ok(a.row < rows);
         assert.ok(a.right <= width - 16 + 1e-9, 'inside the right edge');
@@ -70,6 +74,18 @@ describe('timeline', () => {
         }
       }
     }
+  });
+
+  test('a label with a short form takes it where the full one finds no row, and one that finds none is left out', () => {
+    const wide = { x: 64, text: 'x'.repeat(60), short: 'short', align: 'start' };
+    const { placed } = packRows([wide], 320);
+    assert.deepEqual(placed.map((l) => l.text), ['short'], 'wider than the plot: its short form');
+    const first = { x: 70, text: 'a'.repeat(10), align: 'start' };
+    const second = { x: 80, text: 'b'.repeat(20), short: 'b', align: 'start' };
+    const third = { x: 90, text: 'c'.repeat(10), align: 'start' };
+    const packed = packRows([first, second, third], 800, 1);
+    assert.deepEqual(packed.placed.map((l) => l.text), ['a'.repeat(10)], 'one row: the first label, nothing overlapping it');
+    assert.deepEqual(packRows([first, second], 800, 2).placed.map((l) => [l.text, l.row]), [['a'.repeat(10), 0], ['b'.repeat(20), 1]]);
   });
 
   test('the opening run: bars where the attempts are, the marks the seed names', () => {
@@ -84,6 +100,17 @@ describe('timeline', () => {
     }
     assert.match(tree.attrs['aria-label'], /attempt 1 from 0 ms to 3,000 ms, client saw timeout; wait 500 ms; attempt 2 from 3,500 ms to 3,700 ms/);
     assert.match(tree.attrs['aria-label'], /Server: at 200 ms, charge #1, response lost; at 3,700 ms, charge #2\./);
+  });
+
+  test('the lanes: an attempt the deadline cuts ends there, its clock run out (docs/engine.md §2.1)', () => {
+    // attemptStart "before-deadline", a 2,000 ms deadline: attempt 1 commits at 200, its answer
+    // is lost, and the client stops listening at 2,000 with a deadline event, not a timeout.
+    const result = compute({ attemptStart: 'before-deadline', deadlineMs: 2000 });
+    const lanes = lanesView(result, { width: 800 });
+    assert.equal(findAll(lanes, (n) => n.attrs && n.attrs.class === 'lanes-clock lanes-clock-out').length, 1);
+    assert.ok(findAll(lanes, (n) => n.tag === 'text').map(textOf).includes('timeout'));
+    const span = findAll(lanes, (n) => n.tag === 'line' && /lanes-span/.test(n.attrs.class))[0];
+    assert.equal(span.attrs.class, 'lanes-span lanes-span-timeout', 'the span ends as a wait in vain');
   });
 
   test('a close deadline is drawn as a line at its time', () => {
@@ -116,6 +143,22 @@ describe('timeline', () => {
       assert.equal(findAll(eventsView(result), (n) => n.tag === 'li').length, result.events.length);
       assert.equal(findAll(tableView(result), (n) => n.tag === 'tr').length, 1 + Math.max(1, result.attempts.length));
       assert.match(textOf(metricsView(result)), new RegExp(`Attempts${result.metrics.attempts}`));
+      // The lanes, at the start, midway and at the end: finite geometry, and at the end one
+      // message group per attempt and one statement line per charge.
+      const { events } = result;
+      for (const [tMs, shown] of [[0, 0], [result.metrics.elapsedMs / 2, Math.floor(events.length / 2)], [Infinity, Infinity]]) {
+        for (const width of [300, 1100]) {
+          const lanes = lanesView(result, { width, tMs, shown, reduced: next() < 0.5 });
+          for (const node of findAll(lanes, (n) => n.tag !== undefined)) {
+            for (const name of numericAttrs) {
+              if (node.attrs[name] !== undefined) assert.ok(Number.isFinite(node.attrs[name]), `lanes: ${name}=${node.attrs[name]} for ${JSON.stringify(inputs)}`);
+            }
+            if (node.attrs.d !== undefined) assert.doesNotMatch(node.attrs.d, /NaN|Infinity/, `lanes: d for ${JSON.stringify(inputs)}`);
+          }
+          if (shown === Infinity) assert.equal(findAll(lanes, (n) => n.attrs && n.attrs.class === 'lanes-attempt').length, result.attempts.length);
+        }
+      }
+      assert.equal(findAll(statementView(result), (n) => n.tag === 'li').length, result.inputs.operation === 'charge' ? result.metrics.charges : 0);
     }
   });
 });

@@ -1,0 +1,270 @@
+// The mechanism drawn (issue 15), pure: the run as messages between two lanes, the client
+// above and the server below, drawn from the result's fields (its attempts, its events and
+// their kinds, never their sentences) up to the playhead. Each attempt's request flies down
+// to the server, its answer back up; a lost answer stops halfway at a cross, a lost request
+// short of the server. A clock at each attempt's start runs out toward the client's timeout,
+// and the wait before the next attempt is a bracket that grows, labelled with its length.
+// The x-axis is schematic: time in proportion, with room for each step at one instant (a
+// commit and the answer the client receives at the same millisecond are two steps). The
+// timeline stays the precise view. Events the playhead has not reached are not drawn.
+
+import { ms, num } from '../format.js';
+import { packRows } from './timeline.js';
+import { statementView } from './statement.js';
+import { h, mount, patch } from '../dom.js';
+import { msAt, warpOf } from '../playback.js';
+
+const LEFT = 64; // as the timeline's margin, which packRows keeps labels inside
+const RIGHT = 14;
+const CLIENT_Y = 50;
+const SERVER_Y = 114;
+const STEP = 26; // px between two steps at one instant
+const CHAR = 7; // a generous width of one character at the labels' 11–12px
+const SERVER_KINDS = new Set(['commit', 'replay', 'conflict', 'server-error', 'request-lost', 'response-lost']);
+const side = (kind) => (SERVER_KINDS.has(kind) ? 's' : 'c');
+const clamp01 = (f) => Math.min(1, Math.max(0, f));
+
+// The steps: each event, and the server's answer of an attempt that has no server event (a
+// read answered 200), at its time; consecutive points at one instant on one side share a
+// step. Each gets an x: STEP apart plus the time between them in proportion.
+export function steps(result, plot) {
+  const { events, attempts } = result;
+  const rMs = result.inputs.responseMs;
+  const points = events.map((e, i) => ({ t: e.tMs, side: side(e.kind), seq: i }));
+  for (const a of attempts) {
+    if (a.server === 'dropped' || events.some((e) => e.attempt === a.n && side(e.kind) === 's')) continue;
+    const t = a.startMs + rMs;
+    const at = events.findIndex((e) => e.tMs >= t);
+    points.push({ t, side: 's', seq: (at === -1 ? events.length : at) - 0.5, attempt: a.n });
+  }
+  points.sort((p, q) => p.t - q.t || p.seq - q.seq);
+  const list = [];
+  for (const p of points) {
+    const last = list[list.length - 1];
+    if (!last || last.t !== p.t || last.side !== p.side) list.push({ t: p.t, side: p.side, seqs: [] });
+    list[list.length - 1].seqs.push(p);
+  }
+  const span = list.length ? list[list.length - 1].t - list[0].t : 0;
+  const step = Math.min(STEP, plot / list.length / 2);
+  const scale = span > 0 ? (plot - step * list.length) / span : 0; // a step spare at the right, for a late answer
+  let x = LEFT;
+  list.forEach((s, i) => {
+    if (i > 0) x += step + (s.t - list[i - 1].t) * scale;
+    s.x = x;
+  });
+  const byEvent = [];
+  const serverOf = new Map(); // attempt n → its synthetic answer's step
+  for (const s of list) {
+    for (const p of s.seqs) {
+      if (p.attempt) serverOf.set(p.attempt, s);
+      else byEvent[p.seq] = s;
+    }
+  }
+  return { list, byEvent, serverOf, step, scale };
+}
+
+// The x of instant t: between the steps around it, in proportion (at an instant of several
+// steps, the last of them).
+function xAt(list, t, scale) {
+  let before = null;
+  for (const s of list) {
+    if (s.t > t) return before ? before.x + ((t - before.t) / (s.t - before.t)) * (s.x - before.x) : s.x;
+    before = s;
+  }
+  return before ? before.x + (t - before.t) * scale : LEFT;
+}
+
+// An arrow from (x1, y1) toward (x2, y2), drawn to the fraction f of the way, its head (a
+// path, not a marker: no id to clash between two explorables on one page) at the tip.
+function arrow(cls, x1, y1, x2, y2, f, head = true) {
+  const x = x1 + (x2 - x1) * f;
+  const y = y1 + (y2 - y1) * f;
+  const len = Math.hypot(x - x1, y - y1);
+  const dx = len ? (x - x1) / len : 0;
+  const dy = len ? (y - y1) / len : 0;
+  const p = (u, v) => `${(x - dx * u - dy * v).toFixed(1)} ${(y - dy * u + dx * v).toFixed(1)}`;
+  return h('g', { class: cls },
+    h('line', { x1, y1, x2: x, y2: y }),
+    head && len > 4 ? h('path', { class: 'lanes-head', d: `M${p(0, 0)}L${p(8, 4)}L${p(8, -4)}Z` }) : null);
+}
+
+const cross = (x, y) => h('path', { class: 'lanes-lost', d: `M${x - 5} ${y - 5}l10 10m0 -10l-10 10` });
+
+// A clock face at (x, y) with the share f of its time gone, swept clockwise from twelve.
+function clock(x, y, f, out) {
+  const r = 6;
+  const a = 2 * Math.PI * Math.min(f, 0.9999);
+  const ex = x + r * Math.sin(a);
+  const ey = y - r * Math.cos(a);
+  return h('g', { class: out ? 'lanes-clock lanes-clock-out' : 'lanes-clock' },
+    h('circle', { cx: x, cy: y, r }),
+    f > 0 ? h('path', { d: `M${x} ${y}V${y - r}A${r} ${r} 0 ${a > Math.PI ? 1 : 0} 1 ${ex.toFixed(2)} ${ey.toFixed(2)}Z` }) : null);
+}
+
+// What the drawing shows, in words, for its aria-label: every attempt's messages and waits.
+export function lanesSummary(result) {
+  const lost = new Set(result.events.filter((e) => e.kind === 'response-lost').map((e) => e.attempt));
+  const parts = result.attempts.map((a) => {
+    let answer;
+    if (a.server === 'dropped') answer = 'the request is lost before the server';
+    else if (lost.has(a.n)) answer = 'the answer is lost on its way back';
+    else if (a.clientSaw === 'timeout') answer = 'the answer comes after the client stopped waiting';
+    else answer = `the answer ${a.clientSaw} arrives`;
+    const timeout = a.clientSaw === 'timeout' ? `, and the client's clock runs out at ${ms(a.endMs)}` : '';
+    const wait = a.waitAfterMs !== null && a.waitAfterMs !== undefined ? `; wait ${ms(a.waitAfterMs)}` : '';
+    return `attempt ${a.n} sent at ${ms(a.startMs)}: ${answer}${timeout}${wait}`;
+  });
+  return `Messages between client and server: ${parts.join('; ') || 'nothing is sent'}.`;
+}
+
+// The drawing at the playhead: virtual time tMs with the first `shown` events revealed.
+// `reduced` (prefers-reduced-motion): a message in flight is drawn whole at once, dashed,
+// rather than growing.
+export function lanesView(result, { width = 640, tMs = Infinity, shown = Infinity, reduced = false } = {}) {
+  width = Math.max(280, Math.round(width));
+  const plot = width - LEFT - RIGHT;
+  const { events, attempts, inputs } = result;
+  const { list, byEvent, serverOf, step, scale } = steps(result, plot);
+  const seen = (i) => i !== -1 && i < shown;
+  const index = (n, test) => events.findIndex((e) => e.attempt === n && test(e.kind));
+  const word = inputs.operation === 'create' ? 'record' : 'charge';
+  const marks = [];
+  const serverLabels = [];
+  const waitLabels = [];
+  const notes = [];
+  const drawn = attempts.map((a, i) => {
+    const sendAt = index(a.n, (k) => k === 'send');
+    if (!seen(sendAt)) return null;
+    const x0 = byEvent[sendAt].x;
+    const serverAt = index(a.n, (k) => SERVER_KINDS.has(k));
+    const endAt = index(a.n, (k) => k === 'receive' || k === 'timeout' || k === 'deadline');
+    const lostAt = index(a.n, (k) => k === 'response-lost');
+    const station = serverAt !== -1 ? byEvent[serverAt] : serverOf.get(a.n);
+    const reached = serverAt !== -1 ? seen(serverAt) : station && tMs >= station.t;
+    const ended = seen(endAt);
+    const now = Math.min(tMs, a.endMs);
+    const xNow = ended ? byEvent[endAt].x : Math.max(x0, xAt(list, now, scale));
+    const parts = [];
+    // The client waits for its answer: its span grows, and its clock runs out.
+    const outcome = ended ? (a.clientSaw === 'timeout' ? ' lanes-span-timeout' : ' lanes-span-ok') : '';
+    parts.push(h('line', { class: `lanes-span${outcome}`, x1: x0, x2: xNow, y1: CLIENT_Y, y2: CLIENT_Y }));
+    const timedOut = ended && a.clientSaw === 'timeout';
+    parts.push(clock(x0 + 8, CLIENT_Y - 10, timedOut ? 1 : clamp01((now - a.startMs) / inputs.clientTimeoutMs), timedOut));
+    // The clock's face is in the way of any note; a clock that ran out says so beside it.
+    notes.push({ x: x0 + 2, text: '··', cls: '' });
+    if (timedOut) notes.push({ x: x0 + 26, priority: 1, text: 'timeout', cls: 'lanes-label lanes-note' });
+    // The request.
+    if (station) {
+      const f = reached ? 1 : clamp01((tMs - a.startMs) / (station.t - a.startMs || 1));
+      const lostRequest = events[serverAt] && events[serverAt].kind === 'request-lost';
+      if (lostRequest && reached) {
+        parts.push(arrow('lanes-msg lanes-request', x0, CLIENT_Y, station.x, SERVER_Y, 0.6, false), cross(x0 + (station.x - x0) * 0.6, CLIENT_Y + (SERVER_Y - CLIENT_Y) * 0.6));
+      } else {
+        parts.push(arrow(`lanes-msg lanes-request${!reached && reduced ? ' lanes-flying' : ''}`, x0, CLIENT_Y, station.x, SERVER_Y, reduced ? 1 : f));
+      }
+    }
+    // What the server did, and its answer.
+    if (station && reached && a.server !== 'dropped') {
+      const sx = station.x;
+      const good = a.server === 'replay' || String(a.server)[0] === '2'; // a 2xx or a replay; a 409, 4xx or 5xx is drawn as an error
+      const answer = good ? 'lanes-msg lanes-answer' : 'lanes-msg lanes-answer lanes-answer-bad';
+      const committed = events.findIndex((e) => e.attempt === a.n && e.kind === 'commit');
+      if (seen(committed)) {
+        marks.push(h('path', { class: 'lanes-commit', d: `M${sx} ${SERVER_Y - 7}l7 7l-7 7l-7 -7Z` }));
+        serverLabels.push({ x: sx, align: 'middle', text: `${word} #${a.chargeNumber}`, cls: 'lanes-label lanes-label-commit' });
+      } else {
+        marks.push(h('circle', { class: a.server === 'replay' ? 'lanes-replay' : good ? 'lanes-ok' : 'lanes-bad', cx: sx, cy: SERVER_Y, r: 4.5 }));
+        serverLabels.push({ x: sx, align: 'middle', text: a.server === 'replay' ? 'replay' : a.server, cls: 'lanes-label' });
+      }
+      if (lostAt !== -1) {
+        if (seen(lostAt)) {
+          parts.push(arrow(answer, sx, SERVER_Y, sx + step, CLIENT_Y, 0.5, false), cross(sx + step / 2, (SERVER_Y + CLIENT_Y) / 2));
+        }
+      } else if (endAt !== -1 && events[endAt].kind === 'receive') {
+        const target = byEvent[endAt];
+        const f = ended ? 1 : clamp01((tMs - station.t) / (target.t - station.t || Infinity));
+        parts.push(arrow(`${answer}${!ended && reduced ? ' lanes-flying' : ''}`, sx, SERVER_Y, target.x, CLIENT_Y, reduced ? 1 : f));
+      } else {
+        // The answer comes after the client stopped waiting: it arrives to no one.
+        parts.push(arrow(`${answer} lanes-late`, sx, SERVER_Y, sx + step, CLIENT_Y, 1));
+      }
+    }
+    // The wait before the next attempt: a bracket that grows to its length.
+    const next = attempts[i + 1];
+    const waitAt = index(a.n, (k) => k === 'wait');
+    if (next && seen(waitAt)) {
+      const x1 = byEvent[waitAt].x;
+      const nextSend = index(next.n, (k) => k === 'send');
+      const x2 = byEvent[nextSend].x;
+      const xw = seen(nextSend) ? x2 : Math.min(x2, Math.max(x1, xAt(list, tMs, scale)));
+      parts.push(h('path', { class: 'lanes-wait', d: `M${x1} ${CLIENT_Y - 18}V${CLIENT_Y - 24}H${xw}V${CLIENT_Y - 18}` }));
+      const long = `wait ${ms(a.waitAfterMs)}`;
+      const room = x2 - x1;
+      const text = room >= long.length * CHAR ? long : room >= ms(a.waitAfterMs).length * CHAR ? ms(a.waitAfterMs) : num(a.waitAfterMs);
+      waitLabels.push({ x: (x1 + x2) / 2, align: 'middle', text, cls: 'lanes-label lanes-label-wait' });
+    }
+    return h('g', { class: 'lanes-attempt', 'data-attempt': a.n }, parts);
+  });
+
+  const label = (l, top) => h('text', { class: l.cls, x: l.anchorEnd ? l.right : l.left, y: top + l.row * 15, 'text-anchor': l.anchorEnd ? 'end' : 'start' }, l.text);
+  const server = packRows(serverLabels, width, 2);
+  const waits = packRows(waitLabels, width, 1);
+  const said = packRows(notes, width, 1).placed.filter((l) => l.priority);
+  const height = SERVER_Y + 24 + Math.max(1, server.rows) * 15;
+  // The playhead: at the last revealed event's step when the time is its instant.
+  const lastShown = shown > 0 && shown <= events.length ? byEvent[shown - 1] : null;
+  const nowX = Math.min(width - RIGHT, lastShown && Math.abs(lastShown.t - tMs) < 1e-6 ? lastShown.x : xAt(list, tMs, scale));
+
+  return h('svg', { class: 'lanes', width, height, viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': lanesSummary(result) },
+    h('text', { class: 'lanes-lane', x: 4, y: CLIENT_Y + 4 }, 'Client'),
+    h('text', { class: 'lanes-lane', x: 4, y: SERVER_Y + 4 }, 'Server'),
+    h('line', { class: 'lanes-track', x1: LEFT, x2: width - RIGHT, y1: CLIENT_Y, y2: CLIENT_Y }),
+    h('line', { class: 'lanes-track', x1: LEFT, x2: width - RIGHT, y1: SERVER_Y, y2: SERVER_Y }),
+    shown < events.length ? h('line', { class: 'lanes-now', x1: nowX, x2: nowX, y1: CLIENT_Y - 16, y2: SERVER_Y + 8 }) : null,
+    shown === 0 ? h('text', { class: 'lanes-hint', x: LEFT + 8, y: (CLIENT_Y + SERVER_Y) / 2 + 4 }, attempts.length ? 'Play: the messages appear as they are sent.' : 'Nothing is sent.') : null,
+    drawn, marks,
+    waits.placed.map((l) => label(l, 20)),
+    said.map((l) => label(l, CLIENT_Y - 6)),
+    server.placed.map((l) => label(l, SERVER_Y + 24)));
+}
+
+// Mounted beside the timeline (explorable/run-view.js hands over its run view): the lanes and
+// the statement are drawn from the same result and playhead as the timeline, on every call of
+// drawPlayhead, and redrawn for their box's width.
+export function withLanes(run, timeline, view, id) {
+  const box = mount(h('section', { class: 'rl-view rl-mechanism', 'aria-labelledby': id('lanes-heading') },
+    h('h3', { id: id('lanes-heading') }, 'Client and server, message by message'),
+    h('div', { class: 'rl-lanes', id: id('lanes') }), h('div', { class: 'rl-statement-box' })), timeline.ownerDocument);
+  const [, lanes, statement] = box.children;
+  // After the playback bar: the timeline and Play stay in the first screen above it.
+  const results = timeline.closest('.rl-results');
+  (results && results.querySelector('.rl-playback') || timeline).after(box);
+  const reduced = view.matchMedia('(prefers-reduced-motion: reduce)');
+  let width = 0;
+  let last = null;
+  const draw = (result, playback) => {
+    last = [result, playback];
+    const tMs = msAt(playback.s, warpOf(result));
+    patch(lanes, lanesView(result, { width: width || 640, tMs, shown: playback.shown, reduced: reduced.matches }));
+    patch(statement, statementView(result, playback.shown, id('statement-heading')));
+  };
+  const resize = new view.ResizeObserver(() => {
+    const w = lanes.clientWidth;
+    if (Math.abs(w - width) > 1) {
+      width = w;
+      if (last) draw(...last);
+    }
+  });
+  resize.observe(lanes);
+  return {
+    ...run,
+    drawPlayhead(result, playback) {
+      run.drawPlayhead(result, playback);
+      draw(result, playback);
+    },
+    destroy() {
+      resize.disconnect();
+      run.destroy();
+    },
+  };
+}

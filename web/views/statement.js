@@ -1,0 +1,27 @@
+// The customer's card statement beside the lanes (issue 15), pure: one line per charge the
+// server has committed by the playhead, so a duplicate charge appears as a second line when
+// it commits. Read from the result's commit events; the amount and the order are the payment
+// seed's scenario ("charge order o-17 for 49.00"), which the engine's inputs do not carry:
+// ORDER is their one place in the code (the article says the same in words, and a browser
+// test holds the two together).
+
+import { h } from '../dom.js';
+import { plural } from '../format.js';
+
+export const ORDER = { id: 'o-17', cents: 4900 };
+
+const money = (cents) => (cents / 100).toFixed(2);
+export const lineText = () => `${money(ORDER.cents)} · order ${ORDER.id}`;
+
+export function statementView(result, shown = Infinity, headingId = null) {
+  const { operation } = result.inputs;
+  const charges = operation === 'charge' ? result.events.slice(0, shown).filter((e) => e.kind === 'commit').length : 0;
+  // A plain box, not a section: a landmark per explorable would need a name per explorable.
+  return h('div', { class: 'rl-statement' },
+    h('h4', { class: 'st-heading', id: headingId }, 'Card statement'),
+    charges ? h('ol', { class: 'st-lines' },
+      Array.from({ length: charges }, (_, k) => h('li', { class: k ? 'st-line st-again' : 'st-line' }, lineText()))) : null,
+    h('p', { class: 'st-total' }, operation !== 'charge'
+      ? `No charge: this run's operation is a ${operation}.`
+      : charges ? `${plural(charges, 'charge')} · total ${money(ORDER.cents * charges)}` : shown < result.events.length ? 'No charges yet.' : 'No charges.'));
+}
