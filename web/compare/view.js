@@ -7,7 +7,7 @@
 import { h, mount, patch } from '../dom.js';
 import { presetById } from '../clients/presets.js';
 import { encodeCompareLink, isCompareLink, readCompareLink } from '../share/compare-link.js';
-import { noticeView } from '../share/notice.js';
+import { noticeView, problemText } from '../share/notice.js';
 import { compareRuns, deltaText, metricText } from './model.js';
 import { alignedTimelines } from './timeline.js';
 
@@ -66,12 +66,34 @@ function frameView() {
     h('div', { class: 'rl-compare-sides' }, side('before', 'Before'), side('after', 'After')));
 }
 
+// Where a comparison comes from and goes to: the page's address by default. <retry-lab
+// view="compare"> passes its own (its attributes as a link, web/embed/element.js): it never
+// writes the host page's address.
+//   hash(): the compare link; write(hash): keep the link as the sides change (or null);
+//   address(): the page the link's hash goes on; read(): { problems, rename(p), source }, what
+//   the source itself could not use and how a link key is named to the reader.
+const pageSource = (win, linkBase) => ({
+  hash: () => win.location.hash,
+  write(hash) {
+    if (win.location.hash === hash) return;
+    try {
+      win.history.replaceState(win.history.state, '', hash);
+    } catch {
+      // A browser that refuses keeps the link it has.
+    }
+  },
+  address: () => win.location.href.split('#')[0],
+  read: () => ({ problems: [], rename: (p) => p, source: 'link' }),
+  newTab: win.document.documentElement.hasAttribute('data-embed'),
+});
+
 // `app`: the page's explorable (its codec, schema and engine calls judge the link);
 // `createExplorable`: app.js's, passed in so this bundle does not carry a second copy.
-export function mountCompare(box, { app, engine, createExplorable, linkBase }) {
+export function mountCompare(box, { app, engine, createExplorable, linkBase, source = null }) {
   const doc = box.ownerDocument;
   const win = doc.defaultView;
-  const embed = doc.documentElement.hasAttribute('data-embed');
+  const from = source || pageSource(win, linkBase);
+  const embed = from.newTab;
   const judge = { codec: app.codec, schema: app.schema, validate: app.validate, compute: app.compute };
   const frame = mount(frameView(), doc);
   box.replaceChildren(frame);
@@ -120,24 +142,39 @@ export function mountCompare(box, { app, engine, createExplorable, linkBase }) {
       const id = key === 'before' ? clients.client : clients.afterClient;
       $(`[data-client="${key}"]`).textContent = id ? `From ${presetName(id)} (${id})` : '';
     }
-    $('#cmp-link').value = `${win.location.href.split('#')[0]}${linkHash()}`;
+    $('#cmp-link').value = `${from.address()}${linkHash()}`;
     return comparison;
   }
 
   function write() {
     timer = 0;
     const hash = linkHash();
-    if (win.location.hash === hash) return;
-    try {
-      win.history.replaceState(win.history.state, '', hash);
-    } catch {
-      // A browser that refuses keeps the link it has.
-    }
-    $('#cmp-link').value = `${win.location.href.split('#')[0]}${hash}`;
+    if (from.write) from.write(hash);
+    $('#cmp-link').value = `${from.address()}${hash}`;
   }
 
-  function read() {
-    const shown = readCompareLink(win.location.hash, judge, { presetById });
+  // `keep`: a source that has shown a comparison keeps it when what it holds now cannot all be
+  // used (an attribute changed to a bad value): the notice names what, the runs stay.
+  let shownOnce = false;
+  let lastProblems = new Set();
+  function read({ keep = false } = {}) {
+    const said = from.read();
+    const shown = readCompareLink(from.hash(), judge, { presetById });
+    const problems = [...said.problems, ...shown.problems.map(said.rename)];
+    const texts = new Set(problems.map(problemText));
+    const fresh = [...texts].some((t) => !lastProblems.has(t));
+    const notice = $('[data-compare-notice]');
+    notice.replaceChildren();
+    if (problems.length) notice.append(mount(noticeView((name) => `cmp-${name}`, problems, said.source), doc));
+    if (keep && shownOnce && fresh) {
+      const lead = notice.querySelector('.rl-notice-lead');
+      if (lead) lead.textContent = said.source === 'link'
+        ? 'Some of this link could not be used, so the comparison on show is the last one that could:'
+        : 'Some attributes of this <retry-lab> could not be used, so the comparison on show is the last one whose attributes could:';
+      return;
+    }
+    shownOnce = true;
+    lastProblems = texts;
     clients = { client: shown.before.client, afterClient: shown.after.client };
     loading = true;
     try {
@@ -146,9 +183,6 @@ export function mountCompare(box, { app, engine, createExplorable, linkBase }) {
     } finally {
       loading = false;
     }
-    const notice = $('[data-compare-notice]');
-    notice.replaceChildren();
-    if (shown.problems.length) notice.append(mount(noticeView((name) => `cmp-${name}`, shown.problems, 'link'), doc));
     draw();
   }
 
@@ -162,7 +196,7 @@ export function mountCompare(box, { app, engine, createExplorable, linkBase }) {
   const unsubscribe = [sides.before.subscribe(onChange), sides.after.subscribe(onChange)];
 
   $('#cmp-copy').addEventListener('click', async () => {
-    const link = `${win.location.href.split('#')[0]}${linkHash()}`;
+    const link = `${from.address()}${linkHash()}`;
     const status = $('#cmp-status');
     try {
       await win.navigator.clipboard.writeText(link);
