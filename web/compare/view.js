@@ -10,6 +10,7 @@ import { encodeCompareLink, isCompareLink, readCompareLink } from '../share/comp
 import { noticeView, problemText } from '../share/notice.js';
 import { compareRuns, deltaText, metricText } from './model.js';
 import { alignedTimelines } from './timeline.js';
+import { isFleetCompareLink, mountFleetCompare } from './fleet.js';
 
 const WRITE_DELAY_MS = 200;
 const presetName = (id) => (presetById(id) ? presetById(id).short : id);
@@ -26,8 +27,13 @@ export function differencesView(comparison) {
     h('caption', null, 'What changes, metric by metric'),
     h('thead', null, h('tr', null,
       h('th', { scope: 'col' }, 'Metric'), h('th', { scope: 'col' }, 'Before'), h('th', { scope: 'col' }, 'After'), h('th', { scope: 'col' }, 'Change'))),
-    h('tbody', null, comparison.metrics.map((m) => {
-      const path = `metrics.${m.name}`;
+    h('tbody', null, differenceRows(comparison)));
+}
+
+// A row per metric (a fleet metric's name is its path in the fleet result).
+export function differenceRows(comparison) {
+  return comparison.metrics.map((m) => {
+      const path = comparison.of === 'fleet' ? m.name : `metrics.${m.name}`;
       const flagWords = m.flag === 'side-effect' ? 'side effect changes' : m.flag === 'outcome' ? 'outcome changes' : '';
       const change = m.changed ? [deltaText(path, m.delta), flagWords].filter(Boolean).join(', ') || 'changed' : 'same';
       return h('tr', {
@@ -38,7 +44,7 @@ export function differencesView(comparison) {
       h('td', { 'data-side': 'before' }, metricText(path, m.before)),
       h('td', { 'data-side': 'after' }, metricText(path, m.after)),
       h('td', { class: 'rl-diff-change' }, m.flag ? h('strong', null, change) : change));
-    })));
+  });
 }
 
 function frameView() {
@@ -255,10 +261,18 @@ export function attachCompareMode(root, options) {
   box.hidden = true;
   root.before(box);
   let view = null;
+  // A comparison of two fleet runs (of=fleet, compare/fleet.js) or of two single runs.
+  const mountFor = (hash) => (isFleetCompareLink(hash)
+    ? mountFleetCompare(box, { hash: () => win.location.hash, linkBase: options.linkBase, fleet: options.fleet, rowsOf: differenceRows, summaryNodes })
+    : mountCompare(box, options));
   function follow() {
     if (isCompareLink(win.location.hash)) {
-      if (view) view.read();
-      else view = mountCompare(box, options);
+      const fleet = isFleetCompareLink(win.location.hash);
+      if (view && Boolean(view.fleet) === fleet) view.read();
+      else {
+        if (view) view.destroy();
+        view = mountFor(win.location.hash);
+      }
       box.hidden = false;
       root.hidden = true;
       doc.documentElement.classList.add('rl-compare-ready');

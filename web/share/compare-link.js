@@ -72,7 +72,7 @@ export function parseCompareLink(hash, codec) {
   for (const key of PAGE_KEYS) if (key in page) problems.push(problem(key, page[key], 'is used only with a single run'));
   if (page.view !== 'compare') problems.push(problem('view', page.view || '', 'is not compare'));
   if ('of' in page) {
-    problems.push(problem('of', page.of, page.of === 'fleet' ? 'is a comparison of fleet runs, which this page does not draw yet (retrysim --compare --fleet compares two fleet requests)' : 'is not a kind of run Retry Lab compares'));
+    problems.push(problem('of', page.of, page.of === 'fleet' ? 'is a comparison of fleet runs, which this view does not draw (Retry Lab\'s page does: open the link there)' : 'is not a kind of run Retry Lab compares'));
   }
   const beforePairs = pairs.filter(([key]) => !key.startsWith(AFTER));
   const afterPairs = pairs.filter(([key]) => key.startsWith(AFTER)).map(([key, raw]) => [key.slice(AFTER.length), raw]);
