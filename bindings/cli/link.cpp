@@ -632,7 +632,7 @@ Value readFleetSide(const Pairs& pairs, const Value& echo, std::vector<LinkProbl
         }
         if (key == "v") {
             if (safeDecode(raw) != kLinkVersion) {
-                problems = {problem(key, safeDecode(raw), "link-version", std::string("is a link format this page does not read (it reads v=") + kLinkVersion + ")")};
+                problems = {problem(key, safeDecode(raw), "link-version", std::string("is a link format retrysim does not read (it reads v=") + kLinkVersion + ")")};
                 return Value::object();
             }
             continue;
