@@ -83,6 +83,8 @@ describe('compare mode: two fleet runs', () => {
     assert.equal(ticks.length, 2);
     assert.ok(ticks[0].length >= 6, ticks[0].join(' '));
     assert.deepEqual(ticks[1], ticks[0]);
+    // The fleet ran in a worker whose script is the compare bundle (the page's thread stays free).
+    assert.ok(page.workers().some((w) => w.url().endsWith('/retrylab-compare.js')), page.workers().map((w) => w.url()).join(' '));
     // Each side opens alone, as a fleet link.
     assert.ok((await page.locator('[data-alone="after"]').getAttribute('href')).endsWith('#v=1&view=fleet&policy.maxRetries=0'));
     assert.ok((await page.locator('[data-alone="before"]').getAttribute('href')).endsWith('#v=1&view=fleet'));
