@@ -221,8 +221,10 @@ class RetryLabElement extends HTMLElement {
     this.rootBox.append(holder);
     const base = SCRIPT_URL ? new URL('index.html', SCRIPT_URL).href : window.location.href.split('#')[0];
     const app = this.app;
+    const token = {}; // this entry into compare mode (one left before its code came is dropped)
+    this.compareToken = token;
     this.compare = loadBundle(document, 'retry-lab-compare.js', 'RetryLabCompareElement').then((code) => {
-      if (!this.compare || !this.app) return null;
+      if (this.compareToken !== token || !this.app) return null;
       const css = new CSSStyleSheet();
       css.replaceSync(code.css);
       this.shadowRoot.adoptedStyleSheets = [styleSheet(), css];
@@ -249,7 +251,6 @@ class RetryLabElement extends HTMLElement {
       p.setAttribute('role', 'alert');
       p.textContent = `The comparison could not load (${error.message}): retry-lab-compare.js belongs beside retry-lab-element.js.`;
       holder.append(p);
-      this.compareFailed = true;
       return null;
     });
     this.compareBox = holder;
@@ -258,6 +259,7 @@ class RetryLabElement extends HTMLElement {
   leaveCompare() {
     const pending = this.compare;
     this.compare = null;
+    this.compareToken = null;
     pending.then((view) => view && view.destroy());
     this.classList.remove('rl-compare-ready');
     this.compareBox.remove();
