@@ -340,9 +340,8 @@ async function fleetSide() {
   if (fleetPage) return fleetPage;
   const engine = await loadFleetEngine();
   const fleetLink = await import(path.join(repo, 'web/compare/fleet.js'));
-  const { fleetTable } = await import(path.join(repo, 'web/fleet/model.js'));
   const { compareRuns } = await import(path.join(repo, 'web/compare/model.js'));
-  const table = fleetTable({ fleetSchema: null }, engine.fleet({}).request);
+  const table = fleetLink.echoTable(engine.fleet({}).request);
   fleetPage = { engine, fleetLink, table, compareRuns };
   return fleetPage;
 }

@@ -8,7 +8,7 @@
 // rules (bindings/cli/link.cpp, readFleetSides).
 
 import { h, mount, patch } from '../dom.js';
-import { encodeFleetLink, fleetTable, getPath, leaves, parseFleetLink, setPath, stormSeries, verdictOf } from '../fleet/model.js';
+import { encodeFleetLink, getPath, leaves, parseFleetLink, setPath, stormSeries, verdictOf } from '../fleet/model.js';
 import { stormChart } from '../fleet/chart.js';
 import { fleetComputer } from '../fleet/compute.js';
 import { MAX_LINK_LENGTH } from '../share/codec.js';
@@ -28,6 +28,28 @@ function safeDecode(text) {
   }
 }
 
+// The table a fleet link's paths are read by (parseFleetLink's `table`): every path of the
+// opening fleet run's request echo, typed by its value there (a number, true or false, a list,
+// text, an object, or null). retrysim types them the same way from the same echo
+// (bindings/cli/link.cpp), so the two readers cannot drift apart whatever else describes the
+// fleet request.
+export function echoTable(echo) {
+  const rows = new Map();
+  const walk = (obj, prefix) => {
+    for (const [name, value] of Object.entries(obj)) {
+      const path = prefix ? `${prefix}.${name}` : name;
+      if (value && typeof value === 'object' && !Array.isArray(value)) {
+        rows.set(path, { name, type: 'object', default: value });
+        walk(value, path);
+      } else {
+        rows.set(path, { name, type: Array.isArray(value) ? 'list' : value === null ? 'null' : typeof value, default: value });
+      }
+    }
+  };
+  walk(echo, '');
+  return { rows, from: 'echo' };
+}
+
 // The after request: the before request with the after side's leaves set on it. A gate the
 // after side switches on (`after.gates.bucket=on`, an empty object) that the before side
 // already has keeps the before side's fields.
@@ -44,7 +66,7 @@ export function overlayRequest(base, over) {
 
 // A fleet compare link to { before, after, problems }: each side's fleet request (its
 // differences from the opening fleet run) and the page's { key, value, reason } for every
-// part not used (after keys named with their prefix). `table`: fleetTable() of the opening run.
+// part not used (after keys named with their prefix). `table`: echoTable() of the opening run.
 export function parseFleetCompareLink(hash, table) {
   const text = hash.startsWith('#') ? hash.slice(1) : hash;
   if (text.length > MAX_LINK_LENGTH) return { before: {}, after: {}, problems: [{ key: 'link', value: `${text.slice(0, 40)}…`, reason: `is ${text.length} characters long, more than this page reads` }] };
@@ -198,7 +220,7 @@ export function mountFleetCompare(box, { hash, linkBase, fleet, rowsOf, summaryN
           fail('The opening fleet run could not run.');
           return;
         }
-        table = fleetTable({ fleetSchema: null }, opening.request);
+        table = echoTable(opening.request);
         runSides();
       },
       onError: (message) => fail(`The fleet engine could not run here (${message}).`),
