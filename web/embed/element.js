@@ -15,10 +15,10 @@ import { createExplorable } from '../app.js';
 import { loadEngine } from '../engine.js';
 import { makeIds } from '../views/controls.js';
 import { acceptInputs } from '../share/accept.js';
+import { compareLinkOfAttributes } from '../share/compare-link.js';
 import { attachShareBar, showNotice } from '../share/bar.js';
 import * as exportFiles from '../export/all.js';
 import { loadBundle } from '../bundles.js';
-import { compareLinkOfAttributes } from '../share/compare-link.js';
 
 const TAG = 'retry-lab';
 // Attributes any element may carry, which are not inputs and not mistakes.
