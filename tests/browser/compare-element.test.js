@@ -1,6 +1,6 @@
 // <retry-lab view="compare"> (issue 17, docs/compare.md §3): the element shows two runs and
 // what differs between them, from attributes (the single-run element's, `after-` for the after
-// side) or from a compare link in `link`; its code loads on demand beside the element's script;
+// side) or from a compare link in `link` (which attributes override); its code loads on demand beside the element's script;
 // a bad attribute is named in the element, by the name the author wrote, and the comparison on
 // show stays; axe-core finds nothing, light and dark.
 //
@@ -31,6 +31,7 @@ env.setUp(async () => {
     files: {
       'attrs.html': page('Before and after', '<retry-lab id="c" view="compare" after-max-retries="0"></retry-lab>'),
       'link.html': page('Before and after', '<retry-lab id="c" view="compare" link="https://retrylab.example/index.html#v=1&amp;view=compare&amp;after.idempotencyKey=true"></retry-lab>'),
+      'override.html': page('Before and after', '<retry-lab id="c" view="compare" link="#v=1&amp;view=compare&amp;after.idempotencyKey=true&amp;after.maxRetries=1" after-max-retries="0"></retry-lab>'),
       'bad.html': page('Before and after', '<retry-lab id="c" view="compare" after-max-retries="lots" after-maxRetries="1" after-idempotency-key="true"></retry-lab>'),
       'single.html': page('One run', '<retry-lab id="c" max-retries="0"></retry-lab>'),
     },
@@ -95,6 +96,20 @@ describe('<retry-lab view="compare">', () => {
     assert.deepEqual(d.elapsedMs, ['3,700 ms', '3,700 ms', 'same']);
     assert.equal(await notice(p), null);
     assert.deepEqual(watched.problems, []);
+  });
+
+  test('an attribute overrides the link\'s key for the same input', async () => {
+    const watched = await watchedPage(env);
+    const p = watched.page;
+    await p.goto(`${server.origin}/override.html`);
+    await compared(p);
+    assert.equal(await inShadow(p, '#cmp-a-maxRetries', 'value'), '0');
+    assert.equal(await notice(p), null);
+    // One attempt with a key: one charge and nothing to replay; the outcome is unknown.
+    const d = await diffs(p);
+    assert.deepEqual(d.charges, ['2', '1', '-1, side effect changes']);
+    assert.deepEqual(d.replays, ['0', '0', 'same']);
+    assert.deepEqual(d.outcome, ['success', 'unknown', 'outcome changes']);
   });
 
   test('a bad attribute is named by its attribute name; a later bad value keeps the comparison on show', async () => {

@@ -175,8 +175,8 @@ export const sideLink = (echo, codec) => codec.encodeLink(echo);
 // a compare link as the page writes it (a whole address or its hash); every other attribute is
 // an input of the before side in kebab-case (the single-run element's attributes), `after-` and
 // an input's attribute the after side's, `client` and `after-client` the presets. Both may be
-// given: the attributes are added to the link's keys, so a key in both is "given more than
-// once". { hash, names, problems }: `names` maps each link key the attributes wrote to its
+// given: an attribute overrides the link's key for the same input (as <retry-lab view="fleet">'s
+// attributes override its link). { hash, names, problems }: `names` maps each link key the attributes wrote to its
 // attribute name (so a notice names what the page's author wrote); `problems`, the attributes
 // that are not inputs. `ignored(name)`: the element's own attributes (theme, id, data-…).
 export function compareLinkOfAttributes(attributes, codec, ignored) {
@@ -205,7 +205,8 @@ export function compareLinkOfAttributes(attributes, codec, ignored) {
   let head = [`v=${LINK_VERSION}`, 'view=compare'];
   if (link) {
     const text = link.includes('#') ? link.slice(link.indexOf('#') + 1) : link;
-    const own = text.split('&').filter(Boolean);
+    // An attribute overrides the link's key for the same input (as <retry-lab view="fleet">'s do).
+    const own = text.split('&').filter(Boolean).filter((part) => !names.has(safeDecode(part.split('=')[0])));
     if (!own.includes('view=compare')) problems.push(problem('link', link, 'is not a comparison link (it has no view=compare)'));
     head = [...(own.some((p) => p.startsWith('v=')) ? [] : [`v=${LINK_VERSION}`]), ...(own.includes('view=compare') ? [] : ['view=compare']), ...own];
   }
