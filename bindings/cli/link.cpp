@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstdlib>
 #include <map>
 #include <set>
@@ -383,10 +384,19 @@ Link readLink(std::string_view linkText) {
         link.problems.insert(link.problems.end(), read.problems.begin(), read.problems.end());
         return link;
     }
+    if (link.of == "fleet") {
+        // The page's reader (web/compare/fleet.js): a preset or a trace is a single run's.
+        for (const char* key : {"client", "after.client", "trace", "herdCallers"})
+            if (page.count(key)) link.problems.push_back(problem(key, page[key], "only-with", "is used only in a comparison of single runs"));
+        const std::string prefix = "after.";
+        for (auto& pair : pairs) {
+            if (pair.first.compare(0, prefix.size(), prefix) == 0) link.fleetAfter.emplace_back(pair.first.substr(prefix.size()), pair.second);
+            else link.fleetBefore.push_back(std::move(pair));
+        }
+        return link;
+    }
     if (!link.of.empty()) {
-        link.problems.push_back(problem("of", link.of, "not-a-view",
-                                        link.of == "fleet" ? "is a comparison of fleet runs, which retrysim compares as two fleet request files (--compare --fleet)"
-                                                           : "is not a kind of run Retry Lab compares"));
+        link.problems.push_back(problem("of", link.of, "not-a-view", "is not a kind of run Retry Lab compares"));
         return link;
     }
     for (const char* key : {"trace", "herdCallers"})
@@ -511,6 +521,220 @@ std::vector<std::string> linkPairs(const Value& inputs, const std::string& prefi
         pairs.push_back(prefix + field.name + "=" + valueText(field.name, *v));
     }
     return pairs;
+}
+
+// --- a comparison of two fleet runs --------------------------------------------------------
+
+namespace {
+
+using Pairs = std::vector<std::pair<std::string, std::string>>;
+
+// The gates of FLEET.md §5 and the fields each takes (web/fleet/model.js GATE_DEFAULTS): a
+// gate's field is typed by its default there when the opening echo has the gate off (null).
+struct GateFields {
+    const char* name;
+    std::vector<const char*> fields;  // "scope" is text, the others numbers
+};
+const std::vector<GateFields> kGates = {
+    {"quota", {"scope", "capacity", "retryCost", "timeoutCost", "successIncrement"}},
+    {"bucket", {"scope", "capacity", "deposit", "cost"}},
+    {"throttle", {"scope", "maxTokens", "tokenRatio"}},
+    {"budget", {"scope", "percent", "minPerSecond", "ttlMs"}},
+    {"breaker", {"scope", "window", "minCalls", "failurePercent", "openMs", "halfOpenCalls"}},
+};
+const GateFields* gateNamed(const std::string& name) {
+    for (const GateFields& g : kGates)
+        if (name == g.name) return &g;
+    return nullptr;
+}
+
+bool lowerWord(const std::string& s) {
+    if (s.empty()) return false;
+    for (char c : s)
+        if (c < 'a' || c > 'z') return false;
+    return true;
+}
+bool letterWord(const std::string& s) {
+    if (s.empty()) return false;
+    for (char c : s)
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))) return false;
+    return true;
+}
+
+const Value* atPath(const Value& v, const std::vector<std::string>& keys) {
+    const Value* here = &v;
+    for (const std::string& k : keys) {
+        if (here->kind() != Value::Kind::Object) return nullptr;
+        here = here->find(k);
+        if (!here) return nullptr;
+    }
+    return here;
+}
+
+// A copy of `obj` with the path set to `value` (objects on the way copied, made where missing
+// or not objects): the page's setPath.
+Value withPath(const Value& obj, const std::vector<std::string>& keys, std::size_t i, const Value& value) {
+    Value out = Value::object();
+    bool found = false;
+    if (obj.kind() == Value::Kind::Object) {
+        for (const Value::Member& m : obj.asObject()) {
+            if (m.key == keys[i]) {
+                found = true;
+                out.set(m.key, i + 1 == keys.size() ? value : withPath(m.value, keys, i + 1, value));
+            } else {
+                out.set(m.key, m.value);
+            }
+        }
+    }
+    if (!found) out.set(keys[i], i + 1 == keys.size() ? value : withPath(Value::null(), keys, i + 1, value));
+    return out;
+}
+
+// JavaScript's String.prototype.trim() for the link's ASCII white space, and Number(text):
+// decimal text, or 0x / 0o / 0b integers.
+std::string trimmed(const std::string& s) {
+    const char* space = " \t\n\r\f\v";
+    std::size_t a = s.find_first_not_of(space);
+    if (a == std::string::npos) return "";
+    return s.substr(a, s.find_last_not_of(space) - a + 1);
+}
+bool jsNumber(const std::string& raw, double& out) {
+    const std::string t = trimmed(raw);
+    if (t.empty()) return false;
+    if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X' || t[1] == 'o' || t[1] == 'O' || t[1] == 'b' || t[1] == 'B')) {
+        const int base = (t[1] == 'x' || t[1] == 'X') ? 16 : (t[1] == 'o' || t[1] == 'O') ? 8 : 2;
+        double n = 0;
+        for (std::size_t i = 2; i < t.size(); ++i) {
+            int d = hexDigit(t[i]);
+            if (d < 0 || d >= base) return false;
+            n = n * base + d;
+        }
+        out = n;
+        return std::isfinite(n);
+    }
+    if (!decimalText(t)) return false;
+    out = toNumber(t);
+    return std::isfinite(out);
+}
+
+// One side's pairs as the page's parseFleetLink reads them.
+Value readFleetSide(const Pairs& pairs, const Value& echo, std::vector<LinkProblem>& problems) {
+    Value request = Value::object();
+    std::map<std::string, int> times;
+    for (const auto& pair : pairs) ++times[pair.first];
+    std::set<std::string> said;
+    for (const auto& [key, raw] : pairs) {
+        if (key == "view") continue;
+        if (times[key] > 1) {
+            if (!said.count(key)) problems.push_back(problem(key, safeDecode(raw), "given-twice", "is given more than once"));
+            said.insert(key);
+            continue;
+        }
+        if (key == "v") {
+            if (safeDecode(raw) != kLinkVersion) {
+                problems = {problem(key, safeDecode(raw), "link-version", std::string("is a link format retrysim does not read (it reads v=") + kLinkVersion + ")")};
+                return Value::object();
+            }
+            continue;
+        }
+        const std::vector<std::string> keys = split(key, '.');
+        if (keys.size() == 2 && keys[0] == "gates" && lowerWord(keys[1]) && gateNamed(keys[1])) {
+            if (raw == "on") {
+                const Value* have = atPath(request, keys);
+                request = withPath(request, keys, 0, have && have->kind() == Value::Kind::Object ? *have : Value::object());
+            } else if (raw == "null") {
+                request = withPath(request, keys, 0, Value::null());
+            } else {
+                problems.push_back(problem(key, safeDecode(raw), "unreadable", "is \"on\" or \"null\""));
+            }
+            continue;
+        }
+        const Value* row = atPath(echo, keys);
+        std::string type;
+        if (row) {
+            switch (row->kind()) {
+                case Value::Kind::Object: type = "object"; break;
+                case Value::Kind::Array: type = "list"; break;
+                case Value::Kind::Null: type = "null"; break;
+                case Value::Kind::Bool: type = "boolean"; break;
+                case Value::Kind::Number: type = "number"; break;
+                default: type = "string"; break;
+            }
+        } else if (keys.size() == 3 && keys[0] == "gates" && lowerWord(keys[1]) && letterWord(keys[2])) {
+            if (const GateFields* gate = gateNamed(keys[1]))
+                for (const char* f : gate->fields)
+                    if (keys[2] == f) type = keys[2] == "scope" ? "string" : "number";
+        }
+        if (type == "object") {
+            if (raw == "null") request = withPath(request, keys, 0, Value::null());
+            else problems.push_back(problem(key, safeDecode(raw), "unreadable", "is written by its fields (or as null)"));
+            continue;
+        }
+        if (type.empty()) {
+            problems.push_back(problem(key, safeDecode(raw), "unknown-field", "is not a field of the fleet request"));
+            continue;
+        }
+        Value value;
+        if (raw == "null") {
+            value = Value::null();
+        } else if (type == "number") {
+            double n = 0;
+            if (!jsNumber(raw, n)) {
+                problems.push_back(problem(key, safeDecode(raw), "unreadable", "is not a number"));
+                continue;
+            }
+            value = Value::number(n);
+        } else if (type == "boolean") {
+            if (raw != "true" && raw != "false") {
+                problems.push_back(problem(key, safeDecode(raw), "unreadable", "is not true or false"));
+                continue;
+            }
+            value = Value::boolean(raw == "true");
+        } else if (type == "list") {
+            value = Value::array();
+            if (!raw.empty())
+                for (const std::string& item : split(raw, ',')) value.push(Value::string(safeDecode(item)));
+        } else {
+            value = Value::string(safeDecode(raw));
+        }
+        request = withPath(request, keys, 0, value);
+    }
+    return request;
+}
+
+void fleetLeaves(const Value& v, const std::string& prefix, std::vector<std::pair<std::string, Value>>& out) {
+    for (const Value::Member& m : v.asObject()) {
+        std::string path = prefix.empty() ? m.key : prefix + "." + m.key;
+        if (m.value.kind() == Value::Kind::Object && !m.value.asObject().empty()) fleetLeaves(m.value, path, out);
+        else out.emplace_back(path, m.value);
+    }
+}
+
+}  // namespace
+
+FleetSides readFleetSides(const Link& link, const Value& opening) {
+    FleetSides sides;
+    std::vector<LinkProblem> before, after;
+    sides.before = readFleetSide(link.fleetBefore, opening, before);
+    Value afterOwn = readFleetSide(link.fleetAfter, opening, after);
+    // The after request: the before request with the after side's leaves set on it; a gate
+    // switched on (an empty object) that the before side has keeps its fields.
+    sides.after = sides.before;
+    std::vector<std::pair<std::string, Value>> over;
+    fleetLeaves(afterOwn, "", over);
+    for (const auto& [path, value] : over) {
+        const std::vector<std::string> keys = split(path, '.');
+        const Value* have = atPath(sides.after, keys);
+        bool on = value.kind() == Value::Kind::Object && value.asObject().empty();
+        if (on && have && have->kind() == Value::Kind::Object) continue;
+        sides.after = withPath(sides.after, keys, 0, value);
+    }
+    sides.problems = before;
+    for (LinkProblem& p : after) {
+        p.key = "after." + p.key;
+        sides.problems.push_back(std::move(p));
+    }
+    return sides;
 }
 
 }  // namespace retrysim

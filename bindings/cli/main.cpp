@@ -32,7 +32,7 @@ const char* const kUsage =
     "       retrysim --check [FILE]\n"
     "       retrysim [--check] --link LINK\n"
     "       retrysim --compare [--fleet] [--format json|markdown] [--base-url URL] BEFORE AFTER\n"
-    "       retrysim --compare [--format json|markdown] [--base-url URL] --link LINK\n"
+    "       retrysim [--compare] [--format json|markdown] [--base-url URL] --link LINK\n"
     "       retrysim --schema [--fleet]\n"
     "\n"
     "Runs the retry engine on the inputs in FILE (a JSON object; stdin when FILE is absent\n"
@@ -46,10 +46,11 @@ const char* const kUsage =
     "  --fleet        FILE is a fleet request (FLEET.md: many clients, one server)\n"
     "  --link LINK    read the inputs from a Retry Lab link ('https://...#v=1&maxRetries=0', or\n"
     "                 its hash) by the page's rules; '-' reads the link from stdin. A link with\n"
-    "                 view=compare is compared. Unknown names and bad values are errors (exit 2)\n"
+    "                 view=compare is compared (with or without --compare; of=fleet: two fleet\n"
+    "                 runs). Unknown names and bad values are errors (exit 2)\n"
     "  --compare      run BEFORE and AFTER (each a JSON file, '-' for stdin, or a link) and print\n"
     "                 both results and their differences (docs/compare.md)\n"
-    "  --format F     with --compare: json (the default) or markdown (a table for a review)\n"
+    "  --format F     with a comparison: json (the default) or markdown (a table for a review)\n"
     "  --base-url URL with --format markdown: where Retry Lab is, for a link to the comparison\n"
     "  -h, --help     show this text\n"
     "  -V, --version  print the engine's version\n"
@@ -185,6 +186,7 @@ int runCompare(const Options& o) {
     Side sides[2];
     bool fleet = o.mode == "--fleet";
     std::vector<retrysim::LinkProblem> problems;
+    std::string fleetLink;
     if (o.hasLink) {
         if (!o.files.empty()) return fail(std::string("--compare --link takes no FILE: the link holds both sides\n") + kUsage);
         std::string text, error;
@@ -193,10 +195,24 @@ int runCompare(const Options& o) {
         problems = link.problems;
         if (link.read && link.view != "compare" && problems.empty())
             problems.push_back({"view", link.view, "not-a-view", "is not compare: the link holds one run (give two links, or a view=compare link)"});
-        retrysim::Sides both = retrysim::sidesOfLink(link, problems);
-        if (!problems.empty()) return print(failure(linkErrors(problems)));
-        sides[0] = both.before;
-        sides[1] = both.after;
+        if (link.view == "compare" && link.of == "fleet") {
+            // Two fleet runs: the paths are typed by the opening fleet run's echo, as the page's are.
+            fleet = true;
+            const Value opening = retrylab::fleet(Value::object());
+            retrysim::FleetSides both = retrysim::readFleetSides(link, *opening.find("request"));
+            problems.insert(problems.end(), both.problems.begin(), both.problems.end());
+            if (!problems.empty()) return print(failure(linkErrors(problems)));
+            sides[0].inputs = std::move(both.before);
+            sides[1].inputs = std::move(both.after);
+            fleetLink = retrysim::hashOf(text);
+        } else {
+            if (fleet && problems.empty())
+                problems.push_back({"of", link.of, "not-a-view", "is not fleet: --compare --fleet --link reads a comparison of two fleet runs (of=fleet)"});
+            retrysim::Sides both = retrysim::sidesOfLink(link, problems);
+            if (!problems.empty()) return print(failure(linkErrors(problems)));
+            sides[0] = both.before;
+            sides[1] = both.after;
+        }
     } else {
         if (o.files.size() != 2) return fail(std::string("--compare needs BEFORE and AFTER (two files or links), or --link\n") + kUsage);
         if (o.files[0] == "-" && o.files[1] == "-") return fail("only one of BEFORE and AFTER can be read from stdin");
@@ -222,6 +238,9 @@ int runCompare(const Options& o) {
         if (!problems.empty()) return print(failure(linkErrors(problems)));
     }
     Value comparison = retrysim::compare(sides[0], sides[1], fleet);
+    // A comparison of two fleet runs read from a link has that link (retrysim writes no fleet
+    // links of its own): the Markdown's "Open the comparison" line.
+    if (fleet && !fleetLink.empty() && comparison.find("ok")->asBool()) comparison.set("link", Value::string("#" + fleetLink));
     const Value* ok = comparison.find("ok");
     if (o.format == "markdown" && ok && ok->asBool()) {
         std::cout << retrysim::markdown(comparison, o.baseUrl);
@@ -291,10 +310,10 @@ int run(int argc, char** argv) {
         return std::cout ? 0 : 1;
     }
     if (o.format != "json" && o.format != "markdown") return fail("--format is json or markdown, not " + o.format);
-    if ((o.hasFormat || o.hasBaseUrl) && !o.compare) return fail(std::string("--format and --base-url go with --compare\n") + kUsage);
+    // A view=compare link is a comparison by itself: --format and --base-url go with it too.
+    if ((o.hasFormat || o.hasBaseUrl) && !o.compare && !o.hasLink) return fail(std::string("--format and --base-url go with --compare\n") + kUsage);
     if (o.compare) {
         if (!o.mode.empty() && o.mode != "--fleet") return fail(std::string("--compare goes with --fleet only\n") + kUsage);
-        if (o.mode == "--fleet" && o.hasLink) return fail("a fleet comparison reads two fleet request files, not a link");
         return runCompare(o);
     }
     if (o.hasLink) {
@@ -308,6 +327,8 @@ int run(int argc, char** argv) {
             compare.compare = true;
             return runCompare(compare);
         }
+        if (o.hasFormat || o.hasBaseUrl)
+            return fail(std::string("--format and --base-url go with a comparison: this link holds one run (a view=compare link, or --compare with two runs)\n") + kUsage);
         if (link.view == "compare") link.problems.push_back({"view", "compare", "not-a-view", "holds two runs, which --check does not read"});
         Value errors = linkErrors(link.problems);
         Value result = o.mode == "--check" ? retrylab::validate(link.before) : retrylab::compute(link.before);

@@ -11,7 +11,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { loadEngine, runRetrysim, asJson, firstDifference } = require('./support.js');
+const { loadEngine, loadFleetEngine, runRetrysim, asJson, firstDifference } = require('./support.js');
 
 const repo = path.resolve(__dirname, '..', '..');
 
@@ -230,7 +230,7 @@ test('a preset named by the link: "urllib3’s default Retry, `maxRetries` 3 →
 // The page's comparison of the same link: its reader, its model and its link, value for value.
 const COMPARE_LINKS = [
   // The README's own comparison links, then more.
-  ...readmeLinks().filter((link) => link.includes('view=compare')).map((link) => link.slice(link.indexOf('#') + 1)),
+  ...readmeLinks().filter((link) => link.includes('view=compare') && !link.includes('of=fleet')).map((link) => link.slice(link.indexOf('#') + 1)),
   'v=1&view=compare&after.maxRetries=0',
   'v=1&view=compare&after.idempotencyKey=true',
   'v=1&view=compare&scenario=outage-503-twice&after.maxRetries=1',
@@ -317,6 +317,107 @@ test('the fleet: the opening fleet run against maxRetries 0 recovers (never → 
   assert.ok(md.includes('| **recovers at** | never | 24,000 ms | **outcome changes** |'), md);
   assert.ok(md.includes('| **metastable** | yes | no | **outcome changes** |'), md);
   fs.rmSync(dir, { recursive: true });
+});
+
+test('a compare link is a comparison by itself: --format markdown needs no --compare; a single run\'s link says what --format goes with', () => {
+  for (const link of ['v=1&view=compare&after.maxRetries=0', 'v=1&view=compare&of=fleet&after.policy.maxRetries=0']) {
+    const alone = cli(['--link', link, '--format', 'markdown', '--base-url', 'https://retrylab.example/']);
+    assert.equal(alone.status, 0, alone.stderr);
+    const withCompare = cli(['--compare', '--format', 'markdown', '--base-url', 'https://retrylab.example/', '--link', link]);
+    assert.equal(alone.stdout, withCompare.stdout, link);
+    assert.ok(alone.stdout.includes(`(https://retrylab.example/index.html#${link})`), alone.stdout);
+  }
+  const one = cli(['--link', 'v=1&maxRetries=0', '--format', 'markdown']);
+  assert.equal(one.status, 2);
+  assert.match(one.stderr, /^retrysim: --format and --base-url go with a comparison: this link holds one run \(a view=compare link, or --compare with two runs\)/);
+});
+
+// A comparison of two fleet runs as one link (docs/compare.md §1): the page reads it with
+// web/compare/fleet.js (the fleet section's own link reader for each side), retrysim with
+// bindings/cli/link.cpp; both must run the same two fleet requests and list the same rows.
+let fleetPage;
+async function fleetSide() {
+  if (fleetPage) return fleetPage;
+  const engine = await loadFleetEngine();
+  const fleetLink = await import(path.join(repo, 'web/compare/fleet.js'));
+  const { compareRuns } = await import(path.join(repo, 'web/compare/model.js'));
+  const table = fleetLink.echoTable(engine.fleet({}).request);
+  fleetPage = { engine, fleetLink, table, compareRuns };
+  return fleetPage;
+}
+
+const FLEET_LINKS = [
+  'v=1&view=compare&of=fleet&after.policy.maxRetries=0',
+  ...readmeLinks().filter((link) => link.includes('of=fleet')).map((link) => link.slice(link.indexOf('#') + 1)),
+  'v=1&view=compare&of=fleet&after.gates.bucket=on',
+  'v=1&view=compare&of=fleet&server.dropStale=expired&after.server.dropStale=unfinishable',
+  'v=1&view=compare&of=fleet&policy.jitter=full&after.server.queueOrder=lifo&after.trigger=null',
+  'v=1&view=compare&of=fleet&gates.bucket.capacity=10&after.gates.bucket=on&after.policy.retryOn=timeout',
+  'v=1&view=compare&of=fleet&ratePerClient=0.5&after.ratePerClient=0x1&after.idempotencyKey=true',
+];
+
+test('a fleet comparison link: retrysim runs the fleet requests the page reads, with the same rows, and FLEET.md §9.5\'s figures', async () => {
+  const { engine, fleetLink, table, compareRuns } = await fleetSide();
+  assert.ok(FLEET_LINKS.length > 6, 'the README shows a fleet comparison link');
+  for (const link of FLEET_LINKS) {
+    const read = fleetLink.parseFleetCompareLink(`#${link}`, table);
+    assert.deepEqual(read.problems, [], link);
+    const run = cliJson(['--link', link]);
+    assert.equal(run.status, 0, `${link}: ${run.stderr}`);
+    const c = run.json;
+    assert.equal(c.of, 'fleet');
+    const before = engine.fleet(read.before);
+    const after = engine.fleet(read.after);
+    assert.deepEqual(c.before.request, before.request, `${link}: the before request`);
+    assert.deepEqual(c.after.request, after.request, `${link}: the after request`);
+    const model = compareRuns(before, after, { of: 'fleet' });
+    assert.deepEqual(c.metrics, model.metrics, `${link}: the metric rows`);
+    assert.deepEqual(c.inputs, model.inputs, `${link}: the inputs that differ`);
+    assert.equal(c.summary, model.summary, link);
+    assert.equal(c.link, `#${link}`);
+  }
+  // The same link and two fleet request files: the same comparison.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'retrysim-fleet-link-'));
+  fs.writeFileSync(path.join(dir, 'before.json'), '{}');
+  fs.writeFileSync(path.join(dir, 'after.json'), '{"policy": {"maxRetries": 0}}');
+  const files = cliJson(['--compare', '--fleet', path.join(dir, 'before.json'), path.join(dir, 'after.json')]).json;
+  const fromLink = cliJson(['--compare', '--fleet', '--link', FLEET_LINKS[0]]).json;
+  delete fromLink.link;
+  assert.deepEqual(fromLink, files);
+  fs.rmSync(dir, { recursive: true });
+  // FLEET.md §9.5: never → 24,000 ms without retries, never → 30,000 ms with the token bucket,
+  // never → 22,000 ms dropping what cannot finish instead of what has expired.
+  const md = (link) => cli(['--link', link, '--format', 'markdown']).stdout;
+  assert.ok(md(FLEET_LINKS[0]).includes('| **recovers at** | never | 24,000 ms | **outcome changes** |'), md(FLEET_LINKS[0]));
+  const bucket = 'v=1&view=compare&of=fleet&after.gates.bucket=on';
+  const stale = 'v=1&view=compare&of=fleet&server.dropStale=expired&after.server.dropStale=unfinishable';
+  assert.ok(md(bucket).includes('| **recovers at** | never | 30,000 ms | **outcome changes** |'), md(bucket));
+  assert.ok(md(stale).includes('| **recovers at** | never | 22,000 ms | **outcome changes** |'), md(stale));
+  // No retries: every request one attempt, the same 6,021 requests (FLEET.md §9.5's opening run).
+  assert.ok(md(FLEET_LINKS[0]).includes('| attempts | 20,895 | 6,021 | -14,874 |'), md(FLEET_LINKS[0]));
+  assert.match(md(FLEET_LINKS[0]), /\nUnchanged: requests/);
+});
+
+test('a bad fleet comparison link: retrysim refuses the fields the page names', async () => {
+  const { fleetLink, table } = await fleetSide();
+  for (const [what, link, fields] of [
+    ['an unknown path', 'v=1&view=compare&of=fleet&policy.nope=1', ['policy.nope']],
+    ['a bad after value', 'v=1&view=compare&of=fleet&after.policy.maxRetries=lots', ['after.policy.maxRetries']],
+    ['a gate neither on nor null', 'v=1&view=compare&of=fleet&after.gates.bucket=maybe', ['after.gates.bucket']],
+    ['an object given a value', 'v=1&view=compare&of=fleet&trigger=4', ['trigger']],
+    ['a preset, a single run\'s', 'v=1&view=compare&of=fleet&client=urllib3', ['client']],
+    ['a path given twice', 'v=1&view=compare&of=fleet&policy.maxRetries=1&policy.maxRetries=2', ['policy.maxRetries']],
+    ['a later format', 'v=2&view=compare&of=fleet&policy.maxRetries=1', ['v']],
+    ['an empty number', 'v=1&view=compare&of=fleet&after.ratePerClient=', ['after.ratePerClient']],
+  ]) {
+    const read = fleetLink.parseFleetCompareLink(`#${link}`, table);
+    assert.deepEqual(read.problems.map((p) => p.key), fields, `${what}: the page`);
+    const run = cliJson(['--link', link]);
+    assert.equal(run.status, 2, what);
+    assert.deepEqual(run.json.errors.map((e) => e.field), fields, `${what}: retrysim`);
+    // The same reasons, but for the version, where retrysim names itself (docs/compare.md §1).
+    for (const [i, p] of read.problems.entries()) if (p.key !== 'v') assert.equal(run.json.errors[i].detail, p.reason, `${what}: the same reason`);
+  }
 });
 
 test('a bad command line is refused with a message, exit 2', () => {

@@ -7,9 +7,10 @@
 import { h, mount, patch } from '../dom.js';
 import { presetById } from '../clients/presets.js';
 import { encodeCompareLink, isCompareLink, readCompareLink } from '../share/compare-link.js';
-import { noticeView } from '../share/notice.js';
+import { noticeView, problemText } from '../share/notice.js';
 import { compareRuns, deltaText, metricText } from './model.js';
 import { alignedTimelines } from './timeline.js';
+import { isFleetCompareLink, mountFleetCompare } from './fleet.js';
 
 const WRITE_DELAY_MS = 200;
 const presetName = (id) => (presetById(id) ? presetById(id).short : id);
@@ -26,8 +27,13 @@ export function differencesView(comparison) {
     h('caption', null, 'What changes, metric by metric'),
     h('thead', null, h('tr', null,
       h('th', { scope: 'col' }, 'Metric'), h('th', { scope: 'col' }, 'Before'), h('th', { scope: 'col' }, 'After'), h('th', { scope: 'col' }, 'Change'))),
-    h('tbody', null, comparison.metrics.map((m) => {
-      const path = `metrics.${m.name}`;
+    h('tbody', null, differenceRows(comparison)));
+}
+
+// A row per metric (a fleet metric's name is its path in the fleet result).
+export function differenceRows(comparison) {
+  return comparison.metrics.map((m) => {
+      const path = comparison.of === 'fleet' ? m.name : `metrics.${m.name}`;
       const flagWords = m.flag === 'side-effect' ? 'side effect changes' : m.flag === 'outcome' ? 'outcome changes' : '';
       const change = m.changed ? [deltaText(path, m.delta), flagWords].filter(Boolean).join(', ') || 'changed' : 'same';
       return h('tr', {
@@ -38,7 +44,7 @@ export function differencesView(comparison) {
       h('td', { 'data-side': 'before' }, metricText(path, m.before)),
       h('td', { 'data-side': 'after' }, metricText(path, m.after)),
       h('td', { class: 'rl-diff-change' }, m.flag ? h('strong', null, change) : change));
-    })));
+  });
 }
 
 function frameView() {
@@ -66,12 +72,34 @@ function frameView() {
     h('div', { class: 'rl-compare-sides' }, side('before', 'Before'), side('after', 'After')));
 }
 
+// Where a comparison comes from and goes to: the page's address by default. <retry-lab
+// view="compare"> passes its own (its attributes as a link, web/embed/element.js): it never
+// writes the host page's address.
+//   hash(): the compare link; write(hash): keep the link as the sides change (or null);
+//   address(): the page the link's hash goes on; read(): { problems, rename(p), source }, what
+//   the source itself could not use and how a link key is named to the reader.
+const pageSource = (win, linkBase) => ({
+  hash: () => win.location.hash,
+  write(hash) {
+    if (win.location.hash === hash) return;
+    try {
+      win.history.replaceState(win.history.state, '', hash);
+    } catch {
+      // A browser that refuses keeps the link it has.
+    }
+  },
+  address: () => win.location.href.split('#')[0],
+  read: () => ({ problems: [], rename: (p) => p, source: 'link' }),
+  newTab: win.document.documentElement.hasAttribute('data-embed'),
+});
+
 // `app`: the page's explorable (its codec, schema and engine calls judge the link);
 // `createExplorable`: app.js's, passed in so this bundle does not carry a second copy.
-export function mountCompare(box, { app, engine, createExplorable, linkBase }) {
+export function mountCompare(box, { app, engine, createExplorable, linkBase, source = null }) {
   const doc = box.ownerDocument;
   const win = doc.defaultView;
-  const embed = doc.documentElement.hasAttribute('data-embed');
+  const from = source || pageSource(win, linkBase);
+  const embed = from.newTab;
   const judge = { codec: app.codec, schema: app.schema, validate: app.validate, compute: app.compute };
   const frame = mount(frameView(), doc);
   box.replaceChildren(frame);
@@ -120,24 +148,39 @@ export function mountCompare(box, { app, engine, createExplorable, linkBase }) {
       const id = key === 'before' ? clients.client : clients.afterClient;
       $(`[data-client="${key}"]`).textContent = id ? `From ${presetName(id)} (${id})` : '';
     }
-    $('#cmp-link').value = `${win.location.href.split('#')[0]}${linkHash()}`;
+    $('#cmp-link').value = `${from.address()}${linkHash()}`;
     return comparison;
   }
 
   function write() {
     timer = 0;
     const hash = linkHash();
-    if (win.location.hash === hash) return;
-    try {
-      win.history.replaceState(win.history.state, '', hash);
-    } catch {
-      // A browser that refuses keeps the link it has.
-    }
-    $('#cmp-link').value = `${win.location.href.split('#')[0]}${hash}`;
+    if (from.write) from.write(hash);
+    $('#cmp-link').value = `${from.address()}${hash}`;
   }
 
-  function read() {
-    const shown = readCompareLink(win.location.hash, judge, { presetById });
+  // `keep`: a source that has shown a comparison keeps it when what it holds now cannot all be
+  // used (an attribute changed to a bad value): the notice names what, the runs stay.
+  let shownOnce = false;
+  let lastProblems = new Set();
+  function read({ keep = false } = {}) {
+    const said = from.read();
+    const shown = readCompareLink(from.hash(), judge, { presetById });
+    const problems = [...said.problems, ...shown.problems.map(said.rename)];
+    const texts = new Set(problems.map(problemText));
+    const fresh = [...texts].some((t) => !lastProblems.has(t));
+    const notice = $('[data-compare-notice]');
+    notice.replaceChildren();
+    if (problems.length) notice.append(mount(noticeView((name) => `cmp-${name}`, problems, said.source), doc));
+    if (keep && shownOnce && fresh) {
+      const lead = notice.querySelector('.rl-notice-lead');
+      if (lead) lead.textContent = said.source === 'link'
+        ? 'Some of this link could not be used, so the comparison on show is the last one that could:'
+        : 'Some attributes of this <retry-lab> could not be used, so the comparison on show is the last one whose attributes could:';
+      return;
+    }
+    shownOnce = true;
+    lastProblems = texts;
     clients = { client: shown.before.client, afterClient: shown.after.client };
     loading = true;
     try {
@@ -146,9 +189,6 @@ export function mountCompare(box, { app, engine, createExplorable, linkBase }) {
     } finally {
       loading = false;
     }
-    const notice = $('[data-compare-notice]');
-    notice.replaceChildren();
-    if (shown.problems.length) notice.append(mount(noticeView((name) => `cmp-${name}`, shown.problems, 'link'), doc));
     draw();
   }
 
@@ -162,7 +202,7 @@ export function mountCompare(box, { app, engine, createExplorable, linkBase }) {
   const unsubscribe = [sides.before.subscribe(onChange), sides.after.subscribe(onChange)];
 
   $('#cmp-copy').addEventListener('click', async () => {
-    const link = `${win.location.href.split('#')[0]}${linkHash()}`;
+    const link = `${from.address()}${linkHash()}`;
     const status = $('#cmp-status');
     try {
       await win.navigator.clipboard.writeText(link);
@@ -221,10 +261,18 @@ export function attachCompareMode(root, options) {
   box.hidden = true;
   root.before(box);
   let view = null;
+  // A comparison of two fleet runs (of=fleet, compare/fleet.js) or of two single runs.
+  const mountFor = (hash) => (isFleetCompareLink(hash)
+    ? mountFleetCompare(box, { hash: () => win.location.hash, linkBase: options.linkBase, fleet: options.fleet, rowsOf: differenceRows, summaryNodes })
+    : mountCompare(box, options));
   function follow() {
     if (isCompareLink(win.location.hash)) {
-      if (view) view.read();
-      else view = mountCompare(box, options);
+      const fleet = isFleetCompareLink(win.location.hash);
+      if (view && Boolean(view.fleet) === fleet) view.read();
+      else {
+        if (view) view.destroy();
+        view = mountFor(win.location.hash);
+      }
       box.hidden = false;
       root.hidden = true;
       doc.documentElement.classList.add('rl-compare-ready');

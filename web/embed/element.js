@@ -15,8 +15,10 @@ import { createExplorable } from '../app.js';
 import { loadEngine } from '../engine.js';
 import { makeIds } from '../views/controls.js';
 import { acceptInputs } from '../share/accept.js';
+import { compareLinkOfAttributes } from '../share/compare-link.js';
 import { attachShareBar, showNotice } from '../share/bar.js';
 import * as exportFiles from '../export/all.js';
+import { loadBundle } from '../bundles.js';
 
 const TAG = 'retry-lab';
 // Attributes any element may carry, which are not inputs and not mistakes.
@@ -98,6 +100,7 @@ class RetryLabElement extends HTMLElement {
     // Moving the element keeps it; only an element that stays out of the page is stopped.
     queueMicrotask(() => {
       if (!this.isConnected && this.app) {
+        if (this.compare) this.leaveCompare();
         this.watch.disconnect();
         this.share.destroy();
         this.app.destroy();
@@ -130,6 +133,7 @@ class RetryLabElement extends HTMLElement {
       return;
     }
     this.box.replaceChildren();
+    this.loaded = loaded;
     this.app = createExplorable(this.box, loaded, { idPrefix: this.idPrefix });
     const base = SCRIPT_URL ? new URL('index.html', SCRIPT_URL).href : null;
     this.share = attachShareBar(this.box, this.app, {
@@ -185,9 +189,82 @@ class RetryLabElement extends HTMLElement {
   }
 
   loadAttributes() {
+    // view="compare": a comparison instead of one run (below); any other view, one run.
+    if (this.getAttribute('view') === 'compare') {
+      this.loadCompare();
+      return;
+    }
+    if (this.compare) this.leaveCompare();
     const { inputs, problems } = this.readAttributes();
     this.app.load(inputs);
     showNotice(this.box, this.id_, problems, 'attributes');
+  }
+
+  // Compare mode (issue 17, docs/compare.md §3): its code is a bundle of its own,
+  // retry-lab-compare.js beside this script, loaded the first time an element asks for it. It
+  // shows in place of the single run, reads the attributes as a compare link
+  // (share/compare-link.js) and never writes the host page's address.
+  loadCompare() {
+    const read = () => compareLinkOfAttributes(this.attributes, this.app.codec, isGlobal);
+    if (this.compare) {
+      this.compare.then((view) => view && view.read({ keep: true }));
+      return;
+    }
+    this.box.hidden = true;
+    const holder = document.createElement('div');
+    holder.className = 'retry-lab rl-el-compare';
+    holder.setAttribute('role', 'region');
+    holder.setAttribute('aria-label', `Retry Lab ${this.ordinal}, before and after`);
+    const loading = document.createElement('p');
+    loading.textContent = 'Loading the comparison…';
+    holder.append(loading);
+    this.rootBox.append(holder);
+    const base = SCRIPT_URL ? new URL('index.html', SCRIPT_URL).href : window.location.href.split('#')[0];
+    const app = this.app;
+    const token = {}; // this entry into compare mode (one left before its code came is dropped)
+    this.compareToken = token;
+    this.compare = loadBundle(document, 'retry-lab-compare.js', 'RetryLabCompareElement').then((code) => {
+      if (this.compareToken !== token || !this.app) return null;
+      const css = new CSSStyleSheet();
+      css.replaceSync(code.css);
+      this.shadowRoot.adoptedStyleSheets = [styleSheet(), css];
+      const attribute = (key) => {
+        const now = read();
+        return now.names.get(key) || (this.hasAttribute('link') ? `link's ${key}` : key);
+      };
+      const view = code.mountCompare(holder, {
+        app, engine: this.loaded, createExplorable, linkBase: () => base,
+        source: {
+          hash: () => read().hash,
+          write: null,
+          address: () => base,
+          read: () => ({ problems: read().problems, rename: (p) => ({ ...p, key: attribute(p.key) }), source: 'attributes' }),
+          newTab: false,
+        },
+      });
+      this.classList.add('rl-compare-ready');
+      return view;
+    }).catch((error) => {
+      holder.replaceChildren();
+      const p = document.createElement('p');
+      p.className = 'rl-failure';
+      p.setAttribute('role', 'alert');
+      p.textContent = `The comparison could not load (${error.message}): retry-lab-compare.js belongs beside retry-lab-element.js.`;
+      holder.append(p);
+      return null;
+    });
+    this.compareBox = holder;
+  }
+
+  leaveCompare() {
+    const pending = this.compare;
+    this.compare = null;
+    this.compareToken = null;
+    pending.then((view) => view && view.destroy());
+    this.classList.remove('rl-compare-ready');
+    this.compareBox.remove();
+    this.compareBox = null;
+    this.box.hidden = false;
   }
 
   // `error`: loadEngine's EngineUnavailable (engine.js), whose code says why.

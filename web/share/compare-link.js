@@ -72,7 +72,7 @@ export function parseCompareLink(hash, codec) {
   for (const key of PAGE_KEYS) if (key in page) problems.push(problem(key, page[key], 'is used only with a single run'));
   if (page.view !== 'compare') problems.push(problem('view', page.view || '', 'is not compare'));
   if ('of' in page) {
-    problems.push(problem('of', page.of, page.of === 'fleet' ? 'is a comparison of fleet runs, which this page does not draw yet (retrysim --compare --fleet compares two fleet requests)' : 'is not a kind of run Retry Lab compares'));
+    problems.push(problem('of', page.of, page.of === 'fleet' ? 'is a comparison of fleet runs, which this view does not draw (Retry Lab\'s page does: open the link there)' : 'is not a kind of run Retry Lab compares'));
   }
   const beforePairs = pairs.filter(([key]) => !key.startsWith(AFTER));
   const afterPairs = pairs.filter(([key]) => key.startsWith(AFTER)).map(([key, raw]) => [key.slice(AFTER.length), raw]);
@@ -170,3 +170,45 @@ export function encodeCompareLink(beforeEcho, afterEcho, { client = '', afterCli
 
 // Each side alone, as a single-run link (codec.js): the before link and the after link.
 export const sideLink = (echo, codec) => codec.encodeLink(echo);
+
+// <retry-lab view="compare">'s attributes as a compare link (docs/compare.md §3). `link` holds
+// a compare link as the page writes it (a whole address or its hash); every other attribute is
+// an input of the before side in kebab-case (the single-run element's attributes), `after-` and
+// an input's attribute the after side's, `client` and `after-client` the presets. Both may be
+// given: an attribute overrides the link's key for the same input (as <retry-lab view="fleet">'s
+// attributes override its link). { hash, names, problems }: `names` maps each link key the attributes wrote to its
+// attribute name (so a notice names what the page's author wrote); `problems`, the attributes
+// that are not inputs. `ignored(name)`: the element's own attributes (theme, id, data-…).
+export function compareLinkOfAttributes(attributes, codec, ignored) {
+  const parts = [];
+  const names = new Map();
+  const problems = [];
+  let link = '';
+  for (const { name, value } of attributes) {
+    if (name === 'view' || ignored(name)) continue;
+    if (name === 'link') {
+      link = value;
+      continue;
+    }
+    const after = name.startsWith('after-');
+    const own = after ? name.slice('after-'.length) : name;
+    const field = own === 'client' ? 'client' : codec.fieldOfAttribute(own);
+    if (!field) {
+      const hint = codec.attributeHint(own).replace(/did you mean (\S+)\?$/, (m, x) => `did you mean ${after ? 'after-' : ''}${x}?`);
+      problems.push(problem(name, value, hint));
+      continue;
+    }
+    const key = (after ? AFTER : '') + field;
+    names.set(key, name);
+    parts.push(`${key}=${String(value).replace(/[&#%]/g, (c) => encodeURIComponent(c))}`);
+  }
+  let head = [`v=${LINK_VERSION}`, 'view=compare'];
+  if (link) {
+    const text = link.includes('#') ? link.slice(link.indexOf('#') + 1) : link;
+    // An attribute overrides the link's key for the same input (as <retry-lab view="fleet">'s do).
+    const own = text.split('&').filter(Boolean).filter((part) => !names.has(safeDecode(part.split('=')[0])));
+    if (!own.includes('view=compare')) problems.push(problem('link', link, 'is not a comparison link (it has no view=compare)'));
+    head = [...(own.some((p) => p.startsWith('v=')) ? [] : [`v=${LINK_VERSION}`]), ...(own.includes('view=compare') ? [] : ['view=compare']), ...own];
+  }
+  return { hash: `#${[...head, ...parts].join('&')}`, names, problems };
+}

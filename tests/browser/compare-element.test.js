@@ -1,0 +1,177 @@
+// <retry-lab view="compare"> (issue 17, docs/compare.md §3): the element shows two runs and
+// what differs between them, from attributes (the single-run element's, `after-` for the after
+// side) or from a compare link in `link` (which attributes override); its code loads on demand beside the element's script;
+// a bad attribute is named in the element, by the name the author wrote, and the comparison on
+// show stays; axe-core finds nothing, light and dark.
+//
+// The figures are SPEC §9's: the opening run (charges 2, outcome success, 3,700 ms) against
+// maxRetries 0 (one attempt, one charge, outcome unknown at the 3,000 ms timeout), and against an
+// idempotency key (the second attempt is a replay: charges 1, replays 1, the same 3,700 ms).
+
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { browserSuite } from './lib/harness.js';
+import { serve, siteCopy, watchedPage } from './lib/sites.js';
+
+const require = createRequire(import.meta.url);
+const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+const page = (title, body) => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${title}</title><link rel="icon" href="favicon.svg">
+<script src="retry-lab-element.js" defer></script></head>
+<body><main><h1>${title}</h1><p>A pull request's description.</p>${body}</main></body></html>`;
+
+const env = browserSuite({ engine: true });
+let site;
+let server;
+env.setUp(async () => {
+  site = siteCopy({
+    files: {
+      'attrs.html': page('Before and after', '<retry-lab id="c" view="compare" after-max-retries="0"></retry-lab>'),
+      'link.html': page('Before and after', '<retry-lab id="c" view="compare" link="https://retrylab.example/index.html#v=1&amp;view=compare&amp;after.idempotencyKey=true"></retry-lab>'),
+      'override.html': page('Before and after', '<retry-lab id="c" view="compare" link="#v=1&amp;view=compare&amp;after.idempotencyKey=true&amp;after.maxRetries=1" after-max-retries="0"></retry-lab>'),
+      'bad.html': page('Before and after', '<retry-lab id="c" view="compare" after-max-retries="lots" after-maxRetries="1" after-idempotency-key="true"></retry-lab>'),
+      'single.html': page('One run', '<retry-lab id="c" max-retries="0"></retry-lab>'),
+    },
+  });
+  server = await serve(site.dir);
+});
+env.tearDown(async () => {
+  await server?.close();
+  site?.remove();
+});
+
+const compared = (p) => p.waitForFunction(() => document.getElementById('c').classList.contains('rl-compare-ready'));
+// The difference lines inside the element: metric → [before, after, change].
+const diffs = (p) => p.evaluate(() => Object.fromEntries([...document.getElementById('c').shadowRoot.querySelectorAll('.rl-compare-diffs tbody tr')]
+  .map((r) => [r.dataset.metric, [r.querySelector('[data-side="before"]').textContent, r.querySelector('[data-side="after"]').textContent, r.querySelector('.rl-diff-change').textContent]])));
+const inShadow = (p, selector, what = 'textContent') => p.evaluate(([s, w]) => {
+  const el = document.getElementById('c').shadowRoot.querySelector(s);
+  return el ? el[w] : null;
+}, [selector, what]);
+const notice = (p) => inShadow(p, '.rl-notice');
+
+describe('<retry-lab view="compare">', () => {
+  test('from attributes: both runs, each with its own controls, and the difference lines; the host page\'s address is untouched', async () => {
+    const watched = await watchedPage(env);
+    const p = watched.page;
+    await p.goto(`${server.origin}/attrs.html`);
+    await compared(p);
+    assert.equal(await inShadow(p, '#cmp-b-maxRetries', 'value'), '3');
+    assert.equal(await inShadow(p, '#cmp-a-maxRetries', 'value'), '0');
+    assert.equal(await inShadow(p, '[data-compare-summary]'), 'maxRetries 3 → 0');
+    const d = await diffs(p);
+    assert.deepEqual(d.charges, ['2', '1', '-1, side effect changes']);
+    assert.deepEqual(d.outcome, ['success', 'unknown', 'outcome changes']);
+    assert.deepEqual(d.elapsedMs, ['3,700 ms', '3,000 ms', '-700 ms']);
+    assert.deepEqual(d.replays, ['0', '0', 'same']);
+    // Both runs on one axis: the before lane has two attempts, the after lane one.
+    assert.equal(await p.evaluate(() => document.getElementById('c').shadowRoot.querySelectorAll('.cmp-lane[data-side="before"] .cmp-bar').length), 2);
+    assert.equal(await p.evaluate(() => document.getElementById('c').shadowRoot.querySelectorAll('.cmp-lane[data-side="after"] .cmp-bar').length), 1);
+    // The single run steps aside; the comparison's link goes to the page beside the script.
+    assert.equal(await inShadow(p, '.retry-lab:not(.rl-el-compare)', 'hidden'), true);
+    assert.equal(await inShadow(p, '#cmp-link', 'value'), `${server.origin}/index.html#v=1&view=compare&after.maxRetries=0`);
+    assert.equal(await inShadow(p, '[data-alone="after"]', 'href'), `${server.origin}/index.html#v=1&maxRetries=0`);
+    // A side's own control recomputes the comparison; the host page's address stays as it was.
+    await p.locator('#c').locator('#cmp-a-idempotencyKey').check();
+    await p.waitForFunction(() => document.getElementById('c').shadowRoot.querySelector('[data-compare-summary]').textContent.includes('idempotencyKey'));
+    assert.deepEqual((await diffs(p)).charges, ['2', '1', '-1, side effect changes']);
+    assert.equal(await p.evaluate(() => window.location.hash), '');
+    // Its code came on demand, from beside the element's script.
+    assert.ok(watched.requests.some((url) => url === `${server.origin}/retry-lab-compare.js`), 'retry-lab-compare.js loaded');
+    assert.deepEqual(watched.problems, []);
+    assert.deepEqual(await watched.violations(), []);
+  });
+
+  test('from a compare link in `link`: the same comparison the page shows for that link', async () => {
+    const watched = await watchedPage(env);
+    const p = watched.page;
+    await p.goto(`${server.origin}/link.html`);
+    await compared(p);
+    const d = await diffs(p);
+    assert.deepEqual(d.charges, ['2', '1', '-1, side effect changes']);
+    assert.deepEqual(d.replays, ['0', '1', '+1']);
+    assert.deepEqual(d.elapsedMs, ['3,700 ms', '3,700 ms', 'same']);
+    assert.equal(await notice(p), null);
+    assert.deepEqual(watched.problems, []);
+  });
+
+  test('an attribute overrides the link\'s key for the same input', async () => {
+    const watched = await watchedPage(env);
+    const p = watched.page;
+    await p.goto(`${server.origin}/override.html`);
+    await compared(p);
+    assert.equal(await inShadow(p, '#cmp-a-maxRetries', 'value'), '0');
+    assert.equal(await notice(p), null);
+    // One attempt with a key: one charge and nothing to replay; the outcome is unknown.
+    const d = await diffs(p);
+    assert.deepEqual(d.charges, ['2', '1', '-1, side effect changes']);
+    assert.deepEqual(d.replays, ['0', '0', 'same']);
+    assert.deepEqual(d.outcome, ['success', 'unknown', 'outcome changes']);
+  });
+
+  test('a bad attribute is named by its attribute name; a later bad value keeps the comparison on show', async () => {
+    const watched = await watchedPage(env);
+    const p = watched.page;
+    await p.goto(`${server.origin}/bad.html`);
+    await compared(p);
+    const first = await notice(p);
+    assert.match(first, /after-max-retries=lots: is not a number/);
+    assert.match(first, /after-maxretries=1: is not an attribute of <retry-lab>; did you mean after-max-retries\?/);
+    // What could be used is used: the after side's key, its retries the default.
+    assert.equal(await inShadow(p, '#cmp-a-maxRetries', 'value'), '3');
+    assert.equal(await inShadow(p, '#cmp-a-idempotencyKey', 'checked'), true);
+    assert.deepEqual((await diffs(p)).replays, ['0', '1', '+1']);
+
+    // Good attributes: the notice goes, the comparison follows them.
+    await p.evaluate(() => {
+      const el = document.getElementById('c');
+      el.removeAttribute('after-maxretries');
+      el.setAttribute('after-max-retries', '0');
+    });
+    await p.waitForFunction(() => document.getElementById('c').shadowRoot.querySelector('#cmp-a-maxRetries').value === '0');
+    assert.equal(await notice(p), null);
+    const good = await diffs(p);
+    // A bad value later: named, and the comparison on show stays the last good one.
+    await p.evaluate(() => document.getElementById('c').setAttribute('after-max-retries', '-1'));
+    await p.waitForFunction(() => document.getElementById('c').shadowRoot.querySelector('.rl-notice'));
+    const later = await notice(p);
+    assert.match(later, /after-max-retries=-1: /);
+    assert.match(later, /the comparison on show is the last one/);
+    assert.equal(await inShadow(p, '#cmp-a-maxRetries', 'value'), '0');
+    assert.deepEqual(await diffs(p), good);
+    assert.deepEqual(watched.problems, []);
+
+    // view removed: the element is one run again, with the attributes it holds.
+    await p.evaluate(() => {
+      const el = document.getElementById('c');
+      for (const name of ['view', 'after-max-retries', 'after-idempotency-key']) el.removeAttribute(name);
+      el.setAttribute('max-retries', '1');
+    });
+    await p.waitForFunction(() => !document.getElementById('c').classList.contains('rl-compare-ready'));
+    await p.waitForFunction(() => document.getElementById('c').explorable.getState().result.inputs.maxRetries === 1);
+    assert.equal(await inShadow(p, '.rl-el-compare'), null);
+    assert.equal(await inShadow(p, '.retry-lab', 'hidden'), false);
+  });
+
+  test('axe-core finds nothing on the element in compare mode, light and dark', async () => {
+    for (const colorScheme of ['light', 'dark']) {
+      const context = await env.newContext({ colorScheme, bypassCSP: true });
+      const p = await context.newPage();
+      await p.goto(`${server.origin}/attrs.html`);
+      await compared(p);
+      await p.addScriptTag({ content: AXE });
+      const result = await p.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+      assert.deepEqual(result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).slice(0, 3).join(', ')}`), [], colorScheme);
+    }
+  });
+
+  test('an element that shows one run does not load compare mode', async () => {
+    const watched = await watchedPage(env);
+    await watched.page.goto(`${server.origin}/single.html`);
+    await watched.page.waitForFunction(() => document.getElementById('c').classList.contains('rl-ready'));
+    assert.ok(!watched.requests.some((url) => url.includes('compare')), watched.requests.join('\n'));
+  });
+});
