@@ -17,6 +17,7 @@ import { makeIds } from '../views/controls.js';
 import { acceptInputs } from '../share/accept.js';
 import { attachShareBar, showNotice } from '../share/bar.js';
 import * as exportFiles from '../export/all.js';
+import { loadBundle } from '../bundles.js';
 
 const TAG = 'retry-lab';
 // Attributes any element may carry, which are not inputs and not mistakes.
@@ -104,20 +105,58 @@ class RetryLabElement extends HTMLElement {
         this.app = null;
         this.started = false;
       }
+      if (!this.isConnected && this.fleetView) {
+        this.watch.disconnect();
+        this.fleetView.destroy();
+        this.fleetView = null;
+        this.started = false;
+      }
     });
   }
 
   attributesChanged() {
     // One reload for any number of attributes set together.
-    if (!this.app || this.pending) return;
+    if (!(this.app || this.fleetView) || this.pending) return;
     this.pending = true;
     queueMicrotask(() => {
       this.pending = false;
-      if (this.app) this.loadAttributes();
+      if (this.fleetView) this.fleetView.attributesChanged();
+      else if (this.app) this.loadAttributes();
     });
   }
 
+  // view="fleet": the fleet view (web/fleet/embed.js), whose code (retrylab-fleet-section.js)
+  // and engine (retrylab-fleet.js) load beside this script only for such an element.
+  async startFleet() {
+    this.box.querySelector('.rl-loading').textContent = 'Loading the fleet…';
+    this.box.setAttribute('aria-label', 'Retry Lab: many callers, one server');
+    let code;
+    try {
+      code = await loadBundle(document, 'retrylab-fleet-section.js', 'RetryLabFleetCode');
+    } catch (error) {
+      this.fail(error);
+      return;
+    }
+    if (!this.isConnected) {
+      this.started = false;
+      return;
+    }
+    const base = SCRIPT_URL ? new URL('index.html', SCRIPT_URL).href : null;
+    this.fleetView = code.mountFleetElement({
+      box: this.box,
+      attributes: () => [...this.attributes].filter((a) => !isGlobal(a.name)).map((a) => [a.name, a.value]),
+      linkBase: () => base || window.location.href.split('#')[0],
+    });
+    await this.fleetView.ready;
+    this.classList.add('rl-ready');
+    this.dispatchEvent(new CustomEvent('retry-lab-ready', { bubbles: true }));
+  }
+
   async start() {
+    if (this.getAttribute('view') === 'fleet') {
+      this.startFleet();
+      return;
+    }
     let loaded;
     try {
       loaded = await engine();
@@ -208,6 +247,11 @@ class RetryLabElement extends HTMLElement {
   // For scripts and tests: the explorable's API once it is running (null before).
   get explorable() {
     return this.app;
+  }
+
+  // view="fleet": the fleet view's API once it is mounted (web/fleet/section.js), else null.
+  get fleet() {
+    return this.fleetView ? this.fleetView.api : null;
   }
 }
 
