@@ -9,6 +9,9 @@
 // (share/codec.js). Each element is its own explorable in its own shadow root, styled by a
 // constructed stylesheet (adoptedStyleSheets, which a strict `style-src 'self'` allows); the
 // host page's CSS does not reach in and the element's does not reach out.
+//
+// <retry-lab view="fleet"> is the fleet view instead (web/fleet/embed.js, docs/fleet.md): its
+// attributes are the fleet request's paths, and its code and engine load on demand.
 
 import ELEMENT_CSS from 'retrylab:element-css';
 import { createExplorable } from '../app.js';
