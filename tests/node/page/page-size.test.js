@@ -45,8 +45,9 @@ const LATER = [
   // Issue 20: the fleet section at the article's end (web/fleet/; the client presets' gates
   // come with it, through web/clients/presets.js, about 10 KB, and the anchors’ figures the
   // reproductions draw, web/fleet/reference.js, about 5 KB), and the fleet engine file it runs in a
-  // worker, which its bundle names (docs/engine.md §7).
-  { what: 'the fleet section', files: ['retrylab-fleet-section.js', 'retrylab-fleet-section.css'], ceiling: 36 * 1024, scrolled: true },
+  // worker, which its bundle names (docs/engine.md §7). 37.9 KB once it held <retry-lab
+  // view="fleet"> (web/fleet/embed.js) and its downloads (web/fleet/export.js, export/'s palette).
+  { what: 'the fleet section', files: ['retrylab-fleet-section.js', 'retrylab-fleet-section.css'], ceiling: 39 * 1024, scrolled: true },
   { what: 'the fleet engine file', files: ['retrylab-fleet.js'], ceiling: 66 * 1024, by: 'retrylab-fleet-section.js', scrolled: true },
 ];
 
@@ -55,9 +56,9 @@ const LATER = [
 // click). 103.7 KB at issue 18 (the page 68.1 KB, the sections 35.6 KB), and room for the
 // explorable's redesign (issue 15, about 2 KB). A section added below the article adds its
 // bundle to LATER with `scrolled: true` and raises this by its weight, said in BENCHMARKS.md:
-// the fleet section (issue 20) brings its bundle (36 KB ceiling) and the fleet engine file
-// (66 KB ceiling), so 106 + 102 KB.
-const SCROLLED_CEILING_BYTES = 208 * 1024;
+// the fleet section (issue 20) brings its bundle (39 KB ceiling) and the fleet engine file
+// (66 KB ceiling), so 106 + 105 KB.
+const SCROLLED_CEILING_BYTES = 211 * 1024;
 
 // Local files a page or stylesheet loads: <script src>, <link href> of the kinds a browser
 // fetches, <img>/<source> src, and url(...) in CSS. Links to other pages (<a href>) are not loads.
