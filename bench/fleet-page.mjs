@@ -4,7 +4,8 @@
 // ≤ 2 s) and, from the same round, the main thread's longest task while the stability map and
 // that sweep compute (budget < 50 ms), each round with the load average beside it. The tasks
 // are Chromium's own (the trace's RunTask events on the page's main thread), so a task of any
-// length is seen: the page's longtask entries report only those over 50 ms. bench/fleet.mjs
+// length is seen: the page's longtask entries report only those over 50 ms; each task's own CPU
+// time (the trace's thread time) is printed beside its wall time. bench/fleet.mjs
 // times the bare sweep; this is what a reader's page does with it. scripts/bench runs it last.
 //
 //   npm run build && node bench/fleet-page.mjs [rounds]
@@ -35,9 +36,14 @@ async function longestMainTask(cdp, stream) {
   await cdp.send('IO.close', { handle: stream });
   const events = JSON.parse(text).traceEvents || JSON.parse(text);
   const main = new Set(events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
+  // Wall time (dur) is what the reader waits; thread time (tdur, when the trace has it) is the
+  // task's own CPU, which a loaded machine does not stretch: both are kept.
   let longest = 0;
+  let longestCpu = null;
   for (const e of events) {
-    if (e.name === 'RunTask' && e.ph === 'X' && main.has(`${e.pid}:${e.tid}`)) longest = Math.max(longest, e.dur / 1000);
+    if (e.name !== 'RunTask' || e.ph !== 'X' || !main.has(`${e.pid}:${e.tid}`)) continue;
+    longest = Math.max(longest, e.dur / 1000);
+    if (typeof e.tdur === 'number') longestCpu = Math.max(longestCpu || 0, e.tdur / 1000);
   }
   if (process.env.RETRYLAB_TRACE_TOP) {
     const tasks = events.filter((e) => e.name === 'RunTask' && e.ph === 'X' && main.has(`${e.pid}:${e.tid}`)).sort((a, b) => b.dur - a.dur).slice(0, 5);
@@ -47,7 +53,7 @@ async function longestMainTask(cdp, stream) {
       console.error(`task ${(t.dur / 1000).toFixed(1)} ms: ${inside.join('; ')}`);
     }
   }
-  return { longest, mainThreads: main.size };
+  return { longest, longestCpu, mainThreads: main.size };
 }
 
 const server = await startServer(dist);
@@ -71,9 +77,9 @@ for (let i = 0; i < rounds; ++i) {
   const { ms, points } = await page.evaluate(() => window.retryLabFleet.aws());
   await cdp.send('Tracing.end');
   const { stream } = await ended;
-  const { longest, mainThreads } = await longestMainTask(cdp, stream);
+  const { longest, longestCpu, mainThreads } = await longestMainTask(cdp, stream);
   if (!mainThreads) throw new Error('fleet-page: the trace names no CrRendererMain thread');
-  runs.push({ opening, aws: ms, points: Object.keys(points).length, longest, load: os.loadavg()[0] });
+  runs.push({ opening, aws: ms, points: Object.keys(points).length, longest, longestCpu, load: os.loadavg()[0] });
   await page.close();
 }
 const chromiumVersion = browser.version();
@@ -90,11 +96,16 @@ const aws = median(runs.map((r) => r.aws));
 const worst = runs.reduce((a, r) => (r.longest > a.longest ? r : a), runs[0]);
 console.log(`Fleet section on the page (bench/fleet-page.mjs), ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC; ${os.cpus()[0].model}, ${os.cpus().length} cores; load ${loadBefore} before, ${load()} after; Chromium ${chromiumVersion}; ${rounds} rounds`);
 console.log('');
-console.log('| round | section loaded to the opening fleet run drawn | AWS 2015 reproduction, points, completion time in the page | main thread\'s longest task meanwhile | load average (1 min) at its end |');
-console.log('|---|---|---|---|---|');
-runs.forEach((r, i) => console.log(`| ${i + 1} | ${n(r.opening)} ms | ${r.points} points, ${n(r.aws)} ms | ${r.longest.toFixed(1)} ms | ${r.load.toFixed(1)} |`));
+console.log('| round | section loaded to the opening fleet run drawn | AWS 2015 reproduction, points, completion time in the page | main thread\'s longest task meanwhile (wall) | its longest task in CPU time | load average (1 min) at its end |');
+console.log('|---|---|---|---|---|---|');
+runs.forEach((r, i) => console.log(`| ${i + 1} | ${n(r.opening)} ms | ${r.points} points, ${n(r.aws)} ms | ${r.longest.toFixed(1)} ms | ${r.longestCpu === null ? 'not in the trace' : `${r.longestCpu.toFixed(1)} ms`} | ${r.load.toFixed(1)} |`));
 console.log('');
 console.log('| case | measured | load average (1 min) | budget | verdict |');
 console.log('|---|---|---|---|---|');
 console.log(`| AWS 2015 reproduction's completion time in the page (median round) | ${n(aws)} ms | ${runs.find((r) => r.aws === aws).load.toFixed(1)} | ≤ ${n(AWS_BUDGET_MS)} ms | ${verdict(aws, AWS_BUDGET_MS)} |`);
 console.log(`| the main thread's longest task while the map and the AWS sweep compute (worst round) | ${worst.longest.toFixed(1)} ms | ${worst.load.toFixed(1)} | < ${TASK_BUDGET_MS} ms | ${verdict(worst.longest, TASK_BUDGET_MS, { strict: true })} |`);
+const cpus = runs.filter((r) => r.longestCpu !== null);
+if (cpus.length) {
+  const cpu = cpus.reduce((x, r) => (r.longestCpu > x.longestCpu ? r : x), cpus[0]);
+  console.log(`| the same, in the task's own CPU time (worst round; what the load does not stretch) | ${cpu.longestCpu.toFixed(1)} ms | ${cpu.load.toFixed(1)} | < ${TASK_BUDGET_MS} ms | ${verdict(cpu.longestCpu, TASK_BUDGET_MS, { strict: true })} |`);
+}
