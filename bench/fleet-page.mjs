@@ -1,10 +1,16 @@
-// The fleet section on the page (issue 20), timed in Chromium against the built site (dist/):
-// the AWS 2015 figure computed in its two workers, from the moment the section has drawn the
-// opening fleet run until the last of its 95 points (budget: 2 s), and the page's longest
-// main-thread task meanwhile (budget: 50 ms). bench/fleet.mjs times the bare sweep; this is
-// what a reader's page does with it (the section's own workers, results drawn as they come).
+// The fleet section on the page (issue 20), timed in Chromium against the built site (dist/,
+// or RETRYLAB_DIST): per round, the AWS 2015 reproduction's completion time in the page (the
+// section's own two workers, from the sweep's first request to its 95th point drawn; budget
+// ≤ 2 s) and, from the same round, the main thread's longest task while the stability map and
+// that sweep compute (budget < 50 ms), each round with the load average beside it. The tasks
+// are Chromium's own (the trace's RunTask events on the page's main thread), so a task of any
+// length is seen: the page's longtask entries report only those over 50 ms; each task's own CPU
+// time (the trace's thread time) is printed beside its wall time. bench/fleet.mjs
+// times the bare sweep; this is what a reader's page does with it. scripts/bench runs it last.
 //
 //   npm run build && node bench/fleet-page.mjs [rounds]
+//   RETRYLAB_TRACE_TOP=1 also names, on stderr, what the five longest tasks of each round spent
+//   their time on (a frame's paint, a script's function) as the trace has it.
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +22,39 @@ const dist = process.env.RETRYLAB_DIST ? path.resolve(repo, process.env.RETRYLAB
 const rounds = Number(process.argv[2] || 3);
 const load = () => os.loadavg().map((x) => x.toFixed(1)).join(' ');
 const loadBefore = load();
+const AWS_BUDGET_MS = 2000;
+const TASK_BUDGET_MS = 50;
+
+// The longest RunTask on the page's main thread (CrRendererMain) in a trace, in ms.
+async function longestMainTask(cdp, stream) {
+  let text = '';
+  for (;;) {
+    const chunk = await cdp.send('IO.read', { handle: stream });
+    text += chunk.base64Encoded ? Buffer.from(chunk.data, 'base64').toString('utf8') : chunk.data;
+    if (chunk.eof) break;
+  }
+  await cdp.send('IO.close', { handle: stream });
+  const events = JSON.parse(text).traceEvents || JSON.parse(text);
+  const main = new Set(events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
+  // Wall time (dur) is what the reader waits; thread time (tdur, when the trace has it) is the
+  // task's own CPU, which a loaded machine does not stretch: both are kept.
+  let longest = 0;
+  let longestCpu = null;
+  for (const e of events) {
+    if (e.name !== 'RunTask' || e.ph !== 'X' || !main.has(`${e.pid}:${e.tid}`)) continue;
+    longest = Math.max(longest, e.dur / 1000);
+    if (typeof e.tdur === 'number') longestCpu = Math.max(longestCpu || 0, e.tdur / 1000);
+  }
+  if (process.env.RETRYLAB_TRACE_TOP) {
+    const tasks = events.filter((e) => e.name === 'RunTask' && e.ph === 'X' && main.has(`${e.pid}:${e.tid}`)).sort((a, b) => b.dur - a.dur).slice(0, 5);
+    for (const t of tasks) {
+      const inside = events.filter((e) => e.ph === 'X' && e.tid === t.tid && e.pid === t.pid && e.ts >= t.ts && e.ts + e.dur <= t.ts + t.dur && e !== t && e.dur > 2000)
+        .map((e) => `${e.name} ${(e.dur / 1000).toFixed(1)}${e.args && e.args.data && e.args.data.functionName ? ` ${e.args.data.functionName}` : ''}${e.args && e.args.data && e.args.data.url ? ` ${e.args.data.url}:${e.args.data.lineNumber}` : ''}`);
+      console.error(`task ${(t.dur / 1000).toFixed(1)} ms: ${inside.join('; ')}`);
+    }
+  }
+  return { longest, longestCpu, mainThreads: main.size };
+}
 
 const server = await startServer(dist);
 const browser = await chromium.launch({
@@ -27,18 +66,20 @@ for (let i = 0; i < rounds; ++i) {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   await page.goto(`${server.origin}/`);
   await page.waitForFunction(() => document.documentElement.classList.contains('rl-ready'));
-  await page.evaluate(() => {
-    window.__longest = 0;
-    new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__longest = Math.max(window.__longest, e.duration); }).observe({ type: 'longtask' });
-  });
   const t0 = Date.now();
   await page.evaluate(() => window.retryLabFleetSection.load());
   await page.waitForFunction(() => window.retryLabFleet && window.retryLabFleet.state());
   const opening = Date.now() - t0;
-  await page.evaluate(() => { window.__longest = 0; }); // from here: while the map and the sweep compute
-  const { ms } = await page.evaluate(() => window.retryLabFleet.aws());
-  const longest = await page.evaluate(() => window.__longest);
-  runs.push({ opening, aws: ms, longest });
+  // From here: while the map and then the AWS sweep compute, every main-thread task traced.
+  const cdp = await page.context().newCDPSession(page);
+  const ended = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+  await cdp.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline', transferMode: 'ReturnAsStream' });
+  const { ms, points } = await page.evaluate(() => window.retryLabFleet.aws());
+  await cdp.send('Tracing.end');
+  const { stream } = await ended;
+  const { longest, longestCpu, mainThreads } = await longestMainTask(cdp, stream);
+  if (!mainThreads) throw new Error('fleet-page: the trace names no CrRendererMain thread');
+  runs.push({ opening, aws: ms, points: Object.keys(points).length, longest, longestCpu, load: os.loadavg()[0] });
   await page.close();
 }
 const chromiumVersion = browser.version();
@@ -46,12 +87,25 @@ await browser.close();
 await server.close();
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const n = (x) => Math.round(x).toLocaleString('en-US');
+const verdict = (value, budget, { strict = false } = {}) => {
+  const ok = strict ? value < budget : value <= budget;
+  return ok ? 'met' : `missed by ${n(value - budget)} ms (${(value / budget).toFixed(2)}×)`;
+};
 const aws = median(runs.map((r) => r.aws));
-const longest = Math.max(...runs.map((r) => r.longest));
-console.log(`Fleet section on the page, ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC; ${os.cpus()[0].model}, ${os.cpus().length} cores; load ${loadBefore} before, ${load()} after; Chromium ${chromiumVersion}; ${rounds} rounds`);
+const worst = runs.reduce((a, r) => (r.longest > a.longest ? r : a), runs[0]);
+console.log(`Fleet section on the page (bench/fleet-page.mjs), ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC; ${os.cpus()[0].model}, ${os.cpus().length} cores; load ${loadBefore} before, ${load()} after; Chromium ${chromiumVersion}; ${rounds} rounds`);
 console.log('');
-console.log('| case | measured | budget | verdict |');
-console.log('|---|---|---|---|');
-console.log(`| section loaded to the opening fleet run drawn (median) | ${median(runs.map((r) => r.opening))} ms | | |`);
-console.log(`| AWS 2015 figure, 95 points in two workers (median) | ${Math.round(aws)} ms | ≤ 2,000 ms | ${aws <= 2000 ? 'met' : 'MISSED'} |`);
-console.log(`| the main thread's longest task meanwhile (worst round) | ${Math.round(longest)} ms | < 50 ms | ${longest < 50 ? 'met' : 'MISSED'} |`);
+console.log('| round | section loaded to the opening fleet run drawn | AWS 2015 reproduction, points, completion time in the page | main thread\'s longest task meanwhile (wall) | its longest task in CPU time | load average (1 min) at its end |');
+console.log('|---|---|---|---|---|---|');
+runs.forEach((r, i) => console.log(`| ${i + 1} | ${n(r.opening)} ms | ${r.points} points, ${n(r.aws)} ms | ${r.longest.toFixed(1)} ms | ${r.longestCpu === null ? 'not in the trace' : `${r.longestCpu.toFixed(1)} ms`} | ${r.load.toFixed(1)} |`));
+console.log('');
+console.log('| case | measured | load average (1 min) | budget | verdict |');
+console.log('|---|---|---|---|---|');
+console.log(`| AWS 2015 reproduction's completion time in the page (median round) | ${n(aws)} ms | ${runs.find((r) => r.aws === aws).load.toFixed(1)} | ≤ ${n(AWS_BUDGET_MS)} ms | ${verdict(aws, AWS_BUDGET_MS)} |`);
+console.log(`| the main thread's longest task while the map and the AWS sweep compute (worst round) | ${worst.longest.toFixed(1)} ms | ${worst.load.toFixed(1)} | < ${TASK_BUDGET_MS} ms | ${verdict(worst.longest, TASK_BUDGET_MS, { strict: true })} |`);
+const cpus = runs.filter((r) => r.longestCpu !== null);
+if (cpus.length) {
+  const cpu = cpus.reduce((x, r) => (r.longestCpu > x.longestCpu ? r : x), cpus[0]);
+  console.log(`| the same, in the task's own CPU time (worst round; what the load does not stretch) | ${cpu.longestCpu.toFixed(1)} ms | ${cpu.load.toFixed(1)} | < ${TASK_BUDGET_MS} ms | ${verdict(cpu.longestCpu, TASK_BUDGET_MS, { strict: true })} |`);
+}

@@ -7,6 +7,7 @@
 // fleet computes on the page).
 
 import { mountFleet as mount } from './fleet/section.js';
+import { FLEET_CSS, mountFleetElement } from './fleet/embed.js';
 import { serveFleet } from './fleet/compute.js';
 import { loadBundle } from './bundles.js';
 
@@ -36,5 +37,12 @@ if (typeof document === 'undefined') {
     }
     return onPage;
   };
-  self.RetryLabFleetCode = { mountFleet: (box) => mount(box, { engineUrl, bundleUrl, mainEngine }) };
+  const where = { engineUrl, bundleUrl, mainEngine };
+  self.RetryLabFleetCode = {
+    mountFleet: (box) => mount(box, where),
+    // <retry-lab view="fleet"> (web/fleet/embed.js), its stylesheet beside this bundle.
+    mountFleetElement: (options) => mountFleetElement((box, more) => mount(box, { ...where, ...more }), {
+      ...options, styleUrl: new URL(FLEET_CSS, bundleUrl || location.href).href,
+    }),
+  };
 }

@@ -36,6 +36,9 @@ export async function buildElement({ dist, engineFile, name = 'retry-lab-element
       },
     }],
   });
+  // <retry-lab view="fleet">'s stylesheet (web/fleet/embed.js), scoped as the element's own.
+  const fleetCss = await build({ entryPoints: [join(here, '../fleet/fleet.css')], bundle: true, minify: true, write: false, logLevel: 'warning' });
+  await writeFile(join(dist, 'retry-lab-fleet.css'), scopeCss(fleetCss.outputFiles[0].text));
   const engine = await readFile(engineFile, 'utf8');
   await writeFile(join(dist, name), `${engine}\n;${bundle.outputFiles[0].text}`);
   await buildCompare({ dist });

@@ -9,6 +9,9 @@
 // (share/codec.js). Each element is its own explorable in its own shadow root, styled by a
 // constructed stylesheet (adoptedStyleSheets, which a strict `style-src 'self'` allows); the
 // host page's CSS does not reach in and the element's does not reach out.
+//
+// <retry-lab view="fleet"> is the fleet view instead (web/fleet/embed.js, docs/fleet.md): its
+// attributes are the fleet request's paths, and its code and engine load on demand.
 
 import ELEMENT_CSS from 'retrylab:element-css';
 import { createExplorable } from '../app.js';
@@ -107,20 +110,58 @@ class RetryLabElement extends HTMLElement {
         this.app = null;
         this.started = false;
       }
+      if (!this.isConnected && this.fleetView) {
+        this.watch.disconnect();
+        this.fleetView.destroy();
+        this.fleetView = null;
+        this.started = false;
+      }
     });
   }
 
   attributesChanged() {
     // One reload for any number of attributes set together.
-    if (!this.app || this.pending) return;
+    if (!(this.app || this.fleetView) || this.pending) return;
     this.pending = true;
     queueMicrotask(() => {
       this.pending = false;
-      if (this.app) this.loadAttributes();
+      if (this.fleetView) this.fleetView.attributesChanged();
+      else if (this.app) this.loadAttributes();
     });
   }
 
+  // view="fleet": the fleet view (web/fleet/embed.js), whose code (retrylab-fleet-section.js)
+  // and engine (retrylab-fleet.js) load beside this script only for such an element.
+  async startFleet() {
+    this.box.querySelector('.rl-loading').textContent = 'Loading the fleet…';
+    this.box.setAttribute('aria-label', 'Retry Lab: many callers, one server');
+    let code;
+    try {
+      code = await loadBundle(document, 'retrylab-fleet-section.js', 'RetryLabFleetCode');
+    } catch (error) {
+      this.fail(error);
+      return;
+    }
+    if (!this.isConnected) {
+      this.started = false;
+      return;
+    }
+    const base = SCRIPT_URL ? new URL('index.html', SCRIPT_URL).href : null;
+    this.fleetView = code.mountFleetElement({
+      box: this.box,
+      attributes: () => [...this.attributes].filter((a) => !isGlobal(a.name)).map((a) => [a.name, a.value]),
+      linkBase: () => base || window.location.href.split('#')[0],
+    });
+    await this.fleetView.ready;
+    this.classList.add('rl-ready');
+    this.dispatchEvent(new CustomEvent('retry-lab-ready', { bubbles: true }));
+  }
+
   async start() {
+    if (this.getAttribute('view') === 'fleet') {
+      this.startFleet();
+      return;
+    }
     let loaded;
     try {
       loaded = await engine();
@@ -285,6 +326,11 @@ class RetryLabElement extends HTMLElement {
   // For scripts and tests: the explorable's API once it is running (null before).
   get explorable() {
     return this.app;
+  }
+
+  // view="fleet": the fleet view's API once it is mounted (web/fleet/section.js), else null.
+  get fleet() {
+    return this.fleetView ? this.fleetView.api : null;
   }
 }
 

@@ -148,12 +148,3 @@ export const TABLE_COLUMNS = ['from (s)', 'attempts offered /s', 'of them retrie
 export function tableRows(series) {
   return series.points.map((p) => [p.startMs / 1000, fmt(p.offered), fmt(p.retries), p.capacity === null ? 'unlimited' : fmt(p.capacity), fmt(p.succeeded), fmt(p.timeouts), fmt(p.queue)]);
 }
-
-export function timelineCsv(result) {
-  const cols = ['startMs', 'created', 'firstAttempts', 'retries', 'succeeded', 'failed', 'timeouts', 'shed', 'outageRejected', 'served', 'late', 'queue', 'inService', 'tokens'];
-  const lines = [cols.join(',')];
-  result.timeline.bins.forEach((b, i) => {
-    lines.push([i * result.timeline.binMs, ...cols.slice(1).map((c) => (b[c] === null ? '' : String(b[c])))].join(','));
-  });
-  return `${lines.join('\r\n')}\r\n`;
-}

@@ -16,11 +16,15 @@ export const STALE_MS = 300;
 export function serveFleet(scope) {
   let engine = null;
   scope.addEventListener('message', async (event) => {
-    const { id, engineUrl, requests } = event.data;
+    const { id, engineUrl, requests, schema } = event.data;
     try {
       if (!engine) {
         scope.importScripts(engineUrl);
         engine = await scope.RetryLabEngine();
+      }
+      if (schema) {
+        scope.postMessage({ id, schema: engine.fleetSchema() });
+        return;
       }
       for (let i = 0; i < requests.length; ++i) scope.postMessage({ id, index: i, result: engine.fleet(requests[i]) });
       scope.postMessage({ id, done: true });
@@ -35,9 +39,13 @@ export function serveFleet(scope) {
 // fleetComputer(view, { engineUrl, bundleUrl, mainEngine }):
 //   run(requests, { onResult(index, result), onDone(results), onError(message) }) — the
 //   callbacks are called only while this job is the newest;
+//   schema() — a promise of the fleet engine file's fleetSchema() (FLEET.md §3 as data), asked
+//   of the worker once, or of the engine on the page where the worker cannot answer;
 //   mainEngine(): a promise of an engine with fleet() on the page, used when no worker can start.
 export function fleetComputer(view, { engineUrl, bundleUrl, mainEngine }) {
   let worker = null;
+  let schemaWanted = null; // { id, resolve } while the worker has been asked for the schema
+  let schemaPromise = null;
   let workerBroken = !bundleUrl || typeof view.Worker !== 'function';
   let running = null; // the job the worker is computing { id, requests, handlers, results, startedAt }
   let waiting = null; // the newest job, while another runs
@@ -47,6 +55,14 @@ export function fleetComputer(view, { engineUrl, bundleUrl, mainEngine }) {
   function stopWorker() {
     if (worker) worker.terminate();
     worker = null;
+    if (schemaWanted) schemaOnMain();
+  }
+
+  // The schema from the engine on the page (no worker, or the worker went away before it answered).
+  function schemaOnMain() {
+    const wanted = schemaWanted;
+    schemaWanted = null;
+    if (wanted) mainEngine().then((engine) => wanted.resolve(engine.fleetSchema()), (error) => wanted.resolve({ ok: false, errors: [{ message: error.message }] }));
   }
 
   function onMain(job) {
@@ -90,7 +106,18 @@ export function fleetComputer(view, { engineUrl, bundleUrl, mainEngine }) {
       return false;
     }
     worker.addEventListener('message', (event) => {
-      const { id, index, result, done, error } = event.data;
+      const { id, index, result, done, error, schema } = event.data;
+      if (schemaWanted && id === schemaWanted.id) {
+        if (error) {
+          workerBroken = true;
+          stopWorker(); // asks the page's engine instead
+        } else {
+          const { resolve } = schemaWanted;
+          schemaWanted = null;
+          resolve(schema);
+        }
+        return;
+      }
       const job = running;
       if (!job || job.id !== id) return;
       if (error) {
@@ -124,6 +151,16 @@ export function fleetComputer(view, { engineUrl, bundleUrl, mainEngine }) {
   }
 
   return {
+    schema() {
+      if (!schemaPromise) {
+        schemaPromise = new Promise((resolve) => {
+          schemaWanted = { id: nextId++, resolve };
+          if (!workerBroken && (worker || startWorker())) worker.postMessage({ id: schemaWanted.id, engineUrl, schema: true });
+          else schemaOnMain();
+        });
+      }
+      return schemaPromise;
+    },
     run(requests, handlers) {
       const job = { id: nextId++, requests, handlers, results: new Array(requests.length) };
       if (!running) {
@@ -147,6 +184,7 @@ export function fleetComputer(view, { engineUrl, bundleUrl, mainEngine }) {
       if (mainTimer) view.clearTimeout(mainTimer);
       running = null;
       waiting = null;
+      schemaWanted = null;
       stopWorker();
     },
   };

@@ -5,40 +5,36 @@
 
 // --- the field table ---------------------------------------------------------------------------
 
-// The fleet request's fields as dotted paths, { path → row } with each row's type, default,
-// bounds and choices. The one place the section reads the field table: from the fleet engine
-// file's fleetSchema() when it has one (FLEET.md §3 as data), else from the echo of the
-// opening run's request (defaults and types only; the bounds are then the controls' own,
-// which lie within FLEET.md §3's, and the engine still validates every request).
-export function fleetTable(engine, openingEcho) {
-  const rows = new Map();
-  const schema = typeof engine.fleetSchema === 'function' ? engine.fleetSchema() : null;
-  if (schema && schema.ok !== false && Array.isArray(schema.fleet)) {
-    const walk = (list, prefix) => {
-      for (const row of list) {
-        const path = prefix ? `${prefix}.${row.name}` : row.name;
-        rows.set(path, row);
-        if (row.type === 'object' && row.members) walk(row.members, path);
-        if (row.type === 'variant' && row.variants) for (const v of row.variants) walk(v.members, path);
-      }
-    };
-    walk(schema.fleet, '');
-    return { rows, from: 'fleetSchema' };
+// The fleet request's fields as dotted paths, { rows: path → row, opening, from } with each
+// row's type, default, bounds and choices, from the fleet engine file's fleetSchema() answer
+// (FLEET.md §3 as data, docs/engine.md §7): the one place the section reads the field table.
+// A variant's members are rows of their own (trigger.factor); a path two variants share
+// (trigger.startMs) keeps the first variant's row, the one the default is; the variant's name
+// (trigger.kind) is a choice row of its own. `opening` is the
+// opening fleet run's request, the table's defaults (the echo of a run of {}). An answer that
+// is not a table (the page's engine file, an error object) throws, naming what it got.
+export function fleetTable(schema) {
+  if (!schema || schema.ok === false || !Array.isArray(schema.fleet)) {
+    const said = schema && Array.isArray(schema.errors) ? schema.errors.map((e) => e.message).join(' ') : 'no fleet table';
+    throw new Error(`the engine gave no fleet request table (${said})`);
   }
-  const walk = (obj, prefix) => {
-    for (const [name, value] of Object.entries(obj)) {
-      const path = prefix ? `${prefix}.${name}` : name;
-      if (value && typeof value === 'object' && !Array.isArray(value)) {
-        rows.set(path, { name, type: 'object', default: value });
-        walk(value, path);
-      } else {
-        const type = Array.isArray(value) ? 'list' : value === null ? 'null' : typeof value;
-        rows.set(path, { name, type, default: value });
+  const rows = new Map();
+  const walk = (list, prefix) => {
+    for (const row of list) {
+      const path = prefix ? `${prefix}.${row.name}` : row.name;
+      if (!rows.has(path)) rows.set(path, row);
+      if (row.type === 'object' && row.members) walk(row.members, path);
+      if (row.type === 'variant' && row.variants) {
+        // The variant's name is a field too (trigger.kind, network.dist).
+        const key = `${path}.${row.discriminator}`;
+        if (row.discriminator && !rows.has(key)) rows.set(key, { name: row.discriminator, type: 'choice', choices: row.variants.map((v) => ({ name: v.name, description: v.description })) });
+        for (const v of row.variants) walk(v.members || [], path);
       }
     }
   };
-  walk(openingEcho, '');
-  return { rows, from: 'echo' };
+  walk(schema.fleet, '');
+  const opening = Object.fromEntries(schema.fleet.map((row) => [row.name, row.default === undefined ? null : row.default]));
+  return { rows, opening, from: 'fleetSchema' };
 }
 
 // --- the controls --------------------------------------------------------------------------

@@ -5,13 +5,14 @@
 // rules and queue order, the gates of FLEET.md §5 (presets.js), the slowdown, the load. The
 // request is in the address as a fleet link (`#v=1&view=fleet&…`).
 
-import { h, mount, patch, toMarkup } from '../dom.js';
+import { h, mount, patch } from '../dom.js';
 import { download } from '../export/download.js';
 import {
   CHOICE_WORDS, CONTROLS, GATES, controlBounds, encodeFleetLink, fleetTable, gateDefaults, getPath,
   isFleetLink, parseFleetLink, requestDiff, setPath, sideEffectsOf, stormSeries, verdictOf,
 } from './model.js';
-import { TABLE_COLUMNS, binText, stormChart, tableRows, timelineCsv } from './chart.js';
+import { TABLE_COLUMNS, binText, stormChart, tableRows } from './chart.js';
+import { awsCsv, brookerCsv, collapseCsv, fleetFileName, stormSvg, timelineCsv } from './export.js';
 import { STALE_MS, fleetComputer } from './compute.js';
 import { fleetPresets } from './presets.js';
 import { AWS_COLUMNS, CLIENTS, STRATEGIES, aws2015Requests, awsLegend, awsPanel, awsSummary, awsTableRows } from './aws2015.js';
@@ -22,23 +23,26 @@ import { BROOKER_COLUMNS, brookerLegends, brookerPanels, brookerRequests, brooke
 const P = 'fl-'; // the section's id prefix
 const id = (name) => `${P}${name}`;
 
-// The light theme's paint for the SVG download (css tokens, light).
-const SVG_STYLE = [
-  'svg{font:12px system-ui,sans-serif;background:#fff}', 'text{fill:#1d1c1a}', '.fl-tick{fill:#595650}',
-  '.fl-axis{stroke:#595650}', '.fl-grid{stroke:#d9d4ca;stroke-width:.5}', '.fl-trigger{fill:#fde6e3}',
-  '.fl-line{stroke-width:2}', '.fl-offered{stroke:#2a5db0;fill:#2a5db0}', '.fl-capacity{stroke:#1d1c1a;fill:#1d1c1a}',
-  '.fl-succeeded{stroke:#16713f;fill:#16713f}', '.fl-timeouts{stroke:#9a4a00;fill:#9a4a00}', '.fl-queue{fill:#6c3ba6;opacity:.5}',
-  '.fl-mark{stroke:#1d1c1a;stroke-dasharray:3 3}', '.fl-cursor{display:none}',
-].join('');
-
-export function mountFleet(root, { engineUrl, bundleUrl, mainEngine }) {
+// Options besides the engine's whereabouts (for <retry-lab view="fleet">, embed.js):
+//   parts: 'section' (the story, the storm, the controls, the map and the reproductions) or
+//     'view' (the storm with its verdict and side effects, and the controls);
+//   address: read the fleet link in the page's address and keep it there (the article's);
+//   initial(table): the first request to draw instead of the address's, as
+//     { request, note } (`note`: what of it was not used, in words, shown until the reader
+//     changes something); fieldName(path): a field as the reader wrote it, in messages;
+//   linkBase(): the page "Copy the fleet link" points at.
+export function mountFleet(root, {
+  engineUrl, bundleUrl, mainEngine, parts = 'section', address = true, initial = null,
+  fieldName = (path) => path, linkBase = null,
+}) {
   const doc = root.ownerDocument;
   const win = doc.defaultView;
   const presets = fleetPresets();
   const computer = fleetComputer(win, { engineUrl, bundleUrl, mainEngine });
+  const whole = parts !== 'view';
 
-  let table = null; // fleetTable(): set from the opening run's echo
-  let openingEcho = null;
+  let table = null; // fleetTable(): the fleet engine's fleetSchema(), asked of the worker first
+  let openingEcho = null; // the opening fleet run's request: the table's defaults
   let request = {}; // the reader's request, as its differences from the opening run
   let shown = null; // { request, result, withKey, series }
   let cursor = null;
@@ -49,7 +53,7 @@ export function mountFleet(root, { engineUrl, bundleUrl, mainEngine }) {
 
   root.replaceChildren(mount(h('div', { class: 'fl' },
     // The story, here rather than in index.html: the page's opening bytes stay as they were.
-    h('div', { class: 'prose fl-story' },
+    whole && h('div', { class: 'prose fl-story' },
       h('p', {}, h('strong', {}, 'A slowdown becomes a storm. '), 'Ten seconds in, for ten seconds, every attempt takes four times as long. The server can now serve half of what arrives; the queue grows; answers start to come after their caller has stopped waiting, and each caller that stopped waiting sends its payment again. The server works through a queue of attempts nobody is waiting for, and every one of them still charges a card.'),
       h('p', {}, h('strong', {}, 'The storm outlives it. '), 'When the slowdown ends the server is as fast as before, but the queue it left behind is made of attempts already too old to be answered in time, and each one that times out sends another. If the fleet does not come back, this is a metastable failure: a state that keeps itself going after its cause has gone. The verdict under the chart is read from the run itself.'),
       h('p', {}, h('strong', {}, 'What stops it '), 'is what takes the retries out of the loop: not retrying at all, a client-side token bucket that lets retries through only while first attempts succeed, a server that drops work that can no longer finish in time, or one that serves the newest attempt first. Dropping only what has already expired is not enough: a first-in first-out queue then serves attempts with less time left than their service needs. Try each below; every figure is computed in your browser from the same seed, by the engine’s fleet model.')),
@@ -78,7 +82,7 @@ export function mountFleet(root, { engineUrl, bundleUrl, mainEngine }) {
         h('select', { id: id('preset') }, h('option', { value: '' }, 'none (the opening run’s gates: none)'), ...presets.map((p) => h('option', { value: p.id }, p.label))),
         h('div', { id: id('preset-card'), class: 'fl-card' })),
       h('button', { type: 'button', id: id('reset') }, 'Back to the opening fleet run')),
-    h('section', { class: 'fl-map-box', 'aria-labelledby': id('map-h') },
+    whole && h('section', { class: 'fl-map-box', 'aria-labelledby': id('map-h') },
       h('h3', { id: id('map-h') }, 'Where it recovers: the stability map'),
       h('p', {}, 'The same fleet at five loads and seven slowdown lengths, one engine run per cell: the time it recovers, or “down” when it is still down as new requests stop. Below some load a slowdown of any length is ridden out; above it, a longer slowdown tips the fleet into a storm that outlives it. The opening run is marked ●. Arrow keys move between cells; Enter (or a click) draws that cell’s run above.'),
       h('p', { class: 'fl-note-text' }, 'A recovery time is the engine’s own test: the first second after the slowdown from which, to the end of new requests, every second’s successes are at least 90 % of its new requests. At light load a chance burst of new requests in one second can fail that test with no retry in sight, which is why a light load can show a late recovery time.'),
@@ -86,7 +90,7 @@ export function mountFleet(root, { engineUrl, bundleUrl, mainEngine }) {
       h('div', { id: id('map'), class: 'fl-scroll-x' }),
       h('p', { id: id('map-readout'), class: 'fl-readout', 'aria-live': 'polite' }),
       h('button', { type: 'button', id: id('map-again') }, 'Map the settings above instead')),
-    h('section', { class: 'fl-repro', 'aria-labelledby': id('aws-h') },
+    whole && h('section', { class: 'fl-repro', 'aria-labelledby': id('aws-h') },
       h('h3', { id: id('aws-h') }, 'Reproduced here: AWS 2015, “Exponential Backoff and Jitter”'),
       h('p', {}, 'Marc Brooker’s post had clients contend for one row under optimistic concurrency: each reads the row’s version, writes with it, and retries after a backoff when another write got there first. Its simulator’s means over 100 runs are the crosses; the lines are this engine’s, computed in your browser for 10 to 190 clients and five strategies as you read. Jitter cuts the writes, and full jitter the time it takes everyone to finish.'),
       h('p', { id: id('aws-status'), role: 'status' }, 'Waiting for the opening run…'),
@@ -94,9 +98,10 @@ export function mountFleet(root, { engineUrl, bundleUrl, mainEngine }) {
         h('figure', {}, h('div', { id: id('aws-writes') }), h('figcaption', {}, 'Writes, all clients together, against clients')),
         h('figure', {}, h('div', { id: id('aws-time') }), h('figcaption', {}, 'Time until the last client has written (ms), against clients'))),
       h('div', { id: id('aws-legend') }),
+      h('p', { class: 'fl-exports' }, h('button', { type: 'button', id: id('aws-csv') }, 'Download the figure’s data (CSV)')),
       h('details', { class: 'fl-data' }, h('summary', {}, 'The reproduction as a table, beside the peer’s means'),
         h('div', { id: id('aws-table'), class: 'fl-scroll', tabindex: 0, role: 'region', 'aria-label': 'The AWS 2015 reproduction, as a table' }))),
-    h('section', { class: 'fl-repro', 'aria-labelledby': id('bk-h') },
+    whole && h('section', { class: 'fl-repro', 'aria-labelledby': id('bk-h') },
       h('h3', { id: id('bk-h') }, 'Reproduced here: Brooker 2022, token buckets against retries'),
       h('p', {}, 'A server that fails a share of its requests, and 100 clients sending 10 requests a second each for 10 seconds. Three retries buy success at the price of load, which grows fastest exactly when the server is failing; the token bucket lets a retry through only while first attempts keep succeeding, so its load stays near one attempt per request. The crosses are Brooker’s own simulator; the third panel splits the same 100 requests a second over 10, 100 and 1,000 clients, each with its own bucket.'),
       h('p', { id: id('bk-status'), role: 'status' }, 'Waiting for the reproduction above…'),
@@ -105,14 +110,16 @@ export function mountFleet(root, { engineUrl, bundleUrl, mainEngine }) {
         h('figure', {}, h('div', { id: id('bk-load') }), h('figcaption', {}, 'Load (attempts per request) against the failure rate')),
         h('figure', {}, h('div', { id: id('bk-clients') }), h('figcaption', {}, 'The bucket’s load for 10, 100 and 1,000 clients'))),
       h('div', { id: id('bk-legend') }),
+      h('p', { class: 'fl-exports' }, h('button', { type: 'button', id: id('bk-csv') }, 'Download the figure’s data (CSV)')),
       h('details', { class: 'fl-data' }, h('summary', {}, 'The reproduction as a table, beside his results'),
         h('div', { id: id('bk-table'), class: 'fl-scroll', tabindex: 0, role: 'region', 'aria-label': 'The Brooker 2022 reproduction, as a table' }))),
-    h('section', { class: 'fl-repro', 'aria-labelledby': id('col-h') },
+    whole && h('section', { class: 'fl-repro', 'aria-labelledby': id('col-h') },
       h('h3', { id: id('col-h') }, 'Reproduced here: Brooker’s retry collapse'),
       h('p', {}, 'One busy client, 40 requests a second, and a server whose every attempt takes longer the more it is serving. A five-second spike to twice the rate pushes service past the three-second timeout; each timeout is retried at once, twice, and the server spends itself on attempts nobody is waiting for. Backing off with full jitter from a 20 s base spreads the same retries out, and every request succeeds.'),
       h('p', { id: id('col-status'), role: 'status' }, 'Waiting for the reproductions above…'),
       h('div', { class: 'fl-panels' }, h('figure', {}, h('div', { id: id('col-chart') }), h('figcaption', {}, 'Successes per second, 0 to 80 s'))),
-      h('div', { id: id('col-legend') }))), doc));
+      h('div', { id: id('col-legend') }),
+      h('p', { class: 'fl-exports' }, h('button', { type: 'button', id: id('col-csv') }, 'Download the figure’s data (CSV)')))), doc));
 
   const $ = (name) => root.querySelector(`#${id(name)}`);
   const verdictBox = $('verdict');
@@ -132,6 +139,7 @@ export function mountFleet(root, { engineUrl, bundleUrl, mainEngine }) {
   // charts do.
   function lazyTable(boxName, build) {
     const box = $(boxName);
+    if (!box) return () => {}; // not in this view (parts: 'view')
     const details = box.closest('details');
     const draw = () => {
       if (details.open) patch(box, build());
@@ -169,7 +177,7 @@ export function mountFleet(root, { engineUrl, bundleUrl, mainEngine }) {
     computer.run([withKeyFlag(req, false), withKeyFlag(req, true)], {
       onResult(index, result) {
         if (!result.ok) {
-          if (index === 0) showError(`The fleet could not run: ${result.errors.map((e) => e.message).join(' ')} The last good run stays on show.`);
+          if (index === 0) showError(`The fleet could not run: ${result.errors.map((e) => (e.field && e.detail ? `${fieldName(e.field)} ${e.detail}` : e.message)).join(' ')} The last good run stays on show.`);
           return;
         }
         if (index === 0) {
@@ -189,11 +197,6 @@ export function mountFleet(root, { engineUrl, bundleUrl, mainEngine }) {
   }
 
   function accept(req, result, withKey) {
-    if (!openingEcho) {
-      openingEcho = result.request;
-      table = fleetTable({ fleetSchema: null }, openingEcho);
-      buildControls();
-    }
     request = req;
     shown = { request: req, result, withKey, series: stormSeries(result) };
     if (cursor !== null && cursor >= shown.series.points.length) cursor = null;
@@ -384,16 +387,12 @@ export function mountFleet(root, { engineUrl, bundleUrl, mainEngine }) {
 
   // --- exports and the link -------------------------------------------------------------
 
-  $('csv').addEventListener('click', () => shown && download(doc, 'retrylab-fleet-timeline.csv', 'text/csv', timelineCsv(shown.result)));
-  $('svg').addEventListener('click', () => {
-    if (!shown) return;
-    const tree = stormChart(shown.series, { id: 'fleet' });
-    tree.children.unshift(h('style', {}, SVG_STYLE));
-    download(doc, 'retrylab-fleet.svg', 'image/svg+xml', toMarkup(tree));
-  });
+  $('csv').addEventListener('click', () => shown && download(doc, fleetFileName(shown.result, 'timeline', 'csv'), 'text/csv', timelineCsv(shown.result)));
+  $('svg').addEventListener('click', () => shown && download(doc, fleetFileName(shown.result, 'storm', 'svg'), 'image/svg+xml', stormSvg(shown.result)));
 
   const linkNow = () => `#${encodeFleetLink(requestDiff(shown.result.request, openingEcho, table))}`;
   function writeLink() {
+    if (!address) return;
     const hash = linkNow();
     if (win.location.hash === hash) return;
     try {
@@ -404,7 +403,7 @@ export function mountFleet(root, { engineUrl, bundleUrl, mainEngine }) {
   }
   $('copy').addEventListener('click', () => {
     if (!shown) return;
-    const url = `${win.location.href.split('#')[0]}${linkNow()}`;
+    const url = `${linkBase ? linkBase() : win.location.href.split('#')[0]}${linkNow()}`;
     const clip = win.navigator.clipboard;
     if (clip && clip.writeText) clip.writeText(url).catch(() => {});
     $('copy').textContent = 'Link copied';
@@ -417,22 +416,47 @@ export function mountFleet(root, { engineUrl, bundleUrl, mainEngine }) {
     showError('');
     compute(linked);
   }
-  win.addEventListener('hashchange', () => {
+  const onHash = () => {
     if (table && isFleetLink(win.location.hash)) readLink();
-  });
+  };
+  if (address) win.addEventListener('hashchange', onHash);
 
-  // The opening run first (its echo is the field table's defaults), then a fleet link's run.
-  const linkAtStart = isFleetLink(win.location.hash);
-  const firstSettle = new Promise((resolve) => settleWaiters.push(resolve));
-  compute({});
-  const ready = firstSettle.then(() => {
-    if (linkAtStart && table) {
-      const p = new Promise((resolve) => settleWaiters.push(resolve));
-      readLink();
-      return p;
+  // The field table first (the fleet engine's fleetSchema()), then the opening run, then a
+  // fleet link's run (or the `initial` request's): a link that cannot run leaves the opening
+  // run on show.
+  const linkAtStart = address && isFleetLink(win.location.hash);
+  const settledNow = (start) => {
+    const p = new Promise((resolve) => settleWaiters.push(resolve));
+    start();
+    return p;
+  };
+  const ready = computer.schema().then((schema) => {
+    table = fleetTable(schema);
+    openingEcho = table.opening;
+    buildControls();
+    return settledNow(() => compute({}));
+  }).then(() => {
+    if (linkAtStart) return settledNow(readLink);
+    if (initial) {
+      const first = initial(table);
+      if (Object.keys(first.request).length) return settledNow(() => showRequest(first.request, first.note));
+      showNote(first.note);
     }
     return null;
+  }).catch((error) => {
+    verdictBox.textContent = 'The fleet could not be computed here.';
+    showError(`The fleet engine could not run here (${error.message}).`);
   });
+
+  // A request from outside (<retry-lab view="fleet">'s attributes), with what of it was not used.
+  function showNote(note) {
+    linkNote = note || '';
+    showError('');
+  }
+  function showRequest(req, note) {
+    showNote(note);
+    compute(req);
+  }
 
   // --- the stability map: one worker of its own; a newer map replaces a stale one -------------
 
@@ -494,7 +518,7 @@ export function mountFleet(root, { engineUrl, bundleUrl, mainEngine }) {
       if (cell) cell.focus();
     }
   }
-  $('map').addEventListener('keydown', (event) => {
+  if (whole) $('map').addEventListener('keydown', (event) => {
     const cell = mapCell(event.target);
     if (!cell) return;
     let [r, c] = [Number(cell.dataset.row), Number(cell.dataset.col)];
@@ -512,11 +536,11 @@ export function mountFleet(root, { engineUrl, bundleUrl, mainEngine }) {
     event.preventDefault();
     focusCell(r, c);
   });
-  $('map').addEventListener('pointerover', (event) => {
+  if (whole) $('map').addEventListener('pointerover', (event) => {
     const cell = mapCell(event.target);
     if (cell) focusCell(Number(cell.dataset.row), Number(cell.dataset.col), { move: false });
   });
-  $('map').addEventListener('click', (event) => {
+  if (whole) $('map').addEventListener('click', (event) => {
     const cell = mapCell(event.target);
     if (cell) openCell(Number(cell.dataset.row), Number(cell.dataset.col));
   });
@@ -524,7 +548,7 @@ export function mountFleet(root, { engineUrl, bundleUrl, mainEngine }) {
     const item = mapState.items.find((x) => x.row === r && x.col === c);
     if (item) compute(item.request, { fromReader: true });
   }
-  $('map-again').addEventListener('click', () => shown && runMap(request));
+  if (whole) $('map-again').addEventListener('click', () => shown && runMap(request));
 
   // --- the AWS 2015 reproduction: two workers of its own, so the controls above stay quick -----
 
@@ -589,8 +613,14 @@ export function mountFleet(root, { engineUrl, bundleUrl, mainEngine }) {
     });
     scheduleAws();
   }
+  // The reproductions' figures as CSV: what is computed so far, beside the published figures.
+  if (whole) {
+    $('aws-csv').addEventListener('click', () => download(doc, 'retry-lab-fleet-aws-2015-occ-10-190-clients-5-strategies.csv', 'text/csv', awsCsv(aws.points)));
+    $('bk-csv').addEventListener('click', () => download(doc, 'retry-lab-fleet-brooker-2022-token-bucket-failure-rates.csv', 'text/csv', brookerCsv(bk.points)));
+    $('col-csv').addEventListener('click', () => download(doc, 'retry-lab-fleet-brooker-collapse-spike-40-per-s.csv', 'text/csv', collapseCsv(col.results)));
+  }
   // The map first (it follows the story), then the reproductions, one after another.
-  ready.then(() => runMap({}, runAws));
+  if (whole) ready.then(() => shown && runMap({}, runAws));
 
   // --- Brooker 2022, once AWS 2015 is done (one worker) -----------------------------------------
 
@@ -686,6 +716,15 @@ export function mountFleet(root, { engineUrl, bundleUrl, mainEngine }) {
     settled: () => (!busy ? Promise.resolve() : new Promise((resolve) => settleWaiters.push(resolve))),
     state: () => (shown ? { request: shown.request, result: shown.result, withKey: shown.withKey, verdict: verdictOf(shown.result) } : null),
     load: (req) => compute(req, { fromReader: true }),
+    // For <retry-lab view="fleet">: the table (once ready), a request with its note, a note alone.
+    table: () => table,
+    show: (req, note = '') => showRequest(req, note),
+    note: showNote,
+    destroy() {
+      win.removeEventListener('hashchange', onHash);
+      computer.destroy();
+      if (whole) mapComputer.destroy();
+    },
     link: () => (shown ? linkNow() : null),
     where: () => computer.where(),
   };

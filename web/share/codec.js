@@ -116,10 +116,14 @@ const list = (raw) => (raw === '' ? [] : raw.split(','));
 // has at least one "key=value".
 export function isLink(hash) {
   const text = hash.startsWith('#') ? hash.slice(1) : hash;
-  // A `view` key names another view's link (view=fleet, view=compare: README, "Links to a run"),
-  // which that view reads; the single run's link has none.
-  return text.includes('=') && !/(^|&)view=/.test(text);
+  // `view=compare` and `view=fleet` (README, "Links to a run") are those views' links, which
+  // their own readers take (share/compare-link.js isCompareLink, fleet/model.js isFleetLink),
+  // matched as they match them. Any other `view` is read here, as a single run's link, so that
+  // the reader is told which key was not used rather than the link going unread.
+  const parts = text.split('&');
+  return text.includes('=') && !OTHER_VIEWS.some((view) => parts.includes(`view=${view}`));
 }
+export const OTHER_VIEWS = ['compare', 'fleet'];
 
 // <retry-lab max-retries="0" idempotency-key> : the kebab-case of each input's name.
 export const attributeName = (field) => field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);

@@ -5,20 +5,46 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   encodeFleetLink, fleetTable, isFleetLink, parseFleetLink, requestDiff, sideEffectsOf, stormSeries, verdictOf,
 } from '../../../web/fleet/model.js';
-import { binText, stormChart, stormSummary, timelineCsv } from '../../../web/fleet/chart.js';
+import { binText, stormChart, stormSummary } from '../../../web/fleet/chart.js';
+import { awsCsv, collapseCsv, fleetFileName, stormSvg, timelineCsv } from '../../../web/fleet/export.js';
+import { attributeOfPath, readFleetAttributes } from '../../../web/fleet/embed.js';
 import { fleetPresets } from '../../../web/fleet/presets.js';
 import { toMarkup } from '../../../web/dom.js';
+import { DIST } from '../../browser/lib/dist.js';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '../../..');
 const CASES = JSON.parse(readFileSync(join(repo, '../shared/conformance/fleet-cases.json'), 'utf8')).cases;
 const caseNamed = (name) => CASES.find((c) => c.name === name);
 const opening = caseNamed('9.5 the opening fleet run').result;
-const table = fleetTable({}, opening.request);
+// The fleet engine file the page serves (dist/retrylab-fleet.js) and its fleetSchema().
+const require = createRequire(import.meta.url);
+const fleetEngine = await require(join(DIST, 'retrylab-fleet.js'))();
+const table = fleetTable(fleetEngine.fleetSchema());
+
+test('fleetTable() is the fleet engine file’s fleetSchema(): FLEET.md §3’s fields by path, their defaults the opening run', () => {
+  assert.equal(table.from, 'fleetSchema');
+  // The opening run's request as the independent model echoes it (its defaults, FLEET.md §3).
+  assert.deepEqual(table.opening, opening.request);
+  // FLEET.md §3: the server's stale-work rule and its three values; the slowdown's factor of 4
+  // (from 10 s to 20 s); maxRetries 0 to 100; a gate's fields under its path.
+  assert.deepEqual(table.rows.get('server.dropStale').choices.map((c) => c.name), ['never', 'expired', 'unfinishable']);
+  assert.equal(table.rows.get('trigger.factor').default, 4);
+  assert.deepEqual(table.rows.get('trigger.kind').choices.map((c) => c.name), ['slowdown', 'outage']);
+  assert.equal(table.rows.get('trigger.startMs').default, 10000, 'the slowdown’s row, not the outage’s (which has no default)');
+  assert.deepEqual([table.rows.get('policy.maxRetries').min, table.rows.get('policy.maxRetries').max], [0, 100]);
+  assert.equal(table.rows.get('gates.bucket.capacity').default, 5);
+  assert.equal(table.rows.get('gates.bucket').type, 'object');
+  assert.equal(table.rows.has('policy.maxRetriez'), false);
+  // What is not a table is refused by name, never read as an empty one.
+  assert.throws(() => fleetTable({ ok: false, errors: [{ message: 'This engine file has no fleetSchema().' }] }), /no fleetSchema\(\)/);
+  assert.throws(() => fleetTable(null), /no fleet request table/);
+});
 
 test('the opening run is the empty request: its link is the view alone', () => {
   assert.deepEqual(requestDiff(opening.request, opening.request, table), {});
@@ -98,9 +124,81 @@ test('the storm’s series: offered = first attempts + retries, capacity = worke
   assert.ok(svg.includes('slowdown ends 20 s') && svg.includes('new requests stop 60 s') && !svg.includes('recovered '));
   assert.match(stormSummary(s), /metastable failure/);
   assert.match(binText(s, 12), /^12–13 s: /);
-  const csv = timelineCsv(opening).trim().split('\r\n');
-  assert.equal(csv.length, opening.timeline.bins.length + 1);
-  assert.equal(csv[1].split(',')[0], '0');
+});
+
+// An RFC 4180 file of plain cells (the fleet's hold no comma or quote) as objects by heading.
+const csvRecords = (text) => {
+  assert.ok(text.endsWith('\r\n'));
+  const [head, ...lines] = text.slice(0, -2).split('\r\n');
+  const names = head.split(',');
+  return lines.map((line) => Object.fromEntries(line.split(',').map((v, i) => [names[i], v])));
+};
+
+test('the timeline CSV is the bins: one row per bin with every field of the bin, its time, and offered and capacity per bin', () => {
+  const bins = opening.timeline.bins;
+  const rows = csvRecords(timelineCsv(opening));
+  assert.equal(rows.length, bins.length);
+  rows.forEach((row, i) => {
+    // Every field the bin has, as the bin has it (null as an empty cell), and nothing else.
+    assert.deepEqual(Object.keys(row), ['startMs', 'endMs', ...Object.keys(bins[i]), 'offered', 'capacity']);
+    for (const [k, v] of Object.entries(bins[i])) assert.equal(row[k], v === null ? '' : String(v), `bin ${i} ${k}`);
+    assert.equal(Number(row.startMs), i * 1000);
+    assert.equal(Number(row.endMs), (i + 1) * 1000);
+    assert.equal(Number(row.offered), bins[i].firstAttempts + bins[i].retries);
+    // FLEET §3: 10 workers × 1,000 ms ÷ 50 ms = 200 attempts a bin; ×4 as long from 10 to 20 s.
+    assert.equal(Number(row.capacity), i >= 10 && i < 20 ? 50 : 200);
+  });
+});
+
+test('the fleet downloads are named after the run, and the SVG holds a title, the verdict and a key', () => {
+  assert.equal(fleetFileName(opening, 'timeline', 'csv'),
+    'retry-lab-fleet-100-clients-at-1-s-slowdown-x4-10-20-s-3-retries-jitter-none-drop-stale-never-fifo-no-gate-metastable-timeline.csv');
+  const lifo = caseNamed('9.5 lifo').result;
+  assert.match(fleetFileName(lifo, 'storm', 'svg'), /-lifo-no-gate-recovered-storm\.svg$/);
+  const bucket = caseNamed('fleet-scoped bucket').result;
+  assert.match(fleetFileName(bucket, 'storm', 'svg'), /-token-bucket-fleet-recovered-storm\.svg$/);
+  const svg = stormSvg(opening);
+  assert.ok(svg.startsWith('<?xml'));
+  assert.match(svg, /<title>Retry Lab fleet: Still down when new requests stop at 60 s: a metastable failure\./);
+  assert.ok(svg.includes('Verdict: still down: a metastable failure.'));
+  assert.ok(svg.includes('Retry Lab · 100 clients at 1/s, slowdown ×4 10–20 s'));
+  const key = svg.slice(svg.indexOf('data-part="key"'));
+  for (const label of ['attempts offered /s', 'capacity /s', 'successes /s', 'timeouts /s', 'waiting (the queue)', 'the slowdown']) assert.ok(key.includes(label), label);
+  assert.ok(!/var\(--/.test(svg), 'no page tokens in a file that leaves the page');
+});
+
+test('the reproductions’ CSV: every point of the figure with the published one beside it', () => {
+  const points = new Map([['full:10', { writes: 40, makespanMs: 470, failures: 30 }]]);
+  const rows = csvRecords(awsCsv(points));
+  assert.equal(rows.length, 19 * 5);
+  const full10 = rows.find((r) => r.clients === '10' && r.strategy === 'full');
+  // The peer's FullJitter at 10 clients (../shared/reference/aws-2015-peer-seed1.csv): 465 ms, 38 writes.
+  assert.deepEqual(full10, { clients: '10', strategy: 'full', writes: '40', makespanMs: '470', failures: '30', peerWrites: '38', peerMakespanMs: '465' });
+  assert.equal(rows.find((r) => r.clients === '190' && r.strategy === 'none').writes, '', 'not computed yet: empty');
+  const none = caseNamed('9.5 lifo').result; // any service result stands in for a collapse run
+  const col = csvRecords(collapseCsv([none, null]));
+  assert.equal(col.length, 80);
+  assert.equal(col[12].noneSucceeded, String(none.timeline.bins[12].succeeded));
+  assert.equal(col[12].jitterSucceeded, '');
+  assert.equal(col[30].nonePeerSuccesses, '21'); // his spike_no_backoff, 30 s: 21 successes
+});
+
+test('<retry-lab view="fleet">: each field path in kebab-case per part is an attribute, its value as a link writes it', () => {
+  assert.equal(attributeOfPath('server.dropStale'), 'server.drop-stale');
+  assert.equal(attributeOfPath('gates.bucket.scope'), 'gates.bucket.scope');
+  const read = (pairs) => readFleetAttributes(pairs, table);
+  assert.deepEqual(read([['server.drop-stale', 'unfinishable'], ['policy.max-retries', '0'], ['policy.retry-on', 'timeout'], ['rate-per-client', '0.5']]),
+    { request: { server: { dropStale: 'unfinishable' }, policy: { maxRetries: 0, retryOn: ['timeout'] }, ratePerClient: 0.5 }, problems: [] });
+  assert.deepEqual(read([['gates.bucket', 'on'], ['gates.bucket.scope', 'fleet']]).request, { gates: { bucket: { scope: 'fleet' } } });
+  // A link, which the attributes override.
+  assert.deepEqual(read([['link', '#v=1&view=fleet&server.queueOrder=lifo&policy.maxRetries=5'], ['policy.max-retries', '1']]).request,
+    { server: { queueOrder: 'lifo' }, policy: { maxRetries: 1 } });
+  // Each unusable attribute is named as written.
+  const bad = read([['policy.max-retries', 'many'], ['max-retries', '2'], ['colour', 'red'], ['link', '#v=1&maxRetries=2'], ['view', 'compare']]);
+  assert.deepEqual(bad.problems.map((p) => p.key), ['max-retries', 'colour', 'link', 'view', 'policy.max-retries']);
+  assert.match(bad.problems[0].reason, /did you mean policy\.max-retries\?/);
+  assert.equal(bad.problems[4].reason, 'is not a number');
+  assert.deepEqual(read([['link', '#v=1&view=fleet&policy.maxRetries=x']]).problems.map((p) => p.key), ['link (policy.maxRetries)']);
 });
 
 test('each fleet preset sets only gates, each with its source and what it cannot represent', () => {
@@ -181,4 +279,51 @@ test('a newer input replaces a waiting one, a stale computation’s results are 
   view.workers[1].answer(['re']);
   assert.deepEqual(seen.slice(2), ['E result re', 'E done']);
   assert.equal(c.busy(), false);
+});
+
+test('the field table is asked of the worker once, and of the engine on the page when the worker cannot answer', async () => {
+  const { fleetComputer } = await import('../../../web/fleet/compute.js');
+  const view = fakeView();
+  const table = { fleet: [] };
+  const c = fleetComputer(view, { engineUrl: 'e.js', bundleUrl: 'b.js', mainEngine: () => Promise.reject(new Error('not on the page')) });
+  const asked = c.schema();
+  assert.equal(c.schema(), asked, 'one question, however often it is asked');
+  const [w] = view.workers;
+  assert.deepEqual(w.posted.map((m) => m.schema), [true]);
+  w.listeners.message({ data: { id: w.posted[0].id, schema: table } });
+  assert.equal(await asked, table);
+  // A worker that cannot load the engine: the page's engine is asked instead.
+  const onPage = { fleetSchema: () => ({ fleet: ['on the page'] }) };
+  const view2 = fakeView();
+  const c2 = fleetComputer(view2, { engineUrl: 'e.js', bundleUrl: 'b.js', mainEngine: () => Promise.resolve(onPage) });
+  const asked2 = c2.schema();
+  view2.workers[0].listeners.message({ data: { id: view2.workers[0].posted[0].id, error: 'importScripts failed' } });
+  assert.deepEqual(await asked2, { fleet: ['on the page'] });
+  assert.equal(c2.where(), 'main');
+});
+
+test('each view’s link is recognised by one reader: the single run’s, compare’s or the fleet’s', async () => {
+  const { isLink, linkCodec } = await import('../../../web/share/codec.js');
+  const { isCompareLink } = await import('../../../web/share/compare-link.js');
+  const readers = (hash) => [isLink(hash) && 'single', isCompareLink(hash) && 'compare', isFleetLink(hash) && 'fleet'].filter(Boolean);
+  for (const [hash, want] of [
+    ['#v=1&maxRetries=2', ['single']],
+    ['#v=1&view=fleet&policy.maxRetries=0', ['fleet']],
+    ['#v=1&view=fleet', ['fleet']],
+    ['#view=fleet', ['fleet']],
+    ['#v=1&view=compare&after.maxRetries=3', ['compare']],
+    ['#v=1&view=compare&of=fleet&after.policy.maxRetries=0', ['compare']],
+    // A view no reader takes is the single run's, which names the key it cannot use.
+    ['#v=1&view=fleets&maxRetries=2', ['single']],
+    ['#v=1&view=&maxRetries=2', ['single']],
+    ['#v=1&preview=fleet', ['single']],
+    // Anchors on the page are no link at all.
+    ['#fleet', []],
+    ['#experiment', []],
+    ['', []],
+  ]) assert.deepEqual(readers(hash), want, hash);
+  const pageEngine = await require(join(DIST, 'retrylab-engine.js'))();
+  const read = linkCodec(pageEngine.schema()).parseLink('#v=1&view=fleets&maxRetries=2');
+  assert.equal(read.inputs.maxRetries, 2);
+  assert.deepEqual(read.problems.map((p) => [p.key, p.value]), [['view', 'fleets']]);
 });
