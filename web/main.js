@@ -9,6 +9,7 @@ import { computeStory, fillFacts } from './story.js';
 import { PAGE_KEYS, attachSharing, startEmbedFrame } from './share/page.js';
 import { sectionLoader } from './load-sections.js';
 import { isLink } from './share/codec.js';
+import { attachSteps } from './explorable/steps.js';
 
 function showFailure(doc, message) {
   for (const box of doc.querySelectorAll('[data-retry-lab], [data-retry-traces], [data-client-lab], [data-fleet]')) {
@@ -45,18 +46,7 @@ async function start(doc) {
   const missing = fillFacts(doc, story);
   if (missing.length) console.error(`Retry Lab: ${missing.length} computed numbers could not be filled in.`, missing);
 
-  for (const button of doc.querySelectorAll('button[data-try]')) {
-    const result = story[button.dataset.try];
-    if (!result) continue;
-    button.hidden = false;
-    button.addEventListener('click', () => {
-      app.load(result.inputs);
-      const target = doc.getElementById('experiment');
-      const smooth = !doc.defaultView.matchMedia('(prefers-reduced-motion: reduce)').matches;
-      target.scrollIntoView({ behavior: smooth ? 'smooth' : 'auto', block: 'start' });
-      target.focus({ preventScroll: true });
-    });
-  }
+  attachSteps(doc, { ready: () => Promise.resolve(engine) }); // the article's figure and its "Try it" buttons
   for (const slot of doc.querySelectorAll('[data-engine-version]')) slot.textContent = engineVersion(engine);
 
   // The traces and the client lab, mounted when their bundle arrives.
