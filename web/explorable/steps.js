@@ -26,7 +26,7 @@ import { ms, num } from '../format.js';
 // The width from which the figure stands beside the article (css/story.css says the same).
 export const WIDE = '(min-width: 68.75rem)';
 // The reading band: a step is being read while it crosses this band of the viewport.
-const BAND = '-40% 0px -55% 0px';
+const BAND = '-45% 0px -50% 0px';
 
 // "charges 2 → 1 · outcome success → unknown": the metrics that differ between two runs.
 export function changeWords(before, after) {
@@ -102,6 +102,9 @@ export function attachSteps(doc, { ready }) {
       return null;
     }
     const announce = root.querySelector(`#${prefix}announce`);
+    // Its drawing's region has a name of its own: a page with several figures names each once.
+    const heading = root.querySelector(`#${prefix}figure-heading`);
+    if (heading) heading.textContent = place === side ? 'The run, drawn, beside the article' : `The run, drawn, after “${names[firstStep(place)]}”`;
     const figure = { place, box, app, step: null, what: '', prefix };
     back.addEventListener('click', () => show(figure, 'opening'));
     figure.show = (step) => {
@@ -128,6 +131,9 @@ export function attachSteps(doc, { ready }) {
     figures.set(place, figure);
     return figure;
   }
+
+  // A slot's step: its paragraph's first button's.
+  const firstStep = (slot) => slot.previousElementSibling?.querySelector('button[data-try]')?.dataset.try || 'opening';
 
   // The place a button's step is shown: the sticky figure on a wide screen, else the slot
   // right after the button's paragraph.
