@@ -28,8 +28,10 @@ const BUDGET_BYTES = 60 * 1024;
 // live region, first screen and "Also in force" list took retrylab.js from 18.7 to about
 // 21 KB, compare mode's hook and the fleet section's loader and paragraph about 0.8 KB, and
 // issue 18's tape writer the engine file 0.7 KB less its cuts (BENCHMARKS.md). The 60 KB
-// budget is missed by 11.8 KB; issue 18 stays open for it.
-const CEILING_BYTES = 72 * 1024;
+// budget is missed by 11.8 KB; issue 18 stays open for it. 74 KB for issue 15's figure beside
+// the article (web/explorable/steps.js, css/story.css, the steps' markup: 2.0 KB gzipped,
+// measured 73.8 KB), which the engine's loading on demand (issue 18) takes back many times over.
+const CEILING_BYTES = 74 * 1024;
 const LATER = [
   // 31 KB until issue 16, whose 25 client presets (each with its versions, releases, what the
   // engine cannot represent and what the page sets) took the sections from 28.4 to 33.8 KB
@@ -56,8 +58,8 @@ const LATER = [
 // explorable's redesign (issue 15, about 2 KB). A section added below the article adds its
 // bundle to LATER with `scrolled: true` and raises this by its weight, said in BENCHMARKS.md:
 // the fleet section (issue 20) brings its bundle (36 KB ceiling) and the fleet engine file
-// (66 KB ceiling), so 106 + 102 KB.
-const SCROLLED_CEILING_BYTES = 208 * 1024;
+// (66 KB ceiling), so 106 + 102 KB; issue 15's figure beside the article 1 KB more than its room.
+const SCROLLED_CEILING_BYTES = 209 * 1024;
 
 // Local files a page or stylesheet loads: <script src>, <link href> of the kinds a browser
 // fetches, <img>/<source> src, and url(...) in CSS. Links to other pages (<a href>) are not loads.
