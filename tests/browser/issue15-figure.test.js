@@ -141,6 +141,20 @@ describe('issue 15: the figure beside the words', () => {
     }));
   }
 
+  test('a "Try it" pressed far from where the reader was is not undone by the band it brings into view', pageTest(env, { viewport: WIDE }, async ({ page }) => {
+    // Playwright's click scrolls the button into view first, as the focus that presses it does:
+    // the paragraph then in the reading band must not take the figure back from the press.
+    const steps = await page.locator('button[data-try]').evaluateAll((els) => els.map((b) => b.dataset.try));
+    for (const step of [...steps].reverse()) {
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.locator(`button[data-try="${step}"]`).click();
+      const figure = figureFor(page, step, true);
+      await waitShowing(page, figure, step);
+      await page.waitForTimeout(600);
+      assert.equal((await shown(figure)).step, step, `${step} still shown`);
+    }
+  }));
+
   test('each step says what changed from the run before it, and the live region says it too', pageTest(env, { viewport: PHONE }, async ({ page }) => {
     // On a phone nothing is shown by scrolling: each figure's runs are the ones asked for.
     await page.locator('button[data-try="key"]').click();

@@ -169,9 +169,16 @@ export function attachSteps(doc, { ready }) {
     for (const p of doc.querySelectorAll('[data-step]')) p.classList.toggle('story-current', p.dataset.step === step);
   }
 
+  // Where the reader was when they last pressed a "Try it": the reading band drives the figure
+  // again only once they have read on from there, so a band change that arrives just after the
+  // press (the button scrolled into view by the focus that pressed it) cannot undo it.
+  let pressedAt = null;
   for (const button of buttons) {
     button.hidden = false;
-    button.addEventListener('click', () => showAt(placeFor(button), button.dataset.try));
+    button.addEventListener('click', () => {
+      pressedAt = win.scrollY;
+      showAt(placeFor(button), button.dataset.try);
+    });
   }
 
   // Wide: the paragraph in the reading band drives the sticky figure. A step is shown when
@@ -184,6 +191,8 @@ export function attachSteps(doc, { ready }) {
       if (!wide.matches) return;
       const entered = entries.filter((e) => e.isIntersecting).pop();
       if (!entered) return;
+      if (pressedAt !== null && Math.abs(win.scrollY - pressedAt) < win.innerHeight / 4) return;
+      pressedAt = null;
       const step = entered.target.dataset.step;
       if (step === scrolled || !Object.prototype.hasOwnProperty.call(STORY, step)) return;
       scrolled = step;
