@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Screenshots of the built page (dist/) for docs/screenshots/: the first screen at each
-// width (1440, 1280×720, 1024, 768, 390×844), light and dark, and the opening run at its end
-// (light); FULL=1 adds the whole page. Run after `npm run build`:  node scripts/screenshots.mjs [outdir]
+// width (1440, 1280×720, 1024, 768, 390×844), light and dark, the opening run at its end
+// (light), and the article's figure (story-*: the "key on" step read and its "Try it"
+// pressed: beside the article from 1,100 px, inline after the button below), light and dark;
+// FULL=1 adds the whole page. Run after `npm run build`:  node scripts/screenshots.mjs [outdir]
 // (default docs/screenshots). Uses playwright-core and /usr/bin/chromium as the tests do.
 
 import { mkdir } from 'node:fs/promises';
@@ -34,6 +36,17 @@ try {
       await page.evaluate(() => window.retryLabSections && window.retryLabSections.load());
       await page.waitForTimeout(200);
       await page.screenshot({ path: join(out, `first-${name}-${colorScheme}.png`) });
+      // The article's figure: read down to the key step, press its "Try it".
+      const tryKey = page.locator('button[data-try="key"]');
+      await tryKey.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+      await page.waitForTimeout(150);
+      await tryKey.click();
+      await page.waitForFunction(() => [...document.querySelectorAll('.story-figure')].some((f) => f.dataset.showing === 'key' && f.checkVisibility()));
+      await page.mouse.move(0, 0); // no hover on the button
+      await page.waitForTimeout(200);
+      await page.screenshot({ path: join(out, `story-${name}-${colorScheme}.png`) });
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.waitForTimeout(100);
       if (colorScheme === 'light') {
         // The opening run played to its end.
         await page.locator('#rl-seek').focus();

@@ -21,6 +21,7 @@ import { PAGE_KEYS, attachSharing, startEmbedFrame } from './share/page.js';
 import { sectionLoader } from './load-sections.js';
 import { isLink } from './share/codec.js';
 import { loadBundle } from './bundles.js';
+import { attachSteps } from './explorable/steps.js';
 
 function showFailure(doc, message) {
   for (const box of doc.querySelectorAll('[data-retry-lab], [data-retry-traces], [data-client-lab], [data-fleet]')) {
@@ -90,14 +91,11 @@ async function start(doc) {
     return;
   }
   const engine = engines.engine;
-  let steps = {}; // embed.html has no story
-  if (data) {
-    steps = data.steps; // the article's numbers are in the page's text already
-  } else if (doc.querySelector('[data-story], button[data-try]')) {
-    const story = computeStory(app.compute);
-    const missing = fillFacts(doc, story);
+  // index.html's numbers are in its text already (the build's); a page without the build's data
+  // that quotes the story fills them itself (embed.html has no story).
+  if (!data && doc.querySelector('[data-story]')) {
+    const missing = fillFacts(doc, computeStory(app.compute));
     if (missing.length) console.error(`Retry Lab: ${missing.length} computed numbers could not be filled in.`, missing);
-    steps = Object.fromEntries(Object.entries(story).map(([name, result]) => [name, result.inputs]));
   }
   if (!data) for (const slot of doc.querySelectorAll('[data-engine-version]')) slot.textContent = engineVersion(engine);
   // The engine ahead of the reader's first change: the pointer or focus on the controls.
@@ -106,18 +104,9 @@ async function start(doc) {
   if (!engines.ready() && controls) for (const type of ['pointerover', 'focusin']) controls.addEventListener(type, preload, { once: true });
 
   for (const button of doc.querySelectorAll('button[data-try]')) {
-    const inputs = steps[button.dataset.try];
-    if (!inputs) continue;
-    button.hidden = false;
     for (const type of ['pointerenter', 'focus']) button.addEventListener(type, preload, { once: true });
-    button.addEventListener('click', () => {
-      app.load(inputs); // made when the engine is there (app.js)
-      const target = doc.getElementById('experiment');
-      const smooth = !doc.defaultView.matchMedia('(prefers-reduced-motion: reduce)').matches;
-      target.scrollIntoView({ behavior: smooth ? 'smooth' : 'auto', block: 'start' });
-      target.focus({ preventScroll: true });
-    });
   }
+  attachSteps(doc, { ready: needEngine }); // the article's figure and its "Try it" buttons
 
   // The traces and the client lab, mounted when their bundle arrives.
   const tracesBox = doc.querySelector('[data-retry-traces]'); // the invented policy's traces A–F

@@ -126,13 +126,18 @@ describe('keyboard', () => {
     assert.equal((await slider(page)).now, 60);
   }));
 
-  test('a "Try it" button loads its step and takes focus to the experiment', pageTest(env, {}, async ({ page }) => {
+  test('a "Try it" button shows its step in the figure beside the article and keeps focus', pageTest(env, {}, async ({ page }) => {
+    const figure = (step) => page.waitForFunction((s) => document.querySelector('[data-story-figure]').dataset.showing === s && window.retryLabStory.figures()[0].state.result.metrics, step).then((h) => h.jsonValue());
     await tabTo(page, 'try:key');
     await page.keyboard.press('Enter');
-    assert.equal((await focused(page)).key, 'experiment');
-    assert.deepEqual([(await metricsOf(page)).charges, (await metricsOf(page)).replays], ['1', '1']);
+    let m = await figure('key');
+    assert.equal((await focused(page)).key, 'try:key', 'focus stays where the reader is');
+    assert.deepEqual([m.charges, m.replays], [1, 1]);
     await tabTo(page, 'try:opening');
     await page.keyboard.press('Enter');
-    assert.deepEqual([(await metricsOf(page)).charges, (await metricsOf(page)).replays], ['2', '0']);
+    m = await figure('opening');
+    assert.deepEqual([m.charges, m.replays], [2, 0]);
+    assert.equal((await focused(page)).key, 'try:opening');
+    assert.deepEqual([(await metricsOf(page)).charges, (await metricsOf(page)).replays], ['2', '0'], 'the experiment keeps its own run');
   }));
 });

@@ -125,12 +125,20 @@ describe('the seed story through the UI', () => {
     assert.equal(await fact('bad-request-every', 'metrics.elapsedMs'), '4,300 ms');
     assert.equal(await fact('bad-request-every', 'retries'), 'three');
 
+    // A step loads into the figure beside the article (web/explorable/steps.js), not the experiment.
+    const figureRun = (step) => page.waitForFunction((s) => {
+      const f = window.retryLabStory && window.retryLabStory.figures().find((x) => x.step === s);
+      return f && f.state.result;
+    }, step).then((h) => h.jsonValue());
     await page.getByRole('button', { name: 'Try it: timeout 500 ms' }).click();
-    assert.equal(await page.locator('#rl-clientTimeoutMs').inputValue(), '500');
-    assert.equal((await metricsOf(page)).elapsed, '1,200 ms');
+    let run = await figureRun('timeout-500');
+    assert.equal(run.inputs.clientTimeoutMs, 500);
+    assert.equal(run.metrics.elapsedMs, 1200);
     await page.getByRole('button', { name: '…retrying every failure' }).click();
-    assert.equal(await page.locator('#rl-clientTimeoutMs').inputValue(), '3000', 'each step starts from the opening inputs');
-    assert.ok(await page.getByRole('radio', { name: 'Every failure, including 400' }).isChecked());
-    assert.equal((await metricsOf(page)).elapsed, '4,300 ms');
+    run = await figureRun('bad-request-every');
+    assert.equal(run.inputs.clientTimeoutMs, 3000, 'each step starts from the opening inputs');
+    assert.deepEqual([...run.inputs.retryOn].sort(), ['429', '4xx', '5xx', 'timeout']);
+    assert.equal(run.metrics.elapsedMs, 4300);
+    assert.equal((await metricsOf(page)).elapsed, '3,700 ms', 'the experiment keeps its own run');
   }));
 });

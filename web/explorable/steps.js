@@ -1,0 +1,224 @@
+// The figure beside the words (issue 15): the article's story steps (web/story.js STORY, the
+// `button[data-try]` and `[data-step]` markup of site/index.html) drive a figure of their own,
+// never the reader's experiment at the top and never the scroll position.
+//
+//   wide screen (WIDE): one sticky figure beside the article ([data-story-figure]); each step
+//     paragraph that comes into the reading band shows its run there, and its "Try it"
+//     changes it in place;
+//   narrow screen: a step's "Try it" shows its run in a figure inline right after the button's
+//     paragraph (made on the first press, below the reader, so nothing they read moves).
+//
+// A figure is an explorable of its own (app.js, with its own id prefix) drawn as its run
+// view only: the verdict, the timeline and playback (css/story.css hides its inputs and the
+// precise views). It says which step it shows, what changed from the run it showed before
+// (from the results' metrics, never from engine sentences), and always offers "Back to the
+// opening run". Every change is said in the figure's own polite live region; focus stays on
+// the button pressed; nothing scrolls.
+//
+// `ready()` resolves, with the engine, once the engine can compute: everything here awaits it
+// first, so the figure can be built before the engine has loaded.
+
+import { createExplorable } from '../app.js';
+import { STORY } from '../story.js';
+import { verdictText } from '../views/metrics.js';
+import { ms, num } from '../format.js';
+
+// The width from which the figure stands beside the article (css/story.css says the same).
+export const WIDE = '(min-width: 68.75rem)';
+// The reading band: a step is being read while it crosses this band of the viewport.
+const BAND = '-45% 0px -50% 0px';
+
+// "charges 2 → 1 · outcome success → unknown": the metrics that differ between two runs.
+export function changeWords(before, after) {
+  if (!before) return '';
+  const counted = after.inputs.operation === 'create' ? 'records' : 'charges';
+  const fields = [
+    ['attempts', 'attempts', num],
+    ['charges', counted, num],
+    ['replays', 'replays', num],
+    ['outcome', 'outcome', String],
+    ['elapsedMs', 'elapsed', ms],
+  ];
+  const changed = fields
+    .filter(([key]) => before.metrics[key] !== after.metrics[key])
+    .map(([key, label, format]) => `${label} ${format(before.metrics[key])} → ${format(after.metrics[key])}`);
+  return changed.length ? changed.join(' · ') : 'no count changed';
+}
+
+// A button's step, in words: "key on", "the outage, with one retry".
+function stepName(button) {
+  if (button.dataset.try === 'opening') return 'the opening run';
+  const text = (b) => b.textContent.replace(/^Try it:\s*/, '').trim();
+  const own = text(button);
+  if (!own.startsWith('…')) return own;
+  const first = button.closest('.try')?.querySelector('button[data-try]');
+  return first && first !== button ? `${text(first)}, ${own.slice(1)}` : own.slice(1);
+}
+
+function el(doc, tag, attrs = {}, text = null) {
+  const node = doc.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, value);
+  if (text !== null) node.textContent = text;
+  return node;
+}
+
+export function attachSteps(doc, { ready }) {
+  const win = doc.defaultView;
+  const buttons = [...doc.querySelectorAll('button[data-try]')].filter((b) => Object.prototype.hasOwnProperty.call(STORY, b.dataset.try));
+  if (!buttons.length) return null; // embed.html: no article
+  const wide = win.matchMedia(WIDE);
+  const side = doc.querySelector('[data-story-side]');
+  const names = {};
+  for (const b of buttons) names[b.dataset.try] ||= stepName(b);
+
+  const figures = new Map(); // place (the sticky figure's box, or an inline slot) → figure
+  let made = 0;
+
+  // A figure in `place`: its caption, what changed, "Back to the opening run", a line for an
+  // engine that failed, and the explorable.
+  function makeFigure(place, engine) {
+    const prefix = made === 0 && place === side ? 'rs-' : `rs${made + 1}-`;
+    made += 1;
+    const box = place === side ? place.querySelector('[data-story-figure]') : el(doc, 'figure', { class: 'story-figure' });
+    box.setAttribute('aria-labelledby', `${prefix}story-caption`);
+    const caption = el(doc, 'figcaption', { class: 'story-caption', id: `${prefix}story-caption` });
+    const kicker = el(doc, 'span', { class: 'story-kicker' }, 'Showing ');
+    const name = el(doc, 'span', { class: 'story-name' });
+    caption.append(kicker, name);
+    const change = el(doc, 'p', { class: 'story-change' });
+    const back = el(doc, 'button', { type: 'button', class: 'rl-button story-back' }, 'Back to the opening run');
+    const error = el(doc, 'p', { class: 'rl-error story-error', role: 'alert' });
+    const root = el(doc, 'div', { class: 'retry-lab story-run' });
+    const bar = el(doc, 'div', { class: 'story-bar' });
+    bar.append(caption, back);
+    box.replaceChildren(bar, change, error, root);
+    if (place !== side) place.append(box);
+    let app;
+    try {
+      app = createExplorable(root, engine, { idPrefix: prefix });
+    } catch (failure) {
+      error.textContent = `${failure.message} The article still reads; its figure cannot be drawn.`;
+      root.replaceChildren();
+      return null;
+    }
+    const announce = root.querySelector(`#${prefix}announce`);
+    // Its drawing's region has a name of its own: a page with several figures names each once.
+    const heading = root.querySelector(`#${prefix}figure-heading`);
+    if (heading) heading.textContent = place === side ? 'The run, drawn, beside the article' : `The run, drawn, after “${names[firstStep(place)]}”`;
+    const figure = { place, box, app, step: null, what: '', prefix };
+    back.addEventListener('click', () => show(figure, 'opening'));
+    figure.show = (step) => {
+      const before = app.getState().result;
+      app.load(STORY[step]);
+      const after = app.getState();
+      if (after.result === before) {
+        // The engine refused or failed: the figure keeps the run it showed, and says so.
+        error.textContent = `${after.errors.general || Object.values(after.errors)[0] || 'The run could not be computed.'} The figure still shows ${names[figure.step] || 'the run before'}.`;
+        return false;
+      }
+      error.textContent = '';
+      const first = figure.step === null;
+      const again = step === figure.step; // the same step again: the run rewound, its change kept
+      figure.step = step;
+      box.dataset.showing = step;
+      name.textContent = names[step];
+      if (!again) figure.what = first ? '' : changeWords(before, after.result);
+      const { what } = figure;
+      change.textContent = what ? `What changed: ${what}` : 'Read on, or press a “Try it”: each step says here what it changes.';
+      announce.textContent = `The figure shows ${names[step]}${again ? ', rewound' : ''}: ${verdictText(after.result)}.${what ? ` What changed: ${what.replaceAll(' · ', ', ')}.` : ''}`;
+      return true;
+    };
+    figures.set(place, figure);
+    return figure;
+  }
+
+  // A slot's step: its paragraph's first button's.
+  const firstStep = (slot) => slot.previousElementSibling?.querySelector('button[data-try]')?.dataset.try || 'opening';
+
+  // The place a button's step is shown: the sticky figure on a wide screen, else the slot
+  // right after the button's paragraph.
+  function placeFor(button) {
+    if (wide.matches && side) return side;
+    const paragraph = button.closest('.try') || button;
+    let slot = paragraph.nextElementSibling;
+    if (!slot || !slot.matches('[data-story-slot]')) {
+      slot = el(doc, 'div', { class: 'story-slot', 'data-story-slot': '' });
+      paragraph.after(slot);
+    }
+    return slot;
+  }
+
+  let asked = 0; // the latest request wins, however the engine's readiness interleaves them
+  async function showAt(place, step) {
+    const mine = ++asked;
+    const engine = await ready();
+    if (mine !== asked) return;
+    let figure = figures.get(place);
+    if (!figure) {
+      if (place === side) side.hidden = false;
+      figure = makeFigure(place, engine);
+      if (!figure) return;
+      if (step !== 'opening') figure.show('opening'); // "what changed" needs the run before
+    }
+    show(figure, step);
+  }
+  function show(figure, step) {
+    if (figure.show(step) && figure.place === side) markCurrent(step);
+  }
+  function markCurrent(step) {
+    for (const p of doc.querySelectorAll('[data-step]')) p.classList.toggle('story-current', p.dataset.step === step);
+  }
+
+  // Where the reader was when they last pressed a "Try it": the reading band drives the figure
+  // again only once they have read on from there, so a band change that arrives just after the
+  // press (the button scrolled into view by the focus that pressed it) cannot undo it.
+  let pressedAt = null;
+  for (const button of buttons) {
+    button.hidden = false;
+    button.addEventListener('click', () => {
+      pressedAt = win.scrollY;
+      showAt(placeFor(button), button.dataset.try);
+    });
+  }
+
+  // Wide: the paragraph in the reading band drives the sticky figure. A step is shown when
+  // the band enters it from another step, so a "Try it" pressed inside a paragraph is not
+  // undone by reading on in it.
+  let scrolled = null;
+  let reader = null;
+  if (side && win.IntersectionObserver) {
+    reader = new win.IntersectionObserver((entries) => {
+      if (!wide.matches) return;
+      const entered = entries.filter((e) => e.isIntersecting).pop();
+      if (!entered) return;
+      if (pressedAt !== null && Math.abs(win.scrollY - pressedAt) < win.innerHeight / 4) return;
+      pressedAt = null;
+      const step = entered.target.dataset.step;
+      if (step === scrolled || !Object.prototype.hasOwnProperty.call(STORY, step)) return;
+      scrolled = step;
+      showAt(side, step);
+    }, { rootMargin: BAND });
+    for (const p of doc.querySelectorAll('[data-step]')) reader.observe(p);
+    // The figure is drawn (with the opening run) as the article comes near, not when its
+    // first paragraph reaches the band.
+    const near = new win.IntersectionObserver((entries) => {
+      if (!wide.matches || !entries.some((e) => e.isIntersecting)) return;
+      near.disconnect();
+      if (!figures.has(side)) showAt(side, 'opening');
+    }, { rootMargin: '0px 0px 50% 0px' });
+    const story = side.closest('.story') || side;
+    near.observe(story);
+  }
+
+  const api = {
+    // The figure showing runs at the sticky place (wide) or in the slot after `button`.
+    figureAt: (place) => figures.get(place) || null,
+    figures: () => [...figures.values()].map((f) => ({ step: f.step, prefix: f.prefix, state: f.app.getState() })),
+    destroy() {
+      reader?.disconnect();
+      for (const f of figures.values()) f.app.destroy();
+    },
+  };
+  win.retryLabStory = api; // for the console and for tests
+  return api;
+}
