@@ -210,12 +210,20 @@ describe('issue 15: a theme for the embeds', () => {
     const { page, problems } = await watchedPage(env, { colorScheme: 'dark' });
     await page.goto(`${server.origin}/host.html`);
     await page.waitForFunction(() => [...document.querySelectorAll('retry-lab')].every((e) => e.classList.contains('rl-ready')));
-    const panel = (id) => page.evaluate((which) => getComputedStyle(document.getElementById(which).shadowRoot.querySelector('.rl-root')).getPropertyValue('--panel').trim(), id);
-    assert.equal(await panel('light'), '#ffffff');
-    assert.equal(await panel('auto'), '#1c1e22');
+    // The panel colour as painted inside the element (the token is light-dark(), css/tokens.css).
+    const panel = (id) => page.evaluate((which) => {
+      const probe = document.createElement('span');
+      probe.style.color = 'var(--panel)';
+      document.getElementById(which).shadowRoot.querySelector('.rl-root').append(probe);
+      const colour = getComputedStyle(probe).color;
+      probe.remove();
+      return colour;
+    }, id);
+    assert.equal(await panel('light'), 'rgb(255, 255, 255)');
+    assert.equal(await panel('auto'), 'rgb(28, 30, 34)');
     assert.equal(await page.evaluate(() => document.getElementById('light').shadowRoot.querySelector('.rl-notice, [role="alert"]')?.textContent ?? ''), '', 'no notice about a "theme" input');
     await page.evaluate(() => document.getElementById('auto').setAttribute('theme', 'light'));
-    assert.equal(await panel('auto'), '#ffffff');
+    assert.equal(await panel('auto'), 'rgb(255, 255, 255)');
     assert.deepEqual(problems, []);
   });
 });
