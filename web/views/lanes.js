@@ -8,7 +8,7 @@
 // commit and the answer the client receives at the same millisecond are two steps). The
 // timeline stays the precise view. Events the playhead has not reached are not drawn.
 
-import { ms, num } from '../format.js';
+import { ms } from '../format.js';
 import { packRows } from './timeline.js';
 import { statementView } from './statement.js';
 import { h, mount, patch } from '../dom.js';
@@ -198,10 +198,8 @@ export function lanesView(result, { width = 640, tMs = Infinity, shown = Infinit
       const x2 = byEvent[nextSend].x;
       const xw = seen(nextSend) ? x2 : Math.min(x2, Math.max(x1, xAt(list, tMs, scale)));
       parts.push(h('path', { class: 'lanes-wait', d: `M${x1} ${CLIENT_Y - 18}V${CLIENT_Y - 24}H${xw}V${CLIENT_Y - 18}` }));
-      const long = `wait ${ms(a.waitAfterMs)}`;
-      const room = x2 - x1;
-      const text = room >= long.length * CHAR ? long : room >= ms(a.waitAfterMs).length * CHAR ? ms(a.waitAfterMs) : num(a.waitAfterMs);
-      waitLabels.push({ x: (x1 + x2) / 2, align: 'middle', text, cls: 'lanes-label lanes-label-wait' });
+      // Centred over its bracket; where it would overlap its neighbour, its short form.
+      waitLabels.push({ x: (x1 + x2) / 2, align: 'middle', text: `wait ${ms(a.waitAfterMs)}`, short: ms(a.waitAfterMs), cls: 'lanes-label lanes-label-wait' });
     }
     return h('g', { class: 'lanes-attempt', 'data-attempt': a.n }, parts);
   });
