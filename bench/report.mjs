@@ -29,7 +29,7 @@ const machine = JSON.parse(readFileSync(join(dir, 'machine.json'), 'utf8'));
 // The budgets of issues 7 and 18 (BENCHMARKS.md). scrolledGzipBytes is the ceiling
 // tests/node/page/page-size.test.js holds everything a reader who scrolls to the end loads to.
 const BUDGET = {
-  gzipBytes: 60 * 1024, scrolledGzipBytes: 212 * 1024, renderRatio: 1.25, inputP95Ms: 8, taskMs: 50, herdMs: 100,
+  gzipBytes: 60 * 1024, scrolledGzipBytes: 221 * 1024, renderRatio: 1.25, inputP95Ms: 8, taskMs: 50, herdMs: 100,
   herdRatio: 1.5, computeRatio: 3, sweepMs: 10,
 };
 
