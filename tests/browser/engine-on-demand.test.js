@@ -71,8 +71,13 @@ describe('the engine, on first need', () => {
     await page.waitForFunction(() => window.retryLabEngine.ready());
     assert.equal(await engineFetched(page), true, 'the pointer on the button loaded the engine');
     await button.click();
-    await page.waitForFunction(() => document.querySelector('#rl-metrics [data-metric="charges"] dd').textContent.trim() === '1');
-    assert.deepEqual(await metricsOf(page), { ...OPENING, charges: '1', replays: '1' }, 'the key step');
+    // The step is shown in the article's figure (explorable/steps.js); the reader's own
+    // experiment keeps the opening run.
+    await page.waitForFunction(() => (window.retryLabStory?.figures() || []).some((f) => f.step === 'key'));
+    const shown = await page.evaluate(() => window.retryLabStory.figures().find((f) => f.step === 'key').state.result.metrics);
+    assert.equal(shown.charges, 1, 'the key step: one charge (SPEC §9, with an idempotency key)');
+    assert.equal(shown.replays, 1, 'the key step: the retry is a replay');
+    assert.deepEqual(await metricsOf(page), OPENING, 'the experiment still shows the opening run');
     await assertClean(t, assert, opened);
   });
 

@@ -162,7 +162,7 @@ describe('issue 15: the figure beside the words', () => {
     await waitShowing(page, figure, 'key');
     // The opening run → the key: the second attempt replays the stored result.
     assert.equal((await shown(figure)).change, 'What changed: charges 2 → 1 · replays 0 → 1');
-    assert.match(await figure.locator('[role="status"]').textContent(), /^The figure shows key on: Reports success, charged once\. What changed: charges 2 → 1, replays 0 → 1\.$/);
+    assert.match(await figure.locator('[role="status"][id$="-announce"]').textContent(), /^The figure shows key on: Reports success, charged once\. What changed: charges 2 → 1, replays 0 → 1\.$/);
     // The outage (503, 503, 200: three attempts, one charge) → at most one retry (503, 503).
     await page.locator('button[data-try="outage"]').click();
     figure = figureFor(page, 'outage', false);

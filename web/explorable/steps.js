@@ -151,7 +151,12 @@ export function attachSteps(doc, { ready }) {
   let asked = 0; // the latest request wins, however the engine's readiness interleaves them
   async function showAt(place, step) {
     const mine = ++asked;
-    const engine = await ready();
+    let engine;
+    try {
+      engine = await ready();
+    } catch {
+      return; // an engine that cannot load: the page says so where the explorable would be
+    }
     if (mine !== asked) return;
     let figure = figures.get(place);
     if (!figure) {
