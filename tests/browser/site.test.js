@@ -18,8 +18,9 @@ describe('the built site', () => {
     // retrylab-compare.js and .css: compare mode, loaded with the first comparison (issue 17).
     // retrylab-fleet-section.js and .css: the fleet section at the article's end (issue 20),
     // and retrylab-fleet.js, the engine file with fleet() that it runs in a worker;
-    // retry-lab-fleet.css, its styles scoped for <retry-lab view="fleet">'s shadow root.
-    assert.deepEqual(readdirSync(DIST).sort(), ['embed.html', 'favicon.svg', 'index.html', 'retry-lab-element.js', 'retry-lab-fleet.css', 'retrylab-compare.css',
+    // retry-lab-fleet.css, its styles scoped for <retry-lab view="fleet">'s shadow root;
+    // retry-lab-compare.js, <retry-lab view="compare">'s code, loaded from beside the element's.
+    assert.deepEqual(readdirSync(DIST).sort(), ['embed.html', 'favicon.svg', 'index.html', 'retry-lab-compare.js', 'retry-lab-element.js', 'retry-lab-fleet.css', 'retrylab-compare.css',
       'retrylab-compare.js', 'retrylab-engine.js', 'retrylab-export.js', 'retrylab-fleet-section.css', 'retrylab-fleet-section.js', 'retrylab-fleet.js',
       'retrylab-sections.css', 'retrylab-sections.js', 'retrylab.css', 'retrylab.js']);
     for (const name of ['retrylab.js', 'retrylab-sections.js', 'retrylab-export.js', 'retrylab-compare.js', 'retrylab-fleet-section.js']) {

@@ -268,7 +268,7 @@ export const SOURCES = [
     },
     gates: [GRPC_THROTTLE],
     cannot: GRPC_CANNOT,
-    unverified: ['grpc/grpc (the C core) could not be fetched (992 MB): its jitter of 0.8–1.2 and its status mapping (429, 502, 503, 504 to UNAVAILABLE, 500 to UNKNOWN), the same as grpc-go’s and grpc-java’s, were read in copies at commits whose release is not established. Release v1.51.1’s build (Debian 12’s libgrpc29, probed) gives the same mapping and factor, but waits the initial backoff exactly before the first retry; from which release the first wait is jittered too, as here, is not established (docs/clients.md §0.1).'],
+    unverified: ['grpc/grpc (the C core) could not be fetched (992 MB): its jitter of 0.8–1.2 and its status mapping (429, 502, 503, 504 to UNAVAILABLE, 500 to UNKNOWN), the same as grpc-go’s and grpc-java’s, were read in copies at commits whose release is not established. Release v1.51.1’s build (Debian 12’s libgrpc29, probed) gives the same mapping and factor, but waits the initial backoff exactly before the first retry; from which release the first wait is jittered too, as here, is not established (the clients’ notes on gRPC say what was tried).'],
     opening: GRPC_OPENING,
   }),
 
