@@ -8,36 +8,15 @@
 
 import { mountFleet as mount } from './fleet/section.js';
 import { FLEET_CSS, mountFleetElement } from './fleet/embed.js';
-import { serveFleet } from './fleet/compute.js';
-import { loadBundle } from './bundles.js';
+import { fleetEngineWhere, serveFleet } from './fleet/compute.js';
 
 const ENGINE_FILE = 'retrylab-fleet.js';
 
 if (typeof document === 'undefined') {
   serveFleet(self);
 } else {
-  // This bundle's own address, read while it runs: the engine file lives beside it.
-  const bundleUrl = document.currentScript ? document.currentScript.src : null;
-  const engineUrl = new URL(ENGINE_FILE, bundleUrl || location.href).href;
-  // The fleet engine on the page, for a page where no worker can start. Its file defines the
-  // same global as the page's engine file (RetryLabEngine): the page's is put back after it.
-  let onPage = null;
-  const mainEngine = () => {
-    if (!onPage) {
-      const before = window.RetryLabEngine;
-      delete window.RetryLabEngine;
-      onPage = loadBundle(document, ENGINE_FILE, 'RetryLabEngine').then((factory) => {
-        window.RetryLabEngine = before;
-        return factory();
-      }, (error) => {
-        window.RetryLabEngine = before;
-        onPage = null;
-        throw error;
-      });
-    }
-    return onPage;
-  };
-  const where = { engineUrl, bundleUrl, mainEngine };
+  const where = fleetEngineWhere(document, ENGINE_FILE); // read while this bundle runs
+  const { bundleUrl } = where;
   self.RetryLabFleetCode = {
     mountFleet: (box) => mount(box, where),
     // <retry-lab view="fleet"> (web/fleet/embed.js), its stylesheet beside this bundle.

@@ -4,35 +4,14 @@
 // the fleet section's bundle does for its own (web/fleet.js, fleet/compute.js): the worker
 // loads the fleet engine file, retrylab-fleet.js, beside it.
 import { attachCompareMode, compareLinkFrom, mountCompare } from './view.js';
-import { serveFleet } from '../fleet/compute.js';
-import { loadBundle } from '../bundles.js';
+import { fleetEngineWhere, serveFleet } from '../fleet/compute.js';
 
 const FLEET_ENGINE = 'retrylab-fleet.js';
 
 if (typeof document === 'undefined') {
   serveFleet(self);
 } else {
-  const bundleUrl = document.currentScript ? document.currentScript.src : null;
-  const engineUrl = new URL(FLEET_ENGINE, bundleUrl || location.href).href;
-  // Where no worker starts (file://): the fleet engine on the page. Its file defines the same
-  // global as the page's engine file (RetryLabEngine): the page's is put back after it.
-  let onPage = null;
-  const mainEngine = () => {
-    if (!onPage) {
-      const before = window.RetryLabEngine;
-      delete window.RetryLabEngine;
-      onPage = loadBundle(document, FLEET_ENGINE, 'RetryLabEngine').then((factory) => {
-        window.RetryLabEngine = before;
-        return factory();
-      }, (error) => {
-        window.RetryLabEngine = before;
-        onPage = null;
-        throw error;
-      });
-    }
-    return onPage;
-  };
-  const fleet = { engineUrl, bundleUrl, mainEngine };
+  const fleet = fleetEngineWhere(document, FLEET_ENGINE); // read while this bundle runs
   window.RetryLabCompareCode = {
     attachCompareMode: (root, options) => attachCompareMode(root, { ...options, fleet }),
     mountCompare,

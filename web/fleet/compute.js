@@ -9,6 +9,8 @@
 // and one that would end sooner runs out and its results are dropped. Where no worker can start
 // (a page opened from file://), the engine runs on the page, one request per task.
 
+import { loadBundle } from '../bundles.js';
+
 export const STALE_MS = 300;
 
 // --- In the worker --------------------------------------------------------------------------
@@ -35,6 +37,34 @@ export function serveFleet(scope) {
 }
 
 // --- On the page ----------------------------------------------------------------------------
+
+// Where a bundle that runs fleet requests finds the fleet engine (fleetComputer's second
+// argument), read while that bundle's script runs (document.currentScript): the engine file
+// beside the bundle for its worker, and the same file on the page where no worker starts
+// (file://). That file defines the same global as the page's engine file (RetryLabEngine): the
+// page's is put back after it.
+export function fleetEngineWhere(doc, file) {
+  const win = doc.defaultView;
+  const bundleUrl = doc.currentScript ? doc.currentScript.src : null;
+  const engineUrl = new URL(file, bundleUrl || win.location.href).href;
+  let onPage = null;
+  const mainEngine = () => {
+    if (!onPage) {
+      const before = win.RetryLabEngine;
+      delete win.RetryLabEngine;
+      onPage = loadBundle(doc, file, 'RetryLabEngine').then((factory) => {
+        win.RetryLabEngine = before;
+        return factory();
+      }, (error) => {
+        win.RetryLabEngine = before;
+        onPage = null;
+        throw error;
+      });
+    }
+    return onPage;
+  };
+  return { engineUrl, bundleUrl, mainEngine };
+}
 
 // fleetComputer(view, { engineUrl, bundleUrl, mainEngine }):
 //   run(requests, { onResult(index, result), onDone(results), onError(message) }) — the
