@@ -1,6 +1,7 @@
 // The article's story: each step is a set of inputs the prose talks about. Every number the
 // prose quotes is filled in from compute() for that step (elements with data-story and
-// data-fact), and a "Try it" button loads the step into the explorable.
+// data-fact; for index.html the build fills them, web/prerender.mjs), and a "Try it" button shows
+// the step in the article's figure (explorable/steps.js).
 
 import { effectWords } from './views/metrics.js';
 import { reportWords } from './words.js';
