@@ -204,6 +204,8 @@ function errorLine(id, key) {
   return h('p', { class: 'rl-error te-error', id: `${fieldId(id, key)}-error`, 'aria-live': 'polite' });
 }
 
+// An answer's row, and under it a row for its errors across the table's width: an error
+// inside its cell wrapped to a tall column a word wide (the Status column is 5rem).
 function answerRow(id, row, i, count) {
   const cellInput = (name, attrs) => {
     const key = `script[${i}].${name}`;
@@ -212,15 +214,14 @@ function answerRow(id, row, i, count) {
         id: fieldId(id, key), 'data-key': key, 'data-answer': i, 'data-part': name,
         'aria-labelledby': `${id(`ed-answer-${i}`)} ${id(`ed-col-${name}`)}`, 'aria-describedby': `${fieldId(id, key)}-error`,
         ...attrs,
-      }),
-      errorLine(id, key));
+      }));
   };
   const check = (name) => h('td', { class: 'te-flag' },
     h('input', {
       type: 'checkbox', id: fieldId(id, `script[${i}].${name}`), 'data-answer': i, 'data-part': name, checked: row[name],
       'aria-labelledby': `${id(`ed-answer-${i}`)} ${id(`ed-col-${name}`)}`,
     }));
-  return h('tr', { 'data-answer-row': i },
+  return [h('tr', { 'data-answer-row': i },
     h('th', { scope: 'row', id: id(`ed-answer-${i}`) }, `Answer ${i + 1}`),
     cellInput('status', { type: 'text', inputmode: 'numeric', class: 'te-status', value: row.status, autocomplete: 'off' }),
     cellInput('retryAfter', { type: 'text', class: 'te-header', value: row.retryAfter, autocomplete: 'off', spellcheck: 'false' }),
@@ -231,8 +232,11 @@ function answerRow(id, row, i, count) {
       h('button', {
         type: 'button', class: 'rl-button te-remove', 'data-remove': i, disabled: count === 1,
         'aria-label': `Remove answer ${i + 1}`,
-      }, 'Remove'),
-      h('p', { class: 'rl-error te-error', id: `${fieldId(id, `script[${i}]`)}-error`, 'aria-live': 'polite' })));
+      }, 'Remove'))),
+  h('tr', { class: 'te-row-errors', 'data-errors-for': i },
+    h('td', { colspan: 7 },
+      ['status', 'retryAfter', 'date'].map((name) => errorLine(id, `script[${i}].${name}`)),
+      h('p', { class: 'rl-error te-error', id: `${fieldId(id, `script[${i}]`)}-error`, 'aria-live': 'polite' })))];
 }
 
 function numberField(id, f, value) {

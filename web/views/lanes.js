@@ -120,7 +120,9 @@ export function lanesSummary(result) {
 // The drawing at the playhead: virtual time tMs with the first `shown` events revealed.
 // `reduced` (prefers-reduced-motion): a message in flight is drawn whole at once, dashed,
 // rather than growing.
-export function lanesView(result, { width = 640, tMs = Infinity, shown = Infinity, reduced = false } = {}) {
+// `minHeight`: the drawing's height at the run's end (withLanes passes it), so the drawing
+// does not grow while the run plays as the server's labels need a second row.
+export function lanesView(result, { width = 640, tMs = Infinity, shown = Infinity, reduced = false, minHeight = 0 } = {}) {
   width = Math.max(280, Math.round(width));
   const plot = width - LEFT - RIGHT;
   const { events, attempts, inputs } = result;
@@ -208,7 +210,7 @@ export function lanesView(result, { width = 640, tMs = Infinity, shown = Infinit
   const server = packRows(serverLabels, width, 2);
   const waits = packRows(waitLabels, width, 1);
   const said = packRows(notes, width, 1).placed.filter((l) => l.priority);
-  const height = SERVER_Y + 24 + Math.max(1, server.rows) * 15;
+  const height = Math.max(minHeight, SERVER_Y + 24 + Math.max(1, server.rows) * 15);
   // The playhead: at the last revealed event's step when the time is its instant.
   const lastShown = shown > 0 && shown <= events.length ? byEvent[shown - 1] : null;
   const nowX = Math.min(width - RIGHT, lastShown && Math.abs(lastShown.t - tMs) < 1e-6 ? lastShown.x : xAt(list, tMs, scale));
@@ -234,16 +236,40 @@ export function withLanes(run, timeline, view, id) {
     h('h3', { id: id('lanes-heading') }, 'Client and server, message by message'),
     h('div', { class: 'rl-lanes', id: id('lanes') }), h('div', { class: 'rl-statement-box' })), timeline.ownerDocument);
   const [, lanes, statement] = box.children;
-  // After the playback bar: the timeline and Play stay in the first screen above it.
+  // The mechanism is the figure: right after the question, then Play, then the timeline (the
+  // precise view), so at 1280×720 and on a phone the first screen shows the lanes, the
+  // question and Play. An article's figure (css/story.css) shows the timeline only: there
+  // the lanes wait, hidden, after its playback bar.
   const results = timeline.closest('.rl-results');
-  (results && results.querySelector('.rl-playback') || timeline).after(box);
+  const figure = timeline.closest('.rl-figure');
+  const playback = results && results.querySelector('.rl-playback');
+  // Where the statement cannot stand beside the lanes (a phone), it follows the playback bar,
+  // so Play is in the first screen too; it is back in the mechanism's box when there is room.
+  const narrow = view.matchMedia('(max-width: 35rem)');
+  const placeStatement = () => {
+    if (narrow.matches) playback.after(statement);
+    else lanes.after(statement);
+    statement.classList.toggle('rl-statement-apart', narrow.matches);
+  };
+  const firstScreen = figure && playback && !timeline.closest('.story-run');
+  if (firstScreen) {
+    figure.before(box);
+    box.after(playback);
+    placeStatement();
+    narrow.addEventListener('change', placeStatement);
+  } else {
+    (playback || timeline).after(box);
+  }
   const reduced = view.matchMedia('(prefers-reduced-motion: reduce)');
   let width = 0;
   let last = null;
+  let end = { result: null, width: 0, height: 0 }; // the run's drawing at its end: its height
   const draw = (result, playback) => {
     last = [result, playback];
     const tMs = msAt(playback.s, warpOf(result));
-    patch(lanes, lanesView(result, { width: width || 640, tMs, shown: playback.shown, reduced: reduced.matches }));
+    const w = width || 640;
+    if (end.result !== result || end.width !== w) end = { result, width: w, height: lanesView(result, { width: w }).attrs.height };
+    patch(lanes, lanesView(result, { width: w, tMs, shown: playback.shown, reduced: reduced.matches, minHeight: end.height }));
     patch(statement, statementView(result, playback.shown, id('statement-heading')));
   };
   const resize = new view.ResizeObserver(() => {
@@ -262,6 +288,7 @@ export function withLanes(run, timeline, view, id) {
     },
     destroy() {
       resize.disconnect();
+      if (firstScreen) narrow.removeEventListener('change', placeStatement);
       run.destroy();
     },
   };

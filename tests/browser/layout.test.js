@@ -1,0 +1,121 @@
+// Issue 15's layout defects left, measured by bounding boxes: the figure a "Try it" changes is
+// in view when it is pressed at 1,024 and 768 px (beside the article at 1,024, right after
+// the button at 768); the first screen at 1280×720 and 390×844 shows the mechanism drawn (the
+// lanes) with the question and Play; nothing in that first screen moves while the run plays
+// (the card statement holds its lines' place); an error in the trace editor reads as a line
+// across the table, not a word-wide column; the storm chart's labels at its right edge clear
+// of each other.
+
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { browserSuite, pageTest } from './lib/harness.js';
+import { ID, setInputs } from './lib/ui.js';
+
+const env = browserSuite();
+
+const viewportOf = (page) => page.evaluate(() => ({ w: innerWidth, h: innerHeight }));
+async function inView(page, locator, what) {
+  const box = await locator.boundingBox();
+  const { w, h } = await viewportOf(page);
+  assert.ok(box, `${what} is drawn`);
+  assert.ok(box.y >= 0 && box.y + box.height <= h && box.x >= 0 && box.x + box.width <= w,
+    `${what} in the ${w}×${h} viewport (at y ${Math.round(box.y)}–${Math.round(box.y + box.height)})`);
+  return box;
+}
+const intersect = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+describe('issue 15 layout: the figure a "Try it" changes is in view when it is pressed', () => {
+  for (const viewport of [{ width: 1024, height: 768 }, { width: 768, height: 1024 }]) {
+    test(`at ${viewport.width}×${viewport.height}, read to the middle of the screen and pressed, each step's figure is in view with its button`, pageTest(env, { viewport }, async ({ page }) => {
+      const beside = viewport.width >= 960;
+      const article = await page.locator('.story > article').boundingBox();
+      for (const step of ['key', 'no-retries', 'timeout-500', 'outage', 'bad-request-every']) {
+        const button = page.locator(`button[data-try="${step}"]`);
+        await button.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+        await page.waitForTimeout(150);
+        await button.click();
+        const figure = beside
+          ? page.locator('[data-story-figure]')
+          : page.locator(`p.try:has(button[data-try="${step}"]) + .story-slot .story-figure`);
+        await page.waitForFunction(([f, s]) => [...document.querySelectorAll(f)].some((b) => b.dataset.showing === s), [beside ? '[data-story-figure]' : '.story-slot .story-figure', step]);
+        await page.waitForTimeout(200);
+        const pressed = await inView(page, button, `${step}: its button`);
+        await inView(page, figure.locator('.verdict'), `${step}: the figure's verdict`);
+        await inView(page, figure.locator('.rl-timeline'), `${step}: the figure's timeline`);
+        // Beside the article the whole figure is in view; at 768 px it follows the button
+        // (its playback bar may be below a reader who pressed at the screen's middle).
+        if (beside) await inView(page, figure.getByRole('button', { name: 'Play' }), `${step}: the figure's Play`);
+        const box = await figure.boundingBox();
+        if (beside) {
+          assert.ok(box.x >= article.x + article.width, `${step}: the figure stands beside the article (${box.x} ≥ ${article.x + article.width})`);
+        } else {
+          const gap = box.y - (pressed.y + pressed.height);
+          assert.ok(gap >= 0 && gap <= 32, `${step}: the figure starts right after its button (${Math.round(gap)} px below it)`);
+        }
+      }
+    }));
+  }
+});
+
+describe('issue 15 layout: the first screen shows the mechanism', () => {
+  for (const viewport of [{ width: 1280, height: 720 }, { width: 390, height: 844 }]) {
+    test(`at ${viewport.width}×${viewport.height} the question, the lanes and Play are in the first screen, in that order`, pageTest(env, { viewport, inputs: false, sections: false }, async ({ page }) => {
+      const question = await inView(page, page.locator(`${ID('verdict')} .verdict-line`), 'the question');
+      assert.equal((await page.locator(`${ID('verdict')} .verdict-line`).textContent()).trim(), 'How many times was the card charged?');
+      await inView(page, page.locator(ID('lanes-heading')), 'the mechanism’s heading');
+      const lanes = await inView(page, page.locator(`${ID('lanes')} svg`), 'the lanes drawing');
+      const play = await inView(page, page.locator(ID('play')), 'Play');
+      assert.ok(question.y + question.height <= lanes.y && lanes.y + lanes.height <= play.y, 'the question, then the lanes, then Play');
+      // The timeline stays on the page as the precise view, after the playback bar.
+      const playback = await page.locator('.retry-lab .rl-playback').first().boundingBox();
+      assert.ok((await page.locator(ID('timeline')).boundingBox()).y >= playback.y + playback.height, 'the timeline after the playback bar');
+    }));
+  }
+
+  for (const viewport of [{ width: 1280, height: 720 }, { width: 390, height: 844 }]) {
+    test(`at ${viewport.width}×${viewport.height} Play and the lanes do not move while a run of four charges plays`, pageTest(env, { viewport }, async ({ page }) => {
+      // A 150 ms timeout is shorter than the 200 ms the server takes to commit (SPEC §9's
+      // opening run): every attempt times out after charging, four attempts, four charges.
+      await setInputs(page, { clientTimeoutMs: 150 });
+      await page.locator(ID('seek')).focus();
+      await page.keyboard.press('Home');
+      const at = async () => ({ play: (await page.locator(ID('play')).boundingBox()).y, lanes: (await page.locator(ID('lanes')).boundingBox()).height, timeline: (await page.locator(ID('timeline')).boundingBox()).y });
+      const start = await at();
+      assert.deepEqual(await page.locator(`${ID('lanes')} ~ * .st-line, .rl-statement-apart .st-line`).count(), 0, 'no charge yet');
+      await page.keyboard.press('End');
+      assert.equal(await page.locator('.retry-lab .rl-statement .st-line').count(), 4, 'four lines at the end');
+      assert.deepEqual(await at(), start, 'nothing moved');
+      // The lines still to come are read by no one.
+      await page.keyboard.press('Home');
+      const heard = await page.locator('.retry-lab .rl-statement').first().evaluate((box) => [...box.querySelectorAll('li')].filter((li) => getComputedStyle(li).visibility !== 'hidden').length);
+      assert.equal(heard, 0, 'before the first commit no line is visible');
+    }));
+  }
+});
+
+describe('issue 15 layout: the trace editor’s errors', () => {
+  for (const width of [1280, 390]) {
+    test(`at ${width} px an answer's error reads as a line across the table, under its row`, pageTest(env, { viewport: { width, height: 900 } }, async ({ page }) => {
+      const status = page.locator('#tr-ed-script-0-status');
+      const rowOf = async () => (await page.locator('#tr-ed-script-0-status').locator('xpath=ancestor::tr[1]').boundingBox());
+      const rowBefore = await rowOf();
+      await status.fill('9999999');
+      const error = page.locator('#tr-ed-script-0-status-error');
+      assert.match(await error.textContent(), /Answer 1 status/);
+      const box = await error.boundingBox();
+      const lineHeight = await error.evaluate((p) => parseFloat(getComputedStyle(p).lineHeight) || parseFloat(getComputedStyle(p).fontSize) * 1.5);
+      assert.ok(box.height <= lineHeight * 2.5, `at most two lines (${Math.round(box.height)} px, a line is ${Math.round(lineHeight)} px)`);
+      assert.ok(box.width >= 240, `as wide as a sentence (${Math.round(box.width)} px)`);
+      const row = await rowOf();
+      assert.equal(Math.round(row.height), Math.round(rowBefore.height), 'the answer’s row keeps its height');
+      assert.ok(box.y >= row.y + row.height - 1, 'under its row');
+      // In view in the table's scroller: its left edge where the scroller's view begins.
+      const scroller = await page.locator('.te-scroll').boundingBox();
+      assert.ok(box.x >= scroller.x && box.x + box.width <= scroller.x + scroller.width + 1, 'inside the visible part of the table');
+      assert.equal(await status.getAttribute('aria-describedby'), 'tr-ed-script-0-status-error', 'still the field’s description');
+      // Fixed, the error row goes away.
+      await status.fill('503');
+      assert.equal(await page.locator('.te-row-errors').first().isVisible(), false);
+    }));
+  }
+});
