@@ -119,3 +119,29 @@ describe('issue 15 layout: the trace editor’s errors', () => {
     }));
   }
 });
+
+describe('issue 15 layout: the storm chart’s labels', () => {
+  // The opening fleet run (its series end together at 0: three labels want one height), a
+  // run that recovers (a third note at the top), no retries, and a LIFO queue.
+  for (const link of ['', 'server.queueOrder=lifo', 'server.dropStale=unfinishable', 'policy.maxRetries=0']) {
+    test(`no two of the chart's labels and notes overlap, and none leaves the chart (${link || 'the opening fleet run'})`, pageTest(env, { path: link ? `/#v=1&view=fleet&${link}` : '/', sections: false }, async ({ page }) => {
+      await page.evaluate(() => window.retryLabFleetSection.load());
+      await page.waitForFunction(() => window.retryLabFleet && window.retryLabFleet.state(), null, { timeout: 20000 });
+      await page.evaluate(() => window.retryLabFleet.ready.then(() => window.retryLabFleet.settled()));
+      const { boxes, width } = await page.locator('#fl-chart svg').evaluate((svg) => ({
+        width: svg.viewBox.baseVal.width,
+        boxes: [...svg.querySelectorAll('text.fl-label, text.fl-note')].map((t) => {
+          const b = t.getBBox();
+          return { text: t.textContent, x: b.x, y: b.y, width: b.width, height: b.height };
+        }),
+      }));
+      assert.ok(boxes.filter((b) => /\/s$/.test(b.text)).length >= 3, `the series' labels are drawn: ${boxes.map((b) => b.text).join(', ')}`);
+      for (const b of boxes) assert.ok(b.x >= 0 && b.x + b.width <= width, `"${b.text}" inside the chart's ${width} px (${Math.round(b.x)}–${Math.round(b.x + b.width)})`);
+      for (let i = 0; i < boxes.length; i += 1) {
+        for (let j = i + 1; j < boxes.length; j += 1) {
+          assert.ok(!intersect(boxes[i], boxes[j]), `"${boxes[i].text}" (y ${Math.round(boxes[i].y)}+${Math.round(boxes[i].height)}) and "${boxes[j].text}" (y ${Math.round(boxes[j].y)}) overlap`);
+        }
+      }
+    }));
+  }
+});

@@ -6,7 +6,11 @@
 
 import { h } from '../dom.js';
 
-const W = 720;
+// 750 wide: the series' labels at the right of the 560 px plot need 120 px ("attempts
+// offered /s" ran past a 720 px edge).
+const W = 750;
+const LABEL_GAP = 16; // px between two labels' baselines: a 12 px line is 15 px from ascent to descent
+const CHAR_W = 7; // a generous width of one character at 12 px, for a note near the edge
 const TOP = { x: 56, y: 14, w: 560, h: 200 };
 const LOW = { x: 56, y: 262, w: 560, h: 80 };
 const H = 372;
@@ -27,6 +31,20 @@ export const SERIES = [
   ['succeeded', 'successes /s', 'fl-succeeded', '2 2'],
   ['timeouts', 'timeouts /s', 'fl-timeouts', '8 3 2 3'],
 ];
+
+// The labels at the right edge, none closer than LABEL_GAP to the next: in the order of their
+// heights, each pushed down below the one above it, then, where the last runs past `bottom`,
+// each pushed back up above the one below it (never above `top`, room allowing). Each stays
+// as near its line's end as that lets it.
+export function spreadLabels(labels, top, bottom) {
+  const out = labels.map((l, i) => ({ ...l, want: l.y, i })).sort((a, b) => a.want - b.want || a.i - b.i);
+  out.forEach((l, k) => { l.y = Math.max(l.want, top, k ? out[k - 1].y + LABEL_GAP : -Infinity); });
+  for (let k = out.length - 1; k >= 0; k -= 1) {
+    const limit = k === out.length - 1 ? bottom : out[k + 1].y - LABEL_GAP;
+    if (out[k].y > limit) out[k].y = limit;
+  }
+  return out;
+}
 
 // The chart's view of stormSeries(result); `cursor`: the bin a keyboard or pointer rests on.
 export function stormChart(series, { id, cursor = null, title = 'The storm over time' } = {}) {
@@ -83,22 +101,24 @@ export function stormChart(series, { id, cursor = null, title = 'The storm over 
     if (ms > endMs) return;
     const x = round1(xOf(ms));
     children.push(h('line', { class: `fl-mark ${cls}`, x1: x, y1: TOP.y, x2: x, y2: LOW.y + LOW.h }));
-    children.push(h('text', { class: 'fl-note', x: x + 4, y: TOP.y + 26 + row * 14 }, text));
+    // A note that would run into the labels at the right ends at its line instead.
+    const end = x + 4 + text.length * CHAR_W > TOP.x + TOP.w;
+    children.push(h('text', { class: 'fl-note', x: end ? x - 4 : x + 4, y: TOP.y + 12 + (row + 1) * LABEL_GAP, 'text-anchor': end ? 'end' : null }, text));
   };
   if (recovery) mark(recovery.triggerEndMs, `slowdown ends ${recovery.triggerEndMs / 1000} s`, 'fl-mark-end', 0);
   if (recovery && recovery.recoveredAtMs !== null) mark(recovery.recoveredAtMs, `recovered ${recovery.recoveredAtMs / 1000} s`, 'fl-mark-good', 1);
   mark(durationMs, `new requests stop ${durationMs / 1000} s`, 'fl-mark-stop', recovery && recovery.recoveredAtMs !== null ? 2 : 1);
-  // The series, each with its label at the right.
-  const labelYs = [];
+  // The series, each with its label at the right, at its line's last height.
+  const labels = [];
   for (const [key, label, cls, dash] of SERIES) {
     const d = line(key);
     if (!d) continue;
     children.push(h('path', { class: `fl-line ${cls}`, d, fill: 'none', 'stroke-dasharray': dash || null }));
     const last = [...points].reverse().find((p) => p[key] !== null && p[key] !== undefined);
-    let y = round1(yTop(last ? last[key] : 0));
-    while (labelYs.some((u) => Math.abs(u - y) < 12)) y -= 12;
-    labelYs.push(y);
-    children.push(h('text', { class: `fl-label ${cls}`, x: TOP.x + TOP.w + 4, y: y + 4 }, label));
+    labels.push({ y: yTop(last ? last[key] : 0), label, cls });
+  }
+  for (const l of spreadLabels(labels, TOP.y + 6, TOP.y + TOP.h + 20)) {
+    children.push(h('text', { class: `fl-label ${l.cls}`, x: TOP.x + TOP.w + 4, y: round1(l.y + 4) }, l.label));
   }
   // The queue as an area.
   let qd = `M${TOP.x} ${yLow(0)}`;
