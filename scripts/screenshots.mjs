@@ -1,10 +1,14 @@
 #!/usr/bin/env node
-// Screenshots of the built page (dist/) for docs/screenshots/: the first screen at each
-// width (1440, 1280×720, 1024, 768, 390×844), light and dark, the opening run at its end
-// (light), and the article's figure (story-*: the "key on" step read and its "Try it"
-// pressed: beside the article from 1,100 px, inline after the button below), light and dark;
-// FULL=1 adds the whole page. Run after `npm run build`:  node scripts/screenshots.mjs [outdir]
-// (default docs/screenshots). Uses playwright-core and /usr/bin/chromium as the tests do.
+// Screenshots of the built page (dist/) for docs/screenshots/, at each width (1440, 1280×720,
+// 1024, 768, 390×844), light and dark: the first screen (first-*: the question, the lanes and
+// Play), the article's figure (story-*: the "key on" step read and its "Try it" pressed:
+// beside the article from 960 px, inline after the button below), the opening run at its
+// end (end-*), the trace editor with an answer's error (editor-*: the scripted answers) and
+// the fleet's storm chart (fleet-*); FULL=1 adds the whole page (light; large files, not
+// committed). Run after `npm run build`:
+//   node scripts/screenshots.mjs [outdir] [names, e.g. 1440,390]
+// (default docs/screenshots, every width). Uses playwright-core and /usr/bin/chromium as the
+// tests do.
 
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -47,18 +51,28 @@ try {
       await page.screenshot({ path: join(out, `story-${name}-${colorScheme}.png`) });
       await page.evaluate(() => window.scrollTo(0, 0));
       await page.waitForTimeout(100);
-      if (colorScheme === 'light') {
-        // The opening run played to its end.
-        await page.locator('#rl-seek').focus();
-        await page.keyboard.press('End');
-        await page.locator('#rl-timeline').scrollIntoViewIfNeeded();
-        await page.waitForTimeout(100);
-        await page.screenshot({ path: join(out, `end-${name}-${colorScheme}.png`) });
-        // The whole page too, with FULL=1 (large files: not committed).
-        if (process.env.FULL) {
-          await page.evaluate(() => window.scrollTo(0, 0));
-          await page.screenshot({ path: join(out, `full-${name}-${colorScheme}.png`), fullPage: true });
-        }
+      // The opening run played to its end: the lanes, the statement and the timeline.
+      await page.locator('#rl-seek').focus();
+      await page.keyboard.press('End');
+      await page.locator('#rl-lanes').evaluate((el) => el.closest('.rl-mechanism').scrollIntoView({ block: 'start' }));
+      await page.waitForTimeout(100);
+      await page.screenshot({ path: join(out, `end-${name}-${colorScheme}.png`) });
+      // The trace editor with an error in answer 1's status.
+      await page.locator('#tr-ed-script-0-status').fill('9999999');
+      await page.locator('#tr-ed-script-0-status').evaluate((el) => el.closest('fieldset').scrollIntoView({ block: 'center' }));
+      await page.waitForTimeout(150);
+      await page.locator('#tr-ed-script-0-status').locator('xpath=ancestor::fieldset[1]').screenshot({ path: join(out, `editor-${name}-${colorScheme}.png`) });
+      // The fleet's storm chart, its run settled.
+      await page.evaluate(() => window.retryLabFleetSection.load());
+      await page.waitForFunction(() => window.retryLabFleet && window.retryLabFleet.state(), null, { timeout: 30000 });
+      await page.evaluate(() => window.retryLabFleet.ready.then(() => window.retryLabFleet.settled()));
+      await page.locator('#fl-chart').scrollIntoViewIfNeeded();
+      await page.waitForTimeout(150);
+      await page.locator('#fl-chart').screenshot({ path: join(out, `fleet-${name}-${colorScheme}.png`) });
+      // The whole page too, with FULL=1 (large files: not committed).
+      if (process.env.FULL && colorScheme === 'light') {
+        await page.evaluate(() => window.scrollTo(0, 0));
+        await page.screenshot({ path: join(out, `full-${name}-${colorScheme}.png`), fullPage: true });
       }
       await context.close();
     }

@@ -74,13 +74,16 @@ export function stormChart(series, { id, cursor = null, title = 'The storm over 
     return d;
   };
   const children = [];
+  // The notes at the top are drawn last, over the lines, each on a halo of the chart's
+  // background (fleet.css): a line that peaks under one does not cross its words.
+  const notes = [];
   children.push(h('title', { id: `${id}-title` }, title));
   // The slowdown (or outage), shaded, with its words.
   if (trigger && trigger.endMs > trigger.startMs) {
     const x0 = round1(xOf(trigger.startMs));
     const x1 = round1(xOf(Math.min(trigger.endMs, endMs)));
     children.push(h('rect', { class: 'fl-trigger', x: x0, y: TOP.y, width: Math.max(0, x1 - x0), height: TOP.h + (LOW.y - TOP.y) + LOW.h }));
-    children.push(h('text', { class: 'fl-note', x: x0 + 4, y: TOP.y + 12 }, trigger.kind === 'outage' ? 'outage' : `slowdown ×${trigger.factor}`));
+    notes.push(h('text', { class: 'fl-note', x: x0 + 4, y: TOP.y + 12 }, trigger.kind === 'outage' ? 'outage' : `slowdown ×${trigger.factor}`));
   }
   // Axes and grid.
   for (const [box, max, label] of [[TOP, rateMax, 'per second'], [LOW, queueMax, 'queue']]) {
@@ -103,7 +106,7 @@ export function stormChart(series, { id, cursor = null, title = 'The storm over 
     children.push(h('line', { class: `fl-mark ${cls}`, x1: x, y1: TOP.y, x2: x, y2: LOW.y + LOW.h }));
     // A note that would run into the labels at the right ends at its line instead.
     const end = x + 4 + text.length * CHAR_W > TOP.x + TOP.w;
-    children.push(h('text', { class: 'fl-note', x: end ? x - 4 : x + 4, y: TOP.y + 12 + (row + 1) * LABEL_GAP, 'text-anchor': end ? 'end' : null }, text));
+    notes.push(h('text', { class: 'fl-note', x: end ? x - 4 : x + 4, y: TOP.y + 12 + (row + 1) * LABEL_GAP, 'text-anchor': end ? 'end' : null }, text));
   };
   if (recovery) mark(recovery.triggerEndMs, `slowdown ends ${recovery.triggerEndMs / 1000} s`, 'fl-mark-end', 0);
   if (recovery && recovery.recoveredAtMs !== null) mark(recovery.recoveredAtMs, `recovered ${recovery.recoveredAtMs / 1000} s`, 'fl-mark-good', 1);
@@ -132,6 +135,7 @@ export function stormChart(series, { id, cursor = null, title = 'The storm over 
     const x = round1(xOf(p.startMs));
     children.push(h('rect', { class: 'fl-cursor', x, y: TOP.y, width: Math.max(1, round1(xOf(p.startMs + binMs) - x)), height: LOW.y + LOW.h - TOP.y }));
   }
+  children.push(...notes);
   return h('svg', {
     xmlns: 'http://www.w3.org/2000/svg', class: 'fl-chart', viewBox: `0 0 ${W} ${H}`, width: W, height: H,
     role: 'img', 'aria-labelledby': `${id}-title ${id}-desc`,

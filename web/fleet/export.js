@@ -74,7 +74,7 @@ const STYLE = [
   `.fl-line{stroke-width:2}`, `.fl-offered{stroke:${LIGHT.client};fill:${LIGHT.client}}`, `.fl-capacity{stroke:${LIGHT.fg};fill:${LIGHT.fg}}`,
   `.fl-succeeded{stroke:${LIGHT.replay};fill:${LIGHT.replay}}`, `.fl-timeouts{stroke:${LIGHT.error};fill:${LIGHT.error}}`,
   `path.fl-line{fill:none}`, `.fl-queue{fill:${LIGHT.lost};opacity:.45}`, `text.fl-queue-label{fill:${LIGHT.fg}}`,
-  `.fl-mark{stroke:${LIGHT.fg};stroke-dasharray:3 3}`, `.fl-mark-good{stroke:${LIGHT.replay};stroke-width:2}`, '.fl-cursor{display:none}',
+  `text.fl-note{paint-order:stroke;stroke:${LIGHT.panel};stroke-width:4px;stroke-linejoin:round}`, `.fl-mark{stroke:${LIGHT.fg};stroke-dasharray:3 3}`, `.fl-mark-good{stroke:${LIGHT.replay};stroke-width:2}`, '.fl-cursor{display:none}',
 ].join('');
 
 const HEAD = 56;

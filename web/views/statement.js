@@ -18,16 +18,16 @@ export function statementView(result, shown = Infinity, headingId = null) {
   const commits = operation === 'charge' ? result.events.filter((e) => e.kind === 'commit').length : 0;
   const charges = operation === 'charge' ? result.events.slice(0, shown).filter((e) => e.kind === 'commit').length : 0;
   // A plain box, not a section: a landmark per explorable would need a name per explorable.
-  // The run's later lines hold their place unseen (css/lanes.css: hidden from every reader,
-  // the accessibility tree too), so the statement's height is the run's from its start and
-  // nothing below it moves while it plays.
+  // The run's later lines hold their room unseen under the total (css/lanes.css: hidden from
+  // every reader, the accessibility tree too), so the statement's height is the run's from
+  // its start and nothing below it moves while it plays.
   return h('div', { class: 'rl-statement' },
     h('h4', { class: 'st-heading', id: headingId }, 'Card statement'),
-    commits ? h('ol', { class: 'st-lines' },
-      Array.from({ length: commits }, (_, k) => (k < charges
-        ? h('li', { class: k ? 'st-line st-again' : 'st-line' }, lineText())
-        : h('li', { class: 'st-later', 'aria-hidden': 'true' }, lineText())))) : null,
+    charges ? h('ol', { class: 'st-lines' },
+      Array.from({ length: charges }, (_, k) => h('li', { class: k ? 'st-line st-again' : 'st-line' }, lineText()))) : null,
     h('p', { class: 'st-total' }, operation !== 'charge'
       ? `No charge: this run's operation is a ${operation}.`
-      : charges ? `${plural(charges, 'charge')} · total ${money(ORDER.cents * charges)}` : shown < result.events.length ? 'No charges yet.' : 'No charges.'));
+      : charges ? `${plural(charges, 'charge')} · total ${money(ORDER.cents * charges)}` : shown < result.events.length ? 'No charges yet.' : 'No charges.'),
+    commits > charges ? h('div', { class: 'st-room', 'aria-hidden': 'true' },
+      Array.from({ length: commits - charges }, () => h('p', { class: 'st-later' }, lineText()))) : null);
 }
