@@ -4,12 +4,18 @@
 // lanes) with the question and Play; nothing in that first screen moves while the run plays
 // (the card statement holds its lines' place); an error in the trace editor reads as a line
 // across the table, not a word-wide column; the storm chart's labels at its right edge clear
-// of each other.
+// of each other; and axe-core finds nothing at the screenshots' widths, light and dark, while
+// the run plays and at its end.
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browserSuite, pageTest } from './lib/harness.js';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { browserSuite, openPage, pageTest } from './lib/harness.js';
 import { ID, setInputs } from './lib/ui.js';
+
+const require = createRequire(import.meta.url);
+const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
 const env = browserSuite();
 
@@ -143,5 +149,34 @@ describe('issue 15 layout: the storm chart’s labels', () => {
         }
       }
     }));
+  }
+});
+
+describe('issue 15 layout: axe-core at the screenshots’ widths', () => {
+  const axe = async (page) => {
+    if (!(await page.evaluate(() => Boolean(window.axe)))) await page.addScriptTag({ content: AXE });
+    const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+    return result.violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 5).join(', ')}`);
+  };
+  for (const width of [1440, 1024, 768, 390]) {
+    for (const colorScheme of ['light', 'dark']) {
+      test(`at ${width} px, ${colorScheme}: nothing while the run plays and at its end, with an article's figure shown`, async () => {
+        const { page } = await openPage(env, { viewport: { width, height: 900 }, colorScheme, bypassCSP: true });
+        // An article's figure, beside the article or inline at this width.
+        const tryKey = page.locator('button[data-try="key"]');
+        await tryKey.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+        await tryKey.click();
+        await page.waitForFunction(() => [...document.querySelectorAll('.story-figure')].some((f) => f.dataset.showing === 'key'));
+        await page.evaluate(() => window.scrollTo(0, 0));
+        await page.locator(ID('play')).click();
+        await page.waitForFunction(() => Number(document.querySelector('#rl-seek').getAttribute('aria-valuenow')) > 0);
+        assert.equal(await page.locator(ID('play')).textContent(), 'Pause', 'playing');
+        assert.deepEqual(await axe(page), [], 'while playing');
+        await page.locator(ID('seek')).focus();
+        await page.keyboard.press('End');
+        assert.equal(await page.locator(ID('seek')).getAttribute('aria-valuenow'), '60');
+        assert.deepEqual(await axe(page), [], 'at the end');
+      });
+    }
   }
 });
