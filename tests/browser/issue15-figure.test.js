@@ -75,7 +75,7 @@ function expected(step) {
 describe('issue 15: the figure beside the words', () => {
   for (const [name, viewport] of [['1280×720', WIDE], ['390×844', PHONE]]) {
     test(`at ${name} the first screen shows the figure and asks its question`, pageTest(env, { viewport, sections: false, inputs: false }, async ({ page }) => {
-      assert.ok(await inViewport(page, page.locator(ID('timeline'))), 'the whole timeline is in the first screen');
+      assert.ok(await inViewport(page, page.locator(ID('lanes'))), 'the whole mechanism drawn (the lanes) is in the first screen');
       assert.ok(await inViewport(page, page.locator(ID('play'))), 'and Play');
       const question = page.locator(`${ID('verdict')} .verdict-line`);
       assert.equal(await question.textContent(), 'How many times was the card charged?');
@@ -115,7 +115,7 @@ describe('issue 15: the figure beside the words', () => {
 
   for (const [name, viewport, reducedMotion] of [['1280×720', WIDE, 'no-preference'], ['390×844', PHONE, 'no-preference'], ['390×844 with reduced motion', PHONE, 'reduce']]) {
     test(`at ${name} every "Try it" changes the figure in place: the reader stays where they were, the button keeps focus`, pageTest(env, { viewport, reducedMotion }, async ({ page }) => {
-      const wide = viewport.width >= 1100;
+      const wide = viewport.width >= 960;
       const buttons = await page.locator('button[data-try]').evaluateAll((els) => els.map((b) => b.dataset.try));
       assert.equal(buttons.length, Object.keys(STORY).length);
       for (const step of buttons) {
@@ -176,7 +176,7 @@ describe('issue 15: the figure beside the words', () => {
 
   for (const [name, viewport] of [['1280×720', WIDE], ['390×844', PHONE]]) {
     test(`at ${name} "Back to the opening run" restores it, in place`, pageTest(env, { viewport }, async ({ page }) => {
-      const wide = viewport.width >= 1100;
+      const wide = viewport.width >= 960;
       const button = page.locator('button[data-try="bad-request-every"]');
       await readTo(page, button);
       await button.click();
@@ -226,7 +226,7 @@ describe('issue 15: the figure beside the words', () => {
   }
 
   for (const width of [390, 1280]) {
-    test(`embed.html in an iframe ${width} px wide shows the figure in its first screen`, async () => {
+    test(`embed.html in an iframe ${width} px wide shows the figure (the lanes) and Play in its first screen`, async () => {
       const height = width === 390 ? 844 : 720;
       const host = siteCopy({
         copySite: false,
@@ -239,8 +239,11 @@ describe('issue 15: the figure beside the words', () => {
         await page.goto(`${server.origin}/host.html`);
         const frame = await (await page.locator('iframe').elementHandle()).contentFrame();
         await frame.waitForFunction(() => document.documentElement.classList.contains('rl-ready'));
-        const timeline = await frame.locator(ID('timeline')).boundingBox(); // in the host's viewport
-        assert.ok(timeline.y >= 0 && timeline.y + timeline.height <= height, `the timeline at ${timeline.y}–${timeline.y + timeline.height} in a ${height} px screen`);
+        // The mechanism drawn (the lanes) and Play, in the host's viewport.
+        for (const part of ['lanes', 'play']) {
+          const box = await frame.locator(ID(part)).boundingBox();
+          assert.ok(box.y >= 0 && box.y + box.height <= height, `the ${part} at ${box.y}–${box.y + box.height} in a ${height} px screen`);
+        }
         const question = await frame.locator(`${ID('verdict')} .verdict-line`).boundingBox();
         assert.ok(question.y + question.height <= height);
         assert.equal(await frame.locator(`${ID('verdict')} .verdict-line`).textContent(), 'How many times was the card charged?');

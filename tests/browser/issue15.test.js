@@ -155,7 +155,7 @@ describe('issue 15: a first screen that asks', () => {
         const box = await page.locator(selector).boundingBox();
         return box && box.y >= 0 && box.y + box.height <= viewport.height;
       };
-      assert.ok(await inView(`${ID('timeline')} svg`), 'the whole timeline in the first screen');
+      assert.ok(await inView(`${ID('lanes')} svg`), 'the whole mechanism drawn (the lanes) in the first screen');
       assert.ok(await inView(ID('play')), 'Play in the first screen');
       assert.equal(await page.locator(ID('play')).textContent(), 'Play', 'paused');
       assert.equal((await page.locator(`${ID('verdict')} .verdict-line`).textContent()).trim(), 'How many times was the card charged?');
