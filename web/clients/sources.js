@@ -56,6 +56,7 @@ const BOTO_1415 = release('boto/botocore', '1.4.15', 'e882a4f05882bb72c72549fc77
 const OPENAI = release('openai/openai-python', 'v3.3.1', '753ab5c1a81cd85e8bf0aef4c04c51a2e8dae6cd');
 const OPENAI_252 = release('openai/openai-python', 'v2.52.0', 'ca693fbaa20a620ce53a48f4419a1a01444564e7');
 const OPENAI_251 = release('openai/openai-python', 'v2.51.0', '3844843c277f42b0b18beaa58152cfda61df524a');
+const OPENAI_100 = release('openai/openai-python', 'v1.0.0', '08b8179a6b3e46ca8eb117f819cc6563ae74e27d');
 const ANTHROPIC = release('anthropics/anthropic-sdk-python', 'v0.121.0', '204fa8e7ebc0c289a91c1fa337b21263e2f0da0e');
 const DOTNET = release('dotnet/extensions', 'v10.9.0', 'b10f9c0a081b5dbb7755b8f5592e1d3c3f550a3a');
 const POLLY = release('App-vNext/Polly', '8.7.0', 'a824c6b9258daa2879b8fa2ea768bf06bd5e6cf0');
@@ -92,9 +93,16 @@ const ENVOY_1142 = release('envoyproxy/envoy', 'v1.14.2', '1a0363c885c2dbb1e48b0
 const ENVOY_BACKOFF = 'source/common/common/backoff_strategy.cc';
 const ENVOY_RETRY_STATE = 'source/common/router/retry_state_impl.cc';
 const ENVOY_BACKOFF_COPY = release('envoyproxy/envoy', 'no tag (a stored copy)', '4280ef77469b410068d6cb7efd0f04927f9695c8');
-const GRPC_CORE_COPY = release('grpc/grpc', 'no tag (a stored copy)', '0c188b6d95368d321f9548b545504c612c4e1981');
-const GRPC_CORE_BACKOFF_COPY = release('grpc/grpc', 'no tag (a stored copy)', '15bab7a3b32c58fd51180f19c4d956dad04fc47d');
-const GRPC_CORE_STATUS_COPY = release('grpc/grpc', 'no tag (a stored copy)', '0040e00c898641562afd44ded29aff8a69ab9f2b');
+// grpc/grpc (992 MB) at the release v1.51.1, read in Debian's source package grpc 1.51.1-3
+// (Debian 12; Debian 13 and unstable ship the same upstream 1.51.1): its grpc_1.51.1.orig.tar.gz
+// is GitHub's archive of the tag, whose pax header names the commit below (sha256 b55696fb…, as
+// grpc_1.51.1-3.dsc lists it, the .dsc's signature good by the Debian maintainer's key; none of
+// Debian's patches touches the files pinned here).
+const GRPC_CORE_151 = release('grpc/grpc', 'v1.51.1', '0a82c02a9b817a53574994374dcff53f2e961df2');
+const CORE_BACKOFF = 'src/core/lib/backoff/backoff.cc';
+const CORE_RETRY = 'src/core/ext/filters/client_channel/retry_filter.cc';
+const CORE_RETRY_CONFIG = 'src/core/ext/filters/client_channel/retry_service_config.cc';
+const CORE_THROTTLE = 'src/core/ext/filters/client_channel/retry_throttle.cc';
 
 // --- shared pins ------------------------------------------------------------------------------
 
@@ -254,21 +262,58 @@ export const SOURCES = [
   preset({
     id: 'grpc-core',
     group: 'gRPC',
-    name: 'gRPC A6 example policy on grpc-core (C++, Python, Ruby…)',
-    short: 'grpc-core with A6’s example policy',
+    name: 'gRPC A6 example policy on grpc-core 1.51 (Debian 12; C++, Python, Ruby…)',
+    short: 'grpc-core 1.51 with A6’s example policy',
     library: 'grpc/grpc',
-    versions: 'not read at a release: grpc/grpc is too large to fetch here, and its stored copies carry commits, not tags; v1.51.1’s build (Debian 12’s libgrpc29) maps the statuses the same and jitters by the same 0.8–1.2, but not the first retry',
+    versions: 'grpc-core v1.51.1 (read there, in Debian 12’s source package grpc 1.51.1-3; Debian 13 and unstable ship 1.51.1 too); the first wait is the one value the engine approximates (below); newer code, from grpc/grpc #37595 (2024-08-28) on, jitters the first wait too, as the engine does, but the first release with it could not be read',
     inputs: { ...GRPC_BASE, jitter: 'proportional', jitterLow: 0.8, jitterHigh: 1.2 },
     pins: {
       ...GRPC_COMMON_PINS,
-      jitter: unverified('a copy at a commit, not a release: it jitters every wait; v1.51.1’s build does not jitter the first', { ...at(GRPC_CORE_BACKOFF_COPY, 'src/core/util/backoff.cc', '29-38', 'Duration BackOff::NextAttemptDelay() { if (initial_) { initial_ = false; } else { current_backoff_ = std::min(current_backoff_ * options_.multiplier(), options_.max_backoff()); } const double jitter = absl::Uniform(rand_gen_, 1 - options_.jitter(), 1 + options_.jitter()); return current_backoff_ * jitter;'), also: [unverified('a stored copy, not a release', at(GRPC_CORE_COPY, 'src/core/client_channel/retry_filter.h', 63, 'static double BackoffJitter() { return 0.2; }'))] }),
-      jitterLow: unverified('a copy at a commit: 1 − 0.2 (v1.51.1’s build passes 0.2 too)', at(GRPC_CORE_BACKOFF_COPY, 'src/core/util/backoff.cc', '36-37', 'const double jitter = absl::Uniform(rand_gen_, 1 - options_.jitter(), 1 + options_.jitter());')),
-      jitterHigh: unverified('a copy at a commit: 1 + 0.2 (v1.51.1’s build passes 0.2 too)', at(GRPC_CORE_BACKOFF_COPY, 'src/core/util/backoff.cc', '36-37', 'const double jitter = absl::Uniform(rand_gen_, 1 - options_.jitter(), 1 + options_.jitter());')),
-      retryOnStatuses: unverified('a copy at a commit: grpc-go’s and grpc-java’s mapping; v1.51.1’s build (Debian 12’s libgrpc29) maps the same, its source not read', at(GRPC_CORE_STATUS_COPY, 'src/core/lib/transport/status_conversion.cc', '52-63', 'case 429: return GRPC_STATUS_UNAVAILABLE; case 502: return GRPC_STATUS_UNAVAILABLE; case 503: return GRPC_STATUS_UNAVAILABLE; case 504: return GRPC_STATUS_UNAVAILABLE; // everything else is unknown default: return GRPC_STATUS_UNKNOWN;')),
+      maxRetries: {
+        ...GRPC_COMMON_PINS.maxRetries,
+        also: [
+          at(GRPC_CORE_151, CORE_RETRY_CONFIG, '141-147', 'if (max_attempts_ <= 1) { errors->AddError("must be at least 2"); } else if (max_attempts_ > MAX_MAX_RETRY_ATTEMPTS) { … max_attempts_ = MAX_MAX_RETRY_ATTEMPTS; (MAX_MAX_RETRY_ATTEMPTS 5, line 40: A6’s 4 is kept)'),
+          at(GRPC_CORE_151, CORE_RETRY, '1182-1184', '++calld_->num_attempts_completed_; if (calld_->num_attempts_completed_ >= calld_->retry_policy_->max_attempts()) {'),
+        ],
+      },
+      baseBackoffMs: { ...GRPC_COMMON_PINS.baseBackoffMs, also: [at(GRPC_CORE_151, CORE_RETRY, '2144-2146', '.set_initial_backoff(retry_policy_ == nullptr ? Duration::Zero() : retry_policy_->initial_backoff())')] },
+      backoffMultiplier: { ...GRPC_COMMON_PINS.backoffMultiplier, also: [at(GRPC_CORE_151, CORE_BACKOFF, '34-35', 'current_backoff_ = std::min(current_backoff_ * options_.multiplier(), options_.max_backoff());')] },
+      maxBackoffMs: { ...GRPC_COMMON_PINS.maxBackoffMs, also: [at(GRPC_CORE_151, CORE_BACKOFF, '34-35', 'current_backoff_ = std::min(current_backoff_ * options_.multiplier(), options_.max_backoff()); (the cap bounds the ceiling; the jitter then goes 20 % either side of it)')] },
+      jitter: {
+        ...at(GRPC_CORE_151, CORE_BACKOFF, '29-40', 'Timestamp BackOff::NextAttemptTime() { if (initial_) { initial_ = false; return current_backoff_ + Timestamp::Now(); } current_backoff_ = std::min(current_backoff_ * options_.multiplier(), options_.max_backoff()); const Duration jitter = Duration::FromSecondsAsDouble( absl::Uniform(rand_gen_, -options_.jitter() * current_backoff_.seconds(), options_.jitter() * current_backoff_.seconds())); return Timestamp::Now() + current_backoff_ + jitter; }'),
+        also: [
+          at(GRPC_CORE_151, CORE_RETRY, 129, '#define RETRY_BACKOFF_JITTER 0.2'),
+          at(GRPC_CORE_151, CORE_RETRY, 2150, '.set_jitter(RETRY_BACKOFF_JITTER)'),
+        ],
+        approximated: 'v1.51.1 waits the initial backoff exactly before the first retry (100 ms: backoff.cc lines 30-33) and jitters only from the second wait on; the engine jitters every wait, so the first wait here is 80–120 ms, at most 20 ms (20 %) from v1.51.1’s and the same on average; every later wait is exact. Newer grpc-core (grpc/grpc #37595, 2024-08-28) jitters the first wait too, as here',
+      },
+      jitterLow: at(GRPC_CORE_151, CORE_BACKOFF, '36-38', 'absl::Uniform(rand_gen_, -options_.jitter() * current_backoff_.seconds(), options_.jitter() * current_backoff_.seconds()) (the ceiling minus 0.2 of it: 0.8)'),
+      jitterHigh: at(GRPC_CORE_151, CORE_BACKOFF, '36-38', 'absl::Uniform(rand_gen_, -options_.jitter() * current_backoff_.seconds(), options_.jitter() * current_backoff_.seconds()) (the ceiling plus 0.2 of it: 1.2)'),
+      clientTimeoutMs: { ...GRPC_COMMON_PINS.clientTimeoutMs, also: [at(GRPC_CORE_151, CORE_RETRY_CONFIG, '128-130', '.OptionalField("perAttemptRecvTimeout", &RetryMethodConfig::per_attempt_recv_timeout_, GRPC_ARG_EXPERIMENTAL_ENABLE_HEDGING) (a per-attempt timeout only behind the experimental hedging argument)')] },
+      retryOn: { ...at(GRPC_CORE_151, CORE_RETRY, 1146, 'if (!calld_->retry_policy_->retryable_status_codes().Contains(*status)) {'), also: [at(A6, 'A6-client-retries.md', '363-364', '"retryableStatusCodes": [ "UNAVAILABLE"')] },
+      honourRetryAfter: at(GRPC_CORE_151, CORE_RETRY, 1607, '*server_pushback = md_batch->get(GrpcRetryPushbackMsMetadata()); (grpc-retry-pushback-ms; no Retry-After is read)'),
+      retryOnStatuses: {
+        ...at(GRPC_CORE_151, 'src/core/lib/transport/status_conversion.cc', '65-89', 'grpc_status_code grpc_http2_status_to_grpc_status(int status) { switch (status) { … case 429: return GRPC_STATUS_UNAVAILABLE; case 502: return GRPC_STATUS_UNAVAILABLE; case 503: return GRPC_STATUS_UNAVAILABLE; case 504: return GRPC_STATUS_UNAVAILABLE; /* everything else is unknown */ default: return GRPC_STATUS_UNKNOWN;'),
+        also: [at(GRPC_CORE_151, 'src/core/ext/filters/http/client/http_client_filter.cc', '66-73', 'const grpc_status_code* grpc_status = b->get_pointer(GrpcStatusMetadata()); if (grpc_status != nullptr || *status == 200) { b->Remove(HttpStatusMetadata()); } else { return absl::Status( static_cast<absl::StatusCode>( grpc_http2_status_to_grpc_status(*status)), (an HTTP status decides only when no grpc-status came)')],
+      },
     },
-    gates: [GRPC_THROTTLE],
-    cannot: GRPC_CANNOT,
-    unverified: ['grpc/grpc (the C core) could not be fetched (992 MB): its jitter of 0.8–1.2 and its status mapping (429, 502, 503, 504 to UNAVAILABLE, 500 to UNKNOWN), the same as grpc-go’s and grpc-java’s, were read in copies at commits whose release is not established. Release v1.51.1’s build (Debian 12’s libgrpc29, probed) gives the same mapping and factor, but waits the initial backoff exactly before the first retry; from which release the first wait is jittered too, as here, is not established (the clients’ notes on gRPC say what was tried).'],
+    gates: [{
+      ...GRPC_THROTTLE,
+      pin: {
+        ...GRPC_THROTTLE.pin,
+        also: [
+          at(GRPC_CORE_151, CORE_THROTTLE, '84-97', 'bool ServerRetryThrottleData::RecordFailure() { … // We decrement milli_tokens by 1000 (1 token) for each failure. … // Retries are allowed as long as the new value is above the threshold // (max_milli_tokens / 2). return new_value > throttle_data->max_milli_tokens_ / 2;'),
+          at(GRPC_CORE_151, CORE_THROTTLE, '99-109', 'void ServerRetryThrottleData::RecordSuccess() { … // We increment milli_tokens by milli_token_ratio for each success.'),
+          at(GRPC_CORE_151, CORE_RETRY, '1157-1171', '// Record the failure and check whether retries are throttled. // Note that it\'s important for this check to come after the status // code check above, since we should only record failures whose statuses // match the configured retryable status codes, … if (calld_->retry_throttle_data_ != nullptr && !calld_->retry_throttle_data_->RecordFailure()) {'),
+        ],
+      },
+      note: 'A6’s example retryThrottling; grpc-core throttles only when the service config sets it, one throttle per server name for the whole process (retry_filter.cc lines 208-211). FLEET §5’s throttle with these parameters, tokens in thousandths as here (tokenRatio to 3 decimals, retry_service_config.cc lines 89-91), but one difference: grpc-core takes a token only for a failure whose status is retryable (UNAVAILABLE here), so a 500 (UNKNOWN) or a deadline costs none, where FLEET’s throttle takes one for every failure.',
+    }],
+    cannot: [
+      'gRPC retries by status code, not by HTTP status: the engine’s answers are HTTP statuses, so the preset retries the four HTTP statuses grpc-core maps to UNAVAILABLE (429, 502, 503, 504) and not 500 (UNKNOWN); grpc-core reads the HTTP status only when no grpc-status came. A gRPC server’s own UNAVAILABLE is one of these.',
+      'Retry throttling (as data, in the gates below), hedging, transparent retries, and pushback: grpc-retry-pushback-ms waits exactly its milliseconds and restarts the backoff (retry_filter.cc lines 2582-2585), a negative or unparsable one stops the retries (lines 1193-1201).',
+      'gRPC retries nothing unless the service config sets a policy: this is A6’s example policy, not a default.',
+    ],
     opening: GRPC_OPENING,
   }),
 
@@ -417,30 +462,29 @@ export const SOURCES = [
     name: 'OpenAI Python SDK (openai-python ≤ 2.51: Retry-After up to 60 s)',
     short: 'openai-python ≤ 2.51',
     library: 'openai/openai-python',
-    versions: 'openai-python ≤ 2.51.x (read at v2.51.0; earlier releases not read)',
+    versions: 'openai-python 1.0.0–2.51.x (read at v1.0.0 and v2.51.0, the same values, and so at v1.10.0 and v2.0.0; the SDK before 1.0 is another client)',
     inputs: { maxRetries: 2, baseBackoffMs: 500, backoffMultiplier: 2, maxBackoffMs: 8000, jitter: 'proportional', jitterLow: 0.75, jitterHigh: 1, clientTimeoutMs: 3000, deadlineMs: 10000, idempotencyKey: false, retryOn: ['timeout', '429', '5xx'], retryWritesWithoutKey: true, honourRetryAfter: true, retryOnStatuses: [408, 409], retryAfterMaxMs: 60000 },
     pins: {
-      maxRetries: at(OPENAI_251, 'src/openai/_constants.py', 10, 'DEFAULT_MAX_RETRIES = 2'),
-      baseBackoffMs: at(OPENAI_251, 'src/openai/_constants.py', 13, 'INITIAL_RETRY_DELAY = 0.5'),
-      backoffMultiplier: at(OPENAI_251, 'src/openai/_base_client.py', 808, 'sleep_seconds = min(INITIAL_RETRY_DELAY * pow(2.0, nb_retries), MAX_RETRY_DELAY)'),
-      maxBackoffMs: at(OPENAI_251, 'src/openai/_constants.py', 14, 'MAX_RETRY_DELAY = 8.0'),
-      jitter: at(OPENAI_251, 'src/openai/_base_client.py', 811, 'jitter = 1 - 0.25 * random()'),
+      maxRetries: { ...at(OPENAI_251, 'src/openai/_constants.py', 10, 'DEFAULT_MAX_RETRIES = 2'), also: [at(OPENAI_100, 'src/openai/_constants.py', 9, 'DEFAULT_MAX_RETRIES = 2')] },
+      baseBackoffMs: { ...at(OPENAI_251, 'src/openai/_constants.py', 13, 'INITIAL_RETRY_DELAY = 0.5'), also: [at(OPENAI_100, 'src/openai/_base_client.py', 619, 'initial_retry_delay = 0.5')] },
+      backoffMultiplier: { ...at(OPENAI_251, 'src/openai/_base_client.py', 808, 'sleep_seconds = min(INITIAL_RETRY_DELAY * pow(2.0, nb_retries), MAX_RETRY_DELAY)'), also: [at(OPENAI_100, 'src/openai/_base_client.py', 624, 'sleep_seconds = min(initial_retry_delay * pow(2.0, nb_retries), max_retry_delay)')] },
+      maxBackoffMs: { ...at(OPENAI_251, 'src/openai/_constants.py', 14, 'MAX_RETRY_DELAY = 8.0'), also: [at(OPENAI_100, 'src/openai/_base_client.py', 620, 'max_retry_delay = 8.0')] },
+      jitter: { ...at(OPENAI_251, 'src/openai/_base_client.py', 811, 'jitter = 1 - 0.25 * random()'), also: [at(OPENAI_100, 'src/openai/_base_client.py', 627, 'jitter = 1 - 0.25 * random()')] },
       jitterLow: at(OPENAI_251, 'src/openai/_base_client.py', 811, 'jitter = 1 - 0.25 * random()'),
       jitterHigh: at(OPENAI_251, 'src/openai/_base_client.py', 811, 'jitter = 1 - 0.25 * random()'),
       clientTimeoutMs: SEED_TIMEOUT('the SDK’s own is 600 s (src/openai/_constants.py line 9)'),
       deadlineMs: SEED_DEADLINE('the SDK sets no overall deadline'),
-      idempotencyKey: at(OPENAI_251, 'src/openai/_base_client.py', 404, 'self._idempotency_header = None'),
-      retryOn: at(OPENAI_251, 'src/openai/_base_client.py', '838-843', 'if response.status_code == 429: … if response.status_code >= 500: (timeouts: as in ≥ 2.52)'),
+      idempotencyKey: { ...at(OPENAI_251, 'src/openai/_base_client.py', 404, 'self._idempotency_header = None'), also: [at(OPENAI_100, 'src/openai/_base_client.py', 350, 'self._idempotency_header = None')] },
+      retryOn: { ...at(OPENAI_251, 'src/openai/_base_client.py', '838-843', 'if response.status_code == 429: … if response.status_code >= 500: (timeouts: as in ≥ 2.52)'), also: [at(OPENAI_100, 'src/openai/_base_client.py', '650-655', 'if response.status_code == 429: return True # Retry internal errors. if response.status_code >= 500: (timeouts: except httpx.TimeoutException as err: if retries > 0:, lines 878-879)')] },
       retryWritesWithoutKey: at(OPENAI_251, 'src/openai/_base_client.py', 404, 'no key, and timeouts are retried for every method'),
-      honourRetryAfter: at(OPENAI_251, 'src/openai/_base_client.py', 801, 'if retry_after is not None and 0 < retry_after <= 60:'),
-      retryOnStatuses: at(OPENAI_251, 'src/openai/_base_client.py', '828-833', 'if response.status_code == 408: … if response.status_code == 409:'),
-      retryAfterMaxMs: at(OPENAI_251, 'src/openai/_base_client.py', 801, '0 < retry_after <= 60: above, the backoff applies'),
+      honourRetryAfter: { ...at(OPENAI_251, 'src/openai/_base_client.py', 801, 'if retry_after is not None and 0 < retry_after <= 60:'), also: [at(OPENAI_100, 'src/openai/_base_client.py', 616, 'if 0 < retry_after <= 60:')] },
+      retryOnStatuses: { ...at(OPENAI_251, 'src/openai/_base_client.py', '828-833', 'if response.status_code == 408: … if response.status_code == 409:'), also: [at(OPENAI_100, 'src/openai/_base_client.py', '642-646', 'if response.status_code == 408: return True # Retry on lock timeouts. if response.status_code == 409:')] },
+      retryAfterMaxMs: { ...at(OPENAI_251, 'src/openai/_base_client.py', 801, '0 < retry_after <= 60: above, the backoff applies'), also: [at(OPENAI_100, 'src/openai/_base_client.py', 616, 'if 0 < retry_after <= 60:')] },
     },
     cannot: [
       'x-should-retry and retry-after-ms; a Retry-After of 0 falls back to the backoff (here it waits 0); dates against the local clock.',
       'The jitter is 1 − 0.25·r there, 0.75 + 0.25·d here: the same distribution.',
     ],
-    unverified: ['Only v2.51.0 was read: when these values began is not established.'],
     opening: { attempts: 2, charges: 2, outcome: 'success', why: 'the timeout is retried and no idempotency key is sent, so the second attempt charges again' },
   }),
   preset({
