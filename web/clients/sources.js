@@ -92,7 +92,10 @@ const ENVOY_ROUTE = 'envoy/config/route/v3/route_components.pb.go';
 const ENVOY_1142 = release('envoyproxy/envoy', 'v1.14.2', '1a0363c885c2dbb1e48b03847dbd706d1ba43eba');
 const ENVOY_BACKOFF = 'source/common/common/backoff_strategy.cc';
 const ENVOY_RETRY_STATE = 'source/common/router/retry_state_impl.cc';
-const ENVOY_BACKOFF_COPY = release('envoyproxy/envoy', 'no tag (a stored copy)', '4280ef77469b410068d6cb7efd0f04927f9695c8');
+// And at v1.37.0: its release commit ("repo: Release v1.37.0", VERSION.txt 1.37.0; other
+// projects pin v1.37.0 as this commit), read in a fork's copy of Envoy's main history
+// (penguingao/envoy, at 1.38.0-dev); v1.38 and v1.39 are later than any copy reachable here.
+const ENVOY_1370 = release('envoyproxy/envoy', 'v1.37.0', '6d9bb7d9a85d616b220d1f8fe67b61f82bbdb8d3');
 // grpc/grpc (992 MB) at the release v1.51.1, read in Debian's source package grpc 1.51.1-3
 // (Debian 12; Debian 13 and unstable ship the same upstream 1.51.1): its grpc_1.51.1.orig.tar.gz
 // is GitHub's archive of the tag, whose pax header names the commit below (sha256 b55696fb…, as
@@ -265,7 +268,7 @@ export const SOURCES = [
     name: 'gRPC A6 example policy on grpc-core 1.51 (Debian 12; C++, Python, Ruby…)',
     short: 'grpc-core 1.51 with A6’s example policy',
     library: 'grpc/grpc',
-    versions: 'grpc-core v1.51.1 (read there, in Debian 12’s source package grpc 1.51.1-3; Debian 13 and unstable ship 1.51.1 too); the first wait is the one value the engine approximates (below); newer code, from grpc/grpc #37595 (2024-08-28) on, jitters the first wait too, as the engine does, but the first release with it could not be read',
+    versions: 'grpc-core v1.51.1 (read there, in Debian 12’s source package grpc 1.51.1-3; Debian 13 and unstable ship 1.51.1 too); newer code also jitters the first wait (grpc/grpc #37595, 2024-08-28), exactly as the engine does, but no release with it could be read',
     inputs: { ...GRPC_BASE, jitter: 'proportional', jitterLow: 0.8, jitterHigh: 1.2 },
     pins: {
       ...GRPC_COMMON_PINS,
@@ -307,7 +310,7 @@ export const SOURCES = [
           at(GRPC_CORE_151, CORE_RETRY, '1157-1171', '// Record the failure and check whether retries are throttled. // Note that it\'s important for this check to come after the status // code check above, since we should only record failures whose statuses // match the configured retryable status codes, … if (calld_->retry_throttle_data_ != nullptr && !calld_->retry_throttle_data_->RecordFailure()) {'),
         ],
       },
-      note: 'A6’s example retryThrottling; grpc-core throttles only when the service config sets it, one throttle per server name for the whole process (retry_filter.cc lines 208-211). FLEET §5’s throttle with these parameters, tokens in thousandths as here (tokenRatio to 3 decimals, retry_service_config.cc lines 89-91), but one difference: grpc-core takes a token only for a failure whose status is retryable (UNAVAILABLE here), so a 500 (UNKNOWN) or a deadline costs none, where FLEET’s throttle takes one for every failure.',
+      note: 'A6’s example retryThrottling; grpc-core throttles only when the service config sets it, one throttle per server name for the whole process (retry_filter.cc lines 208-211). FLEET §5’s throttle with these parameters (grpc-core counts thousandths of a token, tokenRatio to 3 decimals: retry_service_config.cc lines 89-91), with one difference: grpc-core takes a token only for a failure whose status is retryable (UNAVAILABLE here), so a 500 (UNKNOWN) or a deadline costs none, where FLEET’s throttle takes one for every failure.',
     }],
     cannot: [
       'gRPC retries by status code, not by HTTP status: the engine’s answers are HTTP statuses, so the preset retries the four HTTP statuses grpc-core maps to UNAVAILABLE (429, 502, 503, 504) and not 500 (UNKNOWN); grpc-core reads the HTTP status only when no grpc-status came. A gRPC server’s own UNAVAILABLE is one of these.',
@@ -669,25 +672,26 @@ export const SOURCES = [
     name: 'Envoy route retry policy, retry_on: 5xx',
     short: 'Envoy’s route retry policy',
     library: 'envoyproxy/envoy',
-    versions: 'Envoy v1.39.0’s route API (envoyproxy/go-control-plane at its tag envoy/v1.39.0, generated from Envoy’s protos); the router at v1.14.2 (a fork’s copy of Envoy’s tag); Envoy itself (1.7 GB) is too large to fetch here',
+    versions: 'Envoy v1.39.0’s route API (envoyproxy/go-control-plane at its tag envoy/v1.39.0, generated from Envoy’s protos); the router at v1.37.0 and v1.14.2 (forks’ copies of Envoy’s release commits, the same code); Envoy itself (1.7 GB) is too large to fetch here',
     inputs: { maxRetries: 1, baseBackoffMs: 25, backoffMultiplier: 2, maxBackoffMs: 250, jitter: 'full', clientTimeoutMs: NO_TIMEOUT_MS, deadlineMs: 15000, idempotencyKey: false, retryOn: ['timeout', '5xx'], retryWritesWithoutKey: true, honourRetryAfter: false },
     pins: {
       maxRetries: at(ENVOY_API, ENVOY_ROUTE, '2700-2701', '// Specifies the allowed number of retries. This parameter is optional and // defaults to 1.'),
-      baseBackoffMs: { ...at(ENVOY_API, ENVOY_ROUTE, '2755-2757', '// Specifies parameters that control exponential retry back off. This parameter is optional, in which case the // default base interval is 25 milliseconds or, if set, the current value of the // “upstream.base_retry_backoff_ms“ runtime parameter.'), also: [at(ENVOY_1142, ENVOY_RETRY_STATE, 68, 'runtime_.snapshot().getInteger("upstream.base_retry_backoff_ms", 25));')] },
-      backoffMultiplier: { ...at(ENVOY_1142, ENVOY_BACKOFF, '17-21', 'if (next_interval_ < max_interval_ / 2) { next_interval_ *= 2; } else { next_interval_ = max_interval_; }'), also: [unverified('a later stored copy, not a release: the same code', at(ENVOY_BACKOFF_COPY, ENVOY_BACKOFF, '17-21', 'if (next_interval_ < max_interval_ / 2) { next_interval_ *= 2; } else { next_interval_ = max_interval_; }'))] },
-      maxBackoffMs: { ...at(ENVOY_API, ENVOY_ROUTE, '2757-2758', 'The default maximum interval is 10 times // the base interval.'), also: [at(ENVOY_1142, ENVOY_RETRY_STATE, 75, 'std::chrono::milliseconds max_interval = base_interval * 10;')] },
+      baseBackoffMs: { ...at(ENVOY_API, ENVOY_ROUTE, '2755-2757', '// Specifies parameters that control exponential retry back off. This parameter is optional, in which case the // default base interval is 25 milliseconds or, if set, the current value of the // “upstream.base_retry_backoff_ms“ runtime parameter.'), also: [at(ENVOY_1370, ENVOY_RETRY_STATE, '90-91', 'std::chrono::milliseconds base_interval( runtime_.snapshot().getInteger("upstream.base_retry_backoff_ms", 25));'), at(ENVOY_1142, ENVOY_RETRY_STATE, 68, 'runtime_.snapshot().getInteger("upstream.base_retry_backoff_ms", 25));')] },
+      backoffMultiplier: { ...at(ENVOY_1370, ENVOY_BACKOFF, 17, 'next_interval_ = (next_interval_ < doubling_limit_) ? (next_interval_ * 2u) : max_interval_; (doubling_limit_ = max_interval_ / 2u, backoff_strategy.h line 47)'), also: [at(ENVOY_1142, ENVOY_BACKOFF, '17-21', 'if (next_interval_ < max_interval_ / 2) { next_interval_ *= 2; } else { next_interval_ = max_interval_; }')] },
+      maxBackoffMs: { ...at(ENVOY_API, ENVOY_ROUTE, '2757-2758', 'The default maximum interval is 10 times // the base interval.'), also: [at(ENVOY_1370, ENVOY_RETRY_STATE, 98, 'std::chrono::milliseconds max_interval = base_interval * 10;'), at(ENVOY_1142, ENVOY_RETRY_STATE, 75, 'std::chrono::milliseconds max_interval = base_interval * 10;')] },
       jitter: {
-        ...at(ENVOY_1142, ENVOY_BACKOFF, '13-23', 'uint64_t JitteredBackOffStrategy::nextBackOffMs() { const uint64_t backoff = next_interval_; … return std::min(random_.random() % backoff, max_interval_); } (a wait uniform in [0, interval): 0–24, 0–49, 0–99 ms…)'),
+        ...at(ENVOY_1370, ENVOY_BACKOFF, '13-19', 'uint64_t JitteredExponentialBackOffStrategy::nextBackOffMs() { const uint64_t backoff = next_interval_; … return (random_.random() % backoff); } (a wait uniform in [0, interval): 0–24, 0–49, 0–99 ms…)'),
         also: [
-          unverified('a later stored copy, not a release: the same code (with Random::RandomGenerator)', at(ENVOY_BACKOFF_COPY, ENVOY_BACKOFF, '13-23', 'return std::min(random_.random() % backoff, max_interval_);')),
+          at(ENVOY_1142, ENVOY_BACKOFF, '13-23', 'uint64_t JitteredBackOffStrategy::nextBackOffMs() { const uint64_t backoff = next_interval_; … return std::min(random_.random() % backoff, max_interval_); }'),
+          at(ENVOY_1370, 'docs/root/configuration/http/http_filters/router_filter.rst', '46-48', 'the back-off for the retry is in the range :math:`\\big[0, (2^N-1)B\\big)`. For example, given the default interval, the first retry will be delayed randomly by 0-24ms, the 2nd by 0-74ms, the 3rd by 0-174ms (the documentation, at v1.14.2 as at v1.37.0; the code above draws 0–49 ms for the 2nd)'),
           at(ENVOY_1142, 'docs/root/configuration/http/http_filters/router_filter.rst', '46-48', 'the back-off for the retry is in the range :math:`\\big[0, (2^N-1)B\\big)`. For example, given the default interval, the first retry will be delayed randomly by 0-24ms, the 2nd by 0-74ms, the 3rd by 0-174ms (the documentation; the code above draws 0–49 ms for the 2nd)'),
         ],
       },
       clientTimeoutMs: at(ENVOY_API, ENVOY_ROUTE, '2704-2711', '// Specifies a non-zero upstream timeout per retry attempt (including the initial attempt). This // parameter is optional. … //	If left unspecified, Envoy will use the global //	:ref:`route timeout …` for the request. (so the engine’s largest: no per-try timeout)'),
       deadlineMs: at(ENVOY_API, ENVOY_ROUTE, 2033, '// Specifies the upstream timeout for the route. If not specified, the default is 15s.'),
       idempotencyKey: NONE('Envoy adds no key'),
-      retryOn: page('retry_on has no default: “5xx”, the most common choice, is this preset’s; it covers a 5xx, a reset and a per-try timeout (v1.14.2 retry_state_impl.cc lines 275-276, 294, 364-365)'),
-      retryWritesWithoutKey: at(ENVOY_1142, ENVOY_RETRY_STATE, '283-294', 'bool RetryStateImpl::wouldRetryFromHeaders(const Http::ResponseHeaderMap& response_headers) { … if (retry_on_ & RetryPolicy::RETRY_ON_5XX) { if (Http::CodeUtility::is5xx(Http::Utility::getResponseStatus(response_headers))) { return true; (the decision reads the answer and the policy, never the request’s method)'),
+      retryOn: page('retry_on has no default: “5xx”, the most common choice, is this preset’s; it covers a 5xx, a reset and a per-try timeout (v1.37.0 retry_state_impl.cc lines 395-399 and 509-512, router.cc line 1359; v1.14.2 retry_state_impl.cc lines 275-276, 294, 364-365)'),
+      retryWritesWithoutKey: { ...at(ENVOY_1370, ENVOY_RETRY_STATE, '395-399', 'if (retry_on_ & RetryPolicy::RETRY_ON_5XX) { if (Http::CodeUtility::is5xx(response_status)) { return RetryDecision::RetryWithBackoff; (no method is looked at; only HTTP/3 0-RTT-safe requests get 425 added, lines 80-89)'), also: [at(ENVOY_1142, ENVOY_RETRY_STATE, '283-294', 'bool RetryStateImpl::wouldRetryFromHeaders(const Http::ResponseHeaderMap& response_headers) { … if (retry_on_ & RetryPolicy::RETRY_ON_5XX) { if (Http::CodeUtility::is5xx(Http::Utility::getResponseStatus(response_headers))) { return true; (the decision reads the answer and the policy, never the request’s method)')] },
       honourRetryAfter: { ...at(ENVOY_API, ENVOY_ROUTE, '2761-2767', '// Specifies parameters that control a retry back-off strategy that is used // when the request is rate limited by the upstream server. The server may // return a response header like “Retry-After“ … If // configured, this back-off strategy will be used instead of the // default exponential back off strategy (not configured by default: no header is read)'), also: [at(ENVOY_API, ENVOY_ROUTE, '6019-6021', '//	Configuring ``rate_limited_retry_back_off`` will not by itself cause a request //	to be retried.')] },
     },
     gates: [{
@@ -699,7 +703,7 @@ export const SOURCES = [
       'Whole-millisecond waits (random % backoff); retry host predicates, priorities, hedging, rate-limited back-off with Retry-After or X-RateLimit-Reset (off by default).',
       'Envoy’s documentation gives the n-th wait as [0, (2^n − 1) × 25 ms); its code draws from [0, 2^(n−1) × 25 ms): the preset follows the code.',
     ],
-    unverified: ['envoyproxy/envoy could not be fetched (1.7 GB): the router’s back-off was read at v1.14.2 (2020) and, unchanged, in a later copy at 4280ef77; that v1.39.0 draws the same waits is not established.'],
+    unverified: ['envoyproxy/envoy could not be fetched (1.7 GB): the router’s code was read at v1.37.0 (2026-01-13) and v1.14.2, the same back-off at both; the route API at v1.39.0. That the router of v1.38 and v1.39 draws the same waits is not established: no copy of their code is reachable here.'],
     opening: { attempts: 1, charges: 1, outcome: 'unknown', why: 'without a per-try timeout nothing ends the attempt before the 15 s route timeout, which is not retried' },
   }),
   preset({

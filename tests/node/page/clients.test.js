@@ -139,6 +139,22 @@ describe('every preset is pinned', () => {
     assert.match(p('envoy').unverified.join(' '), /could not be fetched/);
     assert.deepEqual(p('envoy').unverifiedValues, {});
     assert.match(p('envoy').unverified.join(' '), /v1\.14\.2/);
+    // Its router's code is read at v1.37.0 (its release commit, in a fork's copy) besides v1.14.2.
+    const envoy = SOURCES.find((q) => q.id === 'envoy');
+    for (const f of ['jitter', 'backoffMultiplier', 'retryWritesWithoutKey']) {
+      assert.deepEqual([envoy.pins[f].repo, envoy.pins[f].tag, envoy.pins[f].commit], ['envoyproxy/envoy', 'v1.37.0', '6d9bb7d9a85d616b220d1f8fe67b61f82bbdb8d3'], f);
+    }
+    assert.match(p('envoy').unverified.join(' '), /v1\.37\.0.*v1\.38 and v1\.39/);
+    // No pin of any preset, an "also" among them, is a copy without a release or unverified.
+    const walk = (where, pin) => {
+      assert.ok(!pin.unverified, `${where}: unverified`);
+      if (pin.repo) assert.doesNotMatch(pin.tag, /no tag/, where);
+      for (const [k, also] of (pin.also || []).entries()) walk(`${where} also ${k}`, also);
+    };
+    for (const preset of SOURCES) {
+      for (const f of Object.keys(preset.inputs)) walk(`${preset.id}.${f}`, preset.pins[f]);
+      for (const g of preset.gates) walk(`${preset.id} gate ${g.gate}`, g.pin);
+    }
     // The others, grpc-core among them (read at v1.51.1 in Debian's source package), were read
     // at a release: no pin of theirs is a copy without a tag, and none is unverified.
     for (const preset of SOURCES.filter((q) => q.id !== 'envoy')) {
