@@ -224,7 +224,7 @@ describe('every preset is pinned', () => {
     assert.deepEqual(waits(core, [0, 1, 0.5]), [80, 240, 400]);
     // The card says so, with the size of the difference.
     assert.match(core.approximated.jitter, /first retry/);
-    assert.match(core.approximated.jitter, /80–120 ms, at most 20 ms/);
+    assert.match(core.approximated.jitter, /80–120 ms here, at most 20 ms/);
     assert.match(core.approximated.jitter, /#37595/);
   });
 
