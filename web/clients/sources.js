@@ -56,6 +56,7 @@ const BOTO_1415 = release('boto/botocore', '1.4.15', 'e882a4f05882bb72c72549fc77
 const OPENAI = release('openai/openai-python', 'v3.3.1', '753ab5c1a81cd85e8bf0aef4c04c51a2e8dae6cd');
 const OPENAI_252 = release('openai/openai-python', 'v2.52.0', 'ca693fbaa20a620ce53a48f4419a1a01444564e7');
 const OPENAI_251 = release('openai/openai-python', 'v2.51.0', '3844843c277f42b0b18beaa58152cfda61df524a');
+const OPENAI_100 = release('openai/openai-python', 'v1.0.0', '08b8179a6b3e46ca8eb117f819cc6563ae74e27d');
 const ANTHROPIC = release('anthropics/anthropic-sdk-python', 'v0.121.0', '204fa8e7ebc0c289a91c1fa337b21263e2f0da0e');
 const DOTNET = release('dotnet/extensions', 'v10.9.0', 'b10f9c0a081b5dbb7755b8f5592e1d3c3f550a3a');
 const POLLY = release('App-vNext/Polly', '8.7.0', 'a824c6b9258daa2879b8fa2ea768bf06bd5e6cf0');
@@ -91,10 +92,20 @@ const ENVOY_ROUTE = 'envoy/config/route/v3/route_components.pb.go';
 const ENVOY_1142 = release('envoyproxy/envoy', 'v1.14.2', '1a0363c885c2dbb1e48b03847dbd706d1ba43eba');
 const ENVOY_BACKOFF = 'source/common/common/backoff_strategy.cc';
 const ENVOY_RETRY_STATE = 'source/common/router/retry_state_impl.cc';
-const ENVOY_BACKOFF_COPY = release('envoyproxy/envoy', 'no tag (a stored copy)', '4280ef77469b410068d6cb7efd0f04927f9695c8');
-const GRPC_CORE_COPY = release('grpc/grpc', 'no tag (a stored copy)', '0c188b6d95368d321f9548b545504c612c4e1981');
-const GRPC_CORE_BACKOFF_COPY = release('grpc/grpc', 'no tag (a stored copy)', '15bab7a3b32c58fd51180f19c4d956dad04fc47d');
-const GRPC_CORE_STATUS_COPY = release('grpc/grpc', 'no tag (a stored copy)', '0040e00c898641562afd44ded29aff8a69ab9f2b');
+// And at v1.37.0: its release commit ("repo: Release v1.37.0", VERSION.txt 1.37.0; other
+// projects pin v1.37.0 as this commit), read in a fork's copy of Envoy's main history
+// (penguingao/envoy, at 1.38.0-dev); v1.38 and v1.39 are later than any copy reachable here.
+const ENVOY_1370 = release('envoyproxy/envoy', 'v1.37.0', '6d9bb7d9a85d616b220d1f8fe67b61f82bbdb8d3');
+// grpc/grpc (992 MB) at the release v1.51.1, read in Debian's source package grpc 1.51.1-3
+// (Debian 12; Debian 13 and unstable ship the same upstream 1.51.1): its grpc_1.51.1.orig.tar.gz
+// is GitHub's archive of the tag, whose pax header names the commit below (sha256 b55696fb…, as
+// grpc_1.51.1-3.dsc lists it, the .dsc's signature good by the Debian maintainer's key; none of
+// Debian's patches touches the files pinned here).
+const GRPC_CORE_151 = release('grpc/grpc', 'v1.51.1', '0a82c02a9b817a53574994374dcff53f2e961df2');
+const CORE_BACKOFF = 'src/core/lib/backoff/backoff.cc';
+const CORE_RETRY = 'src/core/ext/filters/client_channel/retry_filter.cc';
+const CORE_RETRY_CONFIG = 'src/core/ext/filters/client_channel/retry_service_config.cc';
+const CORE_THROTTLE = 'src/core/ext/filters/client_channel/retry_throttle.cc';
 
 // --- shared pins ------------------------------------------------------------------------------
 
@@ -254,21 +265,58 @@ export const SOURCES = [
   preset({
     id: 'grpc-core',
     group: 'gRPC',
-    name: 'gRPC A6 example policy on grpc-core (C++, Python, Ruby…)',
-    short: 'grpc-core with A6’s example policy',
+    name: 'gRPC A6 example policy on grpc-core 1.51 (Debian 12; C++, Python, Ruby…)',
+    short: 'grpc-core 1.51 with A6’s example policy',
     library: 'grpc/grpc',
-    versions: 'not read at a release: grpc/grpc is too large to fetch here, and its stored copies carry commits, not tags; v1.51.1’s build (Debian 12’s libgrpc29) maps the statuses the same and jitters by the same 0.8–1.2, but not the first retry',
+    versions: 'grpc-core v1.51.1 (read there, in Debian 12’s source package; Debian 13 ships 1.51.1 too); newer code also jitters the first wait (grpc/grpc #37595), as the engine does, but no release with it could be read',
     inputs: { ...GRPC_BASE, jitter: 'proportional', jitterLow: 0.8, jitterHigh: 1.2 },
     pins: {
       ...GRPC_COMMON_PINS,
-      jitter: unverified('a copy at a commit, not a release: it jitters every wait; v1.51.1’s build does not jitter the first', { ...at(GRPC_CORE_BACKOFF_COPY, 'src/core/util/backoff.cc', '29-38', 'Duration BackOff::NextAttemptDelay() { if (initial_) { initial_ = false; } else { current_backoff_ = std::min(current_backoff_ * options_.multiplier(), options_.max_backoff()); } const double jitter = absl::Uniform(rand_gen_, 1 - options_.jitter(), 1 + options_.jitter()); return current_backoff_ * jitter;'), also: [unverified('a stored copy, not a release', at(GRPC_CORE_COPY, 'src/core/client_channel/retry_filter.h', 63, 'static double BackoffJitter() { return 0.2; }'))] }),
-      jitterLow: unverified('a copy at a commit: 1 − 0.2 (v1.51.1’s build passes 0.2 too)', at(GRPC_CORE_BACKOFF_COPY, 'src/core/util/backoff.cc', '36-37', 'const double jitter = absl::Uniform(rand_gen_, 1 - options_.jitter(), 1 + options_.jitter());')),
-      jitterHigh: unverified('a copy at a commit: 1 + 0.2 (v1.51.1’s build passes 0.2 too)', at(GRPC_CORE_BACKOFF_COPY, 'src/core/util/backoff.cc', '36-37', 'const double jitter = absl::Uniform(rand_gen_, 1 - options_.jitter(), 1 + options_.jitter());')),
-      retryOnStatuses: unverified('a copy at a commit: grpc-go’s and grpc-java’s mapping; v1.51.1’s build (Debian 12’s libgrpc29) maps the same, its source not read', at(GRPC_CORE_STATUS_COPY, 'src/core/lib/transport/status_conversion.cc', '52-63', 'case 429: return GRPC_STATUS_UNAVAILABLE; case 502: return GRPC_STATUS_UNAVAILABLE; case 503: return GRPC_STATUS_UNAVAILABLE; case 504: return GRPC_STATUS_UNAVAILABLE; // everything else is unknown default: return GRPC_STATUS_UNKNOWN;')),
+      maxRetries: {
+        ...GRPC_COMMON_PINS.maxRetries,
+        also: [
+          at(GRPC_CORE_151, CORE_RETRY_CONFIG, '141-147', 'if (max_attempts_ <= 1) { errors->AddError("must be at least 2"); } else if (max_attempts_ > MAX_MAX_RETRY_ATTEMPTS) { … max_attempts_ = MAX_MAX_RETRY_ATTEMPTS; (MAX_MAX_RETRY_ATTEMPTS 5, line 40: A6’s 4 is kept)'),
+          at(GRPC_CORE_151, CORE_RETRY, '1182-1184', '++calld_->num_attempts_completed_; if (calld_->num_attempts_completed_ >= calld_->retry_policy_->max_attempts()) {'),
+        ],
+      },
+      baseBackoffMs: { ...GRPC_COMMON_PINS.baseBackoffMs, also: [at(GRPC_CORE_151, CORE_RETRY, '2144-2146', '.set_initial_backoff(retry_policy_ == nullptr ? Duration::Zero() : retry_policy_->initial_backoff())')] },
+      backoffMultiplier: { ...GRPC_COMMON_PINS.backoffMultiplier, also: [at(GRPC_CORE_151, CORE_BACKOFF, '34-35', 'current_backoff_ = std::min(current_backoff_ * options_.multiplier(), options_.max_backoff());')] },
+      maxBackoffMs: { ...GRPC_COMMON_PINS.maxBackoffMs, also: [at(GRPC_CORE_151, CORE_BACKOFF, '34-35', 'current_backoff_ = std::min(current_backoff_ * options_.multiplier(), options_.max_backoff()); (the cap bounds the ceiling; the jitter then goes 20 % either side of it)')] },
+      jitter: {
+        ...at(GRPC_CORE_151, CORE_BACKOFF, '29-40', 'Timestamp BackOff::NextAttemptTime() { if (initial_) { initial_ = false; return current_backoff_ + Timestamp::Now(); } current_backoff_ = std::min(current_backoff_ * options_.multiplier(), options_.max_backoff()); const Duration jitter = Duration::FromSecondsAsDouble( absl::Uniform(rand_gen_, -options_.jitter() * current_backoff_.seconds(), options_.jitter() * current_backoff_.seconds())); return Timestamp::Now() + current_backoff_ + jitter; }'),
+        also: [
+          at(GRPC_CORE_151, CORE_RETRY, 129, '#define RETRY_BACKOFF_JITTER 0.2'),
+          at(GRPC_CORE_151, CORE_RETRY, 2150, '.set_jitter(RETRY_BACKOFF_JITTER)'),
+        ],
+        approximated: 'v1.51.1 waits the initial backoff exactly before the first retry (100 ms, backoff.cc lines 30-33), then jitters; the engine jitters every wait, so the first is 80–120 ms here, at most 20 ms (20 %) off, the same on average; later waits are exact. Newer grpc-core (#37595, 2024-08-28) jitters the first too, as here',
+      },
+      jitterLow: at(GRPC_CORE_151, CORE_BACKOFF, '36-38', 'absl::Uniform(rand_gen_, -options_.jitter() * current_backoff_.seconds(), options_.jitter() * current_backoff_.seconds()) (the ceiling minus 0.2 of it: 0.8)'),
+      jitterHigh: at(GRPC_CORE_151, CORE_BACKOFF, '36-38', 'absl::Uniform(rand_gen_, -options_.jitter() * current_backoff_.seconds(), options_.jitter() * current_backoff_.seconds()) (the ceiling plus 0.2 of it: 1.2)'),
+      clientTimeoutMs: { ...GRPC_COMMON_PINS.clientTimeoutMs, also: [at(GRPC_CORE_151, CORE_RETRY_CONFIG, '128-130', '.OptionalField("perAttemptRecvTimeout", &RetryMethodConfig::per_attempt_recv_timeout_, GRPC_ARG_EXPERIMENTAL_ENABLE_HEDGING) (a per-attempt timeout only behind the experimental hedging argument)')] },
+      retryOn: { ...at(GRPC_CORE_151, CORE_RETRY, 1146, 'if (!calld_->retry_policy_->retryable_status_codes().Contains(*status)) {'), also: [at(A6, 'A6-client-retries.md', '363-364', '"retryableStatusCodes": [ "UNAVAILABLE"')] },
+      honourRetryAfter: at(GRPC_CORE_151, CORE_RETRY, 1607, '*server_pushback = md_batch->get(GrpcRetryPushbackMsMetadata()); (grpc-retry-pushback-ms; no Retry-After is read)'),
+      retryOnStatuses: {
+        ...at(GRPC_CORE_151, 'src/core/lib/transport/status_conversion.cc', '65-89', 'grpc_status_code grpc_http2_status_to_grpc_status(int status) { switch (status) { … case 429: return GRPC_STATUS_UNAVAILABLE; case 502: return GRPC_STATUS_UNAVAILABLE; case 503: return GRPC_STATUS_UNAVAILABLE; case 504: return GRPC_STATUS_UNAVAILABLE; /* everything else is unknown */ default: return GRPC_STATUS_UNKNOWN;'),
+        also: [at(GRPC_CORE_151, 'src/core/ext/filters/http/client/http_client_filter.cc', '66-73', 'const grpc_status_code* grpc_status = b->get_pointer(GrpcStatusMetadata()); if (grpc_status != nullptr || *status == 200) { b->Remove(HttpStatusMetadata()); } else { return absl::Status( static_cast<absl::StatusCode>( grpc_http2_status_to_grpc_status(*status)), (an HTTP status decides only when no grpc-status came)')],
+      },
     },
-    gates: [GRPC_THROTTLE],
-    cannot: GRPC_CANNOT,
-    unverified: ['grpc/grpc (the C core) could not be fetched (992 MB): its jitter of 0.8–1.2 and its status mapping (429, 502, 503, 504 to UNAVAILABLE, 500 to UNKNOWN), the same as grpc-go’s and grpc-java’s, were read in copies at commits whose release is not established. Release v1.51.1’s build (Debian 12’s libgrpc29, probed) gives the same mapping and factor, but waits the initial backoff exactly before the first retry; from which release the first wait is jittered too, as here, is not established (the clients’ notes on gRPC say what was tried).'],
+    gates: [{
+      ...GRPC_THROTTLE,
+      pin: {
+        ...GRPC_THROTTLE.pin,
+        also: [
+          at(GRPC_CORE_151, CORE_THROTTLE, '84-97', 'bool ServerRetryThrottleData::RecordFailure() { … // We decrement milli_tokens by 1000 (1 token) for each failure. … // Retries are allowed as long as the new value is above the threshold // (max_milli_tokens / 2). return new_value > throttle_data->max_milli_tokens_ / 2;'),
+          at(GRPC_CORE_151, CORE_THROTTLE, '99-109', 'void ServerRetryThrottleData::RecordSuccess() { … // We increment milli_tokens by milli_token_ratio for each success.'),
+          at(GRPC_CORE_151, CORE_RETRY, '1157-1171', '// Record the failure and check whether retries are throttled. // Note that it\'s important for this check to come after the status // code check above, since we should only record failures whose statuses // match the configured retryable status codes, … if (calld_->retry_throttle_data_ != nullptr && !calld_->retry_throttle_data_->RecordFailure()) {'),
+        ],
+      },
+      note: 'A6’s example retryThrottling; grpc-core throttles only when the service config sets it, one throttle per server name in a process (retry_filter.cc lines 208-211). FLEET §5’s throttle, but grpc-core takes a token only for a failure whose status is retryable (UNAVAILABLE here): a 500 (UNKNOWN) or a deadline costs none, where FLEET’s takes one for every failure.',
+    }],
+    cannot: [
+      'gRPC retries by status code, not by HTTP status: the engine’s answers are HTTP statuses, so the preset retries the four HTTP statuses grpc-core maps to UNAVAILABLE (429, 502, 503, 504) and not 500 (UNKNOWN); grpc-core reads the HTTP status only when no grpc-status came. A gRPC server’s own UNAVAILABLE is one of these.',
+      'Retry throttling (data only, in the gates), hedging, transparent retries, and pushback: grpc-retry-pushback-ms is waited exactly and restarts the backoff, a negative one stops the retries (retry_filter.cc lines 2582-2585, 1193-1201).',
+      'gRPC retries nothing unless the service config sets a policy: this is A6’s example policy, not a default.',
+    ],
     opening: GRPC_OPENING,
   }),
 
@@ -417,30 +465,29 @@ export const SOURCES = [
     name: 'OpenAI Python SDK (openai-python ≤ 2.51: Retry-After up to 60 s)',
     short: 'openai-python ≤ 2.51',
     library: 'openai/openai-python',
-    versions: 'openai-python ≤ 2.51.x (read at v2.51.0; earlier releases not read)',
+    versions: 'openai-python 1.0.0–2.51.x (read at v1.0.0 and v2.51.0, the same values, and so at v1.10.0 and v2.0.0; the SDK before 1.0 is another client)',
     inputs: { maxRetries: 2, baseBackoffMs: 500, backoffMultiplier: 2, maxBackoffMs: 8000, jitter: 'proportional', jitterLow: 0.75, jitterHigh: 1, clientTimeoutMs: 3000, deadlineMs: 10000, idempotencyKey: false, retryOn: ['timeout', '429', '5xx'], retryWritesWithoutKey: true, honourRetryAfter: true, retryOnStatuses: [408, 409], retryAfterMaxMs: 60000 },
     pins: {
-      maxRetries: at(OPENAI_251, 'src/openai/_constants.py', 10, 'DEFAULT_MAX_RETRIES = 2'),
-      baseBackoffMs: at(OPENAI_251, 'src/openai/_constants.py', 13, 'INITIAL_RETRY_DELAY = 0.5'),
-      backoffMultiplier: at(OPENAI_251, 'src/openai/_base_client.py', 808, 'sleep_seconds = min(INITIAL_RETRY_DELAY * pow(2.0, nb_retries), MAX_RETRY_DELAY)'),
-      maxBackoffMs: at(OPENAI_251, 'src/openai/_constants.py', 14, 'MAX_RETRY_DELAY = 8.0'),
-      jitter: at(OPENAI_251, 'src/openai/_base_client.py', 811, 'jitter = 1 - 0.25 * random()'),
+      maxRetries: { ...at(OPENAI_251, 'src/openai/_constants.py', 10, 'DEFAULT_MAX_RETRIES = 2'), also: [at(OPENAI_100, 'src/openai/_constants.py', 9, 'DEFAULT_MAX_RETRIES = 2')] },
+      baseBackoffMs: { ...at(OPENAI_251, 'src/openai/_constants.py', 13, 'INITIAL_RETRY_DELAY = 0.5'), also: [at(OPENAI_100, 'src/openai/_base_client.py', 619, 'initial_retry_delay = 0.5')] },
+      backoffMultiplier: { ...at(OPENAI_251, 'src/openai/_base_client.py', 808, 'sleep_seconds = min(INITIAL_RETRY_DELAY * pow(2.0, nb_retries), MAX_RETRY_DELAY)'), also: [at(OPENAI_100, 'src/openai/_base_client.py', 624, 'sleep_seconds = min(initial_retry_delay * pow(2.0, nb_retries), max_retry_delay)')] },
+      maxBackoffMs: { ...at(OPENAI_251, 'src/openai/_constants.py', 14, 'MAX_RETRY_DELAY = 8.0'), also: [at(OPENAI_100, 'src/openai/_base_client.py', 620, 'max_retry_delay = 8.0')] },
+      jitter: { ...at(OPENAI_251, 'src/openai/_base_client.py', 811, 'jitter = 1 - 0.25 * random()'), also: [at(OPENAI_100, 'src/openai/_base_client.py', 627, 'jitter = 1 - 0.25 * random()')] },
       jitterLow: at(OPENAI_251, 'src/openai/_base_client.py', 811, 'jitter = 1 - 0.25 * random()'),
       jitterHigh: at(OPENAI_251, 'src/openai/_base_client.py', 811, 'jitter = 1 - 0.25 * random()'),
       clientTimeoutMs: SEED_TIMEOUT('the SDK’s own is 600 s (src/openai/_constants.py line 9)'),
       deadlineMs: SEED_DEADLINE('the SDK sets no overall deadline'),
-      idempotencyKey: at(OPENAI_251, 'src/openai/_base_client.py', 404, 'self._idempotency_header = None'),
-      retryOn: at(OPENAI_251, 'src/openai/_base_client.py', '838-843', 'if response.status_code == 429: … if response.status_code >= 500: (timeouts: as in ≥ 2.52)'),
+      idempotencyKey: { ...at(OPENAI_251, 'src/openai/_base_client.py', 404, 'self._idempotency_header = None'), also: [at(OPENAI_100, 'src/openai/_base_client.py', 350, 'self._idempotency_header = None')] },
+      retryOn: { ...at(OPENAI_251, 'src/openai/_base_client.py', '838-843', 'if response.status_code == 429: … if response.status_code >= 500: (timeouts: as in ≥ 2.52)'), also: [at(OPENAI_100, 'src/openai/_base_client.py', '650-655', 'if response.status_code == 429: return True # Retry internal errors. if response.status_code >= 500: (timeouts: except httpx.TimeoutException as err: if retries > 0:, lines 878-879)')] },
       retryWritesWithoutKey: at(OPENAI_251, 'src/openai/_base_client.py', 404, 'no key, and timeouts are retried for every method'),
-      honourRetryAfter: at(OPENAI_251, 'src/openai/_base_client.py', 801, 'if retry_after is not None and 0 < retry_after <= 60:'),
-      retryOnStatuses: at(OPENAI_251, 'src/openai/_base_client.py', '828-833', 'if response.status_code == 408: … if response.status_code == 409:'),
-      retryAfterMaxMs: at(OPENAI_251, 'src/openai/_base_client.py', 801, '0 < retry_after <= 60: above, the backoff applies'),
+      honourRetryAfter: { ...at(OPENAI_251, 'src/openai/_base_client.py', 801, 'if retry_after is not None and 0 < retry_after <= 60:'), also: [at(OPENAI_100, 'src/openai/_base_client.py', 616, 'if 0 < retry_after <= 60:')] },
+      retryOnStatuses: { ...at(OPENAI_251, 'src/openai/_base_client.py', '828-833', 'if response.status_code == 408: … if response.status_code == 409:'), also: [at(OPENAI_100, 'src/openai/_base_client.py', '642-646', 'if response.status_code == 408: return True # Retry on lock timeouts. if response.status_code == 409:')] },
+      retryAfterMaxMs: { ...at(OPENAI_251, 'src/openai/_base_client.py', 801, '0 < retry_after <= 60: above, the backoff applies'), also: [at(OPENAI_100, 'src/openai/_base_client.py', 616, 'if 0 < retry_after <= 60:')] },
     },
     cannot: [
       'x-should-retry and retry-after-ms; a Retry-After of 0 falls back to the backoff (here it waits 0); dates against the local clock.',
       'The jitter is 1 − 0.25·r there, 0.75 + 0.25·d here: the same distribution.',
     ],
-    unverified: ['Only v2.51.0 was read: when these values began is not established.'],
     opening: { attempts: 2, charges: 2, outcome: 'success', why: 'the timeout is retried and no idempotency key is sent, so the second attempt charges again' },
   }),
   preset({
@@ -625,25 +672,26 @@ export const SOURCES = [
     name: 'Envoy route retry policy, retry_on: 5xx',
     short: 'Envoy’s route retry policy',
     library: 'envoyproxy/envoy',
-    versions: 'Envoy v1.39.0’s route API (envoyproxy/go-control-plane at its tag envoy/v1.39.0, generated from Envoy’s protos); the router at v1.14.2 (a fork’s copy of Envoy’s tag); Envoy itself (1.7 GB) is too large to fetch here',
+    versions: 'Envoy v1.39.0’s route API (envoyproxy/go-control-plane at its tag envoy/v1.39.0, generated from Envoy’s protos); the router at v1.37.0 and v1.14.2 (forks’ copies of Envoy’s release commits); Envoy itself (1.7 GB) is too large to fetch here',
     inputs: { maxRetries: 1, baseBackoffMs: 25, backoffMultiplier: 2, maxBackoffMs: 250, jitter: 'full', clientTimeoutMs: NO_TIMEOUT_MS, deadlineMs: 15000, idempotencyKey: false, retryOn: ['timeout', '5xx'], retryWritesWithoutKey: true, honourRetryAfter: false },
     pins: {
       maxRetries: at(ENVOY_API, ENVOY_ROUTE, '2700-2701', '// Specifies the allowed number of retries. This parameter is optional and // defaults to 1.'),
-      baseBackoffMs: { ...at(ENVOY_API, ENVOY_ROUTE, '2755-2757', '// Specifies parameters that control exponential retry back off. This parameter is optional, in which case the // default base interval is 25 milliseconds or, if set, the current value of the // “upstream.base_retry_backoff_ms“ runtime parameter.'), also: [at(ENVOY_1142, ENVOY_RETRY_STATE, 68, 'runtime_.snapshot().getInteger("upstream.base_retry_backoff_ms", 25));')] },
-      backoffMultiplier: { ...at(ENVOY_1142, ENVOY_BACKOFF, '17-21', 'if (next_interval_ < max_interval_ / 2) { next_interval_ *= 2; } else { next_interval_ = max_interval_; }'), also: [unverified('a later stored copy, not a release: the same code', at(ENVOY_BACKOFF_COPY, ENVOY_BACKOFF, '17-21', 'if (next_interval_ < max_interval_ / 2) { next_interval_ *= 2; } else { next_interval_ = max_interval_; }'))] },
-      maxBackoffMs: { ...at(ENVOY_API, ENVOY_ROUTE, '2757-2758', 'The default maximum interval is 10 times // the base interval.'), also: [at(ENVOY_1142, ENVOY_RETRY_STATE, 75, 'std::chrono::milliseconds max_interval = base_interval * 10;')] },
+      baseBackoffMs: { ...at(ENVOY_API, ENVOY_ROUTE, '2755-2757', '// Specifies parameters that control exponential retry back off. This parameter is optional, in which case the // default base interval is 25 milliseconds or, if set, the current value of the // “upstream.base_retry_backoff_ms“ runtime parameter.'), also: [at(ENVOY_1370, ENVOY_RETRY_STATE, '90-91', 'std::chrono::milliseconds base_interval( runtime_.snapshot().getInteger("upstream.base_retry_backoff_ms", 25));'), at(ENVOY_1142, ENVOY_RETRY_STATE, 68, 'runtime_.snapshot().getInteger("upstream.base_retry_backoff_ms", 25));')] },
+      backoffMultiplier: { ...at(ENVOY_1370, ENVOY_BACKOFF, 17, 'next_interval_ = (next_interval_ < doubling_limit_) ? (next_interval_ * 2u) : max_interval_; (doubling_limit_ = max_interval_ / 2u, backoff_strategy.h line 47)'), also: [at(ENVOY_1142, ENVOY_BACKOFF, '17-21', 'if (next_interval_ < max_interval_ / 2) { next_interval_ *= 2; } else { next_interval_ = max_interval_; }')] },
+      maxBackoffMs: { ...at(ENVOY_API, ENVOY_ROUTE, '2757-2758', 'The default maximum interval is 10 times // the base interval.'), also: [at(ENVOY_1370, ENVOY_RETRY_STATE, 98, 'std::chrono::milliseconds max_interval = base_interval * 10;'), at(ENVOY_1142, ENVOY_RETRY_STATE, 75, 'std::chrono::milliseconds max_interval = base_interval * 10;')] },
       jitter: {
-        ...at(ENVOY_1142, ENVOY_BACKOFF, '13-23', 'uint64_t JitteredBackOffStrategy::nextBackOffMs() { const uint64_t backoff = next_interval_; … return std::min(random_.random() % backoff, max_interval_); } (a wait uniform in [0, interval): 0–24, 0–49, 0–99 ms…)'),
+        ...at(ENVOY_1370, ENVOY_BACKOFF, '13-19', 'uint64_t JitteredExponentialBackOffStrategy::nextBackOffMs() { const uint64_t backoff = next_interval_; … return (random_.random() % backoff); } (a wait uniform in [0, interval): 0–24, 0–49, 0–99 ms…)'),
         also: [
-          unverified('a later stored copy, not a release: the same code (with Random::RandomGenerator)', at(ENVOY_BACKOFF_COPY, ENVOY_BACKOFF, '13-23', 'return std::min(random_.random() % backoff, max_interval_);')),
+          at(ENVOY_1142, ENVOY_BACKOFF, '13-23', 'uint64_t JitteredBackOffStrategy::nextBackOffMs() { const uint64_t backoff = next_interval_; … return std::min(random_.random() % backoff, max_interval_); }'),
+          at(ENVOY_1370, 'docs/root/configuration/http/http_filters/router_filter.rst', '46-48', 'the back-off for the retry is in the range :math:`\\big[0, (2^N-1)B\\big)`. For example, given the default interval, the first retry will be delayed randomly by 0-24ms, the 2nd by 0-74ms, the 3rd by 0-174ms (the documentation, at v1.14.2 as at v1.37.0; the code above draws 0–49 ms for the 2nd)'),
           at(ENVOY_1142, 'docs/root/configuration/http/http_filters/router_filter.rst', '46-48', 'the back-off for the retry is in the range :math:`\\big[0, (2^N-1)B\\big)`. For example, given the default interval, the first retry will be delayed randomly by 0-24ms, the 2nd by 0-74ms, the 3rd by 0-174ms (the documentation; the code above draws 0–49 ms for the 2nd)'),
         ],
       },
       clientTimeoutMs: at(ENVOY_API, ENVOY_ROUTE, '2704-2711', '// Specifies a non-zero upstream timeout per retry attempt (including the initial attempt). This // parameter is optional. … //	If left unspecified, Envoy will use the global //	:ref:`route timeout …` for the request. (so the engine’s largest: no per-try timeout)'),
       deadlineMs: at(ENVOY_API, ENVOY_ROUTE, 2033, '// Specifies the upstream timeout for the route. If not specified, the default is 15s.'),
       idempotencyKey: NONE('Envoy adds no key'),
-      retryOn: page('retry_on has no default: “5xx”, the most common choice, is this preset’s; it covers a 5xx, a reset and a per-try timeout (v1.14.2 retry_state_impl.cc lines 275-276, 294, 364-365)'),
-      retryWritesWithoutKey: at(ENVOY_1142, ENVOY_RETRY_STATE, '283-294', 'bool RetryStateImpl::wouldRetryFromHeaders(const Http::ResponseHeaderMap& response_headers) { … if (retry_on_ & RetryPolicy::RETRY_ON_5XX) { if (Http::CodeUtility::is5xx(Http::Utility::getResponseStatus(response_headers))) { return true; (the decision reads the answer and the policy, never the request’s method)'),
+      retryOn: page('retry_on has no default: “5xx”, the most common choice, is this preset’s; it covers a 5xx, a reset and a per-try timeout (v1.37.0 retry_state_impl.cc lines 395-399 and 509-512, router.cc line 1359; v1.14.2 retry_state_impl.cc lines 275-276, 294, 364-365)'),
+      retryWritesWithoutKey: { ...at(ENVOY_1370, ENVOY_RETRY_STATE, '395-399', 'if (retry_on_ & RetryPolicy::RETRY_ON_5XX) { if (Http::CodeUtility::is5xx(response_status)) { return RetryDecision::RetryWithBackoff; (no method is looked at; only HTTP/3 0-RTT-safe requests get 425 added, lines 80-89)'), also: [at(ENVOY_1142, ENVOY_RETRY_STATE, '283-294', 'bool RetryStateImpl::wouldRetryFromHeaders(const Http::ResponseHeaderMap& response_headers) { … if (retry_on_ & RetryPolicy::RETRY_ON_5XX) { if (Http::CodeUtility::is5xx(Http::Utility::getResponseStatus(response_headers))) { return true; (the decision reads the answer and the policy, never the request’s method)')] },
       honourRetryAfter: { ...at(ENVOY_API, ENVOY_ROUTE, '2761-2767', '// Specifies parameters that control a retry back-off strategy that is used // when the request is rate limited by the upstream server. The server may // return a response header like “Retry-After“ … If // configured, this back-off strategy will be used instead of the // default exponential back off strategy (not configured by default: no header is read)'), also: [at(ENVOY_API, ENVOY_ROUTE, '6019-6021', '//	Configuring ``rate_limited_retry_back_off`` will not by itself cause a request //	to be retried.')] },
     },
     gates: [{
@@ -655,7 +703,7 @@ export const SOURCES = [
       'Whole-millisecond waits (random % backoff); retry host predicates, priorities, hedging, rate-limited back-off with Retry-After or X-RateLimit-Reset (off by default).',
       'Envoy’s documentation gives the n-th wait as [0, (2^n − 1) × 25 ms); its code draws from [0, 2^(n−1) × 25 ms): the preset follows the code.',
     ],
-    unverified: ['envoyproxy/envoy could not be fetched (1.7 GB): the router’s back-off was read at v1.14.2 (2020) and, unchanged, in a later copy at 4280ef77; that v1.39.0 draws the same waits is not established.'],
+    unverified: ['envoyproxy/envoy could not be fetched (1.7 GB): the router’s code was read at v1.37.0 (2026-01-13) and v1.14.2, the same back-off at both; the route API at v1.39.0. That the router of v1.38 and v1.39 draws the same waits is not established: no copy of their code is reachable here.'],
     opening: { attempts: 1, charges: 1, outcome: 'unknown', why: 'without a per-try timeout nothing ends the attempt before the 15 s route timeout, which is not retried' },
   }),
   preset({

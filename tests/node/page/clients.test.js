@@ -133,22 +133,99 @@ describe('every preset is pinned', () => {
     }
   });
 
-  test('the repositories that could not be fetched are unverified presets, and say why', () => {
-    // grpc/grpc and envoyproxy/envoy: values read only in stored copies at commits stay unverified.
-    for (const id of ['envoy', 'grpc-core']) assert.match(p(id).unverified.join(' '), /could not be fetched/, id);
-    // grpc-core: its jitter and status mapping were read only in copies at commits.
-    assert.deepEqual(Object.keys(p('grpc-core').unverifiedValues).sort(), ['jitter', 'jitterHigh', 'jitterLow', 'retryOnStatuses']);
-    assert.match(p('grpc-core').versions, /not read at a release/);
-    // Envoy: every value is read at a release (the route API at envoy/v1.39.0, the router at
-    // v1.14.2); what stays open is whether v1.39.0's router still draws the same waits.
+  test('the repository that could not be read at its newest release is an unverified preset, and says why', () => {
+    // envoyproxy/envoy: every value is read at a release (the route API at envoy/v1.39.0, the
+    // router at v1.14.2); what stays open is whether v1.39.0's router still draws the same waits.
+    assert.match(p('envoy').unverified.join(' '), /could not be fetched/);
     assert.deepEqual(p('envoy').unverifiedValues, {});
     assert.match(p('envoy').unverified.join(' '), /v1\.14\.2/);
-    // The others were read at a release: no pin of theirs is a copy without a tag, and none is unverified.
-    for (const preset of SOURCES.filter((q) => !['envoy', 'grpc-core'].includes(q.id))) {
+    // Its router's code is read at v1.37.0 (its release commit, in a fork's copy) besides v1.14.2.
+    const envoy = SOURCES.find((q) => q.id === 'envoy');
+    for (const f of ['jitter', 'backoffMultiplier', 'retryWritesWithoutKey']) {
+      assert.deepEqual([envoy.pins[f].repo, envoy.pins[f].tag, envoy.pins[f].commit], ['envoyproxy/envoy', 'v1.37.0', '6d9bb7d9a85d616b220d1f8fe67b61f82bbdb8d3'], f);
+    }
+    assert.match(p('envoy').unverified.join(' '), /v1\.37\.0.*v1\.38 and v1\.39/);
+    // No pin of any preset, an "also" among them, is a copy without a release or unverified.
+    const walk = (where, pin) => {
+      assert.ok(!pin.unverified, `${where}: unverified`);
+      if (pin.repo) assert.doesNotMatch(pin.tag, /no tag/, where);
+      for (const [k, also] of (pin.also || []).entries()) walk(`${where} also ${k}`, also);
+    };
+    for (const preset of SOURCES) {
+      for (const f of Object.keys(preset.inputs)) walk(`${preset.id}.${f}`, preset.pins[f]);
+      for (const g of preset.gates) walk(`${preset.id} gate ${g.gate}`, g.pin);
+    }
+    // The others, grpc-core among them (read at v1.51.1 in Debian's source package), were read
+    // at a release: no pin of theirs is a copy without a tag, and none is unverified.
+    for (const preset of SOURCES.filter((q) => q.id !== 'envoy')) {
       for (const r of releasesOf(preset)) assert.doesNotMatch(r.tag, /no tag/, `${preset.id}: ${r.repo}`);
       assert.deepEqual(p(preset.id).unverifiedValues, {}, `${preset.id}: no unverified value`);
+      assert.deepEqual(p(preset.id).unverified, [], `${preset.id}: nothing unverified`);
       assert.deepEqual(p(preset.id).releases, releasesOf(preset).map((r) => ({ ...r, commit: r.commit.slice(0, 12) })), `${preset.id}: the card lists the releases its pins name`);
     }
+  });
+
+  test('grpc-core is pinned at the release v1.51.1 (commit 0a82c02a), every value, with A6’s example policy', () => {
+    const core = SOURCES.find((q) => q.id === 'grpc-core');
+    // The values, worked from v1.51.1's source (file and line in each pin) and A6's example:
+    const expected = {
+      maxRetries: 3, // A6 "maxAttempts": 4; retry_service_config.cc lines 141-147 keep it (≤ 5)
+      baseBackoffMs: 100, backoffMultiplier: 2, maxBackoffMs: 1000, // A6 lines 360-362; backoff.cc lines 34-35
+      jitter: 'proportional', jitterLow: 0.8, jitterHigh: 1.2, // backoff.cc lines 36-38, RETRY_BACKOFF_JITTER 0.2
+      clientTimeoutMs: NO_TIMEOUT_MS, deadlineMs: 3000, // no per-attempt timeout; the seed's 3 s call deadline
+      waitBudgetMs: null, idempotencyKey: false, retryOn: [], retryWritesWithoutKey: true,
+      honourRetryAfter: false, // grpc-retry-pushback-ms, retry_filter.cc line 1607
+      firstRetryImmediate: false, minBackoffMs: 0, ceilingScheduleMs: [],
+      retryOnStatuses: [429, 502, 503, 504], // status_conversion.cc lines 65-89
+      retryAfterStatuses: [], retryAfterMode: 'replace', retryAfterMaxMs: null, retryAfterOverMax: 'backoff',
+      attemptStart: 'before-deadline',
+    };
+    assert.deepEqual(p('grpc-core').inputs, expected);
+    // The core clamps maxAttempts at 5 (MAX_MAX_RETRY_ATTEMPTS): the attempts stay within it.
+    assert.ok(p('grpc-core').inputs.maxRetries + 1 <= 5);
+    // Every pin that names a source is grpc/grpc v1.51.1 at its commit, or A6's text.
+    const CORE = { repo: 'grpc/grpc', tag: 'v1.51.1', commit: '0a82c02a9b817a53574994374dcff53f2e961df2' };
+    const pins = [];
+    const walk = (pin) => { if (pin && pin.repo) pins.push(pin); for (const a of (pin && pin.also) || []) walk(a); };
+    for (const f of Object.keys(core.inputs)) walk(core.pins[f]);
+    for (const g of core.gates) walk(g.pin);
+    for (const pin of pins) {
+      if (pin.repo === 'grpc/grpc') assert.deepEqual({ repo: pin.repo, tag: pin.tag, commit: pin.commit }, CORE, pin.file);
+      else assert.equal(pin.repo, 'grpc/proposal', pin.file);
+    }
+    // The values grpc-go or grpc-java gave before are grpc-core's own now.
+    for (const f of ['jitter', 'jitterLow', 'jitterHigh', 'retryOn', 'retryOnStatuses', 'honourRetryAfter']) {
+      assert.equal(core.pins[f].repo, 'grpc/grpc', `${f}: read in grpc-core itself`);
+    }
+    assert.match(core.pins.jitter.file, /^src\/core\/lib\/backoff\/backoff\.cc$/);
+    assert.match(core.pins.retryOnStatuses.file, /status_conversion\.cc$/);
+    assert.deepEqual(p('grpc-core').releases.map((r) => `${r.repo} ${r.tag} ${r.commit}`),
+      ['grpc/proposal A6 @ 2024-08-29 (#452) dc9fd4fe5b94', 'grpc/grpc v1.51.1 0a82c02a9b81']);
+    assert.match(p('grpc-core').versions, /v1\.51\.1/);
+    assert.match(p('grpc-core').name, /grpc-core 1\.51 \(Debian 12/);
+  });
+
+  test('grpc-core 1.51.1’s unjittered first wait: approximated within 20 ms, every later wait exact, and said on the card', () => {
+    const core = p('grpc-core');
+    // v1.51.1 (backoff.cc lines 29-40): wait 1 = the initial backoff, 100 ms, no draw; wait n ≥ 2 =
+    // c_n + U(−0.2 c_n, 0.2 c_n), c_n = min(100 × 2^(n−1), 1000): 200, 400 for n = 2, 3. With a
+    // draw d for the uniform, c_n × (0.8 + (1.2 − 0.8) d) as docs/engine.md §2 writes the factor.
+    const factor = (d) => 0.8 + (1.2 - 0.8) * d;
+    const release = (n, d) => (n === 1 ? 100 : Math.min(100 * 2 ** (n - 1), 1000) * factor(d));
+    for (const draws of [[0, 0, 0], [1, 1, 1], [0.5, 0.25, 0.75], [0.1, 0.9, 0.3]]) {
+      const w = waits(core, draws);
+      assert.equal(w.length, 3, 'three retries');
+      // The engine draws the first wait too: 100 × (0.8 + 0.4 d), 80–120 ms, at most 20 ms off.
+      assert.equal(w[0], 100 * factor(draws[0]));
+      assert.ok(Math.abs(w[0] - release(1)) <= 20, `first wait ${w[0]} within 20 ms of 100`);
+      // The later waits are v1.51.1's own for the same draw.
+      for (const n of [2, 3]) assert.equal(w[n - 1], release(n, draws[n - 1]), `wait ${n}`);
+    }
+    assert.deepEqual(waits(core, [0, 1, 0.5]), [80, 240, 400]);
+    // The card says so, with the size of the difference.
+    assert.match(core.approximated.jitter, /first retry/);
+    assert.match(core.approximated.jitter, /80–120 ms here, at most 20 ms/);
+    assert.match(core.approximated.jitter, /#37595/);
   });
 
   test('aws-sdk-go-v2 is pinned at v1.16.0 as vendored, and the old gRPC releases’ status mapping at v1.68.0 and v1.70.0', () => {
@@ -394,7 +471,10 @@ describe('the new clients, from their sources', () => {
     assert.match(dotnet, /Jitter: full jitter stands in for Polly’s decorrelated jitter V2/);
     assert.match(dotnet, /0–2\.754 s/);
     assert.match(card(p('envoy')), /Unverified .*could not be fetched/);
-    assert.match(card(p('grpc-core')), /Unverified .*could not be fetched/);
+    // grpc-core: nothing unverified now; its one approximation (the first wait) is on the card.
+    assert.doesNotMatch(card(p('grpc-core')), /Unverified/);
+    assert.match(card(p('grpc-core')), /What the engine cannot represent Jitter: v1\.51\.1 waits the initial backoff exactly before the first retry/);
+    assert.match(card(p('grpc-core')), /grpc\/grpc v1\.51\.1/);
     assert.doesNotMatch(card(p('aws-sdk-go-v2')), /Unverified/);
   });
 });
