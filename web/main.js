@@ -3,8 +3,8 @@
 // in a second bundle when the reader nears them (sections.js, load-sections.js).
 //
 // The engine on demand (issue 18): index.html, as the build writes it (web/prerender.mjs),
-// carries the article's numbers in its text and the opening run, the engine's input table and
-// the story steps' inputs as data, all computed by the build with the same engine file; its
+// carries the article's numbers in its text and the opening run and the engine's input table
+// as data, all computed by the build with the same engine file; its
 // first screen (the figure, Play, Next event, the question) is drawn from that with no engine.
 // The engine file is added to the page the first time something needs a computation: a control
 // that changes the inputs (and, ahead of it, the pointer or focus entering the controls or a
@@ -43,7 +43,7 @@ function prerendered(doc) {
   if (!block) return null;
   try {
     const data = JSON.parse(block.textContent);
-    return data && data.opening && data.schema && data.steps ? data : null;
+    return data && data.opening && data.schema ? data : null;
   } catch {
     return null;
   }
