@@ -249,7 +249,7 @@ try {
       }
       printKinds(`${path}: navigation start to the end of the clocked frame, main thread self time (${loads} loads)`, rows);
       printTop(`${path}: trace events by self time (mean per load)`, names, 30, loads);
-      printTop(`${path}: JavaScript samples by function (mean per load)`, js, 30, loads);
+      printTop(`${path}: JavaScript samples by function (mean per load)`, js, Number(process.env.RETRYLAB_TRACE_TOP || 30), loads);
     }
   } else if (mode === 'input') {
     const changes = Number(countArg || 100);

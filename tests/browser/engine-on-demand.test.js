@@ -178,3 +178,41 @@ describe('the timeline, drawn once', () => {
     await assertClean(t, assert, opened);
   });
 });
+
+// Issue 18, input change → painted frame: a redraw writes only what changed. The event list is
+// drawn for the playhead it is shown at (views/events.js), so an input change, which rewinds
+// the run, does not first clear each event's "not yet shown" marks and then set them again.
+describe('a redraw writes only what changed', () => {
+  test('an input change leaves the event list\'s playback marks alone when they stay the same', async (t) => {
+    const opened = await openPage(env, { sections: false });
+    const { page } = opened;
+    const writes = await page.evaluate(async () => {
+      const list = document.querySelector('#rl-events');
+      const field = document.querySelector('[data-retry-lab] input[data-field="baseBackoffMs"][data-role="number"]');
+      const marks = [];
+      const observer = new MutationObserver((records) => {
+        for (const r of records) {
+          const li = (r.target.nodeType === 1 ? r.target : r.target.parentElement).closest('li');
+          if (r.type === 'attributes' && ['class', 'aria-current'].includes(r.attributeName)) marks.push(`${r.attributeName} of event ${li.dataset.index}`);
+          else if (r.target.nodeType === 1 ? r.target.matches('.event-state') : r.target.parentElement.matches('.event-state')) marks.push(`words of event ${li.dataset.index}`);
+        }
+      });
+      observer.observe(list, { subtree: true, attributes: true, childList: true, characterData: true });
+      field.value = '450';
+      field.dispatchEvent(new Event('input', { bubbles: true }));
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+      marks.push(...observer.takeRecords().map(() => 'late record'));
+      observer.disconnect();
+      return marks;
+    });
+    assert.deepEqual(writes, [], 'no event\'s class, aria-current or "not yet shown" words rewritten');
+    // The marks are still right: the rewound run shows no event yet.
+    const marks = await page.locator('#rl-events li').evaluateAll((items) => items.map((li) => [li.classList.contains('future'), li.querySelector('.event-state').textContent, li.getAttribute('aria-current')]));
+    assert.ok(marks.length > 3 && marks.every(([future, words, current]) => future && words === 'not yet shown: ' && current === null), JSON.stringify(marks));
+    // And Next event moves them as before.
+    await page.locator(ID('next')).click();
+    const first = await page.locator('#rl-events li').first().evaluate((li) => [li.classList.contains('future'), li.querySelector('.event-state').textContent, li.getAttribute('aria-current')]);
+    assert.deepEqual(first, [false, '', 'step']);
+    await assertClean(t, assert, opened);
+  });
+});
