@@ -49,6 +49,21 @@ function prerendered(doc) {
   }
 }
 
+// `rl-first-frame` on <html> until the first frame is painted (a message posted from that
+// frame's animation callback runs once it is done), or a print asks for the whole page.
+function laterViews(doc) {
+  const html = doc.documentElement;
+  const win = doc.defaultView;
+  html.classList.add('rl-first-frame');
+  const done = () => html.classList.remove('rl-first-frame');
+  win.requestAnimationFrame(() => {
+    const channel = new win.MessageChannel();
+    channel.port1.onmessage = done;
+    channel.port2.postMessage(0);
+  });
+  win.addEventListener('beforeprint', done, { once: true });
+}
+
 async function start(doc) {
   const root = doc.querySelector('[data-retry-lab]');
   if (!root) return;
@@ -83,6 +98,9 @@ async function start(doc) {
       return; // said on the page (onFailure)
     }
   }
+  // The first frame lays out only the first screen: the precise views below it wait for the
+  // frame after (css/contain.css). index.html only: embed.html's frame is sized by its height.
+  if (data) laterViews(doc);
   let app;
   try {
     app = createExplorable(root, engines.engine, data ? { opening: data.opening, schema: data.schema, ready: engines.ready, ensure: needEngine } : {});
