@@ -216,3 +216,61 @@ describe('a redraw writes only what changed', () => {
     await assertClean(t, assert, opened);
   });
 });
+
+// Issue 18, first render: the first frame lays out the first screen; the precise views below it
+// and the share bar are in the page (their text by DOMContentLoaded) but laid out from the
+// frame after (css/contain.css, web/main.js), and nothing in the first screen moves then.
+function recordFirstFrames() {
+  const boxes = () => Object.fromEntries(['.rl-verdict', '.rl-figure', '.rl-playback', '.rl-mechanism', '.rl-inputs'].map((s) => {
+    const r = document.querySelector(`[data-retry-lab] ${s}`)?.getBoundingClientRect();
+    return [s, r ? [r.x, r.y, r.width, r.height] : null];
+  }));
+  const precise = () => [...document.querySelectorAll('[data-retry-lab] .rl-precise, [data-retry-lab] .rl-share')].map((el) => getComputedStyle(el).contentVisibility);
+  // The first frame as it is painted: a resize observer made after the page's own is told last,
+  // after the page's observers have drawn the timeline and the lanes in that frame.
+  new MutationObserver((_, observer) => {
+    if (!document.documentElement.classList.contains('rl-ready')) return;
+    observer.disconnect();
+    const seen = new ResizeObserver(() => {
+      seen.disconnect();
+      window.__firstFrame = { deferring: document.documentElement.classList.contains('rl-first-frame'), precise: precise(), metrics: document.querySelector('#rl-metrics')?.textContent.includes('3,700 ms'), boxes: boxes() };
+      requestAnimationFrame(() => requestAnimationFrame(() => {
+        window.__laterFrame = { deferring: document.documentElement.classList.contains('rl-first-frame'), precise: precise(), boxes: boxes() };
+      }));
+    });
+    seen.observe(document.querySelector('[data-retry-lab] .rl-playback'));
+  }).observe(document, { subtree: true, attributes: true, attributeFilter: ['class'] });
+}
+
+describe('the first frame, the first screen', () => {
+  for (const viewport of [{ width: 1280, height: 720 }, { width: 390, height: 844 }]) {
+    test(`at ${viewport.width} px the views below the first screen wait a frame, and nothing above them moves`, async (t) => {
+      const opened = await openPage(env, { ...asReaderOpens, viewport, init: [recordFirstFrames] });
+      const { page } = opened;
+      await page.waitForFunction(() => window.__laterFrame !== undefined);
+      const { first, later } = await page.evaluate(() => ({ first: window.__firstFrame, later: window.__laterFrame }));
+      assert.equal(first.deferring, true, 'the first frame after rl-ready is the first screen only');
+      assert.deepEqual(first.precise, ['hidden', 'hidden', 'hidden', 'hidden'], 'the event trace, the data, the metrics and the share bar not laid out yet');
+      assert.equal(first.metrics, true, 'their text is there already');
+      assert.equal(later.deferring, false);
+      assert.deepEqual(later.precise, ['visible', 'visible', 'visible', 'visible'], 'laid out from the next frame');
+      // What the first screen shows (a box whose top is in it) did not move.
+      const inView = (boxes) => Object.fromEntries(Object.entries(boxes).filter(([, r]) => r && r[1] < viewport.height));
+      assert.ok(Object.keys(inView(later.boxes)).length >= 3, JSON.stringify(later.boxes));
+      assert.deepEqual(inView(later.boxes), inView(first.boxes), 'the first screen did not move');
+      const below = await page.locator('#rl-metrics').evaluate((el) => el.getBoundingClientRect().height);
+      assert.ok(below > 50, `the metrics have their own height once laid out (${below})`);
+      await assertClean(t, assert, opened);
+    });
+  }
+
+  test('embed.html lays its views out in its first frame (its frame is sized by its height)', async (t) => {
+    const opened = await openPage(env, { ...asReaderOpens, path: '/embed.html', engine: true, init: [recordFirstFrames] });
+    const { page } = opened;
+    await page.waitForFunction(() => window.__laterFrame !== undefined);
+    const first = await page.evaluate(() => window.__firstFrame);
+    assert.equal(first.deferring, false);
+    assert.ok(first.precise.every((v) => v === 'visible'), JSON.stringify(first.precise));
+    await assertClean(t, assert, opened);
+  });
+});
