@@ -63,8 +63,11 @@ const KINDS = [
 ];
 const kindOf = (name) => (KINDS.find(([, re]) => re.test(name)) || ['other'])[0];
 
-function mainThreads(events) {
-  return new Set(events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args && e.args.name === 'CrRendererMain')
+// The page's renderer main thread: the CrRendererMain of the process that wrote the marks
+// (the browser's other renderers, its own pages, are in the trace too).
+function mainThreads(events, markName) {
+  const marked = events.find((e) => e.name === markName);
+  return new Set(events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args && e.args.name === 'CrRendererMain' && (!marked || e.pid === marked.pid))
     .map((e) => `${e.pid}:${e.tid}`));
 }
 
@@ -226,7 +229,7 @@ try {
         lastTrace = buffer;
         await context.close();
         const { traceEvents: events } = JSON.parse(buffer.toString('utf8'));
-        const main = mainThreads(events);
+        const main = mainThreads(events, 'rl-drawn');
         const nav = markTs(events, 'navigationStart').filter((ts) => ts > 0);
         const drawn = markTs(events, 'rl-drawn');
         if (!nav.length || !drawn.length) throw new Error(`${path}: no navigationStart or rl-drawn mark in the trace`);
@@ -285,7 +288,7 @@ try {
     lastTrace = buffer;
     await context.close();
     const { traceEvents: events } = JSON.parse(buffer.toString('utf8'));
-    const main = mainThreads(events);
+    const main = mainThreads(events, 'rl-change-0');
     const list = intervals(events, main);
     const rows = [];
     const names = new Map();
