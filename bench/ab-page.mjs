@@ -4,8 +4,9 @@
 //
 //   node bench/ab-page.mjs render <dist> [<dist>…]   fresh loads of each build's index.html and
 //        of the first build's static article (its index.html without scripts), alternating
-//        (AB_LOADS each, default 31); the first complete render as bench/browser.mjs clocks
-//        it, medians and the ratio to the static article
+//        (AB_LOADS each, default 31, each round starting with the next one); the first
+//        complete render as bench/browser.mjs clocks it, medians and the ratio to the static
+//        article
 //   node bench/ab-page.mjs input <dist> [<dist>…]    one page per build, the sections loaded
 //        (AB_FLEET=1: the fleet section open too), batches of 20 input changes alternating
 //        between them (AB_BATCHES, default 10); median, p95, max per build
@@ -56,7 +57,11 @@ try {
     const targets = [...dists.map((d, i) => [d, servers[i], '/']), [`static article (${dists[0]})`, servers[0], '/static.html']];
     const times = targets.map(() => []);
     for (let i = 0; i < loads; ++i) {
-      for (const [k, [, server, path]] of targets.entries()) {
+      // Each round starts with the next target: a load's place in the round is not the same
+      // for one build every time (the first load after another's close is the slower).
+      for (let j = 0; j < targets.length; ++j) {
+        const k = (i + j) % targets.length;
+        const [, server, path] = targets[k];
         const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
         const page = await context.newPage();
         await page.addInitScript(watchReady);
