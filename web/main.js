@@ -50,18 +50,28 @@ function prerendered(doc) {
 }
 
 // `rl-first-frame` on <html> until the first frame is painted (a message posted from that
-// frame's animation callback runs once it is done), or a print asks for the whole page.
+// frame's animation callback runs once it is done), or a print asks for the whole page; then
+// `rl-second-frame` for one frame, in which the article's sections are drawn once so that they
+// keep their real size (css/contain.css).
 function laterViews(doc) {
   const html = doc.documentElement;
   const win = doc.defaultView;
-  html.classList.add('rl-first-frame');
-  const done = () => html.classList.remove('rl-first-frame');
-  win.requestAnimationFrame(() => {
+  const afterFrame = (then) => win.requestAnimationFrame(() => {
     const channel = new win.MessageChannel();
-    channel.port1.onmessage = done;
+    channel.port1.onmessage = then;
     channel.port2.postMessage(0);
   });
-  win.addEventListener('beforeprint', done, { once: true });
+  html.classList.add('rl-first-frame');
+  let done = false;
+  const first = () => {
+    if (done) return;
+    done = true;
+    html.classList.remove('rl-first-frame');
+    html.classList.add('rl-second-frame');
+    afterFrame(() => html.classList.remove('rl-second-frame'));
+  };
+  afterFrame(first);
+  win.addEventListener('beforeprint', first, { once: true });
 }
 
 async function start(doc) {

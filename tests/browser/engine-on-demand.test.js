@@ -264,6 +264,28 @@ describe('the first frame, the first screen', () => {
     });
   }
 
+  test('the article\'s sections are drawn once after the first frame, so they keep their real height before the reader gets there', async (t) => {
+    const opened = await openPage(env, { ...asReaderOpens, viewport: { width: 1280, height: 720 } });
+    const { page } = opened;
+    await afterFrames(page);
+    await afterFrames(page);
+    // The heights the page lays the sections out at while they are off screen (what
+    // content-visibility: auto keeps), against their heights drawn in the same layout (no
+    // scrolling, so the story's figure stays as it is): a section never drawn would have its
+    // 36rem estimate (css/page.css).
+    const heights = await page.evaluate(() => {
+      const sections = [...document.querySelectorAll('article.prose > section')];
+      const kept = sections.map((s) => [s.getBoundingClientRect().height, s.firstElementChild.checkVisibility({ contentVisibilityAuto: true })]);
+      for (const s of sections) s.style.contentVisibility = 'visible'; // CSSOM: the strict CSP allows it
+      const drawn = sections.map((s) => s.getBoundingClientRect().height);
+      for (const s of sections) s.style.contentVisibility = '';
+      return { kept, drawn };
+    });
+    assert.ok(heights.kept.length >= 4 && heights.kept.some(([, drawnNow]) => !drawnNow), `some sections are off screen, skipped: ${JSON.stringify(heights)}`);
+    assert.deepEqual(heights.kept.map(([h]) => h), heights.drawn, 'each section off screen keeps its drawn height, not the estimate');
+    await assertClean(t, assert, opened);
+  });
+
   test('embed.html lays its views out in its first frame (its frame is sized by its height)', async (t) => {
     const opened = await openPage(env, { ...asReaderOpens, path: '/embed.html', engine: true, init: [recordFirstFrames] });
     const { page } = opened;
