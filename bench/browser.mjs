@@ -14,15 +14,20 @@
 //               references on the same server, same measure: the blank page (one script that
 //               adds rl-ready) and the static article (static.html: the page's own HTML and CSS
 //               with every script tag removed; the frame after its load event, when its
-//               stylesheet is in). Medians over alternating fresh loads, and both ratios; the
-//               budget is the static article's
+//               stylesheet is in). Medians over alternating fresh loads (each round starting
+//               with the next of the three), and both ratios; the
+//               budget is the static article's. The page's first frame is its first screen:
+//               the views below it (the event trace, the computed data, the metrics, the share
+//               bar; their text is in the page already) are laid out from the next frame
+//               (web/css/contain.css), whose end is reported beside it (restMs)
 //   input       an input change to its painted frame: inside an animation frame's callback the
 //               number field of the base backoff is set and an input event dispatched, as
 //               typing does; the clock stops at a MessageChannel message posted then, which
 //               runs once that frame (the redraw's style, layout and paint) is done. 200
 //               changes, one a frame; median and 95th percentile. With the sections below the
-//               article loaded (they follow the experiment's run), the heavier case and the
-//               budget's; and as the page opens, without them
+//               article loaded (they follow the experiment's run), the budget's case; with the
+//               fleet section open as well (its opening fleet run drawn; the budget's too); and
+//               as the page opens, without them
 //   firstInput  (issue 18: index.html loads its engine on first need) a fresh page's first
 //               input change, which brings the engine, to the painted frame that shows its run
 //   playback    the longest main-thread task (a CDP trace's RunTask events, not the Long
@@ -51,6 +56,10 @@ const FLAGS = [
   '--disable-background-networking', '--disable-component-update', '--disable-sync',
 ];
 const RENDER_LOADS = Number(process.env.BENCH_RENDER_LOADS || 31);
+// BENCH_ONLY=render,input,…: only those parts (a quicker look while working; scripts/bench runs
+// them all, and bench/report.mjs needs them all).
+const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',')) : null;
+const want = (part) => !ONLY || ONLY.has(part);
 const INPUT_CHANGES = 200;
 const PLAYBACK_MS = 10000;
 
@@ -112,6 +121,23 @@ function watchReady() {
       painted();
     }
   }).observe(document, { subtree: true, attributes: true, attributeFilter: ['class'] });
+  // The rest of the page (issue 18): index.html lays out the views below its first screen from
+  // the frame after the first (rl-first-frame on <html> until then, web/css/contain.css); the
+  // end of the frame after the class goes is __restAt.
+  let deferring = false;
+  new MutationObserver((_, observer) => {
+    const html = document.documentElement;
+    if (!html) return;
+    if (html.classList.contains('rl-first-frame')) deferring = true;
+    else if (deferring) {
+      observer.disconnect();
+      requestAnimationFrame(() => {
+        const channel = new MessageChannel();
+        channel.port1.onmessage = () => { window.__restAt = performance.now(); };
+        channel.port2.postMessage(0);
+      });
+    }
+  }).observe(document, { subtree: true, attributes: true, attributeFilter: ['class'] });
 }
 
 // Another CPU-bound process (issue 18: "no main-thread task over 50 ms ... on a machine running
@@ -153,7 +179,7 @@ try {
   };
 
   // --- Bytes -------------------------------------------------------------------------------
-  {
+  if (want('bytes')) {
     progress('bytes');
     const { context, page } = await open();
     const bodies = [];
@@ -190,27 +216,35 @@ try {
   }
 
   // --- First complete render, against the blank page ---------------------------------------
-  {
+  if (want('render')) {
     progress('first render (fresh loads of the page, the static article and the blank page)');
-    const page = [], blank = [], article = [];
+    const page = [], blank = [], article = [], rest = [];
+    const order = [['/', page], ['/static.html', article], ['/blank.html', blank]];
     for (let i = 0; i < RENDER_LOADS; ++i) {
-      for (const [path, list] of [['/', page], ['/static.html', article], ['/blank.html', blank]]) {
+      // Each round starts with the next page (page18: the first load of a round, after the
+      // previous round's last context closed, is the slowest; the page was always first).
+      for (let j = 0; j < order.length; ++j) {
+        const [path, list] = order[(i + j) % order.length];
         const opened = await open(path);
         await opened.page.goto(server.origin + path);
         await opened.page.waitForFunction(() => window.__drawnAt !== undefined, null, { timeout: 30000 });
         list.push(await opened.page.evaluate(() => window.__drawnAt));
+        if (path === '/') {
+          await opened.page.waitForFunction(() => window.__restAt !== undefined, null, { timeout: 30000 });
+          rest.push(await opened.page.evaluate(() => window.__restAt));
+        }
         await opened.context.close();
       }
     }
     out.render = {
-      pageMs: median(page), staticMs: median(article), blankMs: median(blank),
+      pageMs: median(page), staticMs: median(article), blankMs: median(blank), restMs: median(rest),
       ratio: median(page) / median(article), blankRatio: median(page) / median(blank),
       staticOverBlank: median(article) / median(blank), loads: RENDER_LOADS, page, static: article, blank,
     };
   }
 
   // --- The engine alone: start-up ----------------------------------------------------------
-  {
+  if (want('engineStart')) {
     progress('engine start-up');
     const runs = [];
     for (let i = 0; i < 7; ++i) {
@@ -228,7 +262,7 @@ try {
   }
 
   // --- Input change to redrawn views --------------------------------------------------------
-  const inputChanges = async (withSections) => {
+  const inputChanges = async (withSections, { fleet = false } = {}) => {
     const { context, page, problems } = await open();
     await page.goto(server.origin + '/');
     await page.waitForFunction(() => window.__drawnAt !== undefined);
@@ -236,6 +270,13 @@ try {
     // change once it is there; the first change, which brings it, is `firstInput` below.
     await page.evaluate(() => window.retryLabEngine && window.retryLabEngine.load());
     if (withSections) await page.evaluate(() => window.retryLabSections.load());
+    // The fleet section open too (issue 18: "and with the fleet section open"): its bundle
+    // loaded, the section mounted and its opening fleet run drawn, settled for a moment.
+    if (fleet) {
+      await page.evaluate(() => window.retryLabFleetSection.load());
+      await page.waitForFunction(() => window.retryLabFleet && window.retryLabFleet.state(), null, { timeout: 60000 });
+      await page.waitForTimeout(1000);
+    }
     const times = await page.evaluate(async (changes) => {
       const input = document.querySelector('[data-retry-lab] input[data-field="baseBackoffMs"][data-role="number"]');
       if (!input) throw new Error('no base backoff field');
@@ -263,7 +304,7 @@ try {
   // of the frame that shows the recomputed run (a MessageChannel message posted from the rAF
   // callback after the explorable tells its subscribers of the new run): the engine file's
   // fetch, evaluation, compile and start, the opening-run check, the change and its frame.
-  {
+  if (want('firstInput')) {
     progress('the first change, which loads the engine (fresh loads)');
     const runs = [];
     for (let i = 0; i < 7; ++i) {
@@ -298,13 +339,21 @@ try {
     };
   }
 
-  progress('input changes, with the sections loaded');
-  out.input = await inputChanges(true);
-  progress('input changes, as the page opens');
-  out.inputOpening = await inputChanges(false);
+  if (want('input')) {
+    progress('input changes, with the sections loaded');
+    out.input = await inputChanges(true);
+  }
+  if (want('inputFleet')) {
+    progress('input changes, with the sections and the fleet section open');
+    out.inputFleet = await inputChanges(true, { fleet: true });
+  }
+  if (want('inputOpening')) {
+    progress('input changes, as the page opens');
+    out.inputOpening = await inputChanges(false);
+  }
 
   // --- Playback at 4x: the longest task -----------------------------------------------------
-  {
+  if (want('playback')) {
     progress('10 s of playback at 4x');
     const { context, page, problems } = await open();
     await page.goto(server.origin + '/');
@@ -339,7 +388,7 @@ try {
   }
 
   // --- A 1,000-point sweep through the page's panel: compute and draw -----------------------
-  {
+  if (want('sweep')) {
     progress('the 1,000-point sweep');
     const { context, page } = await open();
     await page.goto(server.origin + '/');
@@ -378,7 +427,7 @@ try {
   }
 
   // --- The engine's calls in Chromium -------------------------------------------------------
-  {
+  if (want('wasm')) {
     progress('the engine calls');
     const { context, page } = await open();
     await page.goto(server.origin + '/');

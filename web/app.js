@@ -108,7 +108,7 @@ export function createExplorable(root, engine, { idPrefix = 'rl-', opening = nul
     const before = state;
     if (clock.running()) setPlayback(pause(state.playback));
     state = step(state);
-    run.drawRun(state.result);
+    run.drawRun(state.result, state.playback);
     fields.draw(state, changedElement);
     if (state.result !== before.result || state.fields !== before.fields) patch(inForce, inForceView(state.result, state.fields, schema));
     drawPlayhead();

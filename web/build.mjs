@@ -47,7 +47,7 @@ for (const [entry, name] of [['main', 'retrylab'], ['sections', 'retrylab-sectio
     bundle: true,
     format: 'iife',
     target: ['es2020'],
-    minify: true,
+    minify: process.env.RETRYLAB_MINIFY !== '0', // 0: readable names for a profile (bench/trace-page.mjs)
     legalComments: 'none',
     logLevel: 'warning',
   });

@@ -3,8 +3,8 @@
 // in a second bundle when the reader nears them (sections.js, load-sections.js).
 //
 // The engine on demand (issue 18): index.html, as the build writes it (web/prerender.mjs),
-// carries the article's numbers in its text and the opening run, the engine's input table and
-// the story steps' inputs as data, all computed by the build with the same engine file; its
+// carries the article's numbers in its text and the opening run and the engine's input table
+// as data, all computed by the build with the same engine file; its
 // first screen (the figure, Play, Next event, the question) is drawn from that with no engine.
 // The engine file is added to the page the first time something needs a computation: a control
 // that changes the inputs (and, ahead of it, the pointer or focus entering the controls or a
@@ -43,10 +43,35 @@ function prerendered(doc) {
   if (!block) return null;
   try {
     const data = JSON.parse(block.textContent);
-    return data && data.opening && data.schema && data.steps ? data : null;
+    return data && data.opening && data.schema ? data : null;
   } catch {
     return null;
   }
+}
+
+// `rl-first-frame` on <html> until the first frame is painted (a message posted from that
+// frame's animation callback runs once it is done), or a print asks for the whole page; then
+// `rl-second-frame` for one frame, in which the article's sections are drawn once so that they
+// keep their real size (css/contain.css).
+function laterViews(doc) {
+  const html = doc.documentElement;
+  const win = doc.defaultView;
+  const afterFrame = (then) => win.requestAnimationFrame(() => {
+    const channel = new win.MessageChannel();
+    channel.port1.onmessage = then;
+    channel.port2.postMessage(0);
+  });
+  html.classList.add('rl-first-frame');
+  let done = false;
+  const first = () => {
+    if (done) return;
+    done = true;
+    html.classList.remove('rl-first-frame');
+    html.classList.add('rl-second-frame');
+    afterFrame(() => html.classList.remove('rl-second-frame'));
+  };
+  afterFrame(first);
+  win.addEventListener('beforeprint', first, { once: true });
 }
 
 async function start(doc) {
@@ -83,6 +108,9 @@ async function start(doc) {
       return; // said on the page (onFailure)
     }
   }
+  // The first frame lays out only the first screen: the precise views below it wait for the
+  // frame after (css/contain.css). index.html only: embed.html's frame is sized by its height.
+  if (data) laterViews(doc);
   let app;
   try {
     app = createExplorable(root, engines.engine, data ? { opening: data.opening, schema: data.schema, ready: engines.ready, ensure: needEngine } : {});

@@ -5,8 +5,8 @@
 //     straight into the HTML text, and the engine's version (`data-engine-version`);
 //   - a data block, <script type="application/json" id="rl-prerendered">, which the page's
 //     script reads instead of calling the engine: the opening run (compute({})), the engine's
-//     table of its inputs (schema(), the link format), its version, and each story step's
-//     inputs as the engine echoes them (what a "Try it" button loads).
+//     table of its inputs (schema(), the link format) and its version. (A "Try it" computes
+//     its step with the engine, which it loads first: explorable/steps.js.)
 // tests/node/page/prerender.test.js recomputes all of it from dist/'s engine and finds the
 // same in dist/index.html; the page checks the opening run again when its engine arrives.
 
@@ -22,9 +22,7 @@ export function prerender(engine) {
     if (!result || result.ok !== true) throw new Error(`prerender: the story step "${name}" did not compute: ${JSON.stringify(result && result.errors)}`);
     results[name] = result;
   }
-  const steps = {};
-  for (const [name, result] of Object.entries(results)) steps[name] = result.inputs;
-  const data = { opening: results.opening, schema: engine.schema(), version: String(engine.version()), steps };
+  const data = { opening: results.opening, schema: engine.schema(), version: String(engine.version()) };
   return { results, data };
 }
 

@@ -178,3 +178,122 @@ describe('the timeline, drawn once', () => {
     await assertClean(t, assert, opened);
   });
 });
+
+// Issue 18, input change → painted frame: a redraw writes only what changed. The event list is
+// drawn for the playhead it is shown at (views/events.js), so an input change, which rewinds
+// the run, does not first clear each event's "not yet shown" marks and then set them again.
+describe('a redraw writes only what changed', () => {
+  test('an input change leaves the event list\'s playback marks alone when they stay the same', async (t) => {
+    const opened = await openPage(env, { sections: false });
+    const { page } = opened;
+    const writes = await page.evaluate(async () => {
+      const list = document.querySelector('#rl-events');
+      const field = document.querySelector('[data-retry-lab] input[data-field="baseBackoffMs"][data-role="number"]');
+      const marks = [];
+      const observer = new MutationObserver((records) => {
+        for (const r of records) {
+          const li = (r.target.nodeType === 1 ? r.target : r.target.parentElement).closest('li');
+          if (r.type === 'attributes' && ['class', 'aria-current'].includes(r.attributeName)) marks.push(`${r.attributeName} of event ${li.dataset.index}`);
+          else if (r.target.nodeType === 1 ? r.target.matches('.event-state') : r.target.parentElement.matches('.event-state')) marks.push(`words of event ${li.dataset.index}`);
+        }
+      });
+      observer.observe(list, { subtree: true, attributes: true, childList: true, characterData: true });
+      field.value = '450';
+      field.dispatchEvent(new Event('input', { bubbles: true }));
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+      marks.push(...observer.takeRecords().map(() => 'late record'));
+      observer.disconnect();
+      return marks;
+    });
+    assert.deepEqual(writes, [], 'no event\'s class, aria-current or "not yet shown" words rewritten');
+    // The marks are still right: the rewound run shows no event yet.
+    const marks = await page.locator('#rl-events li').evaluateAll((items) => items.map((li) => [li.classList.contains('future'), li.querySelector('.event-state').textContent, li.getAttribute('aria-current')]));
+    assert.ok(marks.length > 3 && marks.every(([future, words, current]) => future && words === 'not yet shown: ' && current === null), JSON.stringify(marks));
+    // And Next event moves them as before.
+    await page.locator(ID('next')).click();
+    const first = await page.locator('#rl-events li').first().evaluate((li) => [li.classList.contains('future'), li.querySelector('.event-state').textContent, li.getAttribute('aria-current')]);
+    assert.deepEqual(first, [false, '', 'step']);
+    await assertClean(t, assert, opened);
+  });
+});
+
+// Issue 18, first render: the first frame lays out the first screen; the precise views below it
+// and the share bar are in the page (their text by DOMContentLoaded) but laid out from the
+// frame after (css/contain.css, web/main.js), and nothing in the first screen moves then.
+function recordFirstFrames() {
+  const boxes = () => Object.fromEntries(['.rl-verdict', '.rl-figure', '.rl-playback', '.rl-mechanism', '.rl-inputs'].map((s) => {
+    const r = document.querySelector(`[data-retry-lab] ${s}`)?.getBoundingClientRect();
+    return [s, r ? [r.x, r.y, r.width, r.height] : null];
+  }));
+  const precise = () => [...document.querySelectorAll('[data-retry-lab] .rl-precise, [data-retry-lab] .rl-share')].map((el) => getComputedStyle(el).contentVisibility);
+  // The first frame as it is painted: a resize observer made after the page's own is told last,
+  // after the page's observers have drawn the timeline and the lanes in that frame.
+  new MutationObserver((_, observer) => {
+    if (!document.documentElement.classList.contains('rl-ready')) return;
+    observer.disconnect();
+    const seen = new ResizeObserver(() => {
+      seen.disconnect();
+      window.__firstFrame = { deferring: document.documentElement.classList.contains('rl-first-frame'), precise: precise(), metrics: document.querySelector('#rl-metrics')?.textContent.includes('3,700 ms'), boxes: boxes() };
+      requestAnimationFrame(() => requestAnimationFrame(() => {
+        window.__laterFrame = { deferring: document.documentElement.classList.contains('rl-first-frame'), precise: precise(), boxes: boxes() };
+      }));
+    });
+    seen.observe(document.querySelector('[data-retry-lab] .rl-playback'));
+  }).observe(document, { subtree: true, attributes: true, attributeFilter: ['class'] });
+}
+
+describe('the first frame, the first screen', () => {
+  for (const viewport of [{ width: 1280, height: 720 }, { width: 390, height: 844 }]) {
+    test(`at ${viewport.width} px the views below the first screen wait a frame, and nothing above them moves`, async (t) => {
+      const opened = await openPage(env, { ...asReaderOpens, viewport, init: [recordFirstFrames] });
+      const { page } = opened;
+      await page.waitForFunction(() => window.__laterFrame !== undefined);
+      const { first, later } = await page.evaluate(() => ({ first: window.__firstFrame, later: window.__laterFrame }));
+      assert.equal(first.deferring, true, 'the first frame after rl-ready is the first screen only');
+      assert.deepEqual(first.precise, ['hidden', 'hidden', 'hidden', 'hidden'], 'the event trace, the data, the metrics and the share bar not laid out yet');
+      assert.equal(first.metrics, true, 'their text is there already');
+      assert.equal(later.deferring, false);
+      assert.deepEqual(later.precise, ['visible', 'visible', 'visible', 'visible'], 'laid out from the next frame');
+      // What the first screen shows (a box whose top is in it) did not move.
+      const inView = (boxes) => Object.fromEntries(Object.entries(boxes).filter(([, r]) => r && r[1] < viewport.height));
+      assert.ok(Object.keys(inView(later.boxes)).length >= 3, JSON.stringify(later.boxes));
+      assert.deepEqual(inView(later.boxes), inView(first.boxes), 'the first screen did not move');
+      const below = await page.locator('#rl-metrics').evaluate((el) => el.getBoundingClientRect().height);
+      assert.ok(below > 50, `the metrics have their own height once laid out (${below})`);
+      await assertClean(t, assert, opened);
+    });
+  }
+
+  test('the article\'s sections are drawn once after the first frame, so they keep their real height before the reader gets there', async (t) => {
+    const opened = await openPage(env, { ...asReaderOpens, viewport: { width: 1280, height: 720 } });
+    const { page } = opened;
+    await afterFrames(page);
+    await afterFrames(page);
+    // The heights the page lays the sections out at while they are off screen (what
+    // content-visibility: auto keeps), against their heights drawn in the same layout (no
+    // scrolling, so the story's figure stays as it is): a section never drawn would have its
+    // 36rem estimate (css/page.css).
+    const heights = await page.evaluate(() => {
+      const sections = [...document.querySelectorAll('article.prose > section')];
+      const kept = sections.map((s) => [s.getBoundingClientRect().height, s.firstElementChild.checkVisibility({ contentVisibilityAuto: true })]);
+      // Drawn as content-visibility: auto draws a section on screen: with its containment.
+      for (const s of sections) Object.assign(s.style, { contentVisibility: 'visible', contain: 'layout style paint' }); // CSSOM: the strict CSP allows it
+      const drawn = sections.map((s) => s.getBoundingClientRect().height);
+      for (const s of sections) Object.assign(s.style, { contentVisibility: '', contain: '' });
+      return { kept, drawn };
+    });
+    assert.ok(heights.kept.length >= 4 && heights.kept.some(([, drawnNow]) => !drawnNow), `some sections are off screen, skipped: ${JSON.stringify(heights)}`);
+    assert.deepEqual(heights.kept.map(([h]) => h), heights.drawn, 'each section off screen keeps its drawn height, not the estimate');
+    await assertClean(t, assert, opened);
+  });
+
+  test('embed.html lays its views out in its first frame (its frame is sized by its height)', async (t) => {
+    const opened = await openPage(env, { ...asReaderOpens, path: '/embed.html', engine: true, init: [recordFirstFrames] });
+    const { page } = opened;
+    await page.waitForFunction(() => window.__laterFrame !== undefined);
+    const first = await page.evaluate(() => window.__firstFrame);
+    assert.equal(first.deferring, false);
+    assert.ok(first.precise.every((v) => v === 'visible'), JSON.stringify(first.precise));
+    await assertClean(t, assert, opened);
+  });
+});

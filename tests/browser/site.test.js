@@ -32,7 +32,9 @@ describe('the built site', () => {
     const scripts = [...html.matchAll(/<script([^>]*)>/g)].map((m) => m[1]);
     // The engine file is not on the opening page (issue 18): the page's bundle adds it on first
     // need; the build's data block (web/prerender.mjs) carries what the first screen shows.
-    assert.deepEqual(scripts, [' src="retrylab.js" defer', ' type="application/json" id="rl-prerendered"']);
+    // Render-blocking (issue 18): the first frame is the explorable drawn, not the article with
+    // "Loading…" laid out, painted, and laid out again once the script has mounted the figure.
+    assert.deepEqual(scripts, [' src="retrylab.js" defer blocking="render"', ' type="application/json" id="rl-prerendered"']);
     const embed = readFileSync(join(DIST, 'embed.html'), 'utf8');
     assert.deepEqual([...embed.matchAll(/<script([^>]*)>/g)].map((m) => m[1]), [' src="retrylab-engine.js" defer', ' src="retrylab.js" defer'], 'embed.html loads its engine as it opens');
   });

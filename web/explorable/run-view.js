@@ -8,7 +8,7 @@ import { INSPECTION_SECONDS, gapAt, momentPhrase, msAt, secondsAt, warpOf } from
 import { seekMarksView } from '../views/controls.js';
 import { timelineView } from '../views/timeline.js';
 import { withLanes } from '../views/lanes.js';
-import { eventsView } from '../views/events.js';
+import { FUTURE_WORDS, eventsView } from '../views/events.js';
 import { tableView } from '../views/table.js';
 import { metricsView, nowQuestionView, nowView, questionView, verdictView } from '../views/metrics.js';
 import { ms, seconds } from '../format.js';
@@ -68,12 +68,13 @@ export function createRunView(root, id, view) {
     if (drawn) drawVerdict(drawn);
   }
 
-  function drawRun(result) {
+  // `playback`: the playhead the run is drawn for (the event list's marks), if known.
+  function drawRun(result, playback = null) {
     if (drawn === result) return;
     if (drawn) asking = false; // a new run is the reader's own: its verdict is shown at once
     drawVerdict(result);
     drawTimeline(result);
-    patch(els.events, eventsView(result));
+    patch(els.events, eventsView(result, playback ? playback.shown : Infinity));
     eventItems = [...els.events.querySelectorAll('li')];
     patch(els.table, tableView(result));
     patch(els.metrics, metricsView(result));
@@ -105,7 +106,7 @@ export function createRunView(root, id, view) {
       li.classList.toggle('future', future);
       // Not only a class: the words say which events are still to come.
       const state = li.querySelector('.event-state');
-      if (state) setText(state, future ? 'not yet shown: ' : '');
+      if (state) setText(state, future ? FUTURE_WORDS : '');
       if (i === playback.shown - 1) setAttr(li, 'aria-current', 'step');
       else li.removeAttribute('aria-current');
     });
@@ -124,15 +125,20 @@ export function createRunView(root, id, view) {
     root.classList.toggle('rl-playing', playback.playing);
   }
 
-  // Redraw the timeline for its box's width.
-  const resize = new view.ResizeObserver(() => {
-    timelineWidth = els.timeline.clientWidth; // layout is up to date while observers run
+  // Redraw the timeline for its box's width: the width the observer reports, not clientWidth.
+  // Observers are told in the order they were made, and the lanes' (withLanes) draws before
+  // this one is told: reading clientWidth here would make the browser lay the page out again
+  // in the middle of the frame (issue 18: 2-3 ms of the first frame), where the entry's size
+  // is the one the frame's layout measured (.rl-timeline has no padding: its content box).
+  let resize = null;
+  const run = withLanes({ drawRun, drawPlayhead, answer, asking: () => asking, destroy: () => resize.disconnect() }, els.timeline, view, id);
+  resize = new view.ResizeObserver((entries) => {
+    timelineWidth = Math.round(entries[entries.length - 1].contentRect.width);
     if (drawn && timelineWidth && (!timeline || Math.abs(timelineWidth - timeline.width) > 1)) {
       drawTimeline(drawn);
       if (shown) drawPlayhead(shown.result, shown.playback);
     }
   });
   resize.observe(els.timeline);
-
-  return withLanes({ drawRun, drawPlayhead, answer, asking: () => asking, destroy: () => resize.disconnect() }, els.timeline, view, id);
+  return run;
 }

@@ -1,5 +1,8 @@
 // The list of events with their times and sentences, pure. Playback marks items after the
-// playhead (class "future") and the latest revealed one (aria-current) on the mounted list.
+// playhead (class "future", and words for a screen reader) and the latest revealed one
+// (aria-current) on the mounted list; the view draws them so for the playhead it is given
+// (`shown`, the events revealed), so that a redraw does not undo what playback marked and
+// playback then mark it again (issue 18: two writes per event per input change).
 
 import { h } from '../dom.js';
 import { ms, plural } from '../format.js';
@@ -14,9 +17,11 @@ export const eventText = (text) => text.replace(/\b(\d+(?:\.\d+)?) ms\b/g, (_, n
 // is never "1 attempts is the limit"), every other event as the engine says it.
 export const eventSentence = (result, e) => (e.kind === 'stop' ? `the run stops after ${plural(result.metrics.attempts, 'attempt')}: ${stopBecause(result.metrics.stopReason)}` : eventText(e.text));
 
-export function eventsView(result) {
+export const FUTURE_WORDS = 'not yet shown: ';
+
+export function eventsView(result, shown = Infinity) {
   return h('ol', { class: 'events' },
-    result.events.map((e, i) => h('li', { class: `event event-${e.kind}`, 'data-index': i },
+    result.events.map((e, i) => h('li', { class: `event event-${e.kind}${i >= shown ? ' future' : ''}`, 'data-index': i, 'aria-current': i === shown - 1 ? 'step' : null },
       h('span', { class: 'event-time' }, ms(e.tMs)),
-      h('span', { class: 'event-text' }, h('span', { class: 'event-state visually-hidden' }), eventSentence(result, e)))));
+      h('span', { class: 'event-text' }, h('span', { class: 'event-state visually-hidden' }, i >= shown ? FUTURE_WORDS : null), eventSentence(result, e)))));
 }

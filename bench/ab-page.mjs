@@ -1,0 +1,118 @@
+// A/B of the page's two clocks between builds (issue 18, BENCHMARKS.md "Issue 18, the page
+// budgets"): the same measures as bench/browser.mjs, but several builds side by side in one
+// browser, load by load, so that the machine's load falls on all of them alike.
+//
+//   node bench/ab-page.mjs render <dist> [<dist>…]   fresh loads of each build's index.html and
+//        of the first build's static article (its index.html without scripts), alternating
+//        (AB_LOADS each, default 31, each round starting with the next one); the first
+//        complete render as bench/browser.mjs clocks it, medians and the ratio to the static
+//        article
+//   node bench/ab-page.mjs input <dist> [<dist>…]    one page per build, the sections loaded
+//        (AB_FLEET=1: the fleet section open too), batches of 20 input changes alternating
+//        between them (AB_BATCHES, default 10); median, p95, max per build
+
+import { chromium } from 'playwright-core';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { startServer } from '../tests/browser/lib/server.js';
+
+const [mode, ...dists] = process.argv.slice(2);
+if (!['render', 'input'].includes(mode) || !dists.length) {
+  console.error('usage: node bench/ab-page.mjs render|input <dist> [<dist>…]');
+  process.exit(2);
+}
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
+const percentile = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]; };
+
+// bench/browser.mjs's clock: the end of the first frame after rl-ready (the static article:
+// after its load event).
+function watchReady() {
+  const painted = () => requestAnimationFrame(() => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => { window.__drawnAt = performance.now(); };
+    channel.port2.postMessage(0);
+  });
+  if (location.pathname === '/static.html') { addEventListener('load', painted); return; }
+  new MutationObserver((_, observer) => {
+    if (document.documentElement && document.documentElement.classList.contains('rl-ready')) { observer.disconnect(); painted(); }
+  }).observe(document, { subtree: true, attributes: true, attributeFilter: ['class'] });
+}
+
+const sites = [];
+const servers = [];
+for (const d of dists) {
+  const site = mkdtempSync(join(tmpdir(), 'retrylab-ab-'));
+  cpSync(resolve(d), site, { recursive: true });
+  writeFileSync(join(site, 'static.html'), readFileSync(join(site, 'index.html'), 'utf8').replace(/<script\b[^>]*>[\s\S]*?<\/script>\s*/g, ''));
+  sites.push(site);
+  servers.push(await startServer(site));
+}
+const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true });
+try {
+  if (mode === 'render') {
+    const loads = Number(process.env.AB_LOADS || 31);
+    const targets = [...dists.map((d, i) => [d, servers[i], '/']), [`static article (${dists[0]})`, servers[0], '/static.html']];
+    const times = targets.map(() => []);
+    for (let i = 0; i < loads; ++i) {
+      // Each round starts with the next target: a load's place in the round is not the same
+      // for one build every time (the first load after another's close is the slower).
+      for (let j = 0; j < targets.length; ++j) {
+        const k = (i + j) % targets.length;
+        const [, server, path] = targets[k];
+        const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+        const page = await context.newPage();
+        await page.addInitScript(watchReady);
+        await page.goto(server.origin + path);
+        await page.waitForFunction(() => window.__drawnAt !== undefined, null, { timeout: 30000 });
+        times[k].push(await page.evaluate(() => window.__drawnAt));
+        await context.close();
+      }
+    }
+    const floor = median(times[times.length - 1]);
+    for (const [k, [name]] of targets.entries()) console.log(`${name}: median ${median(times[k]).toFixed(1)} ms, ${(median(times[k]) / floor).toFixed(2)}× the static article (${loads} loads)`);
+  } else {
+    const batches = Number(process.env.AB_BATCHES || 10);
+    const pages = [];
+    for (const [i, d] of dists.entries()) {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      const page = await context.newPage();
+      await page.goto(servers[i].origin + '/');
+      await page.waitForFunction(() => document.documentElement.classList.contains('rl-ready'));
+      await page.evaluate(() => window.retryLabEngine && window.retryLabEngine.load());
+      await page.evaluate(() => window.retryLabSections.load());
+      if (process.env.AB_FLEET === '1') {
+        await page.evaluate(() => window.retryLabFleetSection.load());
+        await page.waitForFunction(() => window.retryLabFleet && window.retryLabFleet.state(), null, { timeout: 60000 });
+        await page.waitForTimeout(1000);
+      }
+      await page.evaluate(() => document.querySelector('[data-retry-lab] input[data-field="baseBackoffMs"][data-role="number"]').scrollIntoView({ block: 'center' }));
+      pages.push({ d, page, times: [] });
+    }
+    for (let b = 0; b < batches; ++b) {
+      for (const p of pages) {
+        p.times.push(...await p.page.evaluate(async (k0) => {
+          const input = document.querySelector('[data-retry-lab] input[data-field="baseBackoffMs"][data-role="number"]');
+          const change = (i) => new Promise((ok) => requestAnimationFrame(() => {
+            input.value = String(400 + (i % 20) * 10);
+            const t0 = performance.now();
+            input.dispatchEvent(new Event('input', { bubbles: true }));
+            const channel = new MessageChannel();
+            channel.port1.onmessage = () => ok(performance.now() - t0);
+            channel.port2.postMessage(0);
+          }));
+          const list = [];
+          for (let i = 0; i < 20; ++i) list.push(await change(k0 + i));
+          return list;
+        }, b * 20));
+      }
+    }
+    for (const p of pages) console.log(`${p.d}: median ${median(p.times).toFixed(2)} ms, p95 ${percentile(p.times, 95).toFixed(2)} ms, max ${Math.max(...p.times).toFixed(1)} ms (${p.times.length} changes${process.env.AB_FLEET === '1' ? ', the fleet section open' : ''})`);
+  }
+} finally {
+  await browser.close();
+  for (const s of servers) await s.close();
+  for (const s of sites) rmSync(s, { recursive: true, force: true });
+}
