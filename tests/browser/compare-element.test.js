@@ -10,37 +10,18 @@
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { browserSuite } from './lib/harness.js';
-import { serve, siteCopy, watchedPage } from './lib/sites.js';
+import { axeViolations, browserSuite, elementHost, hostSite } from './lib/harness.js';
+import { watchedPage } from './lib/sites.js';
 
-const require = createRequire(import.meta.url);
-const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-
-const page = (title, body) => `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${title}</title><link rel="icon" href="favicon.svg">
-<script src="retry-lab-element.js" defer></script></head>
-<body><main><h1>${title}</h1><p>A pull request's description.</p>${body}</main></body></html>`;
+const page = (title, body) => elementHost(title, body, 'A pull request\'s description.');
 
 const env = browserSuite({ engine: true });
-let site;
-let server;
-env.setUp(async () => {
-  site = siteCopy({
-    files: {
-      'attrs.html': page('Before and after', '<retry-lab id="c" view="compare" after-max-retries="0"></retry-lab>'),
-      'link.html': page('Before and after', '<retry-lab id="c" view="compare" link="https://retrylab.example/index.html#v=1&amp;view=compare&amp;after.idempotencyKey=true"></retry-lab>'),
-      'override.html': page('Before and after', '<retry-lab id="c" view="compare" link="#v=1&amp;view=compare&amp;after.idempotencyKey=true&amp;after.maxRetries=1" after-max-retries="0"></retry-lab>'),
-      'bad.html': page('Before and after', '<retry-lab id="c" view="compare" after-max-retries="lots" after-maxRetries="1" after-idempotency-key="true"></retry-lab>'),
-      'single.html': page('One run', '<retry-lab id="c" max-retries="0"></retry-lab>'),
-    },
-  });
-  server = await serve(site.dir);
-});
-env.tearDown(async () => {
-  await server?.close();
-  site?.remove();
+const host = hostSite(env, {
+  'attrs.html': page('Before and after', '<retry-lab id="c" view="compare" after-max-retries="0"></retry-lab>'),
+  'link.html': page('Before and after', '<retry-lab id="c" view="compare" link="https://retrylab.example/index.html#v=1&amp;view=compare&amp;after.idempotencyKey=true"></retry-lab>'),
+  'override.html': page('Before and after', '<retry-lab id="c" view="compare" link="#v=1&amp;view=compare&amp;after.idempotencyKey=true&amp;after.maxRetries=1" after-max-retries="0"></retry-lab>'),
+  'bad.html': page('Before and after', '<retry-lab id="c" view="compare" after-max-retries="lots" after-maxRetries="1" after-idempotency-key="true"></retry-lab>'),
+  'single.html': page('One run', '<retry-lab id="c" max-retries="0"></retry-lab>'),
 });
 
 const compared = (p) => p.waitForFunction(() => document.getElementById('c').classList.contains('rl-compare-ready'));
@@ -57,7 +38,7 @@ describe('<retry-lab view="compare">', () => {
   test('from attributes: both runs, each with its own controls, and the difference lines; the host page\'s address is untouched', async () => {
     const watched = await watchedPage(env);
     const p = watched.page;
-    await p.goto(`${server.origin}/attrs.html`);
+    await p.goto(`${host.server.origin}/attrs.html`);
     await compared(p);
     assert.equal(await inShadow(p, '#cmp-b-maxRetries', 'value'), '3');
     assert.equal(await inShadow(p, '#cmp-a-maxRetries', 'value'), '0');
@@ -72,15 +53,15 @@ describe('<retry-lab view="compare">', () => {
     assert.equal(await p.evaluate(() => document.getElementById('c').shadowRoot.querySelectorAll('.cmp-lane[data-side="after"] .cmp-bar').length), 1);
     // The single run steps aside; the comparison's link goes to the page beside the script.
     assert.equal(await inShadow(p, '.retry-lab:not(.rl-el-compare)', 'hidden'), true);
-    assert.equal(await inShadow(p, '#cmp-link', 'value'), `${server.origin}/index.html#v=1&view=compare&after.maxRetries=0`);
-    assert.equal(await inShadow(p, '[data-alone="after"]', 'href'), `${server.origin}/index.html#v=1&maxRetries=0`);
+    assert.equal(await inShadow(p, '#cmp-link', 'value'), `${host.server.origin}/index.html#v=1&view=compare&after.maxRetries=0`);
+    assert.equal(await inShadow(p, '[data-alone="after"]', 'href'), `${host.server.origin}/index.html#v=1&maxRetries=0`);
     // A side's own control recomputes the comparison; the host page's address stays as it was.
     await p.locator('#c').locator('#cmp-a-idempotencyKey').check();
     await p.waitForFunction(() => document.getElementById('c').shadowRoot.querySelector('[data-compare-summary]').textContent.includes('idempotencyKey'));
     assert.deepEqual((await diffs(p)).charges, ['2', '1', '-1, side effect changes']);
     assert.equal(await p.evaluate(() => window.location.hash), '');
     // Its code came on demand, from beside the element's script.
-    assert.ok(watched.requests.some((url) => url === `${server.origin}/retry-lab-compare.js`), 'retry-lab-compare.js loaded');
+    assert.ok(watched.requests.some((url) => url === `${host.server.origin}/retry-lab-compare.js`), 'retry-lab-compare.js loaded');
     assert.deepEqual(watched.problems, []);
     assert.deepEqual(await watched.violations(), []);
   });
@@ -88,7 +69,7 @@ describe('<retry-lab view="compare">', () => {
   test('from a compare link in `link`: the same comparison the page shows for that link', async () => {
     const watched = await watchedPage(env);
     const p = watched.page;
-    await p.goto(`${server.origin}/link.html`);
+    await p.goto(`${host.server.origin}/link.html`);
     await compared(p);
     const d = await diffs(p);
     assert.deepEqual(d.charges, ['2', '1', '-1, side effect changes']);
@@ -101,7 +82,7 @@ describe('<retry-lab view="compare">', () => {
   test('an attribute overrides the link\'s key for the same input', async () => {
     const watched = await watchedPage(env);
     const p = watched.page;
-    await p.goto(`${server.origin}/override.html`);
+    await p.goto(`${host.server.origin}/override.html`);
     await compared(p);
     assert.equal(await inShadow(p, '#cmp-a-maxRetries', 'value'), '0');
     assert.equal(await notice(p), null);
@@ -115,7 +96,7 @@ describe('<retry-lab view="compare">', () => {
   test('a bad attribute is named by its attribute name; a later bad value keeps the comparison on show', async () => {
     const watched = await watchedPage(env);
     const p = watched.page;
-    await p.goto(`${server.origin}/bad.html`);
+    await p.goto(`${host.server.origin}/bad.html`);
     await compared(p);
     const first = await notice(p);
     assert.match(first, /after-max-retries=lots: is not a number/);
@@ -160,17 +141,15 @@ describe('<retry-lab view="compare">', () => {
     for (const colorScheme of ['light', 'dark']) {
       const context = await env.newContext({ colorScheme, bypassCSP: true });
       const p = await context.newPage();
-      await p.goto(`${server.origin}/attrs.html`);
+      await p.goto(`${host.server.origin}/attrs.html`);
       await compared(p);
-      await p.addScriptTag({ content: AXE });
-      const result = await p.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
-      assert.deepEqual(result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).slice(0, 3).join(', ')}`), [], colorScheme);
+      assert.deepEqual(await axeViolations(p), [], colorScheme);
     }
   });
 
   test('an element that shows one run does not load compare mode', async () => {
     const watched = await watchedPage(env);
-    await watched.page.goto(`${server.origin}/single.html`);
+    await watched.page.goto(`${host.server.origin}/single.html`);
     await watched.page.waitForFunction(() => document.getElementById('c').classList.contains('rl-ready'));
     assert.ok(!watched.requests.some((url) => url.includes('compare')), watched.requests.join('\n'));
   });

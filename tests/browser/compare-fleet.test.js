@@ -12,15 +12,7 @@
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
-import { REPO, artifactPath, assertClean, browserSuite, openPage } from './lib/harness.js';
-
-const require = createRequire(import.meta.url);
-const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-const RETRYSIM = process.env.RETRYSIM || join(REPO, 'build/native/bindings/cli/retrysim');
+import { artifactPath, assertClean, axeViolations, browserSuite, differenceLines, openPage, retrysimMarkdown } from './lib/harness.js';
 
 const env = browserSuite();
 
@@ -33,27 +25,7 @@ async function openFleetCompare(hash, options = {}) {
   return opened;
 }
 
-const differences = (page) => page.$$eval('.rl-compare-fleet .rl-compare-diffs tbody tr', (rows) => Object.fromEntries(rows.map((r) => [r.dataset.metric, {
-  label: r.querySelector('th').textContent,
-  before: r.querySelector('[data-side="before"]').textContent,
-  after: r.querySelector('[data-side="after"]').textContent,
-  change: r.querySelector('.rl-diff-change').textContent,
-  changed: r.dataset.changed === 'true',
-  flag: r.dataset.flag || null,
-}])));
-
-function markdownRows(hash) {
-  assert.ok(existsSync(RETRYSIM), `no retrysim at ${RETRYSIM}: build the native preset`);
-  const run = spawnSync(RETRYSIM, ['--link', hash, '--format', 'markdown'], { encoding: 'utf8' });
-  assert.equal(run.status, 0, run.stderr);
-  const rows = {};
-  for (const line of run.stdout.split('\n')) {
-    const cells = line.split('|').slice(1, -1).map((c) => c.trim());
-    if (cells.length !== 4 || cells[0] === 'metric' || cells[0].startsWith('---')) continue;
-    rows[cells[0].replace(/\*\*/g, '')] = { before: cells[1], after: cells[2], change: cells[3].replace(/\*\*/g, '') };
-  }
-  return rows;
-}
+const differences = (page) => differenceLines(page, { root: '.rl-compare-fleet' });
 
 describe('compare mode: two fleet runs', () => {
   test('a fleet comparison link in a fresh page shows both runs and their differences, the figures retrysim prints', async (t) => {
@@ -74,7 +46,7 @@ describe('compare mode: two fleet runs', () => {
     assert.equal(await page.locator('[data-verdict="before"]').textContent(), 'still down: a metastable failure');
     assert.equal(await page.locator('[data-verdict="after"]').textContent(), 'recovered at 24 s');
     // The same figures as retrysim's table for the same link.
-    const rows = markdownRows(NO_RETRIES);
+    const rows = retrysimMarkdown(NO_RETRIES).rows;
     const changed = Object.values(d).filter((x) => x.changed);
     assert.deepEqual(Object.keys(rows).sort(), changed.map((x) => x.label).sort(), 'the same metrics change');
     for (const x of changed) assert.deepEqual([x.before, x.after, x.change], [rows[x.label].before, rows[x.label].after, rows[x.label].change], x.label);
@@ -96,7 +68,7 @@ describe('compare mode: two fleet runs', () => {
     const opened = await openFleetCompare(STALE);
     const d = await differences(opened.page);
     assert.deepEqual([d['recovery.recoveredAtMs'].before, d['recovery.recoveredAtMs'].after], ['never', '22,000 ms']);
-    const rows = markdownRows(STALE);
+    const rows = retrysimMarkdown(STALE).rows;
     assert.deepEqual([rows['recovers at'].before, rows['recovers at'].after], ['never', '22,000 ms']);
     await assertClean(t, assert, opened);
   });
@@ -116,9 +88,7 @@ describe('compare mode: two fleet runs', () => {
   test('axe-core finds nothing on a fleet comparison, light and dark', async () => {
     for (const colorScheme of ['light', 'dark']) {
       const opened = await openFleetCompare(NO_RETRIES, { colorScheme, bypassCSP: true });
-      await opened.page.addScriptTag({ content: AXE });
-      const result = await opened.page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
-      assert.deepEqual(result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).slice(0, 3).join(', ')}`), [], colorScheme);
+      assert.deepEqual(await axeViolations(opened.page), [], colorScheme);
       if (colorScheme === 'dark') await opened.page.screenshot({ path: await artifactPath('compare-fleet-dark.png'), fullPage: true });
     }
   });
