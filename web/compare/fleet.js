@@ -221,7 +221,7 @@ const GROUP_WORDS = { policy: 'Retry policy', server: 'Server', trigger: 'What g
 function controlNode(prefix, control) {
   const { path, row, kind, value } = control;
   const id = `${prefix}${path.replace(/[^A-Za-z0-9]/g, '-')}`;
-  const unit = row.unit ? ` (${row.unit})` : '';
+  const unit = row.unit && row.unit !== row.name ? ` (${row.unit})` : '';
   const label = kind === 'switch' ? `${path} on` : `${path}${unit}`;
   const common = { id, 'data-path': path, 'aria-describedby': `${id}-about` };
   let input;
@@ -389,6 +389,7 @@ export function mountFleetCompare(box, { source, linkBase, fleet, metrics, rowsO
     const due = ['before', 'after'].filter((key) => !sides[key].result || sides[key].ran !== sides[key].request);
     if (!due.length) return;
     frame.dataset.compared = 'false';
+    frame.dataset.computing = due.join(' '); // which sides this job computes (a test reads it)
     $('[data-compare-status]').textContent = `Computing the ${due.length === 2 ? 'two fleet runs' : `${due[0]} fleet run`}… (in a worker, so the page stays responsive)`;
     const asked = due.map((key) => sides[key].request);
     computer.run(asked, {
