@@ -10,7 +10,7 @@
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { axeViolations, browserSuite, elementHost, hostSite } from './lib/harness.js';
+import { artifactPath, axeViolations, browserSuite, differenceLines, elementHost, hostSite, retrysimMarkdown } from './lib/harness.js';
 import { watchedPage } from './lib/sites.js';
 
 const page = (title, body) => elementHost(title, body, 'A pull request\'s description.');
@@ -22,6 +22,9 @@ const host = hostSite(env, {
   'override.html': page('Before and after', '<retry-lab id="c" view="compare" link="#v=1&amp;view=compare&amp;after.idempotencyKey=true&amp;after.maxRetries=1" after-max-retries="0"></retry-lab>'),
   'bad.html': page('Before and after', '<retry-lab id="c" view="compare" after-max-retries="lots" after-maxRetries="1" after-idempotency-key="true"></retry-lab>'),
   'single.html': page('One run', '<retry-lab id="c" max-retries="0"></retry-lab>'),
+  'fleet.html': page('Two fleet runs', '<retry-lab id="c" view="compare" of="fleet" after-policy.max-retries="0"></retry-lab>'),
+  'fleet-link.html': page('Two fleet runs', '<retry-lab id="c" view="compare" link="https://retrylab.example/index.html#v=1&amp;view=compare&amp;of=fleet&amp;after.gates.bucket=on&amp;after.policy.nope=1"></retry-lab>'),
+  'fleet-bad.html': page('Two fleet runs', '<retry-lab id="c" view="compare" of="fleet" after-policy.max-retries="lots" after-max-retries="0" server.drop-stale="expired" after-server.drop-stale="unfinishable"></retry-lab>'),
 });
 
 const compared = (p) => p.waitForFunction(() => document.getElementById('c').classList.contains('rl-compare-ready'));
@@ -152,5 +155,99 @@ describe('<retry-lab view="compare">', () => {
     await watched.page.goto(`${host.server.origin}/single.html`);
     await watched.page.waitForFunction(() => document.getElementById('c').classList.contains('rl-ready'));
     assert.ok(!watched.requests.some((url) => url.includes('compare')), watched.requests.join('\n'));
+  });
+});
+
+// <retry-lab view="compare" of="fleet">: two fleet runs in the element, as the page draws them.
+// FLEET.md §9.5: the opening fleet run never recovers; without retries it recovers at 24,000 ms,
+// with the token bucket at 30,000 ms; dropping what cannot finish (not only what has expired)
+// at 22,000 ms.
+const fleetCompared = (p) => p.waitForFunction(() => document.getElementById('c').shadowRoot.querySelector('.rl-compare-fleet')?.dataset.compared === 'true', null, { timeout: 60000 });
+const fleetDiffs = (p) => differenceLines(p, { host: 'c', root: '.rl-compare-fleet' });
+
+describe('<retry-lab view="compare" of="fleet">', () => {
+  test('from attributes: both fleet runs, their differences, each side\'s controls, in a worker; the host page\'s address untouched', async () => {
+    const watched = await watchedPage(env);
+    const p = watched.page;
+    await p.goto(`${host.server.origin}/fleet.html`);
+    await fleetCompared(p);
+    assert.equal(await inShadow(p, '.rl-compare-fleet [data-compare-summary]'), 'policy.maxRetries 3 → 0');
+    const d = await fleetDiffs(p);
+    assert.deepEqual([d['recovery.recoveredAtMs'].before, d['recovery.recoveredAtMs'].after, d['recovery.recoveredAtMs'].flag], ['never', '24,000 ms', 'outcome']);
+    assert.deepEqual([d['totals.requests'].before, d['totals.attempts'].before], ['6,021', '20,895']);
+    assert.equal(d['totals.attempts'].after, d['totals.requests'].after, 'no retries: one attempt per request');
+    // The figures retrysim prints for the same comparison.
+    const rows = retrysimMarkdown('#v=1&view=compare&of=fleet&after.policy.maxRetries=0').rows;
+    for (const x of Object.values(d).filter((y) => y.changed)) assert.deepEqual([x.before, x.after, x.change], [rows[x.label].before, rows[x.label].after, rows[x.label].change], x.label);
+    // Its links go beside the script, never to the host page.
+    assert.equal(await inShadow(p, '.rl-compare-fleet .rl-share-link', 'value'), `${host.server.origin}/index.html#v=1&view=compare&of=fleet&after.policy.maxRetries=0`);
+    assert.equal(await inShadow(p, '.rl-compare-fleet [data-alone="after"]', 'href'), `${host.server.origin}/index.html#v=1&view=fleet&policy.maxRetries=0`);
+    // A side's own control: the after side computed again, the link follows, the host's address stays.
+    await p.locator('#c').locator('[data-controls="after"] [data-path="policy.maxRetries"]').fill('1');
+    await p.locator('#c').locator('[data-controls="after"] [data-path="policy.maxRetries"]').press('Tab');
+    await p.waitForFunction(() => document.getElementById('c').shadowRoot.querySelector('.rl-compare-fleet [data-compare-summary]').textContent === 'policy.maxRetries 3 → 1', null, { timeout: 60000 });
+    assert.ok((await inShadow(p, '.rl-compare-fleet .rl-share-link', 'value')).endsWith('#v=1&view=compare&of=fleet&after.policy.maxRetries=1'));
+    assert.equal(await p.evaluate(() => window.location.hash), '');
+    assert.ok(p.workers().some((w) => w.url() === `${host.server.origin}/retry-lab-compare.js`), p.workers().map((w) => w.url()).join(' '));
+    assert.deepEqual(watched.problems, []);
+    assert.deepEqual(await watched.violations(), []);
+  });
+
+  test('from a fleet comparison link in `link`: the bucket\'s 30,000 ms; a key the link cannot use is named', async () => {
+    const watched = await watchedPage(env);
+    const p = watched.page;
+    await p.goto(`${host.server.origin}/fleet-link.html`);
+    await fleetCompared(p);
+    assert.equal((await fleetDiffs(p))['recovery.recoveredAtMs'].after, '30,000 ms');
+    assert.match(await notice(p), /link's after\.policy\.nope=1: is not a field of the fleet request/);
+    assert.deepEqual(watched.problems, []);
+  });
+
+  test('a bad attribute is named as written; a later bad value keeps the last good comparison', async () => {
+    const watched = await watchedPage(env);
+    const p = watched.page;
+    await p.goto(`${host.server.origin}/fleet-bad.html`);
+    await fleetCompared(p);
+    const first = await notice(p);
+    assert.match(first, /after-policy\.max-retries=lots: is not a number/);
+    assert.match(first, /after-max-retries=0: is not an attribute of <retry-lab view="compare" of="fleet">; did you mean after-policy\.max-retries\?/);
+    // What could be used is used: stale work dropped when expired against when it cannot finish.
+    assert.deepEqual([(await fleetDiffs(p))['recovery.recoveredAtMs'].before, (await fleetDiffs(p))['recovery.recoveredAtMs'].after], ['never', '22,000 ms']);
+    // Good attributes: the notice goes; then a bad one keeps the comparison on show.
+    await p.evaluate(() => {
+      const el = document.getElementById('c');
+      el.removeAttribute('after-max-retries');
+      el.setAttribute('after-policy.max-retries', '0');
+    });
+    await p.waitForFunction(() => !document.getElementById('c').shadowRoot.querySelector('.rl-notice') && document.getElementById('c').shadowRoot.querySelector('.rl-compare-fleet [data-compare-summary]').textContent.includes('policy.maxRetries'), null, { timeout: 60000 });
+    await fleetCompared(p);
+    const good = await fleetDiffs(p);
+    await p.evaluate(() => document.getElementById('c').setAttribute('after-policy.max-retries', 'many'));
+    await p.waitForFunction(() => document.getElementById('c').shadowRoot.querySelector('.rl-notice'));
+    assert.match(await notice(p), /after-policy\.max-retries=many: is not a number/);
+    assert.match(await notice(p), /the comparison on show is the last one/);
+    assert.deepEqual(await fleetDiffs(p), good);
+    // of removed: a comparison of single runs again.
+    await p.evaluate(() => {
+      const el = document.getElementById('c');
+      for (const name of [...el.getAttributeNames()]) if (name !== 'id' && name !== 'view') el.removeAttribute(name);
+      el.setAttribute('after-max-retries', '0');
+    });
+    await compared(p);
+    await p.waitForFunction(() => document.getElementById('c').shadowRoot.querySelector('[data-compare-summary]')?.textContent === 'maxRetries 3 → 0');
+    assert.equal(await inShadow(p, '.rl-compare-fleet'), null);
+    assert.deepEqual(watched.problems, []);
+  });
+
+  test('axe-core finds nothing on two fleet runs in the element, every group of controls open, light and dark', async () => {
+    for (const colorScheme of ['light', 'dark']) {
+      const context = await env.newContext({ colorScheme, bypassCSP: true });
+      const p = await context.newPage();
+      await p.goto(`${host.server.origin}/fleet.html`);
+      await fleetCompared(p);
+      await p.evaluate(() => { for (const d of document.getElementById('c').shadowRoot.querySelectorAll('.rl-fc-group')) d.open = true; });
+      assert.deepEqual(await axeViolations(p), [], colorScheme);
+      await p.locator('#c').screenshot({ path: await artifactPath(`compare-element-fleet-${colorScheme}.png`) });
+    }
   });
 });
