@@ -1,11 +1,16 @@
 // The metrics a comparison lists (compare_metrics.hpp): the one description of them.
 #include "retrylab/compare_metrics.hpp"
 
+#include <string>
+
 #include "retrylab/engine.hpp"
 
 namespace retrylab {
 
-const std::vector<CompareMetric>& runCompareMetrics() {
+namespace {
+
+// Every metric, the single run's (SPEC §5, `when` "metrics") then the fleet's (FLEET.md §8).
+const std::vector<CompareMetric>& allMetrics() {
     static const std::vector<CompareMetric> rows = {
         {"metrics.outcome", "outcome", "outcome", "outcome", "", "none", "metrics"},
         {"metrics.charges", "charges", "charges", "side-effect", "", "none", "metrics"},
@@ -24,12 +29,6 @@ const std::vector<CompareMetric>& runCompareMetrics() {
         // comparison (JSON and Markdown) and, through the table, in the page's.
         {"inputs.maxRetries", "scratchRetries", "retries allowed (scratch)", "side-effect", "", "none", "metrics"},
 #endif
-    };
-    return rows;
-}
-
-const std::vector<CompareMetric>& fleetCompareMetrics() {
-    static const std::vector<CompareMetric> rows = {
         {"recovery.recoveredAtMs", "recovery.recoveredAtMs", "recovers at", "outcome", "ms", "never", "totals"},
         {"recovery.metastable", "recovery.metastable", "metastable", "outcome", "", "none", "totals"},
         {"totals.charges", "totals.charges", "charges", "side-effect", "", "none", "totals"},
@@ -49,6 +48,25 @@ const std::vector<CompareMetric>& fleetCompareMetrics() {
         {"mean.failures", "mean.failures", "failed writes (mean)", "", "", "none", "mean"},
         {"mean.makespanMs", "mean.makespanMs", "makespan (mean)", "", "ms", "none", "mean"},
     };
+    return rows;
+}
+
+std::vector<CompareMetric> rowsWhere(bool run) {
+    std::vector<CompareMetric> out;
+    for (const CompareMetric& m : allMetrics())
+        if ((std::string(m.when) == "metrics") == run) out.push_back(m);
+    return out;
+}
+
+}  // namespace
+
+const std::vector<CompareMetric>& runCompareMetrics() {
+    static const std::vector<CompareMetric> rows = rowsWhere(true);
+    return rows;
+}
+
+const std::vector<CompareMetric>& fleetCompareMetrics() {
+    static const std::vector<CompareMetric> rows = rowsWhere(false);
     return rows;
 }
 

@@ -12,12 +12,14 @@ import { encodeFleetLink, fleetTable, getPath, leaves, parseFleetLink, requestDi
 import { stormChart } from '../fleet/chart.js';
 import { fleetComputer } from '../fleet/compute.js';
 import { MAX_LINK_LENGTH } from '../share/codec.js';
+import { attributesAsCompareLink } from '../share/compare-link.js';
 import { noticeView, problemText } from '../share/notice.js';
 import { compareRuns, metricTable } from './model.js';
 import { attributeOfPath } from '../fleet/embed.js';
 
 const AFTER = 'after.';
 const SINGLE_RUN_KEYS = ['client', 'after.client', 'trace', 'herdCallers'];
+const FLEET_ELEMENT = '<retry-lab view="compare" of="fleet">';
 
 export const isFleetCompareLink = (hash) => (hash.startsWith('#') ? hash.slice(1) : hash).split('&').includes('of=fleet');
 
@@ -258,29 +260,13 @@ function controlsView(prefix, label, controls) {
       ...list.map((c) => controlNode(prefix, c)))));
 }
 
-// Where a fleet comparison comes from and goes to (as view.js's pageSource for single runs):
-//   hash(table): the compare link; write(hash): keep the link as a side changes (or null);
-//   address(): the page the link's hash goes on; read(table): { problems, rename(p), source },
-//   what the source itself could not use and how a link key is named to the reader.
-export const fleetPageSource = (win) => ({
-  hash: () => win.location.hash,
-  write(hash) {
-    if (win.location.hash === hash) return;
-    try {
-      win.history.replaceState(win.history.state, '', hash);
-    } catch {
-      // A browser that refuses keeps the link it has.
-    }
-  },
-  address: () => win.location.href.split('#')[0],
-  read: () => ({ problems: [], rename: (p) => p, source: 'link' }),
-});
-
-// `source`: fleetPageSource() or the element's; `fleet`: { engineUrl, bundleUrl, mainEngine }
+// `source`: where the comparison comes from and goes to (source.js: the page's address, or the
+// element's attributes), each function given the fleet table (`hash(table)`, `read(table)`); `fleet`: { engineUrl, bundleUrl, mainEngine }
 // (the compare bundle doubles as the worker's script, web/compare/index.js); `metrics`: the
 // engine's compareMetrics(); `rowsOf(comparison, metrics)` and `summaryNodes`: view.js's
 // difference rows and summary, the single run's own; `idPrefix`: for the ids of several on a page.
-export function mountFleetCompare(box, { source, linkBase, fleet, metrics, rowsOf, summaryNodes, idPrefix = 'cmpf-', newTab = false }) {
+export function mountFleetCompare(box, { source, linkBase, fleet, metrics, rowsOf, summaryNodes, idPrefix = 'cmpf-' }) {
+  const newTab = Boolean(source.newTab);
   const doc = box.ownerDocument;
   const win = doc.defaultView;
   const computer = fleetComputer(win, fleet);
@@ -510,35 +496,14 @@ export function mountFleetCompare(box, { source, linkBase, fleet, metrics, rowsO
 export function fleetCompareLinkOfAttributes(attributes, table, ignored) {
   const byAttribute = new Map();
   for (const path of table.rows.keys()) byAttribute.set(attributeOfPath(path), path);
-  const parts = [];
-  const names = new Map();
-  const problems = [];
-  let link = '';
-  for (const { name, value } of attributes) {
-    if (name === 'view' || name === 'of' || ignored(name)) continue;
-    if (name === 'link') {
-      link = value;
-      continue;
-    }
-    const after = name.startsWith('after-');
-    const own = after ? name.slice('after-'.length) : name;
-    const path = byAttribute.get(own);
-    if (!path) {
-      const flat = (text) => text.toLowerCase().replace(/-/g, '');
+  const flat = (text) => text.toLowerCase().replace(/-/g, '');
+  return attributesAsCompareLink(attributes, ignored, {
+    keyOf: (own) => byAttribute.get(own),
+    hintOf(own, after) {
       const meant = [...byAttribute.keys()].find((a) => flat(a) === flat(own) || flat(a.split('.').pop()) === flat(own));
-      problems.push({ key: name, value, reason: meant ? `is not an attribute of <retry-lab view="compare" of="fleet">; did you mean ${after ? 'after-' : ''}${meant}?` : 'is not an attribute of <retry-lab view="compare" of="fleet">' });
-      continue;
-    }
-    const key = (after ? AFTER : '') + path;
-    names.set(key, name);
-    parts.push(`${key}=${String(value).replace(/[&#%]/g, (c) => encodeURIComponent(c))}`);
-  }
-  let head = ['v=1', 'view=compare', 'of=fleet'];
-  if (link) {
-    const text = link.includes('#') ? link.slice(link.indexOf('#') + 1) : link;
-    const own = text.split('&').filter(Boolean).filter((part) => !names.has(safeDecode(part.split('=')[0])));
-    if (!own.includes('of=fleet')) problems.push({ key: 'link', value: link, reason: 'is not a comparison of two fleet runs (it has no view=compare&of=fleet)' });
-    head = [...(own.some((p) => p.startsWith('v=')) ? [] : ['v=1']), ...(own.includes('view=compare') ? [] : ['view=compare']), ...(own.includes('of=fleet') ? [] : ['of=fleet']), ...own];
-  }
-  return { hash: `#${[...head, ...parts].join('&')}`, names, problems };
+      return `is not an attribute of ${FLEET_ELEMENT}${meant ? `; did you mean ${after ? 'after-' : ''}${meant}?` : ''}`;
+    },
+    marks: ['view=compare', 'of=fleet'],
+    notOne: 'is not a comparison of two fleet runs (it has no view=compare&of=fleet)',
+  });
 }

@@ -10,7 +10,8 @@ import { encodeCompareLink, isCompareLink, readCompareLink } from '../share/comp
 import { noticeView, problemText } from '../share/notice.js';
 import { compareRuns, deltaText, metricTable, metricText } from './model.js';
 import { alignedTimelines } from './timeline.js';
-import { fleetCompareLinkOfAttributes, fleetPageSource, isFleetCompareLink, mountFleetCompare } from './fleet.js';
+import { fleetCompareLinkOfAttributes, isFleetCompareLink, mountFleetCompare } from './fleet.js';
+import { pageSource } from './source.js';
 
 const WRITE_DELAY_MS = 200;
 const presetName = (id) => (presetById(id) ? presetById(id).short : id);
@@ -74,33 +75,12 @@ function frameView() {
     h('div', { class: 'rl-compare-sides' }, side('before', 'Before'), side('after', 'After')));
 }
 
-// Where a comparison comes from and goes to: the page's address by default. <retry-lab
-// view="compare"> passes its own (its attributes as a link, web/embed/element.js): it never
-// writes the host page's address.
-//   hash(): the compare link; write(hash): keep the link as the sides change (or null);
-//   address(): the page the link's hash goes on; read(): { problems, rename(p), source }, what
-//   the source itself could not use and how a link key is named to the reader.
-const pageSource = (win, linkBase) => ({
-  hash: () => win.location.hash,
-  write(hash) {
-    if (win.location.hash === hash) return;
-    try {
-      win.history.replaceState(win.history.state, '', hash);
-    } catch {
-      // A browser that refuses keeps the link it has.
-    }
-  },
-  address: () => win.location.href.split('#')[0],
-  read: () => ({ problems: [], rename: (p) => p, source: 'link' }),
-  newTab: win.document.documentElement.hasAttribute('data-embed'),
-});
-
 // `app`: the page's explorable (its codec, schema and engine calls judge the link);
 // `createExplorable`: app.js's, passed in so this bundle does not carry a second copy.
 export function mountCompare(box, { app, engine, createExplorable, linkBase, source = null }) {
   const doc = box.ownerDocument;
   const win = doc.defaultView;
-  const from = source || pageSource(win, linkBase);
+  const from = source || pageSource(win);
   const embed = from.newTab;
   const judge = { codec: app.codec, schema: app.schema, validate: app.validate, compute: app.compute };
   const metrics = metricTable(engine.compareMetrics());
@@ -272,8 +252,8 @@ export function attachCompareMode(root, options) {
   // A comparison of two fleet runs (of=fleet, compare/fleet.js) or of two single runs.
   const mountFor = (hash) => (isFleetCompareLink(hash)
     ? mountFleetCompare(box, {
-      source: fleetPageSource(win), linkBase: options.linkBase, fleet: options.fleet, metrics: metricTable(options.engine.compareMetrics()),
-      rowsOf: differenceRows, summaryNodes, newTab: doc.documentElement.hasAttribute('data-embed'),
+      source: pageSource(win), linkBase: options.linkBase, fleet: options.fleet, metrics: metricTable(options.engine.compareMetrics()),
+      rowsOf: differenceRows, summaryNodes,
     })
     : mountCompare(box, options));
   function follow() {
