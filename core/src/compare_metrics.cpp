@@ -2,6 +2,7 @@
 #include "retrylab/compare_metrics.hpp"
 
 #include <string>
+#include <utility>
 
 #include "retrylab/engine.hpp"
 
@@ -72,17 +73,18 @@ const std::vector<CompareMetric>& fleetCompareMetrics() {
 
 namespace {
 
+// A row's members as the table writes them, in this order.
+const std::pair<const char*, const char* CompareMetric::*> kMembers[] = {
+    {"path", &CompareMetric::path}, {"name", &CompareMetric::name}, {"label", &CompareMetric::label},
+    {"flag", &CompareMetric::flag}, {"unit", &CompareMetric::unit}, {"none", &CompareMetric::none},
+    {"when", &CompareMetric::when},
+};
+
 Value rowsToValue(const std::vector<CompareMetric>& rows) {
     Value list = Value::array();
     for (const CompareMetric& m : rows) {
         Value row = Value::object();
-        row.set("path", Value::string(m.path));
-        row.set("name", Value::string(m.name));
-        row.set("label", Value::string(m.label));
-        row.set("flag", Value::string(m.flag));
-        row.set("unit", Value::string(m.unit));
-        row.set("none", Value::string(m.none));
-        row.set("when", Value::string(m.when));
+        for (const auto& [key, member] : kMembers) row.set(key, Value::string(m.*member));
         list.push(std::move(row));
     }
     return list;

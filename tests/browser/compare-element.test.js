@@ -36,13 +36,25 @@ const inShadow = (p, selector, what = 'textContent') => p.evaluate(([s, w]) => {
   return el ? el[w] : null;
 }, [selector, what]);
 const notice = (p) => inShadow(p, '.rl-notice');
+// A host page in a fresh, watched page, once `ready(p)` holds.
+async function openHost(file, ready) {
+  const watched = await watchedPage(env);
+  await watched.page.goto(`${host.server.origin}/${file}`);
+  await ready(watched.page);
+  return { watched, p: watched.page };
+}
+// A host page for axe-core (which goes in as an inline script: the page's CSP bypassed).
+async function axePage(file, ready, colorScheme) {
+  const context = await env.newContext({ colorScheme, bypassCSP: true });
+  const p = await context.newPage();
+  await p.goto(`${host.server.origin}/${file}`);
+  await ready(p);
+  return p;
+}
 
 describe('<retry-lab view="compare">', () => {
   test('from attributes: both runs, each with its own controls, and the difference lines; the host page\'s address is untouched', async () => {
-    const watched = await watchedPage(env);
-    const p = watched.page;
-    await p.goto(`${host.server.origin}/attrs.html`);
-    await compared(p);
+    const { watched, p } = await openHost('attrs.html', compared);
     assert.equal(await inShadow(p, '#cmp-b-maxRetries', 'value'), '3');
     assert.equal(await inShadow(p, '#cmp-a-maxRetries', 'value'), '0');
     assert.equal(await inShadow(p, '[data-compare-summary]'), 'maxRetries 3 → 0');
@@ -70,10 +82,7 @@ describe('<retry-lab view="compare">', () => {
   });
 
   test('from a compare link in `link`: the same comparison the page shows for that link', async () => {
-    const watched = await watchedPage(env);
-    const p = watched.page;
-    await p.goto(`${host.server.origin}/link.html`);
-    await compared(p);
+    const { watched, p } = await openHost('link.html', compared);
     const d = await diffs(p);
     assert.deepEqual(d.charges, ['2', '1', '-1, side effect changes']);
     assert.deepEqual(d.replays, ['0', '1', '+1']);
@@ -83,10 +92,7 @@ describe('<retry-lab view="compare">', () => {
   });
 
   test('an attribute overrides the link\'s key for the same input', async () => {
-    const watched = await watchedPage(env);
-    const p = watched.page;
-    await p.goto(`${host.server.origin}/override.html`);
-    await compared(p);
+    const { watched, p } = await openHost('override.html', compared);
     assert.equal(await inShadow(p, '#cmp-a-maxRetries', 'value'), '0');
     assert.equal(await notice(p), null);
     // One attempt with a key: one charge and nothing to replay; the outcome is unknown.
@@ -97,10 +103,7 @@ describe('<retry-lab view="compare">', () => {
   });
 
   test('a bad attribute is named by its attribute name; a later bad value keeps the comparison on show', async () => {
-    const watched = await watchedPage(env);
-    const p = watched.page;
-    await p.goto(`${host.server.origin}/bad.html`);
-    await compared(p);
+    const { watched, p } = await openHost('bad.html', compared);
     const first = await notice(p);
     assert.match(first, /after-max-retries=lots: is not a number/);
     assert.match(first, /after-maxretries=1: is not an attribute of <retry-lab>; did you mean after-max-retries\?/);
@@ -142,10 +145,7 @@ describe('<retry-lab view="compare">', () => {
 
   test('axe-core finds nothing on the element in compare mode, light and dark', async () => {
     for (const colorScheme of ['light', 'dark']) {
-      const context = await env.newContext({ colorScheme, bypassCSP: true });
-      const p = await context.newPage();
-      await p.goto(`${host.server.origin}/attrs.html`);
-      await compared(p);
+      const p = await axePage('attrs.html', compared, colorScheme);
       assert.deepEqual(await axeViolations(p), [], colorScheme);
     }
   });
@@ -167,10 +167,7 @@ const fleetDiffs = (p) => differenceLines(p, { host: 'c', root: '.rl-compare-fle
 
 describe('<retry-lab view="compare" of="fleet">', () => {
   test('from attributes: both fleet runs, their differences, each side\'s controls, in a worker; the host page\'s address untouched', async () => {
-    const watched = await watchedPage(env);
-    const p = watched.page;
-    await p.goto(`${host.server.origin}/fleet.html`);
-    await fleetCompared(p);
+    const { watched, p } = await openHost('fleet.html', fleetCompared);
     assert.equal(await inShadow(p, '.rl-compare-fleet [data-compare-summary]'), 'policy.maxRetries 3 → 0');
     const d = await fleetDiffs(p);
     assert.deepEqual([d['recovery.recoveredAtMs'].before, d['recovery.recoveredAtMs'].after, d['recovery.recoveredAtMs'].flag], ['never', '24,000 ms', 'outcome']);
@@ -194,20 +191,14 @@ describe('<retry-lab view="compare" of="fleet">', () => {
   });
 
   test('from a fleet comparison link in `link`: the bucket\'s 30,000 ms; a key the link cannot use is named', async () => {
-    const watched = await watchedPage(env);
-    const p = watched.page;
-    await p.goto(`${host.server.origin}/fleet-link.html`);
-    await fleetCompared(p);
+    const { watched, p } = await openHost('fleet-link.html', fleetCompared);
     assert.equal((await fleetDiffs(p))['recovery.recoveredAtMs'].after, '30,000 ms');
     assert.match(await notice(p), /link's after\.policy\.nope=1: is not a field of the fleet request/);
     assert.deepEqual(watched.problems, []);
   });
 
   test('a bad attribute is named as written; a later bad value keeps the last good comparison', async () => {
-    const watched = await watchedPage(env);
-    const p = watched.page;
-    await p.goto(`${host.server.origin}/fleet-bad.html`);
-    await fleetCompared(p);
+    const { watched, p } = await openHost('fleet-bad.html', fleetCompared);
     const first = await notice(p);
     assert.match(first, /after-policy\.max-retries=lots: is not a number/);
     assert.match(first, /after-max-retries=0: is not an attribute of <retry-lab view="compare" of="fleet">; did you mean after-policy\.max-retries\?/);
@@ -241,10 +232,7 @@ describe('<retry-lab view="compare" of="fleet">', () => {
 
   test('axe-core finds nothing on two fleet runs in the element, every group of controls open, light and dark', async () => {
     for (const colorScheme of ['light', 'dark']) {
-      const context = await env.newContext({ colorScheme, bypassCSP: true });
-      const p = await context.newPage();
-      await p.goto(`${host.server.origin}/fleet.html`);
-      await fleetCompared(p);
+      const p = await axePage('fleet.html', fleetCompared, colorScheme);
       await p.evaluate(() => { for (const d of document.getElementById('c').shadowRoot.querySelectorAll('.rl-fc-group')) d.open = true; });
       assert.deepEqual(await axeViolations(p), [], colorScheme);
       await p.locator('#c').screenshot({ path: await artifactPath(`compare-element-fleet-${colorScheme}.png`) });

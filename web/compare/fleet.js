@@ -13,7 +13,7 @@ import { stormChart } from '../fleet/chart.js';
 import { fleetComputer } from '../fleet/compute.js';
 import { MAX_LINK_LENGTH } from '../share/codec.js';
 import { attributesAsCompareLink } from '../share/compare-link.js';
-import { noticeView, problemText } from '../share/notice.js';
+import { sourceNotice } from './source.js';
 import { compareRuns, metricTable } from './model.js';
 import { attributeOfPath } from '../fleet/embed.js';
 
@@ -300,8 +300,7 @@ export function mountFleetCompare(box, { source, linkBase, fleet, metrics, rowsO
   // Each side: `request` what the reader asked for, `result` the run on show (the last that ran).
   const sides = { before: { request: null, result: null }, after: { request: null, result: null } };
   let comparison = null;
-  let shownOnce = false;
-  let lastProblems = new Set();
+  const notice = sourceNotice($('[data-compare-notice]'), id);
 
   function fail(text) {
     const error = $('[data-compare-error]');
@@ -441,20 +440,7 @@ export function mountFleetCompare(box, { source, linkBase, fleet, metrics, rowsO
     const said = source.read(table);
     const parsed = parseFleetCompareLink(source.hash(table), table);
     const problems = [...said.problems, ...parsed.problems.map(said.rename)];
-    const texts = new Set(problems.map(problemText));
-    const fresh = [...texts].some((t) => !lastProblems.has(t));
-    const notice = $('[data-compare-notice]');
-    notice.replaceChildren();
-    if (problems.length) notice.append(mount(noticeView((name) => id(name), problems, said.source), doc));
-    if (keep && shownOnce && fresh) {
-      const lead = notice.querySelector('.rl-notice-lead');
-      if (lead) lead.textContent = said.source === 'link'
-        ? 'Some of this link could not be used, so the comparison on show is the last one that could:'
-        : 'Some attributes of this <retry-lab> could not be used, so the comparison on show is the last one whose attributes could:';
-      return;
-    }
-    shownOnce = true;
-    lastProblems = texts;
+    if (!notice(problems, said.source, keep)) return;
     sides.before.request = parsed.before;
     sides.after.request = parsed.after;
     compute({ first: true });

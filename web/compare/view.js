@@ -7,11 +7,10 @@
 import { h, mount, patch } from '../dom.js';
 import { presetById } from '../clients/presets.js';
 import { encodeCompareLink, isCompareLink, readCompareLink } from '../share/compare-link.js';
-import { noticeView, problemText } from '../share/notice.js';
 import { compareRuns, deltaText, metricTable, metricText } from './model.js';
 import { alignedTimelines } from './timeline.js';
 import { fleetCompareLinkOfAttributes, isFleetCompareLink, mountFleetCompare } from './fleet.js';
-import { pageSource } from './source.js';
+import { pageSource, sourceNotice } from './source.js';
 
 const WRITE_DELAY_MS = 200;
 const presetName = (id) => (presetById(id) ? presetById(id).short : id);
@@ -144,26 +143,12 @@ export function mountCompare(box, { app, engine, createExplorable, linkBase, sou
 
   // `keep`: a source that has shown a comparison keeps it when what it holds now cannot all be
   // used (an attribute changed to a bad value): the notice names what, the runs stay.
-  let shownOnce = false;
-  let lastProblems = new Set();
+  const notice = sourceNotice($('[data-compare-notice]'), (name) => `cmp-${name}`);
   function read({ keep = false } = {}) {
     const said = from.read();
     const shown = readCompareLink(from.hash(), judge, { presetById });
     const problems = [...said.problems, ...shown.problems.map(said.rename)];
-    const texts = new Set(problems.map(problemText));
-    const fresh = [...texts].some((t) => !lastProblems.has(t));
-    const notice = $('[data-compare-notice]');
-    notice.replaceChildren();
-    if (problems.length) notice.append(mount(noticeView((name) => `cmp-${name}`, problems, said.source), doc));
-    if (keep && shownOnce && fresh) {
-      const lead = notice.querySelector('.rl-notice-lead');
-      if (lead) lead.textContent = said.source === 'link'
-        ? 'Some of this link could not be used, so the comparison on show is the last one that could:'
-        : 'Some attributes of this <retry-lab> could not be used, so the comparison on show is the last one whose attributes could:';
-      return;
-    }
-    shownOnce = true;
-    lastProblems = texts;
+    if (!notice(problems, said.source, keep)) return;
     clients = { client: shown.before.client, afterClient: shown.after.client };
     loading = true;
     try {
