@@ -129,7 +129,7 @@ using retrylab::CompareMetric;
 
 // The metrics a comparison lists: the engine's table (core/src/compare_metrics.cpp), the one
 // the page reads through compareMetrics().
-const std::vector<CompareMetric>& metricsOf(bool fleet) {
+retrylab::CompareMetrics metricsOf(bool fleet) {
     return fleet ? retrylab::fleetCompareMetrics() : retrylab::runCompareMetrics();
 }
 const CompareMetric* metricNamed(bool fleet, const std::string& name) {

@@ -4,8 +4,6 @@
 // same rows in the same order with the same words.
 #pragma once
 
-#include <vector>
-
 #include "retrylab/value.hpp"
 
 namespace retrylab {
@@ -26,10 +24,18 @@ struct CompareMetric {
     const char* when;
 };
 
+// A run of the table's rows (for range-for).
+struct CompareMetrics {
+    const CompareMetric* first;
+    const CompareMetric* last;
+    const CompareMetric* begin() const { return first; }
+    const CompareMetric* end() const { return last; }
+};
+
 // Single runs (SPEC §5), in the order a comparison lists them.
-const std::vector<CompareMetric>& runCompareMetrics();
+CompareMetrics runCompareMetrics();
 // Fleet runs (FLEET.md §8): the service workload's recovery and totals, then the occ workload's means.
-const std::vector<CompareMetric>& fleetCompareMetrics();
+CompareMetrics fleetCompareMetrics();
 
 // The table as data: `{ engine, run: [row...], fleet: [row...] }`, each row
 // `{ path, name, label, flag, unit, none, when }`.
