@@ -358,6 +358,10 @@ const FLEET_LINKS = [
   'v=1&view=compare&of=fleet&policy.jitter=full&after.server.queueOrder=lifo&after.trigger=null',
   'v=1&view=compare&of=fleet&gates.bucket.capacity=10&after.gates.bucket=on&after.policy.retryOn=timeout',
   'v=1&view=compare&of=fleet&ratePerClient=0.5&after.ratePerClient=0x1&after.idempotencyKey=true',
+  // Paths the opening run's echo holds as null, or not at all (another variant's member): typed
+  // by the fleet engine's table, both readers read them as numbers.
+  'v=1&view=compare&of=fleet&after.server.queueLimit=2000&after.policy.maxBackoffMs=800',
+  'v=1&view=compare&of=fleet&after.network.dist=uniform&after.network.lo=2&after.network.hi=8',
 ];
 
 test('a fleet comparison link: retrysim runs the fleet requests the page reads, with the same rows, and FLEET.md §9.5\'s figures', async () => {
@@ -380,6 +384,9 @@ test('a fleet comparison link: retrysim runs the fleet requests the page reads, 
     assert.equal(c.summary, model.summary, link);
     assert.equal(c.link, `#${link}`);
   }
+  // FLEET.md §3: queueLimit and maxBackoffMs are numbers (null: none), read as numbers.
+  const typed = cliJson(['--link', 'v=1&view=compare&of=fleet&after.server.queueLimit=2000&after.policy.maxBackoffMs=800']).json;
+  assert.deepEqual([typed.before.request.server.queueLimit, typed.after.request.server.queueLimit, typed.after.request.policy.maxBackoffMs], [null, 2000, 800]);
   // The same link and two fleet request files: the same comparison.
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'retrysim-fleet-link-'));
   fs.writeFileSync(path.join(dir, 'before.json'), '{}');
