@@ -212,6 +212,21 @@ describe('compare mode: each fleet side\'s own controls', () => {
     await assertClean(t, assert, opened);
   });
 
+  test('a side switched to the occ workload (FLEET.md §7): the means listed, no storm drawn for it', async (t) => {
+    const opened = await openFleetCompare(NO_RETRIES);
+    const { page } = opened;
+    await page.locator('[data-controls="after"] details[data-group="load"] summary').click();
+    await page.locator('[data-controls="after"] [data-path="workload"]').selectOption('occ');
+    await computedAgain(page, 'after', 'workload');
+    const d = await differences(page);
+    assert.ok(d['mean.writes'] && d['totals.requests'], Object.keys(d).join(' '));
+    assert.equal(d['mean.writes'].before, 'none', 'the service run has no means (as retrysim writes it)');
+    assert.equal(await page.locator('[data-chart="after"] .fl-chart').count(), 0);
+    assert.equal(await page.locator('[data-chart="before"] .fl-chart').count(), 1);
+    assert.match(await page.locator('[data-verdict="after"]').textContent(), /^the occ workload: means over \d+ runs$/);
+    await assertClean(t, assert, opened);
+  });
+
   test('axe-core finds nothing on the fleet comparison with every group of controls open, light and dark', async () => {
     for (const colorScheme of ['light', 'dark']) {
       const opened = await openFleetCompare(NO_RETRIES, { colorScheme, bypassCSP: true });

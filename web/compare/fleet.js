@@ -346,13 +346,16 @@ export function mountFleetCompare(box, { source, linkBase, fleet, metrics, rowsO
     patch($('[data-compare-live]'), differences({ rows: rowsOf(comparison, metrics) }));
     frame.classList.toggle('rl-compare-side-effect', comparison.sideEffectChanged);
     frame.classList.toggle('rl-compare-outcome', comparison.outcomeChanged);
-    const series = alignedSeries(before, after);
+    // The occ workload (FLEET.md §7) has no storm over time: its means are in the table.
+    const series = before.timeline && after.timeline ? alignedSeries(before, after) : [before, after].map((r) => (r.timeline ? stormSeries(r) : null));
     for (const [i, key, result] of [[0, 'before', before], [1, 'after', after]]) {
-      const verdict = verdictOf(result);
+      const verdict = result.timeline ? verdictOf(result) : { kind: 'none', shortText: `the occ workload: means over ${result.runs ? result.runs.length : 0} runs` };
       const v = $(`[data-verdict="${key}"]`);
       v.dataset.kind = verdict.kind;
       v.textContent = verdict.shortText;
-      patch($(`[data-chart="${key}"]`), stormChart(series[i], { id: id(`${key}-chart`), title: `${key === 'before' ? 'Before' : 'After'}: the storm over time` }));
+      patch($(`[data-chart="${key}"]`), series[i]
+        ? stormChart(series[i], { id: id(`${key}-chart`), title: `${key === 'before' ? 'Before' : 'After'}: the storm over time` })
+        : h('p', { class: 'fl-progress' }, 'An occ run has no storm over time: its means are in the table above.'));
       const alone = $(`[data-alone="${key}"]`);
       alone.href = `${linkBase()}#${encodeFleetLink(requestDiff(result.request, table.opening, table))}`;
       if (newTab) {
