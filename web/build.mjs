@@ -2,12 +2,12 @@
 // (module scripts are blocked on file:// pages), the CSS, and a copy of the engine file,
 // which stays its own classic script (it has node-only branches a bundler must not follow).
 
-import { build } from 'esbuild';
 import { copyFile, mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import { buildElement } from './embed/build-element.mjs';
+import { bundleCss, bundleScript } from './embed/esbuild-steps.mjs';
 import { fillPage, prerender } from './prerender.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -41,25 +41,10 @@ await mkdir(dist, { recursive: true });
 // mode a fourth (web/compare/), the first time a reader opens a comparison; the fleet section
 // at the article's end (web/fleet/) a fifth, loaded when the reader nears it.
 for (const [entry, name] of [['main', 'retrylab'], ['sections', 'retrylab-sections'], ['export-bundle', 'retrylab-export'], ['compare/index', 'retrylab-compare'], ['fleet', 'retrylab-fleet-section']]) {
-  await build({
-    entryPoints: [join(repo, `web/${entry}.js`)],
-    outfile: join(dist, `${name}.js`),
-    bundle: true,
-    format: 'iife',
-    target: ['es2020'],
-    minify: process.env.RETRYLAB_MINIFY !== '0', // 0: readable names for a profile (bench/trace-page.mjs)
-    legalComments: 'none',
-    logLevel: 'warning',
-  });
+  await bundleScript(join(repo, `web/${entry}.js`), { outfile: join(dist, `${name}.js`) });
 }
 for (const [entry, name] of [['styles', 'retrylab'], ['sections', 'retrylab-sections'], ['compare/compare', 'retrylab-compare'], ['fleet/fleet', 'retrylab-fleet-section']]) {
-  await build({
-    entryPoints: [join(repo, `web/${entry}.css`)],
-    outfile: join(dist, `${name}.css`),
-    bundle: true,
-    minify: true,
-    logLevel: 'warning',
-  });
+  await bundleCss(join(repo, `web/${entry}.css`), { outfile: join(dist, `${name}.css`) });
 }
 
 await copyFile(engineFile, join(dist, 'retrylab-engine.js'));

@@ -125,56 +125,19 @@ void leaves(const Value& v, const std::string& prefix, std::vector<std::pair<std
     }
 }
 
-struct Metric {
-    const char* path;
-    const char* label;  // words for the Markdown table
-    const char* flag;   // "side-effect", "outcome" or ""
-};
+using retrylab::CompareMetric;
 
-// The single run's metrics (SPEC §5), in the order the table lists them.
-const std::vector<Metric> kRunMetrics = {
-    {"metrics.outcome", "outcome", "outcome"},
-    {"metrics.charges", "charges", "side-effect"},
-    {"metrics.duplicates", "duplicate charges", "side-effect"},
-    {"metrics.replays", "replays", ""},
-    {"metrics.attempts", "attempts", ""},
-    {"metrics.elapsedMs", "elapsed", ""},
-    {"metrics.waitingMs", "waiting", ""},
-    {"metrics.stopReason", "stop reason", ""},
-    {"metrics.agentReport", "agent report", ""},
-    {"metrics.lookupNeeded", "lookup needed", ""},
-    {"metrics.refusedWaitMs", "refused wait", ""},
-};
-
-// The fleet's (FLEET.md §8): the service workload's totals and recovery, the occ workload's means.
-const std::vector<Metric> kServiceMetrics = {
-    {"recovery.recoveredAtMs", "recovers at", "outcome"},
-    {"recovery.metastable", "metastable", "outcome"},
-    {"totals.charges", "charges", "side-effect"},
-    {"totals.duplicateCharges", "duplicate charges", "side-effect"},
-    {"totals.requests", "requests", ""},
-    {"totals.succeeded", "succeeded", ""},
-    {"totals.successRate", "success rate", ""},
-    {"totals.attempts", "attempts", ""},
-    {"totals.retries", "retries", ""},
-    {"totals.load", "load", ""},
-    {"totals.latencyMs.p50", "p50 latency", ""},
-    {"totals.latencyMs.p90", "p90 latency", ""},
-    {"totals.latencyMs.p99", "p99 latency", ""},
-    {"totals.latencyMs.max", "max latency", ""},
-    {"totals.endMs", "last event", ""},
-};
-const std::vector<Metric> kOccMetrics = {
-    {"mean.writes", "writes (mean)", ""},
-    {"mean.failures", "failed writes (mean)", ""},
-    {"mean.makespanMs", "makespan (mean)", ""},
-};
-
-std::string lastSegment(const std::string& path) { return path.substr(path.rfind('.') + 1); }
-bool inMs(const std::string& path) {
-    const std::string name = lastSegment(path);
-    return (name.size() > 2 && name.compare(name.size() - 2, 2, "Ms") == 0) || path.find("latencyMs.") != std::string::npos;
+// The metrics a comparison lists: the engine's table (core/src/compare_metrics.cpp), the one
+// the page reads through compareMetrics().
+retrylab::CompareMetrics metricsOf(bool fleet) {
+    return fleet ? retrylab::fleetCompareMetrics() : retrylab::runCompareMetrics();
 }
+const CompareMetric* metricNamed(bool fleet, const std::string& name) {
+    for (const CompareMetric& m : metricsOf(fleet))
+        if (name == m.name) return &m;
+    return nullptr;
+}
+std::string unitText(const CompareMetric* m) { return m && std::string(m->unit) == "ms" ? " ms" : ""; }
 
 // An input's value in words for the summary and the table: numbers as the page writes them,
 // null as "none", lists joined by commas, a script as a link writes it.
@@ -195,10 +158,10 @@ std::string inputText(const std::string& name, const Value* v) {
     }
 }
 
-std::string metricText(const std::string& path, const Value* v) {
+std::string metricText(const CompareMetric* m, const Value* v) {
     if (!v) return "-";
-    if (v->isNull()) return path == "recovery.recoveredAtMs" ? "never" : "none";
-    if (v->kind() == Value::Kind::Number) return pageNumber(v->asNumber()) + (inMs(path) ? " ms" : "");
+    if (v->isNull()) return m ? m->none : "none";
+    if (v->kind() == Value::Kind::Number) return pageNumber(v->asNumber()) + unitText(m);
     if (v->kind() == Value::Kind::Bool) return v->asBool() ? "yes" : "no";
     if (v->kind() == Value::Kind::String) return v->asString();
     return retrylab::json::dump(*v, -1);
@@ -361,19 +324,15 @@ Value compare(const Side& before, const Side& after, bool fleet) {
     for (const auto& [path, y] : al)
         if (!find(bl, path)) addInput(path, nullptr, y);
 
-    std::vector<Metric> metrics;
-    if (!fleet) metrics = kRunMetrics;
-    if (fleet && (b.find("totals") || a.find("totals"))) metrics.insert(metrics.end(), kServiceMetrics.begin(), kServiceMetrics.end());
-    if (fleet && (b.find("mean") || a.find("mean"))) metrics.insert(metrics.end(), kOccMetrics.begin(), kOccMetrics.end());
     Value rows = Value::array();
     bool sideEffect = false, outcome = false;
-    for (const Metric& m : metrics) {
+    for (const CompareMetric& m : metricsOf(fleet)) {
+        if (!b.find(m.when) && !a.find(m.when)) continue;  // a row of the other workload
         const Value* x = at(b, m.path);
         const Value* y = at(a, m.path);
         bool changed = !(x && y && same(*x, *y)) && (x || y);
         Value row = Value::object();
-        const std::string path = m.path;
-        row.set("name", Value::string(fleet ? path : path.substr(path.find('.') + 1)));
+        row.set("name", Value::string(m.name));
         row.set("label", Value::string(m.label));
         row.set("before", x ? *x : Value::null());
         row.set("after", y ? *y : Value::null());
@@ -440,21 +399,19 @@ std::string markdown(const Value& comparison, const std::string& baseUrl) {
             continue;
         }
         any = true;
-        std::string path = comparison.find("of")->asString() == "fleet" ? "" : "metrics.";
-        path += row.find("name")->asString();
+        const CompareMetric* m = metricNamed(comparison.find("of")->asString() == "fleet", row.find("name")->asString());
         const Value& delta = *row.find("delta");
         std::string change;
         if (delta.kind() == Value::Kind::Number)
-            change = (delta.asNumber() > 0 ? "+" : delta.asNumber() < 0 ? "-" : "") + pageNumber(std::fabs(delta.asNumber())) +
-                     (inMs(path) ? " ms" : "");
+            change = (delta.asNumber() > 0 ? "+" : delta.asNumber() < 0 ? "-" : "") + pageNumber(std::fabs(delta.asNumber())) + unitText(m);
         const Value& flag = *row.find("flag");
         if (flag.kind() == Value::Kind::String) {
             const std::string words = flag.asString() == "side-effect" ? "**side effect changes**" : "**outcome changes**";
             change += (change.empty() ? "" : ", ") + words;
         }
         const std::string shown = flag.kind() == Value::Kind::String ? "**" + label + "**" : label;
-        table += "| " + shown + " | " + escapeCell(metricText(path, row.find("before"))) + " | " +
-                 escapeCell(metricText(path, row.find("after"))) + " | " + change + " |\n";
+        table += "| " + shown + " | " + escapeCell(metricText(m, row.find("before"))) + " | " +
+                 escapeCell(metricText(m, row.find("after"))) + " | " + change + " |\n";
     }
     out += any ? table : std::string("No metric changes.\n");
     if (!unchanged.empty()) {

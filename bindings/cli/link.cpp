@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "retrylab/fields.hpp"
+#include "retrylab/fleet.hpp"
 
 namespace retrysim {
 
@@ -529,35 +530,44 @@ namespace {
 
 using Pairs = std::vector<std::pair<std::string, std::string>>;
 
-// The gates of FLEET.md §5 and the fields each takes (web/fleet/model.js GATE_DEFAULTS): a
-// gate's field is typed by its default there when the opening echo has the gate off (null).
-struct GateFields {
-    const char* name;
-    std::vector<const char*> fields;  // "scope" is text, the others numbers
-};
-const std::vector<GateFields> kGates = {
-    {"quota", {"scope", "capacity", "retryCost", "timeoutCost", "successIncrement"}},
-    {"bucket", {"scope", "capacity", "deposit", "cost"}},
-    {"throttle", {"scope", "maxTokens", "tokenRatio"}},
-    {"budget", {"scope", "percent", "minPerSecond", "ttlMs"}},
-    {"breaker", {"scope", "window", "minCalls", "failurePercent", "openMs", "halfOpenCalls"}},
-};
-const GateFields* gateNamed(const std::string& name) {
-    for (const GateFields& g : kGates)
-        if (name == g.name) return &g;
-    return nullptr;
+// The fleet request's fields as dotted paths, each with the type a link's text is read as
+// (web/fleet/model.js fleetTable, from the same table, fleetFields(), that fleetSchema() gives
+// the page): a variant's members are rows of their own and a path two variants share keeps the
+// first's; the variant's name (trigger.kind) is text. "object" for an object or a variant.
+void fleetRows(const std::vector<retrylab::Field>& fields, const std::string& prefix, std::map<std::string, std::string>& types) {
+    using retrylab::FieldType;
+    for (const retrylab::Field& f : fields) {
+        const std::string path = prefix.empty() ? f.name : prefix + "." + f.name;
+        std::string type = "string";
+        if (f.type == FieldType::Object || f.type == FieldType::Variant) type = "object";
+        else if (f.type == FieldType::Number) type = "number";
+        else if (f.type == FieldType::Boolean) type = "boolean";
+        else if (f.type == FieldType::List) type = "list";
+        types.emplace(path, type);
+        if (f.type == FieldType::Object) fleetRows(f.members, path, types);
+        if (f.type == FieldType::Variant) {
+            if (!f.discriminator.empty()) types.emplace(path + "." + f.discriminator, "string");
+            for (const retrylab::Variant& v : f.variants) fleetRows(v.members, path, types);
+        }
+    }
+}
+const std::map<std::string, std::string>& fleetTypes() {
+    static const std::map<std::string, std::string> types = [] {
+        std::map<std::string, std::string> out;
+        fleetRows(retrylab::fleetFields().fields, "", out);
+        return out;
+    }();
+    return types;
+}
+std::string fleetTypeOf(const std::string& path) {
+    auto it = fleetTypes().find(path);
+    return it == fleetTypes().end() ? std::string() : it->second;
 }
 
 bool lowerWord(const std::string& s) {
     if (s.empty()) return false;
     for (char c : s)
         if (c < 'a' || c > 'z') return false;
-    return true;
-}
-bool letterWord(const std::string& s) {
-    if (s.empty()) return false;
-    for (char c : s)
-        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))) return false;
     return true;
 }
 
@@ -618,7 +628,7 @@ bool jsNumber(const std::string& raw, double& out) {
 }
 
 // One side's pairs as the page's parseFleetLink reads them.
-Value readFleetSide(const Pairs& pairs, const Value& echo, std::vector<LinkProblem>& problems) {
+Value readFleetSide(const Pairs& pairs, std::vector<LinkProblem>& problems) {
     Value request = Value::object();
     std::map<std::string, int> times;
     for (const auto& pair : pairs) ++times[pair.first];
@@ -638,7 +648,8 @@ Value readFleetSide(const Pairs& pairs, const Value& echo, std::vector<LinkProbl
             continue;
         }
         const std::vector<std::string> keys = split(key, '.');
-        if (keys.size() == 2 && keys[0] == "gates" && lowerWord(keys[1]) && gateNamed(keys[1])) {
+        // A gate (gates.<name>, an object of the table's gates) is "on" or "null".
+        if (keys.size() == 2 && keys[0] == "gates" && lowerWord(keys[1]) && fleetTypeOf(key) == "object") {
             if (raw == "on") {
                 const Value* have = atPath(request, keys);
                 request = withPath(request, keys, 0, have && have->kind() == Value::Kind::Object ? *have : Value::object());
@@ -649,22 +660,7 @@ Value readFleetSide(const Pairs& pairs, const Value& echo, std::vector<LinkProbl
             }
             continue;
         }
-        const Value* row = atPath(echo, keys);
-        std::string type;
-        if (row) {
-            switch (row->kind()) {
-                case Value::Kind::Object: type = "object"; break;
-                case Value::Kind::Array: type = "list"; break;
-                case Value::Kind::Null: type = "null"; break;
-                case Value::Kind::Bool: type = "boolean"; break;
-                case Value::Kind::Number: type = "number"; break;
-                default: type = "string"; break;
-            }
-        } else if (keys.size() == 3 && keys[0] == "gates" && lowerWord(keys[1]) && letterWord(keys[2])) {
-            if (const GateFields* gate = gateNamed(keys[1]))
-                for (const char* f : gate->fields)
-                    if (keys[2] == f) type = keys[2] == "scope" ? "string" : "number";
-        }
+        const std::string type = fleetTypeOf(key);
         if (type == "object") {
             if (raw == "null") request = withPath(request, keys, 0, Value::null());
             else problems.push_back(problem(key, safeDecode(raw), "unreadable", "is written by its fields (or as null)"));
@@ -712,11 +708,11 @@ void fleetLeaves(const Value& v, const std::string& prefix, std::vector<std::pai
 
 }  // namespace
 
-FleetSides readFleetSides(const Link& link, const Value& opening) {
+FleetSides readFleetSides(const Link& link) {
     FleetSides sides;
     std::vector<LinkProblem> before, after;
-    sides.before = readFleetSide(link.fleetBefore, opening, before);
-    Value afterOwn = readFleetSide(link.fleetAfter, opening, after);
+    sides.before = readFleetSide(link.fleetBefore, before);
+    Value afterOwn = readFleetSide(link.fleetAfter, after);
     // The after request: the before request with the after side's leaves set on it; a gate
     // switched on (an empty object) that the before side has keeps its fields.
     sides.after = sides.before;

@@ -55,7 +55,7 @@ struct Link {
     retrylab::Value after = retrylab::Value::object();  // the after side's own keys
     std::string client, afterClient;                      // preset ids, "" when none
     // of=fleet: the sides' own [key, raw value] pairs (after keys without their prefix), read
-    // into fleet requests by readFleetSides, which needs the opening fleet run's echo.
+    // into fleet requests by readFleetSides, by the fleet request's table.
     std::vector<std::pair<std::string, std::string>> fleetBefore, fleetAfter;
     std::vector<LinkProblem> problems;
 };
@@ -63,7 +63,8 @@ Link readLink(std::string_view link);
 
 // A comparison of two fleet runs (`#v=1&view=compare&of=fleet&<fleet paths>&after.<path>=…`,
 // docs/compare.md §1): each side's fleet request, read as the page reads a fleet link
-// (web/fleet/model.js parseFleetLink: paths typed by the opening fleet run's echo `opening`,
+// (web/fleet/model.js parseFleetLink: paths typed by the fleet request's table, fleetFields(),
+// the one fleetSchema() gives the page,
 // `gates.<name>=on|null`, `null` for a value or an object), the after side's set on the
 // before side's (web/compare/fleet.js overlayRequest), and the problems (after keys prefixed).
 struct FleetSides {
@@ -71,7 +72,7 @@ struct FleetSides {
     retrylab::Value after = retrylab::Value::object();
     std::vector<LinkProblem> problems;
 };
-FleetSides readFleetSides(const Link& link, const retrylab::Value& opening);
+FleetSides readFleetSides(const Link& link);
 
 // Writing, as codec.js writes: a value's text, and `name=value` for every input of `inputs`
 // (a full echo or a partial set) that differs from the table's default, in table order,

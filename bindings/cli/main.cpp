@@ -33,7 +33,7 @@ const char* const kUsage =
     "       retrysim [--check] --link LINK\n"
     "       retrysim --compare [--fleet] [--format json|markdown] [--base-url URL] BEFORE AFTER\n"
     "       retrysim [--compare] [--format json|markdown] [--base-url URL] --link LINK\n"
-    "       retrysim --schema [--fleet]\n"
+    "       retrysim --schema [--fleet|--compare]\n"
     "\n"
     "Runs the retry engine on the inputs in FILE (a JSON object; stdin when FILE is absent\n"
     "or '-') and prints the result as JSON. '{}' is the opening run: every field defaulted.\n"
@@ -42,7 +42,7 @@ const char* const kUsage =
     "                 (docs/engine.md section 3)\n"
     "  --check        only validate the inputs: print { ok, errors } (exit 0 when ok, 2 when not)\n"
     "  --schema       print the engine's input table { engine, inputs, scenarios } (docs/engine.md\n"
-    "                 section 4); with --fleet, the fleet request's { engine, fleet, occ }\n"
+    "                 section 4); --fleet: the fleet request's; --compare: the compare metrics\n"
     "  --fleet        FILE is a fleet request (FLEET.md: many clients, one server)\n"
     "  --link LINK    read the inputs from a Retry Lab link ('https://...#v=1&maxRetries=0', or\n"
     "                 its hash) by the page's rules; '-' reads the link from stdin. A link with\n"
@@ -196,10 +196,9 @@ int runCompare(const Options& o) {
         if (link.read && link.view != "compare" && problems.empty())
             problems.push_back({"view", link.view, "not-a-view", "is not compare: the link holds one run (give two links, or a view=compare link)"});
         if (link.view == "compare" && link.of == "fleet") {
-            // Two fleet runs: the paths are typed by the opening fleet run's echo, as the page's are.
+            // Two fleet runs: the paths are typed by the fleet request's table, as the page's are.
             fleet = true;
-            const Value opening = retrylab::fleet(Value::object());
-            retrysim::FleetSides both = retrysim::readFleetSides(link, *opening.find("request"));
+            retrysim::FleetSides both = retrysim::readFleetSides(link);
             problems.insert(problems.end(), both.problems.begin(), both.problems.end());
             if (!problems.empty()) return print(failure(linkErrors(problems)));
             sides[0].inputs = std::move(both.before);
@@ -289,7 +288,14 @@ int run(int argc, char** argv) {
         }
     }
     if (o.mode == "--schema") {
-        if (!o.files.empty() || o.compare || o.hasLink) return fail(std::string("--schema reads no FILE\n") + kUsage);
+        if (!o.files.empty() || o.hasLink || (o.compare && o.fleetTable))
+            return fail(std::string("--schema reads no FILE\n") + kUsage);
+        // The metrics a comparison lists (core/src/compare_metrics.cpp): the page's compareMetrics().
+        if (o.compare) {
+            std::cout << retrylab::json::dump(retrylab::compareMetrics(), 2) << "\n";
+            std::cout.flush();
+            return std::cout ? 0 : 1;
+        }
         // The table, and the limits this binding reads inputs within (retrylab/json.hpp).
         namespace json = retrylab::json;
         auto count = [](std::size_t n) { return Value::number(static_cast<double>(n)); };

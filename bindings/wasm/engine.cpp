@@ -386,6 +386,7 @@ EMSCRIPTEN_KEEPALIVE Output* rl_run(int entry, const double* tape, std::size_t t
         case 1: return output(retrylab::sweep(inputs));
         case 2: return output(retrylab::validate(inputs));
         case 3: return output(retrylab::schema());
+        case 6: return output(retrylab::compareMetrics());  // compareMetrics(): the metrics a comparison lists (issue 17)
         case 4:
 #ifdef RETRYLAB_ENGINE_FLEET
             return output(retrylab::fleet(inputs));

@@ -12,15 +12,7 @@
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
-import { REPO, artifactPath, assertClean, browserSuite, openPage } from './lib/harness.js';
-
-const require = createRequire(import.meta.url);
-const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-const RETRYSIM = process.env.RETRYSIM || join(REPO, 'build/native/bindings/cli/retrysim');
+import { artifactPath, assertClean, axeViolations, browserSuite, differenceLines, openPage, retrysimMarkdown } from './lib/harness.js';
 
 const env = browserSuite();
 
@@ -33,27 +25,7 @@ async function openFleetCompare(hash, options = {}) {
   return opened;
 }
 
-const differences = (page) => page.$$eval('.rl-compare-fleet .rl-compare-diffs tbody tr', (rows) => Object.fromEntries(rows.map((r) => [r.dataset.metric, {
-  label: r.querySelector('th').textContent,
-  before: r.querySelector('[data-side="before"]').textContent,
-  after: r.querySelector('[data-side="after"]').textContent,
-  change: r.querySelector('.rl-diff-change').textContent,
-  changed: r.dataset.changed === 'true',
-  flag: r.dataset.flag || null,
-}])));
-
-function markdownRows(hash) {
-  assert.ok(existsSync(RETRYSIM), `no retrysim at ${RETRYSIM}: build the native preset`);
-  const run = spawnSync(RETRYSIM, ['--link', hash, '--format', 'markdown'], { encoding: 'utf8' });
-  assert.equal(run.status, 0, run.stderr);
-  const rows = {};
-  for (const line of run.stdout.split('\n')) {
-    const cells = line.split('|').slice(1, -1).map((c) => c.trim());
-    if (cells.length !== 4 || cells[0] === 'metric' || cells[0].startsWith('---')) continue;
-    rows[cells[0].replace(/\*\*/g, '')] = { before: cells[1], after: cells[2], change: cells[3].replace(/\*\*/g, '') };
-  }
-  return rows;
-}
+const differences = (page) => differenceLines(page, { root: '.rl-compare-fleet' });
 
 describe('compare mode: two fleet runs', () => {
   test('a fleet comparison link in a fresh page shows both runs and their differences, the figures retrysim prints', async (t) => {
@@ -74,7 +46,7 @@ describe('compare mode: two fleet runs', () => {
     assert.equal(await page.locator('[data-verdict="before"]').textContent(), 'still down: a metastable failure');
     assert.equal(await page.locator('[data-verdict="after"]').textContent(), 'recovered at 24 s');
     // The same figures as retrysim's table for the same link.
-    const rows = markdownRows(NO_RETRIES);
+    const rows = retrysimMarkdown(NO_RETRIES).rows;
     const changed = Object.values(d).filter((x) => x.changed);
     assert.deepEqual(Object.keys(rows).sort(), changed.map((x) => x.label).sort(), 'the same metrics change');
     for (const x of changed) assert.deepEqual([x.before, x.after, x.change], [rows[x.label].before, rows[x.label].after, rows[x.label].change], x.label);
@@ -96,7 +68,7 @@ describe('compare mode: two fleet runs', () => {
     const opened = await openFleetCompare(STALE);
     const d = await differences(opened.page);
     assert.deepEqual([d['recovery.recoveredAtMs'].before, d['recovery.recoveredAtMs'].after], ['never', '22,000 ms']);
-    const rows = markdownRows(STALE);
+    const rows = retrysimMarkdown(STALE).rows;
     assert.deepEqual([rows['recovers at'].before, rows['recovers at'].after], ['never', '22,000 ms']);
     await assertClean(t, assert, opened);
   });
@@ -116,10 +88,151 @@ describe('compare mode: two fleet runs', () => {
   test('axe-core finds nothing on a fleet comparison, light and dark', async () => {
     for (const colorScheme of ['light', 'dark']) {
       const opened = await openFleetCompare(NO_RETRIES, { colorScheme, bypassCSP: true });
-      await opened.page.addScriptTag({ content: AXE });
-      const result = await opened.page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
-      assert.deepEqual(result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).slice(0, 3).join(', ')}`), [], colorScheme);
+      assert.deepEqual(await axeViolations(opened.page), [], colorScheme);
       if (colorScheme === 'dark') await opened.page.screenshot({ path: await artifactPath('compare-fleet-dark.png'), fullPage: true });
+    }
+  });
+});
+
+// The fleet request's field paths as the fleet engine's table lists them (FLEET.md §3 as
+// data): every row, a variant's members and its name among them.
+function schemaPaths(schema) {
+  const paths = new Set();
+  const walk = (rows, prefix) => {
+    for (const row of rows) {
+      const path = prefix ? `${prefix}.${row.name}` : row.name;
+      paths.add(path);
+      if (row.members) walk(row.members, path);
+      if (row.variants) {
+        paths.add(`${path}.${row.discriminator}`);
+        for (const v of row.variants) walk(v.members || [], path);
+      }
+    }
+  };
+  walk(schema.fleet, '');
+  return paths;
+}
+// A request's leaves (an object with members is not a leaf; null and lists are).
+const echoLeaves = (obj, prefix = '') => Object.entries(obj).flatMap(([k, v]) => {
+  const path = prefix ? `${prefix}.${k}` : k;
+  return v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length ? echoLeaves(v, path) : [path];
+});
+
+const controlPaths = (page, side) => page.$$eval(`[data-controls="${side}"] [data-path]`, (els) => els.map((e) => e.dataset.path));
+const computedAgain = (page, side, text) => page.waitForFunction(([s, t]) => {
+  const frame = document.querySelector('.rl-compare-fleet');
+  return frame.dataset.compared === 'true' && frame.dataset.computing === s && frame.querySelector('[data-compare-summary]').textContent.includes(t);
+}, [side, text], { timeout: 60000 });
+
+describe('compare mode: each fleet side\'s own controls', () => {
+  test('each side has a control for every field its run holds, from the fleet engine\'s table; changing one recomputes that side alone, the differences and the link', async (t) => {
+    const opened = await openFleetCompare(NO_RETRIES);
+    const { page } = opened;
+    const schema = await page.evaluate(() => new Promise((resolve) => {
+      const w = new Worker('retrylab-compare.js');
+      w.onmessage = (e) => { resolve(e.data.schema); w.terminate(); };
+      w.postMessage({ id: 1, engineUrl: new URL('retrylab-fleet.js', location.href).href, schema: true });
+    }));
+    const paths = schemaPaths(schema);
+    for (const side of ['before', 'after']) {
+      const shown = await controlPaths(page, side);
+      assert.ok(shown.length > 30, `${side}: ${shown.length} controls`);
+      assert.deepEqual(shown.filter((p) => !paths.has(p)), [], `${side}: every control is a row of fleetSchema()`);
+    }
+    // Every field of the opening fleet run's request has a control on the before side.
+    const openingLeaves = echoLeaves(Object.fromEntries(schema.fleet.map((row) => [row.name, row.default === undefined ? null : row.default])));
+    const before = new Set(await controlPaths(page, 'before'));
+    assert.deepEqual(openingLeaves.filter((p) => !before.has(p)), [], 'the opening run\'s fields');
+    // The same fleet load on both sides (FLEET.md §9.5's opening run: 100 clients, 1 request/s
+    // each); the after side's retries at 0.
+    const value = (side, path) => page.locator(`[data-controls="${side}"] [data-path="${path}"]`).inputValue();
+    assert.deepEqual([await value('before', 'clients'), await value('after', 'clients')], ['100', '100']);
+    assert.deepEqual([await value('before', 'ratePerClient'), await value('after', 'ratePerClient')], ['1', '1']);
+    assert.deepEqual([await value('before', 'policy.maxRetries'), await value('after', 'policy.maxRetries')], ['3', '0']);
+
+    // The after side's retries 0 → 1: that side alone is computed again.
+    const beforeChart = await page.locator('[data-chart="before"]').innerHTML();
+    const retries = page.locator('[data-controls="after"] [data-path="policy.maxRetries"]');
+    await retries.fill('1');
+    await retries.press('Tab');
+    await computedAgain(page, 'after', '3 → 1');
+    assert.equal(await page.locator('[data-compare-summary]').textContent(), 'policy.maxRetries 3 → 1');
+    assert.equal(await page.locator('[data-chart="before"]').innerHTML(), beforeChart, 'the before side is as it was');
+    const hash = '#v=1&view=compare&of=fleet&after.policy.maxRetries=1';
+    await page.waitForFunction((h) => window.location.hash === h, hash);
+    assert.ok((await page.locator('.rl-compare-fleet .rl-share-link').inputValue()).endsWith(`/${hash}`));
+    // The figures retrysim prints for the rewritten link.
+    const d = await differences(page);
+    const rows = retrysimMarkdown(hash).rows;
+    const changed = Object.values(d).filter((x) => x.changed);
+    assert.deepEqual(Object.keys(rows).sort(), changed.map((x) => x.label).sort());
+    for (const x of changed) assert.deepEqual([x.before, x.after, x.change], [rows[x.label].before, rows[x.label].after, rows[x.label].change], x.label);
+    // With one retry the fleet still sends more attempts than requests, fewer than with three.
+    assert.ok(Number(d['totals.attempts'].after.replace(/,/g, '')) > Number(d['totals.requests'].after.replace(/,/g, '')));
+    assert.equal(d['totals.requests'].changed, false, 'the same arrivals');
+
+    // The before side's token bucket on (FLEET.md §9.5: recovers at 30,000 ms); the after side
+    // keeps its own request, so the link switches the bucket off there.
+    await page.locator('[data-controls="before"] details[data-group="gates"] summary').click();
+    await page.locator('[data-controls="before"] [data-path="gates.bucket"]').check();
+    await computedAgain(page, 'before', 'gates.bucket');
+    assert.equal((await differences(page))['recovery.recoveredAtMs'].before, '30,000 ms');
+    assert.equal(await page.locator('[data-verdict="before"]').textContent(), 'recovered at 30 s');
+    // The bucket's own fields are controls now, at the table's defaults.
+    assert.equal(await value('before', 'gates.bucket.capacity'), '5');
+    await page.waitForFunction(() => window.location.hash.includes('gates.bucket=on'));
+    const link = await page.evaluate(() => window.location.hash);
+    assert.equal(link, '#v=1&view=compare&of=fleet&gates.bucket=on&after.policy.maxRetries=1&after.gates.bucket=null');
+    assert.equal(retrysimMarkdown(link).rows['recovers at'].before, '30,000 ms');
+
+    // The link opened afresh is the same comparison.
+    const again = await openFleetCompare(link);
+    assert.deepEqual(await differences(again.page), await differences(page));
+    await assertClean(t, assert, opened);
+  });
+
+  test('a value that is not a number is named beside its control and nothing runs; one the engine refuses is named, and the side keeps its last good run', async (t) => {
+    const opened = await openFleetCompare(NO_RETRIES);
+    const { page } = opened;
+    const shown = await differences(page);
+    const retries = page.locator('[data-controls="after"] [data-path="policy.maxRetries"]');
+    await retries.fill('lots');
+    await retries.press('Tab');
+    assert.equal(await page.locator('[data-controls="after"] [data-problem="policy.maxRetries"]').textContent(), 'policy.maxRetries is not a number: the run on show keeps its last value.');
+    assert.equal(await retries.getAttribute('aria-invalid'), 'true');
+    assert.deepEqual(await differences(page), shown);
+    // FLEET.md §3: maxRetries is a whole number from 0; -1 is the engine's to refuse.
+    await retries.fill('-1');
+    await retries.press('Tab');
+    await page.waitForFunction(() => !document.querySelector('[data-side-error="after"]').hidden, null, { timeout: 60000 });
+    assert.match(await page.locator('[data-side-error="after"]').textContent(), /^After: .*policy\.maxRetries.* The run on show is the last one that could run\.$/);
+    await page.waitForFunction(() => document.querySelector('.rl-compare-fleet').dataset.compared === 'true');
+    assert.deepEqual(await differences(page), shown);
+    assert.equal(await page.evaluate(() => window.location.hash), NO_RETRIES);
+    await assertClean(t, assert, opened);
+  });
+
+  test('a side switched to the occ workload (FLEET.md §7): the means listed, no storm drawn for it', async (t) => {
+    const opened = await openFleetCompare(NO_RETRIES);
+    const { page } = opened;
+    await page.locator('[data-controls="after"] details[data-group="load"] summary').click();
+    await page.locator('[data-controls="after"] [data-path="workload"]').selectOption('occ');
+    await computedAgain(page, 'after', 'workload');
+    const d = await differences(page);
+    assert.ok(d['mean.writes'] && d['totals.requests'], Object.keys(d).join(' '));
+    assert.equal(d['mean.writes'].before, 'none', 'the service run has no means (as retrysim writes it)');
+    assert.equal(await page.locator('[data-chart="after"] .fl-chart').count(), 0);
+    assert.equal(await page.locator('[data-chart="before"] .fl-chart').count(), 1);
+    assert.match(await page.locator('[data-verdict="after"]').textContent(), /^the occ workload: means over \d+ runs$/);
+    await assertClean(t, assert, opened);
+  });
+
+  test('axe-core finds nothing on the fleet comparison with every group of controls open, light and dark', async () => {
+    for (const colorScheme of ['light', 'dark']) {
+      const opened = await openFleetCompare(NO_RETRIES, { colorScheme, bypassCSP: true });
+      await opened.page.evaluate(() => { for (const d of document.querySelectorAll('.rl-fc-group')) d.open = true; });
+      assert.deepEqual(await axeViolations(opened.page), [], colorScheme);
+      await opened.page.screenshot({ path: await artifactPath(`compare-fleet-controls-${colorScheme}.png`), fullPage: true });
     }
   });
 });

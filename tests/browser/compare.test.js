@@ -6,16 +6,11 @@
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO, artifactPath, assertClean, browserSuite, openPage } from './lib/harness.js';
+import { REPO, artifactPath, assertClean, axeViolations, browserSuite, differenceLines, openPage, retrysimMarkdown } from './lib/harness.js';
 import { serve, siteCopy, watchedPage } from './lib/sites.js';
 
-const require = createRequire(import.meta.url);
-const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-const RETRYSIM = process.env.RETRYSIM || join(REPO, 'build/native/bindings/cli/retrysim');
 
 const env = browserSuite();
 
@@ -28,31 +23,9 @@ async function openCompare(hash, options = {}) {
   return opened;
 }
 
-// The difference lines as the page shows them: metric → { before, after, change, flag }.
-async function differences(page) {
-  return page.$$eval('.rl-compare-diffs tbody tr', (rows) => Object.fromEntries(rows.map((r) => [r.dataset.metric, {
-    label: r.querySelector('th').textContent,
-    before: r.querySelector('[data-side="before"]').textContent,
-    after: r.querySelector('[data-side="after"]').textContent,
-    change: r.querySelector('.rl-diff-change').textContent,
-    changed: r.dataset.changed === 'true',
-    flag: r.dataset.flag || null,
-  }])));
-}
-
-// retrysim's Markdown table for the same link: label → { before, after, change }.
-function markdownRows(hash) {
-  assert.ok(existsSync(RETRYSIM), `no retrysim at ${RETRYSIM}: build the native preset`);
-  const run = spawnSync(RETRYSIM, ['--compare', '--format', 'markdown', '--link', hash], { encoding: 'utf8' });
-  assert.equal(run.status, 0, run.stderr);
-  const rows = {};
-  for (const line of run.stdout.split('\n')) {
-    const cells = line.split('|').slice(1, -1).map((c) => c.trim());
-    if (cells.length !== 4 || cells[0] === 'metric' || cells[0].startsWith('---')) continue;
-    rows[cells[0].replace(/\*\*/g, '')] = { before: cells[1], after: cells[2], change: cells[3].replace(/\*\*/g, '') };
-  }
-  return { rows, text: run.stdout };
-}
+// The difference lines as the page shows them: metric → { label, before, after, change, flag }.
+const differences = (page) => differenceLines(page);
+const markdownRows = retrysimMarkdown;
 
 const figures = (text) => (text.match(/-?[\d,]+(\.\d+)?/g) || []).map((n) => Number(n.replace(/,/g, '')));
 
@@ -175,10 +148,7 @@ describe('compare mode', () => {
   for (const colorScheme of ['light', 'dark']) {
     test(`axe-core reports no violations in compare mode, ${colorScheme}`, async () => {
       const { page } = await openCompare(PRESET_LINK.replace('after.maxRetries=10', 'after.idempotencyKey=true'), { colorScheme, bypassCSP: true });
-      await page.addScriptTag({ content: AXE });
-      const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
-      const violations = result.violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 5).join(', ')}`);
-      assert.deepEqual(violations, []);
+      assert.deepEqual(await axeViolations(page), []);
       await page.screenshot({ path: await artifactPath(`compare-${colorScheme}-preset.png`), fullPage: true });
     });
   }

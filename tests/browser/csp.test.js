@@ -6,26 +6,15 @@
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browserSuite } from './lib/harness.js';
+import { browserSuite, hostSite } from './lib/harness.js';
 import { STRICT_CSP } from './lib/server.js';
-import { serve, siteCopy, waitReady, watchedPage } from './lib/sites.js';
+import { waitReady, watchedPage } from './lib/sites.js';
 
 const env = browserSuite();
-let site;
-let server;
-env.setUp(async () => {
-  site = siteCopy({
-    files: {
-      'host.html': `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Host</title><link rel="icon" href="favicon.svg">
+const host = hostSite(env, {
+  'host.html': `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Host</title><link rel="icon" href="favicon.svg">
 <script src="retry-lab-element.js" defer></script></head><body><main><h1>Host</h1>
 <retry-lab id="a" max-retries="0"></retry-lab><retry-lab id="b" scenario="outage-503-twice" oops="1"></retry-lab></main></body></html>`,
-    },
-  });
-  server = await serve(site.dir);
-});
-env.tearDown(async () => {
-  await server?.close();
-  site?.remove();
 });
 
 // Every CSP report the document gets, from anywhere in it (shadow roots included).
@@ -39,9 +28,9 @@ function observeReports() {
 
 async function open(path) {
   const watched = await watchedPage(env);
-  await watched.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.origin });
+  await watched.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: host.server.origin });
   await watched.page.addInitScript(observeReports);
-  const response = await watched.page.goto(`${server.origin}${path}`);
+  const response = await watched.page.goto(`${host.server.origin}${path}`);
   assert.equal(response.headers()['content-security-policy'], STRICT_CSP);
   return watched;
 }

@@ -8,12 +8,9 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createRequire } from 'node:module';
-import { REPO, artifactPath, browserSuite } from './lib/harness.js';
-import { serve, siteCopy, watchedPage } from './lib/sites.js';
+import { REPO, artifactPath, axeViolations, browserSuite, elementHost, hostSite } from './lib/harness.js';
+import { watchedPage } from './lib/sites.js';
 
-const require = createRequire(import.meta.url);
-const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 const CASES = JSON.parse(readFileSync(join(REPO, '../shared/conformance/fleet-cases.json'), 'utf8')).cases;
 const caseNamed = (name) => {
   const c = CASES.find((k) => k.name === name);
@@ -21,29 +18,15 @@ const caseNamed = (name) => {
   return c.result;
 };
 
-const page = (title, body) => `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${title}</title><link rel="icon" href="favicon.svg">
-<script src="retry-lab-element.js" defer></script></head>
-<body><main><h1>${title}</h1><p>A blog post about retry storms.</p>${body}</main></body></html>`;
+const page = (title, body) => elementHost(title, body, 'A blog post about retry storms.');
 
 const env = browserSuite();
-let site;
-let server;
-env.setUp(async () => {
-  site = siteCopy({
-    files: {
-      'single.html': page('One run', '<retry-lab max-retries="0"></retry-lab>'),
-      'fleet.html': page('The fleet', '<retry-lab id="f" view="fleet" server.drop-stale="unfinishable"></retry-lab>'),
-      'link.html': page('A fleet link', '<retry-lab id="f" view="fleet" link="#v=1&amp;view=fleet&amp;server.queueOrder=lifo"></retry-lab>'),
-      'bad.html': page('Bad attributes', '<retry-lab id="f" view="fleet" policy.max-retries="many" max-retries="2" class="x" data-note="y"></retry-lab>'),
-      'both.html': page('Two views', '<h2>One payment</h2><retry-lab id="one" max-retries="1"></retry-lab><h2>Many callers</h2><retry-lab id="f" view="fleet" gates.bucket="on"></retry-lab>'),
-    },
-  });
-  server = await serve(site.dir);
-});
-env.tearDown(async () => {
-  await server?.close();
-  site?.remove();
+const host = hostSite(env, {
+  'single.html': page('One run', '<retry-lab max-retries="0"></retry-lab>'),
+  'fleet.html': page('The fleet', '<retry-lab id="f" view="fleet" server.drop-stale="unfinishable"></retry-lab>'),
+  'link.html': page('A fleet link', '<retry-lab id="f" view="fleet" link="#v=1&amp;view=fleet&amp;server.queueOrder=lifo"></retry-lab>'),
+  'bad.html': page('Bad attributes', '<retry-lab id="f" view="fleet" policy.max-retries="many" max-retries="2" class="x" data-note="y"></retry-lab>'),
+  'both.html': page('Two views', '<h2>One payment</h2><retry-lab id="one" max-retries="1"></retry-lab><h2>Many callers</h2><retry-lab id="f" view="fleet" gates.bucket="on"></retry-lab>'),
 });
 
 const FLEET_FILES = /\/(retrylab-fleet(-section)?\.js|retry-lab-fleet\.css)$/;
@@ -78,7 +61,7 @@ async function clean(watched) {
 describe('<retry-lab view="fleet">', () => {
   test('a single-run element loads nothing of the fleet', async () => {
     const watched = await watchedPage(env);
-    await watched.page.goto(`${server.origin}/single.html`);
+    await watched.page.goto(`${host.server.origin}/single.html`);
     await watched.page.waitForFunction(() => document.querySelector('retry-lab.rl-ready'));
     await watched.page.evaluate(() => new Promise((r) => setTimeout(r, 300)));
     assert.deepEqual(watched.requests.filter((u) => FLEET_FILES.test(new URL(u).pathname)), []);
@@ -88,7 +71,7 @@ describe('<retry-lab view="fleet">', () => {
   test('its attributes are the fleet request: server.drop-stale="unfinishable" draws the recovery at 22 s, in a worker', async () => {
     const watched = await watchedPage(env);
     const p = watched.page;
-    await p.goto(`${server.origin}/fleet.html`);
+    await p.goto(`${host.server.origin}/fleet.html`);
     await fleetReady(p);
     const expected = caseNamed('9.5 drop unfinishable');
     const s = await shown(p);
@@ -127,7 +110,7 @@ describe('<retry-lab view="fleet">', () => {
   test('a fleet link as its `link` attribute: server.queueOrder=lifo recovers at 20 s; a later attribute recomputes it', async () => {
     const watched = await watchedPage(env);
     const p = watched.page;
-    await p.goto(`${server.origin}/link.html`);
+    await p.goto(`${host.server.origin}/link.html`);
     await fleetReady(p);
     assert.deepEqual((await shown(p)).recovery, caseNamed('9.5 lifo').recovery);
     await setAttributes(p, { link: null, 'gates.bucket': 'on' });
@@ -141,7 +124,7 @@ describe('<retry-lab view="fleet">', () => {
   test('an attribute it cannot use is named in a visible message, and the run on show stays', async () => {
     const watched = await watchedPage(env);
     const p = watched.page;
-    await p.goto(`${server.origin}/bad.html`);
+    await p.goto(`${host.server.origin}/bad.html`);
     await fleetReady(p);
     const opening = caseNamed('9.5 the opening fleet run');
     assert.deepEqual((await shown(p)).recovery, opening.recovery, 'the opening fleet run, not a run with some attributes dropped');
@@ -170,13 +153,11 @@ describe('<retry-lab view="fleet">', () => {
     test(`axe-core finds nothing on a page with a single-run and a fleet element, ${colorScheme}; screenshots at 1280 and 390`, async () => {
       const context = await env.newContext({ colorScheme, bypassCSP: true, viewport: { width: 1280, height: 900 } });
       const p = await context.newPage();
-      await p.goto(`${server.origin}/both.html`);
+      await p.goto(`${host.server.origin}/both.html`);
       await p.waitForFunction(() => document.getElementById('one').classList.contains('rl-ready'));
       await fleetReady(p);
       assert.deepEqual((await shown(p)).recovery, caseNamed('9.5 token bucket').recovery);
-      await p.addScriptTag({ content: AXE });
-      const result = await p.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
-      assert.deepEqual(result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).slice(0, 3).join(', ')}`), [], colorScheme);
+      assert.deepEqual(await axeViolations(p), [], colorScheme);
       // The theme attribute holds against the reader's scheme.
       const other = colorScheme === 'light' ? 'dark' : 'light';
       await p.evaluate((t) => document.getElementById('f').setAttribute('theme', t), other);

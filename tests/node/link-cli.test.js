@@ -28,7 +28,8 @@ async function pageSide() {
   const schema = engine.schema();
   const codec = linkCodec(schema);
   const explorable = { codec, schema, validate: (inputs) => validateInputs(engine, inputs), compute: (inputs) => engine.compute(inputs) };
-  page = { engine, codec, explorable, readLink, compareLink, compareRuns, presetById };
+  const metrics = engine.compareMetrics();
+  page = { engine, codec, explorable, readLink, compareLink, compareRuns, presetById, metrics };
   return page;
 }
 
@@ -242,13 +243,13 @@ const COMPARE_LINKS = [
 ];
 
 test('every comparison reads the same in the page and in retrysim: both runs, the differences, the link', async () => {
-  const { explorable, compareLink, compareRuns, presetById, codec, engine } = await pageSide();
+  const { explorable, compareLink, compareRuns, presetById, codec, engine, metrics } = await pageSide();
   assert.ok(readmeLinks().filter((link) => link.includes('view=compare')).length >= 2, 'the README shows comparison links');
   for (const link of COMPARE_LINKS) {
     const shown = compareLink.readCompareLink(link, explorable, { presetById });
     assert.deepEqual(shown.problems, [], `${link}: the page reads it whole`);
     const model = compareRuns(shown.before.result, shown.after.result, {
-      codec, client: shown.before.client, afterClient: shown.after.client, presetName: (id) => presetById(id).short,
+      metrics, codec, client: shown.before.client, afterClient: shown.after.client, presetName: (id) => presetById(id).short,
     });
     const pageLink = compareLink.encodeCompareLink(shown.before.result.inputs, shown.after.result.inputs, {
       client: shown.before.client, afterClient: shown.after.client, codec, compute: (i) => engine.compute(i), presetById,
@@ -341,8 +342,11 @@ async function fleetSide() {
   const engine = await loadFleetEngine();
   const fleetLink = await import(path.join(repo, 'web/compare/fleet.js'));
   const { compareRuns } = await import(path.join(repo, 'web/compare/model.js'));
-  const table = fleetLink.echoTable(engine.fleet({}).request);
-  fleetPage = { engine, fleetLink, table, compareRuns };
+  const { fleetTable } = await import(path.join(repo, 'web/fleet/model.js'));
+  // The fleet section's table, from the fleet engine's fleetSchema(): the one the page reads
+  // fleet links by, and the one retrysim reads them by (fleetFields()).
+  const table = fleetTable(engine.fleetSchema());
+  fleetPage = { engine, fleetLink, table, compareRuns, metrics: engine.compareMetrics() };
   return fleetPage;
 }
 
@@ -354,10 +358,14 @@ const FLEET_LINKS = [
   'v=1&view=compare&of=fleet&policy.jitter=full&after.server.queueOrder=lifo&after.trigger=null',
   'v=1&view=compare&of=fleet&gates.bucket.capacity=10&after.gates.bucket=on&after.policy.retryOn=timeout',
   'v=1&view=compare&of=fleet&ratePerClient=0.5&after.ratePerClient=0x1&after.idempotencyKey=true',
+  // Paths the opening run's echo holds as null, or not at all (another variant's member): typed
+  // by the fleet engine's table, both readers read them as numbers.
+  'v=1&view=compare&of=fleet&after.server.queueLimit=2000&after.policy.maxBackoffMs=800',
+  'v=1&view=compare&of=fleet&after.network.dist=uniform&after.network.lo=2&after.network.hi=8',
 ];
 
 test('a fleet comparison link: retrysim runs the fleet requests the page reads, with the same rows, and FLEET.md §9.5\'s figures', async () => {
-  const { engine, fleetLink, table, compareRuns } = await fleetSide();
+  const { engine, fleetLink, table, compareRuns, metrics } = await fleetSide();
   assert.ok(FLEET_LINKS.length > 6, 'the README shows a fleet comparison link');
   for (const link of FLEET_LINKS) {
     const read = fleetLink.parseFleetCompareLink(`#${link}`, table);
@@ -370,12 +378,15 @@ test('a fleet comparison link: retrysim runs the fleet requests the page reads, 
     const after = engine.fleet(read.after);
     assert.deepEqual(c.before.request, before.request, `${link}: the before request`);
     assert.deepEqual(c.after.request, after.request, `${link}: the after request`);
-    const model = compareRuns(before, after, { of: 'fleet' });
+    const model = compareRuns(before, after, { metrics, of: 'fleet' });
     assert.deepEqual(c.metrics, model.metrics, `${link}: the metric rows`);
     assert.deepEqual(c.inputs, model.inputs, `${link}: the inputs that differ`);
     assert.equal(c.summary, model.summary, link);
     assert.equal(c.link, `#${link}`);
   }
+  // FLEET.md §3: queueLimit and maxBackoffMs are numbers (null: none), read as numbers.
+  const typed = cliJson(['--link', 'v=1&view=compare&of=fleet&after.server.queueLimit=2000&after.policy.maxBackoffMs=800']).json;
+  assert.deepEqual([typed.before.request.server.queueLimit, typed.after.request.server.queueLimit, typed.after.request.policy.maxBackoffMs], [null, 2000, 800]);
   // The same link and two fleet request files: the same comparison.
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'retrysim-fleet-link-'));
   fs.writeFileSync(path.join(dir, 'before.json'), '{}');

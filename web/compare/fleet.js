@@ -8,15 +8,18 @@
 // rules (bindings/cli/link.cpp, readFleetSides).
 
 import { h, mount, patch } from '../dom.js';
-import { encodeFleetLink, getPath, leaves, parseFleetLink, setPath, stormSeries, verdictOf } from '../fleet/model.js';
+import { encodeFleetLink, fleetTable, getPath, leaves, parseFleetLink, requestDiff, setPath, stormSeries, verdictOf } from '../fleet/model.js';
 import { stormChart } from '../fleet/chart.js';
 import { fleetComputer } from '../fleet/compute.js';
 import { MAX_LINK_LENGTH } from '../share/codec.js';
-import { noticeView } from '../share/notice.js';
-import { compareRuns } from './model.js';
+import { attributesAsCompareLink } from '../share/compare-link.js';
+import { sourceNotice } from './source.js';
+import { compareRuns, metricTable } from './model.js';
+import { attributeOfPath } from '../fleet/embed.js';
 
 const AFTER = 'after.';
 const SINGLE_RUN_KEYS = ['client', 'after.client', 'trace', 'herdCallers'];
+const FLEET_ELEMENT = '<retry-lab view="compare" of="fleet">';
 
 export const isFleetCompareLink = (hash) => (hash.startsWith('#') ? hash.slice(1) : hash).split('&').includes('of=fleet');
 
@@ -26,28 +29,6 @@ function safeDecode(text) {
   } catch {
     return text;
   }
-}
-
-// The table a fleet link's paths are read by (parseFleetLink's `table`): every path of the
-// opening fleet run's request echo, typed by its value there (a number, true or false, a list,
-// text, an object, or null). retrysim types them the same way from the same echo
-// (bindings/cli/link.cpp), so the two readers cannot drift apart whatever else describes the
-// fleet request.
-export function echoTable(echo) {
-  const rows = new Map();
-  const walk = (obj, prefix) => {
-    for (const [name, value] of Object.entries(obj)) {
-      const path = prefix ? `${prefix}.${name}` : name;
-      if (value && typeof value === 'object' && !Array.isArray(value)) {
-        rows.set(path, { name, type: 'object', default: value });
-        walk(value, path);
-      } else {
-        rows.set(path, { name, type: Array.isArray(value) ? 'list' : value === null ? 'null' : typeof value, default: value });
-      }
-    }
-  };
-  walk(echo, '');
-  return { rows, from: 'echo' };
 }
 
 // The after request: the before request with the after side's leaves set on it. A gate the
@@ -66,7 +47,8 @@ export function overlayRequest(base, over) {
 
 // A fleet compare link to { before, after, problems }: each side's fleet request (its
 // differences from the opening fleet run) and the page's { key, value, reason } for every
-// part not used (after keys named with their prefix). `table`: echoTable() of the opening run.
+// part not used (after keys named with their prefix). `table`: fleetTable() of the fleet
+// engine's fleetSchema(), the table the fleet section reads its links by.
 export function parseFleetCompareLink(hash, table) {
   const text = hash.startsWith('#') ? hash.slice(1) : hash;
   if (text.length > MAX_LINK_LENGTH) return { before: {}, after: {}, problems: [{ key: 'link', value: `${text.slice(0, 40)}…`, reason: `is ${text.length} characters long, more than this page reads` }] };
@@ -130,35 +112,195 @@ function differences(comparison) {
     h('tbody', null, comparison.rows));
 }
 
-// `hash()`: the link; `fleet`: { engineUrl, bundleUrl, mainEngine } (the compare bundle doubles
-// as the worker's script, web/compare/index.js); `rowsOf(comparison)` and `summaryNodes`:
-// view.js's difference rows and summary, the single run's own.
-export function mountFleetCompare(box, { hash, linkBase, fleet, rowsOf, summaryNodes }) {
+// The after side's keys: every leaf where the after request's echo differs from the before
+// request's, and a part the after side switches off (a gate, the trigger) as `null`. A gate
+// the after side switches on at its defaults is `gates.<name>=on`.
+export function afterDiff(afterEcho, beforeEcho, table) {
+  let out = {};
+  for (const [path, value] of leaves(afterEcho)) {
+    if (JSON.stringify(value) === JSON.stringify(getPath(beforeEcho, path))) continue;
+    const keys = path.split('.');
+    let at = keys.length;
+    // A part that the before side has off: the after side switches it on.
+    for (let i = 1; i < keys.length; ++i) {
+      if (getPath(beforeEcho, keys.slice(0, i).join('.')) === null) { at = i; break; }
+    }
+    if (at < keys.length) {
+      const part = keys.slice(0, at).join('.');
+      if (getPath(out, part) !== undefined) continue;
+      const on = getPath(afterEcho, part);
+      out = setPath(out, part, part.startsWith('gates.') ? requestDiff({ gates: { [keys[1]]: on } }, { gates: {} }, table).gates[keys[1]] : on);
+      continue;
+    }
+    out = setPath(out, path, value);
+  }
+  for (const [path] of leaves(beforeEcho)) {
+    const keys = path.split('.');
+    for (let i = 1; i <= keys.length; ++i) {
+      const part = keys.slice(0, i).join('.');
+      if (getPath(afterEcho, part) === null && getPath(beforeEcho, part) !== null) {
+        out = setPath(out, part, null);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+// The comparison's link for two fleet results (their echoes): the before request's
+// differences from the opening fleet run, then the after side's (afterDiff). parseFleetCompareLink
+// and retrysim read it back as the same two requests.
+export function encodeFleetCompareLink(beforeEcho, afterEcho, table) {
+  const keys = (diff) => encodeFleetLink(diff).split('&').slice(2);
+  return ['v=1', 'view=compare', 'of=fleet',
+    ...keys(requestDiff(beforeEcho, table.opening, table)),
+    ...keys(afterDiff(afterEcho, beforeEcho, table)).map((part) => AFTER + part)].join('&');
+}
+
+// --- each side's controls, from the fleet engine's table ---------------------------------------
+
+// The controls a side shows for a request's echo: a row of the table for every field the echo
+// holds (a member of a part switched off, or of another variant, is not shown), and a switch for
+// each part that may be off (the trigger, a gate). { path, row, kind, value }, kind one of
+// 'number', 'boolean', 'choice', 'list', 'text', 'switch'.
+export function fleetControls(table, echo) {
+  const out = [];
+  for (const [path, row] of table.rows) {
+    const dot = path.lastIndexOf('.');
+    const parent = dot === -1 ? null : path.slice(0, dot);
+    if (parent !== null) {
+      const holder = getPath(echo, parent);
+      if (!holder || typeof holder !== 'object') continue;
+    }
+    const value = getPath(echo, path);
+    if (row.type === 'object' || row.type === 'variant') {
+      if (row.nullable) out.push({ path, row, kind: 'switch', value: Boolean(value && typeof value === 'object') });
+      continue;
+    }
+    if (value === undefined) continue;
+    const kind = row.type === 'number' ? 'number' : row.type === 'boolean' ? 'boolean' : row.type === 'choice' ? 'choice' : row.type === 'list' ? 'list' : 'text';
+    out.push({ path, row, kind, value });
+  }
+  return out;
+}
+
+// A control's text as the reader types it, read back: { value } or { problem }.
+export function readControl(control, text, checked) {
+  const { row, kind } = control;
+  if (kind === 'switch' || kind === 'boolean') return { value: Boolean(checked) };
+  if (kind === 'choice' || kind === 'text') return { value: text };
+  if (kind === 'list') {
+    const items = text.split(',').map((t) => t.trim()).filter((t) => t !== '');
+    if (row.items && row.items.type === 'number') {
+      const numbers = items.map(Number);
+      if (numbers.some((n) => !Number.isFinite(n))) return { problem: 'is a list of numbers, written with commas' };
+      return { value: numbers };
+    }
+    return { value: items };
+  }
+  if (text.trim() === '') return row.nullable ? { value: null } : { problem: 'needs a number' };
+  const n = Number(text);
+  if (!Number.isFinite(n)) return { problem: 'is not a number' };
+  return { value: n };
+}
+
+// The request after a control changed: a variant's name starts that variant afresh (its
+// members at their defaults), a switch turns a part on at its defaults or off (null).
+export function withControl(request, control, value, table) {
+  const { path, row, kind } = control;
+  const dot = path.lastIndexOf('.');
+  const parent = dot === -1 ? null : table.rows.get(path.slice(0, dot));
+  if (parent && parent.type === 'variant' && parent.discriminator === row.name) return setPath(request, path.slice(0, dot), { [row.name]: value });
+  if (kind === 'switch') {
+    if (!value) return setPath(request, path, null);
+    return setPath(request, path, row.type === 'variant' ? { [row.discriminator]: row.variants[0].name } : {});
+  }
+  return setPath(request, path, value);
+}
+
+const GROUP_WORDS = { policy: 'Retry policy', server: 'Server', trigger: 'What goes wrong', gates: 'What stops a storm (gates)', network: 'Network', spike: 'Spike' };
+
+function controlNode(prefix, control) {
+  const { path, row, kind, value } = control;
+  const id = `${prefix}${path.replace(/[^A-Za-z0-9]/g, '-')}`;
+  const unit = row.unit && row.unit !== row.name ? ` (${row.unit})` : '';
+  const label = kind === 'switch' ? `${path} on` : `${path}${unit}`;
+  const common = { id, 'data-path': path, 'aria-describedby': `${id}-about` };
+  let input;
+  if (kind === 'choice') {
+    input = h('select', common, ...(row.choices || []).map((c) => h('option', { value: c.name, selected: c.name === value }, c.name)));
+  } else if (kind === 'boolean' || kind === 'switch') {
+    input = h('input', { ...common, type: 'checkbox', checked: Boolean(value) });
+  } else {
+    const text = value === null ? '' : Array.isArray(value) ? value.join(',') : String(value);
+    input = h('input', {
+      ...common, type: 'text', value: text, spellcheck: 'false', autocomplete: 'off',
+      inputmode: kind === 'number' ? 'decimal' : null, placeholder: value === null ? 'none' : null,
+    });
+  }
+  return h('div', { class: `rl-fc-control rl-fc-${kind}`, 'data-control': path },
+    h('label', { for: id }, label),
+    input,
+    h('span', { id: `${id}-about`, class: 'rl-fc-about' }, row.description || ''),
+    h('span', { class: 'rl-fc-problem', role: 'alert', 'data-problem': path }));
+}
+
+// A side's controls, grouped by the first part of each path, each group a <details> (the retry
+// policy open).
+function controlsView(prefix, label, controls) {
+  const groups = new Map();
+  for (const c of controls) {
+    const top = c.path.includes('.') ? c.path.slice(0, c.path.indexOf('.')) : 'load';
+    if (!groups.has(top)) groups.set(top, []);
+    groups.get(top).push(c);
+  }
+  return h('div', { class: 'rl-fc-controls', role: 'group', 'aria-label': `${label}: the fleet request` },
+    ...[...groups].map(([top, list]) => h('details', { class: 'rl-fc-group', open: top === 'policy', 'data-group': top },
+      h('summary', null, `${GROUP_WORDS[top] || (top === 'load' ? 'The load and the run' : top)} (${list.length})`),
+      ...list.map((c) => controlNode(prefix, c)))));
+}
+
+// `source`: where the comparison comes from and goes to (source.js: the page's address, or the
+// element's attributes), each function given the fleet table (`hash(table)`, `read(table)`); `fleet`: { engineUrl, bundleUrl, mainEngine }
+// (the compare bundle doubles as the worker's script, web/compare/index.js); `metrics`: the
+// engine's compareMetrics(); `rowsOf(comparison, metrics)` and `summaryNodes`: view.js's
+// difference rows and summary, the single run's own; `idPrefix`: for the ids of several on a page.
+export function mountFleetCompare(box, { source, linkBase, fleet, metrics, rowsOf, summaryNodes, idPrefix = 'cmpf-' }) {
+  const newTab = Boolean(source.newTab);
   const doc = box.ownerDocument;
   const win = doc.defaultView;
   const computer = fleetComputer(win, fleet);
-  const side = (key, label) => h('section', { class: `rl-compare-side rl-compare-${key}`, 'aria-labelledby': `cmpf-${key}-heading`, 'data-side': key },
+  const id = (name) => `${idPrefix}${name}`;
+  const side = (key, label) => h('section', { class: `rl-compare-side rl-compare-${key}`, 'aria-labelledby': id(`${key}-heading`), 'data-side': key },
     h('div', { class: 'rl-compare-side-head' },
-      h('h3', { id: `cmpf-${key}-heading` }, label),
+      h('h3', { id: id(`${key}-heading`) }, label),
       h('p', { class: 'fl-verdict', 'data-verdict': key }),
       h('a', { class: 'rl-compare-alone', 'data-alone': key }, `Open the ${key} fleet run alone`)),
+    h('p', { class: 'rl-failure', role: 'alert', hidden: true, 'data-side-error': key }),
     h('figure', { class: 'rl-compare-figure' },
       h('div', { class: 'fl-chart-box', 'data-chart': key }),
-      h('figcaption', null, `${label}: attempts offered, capacity, successes and timeouts per second, and the queue below.`)));
-  const frame = mount(h('section', { class: 'rl-compare rl-compare-fleet', 'aria-labelledby': 'cmpf-heading' },
+      h('figcaption', null, `${label}: attempts offered, capacity, successes and timeouts per second, and the queue below.`)),
+    h('div', { 'data-controls': key }));
+  const frame = mount(h('section', { class: 'rl-compare rl-compare-fleet', 'aria-labelledby': id('heading') },
     h('div', { class: 'rl-compare-head' },
-      h('h2', { id: 'cmpf-heading', class: 'rl-compare-title' }, 'Before and after: two fleet runs'),
+      h('h2', { id: id('heading'), class: 'rl-compare-title' }, 'Before and after: two fleet runs'),
       h('p', { class: 'rl-compare-summary', 'data-compare-summary': '' }),
       h('div', { 'data-compare-notice': '' }),
       h('p', { class: 'fl-progress', role: 'status', 'data-compare-status': '' }, 'Computing the two fleet runs… (in a worker, so the page stays responsive)'),
       h('p', { class: 'rl-failure', role: 'alert', hidden: true, 'data-compare-error': '' }),
       h('div', { class: 'rl-compare-live', 'data-compare-live': '' }),
-      h('p', { class: 'rl-compare-axis' }, 'Both storms on one time axis: the same seconds, left to right, in each chart.')),
+      h('p', { class: 'rl-compare-axis' }, 'Both storms on one time axis: the same seconds, left to right, in each chart.'),
+      h('div', { class: 'rl-share-row rl-compare-share' },
+        h('label', { class: 'rl-share-label', for: id('link') }, 'Link to this comparison'),
+        h('input', { type: 'text', id: id('link'), class: 'rl-share-link', readonly: true, spellcheck: 'false', autocomplete: 'off' }))),
     h('div', { class: 'rl-compare-sides rl-compare-fleet-sides' }, side('before', 'Before'), side('after', 'After'))), doc);
   box.replaceChildren(frame);
   const $ = (selector) => frame.querySelector(selector);
   let table = null;
-  let shown = null;
+  // Each side: `request` what the reader asked for, `result` the run on show (the last that ran).
+  const sides = { before: { request: null, result: null }, after: { request: null, result: null } };
+  let comparison = null;
+  const notice = sourceNotice($('[data-compare-notice]'), id);
 
   function fail(text) {
     const error = $('[data-compare-error]');
@@ -168,72 +310,189 @@ export function mountFleetCompare(box, { hash, linkBase, fleet, rowsOf, summaryN
     frame.dataset.compared = 'failed';
   }
 
-  function draw(before, after, requests) {
-    const comparison = compareRuns(before, after, { of: 'fleet' });
-    shown = { before, after, comparison, requests };
+  // A side's controls: drawn again only when the fields shown change (a gate switched on, another
+  // trigger), otherwise brought up to the run's values in place, so focus and typing stay.
+  function drawControls(key) {
+    const box = $(`[data-controls="${key}"]`);
+    const controls = fleetControls(table, sides[key].result.request);
+    const shape = controls.map((c) => `${c.path}:${c.kind}`).join(' ');
+    if (box.dataset.shape !== shape) {
+      const open = new Set([...box.querySelectorAll('details[open]')].map((d) => d.dataset.group));
+      const focused = doc.activeElement && box.contains(doc.activeElement) ? doc.activeElement.dataset.path : null;
+      patch(box, controlsView(`${idPrefix}${key}-`, key === 'before' ? 'Before' : 'After', controls));
+      box.dataset.shape = shape;
+      if (open.size) for (const d of box.querySelectorAll('details')) d.open = open.has(d.dataset.group);
+      if (focused) {
+        const again = box.querySelector(`[data-path="${focused}"]`);
+        if (again) again.focus();
+      }
+      box.controls = new Map(controls.map((c) => [c.path, c]));
+      return;
+    }
+    box.controls = new Map(controls.map((c) => [c.path, c]));
+    for (const c of controls) {
+      const input = box.querySelector(`[data-path="${c.path}"]`);
+      if (!input || input === doc.activeElement) continue;
+      if (input.type === 'checkbox') input.checked = Boolean(c.value);
+      else input.value = c.value === null ? '' : Array.isArray(c.value) ? c.value.join(',') : String(c.value);
+    }
+  }
+
+  function draw() {
+    const before = sides.before.result;
+    const after = sides.after.result;
+    comparison = compareRuns(before, after, { metrics, of: 'fleet' });
     patch($('[data-compare-summary]'), summaryNodes(comparison.summary));
-    patch($('[data-compare-live]'), differences({ rows: rowsOf(comparison) }));
+    patch($('[data-compare-live]'), differences({ rows: rowsOf(comparison, metrics) }));
     frame.classList.toggle('rl-compare-side-effect', comparison.sideEffectChanged);
     frame.classList.toggle('rl-compare-outcome', comparison.outcomeChanged);
-    const series = alignedSeries(before, after);
+    // The occ workload (FLEET.md §7) has no storm over time: its means are in the table.
+    const series = before.timeline && after.timeline ? alignedSeries(before, after) : [before, after].map((r) => (r.timeline ? stormSeries(r) : null));
     for (const [i, key, result] of [[0, 'before', before], [1, 'after', after]]) {
-      const verdict = verdictOf(result);
+      const verdict = result.timeline ? verdictOf(result) : { kind: 'none', shortText: `the occ workload: means over ${result.runs ? result.runs.length : 0} runs` };
       const v = $(`[data-verdict="${key}"]`);
       v.dataset.kind = verdict.kind;
       v.textContent = verdict.shortText;
-      patch($(`[data-chart="${key}"]`), stormChart(series[i], { id: `cmpf-${key}-chart`, title: `${key === 'before' ? 'Before' : 'After'}: the storm over time` }));
-      $(`[data-alone="${key}"]`).href = `${linkBase()}#${encodeFleetLink(key === 'before' ? shown.requests[0] : shown.requests[1])}`;
+      patch($(`[data-chart="${key}"]`), series[i]
+        ? stormChart(series[i], { id: id(`${key}-chart`), title: `${key === 'before' ? 'Before' : 'After'}: the storm over time` })
+        : h('p', { class: 'fl-progress' }, 'An occ run has no storm over time: its means are in the table above.'));
+      const alone = $(`[data-alone="${key}"]`);
+      alone.href = `${linkBase()}#${encodeFleetLink(requestDiff(result.request, table.opening, table))}`;
+      if (newTab) {
+        alone.target = '_blank';
+        alone.rel = 'noopener';
+      }
+      drawControls(key);
     }
+    const hash = `#${encodeFleetCompareLink(before.request, after.request, table)}`;
+    $(`#${id('link')}`).value = `${source.address()}${hash}`;
     $('[data-compare-status]').textContent = `Compared: ${comparison.summary.replace(/`/g, '')}.`;
     frame.dataset.compared = 'true';
+    return hash;
   }
 
-  function runSides() {
-    const parsed = parseFleetCompareLink(hash(), table);
-    const notice = $('[data-compare-notice]');
-    notice.replaceChildren();
-    if (parsed.problems.length) notice.append(mount(noticeView((name) => `cmpf-${name}`, parsed.problems, 'link'), doc));
-    $('[data-compare-status]').textContent = 'Computing the two fleet runs… (in a worker, so the page stays responsive)';
+  // Computes the sides whose request is not the run on show, in one job (a newer job replaces
+  // one waiting, so each job carries every side still to compute); `write`: rewrite the link.
+  function compute({ write = false, first = false } = {}) {
+    const due = ['before', 'after'].filter((key) => !sides[key].result || sides[key].ran !== sides[key].request);
+    if (!due.length) return;
     frame.dataset.compared = 'false';
-    computer.run([parsed.before, parsed.after], {
+    frame.dataset.computing = due.join(' '); // which sides this job computes (a test reads it)
+    $('[data-compare-status]').textContent = `Computing the ${due.length === 2 ? 'two fleet runs' : `${due[0]} fleet run`}… (in a worker, so the page stays responsive)`;
+    const asked = due.map((key) => sides[key].request);
+    computer.run(asked, {
       onDone(results) {
-        const bad = results.find((r) => !r.ok);
-        if (bad) {
-          fail(`A fleet run could not run: ${bad.errors.map((e) => e.message).join(' ')}`);
+        const bad = [];
+        due.forEach((key, i) => {
+          const result = results[i];
+          const error = $(`[data-side-error="${key}"]`);
+          if (result && result.ok) {
+            sides[key].result = result;
+            sides[key].ran = asked[i];
+            sides[key].good = asked[i];
+            error.hidden = true;
+            error.textContent = '';
+          } else {
+            bad.push(key);
+            // The last good run stays on show; the request goes back to it.
+            sides[key].request = sides[key].good || asked[i];
+            sides[key].ran = sides[key].request;
+            error.hidden = false;
+            const errors = result && result.errors ? result.errors : [{ message: 'the fleet engine gave no result' }];
+            error.textContent = `${key === 'before' ? 'Before' : 'After'}: ${errors.map((e) => e.message).join(' ')}${sides[key].result ? ' The run on show is the last one that could run.' : ''}`;
+          }
+        });
+        if (!sides.before.result || !sides.after.result) {
+          fail(`A fleet run could not run: ${$(`[data-side-error="${bad[0]}"]`).textContent}`);
           return;
         }
-        draw(results[0], results[1], [parsed.before, parsed.after]);
+        $('[data-compare-error]').hidden = true;
+        const hash = draw();
+        if (write && !first && source.write) source.write(hash);
       },
       onError: (message) => fail(`The fleet engine could not run here (${message}).`),
     });
   }
 
-  // The opening fleet run first: its echo is the table a fleet link's paths are read by.
-  function read() {
-    if (table) {
-      runSides();
+  // A control changed: that side's request, then that side alone computed again.
+  function onControl(event) {
+    const input = event.target;
+    const path = input.dataset && input.dataset.path;
+    const holder = input.closest('[data-controls]');
+    if (!path || !holder || !table) return;
+    const key = holder.dataset.controls;
+    const control = holder.controls && holder.controls.get(path);
+    if (!control) return;
+    const read = readControl(control, input.value, input.checked);
+    const problem = holder.querySelector(`[data-problem="${path}"]`);
+    if (read.problem) {
+      input.setAttribute('aria-invalid', 'true');
+      problem.textContent = `${path} ${read.problem}: the run on show keeps its last value.`;
       return;
     }
-    computer.run([{}], {
-      onDone([opening]) {
-        if (!opening || !opening.ok) {
-          fail('The opening fleet run could not run.');
-          return;
-        }
-        table = echoTable(opening.request);
-        runSides();
-      },
-      onError: (message) => fail(`The fleet engine could not run here (${message}).`),
-    });
+    input.removeAttribute('aria-invalid');
+    problem.textContent = '';
+    sides[key].request = withControl(sides[key].result.request, control, read.value, table);
+    compute({ write: true });
+  }
+  frame.addEventListener('change', onControl);
+
+  // The link (or the element's attributes) read again: both sides from it. `keep`: a source
+  // that has shown a comparison keeps it when what it holds now cannot all be used.
+  function runSides({ keep = false } = {}) {
+    const said = source.read(table);
+    const parsed = parseFleetCompareLink(source.hash(table), table);
+    const problems = [...said.problems, ...parsed.problems.map(said.rename)];
+    if (!notice(problems, said.source, keep)) return;
+    sides.before.request = parsed.before;
+    sides.after.request = parsed.after;
+    compute({ first: true });
+  }
+
+  // The fleet engine's table first: the paths of a link and the controls are read by it.
+  function read(options) {
+    if (table) {
+      runSides(options);
+      return;
+    }
+    computer.schema().then((schema) => {
+      try {
+        table = fleetTable(schema);
+      } catch (error) {
+        fail(`The fleet engine could not run here (${error.message}).`);
+        return;
+      }
+      runSides(options);
+    }, (error) => fail(`The fleet engine could not run here (${error.message}).`));
   }
   read();
   return {
     read,
     fleet: true,
-    comparison: () => (shown ? shown.comparison : null),
+    comparison: () => comparison,
     destroy() {
+      frame.removeEventListener('change', onControl);
       computer.destroy();
       box.replaceChildren();
     },
   };
+}
+
+// <retry-lab view="compare" of="fleet">'s attributes as a fleet compare link (docs/compare.md
+// §3): a fleet attribute (`policy.max-retries`, web/fleet/embed.js) is the before request and
+// what both share, `after-` and a fleet attribute what the after side changes; `link` a fleet
+// compare link, whose keys an attribute overrides. { hash, names: key → attribute, problems }.
+export function fleetCompareLinkOfAttributes(attributes, table, ignored) {
+  const byAttribute = new Map();
+  for (const path of table.rows.keys()) byAttribute.set(attributeOfPath(path), path);
+  const flat = (text) => text.toLowerCase().replace(/-/g, '');
+  return attributesAsCompareLink(attributes, ignored, {
+    keyOf: (own) => byAttribute.get(own),
+    hintOf(own, after) {
+      const meant = [...byAttribute.keys()].find((a) => flat(a) === flat(own) || flat(a.split('.').pop()) === flat(own));
+      return `is not an attribute of ${FLEET_ELEMENT}${meant ? `; did you mean ${after ? 'after-' : ''}${meant}?` : ''}`;
+    },
+    marks: ['view=compare', 'of=fleet'],
+    notOne: 'is not a comparison of two fleet runs (it has no view=compare&of=fleet)',
+  });
 }

@@ -6,46 +6,17 @@
 import { num } from '../format.js';
 import { sameInputValue } from '../share/codec.js';
 
-// The single run's metrics (SPEC §5), in the order the comparison lists them; `flag` marks
-// those whose change is a side effect or an outcome.
-export const RUN_METRICS = [
-  { path: 'metrics.outcome', label: 'outcome', flag: 'outcome' },
-  { path: 'metrics.charges', label: 'charges', flag: 'side-effect' },
-  { path: 'metrics.duplicates', label: 'duplicate charges', flag: 'side-effect' },
-  { path: 'metrics.replays', label: 'replays', flag: '' },
-  { path: 'metrics.attempts', label: 'attempts', flag: '' },
-  { path: 'metrics.elapsedMs', label: 'elapsed', flag: '' },
-  { path: 'metrics.waitingMs', label: 'waiting', flag: '' },
-  { path: 'metrics.stopReason', label: 'stop reason', flag: '' },
-  { path: 'metrics.agentReport', label: 'agent report', flag: '' },
-  { path: 'metrics.lookupNeeded', label: 'lookup needed', flag: '' },
-  { path: 'metrics.refusedWaitMs', label: 'refused wait', flag: '' },
-];
-
-// The fleet's (FLEET.md §8), as retrysim lists them (bindings/cli/compare.cpp): the service
-// workload's recovery and totals, the occ workload's means. A metric's name is its path.
-export const FLEET_SERVICE_METRICS = [
-  { path: 'recovery.recoveredAtMs', label: 'recovers at', flag: 'outcome' },
-  { path: 'recovery.metastable', label: 'metastable', flag: 'outcome' },
-  { path: 'totals.charges', label: 'charges', flag: 'side-effect' },
-  { path: 'totals.duplicateCharges', label: 'duplicate charges', flag: 'side-effect' },
-  { path: 'totals.requests', label: 'requests', flag: '' },
-  { path: 'totals.succeeded', label: 'succeeded', flag: '' },
-  { path: 'totals.successRate', label: 'success rate', flag: '' },
-  { path: 'totals.attempts', label: 'attempts', flag: '' },
-  { path: 'totals.retries', label: 'retries', flag: '' },
-  { path: 'totals.load', label: 'load', flag: '' },
-  { path: 'totals.latencyMs.p50', label: 'p50 latency', flag: '' },
-  { path: 'totals.latencyMs.p90', label: 'p90 latency', flag: '' },
-  { path: 'totals.latencyMs.p99', label: 'p99 latency', flag: '' },
-  { path: 'totals.latencyMs.max', label: 'max latency', flag: '' },
-  { path: 'totals.endMs', label: 'last event', flag: '' },
-];
-export const FLEET_OCC_METRICS = [
-  { path: 'mean.writes', label: 'writes (mean)', flag: '' },
-  { path: 'mean.failures', label: 'failed writes (mean)', flag: '' },
-  { path: 'mean.makespanMs', label: 'makespan (mean)', flag: '' },
-];
+// The metrics a comparison lists are the engine's table, compareMetrics() (core/src/
+// compare_metrics.cpp, the one retrysim reads): `{ run: [row…], fleet: [row…] }`, each row
+// `{ path, name, label, flag, unit, none, when }` (docs/compare.md §2). An answer that is not
+// that table (an engine file without it, an error object) throws, naming what it got.
+export function metricTable(answer) {
+  if (!answer || answer.ok === false || !Array.isArray(answer.run) || !Array.isArray(answer.fleet)) {
+    const said = answer && Array.isArray(answer.errors) ? answer.errors.map((e) => e.message).join(' ') : 'no table of compare metrics';
+    throw new Error(`the engine gave no table of compare metrics (${said})`);
+  }
+  return answer;
+}
 
 // A fleet request's leaves as [path, value] (an empty object, or a null, is one leaf), as
 // retrysim lists the inputs that differ.
@@ -59,7 +30,7 @@ function requestLeaves(value, prefix = '', out = []) {
 }
 
 const at = (value, path) => path.split('.').reduce((v, key) => (v && typeof v === 'object' && key in v ? v[key] : undefined), value);
-const inMs = (path) => /Ms$/.test(path.split('.').pop()) || path.includes('latencyMs.');
+const unitText = (row) => (row && row.unit === 'ms' ? ' ms' : '');
 
 // An input's value in words: numbers as the page writes them, null as "none", lists joined by
 // commas, a script as a link writes it.
@@ -76,25 +47,27 @@ export function inputText(name, value, codec) {
   return JSON.stringify(value);
 }
 
-// A metric's value in words ("3,700 ms", "never", "yes").
-export function metricText(path, value) {
+// A metric's value in words ("3,700 ms", "never", "yes"); `row` its row of the table.
+export function metricText(row, value) {
   if (value === undefined) return '-';
-  if (value === null) return path === 'recovery.recoveredAtMs' ? 'never' : 'none';
-  if (typeof value === 'number') return `${num(value)}${inMs(path) ? ' ms' : ''}`;
+  if (value === null) return row && row.none ? row.none : 'none';
+  if (typeof value === 'number') return `${num(value)}${unitText(row)}`;
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
   return String(value);
 }
 
 // "+1", "-700 ms": the change of a metric whose sides are both numbers.
-export function deltaText(path, delta) {
+export function deltaText(row, delta) {
   if (typeof delta !== 'number') return '';
-  return `${delta > 0 ? '+' : delta < 0 ? '-' : ''}${num(Math.abs(delta))}${inMs(path) ? ' ms' : ''}`;
+  return `${delta > 0 ? '+' : delta < 0 ? '-' : ''}${num(Math.abs(delta))}${unitText(row)}`;
 }
 
 // { of, client?, summary, inputs: [{ name, before?, after? }], metrics: [{ name, label, before,
-// after, delta, changed, flag }], sideEffectChanged, outcomeChanged } for two compute() results.
+// after, delta, changed, flag }], sideEffectChanged, outcomeChanged } for two compute() results
+// (or two fleet() results, `of: 'fleet'`). `metrics`: metricTable(engine.compareMetrics());
 // `presetName(id)`: a preset's short name.
-export function compareRuns(before, after, { codec, client = '', afterClient = client, presetName = (id) => id, of = 'run' }) {
+export function compareRuns(before, after, { metrics: table, codec, client = '', afterClient = client, presetName = (id) => id, of = 'run' }) {
+  const rows = metricTable(table)[of === 'fleet' ? 'fleet' : 'run'];
   const fleet = of === 'fleet';
   const inputs = [];
   const said = [];
@@ -115,14 +88,12 @@ export function compareRuns(before, after, { codec, client = '', afterClient = c
     for (const name of Object.keys(before.inputs)) add(name, before.inputs[name], after.inputs[name]);
     for (const name of Object.keys(after.inputs)) if (!(name in before.inputs)) add(name, undefined, after.inputs[name]);
   }
-  const list = !fleet ? RUN_METRICS : [
-    ...(before.totals || after.totals ? FLEET_SERVICE_METRICS : []),
-    ...(before.mean || after.mean ? FLEET_OCC_METRICS : []),
-  ];
+  // A row is listed when either run has its `when` member (the fleet's two workloads differ).
+  const list = rows.filter((row) => before[row.when] !== undefined || after[row.when] !== undefined);
 
   let sideEffectChanged = false;
   let outcomeChanged = false;
-  const metrics = list.map(({ path, label, flag }) => {
+  const metrics = list.map(({ path, name, label, flag }) => {
     const x = at(before, path);
     const y = at(after, path);
     const changed = !(x !== undefined && y !== undefined && sameInputValue(x, y)) && (x !== undefined || y !== undefined);
@@ -130,7 +101,7 @@ export function compareRuns(before, after, { codec, client = '', afterClient = c
     if (shown === 'side-effect') sideEffectChanged = true;
     if (shown === 'outcome') outcomeChanged = true;
     return {
-      name: fleet ? path : path.slice(path.indexOf('.') + 1), label,
+      name, label,
       before: x === undefined ? null : x, after: y === undefined ? null : y,
       delta: typeof x === 'number' && typeof y === 'number' ? y - x : null,
       changed, flag: shown,

@@ -7,10 +7,10 @@
 import { h, mount, patch } from '../dom.js';
 import { presetById } from '../clients/presets.js';
 import { encodeCompareLink, isCompareLink, readCompareLink } from '../share/compare-link.js';
-import { noticeView, problemText } from '../share/notice.js';
-import { compareRuns, deltaText, metricText } from './model.js';
+import { compareRuns, deltaText, metricTable, metricText } from './model.js';
 import { alignedTimelines } from './timeline.js';
-import { isFleetCompareLink, mountFleetCompare } from './fleet.js';
+import { fleetCompareLinkOfAttributes, isFleetCompareLink, mountFleetCompare } from './fleet.js';
+import { pageSource, sourceNotice } from './source.js';
 
 const WRITE_DELAY_MS = 200;
 const presetName = (id) => (presetById(id) ? presetById(id).short : id);
@@ -22,27 +22,29 @@ function summaryNodes(summary) {
 
 // The difference lines: every metric, before and after; the changed ones say by how much, and
 // a side effect or outcome that changes says so in words (not by colour alone).
-export function differencesView(comparison) {
+export function differencesView(comparison, table) {
   return h('table', { class: 'rl-compare-diffs' },
     h('caption', null, 'What changes, metric by metric'),
     h('thead', null, h('tr', null,
       h('th', { scope: 'col' }, 'Metric'), h('th', { scope: 'col' }, 'Before'), h('th', { scope: 'col' }, 'After'), h('th', { scope: 'col' }, 'Change'))),
-    h('tbody', null, differenceRows(comparison)));
+    h('tbody', null, differenceRows(comparison, table)));
 }
 
-// A row per metric (a fleet metric's name is its path in the fleet result).
-export function differenceRows(comparison) {
+// A row per metric; `table`: the engine's compareMetrics() (model.js metricTable), whose rows
+// say each metric's unit and the words for none.
+export function differenceRows(comparison, table) {
+  const rows = new Map(metricTable(table)[comparison.of === 'fleet' ? 'fleet' : 'run'].map((row) => [row.name, row]));
   return comparison.metrics.map((m) => {
-      const path = comparison.of === 'fleet' ? m.name : `metrics.${m.name}`;
+      const row = rows.get(m.name);
       const flagWords = m.flag === 'side-effect' ? 'side effect changes' : m.flag === 'outcome' ? 'outcome changes' : '';
-      const change = m.changed ? [deltaText(path, m.delta), flagWords].filter(Boolean).join(', ') || 'changed' : 'same';
+      const change = m.changed ? [deltaText(row, m.delta), flagWords].filter(Boolean).join(', ') || 'changed' : 'same';
       return h('tr', {
         class: `rl-diff${m.changed ? ' rl-diff-changed' : ''}${m.flag ? ' rl-diff-flag' : ''}`,
         'data-metric': m.name, 'data-changed': m.changed ? 'true' : 'false', 'data-flag': m.flag || null,
       },
       h('th', { scope: 'row' }, m.label),
-      h('td', { 'data-side': 'before' }, metricText(path, m.before)),
-      h('td', { 'data-side': 'after' }, metricText(path, m.after)),
+      h('td', { 'data-side': 'before' }, metricText(row, m.before)),
+      h('td', { 'data-side': 'after' }, metricText(row, m.after)),
       h('td', { class: 'rl-diff-change' }, m.flag ? h('strong', null, change) : change));
   });
 }
@@ -72,35 +74,15 @@ function frameView() {
     h('div', { class: 'rl-compare-sides' }, side('before', 'Before'), side('after', 'After')));
 }
 
-// Where a comparison comes from and goes to: the page's address by default. <retry-lab
-// view="compare"> passes its own (its attributes as a link, web/embed/element.js): it never
-// writes the host page's address.
-//   hash(): the compare link; write(hash): keep the link as the sides change (or null);
-//   address(): the page the link's hash goes on; read(): { problems, rename(p), source }, what
-//   the source itself could not use and how a link key is named to the reader.
-const pageSource = (win, linkBase) => ({
-  hash: () => win.location.hash,
-  write(hash) {
-    if (win.location.hash === hash) return;
-    try {
-      win.history.replaceState(win.history.state, '', hash);
-    } catch {
-      // A browser that refuses keeps the link it has.
-    }
-  },
-  address: () => win.location.href.split('#')[0],
-  read: () => ({ problems: [], rename: (p) => p, source: 'link' }),
-  newTab: win.document.documentElement.hasAttribute('data-embed'),
-});
-
 // `app`: the page's explorable (its codec, schema and engine calls judge the link);
 // `createExplorable`: app.js's, passed in so this bundle does not carry a second copy.
 export function mountCompare(box, { app, engine, createExplorable, linkBase, source = null }) {
   const doc = box.ownerDocument;
   const win = doc.defaultView;
-  const from = source || pageSource(win, linkBase);
+  const from = source || pageSource(win);
   const embed = from.newTab;
   const judge = { codec: app.codec, schema: app.schema, validate: app.validate, compute: app.compute };
+  const metrics = metricTable(engine.compareMetrics());
   const frame = mount(frameView(), doc);
   box.replaceChildren(frame);
   const $ = (selector) => frame.querySelector(selector);
@@ -130,9 +112,9 @@ export function mountCompare(box, { app, engine, createExplorable, linkBase, sou
 
   function draw() {
     const [b, a] = echoes();
-    const comparison = compareRuns(b, a, { codec: app.codec, ...clients, presetName });
+    const comparison = compareRuns(b, a, { metrics, codec: app.codec, ...clients, presetName });
     patch($('[data-compare-summary]'), summaryNodes(comparison.summary));
-    patch($('[data-compare-live]'), differencesView(comparison));
+    patch($('[data-compare-live]'), differencesView(comparison, metrics));
     frame.classList.toggle('rl-compare-side-effect', comparison.sideEffectChanged);
     frame.classList.toggle('rl-compare-outcome', comparison.outcomeChanged);
     const drawn = $('[data-compare-timeline]');
@@ -161,26 +143,12 @@ export function mountCompare(box, { app, engine, createExplorable, linkBase, sou
 
   // `keep`: a source that has shown a comparison keeps it when what it holds now cannot all be
   // used (an attribute changed to a bad value): the notice names what, the runs stay.
-  let shownOnce = false;
-  let lastProblems = new Set();
+  const notice = sourceNotice($('[data-compare-notice]'), (name) => `cmp-${name}`);
   function read({ keep = false } = {}) {
     const said = from.read();
     const shown = readCompareLink(from.hash(), judge, { presetById });
     const problems = [...said.problems, ...shown.problems.map(said.rename)];
-    const texts = new Set(problems.map(problemText));
-    const fresh = [...texts].some((t) => !lastProblems.has(t));
-    const notice = $('[data-compare-notice]');
-    notice.replaceChildren();
-    if (problems.length) notice.append(mount(noticeView((name) => `cmp-${name}`, problems, said.source), doc));
-    if (keep && shownOnce && fresh) {
-      const lead = notice.querySelector('.rl-notice-lead');
-      if (lead) lead.textContent = said.source === 'link'
-        ? 'Some of this link could not be used, so the comparison on show is the last one that could:'
-        : 'Some attributes of this <retry-lab> could not be used, so the comparison on show is the last one whose attributes could:';
-      return;
-    }
-    shownOnce = true;
-    lastProblems = texts;
+    if (!notice(problems, said.source, keep)) return;
     clients = { client: shown.before.client, afterClient: shown.after.client };
     loading = true;
     try {
@@ -250,6 +218,11 @@ export function compareLinkFrom(app) {
   return `#${encodeCompareLink(state.result.inputs, state.result.inputs, { client, codec: app.codec, compute: app.compute, presetById })}`;
 }
 
+// A comparison of two fleet runs with the single run's difference rows and summary (for the
+// element, web/compare/element.js; the page's is mounted below).
+export const mountFleetCompareWith = (box, options) => mountFleetCompare(box, { rowsOf: differenceRows, summaryNodes, ...options });
+export { fleetCompareLinkOfAttributes, isFleetCompareLink };
+
 // Compare mode on a page (compare/hook.js loads this bundle and calls it once): while the
 // address is a view=compare link, the comparison shows in place of the explorable `root`; a
 // link to one run brings the explorable back (share/link.js reads it).
@@ -263,7 +236,10 @@ export function attachCompareMode(root, options) {
   let view = null;
   // A comparison of two fleet runs (of=fleet, compare/fleet.js) or of two single runs.
   const mountFor = (hash) => (isFleetCompareLink(hash)
-    ? mountFleetCompare(box, { hash: () => win.location.hash, linkBase: options.linkBase, fleet: options.fleet, rowsOf: differenceRows, summaryNodes })
+    ? mountFleetCompare(box, {
+      source: pageSource(win), linkBase: options.linkBase, fleet: options.fleet, metrics: metricTable(options.engine.compareMetrics()),
+      rowsOf: differenceRows, summaryNodes,
+    })
     : mountCompare(box, options));
   function follow() {
     if (isCompareLink(win.location.hash)) {

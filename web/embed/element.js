@@ -31,6 +31,9 @@ const isGlobal = (name) => GLOBAL.has(name) || name.startsWith('data-') || name.
 
 // The site beside this script: "Copy link" and "Open in Retry Lab" go to its index.html.
 const SCRIPT_URL = typeof document !== 'undefined' && document.currentScript ? document.currentScript.src : '';
+const SITE = SCRIPT_URL ? new URL('index.html', SCRIPT_URL).href : null;
+// The page a link goes to: the site beside this script, or (without one) the host page.
+const linkBase = () => SITE || window.location.href.split('#')[0];
 
 let sheet = null;
 function styleSheet() {
@@ -130,31 +133,45 @@ class RetryLabElement extends HTMLElement {
     });
   }
 
+  // Loads what a view needs (`load()`, a promise), then, while `current()` still holds (the
+  // element is on the page), mounts it: `mountWith(loaded)`'s answer, or null. A load that
+  // fails is said in the element (`failed(error)`, by default fail() below); an element taken
+  // off the page meanwhile starts again when it comes back (`gone()`). The single run, the
+  // fleet view and compare mode all start this way.
+  async loadThenMount(load, mountWith, { failed = (error) => this.fail(error), current = () => this.isConnected, gone = () => { this.started = false; } } = {}) {
+    let loaded;
+    try {
+      loaded = await load();
+    } catch (error) {
+      failed(error);
+      return null;
+    }
+    if (!current()) {
+      gone();
+      return null;
+    }
+    return mountWith(loaded);
+  }
+
+  ready() {
+    this.classList.add('rl-ready');
+    this.dispatchEvent(new CustomEvent('retry-lab-ready', { bubbles: true }));
+  }
+
   // view="fleet": the fleet view (web/fleet/embed.js), whose code (retrylab-fleet-section.js)
   // and engine (retrylab-fleet.js) load beside this script only for such an element.
   async startFleet() {
     this.box.querySelector('.rl-loading').textContent = 'Loading the fleet…';
     this.box.setAttribute('aria-label', 'Retry Lab: many callers, one server');
-    let code;
-    try {
-      code = await loadBundle(document, 'retrylab-fleet-section.js', 'RetryLabFleetCode');
-    } catch (error) {
-      this.fail(error);
-      return;
-    }
-    if (!this.isConnected) {
-      this.started = false;
-      return;
-    }
-    const base = SCRIPT_URL ? new URL('index.html', SCRIPT_URL).href : null;
-    this.fleetView = code.mountFleetElement({
-      box: this.box,
-      attributes: () => [...this.attributes].filter((a) => !isGlobal(a.name)).map((a) => [a.name, a.value]),
-      linkBase: () => base || window.location.href.split('#')[0],
+    await this.loadThenMount(() => loadBundle(document, 'retrylab-fleet-section.js', 'RetryLabFleetCode'), async (code) => {
+      this.fleetView = code.mountFleetElement({
+        box: this.box,
+        attributes: () => [...this.attributes].filter((a) => !isGlobal(a.name)).map((a) => [a.name, a.value]),
+        linkBase: () => linkBase(),
+      });
+      await this.fleetView.ready;
+      this.ready();
     });
-    await this.fleetView.ready;
-    this.classList.add('rl-ready');
-    this.dispatchEvent(new CustomEvent('retry-lab-ready', { bubbles: true }));
   }
 
   async start() {
@@ -162,31 +179,20 @@ class RetryLabElement extends HTMLElement {
       this.startFleet();
       return;
     }
-    let loaded;
-    try {
-      loaded = await engine();
-    } catch (error) {
-      this.fail(error);
-      return;
-    }
-    if (!this.isConnected) {
-      this.started = false;
-      return;
-    }
-    this.box.replaceChildren();
-    this.loaded = loaded;
-    this.app = createExplorable(this.box, loaded, { idPrefix: this.idPrefix });
-    const base = SCRIPT_URL ? new URL('index.html', SCRIPT_URL).href : null;
-    this.share = attachShareBar(this.box, this.app, {
-      id: this.id_,
-      linkBase: () => base || window.location.href.split('#')[0],
-      openLabel: base ? 'Open in Retry Lab' : null,
-      loadExports: () => Promise.resolve(exportFiles), // one script: the downloads are inside
+    await this.loadThenMount(engine, (loaded) => {
+      this.box.replaceChildren();
+      this.loaded = loaded;
+      this.app = createExplorable(this.box, loaded, { idPrefix: this.idPrefix });
+      this.share = attachShareBar(this.box, this.app, {
+        id: this.id_,
+        linkBase,
+        openLabel: SITE ? 'Open in Retry Lab' : null,
+        loadExports: () => Promise.resolve(exportFiles), // one script: the downloads are inside
+      });
+      this.nameLandmarks();
+      this.loadAttributes();
+      this.ready();
     });
-    this.nameLandmarks();
-    this.loadAttributes();
-    this.classList.add('rl-ready');
-    this.dispatchEvent(new CustomEvent('retry-lab-ready', { bubbles: true }));
   }
 
   // Several elements on a page each hold the same landmarks (the inputs' form, the event
@@ -244,9 +250,16 @@ class RetryLabElement extends HTMLElement {
   // Compare mode (issue 17, docs/compare.md §3): its code is a bundle of its own,
   // retry-lab-compare.js beside this script, loaded the first time an element asks for it. It
   // shows in place of the single run, reads the attributes as a compare link
-  // (share/compare-link.js) and never writes the host page's address.
+  // (share/compare-link.js; of="fleet", or a link of two fleet runs: compare/fleet.js) and
+  // never writes the host page's address.
+  wantsFleetCompare() {
+    const link = this.getAttribute('link') || '';
+    return this.getAttribute('of') === 'fleet' || link.split(/[#&]/).includes('of=fleet');
+  }
+
   loadCompare() {
-    const read = () => compareLinkOfAttributes(this.attributes, this.app.codec, isGlobal);
+    const fleet = this.wantsFleetCompare();
+    if (this.compare && this.compareFleet !== fleet) this.leaveCompare();
     if (this.compare) {
       this.compare.then((view) => view && view.read({ keep: true }));
       return;
@@ -260,41 +273,51 @@ class RetryLabElement extends HTMLElement {
     loading.textContent = 'Loading the comparison…';
     holder.append(loading);
     this.rootBox.append(holder);
-    const base = SCRIPT_URL ? new URL('index.html', SCRIPT_URL).href : window.location.href.split('#')[0];
+    const base = linkBase();
     const app = this.app;
     const token = {}; // this entry into compare mode (one left before its code came is dropped)
     this.compareToken = token;
-    this.compare = loadBundle(document, 'retry-lab-compare.js', 'RetryLabCompareElement').then((code) => {
-      if (this.compareToken !== token || !this.app) return null;
+    this.compareFleet = fleet;
+    this.compareBox = holder;
+    this.compare = this.loadThenMount(() => loadBundle(document, 'retry-lab-compare.js', 'RetryLabCompareElement'), (code) => {
       const css = new CSSStyleSheet();
       css.replaceSync(code.css);
       this.shadowRoot.adoptedStyleSheets = [styleSheet(), css];
-      const attribute = (key) => {
-        const now = read();
-        return now.names.get(key) || (this.hasAttribute('link') ? `link's ${key}` : key);
-      };
-      const view = code.mountCompare(holder, {
-        app, engine: this.loaded, createExplorable, linkBase: () => base,
-        source: {
-          hash: () => read().hash,
-          write: null,
-          address: () => base,
-          read: () => ({ problems: read().problems, rename: (p) => ({ ...p, key: attribute(p.key) }), source: 'attributes' }),
-          newTab: false,
+      // The attributes as a link, and a link's key named as the author wrote it.
+      const source = (readIt) => ({
+        hash: (table) => readIt(table).hash,
+        write: null,
+        address: () => base,
+        read: (table) => {
+          const now = readIt(table);
+          const rename = (p) => ({ ...p, key: now.names.get(p.key) || (this.hasAttribute('link') ? `link's ${p.key}` : p.key) });
+          return { problems: now.problems, rename, source: 'attributes' };
         },
+        newTab: false,
       });
+      const view = fleet
+        ? code.mountFleetCompare(holder, {
+          source: source((table) => code.fleetCompareLinkOfAttributes(this.attributes, table, isGlobal)),
+          linkBase: () => base, metrics: this.loaded.compareMetrics(), idPrefix: `${this.idPrefix}cmpf-`,
+        })
+        : code.mountCompare(holder, {
+          app, engine: this.loaded, createExplorable, linkBase: () => base,
+          source: source(() => compareLinkOfAttributes(this.attributes, app.codec, isGlobal)),
+        });
       this.classList.add('rl-compare-ready');
       return view;
-    }).catch((error) => {
-      holder.replaceChildren();
-      const p = document.createElement('p');
-      p.className = 'rl-failure';
-      p.setAttribute('role', 'alert');
-      p.textContent = `The comparison could not load (${error.message}): retry-lab-compare.js belongs beside retry-lab-element.js.`;
-      holder.append(p);
-      return null;
+    }, {
+      current: () => this.compareToken === token && Boolean(this.app),
+      gone: () => {},
+      failed: (error) => {
+        holder.replaceChildren();
+        const p = document.createElement('p');
+        p.className = 'rl-failure';
+        p.setAttribute('role', 'alert');
+        p.textContent = `The comparison could not load (${error.message}): retry-lab-compare.js belongs beside retry-lab-element.js.`;
+        holder.append(p);
+      },
     });
-    this.compareBox = holder;
   }
 
   leaveCompare() {

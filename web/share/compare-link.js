@@ -180,35 +180,48 @@ export const sideLink = (echo, codec) => codec.encodeLink(echo);
 // attribute name (so a notice names what the page's author wrote); `problems`, the attributes
 // that are not inputs. `ignored(name)`: the element's own attributes (theme, id, data-…).
 export function compareLinkOfAttributes(attributes, codec, ignored) {
+  return attributesAsCompareLink(attributes, ignored, {
+    keyOf: (own) => (own === 'client' ? 'client' : codec.fieldOfAttribute(own)),
+    hintOf: (own, after) => codec.attributeHint(own).replace(/did you mean (\S+)\?$/, (m, x) => `did you mean ${after ? 'after-' : ''}${x}?`),
+    marks: ['view=compare'],
+    notOne: 'is not a comparison link (it has no view=compare)',
+  });
+}
+
+// The reading both kinds of <retry-lab view="compare"> share (single runs above; two fleet
+// runs in compare/fleet.js): `keyOf(own)` the link key an attribute (without `after-`) names,
+// or none; `hintOf(own, after)` why one is not; `marks` the link's keys that say what it is
+// (`view=compare`, `of=fleet`), added where `link` lacks them; `notOne` the problem of a `link`
+// without the last of them. The attributes `view` and `of` say what the element is.
+export function attributesAsCompareLink(attributes, ignored, { keyOf, hintOf, marks, notOne }) {
   const parts = [];
   const names = new Map();
   const problems = [];
   let link = '';
   for (const { name, value } of attributes) {
-    if (name === 'view' || ignored(name)) continue;
+    if (name === 'view' || name === 'of' || ignored(name)) continue;
     if (name === 'link') {
       link = value;
       continue;
     }
     const after = name.startsWith('after-');
     const own = after ? name.slice('after-'.length) : name;
-    const field = own === 'client' ? 'client' : codec.fieldOfAttribute(own);
+    const field = keyOf(own);
     if (!field) {
-      const hint = codec.attributeHint(own).replace(/did you mean (\S+)\?$/, (m, x) => `did you mean ${after ? 'after-' : ''}${x}?`);
-      problems.push(problem(name, value, hint));
+      problems.push(problem(name, value, hintOf(own, after)));
       continue;
     }
     const key = (after ? AFTER : '') + field;
     names.set(key, name);
     parts.push(`${key}=${String(value).replace(/[&#%]/g, (c) => encodeURIComponent(c))}`);
   }
-  let head = [`v=${LINK_VERSION}`, 'view=compare'];
+  let head = [`v=${LINK_VERSION}`, ...marks];
   if (link) {
     const text = link.includes('#') ? link.slice(link.indexOf('#') + 1) : link;
     // An attribute overrides the link's key for the same input (as <retry-lab view="fleet">'s do).
     const own = text.split('&').filter(Boolean).filter((part) => !names.has(safeDecode(part.split('=')[0])));
-    if (!own.includes('view=compare')) problems.push(problem('link', link, 'is not a comparison link (it has no view=compare)'));
-    head = [...(own.some((p) => p.startsWith('v=')) ? [] : [`v=${LINK_VERSION}`]), ...(own.includes('view=compare') ? [] : ['view=compare']), ...own];
+    if (!own.includes(marks[marks.length - 1])) problems.push(problem('link', link, notOne));
+    head = [...(own.some((p) => p.startsWith('v=')) ? [] : [`v=${LINK_VERSION}`]), ...marks.filter((m) => !own.includes(m)), ...own];
   }
   return { hash: `#${[...head, ...parts].join('&')}`, names, problems };
 }

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "retrylab/compare_metrics.hpp"  // compareMetrics(): what a comparison lists
 #include "retrylab/fields.hpp"
 #include "retrylab/value.hpp"
 

@@ -4,12 +4,16 @@
 
 import { after, afterEach, before, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { startServer } from './server.js';
 import { DIST, REPO, checkBuilt } from './dist.js';
 import { loadEngineInNode } from './engine.js';
+import { serve, siteCopy } from './sites.js';
 
 export { DIST, REPO, checkBuilt };
 export const ARTIFACTS = join(REPO, 'build/artifacts');
@@ -161,4 +165,71 @@ export async function artifactPath(name) {
 // are drawn (or have said that they could not load). Nothing to do on a page without them.
 export async function loadSections(page) {
   return page.evaluate(() => (window.retryLabSections ? window.retryLabSections.load().then(() => 'loaded', (e) => `failed: ${e.message}`) : 'none'));
+}
+
+// --- what several test files share -----------------------------------------------------------
+
+// axe-core's script, injected as an inline script (so into a page opened with bypassCSP).
+export const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+// axe-core's violations on `page` (in the element `selector`, or the whole document), one
+// "id: first targets" line each: an empty list when it finds nothing.
+export async function axeViolations(page, selector = null) {
+  if (!(await page.evaluate(() => Boolean(window.axe)))) await page.addScriptTag({ content: AXE });
+  const result = await page.evaluate((s) => window.axe.run(s ? document.querySelector(s) : document, { resultTypes: ['violations'] }), selector);
+  return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).slice(0, 3).join(', ')}`);
+}
+
+// The native retrysim, and what `retrysim --link <hash> --format markdown` prints: `text`, and
+// `rows` its metric table, label → { before, after, change } (bold marks taken off).
+export const RETRYSIM = process.env.RETRYSIM || join(REPO, 'build/native/bindings/cli/retrysim');
+export function retrysimMarkdown(hash) {
+  assert.ok(existsSync(RETRYSIM), `no retrysim at ${RETRYSIM}: build the native preset`);
+  const run = spawnSync(RETRYSIM, ['--link', hash, '--format', 'markdown'], { encoding: 'utf8' });
+  assert.equal(run.status, 0, run.stderr);
+  const rows = {};
+  for (const line of run.stdout.split('\n')) {
+    const cells = line.split('|').slice(1, -1).map((c) => c.trim());
+    if (cells.length !== 4 || cells[0] === 'metric' || cells[0].startsWith('---')) continue;
+    rows[cells[0].replace(/\*\*/g, '')] = { before: cells[1], after: cells[2], change: cells[3].replace(/\*\*/g, '') };
+  }
+  return { rows, text: run.stdout };
+}
+
+// A comparison's difference lines as drawn (compare/view.js differenceRows) inside `root` (a
+// selector; `host`: the id of a <retry-lab> whose shadow root holds them): metric → { label,
+// before, after, change, changed, flag }.
+export function differenceLines(page, { root = '', host = null } = {}) {
+  return page.evaluate(([r, id]) => {
+    const scope = id ? document.getElementById(id).shadowRoot : document;
+    return Object.fromEntries([...scope.querySelectorAll(`${r} .rl-compare-diffs tbody tr`)].map((row) => [row.dataset.metric, {
+      label: row.querySelector('th').textContent,
+      before: row.querySelector('[data-side="before"]').textContent,
+      after: row.querySelector('[data-side="after"]').textContent,
+      change: row.querySelector('.rl-diff-change').textContent,
+      changed: row.dataset.changed === 'true',
+      flag: row.dataset.flag || null,
+    }]));
+  }, [root, host]);
+}
+
+// A host page of <retry-lab> (the element's script beside it), titled `title`, holding `body`.
+export const elementHost = (title, body, lead = 'A blog post about retries.') => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${title}</title><link rel="icon" href="favicon.svg">
+<script src="retry-lab-element.js" defer></script></head>
+<body><main><h1>${title}</h1><p>${lead}</p>${body}</main></body></html>`;
+
+// Host pages of a test file (`files`: { 'host.html': text, … }) beside a copy of the site, served
+// on a port of their own from the file's set-up to its end: { server, site } once set up.
+export function hostSite(env, files) {
+  const host = { server: null, site: null };
+  env.setUp(async () => {
+    host.site = siteCopy({ files });
+    host.server = await serve(host.site.dir);
+  });
+  env.tearDown(async () => {
+    await host.server?.close();
+    host.site?.remove();
+  });
+  return host;
 }

@@ -31,8 +31,10 @@ const BUDGET_BYTES = 60 * 1024;
 const LATER = [
   // Issue 18: the engine file, loaded by the page's bundle on first need (a control that changes
   // the inputs, a "Try it", a link naming a run, the sections below the article): 41.0 KB
-  // gzipped when it left the opening page.
-  { what: 'the engine file, on first need', files: ['retrylab-engine.js'], ceiling: 41.5 * 1024, scrolled: true },
+  // gzipped when it left the opening page. 42 KB since it carries the table of compare metrics
+  // (issue 17, compareMetrics(), core/src/compare_metrics.cpp: +0.7 KB gzipped), which the page's
+  // compare mode and retrysim read instead of a list each.
+  { what: 'the engine file, on first need', files: ['retrylab-engine.js'], ceiling: 42 * 1024, scrolled: true },
   // 31 KB until issue 16, whose 25 client presets (each with its versions, releases, what the
   // engine cannot represent and what the page sets) took the sections from 28.4 to 33.8 KB
   // gzipped; their quotes and file/line pins stay out of the page (web/clients/sources.js,
@@ -47,8 +49,9 @@ const LATER = [
   // Compare mode (issue 17): two explorables' differences, the shared axis, and the client presets
   // a comparison link may name (about 10 KB of the 17): 17.1 KB when it came. 25.4 KB since it
   // draws a comparison of two fleet runs (the fleet section's link reader, storm chart, worker
-  // client and chart styles, web/fleet/, about 8 KB).
-  { what: 'compare mode', files: ['retrylab-compare.js', 'retrylab-compare.css'], ceiling: 26 * 1024 },
+  // client and chart styles, web/fleet/, about 8 KB). 28.5 KB since each fleet side has its own
+  // controls, made from the fleet engine's table, and rewrites the link (compare/fleet.js: 27.8 KB).
+  { what: 'compare mode', files: ['retrylab-compare.js', 'retrylab-compare.css'], ceiling: 28.5 * 1024 },
   // Issue 20: the fleet section at the article's end (web/fleet/; the client presets' gates
   // come with it, through web/clients/presets.js, about 10 KB, and the anchors’ figures the
   // reproductions draw, web/fleet/reference.js, about 5 KB), and the fleet engine file it runs in a
@@ -70,8 +73,9 @@ const LATER = [
 // (+3.2 KB) and the bundle's loader (+1.0 KB): 212 KB. 220.1 KB once issues 15, 16, 18 and 20
 // were merged at 16:50 on 2026-12-01: issue 15's figure beside the article (2.0 KB) and its
 // mechanism drawn (3.4 KB) on the opening page, the client cards' gate units (0.2 KB), the fleet
-// element view and downloads (1.9 KB): 221 KB.
-const SCROLLED_CEILING_BYTES = 221 * 1024;
+// element view and downloads (1.9 KB): 221 KB. 222.5 KB since both engine files carry the table
+// of compare metrics (issue 17, about 0.7 KB gzipped in each).
+const SCROLLED_CEILING_BYTES = 222.5 * 1024;
 
 // Local files a page or stylesheet loads: <script src>, <link href> of the kinds a browser
 // fetches, <img>/<source> src, and url(...) in CSS. Links to other pages (<a href>) are not loads.
