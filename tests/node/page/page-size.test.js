@@ -29,8 +29,10 @@ const BUDGET_BYTES = 60 * 1024;
 const LATER = [
   // Issue 18: the engine file, loaded by the page's bundle on first need (a control that changes
   // the inputs, a "Try it", a link naming a run, the sections below the article): 41.0 KB
-  // gzipped when it left the opening page.
-  { what: 'the engine file, on first need', files: ['retrylab-engine.js'], ceiling: 41.5 * 1024, scrolled: true },
+  // gzipped when it left the opening page. 44.5 KB since issue 18's engine budgets: value.cpp at
+  // -O2 (+2.5 KB, compute({}) 30% faster in WebAssembly) and sweep() written straight to the tape
+  // (+0.5 KB), BENCHMARKS.md.
+  { what: 'the engine file, on first need', files: ['retrylab-engine.js'], ceiling: 44.5 * 1024, scrolled: true },
   // 31 KB until issue 16, whose 25 client presets (each with its versions, releases, what the
   // engine cannot represent and what the page sets) took the sections from 28.4 to 33.8 KB
   // gzipped; their quotes and file/line pins stay out of the page (web/clients/sources.js,
@@ -54,7 +56,8 @@ const LATER = [
   // 37.9 KB once it held <retry-lab view="fleet"> (web/fleet/embed.js) and its downloads
   // (web/fleet/export.js, export/'s palette).
   { what: 'the fleet section', files: ['retrylab-fleet-section.js', 'retrylab-fleet-section.css'], ceiling: 39 * 1024, scrolled: true },
-  { what: 'the fleet engine file', files: ['retrylab-fleet.js'], ceiling: 66 * 1024, by: 'retrylab-fleet-section.js', scrolled: true },
+  // 68.5 KB since issue 18's value.cpp at -O2 (the same core: +3.2 KB here).
+  { what: 'the fleet engine file', files: ['retrylab-fleet.js'], ceiling: 68.5 * 1024, by: 'retrylab-fleet-section.js', scrolled: true },
 ];
 
 // Everything a reader who scrolls to the end loads (issue 18): the opening page and every later
@@ -68,8 +71,9 @@ const LATER = [
 // (+3.2 KB) and the bundle's loader (+1.0 KB): 212 KB. 220.1 KB once issues 15, 16, 18 and 20
 // were merged at 16:50 on 2026-12-01: issue 15's figure beside the article (2.0 KB) and its
 // mechanism drawn (3.4 KB) on the opening page, the client cards' gate units (0.2 KB), the fleet
-// element view and downloads (1.9 KB): 221 KB.
-const SCROLLED_CEILING_BYTES = 221 * 1024;
+// element view and downloads (1.9 KB): 221 KB. 227 KB with issue 18's engine budgets: both engine
+// files' value.cpp at -O2 and the sweep's tape writer (+2.9 KB and +3.2 KB).
+const SCROLLED_CEILING_BYTES = 227 * 1024;
 
 // Local files a page or stylesheet loads: <script src>, <link href> of the kinds a browser
 // fetches, <img>/<source> src, and url(...) in CSS. Links to other pages (<a href>) are not loads.
