@@ -20,13 +20,13 @@
 #define RETRYLAB_SANITIZED 1
 #endif
 
+#ifndef RETRYLAB_SANITIZED
 namespace {
 // The test binary's own counters (not the core's: the core has no globals).
 bool counting = false;
 std::size_t countedBytes = 0;
 }  // namespace
 
-#ifndef RETRYLAB_SANITIZED
 // Replaces the program's operator new and delete (the sanitizers' builds keep theirs, which
 // check every allocation; this test then says it counted nothing).
 void* operator new(std::size_t bytes) {
@@ -44,6 +44,7 @@ void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
 using namespace retrylab;
 using namespace retrylab::test;
 
+#ifndef RETRYLAB_SANITIZED
 namespace {
 
 constexpr std::size_t kDraws = 100000;
@@ -87,6 +88,7 @@ Value sweepRequest(const Value& inputs, double points) {
 }
 
 }  // namespace
+#endif
 
 TEST_CASE("a sweep's points cost the same whatever the draws and the script", "[sweep][cost]") {
 #ifdef RETRYLAB_SANITIZED
