@@ -1,8 +1,8 @@
 // The engine for JavaScript: a small C ABI, no embind. compute.js reads the caller's object
 // into a tape (numbers) and a text (UTF-8); rl_run() turns them into a retrylab::Value, calls
 // retrylab::compute() or retrylab::sweep(), and writes the result back the same way: a tape of
-// codes and numbers and one text holding every string (compute() writes its run straight onto
-// the tape, with no Value tree in between). compute.js rebuilds plain JS objects
+// codes and numbers and one text holding every string (compute() and sweep() write their results
+// straight onto the tape, with no Value tree in between). compute.js rebuilds plain JS objects
 // and arrays from it, so nothing crosses as a handle and nothing has to be .delete()d.
 //
 // Without embind the engine file is about 30 KB smaller gzipped (embind's JS runtime and its
@@ -383,7 +383,13 @@ EMSCRIPTEN_KEEPALIVE Output* rl_run(int entry, const double* tape, std::size_t t
     testTrap(entry == 1 && inputs.find("inputs") ? *inputs.find("inputs") : inputs);
 #endif
     switch (entry) {
-        case 1: return output(retrylab::sweep(inputs));
+        case 1: {
+            // Straight onto the tape, as compute() below: no tree of the points in between.
+            auto* out = new Output();
+            retrylab::sweepTo(out->writer, inputs);
+            out->writer.finish(out->header);
+            return out;
+        }
         case 2: return output(retrylab::validate(inputs));
         case 3: return output(retrylab::schema());
         case 6: return output(retrylab::compareMetrics());  // compareMetrics(): the metrics a comparison lists (issue 17)

@@ -71,6 +71,7 @@ namespace {
 class ValueBuilder {
 public:
     // `movable` (the echo, up to 100,000 draws) is the caller's to give away: value() moves it in.
+    // (Not a copy: a sweep's result holds its inputs' echo once, as compute()'s does.)
     explicit ValueBuilder(Value* movable = nullptr) : movable_(movable) {}
 
     void null() { put(Value::null()); }
@@ -127,6 +128,14 @@ Value toValue(const std::vector<InputError>& errors) {
     v.set("ok", Value::boolean(false));
     v.set("errors", errorsToValue(errors));
     return v;
+}
+
+Value sweep(const Value& request) {
+    SweepRun run = runSweep(request);
+    if (!run.errors.empty()) return toValue(run.errors);
+    ValueBuilder builder(&run.echo);
+    writeSweep(builder, run);
+    return builder.result();
 }
 
 Value compute(const Value& rawInputs) {

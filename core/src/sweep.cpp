@@ -14,14 +14,14 @@ constexpr int kMaxPoints = 1000;
 
 // A field a sweep may vary; its bounds are the input table's.
 struct Swept {
-    std::string_view name;
+    const char* name;
     const char* label;  // "a deadline of 3,700 ms"
     double lo = 0, hi = 0;
     bool whole = false;
 };
 
-Swept swept(std::string_view name, const char* label) {
-    const Field& row = inputFields().field(std::string(name));
+Swept swept(const char* name, const char* label) {
+    const Field& row = inputFields().field(name);
     return {name, label, row.lo, row.hi, row.whole};
 }
 
@@ -38,10 +38,11 @@ InputError underInputs(InputError e) {
 }
 
 void setField(Inputs& in, const Swept& f, double x) {
-    if (f.name == "deadlineMs") in.deadlineMs = x;
-    else if (f.name == "clientTimeoutMs") in.clientTimeoutMs = x;
-    else if (f.name == "baseBackoffMs") in.baseBackoffMs = x;
-    else if (f.name == "responseMs") in.responseMs = x;
+    const std::string_view name = f.name;
+    if (name == "deadlineMs") in.deadlineMs = x;
+    else if (name == "clientTimeoutMs") in.clientTimeoutMs = x;
+    else if (name == "baseBackoffMs") in.baseBackoffMs = x;
+    else if (name == "responseMs") in.responseMs = x;
     else in.maxRetries = static_cast<int>(x);
 }
 
@@ -116,24 +117,28 @@ double refine(Inputs& in, const Swept& f, double lo, double hi, const Behaviour&
     return tidy > lo && behaviourAt(in, f, tidy) == atHi ? tidy : hi;
 }
 
-Value behaviourValue(double x, const Behaviour& b, const Metrics& m) {
-    Value v = Value::object();
-    v.set("value", Value::number(x));
-    v.set("attempts", Value::number(b.attempts));
-    v.set("charges", Value::number(b.charges));
-    v.set("outcome", Value::string(outcomeName(b.outcome)));
-    v.set("elapsedMs", Value::number(m.elapsedMs));
-    v.set("replays", Value::number(m.replays));
-    v.set("agentReport", Value::string(m.agentReport));
-    v.set("stopReason", Value::string(stopReasonName(m.stopReason)));
-    return v;
+SweepPoint pointAt(double x, const Metrics& m) {
+    SweepPoint p;
+    p.value = x;
+    p.attempts = m.attempts;
+    p.charges = m.charges;
+    p.outcome = m.outcome;
+    p.elapsedMs = m.elapsedMs;
+    p.replays = m.replays;
+    p.agentReport = m.agentReport;
+    p.stopReason = m.stopReason;
+    return p;
 }
 
-Value failure(std::vector<InputError> errors) { return toValue(errors); }
+SweepRun failure(std::vector<InputError> errors) {
+    SweepRun run;
+    run.errors = std::move(errors);
+    return run;
+}
 
 }  // namespace
 
-Value sweep(const Value& request) {
+SweepRun runSweep(const Value& request) {
     std::vector<InputError> errors;
     if (request.kind() != Value::Kind::Object)
         return failure({problem("", "wrong-type", "A sweep request",
@@ -145,7 +150,12 @@ Value sweep(const Value& request) {
             errors.push_back(problem(path, "unknown-field", path, "is not part of a sweep request (inputs, vary, from, to, points)."));
         }
 
-    ParsedInputs parsed = parseInputs(request.find("inputs") ? *request.find("inputs") : Value::object());
+    // The inputs are read where they are: `given ? *given : Value::object()` was a copy of them
+    // on every call (a conditional is a new value when either side is one), 100,000 draws and
+    // all (issue 18); both sides are lvalues here.
+    const Value* given = request.find("inputs");
+    const Value none = Value::object();
+    ParsedInputs parsed = parseInputs(given ? *given : none);
     for (InputError& e : parsed.errors) errors.push_back(underInputs(std::move(e)));
 
     const Swept kFields[] = {
@@ -191,44 +201,39 @@ Value sweep(const Value& request) {
     if (errors.empty() && field->whole && points > to - from + 1) points = to - from + 1;  // one point per whole value
     if (!errors.empty()) return failure(std::move(errors));
 
-    // One copy of the inputs for the whole sweep, not one per point: with 100,000 draws or a
-    // 1,000-answer script a copy per point was most of the sweep's time (issue 18).
-    Inputs at = *parsed.inputs;
+    // The parsed inputs are the sweep's one working copy, not a copy per point: with 100,000
+    // draws or a 1,000-answer script a copy per point was most of the sweep's time (issue 18).
+    Inputs at = std::move(*parsed.inputs);
     at.callers = 1;
-    Value list = Value::array();
-    Value boundaries = Value::array();
+    SweepRun run;
+    run.vary = field->name;
+    const auto count = static_cast<int>(points);
+    run.points.reserve(static_cast<std::size_t>(count));
     Behaviour previous;
     double previousX = 0;
-    const auto count = static_cast<int>(points);
     for (int i = 0; i < count; ++i) {
         double x = from + (to - from) * i / (count - 1);
         if (field->whole) x = std::round(x);
         setField(at, *field, x);
         Metrics m = simulate(at, false).metrics;
         Behaviour b{m.attempts, m.charges, m.outcome};
-        list.push(behaviourValue(x, b, m));
+        run.points.push_back(pointAt(x, m));
         if (i > 0 && b != previous) {
             double edge = refine(at, *field, previousX, x, b);
-            Value boundary = Value::object();
-            boundary.set("value", Value::number(edge));
-            boundary.set("before", Value::string(outcomeName(previous.outcome)));
-            boundary.set("after", Value::string(outcomeName(b.outcome)));
-            boundary.set("chargesBefore", Value::number(previous.charges));
-            boundary.set("chargesAfter", Value::number(b.charges));
-            boundary.set("text", Value::string(changeWords(previous, b) + " from " + valueWords(*field, edge)));
-            boundaries.push(std::move(boundary));
+            SweepBoundary boundary;
+            boundary.value = edge;
+            boundary.before = previous.outcome;
+            boundary.after = b.outcome;
+            boundary.chargesBefore = previous.charges;
+            boundary.chargesAfter = b.charges;
+            boundary.text = changeWords(previous, b) + " from " + valueWords(*field, edge);
+            run.boundaries.push_back(std::move(boundary));
         }
         previous = b;
         previousX = x;
     }
-    Value result = Value::object();
-    result.set("ok", Value::boolean(true));
-    result.set("engine", Value::string(engineVersion()));
-    result.set("vary", Value::string(std::string(field->name)));
-    result.set("inputs", std::move(parsed.echo));
-    result.set("points", std::move(list));
-    result.set("boundaries", std::move(boundaries));
-    return result;
+    run.echo = std::move(parsed.echo);
+    return run;
 }
 
 }  // namespace retrylab

@@ -212,4 +212,37 @@ Value compute(const Value& rawInputs);
 // or the attempts change, refined to the exact value.
 Value sweep(const Value& request);
 
+// The pieces of sweep()'s result, as data: written once, by writeSweep() (write_result.hpp),
+// into toValue()'s tree or straight onto a binding's own format (issue 18: no tree per point).
+struct SweepPoint {
+    double value = 0;
+    int attempts = 0;
+    int charges = 0;
+    Outcome outcome = Outcome::Failed;
+    double elapsedMs = 0;
+    int replays = 0;
+    std::string agentReport;
+    StopReason stopReason = StopReason::Deadline;
+};
+
+struct SweepBoundary {
+    double value = 0;
+    Outcome before = Outcome::Failed;
+    Outcome after = Outcome::Failed;
+    int chargesBefore = 0;
+    int chargesAfter = 0;
+    std::string text;
+};
+
+struct SweepRun {
+    std::vector<InputError> errors;  // the request's; when not empty, nothing else is set
+    const char* vary = "";
+    Value echo;                      // the swept inputs' echo, as compute() gives it
+    std::vector<SweepPoint> points;
+    std::vector<SweepBoundary> boundaries;
+};
+
+// sweep() without its result written: the points and boundaries, or the request's errors.
+SweepRun runSweep(const Value& request);
+
 }  // namespace retrylab

@@ -175,6 +175,44 @@ struct RunWriter {
         }
         out.endObject();
     }
+
+    void sweep(const SweepRun& s) {
+        out.beginObject();
+        member("ok", true);
+        member("engine", engineVersion());
+        member("vary", s.vary);
+        out.key("inputs");
+        out.value(s.echo);
+        out.key("points");
+        out.beginArray();
+        for (const SweepPoint& p : s.points) {
+            out.beginObject();
+            member("value", p.value);
+            count("attempts", p.attempts);
+            count("charges", p.charges);
+            member("outcome", outcomeName(p.outcome));
+            member("elapsedMs", p.elapsedMs);
+            count("replays", p.replays);
+            member("agentReport", std::string_view(p.agentReport));
+            member("stopReason", stopReasonName(p.stopReason));
+            out.endObject();
+        }
+        out.endArray();
+        out.key("boundaries");
+        out.beginArray();
+        for (const SweepBoundary& b : s.boundaries) {
+            out.beginObject();
+            member("value", b.value);
+            member("before", outcomeName(b.before));
+            member("after", outcomeName(b.after));
+            count("chargesBefore", b.chargesBefore);
+            count("chargesAfter", b.chargesAfter);
+            member("text", std::string_view(b.text));
+            out.endObject();
+        }
+        out.endArray();
+        out.endObject();
+    }
 };
 
 }  // namespace detail
@@ -196,6 +234,23 @@ void computeTo(Out& out, const Value& rawInputs) {
     }
     Run run = simulate(*parsed.inputs);
     writeRun(out, parsed.echo, run);
+}
+
+// docs/engine.md §3's result of a sweep, `{ ok: true, engine, vary, inputs, points, boundaries }`,
+// or its `{ ok: false, errors }`, written to `out`: what sweep() returns, member for member.
+template <class Out>
+void writeSweep(Out& out, const SweepRun& run) {
+    if (!run.errors.empty()) {
+        out.value(toValue(run.errors));
+        return;
+    }
+    detail::RunWriter<Out>{out}.sweep(run);
+}
+
+// sweep(request) written to `out`, with no tree of its points in between (issue 18).
+template <class Out>
+void sweepTo(Out& out, const Value& request) {
+    writeSweep(out, runSweep(request));
 }
 
 }  // namespace retrylab
