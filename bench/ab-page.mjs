@@ -16,6 +16,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startServer } from '../tests/browser/lib/server.js';
+import { inputChanges, watchReady } from './clocks.mjs';
 
 const [mode, ...dists] = process.argv.slice(2);
 if (!['render', 'input'].includes(mode) || !dists.length) {
@@ -27,19 +28,8 @@ const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', 
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
 const percentile = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]; };
 
-// bench/browser.mjs's clock: the end of the first frame after rl-ready (the static article:
-// after its load event).
-function watchReady() {
-  const painted = () => requestAnimationFrame(() => {
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => { window.__drawnAt = performance.now(); };
-    channel.port2.postMessage(0);
-  });
-  if (location.pathname === '/static.html') { addEventListener('load', painted); return; }
-  new MutationObserver((_, observer) => {
-    if (document.documentElement && document.documentElement.classList.contains('rl-ready')) { observer.disconnect(); painted(); }
-  }).observe(document, { subtree: true, attributes: true, attributeFilter: ['class'] });
-}
+// bench/browser.mjs's clocks, bench/clocks.mjs: the end of the first frame after rl-ready (the
+// static article: after its load event), and input change → painted frame.
 
 const sites = [];
 const servers = [];
@@ -93,20 +83,7 @@ try {
     }
     for (let b = 0; b < batches; ++b) {
       for (const p of pages) {
-        p.times.push(...await p.page.evaluate(async (k0) => {
-          const input = document.querySelector('[data-retry-lab] input[data-field="baseBackoffMs"][data-role="number"]');
-          const change = (i) => new Promise((ok) => requestAnimationFrame(() => {
-            input.value = String(400 + (i % 20) * 10);
-            const t0 = performance.now();
-            input.dispatchEvent(new Event('input', { bubbles: true }));
-            const channel = new MessageChannel();
-            channel.port1.onmessage = () => ok(performance.now() - t0);
-            channel.port2.postMessage(0);
-          }));
-          const list = [];
-          for (let i = 0; i < 20; ++i) list.push(await change(k0 + i));
-          return list;
-        }, b * 20));
+        p.times.push(...await p.page.evaluate(inputChanges, { count: 20, from: b * 20 }));
       }
     }
     for (const p of pages) console.log(`${p.d}: median ${median(p.times).toFixed(2)} ms, p95 ${percentile(p.times, 95).toFixed(2)} ms, max ${Math.max(...p.times).toFixed(1)} ms (${p.times.length} changes${process.env.AB_FLEET === '1' ? ', the fleet section open' : ''})`);

@@ -46,6 +46,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { startServer } from '../tests/browser/lib/server.js';
+import { inputChanges as changeInputs, watchReady } from './clocks.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '..');
@@ -98,47 +99,9 @@ writeFileSync(join(site, 'engine-start.js'), [
   '});',
 ].join('\n') + '\n');
 
-// Before any script of the page: the end of the first frame after the page is marked drawn
-// (rl-ready), from navigation start. The rAF callback runs before that frame's style, layout and
-// paint; a MessageChannel message posted from it runs after them (the main thread's part of
-// the frame, commit included), and that is the clock. The static article has no script to mark
-// it: its frame is the first after its load event (its stylesheet applied).
-function watchReady() {
-  const painted = () => requestAnimationFrame(() => {
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => { window.__drawnAt = performance.now(); };
-    channel.port2.postMessage(0);
-  });
-  if (location.pathname === '/static.html') {
-    addEventListener('load', painted);
-    return;
-  }
-  const seen = () => document.documentElement.classList.contains('rl-ready');
-  // documentElement may not exist yet when this runs: watch the whole document's classes.
-  new MutationObserver((_, observer) => {
-    if (document.documentElement && seen()) {
-      observer.disconnect();
-      painted();
-    }
-  }).observe(document, { subtree: true, attributes: true, attributeFilter: ['class'] });
-  // The rest of the page (issue 18): index.html lays out the views below its first screen from
-  // the frame after the first (rl-first-frame on <html> until then, web/css/contain.css); the
-  // end of the frame after the class goes is __restAt.
-  let deferring = false;
-  new MutationObserver((_, observer) => {
-    const html = document.documentElement;
-    if (!html) return;
-    if (html.classList.contains('rl-first-frame')) deferring = true;
-    else if (deferring) {
-      observer.disconnect();
-      requestAnimationFrame(() => {
-        const channel = new MessageChannel();
-        channel.port1.onmessage = () => { window.__restAt = performance.now(); };
-        channel.port2.postMessage(0);
-      });
-    }
-  }).observe(document, { subtree: true, attributes: true, attributeFilter: ['class'] });
-}
+// The first-render and input clocks are bench/clocks.mjs's (watchReady before any script of the
+// page; changeInputs once it is drawn): the end of the frame that shows the result, from
+// navigation start or from the change, the frame's style, layout and paint included.
 
 // Another CPU-bound process (issue 18: "no main-thread task over 50 ms ... on a machine running
 // another CPU-bound process"): a node loop that spins until stopped.
@@ -277,24 +240,8 @@ try {
       await page.waitForFunction(() => window.retryLabFleet && window.retryLabFleet.state(), null, { timeout: 60000 });
       await page.waitForTimeout(1000);
     }
-    const times = await page.evaluate(async (changes) => {
-      const input = document.querySelector('[data-retry-lab] input[data-field="baseBackoffMs"][data-role="number"]');
-      if (!input) throw new Error('no base backoff field');
-      input.scrollIntoView({ block: 'center' });
-      // One change inside an animation frame's callback, so that the frame it shows in is that
-      // one (no wait for the next vsync in the figure); the clock stops when the frame is done.
-      const change = (i) => new Promise((ok) => requestAnimationFrame(() => {
-        input.value = String(400 + (i % 20) * 10);
-        const t0 = performance.now();
-        input.dispatchEvent(new Event('input', { bubbles: true }));
-        const channel = new MessageChannel();
-        channel.port1.onmessage = () => ok(performance.now() - t0);
-        channel.port2.postMessage(0);
-      }));
-      const list = [];
-      for (let i = 0; i < changes; ++i) list.push(await change(i));
-      return list;
-    }, INPUT_CHANGES);
+    await page.evaluate(() => document.querySelector('[data-retry-lab] input[data-field="baseBackoffMs"][data-role="number"]').scrollIntoView({ block: 'center' }));
+    const times = await page.evaluate(changeInputs, { count: INPUT_CHANGES });
     await context.close();
     return { changes: times.length, medianMs: median(times), p95Ms: percentile(times, 95), maxMs: Math.max(...times), problems };
   };

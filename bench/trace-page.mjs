@@ -24,6 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { startServer } from '../tests/browser/lib/server.js';
+import { inputChanges, watchReady } from './clocks.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '..');
@@ -167,26 +168,6 @@ writeFileSync(join(site, 'static.html'), readFileSync(join(site, 'index.html'), 
   .replace(/<script\b[^>]*>[\s\S]*?<\/script>\s*/g, ''));
 
 // bench/browser.mjs's clock, plus a user-timing mark where it stops.
-function watchReady() {
-  const painted = () => requestAnimationFrame(() => {
-    performance.mark('rl-frame');
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => { window.__drawnAt = performance.now(); performance.mark('rl-drawn'); };
-    channel.port2.postMessage(0);
-  });
-  if (location.pathname === '/static.html') {
-    addEventListener('load', painted);
-    return;
-  }
-  const seen = () => document.documentElement.classList.contains('rl-ready');
-  new MutationObserver((_, observer) => {
-    if (document.documentElement && seen()) {
-      observer.disconnect();
-      performance.mark('rl-ready-seen');
-      painted();
-    }
-  }).observe(document, { subtree: true, attributes: true, attributeFilter: ['class'] });
-}
 
 const [mode = 'load', countArg, fleetArg] = process.argv.slice(2);
 const server = await startServer(site);
@@ -267,23 +248,9 @@ try {
       await page.waitForTimeout(3000);
     }
     await browser.startTracing(page, { categories: CATEGORIES });
-    const times = await page.evaluate(async (n) => {
-      const input = document.querySelector('[data-retry-lab] input[data-field="baseBackoffMs"][data-role="number"]');
-      input.scrollIntoView({ block: 'center' });
-      await new Promise((ok) => setTimeout(ok, 300));
-      const change = (i) => new Promise((ok) => requestAnimationFrame(() => {
-        input.value = String(400 + (i % 20) * 10);
-        performance.mark(`rl-change-${i}`);
-        const t0 = performance.now();
-        input.dispatchEvent(new Event('input', { bubbles: true }));
-        const channel = new MessageChannel();
-        channel.port1.onmessage = () => { performance.mark(`rl-changed-${i}`); ok(performance.now() - t0); };
-        channel.port2.postMessage(0);
-      }));
-      const list = [];
-      for (let i = 0; i < n; ++i) list.push(await change(i));
-      return list;
-    }, changes);
+    await page.evaluate(() => document.querySelector('[data-retry-lab] input[data-field="baseBackoffMs"][data-role="number"]').scrollIntoView({ block: 'center' }));
+    await page.waitForTimeout(300);
+    const times = await page.evaluate(inputChanges, { count: changes, marks: true });
     const buffer = await browser.stopTracing();
     lastTrace = buffer;
     await context.close();
