@@ -6,6 +6,7 @@
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { SCROLLED_CEILING_BYTES } from '../tests/node/page/ceilings.js';
 
 const dir = process.argv[2] || 'build/bench';
 const lines = (file) => readFileSync(join(dir, file), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
@@ -26,10 +27,11 @@ const node = merged(lines('node.jsonl'));
 const browser = JSON.parse(readFileSync(join(dir, 'browser.json'), 'utf8'));
 const machine = JSON.parse(readFileSync(join(dir, 'machine.json'), 'utf8'));
 
-// The budgets of issues 7 and 18 (BENCHMARKS.md). scrolledGzipBytes is the ceiling
-// tests/node/page/page-size.test.js holds everything a reader who scrolls to the end loads to.
+// The budgets of issues 7 and 18 (BENCHMARKS.md). scrolledGzipBytes is the ceiling of everything a
+// reader who scrolls to the end loads, held once in tests/node/page/ceilings.js (page-size.test.js
+// fails over it).
 const BUDGET = {
-  gzipBytes: 60 * 1024, scrolledGzipBytes: 221 * 1024, renderRatio: 1.25, inputP95Ms: 8, taskMs: 50, herdMs: 100,
+  gzipBytes: 60 * 1024, scrolledGzipBytes: SCROLLED_CEILING_BYTES, renderRatio: 1.25, inputP95Ms: 8, taskMs: 50, herdMs: 100,
   herdRatio: 1.5, computeRatio: 3, sweepMs: 10,
 };
 
