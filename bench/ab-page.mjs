@@ -17,14 +17,13 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startServer } from '../tests/browser/lib/server.js';
 import { inputChanges, watchReady } from './clocks.mjs';
+import { CHROMIUM, FLAGS } from './chromium.mjs';
 
 const [mode, ...dists] = process.argv.slice(2);
 if (!['render', 'input'].includes(mode) || !dists.length) {
   console.error('usage: node bench/ab-page.mjs render|input <dist> [<dist>…]');
   process.exit(2);
 }
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
 const percentile = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]; };
 

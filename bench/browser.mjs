@@ -47,15 +47,11 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { startServer } from '../tests/browser/lib/server.js';
 import { inputChanges as changeInputs, watchReady } from './clocks.mjs';
+import { CHROMIUM, FLAGS } from './chromium.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '..');
 const dist = resolve(repo, process.env.RETRYLAB_DIST || 'build/dist-bench');
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
-const FLAGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
-];
 const RENDER_LOADS = Number(process.env.BENCH_RENDER_LOADS || 31);
 // BENCH_ONLY=render,input,…: only those parts (a quicker look while working; scripts/bench runs
 // them all, and bench/report.mjs needs them all).

@@ -25,15 +25,11 @@ import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { startServer } from '../tests/browser/lib/server.js';
 import { inputChanges, watchReady } from './clocks.mjs';
+import { CHROMIUM, FLAGS } from './chromium.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '..');
 const dist = resolve(repo, process.env.RETRYLAB_DIST || 'build/dist-bench');
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
-const FLAGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
-];
 const CATEGORIES = [
   'toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing', 'loading',
   'v8', 'v8.execute', 'disabled-by-default-v8.compile', ...(process.env.RETRYLAB_TRACE_BLINK ? ['blink', 'cc'] : []), 'disabled-by-default-v8.cpu_profiler', 'disabled-by-default-v8.cpu_profiler.hires', '__metadata',
