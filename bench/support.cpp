@@ -22,6 +22,15 @@ retrylab::Value toValue(const nlohmann::json& j) {
         case nlohmann::json::value_t::number_float: return Value::number(j.get<double>());
         case nlohmann::json::value_t::string: return Value::string(j.get<std::string>());
         case nlohmann::json::value_t::array: {
+            // A list of numbers only as one block, as both bindings read one (Value::numbers()).
+            bool numbers = !j.empty();
+            for (const auto& item : j) numbers = numbers && item.is_number();
+            if (numbers) {
+                std::vector<double> xs;
+                xs.reserve(j.size());
+                for (const auto& item : j) xs.push_back(item.get<double>());
+                return Value::numbers(std::move(xs));
+            }
             Value::Array items;
             for (const auto& item : j) items.push_back(toValue(item));
             return Value::array(std::move(items));

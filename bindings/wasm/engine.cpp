@@ -85,12 +85,11 @@ public:
                 return Value::object(std::move(members));
             }
             case Unsupported: return Value::unsupported(string());
-            case Numbers: {
+            case Numbers: {  // one block, one copy (Value::numbers(): the draws, up to 100,000)
                 std::size_t n = count();
-                Value::Array items;
-                items.reserve(n);
-                for (std::size_t i = 0; i < n; ++i) items.push_back(Value::number(tape_[at_++]));
-                return Value::array(std::move(items));
+                std::vector<double> items(tape_ + at_, tape_ + at_ + n);
+                at_ += n;
+                return Value::numbers(std::move(items));
             }
         }
         ok_ = false;
@@ -243,6 +242,12 @@ public:
     void value(const Value& v) {
         if (v.kind() != Value::Kind::Array) {
             retrylab::writeValue(*this, v);
+            return;
+        }
+        if (v.isNumberList()) {
+            item(Numbers);
+            tape_.push(static_cast<double>(v.listSize()));
+            tape_.append(v.asNumbers().data(), v.listSize());
             return;
         }
         const Value::Array& items = v.asArray();

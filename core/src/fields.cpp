@@ -105,6 +105,26 @@ std::string numberWords(const Field& f) {
            formatMs(f.hi, 6);
 }
 
+// Where a value sits ("script[3].status"), written out only when an error names it: a valid
+// input makes no path text at all (issue 18: the paths of a 1,000-answer script's members, made
+// for every answer, were a fifth of a sweep over it in WebAssembly).
+class Path {
+public:
+    Path() = default;  // the top level: ""
+    Path(const Path& parent, const std::string& key) : parent_(&parent), key_(&key) {}
+    Path(const Path& parent, std::size_t index) : parent_(&parent), index_(index) {}
+
+    std::string text() const {
+        if (!parent_) return {};
+        return key_ ? memberPath(parent_->text(), *key_) : itemPath(parent_->text(), index_);
+    }
+
+private:
+    const Path* parent_ = nullptr;
+    const std::string* key_ = nullptr;  // a member's name; null: an item, at index_
+    std::size_t index_ = 0;
+};
+
 class Checker {
 public:
     explicit Checker(std::vector<InputError>& errors) : errors_(errors) {}
@@ -114,9 +134,10 @@ public:
         errors_.push_back({path, code, subject + " " + detail, detail});
     }
     void fail(const std::string& path, const char* code, const std::string& detail) { fail(path, code, path, detail); }
+    void fail(const Path& path, const char* code, const std::string& detail) { fail(path.text(), code, detail); }
 
     // Checks v against f; on success writes its normalized form to out.
-    bool check(const Field& f, const Value& v, const std::string& path, Value& out) {
+    bool check(const Field& f, const Value& v, const Path& path, Value& out) {
         if (f.nullable && v.isNull()) {
             out = Value::null();
             return true;
@@ -136,11 +157,11 @@ public:
 
     // The members of one object: presence rules, defaults, each member checked. `raw` is an
     // object whose unknown keys have been reported.
-    bool members(const std::vector<Field>& fields, const Value& raw, const std::string& parent, Value& out,
+    bool members(const std::vector<Field>& fields, const Value& raw, const Path& parent, Value& out,
                  bool sparse, bool defaultsApply) {
         bool ok = true;
         for (const Field& f : fields) {
-            std::string path = memberPath(parent, f.name);
+            const Path path(parent, f.name);
             const Value* given = raw.find(f.name);
             if (!f.onlyWhen.field.empty() && !holds(f.onlyWhen, fields, raw)) {
                 if (given) {
@@ -177,10 +198,14 @@ public:
 private:
     // A valid number or choice, normalized (-0 read as 0); false for anything else, which
     // check() then reports.
+    static bool inRange(const Field& f, double x) {
+        return std::isfinite(x) && !(f.whole && std::floor(x) != x) && x >= f.lo && x <= f.hi;
+    }
+
     static bool quick(const Field& f, const Value& v, Value& out) {
         if (f.type == FieldType::Number && v.kind() == Value::Kind::Number) {
             double x = v.asNumber();
-            if (!std::isfinite(x) || (f.whole && std::floor(x) != x) || x < f.lo || x > f.hi) return false;
+            if (!inRange(f, x)) return false;
             out = Value::number(x == 0 ? 0.0 : x);
             return true;
         }
@@ -199,19 +224,19 @@ private:
         return false;
     }
 
-    bool wrongType(const Field& f, const Value& v, const std::string& path, const std::string& what) {
+    bool wrongType(const Field& f, const Value& v, const Path& path, const std::string& what) {
         fail(path, "wrong-type", "must be " + std::string(f.nullable ? "null (none) or " : "") + what + "; got " +
                                      describeValue(v) + ".");
         return false;
     }
 
-    bool boolean(const Field& f, const Value& v, const std::string& path, Value& out) {
+    bool boolean(const Field& f, const Value& v, const Path& path, Value& out) {
         if (v.kind() != Value::Kind::Bool) return wrongType(f, v, path, "true or false");
         out = Value::boolean(v.asBool());
         return true;
     }
 
-    bool number(const Field& f, const Value& v, const std::string& path, Value& out) {
+    bool number(const Field& f, const Value& v, const Path& path, Value& out) {
         if (v.kind() != Value::Kind::Number) return wrongType(f, v, path, numberWords(f));
         double x = v.asNumber();
         if (quick(f, v, out)) return true;
@@ -222,7 +247,7 @@ private:
         return false;
     }
 
-    bool string(const Field& f, const Value& v, const std::string& path, Value& out) {
+    bool string(const Field& f, const Value& v, const Path& path, Value& out) {
         if (v.kind() != Value::Kind::String) return wrongType(f, v, path, "a string");
         if (f.minLength > 0 || f.maxLength > 0) {
             std::size_t n = codePoints(v.asString());
@@ -243,14 +268,14 @@ private:
         return true;
     }
 
-    bool choice(const Field& f, const Value& v, const std::string& path, Value& out) {
+    bool choice(const Field& f, const Value& v, const Path& path, Value& out) {
         if (quick(f, v, out)) return true;
         fail(path, v.kind() == Value::Kind::String ? "not-a-choice" : "wrong-type",
              "must be one of " + orList(choiceNames(f.choices)) + "; got " + describeValue(v) + ".");
         return false;
     }
 
-    bool httpDate(const Field& f, const Value& v, const std::string& path, Value& out) {
+    bool httpDate(const Field& f, const Value& v, const Path& path, Value& out) {
         if (v.kind() != Value::Kind::String) return wrongType(f, v, path, "a string");
         if (!parseHttpDate(v.asString(), kDateReference)) {
             fail(path, "bad-date", "must be an HTTP-date such as \"Sun, 29 Nov 2026 10:00:00 GMT\"; got " +
@@ -261,24 +286,46 @@ private:
         return true;
     }
 
-    bool list(const Field& f, const Value& v, const std::string& path, Value& out) {
+    bool list(const Field& f, const Value& v, const Path& path, Value& out) {
         if (v.kind() != Value::Kind::Array) return wrongType(f, v, path, "a list of " + f.itemWords);
-        const Value::Array& items = v.asArray();
-        if (f.maxLength > 0 && items.size() > f.maxLength) {
+        const std::size_t size = v.listSize();
+        if (f.maxLength > 0 && size > f.maxLength) {
             fail(path, "too-many", "may hold at most " + formatInt(static_cast<std::int64_t>(f.maxLength)) + " " +
                                        f.itemWords + "; got " +
-                                       (items.size() > f.maxLength + 1 ? std::string("more")
-                                                                       : formatInt(static_cast<std::int64_t>(items.size()))) +
+                                       (size > f.maxLength + 1 ? std::string("more")
+                                                               : formatInt(static_cast<std::int64_t>(size))) +
                                        ".");
             return false;
         }
-        if (items.size() < f.minLength) {
+        if (size < f.minLength) {
             fail(path, "too-few", f.minLength == 1 ? "needs at least one " + f.itemNoun + "."
                                                    : "needs at least " + formatInt(static_cast<std::int64_t>(f.minLength)) +
                                                          " " + f.itemWords + ".");
             return false;
         }
         const Field& itemField = f.item.front();
+        // A list of numbers kept as one block (Value::numbers(): the draws, up to 100,000) is
+        // checked in one loop and echoed as one block; a bad item sends it down the path below,
+        // which names it as before.
+        if (v.isNumberList() && itemField.type == FieldType::Number && !f.distinct) {
+            const std::vector<double>& given = v.asNumbers();
+            const double lo = itemField.lo, hi = itemField.hi;
+            const bool whole = itemField.whole;
+            std::size_t valid = 0;
+            for (; valid < size; ++valid) {
+                const double x = given[valid];
+                // x >= lo && x <= hi is false for NaN; the infinities are out of every row's range.
+                if (!(x >= lo && x <= hi) || !std::isfinite(x) || (whole && std::floor(x) != x)) break;
+            }
+            if (valid == size) {
+                std::vector<double> numbers(given);
+                for (double& x : numbers)
+                    if (x == 0) x = 0.0;  // -0 read as 0, as quick() does
+                out = Value::numbers(std::move(numbers));
+                return true;
+            }
+        }
+        const Value::Array& items = v.asArray();
         Value::Array good;
         good.reserve(items.size());
         int bad = 0;
@@ -287,13 +334,13 @@ private:
             Value item;
             // A valid number or name passes without a path or a sentence being made: a list
             // may hold 100,000 of them.
-            bool valid = quick(itemField, items[i], item) || check(itemField, items[i], itemPath(path, i), item);
+            bool valid = quick(itemField, items[i], item) || check(itemField, items[i], Path(path, i), item);
             if (valid && f.distinct) {
                 for (const Value& earlier : good) {
                     if (!sameValue(earlier, item)) continue;
                     std::string words = item.kind() == Value::Kind::String ? "\"" + item.asString() + "\""
                                                                            : describeValue(item);
-                    fail(itemPath(path, i), "repeated",
+                    fail(Path(path, i), "repeated",
                          "repeats " + words + "; each " + f.itemNoun + " may appear once.");
                     break;
                 }
@@ -311,31 +358,39 @@ private:
         return true;
     }
 
-    void unknownMembers(const Value& v, const std::vector<std::string>& known, const std::string& path,
-                        const std::string& words) {
+    // The members of v that are neither `first` (a variant's discriminator, or null) nor one of
+    // `fields`, each an error; `words()` begins its sentence. The names and words are made only
+    // for an error.
+    template <typename Words>
+    void unknownMembers(const Value& v, const std::string* first, const std::vector<Field>& fields, const Path& path,
+                        Words words) {
         for (const Value::Member& m : v.asObject()) {
-            bool isKnown = false;
-            for (const std::string& k : known) isKnown = isKnown || m.key == k;
-            if (!isKnown) fail(memberPath(path, m.key), "unknown-field", words + " " + orList(known) + ".");
+            bool isKnown = first && m.key == *first;
+            for (const Field& k : fields) isKnown = isKnown || m.key == k.name;
+            if (isKnown) continue;
+            std::vector<std::string> known = memberNames(fields);
+            if (first) known.insert(known.begin(), *first);
+            fail(memberPath(path.text(), m.key), "unknown-field", words() + " " + orList(known) + ".");
         }
     }
 
-    bool notObject(const Field& f, const Value& v, const std::string& path) {
+    bool notObject(const Field& f, const Value& v, const Path& path) {
         return wrongType(f, v, path, f.example.empty() ? "an object" : "an object such as " + f.example);
     }
 
-    bool object(const Field& f, const Value& v, const std::string& path, Value& out) {
+    bool object(const Field& f, const Value& v, const Path& path, Value& out) {
         if (v.kind() != Value::Kind::Object) return notObject(f, v, path);
         std::size_t before = errors_.size();
-        unknownMembers(v, memberNames(f.members), path,
-                       f.memberWords.empty() ? "is not a member of " + path + "; it may have" : f.memberWords);
+        unknownMembers(v, nullptr, f.members, path, [&] {
+            return f.memberWords.empty() ? "is not a member of " + path.text() + "; it may have" : f.memberWords;
+        });
         Value normalized = Value::object();
         bool ok = members(f.members, v, path, normalized, f.sparseEcho, true) && errors_.size() == before;
         if (ok) out = std::move(normalized);
         return ok;
     }
 
-    bool variant(const Field& f, const Value& v, const std::string& path, Value& out) {
+    bool variant(const Field& f, const Value& v, const Path& path, Value& out) {
         if (v.kind() != Value::Kind::Object) return notObject(f, v, path);
         std::size_t chosen = 0;
         if (const Value* d = v.find(f.discriminator)) {
@@ -345,17 +400,16 @@ private:
             if (chosen == f.variants.size()) {
                 std::vector<std::string> names;
                 for (const Variant& option : f.variants) names.push_back(option.name);
-                fail(memberPath(path, f.discriminator), d->kind() == Value::Kind::String ? "not-a-choice" : "wrong-type",
+                fail(memberPath(path.text(), f.discriminator), d->kind() == Value::Kind::String ? "not-a-choice" : "wrong-type",
                      "must be one of " + orList(names) + "; got " + describeValue(*d) + ".");
                 return false;
             }
         }
         const Variant& option = f.variants[chosen];
-        std::vector<std::string> known = memberNames(option.members);
-        known.insert(known.begin(), f.discriminator);
         std::size_t before = errors_.size();
-        unknownMembers(v, known, path,
-                       "is not a member of " + path + " with " + f.discriminator + " \"" + option.name + "\"; it may have");
+        unknownMembers(v, &f.discriminator, option.members, path, [&] {
+            return "is not a member of " + path.text() + " with " + f.discriminator + " \"" + option.name + "\"; it may have";
+        });
         Value normalized = Value::object();
         normalized.set(f.discriminator, Value::string(option.name));
         bool ok = members(option.members, v, path, normalized, false, chosen == 0) && errors_.size() == before;
@@ -494,9 +548,10 @@ Value Literal::toValue() const {
         case Kind::Number: return Value::number(x);
         case Kind::String: return Value::string(text);
         case Kind::List: {
-            Value list = Value::array();
-            for (const Literal& item : items) list.push(item.toValue());
-            return list;
+            Value::Array list;
+            list.reserve(items.size());
+            for (const Literal& item : items) list.push_back(item.toValue());
+            return Value::array(std::move(list));
         }
         case Kind::Filled: return Value::object();
         case Kind::None:
@@ -505,7 +560,21 @@ Value Literal::toValue() const {
     return Value::null();
 }
 
-bool Literal::matches(const Value& v) const { return kind != Kind::None && sameValue(toValue(), v); }
+bool Literal::matches(const Value& v) const {
+    // The plain kinds compared where they are (a presence rule asks this of every field, and
+    // making the literal's Value first was a string's allocation each time); lists and objects
+    // as Values.
+    switch (kind) {
+        case Kind::None: return false;
+        case Kind::Null: return v.isNull();
+        case Kind::Boolean: return v.kind() == Value::Kind::Bool && v.asBool() == flag;
+        case Kind::Number: return v.kind() == Value::Kind::Number && v.asNumber() == x;
+        case Kind::String: return v.kind() == Value::Kind::String && v.asString() == text;
+        case Kind::List:
+        case Kind::Filled: break;
+    }
+    return sameValue(toValue(), v);
+}
 
 const char* fieldTypeName(FieldType type) {
     switch (type) {
@@ -589,19 +658,19 @@ const char* Field::nameOf(int value) const {
     return "";
 }
 
-const Field* Field::member(const std::string& memberName) const {
+const Field* Field::member(std::string_view memberName) const {
     for (const Field& m : members)
         if (m.name == memberName) return &m;
     return nullptr;
 }
 
-const Field* FieldTable::find(const std::string& fieldName) const {
+const Field* FieldTable::find(std::string_view fieldName) const {
     for (const Field& f : fields)
         if (f.name == fieldName) return &f;
     return nullptr;
 }
 
-const Field& FieldTable::field(const std::string& fieldName) const {
+const Field& FieldTable::field(std::string_view fieldName) const {
     const Field* f = find(fieldName);
     return f ? *f : fields.front();
 }
@@ -616,7 +685,7 @@ Value defaultValueOf(const Field& f) {
     }
     // The defaults of an object are what an empty object normalizes to.
     std::vector<InputError> ignored;
-    Checker(ignored).members(*members, Value::object(), "", v, f.sparseEcho, true);
+    Checker(ignored).members(*members, Value::object(), Path(), v, f.sparseEcho, true);
     return v;
 }
 
@@ -653,7 +722,7 @@ Normalized normalize(const FieldTable& table, const Value& raw) {
         if (!known) check.fail(memberPath("", m.key), "unknown-field", table.unknownWords);
     }
     result.value = Value::object();
-    check.members(table.fields, raw, "", result.value, false, true);
+    check.members(table.fields, raw, Path(), result.value, false, true);
     return result;
 }
 

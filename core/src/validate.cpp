@@ -1,6 +1,7 @@
 // SPEC §2 and §7: the single run's inputs as a table (fields.hpp), the rules between fields that
 // a table cannot say, and the short typed reader from the normalized value to Inputs.
 #include <string>
+#include <type_traits>
 
 #include "format.hpp"
 #include "http_date.hpp"
@@ -399,6 +400,12 @@ template <typename T>
 std::vector<T> numbers(const Value& v, const char* name) {
     std::vector<T> out;
     if (const Value* list = v.find(name)) {
+        if (list->isNumberList()) {  // the draws: one block (Value::numbers()), copied as one
+            if constexpr (std::is_same_v<T, double>) return list->asNumbers();
+            out.reserve(list->listSize());
+            for (double x : list->asNumbers()) out.push_back(static_cast<T>(x));
+            return out;
+        }
         out.reserve(list->asArray().size());
         for (const Value& item : list->asArray()) out.push_back(static_cast<T>(item.asNumber()));
     }

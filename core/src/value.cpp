@@ -36,6 +36,20 @@ Value Value::array(Array items) {
     return v;
 }
 
+Value Value::numbers(std::vector<double> items) {
+    Value v;
+    v.kind_ = Kind::Array;
+    v.compact_ = true;
+    v.numbers_ = std::move(items);
+    return v;
+}
+
+void Value::expand() const {
+    array_.clear();
+    array_.reserve(numbers_.size());
+    for (double x : numbers_) array_.push_back(number(x));
+}
+
 Value Value::object(Object members) {
     Value v;
     v.kind_ = Kind::Object;
@@ -67,6 +81,11 @@ Value& Value::set(const char* key, Value&& value) {
 }
 
 Value& Value::push(Value item) {
+    if (compact_) {  // no longer numbers only, perhaps: a list of Values from here on
+        asArray();
+        compact_ = false;
+        numbers_ = {};
+    }
     array_.push_back(std::move(item));
     return *this;
 }
@@ -80,6 +99,8 @@ bool sameValue(const Value& a, const Value& b) {
         case Value::Kind::String:
         case Value::Kind::Unsupported: return a.asString() == b.asString();
         case Value::Kind::Array:
+            if (a.listSize() != b.listSize()) return false;
+            if (a.isNumberList() && b.isNumberList()) return a.asNumbers() == b.asNumbers();
             if (a.asArray().size() != b.asArray().size()) return false;
             for (std::size_t i = 0; i < a.asArray().size(); ++i)
                 if (!sameValue(a.asArray()[i], b.asArray()[i])) return false;

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <new>
 #include <string>
+#include <vector>
 
 #include <catch2/catch.hpp>
 
@@ -133,5 +134,29 @@ TEST_CASE("a sweep reads and echoes its inputs once, as one compute() of them do
     REQUIRE(inCompute > 0);
     const std::size_t oneCopy = what == "draws" ? kDraws * sizeof(Value) : (kAnswers - 4) * (sizeof(Value) + sizeof(Value::Member));
     CHECK(inSweep < inCompute + oneCopy / 2);
+#endif
+}
+
+TEST_CASE("draws held as one block are checked, read and echoed without a Value per draw", "[sweep][cost][number-list]") {
+#ifdef RETRYLAB_SANITIZED
+    WARN("allocations are not counted in a sanitized build (its allocator checks them); the native and wasm runs count them");
+    return;
+#else
+    // As the bindings read them: 100,000 draws as one block of numbers (Value::numbers()).
+    Value block = Value::object();
+    block.set("draws", Value::numbers(std::vector<double>(kDraws, 0.5)));
+    const Value none = inputsWith("");
+
+    // What the draws add to compute() (its checked copy, the Inputs' vector, the result's echo)
+    // and to a 2-point sweep: a few copies of 800 KB of numbers. A Value per draw (the validator
+    // making one for each item it checks) would add 100,000 Values at least.
+    const std::size_t inCompute = allocated([&] { compute(block); }) - allocated([&] { compute(none); });
+    const Value blockSweep = sweepRequest(block, 2), noneSweep = sweepRequest(none, 2);
+    const std::size_t inSweep = allocated([&] { sweep(blockSweep); }) - allocated([&] { sweep(noneSweep); });
+    INFO("100,000 draws as one block add " << inCompute << " bytes to compute(), " << inSweep << " to a sweep; "
+                                            << kDraws * sizeof(Value) << " would be a Value per draw");
+    REQUIRE(inCompute >= kDraws * sizeof(double));  // the counter counts: the echo holds them
+    CHECK(inCompute < kDraws * sizeof(Value));
+    CHECK(inSweep < kDraws * sizeof(Value));
 #endif
 }

@@ -312,6 +312,18 @@ private:
         std::unordered_set<std::string> keys;
     };
 
+    // A list of numbers only is kept as one block (Value::numbers()), as the WebAssembly
+    // binding reads one: the core checks and echoes it in one loop (issue 18: the draws).
+    static Value listOf(Value::Array items) {
+        for (const Value& item : items)
+            if (item.kind() != Value::Kind::Number) return Value::array(std::move(items));
+        if (items.empty()) return Value::array();
+        std::vector<double> numbers;
+        numbers.reserve(items.size());
+        for (const Value& item : items) numbers.push_back(item.asNumber());
+        return Value::numbers(std::move(numbers));
+    }
+
     bool refuse(std::string message) {
         error = std::move(message);
         return false;
@@ -371,7 +383,7 @@ private:
         }
         Frame f = std::move(stack_.back());
         stack_.pop_back();
-        Value v = !f.object  ? Value::array(std::move(f.items))
+        Value v = !f.object  ? listOf(std::move(f.items))
                   : f.dropped ? Value::unsupported("an object with more than " + std::to_string(kMaxMembers) + " members")
                               : Value::object(std::move(f.members));
         // Counted when it opened.
@@ -419,6 +431,10 @@ Json toJson(const Value& v) {
         case Value::Kind::String: return v.asString();
         case Value::Kind::Array: {
             Json out = Json::array();
+            if (v.isNumberList()) {
+                for (double x : v.asNumbers()) out.push_back(toJson(Value::number(x)));
+                return out;
+            }
             for (const Value& item : v.asArray()) out.push_back(toJson(item));
             return out;
         }

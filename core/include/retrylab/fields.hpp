@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <initializer_list>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "retrylab/value.hpp"
@@ -148,7 +149,7 @@ struct Field {
     int valueOf(const std::string& choiceName) const;
     const char* nameOf(int value) const;
     // Object fields: the member named `memberName`, or nullptr.
-    const Field* member(const std::string& memberName) const;
+    const Field* member(std::string_view memberName) const;
 };
 
 struct Variant {
@@ -165,8 +166,8 @@ struct FieldTable {
     std::string unknownWords; // "is not an input of the engine (check its spelling)."
     std::vector<Field> fields;
 
-    const Field& field(const std::string& fieldName) const;  // a row that exists (the engine's own names)
-    const Field* find(const std::string& fieldName) const;
+    const Field& field(std::string_view fieldName) const;  // a row that exists (the engine's own names)
+    const Field* find(std::string_view fieldName) const;
 };
 
 // The single run's inputs, SPEC §2 and docs/engine.md §2, in the order the echo writes them.

@@ -33,6 +33,11 @@ public:
     static Value number(double n);
     static Value string(std::string s);
     static Value array(Array items = {});
+    // A list of numbers kept as one block (issue 18: up to 100,000 draws), not as a Value per
+    // item: a list like any other to every reader (kind() is Array, asArray() has its items,
+    // sameValue() compares it item by item with any list), but the bindings read it from their
+    // input in one copy, the validator checks it in one loop, and a writer echoes it as a block.
+    static Value numbers(std::vector<double> items);
     static Value object(Object members = {});
     // Something a binding met that has no JSON meaning (a JS function, symbol, bigint, a
     // cycle, nesting too deep); `what` says what it was, for the error message.
@@ -43,7 +48,18 @@ public:
     bool asBool() const { return bool_; }
     double asNumber() const { return number_; }
     const std::string& asString() const { return string_; }  // also the Unsupported description
-    const Array& asArray() const { return array_; }
+    // A list's items. A list made by numbers() has them made here on the first call (paths
+    // that are not hot: the fleet's reader, the native JSON writer, the tests); hot paths ask
+    // isNumberList() first and read asNumbers().
+    const Array& asArray() const {
+        if (compact_ && array_.size() != numbers_.size()) expand();
+        return array_;
+    }
+    // How many items a list has, without making them.
+    std::size_t listSize() const { return compact_ ? numbers_.size() : array_.size(); }
+    // Made by numbers(): its items are asNumbers().
+    bool isNumberList() const { return compact_; }
+    const std::vector<double>& asNumbers() const { return numbers_; }
     const Object& asObject() const { return object_; }
 
     // Object access: the member named `key`, or nullptr.
@@ -54,12 +70,16 @@ public:
     Value& push(Value item);
 
 private:
+    void expand() const;  // array_ made from numbers_
+
     Kind kind_ = Kind::Null;
     bool bool_ = false;
+    bool compact_ = false;  // a list made by numbers(): its items in numbers_
     double number_ = 0;
     std::string string_;
-    Array array_;
+    mutable Array array_;   // a compact list's items once asArray() has made them
     Object object_;
+    std::vector<double> numbers_;
 };
 
 struct Value::Member {
