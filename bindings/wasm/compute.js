@@ -96,10 +96,23 @@ function RlTooBig(what) { this.message = 'The inputs hold more than ' + what + '
 // Thrown for one value that is refused whole (a list with no proper length, a Map, a Date...).
 function RlRefused(message) { this.message = message; }
 
+// The tape and text buffers of the last call, kept for the next (issue 18: making them, and a
+// TextEncoder, was about a tenth of a compute({})). A call takes them, so that a getter that
+// calls compute() while its inputs are read gets buffers of its own; rlKeep() gives them back.
+var rlBuffers = null;
+var rlEncoder = new TextEncoder();
+var RL_BUFFERS_KEPT = 65536;  // the longest tape (in numbers) kept between calls: 512 KB
+
+function rlKeep(flat) {
+  if (flat.buffers.tape.length <= RL_BUFFERS_KEPT && flat.buffers.bytes.length <= 8 * RL_BUFFERS_KEPT) rlBuffers = flat.buffers;
+}
+
 function rlFlatten(root) {
+  var kept = rlBuffers;
+  rlBuffers = null;
   // The tape grows by doubling: writing into a Float64Array is several times faster than
   // pushing onto an array and converting it at the end.
-  var tape = new Float64Array(256);
+  var tape = kept ? kept.tape : new Float64Array(256);
   var used = 0;
   function reserve(n) {
     if (used + n <= tape.length) return;
@@ -132,8 +145,8 @@ function rlFlatten(root) {
   // Each string is encoded on its own (TextEncoder.encodeInto, a lone surrogate becoming
   // U+FFFD), into one growing buffer: its UTF-8 length on the tape is what was written for it,
   // so no two strings can pair their surrogates or shift each other's bytes.
-  var encoder = new TextEncoder();
-  var bytes = new Uint8Array(1024);
+  var encoder = rlEncoder;
+  var bytes = kept ? kept.bytes : new Uint8Array(1024);
   var byteLength = 0;
   var textLength = 0;
   var nodes = 0;
@@ -237,7 +250,7 @@ function rlFlatten(root) {
   }
 
   put(root, 1);
-  return { tape: tape.subarray(0, used), text: bytes.subarray(0, byteLength) };
+  return { tape: tape.subarray(0, used), text: bytes.subarray(0, byteLength), buffers: { tape: tape, bytes: bytes } };
 }
 
 // Every failure is an { ok: false } result: nothing thrown reaches the caller, not even an
@@ -380,6 +393,7 @@ function rlEngine(first, instantiate) {
       if (!tape || !text) throw new Error('out of memory');
       views().f64.set(flat.tape, tape >> 3);
       heap.u8.set(flat.text, text);
+      rlKeep(flat);
       var out = w.rl_run(entry, tape, flat.tape.length, text, flat.text.length);
       result = rlReadResult(out, views());
       w.rl_free_result(out);
