@@ -20,7 +20,7 @@ constexpr int kItemErrorsNamed = 10;  // per list; the rest are counted in one m
 // of an rfc850 two-digit year), so the check reads every date against the default start date.
 constexpr std::int64_t kDateReference = 1795946400;  // Sun, 29 Nov 2026 10:00:00 GMT
 
-std::string quoted(const std::string& s) {
+RETRYLAB_COLD std::string quoted(const std::string& s) {
     constexpr std::size_t shown = 40;
     if (s.size() <= shown) return "\"" + s + "\"";
     std::size_t cut = shown;
@@ -36,7 +36,7 @@ std::size_t codePoints(const std::string& s) {
 
 // "\"a\", \"b\" or \"c\"".
 template <typename Names>
-std::string orList(const Names& names) {
+RETRYLAB_COLD std::string orList(const Names& names) {
     std::string out;
     for (std::size_t i = 0; i < names.size(); ++i) {
         if (i > 0) out += i + 1 == names.size() ? " or " : ", ";
@@ -45,13 +45,13 @@ std::string orList(const Names& names) {
     return out;
 }
 
-std::vector<std::string> choiceNames(const std::vector<Choice>& choices) {
+RETRYLAB_COLD std::vector<std::string> choiceNames(const std::vector<Choice>& choices) {
     std::vector<std::string> names;
     for (const Choice& c : choices) names.push_back(c.name);
     return names;
 }
 
-std::vector<std::string> memberNames(const std::vector<Field>& members) {
+RETRYLAB_COLD std::vector<std::string> memberNames(const std::vector<Field>& members) {
     std::vector<std::string> names;
     for (const Field& m : members) names.push_back(m.name);
     return names;
@@ -68,7 +68,7 @@ bool plainIdentifier(const std::string& key) {
 }
 
 // A key as a JSON string: quotes, backslashes and control characters escaped.
-std::string jsonString(const std::string& s) {
+RETRYLAB_COLD std::string jsonString(const std::string& s) {
     static const char hex[] = "0123456789abcdef";
     std::string out = "\"";
     for (char ch : s) {
@@ -89,7 +89,7 @@ std::string jsonString(const std::string& s) {
     return out + "\"";
 }
 
-std::string literalWords(const Literal& l) {
+RETRYLAB_COLD std::string literalWords(const Literal& l) {
     switch (l.kind) {
         case Literal::Kind::Boolean: return l.flag ? "true" : "false";
         case Literal::Kind::Number: return formatMs(l.x, 6);
@@ -100,7 +100,7 @@ std::string literalWords(const Literal& l) {
 }
 
 // "a whole number from 0 to 100".
-std::string numberWords(const Field& f) {
+RETRYLAB_COLD std::string numberWords(const Field& f) {
     return std::string(f.whole ? "a whole number" : "a number") + " from " + formatMs(f.lo, 6) + " to " +
            formatMs(f.hi, 6);
 }
@@ -114,7 +114,7 @@ public:
     Path(const Path& parent, const std::string& key) : parent_(&parent), key_(&key) {}
     Path(const Path& parent, std::size_t index) : parent_(&parent), index_(index) {}
 
-    std::string text() const {
+    RETRYLAB_COLD std::string text() const {
         if (!parent_) return {};
         return key_ ? memberPath(parent_->text(), *key_) : itemPath(parent_->text(), index_);
     }
@@ -130,7 +130,7 @@ public:
     explicit Checker(std::vector<InputError>& errors) : errors_(errors) {}
 
     // message = subject + " " + detail; subject is usually the path itself.
-    void fail(const std::string& path, const char* code, const std::string& subject, const std::string& detail) {
+    RETRYLAB_COLD void fail(const std::string& path, const char* code, const std::string& subject, const std::string& detail) {
         errors_.push_back({path, code, subject + " " + detail, detail});
     }
     void fail(const std::string& path, const char* code, const std::string& detail) { fail(path, code, path, detail); }
@@ -196,12 +196,13 @@ public:
     }
 
 private:
-    // A valid number or choice, normalized (-0 read as 0); false for anything else, which
-    // check() then reports.
+    // A number the row allows: finite, whole if it must be, within its range.
     static bool inRange(const Field& f, double x) {
         return std::isfinite(x) && !(f.whole && std::floor(x) != x) && x >= f.lo && x <= f.hi;
     }
 
+    // A valid number or choice, normalized (-0 read as 0); false for anything else, which
+    // check() then reports.
     static bool quick(const Field& f, const Value& v, Value& out) {
         if (f.type == FieldType::Number && v.kind() == Value::Kind::Number) {
             double x = v.asNumber();
@@ -224,7 +225,7 @@ private:
         return false;
     }
 
-    bool wrongType(const Field& f, const Value& v, const Path& path, const std::string& what) {
+    RETRYLAB_COLD bool wrongType(const Field& f, const Value& v, const Path& path, const std::string& what) {
         fail(path, "wrong-type", "must be " + std::string(f.nullable ? "null (none) or " : "") + what + "; got " +
                                      describeValue(v) + ".");
         return false;
@@ -374,7 +375,7 @@ private:
         }
     }
 
-    bool notObject(const Field& f, const Value& v, const Path& path) {
+    RETRYLAB_COLD bool notObject(const Field& f, const Value& v, const Path& path) {
         return wrongType(f, v, path, f.example.empty() ? "an object" : "an object such as " + f.example);
     }
 
@@ -422,20 +423,20 @@ private:
 
 Value rowToValue(const Field& f);
 
-Value rowsToValue(const std::vector<Field>& fields) {
+RETRYLAB_COLD Value rowsToValue(const std::vector<Field>& fields) {
     Value rows = Value::array();
     for (const Field& f : fields) rows.push(rowToValue(f));
     return rows;
 }
 
-Value presenceValue(const Presence& p) {
+RETRYLAB_COLD Value presenceValue(const Presence& p) {
     Value v = Value::object();
     v.set("field", Value::string(p.field));
     v.set("value", p.value.toValue());
     return v;
 }
 
-Value rowToValue(const Field& f) {
+RETRYLAB_COLD Value rowToValue(const Field& f) {
     Value v = Value::object();
     v.set("name", Value::string(f.name));
     v.set("type", Value::string(fieldTypeName(f.type)));
@@ -496,47 +497,47 @@ Value rowToValue(const Field& f) {
 
 }  // namespace
 
-Literal Literal::null() {
+RETRYLAB_COLD Literal Literal::null() {
     Literal l;
     l.kind = Kind::Null;
     return l;
 }
 
-Literal Literal::boolean(bool b) {
+RETRYLAB_COLD Literal Literal::boolean(bool b) {
     Literal l;
     l.kind = Kind::Boolean;
     l.flag = b;
     return l;
 }
 
-Literal Literal::number(double n) {
+RETRYLAB_COLD Literal Literal::number(double n) {
     Literal l;
     l.kind = Kind::Number;
     l.x = n;
     return l;
 }
 
-Literal Literal::string(std::string s) {
+RETRYLAB_COLD Literal Literal::string(std::string s) {
     Literal l;
     l.kind = Kind::String;
     l.text = std::move(s);
     return l;
 }
 
-Literal Literal::list(std::vector<Literal> items) {
+RETRYLAB_COLD Literal Literal::list(std::vector<Literal> items) {
     Literal l;
     l.kind = Kind::List;
     l.items = std::move(items);
     return l;
 }
 
-Literal Literal::strings(std::initializer_list<const char*> names) {
+RETRYLAB_COLD Literal Literal::strings(std::initializer_list<const char*> names) {
     std::vector<Literal> items;
     for (const char* n : names) items.push_back(string(n));
     return list(std::move(items));
 }
 
-Literal Literal::filled() {
+RETRYLAB_COLD Literal Literal::filled() {
     Literal l;
     l.kind = Kind::Filled;
     return l;
@@ -576,7 +577,7 @@ bool Literal::matches(const Value& v) const {
     return sameValue(toValue(), v);
 }
 
-const char* fieldTypeName(FieldType type) {
+RETRYLAB_COLD const char* fieldTypeName(FieldType type) {
     switch (type) {
         case FieldType::Boolean: return "boolean";
         case FieldType::Number: return "number";
@@ -591,7 +592,7 @@ const char* fieldTypeName(FieldType type) {
 }
 
 namespace {
-Field row(std::string name, FieldType type, std::string group, std::string unit, std::string description) {
+RETRYLAB_COLD Field row(std::string name, FieldType type, std::string group, std::string unit, std::string description) {
     Field f;
     f.name = std::move(name);
     f.type = type;
@@ -602,42 +603,42 @@ Field row(std::string name, FieldType type, std::string group, std::string unit,
 }
 }  // namespace
 
-Field Field::boolean(std::string name, std::string group, std::string description) {
+RETRYLAB_COLD Field Field::boolean(std::string name, std::string group, std::string description) {
     return row(std::move(name), FieldType::Boolean, std::move(group), "", std::move(description));
 }
 
-Field Field::number(std::string name, std::string group, std::string unit, std::string description) {
+RETRYLAB_COLD Field Field::number(std::string name, std::string group, std::string unit, std::string description) {
     return row(std::move(name), FieldType::Number, std::move(group), std::move(unit), std::move(description));
 }
 
-Field Field::string(std::string name, std::string group, std::string description) {
+RETRYLAB_COLD Field Field::string(std::string name, std::string group, std::string description) {
     return row(std::move(name), FieldType::String, std::move(group), "", std::move(description));
 }
 
-Field Field::choice(std::string name, std::string group, std::string description, std::vector<Choice> choices) {
+RETRYLAB_COLD Field Field::choice(std::string name, std::string group, std::string description, std::vector<Choice> choices) {
     Field f = row(std::move(name), FieldType::Choice, std::move(group), "", std::move(description));
     f.choices = std::move(choices);
     return f;
 }
 
-Field Field::httpDate(std::string name, std::string group, std::string description) {
+RETRYLAB_COLD Field Field::httpDate(std::string name, std::string group, std::string description) {
     return row(std::move(name), FieldType::HttpDate, std::move(group), "", std::move(description));
 }
 
-Field Field::list(std::string name, std::string group, std::string unit, std::string description, Field item) {
+RETRYLAB_COLD Field Field::list(std::string name, std::string group, std::string unit, std::string description, Field item) {
     Field f = row(std::move(name), FieldType::List, std::move(group), std::move(unit), std::move(description));
     f.item.push_back(std::move(item));
     return f;
 }
 
-Field Field::object(std::string name, std::string group, std::string description, std::vector<Field> members) {
+RETRYLAB_COLD Field Field::object(std::string name, std::string group, std::string description, std::vector<Field> members) {
     Field f = row(std::move(name), FieldType::Object, std::move(group), "", std::move(description));
     f.members = std::move(members);
     f.defaultValue = Literal::filled();
     return f;
 }
 
-Field Field::variant(std::string name, std::string group, std::string description, std::string discriminator,
+RETRYLAB_COLD Field Field::variant(std::string name, std::string group, std::string description, std::string discriminator,
                      std::vector<Variant> variants) {
     Field f = row(std::move(name), FieldType::Variant, std::move(group), "", std::move(description));
     f.discriminator = std::move(discriminator);
@@ -652,7 +653,7 @@ int Field::valueOf(const std::string& choiceName) const {
     return -1;
 }
 
-const char* Field::nameOf(int value) const {
+RETRYLAB_COLD const char* Field::nameOf(int value) const {
     for (const Choice& c : choices)
         if (c.value == value) return c.name.c_str();
     return "";
@@ -689,16 +690,16 @@ Value defaultValueOf(const Field& f) {
     return v;
 }
 
-std::string memberPath(const std::string& parent, const std::string& key) {
+RETRYLAB_COLD std::string memberPath(const std::string& parent, const std::string& key) {
     if (!plainIdentifier(key)) return parent + "[" + jsonString(key) + "]";
     return parent.empty() ? key : parent + "." + key;
 }
 
-std::string itemPath(const std::string& parent, std::size_t index) {
+RETRYLAB_COLD std::string itemPath(const std::string& parent, std::size_t index) {
     return parent + "[" + formatInt(static_cast<std::int64_t>(index)) + "]";
 }
 
-std::string describeValue(const Value& v) {
+RETRYLAB_COLD std::string describeValue(const Value& v) {
     switch (v.kind()) {
         case Value::Kind::Number: return std::isfinite(v.asNumber()) ? formatMs(v.asNumber(), 6)
                                        : std::isnan(v.asNumber()) ? "NaN" : "an infinite number";
@@ -726,9 +727,9 @@ Normalized normalize(const FieldTable& table, const Value& raw) {
     return result;
 }
 
-Value tableToValue(const FieldTable& table) { return rowsToValue(table.fields); }
+RETRYLAB_COLD Value tableToValue(const FieldTable& table) { return rowsToValue(table.fields); }
 
-Value errorsToValue(const std::vector<InputError>& errors) {
+RETRYLAB_COLD Value errorsToValue(const std::vector<InputError>& errors) {
     Value list = Value::array();
     for (const InputError& e : errors) {
         Value item = Value::object();

@@ -5,6 +5,15 @@
 #include <cstdint>
 #include <string>
 
+// A function off the hot path (an error's words, the input table's construction, schema()), in
+// a file the WebAssembly build optimises for speed (bindings/wasm/CMakeLists.txt): kept as small
+// as at -Oz, and not inlined into the hot code around it. Natively nothing changes.
+#if defined(__EMSCRIPTEN__)
+#define RETRYLAB_COLD __attribute__((minsize, noinline, cold))
+#else
+#define RETRYLAB_COLD
+#endif
+
 namespace retrylab {
 
 // 3700 -> "3700", 1234.5 -> "1234.5", 0.1 + 0.2 -> "0.3": at most `maxDecimals` decimals,

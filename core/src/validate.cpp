@@ -400,12 +400,8 @@ template <typename T>
 std::vector<T> numbers(const Value& v, const char* name) {
     std::vector<T> out;
     if (const Value* list = v.find(name)) {
-        if (list->isNumberList()) {  // the draws: one block (Value::numbers()), copied as one
-            if constexpr (std::is_same_v<T, double>) return list->asNumbers();
-            out.reserve(list->listSize());
-            for (double x : list->asNumbers()) out.push_back(static_cast<T>(x));
-            return out;
-        }
+        if constexpr (std::is_same_v<T, double>)
+            if (list->isNumberList()) return list->asNumbers();  // the draws: one block (Value::numbers()), copied as one
         out.reserve(list->asArray().size());
         for (const Value& item : list->asArray()) out.push_back(static_cast<T>(item.asNumber()));
     }

@@ -44,10 +44,13 @@ Value Value::numbers(std::vector<double> items) {
     return v;
 }
 
-void Value::expand() const {
-    array_.clear();
-    array_.reserve(numbers_.size());
-    for (double x : numbers_) array_.push_back(number(x));
+const Value::Array& Value::asArray() const {
+    if (compact_ && array_.size() != numbers_.size()) {
+        array_.clear();
+        array_.reserve(numbers_.size());
+        for (double x : numbers_) array_.push_back(number(x));
+    }
+    return array_;
 }
 
 Value Value::object(Object members) {
@@ -99,8 +102,6 @@ bool sameValue(const Value& a, const Value& b) {
         case Value::Kind::String:
         case Value::Kind::Unsupported: return a.asString() == b.asString();
         case Value::Kind::Array:
-            if (a.listSize() != b.listSize()) return false;
-            if (a.isNumberList() && b.isNumberList()) return a.asNumbers() == b.asNumbers();
             if (a.asArray().size() != b.asArray().size()) return false;
             for (std::size_t i = 0; i < a.asArray().size(); ++i)
                 if (!sameValue(a.asArray()[i], b.asArray()[i])) return false;

@@ -50,11 +50,9 @@ public:
     const std::string& asString() const { return string_; }  // also the Unsupported description
     // A list's items. A list made by numbers() has them made here on the first call (paths
     // that are not hot: the fleet's reader, the native JSON writer, the tests); hot paths ask
-    // isNumberList() first and read asNumbers().
-    const Array& asArray() const {
-        if (compact_ && array_.size() != numbers_.size()) expand();
-        return array_;
-    }
+    // isNumberList() first and read asNumbers(). (Making them writes to a const Value: not for
+    // two threads at once on one Value; the engine has no threads.)
+    const Array& asArray() const;
     // How many items a list has, without making them.
     std::size_t listSize() const { return compact_ ? numbers_.size() : array_.size(); }
     // Made by numbers(): its items are asNumbers().
@@ -70,7 +68,6 @@ public:
     Value& push(Value item);
 
 private:
-    void expand() const;  // array_ made from numbers_
 
     Kind kind_ = Kind::Null;
     bool bool_ = false;
