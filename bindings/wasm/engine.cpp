@@ -174,9 +174,7 @@ long utf16Length(std::string_view s) {
 // A growable array of plain values (the result's tape, its text, the writer's own lists): at
 // -Oz em++ inlines none of std::vector's push_back, which made every entry of a result a chain
 // of calls (issue 18: a third of writing the tape); push() here is one compare and a store.
-// `First`: the capacity of the first block (the opening run's result is about 400 numbers on the
-// tape and 1.7 KB of text: growing to them from 256 was four reallocs and copies).
-template <class T, std::size_t First = 256>
+template <class T>
 class Buffer {
 public:
     Buffer() = default;
@@ -190,11 +188,7 @@ public:
     }
     void append(const T* p, std::size_t n) {
         if (capacity_ - size_ < n) grow(n);
-        if (n > 16) {
-            memcpy(data_ + size_, p, n * sizeof(T));
-        } else {  // a key or a short string: a call of memcpy cost more than the copy
-            for (std::size_t i = 0; i < n; ++i) data_[size_ + i] = p[i];
-        }
+        if (n) memcpy(data_ + size_, p, n * sizeof(T));
         size_ += n;
     }
     T& operator[](std::size_t i) { return data_[i]; }
@@ -208,7 +202,7 @@ private:
     __attribute__((noinline)) void grow(std::size_t n) {
         std::size_t wanted = capacity_ * 2;
         if (wanted < size_ + n) wanted = size_ + n;
-        if (wanted < First) wanted = First;
+        if (wanted < 256) wanted = 256;
         T* bigger = static_cast<T*>(realloc(data_, wanted * sizeof(T)));
         if (!bigger) abort();  // past the memory ceiling (loader.js): the binding replaces the instance
         data_ = bigger;
@@ -317,8 +311,8 @@ private:
         text_.append(s.data(), s.size());
     }
 
-    Buffer<double, 1024> tape_;
-    Buffer<char, 4096> text_;
+    Buffer<double> tape_;
+    Buffer<char> text_;
     Buffer<Open> open_;
     Buffer<std::size_t> stringAt_;  // where each string's length is on the tape
     Buffer<double> bytes_;          // and its length in bytes
