@@ -68,7 +68,6 @@ public:
     Value& push(Value item);
 
 private:
-
     Kind kind_ = Kind::Null;
     bool bool_ = false;
     bool compact_ = false;  // a list made by numbers(): its items in numbers_
