@@ -42,6 +42,30 @@ describe('redrawing the experiment', () => {
     });
   }));
 
+  // Issue 18: each write of the link is a same-document navigation, after which Chromium fetches
+  // and decodes the favicon again (3-6 ms of main thread); written every 200 ms while changes
+  // kept coming, one change in a dozen paid it inside its frame. The write waits for them to rest.
+  test('a stream of changes writes the link once, when it rests, not while it goes on', pageTest(env, { sections: false }, async ({ page }) => {
+    const { during, after, hash } = await page.evaluate(async () => {
+      const writes = [];
+      const replace = history.replaceState.bind(history);
+      history.replaceState = (...args) => { writes.push(args[2]); return replace(...args); };
+      const box = document.querySelector('#rl-baseBackoffMs');
+      // 16 changes 50 ms apart: 750 ms of changes, more than three of the old 200 ms batches.
+      for (let i = 0; i < 16; ++i) {
+        box.value = String(400 + i * 10);
+        box.dispatchEvent(new Event('input', { bubbles: true }));
+        await new Promise((done) => setTimeout(done, 50));
+      }
+      const during = writes.length;
+      await new Promise((done) => setTimeout(done, 600));
+      return { during, after: writes.length, hash: location.hash };
+    });
+    assert.equal(during, 0, 'no write while the changes go on');
+    assert.equal(after, 1, 'one write once they rest');
+    assert.match(hash, /[#&]baseBackoffMs=550(&|$)/, 'the link is the last change\'s');
+  }));
+
   test('a run with fewer attempts drops the rows and events it no longer has', pageTest(env, { sections: false }, async ({ page }) => {
     const count = () => page.evaluate(() => [document.querySelectorAll('#rl-table tbody tr').length, document.querySelectorAll('#rl-events li').length]);
     const [rows, events] = await count();
