@@ -66,6 +66,30 @@ describe('redrawing the experiment', () => {
     assert.match(hash, /[#&]baseBackoffMs=550(&|$)/, 'the link is the last change\'s');
   }));
 
+  // Issue 18: the lanes (web/views/lanes.js) were drawn at 640 px as the page opened, then again
+  // at their box's width when its observer reported it. Every width the lanes' drawing is given,
+  // from before the page's own script runs: one, the box's.
+  const watchLanesWidths = () => {
+    window.__lanesWidths = [];
+    const note = (el) => { if (el.nodeType === 1 && el.matches('#rl-lanes > svg')) window.__lanesWidths.push(Number(el.getAttribute('width'))); };
+    new MutationObserver((records) => {
+      for (const r of records) {
+        if (r.type === 'attributes') note(r.target);
+        else for (const n of r.addedNodes) note(n);
+      }
+    }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['width'] });
+  };
+  for (const viewport of [{ width: 1280, height: 900 }, { width: 390, height: 844 }]) {
+    test(`at ${viewport.width} px the lanes are drawn once as the page opens, at their box's width, and a change keeps it`, pageTest(env, { sections: false, viewport, init: [watchLanesWidths] }, async ({ page }) => {
+      const box = () => page.evaluate(() => Math.round(document.querySelector('#rl-lanes').getBoundingClientRect().width));
+      await page.waitForFunction(() => window.__lanesWidths.length > 0);
+      assert.deepEqual(await page.evaluate(() => window.__lanesWidths), [await box()]);
+      await page.locator(ID('baseBackoffMs')).fill('400');
+      await page.locator(ID('next')).click();
+      assert.deepEqual(await page.evaluate(() => window.__lanesWidths), [await box()], 'no redraw at another width');
+    }));
+  }
+
   test('a run with fewer attempts drops the rows and events it no longer has', pageTest(env, { sections: false }, async ({ page }) => {
     const count = () => page.evaluate(() => [document.querySelectorAll('#rl-table tbody tr').length, document.querySelectorAll('#rl-events li').length]);
     const [rows, events] = await count();
