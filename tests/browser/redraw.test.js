@@ -4,8 +4,8 @@
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browserSuite, pageTest } from './lib/harness.js';
-import { ID, metricsOf } from './lib/ui.js';
+import { browserSuite, openPage, pageTest } from './lib/harness.js';
+import { ID, metricsOf, setInputs } from './lib/ui.js';
 
 const env = browserSuite();
 
@@ -89,6 +89,31 @@ describe('redrawing the experiment', () => {
       assert.deepEqual(await page.evaluate(() => window.__lanesWidths), [await box()], 'no redraw at another width');
     }));
   }
+
+  // Issue 18: the views but the event list are redrawn against the tree they drew last
+  // (web/dom.js patchKnown), not read back from the DOM. Whatever runs they went through, they
+  // must stand as a fresh page draws the same run at the same playhead.
+  test('after a string of different runs the views are what a fresh page draws for the last one', pageTest(env, { sections: false }, async ({ page }) => {
+    const views = (p) => p.evaluate(() => Object.fromEntries(['verdict', 'now', 'lanes', 'timeline', 'table', 'metrics', 'seek-marks', 'events']
+      .map((name) => [name, document.querySelector(`#rl-${name}`).innerHTML])));
+    const runs = [
+      { maxRetries: 0 }, { maxRetries: 4, baseBackoffMs: 300 }, { scenario: 'HTTP 503 twice, then succeeds', idempotencyKey: true },
+      { clientTimeoutMs: 900 }, { deadlineMs: 2500 }, { idempotencyKey: false, maxRetries: 2 },
+    ];
+    for (const inputs of runs) {
+      await setInputs(page, inputs);
+      await page.locator(ID('next')).click();
+    }
+    for (let i = 0; i < 3; ++i) await page.locator(ID('next')).click();
+    await page.waitForFunction(() => /deadlineMs=2500/.test(location.hash));
+    const fresh = await openPage(env, { sections: false, url: await page.evaluate(() => location.href) });
+    try {
+      for (let i = 0; i < 4; ++i) await fresh.page.locator(ID('next')).click();
+      assert.deepEqual(await views(page), await views(fresh.page));
+    } finally {
+      await fresh.context.close();
+    }
+  }));
 
   test('a run with fewer attempts drops the rows and events it no longer has', pageTest(env, { sections: false }, async ({ page }) => {
     const count = () => page.evaluate(() => [document.querySelectorAll('#rl-table tbody tr').length, document.querySelectorAll('#rl-events li').length]);

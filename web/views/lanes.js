@@ -11,7 +11,7 @@
 import { ms } from '../format.js';
 import { packRows } from './timeline.js';
 import { statementView } from './statement.js';
-import { h, mount, patch } from '../dom.js';
+import { h, mount, patchKnown } from '../dom.js';
 import { msAt, warpOf } from '../playback.js';
 
 const LEFT = 64; // as the timeline's margin, which packRows keeps labels inside
@@ -307,12 +307,12 @@ export function withLanes(run, timeline, view, id) {
       drawing = { result, width, geometry, height: lanesEndHeight(result, width, geometry) };
     }
     const tMs = msAt(playback.s, warpOf(result));
-    patch(lanes, lanesView(result, { width, tMs, shown: playback.shown, reduced: reduced.matches, minHeight: drawing.height, geometry: drawing.geometry }));
+    patchKnown(lanes, lanesView(result, { width, tMs, shown: playback.shown, reduced: reduced.matches, minHeight: drawing.height, geometry: drawing.geometry }));
   };
   const draw = (result, playback) => {
     last = [result, playback];
     drawLanes(result, playback);
-    patch(statement, statementView(result, playback.shown, id('statement-heading')));
+    patchKnown(statement, statementView(result, playback.shown, id('statement-heading')));
   };
   const resize = new view.ResizeObserver((entries) => {
     const w = Math.round(entries[entries.length - 1].contentRect.width); // .rl-lanes has no padding
