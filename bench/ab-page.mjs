@@ -9,7 +9,8 @@
 //        article
 //   node bench/ab-page.mjs input <dist> [<dist>…]    one page per build, the sections loaded
 //        (AB_FLEET=1: the fleet section open too, its reproductions computed; AB_FLEET=busy: open
-//        1 s, its reproductions still computing), batches of 20 input changes alternating between
+//        1 s, its reproductions still computing; AB_SECTIONS=0: without the sections, as the page
+//        opens), batches of 20 input changes alternating between
 //        them (AB_BATCHES, default 10); median, p95, max per build, and the load average
 
 import { chromium } from 'playwright-core';
@@ -76,7 +77,7 @@ try {
       await page.goto(servers[i].origin + '/');
       await page.waitForFunction(() => document.documentElement.classList.contains('rl-ready'));
       await page.evaluate(() => window.retryLabEngine && window.retryLabEngine.load());
-      await page.evaluate(() => window.retryLabSections.load());
+      if (process.env.AB_SECTIONS !== '0') await page.evaluate(() => window.retryLabSections.load()); // AB_SECTIONS=0: as the page opens
       // AB_FLEET=1: the fleet section open, its reproductions computed; AB_FLEET=busy: open 1 s,
       // its reproductions still running in its workers (bench/clocks.mjs openFleetSection).
       if (process.env.AB_FLEET) await page.evaluate(openFleetSection, { busy: process.env.AB_FLEET === 'busy' });
@@ -89,7 +90,7 @@ try {
       }
     }
     console.log(`load average ${loadBefore} before, ${load()} after`);
-    for (const p of pages) console.log(`${p.d}: median ${median(p.times).toFixed(2)} ms, p95 ${percentile(p.times, 95).toFixed(2)} ms, max ${Math.max(...p.times).toFixed(1)} ms (${p.times.length} changes${process.env.AB_FLEET ? `, the fleet section open${process.env.AB_FLEET === 'busy' ? ' 1 s, its reproductions computing' : ', its reproductions computed'}` : ''})`);
+    for (const p of pages) console.log(`${p.d}: median ${median(p.times).toFixed(2)} ms, p95 ${percentile(p.times, 95).toFixed(2)} ms, max ${Math.max(...p.times).toFixed(1)} ms (${p.times.length} changes${process.env.AB_SECTIONS === '0' ? ', as the page opens, without the sections' : ''}${process.env.AB_FLEET ? `, the fleet section open${process.env.AB_FLEET === 'busy' ? ' 1 s, its reproductions computing' : ', its reproductions computed'}` : ''})`);
   }
 } finally {
   await browser.close();
