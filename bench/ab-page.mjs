@@ -8,15 +8,17 @@
 //        complete render as bench/browser.mjs clocks it, medians and the ratio to the static
 //        article
 //   node bench/ab-page.mjs input <dist> [<dist>…]    one page per build, the sections loaded
-//        (AB_FLEET=1: the fleet section open too), batches of 20 input changes alternating
-//        between them (AB_BATCHES, default 10); median, p95, max per build
+//        (AB_FLEET=1: the fleet section open too, its reproductions computed; AB_FLEET=busy: open
+//        1 s, its reproductions still computing; AB_SECTIONS=0: without the sections, as the page
+//        opens), batches of 20 input changes alternating between
+//        them (AB_BATCHES, default 10); median, p95, max per build, and the load average
 
 import { chromium } from 'playwright-core';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startServer } from '../tests/browser/lib/server.js';
-import { inputChanges, watchReady } from './clocks.mjs';
+import { inputChanges, openFleetSection, watchReady } from './clocks.mjs';
 import { CHROMIUM, FLAGS } from './chromium.mjs';
 
 const [mode, ...dists] = process.argv.slice(2);
@@ -40,6 +42,9 @@ for (const d of dists) {
   servers.push(await startServer(site));
 }
 const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true });
+// The machine's load average (1, 5, 15 min) before and after: the figures are this load's.
+const load = () => loadavg().map((x) => x.toFixed(1)).join(' ');
+const loadBefore = load();
 try {
   if (mode === 'render') {
     const loads = Number(process.env.AB_LOADS || 31);
@@ -61,6 +66,7 @@ try {
       }
     }
     const floor = median(times[times.length - 1]);
+    console.log(`load average ${loadBefore} before, ${load()} after`);
     for (const [k, [name]] of targets.entries()) console.log(`${name}: median ${median(times[k]).toFixed(1)} ms, ${(median(times[k]) / floor).toFixed(2)}× the static article (${loads} loads)`);
   } else {
     const batches = Number(process.env.AB_BATCHES || 10);
@@ -71,12 +77,10 @@ try {
       await page.goto(servers[i].origin + '/');
       await page.waitForFunction(() => document.documentElement.classList.contains('rl-ready'));
       await page.evaluate(() => window.retryLabEngine && window.retryLabEngine.load());
-      await page.evaluate(() => window.retryLabSections.load());
-      if (process.env.AB_FLEET === '1') {
-        await page.evaluate(() => window.retryLabFleetSection.load());
-        await page.waitForFunction(() => window.retryLabFleet && window.retryLabFleet.state(), null, { timeout: 60000 });
-        await page.waitForTimeout(1000);
-      }
+      if (process.env.AB_SECTIONS !== '0') await page.evaluate(() => window.retryLabSections.load()); // AB_SECTIONS=0: as the page opens
+      // AB_FLEET=1: the fleet section open, its reproductions computed; AB_FLEET=busy: open 1 s,
+      // its reproductions still running in its workers (bench/clocks.mjs openFleetSection).
+      if (process.env.AB_FLEET) await page.evaluate(openFleetSection, { busy: process.env.AB_FLEET === 'busy' });
       await page.evaluate(() => document.querySelector('[data-retry-lab] input[data-field="baseBackoffMs"][data-role="number"]').scrollIntoView({ block: 'center' }));
       pages.push({ d, page, times: [] });
     }
@@ -85,7 +89,8 @@ try {
         p.times.push(...await p.page.evaluate(inputChanges, { count: 20, from: b * 20 }));
       }
     }
-    for (const p of pages) console.log(`${p.d}: median ${median(p.times).toFixed(2)} ms, p95 ${percentile(p.times, 95).toFixed(2)} ms, max ${Math.max(...p.times).toFixed(1)} ms (${p.times.length} changes${process.env.AB_FLEET === '1' ? ', the fleet section open' : ''})`);
+    console.log(`load average ${loadBefore} before, ${load()} after`);
+    for (const p of pages) console.log(`${p.d}: median ${median(p.times).toFixed(2)} ms, p95 ${percentile(p.times, 95).toFixed(2)} ms, max ${Math.max(...p.times).toFixed(1)} ms (${p.times.length} changes${process.env.AB_SECTIONS === '0' ? ', as the page opens, without the sections' : ''}${process.env.AB_FLEET ? `, the fleet section open${process.env.AB_FLEET === 'busy' ? ' 1 s, its reproductions computing' : ', its reproductions computed'}` : ''})`);
   }
 } finally {
   await browser.close();

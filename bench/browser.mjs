@@ -234,7 +234,7 @@ try {
     if (fleet) {
       await page.evaluate(() => window.retryLabFleetSection.load());
       await page.waitForFunction(() => window.retryLabFleet && window.retryLabFleet.state(), null, { timeout: 60000 });
-      await page.waitForTimeout(1000);
+      await page.evaluate(async () => { while (!(window.retryLabFleet && window.retryLabFleet.state())) await new Promise((r) => setTimeout(r, 50)); await window.retryLabFleet.collapse(); }); // its reproductions computed too (bench/clocks.mjs openFleetSection)
     }
     await page.evaluate(() => document.querySelector('[data-retry-lab] input[data-field="baseBackoffMs"][data-role="number"]').scrollIntoView({ block: 'center' }));
     const times = await page.evaluate(changeInputs, { count: INPUT_CHANGES });

@@ -241,7 +241,7 @@ try {
     await page.evaluate(() => window.retryLabSections.load());
     if (fleet) {
       await page.evaluate(() => window.retryLabFleetSection.load());
-      await page.waitForTimeout(3000);
+      await page.evaluate(async () => { while (!(window.retryLabFleet && window.retryLabFleet.state())) await new Promise((r) => setTimeout(r, 50)); await window.retryLabFleet.collapse(); }); // its reproductions computed too (bench/clocks.mjs openFleetSection)
     }
     await browser.startTracing(page, { categories: CATEGORIES });
     await page.evaluate(() => document.querySelector('[data-retry-lab] input[data-field="baseBackoffMs"][data-role="number"]').scrollIntoView({ block: 'center' }));

@@ -57,34 +57,82 @@ export function patch(container, ...nodes) {
 
 function patchChildren(parent, nodes, doc, inSvg) {
   const existing = parent.childNodes;
+  for (let i = 0; i < nodes.length; ++i) patchOne(parent, existing[i], nodes[i], doc, inSvg);
+  while (existing.length > nodes.length) parent.removeChild(parent.lastChild);
+}
+
+// One child brought up to date with `node`, read from the DOM (`current`: what stands there).
+function patchOne(parent, current, node, doc, inSvg) {
+  if (!current) {
+    parent.appendChild(mount(node, doc, inSvg));
+  } else if (typeof node === 'string') {
+    if (current.nodeType !== 3) parent.replaceChild(doc.createTextNode(node), current);
+    else if (current.data !== node) current.data = node;
+  } else {
+    const svg = inSvg || node.tag === 'svg';
+    const same = current.nodeType === 1 && current.localName === node.tag && !REPLACED.has(node.tag) &&
+      (current.namespaceURI === SVG_NS) === svg;
+    if (!same) {
+      parent.replaceChild(mount(node, doc, inSvg), current);
+      return;
+    }
+    const wanted = node.attrs;
+    for (const name of current.getAttributeNames()) {
+      const value = wanted[name];
+      if (value === undefined || value === null || value === false) current.removeAttribute(name);
+    }
+    for (const [name, value] of Object.entries(wanted)) {
+      checkAttr(name);
+      if (value === null || value === undefined || value === false) continue;
+      const text = value === true ? '' : String(value);
+      if (current.getAttribute(name) !== text) current.setAttribute(name, text);
+    }
+    patchChildren(current, node.children, doc, svg);
+  }
+}
+
+// As patch(), for a container whose children only its one view draws (issue 18): the tree it
+// drew last is kept beside it, and the next is compared with that tree instead of with the DOM,
+// so what did not change costs no DOM read (getAttribute on every attribute of every element
+// was most of a redraw's script). The writes are patch()'s: only what changed. Anything else
+// that sets an attribute the view also sets would be overwritten only when the view's value
+// changes; an attribute the view does not set is left alone (the timeline's playhead, whose
+// position run-view.js writes on every frame). The first draw, or a container whose children
+// were changed behind its back (their count differs), is patched against the DOM.
+const drawnTrees = new WeakMap();
+
+export function patchKnown(container, ...nodes) {
+  const next = flatten(nodes);
+  const before = drawnTrees.get(container);
+  const doc = container.ownerDocument;
+  const inSvg = container.namespaceURI === SVG_NS;
+  if (before && before.length === container.childNodes.length) diffChildren(container, before, next, doc, inSvg);
+  else patchChildren(container, next, doc, inSvg);
+  drawnTrees.set(container, next);
+}
+
+const absent = (value) => value === undefined || value === null || value === false;
+const attrText = (value) => (value === true ? '' : String(value));
+
+function diffChildren(parent, before, nodes, doc, inSvg) {
+  const existing = parent.childNodes;
   for (let i = 0; i < nodes.length; ++i) {
     const node = nodes[i];
+    const old = before[i];
     const current = existing[i];
-    if (!current) {
-      parent.appendChild(mount(node, doc, inSvg));
-    } else if (typeof node === 'string') {
-      if (current.nodeType !== 3) parent.replaceChild(doc.createTextNode(node), current);
-      else if (current.data !== node) current.data = node;
-    } else {
-      const svg = inSvg || node.tag === 'svg';
-      const same = current.nodeType === 1 && current.localName === node.tag && !REPLACED.has(node.tag) &&
-        (current.namespaceURI === SVG_NS) === svg;
-      if (!same) {
-        parent.replaceChild(mount(node, doc, inSvg), current);
-        continue;
-      }
-      const wanted = node.attrs;
-      for (const name of current.getAttributeNames()) {
-        const value = wanted[name];
-        if (value === undefined || value === null || value === false) current.removeAttribute(name);
-      }
-      for (const [name, value] of Object.entries(wanted)) {
+    if (!current || old === undefined || typeof old !== typeof node) patchOne(parent, current, node, doc, inSvg);
+    else if (typeof node === 'string') {
+      if (node !== old) current.data = node;
+    } else if (old.tag !== node.tag || REPLACED.has(node.tag)) parent.replaceChild(mount(node, doc, inSvg), current);
+    else {
+      const { attrs } = node;
+      for (const name in old.attrs) if (absent(attrs[name]) && !absent(old.attrs[name])) current.removeAttribute(name);
+      for (const name in attrs) {
         checkAttr(name);
-        if (value === null || value === undefined || value === false) continue;
-        const text = value === true ? '' : String(value);
-        if (current.getAttribute(name) !== text) current.setAttribute(name, text);
+        const value = attrs[name];
+        if (!absent(value) && (absent(old.attrs[name]) || attrText(old.attrs[name]) !== attrText(value))) current.setAttribute(name, attrText(value));
       }
-      patchChildren(current, node.children, doc, svg);
+      diffChildren(current, old.children, node.children, doc, inSvg || node.tag === 'svg');
     }
   }
   while (existing.length > nodes.length) parent.removeChild(parent.lastChild);

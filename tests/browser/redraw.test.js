@@ -4,8 +4,8 @@
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browserSuite, pageTest } from './lib/harness.js';
-import { ID, metricsOf } from './lib/ui.js';
+import { browserSuite, openPage, pageTest } from './lib/harness.js';
+import { ID, metricsOf, setInputs } from './lib/ui.js';
 
 const env = browserSuite();
 
@@ -40,6 +40,85 @@ describe('redrawing the experiment', () => {
     assert.deepEqual(kept, {
       attempts: true, elapsedElement: true, elapsedTextNode: true, elapsedText: '3,600 ms', rows: true, svg: true, events: true,
     });
+  }));
+
+  // Issue 18: each write of the link is a same-document navigation, after which Chromium fetches
+  // and decodes the favicon again (3-6 ms of main thread); written every 200 ms while changes
+  // kept coming, one change in a dozen paid it inside its frame. The write waits for them to rest.
+  test('a stream of changes writes the link once, when it rests, not while it goes on', pageTest(env, { sections: false }, async ({ page }) => {
+    const { during, rests, after, hash } = await page.evaluate(async () => {
+      const writes = [];
+      const replace = history.replaceState.bind(history);
+      history.replaceState = (...args) => { writes.push(args[2]); return replace(...args); };
+      const box = document.querySelector('#rl-baseBackoffMs');
+      // 16 changes 50 ms apart: 750 ms of changes, more than three of the old 200 ms batches.
+      // A gap the machine stretched to the write's delay (a loaded machine) is a rest: counted.
+      let rests = 0;
+      let at = performance.now();
+      for (let i = 0; i < 16; ++i) {
+        box.value = String(400 + i * 10);
+        box.dispatchEvent(new Event('input', { bubbles: true }));
+        await new Promise((done) => setTimeout(done, 50));
+        const now = performance.now();
+        if (i < 15 && now - at >= 190) rests += 1;
+        at = now;
+      }
+      const during = writes.length;
+      await new Promise((done) => setTimeout(done, 600));
+      return { during, rests, after: writes.length, hash: location.hash };
+    });
+    assert.ok(during <= rests, `no write while the changes go on (${during} writes, ${rests} gaps of 190 ms or more)`);
+    assert.equal(after - during, 1, 'one write once they rest');
+    assert.match(hash, /[#&]baseBackoffMs=550(&|$)/, 'the link is the last change\'s');
+  }));
+
+  // Issue 18: the lanes (web/views/lanes.js) were drawn at 640 px as the page opened, then again
+  // at their box's width when its observer reported it. Every width the lanes' drawing is given,
+  // from before the page's own script runs: one, the box's.
+  const watchLanesWidths = () => {
+    window.__lanesWidths = [];
+    const note = (el) => { if (el.nodeType === 1 && el.matches('#rl-lanes > svg')) window.__lanesWidths.push(Number(el.getAttribute('width'))); };
+    new MutationObserver((records) => {
+      for (const r of records) {
+        if (r.type === 'attributes') note(r.target);
+        else for (const n of r.addedNodes) note(n);
+      }
+    }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['width'] });
+  };
+  for (const viewport of [{ width: 1280, height: 900 }, { width: 390, height: 844 }]) {
+    test(`at ${viewport.width} px the lanes are drawn once as the page opens, at their box's width, and a change keeps it`, pageTest(env, { sections: false, viewport, init: [watchLanesWidths] }, async ({ page }) => {
+      const box = () => page.evaluate(() => Math.round(document.querySelector('#rl-lanes').getBoundingClientRect().width));
+      await page.waitForFunction(() => window.__lanesWidths.length > 0);
+      assert.deepEqual(await page.evaluate(() => window.__lanesWidths), [await box()]);
+      await page.locator(ID('baseBackoffMs')).fill('400');
+      await page.locator(ID('next')).click();
+      assert.deepEqual(await page.evaluate(() => window.__lanesWidths), [await box()], 'no redraw at another width');
+    }));
+  }
+
+  // Issue 18: the views but the event list are redrawn against the tree they drew last
+  // (web/dom.js patchKnown), not read back from the DOM. Whatever runs they went through, they
+  // must stand as a fresh page draws the same run at the same playhead.
+  test('after a string of different runs the views are what a fresh page draws for the last one', pageTest(env, { sections: false }, async ({ page }) => {
+    const views = (p) => p.evaluate(() => Object.fromEntries(['verdict', 'now', 'lanes', 'timeline', 'table', 'metrics', 'seek-marks', 'events']
+      .map((name) => [name, document.querySelector(`#rl-${name}`).innerHTML])));
+    const runs = [
+      { maxRetries: 0 }, { maxRetries: 4, baseBackoffMs: 300 }, { scenario: 'HTTP 503 twice, then succeeds', idempotencyKey: true },
+      { clientTimeoutMs: 900 }, { deadlineMs: 2500 }, { idempotencyKey: false, maxRetries: 2 },
+    ];
+    for (const inputs of runs) {
+      await setInputs(page, inputs);
+      await page.locator(ID('next')).click();
+    }
+    for (let i = 0; i < 3; ++i) await page.locator(ID('next')).click();
+    await page.waitForFunction(() => /deadlineMs=2500/.test(location.hash));
+    const fresh = await openPage(env, { sections: false, url: await page.evaluate(() => location.href) });
+    try {
+      for (let i = 0; i < 4; ++i) await fresh.page.locator(ID('next')).click();
+      assert.deepEqual(await views(page), await views(fresh.page));
+    } finally {
+      await fresh.context.close();
+    }
   }));
 
   test('a run with fewer attempts drops the rows and events it no longer has', pageTest(env, { sections: false }, async ({ page }) => {

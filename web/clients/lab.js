@@ -3,7 +3,7 @@
 // come from and what the model leaves out, and the sweep panel finds the boundaries of the
 // experiment's current run. Everything here follows the explorable's result.
 
-import { h, mount, patch } from '../dom.js';
+import { h, mount, patchKnown } from '../dom.js';
 import { makeIds } from '../views/controls.js';
 import { createSweep } from '../sweep/controller.js';
 import { POLICY_FIELDS, PRESETS, SEED_ID, policyOf, presetById, presetInputs } from './presets.js';
@@ -66,12 +66,12 @@ export function mountClientLab(root, app, engine, { idPrefix = 'cl-', sweepPrefi
   function draw(result) {
     const now = policyOf(result.inputs);
     const selected = selectedNow();
-    select.value = selected;
+    if (select.value !== selected) select.value = selected; // setting it selects the option again (issue 18: on every change)
     const preset = presetById(selected);
     const opening = openingOf(selected);
     const expected = policyOf(opening.inputs);
     const changed = POLICY_FIELDS.filter((f) => !sameInputValue(expected[f], now[f]));
-    patch(card, presetCardView(id, {
+    patchKnown(card, presetCardView(id, { // only this draws in the card (web/dom.js)
       preset, opening, current: sameInputs(result.inputs, opening.inputs) ? null : result, changed, noTimeoutMs,
     }));
     if (sweep) sweep.update(result.inputs);

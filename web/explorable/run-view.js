@@ -3,7 +3,7 @@
 // line and veil, the events still to come, the seek slider and its readout), the cheap part
 // redrawn on every frame of playback. The timeline is redrawn for its box's width.
 
-import { patch } from '../dom.js';
+import { patch, patchKnown } from '../dom.js';
 import { INSPECTION_SECONDS, gapAt, momentPhrase, msAt, secondsAt, warpOf } from '../playback.js';
 import { seekMarksView } from '../views/controls.js';
 import { timelineView } from '../views/timeline.js';
@@ -46,7 +46,7 @@ export function createRunView(root, id, view) {
     }
     const width = timelineWidth;
     const { tree, scale } = timelineView(result, { width });
-    patch(els.timeline, tree);
+    patchKnown(els.timeline, tree);
     timeline = {
       width, scale,
       line: els.timeline.querySelector('[data-playhead="line"]'),
@@ -58,8 +58,8 @@ export function createRunView(root, id, view) {
   // question: the answer is not printed before Play.
   let asking = true;
   function drawVerdict(result) {
-    patch(els.verdict, asking ? questionView(result) : verdictView(result));
-    patch(els.now, asking ? nowQuestionView() : nowView(result));
+    patchKnown(els.verdict, asking ? questionView(result) : verdictView(result));
+    patchKnown(els.now, asking ? nowQuestionView() : nowView(result));
     root.querySelector('.rl').classList.toggle('rl-asking', asking);
   }
   function answer() {
@@ -69,6 +69,9 @@ export function createRunView(root, id, view) {
   }
 
   // `playback`: the playhead the run is drawn for (the event list's marks), if known.
+  // Each view but the event list is drawn by patchKnown (web/dom.js: compared with the tree it
+  // drew last, not read back from the DOM); the event list's marks are also written by
+  // drawPlayhead, so it is patched against the DOM.
   function drawRun(result, playback = null) {
     if (drawn === result) return;
     if (drawn) asking = false; // a new run is the reader's own: its verdict is shown at once
@@ -76,10 +79,10 @@ export function createRunView(root, id, view) {
     drawTimeline(result);
     patch(els.events, eventsView(result, playback ? playback.shown : Infinity));
     eventItems = [...els.events.querySelectorAll('li')];
-    patch(els.table, tableView(result));
-    patch(els.metrics, metricsView(result));
+    patchKnown(els.table, tableView(result));
+    patchKnown(els.metrics, metricsView(result));
     const warp = warpOf(result);
-    patch(els.seekMarks, seekMarksView(result, (t) => secondsAt(t, warp)));
+    patchKnown(els.seekMarks, seekMarksView(result, (t) => secondsAt(t, warp)));
     drawn = result;
   }
 

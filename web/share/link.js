@@ -73,8 +73,14 @@ export function syncLink(win, app, { onProblems, pageKeys = [], pageOf = () => (
       // A browser that refuses (a URL past its limit) keeps the link it has.
     }
   }
+  // Each change puts the write off again, so it is made once the changes rest (a debounce, not
+  // a write every 200 ms): a write costs the page a same-document navigation, and Chromium
+  // fetches and decodes the favicon again after each (3-6 ms on the main thread, issue 18), which
+  // a write in the middle of a dragged slider would put inside one of its frames.
   const schedule = () => {
-    if (!loading && !timer) timer = win.setTimeout(write, WRITE_DELAY_MS);
+    if (loading) return;
+    if (timer) win.clearTimeout(timer);
+    timer = win.setTimeout(write, WRITE_DELAY_MS);
   };
 
   const moved = linkMoved(pageOf);

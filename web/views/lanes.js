@@ -11,7 +11,7 @@
 import { ms } from '../format.js';
 import { packRows } from './timeline.js';
 import { statementView } from './statement.js';
-import { h, mount, patch } from '../dom.js';
+import { h, mount, patchKnown } from '../dom.js';
 import { msAt, warpOf } from '../playback.js';
 
 const LEFT = 64; // as the timeline's margin, which packRows keeps labels inside
@@ -101,6 +101,34 @@ function clock(x, y, f, out) {
     f > 0 ? h('path', { d: `M${x} ${y}V${y - r}A${r} ${r} 0 ${a > Math.PI ? 1 : 0} 1 ${ex.toFixed(2)} ${ey.toFixed(2)}Z` }) : null);
 }
 
+// The server's label of an attempt whose request reached it: its charge once committed, else
+// what it answered.
+const serverLabel = (a, x, committed, word) => (committed
+  ? { x, align: 'middle', text: `${word} #${a.chargeNumber}`, cls: 'lanes-label lanes-label-commit' }
+  : { x, align: 'middle', text: a.server === 'replay' ? 'replay' : a.server, cls: 'lanes-label' });
+const heightFor = (serverRows) => SERVER_Y + 24 + Math.max(1, serverRows) * 15;
+export const lanesWidth = (width) => Math.max(280, Math.round(width));
+
+// The drawing's height at the run's end (lanesView(result, { width }).attrs.height), from its
+// server labels alone: what withLanes holds the drawing to from the run's start, without
+// drawing the end of the run. At the end every event is seen, so an attempt has a server
+// label when its request reached the server: a server event, or the answer of a read.
+export function lanesEndHeight(result, width = 640, geometry = null) {
+  width = lanesWidth(width);
+  const { events, attempts, inputs } = result;
+  const { byEvent, serverOf } = geometry || steps(result, width - LEFT - RIGHT);
+  const word = inputs.operation === 'create' ? 'record' : 'charge';
+  const labels = [];
+  for (const a of attempts) {
+    if (a.server === 'dropped' || !events.some((e) => e.attempt === a.n && e.kind === 'send')) continue;
+    const serverAt = events.findIndex((e) => e.attempt === a.n && SERVER_KINDS.has(e.kind));
+    const station = serverAt !== -1 ? byEvent[serverAt] : serverOf.get(a.n);
+    if (!station) continue;
+    labels.push(serverLabel(a, station.x, events.some((e) => e.attempt === a.n && e.kind === 'commit'), word));
+  }
+  return heightFor(packRows(labels, width, 2).rows);
+}
+
 // What the drawing shows, in words, for its aria-label: every attempt's messages and waits.
 export function lanesSummary(result) {
   const lost = new Set(result.events.filter((e) => e.kind === 'response-lost').map((e) => e.attempt));
@@ -122,11 +150,13 @@ export function lanesSummary(result) {
 // rather than growing.
 // `minHeight`: the drawing's height at the run's end (withLanes passes it), so the drawing
 // does not grow while the run plays as the server's labels need a second row.
-export function lanesView(result, { width = 640, tMs = Infinity, shown = Infinity, reduced = false, minHeight = 0 } = {}) {
-  width = Math.max(280, Math.round(width));
+// `geometry`: steps(result, plot) for this width (withLanes computes it once per run and width
+// and hands it to every draw; it depends on neither the playhead nor the motion setting).
+export function lanesView(result, { width = 640, tMs = Infinity, shown = Infinity, reduced = false, minHeight = 0, geometry = null } = {}) {
+  width = lanesWidth(width);
   const plot = width - LEFT - RIGHT;
   const { events, attempts, inputs } = result;
-  const { list, byEvent, serverOf, step, scale } = steps(result, plot);
+  const { list, byEvent, serverOf, step, scale } = geometry || steps(result, plot);
   const seen = (i) => i !== -1 && i < shown;
   const index = (n, test) => events.findIndex((e) => e.attempt === n && test(e.kind));
   const word = inputs.operation === 'create' ? 'record' : 'charge';
@@ -173,11 +203,10 @@ export function lanesView(result, { width = 640, tMs = Infinity, shown = Infinit
       const committed = events.findIndex((e) => e.attempt === a.n && e.kind === 'commit');
       if (seen(committed)) {
         marks.push(h('path', { class: 'lanes-commit', d: `M${sx} ${SERVER_Y - 7}l7 7l-7 7l-7 -7Z` }));
-        serverLabels.push({ x: sx, align: 'middle', text: `${word} #${a.chargeNumber}`, cls: 'lanes-label lanes-label-commit' });
       } else {
         marks.push(h('circle', { class: a.server === 'replay' ? 'lanes-replay' : good ? 'lanes-ok' : 'lanes-bad', cx: sx, cy: SERVER_Y, r: 4.5 }));
-        serverLabels.push({ x: sx, align: 'middle', text: a.server === 'replay' ? 'replay' : a.server, cls: 'lanes-label' });
       }
+      serverLabels.push(serverLabel(a, sx, seen(committed), word));
       if (lostAt !== -1) {
         if (seen(lostAt)) {
           parts.push(arrow(answer, sx, SERVER_Y, sx + step, CLIENT_Y, 0.5, false), cross(sx + step / 2, (SERVER_Y + CLIENT_Y) / 2));
@@ -210,7 +239,7 @@ export function lanesView(result, { width = 640, tMs = Infinity, shown = Infinit
   const server = packRows(serverLabels, width, 2);
   const waits = packRows(waitLabels, width, 1);
   const said = packRows(notes, width, 1).placed.filter((l) => l.priority);
-  const height = Math.max(minHeight, SERVER_Y + 24 + Math.max(1, server.rows) * 15);
+  const height = Math.max(minHeight, heightFor(server.rows));
   // The playhead: at the last revealed event's step when the time is its instant.
   const lastShown = shown > 0 && shown <= events.length ? byEvent[shown - 1] : null;
   const nowX = Math.min(width - RIGHT, lastShown && Math.abs(lastShown.t - tMs) < 1e-6 ? lastShown.x : xAt(list, tMs, scale));
@@ -261,22 +290,35 @@ export function withLanes(run, timeline, view, id) {
     (playback || timeline).after(box);
   }
   const reduced = view.matchMedia('(prefers-reduced-motion: reduce)');
+  // The box's width as its observer last reported it (0: not yet, or hidden). The lanes are
+  // drawn at it, once: not at a guessed width first and again when the observer reports (issue
+  // 18), and never by reading clientWidth in the middle of a redraw (a forced layout). The
+  // statement needs no width and is drawn at once.
   let width = 0;
   let last = null;
-  let end = { result: null, width: 0, height: 0 }; // the run's drawing at its end: its height
+  // What a run's drawing keeps from one draw to the next at one width: its steps (the x of
+  // every event) and its height at the run's end, which it holds from the start so that it
+  // does not grow as it plays. Computed once per run and width, not on every playback frame.
+  let drawing = { result: null, width: 0, geometry: null, height: 0 };
+  const drawLanes = (result, playback) => {
+    if (!width) return;
+    if (drawing.result !== result || drawing.width !== width) {
+      const geometry = steps(result, lanesWidth(width) - LEFT - RIGHT);
+      drawing = { result, width, geometry, height: lanesEndHeight(result, width, geometry) };
+    }
+    const tMs = msAt(playback.s, warpOf(result));
+    patchKnown(lanes, lanesView(result, { width, tMs, shown: playback.shown, reduced: reduced.matches, minHeight: drawing.height, geometry: drawing.geometry }));
+  };
   const draw = (result, playback) => {
     last = [result, playback];
-    const tMs = msAt(playback.s, warpOf(result));
-    const w = width || 640;
-    if (end.result !== result || end.width !== w) end = { result, width: w, height: lanesView(result, { width: w }).attrs.height };
-    patch(lanes, lanesView(result, { width: w, tMs, shown: playback.shown, reduced: reduced.matches, minHeight: end.height }));
-    patch(statement, statementView(result, playback.shown, id('statement-heading')));
+    drawLanes(result, playback);
+    patchKnown(statement, statementView(result, playback.shown, id('statement-heading')));
   };
-  const resize = new view.ResizeObserver(() => {
-    const w = lanes.clientWidth;
-    if (Math.abs(w - width) > 1) {
+  const resize = new view.ResizeObserver((entries) => {
+    const w = Math.round(entries[entries.length - 1].contentRect.width); // .rl-lanes has no padding
+    if (Math.abs(w - width) > 1 || (w && !width)) {
       width = w;
-      if (last) draw(...last);
+      if (last) drawLanes(...last);
     }
   });
   resize.observe(lanes);

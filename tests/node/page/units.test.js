@@ -10,7 +10,7 @@ import { loadEngineInNode, random } from '../../browser/lib/engine.js';
 import { findAll, h, textOf, toMarkup } from '../../../web/dom.js';
 import { packRows, timelineView } from '../../../web/views/timeline.js';
 import { tableView } from '../../../web/views/table.js';
-import { lanesView } from '../../../web/views/lanes.js';
+import { lanesEndHeight, lanesView, lanesWidth, steps } from '../../../web/views/lanes.js';
 import { statementView } from '../../../web/views/statement.js';
 import { eventsView } from '../../../web/views/events.js';
 import { metricsView, verdictText, verdictTone } from '../../../web/views/metrics.js';
@@ -157,6 +157,17 @@ describe('timeline', () => {
           }
           if (shown === Infinity) assert.equal(findAll(lanes, (n) => n.attrs && n.attrs.class === 'lanes-attempt').length, result.attempts.length);
         }
+      }
+      // The height the page holds the lanes to from the run's start (withLanes) is the drawing's
+      // at its end, found without drawing it; and a drawing given its steps is the one that
+      // computes them.
+      for (const width of [300, 640, 1100]) {
+        const end = lanesView(result, { width });
+        assert.equal(lanesEndHeight(result, width), end.attrs.height, `end height at ${width} for ${JSON.stringify(inputs)}`);
+        const geometry = steps(result, lanesWidth(width) - 78);
+        const tMs = result.metrics.elapsedMs / 3;
+        const shown = Math.floor(events.length / 3);
+        assert.deepEqual(lanesView(result, { width, tMs, shown, geometry }), lanesView(result, { width, tMs, shown }));
       }
       assert.equal(findAll(statementView(result), (n) => n.tag === 'li').length, result.inputs.operation === 'charge' ? result.metrics.charges : 0);
     }
