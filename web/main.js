@@ -113,7 +113,9 @@ async function start(doc) {
   if (data) laterViews(doc);
   let app;
   try {
-    app = createExplorable(root, engines.engine, data ? { opening: data.opening, schema: data.schema, ready: engines.ready, ensure: needEngine } : {});
+    // index.html holds the explorable drawn for the opening run (web/prerender.mjs): taken as it is.
+    const hydrate = Boolean(data) && root.firstElementChild !== null && root.firstElementChild.classList.contains('rl');
+    app = createExplorable(root, engines.engine, data ? { opening: data.opening, schema: data.schema, ready: engines.ready, ensure: needEngine, hydrate } : {});
   } catch (error) {
     showFailure(doc, error.message); // an engine that loads but cannot compute the opening run
     return;

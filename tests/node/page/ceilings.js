@@ -15,5 +15,7 @@
 // element view and downloads (1.9 KB): 221 KB. 227 KB with issue 18's engine budgets: both engine
 // files' value.cpp at -O2 and the sweep's tape writer (+2.9 KB and +3.2 KB); 229.5 KB once
 // both engine files also carry the table of compare metrics (issue 17, about 0.8 KB gzipped in
-// each) and compare mode its fleet sides' controls.
-export const SCROLLED_CEILING_BYTES = 229.5 * 1024;
+// each) and compare mode its fleet sides' controls. 233.5 KB since index.html carries the
+// explorable drawn for the opening run (issue 15/18, session 4, web/prerender.mjs: index.html
+// 7.3 → 10.8 KB gzipped; 229.2 → 233.0 KB measured), which the page's first frame shows as it is.
+export const SCROLLED_CEILING_BYTES = 233.5 * 1024;

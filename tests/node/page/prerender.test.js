@@ -13,7 +13,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DIST, REPO, checkBuilt } from '../../browser/lib/dist.js';
 import { loadEngineInNode } from '../../browser/lib/engine.js';
-import { DATA_ID, dataBlock, factSlots, fillPage, readDataBlock } from '../../../web/prerender.mjs';
+import { DATA_ID, EXPLORABLE_WIDTHS, dataBlock, explorableMarkup, factSlots, fillPage, readDataBlock } from '../../../web/prerender.mjs';
 import { STORY, factsOf, formatFact } from '../../../web/story.js';
 
 const built = () => readFileSync(join(DIST, 'index.html'), 'utf8');
@@ -67,4 +67,32 @@ test('the filler fills every slot, stops on a slot it cannot fill, and escapes w
   assert.throws(() => fillPage('<span data-story="nope" data-fact="inputs.responseMs"></span></body>', { results: { opening: result }, data }), /1 fact slots could not be filled: nope: inputs.responseMs/);
   assert.throws(() => fillPage('<span data-story="opening" data-fact="inputs.missing"></span></body>', { results: { opening: result }, data }), /could not be filled: opening: inputs.missing/);
   assert.throws(() => fillPage('<p></p>', { results: {}, data }), /no <\/body>/);
+});
+
+// Issue 15/18 (session 4): the explorable drawn into index.html by the page's own code on the
+// build's small DOM (web/prerender-dom.mjs); the browser tests (engine-on-demand.test.js) hold
+// that the page's script then writes nothing into it and that it is what the script would draw.
+test('the built page holds the explorable drawn for its opening run, in place of the "Loading…" line', async () => {
+  checkBuilt();
+  const data = readDataBlock(built());
+  const markup = explorableMarkup(data);
+  assert.ok(built().includes(`<div class="retry-lab" data-retry-lab>\n    ${markup}\n`), 'the drawing, where the source says "Loading the retry engine…"');
+  assert.ok(!built().includes('Loading the retry engine…'));
+  // Drawn for the opening run: the question first, the lanes and the timeline at the wide widths.
+  assert.match(markup, /^<div class="rl rl-asking">/);
+  assert.match(markup, new RegExp(`<div class="rl-lanes" id="rl-lanes"><svg class="lanes" width="${EXPLORABLE_WIDTHS['rl-lanes']}"`));
+  assert.match(markup, new RegExp(`<div class="rl-timeline" id="rl-timeline"><svg [^>]*width="${EXPLORABLE_WIDTHS['rl-timeline']}"`));
+  assert.equal((markup.match(/<li /g) || []).length, data.opening.events.length, 'one event-list item per event');
+  // Nothing a strict CSP would refuse in HTML: no style attribute, no handler.
+  assert.doesNotMatch(markup, /\sstyle=|\son[a-z]+=/);
+});
+
+test('the filler puts the drawing in the one "Loading…" line, and stops without one', () => {
+  const result = { ok: true, inputs: {}, events: [], attempts: [], metrics: {} };
+  const data = { opening: result, schema: { inputs: [] }, version: '1' };
+  const slot = '<p class="rl-loading">Loading the retry engine…</p>';
+  const out = fillPage(`<div data-retry-lab>${slot}</div></body>`, { results: { opening: result }, data, explorable: '<div class="rl">$&</div>' });
+  assert.ok(out.startsWith('<div data-retry-lab><div class="rl">$&</div></div>'), 'placed as it is (no replacement patterns)');
+  assert.throws(() => fillPage('<div></div></body>', { results: {}, data, explorable: '<div></div>' }), /no single <p class="rl-loading">/);
+  assert.throws(() => fillPage(`${slot}${slot}</body>`, { results: {}, data, explorable: '<div></div>' }), /no single/);
 });
