@@ -76,6 +76,15 @@ class Node {
     for (const n of nodes) this.appendChild(typeof n === 'string' ? this.ownerDocument.createTextNode(n) : n);
   }
 
+  append(...nodes) {
+    for (const n of nodes) this.appendChild(typeof n === 'string' ? this.ownerDocument.createTextNode(n) : n);
+  }
+
+  prepend(...nodes) {
+    const first = this.firstChild;
+    for (const n of nodes) this.insertBefore(typeof n === 'string' ? this.ownerDocument.createTextNode(n) : n, first);
+  }
+
   before(...nodes) {
     for (const n of nodes) this.parentNode.insertBefore(n, this);
   }
@@ -190,10 +199,22 @@ class Element extends Node {
   set hidden(on) { if (on) this.setAttribute('hidden', ''); else this.removeAttribute('hidden'); }
   get disabled() { return this.hasAttribute('disabled'); }
   set disabled(on) { if (on) this.setAttribute('disabled', ''); else this.removeAttribute('disabled'); }
+  // data-* attributes, read and written as a browser's dataset does.
   get dataset() {
-    const out = {};
-    for (const [n, v] of this.attrs) if (n.startsWith('data-')) out[n.slice(5).replace(/-([a-z])/g, (_, c) => c.toUpperCase())] = v;
-    return out;
+    const attr = (key) => `data-${String(key).replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+    return new Proxy({}, {
+      get: (_, key) => (typeof key === 'string' ? this.getAttribute(attr(key)) ?? undefined : undefined),
+      set: (_, key, value) => { this.setAttribute(attr(key), value); return true; },
+      deleteProperty: (_, key) => { this.removeAttribute(attr(key)); return true; },
+      has: (_, key) => this.hasAttribute(attr(key)),
+    });
+  }
+
+  toggleAttribute(name, force) {
+    const on = force === undefined ? !this.hasAttribute(name) : Boolean(force);
+    if (on && !this.hasAttribute(name)) this.setAttribute(name, '');
+    if (!on) this.removeAttribute(name);
+    return on;
   }
 
   get children() { return this.childNodes.filter((c) => c.nodeType === 1); }

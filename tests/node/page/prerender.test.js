@@ -15,6 +15,8 @@ import { DIST, REPO, checkBuilt } from '../../browser/lib/dist.js';
 import { loadEngineInNode } from '../../browser/lib/engine.js';
 import { DATA_ID, EXPLORABLE_WIDTHS, dataBlock, explorableMarkup, factSlots, fillPage, readDataBlock } from '../../../web/prerender.mjs';
 import { STORY, factsOf, formatFact } from '../../../web/story.js';
+import { createWindow, innerHTML } from '../../../web/prerender-dom.mjs';
+import { h, mount } from '../../../web/dom.js';
 
 const built = () => readFileSync(join(DIST, 'index.html'), 'utf8');
 const source = () => readFileSync(join(REPO, 'site/index.html'), 'utf8');
@@ -95,4 +97,43 @@ test('the filler puts the drawing in the one "Loading…" line, and stops withou
   assert.ok(out.startsWith('<div data-retry-lab><div class="rl">$&</div></div>'), 'placed as it is (no replacement patterns)');
   assert.throws(() => fillPage('<div></div></body>', { results: {}, data, explorable: '<div></div>' }), /no single <p class="rl-loading">/);
   assert.throws(() => fillPage(`${slot}${slot}</body>`, { results: {}, data, explorable: '<div></div>' }), /no single/);
+});
+
+// The build's small DOM (web/prerender-dom.mjs) writes HTML an HTML parser reads back as the same
+// tree, and refuses what it could not: two text nodes side by side (read back as one), an empty
+// text node (read back as none), a child inside a void element, a selector it does not know.
+test('the build\'s small DOM writes what a parser reads back, and refuses what it could not', () => {
+  const { doc, resize } = createWindow();
+  const tree = h('div', { class: 'a b', id: 'x', hidden: true, 'data-step-name': 'key' },
+    h('input', { type: 'number', value: '1 < 2 & "3"' }), 'text & <more>',
+    h('svg', { viewBox: '0 0 10 10', width: 10 }, h('line', { x1: 0 })));
+  const el = mount(tree, doc);
+  doc.body.appendChild(el);
+  assert.equal(innerHTML(doc.body), '<div class="a b" id="x" hidden data-step-name="key"><input type="number" value="1 < 2 &amp; &quot;3&quot;">text &amp; &lt;more&gt;<svg viewBox="0 0 10 10" width="10"><line x1="0"></line></svg></div>');
+  assert.equal(el.dataset.stepName, 'key');
+  el.dataset.stepName = 'no-retries';
+  assert.equal(el.getAttribute('data-step-name'), 'no-retries', 'dataset writes are attributes');
+  assert.equal(doc.querySelector('#x input[type="number"]').localName, 'input');
+  assert.equal(doc.querySelector('div.a.b svg line').getAttribute('x1'), '0');
+  assert.equal(el.querySelector('line').closest('.a'), el);
+  assert.throws(() => doc.querySelector('input:checked'), /selector not supported/);
+  el.classList.toggle('b', false);
+  el.classList.toggle('c');
+  assert.equal(el.className, 'a c');
+  // Resize observers are told each box's width, in the order they were made.
+  const told = [];
+  new doc.defaultView.ResizeObserver((entries) => told.push(['first', entries[0].contentRect.width])).observe(el);
+  new doc.defaultView.ResizeObserver((entries) => told.push(['second', entries[0].contentRect.width])).observe(el);
+  resize({ x: 640 });
+  assert.deepEqual(told, [['first', 640], ['second', 640]]);
+  assert.equal(el.clientWidth, 640);
+  const two = doc.createElement('p');
+  two.append('a', 'b');
+  assert.throws(() => innerHTML({ childNodes: [two], localName: 'div' }), /two text nodes side by side/);
+  const empty = doc.createElement('p');
+  empty.appendChild(doc.createTextNode(''));
+  assert.throws(() => innerHTML({ childNodes: [empty], localName: 'div' }), /empty text node/);
+  const voidEl = doc.createElement('input');
+  voidEl.appendChild(doc.createTextNode('x'));
+  assert.throws(() => innerHTML({ childNodes: [voidEl], localName: 'div' }), /cannot hold children/);
 });
