@@ -50,7 +50,12 @@ const newsworthy = (a, b) => a.result !== b.result || a.trace !== b.trace || a.h
 // engine (compute({}) and schema(), web/prerender.mjs), `ready()` says whether the engine is
 // there and `ensure()` is a promise of it. Until it is, playback works on the opening run, and
 // a change that needs a computation says "Loading the engine…" and is made when it arrives.
-export function createExplorable(root, engine, { idPrefix = 'rl-', opening = null, schema = null, ready = () => true, ensure = null } = {}) {
+//
+// `hydrate`: `root` holds the explorable already drawn for the opening run, as the build wrote it
+// into index.html with this very function (web/prerender.mjs): the frame is taken as it is and
+// every first draw below finds what it would write already there, so the page's first frame
+// is its HTML's (issue 15/18: the script attaches the behaviour, it does not redraw).
+export function createExplorable(root, engine, { idPrefix = 'rl-', opening = null, schema = null, ready = () => true, ensure = null, hydrate = false } = {}) {
   const id = makeIds(idPrefix);
   const compute = guardedCompute(engine);
   opening = opening || compute({});
@@ -69,7 +74,7 @@ export function createExplorable(root, engine, { idPrefix = 'rl-', opening = nul
   }
 
   let state = initialState(opening, schema);
-  root.replaceChildren(mount(frameView(id, state.controls, state.fields, state.loadedScript), root.ownerDocument));
+  if (!hydrate) root.replaceChildren(mount(frameView(id, state.controls, state.fields, state.loadedScript), root.ownerDocument));
   const $ = (name) => root.querySelector(`#${id(name)}`);
   const view = root.ownerDocument.defaultView;
   const reducedMotion = view.matchMedia('(prefers-reduced-motion: reduce)');
@@ -157,7 +162,7 @@ export function createExplorable(root, engine, { idPrefix = 'rl-', opening = nul
     openButton.setAttribute('aria-expanded', 'true');
     if (focusFirst) more.querySelector('input:checked, input')?.focus();
   }
-  more.hidden = true;
+  if (!more.hidden) more.hidden = true;
   openButton.addEventListener('click', () => openInputs(true));
   root.querySelector('.rl-controls').addEventListener('change', () => openInputs());
   fields = bindFields(root, id, { onChange: setFields, numbers: state.controls.numbers, script: state.loadedScript });
@@ -185,7 +190,10 @@ export function createExplorable(root, engine, { idPrefix = 'rl-', opening = nul
   });
   visibility.observe(root);
 
-  change((s) => s);
+  // The first draw; a page whose HTML holds it already (`hydrate`) takes it as drawn: the
+  // fields, the policy in force, the run and the playhead are the opening state's there.
+  if (hydrate) run.adopt(state.result, state.playback);
+  else change((s) => s);
 
   return {
     getState: () => state,

@@ -5,7 +5,9 @@
 // The engine on demand (issue 18): index.html, as the build writes it (web/prerender.mjs),
 // carries the article's numbers in its text and the opening run and the engine's input table
 // as data, all computed by the build with the same engine file; its
-// first screen (the figure, Play, Next event, the question) is drawn from that with no engine.
+// first screen (the figure, Play, Next event, the question) is drawn from that with no engine;
+// since issue 15/18's session 4 the build draws the explorable itself into the HTML, and this
+// script takes that drawing as it is (app.js `hydrate`) and only attaches its behaviour.
 // The engine file is added to the page the first time something needs a computation: a control
 // that changes the inputs (and, ahead of it, the pointer or focus entering the controls or a
 // "Try it"), a link in the address naming a run, the sections below the article as they load,
@@ -113,7 +115,9 @@ async function start(doc) {
   if (data) laterViews(doc);
   let app;
   try {
-    app = createExplorable(root, engines.engine, data ? { opening: data.opening, schema: data.schema, ready: engines.ready, ensure: needEngine } : {});
+    // index.html holds the explorable drawn for the opening run (web/prerender.mjs): taken as it is.
+    const hydrate = Boolean(data) && root.firstElementChild !== null && root.firstElementChild.classList.contains('rl');
+    app = createExplorable(root, engines.engine, data ? { opening: data.opening, schema: data.schema, ready: engines.ready, ensure: needEngine, hydrate } : {});
   } catch (error) {
     showFailure(doc, error.message); // an engine that loads but cannot compute the opening run
     return;

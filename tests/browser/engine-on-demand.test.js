@@ -3,7 +3,9 @@
 // engine file loads the first time something needs a computation (web/main.js), a change that
 // waits for it says so, a failure to load is said where the explorable would be, and once it
 // is there the page shows exactly what the build wrote. The timeline is drawn once, at its
-// real width, and a hidden explorable draws it when it is shown.
+// real width, and a hidden explorable draws it when it is shown. Since issue 15/18's session 4
+// the build draws the explorable itself into the HTML (web/prerender.mjs), and the page's script
+// draws none of it again where the layout gives the widths it was drawn at.
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -133,49 +135,143 @@ describe('the engine, on first need', () => {
   });
 });
 
-// Each width the timeline's <svg> is drawn at, as it happens (a MutationObserver from before
-// the page's scripts run).
-function recordTimelineWidths() {
+// Each width the page's script draws the timeline's <svg> at, as it happens (a MutationObserver
+// from the end of parsing, before the page's deferred script runs: what the HTML itself holds,
+// the build's drawing, is `__timelineInHtml`). `hide`: the explorable hidden (display: none)
+// then, before the page's script runs.
+function recordTimelineWidths(hide = false) {
   window.__timelineWidths = [];
-  new MutationObserver((records) => {
-    for (const r of records) {
-      const svgs = r.type === 'attributes' ? [r.target] : [...r.addedNodes].filter((n) => n.nodeType === 1).flatMap((n) => (n.matches('svg.timeline') ? [n] : [...n.querySelectorAll('svg.timeline')]));
-      for (const svg of svgs) if (svg.matches('#rl-timeline svg.timeline')) window.__timelineWidths.push(Number(svg.getAttribute('width')));
-    }
-  }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['width'] });
-}
-
-// The explorable hidden (display: none) before the page's script runs.
-function hideExplorable() {
   document.addEventListener('readystatechange', () => {
-    if (document.readyState === 'interactive') document.querySelector('[data-retry-lab]').style.display = 'none';
+    if (document.readyState !== 'interactive') return;
+    if (hide) document.querySelector('[data-retry-lab]').style.display = 'none';
+    window.__timelineInHtml = [...document.querySelectorAll('#rl-timeline svg.timeline')].map((svg) => Number(svg.getAttribute('width')));
+    new MutationObserver((records) => {
+      for (const r of records) {
+        const svgs = r.type === 'attributes' ? [r.target] : [...r.addedNodes].filter((n) => n.nodeType === 1).flatMap((n) => (n.matches('svg.timeline') ? [n] : [...n.querySelectorAll('svg.timeline')]));
+        for (const svg of svgs) if (svg.matches('#rl-timeline svg.timeline')) window.__timelineWidths.push(Number(svg.getAttribute('width')));
+      }
+    }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['width'] });
   });
 }
 
 const afterFrames = (page) => page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
 
+// The widths web/prerender.mjs draws the timeline and the lanes at (the page's layout from about
+// 1,200 px wide); a narrower window's layout gives its own.
+const WIDE = { timeline: 810, lanes: 602 };
+
 describe('the timeline, drawn once', () => {
-  for (const viewport of [{ width: 1280, height: 720 }, { width: 390, height: 844 }]) {
-    test(`at ${viewport.width} px it is drawn once, at its box's width`, async (t) => {
-      const opened = await openPage(env, { ...asReaderOpens, viewport, init: [recordTimelineWidths] });
+  test('at 1280 px the HTML holds it drawn at its box\'s width, and the script draws it no more', async (t) => {
+    const opened = await openPage(env, { ...asReaderOpens, viewport: { width: 1280, height: 720 }, init: [recordTimelineWidths] });
+    const { page } = opened;
+    await afterFrames(page);
+    const box = await page.locator(ID('timeline')).evaluate((el) => el.clientWidth);
+    assert.equal(box, WIDE.timeline, 'the box the build drew for');
+    assert.deepEqual(await page.evaluate(() => window.__timelineInHtml), [box], 'drawn in the HTML');
+    assert.deepEqual(await page.evaluate(() => window.__timelineWidths), [], 'not drawn again');
+    await assertClean(t, assert, opened);
+  });
+
+  test('at 390 px the script draws it once, at its box\'s width', async (t) => {
+    const opened = await openPage(env, { ...asReaderOpens, viewport: { width: 390, height: 844 }, init: [recordTimelineWidths] });
+    const { page } = opened;
+    await afterFrames(page);
+    const box = await page.locator(ID('timeline')).evaluate((el) => el.clientWidth);
+    assert.ok(box < WIDE.timeline - 100, `a narrow box (${box} px)`);
+    assert.deepEqual(await page.evaluate(() => window.__timelineWidths), [box]);
+    await assertClean(t, assert, opened);
+  });
+
+  test('a hidden explorable draws its timeline when it is shown', async (t) => {
+    const opened = await openPage(env, { ...asReaderOpens, viewport: { width: 390, height: 844 }, init: [recordTimelineWidths, true] });
+    const { page } = opened;
+    await afterFrames(page);
+    assert.deepEqual(await page.evaluate(() => window.__timelineWidths), [], 'nothing drawn while hidden');
+    await page.evaluate(() => { document.querySelector('[data-retry-lab]').style.display = ''; });
+    await page.waitForFunction(() => window.__timelineWidths.length > 0);
+    const [width, box] = await page.locator(ID('timeline')).evaluate((el) => [Number(el.querySelector('svg').getAttribute('width')), el.clientWidth]);
+    assert.ok(box > 300 && width === box, `drawn at its width (${width} in a ${box} px box)`);
+    await assertClean(t, assert, opened);
+  });
+});
+
+// Issue 15/18 (session 4): the page's first frame is its HTML. The build draws the explorable
+// for the opening run with the page's own code (web/prerender.mjs); the script takes it as
+// drawn (app.js `hydrate`): from the end of parsing to the first painted frame after rl-ready
+// it writes nothing into the explorable where the layout gives the widths it was drawn at, and
+// what it leaves is what it would have drawn itself on a page without the drawing.
+function recordExplorableWrites() {
+  window.__explorableWrites = [];
+  document.addEventListener('readystatechange', () => {
+    if (document.readyState !== 'interactive') return;
+    const rl = document.querySelector('[data-retry-lab] > .rl');
+    window.__drawnInHtml = Boolean(rl);
+    if (!rl) return;
+    const where = (n) => (n.nodeType === 1 ? `${n.localName}${n.id ? `#${n.id}` : ''}.${n.getAttribute('class') || ''}` : `text in ${where(n.parentNode)}`);
+    // The whole box (a script that mounted the explorable afresh would replace `.rl` in it), less
+    // the share bar, which the script appends after the explorable (share/bar.js).
+    const root = rl.parentNode;
+    const shareBar = (r) => (r.target === root && r.type === 'childList' && !r.removedNodes.length && [...r.addedNodes].every((n) => n.nodeType === 1 && n.matches('.rl-share'))) ||
+      Boolean((r.target.nodeType === 1 ? r.target : r.target.parentNode).closest('.rl-share')); // and its compare button (compare/hook.js)
+    const note = (records) => {
+      for (const r of records) if (!shareBar(r)) window.__explorableWrites.push(`${r.type} ${r.attributeName || ''} ${where(r.target)}`);
+    };
+    const observer = new MutationObserver(note);
+    observer.observe(root, { subtree: true, childList: true, attributes: true, characterData: true });
+    const stop = () => requestAnimationFrame(() => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => { note(observer.takeRecords()); observer.disconnect(); window.__firstFrameDone = true; };
+      channel.port2.postMessage(0);
+    });
+    new MutationObserver((_, o) => {
+      if (document.documentElement.classList.contains('rl-ready')) { o.disconnect(); stop(); }
+    }).observe(document.documentElement, { attributes: true, attributeFilter: ['class'] });
+  });
+}
+
+// The page's HTML without the build's drawing: the "Loading…" line the site's source has there.
+const withoutDrawing = async (route) => {
+  const response = await route.fetch();
+  const html = await response.text();
+  const start = html.indexOf('<div class="rl rl-asking">');
+  const end = html.indexOf('<noscript>', start);
+  if (start === -1 || end === -1) throw new Error('no drawn explorable in the page');
+  await route.fulfill({ response, body: `${html.slice(0, start)}<p class="rl-loading">Loading the retry engine…</p>\n    ${html.slice(end)}` });
+};
+
+describe('the first frame is the HTML the build drew', () => {
+  for (const viewport of [{ width: 1280, height: 720 }, { width: 1440, height: 900 }]) {
+    test(`at ${viewport.width}×${viewport.height} the script writes nothing into the explorable before its first frame`, async (t) => {
+      const opened = await openPage(env, { ...asReaderOpens, viewport, init: [recordExplorableWrites] });
       const { page } = opened;
-      await afterFrames(page);
-      const box = await page.locator(ID('timeline')).evaluate((el) => el.clientWidth);
-      assert.deepEqual(await page.evaluate(() => window.__timelineWidths), [box]);
+      await page.waitForFunction(() => window.__firstFrameDone === true);
+      assert.equal(await page.evaluate(() => window.__drawnInHtml), true, 'the HTML holds the explorable drawn');
+      // The seek bar's fill and thumb are placed through the CSSOM (a strict style-src), which the
+      // HTML cannot carry; the playhead at 0 leaves them where css/explorable.css has them.
+      assert.deepEqual(await page.evaluate(() => window.__explorableWrites), []);
       await assertClean(t, assert, opened);
     });
   }
 
-  test('a hidden explorable draws its timeline when it is shown', async (t) => {
-    const opened = await openPage(env, { ...asReaderOpens, init: [hideExplorable] });
-    const { page } = opened;
-    await afterFrames(page);
-    assert.equal(await page.locator(`${ID('timeline')} svg`).count(), 0, 'nothing drawn while hidden');
-    await page.evaluate(() => { document.querySelector('[data-retry-lab]').style.display = ''; });
-    await page.locator(`${ID('timeline')} svg.timeline`).waitFor();
-    const [width, box] = await page.locator(ID('timeline')).evaluate((el) => [Number(el.querySelector('svg').getAttribute('width')), el.clientWidth]);
-    assert.ok(box > 300 && width === box, `drawn at its width (${width} in a ${box} px box)`);
-    await assertClean(t, assert, opened);
+  test('what the page shows once drawn is what its script draws on a page without the drawing', async (t) => {
+    const read = (page) => page.evaluate(() => {
+      const rl = document.querySelector('[data-retry-lab] > .rl');
+      for (const el of rl.querySelectorAll('[style]')) el.removeAttribute('style');
+      return rl.outerHTML;
+    });
+    const drawn = await openPage(env, { ...asReaderOpens, viewport: { width: 1280, height: 720 } });
+    await afterFrames(drawn.page);
+    const fresh = await openPage(env, { ...asReaderOpens, viewport: { width: 1280, height: 720 }, init: [recordExplorableWrites], route: ['**/', withoutDrawing] });
+    await afterFrames(fresh.page);
+    assert.equal(await fresh.page.evaluate(() => window.__drawnInHtml), false, 'the second page had no drawing');
+    const [a, b] = [await read(drawn.page), await read(fresh.page)];
+    assert.ok(a.length > 10000, `a whole explorable (${a.length} characters)`);
+    assert.equal(a, b);
+    // And both play the same run: Next event reveals the first event in each.
+    for (const { page } of [drawn, fresh]) await page.locator(ID('next')).click();
+    assert.equal(await read(drawn.page), await read(fresh.page), 'after Next event');
+    await assertClean(t, assert, drawn);
+    await assertClean(t, assert, fresh);
   });
 });
 

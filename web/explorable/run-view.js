@@ -38,7 +38,7 @@ export function createRunView(root, id, view) {
   // report (it comes after the first layout, before the first paint) nothing is drawn, and
   // its report draws the timeline once, at its real width; a hidden box (0 wide) is drawn
   // when it is shown, the observer's next report (issue 18: it was drawn at 720 px, then again).
-  let timelineWidth = 0;
+  let timelineWidth = Number(els.timeline.firstElementChild?.getAttribute('width')) || 0; // drawn by the build (web/prerender.mjs), or 0
   function drawTimeline(result) {
     if (!timelineWidth) {
       timeline = null;
@@ -86,12 +86,22 @@ export function createRunView(root, id, view) {
     drawn = result;
   }
 
+  // The run as the page's HTML already shows it, drawn by the build for this playhead
+  // (web/prerender.mjs, app.js `hydrate`): taken as drawn, nothing written; the timeline's scale
+  // is worked out when the playhead first moves.
+  function adopt(result, playback) {
+    drawn = result;
+    shown = { result, playback };
+    eventItems = [...els.events.querySelectorAll('li')];
+    if (timelineWidth) timeline = { width: timelineWidth, scale: null, line: els.timeline.querySelector('[data-playhead="line"]'), veil: els.timeline.querySelector('[data-playhead="veil"]') };
+  }
+
   function drawPlayhead(result, playback) {
     shown = { result, playback };
     if (asking && playback.shown >= result.events.length && playback.s >= INSPECTION_SECONDS) answer();
     const t = msAt(playback.s, warpOf(result));
     if (timeline) {
-      const { scale } = timeline;
+      const scale = timeline.scale || (timeline.scale = timelineView(drawn, { width: timeline.width }).scale);
       const px = scale.x0 + Math.min(1, scale.max > 0 ? t / scale.max : 0) * scale.plot;
       // At the run's end everything drawn is past: no veil, and no playhead through the last
       // marks. Before it, the veil starts a mark's half-width after the playhead, so a mark
@@ -134,7 +144,7 @@ export function createRunView(root, id, view) {
   // in the middle of the frame (issue 18: 2-3 ms of the first frame), where the entry's size
   // is the one the frame's layout measured (.rl-timeline has no padding: its content box).
   let resize = null;
-  const run = withLanes({ drawRun, drawPlayhead, answer, asking: () => asking, destroy: () => resize.disconnect() }, els.timeline, view, id);
+  const run = withLanes({ drawRun, drawPlayhead, adopt, answer, asking: () => asking, destroy: () => resize.disconnect() }, els.timeline, view, id);
   resize = new view.ResizeObserver((entries) => {
     timelineWidth = Math.round(entries[entries.length - 1].contentRect.width);
     if (drawn && timelineWidth && (!timeline || Math.abs(timelineWidth - timeline.width) > 1)) {

@@ -261,7 +261,9 @@ export function lanesView(result, { width = 640, tMs = Infinity, shown = Infinit
 // the statement are drawn from the same result and playhead as the timeline, on every call of
 // drawPlayhead, and redrawn for their box's width.
 export function withLanes(run, timeline, view, id) {
-  const box = mount(h('section', { class: 'rl-view rl-mechanism', 'aria-labelledby': id('lanes-heading') },
+  // A page whose HTML holds the explorable drawn (web/prerender.mjs) has the box in place already.
+  const drawnBox = timeline.closest('.rl')?.querySelector('.rl-mechanism');
+  const box = drawnBox || mount(h('section', { class: 'rl-view rl-mechanism', 'aria-labelledby': id('lanes-heading') },
     h('h3', { id: id('lanes-heading') }, 'Client and server, message by message'),
     h('div', { class: 'rl-lanes', id: id('lanes') }), h('div', { class: 'rl-statement-box' })), timeline.ownerDocument);
   const [, lanes, statement] = box.children;
@@ -276,25 +278,25 @@ export function withLanes(run, timeline, view, id) {
   // so Play is in the first screen too; it is back in the mechanism's box when there is room.
   const narrow = view.matchMedia('(max-width: 35rem)');
   const placeStatement = () => {
-    if (narrow.matches) playback.after(statement);
-    else lanes.after(statement);
+    if (narrow.matches) { if (playback.nextElementSibling !== statement) playback.after(statement); } else if (lanes.nextElementSibling !== statement) lanes.after(statement);
     statement.classList.toggle('rl-statement-apart', narrow.matches);
   };
   const firstScreen = figure && playback && !timeline.closest('.story-run');
   if (firstScreen) {
-    figure.before(box);
-    box.after(playback);
+    if (!drawnBox) figure.before(box);
+    if (!drawnBox) box.after(playback);
     placeStatement();
     narrow.addEventListener('change', placeStatement);
   } else {
     (playback || timeline).after(box);
   }
   const reduced = view.matchMedia('(prefers-reduced-motion: reduce)');
-  // The box's width as its observer last reported it (0: not yet, or hidden). The lanes are
-  // drawn at it, once: not at a guessed width first and again when the observer reports (issue
+  // The box's width as its observer last reported it (0: not yet, or hidden), or, for a box the
+  // build drew into the page (issue 15/18, web/prerender.mjs), the width it was drawn at. The lanes
+  // are drawn at it, once: not at a guessed width first and again when the observer reports (issue
   // 18), and never by reading clientWidth in the middle of a redraw (a forced layout). The
   // statement needs no width and is drawn at once.
-  let width = 0;
+  let width = drawnBox ? Number(lanes.firstElementChild?.getAttribute('width')) || 0 : 0;
   let last = null;
   // What a run's drawing keeps from one draw to the next at one width: its steps (the x of
   // every event) and its height at the run's end, which it holds from the start so that it
@@ -324,6 +326,7 @@ export function withLanes(run, timeline, view, id) {
   resize.observe(lanes);
   return {
     ...run,
+    adopt(result, playback) { run.adopt(result, playback); last = [result, playback]; }, // drawn by the build: nothing to write
     drawPlayhead(result, playback) {
       run.drawPlayhead(result, playback);
       draw(result, playback);

@@ -207,11 +207,13 @@ export function timelineView(result, { width = 720 } = {}) {
     glyph(m.kinds, x(m.tMs), serverY))),
   server.placed.map((l) => label(l, serverLabelTop)),
   deadlineMark,
-  h('rect', { class: 'tl-veil', 'data-playhead': 'veil', x: x(0), y: MARGIN.top - 4, width: plot, height: height - MARGIN.top - MARGIN.bottom + 4 }),
+  // The veil and the line as explorable/run-view.js's playhead leaves them at the start (the veil a
+  // mark's half-width, 8 px, after the line), so a page drawn by the build is not redrawn (issue 18).
+  h('rect', { class: 'tl-veil', 'data-playhead': 'veil', x: x(0) + 8, y: MARGIN.top - 4, width: Math.max(0, plot - 8), height: height - MARGIN.top - MARGIN.bottom + 4 }),
   // The playhead runs from the bars' lower edge through the server's marks: the rows of labels
   // above the bars, the labels inside them and those below the marks stay clear of it, so no
   // label is struck through as the run plays (in the bars the veil's edge marks the time).
-  h('line', { class: 'tl-playhead', 'data-playhead': 'line', x1: x(0), x2: x(0), y1: barY + BAR, y2: serverY + 9 }));
+  h('line', { class: 'tl-playhead', 'data-playhead': 'line', x1: x(0), x2: x(0), y1: barY + BAR, y2: serverY + 9, visibility: 'visible' }));
 
   return { tree, scale: { x0: MARGIN.left, plot, max: dom.max, right: width - MARGIN.right } };
 }

@@ -18,5 +18,6 @@
 // each) and compare mode its fleet sides' controls. With issue 18's session 4: both engine files'
 // validator at -O2 and the draws as one block (eng18c, +4.7 KB and +4.8 KB), the input budget's
 // redraw (input18c: the lanes' end height without drawing the end, patchKnown in web/dom.js; +0.5 KB
-// in retrylab.js), measured together after the merge: MERGED_KB.
+// in retrylab.js), and index.html carrying the explorable drawn for the opening run (render15c, web/prerender.mjs:
+// index.html 7.3 → 10.8 KB gzipped), measured together after the merge: MERGED_KB.
 export const SCROLLED_CEILING_BYTES = 240 * 1024;

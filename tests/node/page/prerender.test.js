@@ -13,8 +13,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DIST, REPO, checkBuilt } from '../../browser/lib/dist.js';
 import { loadEngineInNode } from '../../browser/lib/engine.js';
-import { DATA_ID, dataBlock, factSlots, fillPage, readDataBlock } from '../../../web/prerender.mjs';
+import { DATA_ID, EXPLORABLE_WIDTHS, dataBlock, explorableMarkup, factSlots, fillPage, readDataBlock } from '../../../web/prerender.mjs';
 import { STORY, factsOf, formatFact } from '../../../web/story.js';
+import { createWindow, innerHTML } from '../../../web/prerender-dom.mjs';
+import { h, mount } from '../../../web/dom.js';
 
 const built = () => readFileSync(join(DIST, 'index.html'), 'utf8');
 const source = () => readFileSync(join(REPO, 'site/index.html'), 'utf8');
@@ -67,4 +69,71 @@ test('the filler fills every slot, stops on a slot it cannot fill, and escapes w
   assert.throws(() => fillPage('<span data-story="nope" data-fact="inputs.responseMs"></span></body>', { results: { opening: result }, data }), /1 fact slots could not be filled: nope: inputs.responseMs/);
   assert.throws(() => fillPage('<span data-story="opening" data-fact="inputs.missing"></span></body>', { results: { opening: result }, data }), /could not be filled: opening: inputs.missing/);
   assert.throws(() => fillPage('<p></p>', { results: {}, data }), /no <\/body>/);
+});
+
+// Issue 15/18 (session 4): the explorable drawn into index.html by the page's own code on the
+// build's small DOM (web/prerender-dom.mjs); the browser tests (engine-on-demand.test.js) hold
+// that the page's script then writes nothing into it and that it is what the script would draw.
+test('the built page holds the explorable drawn for its opening run, in place of the "Loading…" line', async () => {
+  checkBuilt();
+  const data = readDataBlock(built());
+  const markup = explorableMarkup(data);
+  assert.ok(built().includes(`<div class="retry-lab" data-retry-lab>\n    ${markup}\n`), 'the drawing, where the source says "Loading the retry engine…"');
+  assert.ok(!built().includes('Loading the retry engine…'));
+  // Drawn for the opening run: the question first, the lanes and the timeline at the wide widths.
+  assert.match(markup, /^<div class="rl rl-asking">/);
+  assert.match(markup, new RegExp(`<div class="rl-lanes" id="rl-lanes"><svg class="lanes" width="${EXPLORABLE_WIDTHS['rl-lanes']}"`));
+  assert.match(markup, new RegExp(`<div class="rl-timeline" id="rl-timeline"><svg [^>]*width="${EXPLORABLE_WIDTHS['rl-timeline']}"`));
+  assert.equal((markup.match(/<li /g) || []).length, data.opening.events.length, 'one event-list item per event');
+  // Nothing a strict CSP would refuse in HTML: no style attribute, no handler.
+  assert.doesNotMatch(markup, /\sstyle=|\son[a-z]+=/);
+});
+
+test('the filler puts the drawing in the one "Loading…" line, and stops without one', () => {
+  const result = { ok: true, inputs: {}, events: [], attempts: [], metrics: {} };
+  const data = { opening: result, schema: { inputs: [] }, version: '1' };
+  const slot = '<p class="rl-loading">Loading the retry engine…</p>';
+  const out = fillPage(`<div data-retry-lab>${slot}</div></body>`, { results: { opening: result }, data, explorable: '<div class="rl">$&</div>' });
+  assert.ok(out.startsWith('<div data-retry-lab><div class="rl">$&</div></div>'), 'placed as it is (no replacement patterns)');
+  assert.throws(() => fillPage('<div></div></body>', { results: {}, data, explorable: '<div></div>' }), /no single <p class="rl-loading">/);
+  assert.throws(() => fillPage(`${slot}${slot}</body>`, { results: {}, data, explorable: '<div></div>' }), /no single/);
+});
+
+// The build's small DOM (web/prerender-dom.mjs) writes HTML an HTML parser reads back as the same
+// tree, and refuses what it could not: two text nodes side by side (read back as one), an empty
+// text node (read back as none), a child inside a void element, a selector it does not know.
+test('the build\'s small DOM writes what a parser reads back, and refuses what it could not', () => {
+  const { doc, resize } = createWindow();
+  const tree = h('div', { class: 'a b', id: 'x', hidden: true, 'data-step-name': 'key' },
+    h('input', { type: 'number', value: '1 < 2 & "3"' }), 'text & <more>',
+    h('svg', { viewBox: '0 0 10 10', width: 10 }, h('line', { x1: 0 })));
+  const el = mount(tree, doc);
+  doc.body.appendChild(el);
+  assert.equal(innerHTML(doc.body), '<div class="a b" id="x" hidden data-step-name="key"><input type="number" value="1 < 2 &amp; &quot;3&quot;">text &amp; &lt;more&gt;<svg viewBox="0 0 10 10" width="10"><line x1="0"></line></svg></div>');
+  assert.equal(el.dataset.stepName, 'key');
+  el.dataset.stepName = 'no-retries';
+  assert.equal(el.getAttribute('data-step-name'), 'no-retries', 'dataset writes are attributes');
+  assert.equal(doc.querySelector('#x input[type="number"]').localName, 'input');
+  assert.equal(doc.querySelector('div.a.b svg line').getAttribute('x1'), '0');
+  assert.equal(el.querySelector('line').closest('.a'), el);
+  assert.throws(() => doc.querySelector('input:checked'), /selector not supported/);
+  el.classList.toggle('b', false);
+  el.classList.toggle('c');
+  assert.equal(el.className, 'a c');
+  // Resize observers are told each box's width, in the order they were made.
+  const told = [];
+  new doc.defaultView.ResizeObserver((entries) => told.push(['first', entries[0].contentRect.width])).observe(el);
+  new doc.defaultView.ResizeObserver((entries) => told.push(['second', entries[0].contentRect.width])).observe(el);
+  resize({ x: 640 });
+  assert.deepEqual(told, [['first', 640], ['second', 640]]);
+  assert.equal(el.clientWidth, 640);
+  const two = doc.createElement('p');
+  two.append('a', 'b');
+  assert.throws(() => innerHTML({ childNodes: [two], localName: 'div' }), /two text nodes side by side/);
+  const empty = doc.createElement('p');
+  empty.appendChild(doc.createTextNode(''));
+  assert.throws(() => innerHTML({ childNodes: [empty], localName: 'div' }), /empty text node/);
+  const voidEl = doc.createElement('input');
+  voidEl.appendChild(doc.createTextNode('x'));
+  assert.throws(() => innerHTML({ childNodes: [voidEl], localName: 'div' }), /cannot hold children/);
 });
