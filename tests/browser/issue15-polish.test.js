@@ -1,0 +1,126 @@
+// Issue 15's defects left after the fourth session's merge, held by the page as a reader meets
+// it: the fleet's storm chart legible on a phone (its words at 10 px or more, none over
+// another, in a labelled box that scrolls sideways and says so); the timeline's labels each
+// shaded whole with the event they belong to, never split where the playhead's veil begins;
+// the inline figure's run and its Play in view after a "Try it" pressed mid-screen at 768 and
+// 390 px, the reader left where they were; and the opening run, paused before Play, drawn at
+// t = 0 (both lanes, attempt 1 about to be sent, its clock at 0, the statement empty) without
+// its verdict.
+
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { browserSuite, pageTest } from './lib/harness.js';
+import { ID } from './lib/ui.js';
+
+const env = browserSuite();
+
+const PHONE = { width: 390, height: 844 };
+const intersect = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+async function openFleet(page) {
+  await page.evaluate(() => window.retryLabFleetSection.load());
+  await page.waitForFunction(() => window.retryLabFleet && window.retryLabFleet.state(), null, { timeout: 20000 });
+  await page.evaluate(() => window.retryLabFleet.ready.then(() => window.retryLabFleet.settled()));
+}
+
+describe('issue 15 polish: the storm chart on a phone', () => {
+  test('at 390×844 the chart’s words are drawn at 10 px or more, none over another, in a labelled box that scrolls sideways and says so', pageTest(env, { viewport: PHONE, sections: false }, async ({ page }) => {
+    await openFleet(page);
+    const box = page.locator('#fl-chart');
+    await box.scrollIntoViewIfNeeded();
+    const texts = await box.locator('svg').evaluate((svg) => {
+      const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+      return [...svg.querySelectorAll('text')].map((t) => {
+        const r = t.getBoundingClientRect();
+        return { text: t.textContent, px: parseFloat(getComputedStyle(t).fontSize) * scale, x: r.x, y: r.y, width: r.width, height: r.height, cls: t.getAttribute('class') || '' };
+      });
+    });
+    assert.ok(texts.length >= 10, 'the chart has its words');
+    for (const t of texts) assert.ok(t.px >= 10, `"${t.text}" drawn at ${t.px.toFixed(1)} px (at least 10)`);
+    // The words that name things (the series' labels, the notes) overlap neither each other
+    // nor the axis words, in CSS pixels as drawn.
+    const named = texts.filter((t) => /fl-label|fl-note/.test(t.cls));
+    for (const a of named) {
+      for (const b of texts) {
+        if (a !== b) assert.ok(!intersect(a, b), `"${a.text}" and "${b.text}" overlap`);
+      }
+    }
+    // The box: a stop for the keyboard, with a name, wider content than its width, and a
+    // visible line before it that says it scrolls.
+    assert.equal(await box.getAttribute('tabindex'), '0');
+    assert.match(await box.getAttribute('aria-label'), /storm over time/);
+    const { scrollWidth, clientWidth } = await box.evaluate((el) => ({ scrollWidth: el.scrollWidth, clientWidth: el.clientWidth }));
+    assert.ok(scrollWidth > clientWidth + 100, `the chart scrolls sideways (${scrollWidth} in ${clientWidth})`);
+    const cue = page.locator('#fl-chart-cue');
+    assert.ok(await cue.isVisible(), 'the cue is shown');
+    assert.match(await cue.textContent(), /scroll it sideways/);
+    const cueBox = await cue.boundingBox();
+    assert.ok(cueBox.y + cueBox.height <= (await box.boundingBox()).y + 1, 'the cue is above the chart');
+    // The keys step the seconds and the box follows the second they rest on.
+    await box.focus();
+    await page.keyboard.press('End');
+    const cursor = await box.evaluate((el) => {
+      const r = el.querySelector('.fl-cursor').getBoundingClientRect();
+      const b = el.getBoundingClientRect();
+      return { inside: r.x >= b.x - 1 && r.x + r.width <= b.x + b.width + 1, scrolled: el.scrollLeft };
+    });
+    assert.ok(cursor.scrolled > 0 && cursor.inside, `the last second is scrolled into the box's view (${JSON.stringify(cursor)})`);
+  }));
+
+  test('at 1280 px the chart fits its box: no sideways scroll and no cue', pageTest(env, { viewport: { width: 1280, height: 900 }, sections: false }, async ({ page }) => {
+    await openFleet(page);
+    const box = page.locator('#fl-chart');
+    const { scrollWidth, clientWidth } = await box.evaluate((el) => ({ scrollWidth: el.scrollWidth, clientWidth: el.clientWidth }));
+    assert.ok(scrollWidth <= clientWidth, `no scroll (${scrollWidth} in ${clientWidth})`);
+    assert.equal(await page.locator('#fl-chart-cue').isVisible(), false);
+  }));
+});
+
+// Each timeline label as drawn: its text, whether it is shaded as future, its box, whether
+// the playhead's veil is painted over it, and the event it belongs to.
+const timelineLabels = (page) => page.locator(`${ID('timeline')} svg`).evaluate((svg) => {
+  const veil = svg.querySelector('.tl-veil');
+  const v = veil.getBBox();
+  const veilBox = { x: v.x, y: v.y, width: Number(veil.getAttribute('width')), height: v.height };
+  return [...svg.querySelectorAll('text.tl-label')].map((t) => {
+    const b = t.getBBox();
+    const box = { x: b.x, y: b.y, width: b.width, height: b.height };
+    const overlaps = veilBox.width > 0 && box.x < veilBox.x + veilBox.width && veilBox.x < box.x + box.width;
+    // Painted under the veil: the veil comes after it in the document.
+    const under = Boolean(t.compareDocumentPosition(veil) & Node.DOCUMENT_POSITION_FOLLOWING);
+    return {
+      text: t.textContent, future: t.classList.contains('tl-future'), opacity: getComputedStyle(t).fillOpacity,
+      split: overlaps && under && box.x < veilBox.x, event: t.hasAttribute('data-event') ? Number(t.dataset.event) : null,
+    };
+  });
+});
+const futureEvents = (page) => page.locator(`${ID('events')} li`).evaluateAll((lis) => lis.map((li) => li.classList.contains('future')));
+
+describe('issue 15 polish: a timeline label is shaded with its event, whole', () => {
+  test('stepping through the opening run, no label is split by the veil and each is future exactly while its event is', pageTest(env, {}, async ({ page }) => {
+    const next = () => page.locator(ID('next')).click();
+    await page.locator(ID('seek')).focus();
+    await page.keyboard.press('Home');
+    const total = await page.locator(`${ID('events')} li`).count();
+    for (let step = 0; step <= total; step += 1) {
+      const labels = await timelineLabels(page);
+      const future = await futureEvents(page);
+      assert.ok(labels.length >= 4, 'the labels are drawn');
+      for (const l of labels) {
+        assert.equal(l.split, false, `step ${step}: "${l.text}" is split by the veil's edge`);
+        if (l.event !== null) assert.equal(l.future, future[l.event], `step ${step}: "${l.text}" is shaded with its event (${l.event})`);
+        assert.equal(l.opacity, l.future ? '0.45' : '1', `step ${step}: "${l.text}" shaded as ${l.future ? 'future' : 'past'}`);
+      }
+      if (step === 1) {
+        // Attempt 1 is sent at 0 ms, the playhead is at its label's start: the label names
+        // its timeout, still to come, and is future as a whole.
+        const a1 = labels.find((l) => l.text.startsWith('attempt 1'));
+        assert.equal(a1.text, 'attempt 1 · timeout');
+        assert.equal(a1.future, true, 'attempt 1’s label waits for its timeout');
+      }
+      if (step < total) await next();
+    }
+    await page.keyboard.press('End');
+    assert.deepEqual((await timelineLabels(page)).filter((l) => l.future).map((l) => l.text), [], 'at the end no label is future');
+  }));
+});
