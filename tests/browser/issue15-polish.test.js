@@ -124,3 +124,47 @@ describe('issue 15 polish: a timeline label is shaded with its event, whole', ()
     assert.deepEqual((await timelineLabels(page)).filter((l) => l.future).map((l) => l.text), [], 'at the end no label is future');
   }));
 });
+
+describe('issue 15 polish: the first screen draws the run paused at t = 0', () => {
+  for (const viewport of [{ width: 1280, height: 720 }, PHONE]) {
+    test(`at ${viewport.width}×${viewport.height}, before Play: both lanes, attempt 1 at the client with its clock at 0, the run's clock at 0 ms, the statement empty, no verdict`, pageTest(env, { viewport, inputs: false, sections: false }, async ({ page }) => {
+      const lanes = page.locator(`${ID('lanes')} svg`);
+      const inView = async (locator, what) => {
+        const box = await locator.boundingBox();
+        assert.ok(box && box.y >= 0 && box.y + box.height <= viewport.height && box.x >= 0 && box.x + box.width <= viewport.width, `${what} is in the first screen`);
+      };
+      // The lanes, named.
+      assert.deepEqual(await lanes.locator('.lanes-lane').allTextContents(), ['Client', 'Server']);
+      assert.equal(await lanes.locator('.lanes-track').count(), 2);
+      // Attempt 1 about to leave: its clock face with none of its time gone (no swept path),
+      // and the time it will wait: the opening run's client timeout, 3,000 ms (SPEC §9).
+      const ready = lanes.locator('.lanes-ready');
+      assert.equal(await ready.locator('.lanes-clock circle').count(), 1, 'attempt 1’s clock');
+      assert.equal(await ready.locator('.lanes-clock path').count(), 0, 'its clock at 0');
+      await inView(ready, 'attempt 1’s clock');
+      const note = lanes.locator('.lanes-note-ready');
+      assert.equal(await note.textContent(), 'attempt 1 · waits up to 3,000 ms');
+      await inView(note, 'its note');
+      const time = lanes.locator('.lanes-time');
+      assert.equal(await time.textContent(), '0 ms');
+      await inView(time, 'the run’s clock in the lanes');
+      // Nothing sent yet, nothing charged, the answer not told.
+      assert.equal(await lanes.locator('.lanes-attempt').count(), 0, 'no message sent');
+      assert.equal(await page.locator('.retry-lab .rl-statement .st-line').count(), 0);
+      assert.equal(await page.locator('.retry-lab .rl-statement .st-total').textContent(), 'No charges yet.');
+      if (viewport.width >= 960) await inView(page.locator('.retry-lab .rl-statement').first(), 'the card statement');
+      const experiment = await page.locator('.retry-lab').first().innerText();
+      assert.match(experiment, /How many times was the card charged\?/);
+      assert.doesNotMatch(experiment, /charged twice/i, 'the verdict is not printed in the experiment');
+      // Next event sends attempt 1: the poised drawing gives way to the attempt itself, and
+      // the clock reads on; at the run's end it reads the run's 3,700 ms.
+      await page.locator(ID('next')).click();
+      assert.equal(await lanes.locator('.lanes-ready').count(), 0);
+      assert.equal(await lanes.locator('.lanes-attempt').count(), 1);
+      assert.equal(await lanes.locator('.lanes-time').textContent(), '0 ms');
+      await page.locator(ID('seek')).focus();
+      await page.keyboard.press('End');
+      assert.equal(await lanes.locator('.lanes-time').textContent(), '3,700 ms');
+    }));
+  }
+});
