@@ -5,12 +5,13 @@
 // the inline figure's run and its Play in view after a "Try it" pressed mid-screen at 768 and
 // 390 px, the reader left where they were; and the opening run, paused before Play, drawn at
 // t = 0 (both lanes, attempt 1 about to be sent, its clock at 0, the statement empty) without
-// its verdict.
+// its verdict; and, found on a new reader's tour, trace F's "at most 25" clear of the bars.
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { browserSuite, pageTest } from './lib/harness.js';
 import { ID } from './lib/ui.js';
+import { TR, herdSettled } from './lib/traces-ui.js';
 
 const env = browserSuite();
 
@@ -167,4 +168,22 @@ describe('issue 15 polish: the first screen draws the run paused at t = 0', () =
       assert.equal(await lanes.locator('.lanes-time').textContent(), '3,700 ms');
     }));
   }
+});
+
+describe('issue 15 polish: trace F’s histograms', () => {
+  test('the limit’s words overlap no bar and no count, whichever bucket holds the callers', pageTest(env, {}, async ({ page }) => {
+    for (const callers of ['50', '7', '200']) {
+      await page.locator(TR('callers')).fill(callers);
+      await herdSettled(page);
+      const figures = await page.locator(`${TR('herd-figures')} figure[data-run]`).evaluateAll((figs) => figs.map((f) => {
+        const box = (el) => { const b = el.getBBox(); return { x: b.x, y: b.y, width: b.width, height: b.height }; };
+        const limit = f.querySelector('.th-limit-label');
+        return { run: f.dataset.run, limit: box(limit), bars: [...f.querySelectorAll('.th-bar, .th-count')].map(box) };
+      }));
+      assert.equal(figures.length, 3, 'the three histograms');
+      for (const f of figures) {
+        for (const b of f.bars) assert.ok(!intersect(f.limit, b), `${callers} callers, ${f.run}: "at most" over a bar or a count`);
+      }
+    }
+  }));
 });
