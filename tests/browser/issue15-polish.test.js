@@ -5,7 +5,8 @@
 // the inline figure's run and its Play in view after a "Try it" pressed mid-screen at 768 and
 // 390 px, the reader left where they were; and the opening run, paused before Play, drawn at
 // t = 0 (both lanes, attempt 1 about to be sent, its clock at 0, the statement empty) without
-// its verdict; and, found on a new reader's tour, trace F's "at most 25" clear of the bars.
+// its verdict; and, found on a new reader's tour, trace F's "at most 25" clear of the bars and
+// the trace editor's checkboxes whole beside a label of two lines on a phone.
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -66,6 +67,26 @@ describe('issue 15 polish: the storm chart on a phone', () => {
       return { inside: r.x >= b.x - 1 && r.x + r.width <= b.x + b.width + 1, scrolled: el.scrollLeft };
     });
     assert.ok(cursor.scrolled > 0 && cursor.inside, `the last second is scrolled into the box's view (${JSON.stringify(cursor)})`);
+  }));
+
+  test('at 390×844 a comparison of two fleet runs draws both storm charts at 10 px or more, each in a labelled box that scrolls', pageTest(env, { viewport: PHONE, sections: false, path: '/#v=1&view=compare&of=fleet&after.policy.maxRetries=0' }, async ({ page }) => {
+    await page.waitForFunction(() => document.querySelectorAll('.rl-compare [data-chart] svg.fl-chart').length === 2, null, { timeout: 30000 });
+    const boxes = await page.locator('.rl-compare [data-chart]').evaluateAll((els) => els.map((el) => {
+      const svg = el.querySelector('svg');
+      const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+      return {
+        px: Math.min(...[...svg.querySelectorAll('text')].map((t) => parseFloat(getComputedStyle(t).fontSize) * scale)),
+        tab: el.getAttribute('tabindex'), name: el.getAttribute('aria-label'), scrolls: el.scrollWidth > el.clientWidth + 100,
+        cue: el.previousElementSibling && el.previousElementSibling.checkVisibility() ? el.previousElementSibling.textContent : null,
+      };
+    }));
+    for (const [i, b] of boxes.entries()) {
+      assert.ok(b.px >= 10, `chart ${i + 1}: its words at ${b.px.toFixed(1)} px`);
+      assert.equal(b.tab, '0');
+      assert.match(b.name, /^(Before|After): the storm over time$/);
+      assert.ok(b.scrolls, `chart ${i + 1} scrolls sideways`);
+      assert.match(b.cue || '', /scroll it sideways/);
+    }
   }));
 
   test('at 1280 px the chart fits its box: no sideways scroll and no cue', pageTest(env, { viewport: { width: 1280, height: 900 }, sections: false }, async ({ page }) => {
@@ -185,5 +206,18 @@ describe('issue 15 polish: trace F’s histograms', () => {
         for (const b of f.bars) assert.ok(!intersect(f.limit, b), `${callers} callers, ${f.run}: "at most" over a bar or a count`);
       }
     }
+  }));
+});
+
+describe('issue 15 polish: the trace editor on a phone', () => {
+  test('at 390 px every checkbox of the editor’s policy is drawn at its full size, whatever its label’s length', pageTest(env, { viewport: PHONE }, async ({ page }) => {
+    const sizes = await page.locator('.te-check input[type="checkbox"]').evaluateAll((els) => els.map((el) => {
+      const r = el.getBoundingClientRect();
+      return { label: el.closest('label').textContent.trim(), width: Math.round(r.width), height: Math.round(r.height) };
+    }));
+    assert.ok(sizes.length >= 3, 'the policy’s checkboxes');
+    const full = sizes[0].height;
+    assert.ok(full >= 16, `a checkbox is ${full} px high`);
+    for (const s of sizes) assert.deepEqual([s.width, s.height], [full, full], `"${s.label}": ${s.width}×${s.height}`);
   }));
 });
