@@ -1,6 +1,6 @@
 // The figure beside the words (issue 15): the article's story steps (web/story.js STORY, the
 // `button[data-try]` and `[data-step]` markup of site/index.html) drive a figure of their own,
-// never the reader's experiment at the top and never the scroll position.
+// never the reader's experiment at the top, and the scroll position only as revealFigure says.
 //
 //   wide screen (WIDE): one sticky figure beside the article ([data-story-figure]); each step
 //     paragraph that comes into the reading band shows its run there, and its "Try it"

@@ -15,5 +15,7 @@
 // element view and downloads (1.9 KB): 221 KB. 227 KB with issue 18's engine budgets: both engine
 // files' value.cpp at -O2 and the sweep's tape writer (+2.9 KB and +3.2 KB); 229.5 KB once
 // both engine files also carry the table of compare metrics (issue 17, about 0.8 KB gzipped in
-// each) and compare mode its fleet sides' controls.
-export const SCROLLED_CEILING_BYTES = 229.5 * 1024;
+// each) and compare mode its fleet sides' controls. 230.5 KB with issue 15's last defects (230.2
+// KB measured, +0.7: the lanes at t = 0, the timeline's labels shaded whole, the inline
+// figure's Play brought into view, the storm chart's scroll line, trace F's limit label).
+export const SCROLLED_CEILING_BYTES = 230.5 * 1024;
