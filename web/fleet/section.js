@@ -62,7 +62,7 @@ export function mountFleet(root, {
       h('p', { class: 'fl-progress', id: id('progress'), hidden: true }),
       h('p', { class: 'rl-failure', id: id('error'), role: 'alert', hidden: true }),
       // Where the figure is narrower than the chart's least width (fleet.css), it says so.
-      h('p', { class: 'fl-scroll-cue', id: id('chart-cue') }, 'The chart is wider than the screen: scroll it sideways, or focus it and step through the seconds with the arrow keys →'),
+      h('p', { class: 'fl-scroll-cue', id: id('chart-cue') }, 'The chart is wider than the screen: scroll it sideways, or step through its seconds with the arrow keys →'),
       h('div', { class: 'fl-chart-box', id: id('chart'), tabindex: 0, role: 'group', 'aria-roledescription': 'chart', 'aria-label': 'The storm over time; left and right arrows step through the seconds', 'aria-describedby': id('readout') }),
       h('p', { class: 'fl-readout', id: id('readout'), 'aria-live': 'polite' }, 'Arrow keys or the pointer on the chart: one second’s figures.'),
       h('p', { class: 'fl-summary', id: id('summary') }),
