@@ -60,6 +60,19 @@ async function readTo(page, locator) {
   await page.waitForTimeout(150);
 }
 
+// Resolves once the page has not scrolled for ten frames running (a smooth scroll under way
+// has ended).
+const scrollSettled = (page) => page.evaluate(() => new Promise((resolve) => {
+  let last = scrollY;
+  let still = 0;
+  (function poll() {
+    still = scrollY === last ? still + 1 : 0;
+    last = scrollY;
+    if (still >= 10) resolve();
+    else requestAnimationFrame(poll);
+  }());
+}));
+
 const inViewport = async (page, locator) => {
   const box = await locator.boundingBox();
   const { w, h } = await page.evaluate(() => ({ w: innerWidth, h: innerHeight }));
@@ -128,7 +141,8 @@ describe('issue 15: the figure beside the words', () => {
         await button.click();
         const figure = figureFor(page, step, wide);
         await waitShowing(page, figure, step);
-        await page.waitForTimeout(400); // a smooth scroll, were there one, would be under way
+        await page.waitForTimeout(150); // a smooth scroll, were there one, would be under way
+        await scrollSettled(page);
         const moved = (await page.evaluate(() => scrollY)) - y;
         if (wide) assert.ok(Math.abs(moved) <= 3, `${step}: the page did not scroll (moved ${moved} px)`);
         else {
@@ -193,6 +207,7 @@ describe('issue 15: the figure beside the words', () => {
       await waitShowing(page, figure, 'bad-request-every');
       const back = figure.getByRole('button', { name: 'Back to the opening run' });
       assert.ok(await back.isVisible(), 'the way back is on show');
+      await scrollSettled(page); // a phone's "Try it" may scroll its figure's Play into view
       const y = await page.evaluate(() => scrollY);
       await back.click();
       await waitShowing(page, figure, 'opening');

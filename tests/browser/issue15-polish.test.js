@@ -89,6 +89,20 @@ describe('issue 15 polish: the storm chart on a phone', () => {
     }
   }));
 
+  for (const colorScheme of ['light', 'dark']) {
+    test(`the fleet section's buttons wear the page's button colours, ${colorScheme}`, pageTest(env, { colorScheme, sections: false }, async ({ page }) => {
+      await openFleet(page);
+      const looks = (selector) => page.locator(selector).evaluateAll((els) => els.map((el) => {
+        const c = getComputedStyle(el);
+        return { text: el.textContent, look: { background: c.backgroundColor, color: c.color, border: c.borderTopColor, font: c.fontFamily } };
+      }));
+      const [copy] = await looks(ID('copy')); // the page's own: "Copy link", an rl-button
+      const fleet = await looks('.fl button');
+      assert.ok(fleet.length >= 5, 'the section’s buttons');
+      for (const b of fleet) assert.deepEqual(b.look, copy.look, `"${b.text}" looks as the page's buttons`);
+    }));
+  }
+
   test('at 1280 px the chart fits its box: no sideways scroll and no cue', pageTest(env, { viewport: { width: 1280, height: 900 }, sections: false }, async ({ page }) => {
     await openFleet(page);
     const box = page.locator('#fl-chart');
