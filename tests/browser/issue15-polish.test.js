@@ -103,6 +103,35 @@ describe('issue 15 polish: the storm chart on a phone', () => {
     }));
   }
 
+  for (const viewport of [{ width: 1280, height: 900 }, PHONE]) {
+    test(`at ${viewport.width} px the pointer over a second of the chart reads that second`, pageTest(env, { viewport, sections: false }, async ({ page }) => {
+      await openFleet(page);
+      const box = page.locator('#fl-chart');
+      await box.scrollIntoViewIfNeeded();
+      // The run's number of bins, as the keys read it: End rests on the last.
+      await box.focus();
+      await page.keyboard.press('End');
+      const n = Number((await page.locator('#fl-readout').textContent()).match(/^(\d+)–/)[1]) + 1;
+      await page.keyboard.press('Escape');
+      assert.ok(n > 100, `${n} bins`);
+      for (const bin of [5, 40, 100]) {
+        // The middle of the bin's column, from the chart's own drawing (its time axis: the
+        // plot from x 56 to 616 of the viewBox, the run's bins across it).
+        const at = await box.evaluate((el, [k, n]) => {
+          el.scrollLeft = 0;
+          const svg = el.querySelector('svg');
+          const ux = 56 + (560 * (k + 0.5)) / n;
+          const r = svg.getBoundingClientRect();
+          el.scrollLeft = Math.max(0, r.left + (ux / svg.viewBox.baseVal.width) * r.width - el.getBoundingClientRect().left - el.clientWidth / 2);
+          const r2 = svg.getBoundingClientRect();
+          return { x: r2.left + (ux / svg.viewBox.baseVal.width) * r2.width, y: r2.top + r2.height / 3 };
+        }, [bin, n]);
+        await page.mouse.move(at.x, at.y);
+        assert.match(await page.locator('#fl-readout').textContent(), new RegExp(`^${bin}–${bin + 1} s:`), `the pointer over second ${bin}`);
+      }
+    }));
+  }
+
   test('at 1280 px the chart fits its box: no sideways scroll and no cue', pageTest(env, { viewport: { width: 1280, height: 900 }, sections: false }, async ({ page }) => {
     await openFleet(page);
     const box = page.locator('#fl-chart');

@@ -253,7 +253,7 @@ export function mountFleet(root, {
     const svg = chartBox.querySelector('svg');
     if (!shown || !svg) return;
     const box = svg.getBoundingClientRect();
-    const x = ((event.clientX - box.left) / box.width) * 720;
+    const x = ((event.clientX - box.left) / box.width) * 750; // in the chart's units: its viewBox is 750 wide (chart.js W)
     const n = shown.series.points.length;
     const bin = Math.floor(((x - 56) / 560) * n);
     if (bin >= 0 && bin < n && bin !== cursor) {
