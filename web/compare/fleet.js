@@ -278,7 +278,10 @@ export function mountFleetCompare(box, { source, linkBase, fleet, metrics, rowsO
       h('a', { class: 'rl-compare-alone', 'data-alone': key }, `Open the ${key} fleet run alone`)),
     h('p', { class: 'rl-failure', role: 'alert', hidden: true, 'data-side-error': key }),
     h('figure', { class: 'rl-compare-figure' },
-      h('div', { class: 'fl-chart-box', 'data-chart': key }),
+      // As the fleet section's: where the figure is narrower than the chart (a phone) the box
+      // scrolls sideways, a stop for the keyboard with a name, and a line says so (fleet.css).
+      h('p', { class: 'fl-scroll-cue' }, 'The chart is wider than the screen: scroll it sideways →'),
+      h('div', { class: 'fl-chart-box', 'data-chart': key, tabindex: 0, role: 'region', 'aria-label': `${label}: the storm over time` }),
       h('figcaption', null, `${label}: attempts offered, capacity, successes and timeouts per second, and the queue below.`)),
     h('div', { 'data-controls': key }));
   const frame = mount(h('section', { class: 'rl-compare rl-compare-fleet', 'aria-labelledby': id('heading') },

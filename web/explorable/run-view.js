@@ -6,7 +6,7 @@
 import { patch, patchKnown } from '../dom.js';
 import { INSPECTION_SECONDS, gapAt, momentPhrase, msAt, secondsAt, warpOf } from '../playback.js';
 import { seekMarksView } from '../views/controls.js';
-import { timelineView } from '../views/timeline.js';
+import { labelOwners, shadeLabels, timelineView } from '../views/timeline.js';
 import { withLanes } from '../views/lanes.js';
 import { FUTURE_WORDS, eventsView } from '../views/events.js';
 import { tableView } from '../views/table.js';
@@ -51,6 +51,7 @@ export function createRunView(root, id, view) {
       width, scale,
       line: els.timeline.querySelector('[data-playhead="line"]'),
       veil: els.timeline.querySelector('[data-playhead="veil"]'),
+      labels: labelOwners(els.timeline), // shaded whole, each with its event (views/timeline.js)
     };
   }
 
@@ -113,6 +114,7 @@ export function createRunView(root, id, view) {
       setAttr(timeline.line, 'visibility', ended ? 'hidden' : 'visible');
       setAttr(timeline.veil, 'x', veilX);
       setAttr(timeline.veil, 'width', ended ? 0 : Math.max(0, scale.right - veilX));
+      shadeLabels(timeline.labels, { shown: playback.shown, tMs: t, ended });
     }
     eventItems.forEach((li, i) => {
       const future = i >= playback.shown;

@@ -1,6 +1,6 @@
 // The figure beside the words (issue 15): the article's story steps (web/story.js STORY, the
 // `button[data-try]` and `[data-step]` markup of site/index.html) drive a figure of their own,
-// never the reader's experiment at the top and never the scroll position.
+// never the reader's experiment at the top, and the scroll position only as revealFigure says.
 //
 //   wide screen (WIDE): one sticky figure beside the article ([data-story-figure]); each step
 //     paragraph that comes into the reading band shows its run there, and its "Try it"
@@ -13,7 +13,9 @@
 // precise views). It says which step it shows, what changed from the run it showed before
 // (from the results' metrics, never from engine sentences), and always offers "Back to the
 // opening run". Every change is said in the figure's own polite live region; focus stays on
-// the button pressed; nothing scrolls.
+// the button pressed. Nothing scrolls, but for one case: on a narrow screen, where the inline
+// figure's run and its Play end below the screen, the page scrolls just far enough to show
+// them and never so far that the button pressed leaves the screen (revealFigure).
 //
 // `ready()` resolves, with the engine, once the engine can compute: everything here awaits it
 // first, so the figure can be built before the engine has loaded.
@@ -61,6 +63,22 @@ function el(doc, tag, attrs = {}, text = null) {
   for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, value);
   if (text !== null) node.textContent = text;
   return node;
+}
+
+// The inline figure after a "Try it" (issue 15): its run and its Play in view, the reader
+// left where they were reading. A figure whose Play is on screen does not move; one whose Play
+// ends below it is scrolled up by as much as that takes, at most until the button pressed
+// reaches the screen's top margin, so the paragraph being read stays in view.
+const MARGIN = 12;
+export function revealFigure(win, button, figure) {
+  const play = figure && figure.box.querySelector(`#${figure.prefix}play`);
+  if (!play) return;
+  const below = play.getBoundingClientRect().bottom + MARGIN - win.innerHeight;
+  const room = button.getBoundingClientRect().top - MARGIN;
+  const by = Math.min(below, room);
+  if (by <= 0) return;
+  const reduced = win.matchMedia('(prefers-reduced-motion: reduce)').matches;
+  win.scrollBy({ top: Math.ceil(by), behavior: reduced ? 'auto' : 'smooth' });
 }
 
 export function attachSteps(doc, { ready }) {
@@ -181,9 +199,12 @@ export function attachSteps(doc, { ready }) {
   let pressedAt = null;
   for (const button of buttons) {
     button.hidden = false;
-    button.addEventListener('click', () => {
+    button.addEventListener('click', async () => {
       pressedAt = win.scrollY;
-      showAt(placeFor(button), button.dataset.try);
+      const place = placeFor(button);
+      await showAt(place, button.dataset.try);
+      // Measured at the next frame: a new figure's timeline is drawn once its box is laid out.
+      if (place !== side) win.requestAnimationFrame(() => win.requestAnimationFrame(() => revealFigure(win, button, figures.get(place))));
     });
   }
 

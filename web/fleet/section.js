@@ -61,6 +61,8 @@ export function mountFleet(root, {
       h('p', { class: 'fl-verdict', id: id('verdict'), role: 'status', 'aria-live': 'polite' }, 'Computing the opening fleet run…'),
       h('p', { class: 'fl-progress', id: id('progress'), hidden: true }),
       h('p', { class: 'rl-failure', id: id('error'), role: 'alert', hidden: true }),
+      // Where the figure is narrower than the chart's least width (fleet.css), it says so.
+      h('p', { class: 'fl-scroll-cue', id: id('chart-cue') }, 'The chart is wider than the screen: scroll it sideways, or step through its seconds with the arrow keys →'),
       h('div', { class: 'fl-chart-box', id: id('chart'), tabindex: 0, role: 'group', 'aria-roledescription': 'chart', 'aria-label': 'The storm over time; left and right arrows step through the seconds', 'aria-describedby': id('readout') }),
       h('p', { class: 'fl-readout', id: id('readout'), 'aria-live': 'polite' }, 'Arrow keys or the pointer on the chart: one second’s figures.'),
       h('p', { class: 'fl-summary', id: id('summary') }),
@@ -243,12 +245,15 @@ export function mountFleet(root, {
     else return;
     event.preventDefault();
     draw();
+    // In a box that scrolls sideways (a phone), the second the keys rest on stays in view.
+    const mark = chartBox.querySelector('.fl-cursor');
+    if (mark) mark.scrollIntoView({ block: 'nearest', inline: 'nearest' });
   });
   chartBox.addEventListener('pointermove', (event) => {
     const svg = chartBox.querySelector('svg');
     if (!shown || !svg) return;
     const box = svg.getBoundingClientRect();
-    const x = ((event.clientX - box.left) / box.width) * 720;
+    const x = ((event.clientX - box.left) / box.width) * 750; // in the chart's units: its viewBox is 750 wide (chart.js W)
     const n = shown.series.points.length;
     const bin = Math.floor(((x - 56) / 560) * n);
     if (bin >= 0 && bin < n && bin !== cursor) {

@@ -56,6 +56,7 @@ export function checkSentence(herd) {
 const W = 340;
 const H = 190;
 const M = { left: 8, right: 8, top: 22, bottom: 40 };
+const LIMIT_CHAR = 6.5; // a generous width of one character of the limit's words (traces.css: 11px, bold)
 
 // Bucket labels in milliseconds; past ten buckets only every k-th is labelled.
 function bucketLabel(herd, i) {
@@ -73,6 +74,14 @@ export function histogramView(herd, { title, yMax }) {
   const y = (count) => M.top + plotH - (count / top) * plotH;
   const every = Math.ceil(n / 10);
   const label = `${title}: ${herd.buckets.map((count, i) => `${bucketLabel(herd, i)} ms: ${num(count)}`).join('; ')}. Most allowed in a bucket: ${num(c.fullestAllowed)}.`;
+  // The limit's words stand over its line at the right end, or at the left end where a bar
+  // over the limit stands under them at the right (no jitter: every caller in one bucket),
+  // or under the line at the right where bars over it stand at both ends.
+  const limitText = `at most ${num(c.fullestAllowed)}`;
+  const limitW = limitText.length * LIMIT_CHAR;
+  const barOver = (x0, x1) => herd.buckets.some((count, i) => count > c.fullestAllowed && M.left + (i + 0.88) * band > x0 && M.left + (i + 0.12) * band < x1);
+  const limitRight = !barOver(W - M.right - limitW, W - M.right);
+  const limitLeft = !limitRight && !barOver(M.left, M.left + limitW);
   return h('svg', { class: 'th-histogram', viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': label, focusable: 'false' },
     h('line', { class: 'th-axis', x1: M.left, x2: W - M.right, y1: y(0), y2: y(0) }),
     herd.buckets.map((count, i) => {
@@ -85,7 +94,9 @@ export function histogramView(herd, { title, yMax }) {
     }),
     h('text', { class: 'th-unit', x: W / 2, y: H - 6, 'text-anchor': 'middle' }, `first retry after the 429, ms (buckets of ${num(herd.bucketMs)} ms)`),
     h('line', { class: 'th-limit', x1: M.left, x2: W - M.right, y1: y(c.fullestAllowed), y2: y(c.fullestAllowed) }),
-    h('text', { class: 'th-limit-label', x: W - M.right, y: y(c.fullestAllowed) - 4, 'text-anchor': 'end' }, `at most ${num(c.fullestAllowed)}`));
+    h('text', {
+      class: 'th-limit-label', x: limitLeft ? M.left : W - M.right, y: limitRight || limitLeft ? y(c.fullestAllowed) - 4 : y(c.fullestAllowed) + 13, 'text-anchor': limitLeft ? 'start' : 'end',
+    }, limitText));
 }
 
 // Past the longest draws list the engine takes (`maxDraws`, engine.schema()), the evenly

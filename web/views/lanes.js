@@ -235,6 +235,15 @@ export function lanesView(result, { width = 640, tMs = Infinity, shown = Infinit
     return h('g', { class: 'lanes-attempt', 'data-attempt': a.n }, parts);
   });
 
+  // Paused before its first event (the opening run before Play): the mechanism at t = 0,
+  // attempt 1 about to leave the client, its clock at 0 and the time it waits named.
+  let ready = null;
+  const firstSend = attempts.length ? byEvent[index(attempts[0].n, (k) => k === 'send')] : null;
+  if (shown === 0 && firstSend) {
+    ready = h('g', { class: 'lanes-ready' }, clock(firstSend.x + 8, CLIENT_Y - 10, 0, false));
+    notes.push({ x: firstSend.x + 2, text: '··', cls: '' },
+      { x: firstSend.x + 26, priority: 1, text: `attempt ${attempts[0].n} · waits up to ${ms(inputs.clientTimeoutMs)}`, cls: 'lanes-label lanes-note-ready' });
+  }
   const label = (l, top) => h('text', { class: l.cls, x: l.anchorEnd ? l.right : l.left, y: top + l.row * 15, 'text-anchor': l.anchorEnd ? 'end' : 'start' }, l.text);
   const server = packRows(serverLabels, width, 2);
   const waits = packRows(waitLabels, width, 1);
@@ -251,7 +260,9 @@ export function lanesView(result, { width = 640, tMs = Infinity, shown = Infinit
     h('line', { class: 'lanes-track', x1: LEFT, x2: width - RIGHT, y1: SERVER_Y, y2: SERVER_Y }),
     shown < events.length ? h('line', { class: 'lanes-now', x1: nowX, x2: nowX, y1: CLIENT_Y - 16, y2: SERVER_Y + 8 }) : null,
     shown === 0 ? h('text', { class: 'lanes-hint', x: LEFT + 8, y: (CLIENT_Y + SERVER_Y) / 2 + 4 }, attempts.length ? 'Play: the messages appear as they are sent.' : 'Nothing is sent.') : null,
-    drawn, marks,
+    // The run's clock, between the lanes' names: 0 ms before Play.
+    Number.isFinite(tMs) ? h('text', { class: 'lanes-time', x: 4, y: (CLIENT_Y + SERVER_Y) / 2 + 4 }, ms(Math.round(tMs))) : null,
+    ready, drawn, marks,
     waits.placed.map((l) => label(l, 20)),
     said.map((l) => label(l, CLIENT_Y - 6)),
     server.placed.map((l) => label(l, SERVER_Y + 24)));

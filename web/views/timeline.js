@@ -1,7 +1,10 @@
 // The event trace as an SVG timeline on a millisecond axis, pure: result + width in, a tree
 // and its x-scale out. Two lanes: what the client did (attempt bars, the waits between them
 // with their rule) and what the server did (charges, replays, errors, lost messages), the
-// overall deadline as a line. Labels are packed into rows so none overlaps another.
+// overall deadline as a line. Labels are packed into rows so none overlaps another. Each label
+// belongs to an event (data-event, its index in the run's events) or an instant (data-at, ms)
+// and is drawn over the playhead's veil, shaded as future whole until the playhead reveals
+// its event (shadeLabels), never split where the veil's edge crosses it.
 
 import { h } from '../dom.js';
 import { ms, num } from '../format.js';
@@ -83,7 +86,7 @@ const commitWord = (operation) => (operation === 'create' ? 'record' : 'charge')
 export function serverMarks(result) {
   const marks = [];
   const word = commitWord(result.inputs.operation);
-  for (const e of result.events) {
+  result.events.forEach((e, i) => {
     let text = null;
     let kind = e.kind;
     if (e.kind === 'commit') text = `${word} #${result.attempts[e.attempt - 1].chargeNumber}`;
@@ -92,15 +95,16 @@ export function serverMarks(result) {
     else if (e.kind === 'server-error') text = (result.attempts[e.attempt - 1] || {}).server || 'error';
     else if (e.kind === 'response-lost') text = 'response lost';
     else if (e.kind === 'request-lost') text = 'request lost';
-    if (text === null) continue;
+    if (text === null) return;
     const same = marks.find((m) => m.attempt === e.attempt && m.tMs === e.tMs);
     if (same) {
       same.text += `, ${text}`;
       same.kinds.push(kind);
+      same.event = i;
     } else {
-      marks.push({ tMs: e.tMs, attempt: e.attempt, text, kinds: [kind] });
+      marks.push({ tMs: e.tMs, attempt: e.attempt, text, kinds: [kind], event: i });
     }
-  }
+  });
   return marks;
 }
 
@@ -143,7 +147,14 @@ export function timelineView(result, { width = 720 } = {}) {
   const plot = width - MARGIN.left - MARGIN.right;
   const dom = domain(result, plot);
   const x = (t) => MARGIN.left + (t / dom.max) * plot;
-  const { attempts } = result;
+  const { attempts, events } = result;
+  // The event a label belongs to: an attempt's label names what the client saw, so it is the
+  // attempt's end (its answer, timeout or deadline); a wait's, the wait.
+  const eventOf = (n, kinds) => {
+    const i = events.findIndex((e) => e.attempt === n && kinds.includes(e.kind));
+    return i === -1 ? null : i;
+  };
+  const END = ['receive', 'timeout', 'deadline'];
 
   // Client lane: labels above the bars.
   const clientLabels = [];
@@ -151,9 +162,10 @@ export function timelineView(result, { width = 720 } = {}) {
   attempts.forEach((a, i) => {
     // An attempt's label goes inside its bar when it fits, above it otherwise.
     const text = `attempt ${a.n} · ${a.clientSaw}`;
-    if (x(a.endMs) - x(a.startMs) >= text.length * CHAR + 12) inBar.push({ a, text });
-    else clientLabels.push({ x: x(a.startMs), text, cls: 'tl-label tl-label-attempt' });
-    if (a.waitAfterMs !== null && attempts[i + 1]) clientLabels.push({ x: (x(a.endMs) + x(attempts[i + 1].startMs)) / 2, align: 'middle', ...waitLabel(a, plot), cls: 'tl-label tl-label-wait' });
+    const event = eventOf(a.n, END);
+    if (x(a.endMs) - x(a.startMs) >= text.length * CHAR + 12) inBar.push({ a, text, event });
+    else clientLabels.push({ x: x(a.startMs), text, cls: 'tl-label tl-label-attempt', event, at: a.endMs });
+    if (a.waitAfterMs !== null && attempts[i + 1]) clientLabels.push({ x: (x(a.endMs) + x(attempts[i + 1].startMs)) / 2, align: 'middle', ...waitLabel(a, plot), cls: 'tl-label tl-label-wait', event: eventOf(a.n, ['wait']), at: a.endMs });
   });
   const client = packRows(clientLabels, width, MAX_ROWS);
   const laneTop = MARGIN.top + 6;
@@ -162,9 +174,10 @@ export function timelineView(result, { width = 720 } = {}) {
   // Server lane: marks below the bars, their labels below the marks.
   const marks = serverMarks(result);
   const deadline = result.inputs.deadlineMs;
-  const serverLabels = marks.map((m) => ({ x: x(m.tMs), text: m.text, cls: 'tl-label tl-label-server', mark: m }));
-  if (dom.deadlineShown) serverLabels.push({ x: x(deadline) + 4, text: `deadline ${ms(deadline)}`, cls: 'tl-label tl-deadline-label' });
-  else if (deadline !== null && deadline !== undefined) serverLabels.push({ x: width, priority: 1, text: `deadline ${ms(deadline)} →`, cls: 'tl-label tl-deadline-label' });
+  const serverLabels = marks.map((m) => ({ x: x(m.tMs), text: m.text, cls: 'tl-label tl-label-server', mark: m, event: m.event, at: m.tMs }));
+  // The deadline's label belongs to its instant (the run may stop before it).
+  if (dom.deadlineShown) serverLabels.push({ x: x(deadline) + 4, text: `deadline ${ms(deadline)}`, cls: 'tl-label tl-deadline-label', event: null, at: deadline });
+  else if (deadline !== null && deadline !== undefined) serverLabels.push({ x: width, priority: 1, text: `deadline ${ms(deadline)} →`, cls: 'tl-label tl-deadline-label', event: null, at: deadline });
   const server = packRows(serverLabels, width, MAX_ROWS);
   const serverY = barY + BAR + 22;
   const serverLabelTop = serverY + 12;
@@ -177,8 +190,9 @@ export function timelineView(result, { width = 720 } = {}) {
       h('text', { x: x(t), y: MARGIN.top - 9, 'text-anchor': t === 0 ? 'start' : t + dom.step > dom.max + dom.step / 1000 ? 'end' : 'middle' }, t + dom.step > dom.max + dom.step / 1000 ? `${num(t)} ms` : num(t))));
   }
 
+  const owner = (l) => (l.event !== null && l.event !== undefined ? { 'data-event': l.event } : { 'data-at': l.at });
   const label = (l, top) => h('text', {
-    class: l.cls, x: l.anchorEnd ? l.right : l.left, y: top + l.row * ROW + 12, 'text-anchor': l.anchorEnd ? 'end' : 'start',
+    class: l.cls, x: l.anchorEnd ? l.right : l.left, y: top + l.row * ROW + 12, 'text-anchor': l.anchorEnd ? 'end' : 'start', ...owner(l),
   }, l.text);
 
   const deadlineMark = dom.deadlineShown
@@ -200,20 +214,37 @@ export function timelineView(result, { width = 720 } = {}) {
       next ? h('line', { class: 'tl-wait', x1: x(a.endMs), x2: x(next.startMs), y1: y, y2: y }) : null,
       next ? h('path', { class: 'tl-wait-end', d: `M${x(next.startMs) - 5} ${y - 4}L${x(next.startMs)} ${y}L${x(next.startMs) - 5} ${y + 4}` }) : null);
   }),
-  inBar.map(({ a, text }) => h('text', { class: `tl-label tl-label-inbar ${barClass(a).replace('tl-bar ', 'on-')}`, x: x(a.startMs) + 7, y: barY + BAR / 2 + 4 }, text)),
-  client.placed.map((l) => label(l, laneTop)),
   marks.map((m) => h('g', { class: 'tl-server-mark' },
     h('line', { class: 'tl-stem', x1: x(m.tMs), x2: x(m.tMs), y1: barY + BAR, y2: serverY }),
     glyph(m.kinds, x(m.tMs), serverY))),
-  server.placed.map((l) => label(l, serverLabelTop)),
   deadlineMark,
   // The veil and the line as explorable/run-view.js's playhead leaves them at the start (the veil a
   // mark's half-width, 8 px, after the line), so a page drawn by the build is not redrawn (issue 18).
   h('rect', { class: 'tl-veil', 'data-playhead': 'veil', x: x(0) + 8, y: MARGIN.top - 4, width: Math.max(0, plot - 8), height: height - MARGIN.top - MARGIN.bottom + 4 }),
+  // The labels over the veil: each shaded whole, with its event (shadeLabels).
+  inBar.map(({ a, text, event }) => h('text', { class: `tl-label tl-label-inbar ${barClass(a).replace('tl-bar ', 'on-')}`, x: x(a.startMs) + 7, y: barY + BAR / 2 + 4, ...owner({ event, at: a.endMs }) }, text)),
+  client.placed.map((l) => label(l, laneTop)),
+  server.placed.map((l) => label(l, serverLabelTop)),
   // The playhead runs from the bars' lower edge through the server's marks: the rows of labels
   // above the bars, the labels inside them and those below the marks stay clear of it, so no
   // label is struck through as the run plays (in the bars the veil's edge marks the time).
   h('line', { class: 'tl-playhead', 'data-playhead': 'line', x1: x(0), x2: x(0), y1: barY + BAR, y2: serverY + 9, visibility: 'visible' }));
 
   return { tree, scale: { x0: MARGIN.left, plot, max: dom.max, right: width - MARGIN.right } };
+}
+
+// The timeline's labels, each with the event or instant it belongs to, as mounted: what
+// shadeLabels reads on every frame.
+export function labelOwners(svgRoot) {
+  return [...svgRoot.querySelectorAll('text[data-event], text[data-at]')].map((el) => ({
+    el, event: el.hasAttribute('data-event') ? Number(el.getAttribute('data-event')) : null, at: Number(el.getAttribute('data-at')),
+  }));
+}
+
+// A label is shaded as future, whole, until the playhead has revealed its event (`shown`
+// events are) or, for an instant's label, reached that instant (tMs); at the run's end
+// (`ended`) none is. The veil behind shades the bars and marks by time; the labels are over it.
+export const labelFuture = (owner, { shown, tMs, ended }) => !ended && (owner.event !== null ? owner.event >= shown : tMs < owner.at);
+export function shadeLabels(owners, playhead) {
+  for (const o of owners) o.el.classList.toggle('tl-future', labelFuture(o, playhead));
 }

@@ -19,5 +19,6 @@
 // validator at -O2 and the draws as one block (eng18c, +4.7 KB and +4.8 KB), the input budget's
 // redraw (input18c: the lanes' end height without drawing the end, patchKnown in web/dom.js; +0.5 KB
 // in retrylab.js), and index.html carrying the explorable drawn for the opening run (render15c, web/prerender.mjs:
-// index.html 7.3 → 10.8 KB gzipped), measured together after the merge: MERGED_KB.
+// index.html 7.3 → 10.8 KB gzipped) and issue 15's last defects (polish15c, +0.7 KB: the lanes at t = 0,
+// the timeline's labels shaded whole, the storm chart's scroll line), measured together after the merge: MERGED_KB.
 export const SCROLLED_CEILING_BYTES = 240 * 1024;
