@@ -106,13 +106,18 @@ function startBusyLoop() {
   return () => child.kill();
 }
 
-// The longest RunTask on the renderer's main thread in a CDP trace.
+// The RunTasks on the renderer's main thread in a CDP trace: each one's wall time (dur), and the
+// longest one's thread (CPU) time (tdur): its wall time less the time the main thread waited for
+// a core. Beside the wall time it says whether a long task was the page's own work or the
+// machine's other processes' (the busy loop, the bench's browser and node).
 function mainThreadTasks(traceBuffer) {
   const trace = JSON.parse(traceBuffer.toString('utf8'));
   const events = trace.traceEvents || trace;
   const main = new Set(events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args && e.args.name === 'CrRendererMain')
     .map((e) => `${e.pid}:${e.tid}`));
-  return events.filter((e) => e.ph === 'X' && e.name === 'RunTask' && main.has(`${e.pid}:${e.tid}`)).map((e) => e.dur / 1000);
+  const tasks = events.filter((e) => e.ph === 'X' && e.name === 'RunTask' && main.has(`${e.pid}:${e.tid}`));
+  const longest = tasks.reduce((a, b) => (!a || b.dur > a.dur ? b : a), null);
+  return { wallMs: tasks.map((e) => e.dur / 1000), longestThreadMs: longest && longest.tdur !== undefined ? longest.tdur / 1000 : null };
 }
 const TRACE_CATEGORIES = ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline', '__metadata'];
 
@@ -311,18 +316,19 @@ try {
     });
     await page.waitForTimeout(500);
     const stopBusy = startBusyLoop();
-    let tasks, playing;
+    let tasks, playing, playbackThreadMs;
     try {
       await browser.startTracing(page, { categories: TRACE_CATEGORIES });
       await page.evaluate(() => document.querySelector('[data-retry-lab] button[id$="play"]').click());
       await page.waitForTimeout(PLAYBACK_MS);
       playing = await page.evaluate(() => document.querySelector('[data-retry-lab]').classList.contains('rl-playing') ||
         document.querySelector('[data-retry-lab] .rl-playing') !== null);
-      tasks = mainThreadTasks(await browser.stopTracing());
+      ({ wallMs: tasks, longestThreadMs: playbackThreadMs } = mainThreadTasks(await browser.stopTracing()));
     } finally {
       stopBusy();
     }
     out.playback = {
+      longestTaskThreadMs: playbackThreadMs,
       seconds: PLAYBACK_MS / 1000, speed: 4, stillPlaying: playing, tasks: tasks.length, busyLoop: true,
       longestTaskMs: Math.max(...tasks), over16ms: tasks.filter((d) => d > 16).length,
       over50ms: tasks.filter((d) => d > 50).length, p99TaskMs: percentile(tasks, 99), problems,
@@ -338,7 +344,7 @@ try {
     await page.waitForFunction(() => window.__drawnAt !== undefined);
     await page.evaluate(() => window.retryLabSections.load());
     const stopBusy = startBusyLoop();
-    let runs, tasks;
+    let runs, tasks, sweepThreadMs;
     try {
       await browser.startTracing(page, { categories: TRACE_CATEGORIES });
       runs = await page.evaluate(async () => {
@@ -356,11 +362,12 @@ try {
         }
         return list.slice(2);
       });
-      tasks = mainThreadTasks(await browser.stopTracing());
+      ({ wallMs: tasks, longestThreadMs: sweepThreadMs } = mainThreadTasks(await browser.stopTracing()));
     } finally {
       stopBusy();
     }
     out.sweep = runs && {
+      longestTaskThreadMs: sweepThreadMs,
       busyLoop: true, tasks: tasks.length, longestTaskMs: Math.max(...tasks), over50ms: tasks.filter((d) => d > 50).length,
       points: runs[0].points, runs: runs.length,
       computeMs: median(runs.map((r) => r.computeMs)), drawMs: median(runs.map((r) => r.drawMs)),
