@@ -20,5 +20,5 @@
 // redraw (input18c: the lanes' end height without drawing the end, patchKnown in web/dom.js; +0.5 KB
 // in retrylab.js), and index.html carrying the explorable drawn for the opening run (render15c, web/prerender.mjs:
 // index.html 7.3 → 10.8 KB gzipped) and issue 15's last defects (polish15c, +0.7 KB: the lanes at t = 0,
-// the timeline's labels shaded whole, the storm chart's scroll line), measured together after the merge: MERGED_KB.
-export const SCROLLED_CEILING_BYTES = 240 * 1024;
+// the timeline's labels shaded whole, the storm chart's scroll line), measured together after the merge: 244.3 KB.
+export const SCROLLED_CEILING_BYTES = 245 * 1024;
