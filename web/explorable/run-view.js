@@ -47,13 +47,15 @@ export function createRunView(root, id, view) {
     const width = timelineWidth;
     const { tree, scale } = timelineView(result, { width });
     patchKnown(els.timeline, tree);
-    timeline = {
-      width, scale,
-      line: els.timeline.querySelector('[data-playhead="line"]'),
-      veil: els.timeline.querySelector('[data-playhead="veil"]'),
-      labels: labelOwners(els.timeline), // shaded whole, each with its event (views/timeline.js)
-    };
+    timeline = drawnTimeline(width, scale);
   }
+  // The drawn timeline's parts the playhead moves (scale null: worked out when it first moves).
+  const drawnTimeline = (width, scale) => ({
+    width, scale,
+    line: els.timeline.querySelector('[data-playhead="line"]'),
+    veil: els.timeline.querySelector('[data-playhead="veil"]'),
+    labels: labelOwners(els.timeline), // shaded whole, each with its event (views/timeline.js)
+  });
 
   // Until the reader plays the opening run to its end (or changes it), the verdict is a
   // question: the answer is not printed before Play.
@@ -94,7 +96,7 @@ export function createRunView(root, id, view) {
     drawn = result;
     shown = { result, playback };
     eventItems = [...els.events.querySelectorAll('li')];
-    if (timelineWidth) timeline = { width: timelineWidth, scale: null, line: els.timeline.querySelector('[data-playhead="line"]'), veil: els.timeline.querySelector('[data-playhead="veil"]') };
+    if (timelineWidth) timeline = drawnTimeline(timelineWidth, null);
   }
 
   function drawPlayhead(result, playback) {
