@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { browserSuite, openPage, pageTest } from './lib/harness.js';
 import { serve, siteCopy } from './lib/sites.js';
-import { ID, metricsOf } from './lib/ui.js';
+import { ID, metricsOf, scrollSettled } from './lib/ui.js';
 import { STORY } from '../../web/story.js';
 import { verdictText } from '../../web/views/metrics.js';
 
@@ -59,19 +59,6 @@ async function readTo(page, locator) {
   await locator.evaluate((el) => el.scrollIntoView({ block: 'center' }));
   await page.waitForTimeout(150);
 }
-
-// Resolves once the page has not scrolled for ten frames running (a smooth scroll under way
-// has ended).
-const scrollSettled = (page) => page.evaluate(() => new Promise((resolve) => {
-  let last = scrollY;
-  let still = 0;
-  (function poll() {
-    still = scrollY === last ? still + 1 : 0;
-    last = scrollY;
-    if (still >= 10) resolve();
-    else requestAnimationFrame(poll);
-  }());
-}));
 
 const inViewport = async (page, locator) => {
   const box = await locator.boundingBox();

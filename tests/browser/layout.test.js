@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { browserSuite, openPage, pageTest } from './lib/harness.js';
-import { ID, setInputs } from './lib/ui.js';
+import { ID, scrollSettled, setInputs } from './lib/ui.js';
 
 const require = createRequire(import.meta.url);
 const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -47,17 +47,7 @@ describe('issue 15 layout: the figure a "Try it" changes is in view when it is p
           : page.locator(`p.try:has(button[data-try="${step}"]) + .story-slot .story-figure`);
         await page.waitForFunction(([f, s]) => [...document.querySelectorAll(f)].some((b) => b.dataset.showing === s), [beside ? '[data-story-figure]' : '.story-slot .story-figure', step]);
         await page.waitForTimeout(150);
-        // A smooth scroll that brings an inline figure's Play into view: until it has ended.
-        await page.evaluate(() => new Promise((resolve) => {
-          let last = scrollY;
-          let still = 0;
-          (function poll() {
-            still = scrollY === last ? still + 1 : 0;
-            last = scrollY;
-            if (still >= 10) resolve();
-            else requestAnimationFrame(poll);
-          }());
-        }));
+        await scrollSettled(page); // a smooth scroll that brings an inline figure's Play into view
         const pressed = await inView(page, button, `${step}: its button`);
         await inView(page, figure.locator('.verdict'), `${step}: the figure's verdict`);
         await inView(page, figure.locator('.rl-timeline'), `${step}: the figure's timeline`);

@@ -54,3 +54,16 @@ export async function slider(page) {
 export async function futureCount(page) {
   return page.locator(`${ID('events')} li.future`).count();
 }
+
+// Resolves once the page has not scrolled for ten frames running (a smooth scroll under way,
+// such as the one that brings an inline figure's Play into view, has ended).
+export const scrollSettled = (page) => page.evaluate(() => new Promise((resolve) => {
+  let last = scrollY;
+  let still = 0;
+  (function poll() {
+    still = scrollY === last ? still + 1 : 0;
+    last = scrollY;
+    if (still >= 10) resolve();
+    else requestAnimationFrame(poll);
+  }());
+}));
