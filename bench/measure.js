@@ -31,14 +31,21 @@ async function measureCases(cases, freshEngine, now) {
 
     // How long one call takes: calls doubled until they take 5 ms. A page's clock counts in
     // steps of up to 0.1 ms, so one fast call can time as 0 — and 20 ms / 0 asked for hundreds
-    // of millions of calls a round (a run that never ended, once).
-    var start, elapsed, calls = 1;
-    for (;;) {
-      start = now();
-      for (var k = 0; k < calls; ++k) call();
-      elapsed = now() - start;
-      if (elapsed >= 5 || calls >= 1048576) break;
-      calls *= 2;
+    // of millions of calls a round (a run that never ended, once). Found twice, the first time
+    // only to warm up: an engine's first call compiles its code, and one slow first call (over
+    // 5 ms) made the estimate 3 ms a call, 6 calls a round, whose 0.3 ms a 0.1 ms clock cannot
+    // time (Chromium's compute({}) read 0.15-0.17 ms in the runs of record at db0d2cd, 0.05 ms
+    // once warm).
+    var start, elapsed, calls;
+    for (var pass = 0; pass < 2; ++pass) {
+      calls = 1;
+      for (;;) {
+        start = now();
+        for (var k = 0; k < calls; ++k) call();
+        elapsed = now() - start;
+        if (elapsed >= 5 || calls >= 1048576) break;
+        calls *= 2;
+      }
     }
     var once = Math.max(elapsed / calls, 1e-6);
     var perRound = Math.max(1, Math.ceil(20 / once));
