@@ -33,9 +33,8 @@ async function measureCases(cases, freshEngine, now) {
     // steps of up to 0.1 ms, so one fast call can time as 0 — and 20 ms / 0 asked for hundreds
     // of millions of calls a round (a run that never ended, once). Found twice, the first time
     // only to warm up: an engine's first call compiles its code, and one slow first call (over
-    // 5 ms) made the estimate 3 ms a call, 6 calls a round, whose 0.3 ms a 0.1 ms clock cannot
-    // time (Chromium's compute({}) read 0.15-0.17 ms in the runs of record at db0d2cd, 0.05 ms
-    // once warm).
+    // 5 ms) set the rounds from it (6 calls a round for Chromium's compute({}) in the runs of
+    // record at db0d2cd). The rounds' own figure did not change with it (BENCHMARKS.md).
     var start, elapsed, calls;
     for (var pass = 0; pass < 2; ++pass) {
       calls = 1;
