@@ -1,8 +1,9 @@
 // The timing loop scripts/bench runs on WebAssembly, in node (node.js here) and in Chromium
 // (browser.mjs passes this file's text to the page), the same as native.cpp's: each round runs
 // the call enough times to take at least 20 ms (once for slow calls), 15 rounds (7 when a call
-// takes over 200 ms), and the figure is the median round's time per call. `check` summarises
-// the result as native.cpp does, so the report can see that every side computed the same.
+// takes over 200 ms) after a warm-up of such rounds (below), and the figure is the median round's
+// time per call. `check` summarises the result as native.cpp does, so the report can see that
+// every side computed the same.
 //
 // `freshEngine()` gives a new engine (its own WebAssembly instance): the peak heap of a call is
 // the rise of heapTop() over one call on a fresh engine.
@@ -17,6 +18,10 @@ async function measureCases(cases, freshEngine, now) {
         ', buckets ' + result.herd.buckets.length;
     }
     return out;
+  }
+  function medianOf(list) {
+    var sorted = list.slice().sort(function (a, b) { return a - b; });
+    return sorted[sorted.length >> 1];
   }
   var records = [];
   var engine = await freshEngine();
@@ -49,14 +54,34 @@ async function measureCases(cases, freshEngine, now) {
     var once = Math.max(elapsed / calls, 1e-6);
     var perRound = Math.max(1, Math.ceil(20 / once));
     var rounds = once > 200 ? 7 : 15;
-    var times = [];
-    for (var r = 0; r < rounds; ++r) {
-      start = now();
+    var round = function () {
+      var s = now();
       for (var i = 0; i < perRound; ++i) call();
-      times.push((now() - start) / perRound);
+      return (now() - s) / perRound;
+    };
+    // The warm-up (session 5, BENCHMARKS.md): rounds like the measured ones until they stop
+    // getting faster, the median of the last 5 no more than 5% under the median of the 5 before
+    // (at least 10 rounds, at most 50: a second for a fast call; none for calls over 200 ms,
+    // whose rounds are one call). A browser runs a module's first calls on its baseline compiler
+    // and swaps in optimised code as its background threads finish it: in Chromium the opening
+    // run's first rounds took 0.1-0.7 ms a call, the same calls 0.03 ms once optimised, and on a
+    // loaded machine the swap came after the 15 rounds had all run. The figure is the steady
+    // state after the warm-up; what the warm-up's first round took (the calls a reader makes
+    // first) and how many rounds it needed are reported beside it.
+    var warm = [];
+    if (once <= 200) {
+      for (;;) {
+        warm.push(round());
+        var w = warm.length;
+        if (w >= 50) break;
+        if (w >= 10 && medianOf(warm.slice(w - 5)) >= 0.95 * medianOf(warm.slice(w - 10, w - 5))) break;
+      }
     }
-    times.sort(function (a, b) { return a - b; });
-    records.push({ name: item.name, ms: times[times.length >> 1], rounds: rounds, callsPerRound: perRound,
+    var times = [];
+    for (var r = 0; r < rounds; ++r) times.push(round());
+    records.push({ name: item.name, ms: medianOf(times), rounds: rounds, callsPerRound: perRound,
+      warmupRounds: warm.length, firstRoundMs: warm.length ? warm[0] : null,
+      warmup: warm.map(function (x) { return Number(x.toPrecision(3)); }),
       peakHeapBytes: peak, check: check(first) });
   }
   return records;

@@ -2,10 +2,11 @@
 // scripts/bench sets WebAssembly (node, Chromium) against. Reads bench/cases.json, prints one
 // JSON object per case on stdout:
 //
-//   { "name", "ms" (median per call), "rounds", "callsPerRound", "peakHeapBytes", "check" }
+//   { "name", "ms" (median per call), "rounds", "callsPerRound", "warmupRounds", "peakHeapBytes", "check" }
 //
-// Each round runs the call enough times to take at least 20 ms (once for slow calls); the
-// figure is the median round's time per call. peakHeapBytes is the most the call held on the
+// Each round runs the call enough times to take at least 20 ms (once for slow calls); after a
+// warm-up of such rounds (as bench/measure.js's), the figure is the median of 15 rounds' (7 for
+// calls over 200 ms) time per call. peakHeapBytes is the most the call held on the
 // heap at once beyond what was held before it (support.cpp counts every operator new and delete).
 // `check` summarises the result so scripts/bench can see that every side computed the same.
 #include <algorithm>
@@ -60,6 +61,11 @@ std::string check(const Value& result) {
     return out;
 }
 
+double median(std::vector<double> list) {
+    std::sort(list.begin(), list.end());
+    return list[list.size() / 2];
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -90,17 +96,30 @@ int main(int argc, char** argv) {
         const double once = std::max(msSince(start), 1e-6);
         const int perRound = static_cast<int>(std::max(1.0, std::ceil(20.0 / once)));
         const int rounds = once > 200 ? 7 : 15;
-        std::vector<double> times;
-        for (int r = 0; r < rounds; ++r) {
-            start = Clock::now();
+        auto round = [&] {
+            const Clock::time_point at = Clock::now();
             for (int i = 0; i < perRound; ++i) call();
-            times.push_back(msSince(start) / perRound);
+            return msSince(at) / perRound;
+        };
+        // The same warm-up as bench/measure.js's: rounds until the median of the last 5 is no
+        // more than 5% under the median of the 5 before (10 to 50 rounds; none over 200 ms).
+        std::vector<double> warm;
+        if (once <= 200) {
+            for (;;) {
+                warm.push_back(round());
+                const std::size_t w = warm.size();
+                if (w >= 50) break;
+                if (w >= 10 && median({warm.end() - 5, warm.end()}) >=
+                                   0.95 * median({warm.end() - 10, warm.end() - 5})) break;
+            }
         }
-        std::sort(times.begin(), times.end());
+        std::vector<double> times;
+        for (int r = 0; r < rounds; ++r) times.push_back(round());
         nlohmann::json out = {{"name", c["name"]},
-                              {"ms", times[times.size() / 2]},
+                              {"ms", median(times)},
                               {"rounds", rounds},
                               {"callsPerRound", perRound},
+                              {"warmupRounds", warm.size()},
                               {"peakHeapBytes", peak},
                               {"check", summary}};
         std::printf("%s\n", out.dump().c_str());
