@@ -261,8 +261,10 @@ function rlFailure(message) {
 
 var rlDecoder = new TextDecoder();
 
-// The result engine.cpp wrote at `out` (see Output there), as plain objects and arrays.
-function rlReadResult(out, heap) {
+// The result engine.cpp wrote at `out` (see Output there), as plain objects and arrays. `keys`
+// is the instance's key table as this side holds it (engine.cpp, KeyTable): a key that crosses
+// as its number is taken from it, and a new one is added to it.
+function rlReadResult(out, heap, keys) {
   var header = out >> 2;
   var u32 = heap.u32, f64 = heap.f64;
   var at = u32[header] >> 3, end = at + u32[header + 1];
@@ -299,7 +301,21 @@ function rlReadResult(out, heap) {
         n = f64[at++];
         object = {};
         for (i = 0; i < n; ++i) {
-          var key = string();
+          var k = f64[at];
+          var key;
+          if (k >= 0) {
+            key = string();
+          } else {
+            k = -1 - k;
+            ++at;
+            if (k < keys.length) {
+              key = keys[k];
+            } else {
+              if (k !== keys.length) throw new Error('the result is damaged');
+              key = string();
+              keys.push(key);
+            }
+          }
           object[key] = value();
         }
         return object;
@@ -337,6 +353,7 @@ function rlEngine(first, instantiate) {
   var inCall = false;      // true from the first call into `wasm` until the call has freed all it held
   var restarts = 0;
   var heap = { buffer: null, u8: null, u32: null, f64: null };
+  var keys = [];           // the current instance's key table (rlReadResult), which goes with it
 
   // Memory grows inside calls (emscripten_resize_heap): views are renewed when it has.
   function views() {
@@ -353,6 +370,7 @@ function rlEngine(first, instantiate) {
   function drop(interrupted) {
     if (interrupted) ++restarts;
     wasm = null;
+    keys = [];
     inCall = false;
     heap.buffer = heap.u8 = heap.u32 = heap.f64 = null;  // the old memory can go
   }
@@ -395,7 +413,7 @@ function rlEngine(first, instantiate) {
       heap.u8.set(flat.text, text);
       rlKeep(flat);
       var out = w.rl_run(entry, tape, flat.tape.length, text, flat.text.length);
-      result = rlReadResult(out, views());
+      result = rlReadResult(out, views(), keys);
       w.rl_free_result(out);
       w.free(text);
       w.free(tape);
@@ -447,6 +465,8 @@ function rlEngine(first, instantiate) {
     limits: function limits() { return Object.assign({}, RL_LIMITS); },
     // How many times an interrupted call made the binding replace its instance.
     restarts: function () { return restarts; },
+    // The current instance's key table as this side holds it (engine.cpp, KeyTable), for tests.
+    _keys: function () { return keys.slice(); },
     _malloc: function (bytes) { return ask(function (w) { return w.malloc(bytes); }); },
     _free: function (address) { ask(function (w) { w.free(address); }); },
   };

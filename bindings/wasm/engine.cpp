@@ -20,7 +20,9 @@
 //
 // Tape grammar, both ways (every entry a double):
 //   null: 0 | false: 1 | true: 2 | number: 3 x | string: 4 length | list: 5 n item*n
-//   object: 6 n (keyLength value)*n | unsupported: 7 length (inputs only) | numbers: 8 n x*n
+//   object: 6 n (key value)*n | unsupported: 7 length (inputs only) | numbers: 8 n x*n
+// where an input's key is its length; a result's key is its length, or -(k + 1) for key number
+// k of the instance's key table (KeyTable below), followed by its length when k is new.
 // Inputs give a string's length in UTF-8 bytes. A result gives it in UTF-16 code units when
 // its whole text is valid UTF-8 (always, in practice: the strings come from the core and from
 // TextEncoder), so JS decodes the text once and slices it; otherwise in bytes, and JS decodes
@@ -214,6 +216,53 @@ private:
     std::size_t capacity_ = 0;
 };
 
+// The result's keys, numbered (issue 18, session 5): a result has the same few dozen keys call
+// after call ("tMs", "kind", the inputs' names...), and compute.js decoded each from the text
+// and added it to its object as a new string, 60-90 keys a compute({}). The instance numbers
+// each key the first time it writes it and compute.js keeps the same numbering (its `keys`, one
+// list per instance), so a key it has seen crosses as its number alone. The two lists grow in
+// step: a key the table does not know yet is added at the next number, written as that number
+// followed by its text, and compute.js adds it at the same place; a key that does not fit (past
+// kMaxKeys keys, longer than kMaxBytes, not valid UTF-8) crosses as text, as before. Only the
+// binding keeps this table (the core has no state between calls); it lives as long as the
+// instance, which compute.js drops with its list (an interrupted call, a grown memory).
+class KeyTable {
+public:
+    static constexpr std::size_t kMaxKeys = 1024;
+    static constexpr std::size_t kMaxBytes = 64;
+
+    // The key's number, or -1 when it is not in the table; `added`: it was put in just now.
+    int number(std::string_view k, bool valid, bool& added) {
+        added = false;
+        if (k.size() > kMaxBytes) return -1;
+        std::uint32_t h = 2166136261u;  // FNV-1a
+        for (char c : k) h = (h ^ static_cast<unsigned char>(c)) * 16777619u;
+        for (std::size_t slot = h & (kSlots - 1);; slot = (slot + 1) & (kSlots - 1)) {
+            const std::uint16_t at = slots_[slot];
+            if (at == 0) {
+                if (!valid || count_ == kMaxKeys) return -1;
+                slots_[slot] = static_cast<std::uint16_t>(count_ + 1);
+                lengths_[count_] = static_cast<std::uint8_t>(k.size());
+                if (!k.empty()) memcpy(pool_ + count_ * kMaxBytes, k.data(), k.size());
+                added = true;
+                return static_cast<int>(count_++);
+            }
+            const std::size_t i = at - 1;
+            if (lengths_[i] == k.size() && memcmp(pool_ + i * kMaxBytes, k.data(), k.size()) == 0)
+                return static_cast<int>(i);
+        }
+    }
+
+private:
+    static constexpr std::size_t kSlots = 4 * kMaxKeys;  // never more than a quarter full
+    std::uint16_t slots_[kSlots] = {};  // a key's number + 1, or 0 for an empty slot
+    std::uint8_t lengths_[kMaxKeys] = {};
+    char pool_[kMaxKeys * kMaxBytes] = {};
+    std::size_t count_ = 0;
+};
+
+KeyTable keyTable;
+
 // Writes a result as a tape and a text, as the core makes it (retrylab/write_result.hpp):
 // compute() writes its run straight here, with no Value tree in between (issue 18). A list's or
 // an object's count is written as 0 when it opens and filled in when it closes.
@@ -233,9 +282,19 @@ public:
     void beginObject() { open(Object); }
     void endArray() { close(); }
     void endObject() { close(); }
+    // A key: -(n + 1) for the key table's number n, followed by the key's text when the table
+    // has just added it; a key the table does not hold is its text, as a string is.
     void key(std::string_view k) {
         ++open_.back().count;
-        put(k);
+        bool added;
+        const long length = utf16Length(k);
+        const int n = keyTable.number(k, length >= 0, added);
+        if (n < 0) {
+            put(k, length);
+            return;
+        }
+        tape_.push(-1.0 - n);
+        if (added) put(k, length);
     }
     // A whole Value (the echo, sweep(), schema()...): a list of numbers only (the echoed draws:
     // up to 100,000) is one block.
@@ -299,8 +358,8 @@ private:
         tape_[open_.back().countAt] = static_cast<double>(open_.back().count);
         open_.pop();
     }
-    void put(std::string_view s) {
-        long length = utf16Length(s);
+    void put(std::string_view s) { put(s, utf16Length(s)); }
+    void put(std::string_view s, long length) {
         if (length < 0) {
             valid_ = false;
             length = 0;

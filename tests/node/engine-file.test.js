@@ -194,3 +194,60 @@ test('a call that would grow WebAssembly memory past the ceiling fails inside th
   engine.compute({});
   assert.ok(engine.heapTop() <= 64 * 1024 * 1024, `the heap's top at ${engine.heapTop()} after a big call`);
 });
+
+// --- The result's keys by number (issue 18, session 5) ---------------------------------------------
+// engine.cpp numbers each key of a result the first time an instance writes it, and compute.js
+// keeps the same list (`_keys()`): a known key crosses as its number. The two lists must grow in
+// step, whatever the order of the calls, and start again with a new instance.
+function keysOf(value, into = new Set()) {
+  if (Array.isArray(value)) for (const item of value) keysOf(item, into);
+  else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) { into.add(k); keysOf(v, into); }
+  }
+  return into;
+}
+
+test('a result\'s keys cross as numbers once the instance knows them, and any order of calls gives the same results as fresh instances', async () => {
+  const requests = [
+    ['compute', {}],
+    ['compute', { idempotencyKey: true, scenario: 'script', script: [{ status: 503, retryAfter: '2' }, { status: 200 }] }],
+    ['compute', { maxRetries: -1, nonsense: 1 }],
+    ['sweep', { inputs: { maxRetries: 2 }, vary: 'deadlineMs', from: 500, to: 9000, points: 20 }],
+    ['validate', { baseBackoffMs: 'x' }],
+    ['schema', undefined],
+    ['compute', { callers: 1000, jitter: 'full', seed: 1, scenario: 'script', script: [{ status: 429 }] }],
+  ];
+  const expected = [];
+  for (const [name, input] of requests) expected.push(asJson((await require(testHooksPath)())[name](input)));
+  const engine = await require(testHooksPath)();
+  assert.deepEqual(engine._keys(), [], 'a fresh instance knows no key');
+  const first = engine.compute({});
+  const known = engine._keys();
+  assert.equal(new Set(known).size, known.length, 'each key numbered once');
+  assert.deepEqual([...keysOf(first)].filter((k) => !known.includes(k)), [], 'every key of the result is numbered');
+  assert.deepEqual(engine.compute({}), first, 'the same result with every key by number');
+  assert.equal(engine._keys().length, known.length, 'a second call adds no key');
+  // Any order: a seeded shuffle of many calls on one instance, each the same as on a fresh one.
+  let seed = 7;
+  for (let i = 0; i < 300; ++i) {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    const k = seed % requests.length;
+    const [name, input] = requests[k];
+    assert.deepEqual(asJson(engine[name](input)), expected[k], `call ${i}: ${name}`);
+  }
+  const all = engine._keys();
+  assert.equal(new Set(all).size, all.length);
+  // (schema()'s `limits` is added by compute.js, not written by the engine.)
+  for (const e of expected) {
+    const written = { ...e };
+    delete written.limits;
+    for (const k of keysOf(written)) assert.ok(all.includes(k), `key ${k} numbered`);
+  }
+  // An interrupted call replaces the instance, and its key table with it.
+  assert.equal(engine.compute({ __trap: 'unreachable' }).ok, false);
+  assert.deepEqual(engine._keys(), []);
+  for (let k = 0; k < requests.length; ++k) {
+    const [name, input] = requests[k];
+    assert.deepEqual(asJson(engine[name](input)), expected[k], `after the restart: ${name}`);
+  }
+});
