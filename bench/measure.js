@@ -61,7 +61,7 @@ async function measureCases(cases, freshEngine, now) {
     };
     // The warm-up (session 5, BENCHMARKS.md): rounds like the measured ones until they stop
     // getting faster, the median of the last 5 no more than 5% under the median of the 5 before
-    // (at least 10 rounds, at most 50: a second for a fast call; none for calls over 200 ms,
+    // (at least 20 rounds, at most 60: 0.4-1.2 s for a fast call; none for calls over 200 ms,
     // whose rounds are one call). A browser runs a module's first calls on its baseline compiler
     // and swaps in optimised code as its background threads finish it: in Chromium the opening
     // run's first rounds took 0.1-0.7 ms a call, the same calls 0.03 ms once optimised, and on a
@@ -73,8 +73,8 @@ async function measureCases(cases, freshEngine, now) {
       for (;;) {
         warm.push(round());
         var w = warm.length;
-        if (w >= 50) break;
-        if (w >= 10 && medianOf(warm.slice(w - 5)) >= 0.95 * medianOf(warm.slice(w - 10, w - 5))) break;
+        if (w >= 60) break;
+        if (w >= 20 && medianOf(warm.slice(w - 5)) >= 0.95 * medianOf(warm.slice(w - 10, w - 5))) break;
       }
     }
     var times = [];

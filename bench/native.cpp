@@ -102,14 +102,14 @@ int main(int argc, char** argv) {
             return msSince(at) / perRound;
         };
         // The same warm-up as bench/measure.js's: rounds until the median of the last 5 is no
-        // more than 5% under the median of the 5 before (10 to 50 rounds; none over 200 ms).
+        // more than 5% under the median of the 5 before (20 to 60 rounds; none over 200 ms).
         std::vector<double> warm;
         if (once <= 200) {
             for (;;) {
                 warm.push_back(round());
                 const std::size_t w = warm.size();
-                if (w >= 50) break;
-                if (w >= 10 && median({warm.end() - 5, warm.end()}) >=
+                if (w >= 60) break;
+                if (w >= 20 && median({warm.end() - 5, warm.end()}) >=
                                    0.95 * median({warm.end() - 10, warm.end() - 5})) break;
             }
         }

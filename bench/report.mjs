@@ -42,6 +42,14 @@ const kb = (b) => (b / 1024).toFixed(1) + ' KB';
 const times = (x) => x.toFixed(x >= 10 ? 0 : 1) + '×';
 const pad = (s, n) => String(s).padEnd(n);
 
+// The warm-up before a case's rounds (bench/measure.js): how many rounds, and what its first
+// round took a call, the calls a reader makes first.
+const warmNote = (row) => {
+  const part = (side, r) => (r && r.firstRoundMs != null ? `${side} ${r.warmupRounds} rounds, the first ${ms(r.firstRoundMs)} a call` : null);
+  const parts = [part('node', row.nodeRecord), part('Chromium', row.chromiumRecord)].filter(Boolean);
+  return parts.length ? ` after a warm-up (${parts.join('; ')})` : '';
+};
+
 const rows = [];
 const problems = [];
 for (const n of native) {
@@ -52,7 +60,7 @@ for (const n of native) {
     else if (r.check !== n.check) problems.push(`${n.name}: ${side} computed "${r.check}", native "${n.check}"`);
   }
   rows.push({ name: n.name, native: n.ms, node: w && w.ms, chromium: c && c.ms,
-    nativePeak: n.peakHeapBytes, wasmPeak: w && w.peakHeapBytes, check: n.check });
+    nativePeak: n.peakHeapBytes, wasmPeak: w && w.peakHeapBytes, check: n.check, nodeRecord: w, chromiumRecord: c });
 }
 
 const out = [];
@@ -61,7 +69,7 @@ say(`Retry Lab benchmarks, ${machine.date}`);
 say(`Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memory}; load average (1, 5, 15 min) ${machine.load} at the start, ` +
   `${machine.loadBetween || 'n/a'} after the native and node passes, ${machine.loadAfter || 'n/a'} after Chromium. ` +
   `node ${machine.node}, Chromium ${browser.chromium}, ${machine.compilers}.`);
-say(`Each figure is the median of repeated runs (bench/measure.js, bench/native.cpp; native and node in ${native[0].passes} alternating passes, the median pass); ratios are to the native reference measured in the same run.`);
+say(`Each figure is the median of repeated runs (bench/measure.js, bench/native.cpp; native and node in ${native[0].passes} alternating passes, the median pass), each case after a warm-up of rounds until they stop getting faster (the first calls of a WebAssembly module run on the baseline compiler; the opening run's warm-up is reported below); ratios are to the native reference measured in the same run.`);
 say();
 say('Engine calls (median per call; × = WebAssembly / native)');
 say(`| ${pad('call', 20)} | ${pad('native', 10)} | ${pad('wasm, node', 20)} | ${pad('wasm, Chromium', 20)} | ${pad('peak heap native / wasm', 24)} |`);
@@ -115,7 +123,7 @@ const budgets = [
   ...(browser.sweep && browser.sweep.longestTaskMs !== undefined ? [['longest task, 15 sweeps in the page', `${ms(browser.sweep.longestTaskMs)}${threadNote(browser.sweep)} (${browser.sweep.over50ms} of ${browser.sweep.tasks} tasks over 50 ms)`, '≤ 50 ms',
     verdict(browser.sweep.longestTaskMs <= BUDGET.taskMs, `CDP trace${browser.sweep.busyLoop ? ', a busy node loop running beside it' : ''}`)]] : []),
   ['compute({}), wasm / native', `node ${times(opening.node / opening.native)}, Chromium ${times(opening.chromium / opening.native)} (native ${ms(opening.native)}, node ${ms(opening.node)}, Chromium ${ms(opening.chromium)})`, '≤ 3×',
-    verdict(openingWasm / opening.native <= BUDGET.computeRatio, 'the slower of the two')],
+    verdict(openingWasm / opening.native <= BUDGET.computeRatio, `the slower of the two; the steady state${warmNote(opening)}`)],
   ['1,000-point sweep, any draws and script', sweeps.map((s) => `${s.name.replace('sweep', '').replace(/^[ ,]+/, '') || '{}'}: node ${ms(s.node)}, Chromium ${ms(s.chromium)}`).join('; '), '≤ 10 ms',
     verdict(slowestSweepMs <= BUDGET.sweepMs, `the slowest: ${slowestSweep.name}, ${ms(slowestSweepMs)}`)],
   ['herd of 1,000,000, wasm', `node ${ms(herd.node)}, Chromium ${ms(herd.chromium)}`, '< 100 ms',
