@@ -406,17 +406,16 @@ function rlEngine(first, instantiate) {
     var result;
     try {
       inCall = true;
-      var tape = w.malloc(flat.tape.length * 8 + 8);
-      var text = w.malloc(flat.text.length + 1);
-      if (!tape || !text) throw new Error('out of memory');
+      // One block, the tape then the text, which rl_run() frees once it has read it.
+      var tapeBytes = flat.tape.length * 8 + 8;
+      var tape = w.malloc(tapeBytes + flat.text.length + 1);
+      if (!tape) throw new Error('out of memory');
       views().f64.set(flat.tape, tape >> 3);
-      heap.u8.set(flat.text, text);
+      heap.u8.set(flat.text, tape + tapeBytes);
       rlKeep(flat);
-      var out = w.rl_run(entry, tape, flat.tape.length, text, flat.text.length);
+      var out = w.rl_run(entry, tape, flat.tape.length, tape + tapeBytes, flat.text.length);
       result = rlReadResult(out, views(), keys);
       w.rl_free_result(out);
-      w.free(text);
-      w.free(tape);
       inCall = false;
     } catch (e) {
       drop(true);

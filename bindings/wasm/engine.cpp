@@ -10,6 +10,7 @@
 // instead of one JS call per member.
 //
 //   rl_run(entry, tape, tapeLength, text, textBytes) -> Output*   entry 0 compute, 1 sweep,
+//                                      (tape: a malloc'ed block holding the text too, freed here)
 //                                                                 2 validate, 3 schema, 4 fleet,
 //                                                                 5 fleetSchema
 //                                      (fleet and fleetSchema only in the fleet engine file, built
@@ -443,11 +444,14 @@ void testTrap(const Value& inputs) {
 extern "C" {
 
 // Runs compute() (entry 0), sweep() (1), validate() (2), schema() (3, no inputs), fleet() (4) or
-// fleetSchema() (5, no inputs) on the inputs compute.js wrote.
-EMSCRIPTEN_KEEPALIVE Output* rl_run(int entry, const double* tape, std::size_t tapeLength, const char* text,
+// fleetSchema() (5, no inputs) on the inputs compute.js wrote. The tape and the text are one
+// block that compute.js malloc'ed, the tape at its start; rl_run() frees it once it has read
+// it (issue 18, session 5: one call into the module fewer each way per compute()).
+EMSCRIPTEN_KEEPALIVE Output* rl_run(int entry, double* tape, std::size_t tapeLength, const char* text,
                                     std::size_t textBytes) {
     TapeReader reader(tape, tapeLength, text, textBytes);
     Value inputs = reader.value();
+    free(tape);
     if (!reader.ok()) return output(failure("The binding could not read its own copy of the inputs."));
 #ifdef RETRYLAB_TEST_HOOKS
     testTrap(entry == 1 && inputs.find("inputs") ? *inputs.find("inputs") : inputs);
