@@ -60,22 +60,26 @@ async function measureCases(cases, freshEngine, now) {
       return (now() - s) / perRound;
     };
     // The warm-up (session 5, BENCHMARKS.md): rounds like the measured ones until they stop
-    // getting faster, the median of the last 5 no more than 5% under the median of the 5 before
-    // (at least 20 rounds, at most 60: 0.4-1.2 s for a fast call; none for calls over 200 ms,
-    // whose rounds are one call). A browser runs a module's first calls on its baseline compiler
-    // and swaps in optimised code as its background threads finish it: in Chromium the opening
-    // run's first rounds took 0.1-0.7 ms a call, the same calls 0.03 ms once optimised, and on a
-    // loaded machine the swap came after the 15 rounds had all run. The figure is the steady
-    // state after the warm-up; what the warm-up's first round took (the calls a reader makes
-    // first) and how many rounds it needed are reported beside it.
+    // getting faster, the median of the last 5 no more than 5% under the median of the 5 before,
+    // and at least 20 rounds and 1 s of calls (at most 60 rounds or 3 s; none for calls over
+    // 200 ms, whose rounds are one call). A browser runs a module's first calls on its baseline
+    // compiler and swaps in optimised code as its background threads finish it: in Chromium the
+    // opening run's first rounds took 0.1-0.5 ms a call, the same calls 0.02-0.05 ms once
+    // optimised, and on a loaded machine the swap came after the 15 rounds had all run. The
+    // rounds are then sized again from the warm-up's last 5, since the first estimate may have
+    // timed the slow calls (27 calls a round of 0.067 ms, once). The figure is the steady state
+    // after the warm-up; what the warm-up's first round took (the calls a reader makes first)
+    // and how many rounds it needed are reported beside it.
     var warm = [];
     if (once <= 200) {
+      var warmStart = now();
       for (;;) {
         warm.push(round());
-        var w = warm.length;
-        if (w >= 60) break;
-        if (w >= 20 && medianOf(warm.slice(w - 5)) >= 0.95 * medianOf(warm.slice(w - 10, w - 5))) break;
+        var w = warm.length, spent = now() - warmStart;
+        if (w >= 60 || spent >= 3000) break;
+        if (w >= 20 && spent >= 1000 && medianOf(warm.slice(w - 5)) >= 0.95 * medianOf(warm.slice(w - 10, w - 5))) break;
       }
+      perRound = Math.max(1, Math.ceil(20 / Math.max(medianOf(warm.slice(-5)), 1e-6)));
     }
     var times = [];
     for (var r = 0; r < rounds; ++r) times.push(round());

@@ -94,24 +94,29 @@ int main(int argc, char** argv) {
         Clock::time_point start = Clock::now();
         call();
         const double once = std::max(msSince(start), 1e-6);
-        const int perRound = static_cast<int>(std::max(1.0, std::ceil(20.0 / once)));
         const int rounds = once > 200 ? 7 : 15;
+        int perRound = static_cast<int>(std::max(1.0, std::ceil(20.0 / once)));
         auto round = [&] {
             const Clock::time_point at = Clock::now();
             for (int i = 0; i < perRound; ++i) call();
             return msSince(at) / perRound;
         };
         // The same warm-up as bench/measure.js's: rounds until the median of the last 5 is no
-        // more than 5% under the median of the 5 before (20 to 60 rounds; none over 200 ms).
+        // more than 5% under the median of the 5 before, after at least 20 rounds and 1 s (at
+        // most 60 rounds or 3 s; none over 200 ms); then the rounds sized from its last 5.
         std::vector<double> warm;
         if (once <= 200) {
+            const Clock::time_point warmStart = Clock::now();
             for (;;) {
                 warm.push_back(round());
                 const std::size_t w = warm.size();
-                if (w >= 60) break;
-                if (w >= 20 && median({warm.end() - 5, warm.end()}) >=
-                                   0.95 * median({warm.end() - 10, warm.end() - 5})) break;
+                const double spent = msSince(warmStart);
+                if (w >= 60 || spent >= 3000) break;
+                if (w >= 20 && spent >= 1000 &&
+                    median({warm.end() - 5, warm.end()}) >= 0.95 * median({warm.end() - 10, warm.end() - 5}))
+                    break;
             }
+            perRound = static_cast<int>(std::max(1.0, std::ceil(20.0 / std::max(median({warm.end() - 5, warm.end()}), 1e-6))));
         }
         std::vector<double> times;
         for (int r = 0; r < rounds; ++r) times.push_back(round());
