@@ -21,4 +21,6 @@
 // in retrylab.js), and index.html carrying the explorable drawn for the opening run (render15c, web/prerender.mjs:
 // index.html 7.3 → 10.8 KB gzipped) and issue 15's last defects (polish15c, +0.7 KB: the lanes at t = 0,
 // the timeline's labels shaded whole, the storm chart's scroll line), measured together after the merge: 244.3 KB.
-export const SCROLLED_CEILING_BYTES = 245 * 1024;
+// 245.5 KB with session 5's task18d (the sweep's worker, +0.6 KB; the fleet engine's late answers
+// counted without events, +0.3 KB): 245.2 KB measured.
+export const SCROLLED_CEILING_BYTES = 245.5 * 1024;
