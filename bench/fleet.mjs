@@ -72,6 +72,12 @@ const chromiumOut = await page.evaluate(async ({ requests, engineText }) => {
   const openingFirst = performance.now() - t0;
   for (let i = 0; i < 15; ++i) { const t = performance.now(); engine.fleet(requests.opening); times.push(performance.now() - t); }
   const opening = median(times);
+  // Then 24 more (calls 17-40), reported beside the figure and not judged: task18d saw the
+  // first 4-20 calls run at 2-3 times the later calls' time on a loaded machine (V8 compiles
+  // the module's hot functions again, optimised, in the background, while the calls go on).
+  const later = [];
+  for (let i = 0; i < 24; ++i) { const t = performance.now(); engine.fleet(requests.opening); later.push(performance.now() - t); }
+  const openingLater = median(later);
   // Two workers, each with its own engine, take the sweep's requests in turn (interleaved, so
   // both get large and small client counts).
   const workerCode = engineText + `
@@ -102,7 +108,7 @@ const chromiumOut = await page.evaluate(async ({ requests, engineText }) => {
   for (const r of requests.sweep) engine.fleet(r);
   const oneThread = performance.now() - t;
   workers.forEach((w) => w.terminate());
-  return { opening, openingFirst, sweep: median(sweepTimes), writes, oneThread };
+  return { opening, openingFirst, openingLater, sweep: median(sweepTimes), writes, oneThread };
 }, { requests, engineText });
 const chromiumVersion = browser.version();
 await browser.close();
@@ -114,7 +120,7 @@ const ratio = (x, ref) => `(${(x / ref).toFixed(1)}×)`;
 const verdict = (ok) => (ok ? 'met' : 'MISSED');
 const rows = [
   ['opening fleet run', f(native.opening.ms), `${f(nodeOut.opening)} ${ratio(nodeOut.opening, native.opening.ms)}`,
-    `${f(chromiumOut.opening)} ${ratio(chromiumOut.opening, native.opening.ms)} (the first call: ${f(chromiumOut.openingFirst)})`, '≤ 10 ms in WebAssembly',
+    `${f(chromiumOut.opening)} ${ratio(chromiumOut.opening, native.opening.ms)} (the first call: ${f(chromiumOut.openingFirst)}; calls 17–40: ${f(chromiumOut.openingLater)})`, '≤ 10 ms in WebAssembly',
     verdict(Math.max(nodeOut.opening, chromiumOut.opening) <= 10)],
   ['AWS 2015 sweep (95 × 100 runs)', f(native.sweep.ms), `${f(nodeOut.sweep)} ${ratio(nodeOut.sweep, native.sweep.ms)}`,
     `${f(chromiumOut.sweep)} on 2 workers (1 thread: ${f(chromiumOut.oneThread)}); ${(PEER_SWEEP_MS / chromiumOut.sweep).toFixed(0)}× the peer's 103 s`,

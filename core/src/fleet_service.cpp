@@ -513,7 +513,17 @@ private:
             }
             q.flags |= Committed;
         }
-        scheduleAfter(t, leg(keyBack_, q, n), Answer, id, n, serviceMs, failed ? Error500 : Ok200);
+        const double back = leg(keyBack_, q, n);
+        if (!trace_ && ((q.flags & (Ended | Resolved)) || q.attempt != n)) {
+            // Already answered by its waiting limit, or its request has ended: whatever happens
+            // before the answer arrives, it is late (a request's attempt number only grows, and
+            // its flags for attempt n stay set), so it is counted now, in the bin of its time,
+            // and never becomes an event. A traced run (FleetTrace) keeps it as one; the counts
+            // are the same.
+            lateAnswer(t + back, serviceMs);
+        } else {
+            scheduleAfter(t, back, Answer, id, n, serviceMs, failed ? Error500 : Ok200);
+        }
         while (workerFree() && !queue_.empty()) {
             const Waiting next = r_.server.queueOrder == QueueOrder::Fifo ? queue_.popOldest() : queue_.popNewest();
             --requests_[next.request].pending;
@@ -522,12 +532,20 @@ private:
         }
     }
 
+    // A late answer at time t: counted, nothing else. One past the horizon is not counted, as
+    // an event past it is never taken; the last one counted may be the run's last event.
+    void lateAnswer(double t, double serviceMs) {
+        if (t > horizon_) return;
+        ++result_.totals.late;
+        ++bin(t).late;
+        result_.totals.wastedServiceMs += serviceMs;
+        lastLateMs_ = std::max(lastLateMs_, t);
+    }
+
     void answer(std::uint32_t id, int n, double t, double serviceMs, std::uint32_t status) {
         Request& q = requests_[id];
         if ((q.flags & (Ended | Resolved)) || q.attempt != n) {
-            ++result_.totals.late;
-            ++bin(t).late;
-            result_.totals.wastedServiceMs += serviceMs;
+            lateAnswer(t, serviceMs);
             return;
         }
         q.flags |= Resolved;
@@ -688,6 +706,9 @@ private:
     }
 
     void finish() {
+        // The late answers counted without an event (complete()) end the run if they come last;
+        // the state the bins up to them hold is the last event's, as no answer changes it.
+        result_.totals.endMs = std::max(result_.totals.endMs, lastLateMs_);
         bool open = false;
         for (std::uint32_t id = 0; id < requests_.size(); ++id) {
             if (!(requests_[id].flags & InUse) || (requests_[id].flags & Ended)) continue;
@@ -749,6 +770,7 @@ private:
     Backoff backoff_;
     Distribution network_;
     double horizon_ = 0;
+    double lastLateMs_ = 0;  // the time of the last late answer counted (lateAnswer())
     std::uint64_t keyArrival_ = 0, keyOut_ = 0, keyBack_ = 0, keyFail_ = 0, keyWait_ = 0;
     MinHeap<Event, EventLess> events_;
     static constexpr int kLanes = 4;

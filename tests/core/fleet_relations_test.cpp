@@ -412,3 +412,36 @@ TEST_CASE("occ with a retry limit stops a client after maxRetries + 1 writes", "
     CHECK(run.writes == 50);
     CHECK(run.failures > 0);
 }
+
+TEST_CASE("a late answer known at its completion is counted without an event: as the traced run counts it, as the run's last event, and not past the horizon", "[fleet][late][horizon]") {
+    // One attempt, a waiting limit of 30 ms: the limit passes at 30 (the request ends, no
+    // retries), the service completes at 5 + 50 = 55 and its answer arrives at 60, late. Known
+    // late at 55, it is counted in its own bin and it is the run's last event.
+    FleetRequest q = oneClientOnce();
+    q.policy.clientTimeoutMs = 30;
+    q.policy.maxRetries = 0;
+    q.binMs = 10;
+    FleetTrace trace;
+    const ServiceResult traced = simulateService(q, &trace);
+    const ServiceResult r = simulateService(q);
+    CHECK(sameValue(fleetToValue(q, r), fleetToValue(q, traced)));
+    CHECK(r.totals.late == 1);
+    CHECK(r.totals.wastedServiceMs == 50);
+    CHECK(r.totals.endMs == 60);
+    REQUIRE(r.bins.size() == 7);  // [0, 10) … [60, 70)
+    CHECK(r.bins[6].late == 1);
+    CHECK(r.bins[3].timeouts == 1);
+    // The horizon (2 × 1,000 + 60,000 = 62,000 ms): the service completes at 5 + 61,992 = 61,997,
+    // inside it; the answer would arrive at 62,002, past it, so it is never counted.
+    q.durationMs = 1000;
+    q.binMs = 1000;
+    q.server.serviceMs = 61992;
+    FleetTrace trace2;
+    const ServiceResult traced2 = simulateService(q, &trace2);
+    const ServiceResult past = simulateService(q);
+    CHECK(sameValue(fleetToValue(q, past), fleetToValue(q, traced2)));
+    CHECK(past.totals.late == 0);
+    CHECK(past.totals.wastedServiceMs == 0);
+    CHECK(past.totals.endMs == 61997);
+    CHECK(past.bins.size() == 62);
+}
