@@ -112,9 +112,6 @@ export function mountClientLab(root, app, engine, { idPrefix = 'cl-', sweepPrefi
   }
 
   select.addEventListener('change', () => choose(select.value));
-  // A reader inside the card acts on what it shows: drawn first if it waits.
-  card.addEventListener('pointerdown', () => cardDrawing.flush(), true);
-  card.addEventListener('focusin', () => cardDrawing.flush());
   card.addEventListener('click', (event) => {
     if (event.target.closest(`#${id('reload')}`)) choose(selectedNow());
   });

@@ -1,68 +1,48 @@
 // A drawing that waits while its box is far from the screen (issue 18): a subscriber whose box a
-// reader cannot see (the client lab's card at the page's end, the share bar below the metrics)
-// need not redraw on every change of the experiment; it is drawn for the current run before it
-// is seen. Three ways in, so that no frame shows it stale:
+// reader cannot see (the client lab's card at the page's end) need not redraw on every change of
+// the experiment; it is drawn for the current run before it is seen. Two ways in, so that no
+// frame shows it stale:
 //   - an IntersectionObserver with a margin of a screen's height above and below: the box is
 //     drawn while it is still a screen away, as a reader scrolls towards it;
 //   - while it waits, a passive scroll listener: a jump (a link to a section, scrollIntoView,
 //     the End key) fires `scroll` before the frame that shows the new position is rendered, and
-//     the box is drawn then, in that frame, if it has come near;
-//   - `flush()`: drawn now whatever its place (a reader's action inside the box, a test).
-// Without an IntersectionObserver (an old browser) every request draws at once.
+//     the box is drawn then, in that frame, if it has come near (a layout read, when the layout
+//     is clean).
+// `flush()` draws it now whatever its place (a test). The page needs an IntersectionObserver
+// anyway (app.js pauses playback with one).
 
-export function drawnNear(box, draw, { margin = 1 } = {}) {
+export function drawnNear(box, draw) {
   const view = box.ownerDocument.defaultView;
   let near = true; // until the observer's first report
   let stale = false;
-  const listening = { on: false };
-  const now = () => {
-    stale = false;
-    stopListening();
-    draw();
-  };
-  // Is the box within `margin` screens of the viewport? (A layout read: only on a scroll while
-  // a drawing waits, when the layout is clean.)
-  const isNear = () => {
-    const r = box.getBoundingClientRect();
-    const h = view.innerHeight;
-    return r.bottom >= -margin * h && r.top <= h + margin * h;
-  };
   const onScroll = () => {
-    if (stale && isNear()) now();
+    const { top, bottom } = box.getBoundingClientRect();
+    const h = view.innerHeight;
+    if (bottom >= -h && top <= 2 * h) now();
   };
-  function stopListening() {
-    if (!listening.on) return;
-    listening.on = false;
+  function now() {
+    stale = false;
     view.removeEventListener('scroll', onScroll, true);
+    draw();
   }
-  let observer = null;
-  if (view && typeof view.IntersectionObserver === 'function') {
-    observer = new view.IntersectionObserver((entries) => {
-      near = entries[entries.length - 1].isIntersecting;
-      if (near && stale) now();
-    }, { rootMargin: `${margin * 100}% 0px` });
-    observer.observe(box);
-  }
+  const observer = new view.IntersectionObserver((entries) => {
+    near = entries[entries.length - 1].isIntersecting;
+    if (near && stale) now();
+  }, { rootMargin: '100% 0px' });
+  observer.observe(box);
   return {
     // The run changed: drawn now if the box is near the screen, else when it comes near.
     request() {
-      if (near || !observer) {
-        now();
-        return;
-      }
-      stale = true;
-      if (!listening.on) {
-        listening.on = true;
+      if (near) now();
+      else if (!stale) {
+        stale = true;
         view.addEventListener('scroll', onScroll, { capture: true, passive: true });
       }
     },
-    flush() {
-      if (stale) now();
-    },
-    stale: () => stale,
-    destroy() {
-      stopListening();
-      if (observer) observer.disconnect();
+    flush: () => stale && now(),
+    destroy: () => {
+      view.removeEventListener('scroll', onScroll, true);
+      observer.disconnect();
     },
   };
 }
