@@ -11,7 +11,11 @@
 //        (AB_FLEET=1: the fleet section open too, its reproductions computed; AB_FLEET=busy: open
 //        1 s, its reproductions still computing; AB_SECTIONS=0: without the sections, as the page
 //        opens), batches of 20 input changes alternating between
-//        them (AB_BATCHES, default 10); median, p95, max per build, and the load average
+//        them (AB_BATCHES, default 10); median, p95, max per build, and the load average.
+//        AB_TRACE=1: each batch traced too, and per build the main thread's CPU time per change
+//        (the trace's thread clock, from the input event to the end of its frame, as
+//        bench/trace-page.mjs sums it), median and p95, in all and by kind (script, layout,
+//        paint…): what a loaded machine's wait for a core does not stretch
 
 import { chromium } from 'playwright-core';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,6 +24,7 @@ import { join, resolve } from 'node:path';
 import { startServer } from '../tests/browser/lib/server.js';
 import { inputChanges, openFleetSection, watchReady } from './clocks.mjs';
 import { CHROMIUM, FLAGS } from './chromium.mjs';
+import { intervals, mainThreads, markTs, selfTimes, summary } from './trace-lib.mjs';
 
 const [mode, ...dists] = process.argv.slice(2);
 if (!['render', 'input'].includes(mode) || !dists.length) {
@@ -84,12 +89,35 @@ try {
       await page.evaluate(() => document.querySelector('[data-retry-lab] input[data-field="baseBackoffMs"][data-role="number"]').scrollIntoView({ block: 'center' }));
       pages.push({ d, page, times: [] });
     }
+    const traced = process.env.AB_TRACE === '1';
+    // The trace's categories for the main thread's events (no JavaScript sampling: lighter).
+    const categories = ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing', 'v8', 'v8.execute', '__metadata'];
     for (let b = 0; b < batches; ++b) {
       for (const p of pages) {
-        p.times.push(...await p.page.evaluate(inputChanges, { count: 20, from: b * 20 }));
+        if (traced) await browser.startTracing(p.page, { categories });
+        const times = await p.page.evaluate(inputChanges, { count: 20, from: b * 20, marks: traced });
+        p.times.push(...times);
+        if (!traced) continue;
+        const { traceEvents: events } = JSON.parse((await browser.stopTracing()).toString('utf8'));
+        const list = intervals(events, mainThreads(events, `rl-change-${b * 20}`));
+        for (let i = b * 20; i < b * 20 + times.length; ++i) {
+          const from = markTs(events, `rl-change-${i}`)[0];
+          const to = markTs(events, `rl-changed-${i}`)[0];
+          if (from === undefined || to === undefined) continue;
+          const kinds = summary(selfTimes(list, from, to));
+          kinds.all = Object.values(kinds).reduce((x, y) => x + y, 0);
+          (p.cpu ||= []).push(kinds);
+        }
       }
     }
     console.log(`load average ${loadBefore} before, ${load()} after`);
+    if (traced) {
+      for (const p of pages) {
+        const names = [...new Set(p.cpu.flatMap((r) => Object.keys(r)))].sort((a, b) => (a === 'all' ? -1 : b === 'all' ? 1 : a.localeCompare(b)));
+        const of = (k) => p.cpu.map((r) => r[k] || 0);
+        console.log(`${p.d}: main-thread CPU per change (traced, ${p.cpu.length} changes) median ${median(of('all')).toFixed(2)} ms, p95 ${percentile(of('all'), 95).toFixed(2)} ms; by kind, median: ${names.filter((k) => k !== 'all').map((k) => `${k} ${median(of(k)).toFixed(2)}`).join(', ')}`);
+      }
+    }
     for (const p of pages) console.log(`${p.d}: median ${median(p.times).toFixed(2)} ms, p95 ${percentile(p.times, 95).toFixed(2)} ms, max ${Math.max(...p.times).toFixed(1)} ms (${p.times.length} changes${process.env.AB_SECTIONS === '0' ? ', as the page opens, without the sections' : ''}${process.env.AB_FLEET ? `, the fleet section open${process.env.AB_FLEET === 'busy' ? ' 1 s, its reproductions computing' : ', its reproductions computed'}` : ''})`);
   }
 } finally {

@@ -18,7 +18,16 @@ const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 const env = browserSuite();
 
 const choose = (page, id) => page.getByLabel('Client', { exact: true }).selectOption(id);
-const cardText = (page) => page.locator('#cl-card').innerText();
+// The card is drawn while it is near the screen (issue 18, web/explorable/near.js): a reader
+// sees it after scrolling to it, and so does each test, before it reads the card.
+const showCard = (page) => page.evaluate(() => new Promise((done) => {
+  document.querySelector('#cl-card').scrollIntoView({ block: 'center' });
+  requestAnimationFrame(() => done());
+}));
+const cardText = async (page) => {
+  await showCard(page);
+  return page.locator('#cl-card').innerText();
+};
 
 describe('the Client choice', () => {
   test('choosing Stripe’s current clients loads their settings: 1 charge, 1 replay, success at 3,700 ms', pageTest(env, {}, async ({ page }) => {
@@ -39,6 +48,7 @@ describe('the Client choice', () => {
     assert.equal(state.attemptStart, 'before-deadline');
 
     // The card: the name, the versions, every release read as a link with its commit, the gaps.
+    await showCard(page);
     const preset = presetById('stripe-current');
     const text = await cardText(page);
     assert.ok(text.startsWith(preset.name));
@@ -63,6 +73,7 @@ describe('the Client choice', () => {
     assert.deepEqual([m.attempts, m.charges, m.replays, m.outcome], ['2', '2', '0', 'success']);
     assert.equal(await verdict(page), 'Reports success, charged twice.');
     assert.equal(await page.locator(ID('idempotencyKey')).isChecked(), false);
+    await showCard(page);
     const expected = await page.locator('#cl-expected').innerText();
     assert.match(expected, /2 attempts, 2 charges, outcome success: .*no idempotency key is sent/);
     assert.ok(expected.includes(expectedFigures(presetById('openai-python').opening)));
@@ -92,6 +103,7 @@ describe('the Client choice', () => {
     const m = await metricsOf(page);
     assert.deepEqual([m.attempts, m.charges, m.outcome], ['3', '1', 'success']);
     // The card says what the experiment now runs, beside the opening run.
+    await showCard(page);
     assert.match(await page.locator('#cl-current-run').innerText(), /Reports success, charged once/);
     assert.match(await page.locator('#cl-opening-run').innerText(), /charged twice/);
   }));
@@ -101,6 +113,7 @@ describe('the Client choice', () => {
     // resilience4j's defaults are the seed's policy: 2 charges, success at 3,700 ms.
     assert.deepEqual(await metricsOf(page), { attempts: '2', charges: '2', replays: '0', elapsed: '3,700 ms', outcome: 'success', lookup: 'no' });
     await setInputs(page, { maxRetries: 0 });
+    await showCard(page);
     const notice = page.locator('#cl-changed');
     assert.match(await notice.innerText(), /Changed in the experiment since you chose this client: Maximum retries\. The run above is no longer resilience4j’s defaults\./);
     await page.getByRole('button', { name: 'Load resilience4j’s defaults again' }).click();
@@ -116,10 +129,12 @@ describe('the Client choice', () => {
     const stripeGo = presetById('stripe-go-821').inputs;
     await page.evaluate((inputs) => window.retryLab.load({ ...inputs, scenario: 'outage-503-twice' }), stripeGo);
     assert.equal(await page.getByLabel('Client', { exact: true }).inputValue(), 'stripe-go-821');
+    await showCard(page);
     assert.equal(await page.locator('#cl-changed').count(), 0);
     // A story step runs the seed's policy with a key: no client has that, so the change is named.
     await page.evaluate(() => window.retryLab.load({ idempotencyKey: true }));
     assert.equal(await page.getByLabel('Client', { exact: true }).inputValue(), 'stripe-go-821');
+    await showCard(page);
     assert.match(await page.locator('#cl-changed').innerText(), /since you chose this client: .*Maximum retries/);
   }));
 

@@ -146,4 +146,41 @@ describe('redrawing the experiment', () => {
     await page.locator(ID('maxRetries')).fill('3');
     assert.deepEqual(await count(), [rows, events], 'and grows them back');
   }));
+
+  // Issue 18: the client lab's card is at the page's end; it was redrawn on every change of the
+  // experiment far above it. It is drawn while it is near the screen, and before a reader sees it:
+  // a jump to it (scrollIntoView, a link, the End key) fires `scroll` before the frame that shows
+  // it is rendered, and the card is drawn then, so that frame's animation callback (which runs
+  // before its paint) already finds the current run in it.
+  test('the client lab\'s card is not redrawn while far off screen, and shows the current run in the frame that scrolls to it', pageTest(env, {}, async ({ page }) => {
+    const { writes, during, inFrame, expected } = await page.evaluate(async () => {
+      const card = document.querySelector('#cl-card');
+      const frame = () => new Promise((done) => requestAnimationFrame(() => done()));
+      document.querySelector('#rl-baseBackoffMs').scrollIntoView({ block: 'center' });
+      await frame();
+      await frame();
+      let writes = 0;
+      const watch = new MutationObserver((records) => { writes += records.length; });
+      watch.observe(card, { subtree: true, childList: true, characterData: true, attributes: true });
+      const box = document.querySelector('#rl-baseBackoffMs');
+      for (const value of ['450', '520', '610']) {
+        box.value = value;
+        box.dispatchEvent(new Event('input', { bubbles: true }));
+        await frame();
+      }
+      await new Promise((done) => setTimeout(done, 100));
+      const during = writes;
+      const expected = window.retryLab.getState().result.metrics.elapsedMs;
+      const inFrame = await new Promise((done) => {
+        card.scrollIntoView({ block: 'center' });
+        requestAnimationFrame(() => done(document.querySelector('#cl-current-run')?.textContent || ''));
+      });
+      watch.disconnect();
+      return { writes, during, inFrame, expected };
+    });
+    assert.equal(during, 0, 'three changes far above it wrote nothing in the card');
+    assert.ok(writes > 0, 'scrolled to, it is drawn');
+    const shown = expected.toLocaleString('en-US');
+    assert.ok(inFrame.includes(`${shown} ms`), `the frame that scrolls to the card shows the current run (${expected} ms): ${inFrame}`);
+  }));
 });

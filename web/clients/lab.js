@@ -9,6 +9,7 @@ import { createSweep } from '../sweep/controller.js';
 import { POLICY_FIELDS, PRESETS, SEED_ID, policyOf, presetById, presetInputs } from './presets.js';
 import { clientChoiceView, presetCardView } from './view.js';
 import { sameInputs, sameInputValue } from '../share/codec.js';
+import { drawnNear } from '../explorable/near.js';
 
 
 export function mountClientLab(root, app, engine, { idPrefix = 'cl-', sweepPrefix = 'sw-' } = {}) {
@@ -63,10 +64,13 @@ export function mountClientLab(root, app, engine, { idPrefix = 'cl-', sweepPrefi
     return openings.get(choice);
   };
 
-  function draw(result) {
+  // The card, for the explorable's run and the choice as they are when it is drawn: only while
+  // it is near the screen (issue 18: it is at the page's end, and was redrawn on every change of
+  // the experiment far above); it is drawn before a reader scrolls to it (explorable/near.js).
+  function drawCard() {
+    const result = app.getState().result;
     const now = policyOf(result.inputs);
     const selected = selectedNow();
-    if (select.value !== selected) select.value = selected; // setting it selects the option again (issue 18: on every change)
     const preset = presetById(selected);
     const opening = openingOf(selected);
     const expected = policyOf(opening.inputs);
@@ -74,6 +78,13 @@ export function mountClientLab(root, app, engine, { idPrefix = 'cl-', sweepPrefi
     patchKnown(card, presetCardView(id, { // only this draws in the card (web/dom.js)
       preset, opening, current: sameInputs(result.inputs, opening.inputs) ? null : result, changed, noTimeoutMs,
     }));
+  }
+  const cardDrawing = drawnNear(card, drawCard);
+
+  function draw(result) {
+    const selected = selectedNow();
+    if (select.value !== selected) select.value = selected; // setting it selects the option again (issue 18: on every change)
+    cardDrawing.request();
     if (sweep) sweep.update(result.inputs);
   }
 
@@ -111,8 +122,11 @@ export function mountClientLab(root, app, engine, { idPrefix = 'cl-', sweepPrefi
     choose,
     getSelected: selectedNow,
     sweep,
+    // The card drawn now if it waits for the screen (tests read it without scrolling to it).
+    drawCard: () => cardDrawing.flush(),
     destroy() {
       unsubscribe();
+      cardDrawing.destroy();
       if (sweep) sweep.destroy();
     },
   };

@@ -26,5 +26,5 @@
 // node: 252,151 bytes measured.
 // 245.5 KB with session 5's task18d (the sweep's worker, +0.6 KB; the fleet engine's late answers
 // counted without events, +0.3 KB): 245.2 KB measured.
-// Both merged (session 5, with input18d's page changes): 247.1 KB measured, so 247.2 KB.
-export const SCROLLED_CEILING_BYTES = 247.2 * 1024;
+// All three of session 5 merged (wasm18d, task18d, input18d: the client lab card drawn near the screen, +0.3 KB): 247.4 KB measured, so 247.5 KB.
+export const SCROLLED_CEILING_BYTES = 247.5 * 1024;
