@@ -34,11 +34,8 @@
 //               Tasks API, which sees only tasks of 50 ms and more) during 10 s of playback at
 //               4x, with the sections loaded, while a busy node loop (another CPU-bound
 //               process, started here) runs beside the browser
-//   sweep       a 1,000-point sweep through the page's sweep panel (computed in its worker since
-//               task18d): from just after a painted frame to the painted chart, and to the chart
-//               drawn and laid out (its compute round trip, the engine's call in it, and its
-//               draw), medians; and the longest main-thread task over those sweeps, traced, with
-//               the busy loop
+//   sweep       a 1,000-point sweep through the page's sweep panel: compute + draw, median;
+//               and the longest main-thread task over those sweeps, traced, with the busy loop
 //   wasm        bench/cases.json through the page's engine file (bench/measure.js)
 
 import { chromium } from 'playwright-core';
@@ -350,28 +347,18 @@ try {
     let runs, tasks, sweepThreadMs;
     try {
       await browser.startTracing(page, { categories: TRACE_CATEGORIES });
-      // Since task18d the panel computes its sweeps in a worker and set() is a promise of the
-      // drawn chart, so each sweep is timed to the painted chart: the clock starts just after a
-      // painted frame (a MessageChannel message posted from a rAF callback), and stops at the end
-      // of the frame that shows the chart (the same after-frame message). Beside it the time to
-      // the chart drawn and laid out (the forced layout), as before.
       runs = await page.evaluate(async () => {
         const lab = window.retryLabClients && window.retryLabClients.sweep;
         if (!lab) return null;
-        const afterFrame = () => new Promise((ok) => requestAnimationFrame(() => {
-          const channel = new MessageChannel();
-          channel.port1.onmessage = () => ok(performance.now());
-          channel.port2.postMessage(0);
-        }));
         const list = [];
         for (let i = 0; i < 17; ++i) {
-          await afterFrame();
           const t0 = performance.now();
-          const { computeMs, engineMs, drawMs, points, where } = await lab.set({ vary: 'deadlineMs', from: 0, to: 20000 + i, points: 1000 });
+          lab.set({ vary: 'deadlineMs', from: 0, to: 20000 + i, points: 1000 });
           document.body.getBoundingClientRect();
           const total = performance.now() - t0;
-          const painted = (await afterFrame()) - t0;
-          list.push({ points, computeMs, engineMs, drawMs, where, totalMs: total, paintedMs: painted });
+          const { computeMs, drawMs, points } = lab.getTimings();
+          list.push({ points, computeMs, drawMs, totalMs: total });
+          await new Promise((ok) => requestAnimationFrame(() => ok()));
         }
         return list.slice(2);
       });
@@ -382,10 +369,9 @@ try {
     out.sweep = runs && {
       longestTaskThreadMs: sweepThreadMs,
       busyLoop: true, tasks: tasks.length, longestTaskMs: Math.max(...tasks), over50ms: tasks.filter((d) => d > 50).length,
-      points: runs[0].points, runs: runs.length, where: runs[0].where,
-      computeMs: median(runs.map((r) => r.computeMs)), engineMs: median(runs.map((r) => r.engineMs)), drawMs: median(runs.map((r) => r.drawMs)),
+      points: runs[0].points, runs: runs.length,
+      computeMs: median(runs.map((r) => r.computeMs)), drawMs: median(runs.map((r) => r.drawMs)),
       totalMs: median(runs.map((r) => r.totalMs)), maxTotalMs: Math.max(...runs.map((r) => r.totalMs)),
-      paintedMs: median(runs.map((r) => r.paintedMs)), maxPaintedMs: Math.max(...runs.map((r) => r.paintedMs)),
     };
     await context.close();
   }

@@ -132,15 +132,8 @@ const budgets = [
     verdict(herdWasm / herd.native <= BUDGET.herdRatio, 'issue 7; the slower of the two')],
 ];
 if (browser.sweep) {
-  // Since task18d the sweep is computed in a worker and timed to the painted chart, from just
-  // after a painted frame (bench/browser.mjs); the verdict is on that time.
-  const sw = browser.sweep;
-  const painted = sw.paintedMs !== undefined;
-  budgets.push(['1,000-point sweep in the page', painted
-    ? `to the painted chart ${ms(sw.paintedMs)} (max ${ms(sw.maxPaintedMs)}); drawn and laid out ${ms(sw.totalMs)}: computed ${ms(sw.computeMs)} (${sw.where}; the engine ${ms(sw.engineMs)}) + draw ${ms(sw.drawMs)}`
-    : `compute ${ms(sw.computeMs)} + draw ${ms(sw.drawMs)}; with layout ${ms(sw.totalMs)}`,
-    'one frame (16.7 ms)', verdict((painted ? sw.paintedMs : sw.totalMs) <= 16.7,
-      `issue 9; median${painted ? ', from the end of a painted frame to the end of the one that shows the chart' : ''}${sw.busyLoop ? ', the busy loop running' : ''}`)]);
+  budgets.push(['1,000-point sweep in the page', `compute ${ms(browser.sweep.computeMs)} + draw ${ms(browser.sweep.drawMs)}; with layout ${ms(browser.sweep.totalMs)}`,
+    'one frame (16.7 ms)', verdict(browser.sweep.totalMs <= 16.7, `issue 9; median${browser.sweep.busyLoop ? ', the busy loop running' : ''}`)]);
 }
 if (browser.engineStart) {
   const e = browser.engineStart;

@@ -5,15 +5,11 @@
 // who never scrolls that far never downloads them. A classic script, like the first bundle,
 // so that the page still works from file://.
 //
-// In a worker this bundle computes large herds for the traces section (traces/herd-worker.js),
-// or, in the worker named SWEEP_WORKER, the sweep panel's sweeps (sweep/worker.js).
+// In a worker this bundle computes large herds for the traces section (traces/herd-worker.js).
 
 import { mountTraces } from './traces/section.js';
 import { serveHerd } from './traces/herd-worker.js';
 import { mountClientLab } from './clients/lab.js';
-import { SWEEP_WORKER, serveSweep } from './sweep/worker.js';
 
-if (typeof document === 'undefined') {
-  if (self.name === SWEEP_WORKER) serveSweep(self);
-  else serveHerd(self);
-} else self.RetryLabSectionCode = { mountTraces, mountClientLab };
+if (typeof document === 'undefined') serveHerd(self);
+else self.RetryLabSectionCode = { mountTraces, mountClientLab };

@@ -1,18 +1,15 @@
-// The sweep panel's controller: the only sweep code that touches the DOM. One engine sweep
-// per change of the run or of the form, computed in a worker (sweep/worker.js; on the page where
-// no worker starts); the chart, the boundary list and the table are redrawn from its result by
-// the pure views, in the task that receives it. The cursor is a slider over the points.
+// The sweep panel's controller: the only sweep code that touches the DOM. One engine.sweep()
+// call per change of the run or of the form; the chart, the boundary list and the table are
+// redrawn from its result by the pure views. The cursor is a slider over the points.
 //
-// A sweep is asked for a frame after the change that asked for it (so the experiment redraws
-// first, and several changes in one frame make one sweep), and only while the panel is on
-// screen: a reader working the experiment far above pays nothing for it. (The first is made
-// when the page is idle.) The panel's data-sweep-state is "pending" until the sweep it shows is
-// the current one (asked for and drawn), then "ready". An answer to a request that a newer one
-// replaced is never drawn.
+// A sweep runs a frame after the change that asked for it (so the experiment redraws first,
+// and several changes in one frame make one sweep), and only while the panel is on screen: a
+// reader working the experiment far above pays nothing for it. (The first is made when the
+// page is idle.) The panel's data-sweep-state is "pending" until the sweep it shows is the
+// current one, then "ready".
 //
-// Each sweep's timings (getTimings()): computeMs from the request to its answer on the page
-// (in a worker: the engine, the messages and the wait for them), engineMs the engine's own
-// call, drawMs building and mounting the chart and the list, and where it was computed.
+// Each sweep leaves two performance measures, "retrylab sweep compute" (the engine call) and
+// "retrylab sweep draw" (building and mounting the chart and the list), for the benchmark.
 
 import { mount, show } from '../dom.js';
 import { makeIds } from '../views/controls.js';
@@ -22,15 +19,9 @@ import {
   defaultForm, errorsByField, indexAtOrAfter, nearestIndex, pointWords, requestFromForm, summaryWords, sweepKey,
   varyByName, varyChoices,
 } from './model.js';
-import { sweepComputer } from './worker.js';
-
-// The sections' bundle's own address, read while it runs as a page script: the worker's script.
-const BUNDLE_URL = typeof document !== 'undefined' && document.currentScript ? document.currentScript.src : null;
 
 // `numbers`: the explorable's sliders (app.getState().controls.numbers), the inputs it can sweep.
-// `sweep`: the page's engine.sweep, where no worker can start; `bundleUrl`: the worker's script
-// (the sections' bundle; null computes on the page).
-export function createSweep(root, { sweep, load, numbers, idPrefix = 'sw-', bundleUrl = BUNDLE_URL }) {
+export function createSweep(root, { sweep, load, numbers, idPrefix = 'sw-' }) {
   const choices = varyChoices(numbers);
   const vary = (name) => varyByName(choices, name);
   const id = makeIds(idPrefix);
@@ -45,10 +36,6 @@ export function createSweep(root, { sweep, load, numbers, idPrefix = 'sw-', bund
   let scale = null;
   let drawnWidth = 0;
   let timings = null;
-  const computer = sweepComputer(view, { bundleUrl, compute: sweep });
-  let asked = 0; // the newest request's number; an answer to an older one is dropped
-  let computing = false; // a request is out, its answer not yet drawn
-  let settled = []; // set()'s promises, resolved when the current request is answered
 
   root.replaceChildren(mount(sweepFrameView(id, form, choices), doc));
   const $ = (name) => root.querySelector(`#${id(name)}`);
@@ -135,53 +122,45 @@ export function createSweep(root, { sweep, load, numbers, idPrefix = 'sw-', bund
 
   const currentKey = () => JSON.stringify([sweepKey(inputs, form.vary), form]);
 
-  function settle() {
-    computing = false;
-    setState('ready');
-    const waiters = settled;
-    settled = [];
-    for (const resolve of waiters) resolve(timings);
-  }
-
   function run() {
     pending = false;
-    const n = ++asked;
-    if (!inputs) {
-      settle();
-      return;
-    }
+    setState('ready');
+    if (!inputs) return;
     key = currentKey();
     const { request, errors } = requestFromForm(form, inputs);
     if (Object.keys(errors).length) {
-      computer.cancel(); // the sweep in flight, if any, is not the current one
       drawErrors(errors);
-      settle();
       return;
     }
-    computing = true;
-    setState('pending');
-    const started = perf.now();
-    computer.run(request, (next, { where, engineMs }) => {
-      if (n !== asked) return;
-      const computed = perf.now();
-      if (!next || next.ok !== true) {
-        drawErrors(errorsByField((next && next.errors) || [{ field: 'general', message: 'The engine returned no sweep.' }]));
-        settle();
-        return;
-      }
-      const before = result;
-      result = next;
-      // Keep the cursor on the same value when the range is the same field; else start where
-      // the experiment is now.
-      const here = before && before.vary === result.vary ? before.points[cursor].value : inputs[result.vary];
-      cursor = nearestIndex(result.points, here === null || here === undefined ? Infinity : here);
-      drawErrors({});
-      draw();
-      timings = {
-        points: result.points.length, where, engineMs, computeMs: computed - started, drawMs: perf.now() - computed,
-      };
-      settle();
-    });
+    perf.mark('retrylab-sweep-start');
+    const next = sweep(request);
+    perf.mark('retrylab-sweep-computed');
+    if (!next || next.ok !== true) {
+      drawErrors(errorsByField((next && next.errors) || [{ field: 'general', message: 'The engine returned no sweep.' }]));
+      return;
+    }
+    const before = result;
+    result = next;
+    // Keep the cursor on the same value when the range is the same field; else start where
+    // the experiment is now.
+    const here = before && before.vary === result.vary ? before.points[cursor].value : inputs[result.vary];
+    cursor = nearestIndex(result.points, here === null || here === undefined ? Infinity : here);
+    drawErrors({});
+    draw();
+    perf.mark('retrylab-sweep-drawn');
+    // Only the latest sweep's measures are kept, so typing in the form does not grow a buffer.
+    perf.clearMeasures('retrylab sweep compute');
+    perf.clearMeasures('retrylab sweep draw');
+    const compute = perf.measure('retrylab sweep compute', 'retrylab-sweep-start', 'retrylab-sweep-computed');
+    const drawing = perf.measure('retrylab sweep draw', 'retrylab-sweep-computed', 'retrylab-sweep-drawn');
+    timings = {
+      points: result.points.length,
+      computeMs: compute ? compute.duration : null,
+      drawMs: drawing ? drawing.duration : null,
+    };
+    perf.clearMarks('retrylab-sweep-start');
+    perf.clearMarks('retrylab-sweep-computed');
+    perf.clearMarks('retrylab-sweep-drawn');
   }
 
   function moveTo(index) {
@@ -261,27 +240,23 @@ export function createSweep(root, { sweep, load, numbers, idPrefix = 'sw-', bund
     update(nextInputs) {
       inputs = nextInputs;
       if (currentKey() !== key) schedule();
-      else if (pending) { // back to what the chart already shows (or is about to)
+      else if (pending) { // back to what the chart already shows
         pending = false;
-        if (!computing) setState('ready');
+        setState('ready');
       }
     },
-    // Set the form and sweep now, visible or not (for the benchmark and for tests): a promise of
-    // the timings once the answer is drawn (or the form's errors are).
+    // Set the form and sweep now, visible or not (for the benchmark and for tests).
     set(changes) {
       if (changes.vary && changes.vary !== form.vary) form = defaultForm(choices, changes.vary);
       form = { ...form, ...Object.fromEntries(Object.entries(changes).map(([k, v]) => [k, String(v)])) };
       els.vary.value = form.vary;
       for (const k of ['from', 'to', 'points']) $(k).value = form[k];
-      const done = new Promise((resolve) => settled.push(resolve));
       run();
-      return done;
     },
     getSweep: () => result,
     getCursor: () => cursor,
     getTimings: () => timings,
     destroy() {
-      computer.destroy();
       resize.disconnect();
       visibility.disconnect();
     },
