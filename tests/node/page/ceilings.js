@@ -24,7 +24,6 @@
 // 246.3 KB with issue 18's session 5 (wasm18d): the result's keys by number in both engine files
 // (+0.3 and +0.4 KB) and the page's engine.cpp at -O2 (+1.3 KB), for compute({}) about 27% less CPU in
 // node: 252,151 bytes measured.
-// 245.5 KB with session 5's task18d (the sweep's worker, +0.6 KB; the fleet engine's late answers
-// counted without events, +0.3 KB): 245.2 KB measured.
-// All three of session 5 merged (wasm18d, task18d, input18d: the client lab card drawn near the screen, +0.3 KB): 247.4 KB measured, so 247.5 KB.
-export const SCROLLED_CEILING_BYTES = 247.5 * 1024;
+// With task18d's fleet change (late answers counted without events) and input18d's client lab card
+// drawn near the screen (+0.3 KB) merged beside it (the sweep's worker not merged): 246.8 KB measured.
+export const SCROLLED_CEILING_BYTES = 246.9 * 1024;
