@@ -384,8 +384,8 @@ try {
     await page.waitForFunction(() => window.__drawnAt !== undefined);
     await page.evaluate(() => window.retryLabEngine && window.retryLabEngine.load());
     const measure = readFileSync(join(here, 'measure.js'), 'utf8').replace(/^if \(typeof module[^\n]*\n/m, '');
-    const { cases } = JSON.parse(readFileSync(process.env.RETRYLAB_CASES || join(here, 'cases.json'), 'utf8'));
-    out.wasm = await page.evaluate(`(async () => { ${measure}\n return measureCases(${JSON.stringify(cases)}, () => window.RetryLabEngine(), () => performance.now()); })()`);
+    const { cases, rounds } = JSON.parse(readFileSync(process.env.RETRYLAB_CASES || join(here, 'cases.json'), 'utf8'));
+    out.wasm = await page.evaluate(`(async () => { ${measure}\n return measureCases(${JSON.stringify(cases)}, ${JSON.stringify(rounds)}, () => window.RetryLabEngine(), () => performance.now()); })()`);
     await context.close();
   }
   out.chromium = browser.version();

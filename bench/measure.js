@@ -1,14 +1,16 @@
 // The timing loop scripts/bench runs on WebAssembly, in node (node.js here) and in Chromium
-// (browser.mjs passes this file's text to the page), the same as native.cpp's: each round runs
-// the call enough times to take at least 20 ms (once for slow calls), 15 rounds (7 when a call
-// takes over 200 ms) after a warm-up of such rounds (below), and the figure is the median round's
-// time per call. `check` summarises the result as native.cpp does, so the report can see that
+// (browser.mjs passes this file's text to the page), the same as native.cpp's, both following
+// `rule`, bench/cases.json's "rounds" (written there once): each round runs the call enough
+// times to take at least rule.roundMs (once for slow calls), rule.measured rounds
+// (rule.slowMeasured when a call takes over rule.slowCallMs) after a warm-up of such rounds
+// (below), and the figure is the median round's time per call. `check` summarises the result as native.cpp does, so the report can see that
 // every side computed the same.
 //
 // `freshEngine()` gives a new engine (its own WebAssembly instance): the peak heap of a call is
 // the rise of heapTop() over one call on a fresh engine.
 /* exported measureCases */
-async function measureCases(cases, freshEngine, now) {
+async function measureCases(cases, rule, freshEngine, now) {
+  var warmRule = rule.warmup;
   function check(result) {
     if (!result || !result.ok) return 'not ok';
     if (result.points) return 'points ' + result.points.length + ', boundaries ' + result.boundaries.length;
@@ -52,17 +54,16 @@ async function measureCases(cases, freshEngine, now) {
       }
     }
     var once = Math.max(elapsed / calls, 1e-6);
-    var perRound = Math.max(1, Math.ceil(20 / once));
-    var rounds = once > 200 ? 7 : 15;
+    var perRound = Math.max(1, Math.ceil(rule.roundMs / once));
+    var rounds = once > rule.slowCallMs ? rule.slowMeasured : rule.measured;
     var round = function () {
       var s = now();
       for (var i = 0; i < perRound; ++i) call();
       return (now() - s) / perRound;
     };
     // The warm-up (session 5, BENCHMARKS.md): rounds like the measured ones until they stop
-    // getting faster, the median of the last 5 no more than 5% under the median of the 5 before,
-    // and at least 20 rounds and 1 s of calls (at most 60 rounds or 3 s; none for calls over
-    // 200 ms, whose rounds are one call). A browser runs a module's first calls on its baseline
+    // getting faster, bounded below and above in rounds and time (rule.warmup; none for slow
+    // calls, whose rounds are one call). A browser runs a module's first calls on its baseline
     // compiler and swaps in optimised code as its background threads finish it: in Chromium the
     // opening run's first rounds took 0.1-0.5 ms a call, the same calls 0.02-0.05 ms once
     // optimised, and on a loaded machine the swap came after the 15 rounds had all run. The
@@ -71,15 +72,17 @@ async function measureCases(cases, freshEngine, now) {
     // after the warm-up; what the warm-up's first round took (the calls a reader makes first)
     // and how many rounds it needed are reported beside it.
     var warm = [];
-    if (once <= 200) {
+    var span = warmRule.window;
+    if (once <= rule.slowCallMs) {
       var warmStart = now();
       for (;;) {
         warm.push(round());
         var w = warm.length, spent = now() - warmStart;
-        if (w >= 60 || spent >= 3000) break;
-        if (w >= 20 && spent >= 1000 && medianOf(warm.slice(w - 5)) >= 0.95 * medianOf(warm.slice(w - 10, w - 5))) break;
+        if (w >= warmRule.maxRounds || spent >= warmRule.maxMs) break;
+        if (w >= warmRule.minRounds && w >= 2 * span && spent >= warmRule.minMs &&
+            medianOf(warm.slice(w - span)) >= (1 - warmRule.fasterBy) * medianOf(warm.slice(w - 2 * span, w - span))) break;
       }
-      perRound = Math.max(1, Math.ceil(20 / Math.max(medianOf(warm.slice(-5)), 1e-6)));
+      perRound = Math.max(1, Math.ceil(rule.roundMs / Math.max(medianOf(warm.slice(-span)), 1e-6)));
     }
     var times = [];
     for (var r = 0; r < rounds; ++r) times.push(round());

@@ -4,9 +4,10 @@
 //
 //   { "name", "ms" (median per call), "rounds", "callsPerRound", "warmupRounds", "peakHeapBytes", "check" }
 //
-// Each round runs the call enough times to take at least 20 ms (once for slow calls); after a
-// warm-up of such rounds (as bench/measure.js's), the figure is the median of 15 rounds' (7 for
-// calls over 200 ms) time per call. peakHeapBytes is the most the call held on the
+// The timing rule is bench/cases.json's "rounds", which bench/measure.js follows too: each round
+// runs the call enough times to take at least roundMs (once for slow calls); after a warm-up of
+// such rounds, the figure is the median of `measured` rounds' (slowMeasured for calls over
+// slowCallMs) time per call. peakHeapBytes is the most the call held on the
 // heap at once beyond what was held before it (support.cpp counts every operator new and delete).
 // `check` summarises the result so scripts/bench can see that every side computed the same.
 #include <algorithm>
@@ -78,7 +79,14 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "retrylab-bench: cannot read %s\n", argv[1]);
         return 2;
     }
-    nlohmann::json cases = nlohmann::json::parse(file)["cases"];
+    const nlohmann::json bench = nlohmann::json::parse(file);
+    const nlohmann::json& cases = bench["cases"];
+    // The timing rule, bench/cases.json's "rounds" (bench/measure.js follows the same).
+    const nlohmann::json& rule = bench["rounds"];
+    const nlohmann::json& warmRule = rule["warmup"];
+    const double roundMs = rule["roundMs"], slowCallMs = rule["slowCallMs"];
+    const std::size_t span = warmRule["window"], minRounds = warmRule["minRounds"], maxRounds = warmRule["maxRounds"];
+    const double minMs = warmRule["minMs"], maxMs = warmRule["maxMs"], fasterBy = warmRule["fasterBy"];
     for (const auto& c : cases) {
         const Value inputs = toValue(c["inputs"]);
         const bool isSweep = c["entry"] == "sweep";
@@ -90,33 +98,33 @@ int main(int argc, char** argv) {
         std::string summary = check(call());
         const std::size_t peak = peakBytes - before;
 
-        // How many calls make a round of at least 20 ms.
+        // How many calls make a round of at least roundMs.
         Clock::time_point start = Clock::now();
         call();
         const double once = std::max(msSince(start), 1e-6);
-        const int rounds = once > 200 ? 7 : 15;
-        int perRound = static_cast<int>(std::max(1.0, std::ceil(20.0 / once)));
+        const int rounds = once > slowCallMs ? rule["slowMeasured"].get<int>() : rule["measured"].get<int>();
+        int perRound = static_cast<int>(std::max(1.0, std::ceil(roundMs / once)));
         auto round = [&] {
             const Clock::time_point at = Clock::now();
             for (int i = 0; i < perRound; ++i) call();
             return msSince(at) / perRound;
         };
-        // The same warm-up as bench/measure.js's: rounds until the median of the last 5 is no
-        // more than 5% under the median of the 5 before, after at least 20 rounds and 1 s (at
-        // most 60 rounds or 3 s; none over 200 ms); then the rounds sized from its last 5.
+        // The same warm-up as bench/measure.js's: rounds until the median of the last `span` is
+        // no more than fasterBy under the median of the `span` before, within the rule's bounds
+        // (none for slow calls); then the rounds sized from its last `span`.
         std::vector<double> warm;
-        if (once <= 200) {
+        if (once <= slowCallMs) {
             const Clock::time_point warmStart = Clock::now();
             for (;;) {
                 warm.push_back(round());
                 const std::size_t w = warm.size();
                 const double spent = msSince(warmStart);
-                if (w >= 60 || spent >= 3000) break;
-                if (w >= 20 && spent >= 1000 &&
-                    median({warm.end() - 5, warm.end()}) >= 0.95 * median({warm.end() - 10, warm.end() - 5}))
+                if (w >= maxRounds || spent >= maxMs) break;
+                if (w >= minRounds && w >= 2 * span && spent >= minMs &&
+                    median({warm.end() - span, warm.end()}) >= (1 - fasterBy) * median({warm.end() - 2 * span, warm.end() - span}))
                     break;
             }
-            perRound = static_cast<int>(std::max(1.0, std::ceil(20.0 / std::max(median({warm.end() - 5, warm.end()}), 1e-6))));
+            perRound = static_cast<int>(std::max(1.0, std::ceil(roundMs / std::max(median({warm.end() - span, warm.end()}), 1e-6))));
         }
         std::vector<double> times;
         for (int r = 0; r < rounds; ++r) times.push_back(round());

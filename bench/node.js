@@ -11,10 +11,10 @@ const { measureCases } = require('./measure.js');
 
 const enginePath = process.env.RETRYLAB_ENGINE ||
   path.join(__dirname, '..', 'build', 'wasm', 'bindings', 'wasm', 'retrylab-engine.js');
-const { cases } = JSON.parse(fs.readFileSync(process.argv[2] || path.join(__dirname, 'cases.json'), 'utf8'));
+const { cases, rounds } = JSON.parse(fs.readFileSync(process.argv[2] || path.join(__dirname, 'cases.json'), 'utf8'));
 const factory = require(enginePath);
 
-measureCases(cases, () => factory(), () => performance.now()).then((records) => {
+measureCases(cases, rounds, () => factory(), () => performance.now()).then((records) => {
   for (const record of records) console.log(JSON.stringify(record));
 }, (error) => {
   console.error(`bench/node.js: ${error && error.stack || error}`);
