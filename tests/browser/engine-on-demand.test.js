@@ -393,3 +393,41 @@ describe('the first frame, the first screen', () => {
     await assertClean(t, assert, opened);
   });
 });
+
+describe('without JavaScript', () => {
+  test('the experiment says first what it needs, then shows the run the build computed, and no control that would do nothing', async () => {
+    const context = await env.newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 900 } });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${env.server.origin}/`);
+      const box = page.locator('[data-retry-lab]');
+      const note = box.locator('.rl-failure');
+      assert.equal(await note.isVisible(), true, 'the note is shown');
+      assert.match(await note.textContent(), /needs JavaScript to play and to change/);
+      // The opening run (SPEC: the lost response is retried and the server commits twice).
+      assert.deepEqual(await metricsOf(page), OPENING, 'the opening run, as the build computed it');
+      for (const id of ['timeline', 'events', 'table', 'metrics']) assert.equal(await page.locator(ID(id)).isVisible(), true, `${id} is shown`);
+      const noteBottom = (await note.boundingBox()).y + (await note.boundingBox()).height;
+      assert.ok(noteBottom <= (await page.locator(ID('timeline')).boundingBox()).y, 'the note comes before the run');
+      // Inputs, Play, the lanes it plays and the question it answers need the script.
+      const controls = await box.locator('button, input, select, textarea').evaluateAll((els) => els.filter((e) => e.getClientRects().length > 0).map((e) => e.id || e.textContent.trim()));
+      assert.deepEqual(controls, [], 'no control is drawn');
+      for (const id of ['lanes', 'verdict']) assert.equal(await page.locator(ID(id)).isVisible(), false, `${id} is not drawn`);
+      // The run as a whole, not a playback paused at its start: nothing shaded as still to come.
+      const shaded = await page.evaluate(() => ({
+        events: [...document.querySelectorAll('#rl-events li')].filter((li) => getComputedStyle(li).borderLeftStyle !== 'solid').length,
+        // One rule down each entry's side, its kind's colour: none beside its time.
+        times: [...document.querySelectorAll('#rl-events .event-time')].filter((e) => getComputedStyle(e).borderLeftStyle !== 'none').length,
+        labels: [...document.querySelectorAll('#rl-timeline text')].filter((t) => getComputedStyle(t).fillOpacity !== '1').length,
+        veil: getComputedStyle(document.documentElement).getPropertyValue('--veil').trim(),
+      }));
+      assert.deepEqual(shaded, { events: 0, times: 0, labels: 0, veil: 'transparent' }, 'nothing is shaded as future');
+      assert.doesNotMatch(await page.locator(ID('events')).innerText(), /not yet shown/, 'nor said to be');
+      // The run's views take the whole width once the inputs are gone.
+      const wide = await page.evaluate(() => document.querySelector('[data-retry-lab] .rl-results').getBoundingClientRect().width / document.querySelector('[data-retry-lab]').getBoundingClientRect().width);
+      assert.ok(wide > 0.99, `the results span the explorable (${wide.toFixed(2)})`);
+    } finally {
+      await context.close();
+    }
+  });
+});
