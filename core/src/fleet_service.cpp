@@ -57,7 +57,6 @@ enum Flag : std::uint8_t { Ended = 1, Resolved = 2, Committed = 4, PaidCost = 8,
 
 struct Request {
     double createdMs;
-    double limitMs;      // the current attempt's waiting limit
     double previousMs;   // the last backoff wait (decorrelated's "previous")
     double lastCost;     // the quota's cost last taken for this request
     std::uint32_t client;
@@ -69,10 +68,9 @@ struct Request {
 };
 
 struct Waiting {
-    std::uint32_t request;  // the slot
     double limitMs;
-    std::uint32_t client;
-    std::uint8_t attempt;
+    std::uint32_t request;  // the slot
+    std::uint32_t attempt;
 };
 
 // A ring's storage: a power of two of plain values, never zeroed (every slot is written before
@@ -318,7 +316,7 @@ private:
     }
 
     // Gives the slot back once its request has ended and nothing names it.
-    void release(std::uint32_t slot) {
+    [[gnu::always_inline]] void release(std::uint32_t slot) {
         Request& q = requests_[slot];
         if ((q.flags & Ended) && q.pending == 0 && (q.flags & InUse)) {
             q.flags = 0;
@@ -345,7 +343,7 @@ private:
         scheduleIn(laneFor(delay), now + delay, kind, slot, attempt, x, status);
     }
     // An event at t in lane i (t being now + the lane's delay), or in the heap when i < 0.
-    void scheduleIn(int i, double t, Kind kind, std::uint32_t slot, int attempt, double x = 0,
+    [[gnu::always_inline]] void scheduleIn(int i, double t, Kind kind, std::uint32_t slot, int attempt, double x = 0,
                     std::uint32_t status = 0) {
         Request& q = requests_[slot];
         ++q.pending;
@@ -483,7 +481,6 @@ private:
         sent.period = period;
         double limit = t + r_.policy.clientTimeoutMs;
         if (r_.policy.deadlineMs) limit = std::min(limit, sent.createdMs + *r_.policy.deadlineMs);
-        sent.limitMs = limit;
         if (laneNetwork_ >= 0)  // a fixed network: every leg is the lane's delay
             scheduleIn(laneNetwork_, t + network_.a, Arrival, id, n, limit);
         else
@@ -505,14 +502,13 @@ private:
     }
 
     void arrive(std::uint32_t id, int n, double t, double limit) {
-        const Request& q = requests_[id];
         if (outageAt(t)) {
             ++result_.totals.outageRejected;
             ++bin(t).outageRejected;
             reject(id, n, t);
             return;
         }
-        const Waiting w{id, limit, q.client, static_cast<std::uint8_t>(n)};
+        const Waiting w{limit, id, static_cast<std::uint32_t>(n)};
         if (workerFree()) {
             startService(w, t);
             return;
@@ -527,7 +523,7 @@ private:
         reject(id, n, t);
     }
 
-    void startService(const Waiting& w, double t) {
+    [[gnu::always_inline]] void startService(const Waiting& w, double t) {
         double f = 1;
         if (r_.trigger && r_.trigger->kind == TriggerKind::Slowdown && t >= r_.trigger->startMs && t < r_.trigger->endMs)
             f = r_.trigger->factor;
@@ -580,7 +576,7 @@ private:
 
     // A late answer at time t: counted, nothing else. One past the horizon is not counted, as
     // an event past it is never taken; the last one counted may be the run's last event.
-    void lateAnswer(double t, double serviceMs) {
+    [[gnu::always_inline]] void lateAnswer(double t, double serviceMs) {
         if (t > horizon_) return;
         ++result_.totals.late;
         ++bin(t).late;
