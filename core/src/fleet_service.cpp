@@ -145,13 +145,7 @@ public:
         // Times never fall along a lane: only an event at its predecessor's time may belong
         // before it (by key), so a later time is in place at once.
         if (size_ == 1 || ring_[(at - 1) & mask].t < e.t) return;
-        EventLess less;
-        for (std::size_t i = size_ - 1; i > 0; --i) {
-            const std::size_t before = (head_ + i - 1) & mask;
-            if (!less(ring_[at], ring_[before])) break;
-            std::swap(ring_[at], ring_[before]);
-            at = before;
-        }
+        placeTie(at);
     }
     Event pop() {
         Event e = ring_[head_];
@@ -161,6 +155,18 @@ public:
     }
 
 private:
+    // Moves the event at `at`, the newest, before those of its time with a greater key. Rare,
+    // and kept out of line: the loop's every push inlines the part above.
+    [[gnu::noinline]] void placeTie(std::size_t at) {
+        const std::size_t mask = ring_.mask();
+        EventLess less;
+        for (std::size_t i = size_ - 1; i > 0; --i) {
+            const std::size_t before = (head_ + i - 1) & mask;
+            if (!less(ring_[at], ring_[before])) break;
+            std::swap(ring_[at], ring_[before]);
+            at = before;
+        }
+    }
     double delay_;
     Ring<Event, 256> ring_;
     std::size_t head_ = 0, size_ = 0;
@@ -255,7 +261,7 @@ public:
             // Time decides unless two are equal (rare), so the comparison branches on it.
             int from = -1;  // -1 the heap
             const Event* next = events_.empty() ? &none_ : &events_.top();
-            for (int i = 0; i < lanes_; ++i) {
+            for (int i = 0; i < kLanes; ++i) {  // a lane not in use is empty; a fixed count unrolls
                 if (lane_[i].empty()) continue;
                 const Event& f = lane_[i].front();
                 if (f.t < next->t || (f.t == next->t && f.key < next->key)) {
@@ -536,7 +542,7 @@ private:
         ++result_.totals.served;
         ++bin(t).served;
         ++inService_;
-        scheduleAfter(t, s, Completion, w.request, w.attempt, s);
+        scheduleAfter(t, s, Completion, w.request, static_cast<int>(w.attempt), s);
     }
 
     void complete(std::uint32_t id, int n, double t, double serviceMs) {
