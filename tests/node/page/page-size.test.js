@@ -86,8 +86,10 @@ const LATER = [
   // issue 18's session 5 (wasm18d): the result's keys by number (engine.cpp's KeyTable, the same
   // binding: +0.4 KB here, 75,833 bytes measured; compute({}) about 12% less CPU in node). 74.4 KB
   // with task18d's late answers counted without events (fleet_service.cpp) merged beside it: 76,108
-  // bytes measured after session 5's merge.
-  { what: 'the fleet engine file', files: ['retrylab-fleet.js'], ceiling: 74.4 * 1024, by: 'retrylab-fleet-section.js', scrolled: true },
+  // bytes measured after session 5's merge. 74.8 KB with fleet18e's event loop (its helpers
+  // inlined, its rings unzeroed: the opening fleet run about 21% less CPU in node and Chromium):
+  // 76,527 bytes measured.
+  { what: 'the fleet engine file', files: ['retrylab-fleet.js'], ceiling: 74.8 * 1024, by: 'retrylab-fleet-section.js', scrolled: true },
 ];
 
 // The ceiling of everything a reader who scrolls to the end loads: ./ceilings.js, which
