@@ -11,7 +11,7 @@
 // Each sweep leaves two performance measures, "retrylab sweep compute" (the engine call) and
 // "retrylab sweep draw" (building and mounting the chart and the list), for the benchmark.
 
-import { mount, show } from '../dom.js';
+import { mount, patchKnown, show } from '../dom.js';
 import { makeIds } from '../views/controls.js';
 import { boundaryListView, sweepChartView, sweepTableView } from './chart.js';
 import { sweepFrameView } from './frame.js';
@@ -35,6 +35,7 @@ export function createSweep(root, { sweep, load, numbers, idPrefix = 'sw-' }) {
   let cursor = 0;
   let scale = null;
   let drawnWidth = 0;
+  let boxWidth = 0; // the chart box's width as the ResizeObserver last saw it (0: not yet)
   let timings = null;
 
   root.replaceChildren(mount(sweepFrameView(id, form, choices), doc));
@@ -44,10 +45,15 @@ export function createSweep(root, { sweep, load, numbers, idPrefix = 'sw-' }) {
     readout: $('readout'), runPoint: $('run-point'), details: $('details'), table: $('table'), unit: $('unit'),
   };
 
+  // A text written only when it changed: the same text written again is a new text node to lay out.
+  const setText = (el, text) => {
+    if (el.textContent !== text) el.textContent = text;
+  };
+
   function drawErrors(errors) {
     for (const k of ['from', 'to', 'points', 'general']) {
       const text = k === 'general' ? (errors.general || errors.vary || '') : (errors[k] || '');
-      $(`${k}-error`).textContent = text;
+      setText($(`${k}-error`), text);
       const box = $(k);
       if (box) {
         if (errors[k]) box.setAttribute('aria-invalid', 'true');
@@ -55,7 +61,7 @@ export function createSweep(root, { sweep, load, numbers, idPrefix = 'sw-' }) {
       }
     }
     const any = Object.keys(errors).length > 0;
-    if (any && !errors.general && !errors.vary) $('general-error').textContent = 'Showing the last good sweep until the highlighted value is fixed.';
+    if (any && !errors.general && !errors.vary) setText($('general-error'), 'Showing the last good sweep until the highlighted value is fixed.');
     root.classList.toggle('sw-stale', any);
   }
 
@@ -73,7 +79,7 @@ export function createSweep(root, { sweep, load, numbers, idPrefix = 'sw-' }) {
     els.chart.setAttribute('aria-valuemax', String(result.points[result.points.length - 1].value));
     els.chart.setAttribute('aria-valuenow', String(p.value));
     els.chart.setAttribute('aria-valuetext', text);
-    els.readout.textContent = `Point ${(cursor + 1).toLocaleString('en-US')} of ${result.points.length.toLocaleString('en-US')}. ${text}.`;
+    setText(els.readout, `Point ${(cursor + 1).toLocaleString('en-US')} of ${result.points.length.toLocaleString('en-US')}. ${text}.`);
     const line = els.chart.querySelector('.sw-cursor line');
     if (line && scale) {
       const x = scale.x(p.value);
@@ -86,19 +92,21 @@ export function createSweep(root, { sweep, load, numbers, idPrefix = 'sw-' }) {
     if (result && els.details.open) show(els.table, sweepTableView(result, vary(result.vary)));
   }
 
+  // The chart is patched in place (only the attributes that changed are written), in a box of
+  // a fixed height (sweep.css): the browser restyles and lays out only what changed.
   function drawChart() {
-    drawnWidth = els.chart.clientWidth || 720;
+    drawnWidth = boxWidth || els.chart.clientWidth || 720;
     const drawn = sweepChartView(result, vary(result.vary), { width: drawnWidth, cursor });
     scale = drawn.scale;
-    show(els.chart, drawn.tree);
+    patchKnown(els.chart, drawn.tree);
   }
 
   function draw() {
     drawChart();
     const v = vary(result.vary);
-    els.summary.textContent = summaryWords(result, v);
-    show(els.boundaries, boundaryListView(result, v, idPrefix));
-    els.unit.textContent = v.unit === 'ms' ? 'From and To are in milliseconds.' : 'From and To are numbers of retries; one point per whole number.';
+    setText(els.summary, summaryWords(result, v));
+    patchKnown(els.boundaries, boundaryListView(result, v, idPrefix));
+    setText(els.unit, v.unit === 'ms' ? 'From and To are in milliseconds.' : 'From and To are numbers of retries; one point per whole number.');
     drawCursor();
     drawTable();
   }
@@ -216,8 +224,9 @@ export function createSweep(root, { sweep, load, numbers, idPrefix = 'sw-' }) {
   });
   els.details.addEventListener('toggle', drawTable);
 
-  const resize = new view.ResizeObserver(() => {
-    if (result && Math.abs((els.chart.clientWidth || 720) - drawnWidth) > 1) {
+  const resize = new view.ResizeObserver((entries) => {
+    boxWidth = Math.round(entries[entries.length - 1].contentRect.width);
+    if (result && boxWidth && Math.abs(boxWidth - drawnWidth) > 1) {
       drawChart();
       drawCursor();
     }
