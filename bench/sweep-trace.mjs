@@ -15,7 +15,11 @@ import { startServer } from '../tests/browser/lib/server.js';
 import { CHROMIUM, FLAGS } from './chromium.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const dists = (process.argv.slice(2).length ? process.argv.slice(2) : [process.env.RETRYLAB_DIST || 'dist']).map((d) => resolve(repo, d));
+// A build named `old:<dir>` is driven with the bench's protocol before sweep18e (set() in a rAF
+// callback, drawn at once, then a forced layout).
+const args = process.argv.slice(2).length ? process.argv.slice(2) : [process.env.RETRYLAB_DIST || 'dist'];
+const oldProtocol = args.map((d) => d.startsWith('old:'));
+const dists = args.map((d) => resolve(repo, d.replace(/^old:/, '')));
 const ROUNDS = Number(process.env.ROUNDS || 3);
 const TOP = Number(process.env.TOP || 3);
 const CATEGORIES = ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline', '__metadata', 'v8.execute', 'blink'];
@@ -63,19 +67,28 @@ try {
       await page.waitForFunction(() => window.retryLabClients && window.retryLabClients.sweep);
       const before = load();
       await browser.startTracing(page, { categories: CATEGORIES });
-      // The bench's protocol: 17 sweeps, each drawn and laid out, then a frame.
-      const runs = await page.evaluate(async () => {
+      // The bench's protocol: 17 sweeps, each started just after a painted frame, awaited
+      // (set() is a promise of the drawn chart; a build before sweep18e answers at once, drawn),
+      // then the frame that paints it; or the protocol before sweep18e.
+      const runs = await page.evaluate(async (old) => {
         const lab = window.retryLabClients.sweep;
+        const afterFrame = () => new Promise((ok) => requestAnimationFrame(() => {
+          const channel = new MessageChannel();
+          channel.port1.onmessage = () => ok(performance.now());
+          channel.port2.postMessage(0);
+        }));
         const list = [];
         for (let i = 0; i < 17; ++i) {
+          if (!old) await afterFrame();
           const t0 = performance.now();
           await lab.set({ vary: 'deadlineMs', from: 0, to: 20000 + i, points: 1000 });
-          document.body.getBoundingClientRect();
+          if (old) document.body.getBoundingClientRect();
           list.push({ total: performance.now() - t0, ...lab.getTimings() });
-          await new Promise((ok) => requestAnimationFrame(() => ok()));
+          if (old) await new Promise((ok) => requestAnimationFrame(() => ok()));
+          else await afterFrame();
         }
         return list.slice(2);
-      });
+      }, oldProtocol[b]);
       const trace = JSON.parse((await browser.stopTracing()).toString('utf8'));
       const ev = trace.traceEvents;
       const main = new Set(ev.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
@@ -89,19 +102,19 @@ try {
         compute: median(runs.map((r) => r.computeMs)), draw: median(runs.map((r) => r.drawMs)), total: median(runs.map((r) => r.total)),
       };
       summary[b].push(row);
-      console.log(`${dists[b]} round ${round + 1}: load ${before} / ${load()}; ${tasks.length} tasks; longest wall ${f1(row.longestWall)} ms ` +
+      console.log(`${args[b]} round ${round + 1}: load ${before} / ${load()}; ${tasks.length} tasks; longest wall ${f1(row.longestWall)} ms ` +
         `(${f1(row.longestWallThread)} on the thread); longest thread ${f1(row.longestThread)} ms; tasks over 5 ms of thread ${row.over5}; ` +
-        `median compute ${f1(row.compute)}, draw ${f1(row.draw)}, set() to laid out ${f1(row.total)} ms`);
+        `median compute ${f1(row.compute)}, draw ${f1(row.draw)}, set() to drawn ${f1(row.total)} ms`);
       for (const t of byThread.slice(0, TOP)) {
         console.log(`  task wall ${f1(t.dur / 1000)} thread ${f1((t.tdur || 0) / 1000)}: ${breakdown(t, onMain)}`);
       }
       await context.close();
     }
   }
-  console.log('medians over the rounds (longest wall / its thread / longest thread / compute / draw / to laid out, ms):');
+  console.log('medians over the rounds (longest wall / its thread / longest thread / compute / draw / to drawn, ms):');
   dists.forEach((d, b) => {
     const s = summary[b];
-    console.log(`  ${d}: ${['longestWall', 'longestWallThread', 'longestThread', 'compute', 'draw', 'total'].map((k) => f1(median(s.map((r) => r[k])))).join(' / ')}`);
+    console.log(`  ${args[b]}: ${['longestWall', 'longestWallThread', 'longestThread', 'compute', 'draw', 'total'].map((k) => f1(median(s.map((r) => r[k])))).join(' / ')}`);
   });
 } finally {
   if (busy) busy.kill();

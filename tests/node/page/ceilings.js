@@ -26,4 +26,5 @@
 // node: 252,151 bytes measured.
 // With task18d's fleet change (late answers counted without events) and input18d's client lab card
 // drawn near the screen (+0.3 KB) merged beside it (the sweep's worker not merged): 246.8 KB measured.
-export const SCROLLED_CEILING_BYTES = 246.9 * 1024;
+// 247.0 KB with sweep18e's sweep in two short tasks (the sections +171 bytes): 252,869 bytes measured.
+export const SCROLLED_CEILING_BYTES = 247.0 * 1024;
