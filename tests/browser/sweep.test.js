@@ -1,8 +1,10 @@
 // The sweep panel in the browser: the seed's boundaries named in words (a second charge from
 // a deadline of 3,700 ms; the outage needs 2 retries), the chart operated from the keyboard
 // alone, the text table checked point by point against the engine run in node, refused
-// values, and the time a 1,000-point sweep takes to compute and draw (logged, never asserted:
-// issue 7's benchmark reports it).
+// values, of overlapping requests only the newest drawn (issue 18: a sweep is two tasks, the
+// engine's call and the draw), the chart patched in place in a box of its own height, and the
+// time a 1,000-point sweep takes to compute and draw (logged, never asserted: scripts/bench
+// reports it).
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -5,11 +5,10 @@
 // A sweep runs a frame after the change that asked for it (so the experiment redraws first,
 // and several changes in one frame make one sweep), and only while the panel is on screen: a
 // reader working the experiment far above pays nothing for it. (The first is made when the
-// page is idle.) The panel's data-sweep-state is "pending" until the sweep it shows is the
-// current one, then "ready".
-//
-// A sweep is two short tasks, the engine's call then the draw of its answer (below, request());
-// getTimings() says how long each took, for the benchmark.
+// page is idle.) It is two short tasks, the engine's call then the draw of its answer (below,
+// request()), and the browser's next frame lays it out and paints it; getTimings() says how
+// long the call and the draw took, for the benchmark. The panel's data-sweep-state is
+// "pending" until the sweep it shows is the current one, then "ready".
 
 import { mount, patchKnown, show } from '../dom.js';
 import { makeIds } from '../views/controls.js';
