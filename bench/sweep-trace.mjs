@@ -49,7 +49,14 @@ function breakdown(task, onMain) {
     const own = k.e.tdur - inner.reduce((s, o) => s + o.e.tdur, 0);
     by[k.kind] = (by[k.kind] || 0) + Math.max(0, own) / 1000;
   }
-  return Object.entries(by).sort((a, b) => b[1] - a[1]).map(([n, v]) => `${n} ${v.toFixed(1)}`).join(', ');
+  // What ran it: the scripts' entry points (a function's name and file, a timer, an animation
+  // frame, a message) and the frame's lifecycle, as the trace names them.
+  const what = new Set(onMain.filter((e) => e !== task && e.ts >= task.ts && e.ts + e.dur <= task.ts + task.dur)
+    .map((e) => (e.name === 'FunctionCall' && e.args && e.args.data
+      ? `${e.args.data.functionName || '(anonymous)'}@${String(e.args.data.url || '').split('/').pop()}`
+      : /^(TimerFire|FireAnimationFrame|HandlePostMessage|EventDispatch|FireIdleCallback|ParseHTML|EvaluateScript|MajorGC|MinorGC|Paint|IntersectionObserverController::computeIntersections)$/.test(e.name) ? e.name : null))
+    .filter(Boolean));
+  return `${Object.entries(by).sort((a, b) => b[1] - a[1]).map(([n, v]) => `${n} ${v.toFixed(1)}`).join(', ')} [${[...what].slice(0, 8).join(' ')}]`;
 }
 
 const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true });

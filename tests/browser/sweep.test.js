@@ -8,7 +8,9 @@
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browserSuite, pageTest } from './lib/harness.js';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { DIST, browserSuite, pageTest } from './lib/harness.js';
 import { ID, metricsOf, setInputs } from './lib/ui.js';
 
 const env = browserSuite({ engine: true });
@@ -254,6 +256,17 @@ describe('the sweep', () => {
     const narrow = await geometry();
     assert.ok(narrow.boxWidth < wide.boxWidth / 2, 'a narrower box');
     assert.deepEqual([narrow.width, narrow.height], [narrow.boxWidth, narrow.boxHeight]);
+  }));
+
+  test('from file:// the panel sweeps the same way, with the same boundaries', pageTest(env, { url: pathToFileURL(join(DIST, 'index.html')).href }, async ({ page }) => {
+    await sweepReady(page);
+    assert.deepEqual(await boundaryTexts(page), [
+      'A first charge, outcome unknown instead of failed from a deadline of 200 ms.',
+      'A second charge, outcome success instead of unknown from a deadline of 3,700 ms.',
+    ]);
+    const timings = await page.evaluate(() => window.retryLabClients.sweep.set({ from: 3000, to: 4000, points: 7 }));
+    assert.equal(timings.points, 7);
+    assert.deepEqual(await page.locator('#sw-chart .sw-boundary').evaluateAll((els) => els.map((e) => e.dataset.value)), ['3700']);
   }));
 
   test('timing: a 1,000-point sweep computed and drawn (logged, not asserted)', pageTest(env, {}, async ({ page, t }) => {
