@@ -103,6 +103,12 @@ try {
       const tasks = onMain.filter((e) => e.name === 'RunTask');
       const byThread = [...tasks].sort((x, y) => (y.tdur || 0) - (x.tdur || 0));
       const longestWall = tasks.reduce((a, t) => (!a || t.dur > a.dur ? t : a), null);
+      // The tasks by kind, their thread time: the frames that paint, and the rest over 1 ms
+      // (the sweep's own tasks: the engine's call and the draw).
+      const inside = (t, pred) => onMain.some((e) => e !== t && e.ts >= t.ts && e.ts + e.dur <= t.ts + t.dur && pred(e));
+      const painting = tasks.filter((t) => inside(t, (e) => e.name === 'Paint'));
+      const others = tasks.filter((t) => !painting.includes(t) && (t.tdur || 0) > 1000);
+      const spread = (ts) => { const xs = ts.map((t) => (t.tdur || 0) / 1000); return xs.length ? `${xs.length}, median ${f1(median(xs))}, max ${f1(Math.max(...xs))}` : 'none'; };
       const row = {
         longestWall: longestWall.dur / 1000, longestWallThread: (longestWall.tdur || 0) / 1000,
         longestThread: (byThread[0].tdur || 0) / 1000, over5: tasks.filter((t) => (t.tdur || 0) > 5000).length,
@@ -112,6 +118,7 @@ try {
       console.log(`${args[b]} round ${round + 1}: load ${before} / ${load()}; ${tasks.length} tasks; longest wall ${f1(row.longestWall)} ms ` +
         `(${f1(row.longestWallThread)} on the thread); longest thread ${f1(row.longestThread)} ms; tasks over 5 ms of thread ${row.over5}; ` +
         `median compute ${f1(row.compute)}, draw ${f1(row.draw)}, set() to drawn ${f1(row.total)} ms`);
+      console.log(`  painted frames' thread time: ${spread(painting)}; other tasks over 1 ms: ${spread(others)}`);
       for (const t of byThread.slice(0, TOP)) {
         console.log(`  task wall ${f1(t.dur / 1000)} thread ${f1((t.tdur || 0) / 1000)}: ${breakdown(t, onMain)}`);
       }
