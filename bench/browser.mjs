@@ -34,8 +34,11 @@
 //               Tasks API, which sees only tasks of 50 ms and more) during 10 s of playback at
 //               4x, with the sections loaded, while a busy node loop (another CPU-bound
 //               process, started here) runs beside the browser
-//   sweep       a 1,000-point sweep through the page's sweep panel: compute + draw, median;
-//               and the longest main-thread task over those sweeps, traced, with the busy loop
+//   sweep       a 1,000-point sweep through the page's sweep panel (two tasks since sweep18e: the
+//               engine's call, then the draw): from just after a painted frame to the chart drawn
+//               (compute, draw and the hop between), and to the painted chart (the end of the
+//               frame that shows it), medians; and the longest main-thread task over those
+//               sweeps, traced, with the busy loop
 //   wasm        bench/cases.json through the page's engine file (bench/measure.js)
 
 import { chromium } from 'playwright-core';
@@ -347,18 +350,33 @@ try {
     let runs, tasks, sweepThreadMs;
     try {
       await browser.startTracing(page, { categories: TRACE_CATEGORIES });
+      // Since sweep18e the panel sweeps in two tasks of its own (the engine's call, then the draw
+      // of its answer) and set() is a promise of the drawn chart, so each sweep is timed to the
+      // painted chart: the clock starts just after a painted frame (a MessageChannel message
+      // posted from a rAF callback, which runs once that frame is painted), and stops at the end
+      // of the frame that shows the chart (the same message, from the next rAF after the draw).
+      // Beside it: the time to the chart drawn (compute, draw and the hop between their tasks),
+      // and whether it was drawn before the next frame began (then that frame shows it).
       runs = await page.evaluate(async () => {
         const lab = window.retryLabClients && window.retryLabClients.sweep;
         if (!lab) return null;
+        const afterFrame = () => new Promise((ok) => requestAnimationFrame(() => {
+          const channel = new MessageChannel();
+          channel.port1.onmessage = () => ok(performance.now());
+          channel.port2.postMessage(0);
+        }));
         const list = [];
         for (let i = 0; i < 17; ++i) {
+          await afterFrame();
           const t0 = performance.now();
-          lab.set({ vary: 'deadlineMs', from: 0, to: 20000 + i, points: 1000 });
-          document.body.getBoundingClientRect();
-          const total = performance.now() - t0;
-          const { computeMs, drawMs, points } = lab.getTimings();
-          list.push({ points, computeMs, drawMs, totalMs: total });
-          await new Promise((ok) => requestAnimationFrame(() => ok()));
+          let frameBegun = false;
+          requestAnimationFrame(() => { frameBegun = true; });
+          // (A build before sweep18e draws inside set() and answers nothing: its timings are read after.)
+          const { computeMs, drawMs, points } = (await lab.set({ vary: 'deadlineMs', from: 0, to: 20000 + i, points: 1000 })) || lab.getTimings();
+          const drawn = performance.now();
+          const nextFrame = !frameBegun; // drawn before the next frame began: that frame shows it
+          const painted = await afterFrame();
+          list.push({ points, computeMs, drawMs, totalMs: drawn - t0, paintedMs: painted - t0, nextFrame });
         }
         return list.slice(2);
       });
@@ -372,6 +390,8 @@ try {
       points: runs[0].points, runs: runs.length,
       computeMs: median(runs.map((r) => r.computeMs)), drawMs: median(runs.map((r) => r.drawMs)),
       totalMs: median(runs.map((r) => r.totalMs)), maxTotalMs: Math.max(...runs.map((r) => r.totalMs)),
+      paintedMs: median(runs.map((r) => r.paintedMs)), maxPaintedMs: Math.max(...runs.map((r) => r.paintedMs)),
+      inNextFrame: runs.filter((r) => r.nextFrame).length,
     };
     await context.close();
   }

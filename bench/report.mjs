@@ -132,8 +132,16 @@ const budgets = [
     verdict(herdWasm / herd.native <= BUDGET.herdRatio, 'issue 7; the slower of the two')],
 ];
 if (browser.sweep) {
-  budgets.push(['1,000-point sweep in the page', `compute ${ms(browser.sweep.computeMs)} + draw ${ms(browser.sweep.drawMs)}; with layout ${ms(browser.sweep.totalMs)}`,
-    'one frame (16.7 ms)', verdict(browser.sweep.totalMs <= 16.7, `issue 9; median${browser.sweep.busyLoop ? ', the busy loop running' : ''}`)]);
+  // Since sweep18e a sweep is two tasks (the engine's call, then the draw) and the bench times
+  // it from just after a painted frame to the chart drawn, and to the end of the frame that
+  // shows it (bench/browser.mjs). The verdict: the chart drawn within one frame of the request,
+  // so that the next frame shows it; the painted time (a frame's wait included) is beside it.
+  const sw = browser.sweep;
+  const painted = sw.paintedMs !== undefined;
+  budgets.push(['1,000-point sweep in the page', painted
+    ? `drawn ${ms(sw.totalMs)} after the request (compute ${ms(sw.computeMs)} + draw ${ms(sw.drawMs)}); painted ${ms(sw.paintedMs)} (max ${ms(sw.maxPaintedMs)}), in the next frame for ${sw.inNextFrame} of ${sw.runs}`
+    : `compute ${ms(sw.computeMs)} + draw ${ms(sw.drawMs)}; with layout ${ms(sw.totalMs)}`,
+    'one frame (16.7 ms)', verdict(sw.totalMs <= 16.7, `issue 9; median${painted ? ', from just after a painted frame to the chart drawn, which the next frame paints' : ''}${sw.busyLoop ? ', the busy loop running' : ''}`)]);
 }
 if (browser.engineStart) {
   const e = browser.engineStart;

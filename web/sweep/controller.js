@@ -5,13 +5,12 @@
 // A sweep runs a frame after the change that asked for it (so the experiment redraws first,
 // and several changes in one frame make one sweep), and only while the panel is on screen: a
 // reader working the experiment far above pays nothing for it. (The first is made when the
-// page is idle.) The panel's data-sweep-state is "pending" until the sweep it shows is the
-// current one, then "ready".
-//
-// Each sweep leaves two performance measures, "retrylab sweep compute" (the engine call) and
-// "retrylab sweep draw" (building and mounting the chart and the list), for the benchmark.
+// page is idle.) It is two short tasks, the engine's call then the draw of its answer (below,
+// request()), and the browser's next frame lays it out and paints it; getTimings() says how
+// long the call and the draw took, for the benchmark. The panel's data-sweep-state is
+// "pending" until the sweep it shows is the current one, then "ready".
 
-import { mount, show } from '../dom.js';
+import { mount, patchKnown, show } from '../dom.js';
 import { makeIds } from '../views/controls.js';
 import { boundaryListView, sweepChartView, sweepTableView } from './chart.js';
 import { sweepFrameView } from './frame.js';
@@ -35,6 +34,7 @@ export function createSweep(root, { sweep, load, numbers, idPrefix = 'sw-' }) {
   let cursor = 0;
   let scale = null;
   let drawnWidth = 0;
+  let boxWidth = 0; // the chart box's width as the ResizeObserver last saw it (0: not yet)
   let timings = null;
 
   root.replaceChildren(mount(sweepFrameView(id, form, choices), doc));
@@ -44,10 +44,15 @@ export function createSweep(root, { sweep, load, numbers, idPrefix = 'sw-' }) {
     readout: $('readout'), runPoint: $('run-point'), details: $('details'), table: $('table'), unit: $('unit'),
   };
 
+  // A text written only when it changed: the same text written again is a new text node to lay out.
+  const setText = (el, text) => {
+    if (el.textContent !== text) el.textContent = text;
+  };
+
   function drawErrors(errors) {
     for (const k of ['from', 'to', 'points', 'general']) {
       const text = k === 'general' ? (errors.general || errors.vary || '') : (errors[k] || '');
-      $(`${k}-error`).textContent = text;
+      setText($(`${k}-error`), text);
       const box = $(k);
       if (box) {
         if (errors[k]) box.setAttribute('aria-invalid', 'true');
@@ -55,7 +60,7 @@ export function createSweep(root, { sweep, load, numbers, idPrefix = 'sw-' }) {
       }
     }
     const any = Object.keys(errors).length > 0;
-    if (any && !errors.general && !errors.vary) $('general-error').textContent = 'Showing the last good sweep until the highlighted value is fixed.';
+    if (any && !errors.general && !errors.vary) setText($('general-error'), 'Showing the last good sweep until the highlighted value is fixed.');
     root.classList.toggle('sw-stale', any);
   }
 
@@ -73,7 +78,7 @@ export function createSweep(root, { sweep, load, numbers, idPrefix = 'sw-' }) {
     els.chart.setAttribute('aria-valuemax', String(result.points[result.points.length - 1].value));
     els.chart.setAttribute('aria-valuenow', String(p.value));
     els.chart.setAttribute('aria-valuetext', text);
-    els.readout.textContent = `Point ${(cursor + 1).toLocaleString('en-US')} of ${result.points.length.toLocaleString('en-US')}. ${text}.`;
+    setText(els.readout, `Point ${(cursor + 1).toLocaleString('en-US')} of ${result.points.length.toLocaleString('en-US')}. ${text}.`);
     const line = els.chart.querySelector('.sw-cursor line');
     if (line && scale) {
       const x = scale.x(p.value);
@@ -86,27 +91,59 @@ export function createSweep(root, { sweep, load, numbers, idPrefix = 'sw-' }) {
     if (result && els.details.open) show(els.table, sweepTableView(result, vary(result.vary)));
   }
 
+  // The chart is patched in place (only the attributes that changed are written), in a box of
+  // a fixed height (sweep.css): the browser restyles and lays out only what changed.
   function drawChart() {
-    drawnWidth = els.chart.clientWidth || 720;
+    drawnWidth = boxWidth || els.chart.clientWidth || 720;
     const drawn = sweepChartView(result, vary(result.vary), { width: drawnWidth, cursor });
     scale = drawn.scale;
-    show(els.chart, drawn.tree);
+    patchKnown(els.chart, drawn.tree);
   }
 
   function draw() {
     drawChart();
     const v = vary(result.vary);
-    els.summary.textContent = summaryWords(result, v);
-    show(els.boundaries, boundaryListView(result, v, idPrefix));
-    els.unit.textContent = v.unit === 'ms' ? 'From and To are in milliseconds.' : 'From and To are numbers of retries; one point per whole number.';
+    setText(els.summary, summaryWords(result, v));
+    patchKnown(els.boundaries, boundaryListView(result, v, idPrefix));
+    setText(els.unit, v.unit === 'ms' ? 'From and To are in milliseconds.' : 'From and To are numbers of retries; one point per whole number.');
     drawCursor();
     drawTable();
   }
 
   let visible = false;
-  let pending = false;
+  let pending = false; // the run or the form changed since the last sweep was asked for
   let scheduled = false;
   const setState = (state) => { root.dataset.sweepState = state; };
+
+  // A sweep is two tasks of its own (issue 18: each main-thread task a few milliseconds, so a
+  // busy machine that stretches it several times over still keeps it under 50 ms): one asks the
+  // engine, the next draws the answer; the browser lays out and paints it in its next frame.
+  // Requests made before the first task runs make one sweep, of the form as it is then; an
+  // answer is drawn only if no sweep was asked for after it (nor a form found wrong), so the
+  // chart never shows an older request than the newest, nor parts of two.
+  const tasks = new view.MessageChannel();
+  const COMPUTE = 0;
+  const DRAW = 1;
+  let computeAsked = false;
+  let answer = null; // the newest answer, until its draw: { sweep, computeMs }
+  let waiting = []; // set()'s promises, kept until the newest request is drawn or refused
+  tasks.port1.onmessage = (event) => (event.data === COMPUTE ? compute() : drawAnswer());
+
+  function request() {
+    if (computeAsked) return;
+    computeAsked = true;
+    tasks.port2.postMessage(COMPUTE);
+  }
+  const busy = () => computeAsked || answer !== null;
+
+  // The newest request is on the page (drawn, or its errors shown): the panel is ready.
+  function settled() {
+    if (pending || busy()) return;
+    setState('ready');
+    const done = waiting;
+    waiting = [];
+    for (const resolve of done) resolve(timings);
+  }
 
   // Sweep in the next frame, once the panel is visible.
   function schedule() {
@@ -114,53 +151,51 @@ export function createSweep(root, { sweep, load, numbers, idPrefix = 'sw-' }) {
     setState('pending');
     if (!visible || scheduled) return;
     scheduled = true;
-    view.requestAnimationFrame(() => view.setTimeout(() => {
+    view.requestAnimationFrame(() => {
       scheduled = false;
-      if (pending && visible) run();
-    }, 0));
+      if (pending && visible) request();
+    });
   }
 
   const currentKey = () => JSON.stringify([sweepKey(inputs, form.vary), form]);
 
-  function run() {
+  function refuse(errors) {
+    answer = null; // an older answer in flight is not drawn over the message
+    drawErrors(errors);
+    settled();
+  }
+
+  function compute() {
+    computeAsked = false;
     pending = false;
-    setState('ready');
-    if (!inputs) return;
+    if (!inputs) return settled();
     key = currentKey();
-    const { request, errors } = requestFromForm(form, inputs);
-    if (Object.keys(errors).length) {
-      drawErrors(errors);
-      return;
-    }
-    perf.mark('retrylab-sweep-start');
-    const next = sweep(request);
-    perf.mark('retrylab-sweep-computed');
-    if (!next || next.ok !== true) {
-      drawErrors(errorsByField((next && next.errors) || [{ field: 'general', message: 'The engine returned no sweep.' }]));
-      return;
-    }
+    const { request: req, errors } = requestFromForm(form, inputs);
+    if (Object.keys(errors).length) return refuse(errors);
+    const t0 = perf.now();
+    const next = sweep(req);
+    const computeMs = perf.now() - t0;
+    if (!next || next.ok !== true) return refuse(errorsByField((next && next.errors) || [{ field: 'general', message: 'The engine returned no sweep.' }]));
+    answer = { sweep: next, computeMs };
+    tasks.port2.postMessage(DRAW);
+  }
+
+  function drawAnswer() {
+    if (!answer) return; // already drawn, or refused since
+    const a = answer;
+    answer = null;
+    if (computeAsked) return; // a newer request is on its way: this one is never shown
+    const t0 = perf.now();
     const before = result;
-    result = next;
+    result = a.sweep;
     // Keep the cursor on the same value when the range is the same field; else start where
     // the experiment is now.
     const here = before && before.vary === result.vary ? before.points[cursor].value : inputs[result.vary];
     cursor = nearestIndex(result.points, here === null || here === undefined ? Infinity : here);
     drawErrors({});
     draw();
-    perf.mark('retrylab-sweep-drawn');
-    // Only the latest sweep's measures are kept, so typing in the form does not grow a buffer.
-    perf.clearMeasures('retrylab sweep compute');
-    perf.clearMeasures('retrylab sweep draw');
-    const compute = perf.measure('retrylab sweep compute', 'retrylab-sweep-start', 'retrylab-sweep-computed');
-    const drawing = perf.measure('retrylab sweep draw', 'retrylab-sweep-computed', 'retrylab-sweep-drawn');
-    timings = {
-      points: result.points.length,
-      computeMs: compute ? compute.duration : null,
-      drawMs: drawing ? drawing.duration : null,
-    };
-    perf.clearMarks('retrylab-sweep-start');
-    perf.clearMarks('retrylab-sweep-computed');
-    perf.clearMarks('retrylab-sweep-drawn');
+    timings = { points: result.points.length, computeMs: a.computeMs, drawMs: perf.now() - t0 };
+    settled();
   }
 
   function moveTo(index) {
@@ -216,8 +251,9 @@ export function createSweep(root, { sweep, load, numbers, idPrefix = 'sw-' }) {
   });
   els.details.addEventListener('toggle', drawTable);
 
-  const resize = new view.ResizeObserver(() => {
-    if (result && Math.abs((els.chart.clientWidth || 720) - drawnWidth) > 1) {
+  const resize = new view.ResizeObserver((entries) => {
+    boxWidth = Math.round(entries[entries.length - 1].contentRect.width);
+    if (result && boxWidth && Math.abs(boxWidth - drawnWidth) > 1) {
       drawChart();
       drawCursor();
     }
@@ -232,7 +268,7 @@ export function createSweep(root, { sweep, load, numbers, idPrefix = 'sw-' }) {
   // when the reader arrives; later ones wait for the panel to be on screen.
   const whenIdle = view.requestIdleCallback ? (fn) => view.requestIdleCallback(fn, { timeout: 2000 }) : (fn) => view.setTimeout(fn, 200);
   whenIdle(() => {
-    if (!result && pending) run();
+    if (!result && pending) request();
   });
 
   return {
@@ -240,23 +276,27 @@ export function createSweep(root, { sweep, load, numbers, idPrefix = 'sw-' }) {
     update(nextInputs) {
       inputs = nextInputs;
       if (currentKey() !== key) schedule();
-      else if (pending) { // back to what the chart already shows
+      else if (pending) { // back to what the chart already shows (or is about to)
         pending = false;
-        setState('ready');
+        settled();
       }
     },
-    // Set the form and sweep now, visible or not (for the benchmark and for tests).
+    // Set the form and sweep, visible or not (for the benchmark and for tests): a promise of
+    // the panel showing it (the chart drawn, or the form's errors), resolved with getTimings().
     set(changes) {
       if (changes.vary && changes.vary !== form.vary) form = defaultForm(choices, changes.vary);
       form = { ...form, ...Object.fromEntries(Object.entries(changes).map(([k, v]) => [k, String(v)])) };
       els.vary.value = form.vary;
       for (const k of ['from', 'to', 'points']) $(k).value = form[k];
-      run();
+      setState('pending');
+      request();
+      return new Promise((resolve) => waiting.push(resolve));
     },
     getSweep: () => result,
     getCursor: () => cursor,
     getTimings: () => timings,
     destroy() {
+      tasks.port1.close();
       resize.disconnect();
       visibility.disconnect();
     },

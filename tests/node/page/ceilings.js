@@ -27,4 +27,6 @@
 // With task18d's fleet change (late answers counted without events) and input18d's client lab card
 // drawn near the screen (+0.3 KB) merged beside it (the sweep's worker not merged): 246.8 KB measured.
 // 247.3 KB with fleet18e's event loop in the fleet engine file (+419 bytes, 76,527 measured).
-export const SCROLLED_CEILING_BYTES = 247.3 * 1024;
+// 247.0 KB with sweep18e's sweep in two short tasks (the sections +171 bytes): 252,869 bytes measured.
+// Both merged (session 6): 253,405 bytes measured (247.5 KB).
+export const SCROLLED_CEILING_BYTES = 247.5 * 1024;

@@ -55,7 +55,9 @@ const LATER = [
   // 36.5 KB after session 4's merge (37,141 bytes measured: the traces' herd label and editor rows,
   // the client lab's card patched against its last tree). 36.6 KB with session 5's card drawn only
   // near the screen (input18d, web/explorable/near.js: 37,419 bytes measured, +278).
-  { what: 'the sections below the article', files: ['retrylab-sections.js', 'retrylab-sections.css'], ceiling: 36.6 * 1024, scrolled: true },
+  // 36.8 KB since a sweep is two short tasks, the engine's call then the draw, with the chart
+  // patched in place (sweep18e, issue 18's sweep task: 37,587 bytes measured, +171).
+  { what: 'the sections below the article', files: ['retrylab-sections.js', 'retrylab-sections.css'], ceiling: 36.8 * 1024, scrolled: true },
   // 5 KB until issue 15's SVG export gained its title, verdict and legend (5.4 KB).
   // 5.6 KB since the timeline's labels take a short form where the full one finds no room (+0.1 KB).
   // 5.8 KB since each timeline label names the event it belongs to, shaded with it (issue 15:
