@@ -7,7 +7,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { browserSuite, pageTest } from './lib/harness.js';
 import { serve, siteCopy, watchedPage } from './lib/sites.js';
-import { ID, futureCount, setInputs } from './lib/ui.js';
+import { ID, drawViews, futureCount, setInputs } from './lib/ui.js';
 
 const env = browserSuite();
 
@@ -114,6 +114,7 @@ describe('issue 15: the run on screen', () => {
 
   test('trace C’s Date header is in the experiment’s table, and the order is named', pageTest(env, {}, async ({ page }) => {
     await page.evaluate(() => window.retryLabTraces.selectTrace('C'));
+    await drawViews(page);
     const headers = await page.locator(`${ID('table')} tbody tr:first-child .answer-header`).allTextContents();
     assert.deepEqual(headers, ['Date: Sun, 29 Nov 2026 10:00:00 GMT', 'Retry-After: Sun, 29 Nov 2026 10:00:07 GMT']);
     assert.match(await page.locator('#experiment .prose').textContent(), /order o-17 for 49\.00/);

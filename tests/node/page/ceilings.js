@@ -26,4 +26,6 @@
 // node: 252,151 bytes measured.
 // With task18d's fleet change (late answers counted without events) and input18d's client lab card
 // drawn near the screen (+0.3 KB) merged beside it (the sweep's worker not merged): 246.8 KB measured.
-export const SCROLLED_CEILING_BYTES = 246.9 * 1024;
+// 247.4 KB with input18e's views drawn after the change's frame while off screen (explorable/near.js
+// drawnOnScreen, run-view.js; retrylab.js 29,401 → 30,026 bytes gzipped, +0.6 KB), issue 18's input budget.
+export const SCROLLED_CEILING_BYTES = 247.5 * 1024;
