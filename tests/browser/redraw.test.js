@@ -315,10 +315,11 @@ describe('redrawing the experiment', () => {
       await window.__rl.offScreen();
       const offBefore = metrics.getBoundingClientRect().top >= innerHeight;
       const shrink = above.getBoundingClientRect().height;
-      window.__rl.change('680');
-      above.hidden = true; // the table's section, in view above them: what is below moves up by its height
+      // The change in an animation frame callback, as Chromium hands over a dragged slider's input.
       // Seen after that frame's layout, before its paint: a ResizeObserver made after the page's.
-      const inFrame = await new Promise((done) => {
+      const inFrame = await new Promise((done) => requestAnimationFrame(() => {
+        window.__rl.change('680');
+        above.hidden = true; // the table's section, in view above them: what is below moves up by its height
         const probe = document.createElement('div');
         document.body.append(probe);
         const ro = new ResizeObserver(() => {
@@ -328,7 +329,7 @@ describe('redrawing the experiment', () => {
           done({ onScreen: bottom > 0 && top < innerHeight, current: window.__rl.elapsed() === window.__rl.want() });
         });
         ro.observe(probe);
-      });
+      }));
       above.hidden = false;
       return { offBefore, shrink: shrink > 20, ...inFrame };
     });
