@@ -60,11 +60,13 @@ describe('issue 15: the run on screen', () => {
 
   test('the event list writes times as the rest of the page does, and the stop in the page’s words', pageTest(env, {}, async ({ page }) => {
     await page.evaluate(() => window.retryLabTraces.selectTrace('E'));
+    await drawViews(page);
     const texts = await page.locator(`${ID('events')} .event-text`).allTextContents();
     const times = texts.join(' ').match(/[\d,.]+ ms/g);
     assert.ok(times.includes('3,000 ms'), texts.join('\n'));
     for (const t of times) assert.match(t, /^\d{1,3}(,\d{3})*(\.\d{1,3})? ms$/, `"${t}" in the page's style`);
     await page.evaluate(() => window.retryLabTraces.selectTrace('D'));
+    await drawViews(page);
     const stop = (await page.locator(`${ID('events')} li.event-stop .event-text`).textContent()).replace('not yet shown: ', '');
     assert.equal(stop, 'the run stops after 1 attempt: that failure is not one the policy retries');
   }));
