@@ -209,8 +209,13 @@ describe('redrawing the experiment', () => {
       // After the frame, once the main thread is idle (this callback is asked for after the page's).
       const afterPaint = await new Promise((done) => requestIdleCallback(() => done(elapsed() === want())));
       document.querySelector('#rl-metrics').scrollIntoView({ block: 'center' });
-      await frame();
-      await frame();
+      // once the page's IntersectionObserver has said they are on screen (this one's report comes after it)
+      await new Promise((done) => {
+        const io = new IntersectionObserver((entries) => {
+          if (entries[entries.length - 1].isIntersecting) { io.disconnect(); requestAnimationFrame(() => requestAnimationFrame(done)); }
+        });
+        io.observe(document.querySelector('#rl-metrics'));
+      });
       change('520');
       const onScreenInTask = elapsed() === want();
       return { below, inTask, inFrame, afterPaint, onScreenInTask };
@@ -301,6 +306,7 @@ describe('redrawing the experiment', () => {
     await page.keyboard.press('PageDown');
     await page.keyboard.press('PageDown');
     firstFrames.keys = await page.evaluate(async () => {
+      for (let i = 0; i < 300 && scrollY === 0; ++i) await window.__rl.frame(); // the scroll has begun
       await window.__rl.settled();
       window.__w.stop();
       return window.__w.seen[0];

@@ -81,7 +81,7 @@ export function createRunView(root, id, view, { lazy = false } = {}) {
     eventItems = [...els.events.querySelectorAll('li')];
   };
   // The precise views and the timeline, each drawn now if it is on screen, else once the frame
-  // that shows the change is painted (offScreen below).
+  // that shows the change is painted, or in the frame that brings it on screen (near.js drawnOnScreen).
   const later = lazy ? drawnOnScreen(view, [
     [els.timeline, (r) => drawTimeline(r)],
     [els.events, (r) => drawEvents(r, shown && shown.result === r ? shown.playback : runPlayback)],
