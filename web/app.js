@@ -55,7 +55,11 @@ const newsworthy = (a, b) => a.result !== b.result || a.trace !== b.trace || a.h
 // into index.html with this very function (web/prerender.mjs): the frame is taken as it is and
 // every first draw below finds what it would write already there, so the page's first frame
 // is its HTML's (issue 15/18: the script attaches the behaviour, it does not redraw).
-export function createExplorable(root, engine, { idPrefix = 'rl-', opening = null, schema = null, ready = () => true, ensure = null, hydrate = false } = {}) {
+//
+// `lazy`: the timeline, event list, table and metrics are drawn in a change's frame only if they
+// are on screen; off screen, after that frame is painted, or in the frame that brings them on
+// screen (explorable/near.js `drawnOnScreen`; issue 18). index.html's explorable only.
+export function createExplorable(root, engine, { idPrefix = 'rl-', opening = null, schema = null, ready = () => true, ensure = null, hydrate = false, lazy = false } = {}) {
   const id = makeIds(idPrefix);
   const compute = guardedCompute(engine);
   opening = opening || compute({});
@@ -79,7 +83,7 @@ export function createExplorable(root, engine, { idPrefix = 'rl-', opening = nul
   const view = root.ownerDocument.defaultView;
   const reducedMotion = view.matchMedia('(prefers-reduced-motion: reduce)');
   const announce = $('announce');
-  const run = createRunView(root, id, view);
+  const run = createRunView(root, id, view, { lazy });
   const inForce = $('in-force');
   const drawPlayhead = () => run.drawPlayhead(state.result, state.playback);
 
@@ -206,6 +210,9 @@ export function createExplorable(root, engine, { idPrefix = 'rl-', opening = nul
     setFields: (changes) => setFields(changes, null),
     // Open the full control panel (as the reader's first interaction does), focus left alone.
     openInputs: () => openInputs(false),
+    // Draw now the views that wait off screen for the main thread's next idle moment (`lazy`:
+    // explorable/near.js drawnOnScreen); tests read them this way without scrolling to them.
+    drawViews: () => run.drawViews(),
     // `trace`: the policy trace the inputs are ('A'…'F', 'custom'; see web/traces/), kept in
     // state.trace; `herd`, `custom`, `client`: the sections' part of the state, set in the same step.
     // A load the engine refuses changes nothing but the errors.

@@ -117,7 +117,7 @@ async function start(doc) {
   try {
     // index.html holds the explorable drawn for the opening run (web/prerender.mjs): taken as it is.
     const hydrate = Boolean(data) && root.firstElementChild !== null && root.firstElementChild.classList.contains('rl');
-    app = createExplorable(root, engines.engine, data ? { opening: data.opening, schema: data.schema, ready: engines.ready, ensure: needEngine, hydrate } : {});
+    app = createExplorable(root, engines.engine, data ? { opening: data.opening, schema: data.schema, ready: engines.ready, ensure: needEngine, hydrate, lazy: true } : {});
   } catch (error) {
     showFailure(doc, error.message); // an engine that loads but cannot compute the opening run
     return;

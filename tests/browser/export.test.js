@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { assertClean, browserSuite, openPage } from './lib/harness.js';
 import { parseCsv } from './lib/sites.js';
-import { ID } from './lib/ui.js';
+import { ID, drawViews } from './lib/ui.js';
 import { linkCodec } from '../../web/share/codec.js';
 import { CSV_HEADINGS, answersCsv, csvCell } from '../../web/export/csv.js';
 import { timelineSvg } from '../../web/export/svg.js';
@@ -71,6 +71,7 @@ describe('exports', () => {
       const [head, ...rows] = parseCsv(file.text);
       assert.deepEqual(head, CSV_HEADINGS);
       // The table as the page shows it: cells' text, and the wait's two parts.
+      await drawViews(page);
       const table = await page.locator(`${ID('table')} tbody tr`).evaluateAll((trs) => trs.map((tr) => ({
         cells: [...tr.cells].map((c) => c.textContent),
         waitMs: tr.querySelector('.wait-ms')?.textContent ?? null,

@@ -7,7 +7,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { browserSuite, pageTest } from './lib/harness.js';
 import { serve, siteCopy, watchedPage } from './lib/sites.js';
-import { ID, futureCount, setInputs } from './lib/ui.js';
+import { ID, drawViews, futureCount, setInputs } from './lib/ui.js';
 
 const env = browserSuite();
 
@@ -60,11 +60,13 @@ describe('issue 15: the run on screen', () => {
 
   test('the event list writes times as the rest of the page does, and the stop in the page’s words', pageTest(env, {}, async ({ page }) => {
     await page.evaluate(() => window.retryLabTraces.selectTrace('E'));
+    await drawViews(page);
     const texts = await page.locator(`${ID('events')} .event-text`).allTextContents();
     const times = texts.join(' ').match(/[\d,.]+ ms/g);
     assert.ok(times.includes('3,000 ms'), texts.join('\n'));
     for (const t of times) assert.match(t, /^\d{1,3}(,\d{3})*(\.\d{1,3})? ms$/, `"${t}" in the page's style`);
     await page.evaluate(() => window.retryLabTraces.selectTrace('D'));
+    await drawViews(page);
     const stop = (await page.locator(`${ID('events')} li.event-stop .event-text`).textContent()).replace('not yet shown: ', '');
     assert.equal(stop, 'the run stops after 1 attempt: that failure is not one the policy retries');
   }));
@@ -114,6 +116,7 @@ describe('issue 15: the run on screen', () => {
 
   test('trace C’s Date header is in the experiment’s table, and the order is named', pageTest(env, {}, async ({ page }) => {
     await page.evaluate(() => window.retryLabTraces.selectTrace('C'));
+    await drawViews(page);
     const headers = await page.locator(`${ID('table')} tbody tr:first-child .answer-header`).allTextContents();
     assert.deepEqual(headers, ['Date: Sun, 29 Nov 2026 10:00:00 GMT', 'Retry-After: Sun, 29 Nov 2026 10:00:07 GMT']);
     assert.match(await page.locator('#experiment .prose').textContent(), /order o-17 for 49\.00/);

@@ -114,8 +114,11 @@ describe('redrawing the experiment', () => {
   // (web/dom.js patchKnown), not read back from the DOM. Whatever runs they went through, they
   // must stand as a fresh page draws the same run at the same playhead.
   test('after a string of different runs the views are what a fresh page draws for the last one', pageTest(env, { sections: false }, async ({ page }) => {
-    const views = (p) => p.evaluate(() => Object.fromEntries(['verdict', 'now', 'lanes', 'timeline', 'table', 'metrics', 'seek-marks', 'events']
-      .map((name) => [name, document.querySelector(`#rl-${name}`).innerHTML])));
+    const views = (p) => p.evaluate(() => {
+      window.retryLab.drawViews(); // off screen, they are drawn after the change's frame
+      return Object.fromEntries(['verdict', 'now', 'lanes', 'timeline', 'table', 'metrics', 'seek-marks', 'events']
+        .map((name) => [name, document.querySelector(`#rl-${name}`).innerHTML]));
+    });
     const runs = [
       { maxRetries: 0 }, { maxRetries: 4, baseBackoffMs: 300 }, { scenario: 'HTTP 503 twice, then succeeds', idempotencyKey: true },
       { clientTimeoutMs: 900 }, { deadlineMs: 2500 }, { idempotencyKey: false, maxRetries: 2 },
@@ -136,7 +139,10 @@ describe('redrawing the experiment', () => {
   }));
 
   test('a run with fewer attempts drops the rows and events it no longer has', pageTest(env, { sections: false }, async ({ page }) => {
-    const count = () => page.evaluate(() => [document.querySelectorAll('#rl-table tbody tr').length, document.querySelectorAll('#rl-events li').length]);
+    const count = () => page.evaluate(() => {
+      window.retryLab.drawViews(); // off screen, they are drawn after the change's frame
+      return [document.querySelectorAll('#rl-table tbody tr').length, document.querySelectorAll('#rl-events li').length];
+    });
     const [rows, events] = await count();
     await page.locator(ID('maxRetries')).fill('0');
     const [fewerRows, fewerEvents] = await count();
@@ -182,5 +188,172 @@ describe('redrawing the experiment', () => {
     assert.ok(writes > 0, 'scrolled to, it is drawn');
     const shown = expected.toLocaleString('en-US');
     assert.ok(inFrame.includes(`${shown} ms`), `the frame that scrolls to the card shows the current run (${expected} ms): ${inFrame}`);
+  }));
+  // The page's own explorable (web/main.js `lazy`, explorable/near.js drawnOnScreen): the
+  // timeline, event list, table and metrics are below the first screen while a reader works
+  // the inputs at the top, and are drawn after the change's frame is painted, not in it.
+  test('a change draws the views off screen after its painted frame, and those on screen in it', pageTest(env, { sections: false }, async ({ page }) => {
+    const seen = await page.evaluate(async () => {
+      const frame = () => new Promise((done) => requestAnimationFrame(() => done()));
+      const box = document.querySelector('#rl-baseBackoffMs');
+      const elapsed = () => document.querySelector('#rl-metrics [data-metric="elapsed"] dd').textContent.trim();
+      const want = () => `${window.retryLab.getState().result.metrics.elapsedMs.toLocaleString('en-US')} ms`;
+      const change = (value) => { box.value = value; box.dispatchEvent(new Event('input', { bubbles: true })); };
+      scrollTo(0, 0);
+      await frame();
+      await frame();
+      const below = document.querySelector('#rl-metrics').getBoundingClientRect().top > innerHeight;
+      change('450');
+      const inTask = elapsed() === want();
+      const inFrame = await new Promise((done) => requestAnimationFrame(() => done(elapsed() === want())));
+      // After the frame, once the main thread is idle (this callback is asked for after the page's).
+      const afterPaint = await new Promise((done) => requestIdleCallback(() => done(elapsed() === want())));
+      document.querySelector('#rl-metrics').scrollIntoView({ block: 'center' });
+      // once the page's IntersectionObserver has said they are on screen (this one's report comes after it)
+      await new Promise((done) => {
+        const io = new IntersectionObserver((entries) => {
+          if (entries[entries.length - 1].isIntersecting) { io.disconnect(); requestAnimationFrame(() => requestAnimationFrame(done)); }
+        });
+        io.observe(document.querySelector('#rl-metrics'));
+      });
+      change('520');
+      const onScreenInTask = elapsed() === want();
+      return { below, inTask, inFrame, afterPaint, onScreenInTask };
+    });
+    assert.deepEqual(seen, { below: true, inTask: false, inFrame: false, afterPaint: true, onScreenInTask: true });
+  }));
+
+  test('with the idle draw held back, the views are current in the frame that brings them on screen: a scroll, a jump link, the keyboard, a layout shift', pageTest(env, { sections: false }, async ({ page }) => {
+    await page.evaluate(() => {
+      window.requestIdleCallback = () => 0; // the page's draw after the painted frame never comes
+      window.cancelIdleCallback = () => {};
+      window.__rl = {
+        elapsed: () => document.querySelector('#rl-metrics [data-metric="elapsed"] dd').textContent.trim(),
+        want: () => `${window.retryLab.getState().result.metrics.elapsedMs.toLocaleString('en-US')} ms`,
+        change(value) {
+          const box = document.querySelector('#rl-baseBackoffMs');
+          box.value = value;
+          box.dispatchEvent(new Event('input', { bubbles: true }));
+        },
+        frame: () => new Promise((done) => requestAnimationFrame(() => done())),
+        // Whether the metrics are current in each frame that shows them, seen after the frame's
+        // layout and before its paint: a ResizeObserver made after the page's, its box observed
+        // afresh in each frame (its first report of a box comes after that frame's layout).
+        watch() {
+          const seen = [];
+          const metrics = document.querySelector('#rl-metrics');
+          const probe = document.createElement('div');
+          document.body.append(probe);
+          const ro = new ResizeObserver(() => {
+            const { top, bottom } = metrics.getBoundingClientRect();
+            if (bottom > 0 && top < innerHeight) seen.push(window.__rl.elapsed() === window.__rl.want());
+          });
+          let on = true;
+          (function look() {
+            ro.unobserve(probe);
+            ro.observe(probe);
+            if (on) requestAnimationFrame(look);
+          }());
+          return { seen, stop: () => { on = false; ro.disconnect(); probe.remove(); } };
+        },
+        // At the page's top, once the page's IntersectionObserver has said the metrics are off
+        // screen (this one's report comes in the same task, after the page's).
+        offScreen: () => new Promise((done) => {
+          const io = new IntersectionObserver((entries) => {
+            if (!entries[entries.length - 1].isIntersecting) {
+              io.disconnect();
+              // and two frames more, for the page's own observer's report on a loaded machine
+              requestAnimationFrame(() => requestAnimationFrame(() => done()));
+            }
+          });
+          io.observe(document.querySelector('#rl-metrics'));
+        }),
+        // Resolves once the page has not scrolled for ten frames running.
+        settled: () => new Promise((done) => {
+          let last = scrollY;
+          let still = 0;
+          (function poll() {
+            still = scrollY === last ? still + 1 : 0;
+            last = scrollY;
+            if (still >= 10) done();
+            else requestAnimationFrame(poll);
+          }());
+        }),
+        async atTop(value) {
+          scrollTo(0, 0);
+          await this.offScreen();
+          this.change(value);
+          await this.frame();
+          return this.elapsed() !== this.want(); // waiting, off screen
+        },
+      };
+    });
+    const waits = [];
+    const firstFrames = {};
+    // A scroll.
+    waits.push(await page.evaluate(() => window.__rl.atTop('450')));
+    firstFrames.scroll = await page.evaluate(async () => {
+      const w = window.__rl.watch();
+      document.querySelector('#rl-metrics').scrollIntoView({ block: 'center' });
+      for (let i = 0; i < 3; ++i) await window.__rl.frame();
+      w.stop();
+      return w.seen[0];
+    });
+    // The keyboard, as a reader presses it: Page Down twice from the top (End goes past them, to
+    // the article's end), Chromium's smooth scroll over several frames.
+    waits.push(await page.evaluate(() => window.__rl.atTop('610')));
+    await page.evaluate(() => { window.__w = window.__rl.watch(); document.activeElement?.blur(); });
+    await page.keyboard.press('PageDown');
+    await page.keyboard.press('PageDown');
+    firstFrames.keys = await page.evaluate(async () => {
+      for (let i = 0; i < 300 && scrollY === 0; ++i) await window.__rl.frame(); // the scroll has begun
+      await window.__rl.settled();
+      window.__w.stop();
+      return window.__w.seen[0];
+    });
+    // A layout shift in the change's own frame: the metrics just below the screen, then the
+    // change and something above them shrinking bring them up into view without a scroll.
+    firstFrames.shift = await page.evaluate(async () => {
+      const metrics = document.querySelector('#rl-metrics');
+      const above = document.querySelector('#rl-table').closest('section');
+      scrollBy(0, metrics.getBoundingClientRect().top - innerHeight - 20);
+      await window.__rl.settled();
+      await window.__rl.offScreen();
+      const offBefore = metrics.getBoundingClientRect().top >= innerHeight;
+      const shrink = above.getBoundingClientRect().height;
+      // The change in an animation frame callback, as Chromium hands over a dragged slider's input.
+      // Seen after that frame's layout, before its paint: a ResizeObserver made after the page's.
+      const inFrame = await new Promise((done) => requestAnimationFrame(() => {
+        window.__rl.change('680');
+        above.hidden = true; // the table's section, in view above them: what is below moves up by its height
+        const probe = document.createElement('div');
+        document.body.append(probe);
+        const ro = new ResizeObserver(() => {
+          ro.disconnect();
+          probe.remove();
+          const { top, bottom } = metrics.getBoundingClientRect();
+          done({ onScreen: bottom > 0 && top < innerHeight, current: window.__rl.elapsed() === window.__rl.want() });
+        });
+        ro.observe(probe);
+      }));
+      above.hidden = false;
+      return { offBefore, shrink: shrink > 20, ...inFrame };
+    });
+    // A jump link (last: the fragment it leaves in the address keeps the page scrolled to it).
+    waits.push(await page.evaluate(() => window.__rl.atTop('520')));
+    firstFrames.link = await page.evaluate(async () => {
+      const w = window.__rl.watch();
+      const a = document.createElement('a');
+      a.href = '#rl-metrics';
+      a.textContent = 'metrics';
+      document.body.append(a);
+      a.click();
+      for (let i = 0; i < 3; ++i) await window.__rl.frame();
+      w.stop();
+      a.remove();
+      return w.seen[0];
+    });
+    assert.deepEqual(waits, [true, true, true], 'each change left the metrics off screen waiting');
+    assert.deepEqual(firstFrames, { scroll: true, link: true, keys: true, shift: { offBefore: true, shrink: true, onScreen: true, current: true } });
   }));
 });

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO, assertClean, browserSuite, openPage } from './lib/harness.js';
 import { random } from './lib/engine.js';
-import { ID, metricsOf } from './lib/ui.js';
+import { ID, drawViews, metricsOf } from './lib/ui.js';
 import { MAX_LINK_LENGTH, attributeName, isLink, linkCodec } from '../../web/share/codec.js';
 import { acceptInputs } from '../../web/share/accept.js';
 import { readLink } from '../../web/share/link.js';
@@ -350,6 +350,7 @@ describe('links in the browser', () => {
     const opened = await openAt(`#v=1&operation=create&operationId=${encodeURIComponent(id)}`);
     const { page } = opened;
     assert.equal(await noticeText(page), null);
+    await drawViews(page);
     assert.ok((await page.locator(ID('table')).textContent()).includes(`record #1 for ${id}`));
     assert.ok((await page.locator(ID('events')).textContent()).includes(id));
     assert.equal(await page.evaluate(() => [document.querySelectorAll('img').length, window.__pwned]).then(JSON.stringify), '[0,null]');

@@ -13,6 +13,7 @@ import { tableView } from '../views/table.js';
 import { metricsView, nowQuestionView, nowView, questionView, verdictView } from '../views/metrics.js';
 import { ms, seconds } from '../format.js';
 import { setAttr, setText } from './write.js';
+import { drawnOnScreen } from './near.js';
 
 const MARK_HALF = 8; // half the widest mark on the timeline (a commit's diamond is 14 px)
 
@@ -21,7 +22,7 @@ export function valueText(result, playback) {
   return `${seconds(t)} — ${momentPhrase(result, t, playback.shown)}`;
 }
 
-export function createRunView(root, id, view) {
+export function createRunView(root, id, view, { lazy = false } = {}) {
   const $ = (name) => root.querySelector(`#${id(name)}`);
   const els = {
     verdict: $('verdict'), now: $('now'), timeline: $('timeline'), events: $('events'), table: $('table'),
@@ -75,18 +76,37 @@ export function createRunView(root, id, view) {
   // Each view but the event list is drawn by patchKnown (web/dom.js: compared with the tree it
   // drew last, not read back from the DOM); the event list's marks are also written by
   // drawPlayhead, so it is patched against the DOM.
+  const drawEvents = (result, playback) => {
+    patch(els.events, eventsView(result, playback ? playback.shown : Infinity));
+    eventItems = [...els.events.querySelectorAll('li')];
+  };
+  // The precise views and the timeline, each drawn now if it is on screen, else once the frame
+  // that shows the change is painted, or in the frame that brings it on screen (near.js drawnOnScreen).
+  const later = lazy ? drawnOnScreen(view, [
+    [els.timeline, (r) => drawTimeline(r)],
+    [els.events, (r) => drawEvents(r, shown && shown.result === r ? shown.playback : runPlayback)],
+    [els.table, (r) => patchKnown(els.table, tableView(r))],
+    [els.metrics, (r) => patchKnown(els.metrics, metricsView(r))],
+  ], root.querySelector('.rl-results'), () => drawn, (boxes) => {
+    if (shown && (boxes.includes(els.timeline) || boxes.includes(els.events))) drawPlayhead(shown.result, shown.playback);
+  }) : null;
+
+  let runPlayback = null; // the playhead drawRun was given
   function drawRun(result, playback = null) {
     if (drawn === result) return;
     if (drawn) asking = false; // a new run is the reader's own: its verdict is shown at once
+    drawn = result;
+    runPlayback = playback;
     drawVerdict(result);
-    drawTimeline(result);
-    patch(els.events, eventsView(result, playback ? playback.shown : Infinity));
-    eventItems = [...els.events.querySelectorAll('li')];
-    patchKnown(els.table, tableView(result));
-    patchKnown(els.metrics, metricsView(result));
+    if (later) later.request();
+    else {
+      drawTimeline(result);
+      drawEvents(result, playback);
+      patchKnown(els.table, tableView(result));
+      patchKnown(els.metrics, metricsView(result));
+    }
     const warp = warpOf(result);
     patchKnown(els.seekMarks, seekMarksView(result, (t) => secondsAt(t, warp)));
-    drawn = result;
   }
 
   // The run as the page's HTML already shows it, drawn by the build for this playhead
@@ -95,6 +115,7 @@ export function createRunView(root, id, view) {
   function adopt(result, playback) {
     drawn = result;
     shown = { result, playback };
+    if (later) later.adopt(result);
     eventItems = [...els.events.querySelectorAll('li')];
     if (timelineWidth) timeline = drawnTimeline(timelineWidth, null);
   }
@@ -103,7 +124,7 @@ export function createRunView(root, id, view) {
     shown = { result, playback };
     if (asking && playback.shown >= result.events.length && playback.s >= INSPECTION_SECONDS) answer();
     const t = msAt(playback.s, warpOf(result));
-    if (timeline) {
+    if (timeline && !(later && later.waits(els.timeline))) {
       const scale = timeline.scale || (timeline.scale = timelineView(drawn, { width: timeline.width }).scale);
       const px = scale.x0 + Math.min(1, scale.max > 0 ? t / scale.max : 0) * scale.plot;
       // At the run's end everything drawn is past: no veil, and no playhead through the last
@@ -118,7 +139,7 @@ export function createRunView(root, id, view) {
       setAttr(timeline.veil, 'width', ended ? 0 : Math.max(0, scale.right - veilX));
       shadeLabels(timeline.labels, { shown: playback.shown, tMs: t, ended });
     }
-    eventItems.forEach((li, i) => {
+    if (!(later && later.waits(els.events))) eventItems.forEach((li, i) => {
       const future = i >= playback.shown;
       li.classList.toggle('future', future);
       // Not only a class: the words say which events are still to come.
@@ -148,10 +169,14 @@ export function createRunView(root, id, view) {
   // in the middle of the frame (issue 18: 2-3 ms of the first frame), where the entry's size
   // is the one the frame's layout measured (.rl-timeline has no padding: its content box).
   let resize = null;
-  const run = withLanes({ drawRun, drawPlayhead, adopt, answer, asking: () => asking, destroy: () => resize.disconnect() }, els.timeline, view, id);
+  const run = withLanes({
+    drawRun, drawPlayhead, adopt, answer, asking: () => asking,
+    drawViews: () => later && later.flush(),
+    destroy: () => { resize.disconnect(); if (later) later.destroy(); },
+  }, els.timeline, view, id);
   resize = new view.ResizeObserver((entries) => {
     timelineWidth = Math.round(entries[entries.length - 1].contentRect.width);
-    if (drawn && timelineWidth && (!timeline || Math.abs(timelineWidth - timeline.width) > 1)) {
+    if (drawn && timelineWidth && (!timeline || Math.abs(timelineWidth - timeline.width) > 1) && !(later && later.waits(els.timeline))) {
       drawTimeline(drawn);
       if (shown) drawPlayhead(shown.result, shown.playback);
     }

@@ -1,6 +1,8 @@
 // Reading the policy traces section the way a reader does: the matrix's cells as text, the
 // herd's figures, the editor's fields by their labels.
 
+import { drawViews } from './ui.js';
+
 export const TR = (name) => `#tr-${name}`;
 
 // One matrix row: { label, attempts: [cell lines...] per attempt column, result: [lines] }.
@@ -36,16 +38,19 @@ export async function herdSettled(page) {
 export const tracesState = (page) => page.evaluate(() => window.retryLabTraces.getState());
 export const appTrace = (page) => page.evaluate(() => window.retryLab.getState().trace);
 
-// The explorable's final metrics as shown.
+// The explorable's final metrics as shown (drawn first if they wait off screen: ui.js drawViews).
 export async function shownMetrics(page) {
+  await drawViews(page);
   return page.locator('#rl-metrics [data-metric]').evaluateAll((items) => Object.fromEntries(items.map((m) => [m.dataset.metric, m.querySelector('dd').textContent.trim()])));
 }
 
 export async function shownTable(page) {
+  await drawViews(page);
   return page.locator('#rl-table tbody tr').evaluateAll((rows) => rows.map((r) => [...r.cells].map((c) => c.textContent.trim())));
 }
 
 export async function shownEvents(page) {
+  await drawViews(page);
   return page.locator('#rl-events li .event-text').evaluateAll((els) => els.map((e) => e.textContent));
 }
 

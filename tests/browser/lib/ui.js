@@ -11,7 +11,12 @@ export async function setInputs(page, { scenario, retryOn, idempotencyKey, ...nu
   for (const [name, value] of Object.entries(numbers)) await page.locator(ID(name)).fill(String(value));
 }
 
+// The page's timeline, event list, table and metrics are drawn after a change's frame while off
+// screen (web/explorable/near.js drawnOnScreen): drawn now, before a test reads them where they are.
+export const drawViews = (page) => page.evaluate(() => window.retryLab?.drawViews?.());
+
 export async function metric(page, key) {
+  await drawViews(page);
   return (await page.locator(`${ID('metrics')} [data-metric="${key}"] dd`).textContent()).trim();
 }
 
@@ -24,6 +29,7 @@ export async function metricsOf(page) {
 
 // The server-answer table as arrays of cell texts.
 export async function tableRows(page) {
+  await drawViews(page);
   return page.locator(`${ID('table')} tbody tr`).evaluateAll((rows) => rows.map((r) => [...r.cells].map((c) => c.textContent.trim())));
 }
 
@@ -36,10 +42,12 @@ export async function sides(page) {
 }
 
 export async function timelineText(page) {
+  await drawViews(page);
   return page.locator(`${ID('timeline')} svg text`).evaluateAll((els) => els.map((e) => e.textContent));
 }
 
 export async function eventTimes(page) {
+  await drawViews(page);
   return page.locator(`${ID('events')} li`).evaluateAll((els) => els.map((e) => [e.querySelector('.event-time').textContent, e.dataset.index, e.className]));
 }
 
@@ -52,6 +60,7 @@ export async function slider(page) {
 }
 
 export async function futureCount(page) {
+  await drawViews(page);
   return page.locator(`${ID('events')} li.future`).count();
 }
 
