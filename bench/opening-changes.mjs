@@ -32,7 +32,7 @@ for (let i = 0; i < 60; ++i) {
   const a = marks[`rl-change-${i}`], b = marks[`rl-changed-${i}`];
   if (a === undefined || b === undefined) continue;
   const inside = onMain.filter((e) => e.ts >= a && e.ts + e.dur <= b);
-  // top-level only: drop events nested in another compile event
+  // top-level only: drop events nested in another event (RunTask aside)
   const top = inside.filter((e) => e.name !== 'RunTask' && e.name !== 'ThreadControllerImpl::RunTask' && !inside.some((o) => o !== e && o.name !== 'RunTask' && o.name !== 'ThreadControllerImpl::RunTask' && o.ts <= e.ts && o.ts + o.dur >= e.ts + e.dur));
   const ms = top.reduce((s, e) => s + e.dur, 0) / 1000;
   const names = {};
