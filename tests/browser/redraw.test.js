@@ -5,7 +5,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { browserSuite, openPage, pageTest } from './lib/harness.js';
-import { ID, metricsOf, setInputs } from './lib/ui.js';
+import { ID, metricsOf, scrollSettled, setInputs } from './lib/ui.js';
 
 const env = browserSuite();
 
@@ -268,17 +268,6 @@ describe('redrawing the experiment', () => {
           });
           io.observe(document.querySelector('#rl-metrics'));
         }),
-        // Resolves once the page has not scrolled for ten frames running.
-        settled: () => new Promise((done) => {
-          let last = scrollY;
-          let still = 0;
-          (function poll() {
-            still = scrollY === last ? still + 1 : 0;
-            last = scrollY;
-            if (still >= 10) done();
-            else requestAnimationFrame(poll);
-          }());
-        }),
         async atTop(value) {
           scrollTo(0, 0);
           await this.offScreen();
@@ -305,19 +294,21 @@ describe('redrawing the experiment', () => {
     await page.evaluate(() => { window.__w = window.__rl.watch(); document.activeElement?.blur(); });
     await page.keyboard.press('PageDown');
     await page.keyboard.press('PageDown');
-    firstFrames.keys = await page.evaluate(async () => {
+    await page.evaluate(async () => {
       for (let i = 0; i < 300 && scrollY === 0; ++i) await window.__rl.frame(); // the scroll has begun
-      await window.__rl.settled();
+    });
+    await scrollSettled(page);
+    firstFrames.keys = await page.evaluate(() => {
       window.__w.stop();
       return window.__w.seen[0];
     });
     // A layout shift in the change's own frame: the metrics just below the screen, then the
     // change and something above them shrinking bring them up into view without a scroll.
+    await page.evaluate(() => scrollBy(0, document.querySelector('#rl-metrics').getBoundingClientRect().top - innerHeight - 20));
+    await scrollSettled(page);
     firstFrames.shift = await page.evaluate(async () => {
       const metrics = document.querySelector('#rl-metrics');
       const above = document.querySelector('#rl-table').closest('section');
-      scrollBy(0, metrics.getBoundingClientRect().top - innerHeight - 20);
-      await window.__rl.settled();
       await window.__rl.offScreen();
       const offBefore = metrics.getBoundingClientRect().top >= innerHeight;
       const shrink = above.getBoundingClientRect().height;
