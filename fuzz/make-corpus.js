@@ -11,7 +11,7 @@ const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 
-const casesPath = process.argv[2] || path.join(__dirname, '..', '..', 'shared', 'conformance', 'cases.json');
+const casesPath = process.argv[2] || path.join(__dirname, '..', 'spec', 'conformance', 'cases.json');
 const out = path.join(__dirname, 'corpus');
 fs.mkdirSync(out, { recursive: true });
 for (const name of fs.readdirSync(out)) if (/^(case|sweep|hostile|row)-.*\.json$/.test(name)) fs.unlinkSync(path.join(out, name));

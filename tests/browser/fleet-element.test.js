@@ -2,7 +2,7 @@
 // from attributes named after the fleet engine's field paths or from a fleet link, its code and
 // engine loaded only for such an element, unusable attributes named while the run on show
 // stays, and nothing for axe-core in light and dark. Expected figures are the independent
-// model's (../shared/conformance/fleet-cases.json), never the engine's own output.
+// model's (spec/conformance/fleet-cases.json), never the engine's own output.
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { REPO, artifactPath, axeViolations, browserSuite, elementHost, hostSite } from './lib/harness.js';
 import { watchedPage } from './lib/sites.js';
 
-const CASES = JSON.parse(readFileSync(join(REPO, '../shared/conformance/fleet-cases.json'), 'utf8')).cases;
+const CASES = JSON.parse(readFileSync(join(REPO, 'spec/conformance/fleet-cases.json'), 'utf8')).cases;
 const caseNamed = (name) => {
   const c = CASES.find((k) => k.name === name);
   assert.ok(c, `no conformance case "${name}"`);

@@ -98,7 +98,7 @@ describe('the fleet section’s downloads', () => {
       assert.equal(Number(row.writes), mean.writes, `${row.strategy}:${row.clients}`);
       assert.equal(Number(row.makespanMs), mean.makespanMs);
     }
-    // The peer's own means (../shared/reference/aws-2015-peer-seed1.csv), e.g. no backoff at 100 clients.
+    // The peer's own means (spec/reference/aws-2015-peer-seed1.csv), e.g. no backoff at 100 clients.
     assert.deepEqual([rows.find((r) => r.strategy === 'none' && r.clients === '100').peerWrites, rows.find((r) => r.strategy === 'none' && r.clients === '100').peerMakespanMs], ['2421', '2027']);
     const bk = await page.evaluate(() => window.retryLabFleet.brooker());
     const b = records((await downloaded(page, '#fl-bk-csv')).text);

@@ -1,6 +1,6 @@
 // "Many callers, one server" (web/fleet/): the fleet section at the end of the article, its
 // own bundle loaded when the reader nears it, the fleet engine run in a worker. Expected
-// figures are the independent model's (../shared/conformance/fleet-cases.json, whose cases
+// figures are the independent model's (spec/conformance/fleet-cases.json, whose cases
 // FLEET.md §9.5 names), never the engine's own output.
 
 import { describe, test } from 'node:test';
@@ -16,7 +16,7 @@ const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
 const env = browserSuite();
 
-const CASES = JSON.parse(readFileSync(join(REPO, '../shared/conformance/fleet-cases.json'), 'utf8')).cases;
+const CASES = JSON.parse(readFileSync(join(REPO, 'spec/conformance/fleet-cases.json'), 'utf8')).cases;
 const caseNamed = (name) => {
   const c = CASES.find((k) => k.name === name);
   assert.ok(c, `no conformance case "${name}"`);
@@ -184,8 +184,8 @@ describe('the fleet section', () => {
     await fleetSettled(page);
     const { points, ms } = await page.evaluate(() => window.retryLabFleet.aws());
     t.diagnostic(`the 95 points in ${Math.round(ms)} ms (two workers; the budget of 2 s is timed by the benchmark)`);
-    // The peer's own means (../shared/reference/aws-2015-peer-seed1.csv), at a few client counts.
-    const csv = readFileSync(join(REPO, '../shared/reference/aws-2015-peer-seed1.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
+    // The peer's own means (spec/reference/aws-2015-peer-seed1.csv), at a few client counts.
+    const csv = readFileSync(join(REPO, 'spec/reference/aws-2015-peer-seed1.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
     const names = { none: 'None', exponential: 'Exponential', equal: 'EqualJitter', full: 'FullJitter', decorrelated: 'Decorr' };
     assert.equal(Object.keys(points).length, 95);
     for (const clients of [10, 100, 190]) {

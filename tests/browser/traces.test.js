@@ -1,4 +1,4 @@
-// The policy traces section against the seed text (shared/seeds/000_0a5354d27fdd3fee.txt):
+// The policy traces section against the seed text (spec/seeds/000_0a5354d27fdd3fee.txt):
 // every expected figure below is one the seed states, quoted beside it. Choosing a row loads
 // its trace into the experiment's event trace, table and metrics. axe-core finds nothing in
 // light, dark and phone width; screenshots go to build/artifacts/.

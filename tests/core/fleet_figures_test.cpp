@@ -179,7 +179,7 @@ struct PeerRow {
     double writes;
 };
 
-// ../shared/reference/aws-2015-peer-seed1.csv: aws-samples/aws-arch-backoff-simulator, seed 1,
+// spec/reference/aws-2015-peer-seed1.csv: aws-samples/aws-arch-backoff-simulator, seed 1,
 // its 100-run means (time, calls), truncated to whole numbers by the simulator's own "%d".
 const PeerRow kPeer[] = {
     {10, "Exponential", 3590, 51},
@@ -350,7 +350,7 @@ struct BrookerRow {
     double failureRate;
     double successes, totalCalls, uniqueCalls;
 };
-// ../shared/reference/brooker-2022-policies.csv, the "three_retries" rows (its 0.75 row is kept
+// spec/reference/brooker-2022-policies.csv, the "three_retries" rows (its 0.75 row is kept
 // as computed, see the reference's README).
 const BrookerRow kThreeRetries[] = {
     {0, 10000, 10000, 10000},

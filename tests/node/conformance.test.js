@@ -1,4 +1,4 @@
-// Every conformance case of shared/conformance/cases.json (results of an independent model of
+// Every conformance case of spec/conformance/cases.json (results of an independent model of
 // SPEC.md) through both bindings: compute() in the engine file, and retrysim. Every expected
 // metrics and attempts field must match; numbers within 1e-6 ms.
 'use strict';

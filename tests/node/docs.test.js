@@ -36,7 +36,7 @@ function documented(text) {
 }
 
 test('SPEC §2 and docs/engine.md §2 document every input once, with the default schema() gives', () => {
-  const spec = documented(section(read('../shared/SPEC.md'), '2.'));
+  const spec = documented(section(read('spec/SPEC.md'), '2.'));
   const engineDoc = documented(section(read('docs/engine.md'), '2.'));
   assert.ok(spec.size >= 20 && engineDoc.size >= 9, `${spec.size} and ${engineDoc.size} rows`);
   for (const name of engineDoc.keys()) assert.ok(!spec.has(name), `${name} is in both tables`);

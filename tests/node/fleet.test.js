@@ -14,7 +14,7 @@ const { repo, loadEngine, runRetrysim, asJson, firstDifference, seededRandom } =
 const fleetEnginePath = process.env.RETRYLAB_FLEET_ENGINE ||
   path.join(repo, 'build', 'wasm', 'bindings', 'wasm', 'retrylab-fleet.js');
 const fleetCasesPath = process.env.RETRYLAB_FLEET_CASES ||
-  path.join(repo, '..', 'shared', 'conformance', 'fleet-cases.json');
+  path.join(repo, 'spec', 'conformance', 'fleet-cases.json');
 
 let fleetEngine;
 let pageEngine;

@@ -15,7 +15,7 @@ const enginePath = process.env.RETRYLAB_ENGINE ||
 const retrysimPath = process.env.RETRYSIM || path.join(repo, 'build', 'native', 'bindings', 'cli', 'retrysim');
 const fleetEnginePath = process.env.RETRYLAB_FLEET_ENGINE ||
   path.join(repo, 'build', 'wasm', 'bindings', 'wasm', 'retrylab-fleet.js');
-const casesPath = process.env.RETRYLAB_CASES || path.join(repo, '..', 'shared', 'conformance', 'cases.json');
+const casesPath = process.env.RETRYLAB_CASES || path.join(repo, 'spec', 'conformance', 'cases.json');
 
 let enginePromise;
 // The engine module, loaded once per test file the way a node user loads it.

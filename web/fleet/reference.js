@@ -1,5 +1,5 @@
 // The AWS 2015 experiment's own means (aws-samples/aws-arch-backoff-simulator, src/backoff_simulator.py,
-// random.seed(1)), copied from ../shared/reference/aws-2015-peer-seed1.csv: per strategy, rows of
+// random.seed(1)), copied from spec/reference/aws-2015-peer-seed1.csv: per strategy, rows of
 // [clients, mean makespan (ms), mean writes] over 100 runs, both truncated to whole numbers by the
 // simulator's own %d. tests/node/page/fleet-units.test.js holds this copy to that file.
 
@@ -12,7 +12,7 @@ export const AWS_2015_PEER = {
 };
 
 // Brooker 2022 (mbrooker/simulator_example retry_sim/, random.seed(1)), copied from
-// ../shared/reference/brooker-2022-policies.csv and brooker-2022-clients.csv: per policy, rows of
+// spec/reference/brooker-2022-policies.csv and brooker-2022-clients.csv: per policy, rows of
 // [failure rate, successes, total calls, unique calls]. (His rate list has 0.75 between 0.05
 // and 0.1, almost certainly meant as 0.075; the row is kept as computed, at 0.75.)
 export const BROOKER_2022_POLICIES = {
@@ -31,7 +31,7 @@ export const BROOKER_2022_CLIENTS = {
 };
 
 // Brooker's retry collapse (mbrooker/simulator_example simple_collapse_sim/, random.seed(1)),
-// copied from ../shared/reference/brooker-collapse.csv: per run, rows of [t (s), starts,
+// copied from spec/reference/brooker-collapse.csv: per run, rows of [t (s), starts,
 // successes, retries, timeouts, concurrency].
 export const BROOKER_COLLAPSE = {
   ramp_no_backoff: [[0,40,0,0,0,2029],[1,42,23,0,0,2029],[2,35,32.5,0,0,2029],[3,45.5,36,0,0,2029],[4,44.5,34,0,0,2029],[5,49,44,0,0,2029],[6,50.5,38.5,0,0,2029],[7,41.5,46.5,0,0,2029],[8,62,46.5,0,0,2029],[9,63,46.5,0,0,2029],[10,62,53,0,0,2029],[11,55,50.5,0,0,2029],[12,61.5,58,0,0,2029],[13,54.5,54.5,0.5,0.5,2029],[14,66.5,59.5,0,0,2029],[15,61.5,54,0.5,0.5,2029],[16,67,57.5,1,1,2029],[17,64,58,0,0,2029],[18,71.5,55,1.5,1.5,2029],[19,74.5,66,3,3,2029],[20,75,58.5,2.5,2.5,2029],[21,64,46.5,20,20,2029],[22,71.5,37.5,33,33,2029],[23,69,13,64,64,2029],[24,79,5.5,78.5,78.5,2029],[25,76,0,102.5,104.5,2029],[26,82.5,0,130.5,133,2029],[27,78.5,0,138.5,157.5,2029],[28,82,0,147.5,178.5,2029],[29,61.5,0,151.5,213,2029],[30,60.5,0,157.5,217,2029],[31,75.5,0,158,229.5,2029],[32,77,0,144,213,2029],[33,61.5,0,139,218,2029],[34,78.5,0,157.5,233.5,2029],[35,75,0,138.5,221,2029],[36,58,0,122,200.5,2029],[37,58.5,0,154,236,2029],[38,53,0,152,213.5,2029],[39,57,0,119.5,180,2029],[40,46,0,137,212.5,2029],[41,47.5,0,128,205,2029],[42,54.5,0,115,176.5,2029],[43,47.5,0,104.5,183,2029],[44,43,0,100.5,175.5,2029],[45,40.5,0,111.5,169.5,2029],[46,55,0,93.5,152,2029],[47,46.5,0,90.5,143.5,2029],[48,47.5,0,95,152,2029],[49,48.5,0,102.5,148.5,2029],[50,38.5,0,89.5,137,2029],[51,40.5,0,88,142.5,2029],[52,32,0,103.5,151,2029],[53,38,0,85,128,2029],[54,38.5,0,88,128.5,2029],[55,31,0,80.5,135.5,2029],[56,25.5,0,76.5,123,2029],[57,24.5,0,79,126.5,2029],[58,27.5,0,63,111.5,2029],[59,26.5,0,63.5,102,2029],[60,29,0,63,103.5,2029],[61,21,0,58.5,90.5,2029],[62,19.5,0,52,90,2029],[63,19,0,53.5,92,2029],[64,19,0,48.5,79.5,2029],[65,15.5,0,46,71.5,2029],[66,18,0,48,72.5,2029],[67,13,0,40,67.5,2029],[68,7,0,35,61.5,2029],[69,11.5,0,37,66,2029],[70,7.5,0,32,53,2029],[71,5,0,22.5,42,2029],[72,6.5,0,29.5,48.5,2029],[73,2.5,0,20.5,39.5,2029],[74,1.5,0,12,27.5,2029],[75,0.5,0,18,36,2029],[76,0,0,10,23,2029],[77,0,0,6.5,13.5,2029],[78,0,0,7,18.5,2029],[79,0,0,2.5,10,2029]],

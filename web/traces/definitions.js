@@ -1,4 +1,4 @@
-// The seed's invented policy and its traces A–F (shared/seeds/000_0a5354d27fdd3fee.txt) as
+// The seed's invented policy and its traces A–F (spec/seeds/000_0a5354d27fdd3fee.txt) as
 // engine inputs. Nothing here is a result: every figure the page shows for a trace comes from
 // engine.compute() of these inputs. The only numbers written down are the seed's own inputs —
 // the policy, the scripted answers and the draws the seed supplies.

@@ -1,6 +1,6 @@
 // The fleet section's pure part (web/fleet/model.js, chart.js, presets.js) in node: the fleet
 // link, the request's differences, the verdict and side effects read from results. The results
-// are the independent model's (../shared/conformance/fleet-cases.json), not the engine's.
+// are the independent model's (spec/conformance/fleet-cases.json), not the engine's.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -19,7 +19,7 @@ import { toMarkup } from '../../../web/dom.js';
 import { DIST } from '../../browser/lib/dist.js';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '../../..');
-const CASES = JSON.parse(readFileSync(join(repo, '../shared/conformance/fleet-cases.json'), 'utf8')).cases;
+const CASES = JSON.parse(readFileSync(join(repo, 'spec/conformance/fleet-cases.json'), 'utf8')).cases;
 const caseNamed = (name) => CASES.find((c) => c.name === name);
 const opening = caseNamed('9.5 the opening fleet run').result;
 // The fleet engine file the page serves (dist/retrylab-fleet.js) and its fleetSchema().
@@ -172,7 +172,7 @@ test('the reproductions’ CSV: every point of the figure with the published one
   const rows = csvRecords(awsCsv(points));
   assert.equal(rows.length, 19 * 5);
   const full10 = rows.find((r) => r.clients === '10' && r.strategy === 'full');
-  // The peer's FullJitter at 10 clients (../shared/reference/aws-2015-peer-seed1.csv): 465 ms, 38 writes.
+  // The peer's FullJitter at 10 clients (spec/reference/aws-2015-peer-seed1.csv): 465 ms, 38 writes.
   assert.deepEqual(full10, { clients: '10', strategy: 'full', writes: '40', makespanMs: '470', failures: '30', peerWrites: '38', peerMakespanMs: '465' });
   assert.equal(rows.find((r) => r.clients === '190' && r.strategy === 'none').writes, '', 'not computed yet: empty');
   const none = caseNamed('9.5 lifo').result; // any service result stands in for a collapse run
@@ -220,7 +220,7 @@ test('each fleet preset sets only gates, each with its source and what it cannot
 
 test('the copies of the anchors’ figures in web/fleet/reference.js are the reference files', async () => {
   const { AWS_2015_PEER, BROOKER_2022_POLICIES, BROOKER_2022_CLIENTS } = await import('../../../web/fleet/reference.js');
-  const read = (file) => readFileSync(join(repo, '../shared/reference', file), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
+  const read = (file) => readFileSync(join(repo, 'spec/reference', file), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
   const aws = {};
   for (const [c, t, w, a] of read('aws-2015-peer-seed1.csv')) (aws[a] = aws[a] || []).push([+c, +t, +w]);
   for (const k of Object.keys(aws)) aws[k].sort((x, y) => x[0] - y[0]);
