@@ -33,4 +33,6 @@
 // All three merged (session 6): 254,042 bytes measured (248.1 KB).
 // 248.3 KB with FLEET.md v3's verdict in the fleet engine file (five-bin windows and
 // recovery.disrupted: +154 bytes, 76,681 measured).
-export const SCROLLED_CEILING_BYTES = 248.3 * 1024;
+// 252.6 KB with the one Markdown writer in the page's engine file (issue 30: +4,274 bytes; the
+// fleet engine file does not carry it, bindings/wasm/engine.cpp).
+export const SCROLLED_CEILING_BYTES = 252.6 * 1024;
