@@ -13,7 +13,7 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const { spawnSync } = require('node:child_process');
 const path = require('node:path');
-const { loadEngine, runRetrysim } = require('./support.js');
+const { loadEngine, runRetrysim, seededRandom } = require('./support.js');
 
 const repo = path.resolve(__dirname, '..', '..');
 
@@ -117,19 +117,11 @@ function assertLiteral(markdown, { cells = [], paragraphs = [], link = null, wha
   return read;
 }
 
-// A fixed-seed generator (mulberry32) of hostile strings: random mixes of Markdown's and
+// A fixed-seed generator (support.js's mulberry32) of hostile strings: random mixes of Markdown's and
 // GitHub's syntax, entities, URLs, www., emails, newlines, HTML comments, control and bidi
 // characters, and plain words.
 function generator(seed) {
-  let a = seed >>> 0;
-  const random = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const pick = (list) => list[Math.floor(random() * list.length)];
+  const { pick, int } = seededRandom(seed);
   const pieces = [
     ...'[]()!<>`*_~#@|\\&:;.$-=+ ', '  ', '\t', '\n', '\r\n', '\\|', '``', '```', '**', '__', '~~', '![t](https://track.example/p.gif)',
     '[see fix](https://evil.example)', '<!--', '-->', '<script>alert(1)</script>', '<img src=x onerror=alert(1)>', '<b>', '</td>',
@@ -142,7 +134,7 @@ function generator(seed) {
   ];
   return () => {
     let s = '';
-    const n = 1 + Math.floor(random() * 8);
+    const n = int(1, 8);
     for (let i = 0; i < n; ++i) s += pick(pieces);
     return s;
   };
