@@ -12,7 +12,8 @@
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { artifactPath, assertClean, axeViolations, browserSuite, differenceLines, openPage, retrysimMarkdown } from './lib/harness.js';
+import { spawnSync } from 'node:child_process';
+import { RETRYSIM, artifactPath, assertClean, axeViolations, browserSuite, differenceLines, openPage, retrysimMarkdown } from './lib/harness.js';
 
 const env = browserSuite();
 
@@ -28,6 +29,23 @@ async function openFleetCompare(hash, options = {}) {
 const differences = (page) => differenceLines(page, { root: '.rl-compare-fleet' });
 
 describe('compare mode: two fleet runs', () => {
+  // The one Markdown writer (docs/compare.md §5): Copy as Markdown in the fleet view copies
+  // retrysim's bytes for the same link, with --base-url this page.
+  test('Copy as Markdown copies what retrysim --format markdown prints for the same fleet link', async (t) => {
+    const opened = await openFleetCompare(NO_RETRIES);
+    const { page, context } = opened;
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.server.origin });
+    await page.getByRole('button', { name: 'Copy as Markdown' }).click();
+    await page.getByText('Markdown copied.').waitFor();
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    const base = await page.evaluate(() => location.href.split('#')[0]);
+    const run = spawnSync(RETRYSIM, ['--link', NO_RETRIES, '--format', 'markdown', '--base-url', base], { encoding: 'utf8' });
+    assert.equal(run.status, 0, run.stderr);
+    assert.equal(copied, run.stdout);
+    assert.ok(copied.includes('| **recovers at** | never | 23,000 ms | **outcome changes** |'), copied);
+    await assertClean(t, assert, opened);
+  });
+
   test('a fleet comparison link in a fresh page shows both runs and their differences, the figures retrysim prints', async (t) => {
     const opened = await openFleetCompare(NO_RETRIES);
     const { page } = opened;
