@@ -12,8 +12,7 @@
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { RETRYSIM, artifactPath, assertClean, axeViolations, browserSuite, differenceLines, openPage, retrysimMarkdown } from './lib/harness.js';
+import { artifactPath, assertClean, axeViolations, browserSuite, copiedAndPrintedMarkdown, differenceLines, openPage, retrysimMarkdown } from './lib/harness.js';
 
 const env = browserSuite();
 
@@ -33,15 +32,8 @@ describe('compare mode: two fleet runs', () => {
   // retrysim's bytes for the same link, with --base-url this page.
   test('Copy as Markdown copies what retrysim --format markdown prints for the same fleet link', async (t) => {
     const opened = await openFleetCompare(NO_RETRIES);
-    const { page, context } = opened;
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.server.origin });
-    await page.getByRole('button', { name: 'Copy as Markdown' }).click();
-    await page.getByText('Markdown copied.').waitFor();
-    const copied = await page.evaluate(() => navigator.clipboard.readText());
-    const base = await page.evaluate(() => location.href.split('#')[0]);
-    const run = spawnSync(RETRYSIM, ['--link', NO_RETRIES, '--format', 'markdown', '--base-url', base], { encoding: 'utf8' });
-    assert.equal(run.status, 0, run.stderr);
-    assert.equal(copied, run.stdout);
+    const { copied, printed } = await copiedAndPrintedMarkdown(opened, NO_RETRIES, env.server.origin);
+    assert.equal(copied, printed);
     assert.ok(copied.includes('| **recovers at** | never | 23,000 ms | **outcome changes** |'), copied);
     await assertClean(t, assert, opened);
   });

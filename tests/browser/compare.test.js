@@ -8,8 +8,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { spawnSync } from 'node:child_process';
-import { REPO, RETRYSIM, artifactPath, assertClean, axeViolations, browserSuite, differenceLines, openPage, retrysimMarkdown } from './lib/harness.js';
+import { REPO, artifactPath, assertClean, axeViolations, browserSuite, copiedAndPrintedMarkdown, differenceLines, openPage, retrysimMarkdown } from './lib/harness.js';
 import { serve, siteCopy, watchedPage } from './lib/sites.js';
 
 
@@ -160,15 +159,8 @@ describe('compare mode', () => {
     const hostile = '#v=1&view=compare&after.operationId=%5Bsee%20fix%5D(https%3A%2F%2Fevil.example)%20!%5Bt%5D(https%3A%2F%2Ftrack.example%2Fp.gif)%20%40org%2Fteam%20%3C!--';
     for (const link of [LINK, PRESET_LINK, hostile]) {
       const opened = await openCompare(link);
-      const { page, context } = opened;
-      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.server.origin });
-      await page.getByRole('button', { name: 'Copy as Markdown' }).click();
-      await page.getByText('Markdown copied.').waitFor();
-      const copied = await page.evaluate(() => navigator.clipboard.readText());
-      const base = await page.evaluate(() => location.href.split('#')[0]);
-      const run = spawnSync(RETRYSIM, ['--link', link, '--format', 'markdown', '--base-url', base], { encoding: 'utf8' });
-      assert.equal(run.status, 0, run.stderr);
-      assert.equal(copied, run.stdout, link);
+      const { copied, printed, base } = await copiedAndPrintedMarkdown(opened, link, env.server.origin);
+      assert.equal(copied, printed, link);
       assert.ok(copied.includes(`(${base}index.html${link.replace(/[()!]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)})`), copied);
       await assertClean(t, assert, opened);
     }
