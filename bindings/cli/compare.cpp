@@ -12,6 +12,7 @@
 #include "retrylab/fields.hpp"
 #include "retrylab/fleet.hpp"
 #include "retrylab/json.hpp"
+#include "retrylab/markdown.hpp"
 
 namespace retrysim {
 
@@ -165,16 +166,6 @@ std::string metricText(const CompareMetric* m, const Value* v) {
     if (v->kind() == Value::Kind::Bool) return v->asBool() ? "yes" : "no";
     if (v->kind() == Value::Kind::String) return v->asString();
     return retrylab::json::dump(*v, -1);
-}
-
-std::string escapeCell(const std::string& text) {
-    std::string out;
-    for (char c : text) {
-        if (c == '|') out += "\\|";
-        else if (c == '\n' || c == '\r') out += ' ';
-        else out += c;
-    }
-    return out;
 }
 
 // The comparison link (OWNERS.md): the before side's keys against the defaults (or against
@@ -377,59 +368,78 @@ Value compare(const Side& before, const Side& after, bool fleet) {
     return out;
 }
 
-std::string markdown(const Value& comparison, const std::string& baseUrl) {
-    std::string out = "**Retry Lab, before → after:** " + escapeCell(comparison.find("summary")->asString()) + "\n\n";
-    const Value& inputs = *comparison.find("inputs");
-    if (!inputs.asArray().empty()) {
-        out += "| input | before | after |\n|---|---|---|\n";
-        for (const Value& row : inputs.asArray()) {
-            const std::string name = row.find("name")->asString();
-            out += "| `" + escapeCell(name) + "` | " + escapeCell(inputText(name, row.find("before"))) + " | " +
-                   escapeCell(inputText(name, row.find("after"))) + " |\n";
-        }
-        out += "\n";
+Value markdownWords(const Value& comparison, const std::string& baseUrl) {
+    const bool fleet = comparison.find("of")->asString() == "fleet";
+    // The summary as compare() says it, its names as code: the preset, or the change of preset,
+    // then each input that differs.
+    Value summary = Value::array();
+    const Value* client = comparison.find("client");
+    auto clientOf = [&](const char* side) {
+        const Value* id = client ? client->find(side) : nullptr;
+        return id && id->kind() == Value::Kind::String ? id->asString() : std::string();
+    };
+    const std::string before = clientOf("before"), after = clientOf("after");
+    std::string lead = before.empty() ? "" : presetName(before);
+    if (after != before)
+        lead = "client " + (before.empty() ? std::string("(none)") : presetName(before)) + " \xE2\x86\x92 " +
+               (after.empty() ? std::string("(none)") : presetName(after));
+    bool first = lead.empty();
+    if (!lead.empty()) summary.push(Value::string(lead));
+    Value inputs = Value::array();
+    for (const Value& row : comparison.find("inputs")->asArray()) {
+        const std::string name = row.find("name")->asString();
+        const std::string x = inputText(name, row.find("before")), y = inputText(name, row.find("after"));
+        if (!first) summary.push(Value::string(", "));
+        first = false;
+        Value part = Value::object();
+        part.set("code", Value::string(name));
+        summary.push(std::move(part));
+        summary.push(Value::string(" " + x + " \xE2\x86\x92 " + y));
+        Value words = Value::object();
+        words.set("name", Value::string(name));
+        words.set("before", Value::string(x));
+        words.set("after", Value::string(y));
+        inputs.push(std::move(words));
     }
-    std::vector<std::string> unchanged;
-    std::string table = "| metric | before | after | change |\n|---|---:|---:|---|\n";
-    bool any = false;
+    if (inputs.asArray().empty() && after == before) summary.push(Value::string(lead.empty() ? "the same inputs" : ", the same inputs"));
+
+    Value metrics = Value::array(), unchanged = Value::array();
     for (const Value& row : comparison.find("metrics")->asArray()) {
         const std::string label = row.find("label")->asString();
         if (!row.find("changed")->asBool()) {
-            unchanged.push_back(label);
+            unchanged.push(Value::string(label));
             continue;
         }
-        any = true;
-        const CompareMetric* m = metricNamed(comparison.find("of")->asString() == "fleet", row.find("name")->asString());
+        const CompareMetric* m = metricNamed(fleet, row.find("name")->asString());
         const Value& delta = *row.find("delta");
         std::string change;
         if (delta.kind() == Value::Kind::Number)
             change = (delta.asNumber() > 0 ? "+" : delta.asNumber() < 0 ? "-" : "") + pageNumber(std::fabs(delta.asNumber())) + unitText(m);
-        const Value& flag = *row.find("flag");
-        if (flag.kind() == Value::Kind::String) {
-            const std::string words = flag.asString() == "side-effect" ? "**side effect changes**" : "**outcome changes**";
-            change += (change.empty() ? "" : ", ") + words;
-        }
-        const std::string shown = flag.kind() == Value::Kind::String ? "**" + label + "**" : label;
-        table += "| " + shown + " | " + escapeCell(metricText(m, row.find("before"))) + " | " +
-                 escapeCell(metricText(m, row.find("after"))) + " | " + change + " |\n";
+        Value words = Value::object();
+        words.set("label", Value::string(label));
+        words.set("before", Value::string(metricText(m, row.find("before"))));
+        words.set("after", Value::string(metricText(m, row.find("after"))));
+        words.set("change", Value::string(change));
+        words.set("flag", *row.find("flag"));
+        metrics.push(std::move(words));
     }
-    out += any ? table : std::string("No metric changes.\n");
-    if (!unchanged.empty()) {
-        out += "\nUnchanged: ";
-        for (std::size_t i = 0; i < unchanged.size(); ++i) out += (i ? ", " : "") + unchanged[i];
-        out += ".\n";
-    }
+    Value out = Value::object();
+    out.set("summary", std::move(summary));
+    out.set("inputs", std::move(inputs));
+    out.set("metrics", std::move(metrics));
+    out.set("unchanged", std::move(unchanged));
     const Value* link = comparison.find("link");
     if (!baseUrl.empty() && link) {
-        std::string base = baseUrl;
-        std::size_t hash = base.find('#');
-        if (hash != std::string::npos) base.erase(hash);
-        bool page = base.size() >= 5 && base.compare(base.size() - 5, 5, ".html") == 0;
-        if (!page && !base.empty() && base.back() != '/') base += '/';
-        if (!page) base += "index.html";
-        out += "\n[Open the comparison in Retry Lab](" + base + link->asString() + ")\n";
+        out.set("base", Value::string(baseUrl));
+        out.set("link", *link);
     }
     return out;
+}
+
+std::string markdown(const Value& comparison, const std::string& baseUrl) {
+    Value written = retrylab::markdown::comparison(markdownWords(comparison, baseUrl));
+    const Value* md = written.find("markdown");
+    return md ? md->asString() : std::string();
 }
 
 std::string pageNumber(double n) {

@@ -41,8 +41,16 @@ Sides sidesOfLink(const Link& link, std::vector<LinkProblem>& problems);
 // the before side has the same error). `fleet`: both sides are fleet requests.
 retrylab::Value compare(const Side& before, const Side& after, bool fleet);
 
-// The comparison as a short Markdown table (docs/compare.md). `baseUrl`: where Retry Lab is
-// (a link to the comparison is added when it is not empty).
+// The comparison's words for the Markdown writer (retrylab::markdown::comparison, core/: the
+// one writer, which the page's "Copy as Markdown" calls through the engine's markdown()):
+// `{ summary, inputs, metrics, unchanged, base?, link? }` (markdown.hpp), the values worded as
+// the page words them (web/compare/markdown.js builds the same words from the page's model).
+// `baseUrl`: where Retry Lab is (with it, and a comparison's link, the last line links to it).
+retrylab::Value markdownWords(const retrylab::Value& comparison, const std::string& baseUrl);
+
+// The comparison as a short Markdown table (docs/compare.md §2, §5): the writer's answer to
+// markdownWords(). `baseUrl` must be one that retrylab::markdown::destination() accepts (the
+// CLI refuses any other --base-url); with another the link line is left out.
 std::string markdown(const retrylab::Value& comparison, const std::string& baseUrl);
 
 // Intl.NumberFormat('en-US', { maximumFractionDigits: 2 }) as web/format.js writes it.

@@ -21,6 +21,7 @@
 #include "retrylab/fields.hpp"
 #include "retrylab/fleet.hpp"
 #include "retrylab/json.hpp"
+#include "retrylab/markdown.hpp"
 
 namespace {
 
@@ -51,7 +52,7 @@ const char* const kUsage =
     "  --compare      run BEFORE and AFTER (each a JSON file, '-' for stdin, or a link) and print\n"
     "                 both results and their differences (docs/compare.md)\n"
     "  --format F     with a comparison: json (the default) or markdown (a table for a review)\n"
-    "  --base-url URL with --format markdown: where Retry Lab is, for a link to the comparison\n"
+    "  --base-url URL with --format markdown: where Retry Lab is (http or https), for a link\n"
     "  -h, --help     show this text\n"
     "  -V, --version  print the engine's version\n"
     "\n"
@@ -316,6 +317,13 @@ int run(int argc, char** argv) {
         return std::cout ? 0 : 1;
     }
     if (o.format != "json" && o.format != "markdown") return fail("--format is json or markdown, not " + o.format);
+    // Where Retry Lab is, for the Markdown's link: an absolute http(s) URL only, and one that
+    // the writer (core/src/markdown.cpp) can put in a link whole (docs/compare.md §5).
+    if (o.hasBaseUrl) {
+        std::string why;
+        retrylab::markdown::destination(o.baseUrl, &why);
+        if (!why.empty()) return fail("--base-url " + why);
+    }
     // A view=compare link is a comparison by itself: --format and --base-url go with it too.
     if ((o.hasFormat || o.hasBaseUrl) && !o.compare && !o.hasLink) return fail(std::string("--format and --base-url go with --compare\n") + kUsage);
     if (o.compare) {

@@ -12,7 +12,9 @@
 //   rl_run(entry, tape, tapeLength, text, textBytes) -> Output*   entry 0 compute, 1 sweep,
 //                                      (tape: a malloc'ed block holding the text too, freed here)
 //                                                                 2 validate, 3 schema, 4 fleet,
-//                                                                 5 fleetSchema
+//                                                                 5 fleetSchema, 6 compareMetrics,
+//                                                                 7 markdown (core/src/markdown.cpp;
+//                                      only in the page's file: the fleet file answers an error)
 //                                      (fleet and fleetSchema only in the fleet engine file, built
 //                                      with RETRYLAB_ENGINE_FLEET; the page's file answers an error)
 //   rl_free_result(output)
@@ -44,6 +46,7 @@
 
 #include "retrylab/engine.hpp"
 #include "retrylab/write_result.hpp"
+#include "retrylab/markdown.hpp"
 #ifdef RETRYLAB_ENGINE_FLEET
 #include "retrylab/fleet.hpp"
 #endif
@@ -467,6 +470,14 @@ EMSCRIPTEN_KEEPALIVE Output* rl_run(int entry, double* tape, std::size_t tapeLen
         case 2: return output(retrylab::validate(inputs));
         case 3: return output(retrylab::schema());
         case 6: return output(retrylab::compareMetrics());  // compareMetrics(): the metrics a comparison lists (issue 17)
+        case 7:  // markdown(words): the one Markdown writer (issue 30, docs/compare.md §5)
+#ifdef RETRYLAB_ENGINE_FLEET
+            // The page's engine file writes the page's Markdown (4.2 KB gzipped): the fleet
+            // file, loaded beside it, does not carry a second copy.
+            return output(failure("This engine file has no markdown(): the page's engine file, retrylab-engine.js, has it."));
+#else
+            return output(retrylab::markdown::comparison(inputs));
+#endif
         case 4:
 #ifdef RETRYLAB_ENGINE_FLEET
             return output(retrylab::fleet(inputs));

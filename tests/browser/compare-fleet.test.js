@@ -12,7 +12,7 @@
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { artifactPath, assertClean, axeViolations, browserSuite, differenceLines, openPage, retrysimMarkdown } from './lib/harness.js';
+import { artifactPath, assertClean, axeViolations, browserSuite, copiedAndPrintedMarkdown, differenceLines, openPage, retrysimMarkdown } from './lib/harness.js';
 
 const env = browserSuite();
 
@@ -28,6 +28,16 @@ async function openFleetCompare(hash, options = {}) {
 const differences = (page) => differenceLines(page, { root: '.rl-compare-fleet' });
 
 describe('compare mode: two fleet runs', () => {
+  // The one Markdown writer (docs/compare.md §5): Copy as Markdown in the fleet view copies
+  // retrysim's bytes for the same link, with --base-url this page.
+  test('Copy as Markdown copies what retrysim --format markdown prints for the same fleet link', async (t) => {
+    const opened = await openFleetCompare(NO_RETRIES);
+    const { copied, printed } = await copiedAndPrintedMarkdown(opened, NO_RETRIES, env.server.origin);
+    assert.equal(copied, printed);
+    assert.ok(copied.includes('| **recovers at** | never | 23,000 ms | **outcome changes** |'), copied);
+    await assertClean(t, assert, opened);
+  });
+
   test('a fleet comparison link in a fresh page shows both runs and their differences, the figures retrysim prints', async (t) => {
     const opened = await openFleetCompare(NO_RETRIES);
     const { page } = opened;

@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO, artifactPath, assertClean, axeViolations, browserSuite, differenceLines, openPage, retrysimMarkdown } from './lib/harness.js';
+import { REPO, artifactPath, assertClean, axeViolations, browserSuite, copiedAndPrintedMarkdown, differenceLines, openPage, retrysimMarkdown } from './lib/harness.js';
 import { serve, siteCopy, watchedPage } from './lib/sites.js';
 
 
@@ -152,6 +152,19 @@ describe('compare mode', () => {
       await page.screenshot({ path: await artifactPath(`compare-${colorScheme}-preset.png`), fullPage: true });
     });
   }
+
+  // The one Markdown writer (docs/compare.md §5): the page's Markdown is retrysim's, byte for
+  // byte, for the same link with --base-url this page, a hostile value among them.
+  test('Copy as Markdown copies what retrysim --format markdown prints for the same link', async (t) => {
+    const hostile = '#v=1&view=compare&after.operationId=%5Bsee%20fix%5D(https%3A%2F%2Fevil.example)%20!%5Bt%5D(https%3A%2F%2Ftrack.example%2Fp.gif)%20%40org%2Fteam%20%3C!--';
+    for (const link of [LINK, PRESET_LINK, hostile]) {
+      const opened = await openCompare(link);
+      const { copied, printed, base } = await copiedAndPrintedMarkdown(opened, link, env.server.origin);
+      assert.equal(copied, printed, link);
+      assert.ok(copied.includes(`(${base}index.html${link.replace(/[()!]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)})`), copied);
+      await assertClean(t, assert, opened);
+    }
+  });
 
   test('at phone width the sides stack and nothing scrolls sideways', async (t) => {
     const opened = await openCompare(LINK, { viewport: { width: 390, height: 844 } });

@@ -264,6 +264,52 @@ test('every comparison reads the same in the page and in retrysim: both runs, th
   }
 });
 
+// The one Markdown writer (docs/compare.md §5): the page's "Copy as Markdown" (web/compare/
+// markdown.js words the page's model, the engine file's markdown() writes it) and retrysim's
+// --format markdown write the same bytes for the same link, hostile values among them.
+test('the page\'s Markdown is retrysim\'s, byte for byte, for every comparison link', async () => {
+  const { explorable, compareLink, compareRuns, presetById, codec, engine, metrics } = await pageSide();
+  const { comparisonMarkdown } = await import(path.join(repo, 'web/compare/markdown.js'));
+  const base = 'https://retrylab.example/tools/';
+  const hostile = 'v=1&view=compare&after.operationId=%5Bsee%20fix%5D(https%3A%2F%2Fevil.example)%20!%5Bt%5D(https%3A%2F%2Ftrack.example%2Fp.gif)%20%40org%2Fteam%20%3C!--';
+  const links = [...COMPARE_LINKS, hostile, 'v=1&view=compare&operationId=%60a%7Cb%60%0A%23%2012&after.operationId=%E2%80%AEwww.x.example%20%3Atada%3A'];
+  for (const link of links) {
+    const shown = compareLink.readCompareLink(link, explorable, { presetById });
+    assert.deepEqual(shown.problems, [], `${link}: the page reads it whole`);
+    const presetName = (id) => presetById(id).short;
+    const model = compareRuns(shown.before.result, shown.after.result, {
+      metrics, codec, client: shown.before.client, afterClient: shown.after.client, presetName,
+    });
+    const pageLink = compareLink.encodeCompareLink(shown.before.result.inputs, shown.after.result.inputs, {
+      client: shown.before.client, afterClient: shown.after.client, codec, compute: (i) => engine.compute(i), presetById,
+    });
+    for (const withBase of [true, false]) {
+      const page = comparisonMarkdown(engine, model, { metrics, codec, presetName, base: withBase ? base : '', link: `#${pageLink}` });
+      assert.equal(page.error, undefined, link);
+      const run = cli(['--link', link, '--format', 'markdown', ...(withBase ? ['--base-url', base] : [])]);
+      assert.equal(run.status, 0, `${link}: ${run.stderr}`);
+      assert.equal(page.markdown, run.stdout, `${link}${withBase ? ' with a base' : ''}`);
+    }
+  }
+});
+
+test('the page\'s Markdown is retrysim\'s for every fleet comparison link', async () => {
+  const { engine, fleetLink, table, compareRuns, metrics } = await fleetSide();
+  const { comparisonMarkdown } = await import(path.join(repo, 'web/compare/markdown.js'));
+  // The page's engine file writes it (the fleet file has no markdown(): engine.cpp).
+  const writer = (await pageSide()).engine;
+  assert.equal(engine.markdown({ summary: [], inputs: [], metrics: [] }).ok, false);
+  const base = 'https://retrylab.example/';
+  for (const link of FLEET_LINKS) {
+    const read = fleetLink.parseFleetCompareLink(`#${link}`, table);
+    const model = compareRuns(engine.fleet(read.before), engine.fleet(read.after), { metrics, of: 'fleet' });
+    const page = comparisonMarkdown(writer, model, { metrics, base, link: `#${link}` });
+    const run = cli(['--link', link, '--format', 'markdown', '--base-url', base]);
+    assert.equal(run.status, 0, `${link}: ${run.stderr}`);
+    assert.equal(page.markdown, run.stdout, link);
+  }
+});
+
 test('a preset\'s jitter bounds do not outlive its jitter: jitter=none on the after side drops them', () => {
   const c = cliJson(['--link', 'v=1&view=compare&client=grpc-go-169&after.jitter=none']).json;
   assert.equal(c.ok, true, JSON.stringify(c.errors));

@@ -15,6 +15,7 @@ import { MAX_LINK_LENGTH } from '../share/codec.js';
 import { attributesAsCompareLink } from '../share/compare-link.js';
 import { sourceNotice } from './source.js';
 import { compareRuns, metricTable } from './model.js';
+import { comparisonMarkdown, copyMarkdownControls, wireCopyMarkdown } from './markdown.js';
 import { attributeOfPath } from '../fleet/embed.js';
 
 const AFTER = 'after.';
@@ -265,7 +266,9 @@ function controlsView(prefix, label, controls) {
 // (the compare bundle doubles as the worker's script, web/compare/index.js); `metrics`: the
 // engine's compareMetrics(); `rowsOf(comparison, metrics)` and `summaryNodes`: view.js's
 // difference rows and summary, the single run's own; `idPrefix`: for the ids of several on a page.
-export function mountFleetCompare(box, { source, linkBase, fleet, metrics, rowsOf, summaryNodes, idPrefix = 'cmpf-' }) {
+// `engine`: an engine file's API with markdown() (the page's), for Copy as Markdown; without it
+// (the element's fleet comparison) there is no such button.
+export function mountFleetCompare(box, { source, linkBase, fleet, metrics, rowsOf, summaryNodes, idPrefix = 'cmpf-', engine = null }) {
   const newTab = Boolean(source.newTab);
   const doc = box.ownerDocument;
   const win = doc.defaultView;
@@ -284,6 +287,7 @@ export function mountFleetCompare(box, { source, linkBase, fleet, metrics, rowsO
       h('div', { class: 'fl-chart-box', 'data-chart': key, tabindex: 0, role: 'region', 'aria-label': `${label}: the storm over time` }),
       h('figcaption', null, `${label}: attempts offered, capacity, successes and timeouts per second, and the queue below.`)),
     h('div', { 'data-controls': key }));
+  const markdownControls = engine && engine.markdown ? copyMarkdownControls(h, id) : null;
   const frame = mount(h('section', { class: 'rl-compare rl-compare-fleet', 'aria-labelledby': id('heading') },
     h('div', { class: 'rl-compare-head' },
       h('h2', { id: id('heading'), class: 'rl-compare-title' }, 'Before and after: two fleet runs'),
@@ -295,7 +299,10 @@ export function mountFleetCompare(box, { source, linkBase, fleet, metrics, rowsO
       h('p', { class: 'rl-compare-axis' }, 'Both storms on one time axis: the same seconds, left to right, in each chart.'),
       h('div', { class: 'rl-share-row rl-compare-share' },
         h('label', { class: 'rl-share-label', for: id('link') }, 'Link to this comparison'),
-        h('input', { type: 'text', id: id('link'), class: 'rl-share-link', readonly: true, spellcheck: 'false', autocomplete: 'off' }))),
+        h('input', { type: 'text', id: id('link'), class: 'rl-share-link', readonly: true, spellcheck: 'false', autocomplete: 'off' }),
+        markdownControls && markdownControls[0]),
+      markdownControls && h('p', { class: 'rl-share-status', id: id('status'), role: 'status' }),
+      markdownControls && markdownControls[1]),
     h('div', { class: 'rl-compare-sides rl-compare-fleet-sides' }, side('before', 'Before'), side('after', 'After'))), doc);
   box.replaceChildren(frame);
   const $ = (selector) => frame.querySelector(selector);
@@ -304,6 +311,15 @@ export function mountFleetCompare(box, { source, linkBase, fleet, metrics, rowsO
   const sides = { before: { request: null, result: null }, after: { request: null, result: null } };
   let comparison = null;
   const notice = sourceNotice($('[data-compare-notice]'), id);
+  // Copy as Markdown (markdown.js): the comparison on show, with the link the box shows.
+  if (markdownControls) {
+    wireCopyMarkdown(win, {
+      button: $(`#${id('copy-md')}`), status: $(`#${id('status')}`), box: $(`#${id('md')}`), address: source.address,
+      written: () => (comparison
+        ? comparisonMarkdown(engine, comparison, { metrics, base: source.address(), link: `#${encodeFleetCompareLink(sides.before.result.request, sides.after.result.request, table)}` })
+        : { error: 'the two fleet runs are still computing' }),
+    });
+  }
 
   function fail(text) {
     const error = $('[data-compare-error]');

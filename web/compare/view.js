@@ -8,6 +8,7 @@ import { h, mount, patch } from '../dom.js';
 import { presetById } from '../clients/presets.js';
 import { encodeCompareLink, isCompareLink, readCompareLink } from '../share/compare-link.js';
 import { compareRuns, deltaText, metricTable, metricText } from './model.js';
+import { comparisonMarkdown, copyMarkdownControls, wireCopyMarkdown } from './markdown.js';
 import { alignedTimelines } from './timeline.js';
 import { fleetCompareLinkOfAttributes, isFleetCompareLink, mountFleetCompare } from './fleet.js';
 import { pageSource, sourceNotice } from './source.js';
@@ -50,6 +51,7 @@ export function differenceRows(comparison, table) {
 }
 
 function frameView() {
+  const markdownControls = copyMarkdownControls(h, (name) => `cmp-${name}`);
   const side = (key, label) => h('section', { class: `rl-compare-side rl-compare-${key}`, 'aria-labelledby': `cmp-${key}-heading`, 'data-side': key },
     h('div', { class: 'rl-compare-side-head' },
       h('h3', { id: `cmp-${key}-heading` }, label),
@@ -68,8 +70,10 @@ function frameView() {
       h('div', { class: 'rl-share-row rl-compare-share' },
         h('label', { class: 'rl-share-label', for: 'cmp-link' }, 'Link to this comparison'),
         h('input', { type: 'text', id: 'cmp-link', class: 'rl-share-link', readonly: true, spellcheck: 'false', autocomplete: 'off' }),
-        h('button', { type: 'button', id: 'cmp-copy', class: 'rl-button' }, 'Copy link')),
+        h('button', { type: 'button', id: 'cmp-copy', class: 'rl-button' }, 'Copy link'),
+        markdownControls[0]),
       h('p', { class: 'rl-share-status', id: 'cmp-status', role: 'status' }),
+      markdownControls[1],
       h('p', { class: 'rl-compare-status visually-hidden', role: 'status', 'data-compare-announce': '' })),
     h('div', { class: 'rl-compare-sides' }, side('before', 'Before'), side('after', 'After')));
 }
@@ -183,6 +187,16 @@ export function mountCompare(box, { app, engine, createExplorable, linkBase, sou
     }
   });
   $('#cmp-link').addEventListener('focus', (event) => event.target.select());
+  // "Copy as Markdown": the engine's writer (markdown.js), the table retrysim --format markdown
+  // prints for the same link with --base-url set to this page.
+  wireCopyMarkdown(win, {
+    button: $('#cmp-copy-md'), status: $('#cmp-status'), box: $('#cmp-md'), address: from.address,
+    written: () => {
+      const [b, a] = echoes();
+      const comparison = compareRuns(b, a, { metrics, codec: app.codec, ...clients, presetName });
+      return comparisonMarkdown(engine, comparison, { metrics, codec: app.codec, presetName, base: from.address(), link: linkHash() });
+    },
+  });
 
   // Redraw the shared axis when the width changes (a rotated phone, a resized window).
   let lastWidth = 0;
@@ -238,7 +252,7 @@ export function attachCompareMode(root, options) {
   const mountFor = (hash) => (isFleetCompareLink(hash)
     ? mountFleetCompare(box, {
       source: pageSource(win), linkBase: options.linkBase, fleet: options.fleet, metrics: metricTable(options.engine.compareMetrics()),
-      rowsOf: differenceRows, summaryNodes,
+      rowsOf: differenceRows, summaryNodes, engine: options.engine,
     })
     : mountCompare(box, options));
   function follow() {

@@ -196,6 +196,20 @@ export function retrysimMarkdown(hash) {
   return { rows, text: run.stdout };
 }
 
+// Copy as Markdown on an opened compare page (`opened`: openPage's), and what `retrysim --link
+// <hash> --format markdown --base-url <the page's address>` prints for the same link: the one
+// Markdown writer's two doors (docs/compare.md §5). `origin`: the page's, for the clipboard.
+export async function copiedAndPrintedMarkdown({ page, context }, hash, origin) {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+  await page.getByRole('button', { name: 'Copy as Markdown' }).click();
+  await page.getByText('Markdown copied.').waitFor();
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  const base = await page.evaluate(() => location.href.split('#')[0]);
+  const run = spawnSync(RETRYSIM, ['--link', hash, '--format', 'markdown', '--base-url', base], { encoding: 'utf8' });
+  assert.equal(run.status, 0, run.stderr);
+  return { copied, printed: run.stdout, base };
+}
+
 // A comparison's difference lines as drawn (compare/view.js differenceRows) inside `root` (a
 // selector; `host`: the id of a <retry-lab> whose shadow root holds them): metric → { label,
 // before, after, change, changed, flag }.

@@ -35,4 +35,7 @@
 // recovery.disrupted: +154 bytes, 76,681 measured); 248.5 KB with the fleet section's words for
 // v3's windows (its note and verdicts, about +0.1 KB) and the engine's singular stop sentence:
 // 248.3 KB measured, just over 248.3 × 1024 bytes.
-export const SCROLLED_CEILING_BYTES = 248.5 * 1024;
+// 252.8 KB with the one Markdown writer in the page's engine file (issue 30: +4,274 bytes, and
+// the fleet engine file's +184 for the entry's refusal; the fleet file does not carry the
+// writer, bindings/wasm/engine.cpp).
+export const SCROLLED_CEILING_BYTES = 252.8 * 1024;
