@@ -154,7 +154,7 @@ export function stormSummary(series) {
   const cap = points.find((p) => p.capacity !== null);
   if (cap) parts.push(`The server can serve ${fmt(cap.capacity)} per second outside the slowdown.`);
   parts.push(`The queue peaks at ${fmt(qPeak.queue)} waiting attempts at ${(qPeak.startMs + binMs) / 1000} s.`);
-  if (recovery) parts.push(recovery.recoveredAtMs !== null ? `Recovered at ${recovery.recoveredAtMs / 1000} s.` : recovery.metastable ? 'It does not recover before new requests stop: a metastable failure.' : 'Not recovered when new requests stop.');
+  if (recovery) parts.push(recovery.disrupted === false ? 'The fleet rode it out: never knocked down.' : recovery.recoveredAtMs !== null ? `Recovered ${(recovery.recoveredAtMs - recovery.triggerEndMs) / 1000} s after the trigger ended, at ${recovery.recoveredAtMs / 1000} s.` : recovery.metastable ? 'It does not recover before new requests stop: a metastable failure.' : 'Not recovered when new requests stop.');
   return parts.join(' ');
 }
 
