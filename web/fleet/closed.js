@@ -97,7 +97,7 @@ export function windowVerdict(created, succeeded, { binMs, durationMs, startMs, 
 // time iff s + serviceMs × f + leg ≤ its send + clientTimeoutMs, and then ends its request with
 // a success one leg after its service. At send + clientTimeoutMs the flow not yet in time times
 // out and, if attempts remain, is sent again after the mean backoff for that failure.
-// Returns { created, succeeded, verdict } per bin and the recovery rule's verdict.
+// Returns { created, succeeded } per bin, the recovery rule's verdict, and when flow first timed out.
 export function fluidRun(echo, { dtMs = 5 } = {}) {
   const trig = echo.trigger;
   const { binMs, durationMs } = echo;
@@ -128,6 +128,7 @@ export function fluidRun(echo, { dtMs = 5 } = {}) {
   let arrived = 0; // packets before this one have reached the server
   let served = 0; // packets before this one have been served in full
   let limited = 0; // packets before this one have met their waiting limit
+  let firstTimeoutMs = null; // when flow first timed out
   // Retries waiting to be sent, per attempt number, each list in the order they fall due.
   const due = Array.from({ length: maxAttempts + 1 }, () => ({ step: [], mass: [], head: 0 }));
   const grow = (a) => {
@@ -178,6 +179,7 @@ export function fluidRun(echo, { dtMs = 5 } = {}) {
     while (limited < count && sendStep[limited] + timeoutSteps <= i) {
       const n = attempt[limited];
       const timedOut = mass[limited] - inTime[limited];
+      if (timedOut > 1e-9 && firstTimeoutMs === null) firstTimeoutMs = t;
       if (n < maxAttempts && timedOut > 1e-12) {
         const at = i + backoffSteps[n];
         if (at < steps) {
@@ -190,7 +192,7 @@ export function fluidRun(echo, { dtMs = 5 } = {}) {
     }
   }
   const verdict = windowVerdict(created, succeeded, { binMs, durationMs, startMs: trig ? trig.startMs : 0, endMs: trig ? trig.endMs : 0 });
-  return { created, succeeded, verdict };
+  return { created, succeeded, verdict, firstTimeoutMs };
 }
 
 // The shortest slowdown (from the request's own start, with `factor`) after which the fluid
