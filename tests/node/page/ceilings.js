@@ -31,4 +31,8 @@
 // 247.4 KB with input18e's views drawn after the change's frame while off screen (explorable/near.js
 // drawnOnScreen, run-view.js; retrylab.js 29,401 → 30,026 bytes gzipped, +0.6 KB), issue 18's input budget.
 // All three merged (session 6): 254,042 bytes measured (248.1 KB).
-export const SCROLLED_CEILING_BYTES = 248.1 * 1024;
+// 263.0 KB with issue 32's stability maps, a bundle of their own that the fleet section loads as
+// its map nears the screen (retrylab-fleet-map.js and .css, 16.2 KB: two maps, seeds, the
+// closed-form lines, their files and the literature's presets), less the 1.3 KB the section's
+// bundle lost with the map: 262.9 KB measured.
+export const SCROLLED_CEILING_BYTES = 263.0 * 1024;
