@@ -479,7 +479,7 @@ export function mountFleet(root, {
       stability = loadBundle(doc, 'retrylab-fleet-map.js', 'RetryLabFleetMapCode', { style: 'retrylab-fleet-map.css' })
         .then(({ mountStability }) => mountStability($('stability'), mapHost));
       stability.then((s) => {
-        s.run({});
+        s.run(/(^#|&)map=/.test(win.location.hash) ? request : {});
         return s.map();
       }).catch((error) => {
         $('stability').textContent = `The stability map could not load here (${error.message}).`;

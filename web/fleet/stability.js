@@ -144,12 +144,17 @@ export function mountStability(box, host) {
     fluidTimer = 0;
   }
 
-  function run(base = state.base) {
+  // run(base): map `base` (a request), the run on show being its run; run(): the same again (a
+  // change of map or seeds), whatever is on show since.
+  function run(base = null) {
     stop();
     const gen = ++generation;
-    const { echo } = host.shown();
-    state.base = base;
-    state.echo = echo;
+    if (base !== null || !state.echo) {
+      state.base = base || {};
+      state.echo = host.shown().echo;
+    }
+    base = state.base;
+    const echo = state.echo;
     let mapBase = base;
     if (state.kind === 'load' && echo.trigger && echo.trigger.kind === 'slowdown' && echo.trigger.factor < 10) mapBase = { ...base, trigger: { ...echo.trigger, factor: 10 } };
     state.cells = mapCells(state.kind, mapBase, echo, state.seeds);

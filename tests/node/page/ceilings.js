@@ -31,6 +31,8 @@
 // 247.4 KB with input18e's views drawn after the change's frame while off screen (explorable/near.js
 // drawnOnScreen, run-view.js; retrylab.js 29,401 → 30,026 bytes gzipped, +0.6 KB), issue 18's input budget.
 // All three merged (session 6): 254,042 bytes measured (248.1 KB).
+// 248.3 KB with FLEET.md v3's verdict in the fleet engine file (five-bin windows and
+// recovery.disrupted: +154 bytes, 76,681 measured).
 // 263.0 KB with issue 32's stability maps, a bundle of their own that the fleet section loads as
 // its map nears the screen (retrylab-fleet-map.js and .css, 16.2 KB: two maps, seeds, the
 // closed-form lines, their files and the literature's presets), less the 1.3 KB the section's
