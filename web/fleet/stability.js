@@ -45,7 +45,7 @@ export function mountStability(box, host) {
     h('label', { for: id(name) }, label),
     h('select', { id: id(name) }, ...options.map(([v, words]) => h('option', { value: v, selected: String(v) === String(value) ? '' : null }, words))));
   patch(box,
-    h('div', { class: 'fl-map-controls' },
+    h('div', { class: 'fl-map-part' }, h('div', { class: 'fl-map-controls' },
       choice('map-kind', 'Map', Object.values(MAPS).map((m) => [m.key, m.title]), state.kind),
       choice('map-seeds', 'Seeds per cell', SEED_CHOICES.map((s) => [s, s === 1 ? '1 (the run’s own)' : `${s} (the run’s and the next ${s - 1})`]), state.seeds)),
     h('p', { id: id('map-status'), role: 'status' }, 'Computing the map…'),
@@ -57,7 +57,7 @@ export function mountStability(box, host) {
       h('button', { type: 'button', id: id('map-again') }, 'Map the settings above instead'),
       h('button', { type: 'button', id: id('map-csv') }, 'Download the cells (CSV)'),
       h('button', { type: 'button', id: id('map-svg') }, 'Download the map with its lines (SVG)'),
-      h('button', { type: 'button', id: id('map-link') }, 'Copy the map’s link')),
+      h('button', { type: 'button', id: id('map-link') }, 'Copy the map’s link'))),
     h('div', { id: id('lit') }));
   const $ = (name) => box.querySelector(`#${id(name)}`);
 
@@ -137,9 +137,9 @@ export function mountStability(box, host) {
     else state.fluidDone = true;
   }
 
+  // The fluid line's steps stop; the workers stay (a newer job replaces the one they run,
+  // compute.js), so a second map does not wait for two workers to start and load the engine.
   function stop() {
-    for (const c of computers) c.destroy();
-    computers = [];
     if (fluidTimer) win.clearTimeout(fluidTimer);
     fluidTimer = 0;
   }
@@ -172,9 +172,9 @@ export function mountStability(box, host) {
     // Two workers, the jobs dealt alternately, so each gets light and heavy cells.
     const parts = [0, 1].map((w) => jobs.filter((_, i) => i % 2 === w));
     let left = parts.length;
-    for (const part of parts) {
-      const c = host.computer();
-      computers.push(c);
+    while (computers.length < parts.length) computers.push(host.computer());
+    parts.forEach((part, w) => {
+      const c = computers[w];
       c.run(part.map((j) => j.request), {
         onResult(index, result) {
           if (gen !== generation) return;
@@ -199,7 +199,7 @@ export function mountStability(box, host) {
           $('map-status').textContent = `The map could not be computed here (${message}).`;
         },
       });
-    }
+    });
     if (state.kind === 'trigger') runFluid(gen);
     schedule();
   }
@@ -293,6 +293,7 @@ export function mountStability(box, host) {
     literature,
     destroy() {
       stop();
+      for (const c of computers) c.destroy();
       literature.destroy();
     },
   };
