@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { startServer } from '../tests/browser/lib/server.js';
 import { longestMainTask } from './trace-lib.mjs';
+import { CHROMIUM, FLAGS, fleetPage } from './chromium.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = process.env.RETRYLAB_DIST ? path.resolve(repo, process.env.RETRYLAB_DIST) : path.join(repo, 'dist');
@@ -33,17 +34,10 @@ const HOTOS = {
 };
 
 const server = await startServer(dist);
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium', headless: true,
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking'],
-});
+const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
 const runs = [];
 for (let i = 0; i < rounds; ++i) {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  await page.goto(`${server.origin}/`);
-  await page.waitForFunction(() => document.documentElement.classList.contains('rl-ready'));
-  await page.evaluate(() => window.retryLabFleetSection.load());
-  await page.waitForFunction(() => window.retryLabFleet && window.retryLabFleet.state());
+  const { page } = await fleetPage(browser, server.origin);
   const cdp = await page.context().newCDPSession(page);
   const ended = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
   await cdp.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline', transferMode: 'ReturnAsStream' });
