@@ -285,8 +285,8 @@ describe('the fleet section', () => {
     const kinds = new Set(cells.map((c) => c.verdict.kind));
     for (const k of ['rode-out', 'metastable']) assert.ok(kinds.has(k), [...kinds].join());
     const cell = page.locator('#fl-map td.fl-cell-opening');
-    assert.equal(await cell.textContent(), 'down●');
-    assert.equal(await cell.getAttribute('aria-label'), 'a 10 s slowdown of ×4: still down when new requests stopped: a metastable failure (the run on show).');
+    assert.equal(await cell.locator('.fl-cell-text').textContent(), 'down●');
+    assert.equal(await cell.locator('.visually-hidden').textContent(), 'a 10 s slowdown of ×4: still down when new requests stopped: a metastable failure (the run on show).');
     // §1: the band's lower edge, 200 / 4 = 50 requests a second; §2: the fluid line at ×4 lies
     // between a slowdown every cell survives and one that stays down.
     assert.deepEqual([edge.capacity, edge.attempts, edge.lower], [200, 4, 50]);
@@ -327,7 +327,7 @@ describe('the fleet section', () => {
       const states = new Set(c.recoveries.map((r) => (r.disrupted === false ? 'o' : r.recoveredAtMs !== null ? 'r' : r.metastable ? 'm' : 'u')));
       assert.equal(c.verdict.kind === 'mixed', states.size > 1, `×${c.r}, ${c.c} s`);
     }
-    assert.match(await page.locator('#fl-map td[data-row="5"][data-col="4"]').getAttribute('aria-label'), /^a 2\.5 s slowdown of ×4: the seeds disagree: 1 recovered, 2 stayed down\.$/);
+    assert.match(await page.locator('#fl-map td[data-row="5"][data-col="4"] .visually-hidden').textContent(), /^a 2\.5 s slowdown of ×4: the seeds disagree: 1 recovered, 2 stayed down\.$/);
     const csv = await page.evaluate(() => window.retryLabFleet.stability().then((s) => s.csv()));
     assert.equal(csv.trim().split('\r\n').length, 1 + 144 * 3);
     await page.selectOption('#fl-map-seeds', '1');

@@ -200,10 +200,12 @@ export function mapView(kind, cells, verdicts, { id, focus, marked, lines = [] }
           const v = verdicts.get(`${r}:${c}`) || cellVerdict([], 1);
           const isMarked = marked && marked[0] === r && marked[1] === c;
           const focused = focus[0] === r && focus[1] === c;
+          // Its name is its words in full (a screen reader hears them); its short text is for the eye.
           return h('td', {
             role: 'gridcell', class: `fl-cell fl-cell-${v.kind}${isMarked ? ' fl-cell-opening' : ''}`, tabindex: focused ? 0 : -1,
-            'data-row': r, 'data-col': c, 'data-kind': v.kind, 'aria-label': cell ? cellWords(kind, cell, v, isMarked) : '',
-          }, v.text, isMarked ? h('span', { class: 'fl-cell-mark', 'aria-hidden': 'true' }, '●') : null);
+            'data-row': r, 'data-col': c, 'data-kind': v.kind,
+          }, h('span', { class: 'fl-cell-text', 'aria-hidden': 'true' }, v.text, isMarked ? h('span', { class: 'fl-cell-mark' }, '●') : null),
+          h('span', { class: 'visually-hidden' }, cell ? cellWords(kind, cell, v, isMarked) : ''));
         }))))),
     lines.length ? linesOverlay(kind, lines) : null);
 }
