@@ -334,7 +334,7 @@ describe('the fleet section', () => {
     await page.selectOption('#fl-map-kind', 'load');
     const load = await page.evaluate(() => window.retryLabFleet.map());
     assert.equal(load.kind, 'load');
-    assert.deepEqual(load.marked, [8, 3]);
+    assert.equal(load.marked, null, 'its slowdown is raised to ×10: the run on show (×4) is none of its cells');
     assert.equal(await page.locator('#fl-map .fl-map-lines path.fl-line-edge').count(), 1);
     assert.equal(await page.locator('#fl-map .fl-map-lines path.fl-line-upper').count(), 1);
     // No cell at 2 requests a second per client (the capacity) comes back; every cell of no retries does.
@@ -353,7 +353,9 @@ describe('the fleet section', () => {
     await fleetSettled(page);
     const m = await page.evaluate(() => window.retryLabFleet.map());
     assert.equal(m.kind, 'load');
-    assert.deepEqual(m.marked, [8, 1]);
+    assert.equal(m.seeds, 1);
+    assert.deepEqual(m.base, { policy: { maxRetries: 1 } }, 'the map is of the link’s run');
+    assert.equal(m.cells.find((c) => c.r === 1 && c.c === 1).recoveries[0].triggerEndMs, 20000);
     assert.equal(await page.locator('#fl-error').isVisible(), false, 'the fleet link’s reader leaves map= and seeds= alone');
   }));
 

@@ -160,7 +160,8 @@ export function mountStability(box, host) {
     state.cells = mapCells(state.kind, mapBase, echo, state.seeds);
     state.results = new Map();
     state.verdicts = new Map();
-    state.marked = markedCell(state.kind, echo);
+    // The run on show is a cell only if the map runs its own slowdown (not one raised to ×10).
+    state.marked = mapBase === base ? markedCell(state.kind, echo) : null;
     if (state.marked) state.focus = state.marked;
     state.complete = false;
     state.fluid = new Map();
@@ -283,7 +284,7 @@ export function mountStability(box, host) {
     run,
     // Resolves once the map on show is computed: its cells, their verdicts and the lines.
     map: () => (state.complete ? Promise.resolve() : new Promise((resolve) => waiters.push(resolve))).then(() => ({
-      kind: state.kind, seeds: state.seeds, marked: state.marked, ms: state.ms, firstMs: state.firstMs,
+      kind: state.kind, seeds: state.seeds, base: state.base, marked: state.marked, ms: state.ms, firstMs: state.firstMs,
       cells: state.cells.map((x) => ({ r: x.r, c: x.c, row: x.row, col: x.col, verdict: state.verdicts.get(`${x.row}:${x.col}`), recoveries: x.requests.map((_, s) => state.results.get(`${x.row}:${x.col}:${s}`).recovery) })),
       fluid: Object.fromEntries(state.fluid), edge: stormEdge(state.echo),
     })),
