@@ -198,14 +198,26 @@ export function fluidRun(echo, { dtMs = 5 } = {}) {
 // The shortest slowdown (from the request's own start, with `factor`) after which the fluid
 // model is metastable, to `resolutionMs`; null when even the longest that leaves five bins is not.
 // { lengthMs, why }: `why` says why there is no line (fluidUnfit) when there is none.
-export function fluidEdge(echo, factor, { resolutionMs = 50, dtMs = 5 } = {}) {
+export function fluidEdge(echo, factor, options = {}) {
+  const steps = fluidEdgeSteps(echo, factor, options);
+  for (;;) {
+    const { done, value } = steps.next();
+    if (done) return value;
+  }
+}
+
+// The same, one model run per step of the generator (the page takes one step per task, so that
+// no task of its main thread runs long); its return value is fluidEdge's.
+export function* fluidEdgeSteps(echo, factor, { resolutionMs = 50, dtMs = 5 } = {}) {
   const unfit = fluidUnfit(echo);
   if (unfit) return { lengthMs: null, why: unfit };
   const start = echo.trigger.startMs;
   const longest = echo.durationMs - 5 * echo.binMs - start;
   if (longest <= 0) return { lengthMs: null, why: 'the slowdown starts too late to judge' };
   const stays = (lengthMs) => fluidRun({ ...echo, trigger: { ...echo.trigger, factor, endMs: start + lengthMs } }, { dtMs }).verdict.metastable;
-  if (!stays(longest)) return { lengthMs: null, why: `no slowdown of ×${factor} up to ${longest / 1000} s leaves it down` };
+  const last = stays(longest);
+  yield;
+  if (!last) return { lengthMs: null, why: `no slowdown of ×${factor} up to ${longest / 1000} s leaves it down` };
   let lo = 0;
   let hi = longest;
   while (hi - lo > resolutionMs) {
@@ -213,6 +225,7 @@ export function fluidEdge(echo, factor, { resolutionMs = 50, dtMs = 5 } = {}) {
     if (mid <= lo || mid >= hi) break;
     if (stays(mid)) hi = mid;
     else lo = mid;
+    yield;
   }
   return { lengthMs: hi, why: null };
 }

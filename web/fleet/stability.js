@@ -8,7 +8,7 @@
 import { h, patch, toMarkup } from '../dom.js';
 import { download } from '../export/download.js';
 import { MAPS, SEED_CHOICES, cellVerdict, cellWords, mapCells, mapCsv, mapKey, mapLines, mapSvg, mapView, markedCell } from './map.js';
-import { fluidEdge, fluidUnfit, stormEdge } from './closed.js';
+import { fluidEdgeSteps, fluidUnfit, stormEdge } from './closed.js';
 import { mountLiterature } from './literature.js';
 
 const seconds = (ms) => `${Math.round(ms / 10) / 100} s`;
@@ -118,19 +118,36 @@ export function mountStability(box, host) {
     if (!frame) frame = win.requestAnimationFrame(draw);
   };
 
-  // The fluid model's edge for each row of the trigger map, one row per task.
+  // map()'s waiters, once the cells and the fluid line are both in.
+  function settle() {
+    if (!state.complete || !state.fluidDone) return;
+    const w = waiters;
+    waiters = [];
+    for (const f of w) f();
+  }
+
+  // The fluid model's edge for each row of the trigger map, one model run per task.
   function runFluid(gen) {
     const rows = MAPS.trigger.rows;
     let i = 0;
+    let steps = null;
     const step = () => {
       fluidTimer = 0;
-      if (gen !== generation || i >= rows.length) {
-        if (gen === generation) state.fluidDone = true;
-        return;
+      if (gen !== generation) return;
+      if (!steps) {
+        if (i >= rows.length) {
+          state.fluidDone = true;
+          settle();
+          return;
+        }
+        steps = fluidEdgeSteps(state.echo, rows[i]);
       }
-      const f = rows[i++];
-      state.fluid.set(f, fluidEdge(state.echo, f));
-      schedule();
+      const { done, value } = steps.next();
+      if (done) {
+        state.fluid.set(rows[i++], value);
+        steps = null;
+        schedule();
+      }
       fluidTimer = win.setTimeout(step, 0);
     };
     if (!fluidUnfit(state.echo)) fluidTimer = win.setTimeout(step, 0);
@@ -192,9 +209,7 @@ export function mountStability(box, host) {
           state.complete = true;
           state.ms = win.performance.now() - state.started;
           schedule();
-          const w = waiters;
-          waiters = [];
-          for (const f of w) f();
+          settle();
         },
         onError(message) {
           $('map-status').textContent = `The map could not be computed here (${message}).`;
@@ -202,6 +217,7 @@ export function mountStability(box, host) {
       });
     });
     if (state.kind === 'trigger') runFluid(gen);
+    else state.fluidDone = true;
     schedule();
   }
 
@@ -283,7 +299,7 @@ export function mountStability(box, host) {
   return {
     run,
     // Resolves once the map on show is computed: its cells, their verdicts and the lines.
-    map: () => (state.complete ? Promise.resolve() : new Promise((resolve) => waiters.push(resolve))).then(() => ({
+    map: () => (state.complete && state.fluidDone ? Promise.resolve() : new Promise((resolve) => waiters.push(resolve))).then(() => ({
       kind: state.kind, seeds: state.seeds, base: state.base, marked: state.marked, ms: state.ms, firstMs: state.firstMs,
       cells: state.cells.map((x) => ({ r: x.r, c: x.c, row: x.row, col: x.col, verdict: state.verdicts.get(`${x.row}:${x.col}`), recoveries: x.requests.map((_, s) => state.results.get(`${x.row}:${x.col}:${s}`).recovery) })),
       fluid: Object.fromEntries(state.fluid), edge: stormEdge(state.echo),
