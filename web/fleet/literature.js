@@ -46,7 +46,7 @@ export const PRESETS = [
     runs: [
       { key: 'a', label: 'no retries: recovers', published: 'recovers', request: { durationMs: OSDI_DURATION, trigger: slow(10000, 10), policy: { maxRetries: 0 } } },
       { key: 'b', label: '3 retries, a 10 s trigger: metastable', published: 'metastable', request: { durationMs: OSDI_DURATION, trigger: slow(10000, 10) } },
-      { key: 'c', label: 'a shorter trigger (1.5 s): comes through', published: 'recovers', request: { durationMs: OSDI_DURATION, trigger: slow(1500, 10) } },
+      { key: 'c', label: 'a shorter trigger (1.5 s): recovers', published: 'recovers', request: { durationMs: OSDI_DURATION, trigger: slow(1500, 10) } },
       { key: 'd', label: 'a lower load (0.4 /s per client): recovers', published: 'recovers', request: { durationMs: OSDI_DURATION, trigger: slow(10000, 10), ratePerClient: 0.4 } },
     ],
   },
