@@ -100,7 +100,7 @@ export function presetClosedForm(preset, echo) {
   const e = stormEdge(echo);
   if (e.why) return e.why;
   if (preset.id === 'hotos2021') return `Closed form (§1): μ = ${e.capacity} a second and ${e.attempts} attempts a request in a storm, so the lower edge is μ / ${e.attempts} = ${fmt(e.lower)} QPS (the paper’s 150); with retries capped at r a second the storm offers λ + r, which holds iff r ≥ μ − λ = ${fmt(e.capacity - e.lambda)} (the paper’s 20).`;
-  return `Closed form (§1): μ = ${e.capacity} a second; with ${e.attempts} attempts a request in a storm the lower edge is ${fmt(e.lower)} requests a second (${fmt(e.lowerPerClient)} per client): the load of panel (d) is below it, the others' above.`;
+  return `Closed form (§1): μ = ${e.capacity} a second; with ${e.attempts} attempts a request in a storm the lower edge is ${fmt(e.lower)} requests a second (${fmt(e.lowerPerClient)} per client). Panel (d)’s load is below it, (b)’s and (c)’s above; (a) makes one attempt a request, so its edge is μ itself.`;
 }
 
 export function mountLiterature(box, host) {
