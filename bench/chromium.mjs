@@ -5,3 +5,15 @@ export const FLAGS = [
   '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync',
 ];
+
+// A page of the built site with the fleet section loaded and its opening run drawn
+// (bench/fleet-page.mjs, map-page.mjs): resolves with the page and the ms the section took.
+export async function fleetPage(browser, origin) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.goto(`${origin}/`);
+  await page.waitForFunction(() => document.documentElement.classList.contains('rl-ready'));
+  const t0 = Date.now();
+  await page.evaluate(() => window.retryLabFleetSection.load());
+  await page.waitForFunction(() => window.retryLabFleet && window.retryLabFleet.state());
+  return { page, opening: Date.now() - t0 };
+}

@@ -16,6 +16,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { startServer } from '../tests/browser/lib/server.js';
+import { longestMainTask } from './trace-lib.mjs';
+import { CHROMIUM, FLAGS, fleetPage } from './chromium.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = process.env.RETRYLAB_DIST ? path.resolve(repo, process.env.RETRYLAB_DIST) : path.join(repo, 'dist');
@@ -25,51 +27,11 @@ const loadBefore = load();
 const AWS_BUDGET_MS = 2000;
 const TASK_BUDGET_MS = 50;
 
-// The longest RunTask on the page's main thread (CrRendererMain) in a trace, in ms.
-async function longestMainTask(cdp, stream) {
-  let text = '';
-  for (;;) {
-    const chunk = await cdp.send('IO.read', { handle: stream });
-    text += chunk.base64Encoded ? Buffer.from(chunk.data, 'base64').toString('utf8') : chunk.data;
-    if (chunk.eof) break;
-  }
-  await cdp.send('IO.close', { handle: stream });
-  const events = JSON.parse(text).traceEvents || JSON.parse(text);
-  const main = new Set(events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
-  // Wall time (dur) is what the reader waits; thread time (tdur, when the trace has it) is the
-  // task's own CPU, which a loaded machine does not stretch: both are kept.
-  let longest = 0;
-  let longestCpu = null;
-  for (const e of events) {
-    if (e.name !== 'RunTask' || e.ph !== 'X' || !main.has(`${e.pid}:${e.tid}`)) continue;
-    longest = Math.max(longest, e.dur / 1000);
-    if (typeof e.tdur === 'number') longestCpu = Math.max(longestCpu || 0, e.tdur / 1000);
-  }
-  if (process.env.RETRYLAB_TRACE_TOP) {
-    const tasks = events.filter((e) => e.name === 'RunTask' && e.ph === 'X' && main.has(`${e.pid}:${e.tid}`)).sort((a, b) => b.dur - a.dur).slice(0, 5);
-    for (const t of tasks) {
-      const inside = events.filter((e) => e.ph === 'X' && e.tid === t.tid && e.pid === t.pid && e.ts >= t.ts && e.ts + e.dur <= t.ts + t.dur && e !== t && e.dur > 2000)
-        .map((e) => `${e.name} ${(e.dur / 1000).toFixed(1)}${e.args && e.args.data && e.args.data.functionName ? ` ${e.args.data.functionName}` : ''}${e.args && e.args.data && e.args.data.url ? ` ${e.args.data.url}:${e.args.data.lineNumber}` : ''}`);
-      console.error(`task ${(t.dur / 1000).toFixed(1)} ms: ${inside.join('; ')}`);
-    }
-  }
-  return { longest, longestCpu, mainThreads: main.size };
-}
-
 const server = await startServer(dist);
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium', headless: true,
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking'],
-});
+const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
 const runs = [];
 for (let i = 0; i < rounds; ++i) {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  await page.goto(`${server.origin}/`);
-  await page.waitForFunction(() => document.documentElement.classList.contains('rl-ready'));
-  const t0 = Date.now();
-  await page.evaluate(() => window.retryLabFleetSection.load());
-  await page.waitForFunction(() => window.retryLabFleet && window.retryLabFleet.state());
-  const opening = Date.now() - t0;
+  const { page, opening } = await fleetPage(browser, server.origin);
   // From here: while the map and then the AWS sweep compute, every main-thread task traced.
   const cdp = await page.context().newCDPSession(page);
   const ended = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));

@@ -134,3 +134,35 @@ export function summary(selfByName) {
   }
   return kinds;
 }
+
+// (bench/fleet-page.mjs and bench/map-page.mjs)
+// The longest RunTask on the page's main thread (CrRendererMain) in a trace, in ms.
+export async function longestMainTask(cdp, stream) {
+  let text = '';
+  for (;;) {
+    const chunk = await cdp.send('IO.read', { handle: stream });
+    text += chunk.base64Encoded ? Buffer.from(chunk.data, 'base64').toString('utf8') : chunk.data;
+    if (chunk.eof) break;
+  }
+  await cdp.send('IO.close', { handle: stream });
+  const events = JSON.parse(text).traceEvents || JSON.parse(text);
+  const main = new Set(events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
+  // Wall time (dur) is what the reader waits; thread time (tdur, when the trace has it) is the
+  // task's own CPU, which a loaded machine does not stretch: both are kept.
+  let longest = 0;
+  let longestCpu = null;
+  for (const e of events) {
+    if (e.name !== 'RunTask' || e.ph !== 'X' || !main.has(`${e.pid}:${e.tid}`)) continue;
+    longest = Math.max(longest, e.dur / 1000);
+    if (typeof e.tdur === 'number') longestCpu = Math.max(longestCpu || 0, e.tdur / 1000);
+  }
+  if (process.env.RETRYLAB_TRACE_TOP) {
+    const tasks = events.filter((e) => e.name === 'RunTask' && e.ph === 'X' && main.has(`${e.pid}:${e.tid}`)).sort((a, b) => b.dur - a.dur).slice(0, 5);
+    for (const t of tasks) {
+      const inside = events.filter((e) => e.ph === 'X' && e.tid === t.tid && e.pid === t.pid && e.ts >= t.ts && e.ts + e.dur <= t.ts + t.dur && e !== t && e.dur > 2000)
+        .map((e) => `${e.name} ${(e.dur / 1000).toFixed(1)}${e.args && e.args.data && e.args.data.functionName ? ` ${e.args.data.functionName}` : ''}${e.args && e.args.data && e.args.data.url ? ` ${e.args.data.url}:${e.args.data.lineNumber}` : ''}`);
+      console.error(`task ${(t.dur / 1000).toFixed(1)} ms: ${inside.join('; ')}`);
+    }
+  }
+  return { longest, longestCpu, mainThreads: main.size };
+}

@@ -4,7 +4,8 @@
 // Play), the article's figure (story-*: the "key on" step read and its "Try it" pressed:
 // beside the article from 960 px, inline after the button below), the opening run at its
 // end (end-*), the trace editor with an answer's error (editor-*: the scripted answers) and
-// the fleet's storm chart (fleet-*); FULL=1 adds the whole page (light; large files, not
+// the fleet's storm chart (fleet-*), and at 1280 and 390 the stability map (map-*) and two
+// literature presets computed (hotos-*, osdi-*); FULL=1 adds the whole page (light; large files, not
 // committed). Run after `npm run build`:
 //   node scripts/screenshots.mjs [outdir] [names, e.g. 1440,390]
 // (default docs/screenshots, every width). Uses playwright-core and /usr/bin/chromium as the
@@ -70,6 +71,18 @@ try {
       await page.waitForTimeout(150);
       // Its figure: the verdict, the line that says the chart scrolls (on a phone), the chart.
       await page.locator('.fl-figure:has(#fl-chart)').screenshot({ path: join(out, `fleet-${name}-${colorScheme}.png`) });
+      // The stability map (issue 32), at 1280 and 390 only: the opening run's map with its lines,
+      // then the literature's presets with the HotOS and OSDI runs computed.
+      if (name === '1280x720' || name === '390') {
+        await page.locator('#fl-map-box').evaluate((el) => el.scrollIntoView({ block: 'start' }));
+        await page.evaluate(() => window.retryLabFleet.map());
+        await page.waitForTimeout(300);
+        await page.locator('.fl-map-part').screenshot({ path: join(out, `map-${name}-${colorScheme}.png`) });
+        await page.evaluate(() => window.retryLabFleet.stability().then((s) => Promise.all([s.literature.compute('hotos2021'), s.literature.compute('osdi2022')])));
+        await page.waitForTimeout(300);
+        await page.locator('#fl-lit-hotos2021').screenshot({ path: join(out, `hotos-${name}-${colorScheme}.png`) });
+        await page.locator('#fl-lit-osdi2022').screenshot({ path: join(out, `osdi-${name}-${colorScheme}.png`) });
+      }
       // The whole page too, with FULL=1 (large files: not committed).
       if (process.env.FULL && colorScheme === 'light') {
         await page.evaluate(() => window.scrollTo(0, 0));

@@ -39,11 +39,12 @@ await mkdir(dist, { recursive: true });
 // when the reader nears them (web/load-sections.js): each a classic script and a stylesheet.
 // The downloads' code is a third, loaded the first time a reader asks for a file; compare
 // mode a fourth (web/compare/), the first time a reader opens a comparison; the fleet section
-// at the article's end (web/fleet/) a fifth, loaded when the reader nears it.
-for (const [entry, name] of [['main', 'retrylab'], ['sections', 'retrylab-sections'], ['export-bundle', 'retrylab-export'], ['compare/index', 'retrylab-compare'], ['fleet', 'retrylab-fleet-section']]) {
+// at the article's end (web/fleet/) a fifth, loaded when the reader nears it, and its stability
+// maps (web/fleet/stability.js) a sixth, loaded when the reader nears them.
+for (const [entry, name] of [['main', 'retrylab'], ['sections', 'retrylab-sections'], ['export-bundle', 'retrylab-export'], ['compare/index', 'retrylab-compare'], ['fleet', 'retrylab-fleet-section'], ['fleet-map', 'retrylab-fleet-map']]) {
   await bundleScript(join(repo, `web/${entry}.js`), { outfile: join(dist, `${name}.js`) });
 }
-for (const [entry, name] of [['styles', 'retrylab'], ['sections', 'retrylab-sections'], ['compare/compare', 'retrylab-compare'], ['fleet/fleet', 'retrylab-fleet-section']]) {
+for (const [entry, name] of [['styles', 'retrylab'], ['sections', 'retrylab-sections'], ['compare/compare', 'retrylab-compare'], ['fleet/fleet', 'retrylab-fleet-section'], ['fleet/map', 'retrylab-fleet-map']]) {
   await bundleCss(join(repo, `web/${entry}.css`), { outfile: join(dist, `${name}.css`) });
 }
 

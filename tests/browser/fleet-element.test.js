@@ -79,7 +79,7 @@ describe('<retry-lab view="fleet">', () => {
     assert.equal(s.totals.requests, expected.totals.requests);
     assert.equal(s.totals.succeeded, expected.totals.succeeded);
     assert.equal(s.request.server.dropStale, 'unfinishable');
-    assert.match(await inside(p, '#fl-verdict'), /^Recovered at 20 s:/);
+    assert.match(await inside(p, '#fl-verdict'), /^Recovered 0 s after the slowdown ended, at 20 s:/);
     // The view: the storm with its words, the side effects and the controls; not the story,
     // the map or the reproductions, which are the article's.
     assert.equal(await p.evaluate(() => document.getElementById('f').shadowRoot.querySelectorAll('svg.fl-chart rect.fl-trigger').length), 1);
@@ -117,7 +117,7 @@ describe('<retry-lab view="fleet">', () => {
     assert.deepEqual((await shown(p)).recovery, caseNamed('9.5 token bucket').recovery);
     await setAttributes(p, { 'gates.bucket.scope': 'fleet' });
     assert.deepEqual((await shown(p)).recovery, caseNamed('fleet-scoped bucket').recovery);
-    assert.match(await inside(p, '#fl-verdict'), /^Recovered at 25 s:/);
+    assert.match(await inside(p, '#fl-verdict'), /^Recovered 5 s after the slowdown ended, at 25 s:/);
     await clean(watched);
   });
 

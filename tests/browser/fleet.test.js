@@ -33,6 +33,8 @@ async function fleetSettled(page) {
 }
 
 const verdictText = (page) => page.locator('#fl-verdict').textContent();
+// The verdict of a run knocked down by the opening slowdown (it ends at 20 s) that came back at `s`.
+const recoveredWords = (s) => new RegExp(`^Recovered ${s - 20} s after the slowdown ended, at ${s} s:`);
 const shownTotals = (page) => page.evaluate(() => {
   const s = window.retryLabFleet.state();
   return { totals: s.result.totals, recovery: s.result.recovery, withKey: s.withKey.totals, request: s.request };
@@ -62,7 +64,7 @@ describe('the fleet section', () => {
     assert.equal(shown.totals.succeeded, expected.totals.succeeded);
     assert.equal(shown.totals.attempts, expected.totals.attempts);
     assert.deepEqual(shown.recovery, expected.recovery);
-    assert.match(await verdictText(page), /^Still down when new requests stop at 60 s: a metastable failure\./);
+    assert.match(await verdictText(page), /^Still down when new requests stopped at 60 s: a metastable failure\./);
     // The chart and its words: the slowdown shaded, the marks, every series labelled.
     const chart = page.locator('#fl-chart svg');
     assert.equal(await chart.locator('rect.fl-trigger').count(), 1);
@@ -94,7 +96,7 @@ describe('the fleet section', () => {
       const expected = caseNamed(name).result.recovery;
       assert.equal(expected.recoveredAtMs, seconds * 1000);
       assert.deepEqual((await shownTotals(page)).recovery, expected);
-      assert.match(await verdictText(page), new RegExp(`^Recovered at ${seconds} s:`));
+      assert.match(await verdictText(page), recoveredWords(seconds));
       assert.ok((await page.locator('#fl-chart svg').textContent()).includes(`recovered ${seconds} s`));
     }));
   }
@@ -106,12 +108,12 @@ describe('the fleet section', () => {
     await page.evaluate(() => new Promise((r) => setTimeout(r, 50)));
     await page.evaluate(() => window.retryLabFleet.settled());
     assert.deepEqual((await shownTotals(page)).recovery, caseNamed('9.5 token bucket').result.recovery);
-    assert.match(await verdictText(page), /^Recovered at 29 s:/);
+    assert.match(await verdictText(page), recoveredWords(29));
     await page.selectOption('#fl-g-bucket-scope', 'fleet');
     await page.evaluate(() => new Promise((r) => setTimeout(r, 50)));
     await page.evaluate(() => window.retryLabFleet.settled());
     assert.deepEqual((await shownTotals(page)).recovery, caseNamed('fleet-scoped bucket').result.recovery);
-    assert.match(await verdictText(page), /^Recovered at 25 s:/);
+    assert.match(await verdictText(page), recoveredWords(25));
   }));
 
   test('a real client’s defence as a preset: gRPC throttling recovers at 27 s, the AWS quota per client does not', pageTest(env, {}, async ({ page }) => {
@@ -142,7 +144,7 @@ describe('the fleet section', () => {
     const after = await shownTotals(fresh.page);
     assert.deepEqual(after.totals, before.totals);
     assert.deepEqual(after.recovery, caseNamed('9.5 drop unfinishable').result.recovery);
-    assert.match(await verdictText(fresh.page), /^Recovered at 20 s:/);
+    assert.match(await verdictText(fresh.page), recoveredWords(20));
     // The single run's link reader leaves a fleet link alone: no notice of refused values.
     assert.equal(await fresh.page.locator('.rl-notice:visible').count(), 0);
     assert.deepEqual(fresh.problems, []);
@@ -261,42 +263,122 @@ describe('the fleet section', () => {
     await page.locator('.fl-repro >> nth=2').screenshot({ path: await artifactPath('fleet-collapse.png') });
   });
 
-  test('the stability map: the opening run’s cell is marked and is its verdict; arrow keys step through the cells, Enter draws one', pageTest(env, {}, async ({ page }) => {
+  test('the stability map: its own bundle, near it; the opening run’s cell marked with its verdict; the keys step through cells, Enter draws one; the fluid line over it', pageTest(env, {}, async ({ page }) => {
     await page.evaluate(() => window.retryLabFleetSection.load());
     await fleetSettled(page);
-    const { cells, marked } = await page.evaluate(() => window.retryLabFleet.map());
-    assert.equal(cells.length, 35);
-    const opening = cells.find((c) => c.load === 1 && c.lengthS === 10);
-    assert.deepEqual(opening.recovery, caseNamed('9.5 the opening fleet run').result.recovery);
-    assert.deepEqual(marked, [2, 4]);
+    assert.ok(!(await loadedFiles(page)).some((f) => f.endsWith('/retrylab-fleet-map.js')), 'the map’s bundle waits until the map is near');
+    await page.locator('#fl-map-box').evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    const { kind, cells, marked, fluid, edge } = await page.evaluate(() => window.retryLabFleet.map());
+    assert.ok((await loadedFiles(page)).some((f) => f.endsWith('/retrylab-fleet-map.js')));
+    assert.equal(kind, 'trigger');
+    assert.equal(cells.length, 144);
+    const opening = cells.find((c) => c.r === 4 && c.c === 10);
+    assert.deepEqual(opening.recoveries[0], caseNamed('9.5 the opening fleet run').result.recovery);
+    assert.deepEqual(marked, [5, 11]);
+    // Every cell's words follow its run's recovery (FLEET.md v3 §8).
+    for (const c of cells) {
+      const rec = c.recoveries[0];
+      const want = rec.disrupted === false ? 'rode-out' : rec.recoveredAtMs !== null ? 'recovered' : rec.metastable ? 'metastable' : 'undecided';
+      assert.equal(c.verdict.kind, want, `×${c.r}, ${c.c} s`);
+    }
+    // The three states all appear: short slowdowns are ridden out, long ones leave it down.
+    const kinds = new Set(cells.map((c) => c.verdict.kind));
+    for (const k of ['rode-out', 'metastable']) assert.ok(kinds.has(k), [...kinds].join());
     const cell = page.locator('#fl-map td.fl-cell-opening');
-    assert.equal(await cell.textContent(), 'down ●');
-    assert.match(await cell.getAttribute('aria-label'), /^1 requests\/s per client, a 10 s slowdown: still down when new requests stop: a metastable failure \(the opening fleet run\)\.$/);
+    assert.equal(await cell.locator('.fl-cell-text').textContent(), 'down●');
+    assert.equal(await cell.locator('.visually-hidden').textContent(), 'a 10 s slowdown of ×4: still down when new requests stopped: a metastable failure (the run on show).');
+    // §1: the band's lower edge, 200 / 4 = 50 requests a second; §2: the fluid line at ×4 lies
+    // between a slowdown every cell survives and one that stays down.
+    assert.deepEqual([edge.capacity, edge.attempts, edge.lower], [200, 4, 50]);
+    assert.equal(fluid[4].lengthMs, 2555);
+    assert.match(await page.locator('#fl-map-lines').textContent(), /λ ≥ 50 requests a second \(0\.5 per client\).*at ×4 its shortest slowdown that stays down is 2\.56 s/);
+    assert.equal(await page.locator('#fl-map .fl-map-lines path.fl-line-fluid').count(), 1);
     // One cell in the tab order; the keys move it.
     assert.equal(await page.locator('#fl-map td[tabindex="0"]').count(), 1);
     await page.locator('#fl-map td[tabindex="0"]').focus();
     await page.keyboard.press('ArrowUp');
-    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('Home');
     const focused = await page.evaluate(() => [document.activeElement.dataset.row, document.activeElement.dataset.col]);
-    assert.deepEqual(focused, ['1', '3']);
-    assert.match(await page.locator('#fl-map-readout').textContent(), /^0\.75 requests\/s per client, a 8 s slowdown: /);
+    assert.deepEqual(focused, ['4', '0']);
+    assert.match(await page.locator('#fl-map-readout').textContent(), /^a 0\.5 s slowdown of ×3\.5: rode it out: never knocked down\.$/);
     // Enter draws the cell's run in the storm chart, with the same verdict.
-    const words = await page.locator('#fl-map-readout').textContent();
     await page.keyboard.press('Enter');
     await page.evaluate(() => new Promise((r) => setTimeout(r, 50)));
     await page.evaluate(() => window.retryLabFleet.settled());
     const shown = await shownTotals(page);
-    assert.deepEqual(shown.request, { ratePerClient: 0.75, trigger: { kind: 'slowdown', startMs: 10000, endMs: 18000, factor: 4 } });
-    const cellRecovery = cells.find((c) => c.load === 0.75 && c.lengthS === 8).recovery;
-    assert.deepEqual(shown.recovery, cellRecovery);
-    assert.ok(words.includes(cellRecovery.recoveredAtMs === null ? 'still down' : `recovers at ${cellRecovery.recoveredAtMs / 1000} s`));
+    assert.deepEqual(shown.request, { trigger: { kind: 'slowdown', startMs: 10000, endMs: 10500, factor: 3.5 } });
+    assert.deepEqual(shown.recovery, cells.find((c) => c.r === 3.5 && c.c === 0.5).recoveries[0]);
+    assert.match(await verdictText(page), /^Rode it out: /);
     await page.locator('.fl-map-box').screenshot({ path: await artifactPath('fleet-map.png') });
+  }));
+
+  test('the stability map at three seeds shows a cell whose verdict changes with the seed as such; the load map draws the lower edge; its files and link', pageTest(env, {}, async ({ page }) => {
+    await page.evaluate(() => window.retryLabFleetSection.load());
+    await fleetSettled(page);
+    await page.evaluate(() => window.retryLabFleet.map());
+    await page.selectOption('#fl-map-seeds', '3');
+    const three = await page.evaluate(() => window.retryLabFleet.map());
+    assert.equal(three.seeds, 3);
+    // ×4 for 2.5 s: seed 1 comes back, seeds 2 and 3 stay down (docs/metastability.md §2).
+    const edge = three.cells.find((c) => c.r === 4 && c.c === 2.5);
+    assert.deepEqual(edge.recoveries.map((r) => r.metastable), [false, true, true]);
+    assert.deepEqual([edge.verdict.kind, edge.verdict.text], ['mixed', '2/3↓']);
+    for (const c of three.cells) {
+      const states = new Set(c.recoveries.map((r) => (r.disrupted === false ? 'o' : r.recoveredAtMs !== null ? 'r' : r.metastable ? 'm' : 'u')));
+      assert.equal(c.verdict.kind === 'mixed', states.size > 1, `×${c.r}, ${c.c} s`);
+    }
+    assert.match(await page.locator('#fl-map td[data-row="5"][data-col="4"] .visually-hidden').textContent(), /^a 2\.5 s slowdown of ×4: the seeds disagree: 1 recovered, 2 stayed down\.$/);
+    const csv = await page.evaluate(() => window.retryLabFleet.stability().then((s) => s.csv()));
+    assert.equal(csv.trim().split('\r\n').length, 1 + 144 * 3);
+    await page.selectOption('#fl-map-seeds', '1');
+    await page.selectOption('#fl-map-kind', 'load');
+    const load = await page.evaluate(() => window.retryLabFleet.map());
+    assert.equal(load.kind, 'load');
+    assert.equal(load.marked, null, 'its slowdown is raised to ×10: the run on show (×4) is none of its cells');
+    assert.equal(await page.locator('#fl-map .fl-map-lines path.fl-line-edge').count(), 1);
+    assert.equal(await page.locator('#fl-map .fl-map-lines path.fl-line-upper').count(), 1);
+    // No cell at 2 requests a second per client (the capacity) comes back; every cell of no retries does.
+    for (const c of load.cells) {
+      if (c.r === 2 && c.c > 0) assert.equal(c.verdict.kind, 'metastable', `${c.r}/s, ${c.c} retries`);
+      if (c.c === 0 && c.r < 2) assert.notEqual(c.verdict.kind, 'metastable', `${c.r}/s, no retries`);
+    }
+    const svg = await page.evaluate(() => window.retryLabFleet.stability().then((s) => s.svg()));
+    assert.match(svg, /lower edge: \(retries \+ 1\) × load = capacity/);
+    const link = await page.evaluate(() => window.retryLabFleet.stability().then((s) => s.link()));
+    assert.match(link, /#v=1&view=fleet&map=load&seeds=1$/);
+    await page.locator('.fl-map-box').screenshot({ path: await artifactPath('fleet-map-load.png') });
+  }));
+
+  test('a map link opens the map with its axes and seeds', pageTest(env, { path: '/#v=1&view=fleet&policy.maxRetries=1&map=load&seeds=1', sections: false }, async ({ page }) => {
+    await fleetSettled(page);
+    const m = await page.evaluate(() => window.retryLabFleet.map());
+    assert.equal(m.kind, 'load');
+    assert.equal(m.seeds, 1);
+    assert.deepEqual(m.base, { policy: { maxRetries: 1 } }, 'the map is of the link’s run');
+    assert.equal(m.cells.find((c) => c.r === 1 && c.c === 1).recoveries[0].triggerEndMs, 20000);
+    assert.equal(await page.locator('#fl-error').isVisible(), false, 'the fleet link’s reader leaves map= and seeds= alone');
+  }));
+
+  test('the HotOS 2021 preset: 149 QPS and a budget of 19 retries a second come back; 151 QPS and 25 a second stay down, beside 150 and 20', pageTest(env, {}, async ({ page }) => {
+    await page.evaluate(() => window.retryLabFleetSection.load());
+    await fleetSettled(page);
+    const rows = await page.evaluate(() => window.retryLabFleet.stability().then((s) => s.literature.compute('hotos2021')).then((rs) => rs.map((r) => [r.run.key, r.result.recovery])));
+    const rec = Object.fromEntries(rows);
+    assert.equal(rec['280'].metastable, true);
+    assert.equal(rec['151'].metastable, true);
+    assert.equal(rec['149'].metastable, false);
+    assert.equal(rec['149'].recoveredAtMs, 361000, 'FLEET.md §9.10');
+    assert.equal(rec.b19.metastable, false);
+    assert.equal(rec.b25.metastable, true);
+    const text = await page.locator('#fl-lit-hotos2021-body').textContent();
+    assert.match(text, /lower edge is μ \/ 2 = 150 QPS \(the paper’s 150\).*r ≥ μ − λ = 20 \(the paper’s 20\)/);
+    assert.match(await page.locator('#fl-lit-hotos2021').textContent(), /HotOS ’21, §2\.1/);
   }));
 
   test('embed.html with a fleet link shows the fleet view instead of the experiment, with the same figures', pageTest(env, { path: '/embed.html#v=1&view=fleet&gates.bucket=on', sections: false }, async ({ page }) => {
     await fleetSettled(page);
     assert.deepEqual((await shownTotals(page)).recovery, caseNamed('9.5 token bucket').result.recovery);
-    assert.match(await verdictText(page), /^Recovered at 29 s:/);
+    assert.match(await verdictText(page), recoveredWords(29));
     assert.equal(await page.locator('[data-retry-lab]').isVisible(), false);
     assert.equal(await page.locator('#fl-chart svg').isVisible(), true);
   }));

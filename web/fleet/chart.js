@@ -109,8 +109,10 @@ export function stormChart(series, { id, cursor = null, title = 'The storm over 
     notes.push(h('text', { class: 'fl-note', x: end ? x - 4 : x + 4, y: TOP.y + 12 + (row + 1) * LABEL_GAP, 'text-anchor': end ? 'end' : null }, text));
   };
   if (recovery) mark(recovery.triggerEndMs, `slowdown ends ${recovery.triggerEndMs / 1000} s`, 'fl-mark-end', 0);
-  if (recovery && recovery.recoveredAtMs !== null) mark(recovery.recoveredAtMs, `recovered ${recovery.recoveredAtMs / 1000} s`, 'fl-mark-good', 1);
-  mark(durationMs, `new requests stop ${durationMs / 1000} s`, 'fl-mark-stop', recovery && recovery.recoveredAtMs !== null ? 2 : 1);
+  // A fleet that rode the trigger out has no recovery to mark (FLEET.md v3 §8 `disrupted`).
+  const back = recovery && recovery.disrupted !== false && recovery.recoveredAtMs !== null;
+  if (back) mark(recovery.recoveredAtMs, `recovered ${recovery.recoveredAtMs / 1000} s`, 'fl-mark-good', 1);
+  mark(durationMs, `new requests stop ${durationMs / 1000} s`, 'fl-mark-stop', back ? 2 : 1);
   // The series, each with its label at the right, at its line's last height.
   const labels = [];
   for (const [key, label, cls, dash] of SERIES) {
@@ -154,7 +156,7 @@ export function stormSummary(series) {
   const cap = points.find((p) => p.capacity !== null);
   if (cap) parts.push(`The server can serve ${fmt(cap.capacity)} per second outside the slowdown.`);
   parts.push(`The queue peaks at ${fmt(qPeak.queue)} waiting attempts at ${(qPeak.startMs + binMs) / 1000} s.`);
-  if (recovery) parts.push(recovery.recoveredAtMs !== null ? `Recovered at ${recovery.recoveredAtMs / 1000} s.` : recovery.metastable ? 'It does not recover before new requests stop: a metastable failure.' : 'Not recovered when new requests stop.');
+  if (recovery) parts.push(recovery.disrupted === false ? 'The fleet rode it out: never knocked down.' : recovery.recoveredAtMs !== null ? `Recovered ${(recovery.recoveredAtMs - recovery.triggerEndMs) / 1000} s after the trigger ended, at ${recovery.recoveredAtMs / 1000} s.` : recovery.metastable ? 'It does not recover before new requests stop: a metastable failure.' : 'Not recovered when new requests stop.');
   return parts.join(' ');
 }
 

@@ -112,7 +112,7 @@ export function stormSvg(result) {
     h('style', {}, STYLE),
     h('rect', { width: '100%', height: '100%', fill: LIGHT.panel }),
     h('text', { x: 16, y: 22, 'font-size': 15, 'font-weight': 700 }, `Retry Lab · ${fleetTitle(result)}`),
-    h('text', { x: 16, y: 42, 'font-size': 13, 'font-weight': 600, fill: verdict.kind === 'metastable' ? LIGHT.charge : verdict.kind === 'recovered' ? LIGHT.replay : LIGHT.fg }, `Verdict: ${verdict.shortText}.`),
+    h('text', { x: 16, y: 42, 'font-size': 13, 'font-weight': 600, fill: verdict.kind === 'metastable' ? LIGHT.charge : verdict.kind === 'recovered' || verdict.kind === 'rode-out' ? LIGHT.replay : LIGHT.fg }, `Verdict: ${verdict.shortText}.`),
     h('g', { 'data-part': 'chart', transform: `translate(0 ${HEAD})` }, chart.children),
     key.tree);
   return `<?xml version="1.0" encoding="UTF-8"?>\n${toMarkup(file)}\n`;

@@ -213,7 +213,8 @@ export function parseFleetLink(hash, table) {
   for (const [key] of pairs) times.set(key, (times.get(key) || 0) + 1);
   const said = new Set();
   for (const [key, raw] of pairs) {
-    if (key === 'view') continue;
+    // `map` and `seeds` are the stability map's (web/fleet/stability.js mapLinkKeys).
+    if (key === 'view' || key === 'map' || key === 'seeds') continue;
     if (times.get(key) > 1) {
       if (!said.has(key)) problems.push({ key, value: safeDecode(raw), reason: 'is given more than once' });
       said.add(key);
@@ -279,30 +280,42 @@ function failureCause(result) {
   return ` Of its ${count(total)} failed requests, ${count(n)} ended ${REASON_WORDS[reason] || reason}.`;
 }
 
-// The verdict of a service result, from `recovery` (FLEET.md §8).
-//   { kind: 'none' | 'recovered' | 'metastable' | 'undecided', text, shortText }
+// The verdict of a service result, from `recovery` (FLEET.md v3 §8: five-bin windows, and
+// `disrupted`, whether any window from the trigger's start on was unhealthy).
+//   { kind: 'none' | 'rode-out' | 'recovered' | 'metastable' | 'undecided', text, shortText }
+// A run that was never disrupted "rode it out": its `recoveredAtMs` is the trigger's end only
+// because the judging starts there, so it is not called a recovery (a lighter load would
+// otherwise read as recovering later than a heavier one that was knocked down and came back).
 export function verdictOf(result) {
   const rec = result.recovery;
   const durationMs = result.request.durationMs;
   if (!rec) return { kind: 'none', shortText: 'no trigger', text: 'Nothing goes wrong in this run: it has no slowdown to recover from.' };
+  const what = result.request.trigger && result.request.trigger.kind === 'outage' ? 'outage' : 'slowdown';
+  if (rec.disrupted === false) {
+    return {
+      kind: 'rode-out',
+      shortText: 'rode it out',
+      text: `Rode it out: from the ${what}’s start to the end of new requests at ${seconds(durationMs)}, every five seconds at least 90 % of the new requests succeeded. The ${what} (it ended at ${seconds(rec.triggerEndMs)}) never knocked the fleet down, so there was nothing to recover from.`,
+    };
+  }
   if (rec.recoveredAtMs !== null) {
     return {
       kind: 'recovered',
       shortText: `recovered at ${seconds(rec.recoveredAtMs)}`,
-      text: `Recovered at ${seconds(rec.recoveredAtMs)}: from then until new requests stop at ${seconds(durationMs)}, at least 90 % of the new requests of every five seconds succeed. The slowdown ended at ${seconds(rec.triggerEndMs)}.`,
+      text: `Recovered ${seconds(rec.recoveredAtMs - rec.triggerEndMs)} after the ${what} ended, at ${seconds(rec.recoveredAtMs)}: from then until new requests stop at ${seconds(durationMs)}, every five seconds at least 90 % of the new requests succeed. The ${what} ended at ${seconds(rec.triggerEndMs)}.`,
     };
   }
   if (rec.metastable) {
     return {
       kind: 'metastable',
       shortText: 'still down: a metastable failure',
-      text: `Still down when new requests stop at ${seconds(durationMs)}: a metastable failure. The slowdown ended at ${seconds(rec.triggerEndMs)}, and in the ${seconds(durationMs - rec.triggerEndMs)} after it the fleet never again had 90 % of every five seconds’ new requests succeed to the end.${failureCause(result)}`,
+      text: `Still down when new requests stopped at ${seconds(durationMs)}: a metastable failure. The ${what} ended at ${seconds(rec.triggerEndMs)}, and ${seconds(durationMs - rec.triggerEndMs)} later, in the last five seconds of new requests, fewer than 90 % of them succeeded.${failureCause(result)}`,
     };
   }
   return {
     kind: 'undecided',
     shortText: 'not recovered yet',
-    text: `Not recovered by the time new requests stop at ${seconds(durationMs)}, but the slowdown ended at ${seconds(rec.triggerEndMs)}, less than five bins before: too soon to call it a metastable failure.`,
+    text: `Not recovered by the time new requests stop at ${seconds(durationMs)}, but the ${what} ended at ${seconds(rec.triggerEndMs)}, less than five bins before: too soon to call it a metastable failure.`,
   };
 }
 

@@ -16,7 +16,7 @@ import { awsCsv, brookerCsv, collapseCsv, fleetFileName, stormSvg, timelineCsv }
 import { STALE_MS, fleetComputer } from './compute.js';
 import { fleetPresets } from './presets.js';
 import { AWS_COLUMNS, CLIENTS, STRATEGIES, aws2015Requests, awsLegend, awsPanel, awsSummary, awsTableRows } from './aws2015.js';
-import { LENGTHS_S, LOADS, cellWords, mapRequests, mapView } from './map.js';
+import { loadBundle } from '../bundles.js';
 import { COLLAPSE_RUNS, collapseLegend, collapseOnset, collapsePanel, collapseWords } from './collapse.js';
 import { BROOKER_COLUMNS, brookerLegends, brookerPanels, brookerRequests, brookerTableRows } from './brooker.js';
 
@@ -84,14 +84,11 @@ export function mountFleet(root, {
         h('select', { id: id('preset') }, h('option', { value: '' }, 'none (the opening run’s gates: none)'), ...presets.map((p) => h('option', { value: p.id }, p.label))),
         h('div', { id: id('preset-card'), class: 'fl-card' })),
       h('button', { type: 'button', id: id('reset') }, 'Back to the opening fleet run')),
-    whole && h('section', { class: 'fl-map-box', 'aria-labelledby': id('map-h') },
+    whole && h('section', { class: 'fl-map-box', 'aria-labelledby': id('map-h'), id: id('map-box') },
       h('h3', { id: id('map-h') }, 'Where it recovers: the stability map'),
-      h('p', {}, 'The same fleet at five loads and seven slowdown lengths, one engine run per cell: the time it recovers, or “down” when it is still down as new requests stop. Below some load a slowdown of any length is ridden out; above it, a longer slowdown tips the fleet into a storm that outlives it. The opening run is marked ●. Arrow keys move between cells; Enter (or a click) draws that cell’s run above.'),
-      h('p', { class: 'fl-note-text' }, 'A recovery time is the engine’s own test: the first second after the slowdown from which, to the end of new requests, every five seconds’ successes are at least 90 % of their new requests (windows of five one-second bins, so that which second an answer lands in cannot fail a healthy fleet).'),
-      h('p', { id: id('map-status'), role: 'status' }, 'Waiting for the opening run…'),
-      h('div', { id: id('map'), class: 'fl-scroll-x' }),
-      h('p', { id: id('map-readout'), class: 'fl-readout', 'aria-live': 'polite' }),
-      h('button', { type: 'button', id: id('map-again') }, 'Map the settings above instead')),
+      h('p', {}, 'The same fleet over a grid of triggers (or of loads and retries), one engine run per cell and seed. Below some load no slowdown can leave it down; above it, a slowdown long and large enough tips it into a storm that outlives it, and the edge is sharp. Each cell says which: it rode the slowdown out, recovered some seconds after it, or was still down when new requests stopped. The lines are the closed forms of docs/metastability.md, drawn over the runs that test them. The run on show is marked ●. Arrow keys move between cells; Enter (or a click) draws that cell’s run above.'),
+      h('p', { class: 'fl-note-text' }, 'A verdict is the engine’s own (FLEET.md §8): five-second windows from the slowdown’s start, each healthy when at least 90 % of its new requests succeed. A fleet with no unhealthy window rode it out; it recovered at the first second after the slowdown from which every window to the end of new requests is healthy.'),
+      h('div', { id: id('stability') }, h('p', { role: 'status' }, 'The map loads as you near it…'))),
     whole && h('section', { class: 'fl-repro', 'aria-labelledby': id('aws-h') },
       h('h3', { id: id('aws-h') }, 'Reproduced here: AWS 2015, “Exponential Backoff and Jitter”'),
       h('p', {}, 'Marc Brooker’s post had clients contend for one row under optimistic concurrency: each reads the row’s version, writes with it, and retries after a backoff when another write got there first. Its simulator’s means over 100 runs are the crosses; the lines are this engine’s, computed in your browser for 10 to 190 clients and five strategies as you read. Jitter cuts the writes, and full jitter the time it takes everyone to finish.'),
@@ -463,97 +460,41 @@ export function mountFleet(root, {
     compute(req);
   }
 
-  // --- the stability map: one worker of its own; a newer map replaces a stale one -------------
+  // --- the stability maps: their own bundle (stability.js), loaded as the reader nears them, then
+  // the reproductions below, one after another. -----------------------------------------------
 
-  const mapState = { items: [], results: new Map(), focus: [2, 4], marked: null, base: {}, complete: false };
-  const mapComputer = fleetComputer(win, { engineUrl, bundleUrl, mainEngine });
-  let mapWaiters = [];
-  let mapFrame = 0;
-  function drawMap() {
-    mapFrame = 0;
-    patch($('map'), mapView(mapState.items, mapState.results, { id: id('map-grid'), focus: mapState.focus, marked: mapState.marked }));
-    const done = mapState.results.size;
-    $('map-status').textContent = mapState.complete
-      ? `${done} runs: ${[...mapState.results.values()].filter((r) => r.ok && r.recovery && r.recovery.recoveredAtMs !== null).length} recover, ${[...mapState.results.values()].filter((r) => r.ok && r.recovery && r.recovery.metastable).length} stay down.`
-      : `Computing the map… ${done} of ${mapState.items.length} runs.`;
-  }
-  const scheduleMap = () => {
-    if (!mapFrame) mapFrame = win.requestAnimationFrame(drawMap);
+  let stability = null; // a promise of mountStability()'s answer, once the map's bundle is asked for
+  let mapObserver = null;
+  const mapHost = {
+    prefix: P,
+    computer: () => fleetComputer(win, { engineUrl, bundleUrl, mainEngine }),
+    shown: () => ({ request, echo: shown.result.request }),
+    open: (req) => compute(req, { fromReader: true }),
+    linkOf: (req) => `#${encodeFleetLink(req)}`,
+    linkBase: () => (linkBase ? linkBase() : win.location.href.split('#')[0]),
   };
-  function runMap(base, then = null) {
-    mapState.base = base;
-    mapState.items = mapRequests(base, shown.result.request);
-    mapState.results = new Map();
-    mapState.complete = false;
-    const load = shown.result.request.ratePerClient;
-    const trig = shown.result.request.trigger;
-    const lengthS = trig && trig.kind === 'slowdown' ? (trig.endMs - trig.startMs) / 1000 : null;
-    const r = LOADS.indexOf(load);
-    const c = LENGTHS_S.indexOf(lengthS);
-    mapState.marked = r >= 0 && c >= 0 ? [r, c] : null;
-    const items = mapState.items;
-    mapComputer.run(items.map((x) => x.request), {
-      onResult(index, result) {
-        mapState.results.set(`${items[index].row}:${items[index].col}`, result);
-        scheduleMap();
-      },
-      onDone() {
-        mapState.complete = true;
-        scheduleMap();
-        const waiters = mapWaiters;
-        mapWaiters = [];
-        for (const w of waiters) w();
-        if (then) then();
-      },
-      onError(message) {
-        $('map-status').textContent = `The map could not be computed here (${message}).`;
-      },
-    });
-    scheduleMap();
-  }
-  const mapCell = (el) => el && el.closest && el.closest('td[data-row]');
-  function focusCell(r, c, { move = true } = {}) {
-    mapState.focus = [r, c];
-    drawMap();
-    const item = mapState.items.find((x) => x.row === r && x.col === c);
-    const marked = mapState.marked && mapState.marked[0] === r && mapState.marked[1] === c;
-    $('map-readout').textContent = item ? cellWords(item, mapState.results.get(`${r}:${c}`), marked) : '';
-    if (move) {
-      const cell = $('map').querySelector(`td[data-row="${r}"][data-col="${c}"]`);
-      if (cell) cell.focus();
+  function loadMap() {
+    if (mapObserver) mapObserver.disconnect();
+    if (!stability) {
+      stability = loadBundle(doc, 'retrylab-fleet-map.js', 'RetryLabFleetMapCode', { style: 'retrylab-fleet-map.css' })
+        .then(({ mountStability }) => mountStability($('stability'), mapHost));
+      stability.then((s) => {
+        s.run(/(^#|&)map=/.test(win.location.hash) ? request : {});
+        return s.map();
+      }).catch((error) => {
+        $('stability').textContent = `The stability map could not load here (${error.message}).`;
+      }).then(runAws);
     }
+    return stability;
   }
-  if (whole) $('map').addEventListener('keydown', (event) => {
-    const cell = mapCell(event.target);
-    if (!cell) return;
-    let [r, c] = [Number(cell.dataset.row), Number(cell.dataset.col)];
-    const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
-    if (event.key in moves) {
-      r = Math.max(0, Math.min(LOADS.length - 1, r + moves[event.key][0]));
-      c = Math.max(0, Math.min(LENGTHS_S.length - 1, c + moves[event.key][1]));
-    } else if (event.key === 'Home') c = 0;
-    else if (event.key === 'End') c = LENGTHS_S.length - 1;
-    else if (event.key === 'Enter' || event.key === ' ') {
-      event.preventDefault();
-      openCell(r, c);
-      return;
-    } else return;
-    event.preventDefault();
-    focusCell(r, c);
-  });
-  if (whole) $('map').addEventListener('pointerover', (event) => {
-    const cell = mapCell(event.target);
-    if (cell) focusCell(Number(cell.dataset.row), Number(cell.dataset.col), { move: false });
-  });
-  if (whole) $('map').addEventListener('click', (event) => {
-    const cell = mapCell(event.target);
-    if (cell) openCell(Number(cell.dataset.row), Number(cell.dataset.col));
-  });
-  function openCell(r, c) {
-    const item = mapState.items.find((x) => x.row === r && x.col === c);
-    if (item) compute(item.request, { fromReader: true });
+  function nearMap() {
+    if (typeof win.IntersectionObserver !== 'function' || /(^#|&)map=/.test(win.location.hash)) return loadMap();
+    mapObserver = new win.IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) loadMap();
+    }, { rootMargin: '100% 0px 100% 0px' });
+    mapObserver.observe($('map-box'));
+    return null;
   }
-  if (whole) $('map-again').addEventListener('click', () => shown && runMap(request));
 
   // --- the AWS 2015 reproduction: two workers of its own, so the controls above stay quick -----
 
@@ -625,7 +566,7 @@ export function mountFleet(root, {
     $('col-csv').addEventListener('click', () => download(doc, 'retry-lab-fleet-brooker-collapse-spike-40-per-s.csv', 'text/csv', collapseCsv(col.results)));
   }
   // The map first (it follows the story), then the reproductions, one after another.
-  if (whole) ready.then(() => shown && runMap({}, runAws));
+  if (whole) ready.then(() => shown && nearMap());
 
   // --- Brooker 2022, once AWS 2015 is done (one worker) -----------------------------------------
 
@@ -706,17 +647,16 @@ export function mountFleet(root, {
 
   return {
     ready,
-    map: () => (mapState.complete ? Promise.resolve() : new Promise((resolve) => mapWaiters.push(resolve))).then(() => ({
-      cells: mapState.items.map((x) => ({ load: x.load, lengthS: x.lengthS, recovery: mapState.results.get(`${x.row}:${x.col}`).recovery })),
-      marked: mapState.marked,
-    })),
-    collapse: () => (col.complete ? Promise.resolve() : new Promise((resolve) => colWaiters.push(resolve))).then(() => ({
+    // The stability maps (stability.js), loading them if they are not yet.
+    map: () => loadMap().then((m) => m.map()),
+    stability: () => loadMap(),
+    collapse: () => (loadMap(), col.complete ? Promise.resolve() : new Promise((resolve) => colWaiters.push(resolve))).then(() => ({
       onset: col.results[0] ? collapseOnset(col.results[0]) : null,
       totals: col.results.map((r) => r && { requests: r.totals.requests, succeeded: r.totals.succeeded }),
     })),
     // The AWS 2015 reproduction: resolves with its points and time once all are computed.
-    brooker: () => (bk.complete ? Promise.resolve() : new Promise((resolve) => bkWaiters.push(resolve))).then(() => ({ points: Object.fromEntries(bk.points), ms: bk.ms })),
-    aws: () => (aws.complete ? Promise.resolve() : new Promise((resolve) => awsWaiters.push(resolve))).then(() => ({ points: Object.fromEntries(aws.points), ms: aws.ms })),
+    brooker: () => (loadMap(), bk.complete ? Promise.resolve() : new Promise((resolve) => bkWaiters.push(resolve))).then(() => ({ points: Object.fromEntries(bk.points), ms: bk.ms })),
+    aws: () => (loadMap(), aws.complete ? Promise.resolve() : new Promise((resolve) => awsWaiters.push(resolve))).then(() => ({ points: Object.fromEntries(aws.points), ms: aws.ms })),
     // Resolves once no computation is pending.
     settled: () => (!busy ? Promise.resolve() : new Promise((resolve) => settleWaiters.push(resolve))),
     state: () => (shown ? { request: shown.request, result: shown.result, withKey: shown.withKey, verdict: verdictOf(shown.result) } : null),
@@ -728,7 +668,8 @@ export function mountFleet(root, {
     destroy() {
       win.removeEventListener('hashchange', onHash);
       computer.destroy();
-      if (whole) mapComputer.destroy();
+      if (stability) stability.then((m) => m.destroy(), () => {});
+      if (mapObserver) mapObserver.disconnect();
     },
     link: () => (shown ? linkNow() : null),
     where: () => computer.where(),

@@ -38,4 +38,9 @@
 // 252.8 KB with the one Markdown writer in the page's engine file (issue 30: +4,274 bytes, and
 // the fleet engine file's +184 for the entry's refusal; the fleet file does not carry the
 // writer, bindings/wasm/engine.cpp).
-export const SCROLLED_CEILING_BYTES = 252.8 * 1024;
+// With issue 32's stability maps, a bundle of their own that the fleet section loads as
+// its map nears the screen (retrylab-fleet-map.js and .css, 16.1 KB: two maps, seeds, the
+// closed-form lines, their files and the literature's presets), less the 1.1 KB the section's
+// bundle lost with the map: 263.3 KB measured with FLEET.md v3's engine merged.
+// Both merged (session 7): 252.8 + 15.1 KB, 268.0 KB.
+export const SCROLLED_CEILING_BYTES = 268.0 * 1024;

@@ -86,16 +86,16 @@ test('a fleet link’s unreadable parts are named, and the rest is read', () => 
 test('the verdict is read from `recovery`: metastable for the opening run, the recovery time for its variants', () => {
   const v = verdictOf(opening);
   assert.equal(v.kind, 'metastable');
-  assert.match(v.text, /^Still down when new requests stop at 60 s: a metastable failure\. The slowdown ended at 20 s/);
+  assert.match(v.text, /^Still down when new requests stopped at 60 s: a metastable failure\. The slowdown ended at 20 s/);
   // The cause from the data: the opening run's failures all ran out of attempts.
   assert.match(v.text, new RegExp(`Of its ${opening.totals.failed['attempt-limit'].toLocaleString('en-US')} failed requests, ${opening.totals.failed['attempt-limit'].toLocaleString('en-US')} ended out of attempts\\.$`));
   for (const [name, s] of [['9.5 no retries', 23], ['9.5 token bucket', 29], ['9.5 drop unfinishable', 20], ['9.5 lifo', 20]]) {
     const r = caseNamed(name).result;
     assert.equal(verdictOf(r).kind, 'recovered');
-    assert.match(verdictOf(r).text, new RegExp(`^Recovered at ${s} s:`), name);
+    assert.match(verdictOf(r).text, new RegExp(`^Recovered ${s - 20} s after the slowdown ended, at ${s} s:`), name);
   }
   assert.equal(verdictOf({ ...opening, recovery: null }).kind, 'none');
-  assert.equal(verdictOf({ ...opening, recovery: { triggerEndMs: 58000, recoveredAtMs: null, metastable: false } }).kind, 'undecided');
+  assert.equal(verdictOf({ ...opening, recovery: { triggerEndMs: 58000, recoveredAtMs: null, metastable: false, disrupted: true } }).kind, 'undecided');
 });
 
 test('side effects: every commit not confirmed in time is the late answers’ when nothing fails on the server', () => {
@@ -159,7 +159,7 @@ test('the fleet downloads are named after the run, and the SVG holds a title, th
   assert.match(fleetFileName(bucket, 'storm', 'svg'), /-token-bucket-fleet-recovered-storm\.svg$/);
   const svg = stormSvg(opening);
   assert.ok(svg.startsWith('<?xml'));
-  assert.match(svg, /<title>Retry Lab fleet: Still down when new requests stop at 60 s: a metastable failure\./);
+  assert.match(svg, /<title>Retry Lab fleet: Still down when new requests stopped at 60 s: a metastable failure\./);
   assert.ok(svg.includes('Verdict: still down: a metastable failure.'));
   assert.ok(svg.includes('Retry Lab · 100 clients at 1/s, slowdown ×4 10–20 s'));
   const key = svg.slice(svg.indexOf('data-part="key"'));
