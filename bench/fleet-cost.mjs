@@ -1,0 +1,52 @@
+// The fleet's cost bound (issue 30, docs/robustness.md "The fleet's cost bound"): for each cost
+// dimension, the worst request the bound admits (bench/fleet_cost.cpp finds it by bisection over
+// the bound itself and runs it natively), then the same request in WebAssembly under node
+// (retrylab-fleet.js, a fresh engine each: the rise of its heap's top is the call's high-water
+// mark). Prints a Markdown table: each figure beside the model's estimate and the budget
+// (2 s, 256 MB), the verdict, and the load average beside each run.
+//
+//   node bench/fleet-cost.mjs     after scripts/bench has built build/bench and the wasm preset
+import { execFileSync } from 'node:child_process';
+import os from 'node:os';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repo = path.resolve(here, '..');
+const native = process.env.RETRYLAB_FLEET_COST || path.join(repo, 'build/bench/retrylab-fleet-cost');
+const enginePath = process.env.RETRYLAB_FLEET_ENGINE || path.join(repo, 'build/wasm/bindings/wasm/retrylab-fleet.js');
+const load = () => os.loadavg().map((x) => x.toFixed(1)).join(' ');
+const MB = 1024 * 1024;
+const BUDGET_MS = 2000;
+const BUDGET_BYTES = 256 * MB;
+
+const loadBefore = load();
+const lines = execFileSync(native, { encoding: 'utf8', maxBuffer: 64 * MB }).trim().split('\n').map((l) => JSON.parse(l));
+const factory = createRequire(import.meta.url)(enginePath);
+
+const rows = [];
+for (const line of lines) {
+  const engine = await factory();
+  const wasmLoad = load();
+  const before = engine.heapTop();
+  const t = performance.now();
+  const result = engine.fleet(line.request);
+  const wasm = { ms: performance.now() - t, bytes: engine.heapTop() - before, ok: result.ok === true };
+  rows.push({ line, wasm, wasmLoad });
+}
+
+const mb = (b) => `${(b / MB).toFixed(1)} MB`;
+const ms = (x) => `${x.toFixed(0)} ms`;
+const n = (x) => Math.round(x).toLocaleString('en-US');
+console.log(`Fleet cost bound, ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC; ${os.cpus()[0].model}, ${os.cpus().length} cores; load ${loadBefore} before, ${load()} after; node ${process.version}`);
+console.log('');
+console.log('| dimension (the worst request the bound admits) | native: wall (CPU), peak heap | estimate: time, heap | did / estimated: events, deepest queue, records | WebAssembly (node): time, heap rise | budget | verdict | load (1, 5, 15 min) native / wasm |');
+console.log('|---|---|---|---|---|---|---|---|');
+for (const { line, wasm, wasmLoad } of rows) {
+  const e = line.estimate;
+  const met = line.wallMs < BUDGET_MS && line.peakHeapBytes < BUDGET_BYTES && wasm.ok && wasm.bytes < BUDGET_BYTES &&
+    line.peakHeapBytes <= e.bytes && line.events <= e.events;
+  console.log(`| ${line.dimension}: \`${JSON.stringify(line.request)}\` | ${ms(line.wallMs)} (${ms(line.cpuMs)}), ${mb(line.peakHeapBytes)} | ${ms(e.ms)}, ${mb(e.bytes)} | ${n(line.events)} / ${n(e.events)}; ${n(line.queue)} / ${n(e.queue)}; ${n(line.records)} / ${n(e.records)} | ${wasm.ok ? `${ms(wasm.ms)}, ${mb(wasm.bytes)}` : 'refused'} | < ${ms(BUDGET_MS)}, < ${mb(BUDGET_BYTES)} | ${met ? 'met' : 'missed'} | ${line.load.before} / ${wasmLoad} |`);
+}
