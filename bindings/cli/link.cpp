@@ -677,8 +677,7 @@ Value readFleetSide(const Pairs& pairs, std::vector<LinkProblem>& problems) {
         } else if (type == "number" || type == "number-or-none") {
             double n = 0;
             if (!jsNumber(raw, n)) {
-                problems.push_back(problem(key, safeDecode(raw), "unreadable",
-                                           type == "number" ? "is not a number" : "is not a number (or none)"));
+                problems.push_back(problem(key, safeDecode(raw), "unreadable", "is not a number"));  // the page's words
                 continue;
             }
             value = Value::number(n);
