@@ -58,7 +58,9 @@ console.log('| dimension (the worst request the bound admits) | native: wall (CP
 console.log('|---|---|---|---|---|---|---|---|');
 for (const { line, wasm, wasmLoad } of rows) {
   const e = line.estimate;
-  const met = line.cpuMs < BUDGET_MS && line.peakHeapBytes < BUDGET_BYTES && wasm.ok && wasm.cpuMs < BUDGET_MS &&
-    wasm.bytes < BUDGET_BYTES && line.peakHeapBytes <= e.bytes && line.events <= e.events;
-  console.log(`| ${line.dimension}: \`${JSON.stringify(line.request)}\` | ${ms(line.wallMs)} (${ms(line.cpuMs)}), ${mb(line.peakHeapBytes)} | ${ms(e.ms)}, ${mb(e.bytes)} | ${n(line.events)} / ${n(e.events)}; ${n(line.queue)} / ${n(e.queue)}; ${n(line.records)} / ${n(e.records)} | ${wasm.ok ? `${ms(wasm.ms)} (${ms(wasm.cpuMs)}), ${mb(wasm.bytes)}` : `not answered: ${wasm.error || 'refused'}`} | < ${ms(BUDGET_MS)}, < ${mb(BUDGET_BYTES)} | ${met ? 'met' : 'missed'} | ${line.load.before} / ${wasmLoad} |`);
+  // The budget (issue 30): under 2 s and 256 MB natively, and within the WebAssembly engine's
+  // memory (256 MB here too, of its 2 GB); the model above what the run did.
+  const met = line.cpuMs < BUDGET_MS && line.peakHeapBytes < BUDGET_BYTES && wasm.ok && wasm.bytes < BUDGET_BYTES &&
+    line.cpuMs <= e.ms && line.peakHeapBytes <= e.bytes && line.events <= e.events;
+  console.log(`| ${line.dimension}: \`${JSON.stringify(line.request)}\` | ${ms(line.wallMs)} (${ms(line.cpuMs)}), ${mb(line.peakHeapBytes)} | ${ms(e.ms)}, ${mb(e.bytes)} | ${n(line.events)} / ${n(e.events)}; ${n(line.queue)} / ${n(e.queue)}; ${n(line.records)} / ${n(e.records)} | ${wasm.ok ? `${ms(wasm.ms)} (${ms(wasm.cpuMs)}), ${mb(wasm.bytes)}` : `not answered: ${wasm.error || 'refused'}`} | native < ${ms(BUDGET_MS)}, < ${mb(BUDGET_BYTES)}; WebAssembly < ${mb(BUDGET_BYTES)} | ${met ? 'met' : 'missed'} | ${line.load.before} / ${wasmLoad} |`);
 }
