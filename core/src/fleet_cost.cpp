@@ -79,7 +79,9 @@ FleetCost fleetCost(const FleetRequest& r) {
     FleetCost c;
     const double horizon = 2 * r.durationMs + 60000;
     const double clients = r.clients;
-    const double tries = *r.policy.maxRetries + 1.0;
+    // A service request always has maxRetries (§3); none would be at most 100 retries.
+    const int retries = r.policy.maxRetries.value_or(100);
+    const double tries = retries + 1.0;
     const bool once = r.arrivals == Arrivals::Once;
     const double factor = r.spike ? std::max(1.0, r.spike->factor) : 1.0;
     // The expected count, and five standard deviations above it: a Poisson count passes that
@@ -102,7 +104,7 @@ FleetCost fleetCost(const FleetRequest& r) {
     // The longest wait before a retry: the backoff ceiling grows at most by max(m, 3) a failure
     // (decorrelated's 3 × previous), capped; an honoured Retry-After replaces it.
     double wait = r.policy.baseBackoffMs;
-    for (int n = 1; n <= *r.policy.maxRetries && wait < horizon; ++n) wait *= std::max(r.policy.backoffMultiplier, 3.0);
+    for (int n = 1; n <= retries && wait < horizon; ++n) wait *= std::max(r.policy.backoffMultiplier, 3.0);
     if (r.policy.maxBackoffMs) wait = std::min(wait, *r.policy.maxBackoffMs);
     if (r.server.rejectRetryAfterMs && r.policy.honourRetryAfter) wait = std::max(wait, *r.server.rejectRetryAfterMs);
     wait = std::min(horizon, wait);

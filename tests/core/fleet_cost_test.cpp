@@ -144,7 +144,7 @@ TEST_CASE("issue 30's requests are refused before they run, naming the estimate,
 }
 
 TEST_CASE("the bound names the bins, the gates and occ's fields when they are what costs", "[fleet][cost]") {
-    // 10,000 clients, 100 ms bins and 600 s: 12,601 bins are cheap, the attempts are not.
+    // One client, 60 ms bins over 600 s: 21,001 bins (the horizon, 1,260,000 ms, over 60) are cheap.
     const FleetParsed bins = parseFleetRequest(request({{"clients", num(1)}, {"binMs", num(60)}, {"durationMs", num(600000)}}));
     CHECK(bins.errors.empty());
     const FleetParsed occ = parseFleetRequest(request({{"workload", str("occ")}, {"clients", num(1000)}, {"runs", num(200)}}));
