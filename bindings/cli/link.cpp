@@ -540,7 +540,7 @@ void fleetRows(const std::vector<retrylab::Field>& fields, const std::string& pr
         const std::string path = prefix.empty() ? f.name : prefix + "." + f.name;
         std::string type = "string";
         if (f.type == FieldType::Object || f.type == FieldType::Variant) type = "object";
-        else if (f.type == FieldType::Number) type = "number";
+        else if (f.type == FieldType::Number) type = f.nullable ? "number-or-none" : "number";
         else if (f.type == FieldType::Boolean) type = "boolean";
         else if (f.type == FieldType::List) type = "list";
         types.emplace(path, type);
@@ -671,12 +671,13 @@ Value readFleetSide(const Pairs& pairs, std::vector<LinkProblem>& problems) {
             continue;
         }
         Value value;
-        if (raw == "null") {
+        // README: `none` is written wherever the engine allows none (server.workers=none).
+        if (raw == "null" || (raw == "none" && type == "number-or-none")) {
             value = Value::null();
-        } else if (type == "number") {
+        } else if (type == "number" || type == "number-or-none") {
             double n = 0;
             if (!jsNumber(raw, n)) {
-                problems.push_back(problem(key, safeDecode(raw), "unreadable", "is not a number"));
+                problems.push_back(problem(key, safeDecode(raw), "unreadable", "is not a number"));  // the page's words
                 continue;
             }
             value = Value::number(n);

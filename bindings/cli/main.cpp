@@ -29,7 +29,7 @@ using retrylab::Value;
 
 const char* const kUsage =
     "usage: retrysim [--sweep] [FILE]\n"
-    "       retrysim --fleet [FILE]\n"
+    "       retrysim --fleet [--no-limits] [FILE]\n"
     "       retrysim --check [FILE]\n"
     "       retrysim [--check] --link LINK\n"
     "       retrysim --compare [--fleet] [--format json|markdown] [--base-url URL] BEFORE AFTER\n"
@@ -45,6 +45,7 @@ const char* const kUsage =
     "  --schema       print the engine's input table { engine, inputs, scenarios } (docs/engine.md\n"
     "                 section 4); --fleet: the fleet request's; --compare: the compare metrics\n"
     "  --fleet        FILE is a fleet request (FLEET.md: many clients, one server)\n"
+    "  --no-limits    with --fleet FILE: past the cost bound, on purpose (docs/robustness.md)\n"
     "  --link LINK    read the inputs from a Retry Lab link ('https://...#v=1&maxRetries=0', or\n"
     "                 its hash) by the page's rules; '-' reads the link from stdin. A link with\n"
     "                 view=compare is compared (with or without --compare; of=fleet: two fleet\n"
@@ -59,8 +60,16 @@ const char* const kUsage =
     "Exit status: 0 a result; 2 invalid inputs (the { ok: false, errors } object is still\n"
     "printed on stdout), malformed JSON, an unreadable file or a bad command line.\n";
 
+// One line on stderr: the message as shownText() writes it (no raw control, bidi or invalid
+// bytes from the input), then the usage when the message ends with it.
 int fail(const std::string& message) {
-    std::cerr << "retrysim: " << message << "\n";
+    std::string line = message, usage;
+    if (line.size() >= std::strlen(kUsage) && line.compare(line.size() - std::strlen(kUsage), std::string::npos, kUsage) == 0) {
+        usage = kUsage;
+        line.resize(line.size() - usage.size());
+        if (!line.empty() && line.back() == '\n') line.pop_back();
+    }
+    std::cerr << "retrysim: " << retrylab::json::shownText(line) << "\n" << usage;
     return 2;
 }
 
@@ -122,10 +131,22 @@ bool looksLikeLink(const std::string& arg) {
            arg.find(".html#") != std::string::npos;
 }
 
-// The link's problems as the engine's errors: { field, code, message, detail }.
+// The link's problems as the engine's errors: { field, code, message, detail }; past the
+// first kErrorsShown, which is all retrysim prints, one "more-errors" entry with their count
+// (retrylab::json::shownResult reads it), so that a link of 263,887 unknown names is not as
+// many error objects.
 Value linkErrors(const std::vector<retrysim::LinkProblem>& problems) {
     Value errors = Value::array();
-    for (const retrysim::LinkProblem& p : problems) {
+    for (std::size_t i = 0; i < problems.size(); ++i) {
+        if (i == retrylab::json::kErrorsShown) {
+            Value more = Value::object();
+            more.set("field", Value::string(""));
+            more.set("code", Value::string("more-errors"));
+            more.set("count", Value::number(static_cast<double>(problems.size() - i)));
+            errors.push(std::move(more));
+            break;
+        }
+        const retrysim::LinkProblem& p = problems[i];
         Value e = Value::object();
         e.set("field", Value::string(p.key));
         e.set("code", Value::string(p.code));
@@ -152,6 +173,13 @@ Value withEngineErrors(Value errors, const Value& result, const Value& given) {
     if (ok && ok->kind() == Value::Kind::Bool && ok->asBool()) return errors;
     const Value* more = result.find("errors");
     if (!more) return errors;
+    // Past the link's first kErrorsShown problems (linkErrors), the engine's only add to the count.
+    if (!errors.asArray().empty() && errors.asArray().back().find("count")) {
+        Value::Array all = errors.asArray();
+        const double count = all.back().find("count")->asNumber();
+        all.back().set("count", Value::number(count + static_cast<double>(more->asArray().size())));
+        return Value::array(std::move(all));
+    }
     for (const Value& e : more->asArray()) {
         const std::string field = e.find("field")->asString();
         const std::string input = field.substr(0, field.find_first_of(".["));
@@ -179,6 +207,7 @@ struct Options {
     std::string baseUrl;
     bool hasFormat = false, hasBaseUrl = false;
     bool fleetTable = false;  // --schema --fleet
+    bool noLimits = false;    // --fleet --no-limits
     std::vector<std::string> files;
 };
 
@@ -270,6 +299,8 @@ int run(int argc, char** argv) {
             o.mode = arg;
         } else if (arg == "--fleet" && o.mode == "--schema" && !o.fleetTable) {
             o.fleetTable = true;
+        } else if (arg == "--no-limits" && !o.noLimits) {
+            o.noLimits = true;
         } else if (arg == "--link") {
             if (int status = value("--link", o.link, o.hasLink)) return status;
         } else if (arg == "--format") {
@@ -316,6 +347,10 @@ int run(int argc, char** argv) {
         std::cout.flush();
         return std::cout ? 0 : 1;
     }
+    // The fleet's cost bound is lifted only for a fleet request file run on purpose: never for
+    // a link, a comparison or Markdown (docs/robustness.md, "The fleet's cost bound").
+    if (o.noLimits && (o.mode != "--fleet" || o.compare || o.hasLink || o.hasFormat || o.hasBaseUrl))
+        return fail(std::string("--no-limits goes with --fleet FILE only (not with a link or a comparison)\n") + kUsage);
     if (o.format != "json" && o.format != "markdown") return fail("--format is json or markdown, not " + o.format);
     // Where Retry Lab is, for the Markdown's link: an absolute http(s) URL only, and one that
     // the writer (core/src/markdown.cpp) can put in a link whole (docs/compare.md §5).
@@ -357,7 +392,7 @@ int run(int argc, char** argv) {
 
     Value result = o.mode == "--sweep"   ? retrylab::sweep(*parsed.value)
                    : o.mode == "--check" ? retrylab::validate(*parsed.value)
-                   : o.mode == "--fleet" ? retrylab::fleet(*parsed.value)
+                   : o.mode == "--fleet" ? retrylab::fleet(*parsed.value, retrylab::FleetOptions{!o.noLimits})
                                          : retrylab::compute(*parsed.value);
     parsed.value.reset();
     // At most the first 100 errors and a count of the rest, long fields cut, on both streams.

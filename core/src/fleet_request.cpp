@@ -358,6 +358,57 @@ void crossChecks(const FleetRequest& r, std::vector<InputError>& errors) {
              "must be at most 20,000,000 attempts; got " + formatMs(std::floor(work), 0) + ".");
 }
 
+// 12345678.9 -> "12,345,679": a whole number with thousands separated.
+std::string grouped(double value) {
+    std::string digits = formatMs(std::round(value), 0);
+    for (auto at = static_cast<std::ptrdiff_t>(digits.size()) - 3; at > 0; at -= 3)
+        digits.insert(static_cast<std::size_t>(at), ",");
+    return digits;
+}
+
+// The cost bound (fleet_cost.cpp, docs/robustness.md), on a request within every bound of §3:
+// the estimated time and peak bytes, each over its limit an error on the field that drives it,
+// naming the estimate, the limit and the fields that lower it.
+void costChecks(const FleetRequest& r, std::vector<InputError>& errors) {
+    const FleetCost c = fleetCost(r);
+    const bool occ = r.workload == FleetWorkload::Occ;
+    const char* traffic = "lower durationMs, clients, ratePerClient, spike.factor or policy.maxRetries";
+    const std::string where = " (retrysim --fleet --no-limits runs it on purpose; docs/robustness.md).";
+    if (c.ms > kFleetCostMs) {
+        if (occ)
+            fail(errors, "clients", "too-much-work",
+                 "makes too long a run: an estimated " + grouped(c.events) + " writes (clients × runs × " +
+                     "writes a client, at most clients or policy.maxRetries + 1), " + grouped(c.ms) +
+                     " ms of the engine's work, over the limit of " + grouped(kFleetCostMs) +
+                     " ms; lower clients, runs or policy.maxRetries" + where);
+        else if (c.binMs * 2 > c.ms)
+            fail(errors, "binMs", "too-much-work",
+                 "makes too long a run: " + grouped(c.bins) + " bins and " + grouped(c.events) +
+                     " events at most, an estimated " + grouped(c.ms) + " ms of the engine's work, over the limit of " +
+                     grouped(kFleetCostMs) + " ms; raise binMs or lower durationMs" + where);
+        else
+            fail(errors, "durationMs", "too-much-work",
+                 "makes too long a run: up to " + grouped(c.attempts) + " attempts of " + grouped(c.requests) +
+                     " requests, 5 events each, an estimated " + grouped(c.ms) + " ms of the engine's work, over the limit of " +
+                     grouped(kFleetCostMs) + " ms; " + traffic + where);
+    }
+    if (c.bytes > kFleetCostBytes) {
+        const double mb = 1024 * 1024;
+        std::string what = grouped(c.records) + " request records, " + grouped(c.queue) + " queued attempts, " +
+                           grouped(c.pending) + " events waiting and " + grouped(c.bins) + " bins at most";
+        std::string lower = traffic;
+        if (c.queue > 0) lower += ", or set server.queueLimit";
+        if (r.gates.budget) lower += ", or lower gates.budget.ttlMs";
+        if (r.gates.breaker) lower += ", or lower gates.breaker.window";
+        const bool bins = c.binBytes * 2 > c.bytes;
+        const char* field = bins ? "binMs" : "durationMs";
+        if (bins) lower = "raise binMs or lower durationMs";
+        fail(errors, field, "too-much-memory",
+             "makes too large a run: " + what + ", an estimated " + grouped(c.bytes / mb) +
+                 " MB at its peak, over the limit of " + grouped(kFleetCostBytes / mb) + " MB; " + lower + where);
+    }
+}
+
 }  // namespace
 
 const FieldTable& fleetFields() {
@@ -376,7 +427,7 @@ FleetRequest occDefaults() {
     return *parseFleetRequest(raw).request;
 }
 
-FleetParsed parseFleetRequest(const Value& raw) {
+FleetParsed parseFleetRequest(const Value& raw, const FleetOptions& options) {
     FleetParsed parsed;
     // The workload first: it chooses the table, whose defaults differ in network and policy.
     bool occ = false;
@@ -389,6 +440,7 @@ FleetParsed parseFleetRequest(const Value& raw) {
     if (!parsed.errors.empty()) return parsed;
     FleetRequest request = typed(table, n.value);
     crossChecks(request, parsed.errors);
+    if (parsed.errors.empty() && options.costBound) costChecks(request, parsed.errors);
     if (!parsed.errors.empty()) return parsed;
     parsed.request = std::move(request);
     parsed.echo = std::move(n.value);

@@ -261,8 +261,8 @@ Value fleetToValue(const FleetRequest& request, const OccResult& result) {
     return v;
 }
 
-Value fleet(const Value& rawRequest) {
-    FleetParsed parsed = parseFleetRequest(rawRequest);
+Value fleet(const Value& rawRequest, const FleetOptions& options) {
+    FleetParsed parsed = parseFleetRequest(rawRequest, options);
     if (!parsed.request) return toValue(parsed.errors);
     const FleetRequest& r = *parsed.request;
     Value result = r.workload == FleetWorkload::Occ ? fleetToValue(r, simulateOcc(r)) : fleetToValue(r, simulateService(r));

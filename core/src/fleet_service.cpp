@@ -108,7 +108,9 @@ public:
         if (size_ == ring_.size()) ring_.grow(head_, size_);
         ring_[(head_ + size_) & ring_.mask()] = w;
         ++size_;
+        deepest_ = std::max(deepest_, size_);
     }
+    std::size_t deepest() const { return deepest_; }
     Waiting popOldest() {
         Waiting w = ring_[head_];
         head_ = (head_ + 1) & ring_.mask();
@@ -122,7 +124,7 @@ public:
 
 private:
     Ring<Waiting, 64> ring_;
-    std::size_t head_ = 0, size_ = 0;
+    std::size_t head_ = 0, size_ = 0, deepest_ = 0;
 };
 
 // Events made "now + d" for one constant d, in the order they are made. The loop takes events
@@ -211,7 +213,7 @@ struct Owner {
 
 class ServiceRun {
 public:
-    ServiceRun(const FleetRequest& r, FleetTrace* trace) : r_(r), trace_(trace) {
+    ServiceRun(const FleetRequest& r, FleetTrace* trace, FleetWork* work) : r_(r), trace_(trace), work_(work) {
         const FleetPolicy& p = r.policy;
         backoff_.baseBackoffMs = p.baseBackoffMs;
         backoff_.backoffMultiplier = p.backoffMultiplier;
@@ -272,8 +274,14 @@ public:
             if (!(next->t <= horizon_)) break;  // none_ is past every horizon
             const Event e = from < 0 ? events_.pop() : lane_[from].pop();
             process(e);
+            ++eventsTaken_;
         }
         finish();
+        if (work_) {
+            work_->events = eventsTaken_;
+            work_->queue = queue_.deepest();
+            work_->records = requests_.size();
+        }
         return std::move(result_);
     }
 
@@ -826,6 +834,8 @@ private:
 
     const FleetRequest& r_;
     FleetTrace* trace_;
+    FleetWork* work_;
+    std::uint64_t eventsTaken_ = 0;
     Backoff backoff_;
     Distribution network_;
     std::vector<double> ceilings_;  // ceilingFor(backoff_, n) by failure number n
@@ -854,8 +864,8 @@ private:
 
 }  // namespace
 
-ServiceResult simulateService(const FleetRequest& request, FleetTrace* trace) {
-    return ServiceRun(request, trace).run();
+ServiceResult simulateService(const FleetRequest& request, FleetTrace* trace, FleetWork* work) {
+    return ServiceRun(request, trace, work).run();
 }
 
 }  // namespace retrylab

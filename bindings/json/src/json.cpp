@@ -39,24 +39,42 @@ std::string grouped(std::size_t n) {
     return out;
 }
 
+// The length of the valid UTF-8 sequence at s[i] (1–4), or 0 when the byte there begins none:
+// no overlong form, no surrogate, nothing past U+10FFFF.
+std::size_t sequenceAt(std::string_view s, std::size_t i, std::uint32_t& code) {
+    const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+    const unsigned char c = byte(i);
+    if (c < 0x80) {
+        code = c;
+        return 1;
+    }
+    std::size_t n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 0;
+    if (n == 0 || c > 0xF4 || i + n > s.size()) return 0;
+    code = c & (0x7F >> n);
+    for (std::size_t k = 1; k < n; ++k) {
+        if ((byte(i + k) & 0xC0) != 0x80) return 0;
+        code = (code << 6) | (byte(i + k) & 0x3F);
+    }
+    static const std::uint32_t least[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (code < least[n] || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) return 0;
+    return n;
+}
+
+// A character a message must not show as it is (shownText()).
+bool hidden(std::uint32_t c) {
+    return c < 0x20 || (c >= 0x7F && c <= 0x9F) || c == 0x061C || c == 0x200E || c == 0x200F ||
+           (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069) || c == 0x2028 || c == 0x2029;
+}
+
 // The first `keep` bytes of s (never splitting a UTF-8 sequence), then "…" and the length, when
-// s is longer than keep; control characters escaped, so that a message stays on one line.
+// s is longer than keep; as shownText() writes it, so that a message stays on one line.
 std::string shortened(std::string_view s, std::size_t keep) {
     std::size_t cut = s.size();
     if (s.size() > keep) {
         cut = keep;
         while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
     }
-    std::string out;
-    for (std::size_t i = 0; i < cut; ++i) {
-        unsigned char c = static_cast<unsigned char>(s[i]);
-        if (c < 0x20 || c == 0x7F) {
-            static const char hex[] = "0123456789abcdef";
-            out += c == '\n' ? std::string("\\n") : std::string("\\u00") + hex[c >> 4] + hex[c & 15];
-        } else {
-            out += static_cast<char>(c);
-        }
-    }
+    std::string out = shownText(s.substr(0, cut));
     if (cut < s.size()) out += "… (" + grouped(s.size()) + " bytes)";
     return out;
 }
@@ -477,6 +495,31 @@ std::string replaced(const std::string& text, const std::string& from, const std
 
 }  // namespace
 
+std::string shownText(std::string_view s) {
+    static const char hex[] = "0123456789ABCDEF";
+    std::string out;
+    out.reserve(s.size());
+    for (std::size_t i = 0; i < s.size();) {
+        std::uint32_t c = 0;
+        const std::size_t n = sequenceAt(s, i, c);
+        if (n == 0) {
+            const auto b = static_cast<unsigned char>(s[i]);
+            out += "\\x";
+            out += hex[b >> 4];
+            out += hex[b & 15];
+            i += 1;
+        } else if (hidden(c)) {
+            out += "\\u";
+            for (int shift = 12; shift >= 0; shift -= 4) out += hex[(c >> shift) & 15];
+            i += n;
+        } else {
+            out.append(s.data() + i, n);
+            i += n;
+        }
+    }
+    return out;
+}
+
 Parsed parse(std::string_view text) {
     Source source(text);
     if (source.overSize()) return Parsed{std::nullopt, source.sizeMessage()};
@@ -492,17 +535,44 @@ std::string dump(const Value& value, int indent) {
     return toJson(value).dump(indent, ' ', false, Json::error_handler_t::replace);
 }
 
+// The errors of an { ok: false } result: those listed, and how many in all. A binding that
+// kept only the first of many (retrysim's link reader) ends the list with a "more-errors" entry
+// whose `count` says how many it left out.
+struct Counted {
+    std::size_t listed, total;
+};
+Counted counted(const Value::Array& errors) {
+    if (!errors.empty() && stringMember(errors.back(), "code") == "more-errors") {
+        const Value* n = errors.back().find("count");
+        if (n && n->kind() == Value::Kind::Number && n->asNumber() >= 0)
+            return {errors.size() - 1, errors.size() - 1 + static_cast<std::size_t>(n->asNumber())};
+    }
+    return {errors.size(), errors.size()};
+}
+
+Value moreErrors(std::size_t count) {
+    Value more = Value::object();
+    std::string said = grouped(count) + " more errors are not listed here (retrysim shows the first " +
+                       std::to_string(kErrorsShown) + ").";
+    more.set("field", Value::string(""));
+    more.set("code", Value::string("more-errors"));
+    more.set("message", Value::string(said));
+    more.set("detail", Value::string(said));
+    return more;
+}
+
 Value shownResult(const Value& result) {
     const Value::Array* errors = errorsOf(result);
     if (!errors) return result;
+    const Counted n = counted(*errors);
     Value::Array shown;
-    for (std::size_t i = 0; i < errors->size() && i < kErrorsShown; ++i) {
+    for (std::size_t i = 0; i < n.listed && i < kErrorsShown; ++i) {
         const Value& e = (*errors)[i];
         const std::string& field = stringMember(e, "field");
         std::string cut = shownField(field);
         std::string message = field.size() > kFieldShown ? replaced(stringMember(e, "message"), field, cut)
                                                          : stringMember(e, "message");
-        if (message.size() > kMessageShown) message = shortened(message, kMessageShown);
+        message = shortened(message, kMessageShown);
         // Every member of the error as the engine gave it (code, detail, ...), the field and the
         // sentences with the field cut as above.
         Value error = Value::object();
@@ -513,7 +583,7 @@ Value shownResult(const Value& result) {
                 error.set("message", Value::string(message));
             } else if (m.key == "detail" && m.value.kind() == Value::Kind::String) {
                 std::string detail = field.size() > kFieldShown ? replaced(m.value.asString(), field, cut) : m.value.asString();
-                if (detail.size() > kMessageShown) detail = shortened(detail, kMessageShown);
+                detail = shortened(detail, kMessageShown);
                 error.set("detail", Value::string(std::move(detail)));
             } else {
                 error.set(m.key, m.value);
@@ -521,16 +591,7 @@ Value shownResult(const Value& result) {
         }
         shown.push_back(std::move(error));
     }
-    if (errors->size() > kErrorsShown) {
-        Value more = Value::object();
-        std::string said = grouped(errors->size() - kErrorsShown) + " more errors are not listed here (retrysim shows the first " +
-                           std::to_string(kErrorsShown) + ").";
-        more.set("field", Value::string(""));
-        more.set("code", Value::string("more-errors"));
-        more.set("message", Value::string(said));
-        more.set("detail", Value::string(said));
-        shown.push_back(std::move(more));
-    }
+    if (n.total > kErrorsShown) shown.push_back(moreErrors(n.total - kErrorsShown));
     Value out = Value::object();
     for (const Value::Member& m : result.asObject())
         out.set(m.key, m.key == "errors" ? Value::array(std::move(shown)) : m.value);
@@ -540,12 +601,13 @@ Value shownResult(const Value& result) {
 std::string errorSummary(const Value& result) {
     const Value::Array* errors = errorsOf(result);
     if (!errors) return "";
+    const Counted n = counted(*errors);
     std::string fields;
-    for (std::size_t i = 0; i < errors->size() && i < kErrorsShown; ++i) {
+    for (std::size_t i = 0; i < n.listed && i < kErrorsShown; ++i) {
         const std::string& field = stringMember((*errors)[i], "field");
         fields += (fields.empty() ? "" : ", ") + (field.empty() ? std::string("(the inputs)") : shownField(field));
     }
-    if (errors->size() > kErrorsShown) fields += ", and " + grouped(errors->size() - kErrorsShown) + " more";
+    if (n.total > kErrorsShown) fields += ", and " + grouped(n.total - kErrorsShown) + " more";
     return fields;
 }
 

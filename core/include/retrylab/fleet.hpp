@@ -133,9 +133,37 @@ struct FleetParsed {
     std::vector<InputError> errors;       // dotted paths: "server.workers", "gates.quota.retryCost"
 };
 
+// The engine's own cost of a request, estimated before it runs from the model of
+// docs/robustness.md ("The fleet's cost bound"): upper bounds on the work of the run, its
+// events, and the bytes it holds at its peak, with constants measured on the build machine.
+struct FleetCost {
+    double requests = 0;       // R: requests created (the expected count)
+    double attempts = 0;       // A: R × (maxRetries + 1); occ: clients × runs
+    double events = 0;         // events the loop takes: at most 5 an attempt; occ: writes
+    double queue = 0;          // the most attempts waiting at once
+    double records = 0;        // the most request records held at once
+    double pending = 0;        // the most events waiting at once
+    double bins = 0;           // the timeline's bins, at most
+    double bytes = 0;          // the peak heap of the run and its result, estimated
+    double binBytes = 0;       // of which the bins
+    double ms = 0;             // the time it takes natively, estimated
+    double binMs = 0;          // of which the bins
+};
+FleetCost fleetCost(const FleetRequest& request);
+
+// The cost bound (docs/robustness.md): a request whose estimate passes either is refused.
+constexpr double kFleetCostMs = 2000;                    // of estimated time
+constexpr double kFleetCostBytes = 192.0 * 1024 * 1024;  // of estimated peak heap
+
+struct FleetOptions {
+    // false: the cost bound is not checked (retrysim --fleet --no-limits, research runs on
+    // purpose). FLEET.md §3's own bounds always are.
+    bool costBound = true;
+};
+
 // §3: every field checked (types, bounds, cross-field rules, the work bounds), every bad one
-// named; nothing runs.
-FleetParsed parseFleetRequest(const Value& raw);
+// named; nothing runs. Then the cost bound, unless options say not.
+FleetParsed parseFleetRequest(const Value& raw, const FleetOptions& options = {});
 
 // A typed request as the echo writes it (the same value parseFleetRequest's echo holds for
 // the request it parsed; a test holds the two together).
@@ -206,8 +234,17 @@ struct ServiceResult {
     std::optional<Recovery> recovery;
 };
 
-// §4–§6 on a valid request. `trace`, when given, receives every event processed.
-ServiceResult simulateService(const FleetRequest& request, FleetTrace* trace = nullptr);
+// What a service run did, for the cost model's tests and benchmark: the events taken (a
+// waiting limit that is no event counted too), and the most of each thing held at once.
+struct FleetWork {
+    std::uint64_t events = 0;
+    std::uint64_t queue = 0;    // the deepest queue
+    std::uint64_t records = 0;  // request records (the slots' high-water mark)
+};
+
+// §4–§6 on a valid request. `trace`, when given, receives every event processed; `work`, when
+// given, what the run did.
+ServiceResult simulateService(const FleetRequest& request, FleetTrace* trace = nullptr, FleetWork* work = nullptr);
 
 // ---- The occ workload (§7) ---------------------------------------------------------------------
 
@@ -232,6 +269,6 @@ Value fleetToValue(const FleetRequest& request, const ServiceResult& result);
 Value fleetToValue(const FleetRequest& request, const OccResult& result);
 
 // The whole contract: validate, simulate, describe. Never throws.
-Value fleet(const Value& rawRequest);
+Value fleet(const Value& rawRequest, const FleetOptions& options = {});
 
 }  // namespace retrylab

@@ -55,11 +55,21 @@ Parsed parse(std::FILE* in, const std::string& name);
 // 3700.0); invalid UTF-8 replaced. indent < 0: one line.
 std::string dump(const Value& value, int indent = 2);
 
+// Text from the input as every message shows it (docs/robustness.md, "Text in messages"):
+// valid UTF-8 stays as it is but for the characters that would move or hide what a terminal or
+// a reader shows: C0 and C1 controls and DEL (a newline too: a message is one line), the
+// bidirectional controls (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069) and the line
+// and paragraph separators (U+2028, U+2029), each written \u followed by four hex digits
+// (\u202E); a byte that is not part of valid UTF-8 is written \xNN. ASCII text is unchanged,
+// so escaping twice is escaping once. retrysim's stderr lines and the errors' field, message and
+// detail all pass through it.
+std::string shownText(std::string_view text);
+
 // What retrysim prints of a result, bounded however many errors the core found and however
 // long the keys they name: at most the first kErrorsShown errors, then one more (field "")
 // counting the rest; a field path longer than kFieldShown bytes is cut with an ellipsis, in
 // the field and wherever its message repeats it; a message longer than kMessageShown bytes is
-// cut too. Anything that is not an { ok: false, errors } result is returned as it is.
+// cut too; each of them as shownText() writes it. Anything that is not an { ok: false, errors } result is returned as it is.
 constexpr std::size_t kErrorsShown = 100;
 constexpr std::size_t kFieldShown = 64;
 constexpr std::size_t kMessageShown = 1000;

@@ -1,0 +1,172 @@
+// The fleet's cost bound (docs/robustness.md, "The fleet's cost bound"): what a valid request
+// will cost the engine, worked out from the request alone before anything runs. Each figure is
+// an upper bound on what the loop of fleet_service.cpp (or fleet_occ.cpp) does or holds, from
+// the rules of FLEET.md §4 and the engine's own layout; the constants (nanoseconds an event,
+// bytes a record) were measured on the build machine (bench/fleet_cost.cpp prints them beside
+// the estimate). parseFleetRequest() refuses a request whose time or bytes pass the bound.
+#include <algorithm>
+#include <cmath>
+
+#include "retrylab/fleet.hpp"
+
+namespace retrylab {
+
+namespace {
+
+// Measured (docs/robustness.md): the engine's time per event taken, at its slowest (every
+// event through the heap, a deep heap; with a budget or a breaker on, each attempt also
+// records in its windows), and per bin of the result; an occ write.
+constexpr double kNsPerEvent = 200;
+constexpr double kNsPerWindowedEvent = 400;
+constexpr double kNsPerBin = 1000;
+constexpr double kNsPerWrite = 120;
+// The layout (fleet_service.cpp): a request record, a queue entry, an event, a latency.
+constexpr double kRecordBytes = 40;
+constexpr double kWaitingBytes = 16;
+constexpr double kEventBytes = 32;
+constexpr double kLatencyBytes = 8;
+// A container grown by doubling holds at most twice what it keeps, and for a moment while it
+// grows the old block too: three times.
+constexpr double kGrowth = 3;
+// A bin of the result: its ServiceBin, its Value and its JSON text (measured).
+constexpr double kBinBytes = 800;
+// Per client: its arrival key, its gates' owner (the two budget windows, the breaker).
+constexpr double kClientBytes = 8;
+constexpr double kOwnerBytes = 200;
+// An occ client, and a run of the result.
+constexpr double kOccClientBytes = 48;
+constexpr double kOccRunBytes = 400;
+// What every run holds besides: the request, its echo, the result's totals.
+constexpr double kBaseBytes = 256 * 1024;
+
+// The longest network leg a draw can give (streams.hpp): an exponential's −mean × ln(1 − u)
+// with u ≤ 1 − 2^−53 is at most 36.8 × mean; a normal's |mean + sd × z| has |z| ≤ 2√3.
+double longestLeg(const Network& n) {
+    switch (n.dist) {
+        case NetworkDist::Fixed: return n.ms;
+        case NetworkDist::Uniform: return n.hi;
+        case NetworkDist::Exponential: return 37 * n.mean;
+        case NetworkDist::Normal: return n.mean + 4 * n.sd;
+    }
+    return n.ms;
+}
+
+bool clientScoped(const Gates& g) {
+    return (g.quota && g.quota->scope == GateScope::Client) || (g.bucket && g.bucket->scope == GateScope::Client) ||
+           (g.throttle && g.throttle->scope == GateScope::Client) ||
+           (g.budget && g.budget->scope == GateScope::Client) || (g.breaker && g.breaker->scope == GateScope::Client);
+}
+
+FleetCost occCost(const FleetRequest& r) {
+    FleetCost c;
+    const double clients = r.clients;
+    // Each client writes until one succeeds: a failed write needs a success between its read
+    // and itself, so a run has at most clients² writes, or clients × (maxRetries + 1).
+    const double perClient = r.policy.maxRetries ? std::min(clients, *r.policy.maxRetries + 1.0) : clients;
+    c.requests = clients * r.runs;
+    c.attempts = clients * r.runs;
+    c.events = c.requests * perClient;
+    c.pending = clients;
+    c.bytes = kBaseBytes + kOccClientBytes * clients * kGrowth / 2 + kOccRunBytes * r.runs;
+    c.ms = c.events * kNsPerWrite / 1e6;
+    return c;
+}
+
+}  // namespace
+
+FleetCost fleetCost(const FleetRequest& r) {
+    if (r.workload == FleetWorkload::Occ) return occCost(r);
+    FleetCost c;
+    const double horizon = 2 * r.durationMs + 60000;
+    const double clients = r.clients;
+    // A service request always has maxRetries (§3); none would be at most 100 retries.
+    const int retries = r.policy.maxRetries.value_or(100);
+    const double tries = retries + 1.0;
+    const bool once = r.arrivals == Arrivals::Once;
+    const double factor = r.spike ? std::max(1.0, r.spike->factor) : 1.0;
+    // The expected count, and five standard deviations above it: a Poisson count passes that
+    // less than once in three million runs, and never by much.
+    const double expected = clients * r.ratePerClient * factor * r.durationMs / 1000;
+    c.requests = once ? clients : expected + 5 * std::sqrt(expected);
+    c.attempts = c.requests * tries;
+    // Every attempt is at most five events: its send, its arrival, its waiting limit, its
+    // completion and its answer; and each client's first creation.
+    c.events = 5 * c.attempts + clients;
+
+    // How long an attempt and a request can keep their events and record outside the queue.
+    const double leg = std::min(horizon, longestLeg(r.network));
+    const double slow = r.trigger && r.trigger->kind == TriggerKind::Slowdown ? r.trigger->factor : 1.0;
+    double service = r.server.serviceMs;
+    if (r.server.serviceMsPerInFlight > 0)
+        service = r.server.workers ? r.server.serviceMs + r.server.serviceMsPerInFlight * (*r.server.workers + 1.0)
+                                   : horizon;  // no bound on the attempts in service: the whole run
+    service = std::min(horizon, service * slow);
+    // The longest wait before a retry: the backoff ceiling grows at most by max(m, 3) a failure
+    // (decorrelated's 3 × previous), capped; an honoured Retry-After replaces it.
+    double wait = r.policy.baseBackoffMs;
+    for (int n = 1; n <= retries && wait < horizon; ++n) wait *= std::max(r.policy.backoffMultiplier, 3.0);
+    if (r.policy.maxBackoffMs) wait = std::min(wait, *r.policy.maxBackoffMs);
+    if (r.server.rejectRetryAfterMs && r.policy.honourRetryAfter) wait = std::max(wait, *r.server.rejectRetryAfterMs);
+    wait = std::min(horizon, wait);
+    const double timeout = std::min(horizon, r.policy.clientTimeoutMs);
+    const double attemptSpan = std::min(horizon, wait + std::max(timeout, 2 * leg + service));
+    const double requestSpan = std::min(horizon, tries * (timeout + wait) + 2 * leg + service);
+    // The requests created in any span of d ms (the rate with its spike factor, over the
+    // whole duration; once: all at time 0).
+    auto createdWithin = [&](double d) {
+        if (once) return c.requests;
+        return std::min(c.requests, c.requests * d / r.durationMs + clients);
+    };
+
+    // The queue, as a fluid: attempts arrive at most at λ = (maxRetries + 1) × R / durationMs a
+    // ms, over the span they can arrive in; the workers serve μ = workers / S a ms (μ / factor
+    // during a slowdown). It grows by at most λ − μ a ms, plus the attempts of one service
+    // time arriving at once; at most every attempt, or queueLimit.
+    const double workers = r.server.workers ? std::min<double>(*r.server.workers, c.attempts) : 0;
+    if (r.server.workers) {
+        const double arriving = std::min(horizon, r.durationMs + tries * (timeout + wait) + leg);
+        const double lambda = once ? c.attempts : c.attempts / r.durationMs;
+        const double full = r.server.serviceMs + r.server.serviceMsPerInFlight * (workers + 1);
+        const double mu = full > 0 ? workers / full : c.attempts;
+        double slowSpan = 0;
+        if (r.trigger && r.trigger->kind == TriggerKind::Slowdown)
+            slowSpan = std::max(0.0, std::min(r.trigger->endMs, arriving) - r.trigger->startMs);
+        const double fluid = std::max(0.0, lambda - mu) * arriving + std::max(0.0, lambda - mu / slow) * slowSpan;
+        const double burst = tries * createdWithin(full * slow) + workers;
+        c.queue = std::min({c.attempts, r.server.queueLimit ? *r.server.queueLimit : c.attempts, fluid + burst});
+    }
+    // Attempts served from the queue whose answers are still on their way back.
+    const double answering = std::min(c.queue, service > 0 ? workers * (leg / service + 1) : c.queue);
+    // A record is held while its request is open and its events pending (requestSpan), or by
+    // a queue entry, an attempt in service from the queue, or its answer.
+    c.records = std::min(c.requests, createdWithin(requestSpan) + c.queue + workers + answering);
+    // Two events an attempt at most at once (its waiting limit and its send, arrival,
+    // completion or answer) over an attempt's span, those served from the queue, the arrivals.
+    c.pending = std::min(2 * c.attempts + clients,
+                         2 * tries * createdWithin(attemptSpan) + 2 * workers + answering + clients);
+    c.bins = std::floor(horizon / r.binMs) + 1;
+
+    double bytes = kBaseBytes;
+    bytes += kGrowth * (kRecordBytes * c.records + kWaitingBytes * c.queue + kEventBytes * c.pending);
+    bytes += kGrowth * kLatencyBytes * c.requests;
+    c.binBytes = kBinBytes * c.bins;
+    bytes += c.binBytes;
+    const double owners = clientScoped(r.gates) ? clients + 1 : 1;
+    bytes += kClientBytes * clients + kOwnerBytes * owners;
+    if (r.gates.breaker) {  // a closed window's outcomes, one byte each, per owner
+        const double scoped = r.gates.breaker->scope == GateScope::Client ? clients : 1;
+        bytes += kGrowth * std::min(scoped * r.gates.breaker->window, c.attempts);
+    }
+    if (r.gates.budget) {  // two windows of times; each keeps up to 4,096 stale ones per owner
+        const double scoped = r.gates.budget->scope == GateScope::Client ? clients : 1;
+        const double held = std::min(c.attempts, scoped * 4097 + 2 * tries * createdWithin(r.gates.budget->ttlMs));
+        bytes += 2 * kGrowth * 8 * held;
+    }
+    c.bytes = bytes;
+    c.binMs = c.bins * kNsPerBin / 1e6;
+    const bool windows = r.gates.budget || r.gates.breaker;
+    c.ms = c.events * (windows ? kNsPerWindowedEvent : kNsPerEvent) / 1e6 + c.binMs;
+    return c;
+}
+
+}  // namespace retrylab
