@@ -3,6 +3,7 @@
 // its limit is one error and its items are not read, and only the first few bad items of a
 // list are named one by one.
 #include "retrylab/fields.hpp"
+#include "retrylab/text.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -733,10 +734,11 @@ RETRYLAB_COLD Value errorsToValue(const std::vector<InputError>& errors) {
     Value list = Value::array();
     for (const InputError& e : errors) {
         Value item = Value::object();
-        item.set("field", Value::string(e.field));
+        // Keys and values from input reach these words: no raw control or bidi character (text.hpp).
+        item.set("field", Value::string(visibleText(e.field)));
         item.set("code", Value::string(e.code));
-        item.set("message", Value::string(e.message));
-        item.set("detail", Value::string(e.detail));
+        item.set("message", Value::string(visibleText(e.message)));
+        item.set("detail", Value::string(visibleText(e.detail)));
         list.push(std::move(item));
     }
     return list;
