@@ -194,6 +194,7 @@ export function mountFleet(root, {
     verdictBox.textContent = !pending.linked ? 'Computing the fleet run for these settings…' : address ? 'Computing the linked fleet run…' : 'Computing the fleet run its attributes ask for…';
     delete verdictBox.dataset.kind;
     $('pending').hidden = false;
+    $('stop').hidden = false;
     pendingInputs.hidden = !pending.linked;
     pendingInputs.textContent = pending.linked ? (Object.keys(pending.request).length ? `This run: the opening fleet run with ${inputsText(pending.request)}.` : 'This run: the opening fleet run.') : '';
     progressNow();
@@ -212,18 +213,30 @@ export function mountFleet(root, {
     if (shown) {
       draw();
       syncControls();
-    } else verdictBox.textContent = 'No fleet run could be computed here.';
+    } else verdictBox.textContent = busy ? 'Computing the opening fleet run…' : 'No fleet run could be computed here.';
   }
   // A request from outside, before the opening run it falls back on is computed.
   function expect(req) {
     pending = { request: req, linked: true, startedAt: win.performance.now(), index: -1 };
     showComputing();
   }
+  // Stop: the run asked for is not computed. While the opening run it falls back on is still
+  // computing (index -1), that one goes on (it is all there is to show); else the job is ended.
+  // The line then says what is on show, until the next computation.
   $('stop').addEventListener('click', () => {
-    computer.cancel();
-    busy = false;
+    if (!pending) return;
+    const behindOnly = pending.index < 0;
+    if (!behindOnly) {
+      computer.cancel();
+      busy = false;
+    }
+    const was = pending.linked ? (address ? 'the link asks for' : 'its attributes ask for') : 'these settings make';
     endComputing();
+    $('pending').hidden = false;
+    $('stop').hidden = true;
+    progress.textContent = `Stopped: what is drawn is ${shownName() || 'the opening fleet run, once computed'}, not the run ${was}.`;
     chartBox.focus(); // the button has gone: focus stays in the figure
+    if (behindOnly) return;
     if (interacted) writeLink();
     const waiters = settleWaiters;
     settleWaiters = [];
@@ -555,6 +568,7 @@ export function mountFleet(root, {
     const { request: linked, note } = linkRequest();
     linkNote = note;
     showError('');
+    if (!pending) $('pending').hidden = true; // a line left by Stop: this link is the news now
     if (linked) compute(linked, { linked: true });
   }
   const onHash = () => {
