@@ -87,7 +87,7 @@ describe('a linked fleet run on the page', () => {
     const inputs = await text(page, '#fl-pending-inputs');
     for (const part of ['ratePerClient 1,000', 'durationMs 50,000', 'policy.baseBackoffMs 0', 'server.workers none', 'server.failureRate 1', 'trigger none']) assert.ok(inputs.includes(part), `${part} in "${inputs}"`);
     const first = await text(page, '#fl-progress');
-    assert.match(first, /^Computing the run without an idempotency key \(2 of 3\), in a worker, so the page stays responsive: \d+\.\d s so far\. What is drawn below is still the opening fleet run, not this one\.$/);
+    assert.match(first, /^Computing the fleet… \(the run without an idempotency key, 2 of 3, in a worker, so the page stays responsive: \d+\.\d s so far\)\. What is drawn below is still the opening fleet run, not this one\.$/);
     assert.equal(await page.evaluate(() => document.querySelector('[data-fleet] .fl').parentElement.dataset.computing), 'link');
     // The controls show the link's values, not the opening run's.
     assert.equal(await page.locator('[data-path="policy.baseBackoffMs"]').inputValue(), '0');

@@ -180,12 +180,13 @@ export function mountFleet(root, {
   function progressNow() {
     if (!pending) return;
     const s = ((win.performance.now() - pending.startedAt) / 1000).toFixed(1);
-    const step = pending.index < 0 ? 'the opening fleet run first, to fall back on (1 of 3)'
-      : pending.index === 0 ? `the run without an idempotency key (${pending.linked ? 2 : 1} of ${pending.linked ? 3 : 2})`
-        : `the same run with an idempotency key, for the side effects (${pending.linked ? 3 : 2} of ${pending.linked ? 3 : 2})`;
+    const of = pending.linked ? 3 : 2;
+    const step = pending.index < 0 ? 'the opening fleet run first, to fall back on… (1 of 3'
+      : pending.index === 0 ? `the fleet… (the run without an idempotency key, ${of - 1} of ${of}`
+        : `the run with an idempotency key… (for the side effects, ${of} of ${of}`;
     const where = computer.where() === 'worker' ? 'in a worker, so the page stays responsive' : 'on the page';
     const behind = shown ? ` What is drawn below is still ${shownName()}, not this one.` : '';
-    progress.textContent = `Computing ${step}, ${where}: ${s} s so far.${behind}`;
+    progress.textContent = `Computing ${step}, ${where}: ${s} s so far).${behind}`;
   }
   function showComputing() {
     if (!pending) return;
