@@ -96,6 +96,11 @@ describe('a linked fleet run on the page', () => {
     const later = await text(page, '#fl-progress');
     const seconds = (t) => Number(/: (\d+\.\d) s so far/.exec(t)[1]);
     assert.ok(seconds(later) > seconds(first), `${first} → ${later}`);
+    // The reader looks at the chart (the cursor redraws it): the verdict box still says computing.
+    await page.locator('#fl-chart').focus();
+    await page.keyboard.press('ArrowRight');
+    await page.locator('#fl-chart').hover();
+    assert.equal(await text(page, '#fl-verdict'), 'Computing the linked fleet run…');
     // Nothing before shows a verdict: the opening run was never drawn as the link's.
     const verdicts = await page.evaluate(() => window.__verdicts);
     assert.deepEqual(verdicts.filter((v) => A_VERDICT.test(v)), [], verdicts.join(' | '));
