@@ -43,6 +43,10 @@ var RL_MAX_ALL_MEMBERS = 20000;
 var RL_MAX_NODES = 200000;
 var RL_MAX_TEXT = 2000000;
 var RL_MEMORY_CEILING = 268435456;  // 256 MiB: loader.js's emscripten_resize_heap grows no further
+// Set by loader.js's emscripten_resize_heap when it refuses to grow memory (past the ceiling,
+// or the browser would not give it): a call then cut short was cut short for its size, and
+// says so in data (code "out-of-memory", `memoryBytes` the ceiling) rather than only in words.
+var rlGrowthRefused = false;
 // After a call that left the instance's memory larger than this, the instance is replaced, so
 // that the memory a big call needed is given back (WebAssembly memory never shrinks).
 var RL_MEMORY_KEPT = 67108864;
@@ -406,6 +410,7 @@ function rlEngine(first, instantiate) {
     var result;
     try {
       inCall = true;
+      rlGrowthRefused = false;
       // One block, the tape then the text, which rl_run() frees once it has read it.
       var tapeBytes = flat.tape.length * 8 + 8;
       var tape = w.malloc(tapeBytes + flat.text.length + 1);
@@ -419,7 +424,13 @@ function rlEngine(first, instantiate) {
       inCall = false;
     } catch (e) {
       drop(true);
-      return rlFailure('The engine was interrupted (' + rlDescribeThrow(e) + ') and has been restarted; nothing was computed.');
+      var grew = rlGrowthRefused;
+      var failure = rlFailure('The engine was interrupted (' + (grew ? 'the call needed more than its ' + (RL_MEMORY_CEILING >> 20) + ' MiB of memory' : rlDescribeThrow(e)) + ') and has been restarted; nothing was computed.');
+      if (grew) {
+        failure.errors[0].code = 'out-of-memory';
+        failure.errors[0].memoryBytes = RL_MEMORY_CEILING;
+      }
+      return failure;
     }
     // A call that needed a lot of memory leaves the instance that big: give it back.
     if (w.memory.buffer.byteLength > RL_MEMORY_KEPT) drop(false);

@@ -437,6 +437,12 @@ void testTrap(const Value& inputs) {
     if (how == "memory") testDepth = *reinterpret_cast<volatile int*>(static_cast<std::uintptr_t>(0xFFFFFFF0u));
     if (how == "stack") testDepth = recurseForever(onStack[0]);
     if (how == "abort") abort();
+    if (how == "grow") {  // more than the memory ceiling (loader.js): malloc fails, then the call aborts
+        static void* volatile big = nullptr;  // volatile: the allocation is not elided
+        big = malloc(std::size_t{320} << 20);
+        if (!big) abort();
+        free(big);
+    }
     testDepth += static_cast<int>((*held)[0]) + onStack[0];
     delete held;
 }

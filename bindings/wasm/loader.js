@@ -72,7 +72,10 @@ function rlNewInstance(module) {
         requested >>>= 0;
         var old = memory.buffer.byteLength;
         var limit = RL_MEMORY_CEILING;
-        if (requested > limit) return 0;
+        if (requested > limit) {
+          rlGrowthRefused = true;
+          return 0;
+        }
         var sizes = [Math.min(limit, requested + Math.min(requested / 5, 96 << 20)), requested];
         for (var i = 0; i < sizes.length; ++i) {
           var pages = Math.ceil((sizes[i] - old) / 65536);
@@ -81,6 +84,7 @@ function rlNewInstance(module) {
             return 1;
           } catch (e) { /* try the smaller size */ }
         }
+        rlGrowthRefused = true;
         return 0;
       },
       abort: function () { throw new Error('the engine aborted'); },

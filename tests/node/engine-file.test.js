@@ -166,6 +166,23 @@ test('a call interrupted inside WebAssembly answers { ok: false } saying so, and
   assert.match(engine.version(), /^\d+\.\d+\.\d+/);
 });
 
+test('a call cut short because it outgrew the memory says so in data (code "out-of-memory", memoryBytes); other interruptions do not', async () => {
+  const engine = await require(testHooksPath)();
+  const fresh = await require(testHooksPath)();
+  const names = Object.keys(ENTRIES).filter((name) => typeof engine[name] === 'function');
+  for (const name of names) {
+    const result = engine[name](ENTRIES[name]('grow'));
+    assert.equal(result.ok, false, name);
+    assert.deepEqual(result.errors.map((e) => [e.field, e.code, e.memoryBytes]), [['', 'out-of-memory', engine.limits().memoryBytes]], name);
+    assert.match(result.errors[0].message, /^The engine was interrupted \(the call needed more than its 256 MiB of memory\) and has been restarted; nothing was computed\.$/, name);
+    for (const trap of TRAPS) assert.equal(engine[name](ENTRIES[name](trap)).errors[0].code, 'unreadable', `${name}, ${trap}`);
+    // A growth refused in one call is not reported by the next: a good call is right.
+    engine._malloc(engine.limits().memoryBytes + 1); // refused, the call itself goes on
+    assert.equal(engine[name](ENTRIES[name]('unreachable')).errors[0].code, 'unreadable', name);
+    assert.deepEqual(asJson(engine[name](ENTRIES[name](null))), asJson(fresh[name](ENTRIES[name](null))), name);
+  }
+});
+
 test('the trap hooks are in the test build only: the page\'s engine file reads "__trap" as an unknown field', async () => {
   const engine = await loadEngine();
   for (const trap of TRAPS) {

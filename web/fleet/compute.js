@@ -6,12 +6,65 @@
 // A job is a list of fleet requests; each result comes back as soon as it is computed, so a
 // sweep fills in as it goes. A newer job replaces the one waiting; one that has been running
 // for more than STALE_MS is ended (its worker terminated, a fresh one started for the newer),
-// and one that would end sooner runs out and its results are dropped. Where no worker can start
-// (a page opened from file://), the engine runs on the page, one request per task.
+// and one that would end sooner runs out and its results are dropped; cancel() ends the running
+// job at once. The worker says when it begins each request (`onBegin`), so the page can say how
+// far a long job is. Where no worker can start (a page opened from file://), the engine runs on
+// the page, one request per task: a request cannot be cut into smaller tasks there, nor ended
+// once started, so the page runs only requests whose expected attempts (FLEET.md §3's work
+// formula) are at most MAIN_THREAD_ATTEMPTS, and answers any other with an error object of its
+// own (`code: "too-large-for-this-page"`, naming the estimate, that bound and the formula's
+// fields), which the section shows as it shows the engine's.
 
 import { loadBundle } from '../bundles.js';
 
 export const STALE_MS = 300;
+
+// The most expected attempts one request may have where it runs on the page's own thread
+// (file://): about 0.2 s of the WebAssembly engine on this machine (the 157-character link of
+// issue 30, 20,000,000 expected attempts, took 10.5 s there: web/README.md).
+export const MAIN_THREAD_ATTEMPTS = 400000;
+
+// FLEET.md §3's expected attempts of a service request (its work bound's formula:
+// clients × ratePerClient × max(1, spike factor) × durationMs / 1000 × (maxRetries + 1), and
+// clients × (maxRetries + 1) for `once` arrivals), over the table's defaults (`opening`, the
+// fleet engine's fleetSchema() defaults), with the formula's fields as they are in the request.
+// The occ workload (bounded by clients × runs, §3) is not estimated: null.
+const num = (v, d) => (typeof v === 'number' && Number.isFinite(v) ? v : d);
+export function expectedAttempts(request, opening) {
+  const get = (path) => {
+    const keys = path.split('.');
+    let own = request;
+    let dflt = opening;
+    for (const k of keys) {
+      own = own == null ? undefined : own[k];
+      dflt = dflt == null ? undefined : dflt[k];
+    }
+    return own === undefined ? dflt : own;
+  };
+  if ((get('workload') || 'service') !== 'service') return null;
+  const retries = get('policy.maxRetries');
+  const perRequest = num(retries, 0) + 1;
+  const clients = num(get('clients'), 0);
+  const fields = ['clients', 'policy.maxRetries'];
+  if (get('arrivals') === 'once') return { attempts: clients * perRequest, fields };
+  const spike = get('spike');
+  const factor = spike && typeof spike === 'object' ? Math.max(1, num(get('spike.factor'), 1)) : 1;
+  const attempts = clients * num(get('ratePerClient'), 0) * factor * (num(get('durationMs'), 0) / 1000) * perRequest;
+  return { attempts, fields: ['clients', 'ratePerClient', ...(spike ? ['spike.factor'] : []), 'durationMs', 'policy.maxRetries'] };
+}
+
+// The page's own refusal of a request too large for its thread, shaped as the engine's errors.
+export function mainThreadRefusal(request, opening) {
+  const est = opening ? expectedAttempts(request, opening) : null;
+  if (!est || !(est.attempts > MAIN_THREAD_ATTEMPTS)) return null;
+  const n = (x) => Math.round(x).toLocaleString('en-US');
+  const lower = `${est.fields.slice(0, -1).join(', ')} or ${est.fields[est.fields.length - 1]}`;
+  const detail = `makes about ${n(est.attempts)} expected attempts by FLEET.md §3’s work formula, more than the ${n(MAIN_THREAD_ATTEMPTS)} this page computes on its own thread: opened from a file, it has no worker to compute in, and a run cannot be stopped once it starts here. Lower ${lower}, or open the page from a web server to compute it in a worker.`;
+  return {
+    ok: false,
+    errors: [{ field: '', code: 'too-large-for-this-page', message: `This run ${detail}`, detail, estimate: est.attempts, limit: MAIN_THREAD_ATTEMPTS, fields: est.fields }],
+  };
+}
 
 // --- In the worker --------------------------------------------------------------------------
 
@@ -28,7 +81,10 @@ export function serveFleet(scope) {
         scope.postMessage({ id, schema: engine.fleetSchema() });
         return;
       }
-      for (let i = 0; i < requests.length; ++i) scope.postMessage({ id, index: i, result: engine.fleet(requests[i]) });
+      for (let i = 0; i < requests.length; ++i) {
+        scope.postMessage({ id, begin: i });
+        scope.postMessage({ id, index: i, result: engine.fleet(requests[i]) });
+      }
       scope.postMessage({ id, done: true });
     } catch (error) {
       scope.postMessage({ id, error: error && error.message ? error.message : String(error) });
@@ -67,8 +123,9 @@ export function fleetEngineWhere(doc, file) {
 }
 
 // fleetComputer(view, { engineUrl, bundleUrl, mainEngine }):
-//   run(requests, { onResult(index, result), onDone(results), onError(message) }) — the
-//   callbacks are called only while this job is the newest;
+//   run(requests, { onBegin(index), onResult(index, result), onDone(results), onError(message) })
+//   — the callbacks are called only while this job is the newest;
+//   cancel() — ends the running job and drops the waiting one; none of their callbacks follows;
 //   schema() — a promise of the fleet engine file's fleetSchema() (FLEET.md §3 as data), asked
 //   of the worker once, or of the engine on the page where the worker cannot answer;
 //   mainEngine(): a promise of an engine with fleet() on the page, used when no worker can start.
@@ -95,13 +152,19 @@ export function fleetComputer(view, { engineUrl, bundleUrl, mainEngine }) {
     if (wanted) mainEngine().then((engine) => wanted.resolve(engine.fleetSchema()), (error) => wanted.resolve({ ok: false, errors: [{ message: error.message }] }));
   }
 
+  let mainOpening = null; // the fleet table's defaults, for mainThreadRefusal()
   function onMain(job) {
     mainEngine().then((engine) => {
+      if (!mainOpening) {
+        const schema = engine.fleetSchema();
+        mainOpening = schema && Array.isArray(schema.fleet) ? Object.fromEntries(schema.fleet.map((row) => [row.name, row.default === undefined ? null : row.default])) : {};
+      }
       const step = (i) => {
         mainTimer = view.setTimeout(() => {
           mainTimer = 0;
           if (running !== job) return;
-          const result = engine.fleet(job.requests[i]);
+          if (!waiting) job.handlers.onBegin?.(i);
+          const result = mainThreadRefusal(job.requests[i], mainOpening) || engine.fleet(job.requests[i]);
           job.results[i] = result;
           if (!waiting) job.handlers.onResult?.(i, result);
           if (i + 1 < job.requests.length) step(i + 1);
@@ -136,7 +199,7 @@ export function fleetComputer(view, { engineUrl, bundleUrl, mainEngine }) {
       return false;
     }
     worker.addEventListener('message', (event) => {
-      const { id, index, result, done, error, schema } = event.data;
+      const { id, index, result, done, error, schema, begin } = event.data;
       if (schemaWanted && id === schemaWanted.id) {
         if (error) {
           workerBroken = true;
@@ -159,6 +222,10 @@ export function fleetComputer(view, { engineUrl, bundleUrl, mainEngine }) {
       }
       if (done) {
         finish(job);
+        return;
+      }
+      if (begin !== undefined) {
+        if (!waiting) job.handlers.onBegin?.(begin);
         return;
       }
       job.results[index] = result;
@@ -207,6 +274,13 @@ export function fleetComputer(view, { engineUrl, bundleUrl, mainEngine }) {
         return;
       }
       waiting = job; // replaces any job that was waiting
+    },
+    cancel() {
+      if (mainTimer) view.clearTimeout(mainTimer);
+      mainTimer = 0;
+      waiting = null;
+      if (running && worker) stopWorker(); // the next job starts a fresh worker
+      running = null;
     },
     busy: () => running !== null,
     where: () => (workerBroken ? 'main' : 'worker'),

@@ -196,11 +196,35 @@ function readValue(text, row) {
   return safeDecode(text);
 }
 
-// A fleet link to { request, problems }: `request` the fleet request it names (its
+// The workloads the fleet view draws: the service workload (one server, its queue, the storm
+// over time from the result's `timeline`). An occ run (FLEET.md §7: clients contending for one
+// row) has no timeline and no server; it is refused with a message, before it runs, wherever
+// a request comes from (a link, <retry-lab>'s attributes, the console's load()). The section's
+// AWS 2015 reproduction draws occ runs (web/README.md, "The fleet section").
+export const DRAWN_WORKLOADS = ['service'];
+
+// Why the view cannot draw a request's workload, in words, or '' when it can.
+export function undrawnWorkload(request) {
+  const workload = request && request.workload;
+  if (workload === undefined || DRAWN_WORKLOADS.includes(workload)) return '';
+  const what = workload === 'occ' ? 'the occ workload (clients contending for one row, FLEET.md §7)' : `the ${workload} workload`;
+  return `is ${what}, which this view does not draw: it draws one server’s queue and its storm over time (the service workload), and an occ run has neither`;
+}
+
+// A fleet link to { request, problems } (and `refused: true`, below): `request` the fleet request it names (its
 // differences from the opening run), `problems` [{ key, value, reason }] for parts not read
 // (an unknown path, a value of the wrong kind, a version this page does not read). The engine
-// judges the values themselves when the request runs.
+// judges the values themselves when the request runs. `refused`: a problem that makes the
+// whole link a run the view cannot draw (a workload it does not draw, `undrawnWorkload`), so
+// nothing of it is run.
 export function parseFleetLink(hash, table) {
+  const read = parseLinkParts(hash, table);
+  const reason = undrawnWorkload(read.request);
+  if (!reason) return read;
+  return { request: {}, problems: [{ key: 'workload', value: String(read.request.workload), reason }, ...read.problems], refused: true };
+}
+
+function parseLinkParts(hash, table) {
   const text = hash.startsWith('#') ? hash.slice(1) : hash;
   const problems = [];
   let request = {};

@@ -9,11 +9,11 @@ import { h, mount, patch } from '../dom.js';
 import { download } from '../export/download.js';
 import {
   CHOICE_WORDS, CONTROLS, GATES, controlBounds, encodeFleetLink, fleetTable, gateDefaults, getPath,
-  isFleetLink, parseFleetLink, requestDiff, setPath, sideEffectsOf, stormSeries, verdictOf,
+  isFleetLink, leaves, parseFleetLink, requestDiff, setPath, sideEffectsOf, stormSeries, undrawnWorkload, verdictOf,
 } from './model.js';
 import { TABLE_COLUMNS, binText, stormChart, tableRows } from './chart.js';
 import { awsCsv, brookerCsv, collapseCsv, fleetFileName, stormSvg, timelineCsv } from './export.js';
-import { STALE_MS, fleetComputer } from './compute.js';
+import { STALE_MS, expectedAttempts, fleetComputer } from './compute.js';
 import { fleetPresets } from './presets.js';
 import { AWS_COLUMNS, CLIENTS, STRATEGIES, aws2015Requests, awsLegend, awsPanel, awsSummary, awsTableRows } from './aws2015.js';
 import { loadBundle } from '../bundles.js';
@@ -50,6 +50,13 @@ export function mountFleet(root, {
   let interacted = false; // the address is rewritten only after the reader has changed something
   let settleWaiters = [];
   let busy = false; // the newest computation has not reported yet
+  // The run the section is waiting for, while it computes: { request, linked, startedAt, index }
+  // (`linked`: a request from outside, a fleet link or the element's attributes; `index` the
+  // request of the job being computed: -1 the opening run first, 0 without a key, 1 with one).
+  let pending = null;
+  let stale = false; // the figure shows a run other than the one the section computes
+  let tick = 0;
+  const linkAtStart = address && isFleetLink(win.location.hash);
 
   root.replaceChildren(mount(h('div', { class: 'fl' },
     // The story, here rather than in index.html: the page's opening bytes stay as they were.
@@ -58,8 +65,11 @@ export function mountFleet(root, {
       h('p', {}, h('strong', {}, 'The storm outlives it. '), 'When the slowdown ends the server is as fast as before, but the queue it left behind is made of attempts already too old to be answered in time, and each one that times out sends another. If the fleet does not come back, this is a metastable failure: a state that keeps itself going after its cause has gone. The verdict under the chart is read from the run itself.'),
       h('p', {}, h('strong', {}, 'What stops it '), 'is what takes the retries out of the loop: not retrying at all, a client-side token bucket that lets retries through only while first attempts succeed, a server that drops work that can no longer finish in time, or one that serves the newest attempt first. Dropping only what has already expired is not enough: a first-in first-out queue then serves attempts with less time left than their service needs. Try each below; every figure is computed in your browser from the same seed, by the engine’s fleet model.')),
     h('div', { class: 'fl-figure' },
-      h('p', { class: 'fl-verdict', id: id('verdict'), role: 'status', 'aria-live': 'polite' }, 'Computing the opening fleet run…'),
-      h('p', { class: 'fl-progress', id: id('progress'), hidden: true }),
+      h('p', { class: 'fl-verdict', id: id('verdict'), role: 'status', 'aria-live': 'polite' }, linkAtStart ? 'Computing the linked fleet run…' : 'Computing the opening fleet run…'),
+      h('div', { class: 'fl-pending', id: id('pending'), hidden: true },
+        h('p', { class: 'fl-progress', id: id('progress') }),
+        h('p', { class: 'fl-pending-inputs', id: id('pending-inputs'), hidden: true }),
+        h('button', { type: 'button', id: id('stop') }, 'Stop computing')),
       h('p', { class: 'rl-failure', id: id('error'), role: 'alert', hidden: true }),
       // Where the figure is narrower than the chart's least width (fleet.css), it says so.
       h('p', { class: 'fl-scroll-cue', id: id('chart-cue') }, 'The chart is wider than the screen: scroll it sideways, or step through its seconds with the arrow keys →'),
@@ -151,37 +161,156 @@ export function mountFleet(root, {
 
   const withKeyFlag = (req, key) => setPath(req, 'idempotencyKey', key);
 
-  function compute(req, { fromReader = false } = {}) {
+  // --- the computing state: a run the section waits for, said as such ---------------------------
+  //
+  // A request from outside (a fleet link, the element's attributes) is shown as computing from
+  // its start: the verdict box says so, the chart, its summary and the side effects are marked
+  // as another run's (dimmed, `data-computing` on the root), the controls show the request's
+  // own values, and a line says which of its two runs is computing, for how long so far, what
+  // the link asks for, and offers Stop. A reader's change is shown so only once it has taken
+  // STALE_MS, so a quick change does not flicker. A newer change replaces the computation (the
+  // worker running it is ended, compute.js); Stop ends it and keeps the run on show.
+  const pendingInputs = $('pending-inputs');
+  const valueWords = (v) => (v === null ? 'none' : typeof v === 'number' ? v.toLocaleString('en-US') : v && typeof v === 'object' ? 'on' : String(v));
+  const inputsText = (req) => leaves(req).map(([path, v]) => `${fieldName(path)} ${valueWords(v)}`).join(', ');
+  const shownName = () => (!shown ? '' : Object.keys(shown.request).length ? 'the run before it' : 'the opening fleet run');
+  function progressNow() {
+    if (!pending) return;
+    const s = ((win.performance.now() - pending.startedAt) / 1000).toFixed(1);
+    const of = pending.linked ? 3 : 2;
+    const step = pending.index < 0 ? 'the opening fleet run first, to fall back on… (1 of 3'
+      : pending.index === 0 ? `the fleet… (the run without an idempotency key, ${of - 1} of ${of}`
+        : `the run with an idempotency key… (for the side effects, ${of} of ${of}`;
+    const where = computer.where() === 'worker' ? 'in a worker, so the page stays responsive' : 'on the page';
+    const behind = shown ? ` What is drawn below is still ${shownName()}, not this one.` : '';
+    progress.textContent = `Computing ${step}, ${where}: ${s} s so far).${behind}`;
+  }
+  function showComputing() {
+    if (!pending) return;
+    stale = true;
+    root.dataset.computing = pending.linked ? 'link' : 'change';
+    verdictBox.textContent = !pending.linked ? 'Computing the fleet run for these settings…' : address ? 'Computing the linked fleet run…' : 'Computing the fleet run its attributes ask for…';
+    delete verdictBox.dataset.kind;
+    $('pending').hidden = false;
+    $('stop').hidden = false;
+    pendingInputs.hidden = !pending.linked;
+    pendingInputs.textContent = pending.linked ? (Object.keys(pending.request).length ? `This run: the opening fleet run with ${inputsText(pending.request)}.` : 'This run: the opening fleet run.') : '';
+    progressNow();
+    if (!tick) tick = win.setInterval(progressNow, 200);
+    if (table) syncControls(pending.request);
+  }
+  function endComputing() {
+    pending = null;
+    win.clearTimeout(progressTimer);
+    win.clearInterval(tick);
+    tick = 0;
+    $('pending').hidden = true;
+    if (!stale) return;
+    stale = false;
+    delete root.dataset.computing;
+    if (shown) {
+      draw();
+      syncControls();
+    } else verdictBox.textContent = busy ? 'Computing the opening fleet run…' : 'No fleet run could be computed here.';
+  }
+  // A request from outside, before the opening run it falls back on is computed.
+  function expect(req) {
+    pending = { request: req, linked: true, startedAt: win.performance.now(), index: -1 };
+    showComputing();
+  }
+  // Stop: the run asked for is not computed. While the opening run it falls back on is still
+  // computing (index -1), that one goes on (it is all there is to show); else the job is ended.
+  // The line then says what is on show, until the next computation.
+  $('stop').addEventListener('click', () => {
+    if (!pending) return;
+    const behindOnly = pending.index < 0;
+    if (!behindOnly) {
+      computer.cancel();
+      busy = false;
+    }
+    const was = pending.linked ? (address ? 'the link asks for' : 'its attributes ask for') : 'these settings make';
+    endComputing();
+    $('pending').hidden = false;
+    $('stop').hidden = true;
+    progress.textContent = `Stopped: what is drawn is ${shownName() || 'the opening fleet run, once computed'}, not the run ${was}.`;
+    chartBox.focus(); // the button has gone: focus stays in the figure
+    if (behindOnly) return;
+    if (interacted) writeLink();
+    const waiters = settleWaiters;
+    settleWaiters = [];
+    for (const w of waiters) w();
+  });
+
+  // What the engine (or the page, compute.js) said when a request could not run, in words.
+  function refusalText(result, req) {
+    return result.errors.map((e) => {
+      if (e.code === 'out-of-memory') return tooLargeText(e, req);
+      const said = e.field && e.detail ? `${fieldName(e.field)} ${e.detail}` : e.message;
+      const named = Array.isArray(e.fields) ? e.fields.filter((f) => fieldName(f) !== f) : [];
+      return named.length ? `${said} (as attributes: ${e.fields.map(fieldName).join(', ')})` : said;
+    }).join(' ');
+  }
+  // A run that outgrew the WebAssembly engine's memory (the binding's `out-of-memory`, with the
+  // ceiling as `memoryBytes`): which of its fields to lower, read from the request — those it
+  // raises above the opening run — or, when it raises none, the work formula's (compute.js).
+  function tooLargeText(e, req) {
+    const mib = typeof e.memoryBytes === 'number' ? ` (${Math.round(e.memoryBytes / 1048576)} MiB)` : '';
+    const raised = leaves(req).filter(([path, v]) => {
+      const was = getPath(openingEcho, path);
+      return typeof was === 'number' && (v === null || (typeof v === 'number' && v > was));
+    });
+    const lower = raised.length
+      ? `Lower what it raises above the opening fleet run: ${raised.map(([path, v]) => `${fieldName(path)} (${valueWords(v)} here, ${valueWords(getPath(openingEcho, path))} in the opening run)`).join(', ')}.`
+      : `Lower ${(expectedAttempts(req, openingEcho) || { fields: ['clients', 'durationMs'] }).fields.map(fieldName).join(', ')}.`;
+    return `This run was too large for the engine in this browser: it needed more memory than the engine has${mib}, so it was stopped and nothing was computed. ${lower}`;
+  }
+
+  // `linked`: a request from outside, shown as computing from the start; `behind`: the opening
+  // run computed first for such a request (expect()), drawn behind its computing state.
+  function compute(req, { fromReader = false, linked = false, behind = false } = {}) {
     if (fromReader) {
       interacted = true;
       linkNote = '';
     }
+    const undrawn = undrawnWorkload(req);
+    if (undrawn) {
+      showError(`The fleet view cannot run this request: workload ${req.workload} ${undrawn}. The run on show stays.`);
+      return;
+    }
     busy = true;
     win.clearTimeout(progressTimer);
-    const started = win.performance.now();
-    progressTimer = win.setTimeout(() => {
-      progress.hidden = false;
-      progress.textContent = 'Computing the fleet… (in a worker, so the page stays responsive)';
-    }, STALE_MS);
+    if (!behind) {
+      pending = { request: req, linked, startedAt: win.performance.now(), index: 0 };
+      if (linked) showComputing();
+      else progressTimer = win.setTimeout(showComputing, STALE_MS);
+    }
+    const mine = pending;
     // Only the newest job reports (compute.js), so this is the newest one ending.
     const done = () => {
       busy = false;
-      win.clearTimeout(progressTimer);
-      progress.hidden = true;
+      if (!behind && pending === mine) endComputing();
       const waiters = settleWaiters;
       settleWaiters = [];
       for (const w of waiters) w();
     };
     let first = null;
     computer.run([withKeyFlag(req, false), withKeyFlag(req, true)], {
+      onBegin(index) {
+        if (behind || pending !== mine) return;
+        mine.index = index;
+        progressNow();
+      },
       onResult(index, result) {
         if (!result.ok) {
-          if (index === 0) showError(`The fleet could not run: ${result.errors.map((e) => (e.field && e.detail ? `${fieldName(e.field)} ${e.detail}` : e.message)).join(' ')} The last good run stays on show.`);
+          if (index === 0) showError(`The fleet could not run: ${refusalText(result, req)} The last good run stays on show.${linked && shown ? ` It is ${shownName()}, not the ${address ? 'link' : 'attributes'}’s.` : ''}`);
+          return;
+        }
+        if (!result.timeline) {
+          if (index === 0) showError(`The fleet view cannot draw this run: it has no timeline. The run on show stays.`);
           return;
         }
         if (index === 0) {
           first = result;
-          progress.textContent = `Computing the run with an idempotency key… (${Math.round(win.performance.now() - started)} ms so far)`;
         } else if (first) {
           showError('');
           accept(req, first, result);
@@ -200,7 +329,7 @@ export function mountFleet(root, {
     shown = { request: req, result, withKey, series: stormSeries(result) };
     if (cursor !== null && cursor >= shown.series.points.length) cursor = null;
     draw();
-    syncControls();
+    syncControls(stale && pending ? pending.request : null);
     if (interacted) writeLink();
   }
 
@@ -209,8 +338,10 @@ export function mountFleet(root, {
   function draw() {
     const { result, withKey, series } = shown;
     const verdict = verdictOf(result);
-    verdictBox.textContent = verdict.text;
-    verdictBox.dataset.kind = verdict.kind;
+    if (!stale) { // while another run computes, the verdict box says so (showComputing)
+      verdictBox.textContent = verdict.text;
+      verdictBox.dataset.kind = verdict.kind;
+    }
     root.dataset.verdict = verdict.kind;
     patch(chartBox, stormChart(series, { id: id('svg-chart'), cursor }));
     $('summary').textContent = `${result.totals.requests.toLocaleString('en-US')} requests made ${result.totals.attempts.toLocaleString('en-US')} attempts (load ${result.totals.load.toFixed(2)}×); ${result.totals.succeeded.toLocaleString('en-US')} succeeded.`;
@@ -261,16 +392,25 @@ export function mountFleet(root, {
 
   // --- the controls ---------------------------------------------------------------------
 
-  const valueOf = (path) => {
-    const own = getPath(request, path);
+  // The request the controls show and change: the one computing, else the one on show.
+  const current = () => (pending ? pending.request : request);
+  const valueOf = (path, req = request) => {
+    const own = getPath(req, path);
     return own === undefined ? getPath(openingEcho, path) : own;
   };
 
   function change(path, value) {
-    let next = setPath(request, path, value);
-    if (path.startsWith('trigger.') && request.trigger === undefined) next = setPath(next, 'trigger', { ...openingEcho.trigger, ...next.trigger });
+    const base = current();
+    let next = setPath(base, path, value);
+    if (path.startsWith('trigger.') && base.trigger === undefined) next = setPath(next, 'trigger', { ...openingEcho.trigger, ...next.trigger });
     compute(next, { fromReader: true });
   }
+  // A request's gates as the engine echoes them: each null (off) or its fields over the defaults.
+  const gatesOf = (req) => Object.fromEntries(GATES.map((g) => {
+    const own = getPath(req, `gates.${g.name}`);
+    if (own === undefined) return [g.name, openingEcho.gates ? openingEcho.gates[g.name] : null];
+    return [g.name, own === null ? null : { ...gateDefaults(table, g.name), ...own }];
+  }));
 
   function buildControls() {
     const box = $('controls');
@@ -334,10 +474,11 @@ export function mountFleet(root, {
     }
   }
 
-  // The controls show the run on show (after a link, a preset, a reset).
-  function syncControls() {
+  // The controls show the run on show (after a link, a preset, a reset), or `req` while it computes.
+  function syncControls(req = null) {
+    const gatesShown = req ? gatesOf(req) : shown.result.request.gates;
     for (const el of root.querySelectorAll('#fl-controls [data-path]')) {
-      const v = valueOf(el.dataset.path);
+      const v = valueOf(el.dataset.path, req || request);
       if (el.type === 'range') {
         if (Number(el.value) !== v) el.value = String(v);
         const out = root.querySelector(`#${el.id}-out`);
@@ -346,7 +487,7 @@ export function mountFleet(root, {
     }
     for (const set of root.querySelectorAll('[data-gate]')) {
       const name = set.dataset.gate;
-      const g = shown.result.request.gates[name];
+      const g = gatesShown[name];
       const sw = set.querySelector('[data-gate-on]');
       sw.checked = Boolean(g);
       set.classList.toggle('fl-gate-on', Boolean(g));
@@ -356,7 +497,7 @@ export function mountFleet(root, {
         if (v !== undefined && el.value !== String(v) && doc.activeElement !== el) el.value = String(v);
       }
     }
-    const preset = presets.find((p) => sameGates(shown.result.request.gates, p.gates));
+    const preset = presets.find((p) => sameGates(gatesShown, p.gates));
     $('preset').value = preset ? preset.id : '';
     showPreset(preset || null);
   }
@@ -380,7 +521,7 @@ export function mountFleet(root, {
 
   $('preset').addEventListener('change', (e) => {
     const preset = presets.find((p) => p.id === e.target.value);
-    let next = setPath(request, 'gates', {});
+    let next = setPath(current(), 'gates', {});
     if (preset) for (const [g, v] of Object.entries(preset.gates)) next = setPath(next, `gates.${g}`, { ...v });
     if (!Object.keys(next.gates).length) delete next.gates;
     compute(next, { fromReader: true });
@@ -412,11 +553,21 @@ export function mountFleet(root, {
     win.setTimeout(() => { $('copy').textContent = 'Copy the fleet link'; }, 2000);
   });
 
+  // The fleet link in the address as { request, note }: `request` null when the link is refused
+  // whole (a workload the view does not draw), and the note then says the run on show stays.
+  function linkRequest() {
+    const { request: linked, problems, refused } = parseFleetLink(win.location.hash, table);
+    const said = problems.map((p) => `${p.key}=${p.value} ${p.reason}`).join('; ');
+    const occ = whole ? ' The AWS 2015 reproduction below runs the occ workload.' : '';
+    if (refused) return { request: null, note: `The fleet link was not run: ${said}.${occ} ${shown ? `The run on show is ${shownName()}.` : 'The opening fleet run is on show.'}` };
+    return { request: linked, note: problems.length ? `Parts of the fleet link were not used: ${said}.` : '' };
+  }
   function readLink() {
-    const { request: linked, problems } = parseFleetLink(win.location.hash, table);
-    linkNote = problems.length ? `Parts of the fleet link were not used: ${problems.map((p) => `${p.key}=${p.value} ${p.reason}`).join('; ')}.` : '';
+    const { request: linked, note } = linkRequest();
+    linkNote = note;
     showError('');
-    compute(linked);
+    if (!pending) $('pending').hidden = true; // a line left by Stop: this link is the news now
+    if (linked) compute(linked, { linked: true });
   }
   const onHash = () => {
     if (table && isFleetLink(win.location.hash)) readLink();
@@ -425,25 +576,29 @@ export function mountFleet(root, {
 
   // The field table first (the fleet engine's fleetSchema()), then the opening run, then a
   // fleet link's run (or the `initial` request's): a link that cannot run leaves the opening
-  // run on show.
-  const linkAtStart = address && isFleetLink(win.location.hash);
+  // run on show. While the opening run computes for a link, the section already says it is
+  // computing the link's run (expect()): the opening run is drawn behind that, never as the link's.
   const settledNow = (start) => {
-    const p = new Promise((resolve) => settleWaiters.push(resolve));
-    start();
+    const p = new Promise((resolve) => {
+      settleWaiters.push(resolve);
+      start();
+      if (!busy) resolve(); // nothing was started (a request refused before it runs)
+    });
     return p;
   };
+  let first = null; // the request from outside, { request, note }
   const ready = computer.schema().then((schema) => {
     table = fleetTable(schema);
     openingEcho = table.opening;
     buildControls();
-    return settledNow(() => compute({}));
+    first = linkAtStart ? linkRequest() : initial ? initial(table) : null;
+    if (first) showNote(first.note);
+    const waits = Boolean(first && first.request && Object.keys(first.request).length && !undrawnWorkload(first.request));
+    if (!waits) first = null;
+    if (waits) expect(first.request);
+    return settledNow(() => compute({}, { behind: waits }));
   }).then(() => {
-    if (linkAtStart) return settledNow(readLink);
-    if (initial) {
-      const first = initial(table);
-      if (Object.keys(first.request).length) return settledNow(() => showRequest(first.request, first.note));
-      showNote(first.note);
-    }
+    if (first && pending && pending.request === first.request) return settledNow(() => compute(first.request, { linked: true }));
     return null;
   }).catch((error) => {
     verdictBox.textContent = 'The fleet could not be computed here.';
@@ -457,7 +612,7 @@ export function mountFleet(root, {
   }
   function showRequest(req, note) {
     showNote(note);
-    compute(req);
+    compute(req, { linked: true });
   }
 
   // --- the stability maps: their own bundle (stability.js), loaded as the reader nears them, then
@@ -659,14 +814,20 @@ export function mountFleet(root, {
     aws: () => (loadMap(), aws.complete ? Promise.resolve() : new Promise((resolve) => awsWaiters.push(resolve))).then(() => ({ points: Object.fromEntries(aws.points), ms: aws.ms })),
     // Resolves once no computation is pending.
     settled: () => (!busy ? Promise.resolve() : new Promise((resolve) => settleWaiters.push(resolve))),
+    // Whether the section's computer still has a job (a stopped or replaced one has none).
+    working: () => computer.busy(),
     state: () => (shown ? { request: shown.request, result: shown.result, withKey: shown.withKey, verdict: verdictOf(shown.result) } : null),
     load: (req) => compute(req, { fromReader: true }),
+    // The run the section is computing, while it is: { request, linked, index, ms }, else null.
+    pending: () => (pending ? { request: pending.request, linked: pending.linked, index: pending.index, ms: win.performance.now() - pending.startedAt, shownAs: root.dataset.computing || null } : null),
     // For <retry-lab view="fleet">: the table (once ready), a request with its note, a note alone.
     table: () => table,
     show: (req, note = '') => showRequest(req, note),
     note: showNote,
     destroy() {
       win.removeEventListener('hashchange', onHash);
+      win.clearInterval(tick);
+      win.clearTimeout(progressTimer);
       computer.destroy();
       if (stability) stability.then((m) => m.destroy(), () => {});
       if (mapObserver) mapObserver.disconnect();
