@@ -230,6 +230,7 @@ Value fleetToValue(const FleetRequest& request, const ServiceResult& result) {
         rec.set("triggerEndMs", num(result.recovery->triggerEndMs));
         rec.set("recoveredAtMs", orNull(result.recovery->recoveredAtMs));
         rec.set("metastable", Value::boolean(result.recovery->metastable));
+        rec.set("disrupted", Value::boolean(result.recovery->disrupted));
         v.set("recovery", std::move(rec));
     } else {
         v.set("recovery", Value::null());

@@ -786,31 +786,41 @@ private:
         if (r_.trigger) result_.recovery = recovery();
     }
 
+    // §8 (v3): windows of five bins judged together, so that which bin an answer falls in
+    // cannot fail a healthy fleet.
     Recovery recovery() const {
         Recovery rec;
         rec.triggerEndMs = r_.trigger->endMs;
         const double binMs = r_.binMs;
-        // The last bin ending at or before durationMs, and the first starting at or after the
-        // trigger's end.
-        double lastEnd = std::floor(r_.durationMs / binMs);  // bins [0, lastEnd) end by then
-        if (lastEnd * binMs > r_.durationMs) lastEnd -= 1;
-        if ((lastEnd + 1) * binMs <= r_.durationMs) lastEnd += 1;
+        // L: the last bin ending at or before durationMs (−1 when none does).
+        double last = std::floor(r_.durationMs / binMs) - 1;
+        if ((last + 1) * binMs > r_.durationMs) last -= 1;
+        if ((last + 2) * binMs <= r_.durationMs) last += 1;
+        // The first bin starting at or after the trigger's end.
         double first = std::ceil(rec.triggerEndMs / binMs);
         if ((first - 1) * binMs >= rec.triggerEndMs) first -= 1;
         if (first * binMs < rec.triggerEndMs) first += 1;
-        auto healthy = [this](std::size_t b) {
-            if (b >= result_.bins.size()) return true;  // an empty bin: 0 ≥ 0.9 × 0
-            const ServiceBin& s = result_.bins[b];
-            return static_cast<double>(s.succeeded) >= 0.9 * static_cast<double>(s.created);
+        // The window ending at bin e: bins e − 4 … e, those before 0 or past the timeline empty.
+        auto healthy = [this](double e) {
+            std::uint64_t succeeded = 0, created = 0;
+            for (double b = std::max(0.0, e - 4); b <= e; b += 1) {
+                const auto i = static_cast<std::size_t>(b);
+                if (i >= result_.bins.size()) break;
+                succeeded += result_.bins[i].succeeded;
+                created += result_.bins[i].created;
+            }
+            return static_cast<double>(succeeded) >= 0.9 * static_cast<double>(created);
         };
-        if (first <= lastEnd - 1) {
-            // Walk back from the last bin: the recovered range is the healthy run that ends there.
-            auto b = static_cast<std::size_t>(lastEnd);
-            const auto low = static_cast<std::size_t>(first);
-            while (b > low && healthy(b - 1)) --b;
-            if (b < static_cast<std::size_t>(lastEnd)) rec.recoveredAtMs = static_cast<double>(b) * binMs;
-        }
+        // Walk back from L while the windows are healthy, down to the window of the earliest b.
+        double e = last;
+        while (e >= first + 4 && healthy(e)) e -= 1;
+        if (e < last) rec.recoveredAtMs = (e - 3) * binMs;
         rec.metastable = r_.durationMs - rec.triggerEndMs >= 5 * binMs && !rec.recoveredAtMs;
+        // Disrupted: some window ending at e ≤ L, after the trigger's start, is not healthy.
+        double from = std::floor(r_.trigger->startMs / binMs);  // (from + 1) × binMs > startMs
+        if ((from + 1) * binMs <= r_.trigger->startMs) from += 1;
+        if (from * binMs > r_.trigger->startMs) from -= 1;
+        for (double w = std::max(0.0, from); w <= last && !rec.disrupted; w += 1) rec.disrupted = !healthy(w);
         return rec;
     }
 

@@ -159,9 +159,9 @@ describe('<retry-lab view="compare">', () => {
 });
 
 // <retry-lab view="compare" of="fleet">: two fleet runs in the element, as the page draws them.
-// FLEET.md §9.5: the opening fleet run never recovers; without retries it recovers at 24,000 ms,
-// with the token bucket at 30,000 ms; dropping what cannot finish (not only what has expired)
-// at 22,000 ms.
+// FLEET.md §9.5: the opening fleet run never recovers; without retries it recovers at 23,000 ms,
+// with the token bucket at 29,000 ms; dropping what cannot finish (not only what has expired)
+// at 20,000 ms.
 const fleetCompared = (p) => p.waitForFunction(() => document.getElementById('c').shadowRoot.querySelector('.rl-compare-fleet')?.dataset.compared === 'true', null, { timeout: 60000 });
 const fleetDiffs = (p) => differenceLines(p, { host: 'c', root: '.rl-compare-fleet' });
 
@@ -170,7 +170,7 @@ describe('<retry-lab view="compare" of="fleet">', () => {
     const { watched, p } = await openHost('fleet.html', fleetCompared);
     assert.equal(await inShadow(p, '.rl-compare-fleet [data-compare-summary]'), 'policy.maxRetries 3 → 0');
     const d = await fleetDiffs(p);
-    assert.deepEqual([d['recovery.recoveredAtMs'].before, d['recovery.recoveredAtMs'].after, d['recovery.recoveredAtMs'].flag], ['never', '24,000 ms', 'outcome']);
+    assert.deepEqual([d['recovery.recoveredAtMs'].before, d['recovery.recoveredAtMs'].after, d['recovery.recoveredAtMs'].flag], ['never', '23,000 ms', 'outcome']);
     assert.deepEqual([d['totals.requests'].before, d['totals.attempts'].before], ['6,021', '20,895']);
     assert.equal(d['totals.attempts'].after, d['totals.requests'].after, 'no retries: one attempt per request');
     // The figures retrysim prints for the same comparison.
@@ -190,9 +190,9 @@ describe('<retry-lab view="compare" of="fleet">', () => {
     assert.deepEqual(await watched.violations(), []);
   });
 
-  test('from a fleet comparison link in `link`: the bucket\'s 30,000 ms; a key the link cannot use is named', async () => {
+  test('from a fleet comparison link in `link`: the bucket\'s 29,000 ms; a key the link cannot use is named', async () => {
     const { watched, p } = await openHost('fleet-link.html', fleetCompared);
-    assert.equal((await fleetDiffs(p))['recovery.recoveredAtMs'].after, '30,000 ms');
+    assert.equal((await fleetDiffs(p))['recovery.recoveredAtMs'].after, '29,000 ms');
     assert.match(await notice(p), /link's after\.policy\.nope=1: is not a field of the fleet request/);
     assert.deepEqual(watched.problems, []);
   });
@@ -203,7 +203,7 @@ describe('<retry-lab view="compare" of="fleet">', () => {
     assert.match(first, /after-policy\.max-retries=lots: is not a number/);
     assert.match(first, /after-max-retries=0: is not an attribute of <retry-lab view="compare" of="fleet">; did you mean after-policy\.max-retries\?/);
     // What could be used is used: stale work dropped when expired against when it cannot finish.
-    assert.deepEqual([(await fleetDiffs(p))['recovery.recoveredAtMs'].before, (await fleetDiffs(p))['recovery.recoveredAtMs'].after], ['never', '22,000 ms']);
+    assert.deepEqual([(await fleetDiffs(p))['recovery.recoveredAtMs'].before, (await fleetDiffs(p))['recovery.recoveredAtMs'].after], ['never', '20,000 ms']);
     // Good attributes: the notice goes; then a bad one keeps the comparison on show.
     await p.evaluate(() => {
       const el = document.getElementById('c');

@@ -5,8 +5,8 @@
 //
 // Expected figures from FLEET.md §9.5: the opening fleet run (6,021 requests, 1,063 succeed,
 // 20,895 attempts, load 3.47, metastable) does not recover; with policy.maxRetries 0 it recovers
-// at 24,000 ms; with gates.bucket on at 30,000 ms; dropping only expired work does not recover,
-// dropping what cannot finish in time recovers at 22,000 ms. And relations: with no retries,
+// at 23,000 ms; with gates.bucket on at 29,000 ms; dropping only expired work does not recover,
+// dropping what cannot finish in time recovers at 20,000 ms. And relations: with no retries,
 // every request is one attempt (attempts = requests, retries 0, load 1); the same arrivals on
 // both sides (requests unchanged).
 
@@ -34,7 +34,7 @@ describe('compare mode: two fleet runs', () => {
     assert.equal(await page.locator('[data-retry-lab]').isHidden(), true, 'the single explorable steps aside');
     assert.equal(await page.locator('.rl-compare-fleet [data-compare-summary]').textContent(), 'policy.maxRetries 3 → 0');
     const d = await differences(page);
-    assert.deepEqual([d['recovery.recoveredAtMs'].before, d['recovery.recoveredAtMs'].after, d['recovery.recoveredAtMs'].flag], ['never', '24,000 ms', 'outcome']);
+    assert.deepEqual([d['recovery.recoveredAtMs'].before, d['recovery.recoveredAtMs'].after, d['recovery.recoveredAtMs'].flag], ['never', '23,000 ms', 'outcome']);
     assert.deepEqual([d['recovery.metastable'].before, d['recovery.metastable'].after], ['yes', 'no']);
     assert.deepEqual([d['totals.requests'].before, d['totals.succeeded'].before, d['totals.attempts'].before, d['totals.load'].before], ['6,021', '1,063', '20,895', '3.47']);
     // No retries: one attempt per request, the same arrivals.
@@ -44,7 +44,7 @@ describe('compare mode: two fleet runs', () => {
     assert.equal(d['totals.duplicateCharges'].flag, 'side-effect');
     // The verdicts, each side's own.
     assert.equal(await page.locator('[data-verdict="before"]').textContent(), 'still down: a metastable failure');
-    assert.equal(await page.locator('[data-verdict="after"]').textContent(), 'recovered at 24 s');
+    assert.equal(await page.locator('[data-verdict="after"]').textContent(), 'recovered at 23 s');
     // The same figures as retrysim's table for the same link.
     const rows = retrysimMarkdown(NO_RETRIES).rows;
     const changed = Object.values(d).filter((x) => x.changed);
@@ -64,12 +64,12 @@ describe('compare mode: two fleet runs', () => {
     await assertClean(t, assert, opened);
   });
 
-  test('both sides set: stale work dropped when expired (never) against when it cannot finish (22,000 ms)', async (t) => {
+  test('both sides set: stale work dropped when expired (never) against when it cannot finish (20,000 ms)', async (t) => {
     const opened = await openFleetCompare(STALE);
     const d = await differences(opened.page);
-    assert.deepEqual([d['recovery.recoveredAtMs'].before, d['recovery.recoveredAtMs'].after], ['never', '22,000 ms']);
+    assert.deepEqual([d['recovery.recoveredAtMs'].before, d['recovery.recoveredAtMs'].after], ['never', '20,000 ms']);
     const rows = retrysimMarkdown(STALE).rows;
-    assert.deepEqual([rows['recovers at'].before, rows['recovers at'].after], ['never', '22,000 ms']);
+    assert.deepEqual([rows['recovers at'].before, rows['recovers at'].after], ['never', '20,000 ms']);
     await assertClean(t, assert, opened);
   });
 
@@ -81,7 +81,7 @@ describe('compare mode: two fleet runs', () => {
     assert.match(notice, /client=urllib3: is used only in a comparison of single runs/);
     assert.match(notice, /after\.policy\.maxRetries=lots: is not a number/);
     const d = await differences(page);
-    assert.deepEqual([d['recovery.recoveredAtMs'].before, d['recovery.recoveredAtMs'].after], ['never', '30,000 ms'], 'the bucket, FLEET.md §9.5');
+    assert.deepEqual([d['recovery.recoveredAtMs'].before, d['recovery.recoveredAtMs'].after], ['never', '29,000 ms'], 'the bucket, FLEET.md §9.5');
     await assertClean(t, assert, opened);
   });
 
@@ -171,19 +171,19 @@ describe('compare mode: each fleet side\'s own controls', () => {
     assert.ok(Number(d['totals.attempts'].after.replace(/,/g, '')) > Number(d['totals.requests'].after.replace(/,/g, '')));
     assert.equal(d['totals.requests'].changed, false, 'the same arrivals');
 
-    // The before side's token bucket on (FLEET.md §9.5: recovers at 30,000 ms); the after side
+    // The before side's token bucket on (FLEET.md §9.5: recovers at 29,000 ms); the after side
     // keeps its own request, so the link switches the bucket off there.
     await page.locator('[data-controls="before"] details[data-group="gates"] summary').click();
     await page.locator('[data-controls="before"] [data-path="gates.bucket"]').check();
     await computedAgain(page, 'before', 'gates.bucket');
-    assert.equal((await differences(page))['recovery.recoveredAtMs'].before, '30,000 ms');
-    assert.equal(await page.locator('[data-verdict="before"]').textContent(), 'recovered at 30 s');
+    assert.equal((await differences(page))['recovery.recoveredAtMs'].before, '29,000 ms');
+    assert.equal(await page.locator('[data-verdict="before"]').textContent(), 'recovered at 29 s');
     // The bucket's own fields are controls now, at the table's defaults.
     assert.equal(await value('before', 'gates.bucket.capacity'), '5');
     await page.waitForFunction(() => window.location.hash.includes('gates.bucket=on'));
     const link = await page.evaluate(() => window.location.hash);
     assert.equal(link, '#v=1&view=compare&of=fleet&gates.bucket=on&after.policy.maxRetries=1&after.gates.bucket=null');
-    assert.equal(retrysimMarkdown(link).rows['recovers at'].before, '30,000 ms');
+    assert.equal(retrysimMarkdown(link).rows['recovers at'].before, '29,000 ms');
 
     // The link opened afresh is the same comparison.
     const again = await openFleetCompare(link);

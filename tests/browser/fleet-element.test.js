@@ -68,7 +68,7 @@ describe('<retry-lab view="fleet">', () => {
     await clean(watched);
   });
 
-  test('its attributes are the fleet request: server.drop-stale="unfinishable" draws the recovery at 22 s, in a worker', async () => {
+  test('its attributes are the fleet request: server.drop-stale="unfinishable" draws the recovery at 20 s, in a worker', async () => {
     const watched = await watchedPage(env);
     const p = watched.page;
     await p.goto(`${host.server.origin}/fleet.html`);
@@ -79,7 +79,7 @@ describe('<retry-lab view="fleet">', () => {
     assert.equal(s.totals.requests, expected.totals.requests);
     assert.equal(s.totals.succeeded, expected.totals.succeeded);
     assert.equal(s.request.server.dropStale, 'unfinishable');
-    assert.match(await inside(p, '#fl-verdict'), /^Recovered at 22 s:/);
+    assert.match(await inside(p, '#fl-verdict'), /^Recovered at 20 s:/);
     // The view: the storm with its words, the side effects and the controls; not the story,
     // the map or the reproductions, which are the article's.
     assert.equal(await p.evaluate(() => document.getElementById('f').shadowRoot.querySelectorAll('svg.fl-chart rect.fl-trigger').length), 1);
@@ -117,7 +117,7 @@ describe('<retry-lab view="fleet">', () => {
     assert.deepEqual((await shown(p)).recovery, caseNamed('9.5 token bucket').recovery);
     await setAttributes(p, { 'gates.bucket.scope': 'fleet' });
     assert.deepEqual((await shown(p)).recovery, caseNamed('fleet-scoped bucket').recovery);
-    assert.match(await inside(p, '#fl-verdict'), /^Recovered at 26 s:/);
+    assert.match(await inside(p, '#fl-verdict'), /^Recovered at 25 s:/);
     await clean(watched);
   });
 

@@ -84,7 +84,7 @@ describe('the fleet section', () => {
   }));
 
   for (const [name, path, value, seconds] of [
-    ['9.5 drop unfinishable', 'server.dropStale', 'unfinishable', 22],
+    ['9.5 drop unfinishable', 'server.dropStale', 'unfinishable', 20],
     ['9.5 lifo', 'server.queueOrder', 'lifo', 20],
   ]) {
     test(`switching ${path} to ${value} redraws a recovery, and the verdict says when (${seconds} s)`, pageTest(env, {}, async ({ page }) => {
@@ -99,22 +99,22 @@ describe('the fleet section', () => {
     }));
   }
 
-  test('switching on the token bucket redraws a recovery at 30 s; at fleet scope, 26 s', pageTest(env, {}, async ({ page }) => {
+  test('switching on the token bucket redraws a recovery at 29 s; at fleet scope, 25 s', pageTest(env, {}, async ({ page }) => {
     await page.evaluate(() => window.retryLabFleetSection.load());
     await fleetSettled(page);
     await page.check('[data-gate-on="bucket"]');
     await page.evaluate(() => new Promise((r) => setTimeout(r, 50)));
     await page.evaluate(() => window.retryLabFleet.settled());
     assert.deepEqual((await shownTotals(page)).recovery, caseNamed('9.5 token bucket').result.recovery);
-    assert.match(await verdictText(page), /^Recovered at 30 s:/);
+    assert.match(await verdictText(page), /^Recovered at 29 s:/);
     await page.selectOption('#fl-g-bucket-scope', 'fleet');
     await page.evaluate(() => new Promise((r) => setTimeout(r, 50)));
     await page.evaluate(() => window.retryLabFleet.settled());
     assert.deepEqual((await shownTotals(page)).recovery, caseNamed('fleet-scoped bucket').result.recovery);
-    assert.match(await verdictText(page), /^Recovered at 26 s:/);
+    assert.match(await verdictText(page), /^Recovered at 25 s:/);
   }));
 
-  test('a real client’s defence as a preset: gRPC throttling recovers at 28 s, the AWS quota per client does not', pageTest(env, {}, async ({ page }) => {
+  test('a real client’s defence as a preset: gRPC throttling recovers at 27 s, the AWS quota per client does not', pageTest(env, {}, async ({ page }) => {
     await page.evaluate(() => window.retryLabFleetSection.load());
     await fleetSettled(page);
     await page.selectOption('#fl-preset', 'client:grpc-go-169');
@@ -142,7 +142,7 @@ describe('the fleet section', () => {
     const after = await shownTotals(fresh.page);
     assert.deepEqual(after.totals, before.totals);
     assert.deepEqual(after.recovery, caseNamed('9.5 drop unfinishable').result.recovery);
-    assert.match(await verdictText(fresh.page), /^Recovered at 22 s:/);
+    assert.match(await verdictText(fresh.page), /^Recovered at 20 s:/);
     // The single run's link reader leaves a fleet link alone: no notice of refused values.
     assert.equal(await fresh.page.locator('.rl-notice:visible').count(), 0);
     assert.deepEqual(fresh.problems, []);
@@ -296,7 +296,7 @@ describe('the fleet section', () => {
   test('embed.html with a fleet link shows the fleet view instead of the experiment, with the same figures', pageTest(env, { path: '/embed.html#v=1&view=fleet&gates.bucket=on', sections: false }, async ({ page }) => {
     await fleetSettled(page);
     assert.deepEqual((await shownTotals(page)).recovery, caseNamed('9.5 token bucket').result.recovery);
-    assert.match(await verdictText(page), /^Recovered at 30 s:/);
+    assert.match(await verdictText(page), /^Recovered at 29 s:/);
     assert.equal(await page.locator('[data-retry-lab]').isVisible(), false);
     assert.equal(await page.locator('#fl-chart svg').isVisible(), true);
   }));

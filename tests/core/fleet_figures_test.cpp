@@ -76,6 +76,14 @@ TEST_CASE("§9.3 an outage: 503s at 10, 120, 330; attempt 4 at 730 arrives insid
     CHECK(r.totals.served == 0);
     REQUIRE(r.recovery);
     CHECK(r.recovery->triggerEndMs == 1000);
+    // §8 v3 by hand: the one request is created and fails in bin 0; every window ending at bins
+    // 5 … 59 is empty (healthy), so the recovered range reaches down to the first bin after the
+    // trigger (b = 1, its last window ending at 5): 1,000 ms. The window ending at bin 0 (after
+    // the trigger's start at 0) holds 1 created and 0 succeeded: disrupted.
+    REQUIRE(r.recovery->recoveredAtMs);
+    CHECK(*r.recovery->recoveredAtMs == 1000);
+    CHECK_FALSE(r.recovery->metastable);
+    CHECK(r.recovery->disrupted);
 }
 
 TEST_CASE("§9.3 with Retry-After 1000: attempt 2 goes at 1010, after the outage, and succeeds at 1070", "[fleet][figures]") {
@@ -89,6 +97,11 @@ TEST_CASE("§9.3 with Retry-After 1000: attempt 2 goes at 1010, after the outage
     CHECK(r.totals.succeeded == 1);
     CHECK(r.totals.latencyMs->max == 1070);
     CHECK(r.totals.endMs == 1070);
+    // Created in bin 0, succeeded in bin 1: the window ending at bin 0 is 0 of 1 (disrupted);
+    // every window from bin 1 on holds both (1 ≥ 0.9 × 1), so it recovers at the first bin.
+    REQUIRE(r.recovery);
+    CHECK(r.recovery->recoveredAtMs == std::optional<double>(1000));
+    CHECK(r.recovery->disrupted);
     // Not honoured, the backoff applies again.
     q.policy.honourRetryAfter = false;
     const ServiceResult ignored = simulateService(q);
@@ -134,18 +147,20 @@ TEST_CASE("§9.5 the opening fleet run: 6,021 requests, 1,063 succeed, 20,895 at
     CHECK(r.recovery->triggerEndMs == 20000);
     CHECK_FALSE(r.recovery->recoveredAtMs);
     CHECK(r.recovery->metastable);
+    CHECK(r.recovery->disrupted);
 }
 
-TEST_CASE("§9.5 the opening run recovers without retries (24 s), with a bucket (30 s), dropping the unfinishable (22 s), LIFO (20 s)", "[fleet][figures][opening]") {
+TEST_CASE("§9.5 the opening run recovers without retries (23 s), with a bucket (29 s), a throttle (27 s), dropping the unfinishable (20 s), LIFO (20 s)", "[fleet][figures][opening]") {
     struct Fix {
         const char* name;
         void (*apply)(FleetRequest&);
         double recoveredAtMs;
     };
     const Fix fixes[] = {
-        {"maxRetries 0", [](FleetRequest& q) { q.policy.maxRetries = 0; }, 24000},
-        {"a token bucket", [](FleetRequest& q) { q.gates.bucket = BucketGate{}; }, 30000},
-        {"dropStale unfinishable", [](FleetRequest& q) { q.server.dropStale = DropStale::Unfinishable; }, 22000},
+        {"maxRetries 0", [](FleetRequest& q) { q.policy.maxRetries = 0; }, 23000},
+        {"a token bucket", [](FleetRequest& q) { q.gates.bucket = BucketGate{}; }, 29000},
+        {"a throttle", [](FleetRequest& q) { q.gates.throttle = ThrottleGate{}; }, 27000},
+        {"dropStale unfinishable", [](FleetRequest& q) { q.server.dropStale = DropStale::Unfinishable; }, 20000},
         {"LIFO", [](FleetRequest& q) { q.server.queueOrder = QueueOrder::Lifo; }, 20000},
     };
     for (const Fix& fix : fixes) {
@@ -157,6 +172,7 @@ TEST_CASE("§9.5 the opening run recovers without retries (24 s), with a bucket 
         REQUIRE(r.recovery->recoveredAtMs);
         CHECK(*r.recovery->recoveredAtMs == fix.recoveredAtMs);
         CHECK_FALSE(r.recovery->metastable);
+        CHECK(r.recovery->disrupted);  // §9.9: each of §9.5's recoveries is disrupted
     }
 }
 
@@ -168,6 +184,74 @@ TEST_CASE("§9.5 dropping only what has expired does not recover: FIFO serves at
     CHECK_FALSE(r.recovery->recoveredAtMs);
     CHECK(r.recovery->metastable);
     CHECK(r.totals.cancelled > 0);
+}
+
+TEST_CASE("§9.9 a healthy fleet is not metastable: 18 clients, every request succeeds, recovered at the trigger's end, not disrupted", "[fleet][figures][verdict]") {
+    FleetRequest q;  // every other default, the slowdown 10–20 s included
+    q.clients = 18;
+    const ServiceResult r = simulateService(q);
+    CHECK(r.totals.succeeded == r.totals.requests);
+    REQUIRE(r.recovery);
+    CHECK(r.recovery->recoveredAtMs == std::optional<double>(20000));
+    CHECK_FALSE(r.recovery->metastable);
+    CHECK_FALSE(r.recovery->disrupted);
+}
+
+TEST_CASE("§9.9 the opening fleet run and each of §9.5's recoveries are disrupted", "[fleet][figures][verdict][opening]") {
+    CHECK(simulateService(FleetRequest{}).recovery->disrupted);
+    // (each recovery's disrupted flag is checked beside its time in the §9.5 case above)
+}
+
+namespace {
+
+// §9.10: Bronson et al., HotOS 2021 §2.1 — 300 QPS of capacity (30 workers × 100 ms), one retry
+// after a 1 s timeout, a 2 s slowdown ×20 at 10 s, 600 s of arrivals.
+FleetRequest hotos(std::uint32_t clients) {
+    FleetRequest q;
+    q.clients = clients;
+    q.durationMs = 600000;
+    q.server.workers = 30u;
+    q.server.serviceMs = 100;
+    q.policy.clientTimeoutMs = 1000;
+    q.policy.maxRetries = 1;
+    q.policy.baseBackoffMs = 0;
+    q.policy.retryTimeout = true;
+    q.policy.retry5xx = false;
+    q.policy.retryOn = {"timeout"};
+    q.trigger = Trigger{TriggerKind::Slowdown, 10000, 12000, 20};
+    return q;
+}
+
+}  // namespace
+
+TEST_CASE("§9.10 HotOS 2021 §2.1: 280 and 151 QPS stay metastable, 149 recovers at 361 s", "[fleet][figures][verdict][hotos]") {
+    for (std::uint32_t clients : {280u, 151u}) {
+        INFO(clients << " clients");
+        const ServiceResult r = simulateService(hotos(clients));
+        REQUIRE(r.recovery);
+        CHECK(r.recovery->metastable);
+        CHECK_FALSE(r.recovery->recoveredAtMs);
+    }
+    const ServiceResult below = simulateService(hotos(149));
+    REQUIRE(below.recovery);
+    CHECK(below.recovery->recoveredAtMs == std::optional<double>(361000));
+    CHECK_FALSE(below.recovery->metastable);
+    CHECK(below.recovery->disrupted);
+}
+
+TEST_CASE("§9.10 HotOS 2021 §2.1: a fleet retry budget of 19 a second recovers at 280 QPS, 25 a second does not", "[fleet][figures][verdict][hotos]") {
+    auto withBudget = [](double perSecond) {
+        FleetRequest q = hotos(280);
+        q.gates.budget = BudgetGate{GateScope::Fleet, 0, perSecond, 10000};
+        return simulateService(q);
+    };
+    const ServiceResult saved = withBudget(19);
+    REQUIRE(saved.recovery);
+    CHECK(saved.recovery->recoveredAtMs);
+    CHECK_FALSE(saved.recovery->metastable);
+    const ServiceResult storm = withBudget(25);
+    REQUIRE(storm.recovery);
+    CHECK(storm.recovery->metastable);
 }
 
 namespace {

@@ -176,10 +176,10 @@ test("echo '{}' | retrysim --fleet prints the opening fleet run, metastable", ()
   assert.equal(result.recovery.recoveredAtMs, null);
 });
 
-test('dropping unfinishable attempts recovers at 22,000 ms; dropping only expired ones does not', () => {
+test('dropping unfinishable attempts recovers at 20,000 ms; dropping only expired ones does not', () => {
   const unfinishable = retrysimFleet({ server: { dropStale: 'unfinishable' } });
   assert.equal(unfinishable.status, 0);
-  assert.equal(unfinishable.result.recovery.recoveredAtMs, 22000);
+  assert.equal(unfinishable.result.recovery.recoveredAtMs, 20000);
   assert.equal(unfinishable.result.recovery.metastable, false);
   const expired = retrysimFleet({ server: { dropStale: 'expired' } });
   assert.equal(expired.status, 0);

@@ -289,14 +289,14 @@ export function verdictOf(result) {
     return {
       kind: 'recovered',
       shortText: `recovered at ${seconds(rec.recoveredAtMs)}`,
-      text: `Recovered at ${seconds(rec.recoveredAtMs)}: from then until new requests stop at ${seconds(durationMs)}, at least 90 % of every second’s new requests succeed. The slowdown ended at ${seconds(rec.triggerEndMs)}.`,
+      text: `Recovered at ${seconds(rec.recoveredAtMs)}: from then until new requests stop at ${seconds(durationMs)}, at least 90 % of the new requests of every five seconds succeed. The slowdown ended at ${seconds(rec.triggerEndMs)}.`,
     };
   }
   if (rec.metastable) {
     return {
       kind: 'metastable',
       shortText: 'still down: a metastable failure',
-      text: `Still down when new requests stop at ${seconds(durationMs)}: a metastable failure. The slowdown ended at ${seconds(rec.triggerEndMs)}, and in the ${seconds(durationMs - rec.triggerEndMs)} after it the fleet never again had 90 % of each second’s new requests succeed to the end.${failureCause(result)}`,
+      text: `Still down when new requests stop at ${seconds(durationMs)}: a metastable failure. The slowdown ended at ${seconds(rec.triggerEndMs)}, and in the ${seconds(durationMs - rec.triggerEndMs)} after it the fleet never again had 90 % of every five seconds’ new requests succeed to the end.${failureCause(result)}`,
     };
   }
   return {

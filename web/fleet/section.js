@@ -87,7 +87,7 @@ export function mountFleet(root, {
     whole && h('section', { class: 'fl-map-box', 'aria-labelledby': id('map-h') },
       h('h3', { id: id('map-h') }, 'Where it recovers: the stability map'),
       h('p', {}, 'The same fleet at five loads and seven slowdown lengths, one engine run per cell: the time it recovers, or “down” when it is still down as new requests stop. Below some load a slowdown of any length is ridden out; above it, a longer slowdown tips the fleet into a storm that outlives it. The opening run is marked ●. Arrow keys move between cells; Enter (or a click) draws that cell’s run above.'),
-      h('p', { class: 'fl-note-text' }, 'A recovery time is the engine’s own test: the first second after the slowdown from which, to the end of new requests, every second’s successes are at least 90 % of its new requests. At light load a chance burst of new requests in one second can fail that test with no retry in sight, which is why a light load can show a late recovery time.'),
+      h('p', { class: 'fl-note-text' }, 'A recovery time is the engine’s own test: the first second after the slowdown from which, to the end of new requests, every five seconds’ successes are at least 90 % of their new requests (windows of five one-second bins, so that which second an answer lands in cannot fail a healthy fleet).'),
       h('p', { id: id('map-status'), role: 'status' }, 'Waiting for the opening run…'),
       h('div', { id: id('map'), class: 'fl-scroll-x' }),
       h('p', { id: id('map-readout'), class: 'fl-readout', 'aria-live': 'polite' }),

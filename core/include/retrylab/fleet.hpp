@@ -176,6 +176,7 @@ struct Recovery {
     double triggerEndMs = 0;
     std::optional<double> recoveredAtMs;
     bool metastable = false;
+    bool disrupted = false;  // some window after the trigger's start was not healthy (§8)
 };
 
 // What happened, event by event, for tests and fuzzers that check invariants (time order, every

@@ -89,7 +89,7 @@ test('the verdict is read from `recovery`: metastable for the opening run, the r
   assert.match(v.text, /^Still down when new requests stop at 60 s: a metastable failure\. The slowdown ended at 20 s/);
   // The cause from the data: the opening run's failures all ran out of attempts.
   assert.match(v.text, new RegExp(`Of its ${opening.totals.failed['attempt-limit'].toLocaleString('en-US')} failed requests, ${opening.totals.failed['attempt-limit'].toLocaleString('en-US')} ended out of attempts\\.$`));
-  for (const [name, s] of [['9.5 no retries', 24], ['9.5 token bucket', 30], ['9.5 drop unfinishable', 22], ['9.5 lifo', 20]]) {
+  for (const [name, s] of [['9.5 no retries', 23], ['9.5 token bucket', 29], ['9.5 drop unfinishable', 20], ['9.5 lifo', 20]]) {
     const r = caseNamed(name).result;
     assert.equal(verdictOf(r).kind, 'recovered');
     assert.match(verdictOf(r).text, new RegExp(`^Recovered at ${s} s:`), name);

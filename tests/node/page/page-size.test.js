@@ -90,8 +90,9 @@ const LATER = [
   // with task18d's late answers counted without events (fleet_service.cpp) merged beside it: 76,108
   // bytes measured after session 5's merge. 74.8 KB with fleet18e's event loop (its helpers
   // inlined, its rings unzeroed: the opening fleet run about 21% less CPU in node and Chromium):
-  // 76,527 bytes measured.
-  { what: 'the fleet engine file', files: ['retrylab-fleet.js'], ceiling: 74.8 * 1024, by: 'retrylab-fleet-section.js', scrolled: true },
+  // 76,527 bytes measured. 75.0 KB with FLEET.md v3's verdict (recovery over five-bin windows and
+  // recovery.disrupted, fleet_service.cpp): +154 bytes, 76,681 measured.
+  { what: 'the fleet engine file', files: ['retrylab-fleet.js'], ceiling: 75.0 * 1024, by: 'retrylab-fleet-section.js', scrolled: true },
 ];
 
 // The ceiling of everything a reader who scrolls to the end loads: ./ceilings.js, which
