@@ -44,7 +44,9 @@ function readHelp(help) {
   };
   for (; at < lines.length; ++at) {
     const line = lines[at];
-    const option = /^ {2}(-\S.*?)(?: {2,}(\S.*))?$/.exec(line);
+    // An option: its names (-x, --name) each with an argument in capitals or none, then its
+    // text after one space or more (--base-url URL's text follows after one).
+    const option = /^ {2}(-{1,2}[\w-]+(?: [A-Z]+)?(?:, -{1,2}[\w-]+(?: [A-Z]+)?)*)(?: +(\S.*))?$/.exec(line);
     if (option) {
       flush();
       options.push({ names: option[1], text: [option[2] || ''] });

@@ -12,7 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { browserSuite, REPO } from './lib/harness.js';
+import { browserSuite, DIST, REPO } from './lib/harness.js';
 import { serve, watchedPage } from './lib/sites.js';
 
 const STAGED = join(REPO, 'build/npm/retrylab');
@@ -32,6 +32,9 @@ function ok(command, args, options) {
 
 env.setUp(async () => {
   assert.ok(existsSync(join(STAGED, 'package.json')), 'build/npm/retrylab is missing: npm run build stages it');
+  for (const file of ['retry-lab-element.js', 'retrylab-fleet.js']) {
+    assert.ok(readFileSync(join(STAGED, file)).equals(readFileSync(join(DIST, file))), `build/npm/retrylab/${file} is not dist/'s: npm run build again`);
+  }
   scratch = mkdtempSync(join(tmpdir(), 'retrylab-element-'));
   const tgz = ok('npm', ['pack', '--silent', '--pack-destination', scratch], { cwd: STAGED }).trim().split('\n').pop();
   writeFileSync(join(scratch, 'package.json'), '{ "name": "blog", "private": true }\n');

@@ -263,7 +263,13 @@ function unpack() {
   retrysim = path.join(root, 'usr', 'bin', 'retrysim');
   return retrysim;
 }
-const helpOptions = (help) => [...help.matchAll(/^ {2}(-\S.*?)(?: {2,}|$)/gm)].map((m) => m[1]);
+// The options --help lists: each line "  -x, --name ARG  text", its names flags with an argument
+// in capitals or none (a line that starts like an option but is not one fails here).
+const helpOptions = (help) => help.split('\n').filter((l) => /^ {2}-/.test(l)).map((line) => {
+  const m = /^ {2}(-{1,2}[\w-]+(?: [A-Z]+)?(?:, -{1,2}[\w-]+(?: [A-Z]+)?)*)(?: +\S|$)/.exec(line);
+  assert.ok(m, `--help has an option line whose names cannot be read: ${line}`);
+  return m[1];
+});
 
 test('deb: its control file and contents: retrysim, its man page and changelog, and the libraries it needs', () => {
   const field = (name) => ok('dpkg-deb', ['-f', deb(), name]).stdout.trim();
@@ -308,7 +314,10 @@ test('deb: the man page lists every option --help lists, says the version, and r
   const text = rendered.stdout.replace(/[\u2010\u2212]/g, '-').replace(/\s+/g, ' ');
   const options = helpOptions(ok(bin, ['--help']).stdout);
   assert.ok(options.length >= 10, options.join(', '));
-  for (const o of options) assert.ok(text.includes(o), `the man page lists ${o}`);
+  for (const o of options) {
+    assert.ok(text.includes(o), `the man page lists ${o}`);
+    assert.ok(man.includes(`.TP\n.B ${o.replace(/-/g, '\\-')}\n`), `the man page has ${o} as an option's names, alone`);
+  }
   for (const section of ['NAME', 'SYNOPSIS', 'DESCRIPTION', 'OPTIONS', 'EXIT STATUS', 'EXAMPLES']) {
     assert.match(man, new RegExp(`^\\.SH ${section}$`, 'm'));
   }
