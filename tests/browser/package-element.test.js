@@ -21,7 +21,7 @@ let scratch;
 let server;
 
 const page = (title, head, body) => `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${title}</title>${head}</head>
+<html lang="en"><head><meta charset="utf-8"><title>${title}</title><link rel="icon" href="node_modules/retrylab/favicon.svg">${head}</head>
 <body><main><h1>${title}</h1><p>A blog post.</p>${body}</main></body></html>`;
 
 function ok(command, args, options) {
