@@ -361,7 +361,12 @@ test('one version: CMakeLists.txt, the engine, the footer, the installed retrysi
   const said = {
     'CMakeLists.txt': version,
     'the engine file': (await loadEngine()).version(),
-    'a result\'s engine field': (await loadFleetEngine()).fleet({}).engine,
+    'a run\'s engine field': (await loadEngine()).compute({}).engine,
+    'a sweep\'s': (await loadEngine()).sweep({ vary: 'maxRetries', from: 0, to: 3, points: 4 }).engine,
+    'a fleet run\'s': (await loadFleetEngine()).fleet({}).engine,
+    'an occ run\'s': (await loadFleetEngine()).fleet({ workload: 'occ', clients: 3, runs: 1 }).engine,
+    'fleetSchema()\'s': (await loadFleetEngine()).fleetSchema().engine,
+    'compareMetrics()\'s': (await loadEngine()).compareMetrics().engine,
     'the page\'s footer': footer.join(' '),
     'retrysim --version (from the .deb)': ok(unpack(), ['--version']).stdout.trim().replace(/^retrysim /, ''),
     'the npm package': JSON.parse(fs.readFileSync(path.join(install(), 'package.json'), 'utf8')).version,
