@@ -16,7 +16,7 @@ const key = (name) => (/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : quote(na
 
 function doc(row, indent) {
   const parts = [row.description ? `${row.description.replace(/[.;:]$/, '')}.` : ''];
-  if (row.unit) parts.push(`In ${row.unit}.`);
+  if (row.unit) parts.push(`Unit: ${row.unit}.`);
   if (row.type === 'number') {
     parts.push(`${row.whole ? 'A whole number' : 'A number'} from ${row.min} to ${row.max}.`);
   }
