@@ -5,7 +5,7 @@
 // Intl object a page makes costs it several milliseconds (the locale's data), on the way to
 // the first render. As ICU does, the rounding is of the number's shortest decimal form
 // (String(n): 1.005 is "1.005", so it rounds to 1.01), half away from zero.
-// tests/browser/format-units.test.js holds the two to the same text.
+// tests/node/page/format-units.test.js holds the two to the same text.
 export function num(n) {
   if (Number.isNaN(n)) return 'NaN';
   const sign = n < 0 || Object.is(n, -0) ? '-' : '';

@@ -1,5 +1,5 @@
 // Two runs and their differences (compare.hpp). The page's compare view reads the same
-// figures from the same results (web/compare/model.js); tests/node/compare-cli.test.js holds
+// figures from the same results (web/compare/model.js); tests/node/link-cli.test.js holds
 // the figures to SPEC.md's and FLEET.md's text.
 #include "compare.hpp"
 

@@ -290,8 +290,8 @@ private:
                        " without an idempotency key is never retried; a person is told, and only a status lookup can "
                        "say whether it happened";
             case StopReason::AttemptLimit:
-                return "the run stops: " + formatInt(n) + " attempts is the limit (" + formatInt(in_.maxRetries) +
-                       (in_.maxRetries == 1 ? " retry)" : " retries)");
+                return "the run stops: " + formatInt(n) + (n == 1 ? " attempt is" : " attempts is") + " the limit (" +
+                       formatInt(in_.maxRetries) + (in_.maxRetries == 1 ? " retry)" : " retries)");
             default: return "";
         }
     }

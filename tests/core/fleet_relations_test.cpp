@@ -302,6 +302,56 @@ TEST_CASE("a worker freed at t serves the queue before an attempt arriving at t 
     CHECK(r.totals.succeeded == 3);
 }
 
+namespace {
+
+// Two clients at 0, one worker, no network: client 0 is served 0–50; client 1 waits in the
+// queue and reaches the worker at 50, when client 0's service completes (§4).
+FleetRequest oneWorkerTwoClients(double clientTimeoutMs, DropStale drop) {
+    FleetRequest q = quietFleet();
+    q.clients = 2;
+    q.arrivals = Arrivals::Once;
+    q.network.ms = 0;
+    q.server.workers = 1u;
+    q.server.dropStale = drop;
+    q.policy.maxRetries = 0;
+    q.policy.clientTimeoutMs = clientTimeoutMs;
+    return q;
+}
+
+}  // namespace
+
+TEST_CASE("dropStale expired: an attempt reaching a worker exactly at its waiting limit is dropped (t ≥ L)", "[fleet][ties][dropStale]") {
+    // L = 0 + 50 = 50 = t: dropped unserved; client 1 times out at 50, out of attempts.
+    const ServiceResult atLimit = simulateService(oneWorkerTwoClients(50, DropStale::Expired));
+    CHECK(atLimit.totals.cancelled == 1);
+    CHECK(atLimit.totals.served == 1);
+    CHECK(atLimit.totals.late == 0);
+    CHECK(atLimit.totals.succeeded == 1);
+    CHECK(atLimit.totals.failed[static_cast<int>(EndReason::AttemptLimit)] == 1);
+    // L = 51 > t = 50: served 50–100, its answer at 100 comes after the client left at 51.
+    const ServiceResult before = simulateService(oneWorkerTwoClients(51, DropStale::Expired));
+    CHECK(before.totals.cancelled == 0);
+    CHECK(before.totals.served == 2);
+    CHECK(before.totals.late == 1);
+    CHECK(before.totals.wastedServiceMs == 50);
+}
+
+TEST_CASE("dropStale unfinishable: a service that would end exactly at the waiting limit is served (t + S > L drops)", "[fleet][ties][dropStale]") {
+    // t + S = 50 + 50 = 100 = L: served 50–100, answered at 100 = L, in time.
+    const ServiceResult atLimit = simulateService(oneWorkerTwoClients(100, DropStale::Unfinishable));
+    CHECK(atLimit.totals.cancelled == 0);
+    CHECK(atLimit.totals.succeeded == 2);
+    REQUIRE(atLimit.totals.latencyMs);
+    CHECK(atLimit.totals.latencyMs->max == 100);
+    // L = 99: 100 > 99, dropped at 50; client 1 times out at 99.
+    const ServiceResult past = simulateService(oneWorkerTwoClients(99, DropStale::Unfinishable));
+    CHECK(past.totals.cancelled == 1);
+    CHECK(past.totals.served == 1);
+    CHECK(past.totals.succeeded == 1);
+    // The same attempt under "expired" (50 < 99) is served and its answer is late.
+    CHECK(simulateService(oneWorkerTwoClients(99, DropStale::Expired)).totals.late == 1);
+}
+
 TEST_CASE("attempts that join the queue at the same instant join it in key order; LIFO serves the newest", "[fleet][ties]") {
     FleetRequest q = quietFleet();
     q.clients = 4;

@@ -63,6 +63,12 @@ TEST_CASE("no retries leaves one charge and an unknown outcome that needs a look
     CHECK(run.metrics.lookupNeeded);
     CHECK(run.metrics.stopReason == StopReason::AttemptLimit);
     CHECK(run.metrics.elapsedMs == 3000);
+    // The stop's sentence counts in the singular (issue 31: it said "1 attempts is the limit").
+    REQUIRE_FALSE(run.events.empty());
+    CHECK(run.events.back().text == "the run stops: 1 attempt is the limit (0 retries)");
+    in.maxRetries = 1;
+    in.scenario = Scenario::Outage503Twice;
+    CHECK(simulate(in).events.back().text == "the run stops: 2 attempts is the limit (1 retry)");
 }
 
 TEST_CASE("a 4000 ms deadline still fits the second attempt, which charges again", "[seed][payment][deadline]") {

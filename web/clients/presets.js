@@ -1,6 +1,6 @@
 // Real clients' retry settings as engine inputs, as the page loads them (issues 9 and 16). The
 // presets are written in sources.js, where every value names its release, file, line and text;
-// the block below is generated from it by scripts/clients-table (tests/browser/clients.test.js
+// the block below is generated from it by scripts/clients-table (tests/node/page/clients.test.js
 // fails while the two differ), so the page's bundle carries what the card shows and not the
 // quotes. docs/clients.md's tables come from sources.js too.
 //

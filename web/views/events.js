@@ -13,8 +13,8 @@ import { stopBecause } from '../words.js';
 // presentation changes; the page reads no fact from the sentence.
 export const eventText = (text) => text.replace(/\b(\d+(?:\.\d+)?) ms\b/g, (_, n) => ms(Number(n)));
 
-// An event's sentence: the run's stop in the page's words (from its stop code, so "1 attempt"
-// is never "1 attempts is the limit"), every other event as the engine says it.
+// An event's sentence: the run's stop in the page's words (from its stop code and the attempt
+// count), every other event as the engine says it.
 export const eventSentence = (result, e) => (e.kind === 'stop' ? `the run stops after ${plural(result.metrics.attempts, 'attempt')}: ${stopBecause(result.metrics.stopReason)}` : eventText(e.text));
 
 export const FUTURE_WORDS = 'not yet shown: ';
