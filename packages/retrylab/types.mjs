@@ -1,0 +1,415 @@
+// The npm package's TypeScript declarations, written from the engine's own tables: schema()
+// (the single run's inputs) and fleetSchema() (the fleet request's, service and occ). Every
+// input's name, type, choices, nullability, presence and default comes from a table row
+// (docs/engine.md §4), so a row added to the engine is a member of the types at the next
+// build, and nothing here lists the inputs.
+//
+// The results' other members (events, attempts, metrics, a sweep's points, a fleet's totals
+// and timeline) are not in those tables; their shapes are SPEC.md §5, docs/engine.md §3 and
+// §5 and FLEET.md §8, written below once, with each result's echo (`inputs`, `request`)
+// typed from the tables. tests/node/package.test.js holds both halves to the engine: real
+// results and echoes, typed as these declarations say, must type-check with no member
+// missing or left over.
+
+const quote = (s) => JSON.stringify(s);
+const key = (name) => (/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : quote(name));
+
+function doc(row, indent) {
+  const parts = [row.description ? `${row.description.replace(/[.;:]$/, '')}.` : ''];
+  if (row.unit) parts.push(`Unit: ${row.unit}.`);
+  if (row.type === 'number') {
+    parts.push(`${row.whole ? 'A whole number' : 'A number'} from ${row.min} to ${row.max}.`);
+  }
+  if (row.type === 'string') parts.push(`${row.minLength} to ${row.maxLength ?? 'any number of'} code points.`);
+  if (row.type === 'list') parts.push(`${row.minItems} to ${row.maxItems ?? 'any number of'} items${row.distinct ? ', each once' : ''}.`);
+  if (row.type === 'http-date') parts.push('An HTTP-date (RFC 9110).');
+  if ('default' in row) parts.push(`Default: ${JSON.stringify(row.default)}.`);
+  if (row.onlyWhen) parts.push(`Only with ${row.onlyWhen.field}: ${JSON.stringify(row.onlyWhen.value)}.`);
+  if (row.requiredWhen) parts.push(`Required when ${row.requiredWhen.field} is ${JSON.stringify(row.requiredWhen.value)}.`);
+  const text = parts.filter(Boolean).join(' ').replace(/\*\//g, '* /');
+  return `${indent}/** ${text} */\n`;
+}
+
+// `mode`: 'input' (what a caller may give: defaults may be left out) or 'echo' (what a result's
+// echo holds: every field with its default filled in, docs/engine.md §4).
+function typeOf(row, mode, indent) {
+  let t;
+  switch (row.type) {
+    case 'boolean': t = 'boolean'; break;
+    case 'number': t = 'number'; break;
+    case 'string': case 'http-date': t = 'string'; break;
+    case 'choice': t = row.choices.map((c) => quote(c.name)).join(' | '); break;
+    case 'list': {
+      const item = typeOf(row.items, row.items.type === 'object' && mode === 'echo' ? 'entry' : mode, indent);
+      t = `Array<${item}>`;
+      break;
+    }
+    case 'object': t = objectType(row.members, mode, indent); break;
+    case 'variant': t = variantType(row, mode, indent); break;
+    default: throw new Error(`types.mjs: a row of type ${row.type} (${row.name}), which this does not know`);
+  }
+  return row.nullable ? `${t} | null` : t;
+}
+
+// Is a member optional? In an input, unless the table requires it; in an echo, when it may be
+// left out: a field whose onlyWhen rule does not hold, one without a default (script), and any
+// member of a list's object items ('entry': a script entry echoes only what differs);
+// 'echo-all' is a variant's members in an echo, every one there.
+function optional(row, mode) {
+  if (mode === 'input') return !row.required;
+  if (mode === 'echo-all') return false; // a variant's members, in an echo: all there
+  if (mode === 'entry') return true;
+  return Boolean(row.onlyWhen) || !('default' in row);
+}
+
+function objectType(members, mode, indent, extra = '') {
+  const inner = `${indent}  `;
+  const lines = members.map((m) => `${doc(m, inner)}${inner}${key(m.name)}${optional(m, mode) ? '?' : ''}: ${typeOf(m, mode, inner)};\n`);
+  return `{\n${extra}${lines.join('')}${indent}}`;
+}
+
+// A variant: one object per variant, its discriminator the variant's name. In an input the
+// first (default) variant's discriminator and its members' defaults may be left out; in any
+// other variant every member without a default must be given (docs/engine.md §4).
+function variantType(row, mode, indent) {
+  const inner = `${indent}  `;
+  return row.variants.map((v, i) => {
+    const first = i === 0;
+    const disc = `${inner}/** ${v.description.replace(/\*\//g, '* /')} */\n${inner}${key(row.discriminator)}${mode === 'input' && first ? '?' : ''}: ${quote(v.name)};\n`;
+    const members = v.members.map((m) => ({ ...m, required: m.required || !(first && 'default' in m) }));
+    return objectType(members, mode === 'input' ? 'input' : 'echo-all', indent, disc);
+  }).join(' | ');
+}
+
+function table(name, rows, comment, mode, narrow = {}) {
+  const members = rows.map((r) => (narrow[r.name] ? { ...r, ...narrow[r.name] } : r));
+  return `/** ${comment} */\nexport interface ${name} ${objectType(members, mode, '')}\n`;
+}
+
+// The declarations: types.d.ts (every type), retrylab.d.mts (the ES modules' default export)
+// and retrylab.d.ts (the classic scripts' `module.exports`).
+export function declarations({ schema, fleetSchema }) {
+  const version = schema.engine;
+  const workload = (rows) => rows.find((r) => r.name === 'workload');
+  if (!workload(fleetSchema.fleet) || !workload(fleetSchema.occ)) throw new Error('types.mjs: the fleet tables have no workload row');
+  // The service table's workload may be left out (its default); the occ table's must say occ.
+  const service = { workload: { type: 'choice', choices: [{ name: 'service' }], required: false } };
+  const occ = { workload: { type: 'choice', choices: [{ name: 'occ' }], required: true } };
+  const generated = [
+    table('Inputs', schema.inputs, 'compute()\'s inputs (SPEC.md §2, docs/engine.md §2): any field left out takes its default. From schema().', 'input'),
+    table('InputsEcho', schema.inputs, 'A result\'s `inputs`: every field with its default filled in (SPEC.md §5). From schema().', 'echo'),
+    table('ServiceRequest', fleetSchema.fleet, 'fleet()\'s request for the service workload (FLEET.md §3). From fleetSchema().fleet.', 'input', service),
+    table('ServiceRequestEcho', fleetSchema.fleet, 'A service fleet result\'s `request`: every field filled in. From fleetSchema().fleet.', 'echo', { workload: { ...service.workload, required: true } }),
+    table('OccRequest', fleetSchema.occ, 'fleet()\'s request for the occ workload (FLEET.md §7). From fleetSchema().occ.', 'input', occ),
+    table('OccRequestEcho', fleetSchema.occ, 'An occ fleet result\'s `request`: every field filled in. From fleetSchema().occ.', 'echo', occ),
+  ];
+  const names = ['Inputs', 'InputsEcho', 'ServiceRequest', 'ServiceRequestEcho', 'OccRequest', 'OccRequestEcho', ...RESULT_NAMES];
+  const types = `// Retry Lab's engine ${version}: TypeScript declarations written by packages/retrylab/types.mjs
+// from the engine's schema() and fleetSchema(). Do not edit: rebuild.
+
+${generated.join('\n')}
+${RESULTS}`;
+  const esm = `// Retry Lab's engine ${version} as an ES module: \`import RetryLabEngine from 'retrylab'\`.
+export * from './types.js';
+import type { Engine } from './types.js';
+/** Starts an engine (compiles the WebAssembly module once, then a fresh instance per call). */
+declare function RetryLabEngine(): Promise<Engine>;
+export default RetryLabEngine;
+export { RetryLabEngine };
+`;
+  const cjs = `// Retry Lab's engine ${version} as node's require() gives it: \`require('retrylab')()\`.
+import type * as T from './types.js';
+/** Starts an engine (compiles the WebAssembly module once, then a fresh instance per call). */
+declare function RetryLabEngine(): Promise<T.Engine>;
+declare namespace RetryLabEngine {
+${names.map((n) => `  export type ${n} = T.${n};`).join('\n')}
+}
+export = RetryLabEngine;
+`;
+  return { types, esm, cjs };
+}
+
+// The results' members beyond the echo (SPEC.md §5, docs/engine.md §3 and §5, FLEET.md §8).
+const RESULT_NAMES = ['Engine', 'EngineError', 'EngineFailure', 'RunEvent', 'Attempt', 'Metrics', 'Herd', 'ComputeSuccess',
+  'ComputeResult', 'ValidateResult', 'SweepField', 'SweepRequest', 'SweepPoint', 'SweepBoundary', 'SweepSuccess', 'SweepResult',
+  'FleetRequest', 'FleetTotals', 'FleetBin', 'FleetRecovery', 'ServiceSuccess', 'OccRun', 'OccSuccess', 'FleetSuccess',
+  'FleetResult', 'SchemaRow', 'Schema', 'FleetSchema', 'Outcome', 'StopReason'];
+
+const RESULTS = `/** An error: the field's path, a stable code, a sentence naming the field, the sentence without its subject (docs/engine.md §4). */
+export interface EngineError {
+  field: string;
+  code: string;
+  message: string;
+  detail: string;
+}
+
+/** What every entry point answers for inputs it cannot run: it never throws. */
+export interface EngineFailure {
+  ok: false;
+  errors: EngineError[];
+}
+
+export type Outcome = 'success' | 'unknown' | 'failed';
+export type StopReason = 'success' | 'not-retryable' | 'write-without-key' | 'attempt-limit' | 'wait-budget' | 'deadline';
+
+/** An event of the run, in time order (SPEC.md §5). */
+export interface RunEvent {
+  tMs: number;
+  kind: 'send' | 'commit' | 'replay' | 'conflict' | 'server-error' | 'request-lost' | 'response-lost' | 'receive' | 'timeout' | 'deadline' | 'wait' | 'stop';
+  attempt: number;
+  text: string;
+}
+
+/** One attempt (SPEC.md §5, docs/engine.md §5). */
+export interface Attempt {
+  n: number;
+  startMs: number;
+  endMs: number;
+  server: string;
+  commitMs: number | null;
+  effect: string;
+  clientSaw: string;
+  waitAfterMs: number | null;
+  waitRule: string | null;
+  ceilingMs: number | null;
+  draw: number | null;
+  retryAfter: { raw: string; waitMs: number | null; note: 'seconds' | 'date' | 'past' | 'unusable' } | null;
+  waitKind: 'header' | 'backoff' | 'none';
+  scriptIndex: number;
+  scriptRepeats: boolean;
+  clientClass: 'success' | 'timeout' | '429' | '5xx' | '4xx' | 'other';
+  chargeNumber: number | null;
+}
+
+/** The run's metrics (SPEC.md §5). */
+export interface Metrics {
+  attempts: number;
+  charges: number;
+  replays: number;
+  elapsedMs: number;
+  waitingMs: number;
+  outcome: Outcome;
+  stopReason: StopReason;
+  refusedWaitMs: number | null;
+  duplicates: number;
+  lookupNeeded: boolean;
+  /** "success", "error 400" (the status), "timeout" or "not-sent". */
+  agentReport: string;
+}
+
+/** Many callers (SPEC.md §6): present when callers > 1. */
+export interface Herd {
+  callers: number;
+  notRetried: number;
+  bucketMs: number;
+  buckets: number[];
+  occupied: number;
+  fullest: number;
+}
+
+export interface ComputeSuccess {
+  ok: true;
+  /** The engine's version (docs/versions.md). */
+  engine: string;
+  inputs: InputsEcho;
+  events: RunEvent[];
+  attempts: Attempt[];
+  metrics: Metrics;
+  herd?: Herd;
+}
+
+export type ComputeResult = ComputeSuccess | EngineFailure;
+
+export interface ValidateResult {
+  ok: boolean;
+  errors: EngineError[];
+}
+
+/** A field a sweep varies: a number input (the engine sweeps deadlineMs, clientTimeoutMs, baseBackoffMs, responseMs and maxRetries, and names vary in an error otherwise: docs/engine.md §3). */
+export type SweepField = { [K in keyof Inputs]-?: NonNullable<Inputs[K]> extends number ? K : never }[keyof Inputs];
+
+/** sweep()'s request (docs/engine.md §3). */
+export interface SweepRequest {
+  inputs?: Inputs;
+  vary: SweepField;
+  from: number;
+  to: number;
+  /** 2 to 1,000. */
+  points: number;
+}
+
+export interface SweepPoint {
+  value: number;
+  attempts: number;
+  charges: number;
+  outcome: Outcome;
+  elapsedMs: number;
+  replays: number;
+  agentReport: string;
+  stopReason: StopReason;
+}
+
+export interface SweepBoundary {
+  value: number;
+  before: string;
+  after: string;
+  chargesBefore: number;
+  chargesAfter: number;
+  text: string;
+}
+
+export interface SweepSuccess {
+  ok: true;
+  engine: string;
+  vary: SweepField;
+  inputs: InputsEcho;
+  points: SweepPoint[];
+  boundaries: SweepBoundary[];
+}
+
+export type SweepResult = SweepSuccess | EngineFailure;
+
+export type FleetRequest = ServiceRequest | OccRequest;
+
+/** The service workload's totals (FLEET.md §8). */
+export interface FleetTotals {
+  requests: number;
+  succeeded: number;
+  failed: {
+    'not-retryable': number;
+    'attempt-limit': number;
+    deadline: number;
+    'gate-quota': number;
+    'gate-bucket': number;
+    'gate-throttle': number;
+    'gate-budget': number;
+    'circuit-open': number;
+    unfinished: number;
+  };
+  successRate: number;
+  attempts: number;
+  firstAttempts: number;
+  retries: number;
+  load: number;
+  served: number;
+  cancelled: number;
+  shed: number;
+  outageRejected: number;
+  late: number;
+  wastedServiceMs: number;
+  charges: number;
+  replays: number;
+  duplicateCharges: number;
+  latencyMs: { p50: number | null; p90: number | null; p99: number | null; max: number | null };
+  endMs: number;
+}
+
+/** One bin of the timeline (FLEET.md §8). */
+export interface FleetBin {
+  created: number;
+  firstAttempts: number;
+  retries: number;
+  succeeded: number;
+  failed: number;
+  timeouts: number;
+  shed: number;
+  outageRejected: number;
+  served: number;
+  late: number;
+  queue: number;
+  inService: number;
+  tokens: number | null;
+}
+
+/** The recovery verdict (FLEET.md v3 §8): five-bin windows. */
+export interface FleetRecovery {
+  triggerEndMs: number;
+  recoveredAtMs: number | null;
+  metastable: boolean;
+  disrupted: boolean;
+}
+
+export interface ServiceSuccess {
+  ok: true;
+  engine: string;
+  request: ServiceRequestEcho;
+  totals: FleetTotals;
+  timeline: { binMs: number; bins: FleetBin[] };
+  recovery: FleetRecovery | null;
+}
+
+export interface OccRun {
+  makespanMs: number;
+  writes: number;
+  failures: number;
+}
+
+export interface OccSuccess {
+  ok: true;
+  engine: string;
+  request: OccRequestEcho;
+  runs: OccRun[];
+  mean: OccRun;
+}
+
+export type FleetSuccess = ServiceSuccess | OccSuccess;
+export type FleetResult = FleetSuccess | EngineFailure;
+
+/** A row of the input tables (docs/engine.md §4). */
+export interface SchemaRow {
+  name: string;
+  type: 'boolean' | 'number' | 'string' | 'choice' | 'http-date' | 'list' | 'object' | 'variant';
+  group: string;
+  unit: string | null;
+  description: string;
+  nullable: boolean;
+  required: boolean;
+  default?: unknown;
+  whole?: boolean;
+  min?: number;
+  max?: number;
+  minLength?: number;
+  maxLength?: number | null;
+  choices?: Array<{ name: string; description: string }>;
+  minItems?: number;
+  maxItems?: number | null;
+  distinct?: boolean;
+  items?: SchemaRow;
+  members?: SchemaRow[];
+  discriminator?: string;
+  variants?: Array<{ name: string; description: string; members: SchemaRow[] }>;
+  onlyWhen?: { field: string; value: unknown };
+  requiredWhen?: { field: string; value: unknown };
+}
+
+export interface Schema {
+  engine: string;
+  inputs: SchemaRow[];
+  scenarios: Record<string, unknown[]>;
+  limits: Record<string, number>;
+}
+
+export interface FleetSchema {
+  engine: string;
+  fleet: SchemaRow[];
+  occ: SchemaRow[];
+  limits: Record<string, number>;
+}
+
+/** The engine (README, "The engine"; docs/engine.md). Plain objects in and out; never throws. */
+export interface Engine {
+  compute(inputs?: Inputs): ComputeResult;
+  validate(inputs?: Inputs): ValidateResult;
+  sweep(request: SweepRequest): SweepResult;
+  /** The fleet (FLEET.md). retrylab/engine (the page's smaller file) answers an EngineFailure naming retrylab-fleet.js. */
+  fleet(request?: FleetRequest): FleetResult;
+  schema(): Schema;
+  fleetSchema(): FleetSchema | EngineFailure;
+  compareMetrics(): unknown;
+  version(): string;
+  heapInUse(): number;
+  heapTop(): number;
+  limits(): Record<string, number>;
+  restarts(): number;
+}
+`;
