@@ -215,9 +215,7 @@ FleetRequest hotos(std::uint32_t clients) {
     q.policy.clientTimeoutMs = 1000;
     q.policy.maxRetries = 1;
     q.policy.baseBackoffMs = 0;
-    q.policy.retryTimeout = true;
-    q.policy.retry5xx = false;
-    q.policy.retryOn = {"timeout"};
+    retryTimeoutsOnly(q.policy);
     q.trigger = Trigger{TriggerKind::Slowdown, 10000, 12000, 20};
     return q;
 }
@@ -505,9 +503,7 @@ FleetRequest collapse(std::uint64_t seed) {
     q.policy.clientTimeoutMs = 3000;
     q.policy.maxRetries = 2;
     q.policy.baseBackoffMs = 0;
-    q.policy.retryTimeout = true;
-    q.policy.retry5xx = false;
-    q.policy.retryOn = {"timeout"};
+    retryTimeoutsOnly(q.policy);
     return q;
 }
 

@@ -26,6 +26,13 @@ inline FleetRequest oneClientOnce() {
     return r;
 }
 
+// `retryOn: ["timeout"]`, as the request's parser sets it.
+inline void retryTimeoutsOnly(FleetPolicy& p) {
+    p.retryTimeout = true;
+    p.retry5xx = false;
+    p.retryOn = {"timeout"};
+}
+
 inline Value num(double x) { return Value::number(x); }
 inline Value str(const char* s) { return Value::string(s); }
 
