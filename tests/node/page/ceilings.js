@@ -45,5 +45,6 @@
 // Issue 30's part 3 (page30): a linked fleet run's computing state, the file:// bound, the occ
 // refusal and the too-large message in the fleet section (about +2.2 KB), and the binding's
 // out-of-memory code in both engine files (about +0.1 KB).
-// All merged (session 7): 252.8 + 15.1 + 2.3 KB, 270.2 KB.
-export const SCROLLED_CEILING_BYTES = 270.2 * 1024;
+// All merged (session 7), with issue 30's cost bound in the fleet engine file (+2.7 KB) and the
+// core's escaping of messages in both engine files: 273.0 KB measured on a fresh clone.
+export const SCROLLED_CEILING_BYTES = 273.1 * 1024;
