@@ -24,11 +24,13 @@ const host = hostSite(env, {
 const CASES = JSON.parse(readFileSync(join(REPO, 'spec/conformance/fleet-cases.json'), 'utf8')).cases;
 const opening = CASES.find((k) => k.name === '9.5 the opening fleet run').result;
 
-// Issue 30's 157-character link: about 20,000,000 expected attempts, every one failing at once
-// (the work bound's most), which keeps the WebAssembly engine busy for seconds.
-const HEAVY = '#v=1&view=fleet&ratePerClient=1000&durationMs=50000&policy.baseBackoffMs=0&server.workers=null&server.serviceMs=1&server.failureRate=1&trigger=null';
+// Issue 30's 157-character link made as heavy as the cost bound admits (docs/robustness.md): its
+// 50 s of durationMs are refused now (20,000,000 attempts, an estimated 20 s of the engine's
+// work), 4.8 s are admitted (1,918,988 attempts, every one failing at once), which still keeps
+// the WebAssembly engine busy for seconds a run, and over file:// passes the page's bound.
+const HEAVY = '#v=1&view=fleet&ratePerClient=1000&durationMs=4800&policy.baseBackoffMs=0&server.workers=null&server.serviceMs=1&server.failureRate=1&trigger=null';
 // A verdict in words (model.js verdictOf): what the box must not say for a run not yet computed.
-const A_VERDICT = /^(Still down|Recovered at|Not recovered|Nothing goes wrong)/;
+const A_VERDICT = /^(Still down|Recovered|Rode it out|Not recovered|Nothing goes wrong)/;
 
 // Every text the verdict box holds, frame by frame, from the page's first frame.
 function watchVerdict() {
@@ -79,23 +81,25 @@ describe('a linked fleet run on the page', () => {
   test('a heavy link shows that it computes the link’s run, with its inputs and its progress, and never the opening verdict as its own; Stop ends it', LIMIT, pageTest(env, { path: `/${HEAVY}`, sections: false, init: [watchVerdict] }, async ({ page }) => {
     await fleetApi(page);
     // Computing the link's own run (after the opening run it falls back on).
-    await page.waitForFunction(() => { const p = window.retryLabFleet.pending(); return p && p.index >= 0 && p.ms > 800; }, null, { timeout: 20000 });
+    await page.waitForFunction(() => { const p = window.retryLabFleet.pending(); return p && p.index >= 0 && p.ms > 300; }, null, { timeout: 20000 });
     const during = await pendingNow(page);
     assert.equal(during.linked, true);
     assert.equal(during.request.ratePerClient, 1000);
     assert.equal(await text(page, '#fl-verdict'), 'Computing the linked fleet run…');
     const inputs = await text(page, '#fl-pending-inputs');
-    for (const part of ['ratePerClient 1,000', 'durationMs 50,000', 'policy.baseBackoffMs 0', 'server.workers none', 'server.failureRate 1', 'trigger none']) assert.ok(inputs.includes(part), `${part} in "${inputs}"`);
+    for (const part of ['ratePerClient 1,000', 'durationMs 4,800', 'policy.baseBackoffMs 0', 'server.workers none', 'server.failureRate 1', 'trigger none']) assert.ok(inputs.includes(part), `${part} in "${inputs}"`);
     const first = await text(page, '#fl-progress');
-    assert.match(first, /^Computing the fleet… \(the run without an idempotency key, 2 of 3, in a worker, so the page stays responsive: \d+\.\d s so far\)\. What is drawn below is still the opening fleet run, not this one\.$/);
+    assert.match(first, /^Computing the fleet… \(the run (without|with) an idempotency key, [23] of 3, in a worker, so the page stays responsive: \d+\.\d s so far\)\. What is drawn below is still the opening fleet run, not this one\.$/);
     assert.equal(await page.evaluate(() => document.querySelector('[data-fleet] .fl').parentElement.dataset.computing), 'link');
     // The controls show the link's values, not the opening run's.
     assert.equal(await page.locator('[data-path="policy.baseBackoffMs"]').inputValue(), '0');
     // The progress moves on.
-    await page.waitForTimeout(700);
+    // The progress moves on: more seconds in the same run, or the next run (whose clock starts again).
+    await page.waitForTimeout(300);
     const later = await text(page, '#fl-progress');
-    const seconds = (t) => Number(/: (\d+\.\d) s so far/.exec(t)[1]);
-    assert.ok(seconds(later) > seconds(first), `${first} → ${later}`);
+    const seconds = (t) => Number(/: (\d+\.\d) s so far/.exec(t)?.[1] ?? -1);
+    const runOf = (t) => Number(/, (\d) of 3,/.exec(t)?.[1] ?? 0);
+    assert.ok(seconds(later) > seconds(first) || runOf(later) > runOf(first), `${first} → ${later}`);
     // The reader looks at the chart (the cursor redraws it): the verdict box still says computing.
     await page.locator('#fl-chart').focus();
     await page.keyboard.press('ArrowRight');
@@ -110,7 +114,7 @@ describe('a linked fleet run on the page', () => {
     await page.locator('#fl-stop').click();
     assert.equal(await pendingNow(page), null);
     assert.equal(await page.evaluate(() => window.retryLabFleet.working()), false, 'the stopped run is no longer computed');
-    assert.match(await text(page, '#fl-verdict'), /^Still down when new requests stop at 60 s: a metastable failure\./);
+    assert.match(await text(page, '#fl-verdict'), /^Still down when new requests stopped at 60 s: a metastable failure\./);
     assert.equal(await text(page, '#fl-progress'), 'Stopped: what is drawn is the opening fleet run, not the run the link asks for.');
     assert.equal(await page.locator('#fl-stop').isVisible(), false);
     await page.waitForTimeout(1000);
@@ -129,7 +133,7 @@ describe('a linked fleet run on the page', () => {
     assert.deepEqual(await shownRequest(page), {});
     assert.equal(await pendingNow(page), null);
     assert.equal(await page.evaluate(() => window.retryLabFleet.working()), false);
-    assert.match(await text(page, '#fl-verdict'), /^Still down when new requests stop at 60 s/);
+    assert.match(await text(page, '#fl-verdict'), /^Still down when new requests stopped at 60 s/);
   }));
 
   test('a change while the link computes ends that run and shows its own at once', LIMIT, pageTest(env, { path: `/${HEAVY}`, sections: false }, async ({ page }) => {
@@ -143,7 +147,7 @@ describe('a linked fleet run on the page', () => {
     assert.equal(await page.evaluate(() => window.retryLabFleet.working()), false);
     assert.equal(await pendingNow(page), null);
     assert.deepEqual(await shownRequest(page), {});
-    assert.match(await text(page, '#fl-verdict'), /^Still down when new requests stop at 60 s/);
+    assert.match(await text(page, '#fl-verdict'), /^Still down when new requests stopped at 60 s/);
     assert.equal(await page.evaluate(() => location.hash), '#v=1&view=fleet');
   }));
 
@@ -153,7 +157,7 @@ describe('a linked fleet run on the page', () => {
     await settled(page);
     assert.equal(await page.evaluate(() => window.retryLabFleet.where()), 'main');
     const message = await text(page, '#fl-error');
-    assert.match(message, /This run makes about 20,000,000 expected attempts by FLEET\.md §3’s work formula, more than the 400,000 this page computes on its own thread/);
+    assert.match(message, /This run makes about 1,920,000 expected attempts by FLEET\.md §3’s work formula, more than the 400,000 this page computes on its own thread/);
     assert.match(message, /Lower clients, ratePerClient, durationMs or policy\.maxRetries, or open the page from a web server/);
     assert.match(message, /The last good run stays on show\. It is the opening fleet run, not the link’s\./);
     assert.deepEqual(await shownRequest(page), {});
@@ -173,7 +177,7 @@ describe('a linked fleet run on the page', () => {
     assert.match(message, /^The fleet link was not run: workload=occ is the occ workload \(clients contending for one row, FLEET\.md §7\), which this view does not draw/);
     assert.match(message, /The AWS 2015 reproduction below runs the occ workload\. The opening fleet run is on show\.$/);
     assert.deepEqual(await shownRequest(page), {});
-    assert.match(await text(page, '#fl-verdict'), /^Still down when new requests stop at 60 s/);
+    assert.match(await text(page, '#fl-verdict'), /^Still down when new requests stopped at 60 s/);
     // And from the console's load() too.
     await page.evaluate(() => window.retryLabFleet.load({ workload: 'occ', clients: 10 }));
     assert.match(await text(page, '#fl-error'), /cannot run this request: workload occ is the occ workload/);
@@ -210,7 +214,7 @@ describe('a linked fleet run on the page', () => {
     }
     assert.match(message, /The last good run stays on show\./);
     assert.deepEqual(await shownRequest(page), {});
-    assert.match(await text(page, '#fl-verdict'), /^Still down when new requests stop at 60 s/);
+    assert.match(await text(page, '#fl-verdict'), /^Still down when new requests stopped at 60 s/);
     await page.evaluate(() => document.querySelector('.fl-figure').scrollIntoView({ block: 'start' }));
     await page.screenshot({ path: await artifactPath('fleet-too-large-1280-light.png') });
   }));
@@ -220,14 +224,15 @@ describe('a linked fleet run on the page', () => {
       for (const [width, height] of [[1280, 720], [390, 844]]) {
         const { page } = await openPage(env, { path: `/${HEAVY}`, sections: false, colorScheme, viewport: { width, height }, bypassCSP: true });
         await fleetApi(page);
-        await page.waitForFunction(() => { const p = window.retryLabFleet.pending(); return p && p.index >= 0 && p.ms > 1000; }, null, { timeout: 20000 });
+        await page.waitForFunction(() => { const p = window.retryLabFleet.pending(); return p && p.index >= 0 && p.ms > 300; }, null, { timeout: 20000 });
         await page.locator('.fl-figure').scrollIntoViewIfNeeded();
         await page.evaluate(() => document.querySelector('.fl-figure').scrollIntoView({ block: 'start' }));
         await page.screenshot({ path: await artifactPath(`fleet-computing-${width}-${colorScheme}.png`) });
         assert.deepEqual(await axeViolations(page, '[data-fleet]'), [], `the computing state, ${width}, ${colorScheme}`);
         const wide = await page.evaluate(() => document.documentElement.scrollWidth);
         assert.ok(wide <= width, `the page is ${wide} px wide at ${width}`);
-        await page.locator('#fl-stop').click();
+        // The link's runs may have finished meanwhile (axe takes a while): Stop only what still computes.
+        if (await page.locator('#fl-stop').isVisible()) await page.locator('#fl-stop').click();
         await page.evaluate(() => { location.hash = '#v=1&view=fleet&workload=occ&clients=10'; });
         await page.waitForFunction(() => /occ workload/.test(document.getElementById('fl-error').textContent));
         await page.evaluate(() => document.querySelector('.fl-figure').scrollIntoView({ block: 'start' }));

@@ -19,11 +19,12 @@ describe('the built site', () => {
     // retrylab-fleet-section.js and .css: the fleet section at the article's end (issue 20),
     // and retrylab-fleet.js, the engine file with fleet() that it runs in a worker;
     // retry-lab-fleet.css, its styles scoped for <retry-lab view="fleet">'s shadow root;
-    // retry-lab-compare.js, <retry-lab view="compare">'s code, loaded from beside the element's.
+    // retry-lab-compare.js, <retry-lab view="compare">'s code, loaded from beside the element's;
+    // retrylab-fleet-map.js and .css, the stability maps the fleet section loads near them (issue 32).
     assert.deepEqual(readdirSync(DIST).sort(), ['embed.html', 'favicon.svg', 'index.html', 'retry-lab-compare.js', 'retry-lab-element.js', 'retry-lab-fleet.css', 'retrylab-compare.css',
-      'retrylab-compare.js', 'retrylab-engine.js', 'retrylab-export.js', 'retrylab-fleet-section.css', 'retrylab-fleet-section.js', 'retrylab-fleet.js',
-      'retrylab-sections.css', 'retrylab-sections.js', 'retrylab.css', 'retrylab.js']);
-    for (const name of ['retrylab.js', 'retrylab-sections.js', 'retrylab-export.js', 'retrylab-compare.js', 'retrylab-fleet-section.js']) {
+      'retrylab-compare.js', 'retrylab-engine.js', 'retrylab-export.js', 'retrylab-fleet-map.css', 'retrylab-fleet-map.js', 'retrylab-fleet-section.css',
+      'retrylab-fleet-section.js', 'retrylab-fleet.js', 'retrylab-sections.css', 'retrylab-sections.js', 'retrylab.css', 'retrylab.js']);
+    for (const name of ['retrylab.js', 'retrylab-sections.js', 'retrylab-export.js', 'retrylab-compare.js', 'retrylab-fleet-section.js', 'retrylab-fleet-map.js']) {
       const bundle = readFileSync(join(DIST, name), 'utf8');
       assert.match(bundle, /^\(\(\)=>\{/, `${name}: an IIFE`);
       assert.doesNotMatch(bundle, /\bimport\s*[{(*]|\bexport\s*\{|\beval\(|new Function\(/, `${name}: no module syntax, no eval`);
