@@ -17,3 +17,13 @@ export async function fleetPage(browser, origin) {
   await page.waitForFunction(() => window.retryLabFleet && window.retryLabFleet.state());
   return { page, opening: Date.now() - t0 };
 }
+
+// The page benches' report (bench/fleet-page.mjs, bench/map-page.mjs): the median round (the
+// upper middle one of an even count), a whole number as the page writes it, and a figure beside
+// its budget in ms ("met", or by how much it missed).
+export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+export const n = (x) => Math.round(x).toLocaleString('en-US');
+export const verdict = (value, budget, { strict = false } = {}) => {
+  const ok = strict ? value < budget : value <= budget;
+  return ok ? 'met' : `missed by ${n(value - budget)} ms (${(value / budget).toFixed(2)}×)`;
+};

@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { startServer } from '../tests/browser/lib/server.js';
 import { longestMainTask } from './trace-lib.mjs';
-import { CHROMIUM, FLAGS, fleetPage } from './chromium.mjs';
+import { CHROMIUM, FLAGS, fleetPage, median, n, verdict } from './chromium.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = process.env.RETRYLAB_DIST ? path.resolve(repo, process.env.RETRYLAB_DIST) : path.join(repo, 'dist');
@@ -48,12 +48,6 @@ const chromiumVersion = browser.version();
 await browser.close();
 await server.close();
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const n = (x) => Math.round(x).toLocaleString('en-US');
-const verdict = (value, budget, { strict = false } = {}) => {
-  const ok = strict ? value < budget : value <= budget;
-  return ok ? 'met' : `missed by ${n(value - budget)} ms (${(value / budget).toFixed(2)}×)`;
-};
 const aws = median(runs.map((r) => r.aws));
 const worst = runs.reduce((a, r) => (r.longest > a.longest ? r : a), runs[0]);
 console.log(`Fleet section on the page (bench/fleet-page.mjs), ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC; ${os.cpus()[0].model}, ${os.cpus().length} cores; load ${loadBefore} before, ${load()} after; Chromium ${chromiumVersion}; ${rounds} rounds`);

@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { startServer } from '../tests/browser/lib/server.js';
 import { longestMainTask } from './trace-lib.mjs';
-import { CHROMIUM, FLAGS, fleetPage } from './chromium.mjs';
+import { CHROMIUM, FLAGS, fleetPage, median, n, verdict } from './chromium.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = process.env.RETRYLAB_DIST ? path.resolve(repo, process.env.RETRYLAB_DIST) : path.join(repo, 'dist');
@@ -80,12 +80,6 @@ const wasmMs = performance.now() - w0;
 const wasmRss = process.memoryUsage().rss;
 if (wasmResult.totals.requests !== native.requests) throw new Error('map-page: the bindings disagree on §9.10');
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const n = (x) => Math.round(x).toLocaleString('en-US');
-const verdict = (value, budget, { strict = false } = {}) => {
-  const ok = strict ? value < budget : value <= budget;
-  return ok ? 'met' : `missed by ${n(value - budget)} ms (${(value / budget).toFixed(2)}×)`;
-};
 const mid = median(runs.map((r) => r.ms));
 const midRun = runs.find((r) => r.ms === mid);
 const first = median(runs.map((r) => r.first));
