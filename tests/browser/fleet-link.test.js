@@ -231,8 +231,12 @@ describe('a linked fleet run on the page', () => {
         assert.deepEqual(await axeViolations(page, '[data-fleet]'), [], `the computing state, ${width}, ${colorScheme}`);
         const wide = await page.evaluate(() => document.documentElement.scrollWidth);
         assert.ok(wide <= width, `the page is ${wide} px wide at ${width}`);
-        // The link's runs may have finished meanwhile (axe takes a while): Stop only what still computes.
-        if (await page.locator('#fl-stop').isVisible()) await page.locator('#fl-stop').click();
+        // The link's runs may have finished meanwhile (axe takes a while), even between a look
+        // and a click: Stop only what still computes, the look and the press in one task.
+        await page.evaluate(() => {
+          const stop = document.getElementById('fl-stop');
+          if (stop.checkVisibility()) stop.click();
+        });
         await page.evaluate(() => { location.hash = '#v=1&view=fleet&workload=occ&clients=10'; });
         await page.waitForFunction(() => /occ workload/.test(document.getElementById('fl-error').textContent));
         await page.evaluate(() => document.querySelector('.fl-figure').scrollIntoView({ block: 'start' }));

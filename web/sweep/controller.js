@@ -176,7 +176,7 @@ export function createSweep(root, { sweep, load, numbers, idPrefix = 'sw-' }) {
     const next = sweep(req);
     const computeMs = perf.now() - t0;
     if (!next || next.ok !== true) return refuse(errorsByField((next && next.errors) || [{ field: 'general', message: 'The engine returned no sweep.' }]));
-    answer = { sweep: next, computeMs };
+    answer = { sweep: next, computeMs, key };
     tasks.port2.postMessage(DRAW);
   }
 
@@ -184,7 +184,13 @@ export function createSweep(root, { sweep, load, numbers, idPrefix = 'sw-' }) {
     if (!answer) return; // already drawn, or refused since
     const a = answer;
     answer = null;
-    if (computeAsked) return; // a newer request is on its way: this one is never shown
+    // A newer request is on its way, or the run changed while the engine computed this one
+    // (its sweep waits for the next frame): this answer is never shown.
+    if (computeAsked) return;
+    if (a.key !== currentKey()) {
+      key = null; // nothing is drawn of it: a change back to it sweeps again
+      return;
+    }
     const t0 = perf.now();
     const before = result;
     result = a.sweep;
