@@ -26,13 +26,24 @@ const FLAGS = [
 
 // One browser, one server for a test file. playwright-core's launch() gives every browser
 // a fresh, temporary user-data dir of its own and removes it on close. A context opened
-// through `newContext` (openPage and watchedPage use it) while a test runs is closed by
-// endTest(); one opened outside a test (a suite's own before hook) by close().
+// through `newContext` (watchedPage uses it, and openPage when its reusable page is taken)
+// while a test runs is closed by endTest(); one opened outside a test (a suite's own before
+// hook) by close().
+//
+// openPage's reusable pages (issue 31: a fresh context costs a renderer process, about half a
+// second of CPU on these machines, for every test): one context and page per kind (CSP kept or
+// bypassed), kept for the file's tests and handed to one test at a time. Each taker gets it
+// reset to what a fresh one is: the pages a test opened beside it closed, routes, permissions
+// and cookies cleared, the last test's init script and listeners gone, the mouse at (0, 0) on
+// about:blank, then its own viewport and media. Nothing else of a document outlives its
+// navigation (the page keeps no storage; playwright's routing turns the HTTP cache off).
+// RETRYLAB_FRESH_PAGES=1 gives every openPage a fresh context instead, to rule reuse out.
 export async function openBrowser() {
   checkBuilt();
   const server = await startServer(DIST);
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true });
   let testContexts = null; // while a test runs
+  const reusable = new Map(); // bypassCSP → { context, page, taken, dispose: [] }
   const closeAll = (contexts) => Promise.all([...contexts].map((c) => c.close()));
   return {
     server,
@@ -42,10 +53,40 @@ export async function openBrowser() {
       testContexts?.add(context);
       return context;
     },
+    // The kind's reusable page, reset, for the test now running; null when there is none to
+    // give (outside a test, reuse turned off, or this test holds it already).
+    async takePage(bypassCSP) {
+      if (!testContexts || process.env.RETRYLAB_FRESH_PAGES) return null;
+      let entry = reusable.get(bypassCSP);
+      if (entry && entry.taken) return null;
+      if (entry && entry.page.isClosed()) {
+        reusable.delete(bypassCSP);
+        entry = null;
+      }
+      if (!entry) {
+        const context = await browser.newContext({ bypassCSP });
+        entry = { context, page: await context.newPage(), taken: false, dispose: [] };
+        context.on('close', () => { if (reusable.get(bypassCSP) === entry) reusable.delete(bypassCSP); });
+        reusable.set(bypassCSP, entry);
+      } else {
+        const { context, page } = entry;
+        for (const undo of entry.dispose.splice(0)) await undo();
+        await Promise.all(context.pages().filter((p) => p !== page).map((p) => p.close()));
+        await context.unrouteAll({ behavior: 'ignoreErrors' });
+        await page.unrouteAll({ behavior: 'ignoreErrors' });
+        await context.clearPermissions();
+        await context.clearCookies();
+        await page.goto('about:blank');
+        await page.mouse.move(0, 0);
+      }
+      entry.taken = true;
+      return entry;
+    },
     startTest() { testContexts = new Set(); },
     async endTest() {
       const open = testContexts || [];
       testContexts = null;
+      for (const entry of reusable.values()) entry.taken = false;
       await closeAll(open);
     },
     async close() {
@@ -102,25 +143,38 @@ export async function openPage(env, {
   colorScheme = 'light', viewport = { width: 1280, height: 900 }, reducedMotion = 'no-preference',
   path = '/', url = null, sections = true, bypassCSP = false, init = null, route = null, inputs = true, engine = true,
 } = {}) {
-  const context = await env.newContext({ colorScheme, viewport, reducedMotion, bypassCSP });
-  const page = await context.newPage();
+  const taken = env.takePage ? await env.takePage(bypassCSP) : null;
+  const context = taken ? taken.context : await env.newContext({ colorScheme, viewport, reducedMotion, bypassCSP });
+  const page = taken ? taken.page : await context.newPage();
+  const undo = taken ? taken.dispose : [];
+  if (taken) {
+    await page.setViewportSize(viewport);
+    await page.emulateMedia({ media: null, colorScheme, reducedMotion });
+  }
   const problems = [];
   const offHost = [];
-  page.on('console', (msg) => {
+  const onConsole = (msg) => {
     if (msg.type() === 'error' || msg.type() === 'warning' && /Content Security Policy/i.test(msg.text())) problems.push(`console ${msg.type()}: ${msg.text()}`);
-  });
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  };
+  const onError = (error) => problems.push(`page error: ${error.message}`);
+  page.on('console', onConsole);
+  page.on('pageerror', onError);
+  undo.push(() => { page.off('console', onConsole); page.off('pageerror', onError); });
   await context.route('**/*', (route) => {
     const where = new URL(route.request().url());
     if (where.origin === env.server.origin || ['data:', 'blob:', 'file:'].includes(where.protocol)) return route.continue();
     offHost.push(route.request().url());
     return route.abort();
   });
-  await page.addInitScript(() => {
+  const watchCsp = await page.addInitScript(() => {
     window.__cspViolations = [];
     document.addEventListener('securitypolicyviolation', (e) => window.__cspViolations.push(`${e.violatedDirective}: ${e.blockedURI}`));
   });
-  if (init) await page.addInitScript(...init);
+  undo.push(() => watchCsp.dispose());
+  if (init) {
+    const script = await page.addInitScript(...init);
+    undo.push(() => script.dispose());
+  }
   if (route) await page.route(...route); // [url pattern, handler]: ahead of the host check above
   await page.goto(url || env.server.origin + path);
   await page.waitForFunction(() => document.documentElement.classList.contains('rl-ready') || document.documentElement.classList.contains('rl-engine-failed'));
