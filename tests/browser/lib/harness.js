@@ -38,6 +38,25 @@ const FLAGS = [
 // about:blank, then its own viewport and media. Nothing else of a document outlives its
 // navigation (the page keeps no storage; playwright's routing turns the HTTP cache off).
 // RETRYLAB_FRESH_PAGES=1 gives every openPage a fresh context instead, to rule reuse out.
+// What a test does to a reused page or its context that must not reach the next test: an
+// init script it adds is removed at the next reset; a call that cannot be undone (an exposed
+// function, headers, offline, a location) spoils the page, and the next test gets a new one.
+function guardReuse(entry) {
+  for (const target of [entry.page, entry.context]) {
+    const addInitScript = target.addInitScript.bind(target);
+    target.addInitScript = async (...args) => {
+      const script = await addInitScript(...args);
+      entry.dispose.push(() => script.dispose());
+      return script;
+    };
+    for (const name of ['exposeFunction', 'exposeBinding', 'setExtraHTTPHeaders', 'setOffline', 'setGeolocation', 'setHTTPCredentials']) {
+      if (typeof target[name] !== 'function') continue;
+      const call = target[name].bind(target);
+      target[name] = (...args) => { entry.spoilt = true; return call(...args); };
+    }
+  }
+}
+
 export async function openBrowser() {
   checkBuilt();
   const server = await startServer(DIST);
@@ -63,11 +82,16 @@ export async function openBrowser() {
         reusable.delete(bypassCSP);
         entry = null;
       }
+      if (entry && entry.spoilt) {
+        await entry.context.close();
+        entry = null;
+      }
       if (!entry) {
         const context = await browser.newContext({ bypassCSP });
-        entry = { context, page: await context.newPage(), taken: false, dispose: [] };
+        entry = { context, page: await context.newPage(), taken: false, spoilt: false, dispose: [] };
         context.on('close', () => { if (reusable.get(bypassCSP) === entry) reusable.delete(bypassCSP); });
         reusable.set(bypassCSP, entry);
+        guardReuse(entry);
       } else {
         const { context, page } = entry;
         for (const undo of entry.dispose.splice(0)) await undo();
@@ -166,15 +190,12 @@ export async function openPage(env, {
     offHost.push(route.request().url());
     return route.abort();
   });
-  const watchCsp = await page.addInitScript(() => {
+  // On a reused page the guard (guardReuse) removes these at the next reset.
+  await page.addInitScript(() => {
     window.__cspViolations = [];
     document.addEventListener('securitypolicyviolation', (e) => window.__cspViolations.push(`${e.violatedDirective}: ${e.blockedURI}`));
   });
-  undo.push(() => watchCsp.dispose());
-  if (init) {
-    const script = await page.addInitScript(...init);
-    undo.push(() => script.dispose());
-  }
+  if (init) await page.addInitScript(...init);
   if (route) await page.route(...route); // [url pattern, handler]: ahead of the host check above
   await page.goto(url || env.server.origin + path);
   await page.waitForFunction(() => document.documentElement.classList.contains('rl-ready') || document.documentElement.classList.contains('rl-engine-failed'));

@@ -32,26 +32,42 @@ function recordViolations() {
   document.addEventListener('securitypolicyviolation', note, true);
 }
 
-// A fresh page that remembers console errors, CSP warnings, page errors and requests; `env`
-// is harness.js's, which closes it after the test.
+// A page that remembers console errors, CSP warnings, page errors and requests; `env` is
+// harness.js's, which closes it after the test. Options a reused page can take (its colour
+// scheme, viewport, motion, CSP) get the file's reused page, reset (harness.js takePage); any
+// other context option a fresh context.
+const REUSABLE = new Set(['colorScheme', 'viewport', 'reducedMotion', 'bypassCSP']);
 export async function watchedPage(env, contextOptions = {}) {
-  const context = await env.newContext(contextOptions);
-  const page = await context.newPage();
+  const reusable = Object.keys(contextOptions).every((k) => REUSABLE.has(k));
+  const taken = reusable && env.takePage ? await env.takePage(Boolean(contextOptions.bypassCSP)) : null;
+  const context = taken ? taken.context : await env.newContext(contextOptions);
+  const page = taken ? taken.page : await context.newPage();
+  const undo = taken ? taken.dispose : [];
+  if (taken) {
+    const { viewport = { width: 1280, height: 720 }, colorScheme = 'light', reducedMotion = 'no-preference' } = contextOptions;
+    await page.setViewportSize(viewport);
+    await page.emulateMedia({ media: null, colorScheme, reducedMotion });
+  }
   const problems = [];
   const requests = [];
-  page.on('console', (msg) => {
+  const onConsole = (msg) => {
     if (msg.type() === 'error' || /Content Security Policy|Refused to/i.test(msg.text())) problems.push(`console ${msg.type()}: ${msg.text()}`);
-  });
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('request', (request) => requests.push(request.url()));
-  await page.addInitScript(recordViolations);
+  };
+  const onError = (error) => problems.push(`page error: ${error.message}`);
+  const onRequest = (request) => requests.push(request.url());
+  page.on('console', onConsole);
+  page.on('pageerror', onError);
+  page.on('request', onRequest);
+  undo.push(() => { page.off('console', onConsole); page.off('pageerror', onError); page.off('request', onRequest); });
+  await page.addInitScript(recordViolations); // removed at the next reset of a reused page
   return {
     context,
     page,
     problems,
     requests,
     violations: () => page.evaluate(() => window.__violations),
-    close: () => context.close(),
+    // A reused page is left for the next test (which resets it); a fresh context is closed.
+    close: () => (taken ? page.goto('about:blank') : context.close()),
   };
 }
 
