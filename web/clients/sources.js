@@ -34,6 +34,14 @@ const at = (rel, file, line, quote) => ({
   ...rel, file, line: String(line), quote,
   href: `https://github.com/${rel.repo}/blob/${rel.commit}/${file}#L${String(line).replace('-', '-L')}`,
 });
+// A package as the npm client fetches it (`npm pack name@version`): its name, version and the
+// tarball's integrity (the sha512 its manifest lists). Its published files are what was read
+// (built JavaScript, not the repository's sources): a pin names a file and line of the
+// tarball, so it has no link, and staleness is checked against the package's newest version
+// (scripts/clients-table --outdated).
+const pkg = (name, version, integrity) => ({ package: name, version, integrity });
+// One line (or range) of a file in a package's tarball, with its text.
+const inPkg = (rel, file, line, quote) => ({ ...rel, file, line: String(line), quote });
 // A value this page sets, not the client.
 const page = (why) => ({ page: why });
 // A value read only in a copy that is not a release, or not read at all.
@@ -46,7 +54,6 @@ const GRPC_JAVA = release('grpc/grpc-java', 'v1.83.1', '8f621c03b776eed114c39969
 const GRPC_JAVA_170 = release('grpc/grpc-java', 'v1.70.0', '22a42c88d80fb96326b8c507591e4017c5e15ed3');
 const GRPC_JAVA_171 = release('grpc/grpc-java', 'v1.71.0', '865c4432569dfdf738b3cf07bcdb6d6e3285f761');
 const GRPC_JAVA_179 = release('grpc/grpc-java', 'v1.79.0', '381593f39e37b530177faad3c6035cfce4536ec7');
-const GRPC_JAVA_180 = release('grpc/grpc-java', 'v1.80.0', '6c231b4c534d887bc6407f8af52733d996f19819');
 // gRFC A6 has no releases: the commit of its 2024-08-29 change (grpc/proposal #452), and the one before.
 const A6 = release('grpc/proposal', 'A6 @ 2024-08-29 (#452)', 'dc9fd4fe5b94b90b82fe2833ad1d80938e6a49c1');
 const A6_OLD = release('grpc/proposal', 'A6 @ 2023-02-03 (#339)', 'df5e8a8db094df56e5eb693a17749201b19f5e02');
@@ -77,6 +84,20 @@ const STRIPE_NODE_17 = release('stripe/stripe-node', 'v17.0.0', '2399b97ca3634a7
 const STRIPE_GO = release('stripe/stripe-go', 'v86.2.0', 'cb52f09a01f50f390776c5adc850e9d5ce4d1d9c');
 const STRIPE_GO_821 = release('stripe/stripe-go', 'v82.1.0', '69a9399034d9d4f976a1579385c114d4108482c1');
 const STRIPE_GO_81 = release('stripe/stripe-go', 'v81.3.0', 'fffcd5634f9e7ce4baf8bb65b0583257495ea6ce');
+// npm packages, read in their tarballs on 2026-12-04 (the newest version of each that day, and
+// the releases either side of a change).
+const SMITHY_CORE_339 = pkg('@smithy/core', '3.39.0', 'sha512-JJ/46AWQ4ipS1N2eZmUj7yzIhH8NhQIfAE+dce7NSB6dmFh+7hvD4pbofcoT4I0Xzfy/LNhZx3V2QhwYyAiqdg==');
+const SMITHY_CORE_340 = pkg('@smithy/core', '3.40.0', 'sha512-DssGno52pzZ5m6RlDtyKuBIpZNPg9pqgs0CnNDKz9IatxCsmvNmJNn5Zn6rf77MthZo9wf89OvZFhTY/RwxhxQ==');
+const SMITHY_CORE = pkg('@smithy/core', '3.41.1', 'sha512-24LyiHSY0R/MLcbTylurWXU6Uy4lzI6KJgsdzxkNnjT9/OLWc2zGPb/3k5AM1f0vcgCGrExanUG339t+TBiIrA==');
+const SMITHY_RETRY = 'dist-cjs/submodules/retry/index.js';
+const NODE_HTTP_HANDLER = pkg('@smithy/node-http-handler', '4.14.2', 'sha512-i1uORV1v3qBqP43ayRKzIdm1q5x14tf8N4Dd06/QUX1Szm6VxHMrTsu20X5E63UFsaNZCRjI4SXG0jDmqYa+3w==');
+const STRIPE_NODE_NPM_2260 = pkg('stripe', '22.6.0', 'sha512-Ezk+WYEEwX2DLxFrKfb6coznlCMZvCaCYMNPXNHFSZkBIEzF5Hgm7RLb38q/0h9Ol5jsUJGJRorvhzAvckgfhw==');
+const STRIPE_NODE_NPM = pkg('stripe', '23.2.0', 'sha512-0W0J4yA9qFO2rnF61v8Y62OiO2SmAR+Cv04VJaFUMpCxiq8lG5bxEYbeSMSpMDR9ofFZGd+Z/iUIgSFbOolmUw==');
+const OPENAI_NODE = pkg('openai', '7.60.0', 'sha512-vipS79MnBZX6zpWjMGdRQazRcbYc3CxGUNZYLpd8YANeq1ZlTAZeHctkeUJvqDVcET7+kHI2osGWyhk3Co9odg==');
+const ANTHROPIC_NODE = pkg('@anthropic-ai/sdk', '1.17.0', 'sha512-5rVmx+2NYKv1UBMyG0kmPsG3IBcxeynpXfQexIZYiWeZZRsE2fP0/S9LQy/yCJ97yVkyj4r3sAheQ0WQHd8NjQ==');
+const GOT = pkg('got', '16.2.0', 'sha512-aOgWdlVL/pipu3Cqr9okwOdRZPsWwntgTup+eTn2fE1k4vky6oybjVUZxCSdAfOJkSxoyGKcGlgxf2+LcPdgVg==');
+const GOT_CORE = 'dist/source/core';
+const AXIOS_RETRY = pkg('axios-retry', '4.5.0', 'sha512-aR99oXhpEDGo0UuAlYcn2iGRds30k366Zfa05XWScR9QaQD4JYiP3/1Qt1u7YlefUOK+cn0CcwoL1oefavQUlQ==');
 // aws/aws-sdk-go-v2 (1.5 GB), envoyproxy/envoy (1.7 GB) and grpc/grpc are too large to fetch
 // here; what stands in for them, release by release, follows. A copy named "no tag" is a stored
 // copy at a commit whose release is not established: its values are only ever unverified.
@@ -227,7 +248,7 @@ export const SOURCES = [
       ...GRPC_COMMON_PINS,
       jitter: at(GRPC_JAVA_171, 'core/src/main/java/io/grpc/internal/RetriableStream.java', '853-856', 'double inverseJitterFactor = isExperimentalRetryJitterEnabled ? 0.8 * random.nextDouble() + 0.4 : random.nextDouble(); return (long) (intervalNanos * inverseJitterFactor);'),
       jitterLow: at(GRPC_JAVA_179, 'core/src/main/java/io/grpc/internal/RetriableStream.java', 856, '? 0.8 * random.nextDouble() + 0.4 : random.nextDouble();'),
-      jitterHigh: at(GRPC_JAVA_180, 'core/src/main/java/io/grpc/internal/RetriableStream.java', 859, '? 0.4 * random.nextDouble() + 0.8 : random.nextDouble(); (the fix)'),
+      jitterHigh: { ...at(GRPC_JAVA_179, 'core/src/main/java/io/grpc/internal/RetriableStream.java', 856, '? 0.8 * random.nextDouble() + 0.4 : random.nextDouble(); (at most 0.8 + 0.4 = 1.2)'), also: [at(GRPC_JAVA_171, 'core/src/main/java/io/grpc/internal/RetriableStream.java', 854, '? 0.8 * random.nextDouble() + 0.4 : random.nextDouble();')] },
       retryOnStatuses: at(GRPC_JAVA, 'core/src/main/java/io/grpc/internal/GrpcUtil.java', '321-327', 'case 429: case HTTP_BAD_GATEWAY: case HTTP_UNAVAILABLE: case HTTP_GATEWAY_TIMEOUT: return Status.Code.UNAVAILABLE; default: return Status.Code.UNKNOWN;'),
     },
     gates: [GRPC_THROTTLE],
@@ -324,10 +345,10 @@ export const SOURCES = [
   preset({
     id: 'aws-botocore-2026',
     group: 'AWS SDKs',
-    name: 'AWS SDK for Python (botocore) with AWS_NEW_RETRIES_2026=true',
+    name: 'AWS SDK for Python (botocore): the 2026 retries, the default from 1.44.0 (1.43.3–1.43.x: AWS_NEW_RETRIES_2026=true)',
     short: 'botocore’s 2026 retries',
     library: 'boto/botocore',
-    versions: 'botocore ≥ 1.43.3 with AWS_NEW_RETRIES_2026=true (read at 1.43.67); the default once the switch is removed',
+    versions: 'botocore 1.43.3–1.43.x with AWS_NEW_RETRIES_2026=true (read at 1.43.67, the newest release reachable here on 2026-12-04; the switch also makes standard the default mode, botocore/configprovider.py line 41: _DEFAULT_RETRY_MODE = \'standard\' if NEW_RETRIES_ENABLED else \'legacy\'); the default from 1.44.0 (2026-11-10, AWS’s post “Updated default retry behavior for AWS SDKs and tools”): 1.44.0 itself not read',
     inputs: { maxRetries: 2, baseBackoffMs: 50, backoffMultiplier: 2, maxBackoffMs: 20000, jitter: 'full', clientTimeoutMs: 3000, deadlineMs: 10000, idempotencyKey: false, retryOn: ['timeout', '429'], retryWritesWithoutKey: true, honourRetryAfter: false, retryOnStatuses: [500, 502, 503, 504] },
     pins: {
       ...BOTO_COMMON_PINS,
@@ -347,12 +368,46 @@ export const SOURCES = [
     opening: AWS_OPENING,
   }),
   preset({
+    id: 'aws-js-v3',
+    group: 'AWS SDKs',
+    name: 'AWS SDK for JavaScript v3 (@smithy/core 3.40.0–3.41.1): the 2026 retries, the default from 3.1166.0',
+    short: 'the AWS SDK for JavaScript v3',
+    library: '@smithy/core (npm), the AWS SDK for JavaScript v3’s retry strategy',
+    versions: '@smithy/core 3.40.0–3.41.1 (read at 3.40.0 and 3.41.1 in their npm tarballs on 2026-12-04, 3.41.1 the newest that day; @aws-sdk/client-s3 3.1166.0 requires @smithy/core ^3.40.0, 3.1178.0 ^3.41.1; @smithy/util-retry 4.6.2 re-exports @smithy/core/retry); 3.39.0 had the same rules behind SMITHY_NEW_RETRIES_2026=true and 100 ms, 5 and 10 without it (read at 3.39.0)',
+    inputs: { maxRetries: 2, baseBackoffMs: 50, backoffMultiplier: 2, maxBackoffMs: 20000, jitter: 'full', clientTimeoutMs: 3000, deadlineMs: 10000, idempotencyKey: false, retryOn: ['timeout', '429'], retryWritesWithoutKey: true, honourRetryAfter: false, retryOnStatuses: [500, 502, 503, 504] },
+    pins: {
+      maxRetries: inPkg(SMITHY_CORE, SMITHY_RETRY, 477, 'const DEFAULT_MAX_ATTEMPTS = 3;'),
+      baseBackoffMs: { ...inPkg(SMITHY_CORE, SMITHY_RETRY, '413-416', 'static v2026 = true; static delay() { return 50; }'), also: [inPkg(SMITHY_CORE_340, SMITHY_RETRY, 404, 'static v2026 = true; (the first release with it)'), inPkg(SMITHY_CORE_339, SMITHY_RETRY, 404, 'static v2026 = typeof process !== "undefined" && process.env?.SMITHY_NEW_RETRIES_2026 === "true"; (before: return Retry.v2026 ? 50 : 100;, line 406)')] },
+      backoffMultiplier: inPkg(SMITHY_CORE, SMITHY_RETRY, '435-436', 'const r = 2; const t_i = b * Math.min(this.x * r ** i, MAXIMUM_RETRY_DELAY); (i is the retries so far: 0 before the first retry, refreshRetryTokenForRetry line 518)'),
+      maxBackoffMs: inPkg(SMITHY_CORE, SMITHY_RETRY, 116, 'const MAXIMUM_RETRY_DELAY = 20 * 1000;'),
+      jitter: { ...inPkg(SMITHY_CORE, SMITHY_RETRY, '434-437', 'const b = Math.random(); … const t_i = b * Math.min(this.x * r ** i, MAXIMUM_RETRY_DELAY); return Math.floor(t_i);'), approximated: 'the SDK rounds each wait down to a whole millisecond (Math.floor); the engine does not, so a wait here is at most 1 ms longer than the SDK’s for the same draw' },
+      clientTimeoutMs: SEED_TIMEOUT('the SDK sets none by default (@smithy/node-http-handler 4.14.2 dist-cjs/index.js line 232: const DEFAULT_REQUEST_TIMEOUT = 0;); a timeout the caller sets raises a TimeoutError (line 144), a transient error'),
+      deadlineMs: SEED_DEADLINE('the SDK sets no overall deadline (an abortSignal ends the retries)'),
+      idempotencyKey: { ...inPkg(SMITHY_CORE, SMITHY_RETRY, 204, 'request.headers[INVOCATION_ID_HEADER] = v4(); (amz-sdk-invocation-id, one per call: a header for tracing, not a key the service dedupes by; a key only for operations whose model has an idempotency token)') },
+      retryOn: { ...inPkg(SMITHY_CORE, SMITHY_RETRY, 36, 'const TRANSIENT_ERROR_CODES = ["TimeoutError", "RequestTimeout", "RequestTimeoutException"];'), also: [inPkg(SMITHY_CORE, SMITHY_RETRY, 58, 'const isThrottlingError = (error) => error.$metadata?.httpStatusCode === 429 || (429 by its status, whatever the error code)'), inPkg(NODE_HTTP_HANDLER, 'dist-cjs/index.js', 144, '{ name: "TimeoutError" } (the socket timeout’s error)')] },
+      retryWritesWithoutKey: inPkg(SMITHY_CORE, SMITHY_RETRY, '273-284', 'const getRetryErrorType = (error) => { if (isThrottlingError(error)) { return "THROTTLING"; } if (isTransientError(error)) { return "TRANSIENT"; } … (no check looks at the method)'),
+      honourRetryAfter: { ...inPkg(SMITHY_CORE, SMITHY_RETRY, 521, 'retryDelay = Math.max(delayFromErrorType, Math.min(errorInfo.retryAfterHint.getTime() - Date.now(), delayFromErrorType + 5_000));') },
+      retryOnStatuses: inPkg(SMITHY_CORE, SMITHY_RETRY, 37, 'const TRANSIENT_ERROR_STATUS_CODES = [500, 502, 503, 504];'),
+    },
+    gates: [{
+      gate: 'quota', params: { capacity: 500, retryCost: 14, timeoutCost: 14, successIncrement: 1 },
+      pin: inPkg(SMITHY_CORE, SMITHY_RETRY, '420-425', 'static cost() { return 14; } static throttlingCost() { return 5; } (INITIAL_RETRY_TOKENS = 500, line 118; NO_RETRY_INCREMENT = 1, line 121; a TimeoutError is TRANSIENT and costs 14)'),
+      note: 'A timeout costs 14 like any other transient error; a throttling error (a 429 among them) costs 5, which FLEET §5’s quota has no field for. After a retried success the cost comes back, not the +1 (recordSuccess, line 541: this.capacity + (token.getRetryCost() ?? NO_RETRY_INCREMENT)).',
+    }],
+    cannot: [
+      'Retry-After and x-amz-retry-after: the wait is max(t, min(hint, t + 5,000 ms)), t the drawn backoff (line 521); the engine has no rule for that clamp, so the preset honours no header.',
+      'A throttling error (a 429, or a throttling error code) backs off from 1 s, not 50 ms (static throttlingDelay() { return 1_000; }, line 418), and costs 5.',
+      'Other transient errors (connection resets, clock skew, $retryable traits); a streaming request body is never retried (line 220); adaptive mode’s client-side rate limiting.',
+    ],
+    opening: { attempts: 2, charges: 2, outcome: 'success', why: 'the timeout (a TimeoutError, transient) is retried after at most 50 ms and no idempotency key is sent for a call that models none, so the second attempt charges again' },
+  }),
+  preset({
     id: 'aws-botocore-standard',
     group: 'AWS SDKs',
-    name: 'AWS SDK for Python (botocore), retry_mode = standard, without the 2026 switch',
-    short: 'botocore’s standard mode',
+    name: 'AWS SDK for Python (botocore) ≤ 1.43, retry_mode = standard, without the 2026 switch',
+    short: 'botocore ≤ 1.43’s standard mode',
     library: 'boto/botocore',
-    versions: 'botocore, standard mode, AWS_NEW_RETRIES_2026 unset (read at 1.43.67)',
+    versions: 'botocore ≤ 1.43.x, standard mode, AWS_NEW_RETRIES_2026 unset (read at 1.43.67, the newest release reachable here on 2026-12-04); no longer the standard mode’s costs from 1.44.0 (not read)',
     inputs: { maxRetries: 2, baseBackoffMs: 1000, backoffMultiplier: 2, maxBackoffMs: 20000, jitter: 'full', clientTimeoutMs: 3000, deadlineMs: 10000, idempotencyKey: false, retryOn: ['timeout', '429'], retryWritesWithoutKey: true, honourRetryAfter: false, retryOnStatuses: [500, 502, 503, 504] },
     pins: {
       ...BOTO_COMMON_PINS,
@@ -371,10 +426,10 @@ export const SOURCES = [
   preset({
     id: 'aws-botocore-legacy',
     group: 'AWS SDKs',
-    name: 'AWS SDK for Python (botocore), legacy mode (the default without the 2026 switch)',
-    short: 'botocore’s legacy mode',
+    name: 'AWS SDK for Python (botocore) ≤ 1.43, legacy mode (the default ≤ 1.43 without the 2026 switch)',
+    short: 'botocore ≤ 1.43’s legacy mode',
     library: 'boto/botocore',
-    versions: 'botocore legacy mode (read at 1.43.67; 504 retried since 1.4.15, 502 at least since 1.4.14)',
+    versions: 'botocore ≤ 1.43.x legacy mode, the default there without the 2026 switch (read at 1.43.67, the newest release reachable here on 2026-12-04; 504 retried since 1.4.15, 502 at least since 1.4.14); from 1.44.0 the default is the 2026 retries (1.44.0 not read)',
     inputs: { maxRetries: 4, baseBackoffMs: 1000, backoffMultiplier: 2, maxBackoffMs: null, jitter: 'full', clientTimeoutMs: 3000, deadlineMs: 10000, idempotencyKey: false, retryOn: ['timeout', '429'], retryWritesWithoutKey: true, honourRetryAfter: false, retryOnStatuses: [500, 502, 503, 504, 509] },
     pins: {
       ...BOTO_COMMON_PINS,
@@ -393,10 +448,10 @@ export const SOURCES = [
   preset({
     id: 'aws-sdk-go-v2',
     group: 'AWS SDKs',
-    name: 'AWS SDK for Go v2, standard mode (v1.16.0)',
-    short: 'aws-sdk-go-v2’s standard mode',
+    name: 'AWS SDK for Go v2 v1.16.0 (2022), standard mode before the 2026 retries',
+    short: 'aws-sdk-go-v2 v1.16.0’s standard mode',
     library: 'aws/aws-sdk-go-v2',
-    versions: 'aws-sdk-go-v2 v1.16.0, read as Go vendors it (grafana/loki at 1d397605, vendor/modules.txt); the SDK’s repository (1.5 GB) is too large to fetch here, and its main branch has the same constants',
+    versions: 'aws-sdk-go-v2 v1.16.0 (2022), read as Go vendors it (grafana/loki at 1d397605, vendor/modules.txt); the 2026 retries, the default from v1.48.0, not read at a release: the SDK’s repository (1.5 GB) is too large to fetch here, and on 2026-12-04 no copy tied to a release was reachable (an untagged commit of its main branch, 058d9848, has them behind AWS_NEW_RETRIES_2026 in aws/retry/retry2026_test.go)',
     inputs: { maxRetries: 2, baseBackoffMs: 2000, backoffMultiplier: 2, maxBackoffMs: 20000, jitter: 'full', clientTimeoutMs: 3000, deadlineMs: 10000, idempotencyKey: false, retryOn: ['timeout', '429'], retryWritesWithoutKey: true, honourRetryAfter: false, retryOnStatuses: [500, 502, 503, 504] },
     pins: {
       maxRetries: at(GO_V2, `${GO_V2_DIR}/standard.go`, 28, 'DefaultMaxAttempts int = 3'),
@@ -415,11 +470,11 @@ export const SOURCES = [
     gates: [{
       gate: 'quota', params: { capacity: 500, retryCost: 5, timeoutCost: 10, successIncrement: 1 },
       pin: at(GO_V2, `${GO_V2_DIR}/standard.go`, '35-40', 'const ( DefaultRetryRateTokens uint = 500 DefaultRetryCost uint = 5 DefaultRetryTimeoutCost uint = 10 DefaultNoRetryIncrement uint = 1 )'),
-      note: 'The 2026 behaviour (AWS_NEW_RETRIES_2026) was read only in an untagged test of the SDK’s main branch: a retry costs 14, a throttling error 5 (after 1 s), the first delay is 50 ms, as in botocore 1.43.67.',
+      note: 'The 2026 behaviour (the default from v1.48.0) was read only in an untagged test of the SDK’s main branch (058d9848, aws/retry/retry2026_test.go, behind AWS_NEW_RETRIES_2026): a retry costs 14, a throttling error 5 (after 1 s), the first delay is 50 ms, as in botocore 1.43.67; v1.48.0 itself not read.',
     }],
     cannot: [
       'After a fifth attempt fails the wait is 20 s without jitter (jitter_backoff.go lines 35-37: attempt > int(log2(20)) returns maxBackoff); a 429 is retried only with a throttling error code; a context deadline or cancel is not retried (NoRetryCanceledError).',
-      'The 2026 behaviour: read only in an untagged test (botocore’s preset has it).',
+      'The 2026 retries, the default from v1.48.0: not read at a release (botocore’s and the JavaScript SDK’s presets have them).',
     ],
     opening: AWS_OPENING,
   }),
@@ -428,10 +483,10 @@ export const SOURCES = [
   preset({
     id: 'openai-python',
     group: 'AI SDKs',
-    name: 'OpenAI Python SDK (openai-python ≥ 2.52)',
+    name: 'OpenAI Python SDK (openai-python 2.52–3.3.1)',
     short: 'the OpenAI Python SDK',
     library: 'openai/openai-python',
-    versions: 'openai-python ≥ 2.52.0 (read at v2.52.0 and v3.3.1)',
+    versions: 'openai-python 2.52.0–3.3.1 (read at v2.52.0 and v3.3.1, the newest tag reachable here on 2026-12-04; later releases not read)',
     inputs: { maxRetries: 2, baseBackoffMs: 500, backoffMultiplier: 2, maxBackoffMs: 8000, jitter: 'proportional', jitterLow: 0.75, jitterHigh: 1, clientTimeoutMs: 3000, deadlineMs: 10000, idempotencyKey: false, retryOn: ['timeout', '429', '5xx'], retryWritesWithoutKey: true, honourRetryAfter: true, retryOnStatuses: [408, 409], retryAfterMaxMs: 120000, retryAfterOverMax: 'stop' },
     pins: {
       maxRetries: at(OPENAI, 'src/openai/_constants.py', 8, 'DEFAULT_MAX_RETRIES = 2'),
@@ -493,10 +548,10 @@ export const SOURCES = [
   preset({
     id: 'anthropic-python',
     group: 'AI SDKs',
-    name: 'Anthropic Python SDK',
+    name: 'Anthropic Python SDK (anthropic-sdk-python v0.121.0)',
     short: 'the Anthropic Python SDK',
     library: 'anthropics/anthropic-sdk-python',
-    versions: 'anthropic-sdk-python v0.121.0 (read there only)',
+    versions: 'anthropic-sdk-python v0.121.0 (read there only, the newest tag reachable here on 2026-12-04; later releases not read)',
     inputs: { maxRetries: 2, baseBackoffMs: 500, backoffMultiplier: 2, maxBackoffMs: 8000, jitter: 'proportional', jitterLow: 0.75, jitterHigh: 1, clientTimeoutMs: 3000, deadlineMs: 10000, idempotencyKey: false, retryOn: ['timeout', '429', '5xx'], retryWritesWithoutKey: true, honourRetryAfter: true, retryOnStatuses: [408, 409], retryAfterMaxMs: 60000, waitBudgetMs: null },
     pins: {
       maxRetries: at(ANTHROPIC, 'src/anthropic/_constants.py', 10, 'DEFAULT_MAX_RETRIES = 2'),
@@ -521,6 +576,71 @@ export const SOURCES = [
       'The jitter is 1 − 0.25·r there, 0.75 + 0.25·d here: the same distribution.',
     ],
     opening: { attempts: 2, charges: 2, outcome: 'success', why: 'the timeout is retried and no idempotency key is sent, so the second attempt charges again' },
+  }),
+
+  preset({
+    id: 'openai-node',
+    group: 'AI SDKs',
+    name: 'OpenAI Node SDK (openai 7.60.0: Retry-After up to 60 s)',
+    short: 'the OpenAI Node SDK',
+    library: 'openai (npm), the OpenAI Node SDK',
+    versions: 'openai 7.60.0 (read in its npm tarball on 2026-12-04, the newest that day; earlier versions not read)',
+    inputs: { maxRetries: 2, baseBackoffMs: 500, backoffMultiplier: 2, maxBackoffMs: 8000, jitter: 'proportional', jitterLow: 0.75, jitterHigh: 1, clientTimeoutMs: 3000, deadlineMs: 10000, idempotencyKey: false, retryOn: ['timeout', '429', '5xx'], retryWritesWithoutKey: true, honourRetryAfter: true, retryOnStatuses: [408, 409], retryAfterMaxMs: 60000 },
+    pins: {
+      maxRetries: inPkg(OPENAI_NODE, 'client.js', 1508, "return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : 2;"),
+      baseBackoffMs: inPkg(OPENAI_NODE, 'client.js', 1199, 'const initialRetryDelay = 0.5;'),
+      backoffMultiplier: inPkg(OPENAI_NODE, 'client.js', '1201-1203', 'const numRetries = maxRetries - retriesRemaining; … const sleepSeconds = Math.min(initialRetryDelay * Math.pow(2, numRetries), maxRetryDelay);'),
+      maxBackoffMs: inPkg(OPENAI_NODE, 'client.js', 1200, 'const maxRetryDelay = 8.0;'),
+      jitter: inPkg(OPENAI_NODE, 'client.js', '1205-1206', 'const jitter = 1 - Math.random() * 0.25; return sleepSeconds * jitter * 1000;'),
+      jitterLow: inPkg(OPENAI_NODE, 'client.js', 1205, 'const jitter = 1 - Math.random() * 0.25;: 0.75 + 0.25·d with d = 1 − random, the same distribution'),
+      jitterHigh: inPkg(OPENAI_NODE, 'client.js', 1205, 'const jitter = 1 - Math.random() * 0.25;: at most 1'),
+      clientTimeoutMs: SEED_TIMEOUT('the SDK’s own is 10 minutes (client.js line 1824: OpenAI.DEFAULT_TIMEOUT = 600000;)'),
+      deadlineMs: SEED_DEADLINE('the SDK sets no overall deadline'),
+      idempotencyKey: inPkg(OPENAI_NODE, 'client.js', 1398, "if (this.idempotencyHeader && method !== 'get') { (the OpenAI client sets no idempotencyHeader: no key is sent)"),
+      retryOn: inPkg(OPENAI_NODE, 'client.js', '888-900', 'const isTimeout = (0, errors_1.isAbortError)(response) || … if (retriesRemaining && !hasStreamingBody && …) { … return this.retryRequest(…); (statuses: line 1136, 429; line 1139, >= 500)'),
+      retryWritesWithoutKey: inPkg(OPENAI_NODE, 'client.js', '890-892', 'if (retriesRemaining && !hasStreamingBody && … (any method, POST too)'),
+      honourRetryAfter: inPkg(OPENAI_NODE, 'client.js', '1154-1161', "const retryAfterHeader = responseHeaders?.get('retry-after'); if (retryAfterHeader && timeoutMillis === undefined) { const timeoutSeconds = parseFloat(retryAfterHeader); …"),
+      retryOnStatuses: inPkg(OPENAI_NODE, 'client.js', '1130-1134', 'if (response.status === 408) return true; … if (response.status === 409) return true;'),
+      retryAfterMaxMs: inPkg(OPENAI_NODE, 'client.js', '1166-1171', 'if (timeoutMillis === undefined || !Number.isFinite(timeoutMillis) || timeoutMillis < 0 || timeoutMillis > 60 * 1000) { … timeoutMillis = this.calculateDefaultRetryTimeoutMillis(…); (above 60 s, the backoff)'),
+    },
+    cannot: [
+      'x-should-retry (a server hint that overrides the decision) and retry-after-ms (milliseconds, read before Retry-After); a request whose body is a stream is never retried (hasStreamingBody, line 891).',
+      'A Retry-After date in the past falls back to the backoff (timeoutMillis < 0); here it waits 0. Dates are measured against the local clock; here against the response’s Date.',
+      'The jitter is 1 − 0.25·r there, 0.75 + 0.25·d here: the same distribution.',
+    ],
+    opening: { attempts: 2, charges: 2, outcome: 'success', why: 'the timeout is retried on a POST too, and no idempotency key is sent, so the second attempt charges again' },
+  }),
+  preset({
+    id: 'anthropic-node',
+    group: 'AI SDKs',
+    name: 'Anthropic Node SDK (@anthropic-ai/sdk 1.17.0: Retry-After with no cap)',
+    short: 'the Anthropic Node SDK',
+    library: '@anthropic-ai/sdk (npm), the Anthropic Node SDK',
+    versions: '@anthropic-ai/sdk 1.17.0 (read in its npm tarball on 2026-12-04, the newest that day; earlier versions not read)',
+    inputs: { maxRetries: 2, baseBackoffMs: 500, backoffMultiplier: 2, maxBackoffMs: 8000, jitter: 'proportional', jitterLow: 0.75, jitterHigh: 1, clientTimeoutMs: 3000, deadlineMs: 10000, idempotencyKey: false, retryOn: ['timeout', '429', '5xx'], retryWritesWithoutKey: true, honourRetryAfter: true, retryOnStatuses: [408, 409] },
+    pins: {
+      maxRetries: inPkg(ANTHROPIC_NODE, 'client.js', 170, "this.maxRetries = (0, values_1.validatePositiveInteger)('maxRetries', options.maxRetries ?? 2);"),
+      baseBackoffMs: inPkg(ANTHROPIC_NODE, 'client.js', 958, 'const initialRetryDelay = 0.5;'),
+      backoffMultiplier: inPkg(ANTHROPIC_NODE, 'client.js', 962, 'const sleepSeconds = Math.min(initialRetryDelay * Math.pow(2, numRetries), maxRetryDelay);'),
+      maxBackoffMs: inPkg(ANTHROPIC_NODE, 'client.js', 959, 'const maxRetryDelay = 8.0;'),
+      jitter: inPkg(ANTHROPIC_NODE, 'client.js', 964, 'const jitter = 1 - Math.random() * 0.25;'),
+      jitterLow: inPkg(ANTHROPIC_NODE, 'client.js', 964, 'const jitter = 1 - Math.random() * 0.25;: 0.75 + 0.25·d with d = 1 − random'),
+      jitterHigh: inPkg(ANTHROPIC_NODE, 'client.js', 964, 'const jitter = 1 - Math.random() * 0.25;: at most 1'),
+      clientTimeoutMs: SEED_TIMEOUT('the SDK’s own is 10 minutes (client.js line 1094: BaseAnthropic.DEFAULT_TIMEOUT = 600000;), longer for large non-streaming requests'),
+      deadlineMs: SEED_DEADLINE('the SDK sets no overall deadline'),
+      idempotencyKey: NONE('the client sends no idempotency header (no file of the package names one)'),
+      retryOn: inPkg(ANTHROPIC_NODE, 'client.js', '683-691', 'if (retriesRemaining) { … return this.retryRequest(options, retriesRemaining, …); (a failed or timed-out connection; statuses: line 919, 429; line 922, >= 500)'),
+      retryWritesWithoutKey: inPkg(ANTHROPIC_NODE, 'client.js', 683, 'if (retriesRemaining) { (any method, POST too)'),
+      honourRetryAfter: inPkg(ANTHROPIC_NODE, 'client.js', '936-945', "const retryAfterHeader = responseHeaders?.get('retry-after'); if (retryAfterHeader && !timeoutMillis) { const timeoutSeconds = parseFloat(retryAfterHeader); …"),
+      retryOnStatuses: inPkg(ANTHROPIC_NODE, 'client.js', '913-917', 'if (response.status === 408) return true; … if (response.status === 409) return true;'),
+      retryAfterMaxMs: inPkg(ANTHROPIC_NODE, 'client.js', 950, 'if (timeoutMillis === undefined || !(timeoutMillis > 0 && timeoutMillis <= 2 ** 31 - 1)) { (no cap below 2^31 − 1 ms, 24.8 days: longer than the engine’s largest time, 1 day)'),
+    },
+    cannot: [
+      'x-should-retry and retry-after-ms (milliseconds, read before Retry-After); a 401 retried once after refreshing a cached token.',
+      'A Retry-After of 0, or a date now or past, falls back to the backoff (timeoutMillis > 0); here it waits 0. Dates are measured against the local clock.',
+      'The jitter is 1 − 0.25·r there, 0.75 + 0.25·d here: the same distribution.',
+    ],
+    opening: { attempts: 2, charges: 2, outcome: 'success', why: 'the timeout is retried on a POST too, and no idempotency key is sent, so the second attempt charges again' },
   }),
 
   // ---- .NET and Java ----
@@ -709,10 +829,10 @@ export const SOURCES = [
   preset({
     id: 'google-api-core',
     group: 'Go, proxies and Google',
-    name: 'Google API core Retry() defaults (python-api-core)',
+    name: 'Google API core Retry() defaults (google-api-core v2.29.0)',
     short: 'Google API core’s Retry()',
     library: 'googleapis/python-api-core',
-    versions: 'google-api-core v2.29.0 (read there)',
+    versions: 'google-api-core v2.29.0 (read there, in googleapis/python-api-core; the package has since moved into googleapis/google-cloud-python, too large to fetch here on 2026-12-04: later releases not read)',
     inputs: { maxRetries: 100, baseBackoffMs: 1000, backoffMultiplier: 2, maxBackoffMs: 60000, jitter: 'full', clientTimeoutMs: 3000, deadlineMs: 120000, idempotencyKey: false, retryOn: ['429'], retryWritesWithoutKey: true, honourRetryAfter: false, retryOnStatuses: [500, 503] },
     pins: {
       maxRetries: { ...at(API_CORE, 'google/api_core/retry/retry_unary.py', '137-139', 'timeout = kwargs.get("deadline", timeout) … deadline = time.monotonic() + timeout if timeout is not None else None (no attempt limit: only the timeout ends it)'), approximated: 'no attempt limit: 100 retries here, the engine’s largest; the 120 s timeout ends a run first' },
@@ -739,10 +859,10 @@ export const SOURCES = [
   preset({
     id: 'urllib3',
     group: 'Python HTTP',
-    name: 'urllib3 Retry.DEFAULT (the pool default, Retry(3))',
+    name: 'urllib3 2.7.0 Retry.DEFAULT (the pool default, Retry(3))',
     short: 'urllib3’s default Retry',
     library: 'urllib3/urllib3',
-    versions: 'urllib3 2.7.0 (read there)',
+    versions: 'urllib3 2.7.0 (read there, the newest tag reachable here on 2026-12-04; later releases not read)',
     inputs: { maxRetries: 3, baseBackoffMs: 0, backoffMultiplier: 2, maxBackoffMs: 120000, jitter: 'none', clientTimeoutMs: 3000, deadlineMs: 10000, idempotencyKey: false, retryOn: ['timeout'], retryWritesWithoutKey: false, honourRetryAfter: true, firstRetryImmediate: true, retryAfterStatuses: [413, 429, 503] },
     pins: {
       maxRetries: at(URLLIB3, 'src/urllib3/util/retry.py', 557, 'Retry.DEFAULT = Retry(3)'),
@@ -792,10 +912,10 @@ export const SOURCES = [
   preset({
     id: 'stripe-current',
     group: 'Stripe',
-    name: 'Stripe: stripe-python ≥ 15.3.1 (module-level API), stripe-node ≥ 22.3.1',
-    short: 'Stripe’s current python and node clients',
+    name: 'Stripe: stripe-python 15.3.1 (module-level API), stripe-node 22.3.1–23.2.0',
+    short: 'Stripe’s python 15.3.1 and node 22.3.1–23.2.0 clients',
     library: 'stripe/stripe-python, stripe/stripe-node',
-    versions: 'stripe-python ≥ 15.3.1 (read at v15.3.1), stripe-node ≥ 22.3.1 (read at v22.3.1 and v22.5.0)',
+    versions: 'stripe-python 15.3.1 (read at v15.3.1, the newest release read; later ones not read), stripe-node 22.3.1–23.2.0 (read at v22.3.1 and v22.5.0 in its repository, and at 22.6.0 and 23.2.0, the newest on 2026-12-04, in their npm tarballs)',
     inputs: { maxRetries: 2, baseBackoffMs: 500, backoffMultiplier: 2, maxBackoffMs: 5000, jitter: 'equal', clientTimeoutMs: 3000, deadlineMs: 10000, idempotencyKey: true, retryOn: ['timeout', '5xx'], retryWritesWithoutKey: true, honourRetryAfter: false, minBackoffMs: 500, retryOnStatuses: [409] },
     pins: {
       maxRetries: { ...at(STRIPE_PY, 'stripe/__init__.py', 38, 'max_network_retries: int = 2'), also: [at(STRIPE_NODE, 'src/platform/PlatformFunctions.ts', '84-86', 'getDefaultMaxNetworkRetries(): number { return 2; }')] },
@@ -806,13 +926,13 @@ export const SOURCES = [
       minBackoffMs: { ...at(STRIPE_PY, 'stripe/_http_client.py', 177, 'sleep_seconds = max(HTTPClient.INITIAL_DELAY, sleep_seconds)'), also: [at(STRIPE_NODE_2231, 'src/RequestSender.ts', 323, 'sleepSeconds = Math.max(initialNetworkRetryDelay, sleepSeconds);')] },
       clientTimeoutMs: SEED_TIMEOUT('Stripe’s own is 80 s (stripe/_http_client.py line 512; stripe-node DEFAULT_TIMEOUT = 80000, src/stripe.core.ts line 925 at v22.5.0)'),
       deadlineMs: SEED_DEADLINE('none by default'),
-      idempotencyKey: { ...at(STRIPE_PY, 'stripe/_api_requestor.py', '571-573', '# IKs should be set for all POST requests and v2 delete requests if method == "post" or (api_mode == "V2" and method == "delete"): headers.setdefault("Idempotency-Key", _generate_idempotency_key())'), also: [at(STRIPE_NODE, 'src/RequestSender.ts', 357, "if (method === 'POST' && maxRetries > 0) {")] },
+      idempotencyKey: { ...at(STRIPE_PY, 'stripe/_api_requestor.py', '571-573', '# IKs should be set for all POST requests and v2 delete requests if method == "post" or (api_mode == "V2" and method == "delete"): headers.setdefault("Idempotency-Key", _generate_idempotency_key())'), also: [inPkg(STRIPE_NODE_NPM, 'cjs/RequestSender.js', '279-286', "} else if (apiMode === 'v1') { // Key every POST, including when maxNetworkRetries is 0. … if (method === 'POST') { return genKey(); }"), inPkg(STRIPE_NODE_NPM_2260, 'cjs/RequestSender.js', '250-256', "else if (apiMode === 'v1') { // Key every POST, including when maxNetworkRetries is 0. … if (method === 'POST') { (the first release with it)"), at(STRIPE_NODE, 'src/RequestSender.ts', 357, "if (method === 'POST' && maxRetries > 0) { (22.3.1–22.5.x)")] },
       retryOn: at(STRIPE_PY, 'stripe/_http_client.py', '159-160', 'if status_code >= 500: return True (no response: the connection error’s should_retry, set for a timeout, line 652)'),
       retryWritesWithoutKey: at(STRIPE_PY, 'stripe/_http_client.py', 117, '_should_retry looks at no method'),
       honourRetryAfter: { ...at(STRIPE_PY, 'stripe/_http_client.py', '164-179', '_sleep_time_seconds(self, num_retries) takes no response: Retry-After is no longer read (removed in v15.3.1)'), also: [at(STRIPE_NODE_2231, 'src/RequestSender.ts', 306, '_getSleepTimeInMS(numRetries: number): number { (no retryAfter since v22.3.1; v22.3.0 line 309: _getSleepTimeInMS(numRetries: number, retryAfter?: number))')] },
       retryOnStatuses: { ...at(STRIPE_PY, 'stripe/_http_client.py', '151-152', 'if status_code == 409: return True'), also: [at(STRIPE_NODE_2231, 'src/RequestSender.ts', 290, 'if (res.getStatusCode() === 409) {')] },
     },
-    cannot: ['Stripe-Should-Retry (a server hint that overrides the decision); stripe-node’s extra retry of a connection closed on the first attempt; stripe-node sends a key on a POST only when retries are on (they are by default).'],
+    cannot: ['Stripe-Should-Retry (a server hint that overrides the decision); stripe-node’s extra retry of a connection closed on the first attempt, made even with maxNetworkRetries: 0 (cjs/RequestSender.js lines 193-199 at 23.2.0). stripe-node 22.3.1–22.5.x sends a key on a POST only when retries are on (they are by default); from 22.6.0 it keys every v1 POST, maxNetworkRetries: 0 too.'],
     opening: { attempts: 2, charges: 1, replays: 1, outcome: 'success', why: 'the retry carries the same idempotency key, so Stripe replays charge #1 instead of charging again' },
   }),
   preset({
@@ -933,21 +1053,90 @@ export const SOURCES = [
     cannot: ['A 429 retried only with the code lock_timeout; Stripe-Should-Retry; retries stopped by a cancelled context.'],
     opening: { attempts: 2, charges: 1, replays: 1, outcome: 'success', why: 'the timeout is retried with the same idempotency key, so Stripe replays charge #1' },
   }),
+  // ---- Node HTTP clients ----
+  preset({
+    id: 'got',
+    group: 'Node HTTP clients',
+    name: 'got 16 defaults (2 retries, no POST)',
+    short: 'got’s defaults',
+    library: 'got (npm)',
+    versions: 'got 16.2.0 (read in its npm tarball on 2026-12-04, the newest that day; earlier versions not read)',
+    inputs: { maxRetries: 2, baseBackoffMs: 1000, backoffMultiplier: 2, maxBackoffMs: null, jitter: 'none', clientTimeoutMs: 3000, deadlineMs: 10000, idempotencyKey: false, retryOn: ['timeout'], retryWritesWithoutKey: false, honourRetryAfter: true, retryOnStatuses: [408, 429, 500, 502, 503, 504, 521, 522, 524], retryAfterStatuses: [413], retryAfterMaxMs: 3000, retryAfterOverMax: 'stop' },
+    pins: {
+      maxRetries: inPkg(GOT, `${GOT_CORE}/options.js`, 350, 'limit: 2,'),
+      baseBackoffMs: inPkg(GOT, `${GOT_CORE}/calculate-retry-delay.js`, 26, 'return Math.max(1, Math.min(((2 ** (attemptCount - 1)) * 1000), retryOptions.backoffLimit) + noise);'),
+      backoffMultiplier: inPkg(GOT, `${GOT_CORE}/calculate-retry-delay.js`, 26, '(2 ** (attemptCount - 1)) * 1000'),
+      maxBackoffMs: inPkg(GOT, `${GOT_CORE}/options.js`, 384, 'backoffLimit: Infinity,'),
+      jitter: { ...inPkg(GOT, `${GOT_CORE}/calculate-retry-delay.js`, 24, 'const noise = Math.random() * retryOptions.noise; (noise: 100, options.js line 385)'), approximated: 'got adds U[0, 100) ms to each wait; the engine has no additive jitter, so each wait here is the formula’s alone: 0–100 ms shorter than got’s, 50 ms on average' },
+      clientTimeoutMs: SEED_TIMEOUT('set as got’s timeout.request, per attempt; got sets none by default (options.js line 307: request: undefined,)'),
+      deadlineMs: SEED_DEADLINE('got sets no overall deadline'),
+      idempotencyKey: NONE('got sends no key'),
+      retryOn: inPkg(GOT, `${GOT_CORE}/options.js`, '372-373', "errorCodes: [ 'ETIMEDOUT', (got’s TimeoutError has code = 'ETIMEDOUT', timed-out.js line 6)"),
+      retryWritesWithoutKey: inPkg(GOT, `${GOT_CORE}/options.js`, '351-359', "methods: [ 'GET', 'PUT', 'HEAD', 'DELETE', 'OPTIONS', 'TRACE', 'QUERY', ], (no POST: calculate-retry-delay.js line 11, if (!hasMethod || …) return 0)"),
+      honourRetryAfter: { ...inPkg(GOT, `${GOT_CORE}/calculate-retry-delay.js`, '15-18', 'if (retryAfter !== undefined) { … return retryAfter > computedValue ? 0 : Math.max(1, retryAfter);'), approximated: 'a Retry-After of 0, or a date now or past, waits 1 ms there (Math.max(1, retryAfter)), 0 here' },
+      retryOnStatuses: inPkg(GOT, `${GOT_CORE}/options.js`, '360-371', 'statusCodes: [ 408, 413, 429, 500, 502, 503, 504, 521, 522, 524, ], (413 only with a Retry-After: calculate-retry-delay.js lines 20-21)'),
+      retryAfterStatuses: inPkg(GOT, `${GOT_CORE}/calculate-retry-delay.js`, '20-21', 'if (error.response.statusCode === 413) { return 0; (reached only when no Retry-After came, line 15)'),
+      retryAfterMode: NONE('“replace”: a Retry-After honoured is the wait (calculate-retry-delay.js line 18)'),
+      retryAfterMaxMs: { ...inPkg(GOT, `${GOT_CORE}/index.js`, 379, 'computedValue: retryOptions.maxRetryAfter ?? options.timeout.request ?? Infinity,'), page: 'the seed’s 3 s as timeout.request, so 3 s: maxRetryAfter is undefined by default (options.js line 382)' },
+      retryAfterOverMax: inPkg(GOT, `${GOT_CORE}/calculate-retry-delay.js`, 18, 'return retryAfter > computedValue ? 0 : Math.max(1, retryAfter); (0: no retry)'),
+    },
+    cannot: [
+      'The other error codes got retries (ECONNRESET, ECONNREFUSED, EPIPE, ENOTFOUND…, options.js lines 372-381) on its methods; the engine’s only network failure is the timeout.',
+      'An HTTP-date Retry-After is measured against the local clock; here against the response’s Date.',
+    ],
+    opening: { attempts: 1, charges: 1, outcome: 'unknown', why: 'got retries no POST, so the timed-out charge is not retried and its outcome stays unknown' },
+  }),
+  preset({
+    id: 'axios-retry',
+    group: 'Node HTTP clients',
+    name: 'axios-retry 4.5 defaults (3 retries, no delay, timeouts not retried)',
+    short: 'axios-retry’s defaults',
+    library: 'axios-retry (npm)',
+    versions: 'axios-retry 4.5.0 (read in its npm tarball on 2026-12-04, the newest that day; earlier versions not read; axios itself not read)',
+    inputs: { maxRetries: 3, baseBackoffMs: 0, backoffMultiplier: 1, maxBackoffMs: null, jitter: 'none', clientTimeoutMs: 3000, deadlineMs: 3000, idempotencyKey: false, retryOn: ['429', '5xx'], retryWritesWithoutKey: false, honourRetryAfter: true },
+    pins: {
+      maxRetries: inPkg(AXIOS_RETRY, 'dist/cjs/index.js', 103, 'retries: 3,'),
+      baseBackoffMs: inPkg(AXIOS_RETRY, 'dist/cjs/index.js', '80-81', 'function noDelay(_retryNumber = 0, error = undefined) { return Math.max(0, retryAfter(error)); (retryDelay: noDelay, line 105)'),
+      backoffMultiplier: inPkg(AXIOS_RETRY, 'dist/cjs/index.js', 105, 'retryDelay: noDelay, (no growth: every wait is 0 without a Retry-After)'),
+      maxBackoffMs: NONE('no backoff, so no cap'),
+      jitter: NONE('no backoff, so no jitter'),
+      clientTimeoutMs: SEED_TIMEOUT('set as axios’s timeout; axios’s own default was not read here'),
+      deadlineMs: { ...inPkg(AXIOS_RETRY, 'dist/cjs/index.js', '163-169', 'if (!shouldResetTimeout && config.timeout && currentState.lastRequestTime) { const lastRequestDuration = Date.now() - currentState.lastRequestTime; const timeout = config.timeout - lastRequestDuration - delay; if (timeout <= 0) { return Promise.reject(error); } config.timeout = timeout;'), page: 'axios’s timeout, the seed’s 3 s: with shouldResetTimeout: false (line 106) each retry gets what is left of it after the attempts and waits before, and none is sent when nothing is left, so the 3 s span every attempt' },
+      idempotencyKey: NONE('axios-retry sends no key'),
+      retryOn: inPkg(AXIOS_RETRY, 'dist/cjs/index.js', '36-41', "function isRetryableError(error) { return (error.code !== 'ECONNABORTED' && (!error.response || error.response.status === 429 || (error.response.status >= 500 && error.response.status <= 599))); } (ECONNABORTED: axios’s timeout, not retried: line 26, // Prevents retrying timed out & cancelled requests)"),
+      retryWritesWithoutKey: inPkg(AXIOS_RETRY, 'dist/cjs/index.js', '34-35', "const SAFE_HTTP_METHODS = ['get', 'head', 'options']; const IDEMPOTENT_HTTP_METHODS = SAFE_HTTP_METHODS.concat(['put', 'delete']); (a 5xx or 429 retried only on these, line 58)"),
+      honourRetryAfter: inPkg(AXIOS_RETRY, 'dist/cjs/index.js', 81, 'return Math.max(0, retryAfter(error)); (the Retry-After, in seconds or as a date, is the wait: lines 65-78)'),
+    },
+    cannot: [
+      'A network error (no response, a code other than ECONNABORTED or ERR_CANCELED: a reset, a refused connection) is retried on any method, POST too (isNetworkError, lines 18-32); the engine’s only network failure is the timeout, which axios-retry does not retry.',
+      'An HTTP-date Retry-After is measured against the local clock; here against the response’s Date.',
+    ],
+    opening: { attempts: 1, charges: 1, outcome: 'unknown', why: 'axios’s timeout (ECONNABORTED) is never retried, on any method, so the charge’s outcome stays unknown' },
+  }),
 ];
 
 // The releases a preset's pins were read at, once each, in the order the pins name them.
 export function releasesOf(preset) {
   const seen = new Map();
   const add = (pin) => {
-    if (!pin || !pin.repo) return;
-    const key = `${pin.repo} ${pin.commit}`;
-    if (!seen.has(key)) seen.set(key, { repo: pin.repo, tag: pin.tag, commit: pin.commit });
+    if (!pin) return;
+    if (pin.repo) {
+      const key = `${pin.repo} ${pin.commit}`;
+      if (!seen.has(key)) seen.set(key, { repo: pin.repo, tag: pin.tag, commit: pin.commit });
+    } else if (pin.package) {
+      const key = `${pin.package}@${pin.version}`;
+      if (!seen.has(key)) seen.set(key, { package: pin.package, version: pin.version, integrity: pin.integrity });
+    }
     for (const also of pin.also || []) add(also);
   };
   for (const name of POLICY_FIELDS) add(preset.pins[name]);
   for (const g of preset.gates) add(g.pin);
   return [...seen.values()];
 }
+
+// A release as the page lists it: a commit in 12 hex digits (GitHub resolves it; the pins keep
+// all 40), a package's tarball integrity in full.
+export const releaseOnPage = (r) => (r.commit ? { ...r, commit: r.commit.slice(0, 12) } : r);
 
 // The unit of each of a gate's parameters: the fleet table's (engine.fleetSchema().fleet, the
 // `gates` row's members, FLEET §5) where the parameter is one of its gate's members, else the
@@ -976,8 +1165,7 @@ export function compact(preset, fleetSchema) {
     id: preset.id, group: preset.group, name: preset.name, short: preset.short, library: preset.library,
     versions: preset.versions, inputs: preset.inputs, opening: preset.opening, cannot: preset.cannot,
     unverified: preset.unverified, unverifiedValues: picked('unverified'), kept: picked('page'),
-    // A release's commit in 12 hex digits on the page (GitHub resolves it); the pins keep all 40.
-    approximated: picked('approximated'), releases: releasesOf(preset).map((r) => ({ ...r, commit: r.commit.slice(0, 12) })),
+    approximated: picked('approximated'), releases: releasesOf(preset).map(releaseOnPage),
     gates: preset.gates.map((g) => ({ gate: g.gate, params: g.params, units: gateUnits(g, fleetSchema), note: g.note })),
   };
 }

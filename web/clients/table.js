@@ -26,6 +26,9 @@ export function pinText(pin) {
     const line = pin.line === '?' ? 'line not pinned' : `${pin.line.includes('-') ? 'lines' : 'line'} ${pin.line}`;
     parts.push(`${pin.repo} ${pin.tag} (${short(pin.commit)}) ${code(pin.file)} ${line}: ${code(pin.quote)}`);
   }
+  if (pin.package) {
+    parts.push(`${pin.package} ${pin.version} (npm tarball, ${pin.integrity.slice(0, 15)}…) ${code(pin.file)} ${pin.line.includes('-') ? 'lines' : 'line'} ${pin.line}: ${code(pin.quote)}`);
+  }
   for (const also of pin.also || []) parts.push(`also ${pinText(also)}`);
   if (pin.approximated) parts.push(`**approximated**: ${pin.approximated}`);
   return parts.join('; ');
@@ -72,4 +75,45 @@ export function presetsTable() {
 export function presetsModuleBlock(fleetSchema) {
   const items = SOURCES.map((p) => `  ${JSON.stringify(compact(p, fleetSchema))},`);
   return [GENERATED_BEGIN, 'export const PRESETS = [', ...items, '];', GENERATED_END].join('\n');
+}
+
+// --- staleness (scripts/clients-table --outdated) ------------------------------------------------
+
+// The Node packages some presets read in a GitHub repository rather than a tarball: the
+// repository and the package it publishes (its tags are the versions, with a leading v).
+export const NODE_REPOS = { 'stripe/stripe-node': 'stripe' };
+
+// Numeric x.y.z order: -1, 0, 1 (never the strings' order: 16.10.0 is after 16.2.0).
+export function compareVersions(a, b) {
+  const pa = a.split('.').map(Number);
+  const pb = b.split('.').map(Number);
+  for (let i = 0; i < 3; i++) if ((pa[i] || 0) !== (pb[i] || 0)) return (pa[i] || 0) < (pb[i] || 0) ? -1 : 1;
+  return 0;
+}
+
+// For each preset, the newest version of each Node package its pins read: [{ id, package, version }].
+export function nodeVersionsRead(sources = SOURCES) {
+  const rows = [];
+  for (const preset of sources) {
+    const newest = new Map();
+    const add = (pin) => {
+      if (!pin) return;
+      let name = null;
+      let version = null;
+      if (pin.package) [name, version] = [pin.package, pin.version];
+      else if (pin.repo && NODE_REPOS[pin.repo] && /^v\d+\.\d+\.\d+$/.test(pin.tag)) [name, version] = [NODE_REPOS[pin.repo], pin.tag.slice(1)];
+      if (name && (!newest.has(name) || compareVersions(newest.get(name), version) < 0)) newest.set(name, version);
+      for (const also of pin.also || []) add(also);
+    };
+    for (const f of Object.keys(preset.inputs)) add(preset.pins[f]);
+    for (const g of preset.gates) add(g.pin);
+    for (const [name, version] of newest) rows.push({ id: preset.id, package: name, version });
+  }
+  return rows;
+}
+
+// The rows read at a version older than the package's newest (`newest`: package → version).
+export function outdatedRows(read, newest) {
+  return read.filter((r) => newest[r.package] && compareVersions(r.version, newest[r.package]) < 0)
+    .map((r) => ({ ...r, newest: newest[r.package] }));
 }

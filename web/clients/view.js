@@ -153,8 +153,10 @@ export function presetCardView(id, { preset, opening, current, changed = [], noT
       h('p', null, `${expectedFigures(preset.opening)}: ${preset.opening.why}.`)) : null,
     preset ? h('div', { class: 'cl-sources' },
       h('p', { class: 'cl-heading' }, 'Read at'),
-      h('ul', null, preset.releases.map((r, k) => h('li', null,
-        h('a', { href: releaseHref(r), id: id(`source-${k}`), rel: 'noopener noreferrer' }, `${r.repo} ${r.tag}`), ` (commit ${r.commit.slice(0, 8)})`))),
+      h('ul', null, preset.releases.map((r, k) => (r.package
+        ? h('li', { id: id(`source-${k}`) }, `${r.package} ${r.version}`, ` (npm tarball, ${r.integrity.slice(0, 15)}…)`)
+        : h('li', null,
+          h('a', { href: releaseHref(r), id: id(`source-${k}`), rel: 'noopener noreferrer' }, `${r.repo} ${r.tag}`), ` (commit ${r.commit.slice(0, 8)})`)))),
       h('p', { class: 'cl-docs' }, 'Every value was read at these releases, file and line.'))
       : h('p', { class: 'cl-docs' }, 'The opening run’s own policy, not a real client’s: the same fixture every preset is run against.'),
     preset ? h('div', { class: 'cl-kept' },

@@ -16,7 +16,7 @@ function clientGate(id, gate, { label, cannot = [] }) {
   const p = fromClient(id);
   const g = p && p.gates.find((x) => x.gate === gate);
   if (!p || !g || !g.params) return null;
-  const releases = p.releases.map((r) => `${r.repo} ${r.tag || r.commit}`).join('; ');
+  const releases = p.releases.map((r) => (r.package ? `${r.package} ${r.version}` : `${r.repo} ${r.tag || r.commit}`)).join('; ');
   return {
     id: `client:${id}`,
     label,
@@ -29,8 +29,8 @@ function clientGate(id, gate, { label, cannot = [] }) {
 // The presets, in the order the page lists them.
 export function fleetPresets() {
   const list = [
-    clientGate('aws-botocore-standard', 'quota', { label: 'AWS SDK standard mode (botocore)' }),
-    clientGate('aws-botocore-2026', 'quota', { label: 'AWS SDK standard mode with the 2026 costs (botocore)' }),
+    clientGate('aws-botocore-standard', 'quota', { label: 'AWS SDK standard mode before 2026 (botocore ≤ 1.43)' }),
+    clientGate('aws-botocore-2026', 'quota', { label: 'AWS SDK 2026 retries, the default from botocore 1.44 (read at 1.43.67)' }),
     clientGate('grpc-go-169', 'throttle', { label: 'gRPC retry throttling (A6’s example)' }),
     {
       id: 'budget:finagle',

@@ -47,4 +47,7 @@
 // out-of-memory code in both engine files (about +0.1 KB).
 // All merged (session 7), with issue 30's cost bound in the fleet engine file (+2.7 KB) and the
 // core's escaping of messages in both engine files: 273.0 KB measured on a fresh clone.
-export const SCROLLED_CEILING_BYTES = 273.1 * 1024;
+// Issue 38's client presets (five more, the labels by version range and date) are in two
+// scrolled bundles, the sections' and the fleet section's (its presets read the client lab's):
+// +3.25 KB each gzipped (34,005 → 37,256 and 39,554 → 42,804 bytes at gzip -9), 279.4 KB measured.
+export const SCROLLED_CEILING_BYTES = 279.5 * 1024;

@@ -15,7 +15,7 @@ import { loadEngineInNode } from '../../browser/lib/engine.js';
 import { DIST } from '../../browser/lib/dist.js';
 import { createRequire } from 'node:module';
 import { GENERATED_BEGIN, GENERATED_END, GROUPS, NO_TIMEOUT_MS, POLICY_FIELDS, PRESETS, SEED_ID, groupSection, policyOf, presetById, presetInputs } from '../../../web/clients/presets.js';
-import { SOURCES, compact, releasesOf } from '../../../web/clients/sources.js';
+import { SOURCES, compact, releaseOnPage, releasesOf } from '../../../web/clients/sources.js';
 import { BEGIN, END, presetsModuleBlock, presetsTable } from '../../../web/clients/table.js';
 import { describePolicy, expectedFigures, gateParams, presetCardView } from '../../../web/clients/view.js';
 import { findAll, textOf } from '../../../web/dom.js';
@@ -111,7 +111,7 @@ describe('every preset is pinned', () => {
   test('each value names its library, release tag, commit, file, line and text — or says the page set it, or that it is unverified', () => {
     const check = (where, pin) => {
       assert.ok(pin, `${where}: a pin`);
-      const kinds = ['page', 'none', 'unverified', 'repo'].filter((k) => pin[k]);
+      const kinds = ['page', 'none', 'unverified', 'repo', 'package'].filter((k) => pin[k]);
       assert.ok(kinds.length >= 1, `${where}: says where it comes from`);
       if (pin.repo) {
         assert.match(pin.commit, /^[0-9a-f]{40}$/, `${where}: a full commit`);
@@ -120,6 +120,14 @@ describe('every preset is pinned', () => {
         assert.equal(pin.href, `https://github.com/${pin.repo}/blob/${pin.commit}/${pin.file}#L${pin.line.replace('-', '-L')}`);
         // A copy that is not a release, or a line not pinned, is only ever unverified.
         if (/no tag/.test(pin.tag) || pin.line === '?') assert.ok(pin.unverified, `${where}: a copy without a tag is marked unverified`);
+      }
+      if (pin.package) {
+        // A package's tarball as npm fetches it: name, version, integrity, file, line, text; no link.
+        assert.match(pin.version, /^\d+\.\d+\.\d+$/, `${where}: a version`);
+        assert.match(pin.integrity, /^sha512-[A-Za-z0-9+/]{86}==$/, `${where}: the tarball's integrity`);
+        assert.ok(pin.file && pin.quote, `${where}: file and text`);
+        assert.match(pin.line, /^\d+(-\d+)?$/, `${where}: a line`);
+        assert.equal(pin.href, undefined, `${where}: no link to a repository it was not read in`);
       }
       for (const [k, also] of (pin.also || []).entries()) check(`${where} also ${k}`, also);
     };
@@ -158,10 +166,10 @@ describe('every preset is pinned', () => {
     // The others, grpc-core among them (read at v1.51.1 in Debian's source package), were read
     // at a release: no pin of theirs is a copy without a tag, and none is unverified.
     for (const preset of SOURCES.filter((q) => q.id !== 'envoy')) {
-      for (const r of releasesOf(preset)) assert.doesNotMatch(r.tag, /no tag/, `${preset.id}: ${r.repo}`);
+      for (const r of releasesOf(preset)) assert.doesNotMatch(r.tag || r.version, /no tag/, `${preset.id}: ${r.repo || r.package}`);
       assert.deepEqual(p(preset.id).unverifiedValues, {}, `${preset.id}: no unverified value`);
       assert.deepEqual(p(preset.id).unverified, [], `${preset.id}: nothing unverified`);
-      assert.deepEqual(p(preset.id).releases, releasesOf(preset).map((r) => ({ ...r, commit: r.commit.slice(0, 12) })), `${preset.id}: the card lists the releases its pins name`);
+      assert.deepEqual(p(preset.id).releases, releasesOf(preset).map(releaseOnPage), `${preset.id}: the card lists the releases its pins name`);
     }
   });
 
@@ -245,7 +253,7 @@ describe('every preset is pinned', () => {
     const order = (...ids) => ids.map((id) => PRESETS.findIndex((q) => q.id === id));
     for (const ids of [['grpc-go-169', 'grpc-java-171', 'grpc-go-168'], ['openai-python', 'openai-python-251'],
       ['stripe-current', 'stripe-retry-after'], ['stripe-go-821', 'stripe-go-81'],
-      ['aws-botocore-2026', 'aws-botocore-standard', 'aws-botocore-legacy']]) {
+      ['aws-botocore-2026', 'aws-botocore-standard', 'aws-botocore-legacy'], ['aws-js-v3', 'aws-botocore-standard', 'aws-sdk-go-v2']]) {
       const at = order(...ids);
       assert.deepEqual([...at].sort((a, b) => a - b), at, ids.join(' before '));
     }
@@ -271,10 +279,19 @@ describe('the opening run under each preset gives the charges its card states', 
     'aws-botocore-standard': { attempts: 2, charges: 2, outcome: 'success' },
     'aws-botocore-legacy': { attempts: 2, charges: 2, outcome: 'success' },
     'aws-sdk-go-v2': { attempts: 2, charges: 2, outcome: 'success' },
+    // @smithy/core 3.41.1: the TimeoutError is transient, retried after floor(d × min(50, 20 s)) < 50 ms; no key.
+    'aws-js-v3': { attempts: 2, charges: 2, outcome: 'success' },
     // Retried after 375–500 ms on the POST too; no key is sent.
     'openai-python': { attempts: 2, charges: 2, outcome: 'success' },
     'openai-python-251': { attempts: 2, charges: 2, outcome: 'success' },
     'anthropic-python': { attempts: 2, charges: 2, outcome: 'success' },
+    // The Node SDKs: the timed-out connection is retried after 500 × (0.75 … 1) ms, on the POST too; no key.
+    'openai-node': { attempts: 2, charges: 2, outcome: 'success' },
+    'anthropic-node': { attempts: 2, charges: 2, outcome: 'success' },
+    // got retries no POST (its methods: GET, PUT, HEAD, DELETE, OPTIONS, TRACE, QUERY).
+    got: { attempts: 1, charges: 1, outcome: 'unknown', elapsedMs: 3000 },
+    // axios-retry never retries axios's timeout (ECONNABORTED), on any method.
+    'axios-retry': { attempts: 1, charges: 1, outcome: 'unknown', elapsedMs: 3000 },
     // TimeoutRejectedException retried after < 2 s; no key.
     'dotnet-standard': { attempts: 2, charges: 2, outcome: 'success' },
     polly: { attempts: 1, charges: 1, outcome: 'unknown', elapsedMs: 3000 },
@@ -347,7 +364,7 @@ describe('issue 16’s corrections, each failing on issue 9’s presets', () => 
 
   test('item 3: stripe-python’s module-level API makes 2 retries (since v11.0.0); StripeClient(…) none', () => {
     assert.equal(p('stripe-current').inputs.maxRetries, 2);
-    assert.match(p('stripe-current').name, /stripe-python ≥ 15\.3\.1 \(module-level API\)/);
+    assert.match(p('stripe-current').name, /stripe-python 15\.3\.1 \(module-level API\)/);
     assert.equal(p('stripe-retry-after').inputs.maxRetries, 2);
     assert.match(p('stripe-retry-after').name, /stripe-python 11\.0–15\.3\.0/);
     assert.equal(p('stripe-client').inputs.maxRetries, 0);
@@ -580,4 +597,114 @@ test('loading a preset keeps the server’s behaviour and the fixture, and repla
   // From a proportional-jitter preset back to one without: no stray jitterLow/High.
   const fromGo = compute(presetInputs({}, p('grpc-go-169').inputs)).inputs;
   assert.equal(compute(presetInputs(fromGo, p('polly').inputs)).inputs.jitterLow, undefined);
+});
+
+// Issue 38: the labels by version range and date, and the clients read in their npm tarballs.
+// Every figure below is worked from the quoted source lines, not from the engine.
+describe('issue 38: AWS’s 2026 default, Stripe’s keys, the Node clients', () => {
+  const script = (id, entries, extra = {}) => compute({ ...p(id).inputs, operation: 'read', deadlineMs: null, scenario: 'script', script: entries, ...extra });
+
+  test('item 1: every AWS preset names its version range; the current defaults come first, the old ones say ≤ 1.43', () => {
+    const aws = PRESETS.filter((q) => q.group === 'AWS SDKs').map((q) => q.id);
+    assert.deepEqual(aws.slice(0, 2), ['aws-botocore-2026', 'aws-js-v3'], 'the 2026 retries, the default now, first');
+    assert.match(p('aws-botocore-2026').name, /default from 1\.44\.0/);
+    assert.match(p('aws-botocore-2026').versions, /1\.44\.0 itself not read/);
+    for (const id of ['aws-botocore-standard', 'aws-botocore-legacy']) {
+      assert.match(p(id).name, /≤ 1\.43/, id);
+      assert.doesNotMatch(p(id).name, /\(the default without/, `${id}: no unqualified “default”`);
+    }
+    assert.match(p('aws-js-v3').name, /default from 3\.1166\.0/);
+    // @smithy/core 3.40.0 made the 2026 rules unconditional (static v2026 = true); 3.39.0 read an env switch.
+    const js = SOURCES.find((q) => q.id === 'aws-js-v3');
+    assert.deepEqual(js.pins.baseBackoffMs.also.map((a) => `${a.package}@${a.version}`), ['@smithy/core@3.40.0', '@smithy/core@3.39.0']);
+    assert.match(js.pins.baseBackoffMs.also[1].quote, /SMITHY_NEW_RETRIES_2026/);
+  });
+
+  test('item 2: aws-sdk-go-v2 says it is v1.16.0 (2022) and that v1.48.0 was not read', () => {
+    assert.match(p('aws-sdk-go-v2').name, /v1\.16\.0 \(2022\)/);
+    assert.match(p('aws-sdk-go-v2').versions, /default from v1\.48\.0, not read at a release/);
+  });
+
+  test('item 3: stripe-node keys every v1 POST from 22.6.0, maxNetworkRetries: 0 too', () => {
+    const stripe = p('stripe-current');
+    assert.match(stripe.cannot.join(' '), /from 22\.6\.0 it keys every v1 POST, maxNetworkRetries: 0 too/);
+    const key = SOURCES.find((q) => q.id === 'stripe-current').pins.idempotencyKey;
+    assert.deepEqual(key.also.slice(0, 2).map((a) => `${a.package}@${a.version}`), ['stripe@23.2.0', 'stripe@22.6.0']);
+    assert.match(stripe.versions, /22\.6\.0 and 23\.2\.0/);
+  });
+
+  test('item 4: the labels that were open-ended say where and when they were read', () => {
+    for (const id of ['openai-python', 'anthropic-python', 'google-api-core', 'urllib3', 'stripe-current', 'aws-js-v3', 'openai-node', 'anthropic-node', 'got', 'axios-retry']) {
+      assert.match(p(id).versions, /2026-12-04/, id);
+      assert.doesNotMatch(p(id).name, /≥|current/, `${id}: no open-ended name`);
+    }
+  });
+
+  test('item 5: grpc-java 1.71–1.79’s jitter is cited at v1.71.0 and v1.79.0 only', () => {
+    const java = SOURCES.find((q) => q.id === 'grpc-java-171');
+    const tags = releasesOf(java).filter((r) => r.repo === 'grpc/grpc-java').map((r) => r.tag);
+    assert.deepEqual(tags.filter((t) => t === 'v1.80.0'), []);
+    for (const f of ['jitter', 'jitterLow', 'jitterHigh']) assert.ok(['v1.71.0', 'v1.79.0'].includes(java.pins[f].tag), f);
+    // 0.8·U + 0.4: U = 0 → 0.4, U = 1 → 1.2, on the ceilings 100, 200, 400.
+    assert.deepEqual(waits(p('grpc-java-171'), [0, 1, 0.5]), [40, 240, 320]);
+  });
+
+  test('AWS JS v3: d × min(50 × 2^i, 20 s); 429 and 500/502/503/504 retried, 501 not; no header honoured', () => {
+    assert.deepEqual(waits(p('aws-js-v3'), [0.5, 0.5]), [25, 50]);
+    assert.deepEqual(waits(p('aws-js-v3'), [1, 1]), [50, 100]);
+    for (const [status, expected] of Object.entries({ 429: true, 500: true, 502: true, 503: true, 504: true, 501: false, 505: false, 400: false, 409: false })) {
+      assert.equal(retries(p('aws-js-v3'), { status: Number(status) }), expected, `retries ${status}: ${expected}`);
+    }
+    // The clamp max(t, min(hint, t + 5 s)) is not the engine's: the preset ignores the header and says so.
+    assert.equal(script('aws-js-v3', [{ status: 503, retryAfter: '2' }, { status: 200 }], { draws: [1] }).attempts[0].waitAfterMs, 50);
+    assert.match(p('aws-js-v3').cannot.join(' '), /max\(t, min\(hint, t \+ 5,000 ms\)\)/);
+  });
+
+  test('the Node AI SDKs: the Python schedule; OpenAI takes Retry-After up to 60 s, Anthropic with no cap', () => {
+    for (const id of ['openai-node', 'anthropic-node']) {
+      // min(500 × 2^(n−1), 8000) × (0.75 + 0.25 d): d = 0, 1 → 375, 1000.
+      assert.deepEqual(waits(p(id), [0, 1]), [375, 1000], id);
+      for (const [status, expected] of Object.entries({ 408: true, 409: true, 429: true, 500: true, 529: true, 400: false, 404: false })) {
+        assert.equal(retries(p(id), { status: Number(status) }), expected, `${id} retries ${status}`);
+      }
+    }
+    const wait = (id, header) => script(id, [{ status: 429, retryAfter: header }, { status: 200 }], { draws: [1] }).attempts[0].waitAfterMs;
+    assert.equal(wait('openai-node', '60'), 60000);
+    assert.equal(wait('openai-node', '61'), 500, 'above 60 s: min(500, 8000) × 1');
+    assert.equal(wait('anthropic-node', '61'), 61000);
+    assert.equal(wait('anthropic-node', '3600'), 3600000);
+  });
+
+  test('got: 1 s × 2^(n−1) with no cap, no POST, its statuses, 413 only with Retry-After, none above timeout.request', () => {
+    assert.deepEqual(waits(p('got'), []), [1000, 2000], 'limit 2; the 0–100 ms noise is not drawn (approximated)');
+    for (const [status, expected] of Object.entries({ 408: true, 429: true, 500: true, 502: true, 503: true, 504: true, 521: true, 522: true, 524: true, 501: false, 505: false, 413: false, 400: false })) {
+      assert.equal(retries(p('got'), { status: Number(status) }), expected, `retries ${status}: ${expected}`);
+    }
+    // 413 with a Retry-After: retried after it; the header replaces the backoff.
+    const r413 = script('got', [{ status: 413, retryAfter: '2' }, { status: 200 }]);
+    assert.deepEqual([r413.metrics.attempts, r413.attempts[0].waitAfterMs], [2, 2000]);
+    // maxRetryAfter ?? timeout.request: 3 s; 3 is honoured, 4 refuses the retry.
+    assert.equal(script('got', [{ status: 503, retryAfter: '3' }, { status: 200 }]).attempts[0].waitAfterMs, 3000);
+    const refused = script('got', [{ status: 503, retryAfter: '4' }, { status: 200 }]);
+    assert.deepEqual([refused.metrics.attempts, refused.metrics.stopReason], [1, 'not-retryable']);
+    // A POST that failed with a 503 is not retried either.
+    assert.equal(compute({ ...p('got').inputs, scenario: 'outage-503-twice' }).metrics.attempts, 1);
+    // A read that timed out is (ETIMEDOUT): 1 s later.
+    const read = compute({ ...p('got').inputs, operation: 'read' });
+    assert.deepEqual([read.metrics.attempts, read.attempts[1].startMs], [2, 4000]);
+  });
+
+  test('axios-retry: 3 retries at once, 429 and 5xx on reads only, timeouts never, Retry-After waited', () => {
+    assert.deepEqual(waits(p('axios-retry'), []), [0, 0, 0]);
+    for (const [status, expected] of Object.entries({ 429: true, 500: true, 501: true, 503: true, 599: true, 408: false, 409: false, 400: false })) {
+      assert.equal(retries(p('axios-retry'), { status: Number(status) }), expected, `retries ${status}: ${expected}`);
+    }
+    assert.equal(compute({ ...p('axios-retry').inputs, scenario: 'outage-503-twice' }).metrics.attempts, 1, 'no POST');
+    assert.equal(compute({ ...p('axios-retry').inputs, operation: 'read' }).metrics.attempts, 1, 'a timed-out read is not retried');
+    assert.equal(script('axios-retry', [{ status: 503, retryAfter: '2' }, { status: 200 }]).attempts[0].waitAfterMs, 2000);
+    // axios's 3 s timeout spans the attempts (shouldResetTimeout: false): 503 at 200 ms, again at
+    // 400, 600, 800 with no waits; with Retry-After 2 twice, attempt 3 would start at 4,400 > 3,000.
+    const spent = compute({ ...p('axios-retry').inputs, operation: 'read', scenario: 'script', script: [{ status: 503, retryAfter: '2' }] });
+    assert.deepEqual([spent.metrics.attempts, spent.attempts[1].startMs], [2, 2200]);
+  });
 });
