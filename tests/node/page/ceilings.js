@@ -47,4 +47,6 @@
 // out-of-memory code in both engine files (about +0.1 KB).
 // All merged (session 7), with issue 30's cost bound in the fleet engine file (+2.7 KB) and the
 // core's escaping of messages in both engine files: 273.0 KB measured on a fresh clone.
-export const SCROLLED_CEILING_BYTES = 273.1 * 1024;
+// Issue 38's gate rules: the fleet engine file +1,144 bytes, the fleet section +0.9 KB, the
+// engine file +60 bytes (page-size.test.js says what): 275.3 KB measured.
+export const SCROLLED_CEILING_BYTES = 275.4 * 1024;
