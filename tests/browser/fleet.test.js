@@ -116,6 +116,31 @@ describe('the fleet section', () => {
     assert.match(await verdictText(page), recoveredWords(25));
   }));
 
+  test('a gate rule the engine adds is a control of its own (docs/engine.md §7.1): the throttle counting retryable failures, in the echo and the link', pageTest(env, {}, async ({ page }) => {
+    await page.evaluate(() => window.retryLabFleetSection.load());
+    await fleetSettled(page);
+    const settle = async () => {
+      await page.evaluate(() => new Promise((r) => setTimeout(r, 50)));
+      await page.evaluate(() => window.retryLabFleet.settled());
+    };
+    await page.check('[data-gate-on="throttle"]');
+    await settle();
+    assert.equal(await page.inputValue('#fl-g-throttle-countFailures'), 'all');
+    assert.equal(await page.locator('label[for="fl-g-throttle-countFailures"]').textContent(), 'which failures take a token');
+    assert.equal((await shownTotals(page)).request.gates.throttle.countFailures, undefined, 'at its default it is not echoed');
+    // With "timeout" retried too, counting retryable failures is the same run (every class is retryable).
+    const all = await shownTotals(page);
+    await page.selectOption('#fl-g-throttle-countFailures', 'retryable');
+    await settle();
+    const retryable = await shownTotals(page);
+    assert.equal(retryable.request.gates.throttle.countFailures, 'retryable');
+    assert.deepEqual(retryable.totals, all.totals);
+    assert.match(await page.evaluate(() => window.retryLabFleet.link()), /gates\.throttle\.countFailures=retryable/);
+    // The bucket's two rule choices and the quota's refund are there too, each with its names.
+    assert.deepEqual(await page.locator('#fl-g-bucket-allowWhen option').allTextContents(), ['more-than-cost', 'at-least-cost']);
+    assert.deepEqual(await page.locator('#fl-g-quota-refund option').allTextContents(), ['cost-or-increment', 'cost-and-increment']);
+  }));
+
   test('a real client’s defence as a preset: gRPC throttling recovers at 27 s, the AWS quota per client does not', pageTest(env, {}, async ({ page }) => {
     await page.evaluate(() => window.retryLabFleetSection.load());
     await fleetSettled(page);
