@@ -48,5 +48,6 @@
 // All merged (session 7), with issue 30's cost bound in the fleet engine file (+2.7 KB) and the
 // core's escaping of messages in both engine files: 273.0 KB measured on a fresh clone.
 // Issue 38's gate rules: the fleet engine file +1,144 bytes, the fleet section +0.9 KB, the
-// engine file +60 bytes (page-size.test.js says what): 275.3 KB measured.
-export const SCROLLED_CEILING_BYTES = 275.4 * 1024;
+// engine file +60 bytes (page-size.test.js says what): 275.3 KB measured; 275.5 KB with the
+// post’s bucket drawn in the Brooker reproduction (+237 bytes).
+export const SCROLLED_CEILING_BYTES = 275.6 * 1024;

@@ -110,7 +110,9 @@ const LATER = [
   // 41.2 KB with issue 38's gate rules: two fleet presets (aws-sdk-go-v2's quota, the bucket as
   // Brooker's post writes it, with its quotation), the gRPC and Go presets' notes on the rules, and
   // the gates' controls made from the table's rows (model.js gateFields): 42,147 bytes measured, +0.9 KB.
-  { what: 'the fleet section', files: ['retrylab-fleet-section.js', 'retrylab-fleet-section.css'], ceiling: 41.2 * 1024, scrolled: true },
+  // 41.5 KB with the bucket as the post writes it drawn beside his simulator's in the Brooker 2022
+  // reproduction (brooker.js, its words and table rows): 42,384 bytes measured, +237.
+  { what: 'the fleet section', files: ['retrylab-fleet-section.js', 'retrylab-fleet-section.css'], ceiling: 41.5 * 1024, scrolled: true },
   // Issue 32: the stability maps (web/fleet/stability.js, map.js: two maps, seeds, the closed-form
   // lines of closed.js, the files) and the literature's presets (literature.js), loaded by the
   // fleet section when its map nears the screen: 16.1 KB measured.
