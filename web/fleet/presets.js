@@ -31,7 +31,7 @@ export function fleetPresets() {
   const list = [
     clientGate('aws-botocore-standard', 'quota', { label: 'AWS SDK standard mode (botocore)' }),
     clientGate('aws-botocore-2026', 'quota', { label: 'AWS SDK standard mode with the 2026 costs (botocore)' }),
-    clientGate('aws-sdk-go-v2', 'quota', { label: 'AWS SDK standard mode (aws-sdk-go-v2: a retried success gives back the cost and the increment)' }),
+    clientGate('aws-sdk-go-v2', 'quota', { label: 'AWS SDK standard mode, aws-sdk-go-v2 (read at v1.16.0): a retried success gives back the cost and the increment' }),
     clientGate('grpc-go-169', 'throttle', { label: 'gRPC retry throttling (A6’s example)' }),
     {
       id: 'bucket:brooker-post',
