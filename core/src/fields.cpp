@@ -180,7 +180,7 @@ public:
                 } else if (f.required || !defaultsApply) {
                     fail(path, "missing", "is missing.");
                     ok = false;
-                } else if (f.defaultValue.kind != Literal::Kind::None && !sparse) {
+                } else if (f.defaultValue.kind != Literal::Kind::None && !sparse && !f.sparseMember) {
                     out.set(f.name, defaultValueOf(f));
                 }
                 continue;
@@ -190,7 +190,8 @@ public:
                 ok = false;
                 continue;
             }
-            if (sparse && f.defaultValue.kind != Literal::Kind::None && f.defaultValue.matches(member)) continue;
+            if ((sparse || f.sparseMember) && f.defaultValue.kind != Literal::Kind::None && f.defaultValue.matches(member))
+                continue;
             out.set(f.name, std::move(member));
         }
         return ok;
@@ -493,6 +494,7 @@ RETRYLAB_COLD Value rowToValue(const Field& f) {
     }
     if (!f.onlyWhen.field.empty()) v.set("onlyWhen", presenceValue(f.onlyWhen));
     if (!f.requiredWhen.field.empty()) v.set("requiredWhen", presenceValue(f.requiredWhen));
+    if (f.sparseMember) v.set("sparse", Value::boolean(true));
     return v;
 }
 

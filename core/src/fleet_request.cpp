@@ -33,6 +33,35 @@ Field scope() {
         {"fleet", static_cast<int>(GateScope::Fleet), "one shared by all clients"},
     }).defaults("client");
 }
+// docs/engine.md §7.1's rule choices: echoed only when given and not the default (FLEET.md's
+// rule), so that every request without them echoes exactly as before.
+Field refund() {
+    return Field::choice("refund", "gates", "what a request that succeeds gives back", {
+        {"cost-or-increment", static_cast<int>(QuotaRefund::CostOrIncrement),
+         "its last cost, or successIncrement if it paid none (FLEET.md; botocore, the JavaScript SDK)"},
+        {"cost-and-increment", static_cast<int>(QuotaRefund::CostAndIncrement),
+         "its last cost and then successIncrement (aws-sdk-go-v2)"},
+    }).defaults("cost-or-increment").echoSparse();
+}
+Field depositOn() {
+    return Field::choice("depositOn", "gates", "what adds the deposit", {
+        {"first-attempt", static_cast<int>(BucketDeposit::FirstAttempt), "each first attempt sent (FLEET.md; Brooker's simulator)"},
+        {"success", static_cast<int>(BucketDeposit::Success), "each request that succeeds (Brooker's 2022 post)"},
+    }).defaults("first-attempt").echoSparse();
+}
+Field allowWhen() {
+    return Field::choice("allowWhen", "gates", "how many tokens a retry needs", {
+        {"more-than-cost", static_cast<int>(BucketAllow::MoreThanCost), "more than cost (FLEET.md; Brooker's simulator)"},
+        {"at-least-cost", static_cast<int>(BucketAllow::AtLeastCost), "at least cost: a whole token (Brooker's 2022 post)"},
+    }).defaults("more-than-cost").echoSparse();
+}
+Field countFailures() {
+    return Field::choice("countFailures", "gates", "which failures take a token", {
+        {"all", static_cast<int>(ThrottleCount::All), "every failure, a timeout included (FLEET.md)"},
+        {"retryable", static_cast<int>(ThrottleCount::Retryable), "only a failure whose class is in policy.retryOn (gRPC A6)"},
+    }).defaults("all").echoSparse();
+}
+
 Field gate(const char* name, const char* description, std::vector<Field> members) {
     members.insert(members.begin(), scope());
     return Field::object(name, "gates", description, std::move(members)).orNull().defaults(Literal::null());
@@ -167,16 +196,20 @@ FieldTable makeFleet(bool occ) {
                 amount("capacity", "gates", "tokens", "the quota when full, its start", 500),
                 amount("retryCost", "gates", "tokens", "a retry after a 5xx costs this", 5),
                 amount("timeoutCost", "gates", "tokens", "a retry after a timeout costs this", 10),
-                amount("successIncrement", "gates", "tokens", "a success that paid nothing adds this", 1),
+                amount("successIncrement", "gates", "tokens", "a success that paid nothing adds this (and one that paid: refund)", 1),
+                refund(),
             }),
             gate("bucket", "Brooker's adaptive retry token bucket", {
                 amount("capacity", "gates", "tokens", "the bucket when full, its start", 5),
-                amount("deposit", "gates", "tokens", "each first attempt sent adds this", 0.1),
-                amount("cost", "gates", "tokens", "a retry needs more than this, and takes it", 1),
+                amount("deposit", "gates", "tokens", "each first attempt sent (or each success: depositOn) adds this", 0.1),
+                amount("cost", "gates", "tokens", "a retry needs more than this (or at least this: allowWhen), and takes it", 1),
+                depositOn(),
+                allowWhen(),
             }),
             gate("throttle", "gRPC's retry throttling", {
                 Field::number("maxTokens", "gates", "tokens", "the start and the most tokens").range(1, 1000).defaults(10),
                 Field::number("tokenRatio", "gates", "tokens", "each success adds this").range(0.001, 1).defaults(0.1),
+                countFailures(),
             }),
             gate("budget", "a retry budget (Finagle, Linkerd)", {
                 Field::number("percent", "gates", "%", "retries allowed per hundred first attempts").range(0, 100).defaults(20),
@@ -224,6 +257,12 @@ E choiceAt(const Field& row, const Value& object) {
 GateScope scopeAt(const Value& gate) {
     static const Field row = scope();
     return choiceAt<GateScope>(row, gate);
+}
+// A sparse member (absent from the normalized value at its default) as its engine number.
+template <class E>
+E sparseChoiceAt(const Field& row, const Value& gate) {
+    const Value* v = gate.find(row.name);
+    return static_cast<E>(v ? row.valueOf(v->asString()) : row.valueOf(row.defaultValue.text));
 }
 
 const Field& member(const Field& object, const char* name) { return *object.member(name); }
@@ -287,13 +326,22 @@ FleetRequest typed(const FieldTable& table, const Value& v) {
     }
     r.policy.honourRetryAfter = p.find("honourRetryAfter")->asBool();
     const Value& g = *v.find("gates");
-    if (const Value& q = *g.find("quota"); !q.isNull())
+    if (const Value& q = *g.find("quota"); !q.isNull()) {
+        static const Field row = refund();
         r.gates.quota = QuotaGate{scopeAt(q), numberAt(q, "capacity"), numberAt(q, "retryCost"),
-                                  numberAt(q, "timeoutCost"), numberAt(q, "successIncrement")};
-    if (const Value& b = *g.find("bucket"); !b.isNull())
-        r.gates.bucket = BucketGate{scopeAt(b), numberAt(b, "capacity"), numberAt(b, "deposit"), numberAt(b, "cost")};
-    if (const Value& th = *g.find("throttle"); !th.isNull())
-        r.gates.throttle = ThrottleGate{scopeAt(th), numberAt(th, "maxTokens"), numberAt(th, "tokenRatio")};
+                                  numberAt(q, "timeoutCost"), numberAt(q, "successIncrement"),
+                                  sparseChoiceAt<QuotaRefund>(row, q)};
+    }
+    if (const Value& b = *g.find("bucket"); !b.isNull()) {
+        static const Field deposit = depositOn(), allow = allowWhen();
+        r.gates.bucket = BucketGate{scopeAt(b), numberAt(b, "capacity"), numberAt(b, "deposit"), numberAt(b, "cost"),
+                                    sparseChoiceAt<BucketDeposit>(deposit, b), sparseChoiceAt<BucketAllow>(allow, b)};
+    }
+    if (const Value& th = *g.find("throttle"); !th.isNull()) {
+        static const Field row = countFailures();
+        r.gates.throttle = ThrottleGate{scopeAt(th), numberAt(th, "maxTokens"), numberAt(th, "tokenRatio"),
+                                        sparseChoiceAt<ThrottleCount>(row, th)};
+    }
     if (const Value& b = *g.find("budget"); !b.isNull())
         r.gates.budget = BudgetGate{scopeAt(b), numberAt(b, "percent"), numberAt(b, "minPerSecond"), numberAt(b, "ttlMs")};
     if (const Value& b = *g.find("breaker"); !b.isNull())

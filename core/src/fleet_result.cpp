@@ -14,6 +14,14 @@ Value orNull(const std::optional<double>& x) { return x ? Value::number(*x) : Va
 Value str(const char* s) { return Value::string(s); }
 
 const char* scopeName(GateScope s) { return s == GateScope::Fleet ? "fleet" : "client"; }
+// A gate's rule choice (docs/engine.md §7.1), named by its row and echoed as the row says: only
+// when it is not the default (Field::sparseMember).
+void sparseChoice(Value& gate, const char* gateName, const char* name, int value) {
+    const Field& row = *fleetFields().field("gates").member(gateName)->member(name);
+    const char* chosen = row.nameOf(value);
+    if (row.sparseMember && row.defaultValue.text == chosen) return;
+    gate.set(name, Value::string(chosen));
+}
 const char* jitterName(Jitter j) {
     switch (j) {
         case Jitter::None: return "none";
@@ -115,6 +123,7 @@ Value fleetRequestToValue(const FleetRequest& r) {
         q.set("retryCost", num(r.gates.quota->retryCost));
         q.set("timeoutCost", num(r.gates.quota->timeoutCost));
         q.set("successIncrement", num(r.gates.quota->successIncrement));
+        sparseChoice(q, "quota", "refund", static_cast<int>(r.gates.quota->refund));
         g.set("quota", std::move(q));
     } else {
         g.set("quota", Value::null());
@@ -125,6 +134,8 @@ Value fleetRequestToValue(const FleetRequest& r) {
         b.set("capacity", num(r.gates.bucket->capacity));
         b.set("deposit", num(r.gates.bucket->deposit));
         b.set("cost", num(r.gates.bucket->cost));
+        sparseChoice(b, "bucket", "depositOn", static_cast<int>(r.gates.bucket->depositOn));
+        sparseChoice(b, "bucket", "allowWhen", static_cast<int>(r.gates.bucket->allowWhen));
         g.set("bucket", std::move(b));
     } else {
         g.set("bucket", Value::null());
@@ -134,6 +145,7 @@ Value fleetRequestToValue(const FleetRequest& r) {
         t.set("scope", str(scopeName(r.gates.throttle->scope)));
         t.set("maxTokens", num(r.gates.throttle->maxTokens));
         t.set("tokenRatio", num(r.gates.throttle->tokenRatio));
+        sparseChoice(t, "throttle", "countFailures", static_cast<int>(r.gates.throttle->countFailures));
         g.set("throttle", std::move(t));
     } else {
         g.set("throttle", Value::null());

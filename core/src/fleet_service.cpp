@@ -481,10 +481,7 @@ private:
         if (n == 1) {
             ++result_.totals.firstAttempts;
             ++b.firstAttempts;
-            if (r_.gates.bucket) {
-                Owner& o = owner(r_.gates.bucket->scope, sent.client);
-                o.bucket = std::min(r_.gates.bucket->capacity, o.bucket + r_.gates.bucket->deposit);
-            }
+            if (r_.gates.bucket && r_.gates.bucket->depositOn == BucketDeposit::FirstAttempt) deposit(sent.client);
             if (r_.gates.budget) owner(r_.gates.budget->scope, sent.client).budgetFirsts.push(t);
         } else {
             ++result_.totals.retries;
@@ -619,13 +616,25 @@ private:
         fail(id, n, true, t, false);
     }
 
+    // The bucket's deposit (FLEET.md §5), never above its capacity: at each first attempt sent,
+    // or with depositOn "success" at each request's success (docs/engine.md §7.1).
+    void deposit(std::uint32_t client) {
+        Owner& o = owner(r_.gates.bucket->scope, client);
+        o.bucket = std::min(r_.gates.bucket->capacity, o.bucket + r_.gates.bucket->deposit);
+    }
+
     void succeed(std::uint32_t id, double t) {
         const Request& q = requests_[id];
         if (r_.gates.quota) {
-            Owner& o = owner(r_.gates.quota->scope, q.client);
-            const double back = (q.flags & PaidCost) ? q.lastCost : r_.gates.quota->successIncrement;
-            o.quota = std::min(r_.gates.quota->capacity, o.quota + back);
+            const QuotaGate& g = *r_.gates.quota;
+            Owner& o = owner(g.scope, q.client);
+            // The last cost, or the increment if it paid none; aws-sdk-go-v2's rule (§7.1) adds
+            // the increment after the cost too.
+            double level = o.quota + ((q.flags & PaidCost) ? q.lastCost : g.successIncrement);
+            if ((q.flags & PaidCost) && g.refund == QuotaRefund::CostAndIncrement) level = level + g.successIncrement;
+            o.quota = std::min(g.capacity, level);
         }
+        if (r_.gates.bucket && r_.gates.bucket->depositOn == BucketDeposit::Success) deposit(q.client);
         if (r_.gates.throttle) {
             Owner& o = owner(r_.gates.throttle->scope, q.client);
             o.throttle = std::min(r_.gates.throttle->maxTokens, o.throttle + r_.gates.throttle->tokenRatio);
@@ -637,7 +646,10 @@ private:
     void fail(std::uint32_t id, int n, bool timedOut, double t, bool retryAfter) {
         Request& q = requests_[id];
         const FleetPolicy& p = r_.policy;
-        if (r_.gates.throttle) {
+        // Every failure takes a token, or with countFailures "retryable" only one of a class rule 1
+        // retries (gRPC A6; docs/engine.md §7.1), before the retry decision.
+        if (r_.gates.throttle &&
+            (r_.gates.throttle->countFailures == ThrottleCount::All || (timedOut ? p.retryTimeout : p.retry5xx))) {
             Owner& o = owner(r_.gates.throttle->scope, q.client);
             o.throttle = std::max(0.0, o.throttle - 1);
         }
@@ -662,8 +674,12 @@ private:
             quotaCost = timedOut ? g.quota->timeoutCost : g.quota->retryCost;
             if (owner(g.quota->scope, q.client).quota < quotaCost) return end(id, EndReason::GateQuota, t);
         }
-        if (g.bucket && !(owner(g.bucket->scope, q.client).bucket > g.bucket->cost))
-            return end(id, EndReason::GateBucket, t);
+        if (g.bucket) {
+            const double tokens = owner(g.bucket->scope, q.client).bucket;
+            const bool allowed = g.bucket->allowWhen == BucketAllow::AtLeastCost ? tokens >= g.bucket->cost
+                                                                                  : tokens > g.bucket->cost;
+            if (!allowed) return end(id, EndReason::GateBucket, t);
+        }
         if (g.throttle && !(owner(g.throttle->scope, q.client).throttle > g.throttle->maxTokens / 2))
             return end(id, EndReason::GateThrottle, t);
         if (g.budget) {

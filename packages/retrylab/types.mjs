@@ -26,6 +26,7 @@ function doc(row, indent) {
   if ('default' in row) parts.push(`Default: ${JSON.stringify(row.default)}.`);
   if (row.onlyWhen) parts.push(`Only with ${row.onlyWhen.field}: ${JSON.stringify(row.onlyWhen.value)}.`);
   if (row.requiredWhen) parts.push(`Required when ${row.requiredWhen.field} is ${JSON.stringify(row.requiredWhen.value)}.`);
+  if (row.sparse) parts.push('Echoed only when given and not the default.');
   const text = parts.filter(Boolean).join(' ').replace(/\*\//g, '* /');
   return `${indent}/** ${text} */\n`;
 }
@@ -52,14 +53,15 @@ function typeOf(row, mode, indent) {
 }
 
 // Is a member optional? In an input, unless the table requires it; in an echo, when it may be
-// left out: a field whose onlyWhen rule does not hold, one without a default (script), and any
+// left out: a field whose onlyWhen rule does not hold, one without a default (script), a sparse
+// member (echoed only when not its default: the fleet gates' rule choices), and any
 // member of a list's object items ('entry': a script entry echoes only what differs);
 // 'echo-all' is a variant's members in an echo, every one there.
 function optional(row, mode) {
   if (mode === 'input') return !row.required;
   if (mode === 'echo-all') return false; // a variant's members, in an echo: all there
   if (mode === 'entry') return true;
-  return Boolean(row.onlyWhen) || !('default' in row);
+  return Boolean(row.onlyWhen) || Boolean(row.sparse) || !('default' in row);
 }
 
 function objectType(members, mode, indent, extra = '') {
@@ -380,6 +382,8 @@ export interface SchemaRow {
   variants?: Array<{ name: string; description: string; members: SchemaRow[] }>;
   onlyWhen?: { field: string; value: unknown };
   requiredWhen?: { field: string; value: unknown };
+  /** Echoed only when given and not the default (docs/engine.md §4). */
+  sparse?: true;
 }
 
 export interface Schema {

@@ -116,6 +116,32 @@ describe('the fleet section', () => {
     assert.match(await verdictText(page), recoveredWords(25));
   }));
 
+  test('a gate rule the engine adds is a control of its own (docs/engine.md §7.1): the throttle counting retryable failures, in the echo and the link', pageTest(env, {}, async ({ page }) => {
+    await page.evaluate(() => window.retryLabFleetSection.load());
+    await fleetSettled(page);
+    const settle = async () => {
+      await page.evaluate(() => new Promise((r) => setTimeout(r, 50)));
+      await page.evaluate(() => window.retryLabFleet.settled());
+    };
+    await page.check('[data-gate-on="throttle"]');
+    await settle();
+    assert.equal(await page.inputValue('#fl-g-throttle-countFailures'), 'all');
+    assert.equal(await page.locator('label[for="fl-g-throttle-countFailures"]').textContent(), 'which failures take a token');
+    assert.equal((await shownTotals(page)).request.gates.throttle.countFailures, undefined, 'at its default it is not echoed');
+    // With "timeout" retried too, counting retryable failures is the same run (every class is retryable).
+    const all = await shownTotals(page);
+    await page.selectOption('#fl-g-throttle-countFailures', 'retryable');
+    await settle();
+    const retryable = await shownTotals(page);
+    assert.equal(retryable.request.gates.throttle.countFailures, 'retryable');
+    assert.deepEqual(retryable.totals, all.totals);
+    assert.match(await page.evaluate(() => window.retryLabFleet.link()), /gates\.throttle\.countFailures=retryable/);
+    // The bucket's two rule choices and the quota's refund are there too, each with its names.
+    assert.deepEqual(await page.locator('#fl-g-bucket-allowWhen option').allTextContents(), ['more-than-cost', 'at-least-cost']);
+    assert.deepEqual(await page.locator('#fl-g-quota-refund option').allTextContents(), ['cost-or-increment', 'cost-and-increment']);
+    await page.locator('#fl-gates').screenshot({ path: await artifactPath('fleet-gate-rules.png') });
+  }));
+
   test('a real client’s defence as a preset: gRPC throttling recovers at 27 s, the AWS quota per client does not', pageTest(env, {}, async ({ page }) => {
     await page.evaluate(() => window.retryLabFleetSection.load());
     await fleetSettled(page);
@@ -223,7 +249,16 @@ describe('the fleet section', () => {
     }
     assert.ok(Math.abs(points['bucket:0.5'].successRate - 0.57) <= 0.02, `bucket: ${points['bucket:0.5'].successRate}`);
     assert.ok(Math.abs(points['bucket:0.5'].load - 1.14) <= 0.03, `bucket: ${points['bucket:0.5'].load}`);
-    assert.match(await page.locator('#fl-bk-status').textContent(), /^All 102 runs computed in/);
+    // The bucket as the post writes it (docs/engine.md §7.1), worked by hand per client at p = 0.5:
+    // 100 requests, 5 tokens at the start pay 5 retries (5 … 1 are each at least 1), each success
+    // adds 0.1 and about half a token is left at the end, so R = 4.5 + 0.1 S with S = 0.5 (100 + R):
+    // R = 10.0, load 1.10, success 55 % (his simulator's rule by the same count: R = 4 + 10 − 0.5,
+    // load 1.135, 57 %, the figure above). Fed by successes, it earns less as the server fails more.
+    assert.ok(Math.abs(points['post:0.5'].successRate - 0.55) <= 0.02, `the post's bucket: ${points['post:0.5'].successRate}`);
+    assert.ok(Math.abs(points['post:0.5'].load - 1.10) <= 0.03, `the post's bucket: ${points['post:0.5'].load}`);
+    for (const p of [0.3, 0.4, 0.5]) assert.ok(points[`post:${p}`].load < points[`bucket:${p}`].load, `p ${p}`);
+    assert.match(await page.locator('#fl-bk-status').textContent(), /^All 119 runs computed in/);
+    assert.match(await page.locator('#fl-bk-legend').textContent(), /token bucket as the post writes it/);
     await page.locator('.fl-repro >> nth=1').screenshot({ path: await artifactPath('fleet-brooker2022.png') });
   });
 

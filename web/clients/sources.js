@@ -190,9 +190,12 @@ const GRPC_CANNOT = [
   'gRPC retries nothing unless the service config sets a policy: this is A6’s example policy, not a default.',
 ];
 const GRPC_THROTTLE = {
-  gate: 'throttle', params: { maxTokens: 10, tokenRatio: 0.1 },
-  pin: at(A6, 'A6-client-retries.md', '404-405', '"maxTokens": 10, "tokenRatio": 0.1'),
-  note: 'A6’s example retryThrottling; gRPC throttles only when the service config sets it. The rule (line 187): “If token_count is less than or equal to the threshold, defined to be (maxTokens / 2), then RPCs will not be retried”.',
+  gate: 'throttle', params: { maxTokens: 10, tokenRatio: 0.1, countFailures: 'retryable' },
+  pin: {
+    ...at(A6, 'A6-client-retries.md', '404-405', '"maxTokens": 10, "tokenRatio": 0.1'),
+    also: [at(A6, 'A6-client-retries.md', 193, 'The only RPCs that are counted as failures for the throttling policy are RPCs that fail with a status code that qualifies as a retryable or non-fatal status code, or that receive a pushback response indicating not to retry.')],
+  },
+  note: 'A6’s example retryThrottling; gRPC throttles only when the service config sets it. The rule (line 187): “If token_count is less than or equal to the threshold, defined to be (maxTokens / 2), then RPCs will not be retried”. Only a failure with a retryable status takes a token (line 193): in the fleet, a failure whose class is in Retry on, so a timeout counts only while Retry on holds it; A6’s example policy retries UNAVAILABLE alone, so for A6 as written take “timeout” out of Retry on.',
 };
 const GRPC_OPENING = { attempts: 1, charges: 1, outcome: 'unknown', why: 'the response is lost and nothing ends the attempt before the 3 s call deadline, at which the call fails with DEADLINE_EXCEEDED; gRPC does not retry past its deadline' };
 
@@ -326,12 +329,13 @@ export const SOURCES = [
       pin: {
         ...GRPC_THROTTLE.pin,
         also: [
+          ...GRPC_THROTTLE.pin.also,
           at(GRPC_CORE_151, CORE_THROTTLE, '84-97', 'bool ServerRetryThrottleData::RecordFailure() { … // We decrement milli_tokens by 1000 (1 token) for each failure. … // Retries are allowed as long as the new value is above the threshold // (max_milli_tokens / 2). return new_value > throttle_data->max_milli_tokens_ / 2;'),
           at(GRPC_CORE_151, CORE_THROTTLE, '99-109', 'void ServerRetryThrottleData::RecordSuccess() { … // We increment milli_tokens by milli_token_ratio for each success.'),
           at(GRPC_CORE_151, CORE_RETRY, '1157-1171', '// Record the failure and check whether retries are throttled. // Note that it\'s important for this check to come after the status // code check above, since we should only record failures whose statuses // match the configured retryable status codes, … if (calld_->retry_throttle_data_ != nullptr && !calld_->retry_throttle_data_->RecordFailure()) {'),
         ],
       },
-      note: 'A6’s example retryThrottling; grpc-core throttles only when the service config sets it, one throttle per server name in a process (retry_filter.cc lines 208-211). FLEET §5’s throttle, but grpc-core takes a token only for a failure whose status is retryable (UNAVAILABLE here): a 500 (UNKNOWN) or a deadline costs none, where FLEET’s takes one for every failure.',
+      note: 'A6’s example retryThrottling; grpc-core throttles only when the service config sets it, one throttle per server name in a process (retry_filter.cc lines 208-211). grpc-core takes a token only for a failure whose status is retryable (UNAVAILABLE here): a 500 (UNKNOWN) or a deadline costs none. The fleet’s countFailures “retryable” takes one for a failure whose class is in Retry on: its 5xx class holds the 500 as well, and a timeout counts while Retry on holds it (take “timeout” out of Retry on for A6’s policy).',
     }],
     cannot: [
       'gRPC retries by status code, not by HTTP status: the engine’s answers are HTTP statuses, so the preset retries the four HTTP statuses grpc-core maps to UNAVAILABLE (429, 502, 503, 504) and not 500 (UNKNOWN); grpc-core reads the HTTP status only when no grpc-status came. A gRPC server’s own UNAVAILABLE is one of these.',
@@ -468,9 +472,15 @@ export const SOURCES = [
       retryOnStatuses: at(GO_V2, `${GO_V2_DIR}/standard.go`, '44-49', 'var DefaultRetryableHTTPStatusCodes = map[int]struct{}{ 500: {}, 502: {}, 503: {}, 504: {}, }'),
     },
     gates: [{
-      gate: 'quota', params: { capacity: 500, retryCost: 5, timeoutCost: 10, successIncrement: 1 },
-      pin: at(GO_V2, `${GO_V2_DIR}/standard.go`, '35-40', 'const ( DefaultRetryRateTokens uint = 500 DefaultRetryCost uint = 5 DefaultRetryTimeoutCost uint = 10 DefaultNoRetryIncrement uint = 1 )'),
-      note: 'The 2026 behaviour (the default from v1.48.0) was read only in an untagged test of the SDK’s main branch (058d9848, aws/retry/retry2026_test.go, behind AWS_NEW_RETRIES_2026): a retry costs 14, a throttling error 5 (after 1 s), the first delay is 50 ms, as in botocore 1.43.67; v1.48.0 itself not read.',
+      gate: 'quota', params: { capacity: 500, retryCost: 5, timeoutCost: 10, successIncrement: 1, refund: 'cost-and-increment' },
+      pin: {
+        ...at(GO_V2, `${GO_V2_DIR}/standard.go`, '35-40', 'const ( DefaultRetryRateTokens uint = 500 DefaultRetryCost uint = 5 DefaultRetryTimeoutCost uint = 10 DefaultNoRetryIncrement uint = 1 )'),
+        also: [
+          at(GO_V2, `${GO_V2_DIR}/standard.go`, '209-213', '// GetAttemptToken returns the token to be released after then attempt completes. // The release token will add NoRetryIncrement to the RateLimiter token pool if // the attempt was successful. … return s.GetInitialToken(), nil'),
+          at(GO_V2, `${GO_V2_DIR}/middleware.go`, '172-181', '// Release the retry token based on the state of the attempt’s error (if any). if releaseError := releaseRetryToken(err); … // Release the attempt token based on the state of the attempt’s error (if any). if releaseError := releaseAttemptToken(err); … (a retried success gives back its cost and the increment)'),
+        ],
+      },
+      note: 'A retried success gives back the retry’s cost and the attempt’s NoRetryIncrement (refund “cost-and-increment”); botocore and the JavaScript SDK give back the cost only. The 2026 behaviour (the default from v1.48.0) was read only in an untagged test of the SDK’s main branch (058d9848, aws/retry/retry2026_test.go, behind AWS_NEW_RETRIES_2026): a retry costs 14, a throttling error 5 (after 1 s), the first delay is 50 ms, as in botocore 1.43.67; v1.48.0 itself not read.',
     }],
     cannot: [
       'After a fifth attempt fails the wait is 20 s without jitter (jitter_backoff.go lines 35-37: attempt > int(log2(20)) returns maxBackoff); a 429 is retried only with a throttling error code; a context deadline or cancel is not retried (NoRetryCanceledError).',

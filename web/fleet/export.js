@@ -10,8 +10,8 @@ import { LIGHT } from '../export/svg.js';
 import { SERIES, stormChart } from './chart.js';
 import { stormSeries, verdictOf } from './model.js';
 import { CLIENTS, STRATEGIES, peerPoint } from './aws2015.js';
-import { CLIENT_COUNTS, POLICIES } from './brooker.js';
-import { BROOKER_2022_CLIENTS, BROOKER_2022_POLICIES, BROOKER_COLLAPSE } from './reference.js';
+import { CLIENT_COUNTS, POLICIES, peerRowsOf } from './brooker.js';
+import { BROOKER_2022_CLIENTS, BROOKER_COLLAPSE } from './reference.js';
 import { COLLAPSE_RUNS } from './collapse.js';
 
 const cell = (v) => (v === null || v === undefined ? '' : String(v));
@@ -139,10 +139,10 @@ export function brookerCsv(points) {
   const add = (name, key, clients, peerRows) => {
     for (const [p, s, t, u] of peerRows) {
       const m = points.get(`${key}:${p}`);
-      rows.push([name, clients, p, cell(m && m.requests), cell(m && m.succeeded), cell(m && m.attempts), cell(m && m.successRate), cell(m && m.load), s, t, u]);
+      rows.push([name, clients, p, cell(m && m.requests), cell(m && m.succeeded), cell(m && m.attempts), cell(m && m.successRate), cell(m && m.load), cell(s), cell(t), cell(u)]);
     }
   };
-  for (const pol of POLICIES) add(pol.key, pol.key, 100, BROOKER_2022_POLICIES[pol.peer]);
+  for (const pol of POLICIES) add(pol.key, pol.key, 100, peerRowsOf(pol.peer));
   for (const c of CLIENT_COUNTS) add(`bucket-${c.clients}-clients`, `c${c.clients}`, c.clients, BROOKER_2022_CLIENTS[c.peer]);
   return toCsv(rows);
 }

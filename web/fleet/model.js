@@ -40,16 +40,49 @@ export function fleetTable(schema) {
 // --- the controls --------------------------------------------------------------------------
 
 // The gates of FLEET.md §5, in the order §4 asks them (the breaker last: it is asked at sends).
+// Their fields come from the table (gateFields): a field or choice the engine adds to a gate
+// appears with no edit here; FIELD_WORDS only words some of them.
 export const GATES = [
-  { name: 'quota', label: 'AWS retry quota', fields: [['capacity', 'capacity', 1], ['retryCost', 'cost after a 5xx', 1], ['timeoutCost', 'cost after a timeout', 1], ['successIncrement', 'a success adds', 1]] },
-  { name: 'bucket', label: 'Token bucket (Brooker)', fields: [['capacity', 'capacity', 1], ['deposit', 'each first attempt adds', 0.01], ['cost', 'a retry takes', 0.1]] },
-  { name: 'throttle', label: 'gRPC retry throttling', fields: [['maxTokens', 'max tokens', 1], ['tokenRatio', 'a success adds', 0.01]] },
-  { name: 'budget', label: 'Retry budget (Finagle, Linkerd)', fields: [['percent', 'percent of first attempts', 1], ['minPerSecond', 'retries/s besides', 1], ['ttlMs', 'window (ms)', 1000]] },
-  { name: 'breaker', label: 'Circuit breaker (resilience4j)', fields: [['window', 'window (outcomes)', 1], ['minCalls', 'min calls', 1], ['failurePercent', 'opens at failure %', 1], ['openMs', 'open for (ms)', 1000], ['halfOpenCalls', 'half-open trial calls', 1]] },
+  { name: 'quota', label: 'AWS retry quota' },
+  { name: 'bucket', label: 'Token bucket (Brooker)' },
+  { name: 'throttle', label: 'gRPC retry throttling' },
+  { name: 'budget', label: 'Retry budget (Finagle, Linkerd)' },
+  { name: 'breaker', label: 'Circuit breaker (resilience4j)' },
 ];
 
-// The gates' defaults (FLEET.md §5), which a gate switched on starts from; the table's own
-// when it has them.
+// The page's words for some gate fields, by path: a label and an input step. A field without
+// them shows its row's description, and a step of 1 for a whole number, else any.
+export const FIELD_WORDS = {
+  'gates.quota.capacity': ['capacity', 1],
+  'gates.bucket.capacity': ['capacity', 1],
+  'gates.quota.retryCost': ['cost after a 5xx', 1],
+  'gates.quota.timeoutCost': ['cost after a timeout', 1],
+  'gates.quota.successIncrement': ['a success that paid nothing adds', 1],
+  'gates.bucket.deposit': ['a deposit', 0.01],
+  'gates.bucket.cost': ['a retry takes', 0.1],
+  'gates.throttle.maxTokens': ['max tokens', 1],
+  'gates.throttle.tokenRatio': ['a success adds', 0.01],
+  'gates.budget.percent': ['percent of first attempts', 1],
+  'gates.budget.minPerSecond': ['retries/s besides', 1],
+  'gates.budget.ttlMs': ['window (ms)', 1000],
+  'gates.breaker.window': ['window (outcomes)', 1],
+  'gates.breaker.minCalls': ['min calls', 1],
+  'gates.breaker.failurePercent': ['opens at failure %', 1],
+  'gates.breaker.openMs': ['open for (ms)', 1000],
+  'gates.breaker.halfOpenCalls': ['half-open trial calls', 1],
+};
+
+// A gate's fields but its scope, in the table's order: { name, row, label, step }.
+export function gateFields(table, name) {
+  const gate = table && table.rows.get(`gates.${name}`);
+  return ((gate && gate.members) || []).filter((m) => m.name !== 'scope').map((row) => {
+    const [label, step] = FIELD_WORDS[`gates.${name}.${row.name}`] || [row.description, row.whole ? 1 : 'any'];
+    return { name: row.name, row, label, step };
+  });
+}
+
+// The gates' defaults (FLEET.md §5), which a gate switched on starts from: the table's, every
+// member (a rule choice too, though the echo leaves it out at its default), else these.
 export const GATE_DEFAULTS = {
   quota: { scope: 'client', capacity: 500, retryCost: 5, timeoutCost: 10, successIncrement: 1 },
   bucket: { scope: 'client', capacity: 5, deposit: 0.1, cost: 1 },
@@ -60,10 +93,8 @@ export const GATE_DEFAULTS = {
 
 export function gateDefaults(table, name) {
   const out = { ...GATE_DEFAULTS[name] };
-  for (const key of Object.keys(out)) {
-    const row = table && table.rows.get(`gates.${name}.${key}`);
-    if (row && row.default !== undefined && row.default !== null) out[key] = row.default;
-  }
+  const gate = table && table.rows.get(`gates.${name}`);
+  for (const row of (gate && gate.members) || []) if (row.default !== undefined && row.default !== null) out[row.name] = row.default;
   return out;
 }
 

@@ -31,7 +31,15 @@ export function fleetPresets() {
   const list = [
     clientGate('aws-botocore-standard', 'quota', { label: 'AWS SDK standard mode before 2026 (botocore ≤ 1.43)' }),
     clientGate('aws-botocore-2026', 'quota', { label: 'AWS SDK 2026 retries, the default from botocore 1.44 (read at 1.43.67)' }),
+    clientGate('aws-sdk-go-v2', 'quota', { label: 'AWS SDK standard mode, aws-sdk-go-v2 v1.16.0 (2022): a retried success gives back the cost and the increment' }),
     clientGate('grpc-go-169', 'throttle', { label: 'gRPC retry throttling (A6’s example)' }),
+    {
+      id: 'bucket:brooker-post',
+      label: 'Token bucket as Brooker’s 2022 post writes it',
+      gates: { bucket: { capacity: 5, deposit: 0.1, cost: 1, depositOn: 'success', allowWhen: 'at-least-cost' } },
+      source: 'Marc Brooker, “Fixing retries with token buckets and circuit breakers” (2022-02-28), as jmason.ie quotes it (2022-03-04): “If it succeeds, it drops part of a token into a limited-size token bucket. If the call fails, retry up to N times as long as there are (whole) tokens in the bucket. For example, each success could deposit 0.1 tokens, and each retry could consume 1 token.” The size 5 is his simulator’s (mbrooker/simulator_example retry_sim, AdaptiveRetryFactory(0.1, 5)).',
+      cannot: ['The post gives neither the bucket’s size nor its level at the start: 5 (his simulator’s) and full (FLEET §5’s). His simulator itself deposits on each first try and needs more than one token: FLEET §5’s default bucket, the reproduction below.'],
+    },
     {
       id: 'budget:finagle',
       label: 'Finagle / Linkerd retry budget',

@@ -8,7 +8,7 @@
 import { h, mount, patch } from '../dom.js';
 import { download } from '../export/download.js';
 import {
-  CHOICE_WORDS, CONTROLS, GATES, controlBounds, encodeFleetLink, fleetTable, gateDefaults, getPath,
+  CHOICE_WORDS, CONTROLS, GATES, controlBounds, encodeFleetLink, fleetTable, gateDefaults, gateFields, getPath,
   isFleetLink, leaves, parseFleetLink, requestDiff, setPath, sideEffectsOf, stormSeries, undrawnWorkload, verdictOf,
 } from './model.js';
 import { TABLE_COLUMNS, binText, stormChart, tableRows } from './chart.js';
@@ -112,7 +112,7 @@ export function mountFleet(root, {
         h('div', { id: id('aws-table'), class: 'fl-scroll', tabindex: 0, role: 'region', 'aria-label': 'The AWS 2015 reproduction, as a table' }))),
     whole && h('section', { class: 'fl-repro', 'aria-labelledby': id('bk-h') },
       h('h3', { id: id('bk-h') }, 'Reproduced here: Brooker 2022, token buckets against retries'),
-      h('p', {}, 'A server that fails a share of its requests, and 100 clients sending 10 requests a second each for 10 seconds. Three retries buy success at the price of load, which grows fastest exactly when the server is failing; the token bucket lets a retry through only while first attempts keep succeeding, so its load stays near one attempt per request. The crosses are Brooker’s own simulator; the third panel splits the same 100 requests a second over 10, 100 and 1,000 clients, each with its own bucket.'),
+      h('p', {}, 'A server that fails a share of its requests, and 100 clients sending 10 requests a second each for 10 seconds. Three retries buy success at the price of load, which grows fastest exactly when the server is failing; the token bucket lets a retry through only while first attempts keep succeeding, so its load stays near one attempt per request. The crosses are Brooker’s own simulator, whose bucket gains 0.1 token with each first attempt and retries while it holds more than one. His post words the rule otherwise: a deposit with each success, a retry while a whole token remains. That bucket, drawn beside his, earns less the more the server fails, so it retries less exactly then. The third panel splits the same 100 requests a second over 10, 100 and 1,000 clients, each with its own bucket (his simulator’s).'),
       h('p', { id: id('bk-status'), role: 'status' }, 'Waiting for the reproduction above…'),
       h('div', { class: 'fl-panels' },
         h('figure', {}, h('div', { id: id('bk-success') }), h('figcaption', {}, 'Success against the failure rate')),
@@ -446,9 +446,12 @@ export function mountFleet(root, {
         h('div', { class: 'fl-gate-fields' },
           h('label', { for: `${gid}-scope` }, 'one per'),
           h('select', { id: `${gid}-scope`, 'data-gate-field': 'scope' }, h('option', { value: 'client' }, 'client (as an SDK keeps it)'), h('option', { value: 'fleet' }, 'fleet (shared by all clients)')),
-          ...g.fields.map(([name, label, step]) => [
+          ...gateFields(table, g.name).map(({ name, row, label, step }) => [
             h('label', { for: `${gid}-${name}` }, label),
-            h('input', { type: 'number', id: `${gid}-${name}`, 'data-gate-field': name, step, value: d[name] }),
+            row.type === 'choice'
+              ? h('select', { id: `${gid}-${name}`, 'data-gate-field': name },
+                ...row.choices.map((c) => h('option', { value: c.name, title: c.description }, c.name)))
+              : h('input', { type: 'number', id: `${gid}-${name}`, 'data-gate-field': name, step, value: d[name] }),
           ])));
     });
     $('gates').replaceChildren(...gates.map((n) => mount(n, doc)));
@@ -491,7 +494,7 @@ export function mountFleet(root, {
       const sw = set.querySelector('[data-gate-on]');
       sw.checked = Boolean(g);
       set.classList.toggle('fl-gate-on', Boolean(g));
-      const values = g || gateDefaults(table, name);
+      const values = { ...gateDefaults(table, name), ...(g || {}) };
       for (const el of set.querySelectorAll('[data-gate-field]')) {
         const v = values[el.dataset.gateField];
         if (v !== undefined && el.value !== String(v) && doc.activeElement !== el) el.value = String(v);
@@ -506,7 +509,7 @@ export function mountFleet(root, {
   function sameGates(echoed, gates) {
     return GATES.every((g) => {
       const want = gates[g.name] ? { ...gateDefaults(table, g.name), ...gates[g.name] } : null;
-      const have = echoed[g.name];
+      const have = echoed[g.name] && { ...gateDefaults(table, g.name), ...echoed[g.name] };
       if (!want || !have) return !want && !have;
       return Object.keys(want).every((k) => want[k] === have[k]);
     });

@@ -101,6 +101,13 @@ struct Field {
     std::string discriminator;    // Variant: the member whose choice picks the variant
     std::vector<Variant> variants;  // Variant: the first is the default
     bool sparseEcho = false;      // Object: echo only the members given that differ from their default
+    // Any member: echo this one only when it is given and differs from its default (sparseEcho
+    // for one member of an object that echoes the others in full). A field added to an
+    // object whose echo others compare exactly (the fleet's gates, held to an independent
+    // model's conformance cases) takes it, so that every request without it echoes as before.
+    // Absent or at its default, the member reads as its default all the same; schema() marks
+    // the row `sparse: true` (docs/engine.md §4).
+    bool sparseMember = false;
 
     // Words for messages.
     std::string itemWords;    // List: "numbers from 0 to 1" ("must be a list of ...")
@@ -144,6 +151,7 @@ struct Field {
         return *this;
     }
     Field& sparse() { sparseEcho = true; return *this; }
+    Field& echoSparse() { sparseMember = true; return *this; }
 
     // Choice fields: the engine's number for a name (-1 when none), and the name of a number.
     int valueOf(const std::string& choiceName) const;

@@ -26,6 +26,11 @@ enum class DropStale { Never, Expired, Unfinishable };
 enum class NetworkDist { Fixed, Uniform, Exponential, Normal };
 enum class TriggerKind { Slowdown, Outage };
 enum class GateScope { Client, Fleet };
+// docs/engine.md §7.1: the gate rules beyond FLEET.md §5, each FLEET.md's by default.
+enum class QuotaRefund { CostOrIncrement, CostAndIncrement };  // aws-sdk-go-v2 gives back both
+enum class BucketDeposit { FirstAttempt, Success };            // Brooker's post: on success
+enum class BucketAllow { MoreThanCost, AtLeastCost };          // Brooker's post: a whole token
+enum class ThrottleCount { All, Retryable };                   // gRPC A6: retryable failures only
 
 struct Network {
     NetworkDist dist = NetworkDist::Fixed;
@@ -70,14 +75,18 @@ struct FleetPolicy {
 struct QuotaGate {
     GateScope scope = GateScope::Client;
     double capacity = 500, retryCost = 5, timeoutCost = 10, successIncrement = 1;
+    QuotaRefund refund = QuotaRefund::CostOrIncrement;
 };
 struct BucketGate {
     GateScope scope = GateScope::Client;
     double capacity = 5, deposit = 0.1, cost = 1;
+    BucketDeposit depositOn = BucketDeposit::FirstAttempt;
+    BucketAllow allowWhen = BucketAllow::MoreThanCost;
 };
 struct ThrottleGate {
     GateScope scope = GateScope::Client;
     double maxTokens = 10, tokenRatio = 0.1;
+    ThrottleCount countFailures = ThrottleCount::All;
 };
 struct BudgetGate {
     GateScope scope = GateScope::Client;

@@ -47,7 +47,11 @@
 // out-of-memory code in both engine files (about +0.1 KB).
 // All merged (session 7), with issue 30's cost bound in the fleet engine file (+2.7 KB) and the
 // core's escaping of messages in both engine files: 273.0 KB measured on a fresh clone.
+// Issue 38's gate rules: the fleet engine file +1,144 bytes, the fleet section +0.9 KB, the
+// engine file +60 bytes (page-size.test.js says what): 275.3 KB measured; 275.5 KB with the
+// post’s bucket drawn in the Brooker reproduction (+237 bytes).
 // Issue 38's client presets (five more, the labels by version range and date) are in two
 // scrolled bundles, the sections' and the fleet section's (its presets read the client lab's):
 // +3.25 KB each gzipped (34,005 → 37,256 and 39,554 → 42,804 bytes at gzip -9), 279.4 KB measured.
-export const SCROLLED_CEILING_BYTES = 279.5 * 1024;
+// Both merged (issue 38's presets and gate rules): 281.9 KB measured.
+export const SCROLLED_CEILING_BYTES = 282.0 * 1024;

@@ -497,14 +497,13 @@ describe('the new clients, from their sources', () => {
 });
 
 describe('the gates for the fleet (FLEET.md §5), as data', () => {
-  const FLEET = {
-    quota: ['capacity', 'retryCost', 'timeoutCost', 'successIncrement'],
-    bucket: ['capacity', 'deposit', 'cost'],
-    throttle: ['maxTokens', 'tokenRatio'],
-    budget: ['percent', 'minPerSecond', 'ttlMs'],
-    breaker: ['window', 'minCalls', 'failurePercent', 'openMs', 'halfOpenCalls'],
-  };
+  // FLEET §5's gates and their parameters (docs/engine.md §7.1's rule choices included), from
+  // the fleet table: { gate: [member...] }, scope aside.
+  const fleetGates = () => Object.fromEntries(fleetSchema.fleet.find((r) => r.name === 'gates').members
+    .map((g) => [g.name, g.members.map((m) => m.name).filter((n) => n !== 'scope')]));
   test('each gate is one of FLEET §5’s, with FLEET’s parameter names, or says it is not FLEET’s model', () => {
+    const FLEET = fleetGates();
+    assert.deepEqual(Object.keys(FLEET), ['quota', 'bucket', 'throttle', 'budget', 'breaker']);
     for (const preset of PRESETS) {
       for (const g of preset.gates) {
         assert.ok(FLEET[g.gate], `${preset.id}: ${g.gate}`);
@@ -516,7 +515,10 @@ describe('the gates for the fleet (FLEET.md §5), as data', () => {
   test('the clients whose gates FLEET §5 takes its defaults from give exactly those defaults', () => {
     const gate = (id, name) => p(id).gates.find((g) => g.gate === name).params;
     assert.deepEqual(gate('aws-botocore-standard', 'quota'), { capacity: 500, retryCost: 5, timeoutCost: 10, successIncrement: 1 });
-    assert.deepEqual(gate('grpc-go-169', 'throttle'), { maxTokens: 10, tokenRatio: 0.1 });
+    // A6's numbers, and its rule: only a retryable failure takes a token (docs/engine.md §7.1).
+    assert.deepEqual(gate('grpc-go-169', 'throttle'), { maxTokens: 10, tokenRatio: 0.1, countFailures: 'retryable' });
+    // aws-sdk-go-v2: botocore's numbers, and a retried success gives back the cost and the increment.
+    assert.deepEqual(gate('aws-sdk-go-v2', 'quota'), { capacity: 500, retryCost: 5, timeoutCost: 10, successIncrement: 1, refund: 'cost-and-increment' });
     assert.deepEqual(gate('resilience4j', 'breaker'), { window: 100, minCalls: 100, failurePercent: 50, openMs: 60000, halfOpenCalls: 10 });
     // The 2026 behaviour: a retry costs 14, a timeout too (throttling's 5 has no FLEET field).
     assert.deepEqual(gate('aws-botocore-2026', 'quota'), { capacity: 500, retryCost: 14, timeoutCost: 14, successIncrement: 1 });

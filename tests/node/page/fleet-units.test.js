@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  encodeFleetLink, fleetTable, isFleetLink, parseFleetLink, requestDiff, sideEffectsOf, stormSeries, verdictOf,
+  encodeFleetLink, fleetTable, gateDefaults, gateFields, isFleetLink, parseFleetLink, requestDiff, sideEffectsOf, stormSeries, verdictOf,
 } from '../../../web/fleet/model.js';
 import { binText, stormChart, stormSummary } from '../../../web/fleet/chart.js';
 import { awsCsv, collapseCsv, fleetFileName, stormSvg, timelineCsv } from '../../../web/fleet/export.js';
@@ -201,10 +201,43 @@ test('<retry-lab view="fleet">: each field path in kebab-case per part is an att
   assert.deepEqual(read([['link', '#v=1&view=fleet&policy.maxRetries=x']]).problems.map((p) => p.key), ['link (policy.maxRetries)']);
 });
 
+test('a gate’s controls are its rows in the table: a field or choice the engine adds appears with no edit in web/ (issue 31)', () => {
+  // docs/engine.md §7.1's rule choices, each a choice row with both names, its default the gate's.
+  const names = (gate) => gateFields(table, gate).map((f) => f.name);
+  assert.deepEqual(names('quota'), ['capacity', 'retryCost', 'timeoutCost', 'successIncrement', 'refund']);
+  assert.deepEqual(names('bucket'), ['capacity', 'deposit', 'cost', 'depositOn', 'allowWhen']);
+  assert.deepEqual(names('throttle'), ['maxTokens', 'tokenRatio', 'countFailures']);
+  const count = gateFields(table, 'throttle').find((f) => f.name === 'countFailures');
+  assert.equal(count.row.type, 'choice');
+  assert.deepEqual(count.row.choices.map((c) => c.name), ['all', 'retryable']);
+  assert.equal(count.label, 'which failures take a token');
+  assert.equal(gateDefaults(table, 'bucket').allowWhen, 'more-than-cost');
+  // A row the engine might add (a scratch table: the real one with one more member) is a control too.
+  const schema = fleetEngine.fleetSchema();
+  const gates = schema.fleet.find((r) => r.name === 'gates');
+  const budget = gates.members.find((g) => g.name === 'budget');
+  budget.members.push({ name: 'scratch', type: 'choice', description: 'a scratch rule', default: 'a', choices: [{ name: 'a' }, { name: 'b' }] });
+  const scratch = fleetTable(schema);
+  assert.deepEqual(gateFields(scratch, 'budget').map((f) => [f.name, f.label]).pop(), ['scratch', 'a scratch rule']);
+  assert.equal(gateDefaults(scratch, 'budget').scratch, 'a');
+});
+
+test('a gate rule choice rides the link and the request’s differences like any gate field, and is left out at its default', () => {
+  const echo = { ...opening.request, gates: { ...opening.request.gates, quota: { scope: 'client', capacity: 500, retryCost: 5, timeoutCost: 10, successIncrement: 1, refund: 'cost-and-increment' } } };
+  const diff = requestDiff(echo, opening.request, table);
+  assert.deepEqual(diff, { gates: { quota: { refund: 'cost-and-increment' } } });
+  const link = encodeFleetLink(diff);
+  assert.equal(link, 'v=1&view=fleet&gates.quota.refund=cost-and-increment');
+  assert.deepEqual(parseFleetLink(`#${link}`, table).request, diff);
+  // A gate on at its defaults echoes no rule field, and its difference is {}.
+  const plain = { ...opening.request, gates: { ...opening.request.gates, quota: { scope: 'client', capacity: 500, retryCost: 5, timeoutCost: 10, successIncrement: 1 } } };
+  assert.deepEqual(requestDiff(plain, opening.request, table), { gates: { quota: {} } });
+});
+
 test('each fleet preset sets only gates, each with its source and what it cannot represent', () => {
   const presets = fleetPresets();
   const ids = presets.map((p) => p.id);
-  for (const id of ['client:aws-botocore-standard', 'client:aws-botocore-2026', 'client:grpc-go-169', 'budget:finagle', 'budget:sre', 'client:resilience4j', 'client:dotnet-standard']) {
+  for (const id of ['client:aws-botocore-standard', 'client:aws-botocore-2026', 'client:aws-sdk-go-v2', 'client:grpc-go-169', 'bucket:brooker-post', 'budget:finagle', 'budget:sre', 'client:resilience4j', 'client:dotnet-standard']) {
     assert.ok(ids.includes(id), id);
   }
   for (const p of presets) {
