@@ -41,23 +41,6 @@ double finalTokens(const ServiceResult& r) {
     return *r.bins.back().tokens;
 }
 
-// Open arrivals and a server whose latency does not depend on load (fleet_relations_test's),
-// with timeouts, 500s and an outage's 503s.
-FleetRequest loadIndependent() {
-    FleetRequest q = quietFleet();
-    q.clients = 20;
-    q.ratePerClient = 5;
-    q.durationMs = 20000;
-    q.server.workers.reset();
-    q.server.failureRate = 0.3;
-    q.trigger = Trigger{TriggerKind::Outage, 5000, 8000, 1};
-    q.network.dist = NetworkDist::Exponential;
-    q.network.mean = 20;
-    q.policy.clientTimeoutMs = 150;
-    q.policy.maxRetries = 5;
-    q.policy.jitter = Jitter::Full;
-    return q;
-}
 
 Value withoutTokens(const FleetRequest& q, const ServiceResult& r) {
     ServiceResult copy = r;

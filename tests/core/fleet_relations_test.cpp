@@ -27,23 +27,6 @@ std::set<AttemptId> sends(const FleetTrace& trace) {
     return out;
 }
 
-// Open arrivals and a server whose latency does not depend on load: no worker limit, no
-// growth with concurrency, no slowdown; failures from the coin, and an outage for 503s.
-FleetRequest loadIndependent() {
-    FleetRequest q = quietFleet();
-    q.clients = 20;
-    q.ratePerClient = 5;
-    q.durationMs = 20000;
-    q.server.workers.reset();
-    q.server.failureRate = 0.3;
-    q.trigger = Trigger{TriggerKind::Outage, 5000, 8000, 1};
-    q.network.dist = NetworkDist::Exponential;
-    q.network.mean = 20;
-    q.policy.clientTimeoutMs = 150;
-    q.policy.maxRetries = 5;
-    q.policy.jitter = Jitter::Full;
-    return q;
-}
 
 void withEachGate(GateScope scope, const std::function<void(const char*, FleetRequest&)>& run) {
     {

@@ -33,6 +33,25 @@ inline void retryTimeoutsOnly(FleetPolicy& p) {
     p.retryOn = {"timeout"};
 }
 
+// Open arrivals and a server whose latency does not depend on load: no worker limit, no
+// growth with concurrency, no slowdown; failures from the coin (500s), an outage for 503s,
+// and timeouts (the relation tests of fleet_relations_test.cpp and fleet_gate_rules_test.cpp).
+inline FleetRequest loadIndependent() {
+    FleetRequest q = quietFleet();
+    q.clients = 20;
+    q.ratePerClient = 5;
+    q.durationMs = 20000;
+    q.server.workers.reset();
+    q.server.failureRate = 0.3;
+    q.trigger = Trigger{TriggerKind::Outage, 5000, 8000, 1};
+    q.network.dist = NetworkDist::Exponential;
+    q.network.mean = 20;
+    q.policy.clientTimeoutMs = 150;
+    q.policy.maxRetries = 5;
+    q.policy.jitter = Jitter::Full;
+    return q;
+}
+
 inline Value num(double x) { return Value::number(x); }
 inline Value str(const char* s) { return Value::string(s); }
 
