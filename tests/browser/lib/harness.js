@@ -26,7 +26,7 @@ const FLAGS = [
 
 // One browser, one server for a test file. playwright-core's launch() gives every browser
 // a fresh, temporary user-data dir of its own and removes it on close. A context opened
-// through `newContext` (watchedPage uses it, and openPage when its reusable page is taken)
+// through `newContext` (pageFor's, when the file's reused page is not free or cannot be used)
 // while a test runs is closed by endTest(); one opened outside a test (a suite's own before
 // hook) by close().
 //
@@ -151,6 +151,28 @@ export function browserSuite({ engine = false } = {}) {
   return env;
 }
 
+// A page for the test now running, in a context with `options` (playwright's newContext
+// options): the file's reused page, reset and given them, when they are all a page can take
+// (colour scheme, viewport, motion, CSP); else a fresh context's. `on(event, fn)` listens on
+// the page for this test only (a reused page drops the listener at its next reset).
+const PAGE_OPTIONS = new Set(['colorScheme', 'viewport', 'reducedMotion', 'bypassCSP']);
+export async function pageFor(env, options = {}) {
+  const reusable = Object.keys(options).every((k) => PAGE_OPTIONS.has(k));
+  const taken = reusable && env.takePage ? await env.takePage(Boolean(options.bypassCSP)) : null;
+  const context = taken ? taken.context : await env.newContext(options);
+  const page = taken ? taken.page : await context.newPage();
+  if (taken) {
+    const { viewport = { width: 1280, height: 720 }, colorScheme = 'light', reducedMotion = 'no-preference' } = options;
+    await page.setViewportSize(viewport);
+    await page.emulateMedia({ media: null, colorScheme, reducedMotion });
+  }
+  const on = (event, fn) => {
+    page.on(event, fn);
+    if (taken) taken.dispose.push(() => page.off(event, fn));
+  };
+  return { context, page, reused: Boolean(taken), on };
+}
+
 // A fresh context and page that remembers what went wrong (console errors, page errors, CSP
 // violations, requests to other hosts), opened once the page is ready.
 //   path: a page on the test server; url: any address instead (a file:// page);
@@ -167,23 +189,13 @@ export async function openPage(env, {
   colorScheme = 'light', viewport = { width: 1280, height: 900 }, reducedMotion = 'no-preference',
   path = '/', url = null, sections = true, bypassCSP = false, init = null, route = null, inputs = true, engine = true,
 } = {}) {
-  const taken = env.takePage ? await env.takePage(bypassCSP) : null;
-  const context = taken ? taken.context : await env.newContext({ colorScheme, viewport, reducedMotion, bypassCSP });
-  const page = taken ? taken.page : await context.newPage();
-  const undo = taken ? taken.dispose : [];
-  if (taken) {
-    await page.setViewportSize(viewport);
-    await page.emulateMedia({ media: null, colorScheme, reducedMotion });
-  }
+  const { context, page, on } = await pageFor(env, { colorScheme, viewport, reducedMotion, bypassCSP });
   const problems = [];
   const offHost = [];
-  const onConsole = (msg) => {
+  on('console', (msg) => {
     if (msg.type() === 'error' || msg.type() === 'warning' && /Content Security Policy/i.test(msg.text())) problems.push(`console ${msg.type()}: ${msg.text()}`);
-  };
-  const onError = (error) => problems.push(`page error: ${error.message}`);
-  page.on('console', onConsole);
-  page.on('pageerror', onError);
-  undo.push(() => { page.off('console', onConsole); page.off('pageerror', onError); });
+  });
+  on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   await context.route('**/*', (route) => {
     const where = new URL(route.request().url());
     if (where.origin === env.server.origin || ['data:', 'blob:', 'file:'].includes(where.protocol)) return route.continue();

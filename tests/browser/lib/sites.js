@@ -5,7 +5,7 @@
 import { cpSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { DIST, loadSections } from './harness.js';
+import { DIST, loadSections, pageFor } from './harness.js';
 import { startServer } from './server.js';
 
 // A temporary folder holding the site at `subpath` ('' for the top; none if !copySite) and `files`
@@ -33,32 +33,17 @@ function recordViolations() {
 }
 
 // A page that remembers console errors, CSP warnings, page errors and requests; `env` is
-// harness.js's, which closes it after the test. Options a reused page can take (its colour
-// scheme, viewport, motion, CSP) get the file's reused page, reset (harness.js takePage); any
-// other context option a fresh context.
-const REUSABLE = new Set(['colorScheme', 'viewport', 'reducedMotion', 'bypassCSP']);
+// harness.js's, which closes it after the test. Context options a page can take get the file's
+// reused page (harness.js pageFor), others a fresh context.
 export async function watchedPage(env, contextOptions = {}) {
-  const reusable = Object.keys(contextOptions).every((k) => REUSABLE.has(k));
-  const taken = reusable && env.takePage ? await env.takePage(Boolean(contextOptions.bypassCSP)) : null;
-  const context = taken ? taken.context : await env.newContext(contextOptions);
-  const page = taken ? taken.page : await context.newPage();
-  const undo = taken ? taken.dispose : [];
-  if (taken) {
-    const { viewport = { width: 1280, height: 720 }, colorScheme = 'light', reducedMotion = 'no-preference' } = contextOptions;
-    await page.setViewportSize(viewport);
-    await page.emulateMedia({ media: null, colorScheme, reducedMotion });
-  }
+  const { context, page, reused, on } = await pageFor(env, contextOptions);
   const problems = [];
   const requests = [];
-  const onConsole = (msg) => {
+  on('console', (msg) => {
     if (msg.type() === 'error' || /Content Security Policy|Refused to/i.test(msg.text())) problems.push(`console ${msg.type()}: ${msg.text()}`);
-  };
-  const onError = (error) => problems.push(`page error: ${error.message}`);
-  const onRequest = (request) => requests.push(request.url());
-  page.on('console', onConsole);
-  page.on('pageerror', onError);
-  page.on('request', onRequest);
-  undo.push(() => { page.off('console', onConsole); page.off('pageerror', onError); page.off('request', onRequest); });
+  });
+  on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  on('request', (request) => requests.push(request.url()));
   await page.addInitScript(recordViolations); // removed at the next reset of a reused page
   return {
     context,
@@ -67,7 +52,7 @@ export async function watchedPage(env, contextOptions = {}) {
     requests,
     violations: () => page.evaluate(() => window.__violations),
     // A reused page is left for the next test (which resets it); a fresh context is closed.
-    close: () => (taken ? page.goto('about:blank') : context.close()),
+    close: () => (reused ? page.goto('about:blank') : context.close()),
   };
 }
 
