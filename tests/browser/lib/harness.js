@@ -78,11 +78,8 @@ export async function openBrowser() {
       if (!testContexts || process.env.RETRYLAB_FRESH_PAGES) return null;
       let entry = reusable.get(bypassCSP);
       if (entry && entry.taken) return null;
-      if (entry && entry.page.isClosed()) {
+      if (entry && (entry.spoilt || entry.page.isClosed())) { // a test closed the page, or spoilt it
         reusable.delete(bypassCSP);
-        entry = null;
-      }
-      if (entry && entry.spoilt) {
         await entry.context.close();
         entry = null;
       }
