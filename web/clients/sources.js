@@ -98,6 +98,9 @@ const ANTHROPIC_NODE = pkg('@anthropic-ai/sdk', '1.17.0', 'sha512-5rVmx+2NYKv1UB
 const GOT = pkg('got', '16.2.0', 'sha512-aOgWdlVL/pipu3Cqr9okwOdRZPsWwntgTup+eTn2fE1k4vky6oybjVUZxCSdAfOJkSxoyGKcGlgxf2+LcPdgVg==');
 const GOT_CORE = 'dist/source/core';
 const AXIOS_RETRY = pkg('axios-retry', '4.5.0', 'sha512-aR99oXhpEDGo0UuAlYcn2iGRds30k366Zfa05XWScR9QaQD4JYiP3/1Qt1u7YlefUOK+cn0CcwoL1oefavQUlQ==');
+const GRPC_JS = pkg('@grpc/grpc-js', '1.14.7', 'sha512-W4W/fcBMGRVtG6dW2c7cw2mnpS3hvbBd+oQXjh2iYFTZDk1JJmcNqkM5KSaPubQpamlUUurrlb7G1s9NJeERmQ==');
+const GRPC_JS_RETRY = 'build/src/retrying-call.js';
+const GRPC_JS_CALL = 'build/src/subchannel-call.js';
 // aws/aws-sdk-go-v2 (1.5 GB), envoyproxy/envoy (1.7 GB) and grpc/grpc are too large to fetch
 // here; what stands in for them, release by release, follows. A copy named "no tag" is a stored
 // copy at a commit whose release is not established: its values are only ever unverified.
@@ -343,6 +346,61 @@ export const SOURCES = [
       'gRPC retries nothing unless the service config sets a policy: this is A6’s example policy, not a default.',
     ],
     opening: GRPC_OPENING,
+  }),
+
+  preset({
+    id: 'grpc-js',
+    group: 'gRPC',
+    name: 'gRPC A6 example policy: @grpc/grpc-js 1.14.7 (Node)',
+    short: '@grpc/grpc-js 1.14 with A6’s example policy',
+    library: '@grpc/grpc-js (npm), gRPC for Node',
+    versions: '@grpc/grpc-js 1.14.7 (read in its npm tarball on 2026-12-04, the newest that day; earlier versions not read), A6 since 2024-08-29',
+    inputs: { ...GRPC_BASE, jitter: 'proportional', jitterLow: 0.8, jitterHigh: 1.2 },
+    pins: {
+      ...GRPC_COMMON_PINS,
+      maxRetries: {
+        ...GRPC_COMMON_PINS.maxRetries,
+        also: [
+          inPkg(GRPC_JS, GRPC_JS_RETRY, 143, 'this.maxAttempts = Math.min(retryPolicy.maxAttempts, maxAttemptsLimit); (maxAttemptsLimit: grpc-node.retry_max_attempts_limit, else DEFAULT_MAX_ATTEMPTS_LIMIT = 5, lines 94 and 134: A6’s 4 is kept)'),
+          inPkg(GRPC_JS, GRPC_JS_RETRY, 341, 'if (this.attempts >= this.maxAttempts) {'),
+        ],
+      },
+      baseBackoffMs: { ...GRPC_COMMON_PINS.baseBackoffMs, also: [inPkg(GRPC_JS, GRPC_JS_RETRY, 142, 'this.nextRetryBackoffSec = this.initialRetryBackoffSec = Number(retryPolicy.initialBackoff.substring(0, retryPolicy.initialBackoff.length - 1));')] },
+      backoffMultiplier: { ...GRPC_COMMON_PINS.backoffMultiplier, also: [inPkg(GRPC_JS, GRPC_JS_RETRY, 333, 'this.nextRetryBackoffSec = Math.min(this.nextRetryBackoffSec * retryPolicy.backoffMultiplier, maxBackoffSec);')] },
+      maxBackoffMs: { ...GRPC_COMMON_PINS.maxBackoffMs, also: [inPkg(GRPC_JS, GRPC_JS_RETRY, '332-333', 'const maxBackoffSec = Number(retryPolicy.maxBackoff.substring(0, retryPolicy.maxBackoff.length - 1)); this.nextRetryBackoffSec = Math.min(this.nextRetryBackoffSec * retryPolicy.backoffMultiplier, maxBackoffSec); (the cap bounds the ceiling, which the jitter then multiplies)')] },
+      jitter: inPkg(GRPC_JS, GRPC_JS_RETRY, '330-331', 'const jitter = this.getNextRetryJitter(); const nextBackoffMs = jitter * this.nextRetryBackoffSec * 1000; (the first wait too: nextRetryBackoffSec starts at initialBackoff, line 142)'),
+      jitterLow: inPkg(GRPC_JS, GRPC_JS_RETRY, 322, 'return Math.random() * (1.2 - 0.8) + 0.8; (at least 0.8)'),
+      jitterHigh: inPkg(GRPC_JS, GRPC_JS_RETRY, 322, 'return Math.random() * (1.2 - 0.8) + 0.8; (below 1.2)'),
+      clientTimeoutMs: { ...GRPC_COMMON_PINS.clientTimeoutMs, also: [inPkg(GRPC_JS, 'build/src/service-config.js', '113-119', 'return { maxAttempts: obj.maxAttempts, initialBackoff: obj.initialBackoff, maxBackoff: obj.maxBackoff, backoffMultiplier: obj.backoffMultiplier, retryableStatusCodes: obj.retryableStatusCodes, }; (no per-attempt timeout in the retry policy)')] },
+      deadlineMs: { ...GRPC_COMMON_PINS.deadlineMs, also: [inPkg(GRPC_JS, 'build/src/resolving-call.js', 99, "this.cancelWithStatus(constants_1.Status.DEADLINE_EXCEEDED, 'Deadline exceeded'); (the call's deadline, over every attempt; a cancelled call starts no new attempt: retrying-call.js line 210, this.state = 'NO_RETRY';)")] },
+      retryOn: { ...inPkg(GRPC_JS, GRPC_JS_RETRY, 425, 'if (this.isStatusCodeInList(this.callConfig.methodConfig.retryPolicy.retryableStatusCodes, status.code)) {'), also: [at(A6, 'A6-client-retries.md', '363-364', '"retryableStatusCodes": [ "UNAVAILABLE"')] },
+      honourRetryAfter: inPkg(GRPC_JS, GRPC_JS_RETRY, 442, "const mdValue = metadata.get('grpc-retry-pushback-ms'); (no Retry-After is read)"),
+      retryOnStatuses: {
+        ...inPkg(GRPC_JS, GRPC_JS_CALL, '59-63', 'case 429: case 502: case 503: case 504: mappedStatusCode = constants_1.Status.UNAVAILABLE; (default: UNKNOWN, line 66)'),
+        also: [inPkg(GRPC_JS, GRPC_JS_CALL, '459-460', 'else if (this.httpStatusCode) { status = mapHttpStatusCode(this.httpStatusCode); (an HTTP status decides only when no grpc-status came)')],
+      },
+    },
+    gates: [{
+      ...GRPC_THROTTLE,
+      pin: {
+        ...GRPC_THROTTLE.pin,
+        also: [
+          ...GRPC_THROTTLE.pin.also,
+          inPkg(GRPC_JS, GRPC_JS_RETRY, '41-49', 'addCallSucceeded() { this.tokens = Math.min(this.tokens + this.tokenRatio, this.maxTokens); } addCallFailed() { this.tokens = Math.max(this.tokens - 1, 0); } canRetryCall() { return this.tokens > (this.maxTokens / 2); }'),
+          inPkg(GRPC_JS, GRPC_JS_RETRY, '425-426', 'if (this.isStatusCodeInList(this.callConfig.methodConfig.retryPolicy.retryableStatusCodes, status.code)) { (_c = this.retryThrottler) === null || _c === void 0 ? void 0 : _c.addCallFailed(); (a token only for a retryable status)'),
+          inPkg(GRPC_JS, 'build/src/internal-channel.js', '251-252', 'if (serviceConfig.retryThrottling) { RETRY_THROTTLER_MAP.set(this.getTarget(), new retrying_call_1.RetryThrottler(serviceConfig.retryThrottling.maxTokens, serviceConfig.retryThrottling.tokenRatio, RETRY_THROTTLER_MAP.get(this.getTarget())));'),
+        ],
+      },
+      note: 'A6’s example retryThrottling; grpc-js throttles only when the service config sets it, one throttle per target in a process, shared by its channels (internal-channel.js lines 251-252). A token is taken only for a failure whose status is retryable (UNAVAILABLE here: retrying-call.js lines 425-426), a success (OK) adds 0.1, and a retry is let through while the tokens are more than 5. grpc-js asks the throttle when the backoff has been waited (line 365, in the retry timer), the fleet at the failure; the tokens a call sees can differ by what other calls did during its wait. The preset’s Retry on holds no timeout, so a deadline costs no token, as in grpc-js.',
+    }],
+    cannot: [
+      'gRPC retries by status code, not by HTTP status: the engine’s answers are HTTP statuses, so the preset retries the four HTTP statuses grpc-js maps to UNAVAILABLE (429, 502, 503, 504; subchannel-call.js lines 59-63) and not 500 (UNKNOWN). A gRPC server’s own UNAVAILABLE is one of these.',
+      'The commit rule: a call is committed, and never retried, once response headers or a message arrived (retrying-call.js lines 573 and 586); an HTTP error status is retried only when it came with no body (END_STREAM on the headers, subchannel-call.js lines 108-109), so a proxy’s 503 with an HTML page is not retried.',
+      'Pushback: grpc-retry-pushback-ms is waited exactly and restarts the backoff at initialBackoff (lines 354-356); a negative one stops the retries (lines 349-352); one that is not a number (parseInt gives NaN, line 447) is neither: the retry timer gets a NaN delay, which Node runs after 1 ms.',
+      'Retry throttling (data only, in the gates), hedging, and transparent retries (a stream the server refused, retried once at once, lines 490-498).',
+      'gRPC retries nothing unless the service config sets a policy: this is A6’s example policy, not a default (without one a call is TRANSPARENT_ONLY, one attempt: lines 149-151).',
+    ],
+    opening: { attempts: 1, charges: 1, outcome: 'unknown', why: 'the response is lost and grpc-js has no per-attempt timeout: at the 3 s call deadline the call is cancelled with DEADLINE_EXCEEDED (not UNAVAILABLE, and a cancelled call starts no new attempt), so charge #1’s outcome stays unknown' },
   }),
 
   // ---- AWS ----

@@ -54,4 +54,6 @@
 // scrolled bundles, the sections' and the fleet section's (its presets read the client lab's):
 // +3.25 KB each gzipped (34,005 → 37,256 and 39,554 → 42,804 bytes at gzip -9), 279.4 KB measured.
 // Both merged (issue 38's presets and gate rules): 281.9 KB measured.
-export const SCROLLED_CEILING_BYTES = 282.0 * 1024;
+// Issue 38's grpc-js preset, in the same two bundles (+778 and +800 bytes gzipped):
+// 290,195 bytes measured (283.4 KB), 288,617 without it.
+export const SCROLLED_CEILING_BYTES = 283.5 * 1024;

@@ -33,7 +33,7 @@ console.log(table[name]);
 
 // Every package the presets read, at the versions read (so nothing is outdated), then some newer.
 const AT_READ = {
-  '@anthropic-ai/sdk': '1.17.0', '@smithy/core': '3.41.1', '@smithy/node-http-handler': '4.14.2', 'axios-retry': '4.5.0',
+  '@anthropic-ai/sdk': '1.17.0', '@grpc/grpc-js': '1.14.7', '@smithy/core': '3.41.1', '@smithy/node-http-handler': '4.14.2', 'axios-retry': '4.5.0',
   got: '16.2.0', openai: '7.60.0', stripe: '23.2.0',
 };
 

@@ -274,6 +274,8 @@ describe('the opening run under each preset gives the charges its card states', 
     'grpc-java-171': { attempts: 1, charges: 1, outcome: 'unknown', elapsedMs: 3000 },
     'grpc-go-168': { attempts: 1, charges: 1, outcome: 'unknown', elapsedMs: 3000 },
     'grpc-core': { attempts: 1, charges: 1, outcome: 'unknown', elapsedMs: 3000 },
+    // @grpc/grpc-js 1.14.7: the deadline timer cancels the call (DEADLINE_EXCEEDED, not retryable).
+    'grpc-js': { attempts: 1, charges: 1, outcome: 'unknown', elapsedMs: 3000 },
     // The read timeout is retried after at most 50, 1,000, 1,000, 2,000 ms: no key, charged again.
     'aws-botocore-2026': { attempts: 2, charges: 2, outcome: 'success' },
     'aws-botocore-standard': { attempts: 2, charges: 2, outcome: 'success' },
@@ -649,6 +651,27 @@ describe('issue 38: AWS’s 2026 default, Stripe’s keys, the Node clients', ()
     for (const f of ['jitter', 'jitterLow', 'jitterHigh']) assert.ok(['v1.71.0', 'v1.79.0'].includes(java.pins[f].tag), f);
     // 0.8·U + 0.4: U = 0 → 0.4, U = 1 → 1.2, on the ceilings 100, 200, 400.
     assert.deepEqual(waits(p('grpc-java-171'), [0, 1, 0.5]), [40, 240, 320]);
+  });
+
+  test('item 10: @grpc/grpc-js 1.14.7 — 0.8–1.2 on the capped ceiling from the first wait, A6’s 4 attempts under its cap of 5, 429/502/503/504 retried', () => {
+    const js = p('grpc-js');
+    // Ceilings: 0.1 s, then min(0.1 × 2, 1) = 0.2 s, min(0.2 × 2, 1) = 0.4 s (lines 331-333), each
+    // times Math.random() × 0.4 + 0.8 (line 322): r = 0 → 80, r = 1 → 1.2 × 200 = 240, r = 0.5 → 400.
+    assert.deepEqual(waits(js, [0, 1, 0.5]), [80, 240, 400]);
+    // min(maxAttempts 4, limit 5) = 4 attempts: three waits, then the fourth 503 ends the call.
+    assert.equal(waits(js, [0.5, 0.5, 0.5, 0.5]).length, 3);
+    assert.ok(js.inputs.maxRetries + 1 <= 5, 'DEFAULT_MAX_ATTEMPTS_LIMIT = 5');
+    for (const [status, expected] of Object.entries({ 429: true, 502: true, 503: true, 504: true, 500: false, 501: false, 400: false, 404: false, 408: false })) {
+      assert.equal(retries(js, { status: Number(status) }), expected, `retries ${status}: ${expected}`);
+    }
+    // Every pin is the tarball @grpc/grpc-js@1.14.7 or A6's text; the gate is A6's throttle.
+    const src = SOURCES.find((q) => q.id === 'grpc-js');
+    const rel = releasesOf(src).map((r) => (r.package ? `${r.package}@${r.version}` : `${r.repo} ${r.tag}`));
+    assert.deepEqual(rel, ['grpc/proposal A6 @ 2024-08-29 (#452)', '@grpc/grpc-js@1.14.7']);
+    assert.deepEqual(js.gates.map((g) => [g.gate, g.params]), [['throttle', { maxTokens: 10, tokenRatio: 0.1, countFailures: 'retryable' }]]);
+    assert.match(js.cannot.join(' '), /committed, and never retried, once response headers or a message arrived/);
+    assert.match(js.cannot.join(' '), /grpc-retry-pushback-ms is waited exactly and restarts the backoff/);
+    assert.match(js.versions, /1\.14\.7 \(read in its npm tarball on 2026-12-04/);
   });
 
   test('AWS JS v3: d × min(50 × 2^i, 20 s); 429 and 500/502/503/504 retried, 501 not; no header honoured', () => {
