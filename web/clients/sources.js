@@ -200,6 +200,8 @@ const GRPC_THROTTLE = {
   },
   note: 'A6’s example retryThrottling; gRPC throttles only when the service config sets it. The rule (line 187): “If token_count is less than or equal to the threshold, defined to be (maxTokens / 2), then RPCs will not be retried”. Only a failure with a retryable status takes a token (line 193): in the fleet, a failure whose class is in Retry on, so a timeout counts only while Retry on holds it; A6’s example policy retries UNAVAILABLE alone, so for A6 as written take “timeout” out of Retry on.',
 };
+// GRPC_THROTTLE as one implementation reads it: A6's pins and that implementation's, and its note.
+const grpcThrottleAlso = (pins, note) => ({ ...GRPC_THROTTLE, pin: { ...GRPC_THROTTLE.pin, also: [...GRPC_THROTTLE.pin.also, ...pins] }, note });
 const GRPC_OPENING = { attempts: 1, charges: 1, outcome: 'unknown', why: 'the response is lost and nothing ends the attempt before the 3 s call deadline, at which the call fails with DEADLINE_EXCEEDED; gRPC does not retry past its deadline' };
 
 const BOTO_COMMON_PINS = {
@@ -327,19 +329,11 @@ export const SOURCES = [
         also: [at(GRPC_CORE_151, 'src/core/ext/filters/http/client/http_client_filter.cc', '66-73', 'const grpc_status_code* grpc_status = b->get_pointer(GrpcStatusMetadata()); if (grpc_status != nullptr || *status == 200) { b->Remove(HttpStatusMetadata()); } else { return absl::Status( static_cast<absl::StatusCode>( grpc_http2_status_to_grpc_status(*status)), (an HTTP status decides only when no grpc-status came)')],
       },
     },
-    gates: [{
-      ...GRPC_THROTTLE,
-      pin: {
-        ...GRPC_THROTTLE.pin,
-        also: [
-          ...GRPC_THROTTLE.pin.also,
-          at(GRPC_CORE_151, CORE_THROTTLE, '84-97', 'bool ServerRetryThrottleData::RecordFailure() { … // We decrement milli_tokens by 1000 (1 token) for each failure. … // Retries are allowed as long as the new value is above the threshold // (max_milli_tokens / 2). return new_value > throttle_data->max_milli_tokens_ / 2;'),
-          at(GRPC_CORE_151, CORE_THROTTLE, '99-109', 'void ServerRetryThrottleData::RecordSuccess() { … // We increment milli_tokens by milli_token_ratio for each success.'),
-          at(GRPC_CORE_151, CORE_RETRY, '1157-1171', '// Record the failure and check whether retries are throttled. // Note that it\'s important for this check to come after the status // code check above, since we should only record failures whose statuses // match the configured retryable status codes, … if (calld_->retry_throttle_data_ != nullptr && !calld_->retry_throttle_data_->RecordFailure()) {'),
-        ],
-      },
-      note: 'A6’s example retryThrottling; grpc-core throttles only when the service config sets it, one throttle per server name in a process (retry_filter.cc lines 208-211). grpc-core takes a token only for a failure whose status is retryable (UNAVAILABLE here): a 500 (UNKNOWN) or a deadline costs none. The fleet’s countFailures “retryable” takes one for a failure whose class is in Retry on: its 5xx class holds the 500 as well, and a timeout counts while Retry on holds it (take “timeout” out of Retry on for A6’s policy).',
-    }],
+    gates: [grpcThrottleAlso([
+      at(GRPC_CORE_151, CORE_THROTTLE, '84-97', 'bool ServerRetryThrottleData::RecordFailure() { … // We decrement milli_tokens by 1000 (1 token) for each failure. … // Retries are allowed as long as the new value is above the threshold // (max_milli_tokens / 2). return new_value > throttle_data->max_milli_tokens_ / 2;'),
+      at(GRPC_CORE_151, CORE_THROTTLE, '99-109', 'void ServerRetryThrottleData::RecordSuccess() { … // We increment milli_tokens by milli_token_ratio for each success.'),
+      at(GRPC_CORE_151, CORE_RETRY, '1157-1171', '// Record the failure and check whether retries are throttled. // Note that it\'s important for this check to come after the status // code check above, since we should only record failures whose statuses // match the configured retryable status codes, … if (calld_->retry_throttle_data_ != nullptr && !calld_->retry_throttle_data_->RecordFailure()) {'),
+    ], 'A6’s example retryThrottling; grpc-core throttles only when the service config sets it, one throttle per server name in a process (retry_filter.cc lines 208-211). grpc-core takes a token only for a failure whose status is retryable (UNAVAILABLE here): a 500 (UNKNOWN) or a deadline costs none. The fleet’s countFailures “retryable” takes one for a failure whose class is in Retry on: its 5xx class holds the 500 as well, and a timeout counts while Retry on holds it (take “timeout” out of Retry on for A6’s policy).')],
     cannot: [
       'gRPC retries by status code, not by HTTP status: the engine’s answers are HTTP statuses, so the preset retries the four HTTP statuses grpc-core maps to UNAVAILABLE (429, 502, 503, 504) and not 500 (UNKNOWN); grpc-core reads the HTTP status only when no grpc-status came. A gRPC server’s own UNAVAILABLE is one of these.',
       'Retry throttling (data only, in the gates), hedging, transparent retries, and pushback: grpc-retry-pushback-ms is waited exactly and restarts the backoff, a negative one stops the retries (retry_filter.cc lines 2582-2585, 1193-1201).',
@@ -380,19 +374,11 @@ export const SOURCES = [
         also: [inPkg(GRPC_JS, GRPC_JS_CALL, '459-460', 'else if (this.httpStatusCode) { status = mapHttpStatusCode(this.httpStatusCode); (an HTTP status decides only when no grpc-status came)')],
       },
     },
-    gates: [{
-      ...GRPC_THROTTLE,
-      pin: {
-        ...GRPC_THROTTLE.pin,
-        also: [
-          ...GRPC_THROTTLE.pin.also,
-          inPkg(GRPC_JS, GRPC_JS_RETRY, '41-49', 'addCallSucceeded() { this.tokens = Math.min(this.tokens + this.tokenRatio, this.maxTokens); } addCallFailed() { this.tokens = Math.max(this.tokens - 1, 0); } canRetryCall() { return this.tokens > (this.maxTokens / 2); }'),
-          inPkg(GRPC_JS, GRPC_JS_RETRY, '425-426', 'if (this.isStatusCodeInList(this.callConfig.methodConfig.retryPolicy.retryableStatusCodes, status.code)) { (_c = this.retryThrottler) === null || _c === void 0 ? void 0 : _c.addCallFailed(); (a token only for a retryable status)'),
-          inPkg(GRPC_JS, 'build/src/internal-channel.js', '251-252', 'if (serviceConfig.retryThrottling) { RETRY_THROTTLER_MAP.set(this.getTarget(), new retrying_call_1.RetryThrottler(serviceConfig.retryThrottling.maxTokens, serviceConfig.retryThrottling.tokenRatio, RETRY_THROTTLER_MAP.get(this.getTarget())));'),
-        ],
-      },
-      note: 'A6’s example retryThrottling; grpc-js throttles only when the service config sets it, one throttle per target in a process, shared by its channels (internal-channel.js lines 251-252). A token is taken only for a failure whose status is retryable (UNAVAILABLE here: retrying-call.js lines 425-426), a success (OK) adds 0.1, and a retry is let through while the tokens are more than 5. grpc-js asks the throttle when the backoff has been waited (line 365, in the retry timer), the fleet at the failure; the tokens a call sees can differ by what other calls did during its wait. The preset’s Retry on holds no timeout, so a deadline costs no token, as in grpc-js.',
-    }],
+    gates: [grpcThrottleAlso([
+      inPkg(GRPC_JS, GRPC_JS_RETRY, '41-49', 'addCallSucceeded() { this.tokens = Math.min(this.tokens + this.tokenRatio, this.maxTokens); } addCallFailed() { this.tokens = Math.max(this.tokens - 1, 0); } canRetryCall() { return this.tokens > (this.maxTokens / 2); }'),
+      inPkg(GRPC_JS, GRPC_JS_RETRY, '425-426', 'if (this.isStatusCodeInList(this.callConfig.methodConfig.retryPolicy.retryableStatusCodes, status.code)) { (_c = this.retryThrottler) === null || _c === void 0 ? void 0 : _c.addCallFailed(); (a token only for a retryable status)'),
+      inPkg(GRPC_JS, 'build/src/internal-channel.js', '251-252', 'if (serviceConfig.retryThrottling) { RETRY_THROTTLER_MAP.set(this.getTarget(), new retrying_call_1.RetryThrottler(serviceConfig.retryThrottling.maxTokens, serviceConfig.retryThrottling.tokenRatio, RETRY_THROTTLER_MAP.get(this.getTarget())));'),
+    ], 'A6’s example retryThrottling; grpc-js throttles only when the service config sets it, one throttle per target in a process, shared by its channels (internal-channel.js lines 251-252). A token is taken only for a failure whose status is retryable (UNAVAILABLE here: retrying-call.js lines 425-426), a success (OK) adds 0.1, and a retry is let through while the tokens are more than 5. grpc-js asks the throttle when the backoff has been waited (line 365, in the retry timer), the fleet at the failure; the tokens a call sees can differ by what other calls did during its wait. The preset’s Retry on holds no timeout, so a deadline costs no token, as in grpc-js.')],
     cannot: [
       'gRPC retries by status code, not by HTTP status: the engine’s answers are HTTP statuses, so the preset retries the four HTTP statuses grpc-js maps to UNAVAILABLE (429, 502, 503, 504; subchannel-call.js lines 59-63) and not 500 (UNKNOWN). A gRPC server’s own UNAVAILABLE is one of these.',
       'The commit rule: a call is committed, and never retried, once response headers or a message arrived (retrying-call.js lines 573 and 586); an HTTP error status is retried only when it came with no body (END_STREAM on the headers, subchannel-call.js lines 108-109), so a proxy’s 503 with an HTML page is not retried.',
