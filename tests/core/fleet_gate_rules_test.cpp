@@ -298,10 +298,7 @@ TEST_CASE("the new rules keep the gates' relations: never an added attempt; flee
         FleetRequest one = q;
         one.clients = 1;
         one.ratePerClient = 50;
-        FleetRequest client = one;
-        if (client.gates.quota) client.gates.quota->scope = GateScope::Client;
-        if (client.gates.bucket) client.gates.bucket->scope = GateScope::Client;
-        if (client.gates.throttle) client.gates.throttle->scope = GateScope::Client;
+        const FleetRequest client = clientScoped(one);
         CHECK(sameValue(withoutTokens(one, simulateService(one)), withoutTokens(client, simulateService(client))));
     }
 }

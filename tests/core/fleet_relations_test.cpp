@@ -107,14 +107,9 @@ TEST_CASE("a fleet-scoped gate with one client equals the client-scoped one", "[
         INFO(name);
         fleetScoped.clients = 1;
         fleetScoped.ratePerClient = 50;
-        FleetRequest clientScoped = fleetScoped;
-        if (clientScoped.gates.quota) clientScoped.gates.quota->scope = GateScope::Client;
-        if (clientScoped.gates.bucket) clientScoped.gates.bucket->scope = GateScope::Client;
-        if (clientScoped.gates.throttle) clientScoped.gates.throttle->scope = GateScope::Client;
-        if (clientScoped.gates.budget) clientScoped.gates.budget->scope = GateScope::Client;
-        if (clientScoped.gates.breaker) clientScoped.gates.breaker->scope = GateScope::Client;
+        const FleetRequest perClient = clientScoped(fleetScoped);
         const Value a = withoutTokens(fleetToValue(fleetScoped, simulateService(fleetScoped)));
-        const Value b = withoutTokens(fleetToValue(clientScoped, simulateService(clientScoped)));
+        const Value b = withoutTokens(fleetToValue(perClient, simulateService(perClient)));
         CHECK(sameValue(a, b));
     });
 }

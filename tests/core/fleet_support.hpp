@@ -52,6 +52,17 @@ inline FleetRequest loadIndependent() {
     return q;
 }
 
+// The same request with every gate it has kept per client (GateScope::Client): with one
+// client it must run as the fleet-scoped one does.
+inline FleetRequest clientScoped(FleetRequest q) {
+    if (q.gates.quota) q.gates.quota->scope = GateScope::Client;
+    if (q.gates.bucket) q.gates.bucket->scope = GateScope::Client;
+    if (q.gates.throttle) q.gates.throttle->scope = GateScope::Client;
+    if (q.gates.budget) q.gates.budget->scope = GateScope::Client;
+    if (q.gates.breaker) q.gates.breaker->scope = GateScope::Client;
+    return q;
+}
+
 inline Value num(double x) { return Value::number(x); }
 inline Value str(const char* s) { return Value::string(s); }
 
