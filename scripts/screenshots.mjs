@@ -5,7 +5,8 @@
 // beside the article from 960 px, inline after the button below), the opening run at its
 // end (end-*), the trace editor with an answer's error (editor-*: the scripted answers) and
 // the fleet's storm chart (fleet-*), and at 1280 and 390 the stability map (map-*) and two
-// literature presets computed (hotos-*, osdi-*); FULL=1 adds the whole page (light; large files, not
+// literature presets computed (hotos-*, osdi-*), and the article's mesh section with its compare
+// link pressed (mesh-*, mesh-compare-*); FULL=1 adds the whole page (light; large files, not
 // committed). Run after `npm run build`:
 //   node scripts/screenshots.mjs [outdir] [names, e.g. 1440,390]
 // (default docs/screenshots, every width). Uses playwright-core and /usr/bin/chromium as the
@@ -82,6 +83,18 @@ try {
         await page.waitForTimeout(300);
         await page.locator('#fl-lit-hotos2021').screenshot({ path: join(out, `hotos-${name}-${colorScheme}.png`) });
         await page.locator('#fl-lit-osdi2022').screenshot({ path: join(out, `osdi-${name}-${colorScheme}.png`) });
+      }
+      // The article's mesh section (issue 38: Istio's retries), at 1280 and 390 only, then its
+      // link pressed: compare mode with Istio's default against its documented example.
+      if (name === '1280x720' || name === '390') {
+        const mesh = page.locator('section[aria-labelledby="s-mesh"]');
+        await mesh.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+        await page.waitForTimeout(150);
+        await mesh.screenshot({ path: join(out, `mesh-${name}-${colorScheme}.png`) });
+        await page.locator('a[data-mesh-link]').click();
+        await page.waitForFunction(() => /client=istio/.test(document.querySelector('#cmp-link')?.value || ''), null, { timeout: 30000 });
+        await page.waitForTimeout(300);
+        await page.screenshot({ path: join(out, `mesh-compare-${name}-${colorScheme}.png`) });
       }
       // The whole page too, with FULL=1 (large files: not committed).
       if (process.env.FULL && colorScheme === 'light') {

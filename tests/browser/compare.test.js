@@ -108,6 +108,26 @@ describe('compare mode', () => {
     await assertClean(t, assert, opened);
   });
 
+  test('the article’s mesh link, far below the explorable, takes the reader to its comparison: Istio’s default against its documented example', async (t) => {
+    const opened = await openPage(env, { path: '/', sections: false });
+    const { page } = opened;
+    const link = page.locator('a[data-mesh-link]');
+    await link.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    await link.click();
+    await page.waitForFunction(() => document.documentElement.classList.contains('rl-compare-ready') && document.activeElement && document.activeElement.id === 'cmp-heading');
+    // The comparison is where the reader is: its heading focused and on screen.
+    const box = await page.locator('#cmp-heading').boundingBox();
+    const height = await page.evaluate(() => window.innerHeight);
+    assert.ok(box && box.y > -1 && box.y < height, `the heading at ${box && box.y} px of ${height}`);
+    assert.match(await page.locator('[data-client="before"]').textContent(), /\(istio\)/);
+    assert.match(await page.locator('[data-client="after"]').textContent(), /\(istio-example\)/);
+    // The article's claims: the default leaves the lost response alone, the example charges twice.
+    const diffs = await differences(page);
+    assert.deepEqual([diffs.charges.before, diffs.charges.after], ['1', '2']);
+    assert.deepEqual([diffs.outcome.before, diffs.outcome.after], ['unknown', 'success']);
+    await assertClean(t, assert, opened);
+  });
+
   test('"Compare with…" beside Copy link starts a comparison from the run on show', async (t) => {
     const opened = await openPage(env, { path: '/#v=1&maxRetries=1', sections: false });
     const { page } = opened;

@@ -120,6 +120,17 @@ const ENVOY_RETRY_STATE = 'source/common/router/retry_state_impl.cc';
 // projects pin v1.37.0 as this commit), read in a fork's copy of Envoy's main history
 // (penguingao/envoy, at 1.38.0-dev); v1.38 and v1.39 are later than any copy reachable here.
 const ENVOY_1370 = release('envoyproxy/envoy', 'v1.37.0', '6d9bb7d9a85d616b220d1f8fe67b61f82bbdb8d3');
+// Istio's control plane writes the Envoy route retry policy every route gets (istio/istio), from
+// its VirtualService API (istio/api): the newest release in the snapshot reachable here (1.30.3,
+// 2026-07-13; 1.31.0-rc.0 writes the same policy), the last that retried a 503 by default
+// (1.23.6), and the release that took the 503 out (1.24.0).
+const ISTIO = release('istio/istio', '1.30.3', '56df41f63e513f834c9a3af33d8aed82d1d961f2');
+const ISTIO_123 = release('istio/istio', '1.23.6', '6a112a28410654328342c68f82da48920e34f062');
+const ISTIO_124 = release('istio/istio', '1.24.0', '8825a6b7f8c9a2d66005a5f8b64e98aaee0dda99');
+const ISTIO_API = release('istio/api', '1.30.3', '2e43f07b30b6744bc8252fce39fb58b03f85ff8b');
+const ISTIO_API_123 = release('istio/api', '1.23.6', 'ed909087eb364d7e219723c1ea77827838f1c5af');
+const ISTIO_RETRY = 'pilot/pkg/networking/core/route/retry/retry.go';
+const ISTIO_VS = 'networking/v1alpha3/virtual_service.proto';
 // grpc/grpc (992 MB) at the release v1.51.1, read in Debian's source package grpc 1.51.1-3
 // (Debian 12; Debian 13 and unstable ship the same upstream 1.51.1): its grpc_1.51.1.orig.tar.gz
 // is GitHub's archive of the tag, whose pax header names the commit below (sha256 b55696fb…, as
@@ -220,6 +231,43 @@ const BOTO_CANNOT = [
   'Connect timeouts apart from read timeouts; modeled retryable errors; adaptive mode’s client-side rate limiting.',
 ];
 const AWS_OPENING = { attempts: 2, charges: 2, outcome: 'success', why: 'the read timeout is retried and no idempotency key is sent for a call that models none, so the second attempt charges again' };
+
+// Envoy's router, as every Envoy route retry policy meets it (the Envoy preset's, and Istio's,
+// which writes an Envoy policy for every route): its back-off, blind to the method, no Retry-After.
+const ENVOY_ROUTER_PINS = {
+  baseBackoffMs: { ...at(ENVOY_API, ENVOY_ROUTE, '2755-2757', '// Specifies parameters that control exponential retry back off. This parameter is optional, in which case the // default base interval is 25 milliseconds or, if set, the current value of the // “upstream.base_retry_backoff_ms“ runtime parameter.'), also: [at(ENVOY_1370, ENVOY_RETRY_STATE, '90-91', 'std::chrono::milliseconds base_interval( runtime_.snapshot().getInteger("upstream.base_retry_backoff_ms", 25));'), at(ENVOY_1142, ENVOY_RETRY_STATE, 68, 'runtime_.snapshot().getInteger("upstream.base_retry_backoff_ms", 25));')] },
+  backoffMultiplier: { ...at(ENVOY_1370, ENVOY_BACKOFF, 17, 'next_interval_ = (next_interval_ < doubling_limit_) ? (next_interval_ * 2u) : max_interval_; (doubling_limit_ = max_interval_ / 2u, backoff_strategy.h line 47)'), also: [at(ENVOY_1142, ENVOY_BACKOFF, '17-21', 'if (next_interval_ < max_interval_ / 2) { next_interval_ *= 2; } else { next_interval_ = max_interval_; }')] },
+  maxBackoffMs: { ...at(ENVOY_API, ENVOY_ROUTE, '2757-2758', 'The default maximum interval is 10 times // the base interval.'), also: [at(ENVOY_1370, ENVOY_RETRY_STATE, 98, 'std::chrono::milliseconds max_interval = base_interval * 10;'), at(ENVOY_1142, ENVOY_RETRY_STATE, 75, 'std::chrono::milliseconds max_interval = base_interval * 10;')] },
+  jitter: {
+    ...at(ENVOY_1370, ENVOY_BACKOFF, '13-19', 'uint64_t JitteredExponentialBackOffStrategy::nextBackOffMs() { const uint64_t backoff = next_interval_; … return (random_.random() % backoff); } (a wait uniform in [0, interval): 0–24, 0–49, 0–99 ms…)'),
+    also: [
+      at(ENVOY_1142, ENVOY_BACKOFF, '13-23', 'uint64_t JitteredBackOffStrategy::nextBackOffMs() { const uint64_t backoff = next_interval_; … return std::min(random_.random() % backoff, max_interval_); }'),
+      at(ENVOY_1370, 'docs/root/configuration/http/http_filters/router_filter.rst', '46-48', 'the back-off for the retry is in the range :math:`\\big[0, (2^N-1)B\\big)`. For example, given the default interval, the first retry will be delayed randomly by 0-24ms, the 2nd by 0-74ms, the 3rd by 0-174ms (the documentation, at v1.14.2 as at v1.37.0; the code above draws 0–49 ms for the 2nd)'),
+      at(ENVOY_1142, 'docs/root/configuration/http/http_filters/router_filter.rst', '46-48', 'the back-off for the retry is in the range :math:`\\big[0, (2^N-1)B\\big)`. For example, given the default interval, the first retry will be delayed randomly by 0-24ms, the 2nd by 0-74ms, the 3rd by 0-174ms (the documentation; the code above draws 0–49 ms for the 2nd)'),
+    ],
+  },
+  retryWritesWithoutKey: { ...at(ENVOY_1370, ENVOY_RETRY_STATE, '395-399', 'if (retry_on_ & RetryPolicy::RETRY_ON_5XX) { if (Http::CodeUtility::is5xx(response_status)) { return RetryDecision::RetryWithBackoff; (no method is looked at; only HTTP/3 0-RTT-safe requests get 425 added, lines 80-89)'), also: [at(ENVOY_1142, ENVOY_RETRY_STATE, '283-294', 'bool RetryStateImpl::wouldRetryFromHeaders(const Http::ResponseHeaderMap& response_headers) { … if (retry_on_ & RetryPolicy::RETRY_ON_5XX) { if (Http::CodeUtility::is5xx(Http::Utility::getResponseStatus(response_headers))) { return true; (the decision reads the answer and the policy, never the request’s method)')] },
+  honourRetryAfter: { ...at(ENVOY_API, ENVOY_ROUTE, '2761-2767', '// Specifies parameters that control a retry back-off strategy that is used // when the request is rate limited by the upstream server. The server may // return a response header like “Retry-After“ … If // configured, this back-off strategy will be used instead of the // default exponential back off strategy (not configured by default: no header is read)'), also: [at(ENVOY_API, ENVOY_ROUTE, '6019-6021', '//	Configuring ``rate_limited_retry_back_off`` will not by itself cause a request //	to be retried.')] },
+};
+
+// Istio writes one Envoy route retry policy for every route (istio/istio, route/retry/retry.go):
+// Envoy's router then retries, blind to the method, with Envoy's back-off.
+const ISTIO_INPUTS = {
+  maxRetries: 2, baseBackoffMs: 25, backoffMultiplier: 2, maxBackoffMs: 250, jitter: 'full', clientTimeoutMs: NO_TIMEOUT_MS,
+  deadlineMs: 10000, idempotencyKey: false, retryOn: [], retryWritesWithoutKey: true, honourRetryAfter: false,
+};
+const ISTIO_PINS = { ...ENVOY_ROUTER_PINS, idempotencyKey: NONE('the mesh adds no key') };
+const ISTIO_CLUSTER = 'pilot/pkg/networking/core/cluster_traffic_policy.go';
+const istioNoRetryCap = (pin) => ({
+  gate: 'budget', params: null, pin,
+  note: 'Not FLEET §5’s budget, and no gate at all: Envoy caps concurrent retries per cluster at 3 by default, and Istio raises that cap to 4,294,967,295 on every cluster it writes; it sets no retry budget.',
+});
+const ISTIO_CANNOT = [
+  'connect-failure and refused-stream (the request never reached the application, so resending it is safe) and gRPC’s UNAVAILABLE and CANCELLED in the grpc-status header (which a server can send after it has done the work) are retried; the engine’s answers are HTTP statuses and its only network failure is the timeout.',
+  'Each retry goes to a host not yet tried (previous_hosts, up to 5 host selections: retry.go); the engine has one server.',
+  'Whole-millisecond waits (Envoy’s random % interval); a mesh-wide defaultHttpRetryPolicy (Mesh Config) can replace the default.',
+];
+const ISTIO_UNVERIFIED = ['The waits are Envoy’s router’s, read at Envoy v1.37.0 and v1.14.2 (the same back-off at both); the Envoy build that Istio ships (istio/proxy) was not read.'];
 
 export const SOURCES = [
   // ---- gRPC ----
@@ -849,24 +897,12 @@ export const SOURCES = [
     versions: 'Envoy v1.39.0’s route API (envoyproxy/go-control-plane at its tag envoy/v1.39.0, generated from Envoy’s protos); the router at v1.37.0 and v1.14.2 (forks’ copies of Envoy’s release commits); Envoy itself (1.7 GB) is too large to fetch here',
     inputs: { maxRetries: 1, baseBackoffMs: 25, backoffMultiplier: 2, maxBackoffMs: 250, jitter: 'full', clientTimeoutMs: NO_TIMEOUT_MS, deadlineMs: 15000, idempotencyKey: false, retryOn: ['timeout', '5xx'], retryWritesWithoutKey: true, honourRetryAfter: false },
     pins: {
+      ...ENVOY_ROUTER_PINS,
       maxRetries: at(ENVOY_API, ENVOY_ROUTE, '2700-2701', '// Specifies the allowed number of retries. This parameter is optional and // defaults to 1.'),
-      baseBackoffMs: { ...at(ENVOY_API, ENVOY_ROUTE, '2755-2757', '// Specifies parameters that control exponential retry back off. This parameter is optional, in which case the // default base interval is 25 milliseconds or, if set, the current value of the // “upstream.base_retry_backoff_ms“ runtime parameter.'), also: [at(ENVOY_1370, ENVOY_RETRY_STATE, '90-91', 'std::chrono::milliseconds base_interval( runtime_.snapshot().getInteger("upstream.base_retry_backoff_ms", 25));'), at(ENVOY_1142, ENVOY_RETRY_STATE, 68, 'runtime_.snapshot().getInteger("upstream.base_retry_backoff_ms", 25));')] },
-      backoffMultiplier: { ...at(ENVOY_1370, ENVOY_BACKOFF, 17, 'next_interval_ = (next_interval_ < doubling_limit_) ? (next_interval_ * 2u) : max_interval_; (doubling_limit_ = max_interval_ / 2u, backoff_strategy.h line 47)'), also: [at(ENVOY_1142, ENVOY_BACKOFF, '17-21', 'if (next_interval_ < max_interval_ / 2) { next_interval_ *= 2; } else { next_interval_ = max_interval_; }')] },
-      maxBackoffMs: { ...at(ENVOY_API, ENVOY_ROUTE, '2757-2758', 'The default maximum interval is 10 times // the base interval.'), also: [at(ENVOY_1370, ENVOY_RETRY_STATE, 98, 'std::chrono::milliseconds max_interval = base_interval * 10;'), at(ENVOY_1142, ENVOY_RETRY_STATE, 75, 'std::chrono::milliseconds max_interval = base_interval * 10;')] },
-      jitter: {
-        ...at(ENVOY_1370, ENVOY_BACKOFF, '13-19', 'uint64_t JitteredExponentialBackOffStrategy::nextBackOffMs() { const uint64_t backoff = next_interval_; … return (random_.random() % backoff); } (a wait uniform in [0, interval): 0–24, 0–49, 0–99 ms…)'),
-        also: [
-          at(ENVOY_1142, ENVOY_BACKOFF, '13-23', 'uint64_t JitteredBackOffStrategy::nextBackOffMs() { const uint64_t backoff = next_interval_; … return std::min(random_.random() % backoff, max_interval_); }'),
-          at(ENVOY_1370, 'docs/root/configuration/http/http_filters/router_filter.rst', '46-48', 'the back-off for the retry is in the range :math:`\\big[0, (2^N-1)B\\big)`. For example, given the default interval, the first retry will be delayed randomly by 0-24ms, the 2nd by 0-74ms, the 3rd by 0-174ms (the documentation, at v1.14.2 as at v1.37.0; the code above draws 0–49 ms for the 2nd)'),
-          at(ENVOY_1142, 'docs/root/configuration/http/http_filters/router_filter.rst', '46-48', 'the back-off for the retry is in the range :math:`\\big[0, (2^N-1)B\\big)`. For example, given the default interval, the first retry will be delayed randomly by 0-24ms, the 2nd by 0-74ms, the 3rd by 0-174ms (the documentation; the code above draws 0–49 ms for the 2nd)'),
-        ],
-      },
       clientTimeoutMs: at(ENVOY_API, ENVOY_ROUTE, '2704-2711', '// Specifies a non-zero upstream timeout per retry attempt (including the initial attempt). This // parameter is optional. … //	If left unspecified, Envoy will use the global //	:ref:`route timeout …` for the request. (so the engine’s largest: no per-try timeout)'),
       deadlineMs: at(ENVOY_API, ENVOY_ROUTE, 2033, '// Specifies the upstream timeout for the route. If not specified, the default is 15s.'),
       idempotencyKey: NONE('Envoy adds no key'),
       retryOn: page('retry_on has no default: “5xx”, the most common choice, is this preset’s; it covers a 5xx, a reset and a per-try timeout (v1.37.0 retry_state_impl.cc lines 395-399 and 509-512, router.cc line 1359; v1.14.2 retry_state_impl.cc lines 275-276, 294, 364-365)'),
-      retryWritesWithoutKey: { ...at(ENVOY_1370, ENVOY_RETRY_STATE, '395-399', 'if (retry_on_ & RetryPolicy::RETRY_ON_5XX) { if (Http::CodeUtility::is5xx(response_status)) { return RetryDecision::RetryWithBackoff; (no method is looked at; only HTTP/3 0-RTT-safe requests get 425 added, lines 80-89)'), also: [at(ENVOY_1142, ENVOY_RETRY_STATE, '283-294', 'bool RetryStateImpl::wouldRetryFromHeaders(const Http::ResponseHeaderMap& response_headers) { … if (retry_on_ & RetryPolicy::RETRY_ON_5XX) { if (Http::CodeUtility::is5xx(Http::Utility::getResponseStatus(response_headers))) { return true; (the decision reads the answer and the policy, never the request’s method)')] },
-      honourRetryAfter: { ...at(ENVOY_API, ENVOY_ROUTE, '2761-2767', '// Specifies parameters that control a retry back-off strategy that is used // when the request is rate limited by the upstream server. The server may // return a response header like “Retry-After“ … If // configured, this back-off strategy will be used instead of the // default exponential back off strategy (not configured by default: no header is read)'), also: [at(ENVOY_API, ENVOY_ROUTE, '6019-6021', '//	Configuring ``rate_limited_retry_back_off`` will not by itself cause a request //	to be retried.')] },
     },
     gates: [{
       gate: 'budget', params: null,
@@ -879,6 +915,73 @@ export const SOURCES = [
     ],
     unverified: ['envoyproxy/envoy could not be fetched (1.7 GB): the router’s code was read at v1.37.0 (2026-01-13) and v1.14.2, the same back-off at both; the route API at v1.39.0. That the router of v1.38 and v1.39 draws the same waits is not established: no copy of their code is reachable here.'],
     opening: { attempts: 1, charges: 1, outcome: 'unknown', why: 'without a per-try timeout nothing ends the attempt before the 15 s route timeout, which is not retried' },
+  }),
+  // ---- Istio: the mesh's retries, on every route, asked for by no one ----
+  preset({
+    id: 'istio',
+    group: 'Go, proxies and Google',
+    name: 'Istio’s default route retry, 1.24 on (2 retries, no 503)',
+    short: 'Istio’s default retry',
+    library: 'istio/istio',
+    versions: 'Istio 1.24 and later (read at 1.30.3, released 2026-07-13, the newest release in the snapshot reachable here, and the same at 1.31.0-rc.0; read on 2026-12-04); through 1.23 it retried a 503 too (the next preset)',
+    inputs: { ...ISTIO_INPUTS, retryOnStatuses: [] },
+    pins: {
+      ...ISTIO_PINS,
+      maxRetries: { ...at(ISTIO, ISTIO_RETRY, 36, 'defaultNumRetries = &wrappers.UInt32Value{Value: 2}'), also: [at(ISTIO_API, ISTIO_VS, '449-454', '// Note: the default cluster-wide retry policy, if not specified, is: … // attempts: 2 // retryOn: "connect-failure,refused-stream,unavailable,cancelled"')] },
+      baseBackoffMs: { ...at(ISTIO_API, ISTIO_VS, '1336-1337', '// Specifies the minimum duration between retry attempts. // If unset, default minimum duration of 25ms is used as base interval for exponetial backoff.'), also: [ENVOY_ROUTER_PINS.baseBackoffMs] },
+      clientTimeoutMs: at(ISTIO_API, ISTIO_VS, '1309-1312', '// Timeout per attempt for a given request, including the initial call and any retries. … // Default is same value as request // `timeout` of the [HTTP route](…), // which means no timeout. (so the engine’s largest)'),
+      deadlineMs: SEED_DEADLINE('Istio sets no route timeout: “Timeout for HTTP requests, default is disabled.” (istio/api 1.30.3 virtual_service.proto line 444; istio 1.30.3 route.go line 1338: action.Timeout = Notimeout, 0, no timeout)'),
+      retryOn: at(ISTIO, ISTIO_RETRY, 37, 'defaultRetryOn = "connect-failure,refused-stream,unavailable,cancelled,retriable-status-codes" (none of these is a timeout: a lost response is not retried)'),
+      retryOnStatuses: { ...at(ISTIO, ISTIO_RETRY, '45-50', 'cachedDefaultPolicy = &route.RetryPolicy{ NumRetries: defaultNumRetries, RetryOn: defaultRetryOn, HostSelectionRetryMaxAttempts: 5, RetryHostPredicate: defaultRetryHostPredicate, } (no RetriableStatusCodes, so retriable-status-codes matches nothing)'), also: [at(ISTIO_124, 'pilot/pkg/features/pilot.go', '240-241', 'Exclude503FromDefaultRetries = env.Register("EXCLUDE_UNSAFE_503_FROM_DEFAULT_RETRY", true, "If true, excludes unsafe retry on 503 from default retry policy.").Get() (1.24.0, its release note: “Fixed default retry policy to exclude retries on 503 which is potentially unsafe”; the switch is gone from 1.27.0)')] },
+    },
+    gates: [istioNoRetryCap(at(ISTIO, ISTIO_CLUSTER, 445, 'MaxRetries: &wrapperspb.UInt32Value{Value: math.MaxUint32}, (“Envoy defaults this value to 3, however that has shown to be insufficient during periods of pod churn”, lines 440-444)'))],
+    cannot: ISTIO_CANNOT,
+    unverified: ISTIO_UNVERIFIED,
+    opening: { attempts: 1, charges: 1, outcome: 'unknown', why: 'nothing Istio retries by default happens here: the lost response is no refused connection or stream, and with no per-try or route timeout only the seed’s 10 s deadline ends the attempt' },
+  }),
+  preset({
+    id: 'istio-123',
+    group: 'Go, proxies and Google',
+    name: 'Istio’s default route retry through 1.23 (2 retries, 503 included)',
+    short: 'Istio ≤ 1.23’s default retry',
+    library: 'istio/istio',
+    versions: 'Istio 1.23 and earlier (read at 1.23.6, released 2025-04-03, on 2026-12-04; earlier releases not read); 1.24–1.26 kept it behind EXCLUDE_UNSAFE_503_FROM_DEFAULT_RETRY=false (their compatibility profile for 1.23); 1.27.0 removed the switch',
+    inputs: { ...ISTIO_INPUTS, retryOnStatuses: [503] },
+    pins: {
+      ...ISTIO_PINS,
+      maxRetries: at(ISTIO_123, ISTIO_RETRY, 46, 'NumRetries: &wrappers.UInt32Value{Value: 2},'),
+      baseBackoffMs: { ...at(ISTIO_API_123, ISTIO_VS, '1286-1287', '// Number of retries to be allowed for a given request. The interval // between retries will be determined automatically (25ms+).'), also: [ENVOY_ROUTER_PINS.baseBackoffMs] },
+      clientTimeoutMs: at(ISTIO_API_123, ISTIO_VS, '1295-1297', '// Default is same value as request // `timeout` of the [HTTP route](…), // which means no timeout. (so the engine’s largest)'),
+      deadlineMs: SEED_DEADLINE('Istio sets no route timeout: “Timeout for HTTP requests, default is disabled.” (istio/api 1.23.6 virtual_service.proto line 444; istio 1.23.6 route.go line 1282: action.Timeout = Notimeout)'),
+      retryOn: at(ISTIO_123, ISTIO_RETRY, 47, 'RetryOn: "connect-failure,refused-stream,unavailable,cancelled,retriable-status-codes", (none of these is a timeout: a lost response is not retried)'),
+      retryOnStatuses: at(ISTIO_123, ISTIO_RETRY, 48, 'RetriableStatusCodes: []uint32{http.StatusServiceUnavailable},'),
+    },
+    gates: [istioNoRetryCap(at(ISTIO_123, ISTIO_CLUSTER, 351, 'MaxRetries: &wrapperspb.UInt32Value{Value: math.MaxUint32},'))],
+    cannot: ISTIO_CANNOT,
+    unverified: ISTIO_UNVERIFIED,
+    opening: { attempts: 1, charges: 1, outcome: 'unknown', why: 'the lost response is no refused connection and no 503, and with no per-try or route timeout only the seed’s 10 s deadline ends the attempt; a 503, on a POST too, is sent twice more' },
+  }),
+  preset({
+    id: 'istio-example',
+    group: 'Go, proxies and Google',
+    name: 'Istio’s documented retry example (3 retries, 2 s per try, gateway-error)',
+    short: 'Istio’s retry example',
+    library: 'istio/api',
+    versions: 'the HTTPRetry example of Istio’s VirtualService API, as teams copy it (istio/api 1.30.3, read on 2026-12-04)',
+    inputs: { ...ISTIO_INPUTS, maxRetries: 3, clientTimeoutMs: 2000, retryOn: ['timeout'], retryOnStatuses: [502, 503, 504] },
+    pins: {
+      ...ISTIO_PINS,
+      maxRetries: at(ISTIO_API, ISTIO_VS, 1296, '//       attempts: 3'),
+      baseBackoffMs: { ...at(ISTIO_API, ISTIO_VS, '1336-1337', '// If unset, default minimum duration of 25ms is used as base interval for exponetial backoff.'), also: [ENVOY_ROUTER_PINS.baseBackoffMs] },
+      clientTimeoutMs: at(ISTIO_API, ISTIO_VS, 1297, '//       perTryTimeout: 2s'),
+      deadlineMs: SEED_DEADLINE('the example sets no route timeout, and Istio’s default is none (istio/api 1.30.3 virtual_service.proto line 444: “Timeout for HTTP requests, default is disabled.”)'),
+      retryOn: { ...at(ISTIO_API, ISTIO_VS, 1298, '//       retryOn: gateway-error,connect-failure,refused-stream'), also: [at(ENVOY_1370, 'source/common/router/router.cc', 1359, 'if (maybeRetryReset(Http::StreamResetReason::LocalReset, upstream_request, TimeoutRetry::Yes)) { (a per-try timeout is a reset, retried under gateway-error: retry_state_impl.cc lines 509-512, if (retry_on_ & (RetryPolicy::RETRY_ON_5XX | RetryPolicy::RETRY_ON_GATEWAY_ERROR)) {)')] },
+      retryOnStatuses: { ...at(ENVOY_1370, ENVOY_RETRY_STATE, '401-402', 'if (retry_on_ & RetryPolicy::RETRY_ON_GATEWAY_ERROR) { if (Http::CodeUtility::isGatewayError(response_status)) {'), also: [at(ENVOY_1370, 'source/common/http/codes.h', 138, 'static bool isGatewayError(uint64_t code) { return code >= 502 && code < 505; }')] },
+    },
+    gates: [istioNoRetryCap(at(ISTIO, ISTIO_CLUSTER, 445, 'MaxRetries: &wrapperspb.UInt32Value{Value: math.MaxUint32},'))],
+    cannot: ISTIO_CANNOT,
+    unverified: ISTIO_UNVERIFIED,
+    opening: { attempts: 2, charges: 2, outcome: 'success', why: 'the 2 s per-try timeout is a reset that gateway-error retries, after at most 25 ms, on the POST too, and the mesh sends no key: attempt 2 charges again' },
   }),
   preset({
     id: 'google-api-core',

@@ -11,10 +11,11 @@ import { isCompareLink } from '../share/compare-link.js';
 export function attachCompare(doc, root, app, engine, { linkBase }) {
   const win = doc.defaultView;
   let mode = null; // a promise of compare mode, attached once (it follows the hash itself)
-  const start = () => {
+  // `arrived`: a link followed in the page (a hash change), not the one it opened with.
+  const start = ({ arrived = false } = {}) => {
     // Compare mode computes: the page's engine too, if it has not arrived (web/main.js).
     mode = mode || Promise.all([loadBundle(doc, 'retrylab-compare.js', 'RetryLabCompareCode', { style: 'retrylab-compare.css' }), app.ensureEngine()])
-      .then(([code]) => code.attachCompareMode(root, { app, engine, createExplorable, linkBase }));
+      .then(([code]) => code.attachCompareMode(root, { app, engine, createExplorable, linkBase, arrived }));
     mode.catch((error) => {
       mode = null;
       if (!isCompareLink(win.location.hash)) return;
@@ -26,7 +27,7 @@ export function attachCompare(doc, root, app, engine, { linkBase }) {
     });
     return mode;
   };
-  const onHash = () => { if (isCompareLink(win.location.hash)) start(); };
+  const onHash = () => { if (isCompareLink(win.location.hash)) start({ arrived: true }); };
   win.addEventListener('hashchange', onHash);
   const copy = root.querySelector('.rl-share-row .rl-button');
   const button = doc.createElement('button');

@@ -255,9 +255,20 @@ export function attachCompareMode(root, options) {
       rowsOf: differenceRows, summaryNodes, engine: options.engine,
     })
     : mountCompare(box, options));
-  function follow() {
+  // The comparison's heading, focused (and so scrolled to) when a reader arrives at it.
+  const arrive = () => {
+    const heading = box.querySelector('#cmp-heading');
+    if (!heading) return;
+    heading.tabIndex = -1;
+    box.scrollIntoView({ block: 'start' });
+    heading.focus({ preventScroll: true });
+  };
+  // `{ arrived }`: a link followed in this page (a hash change, such as the article's own
+  // comparison links far below the explorable) takes the reader to the comparison it opens.
+  function follow({ arrived = false } = {}) {
     if (isCompareLink(win.location.hash)) {
       const fleet = isFleetCompareLink(win.location.hash);
+      const opening = box.hidden;
       if (view && Boolean(view.fleet) === fleet) view.read();
       else {
         if (view) view.destroy();
@@ -266,6 +277,7 @@ export function attachCompareMode(root, options) {
       box.hidden = false;
       root.hidden = true;
       doc.documentElement.classList.add('rl-compare-ready');
+      if (arrived && opening) arrive();
     } else {
       if (view) view.destroy();
       view = null;
@@ -274,22 +286,21 @@ export function attachCompareMode(root, options) {
       doc.documentElement.classList.remove('rl-compare-ready');
     }
   }
-  win.addEventListener('hashchange', follow);
-  follow();
+  const onHash = () => follow({ arrived: true });
+  win.addEventListener('hashchange', onHash);
+  // The first: the link the page opened with, or (options.arrived) the hash change in the page
+  // that loaded this bundle.
+  follow({ arrived: Boolean(options.arrived) });
   return {
     get view() { return view; },
     // "Compare with…": open the comparison of the run on show with itself.
     startFrom(app) {
       win.location.hash = compareLinkFrom(app);
       follow(); // at once, not only when hashchange arrives
-      const heading = box.querySelector('#cmp-heading');
-      if (heading) {
-        heading.tabIndex = -1;
-        heading.focus();
-      }
+      arrive();
     },
     destroy() {
-      win.removeEventListener('hashchange', follow);
+      win.removeEventListener('hashchange', onHash);
       if (view) view.destroy();
       box.remove();
       root.hidden = false;

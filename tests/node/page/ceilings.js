@@ -56,4 +56,7 @@
 // Both merged (issue 38's presets and gate rules): 281.9 KB measured.
 // Issue 38's grpc-js preset, in the same two bundles (+778 and +800 bytes gzipped):
 // 290,195 bytes measured (283.4 KB), 288,617 without it.
-export const SCROLLED_CEILING_BYTES = 283.5 * 1024;
+// Issue 38's three Istio presets, in the same two bundles (+1,291 and +1,311 bytes gzipped):
+// 292,797 bytes measured (285.9 KB); 286.5 KB with the article's mesh section that quotes them
+// (index.html 11.0 → 11.5 KB gzipped, 11,787 bytes).
+export const SCROLLED_CEILING_BYTES = 286.6 * 1024;

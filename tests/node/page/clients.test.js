@@ -43,6 +43,8 @@ const p = (id) => {
 
 // The opening run of a preset: the seed's fixture with the client's policy.
 const opening = (preset, extra = {}) => compute({ ...presetInputs({}, preset.inputs), ...extra });
+// The presets whose retries are Envoy's router's, written by Istio's control plane.
+const ISTIO_IDS = ['istio', 'istio-123', 'istio-example'];
 
 // One answer, then 200: was the answer retried? A read with no deadline, so only the status decides.
 function retries(preset, entry) {
@@ -165,7 +167,9 @@ describe('every preset is pinned', () => {
     }
     // The others, grpc-core among them (read at v1.51.1 in Debian's source package), were read
     // at a release: no pin of theirs is a copy without a tag, and none is unverified.
-    for (const preset of SOURCES.filter((q) => q.id !== 'envoy')) {
+    // Istio's presets retry through Envoy's router too, and say the same of its waits.
+    for (const id of ISTIO_IDS) assert.match(p(id).unverified.join(' '), /Envoy v1\.37\.0 and v1\.14\.2.*istio\/proxy/, id);
+    for (const preset of SOURCES.filter((q) => q.id !== 'envoy' && !ISTIO_IDS.includes(q.id))) {
       for (const r of releasesOf(preset)) assert.doesNotMatch(r.tag || r.version, /no tag/, `${preset.id}: ${r.repo || r.package}`);
       assert.deepEqual(p(preset.id).unverifiedValues, {}, `${preset.id}: no unverified value`);
       assert.deepEqual(p(preset.id).unverified, [], `${preset.id}: nothing unverified`);
@@ -303,6 +307,12 @@ describe('the opening run under each preset gives the charges its card states', 
     'go-retryablehttp': { attempts: 2, charges: 2, outcome: 'success', elapsedMs: 4200, secondStartMs: 4000 },
     // No per-try timeout: the 15 s route timeout ends the request, not retried.
     envoy: { attempts: 1, charges: 1, outcome: 'unknown', elapsedMs: 15000 },
+    // Istio's default retries no timeout (connect-failure, refused-stream, gRPC's unavailable and
+    // cancelled), and there is no per-try or route timeout: the seed's 10 s deadline ends it.
+    istio: { attempts: 1, charges: 1, outcome: 'unknown', elapsedMs: 10000 },
+    'istio-123': { attempts: 1, charges: 1, outcome: 'unknown', elapsedMs: 10000 },
+    // The example's 2 s per-try timeout is retried (gateway-error) after U[0, 25) ms: no key.
+    'istio-example': { attempts: 2, charges: 2, outcome: 'success' },
     // A read timeout is not a transient error of Retry().
     'google-api-core': { attempts: 1, charges: 1, outcome: 'unknown', elapsedMs: 3000 },
     urllib3: { attempts: 1, charges: 1, outcome: 'unknown', elapsedMs: 3000 },
@@ -431,6 +441,8 @@ describe('the new clients, from their sources', () => {
     assert.deepEqual(waits(p('google-api-core'), [0.5, 0.5, 0.5]).slice(0, 3), [500, 1000, 2000]);
     // Envoy: random % min(25 × 2^(n−1), 250); 1 retry.
     assert.deepEqual(waits(p('envoy'), [0.5]), [12.5]);
+    // Istio's example: Envoy's U[0, min(25 × 2^(n−1), 250)) for 3 retries.
+    assert.deepEqual(waits(p('istio-example'), [0.5, 0.5, 0.5]), [12.5, 25, 50]);
   });
 
   test('which answers they retry', () => {
@@ -442,6 +454,10 @@ describe('the new clients, from their sources', () => {
       'google-api-core': { 429: true, 500: true, 503: true, 502: false, 504: false, 400: false },
       'aws-botocore-2026': { 500: true, 502: true, 503: true, 504: true, 501: false, 429: true, 400: false },
       envoy: { 500: true, 503: true, 429: false, 409: false },
+      // Istio from 1.24: no status at all; through 1.23, the 503 alone; the example, gateway-error's three.
+      istio: { 503: false, 502: false, 500: false, 429: false },
+      'istio-123': { 503: true, 502: false, 500: false, 504: false },
+      'istio-example': { 502: true, 503: true, 504: true, 500: false, 429: false },
     };
     for (const [id, statuses] of Object.entries(cases)) {
       for (const [status, expected] of Object.entries(statuses)) {
@@ -453,7 +469,8 @@ describe('the new clients, from their sources', () => {
     for (const id of ['openai-python', 'anthropic-python', 'dotnet-standard', 'go-retryablehttp', 'aws-botocore-2026', 'stripe-go-821', 'resilience4j', 'polly-timeout']) {
       assert.equal(timeoutRetried(id), true, id);
     }
-    for (const id of ['grpc-go-169', 'envoy', 'google-api-core', 'urllib3', 'requests', 'polly', 'stripe-client']) assert.equal(timeoutRetried(id), false, id);
+    for (const id of ['grpc-go-169', 'envoy', 'google-api-core', 'urllib3', 'requests', 'polly', 'stripe-client', 'istio', 'istio-123']) assert.equal(timeoutRetried(id), false, id);
+    assert.equal(timeoutRetried('istio-example'), true, 'Istio’s example: a per-try timeout is retried under gateway-error');
   });
 
   test('Retry-After: OpenAI ≥ 2.52 waits up to 120 s and gives up above; ≤ 2.51 and Anthropic use the backoff above 60 s', () => {
@@ -731,5 +748,55 @@ describe('issue 38: AWS’s 2026 default, Stripe’s keys, the Node clients', ()
     // 400, 600, 800 with no waits; with Retry-After 2 twice, attempt 3 would start at 4,400 > 3,000.
     const spent = compute({ ...p('axios-retry').inputs, operation: 'read', scenario: 'script', script: [{ status: 503, retryAfter: '2' }] });
     assert.deepEqual([spent.metrics.attempts, spent.attempts[1].startMs], [2, 2200]);
+  });
+});
+
+// The article's mesh section (site/index.html, "The retries nobody wrote") quotes Istio's
+// presets: each claim it makes is what the presets hold and what their runs give.
+describe('the article’s mesh section says what Istio’s presets do', () => {
+  const html = readFileSync(join(REPO, 'site/index.html'), 'utf8');
+  const section = html.slice(html.indexOf('<section aria-labelledby="s-mesh">'), html.indexOf('</section>', html.indexOf('<section aria-labelledby="s-mesh">')));
+  const prose = section.replace(/<[^>]+>/g, '').replace(/\s+/g, ' ');
+
+  test('it is in the article, between the outages and the reading of the run', () => {
+    assert.ok(section.length > 0);
+    assert.ok(html.indexOf('s-errors') < html.indexOf('s-mesh') && html.indexOf('s-mesh') < html.indexOf('s-reading'));
+  });
+
+  test('the default: 2 retries with Envoy’s back-off, 25 ms doubling to 250 ms, any method', () => {
+    assert.match(prose, /Istio gives each route 2 retries with Envoy’s back-off, a random wait under 25 ms, then under 50, doubling up to 250\./);
+    for (const id of ['istio', 'istio-123']) {
+      const { inputs } = p(id);
+      assert.deepEqual([inputs.maxRetries, inputs.baseBackoffMs, inputs.backoffMultiplier, inputs.maxBackoffMs, inputs.jitter, inputs.retryWritesWithoutKey], [2, 25, 2, 250, 'full', true], id);
+    }
+    // Under 25, then under 50 (full jitter on the ceiling; the draw 1 is the ceiling itself).
+    assert.deepEqual(waits(p('istio-123'), [1, 1]), [25, 50]);
+  });
+
+  test('through 1.23 a 503 is retried, from 1.24 not; the lost response is left alone: one charge, outcome unknown', () => {
+    assert.match(prose, /Through Istio 1\.23 that default retried a 503\. Istio 1\.24 \(2024\) took the 503 out/);
+    assert.equal(retries(p('istio-123'), { status: 503 }), true);
+    assert.equal(retries(p('istio'), { status: 503 }), false);
+    assert.match(prose, /The opening run’s lost response it leaves alone: one charge, outcome unknown\./);
+    for (const id of ['istio', 'istio-123']) {
+      const { metrics } = opening(p(id));
+      assert.deepEqual([metrics.charges, metrics.outcome], [1, 'unknown'], id);
+    }
+  });
+
+  test('the documented example: 3 retries, 2 s per try, the timed-out charge sent again within 25 ms and charged twice', () => {
+    assert.match(prose, /3 retries with a 2 s timeout per try on gateway-error, treats the opening run’s timed-out charge as a gateway error and sends it again within 25 ms, with no key: the card is charged twice\./);
+    const { inputs } = p('istio-example');
+    assert.deepEqual([inputs.maxRetries, inputs.clientTimeoutMs, inputs.idempotencyKey], [3, 2000, false]);
+    const r = opening(p('istio-example'));
+    assert.equal(r.metrics.charges, 2);
+    assert.equal(r.attempts[0].endMs, 2000);
+    assert.ok(r.attempts[1].startMs - r.attempts[0].endMs < 25, `waited ${r.attempts[1].startMs - r.attempts[0].endMs} ms`);
+  });
+
+  test('its link compares the two presets in compare mode', () => {
+    const href = section.match(/<a href="#([^"]+)" data-mesh-link>/)[1].replaceAll('&amp;', '&');
+    const params = new URLSearchParams(href);
+    assert.deepEqual([params.get('v'), params.get('view'), params.get('client'), params.get('after.client')], ['1', 'compare', 'istio', 'istio-example']);
   });
 });
