@@ -200,7 +200,7 @@ const GRPC_BASE = {
 };
 const GRPC_CANNOT = [
   'gRPC retries by status code, not by HTTP status: the engine’s answers are HTTP statuses, so the preset retries the four HTTP statuses grpc-go and grpc-java map to UNAVAILABLE (429, 502, 503, 504) and not 500 (UNKNOWN). A gRPC server’s own UNAVAILABLE is one of these.',
-  'Retry throttling (retryThrottling), hedging, transparent retries, pushback (grpc-retry-pushback-ms, which also restarts the backoff), and grpc-go retrying only answers that came as Trailers-Only.',
+  'Retry throttling (retryThrottling) in one request (the fleet runs it: the throttle gate below), hedging, transparent retries, pushback (grpc-retry-pushback-ms, which also restarts the backoff), and grpc-go retrying only answers that came as Trailers-Only.',
   'gRPC retries nothing unless the service config sets a policy: this is A6’s example policy, not a default.',
 ];
 const GRPC_THROTTLE = {
