@@ -93,6 +93,10 @@ std::string describeWait(const Inputs& in, int failureNumber, const WaitPlan& pl
 // `describe` false leaves `rule` empty.
 WaitChoice chooseWait(const Inputs& in, int failureNumber, const std::optional<RetryAfterSeen>& retryAfter,
                       double& previousDecorrelated, DrawStream& draws, bool describe = true);
+// The same with the draw taken from `draws` when not null, else `addressed` (a layer's draw from
+// its addressed stream, docs/layers.md §6, which is the same whenever it is drawn).
+WaitChoice chooseWait(const Inputs& in, int failureNumber, const std::optional<RetryAfterSeen>& retryAfter,
+                      double& previousDecorrelated, DrawStream* draws, double addressed, bool describe);
 
 // The stop reasons checked before any wait is made, in the spec's order: success,
 // not-retryable, write-without-key, attempt-limit. Nothing when the run may go on.
@@ -102,5 +106,9 @@ WaitChoice chooseWait(const Inputs& in, int failureNumber, const std::optional<R
 std::optional<StopReason> stopBeforeWaiting(const Inputs& in, int attempt, FailureClass seen,
                                             std::optional<int> status, bool hasRetryAfter,
                                             bool headerRefuses = false);
+// The same, `keyed` saying whether the attempts carried a key (a layer's call: docs/layers.md
+// §4.1), where the run's own reads `idempotencyKey`.
+std::optional<StopReason> stopBeforeWaiting(const Inputs& in, bool keyed, int attempt, FailureClass seen,
+                                            std::optional<int> status, bool hasRetryAfter, bool headerRefuses);
 
 }  // namespace retrylab
