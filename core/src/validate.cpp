@@ -13,8 +13,10 @@ namespace {
 
 constexpr double kMaxMs = 86400000;
 constexpr double kMaxSafeInteger = 9007199254740991.0;  // 2^53 - 1
-// docs/layers.md §2: the most server attempts a stack may make (the product of maxRetries + 1).
-constexpr double kMaxServerAttempts = 10000;
+// docs/layers.md §2: the most server attempts a stack may make (the product of maxRetries + 1),
+// so that a layered result stays within docs/robustness.md's budget (1,000: 1.5 MB of JSON and
+// 34 MB at peak natively, measured).
+constexpr double kMaxServerAttempts = 1000;
 
 const std::int64_t kDefaultStartSeconds = Inputs{}.startSeconds;
 

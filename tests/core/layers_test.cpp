@@ -279,16 +279,20 @@ TEST_CASE("every layer field is validated with an error naming its path", "[laye
     CHECK(errorsOf(obj({{"jitter", str("proportional")}, {"layers", list({obj({{"jitterLow", num(0.5)}})})}})).empty());
 }
 
-TEST_CASE("a stack may make at most 10,000 server attempts, checked before it runs", "[layers][validation]") {
+TEST_CASE("a stack may make at most 1,000 server attempts, checked before it runs", "[layers][validation]") {
     auto stack = [](std::initializer_list<int> maxRetries) {
         Value layers = Value::array();
         for (int m : maxRetries) layers.push(obj({{"maxRetries", num(m)}}));
         return obj({{"layers", std::move(layers)}});
     };
-    CHECK(errorsOf(stack({9, 9, 9, 9})).empty());               // 10^4 = 10,000
-    CHECK(names(errorsOf(stack({100, 99})), "layers", "too-much-work"));  // 101 × 100 = 10,100
-    CHECK(names(errorsOf(stack({15, 15, 15, 15, 15})), "layers", "too-much-work"));  // 759,375
+    CHECK(errorsOf(stack({9, 9, 9})).empty());                        // 10^3 = 1,000
+    CHECK(names(errorsOf(stack({3, 3, 3, 3, 3})), "layers", "too-much-work"));  // 4^5 = 1,024
+    CHECK(names(errorsOf(stack({100, 9})), "layers", "too-much-work"));         // 101 × 10 = 1,010
+    CHECK(names(errorsOf(stack({15, 15, 15, 15, 15})), "layers", "too-much-work"));  // 759,375: §2's old bound allowed it
+    CHECK(errorsOf(stack({2, 2, 2, 2, 2})).empty());                  // 3^5 = 243 (§8.1)
     CHECK(errorsOf(stack({100})).empty());
+    // The bound is checked before the run: the refused stack makes no result.
+    CHECK_FALSE(compute(stack({3, 3, 3, 3, 3})).find("ok")->asBool());
 }
 
 TEST_CASE("the echo gives every layer with every field filled in", "[layers][echo]") {
