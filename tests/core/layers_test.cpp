@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "streams.hpp"
 #include "support.hpp"
 
 using namespace retrylab;
@@ -327,4 +328,38 @@ TEST_CASE("one layer of a minted key is the run with idempotencyKey", "[layers][
     for (const char* m : {"attempts", "charges", "replays", "elapsedMs", "outcome", "agentReport"})
         CHECK(sameValue(*a.find("metrics")->find(m), *b.find("metrics")->find(m)));
     CHECK(metric(b, "charges") == 1);
+}
+
+TEST_CASE("layer 1 draws from the draws list, the layers below from addressed streams (§6)", "[layers][random]") {
+    // Layer 1 (full jitter, base 1000) retries once; layer 2 (full jitter, base 400) retries
+    // within each call. Every answer 503, no timeouts.
+    Value in = common(statuses({503}));
+    in.set("draws", list({num(0.25)}));
+    in.set("seed", num(7));
+    in.set("layers", list({obj({{"maxRetries", num(1)}, {"jitter", str("full")}, {"baseBackoffMs", num(1000)}}),
+                           obj({{"maxRetries", num(2)}, {"jitter", str("full")}, {"baseBackoffMs", num(400)}})}));
+    const Value r = run(in);
+    // Layer 1's one wait: ceiling 1000 × the list's first draw.
+    CHECK(attemptAt(r, "1").find("draw")->asNumber() == 0.25);
+    CHECK(attemptAt(r, "1").find("waitAfterMs")->asNumber() == 250);
+    // Layer 2's waits: draw 0 of LAYER_WAIT (p = 8), ids (0, 0, id(q) × 8 + (i − 1)) with i = 2:
+    // id(1.1) = 0 × 128 + 0 = 0, id(1.2) = 1, id(2.1) = 1 × 128 + 0 = 128, id(2.2) = 129.
+    const std::pair<const char*, std::uint64_t> ids[] = {{"1.1", 0}, {"1.2", 1}, {"2.1", 128}, {"2.2", 129}};
+    for (const auto& [path, id] : ids) {
+        INFO("path " << path);
+        const double d = streams::draw(streams::streamKey(7, 8, 0, 0, id * 8 + 1), 0);
+        const Value& row = attemptAt(r, path);
+        CHECK(row.find("draw")->asNumber() == d);
+        const double ceiling = std::string(path).back() == '1' ? 400 : 800;  // 400 × 2^(n−1)
+        CHECK(row.find("waitAfterMs")->asNumber() == ceiling * d);
+    }
+    // The list's one draw is layer 1's: a list of two draws changes layer 1 only if it retried
+    // twice, and no list changes layer 2.
+    in = common(statuses({503}));
+    in.set("seed", num(7));
+    in.set("draws", list({num(0.25), num(0.9), num(0.1)}));
+    in.set("layers", *r.find("inputs")->find("layers"));
+    const Value again = run(in);
+    for (const auto& [path, id] : ids)
+        CHECK(attemptAt(again, path).find("draw")->asNumber() == attemptAt(r, path).find("draw")->asNumber());
 }
