@@ -173,6 +173,12 @@ SweepRun runSweep(const Value& request) {
         errors.push_back(problem("vary", vary ? "not-a-choice" : "missing", "vary",
                                  "must be one of \"deadlineMs\", \"clientTimeoutMs\", \"baseBackoffMs\", "
                                  "\"responseMs\" or \"maxRetries\"."));
+    // docs/layers.md §2: with layers each policy field is every layer's own (filled in from the
+    // run's), so setting the run's would change nothing; the server's responseMs is the stack's.
+    if (field && parsed.inputs && !parsed.inputs->layers.empty() && std::string_view(field->name) != "responseMs")
+        errors.push_back(problem("vary", "conflict", "vary",
+                                 "must be \"responseMs\" when inputs.layers is given: " + std::string(field->name) +
+                                     " is each layer's own (docs/layers.md §2)."));
 
     auto bound = [&](const char* name, double& out) {
         const Value* v = request.find(name);

@@ -363,3 +363,22 @@ TEST_CASE("layer 1 draws from the draws list, the layers below from addressed st
     for (const auto& [path, id] : ids)
         CHECK(attemptAt(again, path).find("draw")->asNumber() == attemptAt(r, path).find("draw")->asNumber());
 }
+
+TEST_CASE("a sweep over a stack varies only the server's responseMs", "[layers][sweep]") {
+    const Value inputs = with(common(statuses({503, 200})), "layers", sreLayers(2, 1));
+    auto request = [&](const char* vary) {
+        return obj({{"inputs", inputs}, {"vary", str(vary)}, {"from", num(100)}, {"to", num(200)}, {"points", num(2)}});
+    };
+    SweepRun refused = runSweep(request("clientTimeoutMs"));
+    REQUIRE(refused.errors.size() == 1);
+    CHECK(refused.errors[0].field == "vary");
+    CHECK(refused.errors[0].code == "conflict");
+    SweepRun swept = runSweep(request("responseMs"));
+    REQUIRE(swept.errors.empty());
+    REQUIRE(swept.points.size() == 2);
+    // 503 then 200 at the bottom: layer 2's call 1 retries at once and succeeds, two server
+    // attempts of responseMs each.
+    CHECK(swept.points[0].attempts == 2);
+    CHECK(swept.points[0].elapsedMs == 200);
+    CHECK(swept.points[1].elapsedMs == 400);
+}
