@@ -161,11 +161,6 @@ double waitFor(const Inputs& in, const WaitPlan& plan, double d, double* decorre
 }
 
 WaitChoice chooseWait(const Inputs& in, int failureNumber, const std::optional<RetryAfterSeen>& retryAfter,
-                      double& previousDecorrelated, DrawStream& draws, bool describe) {
-    return chooseWait(in, failureNumber, retryAfter, previousDecorrelated, &draws, 0, describe);
-}
-
-WaitChoice chooseWait(const Inputs& in, int failureNumber, const std::optional<RetryAfterSeen>& retryAfter,
                       double& previousDecorrelated, DrawStream* draws, double addressed, bool describe) {
     const WaitPlan plan = planWait(in, failureNumber, retryAfter, previousDecorrelated);
     WaitChoice choice;
@@ -182,11 +177,6 @@ WaitChoice chooseWait(const Inputs& in, int failureNumber, const std::optional<R
     choice.fromHeader = plan.kind == WaitPlan::Kind::Header || (plan.headerFloor && choice.waitMs == plan.headerMs);
     if (describe) choice.rule = describeWait(in, failureNumber, plan, choice, retryAfter ? &*retryAfter : nullptr);
     return choice;
-}
-
-std::optional<StopReason> stopBeforeWaiting(const Inputs& in, int attempt, FailureClass seen,
-                                            std::optional<int> status, bool hasRetryAfter, bool headerRefuses) {
-    return stopBeforeWaiting(in, in.idempotencyKey, attempt, seen, status, hasRetryAfter, headerRefuses);
 }
 
 std::optional<StopReason> stopBeforeWaiting(const Inputs& in, bool keyed, int attempt, FailureClass seen,

@@ -353,6 +353,44 @@ private:
 // docs/layers.md: retries across layers. Each call of each layer is a SPEC run of its own; the
 // calls run side by side (an orphan runs on beside its caller's retry), so the run is a queue of
 // events ordered as §3 says: time, then the kind, then the path (§1's order), then the order made.
+// An attempt's or a call's path (docs/layers.md §1): at most five attempt numbers of at most 101,
+// held as base-128 digits, the first most significant.
+struct StackPath {
+    std::uint64_t digits = 0;
+    int length = 0;
+    StackPath child(int n) const { return {digits * 128 + static_cast<std::uint64_t>(n), length + 1}; }
+    int at(int i) const {  // the i-th number from the left
+        std::uint64_t d = digits;
+        for (int j = i + 1; j < length; ++j) d /= 128;
+        return static_cast<int>(d % 128);
+    }
+};
+
+// One sentence from its pieces, in one allocation (a chain of + makes and frees a string per step,
+// with code at every step).
+std::string cat(std::initializer_list<std::string_view> parts) {
+    std::size_t size = 0;
+    for (std::string_view p : parts) size += p.size();
+    std::string out;
+    out.reserve(size);
+    for (std::string_view p : parts) out.append(p);
+    return out;
+}
+
+// A sentence not yet made: a reference to the callable that makes it, so that the functions
+// taking one are not instantiated once per caller (a layered run has some thirty sentences).
+class TextRef {
+public:
+    template <class F>
+    TextRef(const F& f)  // NOLINT: implicit, from the lambda at the call
+        : object_(&f), call_([](const void* o) { return (*static_cast<const F*>(o))(); }) {}
+    std::string operator()() const { return call_(object_); }
+
+private:
+    const void* object_;
+    std::string (*call_)(const void*);
+};
+
 class LayeredRun {
 public:
     LayeredRun(const Inputs& in, bool describe)
@@ -424,7 +462,7 @@ private:
 
     struct Call {
         int layer = 0;  // from 0
-        std::vector<int> path;
+        StackPath path;
         double startMs = 0;
         std::optional<double> deadline;
         std::optional<std::string> key;  // what its attempts carry
@@ -440,7 +478,7 @@ private:
     struct Attempt {
         int call = 0;
         int n = 0;
-        std::vector<int> path;
+        StackPath path;
         double startMs = 0;
         double cutoffMs = 0;
         bool cutoffIsDeadline = false;
@@ -458,26 +496,22 @@ private:
     const Layer& layerOf(const Call& c) const { return in_.layers[static_cast<std::size_t>(c.layer)]; }
     const Inputs& policyOf(const Call& c) const { return layerOf(c).policy; }
 
-    static std::string pathText(const std::vector<int>& path) {
+    static std::string pathText(const StackPath& path) {
         std::string out;
-        for (int a : path) out += (out.empty() ? "" : ".") + formatInt(a);
+        for (int i = 0; i < path.length; ++i) out += (i ? "." : "") + formatInt(path.at(i));
         return out;
     }
     // §1's order as one number: each of up to five attempt numbers (at most 101) a base-128 digit,
     // the first most significant, a shorter path padded with zeros (so a prefix comes first).
-    static std::uint64_t pathKey(const std::vector<int>& path) {
-        std::uint64_t key = 0;
-        for (std::size_t i = 0; i < 5; ++i) key = key * 128 + (i < path.size() ? static_cast<std::uint64_t>(path[i]) : 0);
-        return key;
-    }
+    static std::uint64_t pathKey(const StackPath& path) { return path.digits << (7 * (5 - path.length)); }
     // §6's id(q): q's numbers less one as base-128 digits, the first most significant.
-    static std::uint64_t pathId(const std::vector<int>& path) {
+    static std::uint64_t pathId(const StackPath& path) {
         std::uint64_t id = 0;
-        for (int a : path) id = id * 128 + static_cast<std::uint64_t>(a - 1);
+        for (int i = 0; i < path.length; ++i) id = id * 128 + static_cast<std::uint64_t>(path.at(i) - 1);
         return id;
     }
 
-    void push(double t, ItemType type, const std::vector<int>& path, int index) {
+    void push(double t, ItemType type, const StackPath& path, int index) {
         queue_.push(Item{t, kindOf(type), pathKey(path), order_++, type, index});
     }
 
@@ -488,11 +522,10 @@ private:
                    : std::string();
     }
     std::string callLabel(const Call& c) const {
-        return layerOf(c).name + (c.path.empty() ? std::string(" call") : " call " + pathText(c.path));
+        return layerOf(c).name + (c.path.length == 0 ? std::string(" call") : " call " + pathText(c.path));
     }
 
-    template <typename Text>
-    void event(double t, EventKind kind, std::optional<int> attempt, int layer, const std::vector<int>& path, Text text) {
+    void event(double t, EventKind kind, std::optional<int> attempt, int layer, const StackPath& path, TextRef text) {
         run_.metrics.lastWorkMs = std::max(run_.metrics.lastWorkMs, t);
         if (describe_) run_.events.push_back(Event{t, kind, attempt, text(), layer + 1, pathText(path)});
     }
@@ -504,7 +537,7 @@ private:
     }
 
     // §4.2 and §5: a call starts (layer 1's at 0; any other with the attempt that makes it).
-    void startCall(int layer, std::vector<int> path, double t, std::optional<double> parentCutoff,
+    void startCall(int layer, StackPath path, double t, std::optional<double> parentCutoff,
                    std::optional<std::string> given, int parentAttempt, bool orphaned) {
         const Layer& l = in_.layers[static_cast<std::size_t>(layer)];
         Call c;
@@ -521,7 +554,7 @@ private:
         }
         switch (l.key) {
             case LayerKey::None: break;
-            case LayerKey::Mint: c.key = c.path.empty() ? in_.operationId : in_.operationId + "." + pathText(c.path); break;
+            case LayerKey::Mint: c.key = c.path.length == 0 ? in_.operationId : in_.operationId + "." + pathText(c.path); break;
             case LayerKey::Pass: c.key = std::move(given); break;
         }
         const int index = static_cast<int>(calls_.size());
@@ -532,25 +565,22 @@ private:
         if (orphaned) ++row.orphaned;
         if (layer > 0)
             event(t, EventKind::Call, std::nullopt, layer, call.path, [&] {
-                std::string text = callLabel(call) + ": starts";
-                if (call.deadline)
-                    text += ", deadline at " + ms(*call.deadline) + " (" + ms(*call.deadline - t) + " left)";
-                else
-                    text += ", no deadline";
-                if (isWrite(in_.operation))
-                    text += call.key ? "; its attempts carry idempotency key " + *call.key : "; its attempts carry no key";
-                return text;
+                const std::string deadline =
+                    call.deadline ? cat({", deadline at ", ms(*call.deadline), " (", ms(*call.deadline - t), " left)"})
+                                  : std::string(", no deadline");
+                const std::string_view keyWords = !isWrite(in_.operation) ? ""
+                                                  : call.key ? "; its attempts carry idempotency key "
+                                                             : "; its attempts carry no key";
+                return cat({callLabel(call), ": starts", deadline, keyWords,
+                            isWrite(in_.operation) && call.key ? std::string_view(*call.key) : std::string_view()});
             });
         if (!fits(call, t)) {
             endCall(index, StopReason::Deadline, t, [&] {
-                return callLabel(call) + " stops before it starts: its deadline at " + ms(*call.deadline) +
-                       " leaves no time to send attempt 1; nothing is sent";
+                return cat({callLabel(call), " stops before it starts: its deadline at ", ms(*call.deadline), " leaves no time to send attempt 1; nothing is sent"});
             });
             return;
         }
-        std::vector<int> first = call.path;
-        first.push_back(1);
-        push(t, ItemType::Send, first, index);
+        push(t, ItemType::Send, call.path.child(1), index);
     }
 
     void send(int callIndex, double t) {
@@ -560,8 +590,7 @@ private:
         Attempt a;
         a.call = callIndex;
         a.n = ++c.sent;
-        a.path = c.path;
-        a.path.push_back(a.n);
+        a.path = c.path.child(a.n);
         a.startMs = t;
         const double timeoutAt = t + policy.clientTimeoutMs;
         a.cutoffMs = timeoutAt;
@@ -599,14 +628,14 @@ private:
         const Call& c = calls_[static_cast<std::size_t>(a.call)];
         const Layer& below = in_.layers[static_cast<std::size_t>(c.layer + 1)];
         event(t, EventKind::Send, a.n, c.layer, a.path, [&] {
-            return attemptLabel(a) + ": calls " + below.name + (c.key ? " with idempotency key " + *c.key : std::string());
+            return cat({attemptLabel(a), ": calls ", below.name, (c.key ? " with idempotency key " + *c.key : std::string())});
         });
         push(a.cutoffMs, ItemType::Cutoff, a.path, index);
         const int layer = c.layer + 1;
         const bool orphaned = c.orphaned;
         std::optional<std::string> key = c.key;
         const double cutoffMs = a.cutoffMs;
-        std::vector<int> path = a.path;
+        StackPath path = a.path;
         a.child = static_cast<int>(calls_.size());
         startCall(layer, std::move(path), t, cutoffMs, std::move(key), index, orphaned);
     }
@@ -626,10 +655,10 @@ private:
         const bool write = isWrite(in_.operation);
         const std::optional<std::string> key = write ? c.key : std::nullopt;
         event(t, EventKind::Send, a.n, c.layer, a.path, [&] {
-            std::string sends = attemptLabel(a) + ": sends " + operationName(in_.operation) + " " + in_.operationId;
-            if (write) sends += key ? " with idempotency key " + *key : " without an idempotency key";
-            sends += " (server attempt " + formatInt(m) + (a.orphan ? ", an orphan's)" : ")");
-            return sends;
+            return cat({attemptLabel(a), ": sends ", operationName(in_.operation), " ", in_.operationId,
+                        !write ? "" : key ? " with idempotency key " : " without an idempotency key",
+                        key ? std::string_view(*key) : std::string_view(), " (server attempt ", formatInt(m),
+                        a.orphan ? ", an orphan's)" : ")"});
         });
         const double answerMs = t + in_.responseMs;
         StoredResult* stored = nullptr;
@@ -684,25 +713,23 @@ private:
         const std::string orphanWords = a.orphan ? " (an orphan's)" : "";
         if (!a.scripted && !a.replayed) {
             event(t, EventKind::Conflict, a.n, c.layer, a.path, [&] {
-                return attemptLabel(a) + ": the server answers 409 Conflict: the work under key " + *row.key +
-                       " is still in flight; nothing is committed";
+                return cat({attemptLabel(a), ": the server answers 409 Conflict: the work under key ", *row.key, " is still in flight; nothing is committed"});
             });
         } else if (a.replayed) {
             event(t, EventKind::Replay, a.n, c.layer, a.path, [&] {
-                return attemptLabel(a) + ": the server finds key " + *row.key + " and replays the stored " +
-                       formatInt(*a.answered) + "; nothing new is committed";
+                return cat({attemptLabel(a), ": the server finds key ", *row.key, " and replays the stored ", formatInt(*a.answered), "; nothing new is committed"});
             });
         } else if (row.commitMs) {
             event(t, EventKind::Commit, a.n, c.layer, a.path,
-                  [&] { return attemptLabel(a) + ": the server commits " + row.effect + orphanWords; });
+                  [&] { return cat({attemptLabel(a), ": the server commits ", row.effect, orphanWords}); });
         } else if (classify(*a.answered) != FailureClass::Success) {
             event(t, EventKind::ServerError, a.n, c.layer, a.path, [&] {
-                return attemptLabel(a) + ": the server answers " + formatInt(*a.answered) + "; nothing is committed";
+                return cat({attemptLabel(a), ": the server answers ", formatInt(*a.answered), "; nothing is committed"});
             });
         }
         if (a.answered && a.entry->lost)
             event(t, EventKind::ResponseLost, a.n, c.layer, a.path, [&] {
-                return attemptLabel(a) + ": the " + formatInt(*a.answered) + " response is lost; no one sees it";
+                return cat({attemptLabel(a), ": the ", formatInt(*a.answered), " response is lost; no one sees it"});
             });
     }
 
@@ -751,10 +778,9 @@ private:
         row.clientClass = r.timedOut ? FailureClass::Timeout : r.givenUp ? FailureClass::Other : classify(r.status);
         row.retryAfter = r.retryAfter;
         event(t, EventKind::Receive, a.n, c.layer, a.path, [&] {
-            std::string text = attemptLabel(a) + ": receives " + row.clientSaw;
-            if (row.upper) text += " from " + callLabel(calls_[static_cast<std::size_t>(a.child)]);
-            if (r.retryAfter) text += " with Retry-After: " + r.retryAfter->raw;
-            return text;
+            return cat({attemptLabel(a), ": receives ", row.clientSaw, row.upper ? " from " : "",
+                        row.upper ? callLabel(calls_[static_cast<std::size_t>(a.child)]) : std::string(),
+                        r.retryAfter ? " with Retry-After: " : "", r.retryAfter ? std::string_view(r.retryAfter->raw) : ""});
         });
         c.last = std::move(r);
         afterAttempt(index, t);
@@ -774,13 +800,11 @@ private:
         const Inputs& policy = policyOf(c);
         if (a.cutoffIsDeadline)
             event(t, EventKind::Deadline, a.n, c.layer, a.path, [&] {
-                return attemptLabel(a) + ": " + callLabel(c) + "'s deadline at " + ms(a.cutoffMs) +
-                       " ends the wait for an answer; the layer does not know whether the server did the work";
+                return cat({attemptLabel(a), ": ", callLabel(c), "'s deadline at ", ms(a.cutoffMs), " ends the wait for an answer; the layer does not know whether the server did the work"});
             });
         else
             event(t, EventKind::Timeout, a.n, c.layer, a.path, [&] {
-                return attemptLabel(a) + ": no answer after " + ms(policy.clientTimeoutMs) +
-                       "; the layer times out, not knowing whether the server did the work";
+                return cat({attemptLabel(a), ": no answer after ", ms(policy.clientTimeoutMs), "; the layer times out, not knowing whether the server did the work"});
             });
         if (a.child >= 0 && !calls_[static_cast<std::size_t>(a.child)].ended) {
             if (layerOf(c).cancel == Cancel::Propagate) {
@@ -788,9 +812,7 @@ private:
             } else {
                 Call& below = calls_[static_cast<std::size_t>(a.child)];
                 event(t, EventKind::Orphan, std::nullopt, below.layer, below.path, [&] {
-                    return callLabel(below) + ": orphaned at " + ms(t) + ": " + layerOf(c).name +
-                           " stopped waiting for attempt " + pathText(a.path) +
-                           "; the call runs on and its result reaches no one";
+                    return cat({callLabel(below), ": orphaned at ", ms(t), ": ", layerOf(c).name, " stopped waiting for attempt ", pathText(a.path), "; the call runs on and its result reaches no one"});
                 });
                 orphanCall(a.child);
             }
@@ -808,9 +830,7 @@ private:
         ++run_.metrics.layers[static_cast<std::size_t>(c.layer)].cancelled;
         const Attempt& by = attempts_[static_cast<std::size_t>(byAttempt)];
         event(t, EventKind::Cancel, std::nullopt, c.layer, c.path, [&] {
-            return callLabel(c) + ": cancelled at " + ms(t) + ": " +
-                   layerOf(calls_[static_cast<std::size_t>(by.call)]).name + " stopped waiting for attempt " +
-                   pathText(by.path) + "; it sends nothing more";
+            return cat({callLabel(c), ": cancelled at ", ms(t), ": ", layerOf(calls_[static_cast<std::size_t>(by.call)]).name, " stopped waiting for attempt ", pathText(by.path), "; it sends nothing more"});
         });
         if (c.current < 0) return;
         Attempt& a = attempts_[static_cast<std::size_t>(c.current)];
@@ -867,17 +887,14 @@ private:
         if (policy.waitBudgetMs && c.waitingMs + wait.waitMs > *policy.waitBudgetMs) {
             if (c.layer == 0) run_.metrics.refusedWaitMs = wait.waitMs;
             endCall(callIndex, StopReason::WaitBudget, t, [&] {
-                return callLabel(c) + " stops: waiting " + ms(wait.waitMs) + " more (" + wait.rule +
-                       ") would take the total past the " + ms(*policy.waitBudgetMs) + " wait budget; " +
-                       ms(c.waitingMs) + " waited so far";
+                return cat({callLabel(c), " stops: waiting ", ms(wait.waitMs), " more (", wait.rule, ") would take the total past the ", ms(*policy.waitBudgetMs), " wait budget; ", ms(c.waitingMs), " waited so far"});
             });
             return;
         }
         const double next = t + wait.waitMs;
         if (!fits(c, next)) {
             endCall(callIndex, StopReason::Deadline, t, [&] {
-                return callLabel(c) + " stops: attempt " + formatInt(a.n + 1) + " would start at " + ms(next) +
-                       ", too late for the deadline at " + ms(*c.deadline);
+                return cat({callLabel(c), " stops: attempt ", formatInt(a.n + 1), " would start at ", ms(next), ", too late for the deadline at ", ms(*c.deadline)});
             });
             return;
         }
@@ -888,16 +905,14 @@ private:
         row.draw = wait.draw;
         c.waitingMs += wait.waitMs;
         if (c.layer == 0) run_.metrics.waitingMs = c.waitingMs;
-        std::vector<int> nextPath = c.path;
-        nextPath.push_back(a.n + 1);
+        const StackPath nextPath = c.path.child(a.n + 1);
         event(t, EventKind::Wait, a.n, c.layer, a.path, [&] {
-            std::string text = layerOf(c).name + " waits " + ms(wait.waitMs) + " (" + wait.rule + ") before attempt " +
-                               pathText(nextPath);
-            if (row.retryAfter && row.retryAfter->note == "unusable")
-                text += "; the unusable Retry-After \"" + row.retryAfter->raw + "\" is ignored";
-            else if (row.retryAfter && !policy.honourRetryAfter)
-                text += "; Retry-After is not honoured by this layer";
-            return text;
+            const bool unusable = row.retryAfter && row.retryAfter->note == "unusable";
+            return cat({layerOf(c).name, " waits ", ms(wait.waitMs), " (", wait.rule, ") before attempt ", pathText(nextPath),
+                        unusable ? "; the unusable Retry-After \"" : "", unusable ? std::string_view(row.retryAfter->raw) : "",
+                        unusable                                         ? "\" is ignored"
+                        : row.retryAfter && !policy.honourRetryAfter ? "; Retry-After is not honoured by this layer"
+                                                                     : ""});
         });
         push(next, ItemType::Send, nextPath, callIndex);
     }
@@ -906,28 +921,23 @@ private:
         const Inputs& policy = policyOf(c);
         const std::string who = callLabel(c);
         switch (reason) {
-            case StopReason::Success: return who + " stops: attempt " + row.path + " succeeded with " + row.clientSaw;
+            case StopReason::Success: return cat({who, " stops: attempt ", row.path, " succeeded with ", row.clientSaw});
             case StopReason::NotRetryable:
                 if (refuses)
-                    return who + " stops: Retry-After asks for " + ms(*row.retryAfter->waitMs) + ", more than the " +
-                           ms(*policy.retryAfterMaxMs) + " this layer waits, so it does not retry";
+                    return cat({who, " stops: Retry-After asks for ", ms(*row.retryAfter->waitMs), ", more than the ", ms(*policy.retryAfterMaxMs), " this layer waits, so it does not retry"});
                 if (row.givenUp) return who + " stops: the call below gave up and said not to retry";
-                return who + " stops: " + (row.clientSaw == "timeout" ? std::string("a timeout") : row.clientSaw) +
-                       " is not retried (retry on: " + classesRetried(policy.retryOn) + ")";
+                return cat({who, " stops: ", (row.clientSaw == "timeout" ? std::string("a timeout") : row.clientSaw), " is not retried (retry on: ", classesRetried(policy.retryOn), ")"});
             case StopReason::WriteWithoutKey:
-                return who + " stops: a " + operationName(in_.operation) +
-                       " without an idempotency key is never retried by this layer";
+                return cat({who, " stops: a ", operationName(in_.operation), " without an idempotency key is never retried by this layer"});
             case StopReason::AttemptLimit:
-                return who + " stops: " + formatInt(n) + (n == 1 ? " attempt is" : " attempts is") + " the limit (" +
-                       formatInt(policy.maxRetries) + (policy.maxRetries == 1 ? " retry)" : " retries)");
+                return cat({who, " stops: ", formatInt(n), (n == 1 ? " attempt is" : " attempts is"), " the limit (", formatInt(policy.maxRetries), (policy.maxRetries == 1 ? " retry)" : " retries)")});
             default: return who + " stops";
         }
     }
 
     // A call ends (§4.1): layer 1's ends the run (SPEC §4's outcome); another's result goes up to
     // the attempt that made it, if that attempt still waits.
-    template <typename Text>
-    void endCall(int callIndex, StopReason reason, double t, Text text) {
+    void endCall(int callIndex, StopReason reason, double t, TextRef text) {
         Call& c = calls_[static_cast<std::size_t>(callIndex)];
         c.ended = true;
         if (c.layer == 0) {
@@ -956,7 +966,7 @@ private:
         const Received result = resultOf(c);
         if (result.givenUp || result.timedOut || classify(result.status) != FailureClass::Success)
             event(t, EventKind::GiveUp, std::nullopt, c.layer, c.path,
-                  [&] { return text() + "; it gives up and relays " + seenWords(result); });
+                  [&] { return cat({text(), "; it gives up and relays ", seenWords(result)}); });
         if (c.parentAttempt >= 0 && !attempts_[static_cast<std::size_t>(c.parentAttempt)].done) {
             const Attempt& parent = attempts_[static_cast<std::size_t>(c.parentAttempt)];
             push(t, ItemType::CallEnd, parent.path, c.parentAttempt);

@@ -288,6 +288,43 @@ constexpr Row kInputRows[] = {
 #endif
 };
 
+// docs/layers.md §2: a layer's own rows; makeInputs() puts a copy of every policy row (the groups
+// "policy", "limits" and "client") after its name, without a default: an absent one is the run's.
+constexpr ChoiceRow kLayerKeys[] = {
+    {"none", static_cast<int>(LayerKey::None), "its attempts carry no key"},
+    {"mint", static_cast<int>(LayerKey::Mint), "one new key for each call it receives"},
+    {"pass", static_cast<int>(LayerKey::Pass), "the key its call was given"},
+};
+constexpr ChoiceRow kGiveUps[] = {
+    {"last-failure", static_cast<int>(GiveUp::LastFailure), "its last attempt's answer"},
+    {"do-not-retry", static_cast<int>(GiveUp::DoNotRetry), "given-up, which no layer above retries"},
+};
+constexpr ChoiceRow kCancels[] = {
+    {"propagate", static_cast<int>(Cancel::Propagate), "it is cancelled, and all beneath it"},
+    {"orphan", static_cast<int>(Cancel::Orphan), "it runs on; its result reaches no one"},
+};
+constexpr Row kLayerRows[] = {
+    string("name", "", "shown in the trace and the metrics; default \"layer i\"").length(1, 64),
+    choice("key", "", "default: layer 1 mint when idempotencyKey, else none; below it pass", kLayerKeys),
+    choice("giveUp", "", "what a call that ends without a 2xx relays", kGiveUps).defaults("last-failure"),
+    choice("cancel", "", "what the call below does when this layer stops waiting for it", kCancels)
+        .defaults("propagate"),
+    boolean("inheritDeadline", "", "a call ends no later than its caller's cutoff less deadlineMarginMs")
+        .defaults(false),
+    ms("deadlineMarginMs", "", "taken off an inherited deadline").defaults(0),
+};
+constexpr Row kLayer = object("", "", "one retry layer", kLayerRows)
+    .noDefault()
+    .objectWords("{ \"name\": \"SDK\", \"maxRetries\": 2 }", "is not a layer field; a layer may have");
+constexpr Row kLayersRow =
+    list("layers", "layers", "", "retry layers stacked, top first (docs/layers.md); null: the run's own one", kLayer)
+        .length(1, 5)
+        .words("layer objects", "layer")
+        .orNull()
+        .defaultsNull();
+
+bool isLayerPolicy(const Field& f) { return f.group == "policy" || f.group == "limits" || f.group == "client"; }
+
 Literal literalOf(Lit kind, double x, const char* text) {
     switch (kind) {
         case Lit::Null: return Literal::null();
@@ -349,53 +386,6 @@ void fillField(Field& f, const Row& r) {
     if (r.memberWords) f.memberWords = r.memberWords;
 }
 
-// docs/layers.md §2: a layer takes every policy field of the run (the rows of the groups
-// "policy", "limits" and "client", so that a new policy row is a layer's field too), each
-// without a default of its own: an absent one is the run's (filled in by fillLayers below).
-bool isLayerPolicy(const Field& f) { return f.group == "policy" || f.group == "limits" || f.group == "client"; }
-
-RETRYLAB_COLD Field layersField(const FieldTable& t) {
-    std::vector<Field> members;
-    members.push_back(Field::string("name", "", "shown in the trace and the metrics; default \"layer i\"").length(1, 64));
-    for (const Field& f : t.fields) {
-        if (!isLayerPolicy(f)) continue;
-        Field copy = f;
-        copy.group = "";
-        copy.defaultValue = Literal::none();
-        copy.onlyWhen = Presence{};  // jitterLow/jitterHigh: checked against the layer's own jitter (checkLayers)
-        members.push_back(std::move(copy));
-    }
-    members.push_back(Field::choice("key", "", "none, mint (one key per call) or pass (the key given); default: layer 1 "
-                                               "mint when idempotencyKey, else none; below it pass",
-                                    {{"none", static_cast<int>(LayerKey::None), "its attempts carry no key"},
-                                     {"mint", static_cast<int>(LayerKey::Mint), "one new key for each call it receives"},
-                                     {"pass", static_cast<int>(LayerKey::Pass), "the key its call was given"}}));
-    members.push_back(Field::choice("giveUp", "", "what a call that ends without a 2xx relays",
-                                    {{"last-failure", static_cast<int>(GiveUp::LastFailure), "its last attempt's answer"},
-                                     {"do-not-retry", static_cast<int>(GiveUp::DoNotRetry),
-                                      "given-up, which no layer above retries"}})
-                          .defaults("last-failure"));
-    members.push_back(Field::choice("cancel", "", "what the call below does when this layer stops waiting for it",
-                                    {{"propagate", static_cast<int>(Cancel::Propagate), "it is cancelled, and all beneath it"},
-                                     {"orphan", static_cast<int>(Cancel::Orphan), "it runs on; its result reaches no one"}})
-                          .defaults("propagate"));
-    members.push_back(Field::boolean("inheritDeadline", "", "a call ends no later than its caller's cutoff less "
-                                                             "deadlineMarginMs")
-                          .defaults(false));
-    members.push_back(Field::number("deadlineMarginMs", "", "ms", "taken off an inherited deadline")
-                          .range(0, kMaxMs)
-                          .defaults(0));
-    Field layer = Field::object("", "", "one retry layer", std::move(members))
-                      .objectWords("{ \"name\": \"SDK\", \"maxRetries\": 2 }", "is not a layer field; a layer may have");
-    layer.defaultValue = Literal::none();
-    return Field::list("layers", "layers", "", "retry layers stacked, top first (docs/layers.md); null: the run's own one",
-                       std::move(layer))
-        .length(1, 5)
-        .words("layer objects", "layer")
-        .orNull()
-        .defaults(Literal::null());
-}
-
 FieldTable makeInputs() {
     FieldTable t;
     t.name = "inputs";
@@ -410,7 +400,18 @@ FieldTable makeInputs() {
         for (const Choice& c : f.item.front().choices) classNames += (classNames.empty() ? "\"" : ", \"") + c.name + "\"";
         f.itemWords = "failure classes (" + classNames + ")";
     }
-    t.fields.push_back(layersField(t));
+    // The layer's own rows, then, after its name, a copy of each policy row without its default.
+    Field& layers = appended(t.fields);
+    fillField(layers, kLayersRow);
+    std::vector<Field>& members = layers.item.front().members;
+    std::size_t at = 1;
+    for (const Field& f : t.fields) {
+        if (!isLayerPolicy(f)) continue;
+        Field& copy = *members.insert(members.begin() + static_cast<std::ptrdiff_t>(at++), f);
+        copy.group.clear();
+        copy.defaultValue = Literal::none();
+        copy.onlyWhen = Presence{};  // jitterLow/jitterHigh: checked against the layer's own jitter (checkLayers)
+    }
     return t;
 }
 
