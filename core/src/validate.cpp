@@ -323,7 +323,13 @@ constexpr Row kLayersRow =
         .orNull()
         .defaultsNull();
 
-bool isLayerPolicy(const Field& f) { return f.group == "policy" || f.group == "limits" || f.group == "client"; }
+#ifdef RETRYLAB_SCRATCH_ROW
+constexpr std::ptrdiff_t kScratchRows = 1;
+#else
+constexpr std::ptrdiff_t kScratchRows = 0;
+#endif
+
+bool isLayerPolicy(std::string_view group) { return group == "policy" || group == "limits" || group == "client"; }
 
 Literal literalOf(Lit kind, double x, const char* text) {
     switch (kind) {
@@ -394,23 +400,31 @@ FieldTable makeInputs() {
     t.unknownWords = "is not an input of the engine (check its spelling).";
     for (const Row& r : kInputRows) fillField(appended(t.fields), r);
 
-    for (Field& f : t.fields) {
-        if (f.name != "retryOn") continue;
-        std::string classNames;
-        for (const Choice& c : f.item.front().choices) classNames += (classNames.empty() ? "\"" : ", \"") + c.name + "\"";
-        f.itemWords = "failure classes (" + classNames + ")";
-    }
-    // The layer's own rows, then, after its name, a copy of each policy row without its default.
-    Field& layers = appended(t.fields);
+    // The layer's own rows, its name first, then every policy row again (made from the same
+    // data), without its default. After attemptStart (the scratch build's row stays the last).
+    Field& layers = *t.fields.insert(t.fields.end() - kScratchRows, Field());
     fillField(layers, kLayersRow);
     std::vector<Field>& members = layers.item.front().members;
-    std::size_t at = 1;
-    for (const Field& f : t.fields) {
-        if (!isLayerPolicy(f)) continue;
-        Field& copy = *members.insert(members.begin() + static_cast<std::ptrdiff_t>(at++), f);
+    std::vector<Field> own = std::move(members);
+    members.clear();
+    members.push_back(std::move(own.front()));
+    for (const Row& r : kInputRows) {
+        if (!isLayerPolicy(r.group)) continue;
+        Field& copy = appended(members);
+        fillField(copy, r);
         copy.group.clear();
         copy.defaultValue = Literal::none();
         copy.onlyWhen = Presence{};  // jitterLow/jitterHigh: checked against the layer's own jitter (checkLayers)
+    }
+    for (std::size_t i = 1; i < own.size(); ++i) members.push_back(std::move(own[i]));
+
+    for (std::vector<Field>* rows : {&t.fields, &members}) {
+        for (Field& f : *rows) {
+            if (f.name != "retryOn") continue;
+            std::string classNames;
+            for (const Choice& c : f.item.front().choices) classNames += (classNames.empty() ? "\"" : ", \"") + c.name + "\"";
+            f.itemWords = "failure classes (" + classNames + ")";
+        }
     }
     return t;
 }
