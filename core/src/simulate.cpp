@@ -517,9 +517,7 @@ private:
 
     // The layer's words: "SDK attempt 2.1", "SDK call 2".
     std::string attemptLabel(const Attempt& a) const {
-        return calls_[static_cast<std::size_t>(a.call)].layer >= 0
-                   ? layerOf(calls_[static_cast<std::size_t>(a.call)]).name + " attempt " + pathText(a.path)
-                   : std::string();
+        return layerOf(calls_[static_cast<std::size_t>(a.call)]).name + " attempt " + pathText(a.path);
     }
     std::string callLabel(const Call& c) const {
         return layerOf(c).name + (c.path.length == 0 ? std::string(" call") : " call " + pathText(c.path));
