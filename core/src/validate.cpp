@@ -404,6 +404,9 @@ FieldTable makeInputs() {
     // data), without its default. After attemptStart (the scratch build's row stays the last).
     Field& layers = *t.fields.insert(t.fields.end() - kScratchRows, Field());
     fillField(layers, kLayersRow);
+    // Echoed only when given and not null, so that a run without layers echoes, and so results,
+    // byte for byte as before (docs/layers.md §2).
+    layers.sparseMember = true;
     std::vector<Field>& members = layers.item.front().members;
     std::vector<Field> own = std::move(members);
     members.clear();
