@@ -384,3 +384,52 @@ TEST_CASE("a sweep over a stack varies only the server's responseMs", "[layers][
     CHECK(swept.points[0].elapsedMs == 200);
     CHECK(swept.points[1].elapsedMs == 400);
 }
+
+namespace {
+// The events of `kind`, as (tMs, layer, path, text).
+std::vector<const Value*> eventsOf(const Value& r, const char* kind) {
+    std::vector<const Value*> out;
+    for (const Value& e : r.find("events")->asArray())
+        if (e.find("kind")->asString() == kind) out.push_back(&e);
+    return out;
+}
+}  // namespace
+
+TEST_CASE("a layered run's events say which layer: call, give-up, cancel and orphan (§7)", "[layers][events]") {
+    // 8.1: 4 calls of layer 2 and 16 of layer 3 start; each of those 20 gives up relaying 503.
+    const Value sre = run(with(common(statuses({503})), "layers", sreLayers(3, 3)));
+    CHECK(eventsOf(sre, "call").size() == 20);
+    std::vector<const Value*> giveUps = eventsOf(sre, "give-up");
+    REQUIRE(giveUps.size() == 20);
+    CHECK(giveUps.front()->find("tMs")->asNumber() == 800);
+    CHECK(giveUps.front()->find("layer")->asNumber() == 3);
+    CHECK(giveUps.front()->find("path")->asString() == "1.1");
+    CHECK(giveUps.front()->find("text")->asString().find("layer 3 call 1.1") == 0);
+    CHECK(eventsOf(sre, "stop").size() == 1);
+    CHECK(eventsOf(sre, "stop").front()->find("tMs")->asNumber() == 12800);
+
+    // 8.4: the SDK's calls 1 and 2 are orphaned at 1,000 and 2,000, or cancelled then.
+    auto stack = [](const char* cancel) {
+        return with(common(statuses({503, 503, 200}), 800), "layers",
+                    list({obj({{"name", str("agent")}, {"clientTimeoutMs", num(1000)}, {"maxRetries", num(1)},
+                               {"baseBackoffMs", num(0)}, {"cancel", str(cancel)}}),
+                          obj({{"name", str("SDK")}, {"clientTimeoutMs", num(3000)}, {"maxRetries", num(2)},
+                               {"baseBackoffMs", num(500)}})}));
+    };
+    for (const char* kind : {"orphan", "cancel"}) {
+        INFO(kind);
+        const Value r = run(stack(std::string(kind) == "orphan" ? "orphan" : "propagate"));
+        std::vector<const Value*> events = eventsOf(r, kind);
+        REQUIRE(events.size() == 2);
+        const double times[] = {1000, 2000};
+        const char* paths[] = {"1", "2"};
+        for (std::size_t i = 0; i < 2; ++i) {
+            CHECK(events[i]->find("tMs")->asNumber() == times[i]);
+            CHECK(events[i]->find("layer")->asNumber() == 2);
+            CHECK(events[i]->find("path")->asString() == paths[i]);
+            CHECK(events[i]->find("text")->asString().find(std::string("SDK call ") + paths[i]) == 0);
+        }
+        // Orphans send on (1.2 at 1,300 and 2.2 at 2,300); cancelled calls do not.
+        CHECK(eventsOf(r, "send").size() == (std::string(kind) == "orphan" ? 6u : 4u));
+    }
+}
