@@ -433,3 +433,16 @@ TEST_CASE("a layered run's events say which layer: call, give-up, cancel and orp
         CHECK(eventsOf(r, "send").size() == (std::string(kind) == "orphan" ? 6u : 4u));
     }
 }
+
+TEST_CASE("a sweep over a stack holds its points times the stack's server attempts to 20,000", "[layers][sweep]") {
+    auto request = [](double points) {
+        return obj({{"inputs", with(common(statuses({503})), "layers", sreLayers(3, 9))},  // 10^3 = 1,000 attempts
+                    {"vary", str("responseMs")}, {"from", num(100)}, {"to", num(200)}, {"points", num(points)}});
+    };
+    CHECK(runSweep(request(20)).errors.empty());  // 20 × 1,000 = 20,000
+    SweepRun refused = runSweep(request(21));       // 21,000
+    REQUIRE(refused.errors.size() == 1);
+    CHECK(refused.errors[0].field == "points");
+    CHECK(refused.errors[0].code == "too-much-work");
+    CHECK(refused.errors[0].message.rfind("points must be at most 20 over these layers", 0) == 0);
+}
