@@ -56,7 +56,7 @@
 // Both merged (issue 38's presets and gate rules): 281.9 KB measured.
 // Issue 38's grpc-js preset, in the same two bundles (+778 and +800 bytes gzipped):
 // 290,195 bytes measured (283.4 KB), 288,617 without it.
-// Issue 33's retries across layers in both engine files (+12,315 and +10,740 bytes) and the
-// layers row in index.html's input table (+615 bytes): +23,670, 306.6 KB; measured 286.0 ->
-// 309.1 KB on one machine at e783049 and at this change.
-export const SCROLLED_CEILING_BYTES = 306.6 * 1024;
+// Issue 33's retries across layers in both engine files (+12,555 and +11,017 bytes) and the
+// layers row in index.html's input table (+615 bytes): +24,187, 307.1 KB; measured 286.0 ->
+// 309.6 KB on one machine at e783049 and at this change.
+export const SCROLLED_CEILING_BYTES = 307.1 * 1024;
