@@ -115,9 +115,96 @@ Value with(const Value& object, const std::string& key, Value value) {
     return out;
 }
 
+// docs/layers.md §7's invariants on one { ok: true } run with layers.
+void checkLayeredRun(const Value& result) {
+    const Value& inputs = member(result, "inputs");
+    const Value::Array& layers = list(inputs, "layers");
+    const Value& metrics = member(result, "metrics");
+    const Value::Array& attempts = list(result, "attempts");
+    const Value::Array& events = list(result, "events");
+    const Value::Array& rows = list(metrics, "layers");
+    const bool write = text(inputs, "operation") != "read";
+    require(!layers.empty() && layers.size() <= 5 && rows.size() == layers.size(), "one metrics row per layer");
+    require(result.find("herd") == nullptr, "a stack has no herd");
+    double product = 1;
+    for (const Value& l : layers) product *= number(l, "maxRetries") + 1;
+    require(product <= 1000, "a stack makes at most 1,000 server attempts");
+
+    double previousT = 0;
+    for (std::size_t i = 0; i < events.size(); ++i) {
+        double t = number(events[i], "tMs");
+        require(i == 0 || t >= previousT, "events in time order");
+        require(!text(events[i], "text").empty(), "every event has a sentence");
+        const double layer = number(events[i], "layer");
+        require(layer >= 1 && layer <= static_cast<double>(layers.size()), "every event names its layer");
+        previousT = t;
+    }
+    require(number(metrics, "lastWorkMs") >= previousT, "lastWorkMs is at least the last event's time");
+
+    const auto k = static_cast<double>(layers.size());
+    std::vector<double> perLayer(layers.size(), 0);
+    double bottom = 0, waited = 0;
+    const Value* lastTop = nullptr;
+    for (std::size_t i = 0; i < attempts.size(); ++i) {
+        const Value& a = attempts[i];
+        const double layer = number(a, "layer");
+        require(layer >= 1 && layer <= k, "every row names its layer");
+        const Value& policy = layers[static_cast<std::size_t>(layer) - 1];
+        perLayer[static_cast<std::size_t>(layer) - 1] += 1;
+        if (layer == k) ++bottom;
+        else require(member(a, "server").isNull() && member(a, "commitMs").isNull(), "an upper row has no server");
+        const double start = number(a, "startMs"), end = number(a, "endMs");
+        require(start >= 0 && end >= start, "a row ends after it starts");
+        require(end <= start + number(policy, "clientTimeoutMs"), "a row ends within its layer's timeout");
+        const Value& deadline = member(a, "callDeadlineMs");
+        if (!deadline.isNull()) require(end <= deadline.asNumber(), "a row ends by its call's deadline");
+        if (layer == 1) {
+            if (lastTop) {
+                require(!member(*lastTop, "waitAfterMs").isNull(), "layer 1 waited before its next attempt");
+                require(start == number(*lastTop, "endMs") + number(*lastTop, "waitAfterMs"),
+                        "layer 1's next attempt starts when its wait ends");
+                waited += number(*lastTop, "waitAfterMs");
+            }
+            require(number(a, "n") == (lastTop ? number(*lastTop, "n") + 1 : 1), "layer 1's attempts are numbered in order");
+            lastTop = &a;
+        }
+    }
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        require(number(rows[i], "attempts") == perLayer[i], "a layer's row counts its attempts");
+    const double attemptCount = number(metrics, "attempts");
+    require(attemptCount == bottom, "metrics.attempts counts the bottom rows");
+    require(attemptCount <= product, "the server attempts are at most the product");
+    const double charges = number(metrics, "charges");
+    if (write) require(charges <= attemptCount, "charges <= attempts for a write");
+    else require(charges == 0, "a read never charges");
+    require(number(metrics, "replays") <= attemptCount, "replays <= attempts");
+    require(number(metrics, "duplicates") == std::max(0.0, charges - 1), "duplicates are the charges beyond the first");
+    require(number(metrics, "orphanCharges") <= charges, "orphan charges are charges");
+    require(number(metrics, "orphanAttempts") <= attemptCount, "orphan attempts are attempts");
+    require(number(metrics, "waitingMs") == waited, "waitingMs is layer 1's waits");
+    const std::string& outcome = text(metrics, "outcome");
+    if (!lastTop) {
+        require(number(metrics, "elapsedMs") == 0 && outcome == "failed", "nothing sent: failed at 0");
+    } else {
+        require(member(*lastTop, "waitAfterMs").isNull(), "no wait after layer 1's last attempt");
+        require(number(metrics, "elapsedMs") == number(*lastTop, "endMs"), "elapsed is layer 1's last attempt's end");
+        const std::string& saw = text(*lastTop, "clientSaw");
+        const char* expected = saw == "timeout" ? "unknown" : saw[0] == '2' ? "success" : "failed";
+        require(outcome == expected, "the outcome follows layer 1's last attempt");
+    }
+    require(member(metrics, "lookupNeeded").asBool() == (write && outcome == "unknown"),
+            "a lookup is needed exactly for a write whose outcome is unknown");
+    require((text(metrics, "stopReason") == "wait-budget") == !member(metrics, "refusedWaitMs").isNull(),
+            "a refused wait exactly at a wait-budget stop");
+}
+
 // Issue 8's invariants on one { ok: true } run.
 void checkRun(const Value& result) {
     const Value& inputs = member(result, "inputs");
+    if (!member(inputs, "layers").isNull()) {
+        checkLayeredRun(result);
+        return;
+    }
     const Value& metrics = member(result, "metrics");
     const Value::Array& attempts = list(result, "attempts");
     const Value::Array& events = list(result, "events");

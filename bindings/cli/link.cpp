@@ -39,7 +39,15 @@ Kind kindOf(const Field& f) {
             Kind item = kindOf(f.item.front());
             if (item == Kind::Number) return Kind::Numbers;
             if (item == Kind::String) return Kind::Strings;
-            if (f.item.front().type == FieldType::Object) return Kind::Entries;
+            // Entries are flat: each member a number, a switch or a text (the script). A list of
+            // objects with a list among its members (layers' retryOn) has no v=1 form.
+            if (f.item.front().type == FieldType::Object) {
+                for (const Field& m : f.item.front().members) {
+                    const Kind k = kindOf(m);
+                    if (k != Kind::Number && k != Kind::Boolean && k != Kind::String) return Kind::None;
+                }
+                return Kind::Entries;
+            }
             return Kind::None;
         }
         default: return Kind::None;  // an object or variant: not in the v=1 format
@@ -310,7 +318,11 @@ ReadInputs readPairs(const std::vector<std::pair<std::string, std::string>>& pai
     for (const auto& [key, raw] : pairs) {
         const Field* field = linkField(key);
         if (!field) {
-            read.problems.push_back(problem(key, safeDecode(raw), "unknown-field", "is not an input of the engine"));
+            // An input the v=1 format has no form for (layers) is named as such, not as unknown.
+            const bool engineInput = retrylab::inputFields().find(key) != nullptr;
+            read.problems.push_back(problem(key, safeDecode(raw), "unknown-field",
+                                            engineInput ? "is an input of the engine that v=1 links do not carry"
+                                                        : "is not an input of the engine"));
             continue;
         }
         if (counts[key] > 1) {

@@ -161,7 +161,7 @@ double waitFor(const Inputs& in, const WaitPlan& plan, double d, double* decorre
 }
 
 WaitChoice chooseWait(const Inputs& in, int failureNumber, const std::optional<RetryAfterSeen>& retryAfter,
-                      double& previousDecorrelated, DrawStream& draws, bool describe) {
+                      double& previousDecorrelated, DrawStream* draws, double addressed, bool describe) {
     const WaitPlan plan = planWait(in, failureNumber, retryAfter, previousDecorrelated);
     WaitChoice choice;
     double d = 0;
@@ -169,7 +169,7 @@ WaitChoice chooseWait(const Inputs& in, int failureNumber, const std::optional<R
         choice.ceilingMs = plan.ceilingMs;
         if (in.jitter == Jitter::Decorrelated)
             choice.ceilingMs = in.maxBackoffMs ? std::min(*in.maxBackoffMs, 3 * plan.previousMs) : 3 * plan.previousMs;
-        if (plan.usesDraw) choice.draw = d = draws.next();
+        if (plan.usesDraw) choice.draw = d = draws ? draws->next() : addressed;
     }
     choice.waitMs = waitFor(in, plan, d, &previousDecorrelated);
     // The header decides when it replaces the backoff, or when, as a floor, it is not below it
@@ -179,11 +179,11 @@ WaitChoice chooseWait(const Inputs& in, int failureNumber, const std::optional<R
     return choice;
 }
 
-std::optional<StopReason> stopBeforeWaiting(const Inputs& in, int attempt, FailureClass seen,
+std::optional<StopReason> stopBeforeWaiting(const Inputs& in, bool keyed, int attempt, FailureClass seen,
                                             std::optional<int> status, bool hasRetryAfter, bool headerRefuses) {
     if (seen == FailureClass::Success) return StopReason::Success;
     if (headerRefuses || !retries(in, seen, status, hasRetryAfter)) return StopReason::NotRetryable;
-    if (isWrite(in.operation) && !in.idempotencyKey && !in.retryWritesWithoutKey) return StopReason::WriteWithoutKey;
+    if (isWrite(in.operation) && !keyed && !in.retryWritesWithoutKey) return StopReason::WriteWithoutKey;
     if (attempt >= in.maxRetries + 1) return StopReason::AttemptLimit;
     return std::nullopt;
 }

@@ -91,16 +91,28 @@ std::string describeWait(const Inputs& in, int failureNumber, const WaitPlan& pl
 // The wait after failure number `failureNumber`, with its ceiling, draw and sentence: the plan,
 // one draw from `draws` when it needs one, and `waitFor`.
 // `describe` false leaves `rule` empty.
+// The draw is taken from `draws` when not null, else it is `addressed` (a layer's draw from its
+// addressed stream, docs/layers.md §6, the same whenever it is drawn).
 WaitChoice chooseWait(const Inputs& in, int failureNumber, const std::optional<RetryAfterSeen>& retryAfter,
-                      double& previousDecorrelated, DrawStream& draws, bool describe = true);
+                      double& previousDecorrelated, DrawStream* draws, double addressed, bool describe);
+inline WaitChoice chooseWait(const Inputs& in, int failureNumber, const std::optional<RetryAfterSeen>& retryAfter,
+                             double& previousDecorrelated, DrawStream& draws, bool describe = true) {
+    return chooseWait(in, failureNumber, retryAfter, previousDecorrelated, &draws, 0, describe);
+}
 
 // The stop reasons checked before any wait is made, in the spec's order: success,
 // not-retryable, write-without-key, attempt-limit. Nothing when the run may go on.
 // `status` is the status the client received (none on a timeout); `hasRetryAfter` whether it
 // carried a Retry-After header; `headerRefuses` whether that header refuses the retry
 // (headerRefusesRetry), which makes it not-retryable.
-std::optional<StopReason> stopBeforeWaiting(const Inputs& in, int attempt, FailureClass seen,
-                                            std::optional<int> status, bool hasRetryAfter,
-                                            bool headerRefuses = false);
+// `keyed`: whether the attempts carried a key (a layer's call: docs/layers.md §4.1); the run's
+// own reads `idempotencyKey` (the overload below).
+std::optional<StopReason> stopBeforeWaiting(const Inputs& in, bool keyed, int attempt, FailureClass seen,
+                                            std::optional<int> status, bool hasRetryAfter, bool headerRefuses);
+inline std::optional<StopReason> stopBeforeWaiting(const Inputs& in, int attempt, FailureClass seen,
+                                                   std::optional<int> status, bool hasRetryAfter,
+                                                   bool headerRefuses = false) {
+    return stopBeforeWaiting(in, in.idempotencyKey, attempt, seen, status, hasRetryAfter, headerRefuses);
+}
 
 }  // namespace retrylab

@@ -23,6 +23,10 @@ const char* eventKindName(EventKind kind) {
         case EventKind::Deadline: return "deadline";
         case EventKind::Wait: return "wait";
         case EventKind::Stop: return "stop";
+        case EventKind::Call: return "call";
+        case EventKind::GiveUp: return "give-up";
+        case EventKind::Cancel: return "cancel";
+        case EventKind::Orphan: return "orphan";
     }
     return "";
 }
@@ -44,6 +48,7 @@ const char* stopReasonName(StopReason reason) {
         case StopReason::AttemptLimit: return "attempt-limit";
         case StopReason::WaitBudget: return "wait-budget";
         case StopReason::Deadline: return "deadline";
+        case StopReason::Cancelled: return "cancelled";
     }
     return "";
 }

@@ -3,6 +3,8 @@
 #include <cmath>
 
 #include "format.hpp"
+#include "min_heap.hpp"
+#include "streams.hpp"
 #include "http_date.hpp"
 #include "policy.hpp"
 #include "retrylab/engine.hpp"
@@ -57,6 +59,34 @@ std::string classesRetried(const RetryOn& r) {
     add(r.clientError, "4xx");
     return out.empty() ? "nothing" : out;
 }
+
+// The Retry-After the client read, measured from the response's own Date.
+RetryAfterSeen readRetryAfter(const Inputs& in_, const ScriptEntry& entry, double answerMs) {
+    // The default Date is the start date plus the time the server sends, to the whole second.
+    // Clamped far beyond any real run so that the arithmetic stays in range.
+    double sentSeconds = std::min(std::floor(answerMs / 1000), 1.0e12);
+    double dateMs = entry.dateSeconds ? static_cast<double>(*entry.dateSeconds) * 1000
+                                      : (static_cast<double>(in_.startSeconds) + sentSeconds) * 1000;
+    auto reference = static_cast<std::int64_t>(dateMs / 1000);
+    RetryAfterValue value = parseRetryAfter(*entry.retryAfter, reference);
+    RetryAfterSeen seen;
+    seen.raw = *entry.retryAfter;
+    switch (value.form) {
+        case RetryAfterForm::Seconds:
+            seen.waitMs = static_cast<double>(value.seconds) * 1000;
+            seen.note = "seconds";
+            break;
+        case RetryAfterForm::Date: {
+            double wait = static_cast<double>(value.dateSeconds) * 1000 - dateMs;
+            seen.waitMs = wait > 0 ? wait : 0.0;
+            seen.note = wait > 0 ? "date" : "past";
+            break;
+        }
+        case RetryAfterForm::Unusable: seen.note = "unusable"; break;
+    }
+    return seen;
+}
+
 
 // The first committed result under the idempotency key.
 struct StoredResult {
@@ -147,7 +177,7 @@ private:
     // events at all, so no sentence is ever made.
     template <typename Text>
     void event(double t, EventKind kind, std::optional<int> attempt, Text text) {
-        if (describe_) run_.events.push_back(Event{t, kind, attempt, text()});
+        if (describe_) run_.events.push_back(Event{t, kind, attempt, text(), 0, {}});
     }
 
     AttemptRow& attempt(int n, double start) {
@@ -223,7 +253,7 @@ private:
             lastSeen_ = classify(*answered);
             lastStatus_ = *answered;
             row.clientClass = lastSeen_;
-            if (scripted && entry.retryAfter) row.retryAfter = readRetryAfter(entry, answerMs);
+            if (scripted && entry.retryAfter) row.retryAfter = readRetryAfter(in_, entry, answerMs);
             event(answerMs, EventKind::Receive, n, [&] {
                 std::string text = attemptLabel(n) + ": the client receives " + row.clientSaw;
                 if (row.retryAfter) text += " with Retry-After: " + *entry.retryAfter;
@@ -247,33 +277,6 @@ private:
         }
         run_.metrics.elapsedMs = row.endMs;
         return row;
-    }
-
-    // The Retry-After the client read, measured from the response's own Date.
-    RetryAfterSeen readRetryAfter(const ScriptEntry& entry, double answerMs) const {
-        // The default Date is the start date plus the time the server sends, to the whole second.
-        // Clamped far beyond any real run so that the arithmetic stays in range.
-        double sentSeconds = std::min(std::floor(answerMs / 1000), 1.0e12);
-        double dateMs = entry.dateSeconds ? static_cast<double>(*entry.dateSeconds) * 1000
-                                          : (static_cast<double>(in_.startSeconds) + sentSeconds) * 1000;
-        auto reference = static_cast<std::int64_t>(dateMs / 1000);
-        RetryAfterValue value = parseRetryAfter(*entry.retryAfter, reference);
-        RetryAfterSeen seen;
-        seen.raw = *entry.retryAfter;
-        switch (value.form) {
-            case RetryAfterForm::Seconds:
-                seen.waitMs = static_cast<double>(value.seconds) * 1000;
-                seen.note = "seconds";
-                break;
-            case RetryAfterForm::Date: {
-                double wait = static_cast<double>(value.dateSeconds) * 1000 - dateMs;
-                seen.waitMs = wait > 0 ? wait : 0.0;
-                seen.note = wait > 0 ? "date" : "past";
-                break;
-            }
-            case RetryAfterForm::Unusable: seen.note = "unusable"; break;
-        }
-        return seen;
     }
 
     std::string stopText(StopReason reason, int n, const AttemptRow& row) const {
@@ -346,11 +349,647 @@ private:
     Run run_;
 };
 
+
+// docs/layers.md: retries across layers. Each call of each layer is a SPEC run of its own; the
+// calls run side by side (an orphan runs on beside its caller's retry), so the run is a queue of
+// events ordered as §3 says: time, then the kind, then the path (§1's order), then the order made.
+// An attempt's or a call's path (docs/layers.md §1): at most five attempt numbers of at most 101,
+// held as base-128 digits, the first most significant.
+struct StackPath {
+    std::uint64_t digits = 0;
+    int length = 0;
+    StackPath child(int n) const { return {digits * 128 + static_cast<std::uint64_t>(n), length + 1}; }
+    int at(int i) const {  // the i-th number from the left
+        std::uint64_t d = digits;
+        for (int j = i + 1; j < length; ++j) d /= 128;
+        return static_cast<int>(d % 128);
+    }
+};
+
+// One sentence from its pieces, in one allocation (a chain of + makes and frees a string per step,
+// with code at every step).
+std::string cat(std::initializer_list<std::string_view> parts) {
+    std::size_t size = 0;
+    for (std::string_view p : parts) size += p.size();
+    std::string out;
+    out.reserve(size);
+    for (std::string_view p : parts) out.append(p);
+    return out;
+}
+
+// A sentence not yet made: a reference to the callable that makes it, so that the functions
+// taking one are not instantiated once per caller (a layered run has some thirty sentences).
+class TextRef {
+public:
+    template <class F>
+    TextRef(const F& f)  // NOLINT: implicit, from the lambda at the call
+        : object_(&f), call_([](const void* o) { return (*static_cast<const F*>(o))(); }) {}
+    std::string operator()() const { return call_(object_); }
+
+private:
+    const void* object_;
+    std::string (*call_)(const void*);
+};
+
+class LayeredRun {
+public:
+    LayeredRun(const Inputs& in, bool describe)
+        : in_(in),
+          describe_(describe),
+          builtIn_(in.scenario == Scenario::Script ? std::vector<ScriptEntry>() : serverScript(in)),
+          script_(in.scenario == Scenario::Script ? in.script : builtIn_),
+          draws_(in.draws, in.seed),
+          k_(static_cast<int>(in.layers.size())) {
+        for (const Layer& l : in.layers) run_.metrics.layers.push_back({l.name});
+    }
+
+    Run build() {
+        startCall(0, {}, 0, std::nullopt, std::nullopt, -1, false);
+        while (!queue_.empty()) {
+            Item item = queue_.pop();
+            switch (item.type) {
+                case ItemType::Send: send(item.index, item.tMs); break;
+                case ItemType::ServerWork: serverWork(item.index); break;
+                case ItemType::Answer: answer(item.index, item.tMs); break;
+                case ItemType::CallEnd: callEnd(item.index, item.tMs); break;
+                case ItemType::Cutoff: cutoff(item.index, item.tMs); break;
+            }
+        }
+        Metrics& m = run_.metrics;
+        m.duplicates = std::max(0, m.charges - 1);
+        m.lookupNeeded = isWrite(in_.operation) && m.outcome == Outcome::Unknown;
+        return std::move(run_);
+    }
+
+private:
+    enum class ItemType { ServerWork, Answer, CallEnd, Cutoff, Send };
+    // §3's kinds: 1 the server's work, 2 an answer (or a call's end) reaching a layer, 3 a
+    // cutoff, 4 a send.
+    static int kindOf(ItemType t) {
+        switch (t) {
+            case ItemType::ServerWork: return 1;
+            case ItemType::Answer:
+            case ItemType::CallEnd: return 2;
+            case ItemType::Cutoff: return 3;
+            case ItemType::Send: return 4;
+        }
+        return 4;
+    }
+    struct Item {
+        double tMs = 0;
+        int kind = 0;
+        std::uint64_t pathKey = 0;  // the path's numbers as base-128 digits, left-aligned (§1's order)
+        std::uint64_t order = 0;    // the order made
+        ItemType type = ItemType::Send;
+        int index = 0;              // the call (Send) or the attempt
+    };
+    struct ItemLess {
+        bool operator()(const Item& a, const Item& b) const {
+            if (a.tMs != b.tMs) return a.tMs < b.tMs;
+            if (a.kind != b.kind) return a.kind < b.kind;
+            if (a.pathKey != b.pathKey) return a.pathKey < b.pathKey;
+            return a.order < b.order;
+        }
+    };
+
+    // What a layer received for an attempt: an answer (relayed or the server's), given-up, or a timeout.
+    struct Received {
+        bool timedOut = true;
+        bool givenUp = false;
+        int status = 0;
+        std::optional<RetryAfterSeen> retryAfter;
+    };
+
+    struct Call {
+        int layer = 0;  // from 0
+        StackPath path;
+        double startMs = 0;
+        std::optional<double> deadline;
+        std::optional<std::string> key;  // what its attempts carry
+        int parentAttempt = -1;
+        int sent = 0;
+        int current = -1;  // its attempt in flight, or -1
+        double waitingMs = 0;
+        double previousDecorrelated = 0;
+        bool ended = false, orphaned = false;
+        Received last;
+    };
+
+    struct Attempt {
+        int call = 0;
+        int n = 0;
+        StackPath path;
+        double startMs = 0;
+        double cutoffMs = 0;
+        bool cutoffIsDeadline = false;
+        std::size_t row = 0;
+        int child = -1;  // an upper attempt's call below
+        bool done = false;
+        // A bottom attempt's server side.
+        const ScriptEntry* entry = nullptr;
+        std::optional<int> answered;
+        bool scripted = false;  // the entry's own status answered (not a 409 nor a replay)
+        bool replayed = false;
+        bool orphan = false;
+    };
+
+    const Layer& layerOf(const Call& c) const { return in_.layers[static_cast<std::size_t>(c.layer)]; }
+    const Inputs& policyOf(const Call& c) const { return layerOf(c).policy; }
+
+    static std::string pathText(const StackPath& path) {
+        std::string out;
+        for (int i = 0; i < path.length; ++i) out += (i ? "." : "") + formatInt(path.at(i));
+        return out;
+    }
+    // §1's order as one number: each of up to five attempt numbers (at most 101) a base-128 digit,
+    // the first most significant, a shorter path padded with zeros (so a prefix comes first).
+    static std::uint64_t pathKey(const StackPath& path) { return path.digits << (7 * (5 - path.length)); }
+    // §6's id(q): q's numbers less one as base-128 digits, the first most significant.
+    static std::uint64_t pathId(const StackPath& path) {
+        std::uint64_t id = 0;
+        for (int i = 0; i < path.length; ++i) id = id * 128 + static_cast<std::uint64_t>(path.at(i) - 1);
+        return id;
+    }
+
+    void push(double t, ItemType type, const StackPath& path, int index) {
+        queue_.push(Item{t, kindOf(type), pathKey(path), order_++, type, index});
+    }
+
+    // The layer's words: "SDK attempt 2.1", "SDK call 2".
+    std::string attemptLabel(const Attempt& a) const {
+        return layerOf(calls_[static_cast<std::size_t>(a.call)]).name + " attempt " + pathText(a.path);
+    }
+    std::string callLabel(const Call& c) const {
+        return layerOf(c).name + (c.path.length == 0 ? std::string(" call") : " call " + pathText(c.path));
+    }
+
+    void event(double t, EventKind kind, std::optional<int> attempt, int layer, const StackPath& path, TextRef text) {
+        run_.metrics.lastWorkMs = std::max(run_.metrics.lastWorkMs, t);
+        if (describe_) run_.events.push_back(Event{t, kind, attempt, text(), layer + 1, pathText(path)});
+    }
+
+    bool fits(const Call& c, double start) const {
+        if (!c.deadline) return true;
+        const bool fit = start + in_.responseMs <= *c.deadline;
+        return fit || (policyOf(c).attemptStart == AttemptStart::BeforeDeadline && start < *c.deadline);
+    }
+
+    // §4.2 and §5: a call starts (layer 1's at 0; any other with the attempt that makes it).
+    void startCall(int layer, StackPath path, double t, std::optional<double> parentCutoff,
+                   std::optional<std::string> given, int parentAttempt, bool orphaned) {
+        const Layer& l = in_.layers[static_cast<std::size_t>(layer)];
+        Call c;
+        c.layer = layer;
+        c.path = std::move(path);
+        c.startMs = t;
+        c.parentAttempt = parentAttempt;
+        c.orphaned = orphaned;
+        c.previousDecorrelated = l.policy.baseBackoffMs;
+        if (l.policy.deadlineMs) c.deadline = t + *l.policy.deadlineMs;
+        if (layer > 0 && l.inheritDeadline && parentCutoff) {
+            const double inherited = *parentCutoff - l.deadlineMarginMs;
+            c.deadline = c.deadline ? std::min(*c.deadline, inherited) : inherited;
+        }
+        switch (l.key) {
+            case LayerKey::None: break;
+            case LayerKey::Mint: c.key = c.path.length == 0 ? in_.operationId : in_.operationId + "." + pathText(c.path); break;
+            case LayerKey::Pass: c.key = std::move(given); break;
+        }
+        const int index = static_cast<int>(calls_.size());
+        calls_.push_back(std::move(c));
+        Call& call = calls_.back();
+        Metrics::LayerRow& row = run_.metrics.layers[static_cast<std::size_t>(layer)];
+        ++row.calls;
+        if (orphaned) ++row.orphaned;
+        if (layer > 0)
+            event(t, EventKind::Call, std::nullopt, layer, call.path, [&] {
+                const std::string deadline =
+                    call.deadline ? cat({", deadline at ", ms(*call.deadline), " (", ms(*call.deadline - t), " left)"})
+                                  : std::string(", no deadline");
+                const std::string_view keyWords = !isWrite(in_.operation) ? ""
+                                                  : call.key ? "; its attempts carry idempotency key "
+                                                             : "; its attempts carry no key";
+                return cat({callLabel(call), ": starts", deadline, keyWords,
+                            isWrite(in_.operation) && call.key ? std::string_view(*call.key) : std::string_view()});
+            });
+        if (!fits(call, t)) {
+            endCall(index, StopReason::Deadline, t, [&] {
+                return cat({callLabel(call), " stops before it starts: its deadline at ", ms(*call.deadline), " leaves no time to send attempt 1; nothing is sent"});
+            });
+            return;
+        }
+        push(t, ItemType::Send, call.path.child(1), index);
+    }
+
+    void send(int callIndex, double t) {
+        Call& c = calls_[static_cast<std::size_t>(callIndex)];
+        if (c.ended) return;  // cancelled while it waited
+        const Inputs& policy = policyOf(c);
+        Attempt a;
+        a.call = callIndex;
+        a.n = ++c.sent;
+        a.path = c.path.child(a.n);
+        a.startMs = t;
+        const double timeoutAt = t + policy.clientTimeoutMs;
+        a.cutoffMs = timeoutAt;
+        if (c.deadline && *c.deadline < timeoutAt) {
+            a.cutoffMs = *c.deadline;
+            a.cutoffIsDeadline = true;
+        }
+        a.orphan = c.orphaned;
+        Metrics::LayerRow& layerRow = run_.metrics.layers[static_cast<std::size_t>(c.layer)];
+        ++layerRow.attempts;
+        if (a.n > 1) ++layerRow.retries;
+
+        run_.attempts.push_back(AttemptRow{});
+        AttemptRow& row = run_.attempts.back();
+        a.row = run_.attempts.size() - 1;
+        row.n = a.n;
+        row.startMs = t;
+        row.layer = c.layer + 1;
+        row.path = pathText(a.path);
+        row.key = c.key;
+        row.callDeadlineMs = c.deadline;
+        row.upper = c.layer + 1 < k_;
+        const int index = static_cast<int>(attempts_.size());
+        c.current = index;
+        attempts_.push_back(std::move(a));
+        if (row.upper) {
+            sendCall(index, t);
+        } else {
+            sendToServer(index, t);
+        }
+    }
+
+    void sendCall(int index, double t) {
+        Attempt& a = attempts_[static_cast<std::size_t>(index)];
+        const Call& c = calls_[static_cast<std::size_t>(a.call)];
+        const Layer& below = in_.layers[static_cast<std::size_t>(c.layer + 1)];
+        event(t, EventKind::Send, a.n, c.layer, a.path, [&] {
+            return cat({attemptLabel(a), ": calls ", below.name, (c.key ? " with idempotency key " + *c.key : std::string())});
+        });
+        push(a.cutoffMs, ItemType::Cutoff, a.path, index);
+        const int layer = c.layer + 1;
+        const bool orphaned = c.orphaned;
+        std::optional<std::string> key = c.key;
+        const double cutoffMs = a.cutoffMs;
+        StackPath path = a.path;
+        a.child = static_cast<int>(calls_.size());
+        startCall(layer, std::move(path), t, cutoffMs, std::move(key), index, orphaned);
+    }
+
+    // SPEC §3 for bottom attempt m, its key being the call's (§5).
+    void sendToServer(int index, double t) {
+        Attempt& a = attempts_[static_cast<std::size_t>(index)];
+        const Call& c = calls_[static_cast<std::size_t>(a.call)];
+        AttemptRow& row = run_.attempts[a.row];
+        const int m = ++run_.metrics.attempts;
+        if (a.orphan) ++run_.metrics.orphanAttempts;
+        const std::size_t entryIndex = std::min<std::size_t>(static_cast<std::size_t>(m - 1), script_.size() - 1);
+        const ScriptEntry& entry = script_[entryIndex];
+        a.entry = &entry;
+        row.scriptIndex = static_cast<int>(entryIndex);
+        row.scriptRepeats = entryIndex + 1 == script_.size();
+        const bool write = isWrite(in_.operation);
+        const std::optional<std::string> key = write ? c.key : std::nullopt;
+        event(t, EventKind::Send, a.n, c.layer, a.path, [&] {
+            return cat({attemptLabel(a), ": sends ", operationName(in_.operation), " ", in_.operationId,
+                        !write ? "" : key ? " with idempotency key " : " without an idempotency key",
+                        key ? std::string_view(*key) : std::string_view(), " (server attempt ", formatInt(m),
+                        a.orphan ? ", an orphan's)" : ")"});
+        });
+        const double answerMs = t + in_.responseMs;
+        StoredResult* stored = nullptr;
+        if (key)
+            for (auto& s : stored_)
+                if (s.first == *key) stored = &s.second;
+        if (entry.dropped) {
+            row.server = "dropped";
+            row.effect = "none: the request never reached the server";
+            event(t, EventKind::RequestLost, a.n, c.layer, a.path, [&] {
+                return attemptLabel(a) + ": the request is lost on the way; the server never sees it";
+            });
+        } else if (stored && stored->committedMs > t) {
+            a.answered = 409;
+            row.server = "409";
+            row.effect = "none: " + sideEffect(in_, stored->effectNumber) + " is still in flight";
+        } else if (stored) {
+            a.answered = stored->status;
+            row.server = "replay";
+            row.effect = "none: replays " + sideEffect(in_, stored->effectNumber);
+            a.replayed = true;
+            ++run_.metrics.replays;
+        } else {
+            const int status = *entry.status;
+            a.answered = status;
+            a.scripted = true;
+            row.server = formatInt(status);
+            if (classify(status) == FailureClass::Success && write) {
+                const int k = ++run_.metrics.charges;
+                if (a.orphan) ++run_.metrics.orphanCharges;
+                row.commitMs = answerMs;
+                row.chargeNumber = k;
+                row.effect = sideEffect(in_, k);
+                if (key) stored_.push_back({*key, StoredResult{answerMs, status, k}});
+            } else if (classify(status) == FailureClass::Success) {
+                row.effect = "none: a read changes nothing";
+            } else {
+                row.effect = "none";
+            }
+        }
+        if (!entry.dropped) push(answerMs, ItemType::ServerWork, a.path, index);
+        const bool arrives = a.answered && !entry.lost && answerMs <= a.cutoffMs;
+        push(arrives ? answerMs : a.cutoffMs, arrives ? ItemType::Answer : ItemType::Cutoff, a.path, index);
+    }
+
+    // The server's work on a bottom attempt, at its start + responseMs (§3, kind 1).
+    void serverWork(int index) {
+        const Attempt& a = attempts_[static_cast<std::size_t>(index)];
+        const Call& c = calls_[static_cast<std::size_t>(a.call)];
+        const AttemptRow& row = run_.attempts[a.row];
+        const double t = a.startMs + in_.responseMs;
+        const std::string orphanWords = a.orphan ? " (an orphan's)" : "";
+        if (!a.scripted && !a.replayed) {
+            event(t, EventKind::Conflict, a.n, c.layer, a.path, [&] {
+                return cat({attemptLabel(a), ": the server answers 409 Conflict: the work under key ", *row.key, " is still in flight; nothing is committed"});
+            });
+        } else if (a.replayed) {
+            event(t, EventKind::Replay, a.n, c.layer, a.path, [&] {
+                return cat({attemptLabel(a), ": the server finds key ", *row.key, " and replays the stored ", formatInt(*a.answered), "; nothing new is committed"});
+            });
+        } else if (row.commitMs) {
+            event(t, EventKind::Commit, a.n, c.layer, a.path,
+                  [&] { return cat({attemptLabel(a), ": the server commits ", row.effect, orphanWords}); });
+        } else if (classify(*a.answered) != FailureClass::Success) {
+            event(t, EventKind::ServerError, a.n, c.layer, a.path, [&] {
+                return cat({attemptLabel(a), ": the server answers ", formatInt(*a.answered), "; nothing is committed"});
+            });
+        }
+        if (a.answered && a.entry->lost)
+            event(t, EventKind::ResponseLost, a.n, c.layer, a.path, [&] {
+                return cat({attemptLabel(a), ": the ", formatInt(*a.answered), " response is lost; no one sees it"});
+            });
+    }
+
+    // A bottom attempt's answer reaches its layer (kind 2).
+    void answer(int index, double t) {
+        Attempt& a = attempts_[static_cast<std::size_t>(index)];
+        if (a.done) return;  // its call was cancelled
+        Received r;
+        r.timedOut = false;
+        r.status = *a.answered;
+        if (a.scripted && a.entry->retryAfter) r.retryAfter = readRetryAfter(in_, *a.entry, t);
+        received(index, t, std::move(r));
+    }
+
+    // An upper attempt's call below has ended in time (kind 2).
+    void callEnd(int index, double t) {
+        Attempt& a = attempts_[static_cast<std::size_t>(index)];
+        if (a.done) return;
+        received(index, t, resultOf(calls_[static_cast<std::size_t>(a.child)]));
+    }
+
+    // §4.4: what the layer above receives from a call that has ended.
+    Received resultOf(const Call& c) const {
+        const bool succeeded = !c.last.timedOut && !c.last.givenUp && classify(c.last.status) == FailureClass::Success;
+        if (succeeded || layerOf(c).giveUp == GiveUp::LastFailure) return c.last;
+        Received r;
+        r.timedOut = false;
+        r.givenUp = true;
+        return r;
+    }
+
+    static std::string seenWords(const Received& r) {
+        if (r.givenUp) return "given-up";
+        if (r.timedOut) return "timeout";
+        return formatInt(r.status);
+    }
+
+    void received(int index, double t, Received r) {
+        Attempt& a = attempts_[static_cast<std::size_t>(index)];
+        a.done = true;
+        Call& c = calls_[static_cast<std::size_t>(a.call)];
+        AttemptRow& row = run_.attempts[a.row];
+        row.endMs = t;
+        row.clientSaw = seenWords(r);
+        row.givenUp = r.givenUp;
+        row.clientClass = r.timedOut ? FailureClass::Timeout : r.givenUp ? FailureClass::Other : classify(r.status);
+        row.retryAfter = r.retryAfter;
+        event(t, EventKind::Receive, a.n, c.layer, a.path, [&] {
+            return cat({attemptLabel(a), ": receives ", row.clientSaw, row.upper ? " from " : "",
+                        row.upper ? callLabel(calls_[static_cast<std::size_t>(a.child)]) : std::string(),
+                        r.retryAfter ? " with Retry-After: " : "", r.retryAfter ? std::string_view(r.retryAfter->raw) : ""});
+        });
+        c.last = std::move(r);
+        afterAttempt(index, t);
+    }
+
+    // The attempt's cutoff (§4.3, kind 3): the layer stops waiting; the call below is cancelled
+    // or orphaned (§4.5).
+    void cutoff(int index, double t) {
+        Attempt& a = attempts_[static_cast<std::size_t>(index)];
+        if (a.done) return;
+        a.done = true;
+        Call& c = calls_[static_cast<std::size_t>(a.call)];
+        AttemptRow& row = run_.attempts[a.row];
+        row.endMs = t;
+        row.clientSaw = "timeout";
+        row.clientClass = FailureClass::Timeout;
+        const Inputs& policy = policyOf(c);
+        if (a.cutoffIsDeadline)
+            event(t, EventKind::Deadline, a.n, c.layer, a.path, [&] {
+                return cat({attemptLabel(a), ": ", callLabel(c), "'s deadline at ", ms(a.cutoffMs), " ends the wait for an answer; the layer does not know whether the server did the work"});
+            });
+        else
+            event(t, EventKind::Timeout, a.n, c.layer, a.path, [&] {
+                return cat({attemptLabel(a), ": no answer after ", ms(policy.clientTimeoutMs), "; the layer times out, not knowing whether the server did the work"});
+            });
+        if (a.child >= 0 && !calls_[static_cast<std::size_t>(a.child)].ended) {
+            if (layerOf(c).cancel == Cancel::Propagate) {
+                cancelCall(a.child, t, index);
+            } else {
+                Call& below = calls_[static_cast<std::size_t>(a.child)];
+                event(t, EventKind::Orphan, std::nullopt, below.layer, below.path, [&] {
+                    return cat({callLabel(below), ": orphaned at ", ms(t), ": ", layerOf(c).name, " stopped waiting for attempt ", pathText(a.path), "; the call runs on and its result reaches no one"});
+                });
+                orphanCall(a.child);
+            }
+        }
+        c.last = Received{};
+        afterAttempt(index, t);
+    }
+
+    // §4.5 "propagate": the call and every call beneath it end at t; an orphan left below earlier
+    // runs on untouched (it was left, not waited for).
+    void cancelCall(int callIndex, double t, int byAttempt) {
+        Call& c = calls_[static_cast<std::size_t>(callIndex)];
+        if (c.ended || c.orphaned) return;
+        c.ended = true;
+        ++run_.metrics.layers[static_cast<std::size_t>(c.layer)].cancelled;
+        const Attempt& by = attempts_[static_cast<std::size_t>(byAttempt)];
+        event(t, EventKind::Cancel, std::nullopt, c.layer, c.path, [&] {
+            return cat({callLabel(c), ": cancelled at ", ms(t), ": ", layerOf(calls_[static_cast<std::size_t>(by.call)]).name, " stopped waiting for attempt ", pathText(by.path), "; it sends nothing more"});
+        });
+        if (c.current < 0) return;
+        Attempt& a = attempts_[static_cast<std::size_t>(c.current)];
+        if (a.done) return;
+        a.done = true;
+        AttemptRow& row = run_.attempts[a.row];
+        row.endMs = t;
+        row.clientSaw = "cancelled";
+        row.cancelled = true;
+        if (a.child >= 0) cancelCall(a.child, t, byAttempt);
+    }
+
+    // §4.5 "orphan": the call and every call it has made or will make run on unwaited for.
+    void orphanCall(int callIndex) {
+        Call& c = calls_[static_cast<std::size_t>(callIndex)];
+        if (c.ended || c.orphaned) return;
+        c.orphaned = true;
+        ++run_.metrics.layers[static_cast<std::size_t>(c.layer)].orphaned;
+        if (c.current < 0) return;
+        const Attempt& a = attempts_[static_cast<std::size_t>(c.current)];
+        if (!a.done && a.child >= 0) orphanCall(a.child);
+    }
+
+    // SPEC §4's stop rules and wait after attempt `index` of its call (§4.1).
+    void afterAttempt(int index, double t) {
+        const Attempt& a = attempts_[static_cast<std::size_t>(index)];
+        const int callIndex = a.call;
+        Call& c = calls_[static_cast<std::size_t>(callIndex)];
+        const Inputs& policy = policyOf(c);
+        AttemptRow& row = run_.attempts[a.row];
+        c.current = -1;
+        if (c.layer == 0) run_.metrics.elapsedMs = t;
+        const Received& r = c.last;
+        const bool hasRetryAfter = r.retryAfter && r.retryAfter->raw.find_first_not_of(" \t") != std::string::npos;
+        const bool refuses = headerRefusesRetry(policy, r.retryAfter);
+        std::optional<StopReason> reason;
+        if (r.givenUp)
+            reason = StopReason::NotRetryable;  // §4.4: no layer retries given-up
+        else
+            reason = stopBeforeWaiting(policy, c.key.has_value(), a.n, r.timedOut ? FailureClass::Timeout : classify(r.status),
+                                       r.timedOut ? std::nullopt : std::optional<int>(r.status), hasRetryAfter, refuses);
+        if (reason) {
+            endCall(callIndex, *reason, t, [&] { return stopWords(c, *reason, a.n, row, refuses); });
+            return;
+        }
+        // §6: layer 1 draws as SPEC §1; any other layer from its addressed stream.
+        double addressed = 0;
+        if (c.layer > 0 && policy.jitter != Jitter::None)
+            addressed = streams::draw(streams::streamKey(in_.seed, streams::LayerWait, 0, 0,
+                                                         pathId(a.path) * 8 + static_cast<std::uint64_t>(c.layer)),
+                                      0);
+        WaitChoice wait = chooseWait(policy, a.n, r.retryAfter, c.previousDecorrelated, c.layer == 0 ? &draws_ : nullptr,
+                                     addressed, describe_);
+        if (policy.waitBudgetMs && c.waitingMs + wait.waitMs > *policy.waitBudgetMs) {
+            if (c.layer == 0) run_.metrics.refusedWaitMs = wait.waitMs;
+            endCall(callIndex, StopReason::WaitBudget, t, [&] {
+                return cat({callLabel(c), " stops: waiting ", ms(wait.waitMs), " more (", wait.rule, ") would take the total past the ", ms(*policy.waitBudgetMs), " wait budget; ", ms(c.waitingMs), " waited so far"});
+            });
+            return;
+        }
+        const double next = t + wait.waitMs;
+        if (!fits(c, next)) {
+            endCall(callIndex, StopReason::Deadline, t, [&] {
+                return cat({callLabel(c), " stops: attempt ", formatInt(a.n + 1), " would start at ", ms(next), ", too late for the deadline at ", ms(*c.deadline)});
+            });
+            return;
+        }
+        row.waitAfterMs = wait.waitMs;
+        row.waitKind = wait.fromHeader ? WaitKind::Header : WaitKind::Backoff;
+        row.waitRule = wait.rule;
+        row.ceilingMs = wait.ceilingMs;
+        row.draw = wait.draw;
+        c.waitingMs += wait.waitMs;
+        if (c.layer == 0) run_.metrics.waitingMs = c.waitingMs;
+        const StackPath nextPath = c.path.child(a.n + 1);
+        event(t, EventKind::Wait, a.n, c.layer, a.path, [&] {
+            const bool unusable = row.retryAfter && row.retryAfter->note == "unusable";
+            return cat({layerOf(c).name, " waits ", ms(wait.waitMs), " (", wait.rule, ") before attempt ", pathText(nextPath),
+                        unusable ? "; the unusable Retry-After \"" : "", unusable ? std::string_view(row.retryAfter->raw) : "",
+                        unusable                                         ? "\" is ignored"
+                        : row.retryAfter && !policy.honourRetryAfter ? "; Retry-After is not honoured by this layer"
+                                                                     : ""});
+        });
+        push(next, ItemType::Send, nextPath, callIndex);
+    }
+
+    std::string stopWords(const Call& c, StopReason reason, int n, const AttemptRow& row, bool refuses) const {
+        const Inputs& policy = policyOf(c);
+        const std::string who = callLabel(c);
+        switch (reason) {
+            case StopReason::Success: return cat({who, " stops: attempt ", row.path, " succeeded with ", row.clientSaw});
+            case StopReason::NotRetryable:
+                if (refuses)
+                    return cat({who, " stops: Retry-After asks for ", ms(*row.retryAfter->waitMs), ", more than the ", ms(*policy.retryAfterMaxMs), " this layer waits, so it does not retry"});
+                if (row.givenUp) return who + " stops: the call below gave up and said not to retry";
+                return cat({who, " stops: ", (row.clientSaw == "timeout" ? std::string("a timeout") : row.clientSaw), " is not retried (retry on: ", classesRetried(policy.retryOn), ")"});
+            case StopReason::WriteWithoutKey:
+                return cat({who, " stops: a ", operationName(in_.operation), " without an idempotency key is never retried by this layer"});
+            case StopReason::AttemptLimit:
+                return cat({who, " stops: ", formatInt(n), (n == 1 ? " attempt is" : " attempts is"), " the limit (", formatInt(policy.maxRetries), (policy.maxRetries == 1 ? " retry)" : " retries)")});
+            default: return who + " stops";
+        }
+    }
+
+    // A call ends (§4.1): layer 1's ends the run (SPEC §4's outcome); another's result goes up to
+    // the attempt that made it, if that attempt still waits.
+    void endCall(int callIndex, StopReason reason, double t, TextRef text) {
+        Call& c = calls_[static_cast<std::size_t>(callIndex)];
+        c.ended = true;
+        if (c.layer == 0) {
+            Metrics& m = run_.metrics;
+            m.stopReason = reason;
+            if (c.sent == 0) {
+                m.outcome = Outcome::Failed;
+                m.agentReport = "not-sent";
+            } else if (c.last.givenUp) {
+                m.outcome = Outcome::Failed;
+                m.agentReport = "error given-up";
+            } else if (c.last.timedOut) {
+                m.outcome = Outcome::Unknown;
+                m.agentReport = "timeout";
+            } else if (classify(c.last.status) == FailureClass::Success) {
+                m.outcome = Outcome::Success;
+                m.agentReport = "success";
+            } else {
+                m.outcome = Outcome::Failed;
+                m.agentReport = "error " + formatInt(c.last.status);
+            }
+            event(t, EventKind::Stop, c.sent > 0 ? std::optional<int>(c.sent) : std::nullopt, c.layer, c.path,
+                  [&] { return text(); });
+            return;
+        }
+        const Received result = resultOf(c);
+        if (result.givenUp || result.timedOut || classify(result.status) != FailureClass::Success)
+            event(t, EventKind::GiveUp, std::nullopt, c.layer, c.path,
+                  [&] { return cat({text(), "; it gives up and relays ", seenWords(result)}); });
+        if (c.parentAttempt >= 0 && !attempts_[static_cast<std::size_t>(c.parentAttempt)].done) {
+            const Attempt& parent = attempts_[static_cast<std::size_t>(c.parentAttempt)];
+            push(t, ItemType::CallEnd, parent.path, c.parentAttempt);
+        }
+    }
+
+    const Inputs& in_;
+    bool describe_;
+    std::vector<ScriptEntry> builtIn_;
+    const std::vector<ScriptEntry>& script_;
+    DrawStream draws_;
+    int k_;
+    std::vector<Call> calls_;
+    std::vector<Attempt> attempts_;
+    std::vector<std::pair<std::string, StoredResult>> stored_;  // §5: per key value, the first committed
+    MinHeap<Item, ItemLess> queue_;
+    std::uint64_t order_ = 0;
+    Run run_;
+};
 }  // namespace
 
 Herd simulateHerd(const Inputs& in, const Run& single);
 
 Run simulate(const Inputs& in, bool describe) {
+    if (!in.layers.empty()) return LayeredRun(in, describe).build();
     Run run = RunBuilder(in, describe).build();
     if (in.callers > 1) run.herd = simulateHerd(in, run);
     return run;

@@ -130,6 +130,9 @@ SweepPoint pointAt(double x, const Metrics& m) {
     return p;
 }
 
+// docs/layers.md §2: a sweep over a stack runs at most this many server attempts at its points.
+constexpr double kMaxStackWork = 20000;
+
 SweepRun failure(std::vector<InputError> errors) {
     SweepRun run;
     run.errors = std::move(errors);
@@ -173,6 +176,12 @@ SweepRun runSweep(const Value& request) {
         errors.push_back(problem("vary", vary ? "not-a-choice" : "missing", "vary",
                                  "must be one of \"deadlineMs\", \"clientTimeoutMs\", \"baseBackoffMs\", "
                                  "\"responseMs\" or \"maxRetries\"."));
+    // docs/layers.md §2: with layers each policy field is every layer's own (filled in from the
+    // run's), so setting the run's would change nothing; the server's responseMs is the stack's.
+    if (field && parsed.inputs && !parsed.inputs->layers.empty() && std::string_view(field->name) != "responseMs")
+        errors.push_back(problem("vary", "conflict", "vary",
+                                 "must be \"responseMs\" when inputs.layers is given: " + std::string(field->name) +
+                                     " is each layer's own (docs/layers.md §2)."));
 
     auto bound = [&](const char* name, double& out) {
         const Value* v = request.find(name);
@@ -199,6 +208,19 @@ SweepRun runSweep(const Value& request) {
         points = p->asNumber();
     if (errors.empty() && !(from < to)) errors.push_back(problem("to", "conflict", "to", "must be greater than from."));
     if (errors.empty() && field->whole && points > to - from + 1) points = to - from + 1;  // one point per whole value
+    // docs/layers.md §2: a stack's points cost up to its product of maxRetries + 1 server attempts
+    // each (and a boundary's bisection some thirty more runs), so a sweep over one holds the
+    // points times that product to kMaxStackWork.
+    if (errors.empty() && parsed.inputs && !parsed.inputs->layers.empty()) {
+        double product = 1;
+        for (const Layer& l : parsed.inputs->layers) product *= l.policy.maxRetries + 1;
+        if (points * product > kMaxStackWork)
+            errors.push_back(problem(
+                "points", "too-much-work", "points",
+                "must be at most " + formatMs(std::max(2.0, std::floor(kMaxStackWork / product))) +
+                    " over these layers: the points times the server attempts a run may make (" + formatMs(product) +
+                    ") may be at most " + formatMs(kMaxStackWork) + " (docs/layers.md §2); got " + formatMs(points) + "."));
+    }
     if (!errors.empty()) return failure(std::move(errors));
 
     // The parsed inputs are the sweep's one working copy, not a copy per point: with 100,000

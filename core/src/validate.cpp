@@ -13,6 +13,10 @@ namespace {
 
 constexpr double kMaxMs = 86400000;
 constexpr double kMaxSafeInteger = 9007199254740991.0;  // 2^53 - 1
+// docs/layers.md §2: the most server attempts a stack may make (the product of maxRetries + 1),
+// so that a layered result stays within docs/robustness.md's budget (1,000: 1.5 MB of JSON and
+// 34 MB at peak natively, measured).
+constexpr double kMaxServerAttempts = 1000;
 
 const std::int64_t kDefaultStartSeconds = Inputs{}.startSeconds;
 
@@ -284,6 +288,49 @@ constexpr Row kInputRows[] = {
 #endif
 };
 
+// docs/layers.md §2: a layer's own rows; makeInputs() puts a copy of every policy row (the groups
+// "policy", "limits" and "client") after its name, without a default: an absent one is the run's.
+constexpr ChoiceRow kLayerKeys[] = {
+    {"none", static_cast<int>(LayerKey::None), "its attempts carry no key"},
+    {"mint", static_cast<int>(LayerKey::Mint), "one new key for each call it receives"},
+    {"pass", static_cast<int>(LayerKey::Pass), "the key its call was given"},
+};
+constexpr ChoiceRow kGiveUps[] = {
+    {"last-failure", static_cast<int>(GiveUp::LastFailure), "its last attempt's answer"},
+    {"do-not-retry", static_cast<int>(GiveUp::DoNotRetry), "given-up, which no layer above retries"},
+};
+constexpr ChoiceRow kCancels[] = {
+    {"propagate", static_cast<int>(Cancel::Propagate), "it is cancelled, and all beneath it"},
+    {"orphan", static_cast<int>(Cancel::Orphan), "it runs on; its result reaches no one"},
+};
+constexpr Row kLayerRows[] = {
+    string("name", "", "shown in the trace and the metrics; default \"layer i\"").length(1, 64),
+    choice("key", "", "default: layer 1 mint when idempotencyKey, else none; below it pass", kLayerKeys),
+    choice("giveUp", "", "what a call that ends without a 2xx relays", kGiveUps).defaults("last-failure"),
+    choice("cancel", "", "what the call below does when this layer stops waiting for it", kCancels)
+        .defaults("propagate"),
+    boolean("inheritDeadline", "", "a call ends no later than its caller's cutoff less deadlineMarginMs")
+        .defaults(false),
+    ms("deadlineMarginMs", "", "taken off an inherited deadline").defaults(0),
+};
+constexpr Row kLayer = object("", "", "one retry layer", kLayerRows)
+    .noDefault()
+    .objectWords("{ \"name\": \"SDK\", \"maxRetries\": 2 }", "is not a layer field; a layer may have");
+constexpr Row kLayersRow =
+    list("layers", "layers", "", "retry layers stacked, top first (docs/layers.md); null: the run's own one", kLayer)
+        .length(1, 5)
+        .words("layer objects", "layer")
+        .orNull()
+        .defaultsNull();
+
+#ifdef RETRYLAB_SCRATCH_ROW
+constexpr std::ptrdiff_t kScratchRows = 1;
+#else
+constexpr std::ptrdiff_t kScratchRows = 0;
+#endif
+
+bool isLayerPolicy(std::string_view group) { return group == "policy" || group == "limits" || group == "client"; }
+
 Literal literalOf(Lit kind, double x, const char* text) {
     switch (kind) {
         case Lit::Null: return Literal::null();
@@ -353,11 +400,34 @@ FieldTable makeInputs() {
     t.unknownWords = "is not an input of the engine (check its spelling).";
     for (const Row& r : kInputRows) fillField(appended(t.fields), r);
 
-    for (Field& f : t.fields) {
-        if (f.name != "retryOn") continue;
-        std::string classNames;
-        for (const Choice& c : f.item.front().choices) classNames += (classNames.empty() ? "\"" : ", \"") + c.name + "\"";
-        f.itemWords = "failure classes (" + classNames + ")";
+    // The layer's own rows, its name first, then every policy row again (made from the same
+    // data), without its default. After attemptStart (the scratch build's row stays the last).
+    Field& layers = *t.fields.insert(t.fields.end() - kScratchRows, Field());
+    fillField(layers, kLayersRow);
+    // Echoed only when given and not null, so that a run without layers echoes, and so results,
+    // byte for byte as before (docs/layers.md §2).
+    layers.sparseMember = true;
+    std::vector<Field>& members = layers.item.front().members;
+    std::vector<Field> own = std::move(members);
+    members.clear();
+    members.push_back(std::move(own.front()));
+    for (const Row& r : kInputRows) {
+        if (!isLayerPolicy(r.group)) continue;
+        Field& copy = appended(members);
+        fillField(copy, r);
+        copy.group.clear();
+        copy.defaultValue = Literal::none();
+        copy.onlyWhen = Presence{};  // jitterLow/jitterHigh: checked against the layer's own jitter (checkLayers)
+    }
+    for (std::size_t i = 1; i < own.size(); ++i) members.push_back(std::move(own[i]));
+
+    for (std::vector<Field>* rows : {&t.fields, &members}) {
+        for (Field& f : *rows) {
+            if (f.name != "retryOn") continue;
+            std::string classNames;
+            for (const Choice& c : f.item.front().choices) classNames += (classNames.empty() ? "\"" : ", \"") + c.name + "\"";
+            f.itemWords = "failure classes (" + classNames + ")";
+        }
     }
     return t;
 }
@@ -483,6 +553,85 @@ Inputs readInputs(const FieldTable& t, const Value& v, std::vector<InputError>& 
     return in;
 }
 
+// docs/layers.md §2: each layer with every field filled in, top first: a member given is the
+// layer's, an absent policy field the run's, `name` "layer i", `key` by position.
+// jitterLow/jitterHigh appear as the run's do, only with the layer's jitter "proportional".
+// `normalized` has no errors.
+Value fillLayers(const FieldTable& t, const Value& normalized) {
+    const Value* layers = normalized.find("layers");
+    if (!layers || layers->kind() != Value::Kind::Array) return Value::null();
+    const Field& row = t.field("layers").item.front();
+    const bool idempotencyKey = flag(normalized, "idempotencyKey", false);
+    Value out = Value::array();
+    for (std::size_t i = 0; i < layers->asArray().size(); ++i) {
+        const Value& given = layers->asArray()[i];
+        const Value* jitter = given.find("jitter");
+        if (!jitter) jitter = normalized.find("jitter");
+        const bool proportional = jitter && jitter->kind() == Value::Kind::String && jitter->asString() == "proportional";
+        Value layer = Value::object();
+        for (const Field& m : row.members) {
+            if (const Value* v = given.find(m.name)) {
+                layer.set(m.name, *v);
+                continue;
+            }
+            if (m.name == "name") {
+                layer.set("name", Value::string("layer " + formatInt(static_cast<std::int64_t>(i + 1))));
+            } else if (m.name == "key") {
+                layer.set("key", Value::string(i > 0 ? "pass" : idempotencyKey ? "mint" : "none"));
+            } else if (m.name == "jitterLow" || m.name == "jitterHigh") {
+                if (!proportional) continue;
+                const Value* run = normalized.find(m.name);
+                layer.set(m.name, run ? *run : defaultValueOf(t.field(m.name)));
+            } else if (const Value* run = normalized.find(m.name)) {
+                layer.set(m.name, *run);
+            } else if (const Field* top = t.find(m.name)) {
+                layer.set(m.name, defaultValueOf(*top));
+            }
+        }
+        out.push(std::move(layer));
+    }
+    return out;
+}
+
+// The limits of docs/layers.md §2 on the filled layers: each layer's jitterLow/jitterHigh only
+// with its own proportional jitter and in order, `callers` 1, and the product bound on work.
+void checkLayers(const Value& raw, const Value& normalized, const Value& layers, std::vector<InputError>& errors) {
+    if (layers.kind() != Value::Kind::Array) return;
+    const Value* givenList = raw.find("layers");
+    double product = 1;
+    for (std::size_t i = 0; i < layers.asArray().size(); ++i) {
+        const Value& layer = layers.asArray()[i];
+        const Value& given = givenList->asArray()[i];
+        const std::string at = itemPath("layers", i);
+        const bool proportional = text(layer, "jitter") && *text(layer, "jitter") == "proportional";
+        for (const char* name : {"jitterLow", "jitterHigh"}) {
+            if (proportional || !given.find(name)) continue;
+            std::string path = memberPath(at, name);
+            std::string detail = "is used only with jitter \"proportional\" (this layer's jitter, or the run's when the "
+                                 "layer gives none).";
+            errors.push_back({path, "only-with", path + " " + detail, detail});
+        }
+        if (proportional && number(layer, "jitterLow", 0) > number(layer, "jitterHigh", 1)) {
+            std::string path = memberPath(at, "jitterHigh");
+            std::string detail = "must be at least jitterLow (" + formatMs(number(layer, "jitterLow", 0), 6) + "); got " +
+                                 formatMs(number(layer, "jitterHigh", 1), 6) + ".";
+            errors.push_back({path, "conflict", path + " " + detail, detail});
+        }
+        product *= number(layer, "maxRetries", 0) + 1;
+    }
+    if (product > kMaxServerAttempts) {
+        std::string detail = "may make at most " + formatInt(static_cast<std::int64_t>(kMaxServerAttempts)) +
+                             " server attempts (the product over the layers of maxRetries + 1; docs/layers.md §2); got " +
+                             formatInt(static_cast<std::int64_t>(product)) + ".";
+        errors.push_back({"layers", "too-much-work", "layers " + detail, detail});
+    }
+    if (number(normalized, "callers", 1) != 1) {
+        std::string detail = "must be 1 with layers (the herd is a one-layer figure); got " +
+                             formatInt(static_cast<std::int64_t>(number(normalized, "callers", 1))) + ".";
+        errors.push_back({"callers", "conflict", "callers " + detail, detail});
+    }
+}
+
 // The rules between fields that the table cannot say, on what the generic pass found valid.
 void checkAcrossFields(const Value& raw, const Value& normalized, std::vector<InputError>& errors) {
     // A dropped request never reaches the server, so it has no response to lose.
@@ -526,8 +675,36 @@ ParsedInputs parseInputs(const Value& raw) {
     if (raw.kind() != Value::Kind::Object) return result;
     checkAcrossFields(raw, normalized.value, result.errors);
     if (!result.errors.empty()) return result;
+    Value layers = fillLayers(table, normalized.value);
+    checkLayers(raw, normalized.value, layers, result.errors);
+    if (!result.errors.empty()) return result;
     Inputs in = readInputs(table, normalized.value, result.errors);
     if (!result.errors.empty()) return result;
+    if (layers.kind() == Value::Kind::Array) {
+        const Field& row = table.field("layers").item.front();
+        for (const Value& l : layers.asArray()) {
+            // The layer's policy read by the one typed reader: its members first, then the run's.
+            Value merged = Value::object();
+            for (const Value::Member& m : l.asObject()) merged.set(m.key, m.value);
+            for (const Value::Member& m : normalized.value.asObject())
+                if (m.key != "layers") merged.set(m.key, m.value);
+            Layer layer;
+            layer.policy = readInputs(table, merged, result.errors);
+            layer.name = *text(l, "name");
+            auto member = [&](const char* name) { return row.member(name)->valueOf(*text(l, name)); };
+            layer.key = static_cast<LayerKey>(member("key"));
+            layer.giveUp = static_cast<GiveUp>(member("giveUp"));
+            layer.cancel = static_cast<Cancel>(member("cancel"));
+            layer.inheritDeadline = flag(l, "inheritDeadline", false);
+            layer.deadlineMarginMs = number(l, "deadlineMarginMs", 0);
+            in.layers.push_back(std::move(layer));
+        }
+        if (!result.errors.empty()) return result;
+        // The echo: the filled layers in place of the given ones.
+        Value echo = Value::object();
+        for (const Value::Member& m : normalized.value.asObject()) echo.set(m.key, m.key == "layers" ? layers : m.value);
+        normalized.value = std::move(echo);
+    }
     result.inputs = std::move(in);
     result.echo = std::move(normalized.value);
     return result;

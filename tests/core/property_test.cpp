@@ -233,6 +233,48 @@ TEST_CASE("the same inputs give the identical result", "[property][determinism]"
     CHECK(sameValue(compute(Value::object()), compute(Value::object())));
 }
 
+TEST_CASE("one layer of defaults is the run without layers (docs/layers.md §2)", "[property][layers]") {
+    // The same run: every metric, every attempt row and every event of SPEC's kinds (time, kind,
+    // attempt) alike; a layered result only adds its own members and words (docs/layers.md §7).
+    InputGenerator generate(7);
+    auto same = [](const Value& a, const Value& b, const char* list, std::initializer_list<const char*> skip) {
+        const Value::Array& x = a.find(list)->asArray();
+        std::vector<const Value*> y;
+        for (const Value& item : b.find(list)->asArray()) {
+            const Value* kind = item.find("kind");
+            if (kind && eventKindName(EventKind::Call) == kind->asString()) continue;
+            y.push_back(&item);
+        }
+        REQUIRE(x.size() == y.size());
+        for (std::size_t i = 0; i < x.size(); ++i)
+            for (const Value::Member& m : x[i].asObject()) {
+                bool skipped = false;
+                for (const char* s : skip) skipped = skipped || m.key == s;
+                if (skipped) continue;
+                INFO(list << "[" << i << "]." << m.key);
+                REQUIRE(y[i]->find(m.key));
+                REQUIRE(sameValue(m.value, *y[i]->find(m.key)));
+            }
+    };
+    for (int i = 0; i < 3000; ++i) {
+        Inputs in = generate.next();
+        in.callers = 1;  // layers are a single caller's (the herd is a one-layer figure)
+        INFO("generated input " << i);
+        Value raw = rawInputs(in);
+        Value plain = compute(raw);
+        raw.set("layers", Value::array({Value::object()}));
+        Value layered = compute(raw);
+        INFO((layered.find("errors") ? layered.find("errors")->asArray().front().find("message")->asString() : std::string()));
+        REQUIRE(layered.find("ok")->asBool());
+        for (const Value::Member& m : plain.find("metrics")->asObject()) {
+            INFO("metrics." << m.key);
+            REQUIRE(sameValue(m.value, *layered.find("metrics")->find(m.key)));
+        }
+        same(plain, layered, "attempts", {});
+        same(plain, layered, "events", {"text"});
+    }
+}
+
 TEST_CASE("a herd caller given the single run's draw waits exactly as the single run did", "[property][herd]") {
     InputGenerator generate(6);
     int compared = 0;

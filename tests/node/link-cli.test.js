@@ -96,6 +96,7 @@ const BAD_LINKS = [
   ['a later format', 'v=2&maxRetries=0', ['v']],
   ['a version given twice', 'v=1&v=1&maxRetries=0', ['v']],
   ['a name that is not an input in the v=1 format', 'v=1&inputs=1', ['inputs']],
+  ['a stack of layers, an input the v=1 format does not carry (docs/layers.md)', 'v=1&layers=2~name:agent', ['layers']],
 ];
 
 test('bad links: retrysim --link refuses them (exit 2), naming the fields the page names', async () => {

@@ -147,6 +147,25 @@ function generateInputs() {
     const [low, high] = [at('jitterLow'), at('jitterHigh')];
     if (low > high) [inputs.jitterLow, inputs.jitterHigh] = [high, low];
   }
+  // docs/layers.md §2: one caller, a layer's jitterLow/jitterHigh only with its own proportional
+  // jitter (the run's when it gives none) and in order, at most 1,000 server attempts.
+  if (Array.isArray(inputs.layers)) {
+    delete inputs.callers;
+    for (const layer of inputs.layers) {
+      const jitter = layer.jitter ?? inputs.jitter ?? 'none';
+      if (jitter !== 'proportional') {
+        delete layer.jitterLow;
+        delete layer.jitterHigh;
+      } else {
+        const at = (name) => layer[name] ?? inputs[name] ?? ROWS.find((r) => r.name === name).default;
+        const [low, high] = [at('jitterLow'), at('jitterHigh')];
+        if (low > high) [layer.jitterLow, layer.jitterHigh] = [high, low];
+      }
+    }
+    const attempts = (layer) => (layer.maxRetries ?? inputs.maxRetries ?? 3) + 1;
+    if (inputs.layers.reduce((product, layer) => product * attempts(layer), 1) > 1000)
+      for (const layer of inputs.layers) layer.maxRetries = rng.int(0, 2);
+  }
   if (inputs.callers > 1) note('callers > 1');
   return inputs;
 }

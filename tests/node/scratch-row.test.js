@@ -30,6 +30,12 @@ test('the scratch build lists the new row; the real build does not', () => {
   assert.equal(row.name, 'scratchMs');
   assert.deepEqual([row.type, row.unit, row.default, row.min, row.max, row.nullable], ['number', 'ms', 250, 0, 1000, false]);
   assert.equal(real.inputs.find((r) => r.name === 'scratchMs'), undefined);
+  // A policy row (group client) is every layer's too (docs/layers.md §2): the layer's copy of it,
+  // made from the same row, is the one other difference.
+  const layers = schema.inputs.find((r) => r.name === 'layers');
+  const copy = layers.items.members.find((m) => m.name === 'scratchMs');
+  assert.deepEqual([copy.type, copy.unit, copy.min, copy.max, 'default' in copy], ['number', 'ms', 0, 1000, false]);
+  layers.items.members = layers.items.members.filter((m) => m.name !== 'scratchMs');
   assert.deepEqual(schema.inputs.slice(0, -1), real.inputs, 'the row is the only difference');
 });
 

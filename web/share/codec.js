@@ -32,7 +32,12 @@ function kindOf(row) {
       const item = row.items ? kindOf(row.items) : null;
       if (item === 'number') return 'numbers';
       if (item === 'string') return 'strings';
-      if (row.items && row.items.type === 'object') return 'entries';
+      // Entries are flat: each member a number, a switch or a text (the script). A list of
+      // objects with a list among its members (layers' retryOn) has no v=1 form.
+      if (row.items && row.items.type === 'object') {
+        const flat = (row.items.members || []).every((m) => ['number', 'boolean', 'string'].includes(kindOf(m)));
+        return flat ? 'entries' : null;
+      }
       return null;
     }
     default: return null; // an object or variant input: not in the v=1 format
@@ -185,7 +190,9 @@ function entryFormat(itemRow) {
 const formats = new WeakMap();
 export function linkCodec(schema) {
   if (formats.has(schema)) return formats.get(schema);
-  const rows = (schema && Array.isArray(schema.inputs) ? schema.inputs : []).filter((row) => kindOf(row) !== null);
+  const allRows = schema && Array.isArray(schema.inputs) ? schema.inputs : [];
+  const engineNames = new Set(allRows.map((row) => row.name));
+  const rows = allRows.filter((row) => kindOf(row) !== null);
   const kinds = new Map(rows.map((row) => [row.name, kindOf(row)]));
   const entries = new Map(rows.filter((row) => kinds.get(row.name) === 'entries').map((row) => [row.name, entryFormat(row.items)]));
   const fieldNames = rows.map((row) => row.name);
@@ -246,7 +253,8 @@ export function linkCodec(schema) {
     const reported = new Set();
     for (const [key, raw] of pairs) {
       if (!kinds.has(key)) {
-        problems.push(problem(key, safeDecode(raw), 'is not an input of the engine'));
+        // An input the v=1 format has no form for (layers) is named as such, not as unknown.
+        problems.push(problem(key, safeDecode(raw), engineNames.has(key) ? 'is an input of the engine that v=1 links do not carry' : 'is not an input of the engine'));
         continue;
       }
       if (counts.get(key) > 1) {

@@ -51,6 +51,14 @@ struct RetryOn {
     bool clientError = false;      // 4xx but 429
 };
 
+// docs/layers.md §2: what a layer's attempts carry, what its call relays when it gives up, and
+// what the call below does when the layer stops waiting for it.
+enum class LayerKey { None, Mint, Pass };
+enum class GiveUp { LastFailure, DoNotRetry };
+enum class Cancel { Propagate, Orphan };
+
+struct Layer;  // below: a layer holds its policy as a whole Inputs
+
 struct Inputs {
     Scenario scenario = Scenario::ResponseLost;
     std::vector<ScriptEntry> script;  // only for Scenario::Script
@@ -87,6 +95,20 @@ struct Inputs {
     std::optional<double> retryAfterMaxMs;     // an honoured header above this is ignored (Stripe: 60 s)
     RetryAfterOverMax retryAfterOverMax = RetryAfterOverMax::Backoff;
     AttemptStart attemptStart = AttemptStart::Fits;
+
+    // docs/layers.md: empty for `layers: null` (the run above, exactly), else 1-5 layers, top first.
+    std::vector<Layer> layers;
+};
+
+// One layer of docs/layers.md §2, every field filled in (the echo's values).
+struct Layer {
+    std::string name;
+    Inputs policy;  // the run's inputs with this layer's policy fields: only those are read
+    LayerKey key = LayerKey::None;
+    GiveUp giveUp = GiveUp::LastFailure;
+    Cancel cancel = Cancel::Propagate;
+    bool inheritDeadline = false;
+    double deadlineMarginMs = 0;
 };
 
 // The answers the server gives, one per attempt, the last repeating: the named scenario's
@@ -114,7 +136,8 @@ Value scriptToValue(const std::vector<ScriptEntry>& script);
 
 enum class EventKind {
     Send, Commit, Replay, Conflict, ServerError, RequestLost, ResponseLost,
-    Receive, Timeout, Deadline, Wait, Stop
+    Receive, Timeout, Deadline, Wait, Stop,
+    Call, GiveUp, Cancel, Orphan  // docs/layers.md §7: only in a layered run
 };
 const char* eventKindName(EventKind kind);
 
@@ -123,6 +146,8 @@ struct Event {
     EventKind kind = EventKind::Send;
     std::optional<int> attempt;  // none for the run's own events (a stop before any attempt)
     std::string text;
+    int layer = 0;     // a layered run's (docs/layers.md §7): the layer from 1; 0 in a run without layers
+    std::string path;  // and the attempt's or call's path, "2.1" ("" for layer 1's call)
 };
 
 struct RetryAfterSeen {
@@ -156,10 +181,19 @@ struct AttemptRow {
     bool scriptRepeats = false;     // that entry is the script's last, the one that repeats
     FailureClass clientClass = FailureClass::Timeout;  // the class of what the client saw
     std::optional<int> chargeNumber;  // the side effect this attempt committed: #k
+    // A layered run's (docs/layers.md §7); layer 0 in a run without layers, and none written.
+    int layer = 0;
+    std::string path;                  // "2.1"
+    std::optional<std::string> key;    // the key value it carried
+    bool upper = false;                // an attempt of a layer above the bottom: a call below
+    bool givenUp = false;              // it received a call's given-up
+    bool cancelled = false;            // its call was cancelled before its answer came
+    std::optional<double> callDeadlineMs;  // the deadline D of its call (§4.2), absolute
 };
 
 enum class Outcome { Success, Unknown, Failed };
-enum class StopReason { Success, NotRetryable, WriteWithoutKey, AttemptLimit, WaitBudget, Deadline };
+enum class StopReason { Success, NotRetryable, WriteWithoutKey, AttemptLimit, WaitBudget, Deadline,
+                        Cancelled /* a layer's call (docs/layers.md §4.5), never the run's */ };
 const char* outcomeName(Outcome outcome);
 const char* stopReasonName(StopReason reason);
 
@@ -175,6 +209,15 @@ struct Metrics {
     int duplicates = 0;
     bool lookupNeeded = false;
     std::string agentReport;  // "success", "error 400", "timeout", "not-sent"
+    // A layered run's (docs/layers.md §7), written only when `layers` is not empty.
+    struct LayerRow {
+        std::string name;
+        int calls = 0, attempts = 0, retries = 0, cancelled = 0, orphaned = 0;
+    };
+    std::vector<LayerRow> layers;
+    int orphanAttempts = 0;
+    int orphanCharges = 0;
+    double lastWorkMs = 0;
 };
 
 struct Herd {

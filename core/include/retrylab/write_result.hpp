@@ -89,6 +89,10 @@ struct RunWriter {
         member("kind", eventKindName(e.kind));
         orNull("attempt", e.attempt);
         member("text", std::string_view(e.text));
+        if (e.layer > 0) {
+            count("layer", e.layer);
+            member("path", std::string_view(e.path));
+        }
         out.endObject();
     }
 
@@ -97,9 +101,19 @@ struct RunWriter {
         count("n", a.n);
         member("startMs", a.startMs);
         member("endMs", a.endMs);
-        member("server", std::string_view(a.server));
+        if (a.upper) {  // an upper layer's attempt is a call below: no server of its own
+            out.key("server");
+            out.null();
+        } else {
+            member("server", std::string_view(a.server));
+        }
         orNull("commitMs", a.commitMs);
-        member("effect", std::string_view(a.effect));
+        if (a.upper) {
+            out.key("effect");
+            out.null();
+        } else {
+            member("effect", std::string_view(a.effect));
+        }
         member("clientSaw", std::string_view(a.clientSaw));
         orNull("waitAfterMs", a.waitAfterMs);
         orNull("waitRule", a.waitRule);
@@ -116,10 +130,23 @@ struct RunWriter {
             out.null();
         }
         member("waitKind", waitKindName(a.waitKind));
-        count("scriptIndex", a.scriptIndex);
-        member("scriptRepeats", a.scriptRepeats);
-        member("clientClass", failureClassName(a.clientClass));
+        if (a.upper) {
+            out.key("scriptIndex");
+            out.null();
+            out.key("scriptRepeats");
+            out.null();
+        } else {
+            count("scriptIndex", a.scriptIndex);
+            member("scriptRepeats", a.scriptRepeats);
+        }
+        member("clientClass", a.cancelled ? "cancelled" : a.givenUp ? "given-up" : failureClassName(a.clientClass));
         orNull("chargeNumber", a.chargeNumber);
+        if (a.layer > 0) {
+            count("layer", a.layer);
+            member("path", std::string_view(a.path));
+            orNull("key", a.key);
+            orNull("callDeadlineMs", a.callDeadlineMs);
+        }
         out.endObject();
     }
 
@@ -136,6 +163,24 @@ struct RunWriter {
         count("duplicates", m.duplicates);
         member("lookupNeeded", m.lookupNeeded);
         member("agentReport", std::string_view(m.agentReport));
+        if (!m.layers.empty()) {
+            out.key("layers");
+            out.beginArray();
+            for (const Metrics::LayerRow& l : m.layers) {
+                out.beginObject();
+                member("name", std::string_view(l.name));
+                count("calls", l.calls);
+                count("attempts", l.attempts);
+                count("retries", l.retries);
+                count("cancelled", l.cancelled);
+                count("orphaned", l.orphaned);
+                out.endObject();
+            }
+            out.endArray();
+            count("orphanAttempts", m.orphanAttempts);
+            count("orphanCharges", m.orphanCharges);
+            member("lastWorkMs", m.lastWorkMs);
+        }
         out.endObject();
     }
 

@@ -59,4 +59,8 @@
 // Issue 38's three Istio presets, in the same two bundles (+1,291 and +1,311 bytes gzipped):
 // 292,797 bytes measured (285.9 KB); 286.5 KB with the article's mesh section that quotes them
 // (index.html 11.0 → 11.5 KB gzipped, 11,787 bytes).
-export const SCROLLED_CEILING_BYTES = 286.6 * 1024;
+// Issue 33's retries across layers in both engine files (+12,555 and +11,017 bytes) and the
+// layers row in index.html's input table (+615 bytes): +24,187 measured on the helper's
+// machine at e783049 and at its change; merged into main (with the Istio presets), 312.8 KB measured,
+// index.html 12,400 bytes gzipped with the layers row in its input table.
+export const SCROLLED_CEILING_BYTES = 312.9 * 1024;

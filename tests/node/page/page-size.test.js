@@ -52,7 +52,12 @@ const LATER = [
   // about +0.1 KB); 56,984 bytes measured on a fresh clone of all of session 7 merged.
   // 55.8 KB with the validator's member-level sparse echo (fields.cpp, Field::sparseMember, issue
   // 38): 57,044 bytes measured, +60.
-  { what: 'the engine file, on first need', files: ['retrylab-engine.js'], ceiling: 55.8 * 1024, scrolled: true },
+  // 68.0 KB with retries across layers (issue 33, docs/layers.md §1-§8: simulate.cpp's LayeredRun,
+  // the layers row of the input table and the sweep's bound over a stack): +12,555 bytes at zlib
+  // level 6, 58,393 -> 70,948 measured in the helper's worktree at e783049 and at this change;
+  // merged into main, 70,948 bytes measured there too (69.3 KB; main's build had measured 57,044
+  // before, so the raise is at most +13,904).
+  { what: 'the engine file, on first need', files: ['retrylab-engine.js'], ceiling: 69.3 * 1024, scrolled: true },
   // 31 KB until issue 16, whose 25 client presets (each with its versions, releases, what the
   // engine cannot represent and what the page sets) took the sections from 28.4 to 33.8 KB
   // gzipped; their quotes and file/line pins stay out of the page (web/clients/sources.js,
@@ -153,7 +158,10 @@ const LATER = [
   // measured on a fresh clone of all of session 7 merged (+2.7 KB).
   // 78.9 KB with issue 38's gate rules (docs/engine.md §7.1: four choice rows with their
   // descriptions, the rules in fleet_service.cpp, their sparse echo): 80,697 bytes measured, +1,144.
-  { what: 'the fleet engine file', files: ['retrylab-fleet.js'], ceiling: 78.9 * 1024, by: 'retrylab-fleet-section.js', scrolled: true },
+  // 89.6 KB with retries across layers in the single run it also carries (issue 33): +11,017
+  // bytes, 82,028 -> 93,045 measured on one machine at e783049 and at this change.
+  // Merged into main: 93,045 bytes measured there (90.9 KB).
+  { what: 'the fleet engine file', files: ['retrylab-fleet.js'], ceiling: 90.9 * 1024, by: 'retrylab-fleet-section.js', scrolled: true },
 ];
 
 // The ceiling of everything a reader who scrolls to the end loads: ./ceilings.js, which

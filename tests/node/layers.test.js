@@ -1,0 +1,91 @@
+// docs/layers.md through both bindings: §8.1 and §8.5 in compute() (the engine file) and in
+// retrysim give the figures the page works by hand and the identical JSON, and `layers: [{}]`
+// is the run without layers on every conformance case (docs/layers.md §2).
+'use strict';
+
+const assert = require('node:assert/strict');
+const { test, before } = require('node:test');
+
+const { loadEngine, loadCases, retrysimResult, asJson, firstDifference } = require('./support.js');
+
+let engine;
+before(async () => { engine = await loadEngine(); });
+
+// §8's common inputs.
+const common = (script, more = {}) => ({
+  scenario: 'script', script, operation: 'charge', responseMs: 200, jitter: 'none',
+  deadlineMs: null, clientTimeoutMs: 60000, ...more,
+});
+const sre = (count, maxRetries) => Array.from({ length: count }, () => ({ maxRetries, baseBackoffMs: 0 }));
+const seedStory = (agentKey, sdkKey) => ({
+  scenario: 'response-lost', responseMs: 200, deadlineMs: null, clientTimeoutMs: 60000,
+  layers: [
+    { name: 'agent', maxRetries: 2, clientTimeoutMs: 2000, baseBackoffMs: 0, key: agentKey },
+    { name: 'payment SDK', key: sdkKey, maxRetries: 2, clientTimeoutMs: 3000 },
+  ],
+});
+
+// Both bindings' result, checked identical as JSON values.
+function both(inputs) {
+  const wasm = asJson(engine.compute(inputs));
+  const { status, result } = retrysimResult(inputs);
+  assert.equal(status, 0);
+  assert.equal(firstDifference(wasm, result), null);
+  assert.equal(wasm.ok, true, JSON.stringify(wasm.errors));
+  return wasm;
+}
+
+const at = (r, path) => r.attempts.find((a) => a.path === path);
+
+test('three layers of four attempts make 64 server attempts in both bindings (8.1)', () => {
+  const r = both(common([{ status: 503 }], { layers: sre(3, 3) }));
+  assert.equal(r.metrics.attempts, 64);
+  assert.equal(r.metrics.elapsedMs, 12800);
+  assert.equal(r.metrics.outcome, 'failed');
+  assert.equal(r.metrics.agentReport, 'error 503');
+  assert.equal(r.metrics.stopReason, 'attempt-limit');
+  assert.deepEqual(r.metrics.layers.map((l) => [l.calls, l.attempts, l.retries]), [[1, 4, 3], [4, 16, 12], [16, 64, 48]]);
+  const bottom = r.attempts.filter((a) => a.layer === 3);
+  bottom.forEach((a, i) => {
+    assert.equal(a.startMs, 200 * i);
+    assert.equal(a.endMs, 200 * (i + 1));
+  });
+  const five = both(common([{ status: 503 }], { layers: sre(5, 2) }));
+  assert.equal(five.metrics.attempts, 243);
+  assert.equal(five.metrics.elapsedMs, 48600);
+});
+
+test('the seed\'s story stacked: a key per SDK call charges twice, the agent\'s key once (8.5)', () => {
+  const minted = both(seedStory('none', 'mint'));
+  assert.equal(minted.metrics.charges, 2);
+  assert.equal(minted.metrics.duplicates, 1);
+  assert.equal(minted.metrics.attempts, 2);
+  assert.equal(minted.metrics.agentReport, 'success');
+  assert.equal(at(minted, '1.1').key, 'op-0001.1');
+  assert.equal(at(minted, '2.1').key, 'op-0001.2');
+  const passed = both(seedStory('mint', 'pass'));
+  assert.equal(passed.metrics.charges, 1);
+  assert.equal(passed.metrics.replays, 1);
+  assert.equal(at(passed, '2.1').server, 'replay');
+  assert.equal(at(passed, '2.1').key, 'op-0001');
+});
+
+test('layers: [{}] is the run without layers on every conformance case, in both bindings', () => {
+  const SPEC_KINDS = new Set(['send', 'commit', 'replay', 'conflict', 'server-error', 'request-lost',
+    'response-lost', 'receive', 'timeout', 'deadline', 'wait', 'stop']);
+  let compared = 0;
+  for (const c of loadCases()) {
+    if ((c.inputs.callers ?? 1) !== 1) continue;  // layers are a single caller's
+    const plain = asJson(engine.compute(c.inputs));
+    const layered = both({ ...c.inputs, layers: [{}] });
+    for (const [key, value] of Object.entries(plain.metrics)) assert.deepEqual(layered.metrics[key], value, `${c.name}: metrics.${key}`);
+    assert.equal(layered.attempts.length, plain.attempts.length, c.name);
+    plain.attempts.forEach((row, i) => {
+      for (const [key, value] of Object.entries(row)) assert.deepEqual(layered.attempts[i][key], value, `${c.name}: attempts[${i}].${key}`);
+    });
+    const events = (r) => r.events.filter((e) => SPEC_KINDS.has(e.kind)).map((e) => [e.tMs, e.kind, e.attempt]);
+    assert.deepEqual(events(layered), events(plain), c.name);
+    ++compared;
+  }
+  assert.ok(compared >= 100, `${compared} cases compared`);
+});
