@@ -16,6 +16,7 @@
 #include "policy.hpp"
 #include "retrylab/fleet.hpp"
 #include "streams.hpp"
+#include "throttling.hpp"
 
 namespace retrylab {
 
@@ -25,7 +26,12 @@ using streams::Distribution;
 
 // §6's kinds, in their order at equal times.
 enum Kind : std::uint64_t { Completion = 1, Arrival = 2, Answer = 3, Limit = 4, Send = 5 };
-enum Status : std::uint32_t { Ok200 = 0, Error500 = 1, Busy503 = 2 };
+enum Status : std::uint32_t { Ok200 = 0, Error500 = 1, Busy503 = 2, Throttled429 = 3 };
+// A failure's class (FLEET.md §4; the 429 of docs/throttling.md §3).
+enum class Failure { Timeout, ServerError, Throttled };
+// A send event's status: 0 a send that asks the send gates, 1 one the adaptive limiter held
+// (docs/throttling.md §4), sent when it comes with its token already taken.
+constexpr std::uint32_t kHeldSend = 1;
 
 // The key below the time: kind (3 bits), client (14), request (36), attempt (7, 1–101).
 constexpr int kAttemptBits = 7;
@@ -209,6 +215,14 @@ struct Owner {
     double quota = 0, bucket = 0, throttle = 0;
     TimeWindow budgetRetries, budgetFirsts;
     Breaker breaker;
+    // Out of line, so that a run without them holds no more per owner (fleet_cost.cpp's kOwnerBytes).
+    std::unique_ptr<throttling::AdaptiveLimiter> adaptive;  // docs/throttling.md §4
+    std::unique_ptr<throttling::AdaptiveThrottler> local;   // docs/throttling.md §5
+};
+
+// docs/throttling.md §3's rule 1a: one admission limit (a client's, or the fleet's).
+struct AdmissionLimit {
+    double tokens = 0, last = 0;
 };
 
 class ServiceRun {
@@ -229,12 +243,26 @@ public:
                                    (r.gates.bucket && r.gates.bucket->scope == GateScope::Client) ||
                                    (r.gates.throttle && r.gates.throttle->scope == GateScope::Client) ||
                                    (r.gates.budget && r.gates.budget->scope == GateScope::Client) ||
-                                   (r.gates.breaker && r.gates.breaker->scope == GateScope::Client);
+                                   (r.gates.breaker && r.gates.breaker->scope == GateScope::Client) ||
+                                   (r.gates.adaptive && r.gates.adaptive->scope == GateScope::Client) ||
+                                   (r.gates.local && r.gates.local->scope == GateScope::Client);
         owners_.resize(anyClientGate ? r.clients + 1 : 1);
-        for (Owner& o : owners_) {
+        for (std::size_t i = 0; i < owners_.size(); ++i) {
+            Owner& o = owners_[i];
             if (r.gates.quota) o.quota = r.gates.quota->capacity;
             if (r.gates.bucket) o.bucket = r.gates.bucket->capacity;
             if (r.gates.throttle) o.throttle = r.gates.throttle->maxTokens;
+            // The limiters and throttlers hold more state: only the owners their scope uses.
+            const bool fleetOwner = i == 0;
+            if (r.gates.adaptive && fleetOwner == (r.gates.adaptive->scope == GateScope::Fleet)) o.adaptive = std::make_unique<throttling::AdaptiveLimiter>(0.0);
+            if (r.gates.local && fleetOwner == (r.gates.local->scope == GateScope::Fleet))
+                o.local = std::make_unique<throttling::AdaptiveThrottler>(
+                    r.gates.local->windowMs / 1000, static_cast<int>(r.gates.local->bins), r.gates.local->ratio,
+                    r.gates.local->padding);
+        }
+        if (r.server.admission) {
+            admission_.resize(r.server.admission->scope == GateScope::Fleet ? 1 : r.clients);
+            for (AdmissionLimit& l : admission_) l.tokens = r.server.admission->burst;
         }
         keyArrival_ = streams::purposeKey(r.seed, streams::Arrival);
         // ARRIVAL(c)'s key, once per client: every gap of client c is a draw of it.
@@ -245,6 +273,7 @@ public:
         keyBack_ = streams::purposeKey(r.seed, streams::Back);
         keyFail_ = streams::purposeKey(r.seed, streams::Fail);
         keyWait_ = streams::purposeKey(r.seed, streams::Wait);
+        keyLocal_ = streams::purposeKey(r.seed, streams::kPurposeLocal);
         // The delays that recur (see Lane): at most kLanes of them.
         if (r.network.dist == NetworkDist::Fixed) addLane(r.network.ms);
         addLane(r.policy.clientTimeoutMs);
@@ -448,7 +477,7 @@ private:
         result_.totals.endMs = e.t;
         if (trace_) trace_->events.push_back(FleetTraceEvent{e.t, static_cast<int>(kind), q.client, q.number, n});
         switch (kind) {
-            case Send: send(id, n, e.t); break;
+            case Send: send(id, n, e.t, e.status == kHeldSend); break;
             case Arrival: arrive(id, n, e.t, e.x); break;
             case Completion: complete(id, n, e.t, e.x); break;
             case Answer: answer(id, n, e.t, e.x, e.status); break;
@@ -457,9 +486,11 @@ private:
         release(id);
     }
 
-    void send(std::uint32_t id, int n, double t) {
+    // A send at t (a request's creation and first attempt, or a retry); `held`: the adaptive
+    // limiter's delayed send of docs/throttling.md §4, coming now with its token taken.
+    void send(std::uint32_t id, int n, double t, bool held) {
         const std::uint32_t client = requests_[id].client;
-        if (n == 1) {
+        if (n == 1 && !held) {
             ++result_.totals.requests;
             ++bin(t).created;
             if (r_.arrivals == Arrivals::Poisson || r_.arrivals == Arrivals::Uniform) {
@@ -468,6 +499,7 @@ private:
                 if (next < r_.durationMs) scheduleCreation(client, k + 1, next);  // may move requests_
             }
         }
+        if (!held && (r_.gates.local || r_.gates.adaptive) && !sendGates(id, n, t)) return;
         std::uint32_t period = 0;
         if (r_.gates.breaker) {
             if (!breakerAllows(owner(r_.gates.breaker->scope, client).breaker, t, period)) {
@@ -502,6 +534,39 @@ private:
             schedule(limit, Limit, id, n);
     }
 
+    // docs/throttling.md §4–§5, before every send: the local throttle (which may refuse it), then
+    // the adaptive limiter (which may hold it). False: not sent now (ended, or held to t + w).
+    bool sendGates(std::uint32_t id, int n, double t) {
+        const Request& q = requests_[id];
+        if (r_.gates.local) {
+            const double u = attemptDraw(keyLocal_, q, n);
+            if (owner(r_.gates.local->scope, q.client).local->shouldThrottle(t / 1000, u)) {
+                end(id, EndReason::LocalThrottle, t);
+                return false;
+            }
+        }
+        if (r_.gates.adaptive) {
+            const double w = owner(r_.gates.adaptive->scope, q.client).adaptive->beforeSend(t / 1000);
+            if (w > 0) {
+                const double at = t + w * 1000;
+                if (r_.policy.deadlineMs && at >= q.createdMs + *r_.policy.deadlineMs) {
+                    end(id, EndReason::Deadline, t);  // the token is not given back
+                    return false;
+                }
+                bin(t).gateWaitMs += w * 1000;
+                schedule(at, Send, id, n, 0, kHeldSend);
+                return false;
+            }
+        }
+        return true;
+    }
+
+    // docs/throttling.md §4–§5: what the send gates learn of an answer the client sees in time.
+    void answerSeen(const Request& q, double t, bool throttled) {
+        if (r_.gates.adaptive) owner(r_.gates.adaptive->scope, q.client).adaptive->onResponse(t / 1000, throttled);
+        if (r_.gates.local) owner(r_.gates.local->scope, q.client).local->registerResponse(t / 1000, throttled);
+    }
+
     bool outageAt(double t) const {
         return r_.trigger && r_.trigger->kind == TriggerKind::Outage && t >= r_.trigger->startMs && t < r_.trigger->endMs;
     }
@@ -519,6 +584,7 @@ private:
             reject(id, n, t);
             return;
         }
+        if (r_.server.admission && !admit(id, n, t)) return;
         const Waiting w{limit, id, static_cast<std::uint32_t>(n)};
         if (workerFree()) {
             startService(w, t);
@@ -532,6 +598,27 @@ private:
         ++result_.totals.shed;
         ++bin(t).shed;
         reject(id, n, t);
+    }
+
+    // docs/throttling.md §3's rule 1a: the limit refills by the time since its last arrival and
+    // takes a token, or the attempt is answered 429 at t + answerMs (no worker, no queue).
+    bool admit(std::uint32_t id, int n, double t) {
+        const Admission& a = *r_.server.admission;
+        AdmissionLimit& l = admission_[a.scope == GateScope::Fleet ? 0 : requests_[id].client];
+        l.tokens = std::min(a.burst, l.tokens + ((t - l.last) * a.ratePerSecond) / 1000);
+        l.last = t;
+        if (l.tokens >= 1) {
+            l.tokens = l.tokens - 1;
+            return true;
+        }
+        ++result_.totals.throttled;
+        ++bin(t).throttled;
+        const double back = leg(keyBack_, requests_[id], n);
+        if (a.answerMs == 0)
+            scheduleAfter(t, back, Answer, id, n, 0, Throttled429);
+        else
+            schedule((t + a.answerMs) + back, Answer, id, n, 0, Throttled429);
+        return false;
     }
 
     [[gnu::always_inline]] void startService(const Waiting& w, double t) {
@@ -602,18 +689,24 @@ private:
             return;
         }
         q.flags |= Resolved;
+        if (r_.gates.adaptive || r_.gates.local) answerSeen(q, t, status == Throttled429);
         if (status == Ok200) {
             succeed(id, t);
             return;
         }
-        const bool retryAfter = status == Busy503 && r_.server.rejectRetryAfterMs.has_value();
-        fail(id, n, false, t, retryAfter);
+        // A Retry-After: a 503's of rule 1 or 4, a 429's of rule 1a (negative: none).
+        double retryAfterMs = -1;
+        if (status == Busy503 && r_.server.rejectRetryAfterMs) retryAfterMs = *r_.server.rejectRetryAfterMs;
+        if (status == Throttled429 && r_.server.admission->retryAfterMs) retryAfterMs = *r_.server.admission->retryAfterMs;
+        fail(id, n, status == Throttled429 ? Failure::Throttled : Failure::ServerError, t, retryAfterMs);
     }
 
     void timeout(std::uint32_t id, int n, double t) {
         requests_[id].flags |= Resolved;
         ++bin(t).timeouts;
-        fail(id, n, true, t, false);
+        // botocore's needs-retry hook runs after a timeout too, with no throttling code (§4).
+        if (r_.gates.adaptive) owner(r_.gates.adaptive->scope, requests_[id].client).adaptive->onResponse(t / 1000, false);
+        fail(id, n, Failure::Timeout, t, -1);
     }
 
     // The bucket's deposit (FLEET.md §5), never above its capacity: at each first attempt sent,
@@ -643,22 +736,29 @@ private:
         end(id, EndReason::Success, t);
     }
 
-    void fail(std::uint32_t id, int n, bool timedOut, double t, bool retryAfter) {
+    bool retried(Failure c) const {
+        const FleetPolicy& p = r_.policy;
+        return c == Failure::Timeout ? p.retryTimeout : c == Failure::ServerError ? p.retry5xx : p.retry429;
+    }
+
+    void fail(std::uint32_t id, int n, Failure failure, double t, double retryAfterMs) {
         Request& q = requests_[id];
         const FleetPolicy& p = r_.policy;
+        const bool timedOut = failure == Failure::Timeout;
+        const bool retryable = retried(failure);
         // Every failure takes a token, or with countFailures "retryable" only one of a class rule 1
-        // retries (gRPC A6; docs/engine.md §7.1), before the retry decision.
-        if (r_.gates.throttle &&
-            (r_.gates.throttle->countFailures == ThrottleCount::All || (timedOut ? p.retryTimeout : p.retry5xx))) {
+        // retries (gRPC A6; docs/engine.md §7.1), before the retry decision. A 429 is a failure
+        // for every gate (docs/throttling.md §3).
+        if (r_.gates.throttle && (r_.gates.throttle->countFailures == ThrottleCount::All || retryable)) {
             Owner& o = owner(r_.gates.throttle->scope, q.client);
             o.throttle = std::max(0.0, o.throttle - 1);
         }
         if (r_.gates.breaker) breakerRecord(owner(r_.gates.breaker->scope, q.client).breaker, q.period, true, t);
-        if (!(timedOut ? p.retryTimeout : p.retry5xx)) return end(id, EndReason::NotRetryable, t);
+        if (!retryable) return end(id, EndReason::NotRetryable, t);
         if (p.maxRetries && n >= *p.maxRetries + 1) return end(id, EndReason::AttemptLimit, t);
         double wait = 0;
-        if (retryAfter && p.honourRetryAfter) {
-            wait = *r_.server.rejectRetryAfterMs;
+        if (retryAfterMs >= 0 && p.honourRetryAfter) {
+            wait = retryAfterMs;
         } else {
             const auto at = static_cast<std::size_t>(n);
             const double ceiling = at < ceilings_.size() ? ceilings_[at] : ceilingFor(backoff_, n);
@@ -857,7 +957,7 @@ private:
     std::vector<double> ceilings_;  // ceilingFor(backoff_, n) by failure number n
     double horizon_ = 0;
     double lastLateMs_ = 0;  // the time of the last late answer counted (lateAnswer())
-    std::uint64_t keyArrival_ = 0, keyOut_ = 0, keyBack_ = 0, keyFail_ = 0, keyWait_ = 0;
+    std::uint64_t keyArrival_ = 0, keyOut_ = 0, keyBack_ = 0, keyFail_ = 0, keyWait_ = 0, keyLocal_ = 0;
     std::vector<std::uint64_t> arrivalKeys_;  // ARRIVAL(c)'s stream key, by client
     MinHeap<Event, EventLess> events_;
     const Event none_{std::numeric_limits<double>::infinity(), 0, 0, 0, 0};  // "no event": later than any
@@ -869,6 +969,7 @@ private:
     std::vector<Request> requests_;
     std::vector<std::uint32_t> free_;
     std::vector<Owner> owners_;
+    std::vector<AdmissionLimit> admission_;  // rule 1a's limits: one per client, or the fleet's
     WaitQueue queue_;
     std::uint64_t inService_ = 0;
     std::vector<double> latencies_;
