@@ -56,4 +56,6 @@
 // Both merged (issue 38's presets and gate rules): 281.9 KB measured.
 // Issue 38's grpc-js preset, in the same two bundles (+778 and +800 bytes gzipped):
 // 290,195 bytes measured (283.4 KB), 288,617 without it.
-export const SCROLLED_CEILING_BYTES = 283.5 * 1024;
+// Issue 34's throttling server and send gates in the fleet engine file (+3,928 bytes gzipped,
+// 80,697 → 84,625): 294,123 bytes (287.2 KB).
+export const SCROLLED_CEILING_BYTES = 287.3 * 1024;

@@ -147,7 +147,10 @@ const LATER = [
   // measured on a fresh clone of all of session 7 merged (+2.7 KB).
   // 78.9 KB with issue 38's gate rules (docs/engine.md §7.1: four choice rows with their
   // descriptions, the rules in fleet_service.cpp, their sparse echo): 80,697 bytes measured, +1,144.
-  { what: 'the fleet engine file', files: ['retrylab-fleet.js'], ceiling: 78.9 * 1024, by: 'retrylab-fleet-section.js', scrolled: true },
+  // 82.7 KB with issue 34's throttling server and send gates (docs/throttling.md §3–§5: throttling.cpp's
+  // limiter and throttler linked in for the first time, the admission rule, the held send, the new rows
+  // and the cost bound's terms): 84,625 bytes measured, +3,928 (80,697 at e783049, the same build).
+  { what: 'the fleet engine file', files: ['retrylab-fleet.js'], ceiling: 82.7 * 1024, by: 'retrylab-fleet-section.js', scrolled: true },
 ];
 
 // The ceiling of everything a reader who scrolls to the end loads: ./ceilings.js, which
