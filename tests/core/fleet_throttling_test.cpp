@@ -5,10 +5,12 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "fleet_support.hpp"
+#include "random.hpp"
 #include "retrylab/fleet.hpp"
 
 using namespace retrylab;
@@ -410,4 +412,86 @@ TEST_CASE("the cost bound counts the send gates: a throttler's lookbacks are bin
     const double five = fleetCost(held).events;
     held.gates.adaptive = AdaptiveGate{};
     CHECK(fleetCost(held).events - five == Approx(fleetCost(held).attempts));
+}
+
+TEST_CASE("on generated requests with the admission limit and the send gates: every request ends once, the counts "
+          "add up, 429s are by arrival in the bins, waits only with the limiter", "[fleet][throttling][relations][generated]") {
+    Pcg32 g(34, 9);
+    auto pick = [&g](std::uint32_t n) { return g.next() % n; };
+    const auto scope = [&]() { return pick(2) ? GateScope::Fleet : GateScope::Client; };
+    int withThrottled = 0, withRefusals = 0, withWaits = 0;  // the runs that exercised each
+    for (int i = 0; i < 200; ++i) {
+        INFO("generated request " << i);
+        FleetRequest q = quietFleet();
+        q.seed = pick(1000);
+        q.clients = 1 + pick(20);
+        q.arrivals = static_cast<Arrivals>(pick(4));
+        q.ratePerClient = 0.5 + pick(80) / 4.0;
+        q.durationMs = 500 + pick(5000);
+        q.network.dist = pick(2) ? NetworkDist::Fixed : NetworkDist::Exponential;
+        q.network.ms = pick(20);
+        q.network.mean = pick(20);
+        if (pick(3) == 0) q.server.workers.reset(); else q.server.workers = 1 + pick(12);
+        q.server.failureRate = pick(4) / 4.0;
+        if (pick(4) != 0)
+            q.server.admission = Admission{scope(), 1.0 + pick(50), 1.0 + pick(20), static_cast<double>(pick(3) * pick(40)),
+                                           pick(3) == 0 ? std::optional<double>(pick(300)) : std::nullopt};
+        if (pick(3) == 0) q.trigger = Trigger{TriggerKind::Outage, static_cast<double>(pick(2000)), 2000.0 + pick(2000), 1};
+        q.policy.maxRetries = static_cast<int>(pick(5));
+        q.policy.baseBackoffMs = pick(200);
+        q.policy.jitter = static_cast<Jitter>(pick(4));
+        q.policy.clientTimeoutMs = 20 + pick(400);
+        if (pick(3) == 0) q.policy.deadlineMs = static_cast<double>(pick(3000));
+        q.policy.retryTimeout = pick(3) != 0;
+        q.policy.retry5xx = pick(3) != 0;
+        q.policy.retry429 = pick(3) != 0;
+        q.policy.retryOn.clear();  // as the parser sets it, for the round trip below
+        if (q.policy.retryTimeout) q.policy.retryOn.push_back("timeout");
+        if (q.policy.retry5xx) q.policy.retryOn.push_back("5xx");
+        if (q.policy.retry429) q.policy.retryOn.push_back("429");
+        if (pick(2)) q.gates.adaptive = AdaptiveGate{scope()};
+        if (pick(2)) q.gates.local = LocalGate{scope(), 100.0 + pick(30000), 1 + pick(100), 1 + pick(20) / 10.0, 1.0 * pick(10)};
+        if (pick(4) == 0) q.gates.breaker = BreakerGate{scope(), 1 + pick(20), 1 + pick(20), 50, 200.0 * pick(5), 1 + pick(5)};
+        if (pick(4) == 0) q.gates.quota = QuotaGate{scope(), 50.0 + pick(100), 5, 10, 1};
+        FleetTrace trace;
+        const ServiceResult r = simulateService(q, &trace);
+        const ServiceTotals& t = r.totals;
+        REQUIRE(t.attempts == t.firstAttempts + t.retries);
+        std::uint64_t ended = t.succeeded;
+        for (int reason = 1; reason < kEndReasons; ++reason) ended += t.failed[reason];
+        REQUIRE(ended == t.requests);
+        REQUIRE(t.served + t.cancelled + t.shed + t.outageRejected + t.throttled <= t.attempts);
+        if (!q.server.admission) REQUIRE(t.throttled == 0);
+        if (!q.gates.local) REQUIRE(failed(r, EndReason::LocalThrottle) == 0);
+        // A 429 is the only throttle the client counts, so without one p never passes 0 (ratio ≥ 1).
+        if (!q.server.admission) REQUIRE(failed(r, EndReason::LocalThrottle) == 0);
+        std::set<std::pair<std::uint32_t, std::uint32_t>> seen;
+        for (const FleetTraceEnd& e : trace.ends) REQUIRE(seen.insert({e.client, e.request}).second);
+        REQUIRE(seen.size() == t.requests);
+        for (std::size_t k = 1; k < trace.events.size(); ++k) REQUIRE(trace.events[k - 1].tMs <= trace.events[k].tMs);
+        std::uint64_t throttled = 0, created = 0, firsts = 0, retries = 0;
+        for (const ServiceBin& b : r.bins) {
+            throttled += b.throttled;
+            created += b.created;
+            firsts += b.firstAttempts;
+            retries += b.retries;
+            REQUIRE(b.gateWaitMs >= 0);
+            if (!q.gates.adaptive) REQUIRE(b.gateWaitMs == 0);
+        }
+        REQUIRE(throttled == t.throttled);
+        withThrottled += t.throttled > 0;
+        withRefusals += failed(r, EndReason::LocalThrottle) > 0;
+        for (const ServiceBin& b : r.bins) withWaits += b.gateWaitMs > 0 ? 1 : 0;
+        REQUIRE(created == t.requests);
+        REQUIRE(firsts == t.firstAttempts);
+        REQUIRE(retries == t.retries);
+        // The result is the same through the echo (every new field read back as given).
+        const Value result = fleet(fleetRequestToValue(q));
+        REQUIRE(ok(result));
+        CHECK(sameValue(*result.find("totals"), *fleetToValue(q, r).find("totals")));
+    }
+    INFO(withThrottled << " runs with 429s, " << withRefusals << " with local refusals, " << withWaits << " bins with waits");
+    CHECK(withThrottled >= 20);
+    CHECK(withRefusals >= 5);
+    CHECK(withWaits >= 5);
 }
