@@ -12,6 +12,7 @@
 #include "fleet_support.hpp"
 #include "random.hpp"
 #include "retrylab/fleet.hpp"
+#include "streams.hpp"
 
 using namespace retrylab;
 using namespace retrylab::test;
@@ -139,6 +140,17 @@ TEST_CASE("a 429 is class 429: not retried by the default retryOn; for the gates
         CHECK(failed(r, EndReason::GateThrottle) == 1);
         CHECK(r.totals.endMs == 330);
         CHECK(*r.bins.back().tokens == Approx(1.2).margin(1e-12));
+        // countFailures "retryable" with 429 not in retryOn: the 429 at 10 takes nothing (not-retryable), the
+        // successes at 60 find 4 and stay at 4 (min(4, 4.1)); counting all, 4 − 1 + 0.1 + 0.1 = 3.2.
+        q.policy.retryOn = {"5xx"};
+        q.policy.retry5xx = true;
+        q.policy.retry429 = false;
+        q.gates.throttle->countFailures = ThrottleCount::Retryable;
+        const ServiceResult retryable = simulateService(q);
+        CHECK(failed(retryable, EndReason::NotRetryable) == 1);
+        CHECK(*retryable.bins.back().tokens == 4);
+        q.gates.throttle->countFailures = ThrottleCount::All;
+        CHECK(*simulateService(q).bins.back().tokens == Approx(3.2).margin(1e-12));
     }
     SECTION("the breaker: a 429 is a failure") {
         // A window of 1 opening at 100 % failures: client 2's 429 at 10 is the first outcome: open; its retry at
@@ -494,4 +506,38 @@ TEST_CASE("on generated requests with the admission limit and the send gates: ev
     CHECK(withThrottled >= 20);
     CHECK(withRefusals >= 5);
     CHECK(withWaits >= 5);
+}
+
+TEST_CASE("§5's draw: draw 0 of LOCAL (p = 9; client, request, attempt id) against p at the send", "[fleet][throttling][local]") {
+    // Two clients at 0, one token for the fleet (refilled 0.001 a second: never again here), 429s retried after
+    // 100; one throttler for the fleet, ratio 1, padding 0. 0: nothing in the window, 0 / 0 read as 0: both sent.
+    // 10: client 1's 429 (a throttle). 60: client 0's 200 (an accept). 110: client 1's retry asks with
+    // p = (2 − 1 × 1) / (2 + 0) = 0.5: refused iff 0.5 > u, u = draw 0 of LOCAL(client 1, request 0, attempt id 1).
+    int refused = 0, sent = 0;
+    for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+        INFO("seed " << seed);
+        FleetRequest q = quietFleet();
+        q.seed = seed;
+        q.clients = 2;
+        q.arrivals = Arrivals::Once;
+        q.server.admission = Admission{GateScope::Fleet, 0.001, 1, 0, std::nullopt};
+        q.policy.retryOn = {"429"};
+        q.policy.retryTimeout = q.policy.retry5xx = false;
+        q.policy.retry429 = true;
+        q.gates.local = LocalGate{GateScope::Fleet, 30000, 100, 1, 0};
+        const double u = streams::draw(streams::streamKey(seed, 9, 1, 0, 1), 0);
+        FleetTrace trace;
+        const ServiceResult r = simulateService(q, &trace);
+        if (0.5 > u) {
+            ++refused;
+            CHECK(failed(r, EndReason::LocalThrottle) == 1);
+            CHECK(r.totals.attempts == 2);
+            CHECK(trace.ends.back().tMs == 110);
+        } else {
+            ++sent;
+            CHECK(r.totals.attempts >= 3);
+        }
+    }
+    CHECK(refused > 0);
+    CHECK(sent > 0);
 }
