@@ -89,7 +89,8 @@ FleetCost fleetCost(const FleetRequest& r) {
     const double horizon = 2 * r.durationMs + 60000;
     const double clients = r.clients;
     // A service request always has maxRetries (§3); none would be at most 100 retries.
-    const int retries = r.policy.maxRetries.value_or(100);
+    // A hedged request (docs/throttling.md §6, maxRetries 0) sends up to maxAttempts copies, delayMs apart.
+    const int retries = r.policy.hedging ? r.policy.hedging->maxAttempts - 1 : r.policy.maxRetries.value_or(100);
     const double tries = retries + 1.0;
     const bool once = r.arrivals == Arrivals::Once;
     const double factor = r.spike ? std::max(1.0, r.spike->factor) : 1.0;
@@ -117,6 +118,7 @@ FleetCost fleetCost(const FleetRequest& r) {
     for (int n = 1; n <= retries && wait < horizon; ++n) wait *= std::max(r.policy.backoffMultiplier, 3.0);
     if (r.policy.maxBackoffMs) wait = std::min(wait, *r.policy.maxBackoffMs);
     if (r.server.rejectRetryAfterMs && r.policy.honourRetryAfter) wait = std::max(wait, *r.server.rejectRetryAfterMs);
+    if (r.policy.hedging) wait = std::max(wait, r.policy.hedging->delayMs);
     wait = std::min(horizon, wait);
     const double timeout = std::min(horizon, r.policy.clientTimeoutMs);
     // The adaptive limiter may hold a send for as long as its bucket needs (0.5 tokens a second

@@ -220,6 +220,19 @@ FieldTable makeFleet(bool occ) {
                 .words("failure classes (\"timeout\", \"5xx\", \"429\")", "class")
                 .defaults(Literal::strings({"timeout", "5xx"})),
             Field::boolean("honourRetryAfter", "policy", "a 503's Retry-After replaces the backoff wait").defaults(true),
+            // docs/throttling.md §6: null by default and echoed only when given.
+            Field::object("hedging", "policy", "gRPC A6's hedging: copies of a request delayMs apart; null: none "
+                                               "(needs maxRetries 0)", {
+                Field::number("maxAttempts", "policy", "copies", "the most copies sent, the first included")
+                    .wholeNumber().range(2, 5).needed(),
+                ms("delayMs", "policy", "between one copy and the next", 0, kMaxMs).defaults(0),
+                Field::list("nonFatal", "policy", "", "the failure classes after which the next copy goes at once",
+                            retryClass)
+                    .length(0, 3)
+                    .distinctItems()
+                    .words("failure classes (\"timeout\", \"5xx\", \"429\")", "class")
+                    .defaults(Literal::strings({})),
+            }).orNull().defaults(Literal::null()).echoSparse(),
         }).defaults(Literal::filled()),
         Field::object("gates", "gates", "client-side retry gates, each null (off) or an object", {
             gate("quota", "the AWS SDKs' retry quota", {
@@ -361,6 +374,18 @@ FleetRequest typed(const FieldTable& table, const Value& v) {
         if (c.asString() == "429") r.policy.retry429 = true;
     }
     r.policy.honourRetryAfter = p.find("honourRetryAfter")->asBool();
+    if (const Value* h = p.find("hedging"); h && !h->isNull()) {
+        Hedging hedging;
+        hedging.maxAttempts = static_cast<int>(numberAt(*h, "maxAttempts"));
+        hedging.delayMs = numberAt(*h, "delayMs");
+        for (const Value& c : h->find("nonFatal")->asArray()) {
+            hedging.nonFatal.push_back(c.asString());
+            if (c.asString() == "timeout") hedging.nonFatalTimeout = true;
+            if (c.asString() == "5xx") hedging.nonFatal5xx = true;
+            if (c.asString() == "429") hedging.nonFatal429 = true;
+        }
+        r.policy.hedging = hedging;
+    }
     const Value& g = *v.find("gates");
     if (const Value& q = *g.find("quota"); !q.isNull()) {
         static const Field row = refund();
@@ -423,6 +448,10 @@ void crossChecks(const FleetRequest& r, std::vector<InputError>& errors) {
             fail(errors, "policy.maxBackoffMs", "needs-cap",
                  "must be a number from 0 to 86400000 when policy.maxRetries is null (no limit); got null.");
     }
+    if (!occ && r.policy.hedging && r.policy.maxRetries && *r.policy.maxRetries != 0)
+        fail(errors, "policy.hedging", "needs-no-retries",
+             "must be null when policy.maxRetries is not 0 (gRPC A6: a retry policy and a hedging policy exclude each "
+             "other); got policy.maxRetries " + formatInt(*r.policy.maxRetries) + ".");
     if (r.durationMs > 10000.0 * r.binMs)
         fail(errors, "durationMs", "too-many-bins",
              "must be at most 10,000 × binMs (" + formatMs(10000.0 * r.binMs, 6) + "): at most 10,000 bins; got " +
@@ -439,7 +468,9 @@ void crossChecks(const FleetRequest& r, std::vector<InputError>& errors) {
     }
     if (r.arrivals == Arrivals::Once || !r.policy.maxRetries) return;
     const double factor = r.spike ? std::max(1.0, r.spike->factor) : 1.0;
-    const double work = r.clients * r.ratePerClient * factor * r.durationMs / 1000 * (*r.policy.maxRetries + 1);
+    // A hedged request sends up to maxAttempts copies (maxRetries is then 0).
+    const double tries = r.policy.hedging ? r.policy.hedging->maxAttempts : *r.policy.maxRetries + 1;
+    const double work = r.clients * r.ratePerClient * factor * r.durationMs / 1000 * tries;
     if (work > 20000000)
         fail(errors, "durationMs", "too-much-work",
              "makes too long a run: clients × ratePerClient × spike factor × durationMs / 1000 × (maxRetries + 1) "

@@ -124,6 +124,15 @@ Value fleetRequestToValue(const FleetRequest& r) {
     for (const std::string& c : r.policy.retryOn) classes.push(Value::string(c));
     p.set("retryOn", std::move(classes));
     p.set("honourRetryAfter", Value::boolean(r.policy.honourRetryAfter));
+    if (r.policy.hedging) {  // sparse (docs/throttling.md §6): absent when null
+        Value h = Value::object();
+        h.set("maxAttempts", num(r.policy.hedging->maxAttempts));
+        h.set("delayMs", num(r.policy.hedging->delayMs));
+        Value nonFatal = Value::array();
+        for (const std::string& c : r.policy.hedging->nonFatal) nonFatal.push(Value::string(c));
+        h.set("nonFatal", std::move(nonFatal));
+        p.set("hedging", std::move(h));
+    }
     v.set("policy", std::move(p));
     Value g = Value::object();
     if (r.gates.quota) {

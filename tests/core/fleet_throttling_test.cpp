@@ -427,11 +427,12 @@ TEST_CASE("the cost bound counts the send gates: a throttler's lookbacks are bin
 }
 
 TEST_CASE("on generated requests with the admission limit and the send gates: every request ends once, the counts "
-          "add up, 429s are by arrival in the bins, waits only with the limiter", "[fleet][throttling][relations][generated]") {
+          "add up, 429s are by arrival in the bins, waits only with the limiter (hedged copies too)",
+          "[fleet][throttling][hedging][relations][generated]") {
     Pcg32 g(34, 9);
     auto pick = [&g](std::uint32_t n) { return g.next() % n; };
     const auto scope = [&]() { return pick(2) ? GateScope::Fleet : GateScope::Client; };
-    int withThrottled = 0, withRefusals = 0, withWaits = 0;  // the runs that exercised each
+    int withThrottled = 0, withRefusals = 0, withWaits = 0, withHedges = 0;  // the runs that exercised each
     for (int i = 0; i < 200; ++i) {
         INFO("generated request " << i);
         FleetRequest q = quietFleet();
@@ -461,14 +462,32 @@ TEST_CASE("on generated requests with the admission limit and the send gates: ev
         if (q.policy.retryTimeout) q.policy.retryOn.push_back("timeout");
         if (q.policy.retry5xx) q.policy.retryOn.push_back("5xx");
         if (q.policy.retry429) q.policy.retryOn.push_back("429");
+        if (pick(3) == 0) {  // docs/throttling.md §6: hedged copies instead of retries
+            q.policy.maxRetries = 0;
+            Hedging h;
+            h.maxAttempts = 2 + static_cast<int>(pick(4));
+            h.delayMs = pick(300);
+            const char* classes[] = {"timeout", "5xx", "429"};
+            for (const char* c : classes)
+                if (pick(2)) h.nonFatal.push_back(c);
+            for (const std::string& c : h.nonFatal) {
+                h.nonFatalTimeout = h.nonFatalTimeout || c == "timeout";
+                h.nonFatal5xx = h.nonFatal5xx || c == "5xx";
+                h.nonFatal429 = h.nonFatal429 || c == "429";
+            }
+            q.policy.hedging = h;
+        }
         if (pick(2)) q.gates.adaptive = AdaptiveGate{scope()};
         if (pick(2)) q.gates.local = LocalGate{scope(), 100.0 + pick(30000), 1 + pick(100), 1 + pick(20) / 10.0, 1.0 * pick(10)};
         if (pick(4) == 0) q.gates.breaker = BreakerGate{scope(), 1 + pick(20), 1 + pick(20), 50, 200.0 * pick(5), 1 + pick(5)};
         if (pick(4) == 0) q.gates.quota = QuotaGate{scope(), 50.0 + pick(100), 5, 10, 1};
+        if (pick(4) == 0) q.gates.budget = BudgetGate{scope(), 20, 1.0 * pick(10), 1000.0 + pick(5000)};
         FleetTrace trace;
         const ServiceResult r = simulateService(q, &trace);
         const ServiceTotals& t = r.totals;
         REQUIRE(t.attempts == t.firstAttempts + t.retries);
+        if (q.policy.hedging) REQUIRE(t.attempts <= t.requests * static_cast<std::uint64_t>(q.policy.hedging->maxAttempts));
+        withHedges += q.policy.hedging && t.retries > 0;
         std::uint64_t ended = t.succeeded;
         for (int reason = 1; reason < kEndReasons; ++reason) ended += t.failed[reason];
         REQUIRE(ended == t.requests);
@@ -502,10 +521,12 @@ TEST_CASE("on generated requests with the admission limit and the send gates: ev
         REQUIRE(ok(result));
         CHECK(sameValue(*result.find("totals"), *fleetToValue(q, r).find("totals")));
     }
-    INFO(withThrottled << " runs with 429s, " << withRefusals << " with local refusals, " << withWaits << " bins with waits");
+    INFO(withThrottled << " runs with 429s, " << withRefusals << " with local refusals, " << withWaits << " bins with waits, "
+                       << withHedges << " with hedges");
     CHECK(withThrottled >= 20);
     CHECK(withRefusals >= 5);
     CHECK(withWaits >= 5);
+    CHECK(withHedges >= 10);
 }
 
 TEST_CASE("§5's draw: draw 0 of LOCAL (p = 9; client, request, attempt id) against p at the send", "[fleet][throttling][local]") {

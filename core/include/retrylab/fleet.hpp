@@ -68,6 +68,15 @@ struct Trigger {
     double startMs = 10000, endMs = 20000, factor = 4;  // factor: slowdown only
 };
 
+// docs/throttling.md §6: gRPC A6's hedging policy (with maxRetries 0): copies delayMs apart, the
+// next at once after a failure of a class in nonFatal.
+struct Hedging {
+    int maxAttempts = 2;
+    double delayMs = 0;
+    bool nonFatalTimeout = false, nonFatal5xx = false, nonFatal429 = false;
+    std::vector<std::string> nonFatal;  // as given, for the echo
+};
+
 struct FleetPolicy {
     std::optional<int> maxRetries = 3;  // none only for occ: no limit
     double baseBackoffMs = 100;
@@ -79,6 +88,7 @@ struct FleetPolicy {
     bool retryTimeout = true, retry5xx = true, retry429 = false;
     std::vector<std::string> retryOn = {"timeout", "5xx"};  // as given, for the echo
     bool honourRetryAfter = true;
+    std::optional<Hedging> hedging;  // none: no hedging (FLEET.md's policy)
 };
 
 struct QuotaGate {

@@ -57,5 +57,6 @@
 // Issue 38's grpc-js preset, in the same two bundles (+778 and +800 bytes gzipped):
 // 290,195 bytes measured (283.4 KB), 288,617 without it.
 // Issue 34's throttling server and send gates in the fleet engine file (+3,928 bytes gzipped,
-// 80,697 → 84,625): 294,123 bytes (287.2 KB).
-export const SCROLLED_CEILING_BYTES = 287.3 * 1024;
+// 80,697 → 84,625): 294,123 bytes (287.2 KB); with §6's hedging there too (+2,282 bytes, 86,907):
+// 296,405 bytes (289.5 KB).
+export const SCROLLED_CEILING_BYTES = 289.5 * 1024;

@@ -150,7 +150,9 @@ const LATER = [
   // 82.7 KB with issue 34's throttling server and send gates (docs/throttling.md §3–§5: throttling.cpp's
   // limiter and throttler linked in for the first time, the admission rule, the held send, the new rows
   // and the cost bound's terms): 84,625 bytes measured, +3,928 (80,697 at e783049, the same build).
-  { what: 'the fleet engine file', files: ['retrylab-fleet.js'], ceiling: 82.7 * 1024, by: 'retrylab-fleet-section.js', scrolled: true },
+  // 84.9 KB with hedging in the fleet (docs/throttling.md §6: the copies' state and rules, the row,
+  // the echo): 86,907 bytes measured, +2,282.
+  { what: 'the fleet engine file', files: ['retrylab-fleet.js'], ceiling: 84.9 * 1024, by: 'retrylab-fleet-section.js', scrolled: true },
 ];
 
 // The ceiling of everything a reader who scrolls to the end loads: ./ceilings.js, which
