@@ -442,14 +442,18 @@ void checkService(const FleetRequest& r, const Value& result) {
     require(endings == t.requests, "succeeded + failed = requests");
     require(t.attempts == t.firstAttempts + t.retries, "attempts = first attempts + retries");
     require(t.firstAttempts <= t.requests, "at most one first attempt per request");
-    require(t.served + t.cancelled + t.shed + t.outageRejected <= t.attempts, "each attempt handled at most once");
+    require(t.served + t.cancelled + t.shed + t.outageRejected + t.throttled <= t.attempts,
+            "each attempt handled at most once");
+    if (!r.server.admission) require(t.throttled == 0, "no 429 without an admission limit");
     require(t.late <= t.attempts, "late answers at most the attempts");
     if (r.operation == Operation::Read) require(t.charges == 0 && t.replays == 0, "reads commit nothing");
     else require(t.charges + t.replays >= t.succeeded, "every success a commit");
     require(t.charges + t.replays <= t.served, "commits only from service");
     if (r.idempotencyKey) require(t.duplicateCharges == 0, "a key leaves no duplicate charge");
-    std::uint64_t created = 0, succeeded = 0, failed = 0, served = 0, late = 0, shed = 0, rejected = 0;
+    std::uint64_t created = 0, succeeded = 0, failed = 0, served = 0, late = 0, shed = 0, rejected = 0, throttled = 0;
     for (const ServiceBin& b : run.bins) {
+        throttled += b.throttled;
+        require(b.gateWaitMs >= 0 && (r.gates.adaptive || b.gateWaitMs == 0), "the limiter's waits: only with it, never negative");
         created += b.created;
         succeeded += b.succeeded;
         failed += b.failed;
@@ -460,7 +464,8 @@ void checkService(const FleetRequest& r, const Value& result) {
     }
     require(created == t.requests && succeeded == t.succeeded && failed == t.requests - t.succeeded,
             "the bins hold the requests' creations and ends");
-    require(served == t.served && late == t.late && shed == t.shed && rejected == t.outageRejected,
+    require(served == t.served && late == t.late && shed == t.shed && rejected == t.outageRejected &&
+                throttled == t.throttled,
             "the bins hold the server's counts");
     require(!run.bins.empty(), "at least one bin");
     require(t.endMs <= horizon, "endMs at most the horizon");

@@ -66,6 +66,34 @@ Field gate(const char* name, const char* description, std::vector<Field> members
     members.insert(members.begin(), scope());
     return Field::object(name, "gates", description, std::move(members)).orNull().defaults(Literal::null());
 }
+// docs/throttling.md §3–§5's additions: null by default and echoed only when given (not null),
+// so that every request without them echoes exactly as before.
+Field admission() {
+    return Field::object("admission", "server", "the server's admission limit: a token bucket per client or for the fleet; "
+                                                "null: none", {
+        Field::choice("scope", "server", "one limit per client (a per-caller quota), or one for all", {
+            {"client", static_cast<int>(GateScope::Client), "one per client"},
+            {"fleet", static_cast<int>(GateScope::Fleet), "one shared by all clients"},
+        }).defaults("client"),
+        Field::number("ratePerSecond", "server", "tokens/s", "tokens added a second").range(0.001, 1000000).defaults(10),
+        Field::number("burst", "server", "tokens", "the most tokens, and the start").range(1, kBillion).defaults(10),
+        ms("answerMs", "server", "how long the 429 takes to give (no worker, no queue)", 0, 60000).defaults(0),
+        ms("retryAfterMs", "server", "the 429's Retry-After; null: none", 0, kMaxMs).orNull().defaults(Literal::null()),
+    }).orNull().defaults(Literal::null()).echoSparse();
+}
+Field adaptive() {
+    return gate("adaptive", "AWS adaptive retry mode's client rate limiter (every send waits for its token bucket)", {})
+        .echoSparse();
+}
+Field local() {
+    return gate("local", "client-side throttling (the SRE book; grpc-go's adaptive throttler) before every send", {
+        ms("windowMs", "gates", "the lookback the accepts and throttles are counted over", 1, kMaxMs).defaults(30000),
+        Field::number("bins", "gates", "bins", "the lookback's bins").wholeNumber().range(1, 10000).defaults(100),
+        Field::number("ratio", "gates", "×", "K: requests beyond ratio × accepts are throttled").range(1, 100).defaults(2),
+        Field::number("padding", "gates", "requests", "added to the requests in the probability's divisor")
+            .range(0, 1000000).defaults(8),
+    }).echoSparse();
+}
 
 Variant networkVariant(NetworkDist dist, bool occ) {
     const bool first = occ ? dist == NetworkDist::Normal : dist == NetworkDist::Fixed;
@@ -111,6 +139,7 @@ FieldTable makeFleet(bool occ) {
     Field retryClass = Field::choice("", "", "a failure class", {
         {"timeout", static_cast<int>(FailureClass::Timeout), "no answer in time"},
         {"5xx", static_cast<int>(FailureClass::ServerError), "a 500 or a 503"},
+        {"429", static_cast<int>(FailureClass::TooManyRequests), "a 429 of server.admission (docs/throttling.md §3)"},
     });
 
     t.fields = {
@@ -158,6 +187,7 @@ FieldTable makeFleet(bool occ) {
             }).defaults("never"),
             ms("rejectRetryAfterMs", "server", "the Retry-After of a 503 from an outage or a full queue; null: none",
                0, kMaxMs).orNull().defaults(Literal::null()),
+            admission(),
         }).defaults(Literal::filled()),
         Field::variant("trigger", "trigger", "what goes wrong; null: nothing", "kind", {
             {"slowdown", static_cast<int>(TriggerKind::Slowdown), "service starting in [startMs, endMs) takes factor times as long", {
@@ -185,11 +215,24 @@ FieldTable makeFleet(bool occ) {
             ms("deadlineMs", "policy", "per request, from its creation; null: none", 0, kMaxMs)
                 .orNull().defaults(Literal::null()),
             Field::list("retryOn", "policy", "", "the failure classes retried", retryClass)
-                .length(0, 2)
+                .length(0, 3)
                 .distinctItems()
-                .words("failure classes (\"timeout\", \"5xx\")", "class")
+                .words("failure classes (\"timeout\", \"5xx\", \"429\")", "class")
                 .defaults(Literal::strings({"timeout", "5xx"})),
             Field::boolean("honourRetryAfter", "policy", "a 503's Retry-After replaces the backoff wait").defaults(true),
+            // docs/throttling.md §6: null by default and echoed only when given.
+            Field::object("hedging", "policy", "gRPC A6's hedging: copies of a request delayMs apart; null: none "
+                                               "(needs maxRetries 0)", {
+                Field::number("maxAttempts", "policy", "copies", "the most copies sent, the first included")
+                    .wholeNumber().range(2, 5).needed(),
+                ms("delayMs", "policy", "between one copy and the next", 0, kMaxMs).defaults(0),
+                Field::list("nonFatal", "policy", "", "the failure classes after which the next copy goes at once",
+                            retryClass)
+                    .length(0, 3)
+                    .distinctItems()
+                    .words("failure classes (\"timeout\", \"5xx\", \"429\")", "class")
+                    .defaults(Literal::strings({})),
+            }).orNull().defaults(Literal::null()).echoSparse(),
         }).defaults(Literal::filled()),
         Field::object("gates", "gates", "client-side retry gates, each null (off) or an object", {
             gate("quota", "the AWS SDKs' retry quota", {
@@ -226,6 +269,8 @@ FieldTable makeFleet(bool occ) {
                 Field::number("halfOpenCalls", "gates", "attempts", "trial attempts when half-open")
                     .wholeNumber().range(1, 10000000).defaults(10),
             }),
+            adaptive(),
+            local(),
         }).defaults(Literal::filled()),
         Field::choice("operation", "request", "what a request does", {
             {"charge", static_cast<int>(Operation::Charge), "a 200 commits a charge"},
@@ -297,6 +342,9 @@ FleetRequest typed(const FieldTable& table, const Value& v) {
     r.server.failureRate = numberAt(s, "failureRate");
     r.server.dropStale = choiceAt<DropStale>(member(server, "dropStale"), s);
     r.server.rejectRetryAfterMs = optionalAt(s, "rejectRetryAfterMs");
+    if (const Value* a = s.find("admission"); a && !a->isNull())  // sparse: absent at its default
+        r.server.admission = Admission{scopeAt(*a), numberAt(*a, "ratePerSecond"), numberAt(*a, "burst"),
+                                       numberAt(*a, "answerMs"), optionalAt(*a, "retryAfterMs")};
     const Value& t = *v.find("trigger");
     if (t.isNull()) {
         r.trigger.reset();
@@ -318,13 +366,26 @@ FleetRequest typed(const FieldTable& table, const Value& v) {
     r.policy.clientTimeoutMs = numberAt(p, "clientTimeoutMs");
     r.policy.deadlineMs = optionalAt(p, "deadlineMs");
     r.policy.retryOn.clear();
-    r.policy.retryTimeout = r.policy.retry5xx = false;
+    r.policy.retryTimeout = r.policy.retry5xx = r.policy.retry429 = false;
     for (const Value& c : p.find("retryOn")->asArray()) {
         r.policy.retryOn.push_back(c.asString());
         if (c.asString() == "timeout") r.policy.retryTimeout = true;
         if (c.asString() == "5xx") r.policy.retry5xx = true;
+        if (c.asString() == "429") r.policy.retry429 = true;
     }
     r.policy.honourRetryAfter = p.find("honourRetryAfter")->asBool();
+    if (const Value* h = p.find("hedging"); h && !h->isNull()) {
+        Hedging hedging;
+        hedging.maxAttempts = static_cast<int>(numberAt(*h, "maxAttempts"));
+        hedging.delayMs = numberAt(*h, "delayMs");
+        for (const Value& c : h->find("nonFatal")->asArray()) {
+            hedging.nonFatal.push_back(c.asString());
+            if (c.asString() == "timeout") hedging.nonFatalTimeout = true;
+            if (c.asString() == "5xx") hedging.nonFatal5xx = true;
+            if (c.asString() == "429") hedging.nonFatal429 = true;
+        }
+        r.policy.hedging = hedging;
+    }
     const Value& g = *v.find("gates");
     if (const Value& q = *g.find("quota"); !q.isNull()) {
         static const Field row = refund();
@@ -351,6 +412,10 @@ FleetRequest typed(const FieldTable& table, const Value& v) {
                                       numberAt(b, "failurePercent"),
                                       numberAt(b, "openMs"),
                                       static_cast<std::uint32_t>(numberAt(b, "halfOpenCalls"))};
+    if (const Value* a = g.find("adaptive"); a && !a->isNull()) r.gates.adaptive = AdaptiveGate{scopeAt(*a)};
+    if (const Value* l = g.find("local"); l && !l->isNull())
+        r.gates.local = LocalGate{scopeAt(*l), numberAt(*l, "windowMs"), static_cast<std::uint32_t>(numberAt(*l, "bins")),
+                                  numberAt(*l, "ratio"), numberAt(*l, "padding")};
     r.operation = choiceAt<Operation>(table.field("operation"), v);
     r.idempotencyKey = v.find("idempotencyKey")->asBool();
     r.binMs = static_cast<std::uint32_t>(numberAt(v, "binMs"));
@@ -383,6 +448,10 @@ void crossChecks(const FleetRequest& r, std::vector<InputError>& errors) {
             fail(errors, "policy.maxBackoffMs", "needs-cap",
                  "must be a number from 0 to 86400000 when policy.maxRetries is null (no limit); got null.");
     }
+    if (!occ && r.policy.hedging && r.policy.maxRetries && *r.policy.maxRetries != 0)
+        fail(errors, "policy.hedging", "needs-no-retries",
+             "must be null when policy.maxRetries is not 0 (gRPC A6: a retry policy and a hedging policy exclude each "
+             "other); got policy.maxRetries " + formatInt(*r.policy.maxRetries) + ".");
     if (r.durationMs > 10000.0 * r.binMs)
         fail(errors, "durationMs", "too-many-bins",
              "must be at most 10,000 × binMs (" + formatMs(10000.0 * r.binMs, 6) + "): at most 10,000 bins; got " +
@@ -399,7 +468,9 @@ void crossChecks(const FleetRequest& r, std::vector<InputError>& errors) {
     }
     if (r.arrivals == Arrivals::Once || !r.policy.maxRetries) return;
     const double factor = r.spike ? std::max(1.0, r.spike->factor) : 1.0;
-    const double work = r.clients * r.ratePerClient * factor * r.durationMs / 1000 * (*r.policy.maxRetries + 1);
+    // A hedged request sends up to maxAttempts copies (maxRetries is then 0).
+    const double tries = r.policy.hedging ? r.policy.hedging->maxAttempts : *r.policy.maxRetries + 1;
+    const double work = r.clients * r.ratePerClient * factor * r.durationMs / 1000 * tries;
     if (work > 20000000)
         fail(errors, "durationMs", "too-much-work",
              "makes too long a run: clients × ratePerClient × spike factor × durationMs / 1000 × (maxRetries + 1) "
@@ -429,6 +500,12 @@ void costChecks(const FleetRequest& r, std::vector<InputError>& errors) {
                      "writes a client, at most clients or policy.maxRetries + 1), " + grouped(c.ms) +
                      " ms of the engine's work, over the limit of " + grouped(kFleetCostMs) +
                      " ms; lower clients, runs or policy.maxRetries" + where);
+        else if (c.throttlerMs * 2 > c.ms)
+            fail(errors, "gates.local.bins", "too-much-work",
+                 "makes too long a run: the local throttlers' lookbacks empty up to " + grouped(c.clearedBins) +
+                     " bins as time moves (at most gates.local.bins at each send and answer), an estimated " +
+                     grouped(c.ms) + " ms of the engine's work, over the limit of " + grouped(kFleetCostMs) +
+                     " ms; lower gates.local.bins or raise gates.local.windowMs" + where);
         else if (c.binMs * 2 > c.ms)
             fail(errors, "binMs", "too-much-work",
                  "makes too long a run: " + grouped(c.bins) + " bins and " + grouped(c.events) +
@@ -448,6 +525,7 @@ void costChecks(const FleetRequest& r, std::vector<InputError>& errors) {
         if (c.queue > 0) lower += ", or set server.queueLimit";
         if (r.gates.budget) lower += ", or lower gates.budget.ttlMs";
         if (r.gates.breaker) lower += ", or lower gates.breaker.window";
+        if (r.gates.local) lower += ", or lower gates.local.bins";
         const bool bins = c.binBytes * 2 > c.bytes;
         const char* field = bins ? "binMs" : "durationMs";
         if (bins) lower = "raise binMs or lower durationMs";

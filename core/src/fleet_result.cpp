@@ -58,6 +58,7 @@ const char* endReasonName(EndReason reason) {
         case EndReason::GateBudget: return "gate-budget";
         case EndReason::CircuitOpen: return "circuit-open";
         case EndReason::Unfinished: return "unfinished";
+        case EndReason::LocalThrottle: return "local-throttle";
     }
     return "unfinished";
 }
@@ -91,6 +92,15 @@ Value fleetRequestToValue(const FleetRequest& r) {
     const char* drops[] = {"never", "expired", "unfinishable"};
     s.set("dropStale", str(drops[static_cast<int>(r.server.dropStale)]));
     s.set("rejectRetryAfterMs", orNull(r.server.rejectRetryAfterMs));
+    if (r.server.admission) {  // sparse (docs/throttling.md §3): absent when null
+        Value a = Value::object();
+        a.set("scope", str(scopeName(r.server.admission->scope)));
+        a.set("ratePerSecond", num(r.server.admission->ratePerSecond));
+        a.set("burst", num(r.server.admission->burst));
+        a.set("answerMs", num(r.server.admission->answerMs));
+        a.set("retryAfterMs", orNull(r.server.admission->retryAfterMs));
+        s.set("admission", std::move(a));
+    }
     v.set("server", std::move(s));
     if (r.trigger) {
         Value t = Value::object();
@@ -114,6 +124,15 @@ Value fleetRequestToValue(const FleetRequest& r) {
     for (const std::string& c : r.policy.retryOn) classes.push(Value::string(c));
     p.set("retryOn", std::move(classes));
     p.set("honourRetryAfter", Value::boolean(r.policy.honourRetryAfter));
+    if (r.policy.hedging) {  // sparse (docs/throttling.md §6): absent when null
+        Value h = Value::object();
+        h.set("maxAttempts", num(r.policy.hedging->maxAttempts));
+        h.set("delayMs", num(r.policy.hedging->delayMs));
+        Value nonFatal = Value::array();
+        for (const std::string& c : r.policy.hedging->nonFatal) nonFatal.push(Value::string(c));
+        h.set("nonFatal", std::move(nonFatal));
+        p.set("hedging", std::move(h));
+    }
     v.set("policy", std::move(p));
     Value g = Value::object();
     if (r.gates.quota) {
@@ -172,6 +191,20 @@ Value fleetRequestToValue(const FleetRequest& r) {
     } else {
         g.set("breaker", Value::null());
     }
+    if (r.gates.adaptive) {  // sparse (docs/throttling.md §4–§5): absent when null
+        Value a = Value::object();
+        a.set("scope", str(scopeName(r.gates.adaptive->scope)));
+        g.set("adaptive", std::move(a));
+    }
+    if (r.gates.local) {
+        Value l = Value::object();
+        l.set("scope", str(scopeName(r.gates.local->scope)));
+        l.set("windowMs", num(r.gates.local->windowMs));
+        l.set("bins", count(r.gates.local->bins));
+        l.set("ratio", num(r.gates.local->ratio));
+        l.set("padding", num(r.gates.local->padding));
+        g.set("local", std::move(l));
+    }
     v.set("gates", std::move(g));
     v.set("operation", str(r.operation == Operation::Read ? "read" : "charge"));
     v.set("idempotencyKey", Value::boolean(r.idempotencyKey));
@@ -190,7 +223,15 @@ Value fleetToValue(const FleetRequest& request, const ServiceResult& result) {
     totals.set("requests", count(t.requests));
     totals.set("succeeded", count(t.succeeded));
     Value failed = Value::object();
-    for (int i = 1; i < kEndReasons; ++i) failed.set(endReasonName(static_cast<EndReason>(i)), count(t.failed[i]));
+    // FLEET.md §8's reasons in its order; local-throttle (docs/throttling.md §5) before unfinished, and
+    // only with gates.local, so that every result without it is as before.
+    for (int i = 1; i < kEndReasons; ++i) {
+        const auto reason = static_cast<EndReason>(i);
+        if (reason == EndReason::LocalThrottle) continue;
+        if (reason == EndReason::Unfinished && request.gates.local)
+            failed.set(endReasonName(EndReason::LocalThrottle), count(t.failed[static_cast<int>(EndReason::LocalThrottle)]));
+        failed.set(endReasonName(reason), count(t.failed[i]));
+    }
     totals.set("failed", std::move(failed));
     totals.set("successRate", num(t.requests ? static_cast<double>(t.succeeded) / static_cast<double>(t.requests) : 0));
     totals.set("attempts", count(t.attempts));
@@ -201,6 +242,7 @@ Value fleetToValue(const FleetRequest& request, const ServiceResult& result) {
     totals.set("cancelled", count(t.cancelled));
     totals.set("shed", count(t.shed));
     totals.set("outageRejected", count(t.outageRejected));
+    if (request.server.admission) totals.set("throttled", count(t.throttled));  // docs/throttling.md §3
     totals.set("late", count(t.late));
     totals.set("wastedServiceMs", num(t.wastedServiceMs));
     totals.set("charges", count(t.charges));
@@ -229,7 +271,9 @@ Value fleetToValue(const FleetRequest& request, const ServiceResult& result) {
         x.set("shed", count(b.shed));
         x.set("outageRejected", count(b.outageRejected));
         x.set("served", count(b.served));
+        if (request.server.admission) x.set("throttled", count(b.throttled));
         x.set("late", count(b.late));
+        if (request.gates.adaptive) x.set("gateWaitMs", num(b.gateWaitMs));
         x.set("queue", count(b.queue));
         x.set("inService", count(b.inService));
         x.set("tokens", orNull(b.tokens));

@@ -16,6 +16,7 @@
 #include "policy.hpp"
 #include "retrylab/fleet.hpp"
 #include "streams.hpp"
+#include "throttling.hpp"
 
 namespace retrylab {
 
@@ -25,7 +26,12 @@ using streams::Distribution;
 
 // §6's kinds, in their order at equal times.
 enum Kind : std::uint64_t { Completion = 1, Arrival = 2, Answer = 3, Limit = 4, Send = 5 };
-enum Status : std::uint32_t { Ok200 = 0, Error500 = 1, Busy503 = 2 };
+enum Status : std::uint32_t { Ok200 = 0, Error500 = 1, Busy503 = 2, Throttled429 = 3 };
+// A failure's class (FLEET.md §4; the 429 of docs/throttling.md §3).
+enum class Failure { Timeout, ServerError, Throttled };
+// A send event's status: 0 a send that asks the send gates, 1 one the adaptive limiter held
+// (docs/throttling.md §4), sent when it comes with its token already taken.
+constexpr std::uint32_t kHeldSend = 1;
 
 // The key below the time: kind (3 bits), client (14), request (36), attempt (7, 1–101).
 constexpr int kAttemptBits = 7;
@@ -209,6 +215,27 @@ struct Owner {
     double quota = 0, bucket = 0, throttle = 0;
     TimeWindow budgetRetries, budgetFirsts;
     Breaker breaker;
+    // Out of line, so that a run without them holds no more per owner (fleet_cost.cpp's kOwnerBytes).
+    std::unique_ptr<throttling::AdaptiveLimiter> adaptive;  // docs/throttling.md §4
+    std::unique_ptr<throttling::AdaptiveThrottler> local;   // docs/throttling.md §5
+};
+
+// docs/throttling.md §6: a hedged request's copies (at most 5; bit n of `resolved` for copy n).
+struct HedgeState {
+    std::uint8_t asked = 0;    // the last copy whose send was asked for (the gates, the limiter)
+    std::uint8_t sent = 0;     // copies sent
+    std::uint8_t failed = 0;   // copies that failed (a non-fatal class)
+    std::uint8_t holding = 0;  // copies the adaptive limiter holds
+    std::uint8_t resolved = 0; // copies answered in time or timed out
+    bool stopped = false;      // a gate refused a copy: no further copy
+    std::uint32_t period[6] = {};  // the breaker period each copy was sent in
+};
+// A hedge's Send event x: what asked for it (the quota's cost follows).
+constexpr double kHedgeOnDelay = 0, kHedgeAfterTimeout = 1, kHedgeAfterFailure = 2;
+
+// docs/throttling.md §3's rule 1a: one admission limit (a client's, or the fleet's).
+struct AdmissionLimit {
+    double tokens = 0, last = 0;
 };
 
 class ServiceRun {
@@ -225,16 +252,31 @@ public:
         ceilings_.resize(static_cast<std::size_t>(p.maxRetries ? *p.maxRetries + 2 : 102));
         for (std::size_t n = 1; n < ceilings_.size(); ++n) ceilings_[n] = ceilingFor(backoff_, static_cast<int>(n));
         horizon_ = 2 * r.durationMs + 60000;
+        hedging_ = r.policy.hedging.has_value();
         const bool anyClientGate = (r.gates.quota && r.gates.quota->scope == GateScope::Client) ||
                                    (r.gates.bucket && r.gates.bucket->scope == GateScope::Client) ||
                                    (r.gates.throttle && r.gates.throttle->scope == GateScope::Client) ||
                                    (r.gates.budget && r.gates.budget->scope == GateScope::Client) ||
-                                   (r.gates.breaker && r.gates.breaker->scope == GateScope::Client);
+                                   (r.gates.breaker && r.gates.breaker->scope == GateScope::Client) ||
+                                   (r.gates.adaptive && r.gates.adaptive->scope == GateScope::Client) ||
+                                   (r.gates.local && r.gates.local->scope == GateScope::Client);
         owners_.resize(anyClientGate ? r.clients + 1 : 1);
-        for (Owner& o : owners_) {
+        for (std::size_t i = 0; i < owners_.size(); ++i) {
+            Owner& o = owners_[i];
             if (r.gates.quota) o.quota = r.gates.quota->capacity;
             if (r.gates.bucket) o.bucket = r.gates.bucket->capacity;
             if (r.gates.throttle) o.throttle = r.gates.throttle->maxTokens;
+            // The limiters and throttlers hold more state: only the owners their scope uses.
+            const bool fleetOwner = i == 0;
+            if (r.gates.adaptive && fleetOwner == (r.gates.adaptive->scope == GateScope::Fleet)) o.adaptive = std::make_unique<throttling::AdaptiveLimiter>(0.0);
+            if (r.gates.local && fleetOwner == (r.gates.local->scope == GateScope::Fleet))
+                o.local = std::make_unique<throttling::AdaptiveThrottler>(
+                    r.gates.local->windowMs / 1000, static_cast<int>(r.gates.local->bins), r.gates.local->ratio,
+                    r.gates.local->padding);
+        }
+        if (r.server.admission) {
+            admission_.resize(r.server.admission->scope == GateScope::Fleet ? 1 : r.clients);
+            for (AdmissionLimit& l : admission_) l.tokens = r.server.admission->burst;
         }
         keyArrival_ = streams::purposeKey(r.seed, streams::Arrival);
         // ARRIVAL(c)'s key, once per client: every gap of client c is a draw of it.
@@ -245,6 +287,7 @@ public:
         keyBack_ = streams::purposeKey(r.seed, streams::Back);
         keyFail_ = streams::purposeKey(r.seed, streams::Fail);
         keyWait_ = streams::purposeKey(r.seed, streams::Wait);
+        keyLocal_ = streams::purposeKey(r.seed, streams::kPurposeLocal);
         // The delays that recur (see Lane): at most kLanes of them.
         if (r.network.dist == NetworkDist::Fixed) addLane(r.network.ms);
         addLane(r.policy.clientTimeoutMs);
@@ -323,9 +366,11 @@ private:
             const std::uint32_t slot = free_.back();
             free_.pop_back();
             requests_[slot] = q;
+            if (hedging_) hedge_[slot] = HedgeState{};
             return slot;
         }
         requests_.push_back(q);
+        if (hedging_) hedge_.push_back(HedgeState{});
         return static_cast<std::uint32_t>(requests_.size() - 1);
     }
 
@@ -440,7 +485,12 @@ private:
         --q.pending;
         // A waiting limit whose attempt was answered in time, or whose request has ended, is
         // not an event.
-        if (kind == Limit && ((q.flags & (Ended | Resolved)) || q.attempt != n)) {
+        if (kind == Limit && (hedging_ ? copyDone(id, n) : ((q.flags & (Ended | Resolved)) || q.attempt != n))) {
+            release(id);
+            return;
+        }
+        // A hedge's send that another has overtaken, or after the request's end, is not an event either.
+        if (hedging_ && kind == Send && staleCopy(id, n, e.status == kHeldSend)) {
             release(id);
             return;
         }
@@ -448,7 +498,7 @@ private:
         result_.totals.endMs = e.t;
         if (trace_) trace_->events.push_back(FleetTraceEvent{e.t, static_cast<int>(kind), q.client, q.number, n});
         switch (kind) {
-            case Send: send(id, n, e.t); break;
+            case Send: send(id, n, e.t, e.status == kHeldSend, e.x); break;
             case Arrival: arrive(id, n, e.t, e.x); break;
             case Completion: complete(id, n, e.t, e.x); break;
             case Answer: answer(id, n, e.t, e.x, e.status); break;
@@ -457,9 +507,11 @@ private:
         release(id);
     }
 
-    void send(std::uint32_t id, int n, double t) {
+    // A send at t (a request's creation and first attempt, or a retry); `held`: the adaptive
+    // limiter's delayed send of docs/throttling.md §4, coming now with its token taken.
+    void send(std::uint32_t id, int n, double t, bool held, double trigger = kHedgeOnDelay) {
         const std::uint32_t client = requests_[id].client;
-        if (n == 1) {
+        if (n == 1 && !held) {
             ++result_.totals.requests;
             ++bin(t).created;
             if (r_.arrivals == Arrivals::Poisson || r_.arrivals == Arrivals::Uniform) {
@@ -468,9 +520,16 @@ private:
                 if (next < r_.durationMs) scheduleCreation(client, k + 1, next);  // may move requests_
             }
         }
+        if (hedging_ && !held) {
+            hedge_[id].asked = static_cast<std::uint8_t>(n);
+            if (n > 1 && !hedgeGates(id, t, trigger)) return;
+        }
+        if (hedging_ && held) --hedge_[id].holding;
+        if (!held && (r_.gates.local || r_.gates.adaptive) && !sendGates(id, n, t)) return;
         std::uint32_t period = 0;
         if (r_.gates.breaker) {
             if (!breakerAllows(owner(r_.gates.breaker->scope, client).breaker, t, period)) {
+                if (hedging_ && n > 1) return stopCopies(id, t, EndReason::CircuitOpen);
                 end(id, EndReason::CircuitOpen, t);
                 return;
             }
@@ -500,6 +559,144 @@ private:
             scheduleIn(laneTimeout_, limit, Limit, id, n);
         else
             schedule(limit, Limit, id, n);
+        if (hedging_) {
+            HedgeState& h = hedge_[id];
+            h.sent = static_cast<std::uint8_t>(n);
+            h.period[n] = period;
+            if (n < r_.policy.hedging->maxAttempts) schedule(t + r_.policy.hedging->delayMs, Send, id, n + 1, kHedgeOnDelay);
+        }
+    }
+
+    // ---- docs/throttling.md §6: hedging ----------------------------------------------------------
+
+    bool copyDone(std::uint32_t id, int n) const {
+        return (requests_[id].flags & Ended) || (hedge_[id].resolved & (1u << n));
+    }
+    // A send of copy n that need not happen: the request has ended; or (not held) a gate has
+    // stopped the copies, or copy n's send has been asked for already (a failure sent it at once).
+    bool staleCopy(std::uint32_t id, int n, bool held) const {
+        if (requests_[id].flags & Ended) return true;
+        if (held || n == 1) return false;
+        const HedgeState& h = hedge_[id];
+        return h.stopped || h.asked >= n;
+    }
+    // No further copy. With none in flight or held the request ends now, by the refusal's reason
+    // (as a refused retry ends, FLEET §4 rule 4); else when the last in flight has failed
+    // (attempt-limit: no copy left to send).
+    void stopCopies(std::uint32_t id, double t, EndReason reason) {
+        HedgeState& h = hedge_[id];
+        h.stopped = true;
+        if (h.failed == h.sent && h.holding == 0) end(id, reason, t);
+    }
+    // A copy after the first asks the retry gates as a retry would (FLEET §4 rule 4; the quota's
+    // cost by what asked for it: a timeout's, else retryCost), and is not sent at or after the
+    // request's deadline. False: refused (no further copy).
+    bool hedgeGates(std::uint32_t id, double t, double trigger) {
+        Request& q = requests_[id];
+        if (r_.policy.deadlineMs && t >= q.createdMs + *r_.policy.deadlineMs) {
+            stopCopies(id, t, EndReason::Deadline);
+            return false;
+        }
+        const Gates& g = r_.gates;
+        double quotaCost = 0;
+        if (g.quota) {
+            quotaCost = trigger == kHedgeAfterTimeout ? g.quota->timeoutCost : g.quota->retryCost;
+            if (owner(g.quota->scope, q.client).quota < quotaCost) return stopCopies(id, t, EndReason::GateQuota), false;
+        }
+        if (g.bucket) {
+            const double tokens = owner(g.bucket->scope, q.client).bucket;
+            const bool allowed = g.bucket->allowWhen == BucketAllow::AtLeastCost ? tokens >= g.bucket->cost
+                                                                                  : tokens > g.bucket->cost;
+            if (!allowed) return stopCopies(id, t, EndReason::GateBucket), false;
+        }
+        if (g.throttle && !(owner(g.throttle->scope, q.client).throttle > g.throttle->maxTokens / 2))
+            return stopCopies(id, t, EndReason::GateThrottle), false;
+        if (g.budget) {
+            Owner& o = owner(g.budget->scope, q.client);
+            const double after = t - g.budget->ttlMs;
+            const auto retries = static_cast<double>(o.budgetRetries.countAfter(after));
+            const auto firsts = static_cast<double>(o.budgetFirsts.countAfter(after));
+            if (!(100 * retries < g.budget->percent * firsts + g.budget->minPerSecond * g.budget->ttlMs / 10))
+                return stopCopies(id, t, EndReason::GateBudget), false;
+        }
+        if (g.quota) {
+            owner(g.quota->scope, q.client).quota -= quotaCost;
+            q.lastCost = quotaCost;
+            q.flags |= PaidCost;
+        }
+        if (g.bucket) owner(g.bucket->scope, q.client).bucket -= g.bucket->cost;
+        if (g.budget) owner(g.budget->scope, q.client).budgetRetries.push(t);
+        return true;
+    }
+
+    void hedgeAnswer(std::uint32_t id, int n, double t, double serviceMs, std::uint32_t status) {
+        Request& q = requests_[id];
+        if (copyDone(id, n)) return lateAnswer(t, serviceMs);
+        hedge_[id].resolved = static_cast<std::uint8_t>(hedge_[id].resolved | (1u << n));
+        if (r_.gates.adaptive || r_.gates.local) answerSeen(q, t, status == Throttled429);
+        q.period = hedge_[id].period[n];
+        if (status == Ok200) return succeed(id, t);
+        hedgeFail(id, status == Throttled429 ? Failure::Throttled : Failure::ServerError, t);
+    }
+
+    // A copy's failure: the throttle's token and the breaker's outcome as any failure's; a fatal
+    // class ends the request; a non-fatal one sends the next copy at once, or, with none left to
+    // send and none in flight, ends it attempt-limit.
+    void hedgeFail(std::uint32_t id, Failure failure, double t) {
+        Request& q = requests_[id];
+        if (r_.gates.throttle && (r_.gates.throttle->countFailures == ThrottleCount::All || retried(failure))) {
+            Owner& o = owner(r_.gates.throttle->scope, q.client);
+            o.throttle = std::max(0.0, o.throttle - 1);
+        }
+        if (r_.gates.breaker) breakerRecord(owner(r_.gates.breaker->scope, q.client).breaker, q.period, true, t);
+        const Hedging& hp = *r_.policy.hedging;
+        const bool nonFatal = failure == Failure::Timeout ? hp.nonFatalTimeout
+                              : failure == Failure::ServerError ? hp.nonFatal5xx : hp.nonFatal429;
+        if (!nonFatal) return end(id, EndReason::NotRetryable, t);
+        HedgeState& h = hedge_[id];
+        ++h.failed;
+        if (!h.stopped && h.asked < hp.maxAttempts) {
+            schedule(t, Send, id, h.asked + 1, failure == Failure::Timeout ? kHedgeAfterTimeout : kHedgeAfterFailure);
+            return;
+        }
+        if (h.failed == h.sent && h.holding == 0) end(id, EndReason::AttemptLimit, t);
+    }
+
+    // docs/throttling.md §4–§5, before every send: the local throttle (which may refuse it), then
+    // the adaptive limiter (which may hold it). False: not sent now (ended, or held to t + w).
+    bool sendGates(std::uint32_t id, int n, double t) {
+        const Request& q = requests_[id];
+        if (r_.gates.local) {
+            const double u = attemptDraw(keyLocal_, q, n);
+            if (owner(r_.gates.local->scope, q.client).local->shouldThrottle(t / 1000, u)) {
+                if (hedging_ && n > 1) stopCopies(id, t, EndReason::LocalThrottle);
+                else end(id, EndReason::LocalThrottle, t);
+                return false;
+            }
+        }
+        if (r_.gates.adaptive) {
+            const double w = owner(r_.gates.adaptive->scope, q.client).adaptive->beforeSend(t / 1000);
+            if (w > 0) {
+                const double at = t + w * 1000;
+                if (r_.policy.deadlineMs && at >= q.createdMs + *r_.policy.deadlineMs) {
+                    // The token is not given back.
+                    if (hedging_ && n > 1) stopCopies(id, t, EndReason::Deadline);
+                    else end(id, EndReason::Deadline, t);
+                    return false;
+                }
+                bin(t).gateWaitMs += w * 1000;
+                if (hedging_) ++hedge_[id].holding;
+                schedule(at, Send, id, n, 0, kHeldSend);
+                return false;
+            }
+        }
+        return true;
+    }
+
+    // docs/throttling.md §4–§5: what the send gates learn of an answer the client sees in time.
+    void answerSeen(const Request& q, double t, bool throttled) {
+        if (r_.gates.adaptive) owner(r_.gates.adaptive->scope, q.client).adaptive->onResponse(t / 1000, throttled);
+        if (r_.gates.local) owner(r_.gates.local->scope, q.client).local->registerResponse(t / 1000, throttled);
     }
 
     bool outageAt(double t) const {
@@ -519,6 +716,7 @@ private:
             reject(id, n, t);
             return;
         }
+        if (r_.server.admission && !admit(id, n, t)) return;
         const Waiting w{limit, id, static_cast<std::uint32_t>(n)};
         if (workerFree()) {
             startService(w, t);
@@ -532,6 +730,27 @@ private:
         ++result_.totals.shed;
         ++bin(t).shed;
         reject(id, n, t);
+    }
+
+    // docs/throttling.md §3's rule 1a: the limit refills by the time since its last arrival and
+    // takes a token, or the attempt is answered 429 at t + answerMs (no worker, no queue).
+    bool admit(std::uint32_t id, int n, double t) {
+        const Admission& a = *r_.server.admission;
+        AdmissionLimit& l = admission_[a.scope == GateScope::Fleet ? 0 : requests_[id].client];
+        l.tokens = std::min(a.burst, l.tokens + ((t - l.last) * a.ratePerSecond) / 1000);
+        l.last = t;
+        if (l.tokens >= 1) {
+            l.tokens = l.tokens - 1;
+            return true;
+        }
+        ++result_.totals.throttled;
+        ++bin(t).throttled;
+        const double back = leg(keyBack_, requests_[id], n);
+        if (a.answerMs == 0)
+            scheduleAfter(t, back, Answer, id, n, 0, Throttled429);
+        else
+            schedule((t + a.answerMs) + back, Answer, id, n, 0, Throttled429);
+        return false;
     }
 
     [[gnu::always_inline]] void startService(const Waiting& w, double t) {
@@ -567,7 +786,7 @@ private:
             q.flags |= Committed;
         }
         const double back = leg(keyBack_, q, n);
-        if (!trace_ && ((q.flags & (Ended | Resolved)) || q.attempt != n)) {
+        if (!trace_ && (hedging_ ? copyDone(id, n) : ((q.flags & (Ended | Resolved)) || q.attempt != n))) {
             // Already answered by its waiting limit, or its request has ended: whatever happens
             // before the answer arrives, it is late (a request's attempt number only grows, and
             // its flags for attempt n stay set), so it is counted now, in the bin of its time,
@@ -596,24 +815,36 @@ private:
     }
 
     void answer(std::uint32_t id, int n, double t, double serviceMs, std::uint32_t status) {
+        if (hedging_) return hedgeAnswer(id, n, t, serviceMs, status);
         Request& q = requests_[id];
         if ((q.flags & (Ended | Resolved)) || q.attempt != n) {
             lateAnswer(t, serviceMs);
             return;
         }
         q.flags |= Resolved;
+        if (r_.gates.adaptive || r_.gates.local) answerSeen(q, t, status == Throttled429);
         if (status == Ok200) {
             succeed(id, t);
             return;
         }
-        const bool retryAfter = status == Busy503 && r_.server.rejectRetryAfterMs.has_value();
-        fail(id, n, false, t, retryAfter);
+        // A Retry-After: a 503's of rule 1 or 4, a 429's of rule 1a (negative: none).
+        double retryAfterMs = -1;
+        if (status == Busy503 && r_.server.rejectRetryAfterMs) retryAfterMs = *r_.server.rejectRetryAfterMs;
+        if (status == Throttled429 && r_.server.admission->retryAfterMs) retryAfterMs = *r_.server.admission->retryAfterMs;
+        fail(id, n, status == Throttled429 ? Failure::Throttled : Failure::ServerError, t, retryAfterMs);
     }
 
     void timeout(std::uint32_t id, int n, double t) {
         requests_[id].flags |= Resolved;
         ++bin(t).timeouts;
-        fail(id, n, true, t, false);
+        // botocore's needs-retry hook runs after a timeout too, with no throttling code (§4).
+        if (r_.gates.adaptive) owner(r_.gates.adaptive->scope, requests_[id].client).adaptive->onResponse(t / 1000, false);
+        if (hedging_) {
+            hedge_[id].resolved = static_cast<std::uint8_t>(hedge_[id].resolved | (1u << n));
+            requests_[id].period = hedge_[id].period[n];
+            return hedgeFail(id, Failure::Timeout, t);
+        }
+        fail(id, n, Failure::Timeout, t, -1);
     }
 
     // The bucket's deposit (FLEET.md §5), never above its capacity: at each first attempt sent,
@@ -643,22 +874,29 @@ private:
         end(id, EndReason::Success, t);
     }
 
-    void fail(std::uint32_t id, int n, bool timedOut, double t, bool retryAfter) {
+    bool retried(Failure c) const {
+        const FleetPolicy& p = r_.policy;
+        return c == Failure::Timeout ? p.retryTimeout : c == Failure::ServerError ? p.retry5xx : p.retry429;
+    }
+
+    void fail(std::uint32_t id, int n, Failure failure, double t, double retryAfterMs) {
         Request& q = requests_[id];
         const FleetPolicy& p = r_.policy;
+        const bool timedOut = failure == Failure::Timeout;
+        const bool retryable = retried(failure);
         // Every failure takes a token, or with countFailures "retryable" only one of a class rule 1
-        // retries (gRPC A6; docs/engine.md §7.1), before the retry decision.
-        if (r_.gates.throttle &&
-            (r_.gates.throttle->countFailures == ThrottleCount::All || (timedOut ? p.retryTimeout : p.retry5xx))) {
+        // retries (gRPC A6; docs/engine.md §7.1), before the retry decision. A 429 is a failure
+        // for every gate (docs/throttling.md §3).
+        if (r_.gates.throttle && (r_.gates.throttle->countFailures == ThrottleCount::All || retryable)) {
             Owner& o = owner(r_.gates.throttle->scope, q.client);
             o.throttle = std::max(0.0, o.throttle - 1);
         }
         if (r_.gates.breaker) breakerRecord(owner(r_.gates.breaker->scope, q.client).breaker, q.period, true, t);
-        if (!(timedOut ? p.retryTimeout : p.retry5xx)) return end(id, EndReason::NotRetryable, t);
+        if (!retryable) return end(id, EndReason::NotRetryable, t);
         if (p.maxRetries && n >= *p.maxRetries + 1) return end(id, EndReason::AttemptLimit, t);
         double wait = 0;
-        if (retryAfter && p.honourRetryAfter) {
-            wait = *r_.server.rejectRetryAfterMs;
+        if (retryAfterMs >= 0 && p.honourRetryAfter) {
+            wait = retryAfterMs;
         } else {
             const auto at = static_cast<std::size_t>(n);
             const double ceiling = at < ceilings_.size() ? ceilings_[at] : ceilingFor(backoff_, n);
@@ -857,7 +1095,7 @@ private:
     std::vector<double> ceilings_;  // ceilingFor(backoff_, n) by failure number n
     double horizon_ = 0;
     double lastLateMs_ = 0;  // the time of the last late answer counted (lateAnswer())
-    std::uint64_t keyArrival_ = 0, keyOut_ = 0, keyBack_ = 0, keyFail_ = 0, keyWait_ = 0;
+    std::uint64_t keyArrival_ = 0, keyOut_ = 0, keyBack_ = 0, keyFail_ = 0, keyWait_ = 0, keyLocal_ = 0;
     std::vector<std::uint64_t> arrivalKeys_;  // ARRIVAL(c)'s stream key, by client
     MinHeap<Event, EventLess> events_;
     const Event none_{std::numeric_limits<double>::infinity(), 0, 0, 0, 0};  // "no event": later than any
@@ -869,6 +1107,9 @@ private:
     std::vector<Request> requests_;
     std::vector<std::uint32_t> free_;
     std::vector<Owner> owners_;
+    std::vector<AdmissionLimit> admission_;  // rule 1a's limits: one per client, or the fleet's
+    bool hedging_ = false;                   // policy.hedging (docs/throttling.md §6)
+    std::vector<HedgeState> hedge_;          // by slot, with hedging
     WaitQueue queue_;
     std::uint64_t inService_ = 0;
     std::vector<double> latencies_;

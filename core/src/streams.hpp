@@ -17,6 +17,8 @@ constexpr std::uint64_t kM2 = 0x94D049BB133111EBULL;
 // The purposes of §2's table.
 enum Purpose : std::uint64_t { Arrival = 1, Out = 2, Back = 3, Fail = 4, Wait = 5, OccLeg = 6, OccWait = 7,
                          LayerWait = 8 /* docs/layers.md §6 */ };
+// docs/throttling.md §5: the local throttle's draw before each send (client, request, attempt).
+constexpr std::uint64_t kPurposeLocal = 9;
 
 inline std::uint64_t mix(std::uint64_t x) {
     std::uint64_t z = x + kGolden;

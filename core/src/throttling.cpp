@@ -132,32 +132,39 @@ AdaptiveThrottler::AdaptiveThrottler(double windowS, int bins, double ratioForAc
 std::int64_t AdaptiveThrottler::binOf(double nowS) const { return static_cast<std::int64_t>(std::floor(nowS / binS_)); }
 
 // grpc-go's advance(): moving the head forward empties the bins it passes (at most all of them).
-static void advance(std::vector<double>& counts, std::int64_t& head, std::int64_t to) {
-    if (to <= head) return;
-    const auto n = static_cast<std::int64_t>(counts.size());
-    const std::int64_t steps = std::min(n, to - head);
-    for (std::int64_t j = 0; j < steps; ++j) counts[static_cast<std::size_t>((head + j + 1) % n)] = 0;
-    head = to;
+template <class L>
+static void advance(L& l, std::int64_t to) {
+    if (to <= l.head) return;
+    const auto n = static_cast<std::int64_t>(l.counts.size());
+    const std::int64_t steps = std::min(n, to - l.head);
+    for (std::int64_t j = 0; j < steps; ++j) {
+        double& c = l.counts[static_cast<std::size_t>((l.head + j + 1) % n)];
+        l.total -= c;
+        c = 0;
+    }
+    l.head = to;
 }
 
 void AdaptiveThrottler::add(Lookback& l, double nowS) {
     const std::int64_t pos = binOf(nowS);
-    advance(l.counts, l.head, pos);
+    advance(l, pos);
     if (l.head - pos >= bins_) return;  // more than the window behind the head: not counted
     const auto n = static_cast<std::int64_t>(l.counts.size());
     l.counts[static_cast<std::size_t>(((pos % n) + n) % n)] += 1;
+    l.total += 1;
 }
 
 double AdaptiveThrottler::sum(Lookback& l, double nowS) const {
-    advance(l.counts, l.head, binOf(nowS));
-    double total = 0;
-    for (double c : l.counts) total += c;
-    return total;
+    advance(l, binOf(nowS));
+    return l.total;
 }
 
 double AdaptiveThrottler::probability(double nowS) {
     const double accepts = sum(accepts_, nowS), throttles = sum(throttles_, nowS);
     const double requests = accepts + throttles;
+    // docs/throttling.md §2: with no request in the window and no padding, 0 / 0 is read as 0 (no
+    // throttling). grpc-go's NaN <= u is false, so it would throttle, and then throttle forever.
+    if (requests + padding_ == 0) return 0;
     return (requests - ratio_ * accepts) / (requests + padding_);
 }
 

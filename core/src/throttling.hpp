@@ -86,6 +86,10 @@ private:
     struct Lookback {
         std::vector<double> counts;
         std::int64_t head = 0;  // the newest bin's index in time (grpc-go starts it at 0)
+        // The bins' sum, kept as they change: whole numbers, so it is exactly grpc-go's sum
+        // of the bins (below 2^53), at O(1) a question instead of O(bins) (the fleet asks it
+        // before every send).
+        double total = 0;
     };
     void add(Lookback& l, double nowS);
     double sum(Lookback& l, double nowS) const;

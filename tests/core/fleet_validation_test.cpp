@@ -151,7 +151,8 @@ TEST_CASE("cross-field rules: lo ≤ hi, startMs ≤ endMs, durationMs ≤ 10,00
     CHECK(ok(fleet(request({{"durationMs", num(10000)}, {"binMs", num(1)}}))));
     Value twice = Value::array({str("5xx"), str("5xx")});
     CHECK(fieldsFor(request({{"policy.retryOn", twice}})) == "policy.retryOn[1]");
-    CHECK(fieldsFor(request({{"policy.retryOn", Value::array({str("429")})}})) == "policy.retryOn[0]");
+    // "429" is a class since docs/throttling.md §3 (the server's admission limit); "4xx" is none.
+    CHECK(fieldsFor(request({{"policy.retryOn", Value::array({str("4xx")})}})) == "policy.retryOn[0]");
 }
 
 TEST_CASE("maxRetries null is the occ workload's no-limit, and then maxBackoffMs must not be null", "[fleet][validation][occ]") {

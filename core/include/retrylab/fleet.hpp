@@ -43,6 +43,14 @@ struct Spike {
     double startMs = 0, endMs = 0, factor = 1;
 };
 
+// docs/throttling.md §3: the server's admission limit (rule 1a), a token bucket per client or
+// for the fleet; an attempt that finds less than one token is answered 429 after answerMs.
+struct Admission {
+    GateScope scope = GateScope::Client;
+    double ratePerSecond = 10, burst = 10, answerMs = 0;
+    std::optional<double> retryAfterMs;
+};
+
 struct Server {
     std::optional<std::uint32_t> workers = 10u;  // none: no limit
     std::optional<std::uint32_t> queueLimit;     // none: no limit
@@ -52,11 +60,21 @@ struct Server {
     double failureRate = 0;
     DropStale dropStale = DropStale::Never;
     std::optional<double> rejectRetryAfterMs;
+    std::optional<Admission> admission;  // none: no limit (FLEET.md's server)
 };
 
 struct Trigger {
     TriggerKind kind = TriggerKind::Slowdown;
     double startMs = 10000, endMs = 20000, factor = 4;  // factor: slowdown only
+};
+
+// docs/throttling.md §6: gRPC A6's hedging policy (with maxRetries 0): copies delayMs apart, the
+// next at once after a failure of a class in nonFatal.
+struct Hedging {
+    int maxAttempts = 2;
+    double delayMs = 0;
+    bool nonFatalTimeout = false, nonFatal5xx = false, nonFatal429 = false;
+    std::vector<std::string> nonFatal;  // as given, for the echo
 };
 
 struct FleetPolicy {
@@ -67,9 +85,10 @@ struct FleetPolicy {
     Jitter jitter = Jitter::None;
     double clientTimeoutMs = 1000;
     std::optional<double> deadlineMs;
-    bool retryTimeout = true, retry5xx = true;
+    bool retryTimeout = true, retry5xx = true, retry429 = false;
     std::vector<std::string> retryOn = {"timeout", "5xx"};  // as given, for the echo
     bool honourRetryAfter = true;
+    std::optional<Hedging> hedging;  // none: no hedging (FLEET.md's policy)
 };
 
 struct QuotaGate {
@@ -99,12 +118,26 @@ struct BreakerGate {
     std::uint32_t halfOpenCalls = 10;
 };
 
+// docs/throttling.md §4: AWS adaptive retry mode's client rate limiter (§1) before every send.
+struct AdaptiveGate {
+    GateScope scope = GateScope::Client;
+};
+// docs/throttling.md §5: client-side throttling (the SRE book, grpc-go's form, §2) before every send.
+struct LocalGate {
+    GateScope scope = GateScope::Client;
+    double windowMs = 30000;
+    std::uint32_t bins = 100;
+    double ratio = 2, padding = 8;
+};
+
 struct Gates {
     std::optional<QuotaGate> quota;
     std::optional<BucketGate> bucket;
     std::optional<ThrottleGate> throttle;
     std::optional<BudgetGate> budget;
     std::optional<BreakerGate> breaker;
+    std::optional<AdaptiveGate> adaptive;
+    std::optional<LocalGate> local;
 };
 
 struct FleetRequest {
@@ -157,6 +190,8 @@ struct FleetCost {
     double binBytes = 0;       // of which the bins
     double ms = 0;             // the time it takes natively, estimated
     double binMs = 0;          // of which the bins
+    double clearedBins = 0;    // the bins the local throttlers' lookbacks empty, at most (docs/throttling.md §5)
+    double throttlerMs = 0;    // of the time, theirs
 };
 FleetCost fleetCost(const FleetRequest& request);
 
@@ -182,9 +217,10 @@ Value fleetRequestToValue(const FleetRequest& request);
 
 enum class EndReason {
     Success, NotRetryable, AttemptLimit, Deadline, GateQuota, GateBucket, GateThrottle, GateBudget,
-    CircuitOpen, Unfinished
+    CircuitOpen, Unfinished,
+    LocalThrottle  // docs/throttling.md §5; in the result's totals only with gates.local
 };
-constexpr int kEndReasons = 10;
+constexpr int kEndReasons = 11;
 const char* endReasonName(EndReason reason);
 
 struct Latency {
@@ -196,6 +232,7 @@ struct ServiceTotals {
     std::uint64_t failed[kEndReasons] = {};  // by EndReason; [Success] stays 0
     std::uint64_t attempts = 0, firstAttempts = 0, retries = 0;
     std::uint64_t served = 0, cancelled = 0, shed = 0, outageRejected = 0, late = 0;
+    std::uint64_t throttled = 0;  // 429s of rule 1a (docs/throttling.md §3); in the result only with server.admission
     double wastedServiceMs = 0;
     std::uint64_t charges = 0, replays = 0, duplicateCharges = 0;
     std::optional<Latency> latencyMs;  // none when no request succeeded
@@ -205,6 +242,8 @@ struct ServiceTotals {
 struct ServiceBin {
     std::uint64_t created = 0, firstAttempts = 0, retries = 0, succeeded = 0, failed = 0, timeouts = 0;
     std::uint64_t shed = 0, outageRejected = 0, served = 0, late = 0;
+    std::uint64_t throttled = 0;  // by arrival; in the result only with server.admission
+    double gateWaitMs = 0;        // the adaptive limiter's waits, by the time each began; only with gates.adaptive
     std::uint64_t queue = 0, inService = 0;
     std::optional<double> tokens;
 };

@@ -63,4 +63,6 @@
 // layers row in index.html's input table (+615 bytes): +24,187 measured on the helper's
 // machine at e783049 and at its change; merged into main (with the Istio presets), 312.8 KB measured,
 // index.html 12,400 bytes gzipped with the layers row in its input table.
-export const SCROLLED_CEILING_BYTES = 312.9 * 1024;
+// Issue 34's throttling server and send gates in the fleet engine file (+3,928 bytes gzipped,
+// 80,697 → 84,625), and §6's hedging there too (+2,282 bytes): merged with the layers, 319.1 KB measured.
+export const SCROLLED_CEILING_BYTES = 319.2 * 1024;

@@ -1,0 +1,564 @@
+// docs/throttling.md §3–§5 (issue 34) in the fleet: the server's admission limit (rule 1a, the
+// class 429 and how the gates see it), AWS adaptive mode as a gate, client-side throttling as a
+// gate. Every expected figure is worked by hand from that text (the arithmetic in the comments);
+// the relation's tolerance is argued where it is checked.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "fleet_support.hpp"
+#include "random.hpp"
+#include "retrylab/fleet.hpp"
+#include "streams.hpp"
+
+using namespace retrylab;
+using namespace retrylab::test;
+
+namespace {
+
+std::uint64_t failed(const ServiceResult& r, EndReason reason) { return r.totals.failed[static_cast<int>(reason)]; }
+
+std::vector<double> sendTimes(const FleetTrace& trace) {
+    std::vector<double> out;
+    for (const FleetTraceEvent& e : trace.events)
+        if (e.kind == 5) out.push_back(e.tMs);
+    return out;
+}
+
+// Three clients `once`, legs of 5 ms, no worker limit (service 5–55), a fleet-wide admission
+// limit of 2 tokens a second with a burst of 2; 429s retried, backoff 100 × 2^(n−1).
+FleetRequest threeAgainstTwoTokens() {
+    FleetRequest q = quietFleet();
+    q.clients = 3;
+    q.arrivals = Arrivals::Once;
+    q.server.workers.reset();
+    q.server.admission = Admission{GateScope::Fleet, 2, 2, 0, std::nullopt};
+    q.policy.retryOn = {"429"};
+    q.policy.retryTimeout = q.policy.retry5xx = false;
+    q.policy.retry429 = true;
+    return q;
+}
+
+}  // namespace
+
+TEST_CASE("rule 1a: the limit refills by (t − last) × rate / 1000 at each arrival; the third of three at once is "
+          "throttled, and its retries until 1.46 tokens are there", "[fleet][throttling][admission]") {
+    // 5: client 0 finds min(2, 2 + 5 × 2 / 1000) = 2, takes one (1); client 1 finds min(2, 1 + 0) = 1, takes
+    // it (0); client 2 finds 0: 429 at 5, at the client at 10. Retried after 100 (sent 110, there at 115):
+    // 0 + 110 × 2 / 1000 = 0.22: 429, at 120. After 200 (sent 320, at 325): 0.22 + 210 × 2 / 1000 = 0.64:
+    // 429, at 330. After 400 (sent 730, at 735): 0.64 + 410 × 2 / 1000 = 1.46: served 735–785, 200 at 790.
+    const FleetRequest q = threeAgainstTwoTokens();
+    FleetTrace trace;
+    const ServiceResult r = simulateService(q, &trace);
+    CHECK(sendTimes(trace) == std::vector<double>{0, 0, 0, 110, 320, 730});
+    CHECK(r.totals.throttled == 3);
+    CHECK(r.bins[0].throttled == 3);
+    CHECK(r.totals.served == 3);
+    CHECK(r.totals.succeeded == 3);
+    CHECK(r.totals.attempts == 6);
+    CHECK(r.totals.latencyMs->max == 790);
+    CHECK(r.totals.endMs == 790);
+
+    SECTION("client scope: a limit each, none throttled") {
+        FleetRequest each = q;
+        each.server.admission->scope = GateScope::Client;
+        each.server.admission->burst = 1;
+        const ServiceResult e = simulateService(each);
+        CHECK(e.totals.throttled == 0);
+        CHECK(e.totals.attempts == 3);
+        CHECK(e.totals.latencyMs->max == 60);
+    }
+    SECTION("answerMs and the 429's Retry-After") {
+        // 429 at 5 + 20 = 25, at the client at 30; Retry-After 300: sent 330, at 335: 0 + 330 × 2 / 1000 =
+        // 0.66: 429 at 355, at 360; sent 660, at 665: 0.66 + 0.66 = 1.32: served 665–715, 200 at 720.
+        FleetRequest slow = q;
+        slow.server.admission->answerMs = 20;
+        slow.server.admission->retryAfterMs = 300;
+        FleetTrace t;
+        const ServiceResult s = simulateService(slow, &t);
+        CHECK(sendTimes(t) == std::vector<double>{0, 0, 0, 330, 660});
+        CHECK(s.totals.throttled == 2);
+        CHECK(s.totals.latencyMs->max == 720);
+        // Not honoured: the backoff. At the client at 30, sent 130, at 135: 0 + 130 × 2 / 1000 = 0.26: 429 at
+        // 155, at 160; sent 360, at 365: 0.26 + 230 × 2 / 1000 = 0.72: 429 at 385, at 390; sent 790, at 795:
+        // 0.72 + 430 × 2 / 1000 = 1.58: served 795–845, 200 at 850.
+        slow.policy.honourRetryAfter = false;
+        FleetTrace u;
+        const ServiceResult h = simulateService(slow, &u);
+        CHECK(sendTimes(u) == std::vector<double>{0, 0, 0, 130, 360, 790});
+        CHECK(h.totals.throttled == 3);
+        CHECK(h.totals.latencyMs->max == 850);
+    }
+    SECTION("an outage's 503 takes no token") {
+        // Outage [0, 6): all three 503 at 5 (at the clients at 10), retried at 110, there at 115 with the
+        // limit untouched: 2, 1, then 0 for client 2 (429 at 115, at 120). Sent 320, at 325: 0 + 210 × 2 /
+        // 1000 = 0.42: 429 at 330; sent 730, at 735: 0.42 + 0.82 = 1.24: served, 200 at 790.
+        FleetRequest o = q;
+        o.trigger = Trigger{TriggerKind::Outage, 0, 6, 1};
+        o.policy.retryOn = {"5xx", "429"};
+        o.policy.retry5xx = true;
+        const ServiceResult r2 = simulateService(o);
+        CHECK(r2.totals.outageRejected == 3);
+        CHECK(r2.totals.throttled == 2);
+        CHECK(r2.totals.succeeded == 3);
+        CHECK(r2.totals.latencyMs->max == 790);
+    }
+}
+
+TEST_CASE("a 429 is class 429: not retried by the default retryOn; for the gates a failure (the quota charges "
+          "retryCost, the throttle takes a token, the breaker records it)", "[fleet][throttling][admission][gates]") {
+    FleetRequest q = threeAgainstTwoTokens();
+    SECTION("the default retryOn [timeout, 5xx]: not-retryable at 10") {
+        q.policy.retryOn = {"timeout", "5xx"};
+        q.policy.retryTimeout = q.policy.retry5xx = true;
+        q.policy.retry429 = false;
+        FleetTrace trace;
+        const ServiceResult r = simulateService(q, &trace);
+        CHECK(failed(r, EndReason::NotRetryable) == 1);
+        CHECK(r.totals.attempts == 3);
+        REQUIRE(trace.ends.size() == 3);
+        CHECK(trace.ends[0].tMs == 10);
+    }
+    SECTION("the quota: 5 a retry after a 429") {
+        // Fleet quota of 10: 10: 10 − 5 = 5. 60: clients 0 and 1 succeed having paid nothing: 7. 120: 7 − 5 = 2.
+        // 330: 2 < 5: gate-quota. (At timeoutCost 10 the retry at 120 would have been refused.)
+        q.gates.quota = QuotaGate{GateScope::Fleet, 10, 5, 10, 1};
+        const ServiceResult r = simulateService(q);
+        CHECK(failed(r, EndReason::GateQuota) == 1);
+        CHECK(r.totals.attempts == 5);
+        CHECK(r.totals.endMs == 330);
+        CHECK(*r.bins.back().tokens == 2);
+    }
+    SECTION("the throttle: a token a 429") {
+        // Fleet throttle of 4 (a retry needs more than 2): 10: 4 − 1 = 3 > 2: retried. 60: + 0.1 twice:
+        // 3.2. 120: 3.2 − 1 = 2.2 > 2: retried. 330: 2.2 − 1 = 1.2: gate-throttle.
+        q.gates.throttle = ThrottleGate{GateScope::Fleet, 4, 0.1};
+        const ServiceResult r = simulateService(q);
+        CHECK(failed(r, EndReason::GateThrottle) == 1);
+        CHECK(r.totals.endMs == 330);
+        CHECK(*r.bins.back().tokens == Approx(1.2).margin(1e-12));
+        // countFailures "retryable" with 429 not in retryOn: the 429 at 10 takes nothing (not-retryable), the
+        // successes at 60 find 4 and stay at 4 (min(4, 4.1)); counting all, 4 − 1 + 0.1 + 0.1 = 3.2.
+        q.policy.retryOn = {"5xx"};
+        q.policy.retry5xx = true;
+        q.policy.retry429 = false;
+        q.gates.throttle->countFailures = ThrottleCount::Retryable;
+        const ServiceResult retryable = simulateService(q);
+        CHECK(failed(retryable, EndReason::NotRetryable) == 1);
+        CHECK(*retryable.bins.back().tokens == 4);
+        q.gates.throttle->countFailures = ThrottleCount::All;
+        CHECK(*simulateService(q).bins.back().tokens == Approx(3.2).margin(1e-12));
+    }
+    SECTION("the breaker: a 429 is a failure") {
+        // A window of 1 opening at 100 % failures: client 2's 429 at 10 is the first outcome: open; its retry at
+        // 110 is refused (the successes at 60 were sent in the closed period).
+        q.gates.breaker = BreakerGate{GateScope::Fleet, 1, 1, 100, 60000, 1};
+        const ServiceResult r = simulateService(q);
+        CHECK(failed(r, EndReason::CircuitOpen) == 1);
+        CHECK(r.totals.endMs == 110);
+    }
+}
+
+TEST_CASE("§4's worked figure: the adaptive limiter holds client 1's retry after its 429 to 1,990 (1.98 s for "
+          "0.99 token at 0.5 a second): latency 2,050, gateWaitMs 1,980", "[fleet][throttling][adaptive]") {
+    FleetRequest q = quietFleet();
+    q.clients = 2;
+    q.arrivals = Arrivals::Once;
+    q.server.admission = Admission{GateScope::Fleet, 1, 1, 0, std::nullopt};
+    q.policy.retryOn = {"429"};
+    q.policy.retryTimeout = q.policy.retry5xx = false;
+    q.policy.retry429 = true;
+    q.policy.baseBackoffMs = 0;
+    q.gates.adaptive = AdaptiveGate{GateScope::Client};
+    FleetTrace trace;
+    const ServiceResult r = simulateService(q, &trace);
+    // Sends: both first attempts at 0, client 1's retry asks at 10 and is held to 1,990 (a second kind-5 event).
+    CHECK(sendTimes(trace) == std::vector<double>{0, 0, 10, 1990});
+    CHECK(r.totals.throttled == 1);
+    CHECK(r.totals.attempts == 3);
+    CHECK(r.totals.retries == 1);
+    CHECK(r.totals.succeeded == 2);
+    CHECK(r.totals.latencyMs->p50 == 60);
+    CHECK(r.totals.latencyMs->max == 2050);
+    CHECK(r.totals.endMs == 2050);
+    REQUIRE(r.bins.size() == 3);
+    CHECK(r.bins[0].gateWaitMs == 1980);  // by the time the wait began, 10
+    CHECK(r.bins[1].gateWaitMs == 0);
+    CHECK(r.bins[0].retries == 0);  // the retry is sent (counted) at 1,990
+    CHECK(r.bins[1].retries == 1);
+
+    SECTION("fleet scope: client 0's success at 60 and client 1's 429 at 10 feed one limiter") {
+        // 10: the throttle enables it as above (fill 0.5, 0.01 token). 60: client 0's 200: the clocker's bucket
+        // at 0.06 s is 0, not past 0: measured 0; CUBIC success at 0.06 with W 0, K 0, lastFail 0.01:
+        // 0.4 × 0.05³ = 0.00005; the bucket refills 0.05 × 0.5 = 0.025 (0.035) and is set to min(0.00005, 0) = 0:
+        // fill 0.5 again. The retry asked at 10 came first: it waited (1 − 0.01) / 0.5 as before.
+        q.gates.adaptive->scope = GateScope::Fleet;
+        FleetTrace t;
+        const ServiceResult f = simulateService(q, &t);
+        CHECK(sendTimes(t) == std::vector<double>{0, 0, 10, 1990});
+        CHECK(f.totals.latencyMs->max == 2050);
+    }
+    SECTION("with a deadline the held send ends the request at 10 when 1,990 is past it") {
+        q.policy.deadlineMs = 1990;  // 10 + 1,980 ≥ 0 + 1,990
+        FleetTrace t;
+        const ServiceResult d = simulateService(q, &t);
+        CHECK(failed(d, EndReason::Deadline) == 1);
+        CHECK(d.totals.attempts == 2);
+        CHECK(d.bins[0].gateWaitMs == 0);
+        REQUIRE(t.ends.size() == 2);
+        CHECK(t.ends[0].tMs == 10);
+        q.policy.deadlineMs = 1991;  // 1,990 < 1,991: held and sent
+        CHECK(simulateService(q).totals.attempts == 3);
+    }
+}
+
+TEST_CASE("§5's relation: in a sustained overload with no retries the server throttles about ratio − 1 requests "
+          "for each it accepts (1 at ratio 2, 0.1 at ratio 1.1)", "[fleet][throttling][local][relations]") {
+    // One client sending 1,000 a second (poisson) at a server admitting 100 a second (burst 1), no retries, a
+    // local throttler of 30 s in 100 bins, padding 8. Steady state over the window: requests R (everything the
+    // client asked for), accepts A, the server's 429s T and the local refusals J = R − A − T; the throttler
+    // refuses with p = (R − K × A) / (R + 8), so J ≈ p × R ≈ R − K × A and T = R − A − J ≈ (K − 1) × A.
+    //
+    // The server's burst of 100 lets it accept its 100 a second whenever more reach it on average (a burst of 1
+    // would throttle near-coincident Poisson arrivals on its own, whatever the client does).
+    //
+    // Tolerance. The bias: the padding makes p smaller by the factor R / (R + 8), with R about 30,000 in a
+    // window: J is lower by about 8 / 30,000 × J, under 0.3 of a 429 a second, +0.003 on T / A. The noise:
+    // each send is refused by its own draw, so J over the 80 s measured is binomial about p × n (n = 80,000
+    // sends): at K = 2 (p = 0.8) its sd is sqrt(80,000 × 0.8 × 0.2) = 113, 0.014 of A = 8,000; at K = 1.1
+    // (p = 0.89) sqrt(80,000 × 0.89 × 0.11) = 88, 0.011 of A. The Poisson count of R moves p with it (p follows
+    // R over the window), and the bucket's level moves A by a few tokens: both small beside that. So T / A is
+    // held to 1 ± 0.045 at K = 2 and 0.1 ± 0.035 at K = 1.1 (three sds and the bias), over three seeds each.
+    struct Case {
+        double ratio, expected, tolerance;
+    };
+    for (Case c : {Case{2, 1, 0.045}, Case{1.1, 0.1, 0.035}}) {
+        for (std::uint64_t seed : {1u, 2u, 3u}) {
+            INFO("ratio " << c.ratio << ", seed " << seed);
+            FleetRequest q = quietFleet();
+            q.seed = seed;
+            q.clients = 1;
+            q.ratePerClient = 1000;
+            q.durationMs = 120000;
+            q.server.workers.reset();
+            q.server.serviceMs = 0;
+            q.server.admission = Admission{GateScope::Client, 100, 100, 0, std::nullopt};
+            q.policy.maxRetries = 0;
+            q.gates.local = LocalGate{GateScope::Client, 30000, 100, c.ratio, 8};
+            const ServiceResult r = simulateService(q);
+            // From 40 s (the window full of the steady state) to the end of arrivals.
+            REQUIRE(r.bins.size() >= 120);
+            std::uint64_t throttled = 0, accepted = 0;
+            for (std::size_t b = 40; b < 120; ++b) {
+                throttled += r.bins[b].throttled;
+                accepted += r.bins[b].served;
+            }
+            const double perAccepted = static_cast<double>(throttled) / static_cast<double>(accepted);
+            CHECK(accepted == Approx(8000).epsilon(0.01));  // the limit's 100 a second
+            CHECK(perAccepted == Approx(c.expected).margin(c.tolerance));
+            CHECK(failed(r, EndReason::LocalThrottle) > 0);
+        }
+    }
+}
+
+TEST_CASE("the send gates never add an attempt: the local throttle only removes sends (no retries: the same "
+          "requests, each attempt sent or refused); without a 429 neither gate changes anything",
+          "[fleet][throttling][relations]") {
+    SECTION("no retries, an overloaded admission limit: attempts + local refusals = the ungated attempts") {
+        for (std::uint64_t seed : {1u, 2u, 3u}) {
+            INFO("seed " << seed);
+            FleetRequest q = quietFleet();
+            q.seed = seed;
+            q.clients = 20;
+            q.ratePerClient = 20;
+            q.durationMs = 20000;
+            q.server.workers.reset();
+            q.server.admission = Admission{GateScope::Client, 5, 5, 0, std::nullopt};
+            q.policy.maxRetries = 0;
+            const ServiceResult free = simulateService(q);
+            for (GateScope scope : {GateScope::Client, GateScope::Fleet}) {
+                FleetRequest gated = q;
+                gated.gates.local = LocalGate{scope, 30000, 100, 2, 8};
+                const ServiceResult g = simulateService(gated);
+                CHECK(g.totals.requests == free.totals.requests);
+                CHECK(failed(g, EndReason::LocalThrottle) > 0);
+                CHECK(g.totals.attempts + failed(g, EndReason::LocalThrottle) == free.totals.attempts);
+                CHECK(g.totals.attempts < free.totals.attempts);
+                CHECK(g.totals.served <= free.totals.served);
+            }
+        }
+    }
+    SECTION("no admission limit: no 429, so the throttler's p is never above 0 and the limiter never enables") {
+        const FleetRequest base = loadIndependent();
+        const Value free = fleetToValue(base, simulateService(base));
+        for (GateScope scope : {GateScope::Client, GateScope::Fleet}) {
+            FleetRequest local = base;
+            local.gates.local = LocalGate{scope, 30000, 100, 1, 0};  // the least throttling: ratio 1, no padding
+            ServiceResult l = simulateService(local);
+            CHECK(failed(l, EndReason::LocalThrottle) == 0);
+            FleetRequest adaptive = base;
+            adaptive.gates.adaptive = AdaptiveGate{scope};
+            ServiceResult a = simulateService(adaptive);
+            for (const ServiceBin& b : a.bins) CHECK(b.gateWaitMs == 0);
+            // The same run: the results as values, written for the ungated request.
+            CHECK(sameValue(fleetToValue(base, l), free));
+            CHECK(sameValue(fleetToValue(base, a), free));
+        }
+    }
+}
+
+TEST_CASE("the new fields: errors name their paths; absent or null they leave every echo and result as before; "
+          "given, they are echoed in full and read back", "[fleet][throttling][validation]") {
+    const Value bad = fleet(request({{"server.admission.ratePerSecond", num(0)},
+                                     {"server.admission.burst", num(0.5)},
+                                     {"server.admission.answerMs", num(60001)},
+                                     {"server.admission.retryAfterMs", num(-1)},
+                                     {"gates.local.bins", num(1.5)},
+                                     {"gates.local.ratio", num(0.5)},
+                                     {"gates.local.windowMs", num(0)},
+                                     {"gates.local.padding", num(-1)},
+                                     {"gates.adaptive.scope", str("region")}}));
+    CHECK(errorFields(bad) ==
+          "server.admission.ratePerSecond,server.admission.burst,server.admission.answerMs,"
+          "server.admission.retryAfterMs,gates.adaptive.scope,gates.local.windowMs,gates.local.bins,gates.local.ratio,"
+          "gates.local.padding");
+    CHECK(errorFields(fleet(request({{"gates.adaptive.windowMs", num(1)}}))) == "gates.adaptive.windowMs");
+    CHECK(errorFields(fleet(request({{"server.admission", num(1)}}))) == "server.admission");
+    CHECK(errorFields(fleet(request({{"policy.retryOn", Value::array({str("429"), str("429")})}}))) ==
+          "policy.retryOn[1]");
+    CHECK(ok(fleet(request({{"policy.retryOn", Value::array({str("timeout"), str("5xx"), str("429")})}}))));
+
+    // Absent, or null: the same echo and the same result, with none of the new keys.
+    const Value small = request({{"clients", num(5)}, {"durationMs", num(5000)}});
+    Value nulls = small;
+    setPath(nulls, "server.admission", Value::null());
+    setPath(nulls, "gates.adaptive", Value::null());
+    setPath(nulls, "gates.local", Value::null());
+    const Value a = fleet(small), b = fleet(nulls);
+    REQUIRE(ok(a));
+    CHECK(sameValue(a, b));
+    CHECK(a.find("request")->find("server")->find("admission") == nullptr);
+    CHECK(a.find("request")->find("gates")->find("adaptive") == nullptr);
+    CHECK(a.find("request")->find("gates")->find("local") == nullptr);
+    CHECK(a.find("totals")->find("throttled") == nullptr);
+    CHECK(a.find("totals")->find("failed")->find("local-throttle") == nullptr);
+    const Value& bin0 = a.find("timeline")->find("bins")->asArray()[0];
+    CHECK(bin0.find("throttled") == nullptr);
+    CHECK(bin0.find("gateWaitMs") == nullptr);
+
+    // Given: echoed in full with their defaults, the typed echo the same, and the result's new keys there.
+    const FleetParsed set = parseFleetRequest(request({{"server.admission", Value::object()},
+                                                       {"gates.adaptive", Value::object()},
+                                                       {"gates.local.ratio", num(1.5)}}));
+    REQUIRE(set.errors.empty());
+    const Value& admission = *set.echo.find("server")->find("admission");
+    CHECK(admission.find("scope")->asString() == "client");
+    CHECK(admission.find("ratePerSecond")->asNumber() == 10);
+    CHECK(admission.find("burst")->asNumber() == 10);
+    CHECK(admission.find("answerMs")->asNumber() == 0);
+    CHECK(admission.find("retryAfterMs")->isNull());
+    const Value& local = *set.echo.find("gates")->find("local");
+    CHECK(local.find("windowMs")->asNumber() == 30000);
+    CHECK(local.find("bins")->asNumber() == 100);
+    CHECK(local.find("ratio")->asNumber() == 1.5);
+    CHECK(local.find("padding")->asNumber() == 8);
+    CHECK(set.echo.find("gates")->find("adaptive")->find("scope")->asString() == "client");
+    REQUIRE(set.request);
+    CHECK(set.request->server.admission->ratePerSecond == 10);
+    CHECK(set.request->gates.local->ratio == 1.5);
+    CHECK(sameValue(fleetRequestToValue(*set.request), set.echo));
+    const FleetParsed again = parseFleetRequest(set.echo);
+    REQUIRE(again.errors.empty());
+    CHECK(sameValue(again.echo, set.echo));
+    const Value run = fleet(request({{"durationMs", num(2000)}, {"server.admission", Value::object()},
+                                     {"gates.adaptive", Value::object()}, {"gates.local", Value::object()}}));
+    REQUIRE(ok(run));
+    CHECK(run.find("totals")->find("throttled") != nullptr);
+    CHECK(run.find("totals")->find("failed")->find("local-throttle") != nullptr);
+    const Value::Object& reasons = run.find("totals")->find("failed")->asObject();
+    CHECK(reasons[reasons.size() - 2].key == "local-throttle");  // before unfinished
+    const Value& first = run.find("timeline")->find("bins")->asArray()[0];
+    CHECK(first.find("throttled") != nullptr);
+    CHECK(first.find("gateWaitMs") != nullptr);
+}
+
+TEST_CASE("the cost bound counts the send gates: a throttler's lookbacks are bins × 16 bytes an owner, and emptying "
+          "them is work; the held send is one more event", "[fleet][throttling][cost]") {
+    // 10,000 clients, each a throttler of 10,000 bins: 10,000 × (160 + 2 × 8 × 10,000) bytes = 1.6 GB.
+    FleetRequest wide = quietFleet();
+    wide.clients = 10000;
+    wide.ratePerClient = 0.001;  // little traffic: the bytes, not the time, are what passes the bound
+    wide.policy.maxRetries = 0;
+    wide.gates.local = LocalGate{GateScope::Client, 30000, 10000, 2, 8};
+    const FleetCost w = fleetCost(wide);
+    CHECK(w.bytes > 10000.0 * (160 + 160000));
+    const Value memory = fleet(fleetRequestToValue(wide));
+    CHECK(errorFields(memory) == "durationMs");
+    CHECK(memory.find("errors")->asArray()[0].find("message")->asString().find("lower gates.local.bins") !=
+          std::string::npos);
+    wide.gates.local->scope = GateScope::Fleet;  // one throttler: 160 KB
+    CHECK(fleetCost(wide).bytes < w.bytes - 1e9);
+
+    // A bin of 0.1 µs (windowMs 1 over 10,000 bins): every question empties all 10,000 of both lookbacks.
+    // One client at 1,000 a second for 10 s, no retries: 10,000 + 5 × 100 = 10,500 attempts at most, 2 questions
+    // each: 2 × min(2 × 10,500 × 10,000, the 8 × 10^8 bins its heads can pass) = 420,000,000 bins emptied.
+    FleetRequest fine = quietFleet();
+    fine.clients = 1;
+    fine.ratePerClient = 1000;
+    fine.durationMs = 10000;
+    fine.policy.maxRetries = 0;
+    fine.server.admission = Admission{GateScope::Client, 100, 100, 0, std::nullopt};
+    fine.gates.local = LocalGate{GateScope::Client, 1, 10000, 2, 8};
+    const FleetCost f = fleetCost(fine);
+    CHECK(f.clearedBins == 420000000);
+    CHECK(errorFields(fleet(fleetRequestToValue(fine))) == "gates.local.bins");
+    fine.gates.local->windowMs = 30000;  // bins of 3 ms: 2 × (80,000 / 3 + 1 + 10,000) = 73,334 at most
+    CHECK(fleetCost(fine).clearedBins == 2 * (std::floor(80000 / 3.0) + 1 + 10000));
+    CHECK(ok(fleet(fleetRequestToValue(fine))));
+
+    // The held send: six events an attempt instead of five.
+    FleetRequest held = quietFleet();
+    const double five = fleetCost(held).events;
+    held.gates.adaptive = AdaptiveGate{};
+    CHECK(fleetCost(held).events - five == Approx(fleetCost(held).attempts));
+}
+
+TEST_CASE("on generated requests with the admission limit and the send gates: every request ends once, the counts "
+          "add up, 429s are by arrival in the bins, waits only with the limiter (hedged copies too)",
+          "[fleet][throttling][hedging][relations][generated]") {
+    Pcg32 g(34, 9);
+    auto pick = [&g](std::uint32_t n) { return g.next() % n; };
+    const auto scope = [&]() { return pick(2) ? GateScope::Fleet : GateScope::Client; };
+    int withThrottled = 0, withRefusals = 0, withWaits = 0, withHedges = 0;  // the runs that exercised each
+    for (int i = 0; i < 200; ++i) {
+        INFO("generated request " << i);
+        FleetRequest q = quietFleet();
+        q.seed = pick(1000);
+        q.clients = 1 + pick(20);
+        q.arrivals = static_cast<Arrivals>(pick(4));
+        q.ratePerClient = 0.5 + pick(80) / 4.0;
+        q.durationMs = 500 + pick(5000);
+        q.network.dist = pick(2) ? NetworkDist::Fixed : NetworkDist::Exponential;
+        q.network.ms = pick(20);
+        q.network.mean = pick(20);
+        if (pick(3) == 0) q.server.workers.reset(); else q.server.workers = 1 + pick(12);
+        q.server.failureRate = pick(4) / 4.0;
+        if (pick(4) != 0)
+            q.server.admission = Admission{scope(), 1.0 + pick(50), 1.0 + pick(20), static_cast<double>(pick(3) * pick(40)),
+                                           pick(3) == 0 ? std::optional<double>(pick(300)) : std::nullopt};
+        if (pick(3) == 0) q.trigger = Trigger{TriggerKind::Outage, static_cast<double>(pick(2000)), 2000.0 + pick(2000), 1};
+        q.policy.maxRetries = static_cast<int>(pick(5));
+        q.policy.baseBackoffMs = pick(200);
+        q.policy.jitter = static_cast<Jitter>(pick(4));
+        q.policy.clientTimeoutMs = 20 + pick(400);
+        if (pick(3) == 0) q.policy.deadlineMs = static_cast<double>(pick(3000));
+        q.policy.retryTimeout = pick(3) != 0;
+        q.policy.retry5xx = pick(3) != 0;
+        q.policy.retry429 = pick(3) != 0;
+        q.policy.retryOn.clear();  // as the parser sets it, for the round trip below
+        if (q.policy.retryTimeout) q.policy.retryOn.push_back("timeout");
+        if (q.policy.retry5xx) q.policy.retryOn.push_back("5xx");
+        if (q.policy.retry429) q.policy.retryOn.push_back("429");
+        if (pick(3) == 0) {  // docs/throttling.md §6: hedged copies instead of retries
+            q.policy.maxRetries = 0;
+            Hedging h;
+            h.maxAttempts = 2 + static_cast<int>(pick(4));
+            h.delayMs = pick(300);
+            const char* classes[] = {"timeout", "5xx", "429"};
+            for (const char* c : classes)
+                if (pick(2)) h.nonFatal.push_back(c);
+            for (const std::string& c : h.nonFatal) {
+                h.nonFatalTimeout = h.nonFatalTimeout || c == "timeout";
+                h.nonFatal5xx = h.nonFatal5xx || c == "5xx";
+                h.nonFatal429 = h.nonFatal429 || c == "429";
+            }
+            q.policy.hedging = h;
+        }
+        if (pick(2)) q.gates.adaptive = AdaptiveGate{scope()};
+        if (pick(2)) q.gates.local = LocalGate{scope(), 100.0 + pick(30000), 1 + pick(100), 1 + pick(20) / 10.0, 1.0 * pick(10)};
+        if (pick(4) == 0) q.gates.breaker = BreakerGate{scope(), 1 + pick(20), 1 + pick(20), 50, 200.0 * pick(5), 1 + pick(5)};
+        if (pick(4) == 0) q.gates.quota = QuotaGate{scope(), 50.0 + pick(100), 5, 10, 1};
+        if (pick(4) == 0) q.gates.budget = BudgetGate{scope(), 20, 1.0 * pick(10), 1000.0 + pick(5000)};
+        FleetTrace trace;
+        const ServiceResult r = simulateService(q, &trace);
+        const ServiceTotals& t = r.totals;
+        REQUIRE(t.attempts == t.firstAttempts + t.retries);
+        if (q.policy.hedging) REQUIRE(t.attempts <= t.requests * static_cast<std::uint64_t>(q.policy.hedging->maxAttempts));
+        withHedges += q.policy.hedging && t.retries > 0;
+        std::uint64_t ended = t.succeeded;
+        for (int reason = 1; reason < kEndReasons; ++reason) ended += t.failed[reason];
+        REQUIRE(ended == t.requests);
+        REQUIRE(t.served + t.cancelled + t.shed + t.outageRejected + t.throttled <= t.attempts);
+        if (!q.server.admission) REQUIRE(t.throttled == 0);
+        if (!q.gates.local) REQUIRE(failed(r, EndReason::LocalThrottle) == 0);
+        // A 429 is the only throttle the client counts, so without one p never passes 0 (ratio ≥ 1).
+        if (!q.server.admission) REQUIRE(failed(r, EndReason::LocalThrottle) == 0);
+        std::set<std::pair<std::uint32_t, std::uint32_t>> seen;
+        for (const FleetTraceEnd& e : trace.ends) REQUIRE(seen.insert({e.client, e.request}).second);
+        REQUIRE(seen.size() == t.requests);
+        for (std::size_t k = 1; k < trace.events.size(); ++k) REQUIRE(trace.events[k - 1].tMs <= trace.events[k].tMs);
+        std::uint64_t throttled = 0, created = 0, firsts = 0, retries = 0;
+        for (const ServiceBin& b : r.bins) {
+            throttled += b.throttled;
+            created += b.created;
+            firsts += b.firstAttempts;
+            retries += b.retries;
+            REQUIRE(b.gateWaitMs >= 0);
+            if (!q.gates.adaptive) REQUIRE(b.gateWaitMs == 0);
+        }
+        REQUIRE(throttled == t.throttled);
+        withThrottled += t.throttled > 0;
+        withRefusals += failed(r, EndReason::LocalThrottle) > 0;
+        for (const ServiceBin& b : r.bins) withWaits += b.gateWaitMs > 0 ? 1 : 0;
+        REQUIRE(created == t.requests);
+        REQUIRE(firsts == t.firstAttempts);
+        REQUIRE(retries == t.retries);
+        // The result is the same through the echo (every new field read back as given).
+        const Value result = fleet(fleetRequestToValue(q));
+        REQUIRE(ok(result));
+        CHECK(sameValue(*result.find("totals"), *fleetToValue(q, r).find("totals")));
+    }
+    INFO(withThrottled << " runs with 429s, " << withRefusals << " with local refusals, " << withWaits << " bins with waits, "
+                       << withHedges << " with hedges");
+    CHECK(withThrottled >= 20);
+    CHECK(withRefusals >= 5);
+    CHECK(withWaits >= 5);
+    CHECK(withHedges >= 10);
+}
+
+TEST_CASE("§5's draw: draw 0 of LOCAL (p = 9; client, request, attempt id) against p at the send", "[fleet][throttling][local]") {
+    // Two clients at 0, one token for the fleet (refilled 0.001 a second: never again here), 429s retried after
+    // 100; one throttler for the fleet, ratio 1, padding 0. 0: nothing in the window, 0 / 0 read as 0: both sent.
+    // 10: client 1's 429 (a throttle). 60: client 0's 200 (an accept). 110: client 1's retry asks with
+    // p = (2 − 1 × 1) / (2 + 0) = 0.5: refused iff 0.5 > u, u = draw 0 of LOCAL(client 1, request 0, attempt id 1).
+    int refused = 0, sent = 0;
+    for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+        INFO("seed " << seed);
+        FleetRequest q = quietFleet();
+        q.seed = seed;
+        q.clients = 2;
+        q.arrivals = Arrivals::Once;
+        q.server.admission = Admission{GateScope::Fleet, 0.001, 1, 0, std::nullopt};
+        q.policy.retryOn = {"429"};
+        q.policy.retryTimeout = q.policy.retry5xx = false;
+        q.policy.retry429 = true;
+        q.gates.local = LocalGate{GateScope::Fleet, 30000, 100, 1, 0};
+        const double u = streams::draw(streams::streamKey(seed, 9, 1, 0, 1), 0);
+        FleetTrace trace;
+        const ServiceResult r = simulateService(q, &trace);
+        if (0.5 > u) {
+            ++refused;
+            CHECK(failed(r, EndReason::LocalThrottle) == 1);
+            CHECK(r.totals.attempts == 2);
+            CHECK(trace.ends.back().tMs == 110);
+        } else {
+            ++sent;
+            CHECK(r.totals.attempts >= 3);
+        }
+    }
+    CHECK(refused > 0);
+    CHECK(sent > 0);
+}
