@@ -231,6 +231,19 @@ const BOTO_CANNOT = [
   'Connect timeouts apart from read timeouts; modeled retryable errors; adaptive mode’s client-side rate limiting.',
 ];
 const AWS_OPENING = { attempts: 2, charges: 2, outcome: 'success', why: 'the read timeout is retried and no idempotency key is sent for a call that models none, so the second attempt charges again' };
+// botocore ≤ 1.43's standard mode, which its adaptive mode runs too (client.py lines 250-254).
+const BOTO_STANDARD_INPUTS = { maxRetries: 2, baseBackoffMs: 1000, backoffMultiplier: 2, maxBackoffMs: 20000, jitter: 'full', clientTimeoutMs: 3000, deadlineMs: 10000, idempotencyKey: false, retryOn: ['timeout', '429'], retryWritesWithoutKey: true, honourRetryAfter: false, retryOnStatuses: [500, 502, 503, 504] };
+const BOTO_STANDARD_PINS = {
+  ...BOTO_COMMON_PINS,
+  baseBackoffMs: at(BOTO, 'botocore/retries/standard.py', '426-429', 'return self._random() * min( (self._base ** (context.attempt_number - 1)), self._max_backoff, ) (seconds)'),
+  jitter: at(BOTO, 'botocore/retries/standard.py', '426-429', 'self._random() * min(…)'),
+  honourRetryAfter: at(BOTO, 'botocore/retries/standard.py', '407-429', 'without NEW_RETRIES_ENABLED the delay is the formula alone; no header is read'),
+};
+const BOTO_STANDARD_QUOTA = {
+  gate: 'quota', params: { capacity: 500, retryCost: 5, timeoutCost: 10, successIncrement: 1 },
+  pin: at(BOTO, 'botocore/retries/standard.py', '696-699', 'else: if self._is_timeout_error(context): capacity_amount = self._TIMEOUT_RETRY_REQUEST else: capacity_amount = self._RETRY_COST (_RETRY_COST = 5, line 670; _TIMEOUT_RETRY_REQUEST = 10, line 674)'),
+  note: 'FLEET §5’s quota defaults are exactly these.',
+};
 
 // Envoy's router, as every Envoy route retry policy meets it (the Envoy preset's, and Istio's,
 // which writes an Envoy policy for every route): its back-off, blind to the method, no Retry-After.
@@ -504,19 +517,37 @@ export const SOURCES = [
     short: 'botocore ≤ 1.43’s standard mode',
     library: 'boto/botocore',
     versions: 'botocore ≤ 1.43.x, standard mode, AWS_NEW_RETRIES_2026 unset (read at 1.43.67, the newest release reachable here on 2026-12-04); no longer the standard mode’s costs from 1.44.0 (not read)',
-    inputs: { maxRetries: 2, baseBackoffMs: 1000, backoffMultiplier: 2, maxBackoffMs: 20000, jitter: 'full', clientTimeoutMs: 3000, deadlineMs: 10000, idempotencyKey: false, retryOn: ['timeout', '429'], retryWritesWithoutKey: true, honourRetryAfter: false, retryOnStatuses: [500, 502, 503, 504] },
-    pins: {
-      ...BOTO_COMMON_PINS,
-      baseBackoffMs: at(BOTO, 'botocore/retries/standard.py', '426-429', 'return self._random() * min( (self._base ** (context.attempt_number - 1)), self._max_backoff, ) (seconds)'),
-      jitter: at(BOTO, 'botocore/retries/standard.py', '426-429', 'self._random() * min(…)'),
-      honourRetryAfter: at(BOTO, 'botocore/retries/standard.py', '407-429', 'without NEW_RETRIES_ENABLED the delay is the formula alone; no header is read'),
-    },
-    gates: [{
-      gate: 'quota', params: { capacity: 500, retryCost: 5, timeoutCost: 10, successIncrement: 1 },
-      pin: at(BOTO, 'botocore/retries/standard.py', '696-699', 'else: if self._is_timeout_error(context): capacity_amount = self._TIMEOUT_RETRY_REQUEST else: capacity_amount = self._RETRY_COST (_RETRY_COST = 5, line 670; _TIMEOUT_RETRY_REQUEST = 10, line 674)'),
-      note: 'FLEET §5’s quota defaults are exactly these.',
-    }],
+    inputs: BOTO_STANDARD_INPUTS,
+    pins: BOTO_STANDARD_PINS,
+    gates: [BOTO_STANDARD_QUOTA],
     cannot: BOTO_CANNOT,
+    opening: AWS_OPENING,
+  }),
+  preset({
+    id: 'aws-botocore-adaptive',
+    group: 'AWS SDKs',
+    name: 'AWS SDK for Python (botocore) ≤ 1.43, retry_mode = adaptive (standard mode and a client rate limiter)',
+    short: 'botocore ≤ 1.43’s adaptive mode',
+    library: 'boto/botocore',
+    versions: 'botocore ≤ 1.43.x, adaptive mode, AWS_NEW_RETRIES_2026 unset (read at 1.43.67, the newest release reachable here on 2026-12-04); 1.44.0 not read',
+    inputs: BOTO_STANDARD_INPUTS,
+    pins: BOTO_STANDARD_PINS,
+    gates: [BOTO_STANDARD_QUOTA, {
+      gate: 'adaptive', params: {},
+      pin: {
+        ...at(BOTO, 'botocore/client.py', '252-254', "elif retry_mode == 'adaptive': self._register_v2_standard_retries(client) self._register_v2_adaptive_retries(client)"),
+        also: [
+          at(BOTO, 'botocore/retries/adaptive.py', '57-59', 'def on_sending_request(self, request, **kwargs): if self._enabled: self._token_bucket.acquire()'),
+          at(BOTO, 'botocore/retries/adaptive.py', '62-89', 'def on_receiving_response(self, **kwargs): measured_rate = self._rate_clocker.record() … self._token_bucket.max_rate = min( new_rate, self._MAX_RATE_ADJUST_SCALE * measured_rate )'),
+        ],
+      },
+      note: 'Adaptive mode is standard mode (its quota, above) with a client rate limiter (docs/throttling.md §1, as a fleet gate §4): a token bucket whose rate follows CUBIC, cut by each throttling answer; off until the first one, then it delays every send, first attempts included. It reacts to the 429s of a server with an admission limit (server.admission, §3).',
+    }],
+    cannot: [
+      BOTO_CANNOT[0],
+      'Connect timeouts apart from read timeouts; modeled retryable errors.',
+      'The rate limiter acts across a client’s requests: it is a gate of the fleet, and one request never waits for it.',
+    ],
     opening: AWS_OPENING,
   }),
   preset({

@@ -23,10 +23,12 @@ import { ms, num } from '../../../web/format.js';
 import { gateUnits } from '../../../web/clients/sources.js';
 
 let engine;
+let fleetEngine; // the fleet engine file, for a preset's gates in a fleet run
 let fleetSchema; // the fleet engine file's table (FLEET §3), for the gates' units
 before(async () => {
   engine = await loadEngineInNode();
-  fleetSchema = (await createRequire(import.meta.url)(join(DIST, 'retrylab-fleet.js'))()).fleetSchema();
+  fleetEngine = await createRequire(import.meta.url)(join(DIST, 'retrylab-fleet.js'))();
+  fleetSchema = fleetEngine.fleetSchema();
 });
 // The bound describePolicy reads from the engine's table: its longest client timeout.
 const LIMITS = () => ({ noTimeoutMs: engine.schema().inputs.find((row) => row.name === 'clientTimeoutMs').max });
@@ -283,6 +285,8 @@ describe('the opening run under each preset gives the charges its card states', 
     // The read timeout is retried after at most 50, 1,000, 1,000, 2,000 ms: no key, charged again.
     'aws-botocore-2026': { attempts: 2, charges: 2, outcome: 'success' },
     'aws-botocore-standard': { attempts: 2, charges: 2, outcome: 'success' },
+    // Adaptive mode is standard mode in one request: its rate limiter is a fleet gate.
+    'aws-botocore-adaptive': { attempts: 2, charges: 2, outcome: 'success' },
     'aws-botocore-legacy': { attempts: 2, charges: 2, outcome: 'success' },
     'aws-sdk-go-v2': { attempts: 2, charges: 2, outcome: 'success' },
     // @smithy/core 3.41.1: the TimeoutError is transient, retried after floor(d × min(50, 20 s)) < 50 ms; no key.
@@ -532,6 +536,32 @@ describe('the gates for the fleet (FLEET.md §5), as data', () => {
       }
     }
   });
+  test('botocore’s adaptive mode: standard mode’s policy and quota, and the rate limiter as the fleet’s adaptive gate, which holds docs/throttling.md §4’s worked figure', () => {
+    const adaptive = p('aws-botocore-adaptive');
+    const standard = p('aws-botocore-standard');
+    assert.deepEqual(adaptive.inputs, standard.inputs);
+    assert.deepEqual(adaptive.gates.map((g) => g.gate), ['quota', 'adaptive']);
+    assert.deepEqual(adaptive.gates[0].params, standard.gates[0].params);
+    // §4's figure with the preset's gates (the quota lets the one retry go: 500 tokens, cost 5):
+    // client 1's 429 at 10, its retry held by the limiter to 1,990, latency 2,050.
+    const gates = Object.fromEntries(adaptive.gates.map((g) => [g.gate, g.params]));
+    const r = fleetEngine.fleet({
+      clients: 2, arrivals: 'once', trigger: null, network: { dist: 'fixed', ms: 5 },
+      server: { admission: { scope: 'fleet', ratePerSecond: 1, burst: 1 } },
+      policy: { retryOn: ['429'], baseBackoffMs: 0 }, gates,
+    });
+    assert.equal(r.ok, true, JSON.stringify(r.errors));
+    assert.deepEqual([r.totals.attempts, r.totals.throttled, r.totals.latencyMs.max], [3, 1, 2050]);
+    assert.equal(r.timeline.bins[0].gateWaitMs, 1980);
+    // Without the limiter (standard mode's gates alone) the retry goes at 10 and is throttled again.
+    const plain = fleetEngine.fleet({
+      clients: 2, arrivals: 'once', trigger: null, network: { dist: 'fixed', ms: 5 },
+      server: { admission: { scope: 'fleet', ratePerSecond: 1, burst: 1 } },
+      policy: { retryOn: ['429'], baseBackoffMs: 0 }, gates: { quota: standard.gates[0].params },
+    });
+    assert.ok(plain.totals.throttled > 1, `${plain.totals.throttled} throttled`);
+  });
+
   test('the clients whose gates FLEET §5 takes its defaults from give exactly those defaults', () => {
     const gate = (id, name) => p(id).gates.find((g) => g.gate === name).params;
     assert.deepEqual(gate('aws-botocore-standard', 'quota'), { capacity: 500, retryCost: 5, timeoutCost: 10, successIncrement: 1 });
