@@ -59,4 +59,7 @@
 // Issue 38's three Istio presets, in the same two bundles (+1,291 and +1,311 bytes gzipped):
 // 292,797 bytes measured (285.9 KB); 286.5 KB with the article's mesh section that quotes them
 // (index.html 11.0 → 11.5 KB gzipped, 11,787 bytes).
-export const SCROLLED_CEILING_BYTES = 286.6 * 1024;
+// Issue 35's item 1 in the fleet section (fleetux35: the sticky figure, the storm drawn again
+// near a control or the map, the ghost of the run before): +1,483 bytes, and +4 in the stability
+// maps' bundle (a cell's element passed on); 287.9 KB measured.
+export const SCROLLED_CEILING_BYTES = 288.0 * 1024;

@@ -102,7 +102,10 @@ const LATER = [
   // gzip -9, 28,664 → 31,861), 33.7 KB measured.
   // 34.5 KB with issue 38's grpc-js preset: 35,294 bytes measured, 34,516 without it (+778).
   // 35.8 KB with issue 38's three Istio presets: 36,554 bytes measured, +1,260.
-  { what: 'compare mode', files: ['retrylab-compare.js', 'retrylab-compare.css'], ceiling: 35.8 * 1024 },
+  // 36.4 KB with issue 35's item 1 (fleetux35): the storm chart's ghost of the run before
+  // (chart.js) and fleet.css's sticky figure and near figure, which compare mode carries with the
+  // chart and the stylesheet: 37,257 bytes measured, +624.
+  { what: 'compare mode', files: ['retrylab-compare.js', 'retrylab-compare.css'], ceiling: 36.4 * 1024 },
   // Issue 20: the fleet section at the article's end (web/fleet/; the client presets' gates
   // come with it, through web/clients/presets.js, about 10 KB, and the anchors’ figures the
   // reproductions draw, web/fleet/reference.js, about 5 KB), and the fleet engine file it runs in a
@@ -131,7 +134,10 @@ const LATER = [
   // 46,459 bytes measured, +800.
   // 46.7 KB with issue 38's three Istio presets (the fleet section reads the client lab's
   // presets): 47,770 bytes measured, +1,311.
-  { what: 'the fleet section', files: ['retrylab-fleet-section.js', 'retrylab-fleet-section.css'], ceiling: 46.7 * 1024, scrolled: true },
+  // 48.1 KB with issue 35's item 1 (fleetux35): the figure sticky beside the controls, the storm
+  // drawn again next to a control or the map on a narrow screen, the ghost of the run before:
+  // 49,253 bytes measured, +1,483.
+  { what: 'the fleet section', files: ['retrylab-fleet-section.js', 'retrylab-fleet-section.css'], ceiling: 48.1 * 1024, scrolled: true },
   // Issue 32: the stability maps (web/fleet/stability.js, map.js: two maps, seeds, the closed-form
   // lines of closed.js, the files) and the literature's presets (literature.js), loaded by the
   // fleet section when its map nears the screen: 16.1 KB measured.
