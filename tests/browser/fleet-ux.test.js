@@ -21,6 +21,7 @@ async function fleetSettled(page) {
 // After a change: its run computed and drawn, and any scroll it started ended.
 async function changeSettled(page) {
   await page.evaluate(() => new Promise((r) => setTimeout(r, 60)).then(() => window.retryLabFleet.settled()));
+  await page.evaluate(() => new Promise((r) => setTimeout(r, 450))); // the section's last look (section.js done())
   await page.evaluate(() => new Promise((resolve) => {
     let last = -1;
     let still = 0;
@@ -71,7 +72,7 @@ describe('the fleet section: acting changes what is on screen (issue 35, item 1)
       await changeSettled(page);
       let seen = await chartSeen(page);
       assert.equal(seen.which, 'near', JSON.stringify(seen));
-      assert.ok(seen.inView, JSON.stringify(seen));
+      assert.ok(seen.inView, `the gate: ${JSON.stringify(seen)}`);
       assert.ok((await wholeInView(page, '[data-gate-on="bucket"]')).inView, 'the switch stays in view');
       // The figure drawn near shows the run on show: the bucket's recovery at 29 s (§9.5).
       assert.equal(await page.locator('#fl-near-verdict').textContent(), 'recovered at 29 s');
@@ -86,7 +87,7 @@ describe('the fleet section: acting changes what is on screen (issue 35, item 1)
       await changeSettled(page);
       seen = await chartSeen(page);
       assert.equal(seen.which, 'near');
-      assert.ok(seen.inView, JSON.stringify(seen));
+      assert.ok(seen.inView, `the slider: ${JSON.stringify(seen)}`);
       assert.ok((await wholeInView(page, slider)).inView, 'the slider stays in view');
       assert.ok(Math.abs((await wholeInView(page, slider)).top - before) < 400, 'the slider did not jump away');
       assert.equal(await page.locator('.fl-control + #fl-near').count(), 1, 'right after the slider');
@@ -96,7 +97,7 @@ describe('the fleet section: acting changes what is on screen (issue 35, item 1)
       await page.selectOption('#fl-preset', { index: 1 });
       await changeSettled(page);
       seen = await chartSeen(page);
-      assert.ok(seen.inView, JSON.stringify(seen));
+      assert.ok(seen.inView, `the preset: ${JSON.stringify(seen)}`);
       assert.equal(await page.locator('#fl-preset + #fl-near').count(), 1, 'right after the preset’s choice, above its card');
     }));
   }

@@ -169,7 +169,19 @@ export function mountFleet(root, {
     let by = 0;
     if (r.bottom > win.innerHeight - MARGIN) by = r.bottom - (win.innerHeight - MARGIN);
     if (r.top - by < MARGIN) by = r.top - MARGIN;
-    if (Math.abs(by) >= 1) win.scrollBy({ top: by, behavior: smooth() });
+    if (Math.abs(by) < 1) return;
+    const behavior = smooth();
+    win.scrollBy({ top: by, behavior });
+    // A smooth scroll runs to where it aimed, though the page moved under it meanwhile (the
+    // run's redraw above, scroll anchoring): once it ends, the box is shown if it is not.
+    if (behavior === 'smooth') {
+      win.addEventListener('scrollend', () => {
+        if (showAfter === box && !inView(box)) {
+          const r2 = box.getBoundingClientRect();
+          win.scrollBy({ top: r2.bottom > win.innerHeight - MARGIN ? Math.min(r2.bottom - (win.innerHeight - MARGIN), r2.top - MARGIN) : r2.top - MARGIN, behavior: 'auto' });
+        }
+      }, { once: true });
+    }
   }
   function bringNear(control, group) {
     if (!shown || !control.isConnected || inView(chartBox)) return;
@@ -358,6 +370,17 @@ export function mountFleet(root, {
     const done = () => {
       busy = false;
       if (!behind && pending === mine) endComputing();
+      // The box a change asked to show, once its run is drawn and the computing line above has
+      // gone: two frames on (scroll anchoring has then moved the page for both), and once more
+      // a little later, for a smooth scroll that was under way.
+      if (showAfter && fromReader) {
+        const box = showAfter;
+        const check = () => {
+          if (showAfter === box && !inView(box)) scrollToShow(box);
+        };
+        win.requestAnimationFrame(() => win.requestAnimationFrame(check));
+        win.setTimeout(check, 400);
+      }
       const waiters = settleWaiters;
       settleWaiters = [];
       for (const w of waiters) w();
@@ -401,7 +424,6 @@ export function mountFleet(root, {
     shown = { request: req, result, withKey, series: stormSeries(result), ghost };
     if (cursor !== null && cursor >= shown.series.points.length) cursor = null;
     draw();
-    if (showAfter && fromReader) win.requestAnimationFrame(() => { if (showAfter && !inView(showAfter)) scrollToShow(showAfter); showAfter = null; });
     syncControls(stale && pending ? pending.request : null);
     if (interacted) writeLink();
   }

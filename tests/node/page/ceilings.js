@@ -61,5 +61,6 @@
 // (index.html 11.0 → 11.5 KB gzipped, 11,787 bytes).
 // Issue 35's item 1 in the fleet section (fleetux35: the sticky figure, the storm drawn again
 // near a control or the map, the ghost of the run before): +1,483 bytes, and +4 in the stability
-// maps' bundle (a cell's element passed on); 287.9 KB measured.
-export const SCROLLED_CEILING_BYTES = 288.0 * 1024;
+// maps' bundle (a cell's element passed on); 287.9 KB measured; 288.0 KB measured with the
+// near figure shown again once the page has settled (+81 bytes).
+export const SCROLLED_CEILING_BYTES = 288.1 * 1024;

@@ -136,8 +136,9 @@ const LATER = [
   // presets): 47,770 bytes measured, +1,311.
   // 48.1 KB with issue 35's item 1 (fleetux35): the figure sticky beside the controls, the storm
   // drawn again next to a control or the map on a narrow screen, the ghost of the run before:
-  // 49,253 bytes measured, +1,483.
-  { what: 'the fleet section', files: ['retrylab-fleet-section.js', 'retrylab-fleet-section.css'], ceiling: 48.1 * 1024, scrolled: true },
+  // 49,253 bytes measured, +1,483. 48.2 KB with that figure shown again once the run is drawn
+  // and the page has settled (a smooth scroll cut short by scroll anchoring): 49,334, +81.
+  { what: 'the fleet section', files: ['retrylab-fleet-section.js', 'retrylab-fleet-section.css'], ceiling: 48.2 * 1024, scrolled: true },
   // Issue 32: the stability maps (web/fleet/stability.js, map.js: two maps, seeds, the closed-form
   // lines of closed.js, the files) and the literature's presets (literature.js), loaded by the
   // fleet section when its map nears the screen: 16.1 KB measured.
