@@ -160,15 +160,90 @@ describe('the fleet section: acting changes what is on screen (issue 35, item 1)
   }
 });
 
+describe('the fleet section: errors in the reader’s words, at the field (issue 35, item 5)', () => {
+  const field = '#fl-g-bucket-capacity';
+  const message = '#fl-g-bucket-capacity-error';
+  const described = (page) => page.locator(field).evaluate((el) => ({
+    invalid: el.getAttribute('aria-invalid'), describedBy: el.getAttribute('aria-describedby'),
+    text: el.getAttribute('aria-describedby') ? document.getElementById(el.getAttribute('aria-describedby')).textContent : null,
+  }));
+  const type = async (page, selector, text) => {
+    await page.fill(selector, text);
+    await page.locator(selector).press('Tab');
+    await changeSettled(page);
+  };
+
+  for (const viewport of [LAPTOP, PHONE]) {
+    test(`at ${viewport.width} px: −1 and an empty field say so under the field, marked invalid, the run on show kept; the message goes when the value is fixed`, pageTest(env, { viewport, sections: false }, async ({ page }) => {
+      await fleetSettled(page);
+      await page.locator('[data-gate-on="bucket"]').check();
+      await changeSettled(page);
+      const shownBefore = await page.evaluate(() => JSON.stringify(window.retryLabFleet.state().request));
+      assert.equal(shownBefore, JSON.stringify({ gates: { bucket: {} } }));
+
+      // −1: below the table's least capacity, 0; its most, 1000000000, written as the page writes numbers.
+      await type(page, field, '-1');
+      let d = await described(page);
+      assert.equal(d.invalid, 'true');
+      assert.equal(d.describedBy, 'fl-g-bucket-capacity-error');
+      assert.equal(d.text, '“capacity” takes a number from 0 to 1,000,000,000 tokens; -1 is below 0. The run on show is unchanged.');
+      assert.ok(await page.locator(message).isVisible());
+      const [fieldBox, messageBox] = await Promise.all([page.locator(field).boundingBox(), page.locator(message).boundingBox()]);
+      assert.ok(messageBox.y >= fieldBox.y + fieldBox.height - 1, 'the message is under its field');
+      assert.equal(await page.locator('#fl-error').isVisible(), false, 'nothing far above the field');
+      assert.equal(await page.evaluate(() => JSON.stringify(window.retryLabFleet.state().request)), shownBefore, 'the run on show is kept');
+
+      // Empty: no "NaN", no "got".
+      await type(page, field, '');
+      d = await described(page);
+      assert.equal(d.invalid, 'true');
+      assert.equal(d.text, '“capacity” is empty: type a number from 0 to 1,000,000,000 tokens. The run on show is unchanged.');
+      assert.doesNotMatch(await page.locator('.fl-stops').textContent(), /NaN|got /);
+      assert.equal(await page.locator('#fl-error').isVisible(), false);
+      assert.equal(await page.evaluate(() => JSON.stringify(window.retryLabFleet.state().request)), shownBefore);
+
+      // Fixed: the message goes and the run is the new value's.
+      await type(page, field, '3');
+      d = await described(page);
+      assert.equal(d.invalid, null);
+      assert.equal(d.describedBy, null);
+      assert.equal(await page.locator(message).isVisible(), false);
+      assert.equal(await page.locator(message).textContent(), '');
+      assert.deepEqual(await page.evaluate(() => window.retryLabFleet.state().request), { gates: { bucket: { capacity: 3 } } });
+    }));
+  }
+
+  test('a whole-number field refuses 2.5 in its words; a gate switched on with a refused field is not run until it is fixed', pageTest(env, { viewport: LAPTOP, sections: false }, async ({ page }) => {
+    await fleetSettled(page);
+    // The breaker is off: the message comes all the same.
+    await type(page, '#fl-g-breaker-window', '2.5');
+    assert.equal(await page.locator('#fl-g-breaker-window-error').textContent(), '“window (outcomes)” takes a whole number from 1 to 10,000,000 outcomes; 2.5 is not whole. The run on show is unchanged.');
+    assert.equal(await page.locator('#fl-g-breaker-window').getAttribute('aria-invalid'), 'true');
+    await page.locator('[data-gate-on="breaker"]').check();
+    await changeSettled(page);
+    assert.deepEqual(await page.evaluate(() => window.retryLabFleet.state().request), {}, 'the opening run stays on show');
+    assert.equal(await page.locator('#fl-error').isVisible(), false);
+    // Typing a value the field takes clears the message at once; leaving the field runs it.
+    await page.fill('#fl-g-breaker-window', '20');
+    assert.equal(await page.locator('#fl-g-breaker-window').getAttribute('aria-invalid'), null);
+    await page.locator('#fl-g-breaker-window').press('Tab');
+    await changeSettled(page);
+    assert.deepEqual(await page.evaluate(() => window.retryLabFleet.state().request), { gates: { breaker: { window: 20 } } });
+  }));
+});
+
 describe('the fleet section’s new states are accessible (issue 35)', () => {
   for (const colorScheme of ['light', 'dark']) {
-    test(`axe-core reports nothing at 390×844 in ${colorScheme} mode with the storm drawn near a gate and its ghost`, async () => {
+    test(`axe-core reports nothing at 390×844 in ${colorScheme} mode with the storm drawn near a gate, its ghost, and a field’s message`, async () => {
       const { page } = await openPage(env, { colorScheme, viewport: PHONE, reducedMotion: 'reduce', bypassCSP: true, sections: false });
       await fleetSettled(page);
       await scrollTo(page, '[data-gate="bucket"]', 'center');
       await page.locator('[data-gate-on="bucket"]').check();
       await changeSettled(page);
       assert.equal(await page.locator('#fl-near svg .fl-ghost').count(), 3);
+      await page.fill('#fl-g-bucket-capacity', '-1');
+      await page.locator('#fl-g-bucket-capacity').press('Tab');
+      await changeSettled(page);
       await page.addScriptTag({ content: AXE });
       const violations = await page.evaluate(() => window.axe.run('#fleet', { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 5).join(', ')}`)));
       assert.deepEqual(violations, []);

@@ -15,6 +15,7 @@ import { TABLE_COLUMNS, binText, stormChart, tableRows } from './chart.js';
 import { awsCsv, brookerCsv, collapseCsv, fleetFileName, stormSvg, timelineCsv } from './export.js';
 import { STALE_MS, expectedAttempts, fleetComputer } from './compute.js';
 import { fleetPresets } from './presets.js';
+import { fieldProblem } from './field-check.js';
 import { AWS_COLUMNS, CLIENTS, STRATEGIES, aws2015Requests, awsLegend, awsPanel, awsSummary, awsTableRows } from './aws2015.js';
 import { loadBundle } from '../bundles.js';
 import { COLLAPSE_RUNS, collapseLegend, collapseOnset, collapsePanel, collapseWords } from './collapse.js';
@@ -424,6 +425,7 @@ export function mountFleet(root, {
     shown = { request: req, result, withKey, series: stormSeries(result), ghost };
     if (cursor !== null && cursor >= shown.series.points.length) cursor = null;
     draw();
+
     syncControls(stale && pending ? pending.request : null);
     if (interacted) writeLink();
   }
@@ -555,6 +557,8 @@ export function mountFleet(root, {
               ? h('select', { id: `${gid}-${name}`, 'data-gate-field': name },
                 ...row.choices.map((c) => h('option', { value: c.name, title: c.description }, c.name)))
               : h('input', { type: 'number', id: `${gid}-${name}`, 'data-gate-field': name, step, value: d[name] }),
+            // What is wrong with a typed value, under its field (issue 35): empty until then.
+            row.type === 'choice' ? null : h('p', { class: 'fl-field-error', id: `${gid}-${name}-error`, 'aria-live': 'polite' }),
           ])));
     });
     $('gates').replaceChildren(...gates.map((n) => mount(n, doc)));
@@ -571,18 +575,46 @@ export function mountFleet(root, {
         }
         return out;
       };
+      // Every typed field judged by its row: a gate with a value it does not take is not run.
+      const fields = new Map(gateFields(table, name).map((f) => [f.name, f]));
+      const judge = (el) => {
+        const f = fields.get(el.dataset.gateField);
+        if (!f || el.tagName === 'SELECT') return true;
+        const problem = fieldProblem(el.value, f.row, f.label, { badInput: Boolean(el.validity && el.validity.badInput) });
+        markField(el, problem);
+        return !problem;
+      };
+      const allTaken = () => [...set.querySelectorAll('input[data-gate-field]')].map(judge).every(Boolean);
       const sw = set.querySelector('[data-gate-on]');
       sw.addEventListener('change', () => {
+        if (sw.checked && !allTaken()) return;
         change(`gates.${name}`, sw.checked ? gateNow() : null);
         bringNear(sw, set);
       });
       for (const el of set.querySelectorAll('[data-gate-field]')) {
         el.addEventListener('change', () => {
-          if (!sw.checked) return;
+          if (!allTaken() || !sw.checked) return;
           change(`gates.${name}`, gateNow());
           bringNear(el, set);
         });
+        // A message goes as soon as the value is one the field takes.
+        if (el.tagName === 'INPUT') el.addEventListener('input', () => { if (el.getAttribute('aria-invalid')) judge(el); });
       }
+    }
+  }
+
+  // A field's message under it, and the field marked as refused (aria-invalid, aria-describedby);
+  // '' takes both away.
+  function markField(el, problem) {
+    const box = root.querySelector(`#${el.id}-error`);
+    if (!box) return;
+    if (box.textContent !== problem) box.textContent = problem;
+    if (problem) {
+      el.setAttribute('aria-invalid', 'true');
+      el.setAttribute('aria-describedby', box.id);
+    } else {
+      el.removeAttribute('aria-invalid');
+      el.removeAttribute('aria-describedby');
     }
   }
 
@@ -606,7 +638,10 @@ export function mountFleet(root, {
       const values = { ...gateDefaults(table, name), ...(g || {}) };
       for (const el of set.querySelectorAll('[data-gate-field]')) {
         const v = values[el.dataset.gateField];
-        if (v !== undefined && el.value !== String(v) && doc.activeElement !== el) el.value = String(v);
+        if (v !== undefined && el.value !== String(v) && doc.activeElement !== el) {
+          el.value = String(v);
+          markField(el, ''); // the field shows the run's value again
+        }
       }
     }
     const preset = presets.find((p) => sameGates(gatesShown, p.gates));

@@ -63,4 +63,5 @@
 // near a control or the map, the ghost of the run before): +1,483 bytes, and +4 in the stability
 // maps' bundle (a cell's element passed on); 287.9 KB measured; 288.0 KB measured with the
 // near figure shown again once the page has settled (+81 bytes).
-export const SCROLLED_CEILING_BYTES = 288.1 * 1024;
+// Its item 5, the gate fields' messages in the fleet section: +857 bytes, 288.9 KB measured.
+export const SCROLLED_CEILING_BYTES = 289.0 * 1024;
