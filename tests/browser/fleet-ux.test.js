@@ -250,3 +250,37 @@ describe('the fleet section’s new states are accessible (issue 35)', () => {
     });
   }
 });
+
+describe('the fleet section: controls that change nothing say why, from the result (issue 35, item 4)', () => {
+  test('a gate on says how many retries it refused; the budget refuses none at the opening run, and jitter leaves every total as it was', pageTest(env, { viewport: LAPTOP, sections: false }, async ({ page }) => {
+    await fleetSettled(page);
+    const said = (path) => page.locator(`[data-said="${path}"]`).textContent();
+    assert.equal(await said('gates.bucket'), '', 'nothing said of a gate that is off');
+    // The bucket refuses retries: as many as its requests that ended gate-bucket (§9.5's case).
+    await page.locator('[data-gate-on="bucket"]').check();
+    await changeSettled(page);
+    const { failed } = (await page.evaluate(() => window.retryLabFleet.state())).result.totals;
+    assert.ok(failed['gate-bucket'] > 0);
+    assert.equal(await said('gates.bucket'), `In the run on show it refused ${failed['gate-bucket'].toLocaleString('en-US')} retries, each ending its request there.`);
+    await page.locator('[data-gate-on="bucket"]').uncheck();
+    await changeSettled(page);
+    assert.equal(await said('gates.bucket'), '');
+    // The budget: a floor of 10 retries a second per client, over a 10 s window (100 retries),
+    // against one request a second per client with at most 3 retries each (at most 30 in 10 s):
+    // it never refuses.
+    await page.locator('[data-gate-on="budget"]').check();
+    await changeSettled(page);
+    assert.equal(await said('gates.budget'), 'In the run on show it refused no retry: it let every one through, so it changes nothing in this run.');
+    await page.locator('[data-gate-on="budget"]').uncheck();
+    await changeSettled(page);
+    // Jitter at the opening run: every request after the slowdown still ends out of attempts.
+    await page.selectOption('[data-path="policy.jitter"]', 'full');
+    await changeSettled(page);
+    assert.match(await said('policy.jitter'), /^This left every total and the verdict as they were\. Of [\d,]+ failed requests, [\d,]+ still ended out of attempts: backoff and jitter move retries in time, but each of those requests still sent every retry it had\.$/);
+    // A control that changes the run says nothing.
+    await page.selectOption('[data-path="server.queueOrder"]', 'lifo');
+    await changeSettled(page);
+    assert.equal(await said('server.queueOrder'), '');
+    assert.equal(await said('policy.jitter'), '', 'the line goes with the next change');
+  }));
+});

@@ -16,6 +16,7 @@ import { awsCsv, brookerCsv, collapseCsv, fleetFileName, stormSvg, timelineCsv }
 import { STALE_MS, expectedAttempts, fleetComputer } from './compute.js';
 import { fleetPresets } from './presets.js';
 import { fieldProblem } from './field-check.js';
+import { num } from '../format.js';
 import { AWS_COLUMNS, CLIENTS, STRATEGIES, aws2015Requests, awsLegend, awsPanel, awsSummary, awsTableRows } from './aws2015.js';
 import { loadBundle } from '../bundles.js';
 import { COLLAPSE_RUNS, collapseLegend, collapseOnset, collapsePanel, collapseWords } from './collapse.js';
@@ -349,7 +350,8 @@ export function mountFleet(root, {
 
   // `linked`: a request from outside, shown as computing from the start; `behind`: the opening
   // run computed first for such a request (expect()), drawn behind its computing state.
-  function compute(req, { fromReader = false, linked = false, behind = false } = {}) {
+  // `by`: the control's path whose change asked for it.
+  function compute(req, { fromReader = false, linked = false, behind = false, by = null } = {}) {
     if (fromReader) {
       interacted = true;
       linkNote = '';
@@ -406,7 +408,7 @@ export function mountFleet(root, {
           first = result;
         } else if (first) {
           showError('');
-          accept(req, first, result, fromReader);
+          accept(req, first, result, fromReader, by);
         }
       },
       onDone: done,
@@ -419,10 +421,11 @@ export function mountFleet(root, {
 
   // `fromReader`: the reader changed something, so the run before stays on the chart, faint
   // (issue 35): the one state the figure is drawn from holds both.
-  function accept(req, result, withKey, fromReader = false) {
+  function accept(req, result, withKey, fromReader = false, by = null) {
     request = req;
     const ghost = fromReader && shown ? shown.series : null;
-    shown = { request: req, result, withKey, series: stormSeries(result), ghost };
+    const before = fromReader && shown ? shown.result : null; // for what a change changed (saidDraw)
+    shown = { request: req, result, withKey, series: stormSeries(result), ghost, before, by };
     if (cursor !== null && cursor >= shown.series.points.length) cursor = null;
     draw();
 
@@ -445,6 +448,7 @@ export function mountFleet(root, {
     $('readout').textContent = cursor === null ? 'Arrow keys or the pointer on the chart: one second’s figures.' : binText(series, cursor);
     if (cursorOnly) return;
     drawNear();
+    drawSaid();
     $('summary').textContent = `${result.totals.requests.toLocaleString('en-US')} requests made ${result.totals.attempts.toLocaleString('en-US')} attempts (load ${result.totals.load.toFixed(2)}×); ${result.totals.succeeded.toLocaleString('en-US')} succeeded.`;
     drawStormTable();
     const effects = sideEffectsOf(result, withKey);
@@ -506,7 +510,7 @@ export function mountFleet(root, {
     const base = current();
     let next = setPath(base, path, value);
     if (path.startsWith('trigger.') && base.trigger === undefined) next = setPath(next, 'trigger', { ...openingEcho.trigger, ...next.trigger });
-    compute(next, { fromReader: true });
+    compute(next, { fromReader: true, by: path });
   }
   // A request's gates as the engine echoes them: each null (off) or its fields over the defaults.
   const gatesOf = (req) => Object.fromEntries(GATES.map((g) => {
@@ -523,12 +527,14 @@ export function mountFleet(root, {
       if (c.kind === 'choice') {
         return h('div', { class: 'fl-control' },
           h('label', { for: cid }, c.label),
-          h('select', { id: cid, 'data-path': c.path }, ...b.choices.map((v) => h('option', { value: v }, CHOICE_WORDS[v] || v))));
+          h('select', { id: cid, 'data-path': c.path }, ...b.choices.map((v) => h('option', { value: v }, CHOICE_WORDS[v] || v))),
+          h('p', { class: 'fl-said', 'data-said': c.path }));
       }
       return h('div', { class: 'fl-control' },
         h('label', { for: cid }, c.label),
         h('input', { type: 'range', id: cid, 'data-path': c.path, min: b.min, max: b.max, step: c.step }),
-        h('output', { for: cid, id: `${cid}-out` }));
+        h('output', { for: cid, id: `${cid}-out` }),
+        h('p', { class: 'fl-said', 'data-said': c.path }));
     });
     box.replaceChildren(...nodes.map((n) => mount(n, doc)));
     for (const el of box.querySelectorAll('[data-path]')) {
@@ -548,6 +554,7 @@ export function mountFleet(root, {
       const gid = id(`g-${g.name}`);
       return h('fieldset', { class: 'fl-gate', 'data-gate': g.name },
         h('legend', {}, h('input', { type: 'checkbox', id: gid, 'data-gate-on': g.name }), ' ', h('label', { for: gid }, g.label)),
+        h('p', { class: 'fl-said', 'data-said': `gates.${g.name}` }),
         h('div', { class: 'fl-gate-fields' },
           h('label', { for: `${gid}-scope` }, 'one per'),
           h('select', { id: `${gid}-scope`, 'data-gate-field': 'scope' }, h('option', { value: 'client' }, 'client (as an SDK keeps it)'), h('option', { value: 'fleet' }, 'fleet (shared by all clients)')),
@@ -600,6 +607,34 @@ export function mountFleet(root, {
         // A message goes as soon as the value is one the field takes.
         if (el.tagName === 'INPUT') el.addEventListener('input', () => { if (el.getAttribute('aria-invalid')) judge(el); });
       }
+    }
+  }
+
+  // What a control did in the run on show, beside it, from the result (issue 35 item 4): each
+  // gate that is on, how many retries it refused (FLEET.md §4: each refusal ends its request
+  // `gate-<name>`, the breaker's `circuit-open`); the control just changed, when every total
+  // and the verdict are as they were before it, says so, with how most failed requests ended.
+  function drawSaid() {
+    const { result, before, by } = shown;
+    const failed = result.totals.failed;
+    for (const el of root.querySelectorAll('[data-said]')) {
+      const path = el.dataset.said;
+      let text = '';
+      const gate = /^gates\.(\w+)$/.exec(path);
+      if (gate && result.request.gates && result.request.gates[gate[1]]) {
+        const breaker = gate[1] === 'breaker';
+        const n = failed[breaker ? 'circuit-open' : `gate-${gate[1]}`] || 0;
+        const what = breaker ? ['attempt', 'attempts'] : ['retry', 'retries'];
+        text = n ? `In the run on show it refused ${num(n)} ${n === 1 ? what[0] : what[1]}, each ending its request there.`
+          : `In the run on show it refused no ${what[0]}: it let every one through, so it changes nothing in this run.`;
+      } else if (!gate && path === by && before && JSON.stringify(before.totals) === JSON.stringify(result.totals) && verdictOf(before).kind === verdictOf(result).kind) {
+        const reasons = Object.entries(failed).filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1]);
+        const all = reasons.reduce((a, [, n]) => a + n, 0);
+        const outOf = reasons.length > 0 && reasons[0][0] === 'attempt-limit';
+        const moves = ['policy.baseBackoffMs', 'policy.backoffMultiplier', 'policy.jitter'].includes(path);
+        text = `This left every total and the verdict as they were.${outOf ? ` Of ${num(all)} failed requests, ${num(reasons[0][1])} still ended out of attempts${moves ? ': backoff and jitter move retries in time, but each of those requests still sent every retry it had.' : '.'}` : ''}`;
+      }
+      if (el.textContent !== text) el.textContent = text;
     }
   }
 

@@ -64,4 +64,5 @@
 // maps' bundle (a cell's element passed on); 287.9 KB measured; 288.0 KB measured with the
 // near figure shown again once the page has settled (+81 bytes).
 // Its item 5, the gate fields' messages in the fleet section: +857 bytes, 288.9 KB measured.
-export const SCROLLED_CEILING_BYTES = 289.0 * 1024;
+// Its item 4, what each gate refused and why a change changed nothing: +564 bytes, 289.4 KB measured.
+export const SCROLLED_CEILING_BYTES = 289.5 * 1024;
