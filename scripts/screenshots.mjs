@@ -5,7 +5,8 @@
 // beside the article from 960 px, inline after the button below), the opening run at its
 // end (end-*), the trace editor with an answer's error (editor-*: the scripted answers) and
 // the fleet's storm chart (fleet-*), and at 1280 and 390 the stability map (map-*) and two
-// literature presets computed (hotos-*, osdi-*), and the article's mesh section with its compare
+// literature presets computed (hotos-*, osdi-*), issue 35's fleet states (fleet-gate-*,
+// fleet-field-*, fleet-unchanged-*, fleet-map-open-*), and the article's mesh section with its compare
 // link pressed (mesh-*, mesh-compare-*); FULL=1 adds the whole page (light; large files, not
 // committed). Run after `npm run build`:
 //   node scripts/screenshots.mjs [outdir] [names, e.g. 1440,390]
@@ -83,6 +84,37 @@ try {
         await page.waitForTimeout(300);
         await page.locator('#fl-lit-hotos2021').screenshot({ path: join(out, `hotos-${name}-${colorScheme}.png`) });
         await page.locator('#fl-lit-osdi2022').screenshot({ path: join(out, `osdi-${name}-${colorScheme}.png`) });
+      }
+      // Issue 35's states, at 1280 and 390 only: a gate ticked (the storm in view beside it or
+      // drawn again after it, the ghost of the run before, what the gate refused), a bad value
+      // under its field, jitter changing nothing and saying why, a map cell opened.
+      if (name === '1280x720' || name === '390') {
+        const settled = async () => {
+          await page.evaluate(() => new Promise((r) => setTimeout(r, 60)).then(() => window.retryLabFleet.settled()));
+          await page.waitForTimeout(500);
+        };
+        await page.locator('[data-gate="bucket"]').evaluate((el) => el.scrollIntoView({ block: 'center' }));
+        await page.check('[data-gate-on="bucket"]');
+        await settled();
+        await page.screenshot({ path: join(out, `fleet-gate-${name}-${colorScheme}.png`) });
+        await page.fill('#fl-g-bucket-capacity', '-1');
+        await page.keyboard.press('Tab');
+        await page.locator('#fl-g-bucket-capacity').evaluate((el) => el.scrollIntoView({ block: 'center' }));
+        await page.waitForTimeout(200);
+        await page.screenshot({ path: join(out, `fleet-field-${name}-${colorScheme}.png`) });
+        await page.fill('#fl-g-bucket-capacity', '5');
+        await page.keyboard.press('Tab');
+        await settled();
+        await page.uncheck('[data-gate-on="bucket"]');
+        await settled();
+        await page.locator('[data-path="policy.jitter"]').evaluate((el) => el.scrollIntoView({ block: 'center' }));
+        await page.selectOption('[data-path="policy.jitter"]', 'full');
+        await settled();
+        await page.screenshot({ path: join(out, `fleet-unchanged-${name}-${colorScheme}.png`) });
+        await page.locator('#fl-map td[data-row="4"][data-col="0"]').evaluate((el) => el.scrollIntoView({ block: 'center' }));
+        await page.locator('#fl-map td[data-row="4"][data-col="0"]').click();
+        await settled();
+        await page.screenshot({ path: join(out, `fleet-map-open-${name}-${colorScheme}.png`) });
       }
       // The article's mesh section (issue 38: Istio's retries), at 1280 and 390 only, then its
       // link pressed: compare mode with Istio's default against its documented example.

@@ -222,7 +222,9 @@ describe('the link format, against the engine', () => {
     const traceA = links.find((l) => l.includes('429~ra:2'));
     assert.deepEqual([readLink(traceA, engine()).result.metrics.attempts, readLink(traceA, engine()).result.metrics.outcome], [4, 'success']);
     // Every input the README lists by name is one the link format knows, and none is missing.
-    const listed = section.slice(section.indexOf("The names are the engine's own"), section.indexOf('A value the engine refuses'));
+    // (The list ends at its sentence's full stop: the next sentence names what links leave out.)
+    const listFrom = section.indexOf("The names are the engine's own");
+    const listed = section.slice(listFrom, section.indexOf('.\n', listFrom));
     assert.deepEqual([...listed.matchAll(/`(\w+)`/g)].map((m) => m[1]).sort(), [...codec().fieldNames].sort());
   });
 

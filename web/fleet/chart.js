@@ -46,27 +46,34 @@ export function spreadLabels(labels, top, bottom) {
   return out;
 }
 
-// The chart's view of stormSeries(result); `cursor`: the bin a keyboard or pointer rests on.
-export function stormChart(series, { id, cursor = null, title = 'The storm over time' } = {}) {
+// The series the ghost of the run before draws (issue 35): the storm and what got through.
+const GHOSTED = ['offered', 'succeeded'];
+
+// The chart's view of stormSeries(result); `cursor`: the bin a keyboard or pointer rests on;
+// `ghost`: the run shown before (its stormSeries), drawn faint under this one on the same
+// axes, so a change is visible at a glance (its words are in the chart's description).
+export function stormChart(series, { id, cursor = null, title = 'The storm over time', ghost = null } = {}) {
   const { points, binMs, trigger, durationMs, recovery } = series;
   const n = points.length;
-  const endMs = n * binMs;
+  // The time axis runs to the later end of the two runs, so the run before is drawn whole.
+  const endMs = Math.max(n, ghost && ghost.binMs === binMs ? ghost.points.length : 0) * binMs;
   const xOf = (ms) => TOP.x + (TOP.w * ms) / endMs;
-  const rateMax = niceMax(Math.max(1, ...points.map((p) => Math.max(p.offered, p.capacity || 0, p.succeeded, p.timeouts))));
-  const queueMax = niceMax(Math.max(1, ...points.map((p) => p.queue)));
+  const before = ghost ? ghost.points.filter((p) => p.startMs < endMs) : [];
+  const rateMax = niceMax(Math.max(1, ...points.map((p) => Math.max(p.offered, p.capacity || 0, p.succeeded, p.timeouts)), ...before.map((p) => Math.max(p.offered, p.succeeded))));
+  const queueMax = niceMax(Math.max(1, ...points.map((p) => p.queue), ...before.map((p) => p.queue)));
   const yTop = (v) => TOP.y + TOP.h - (TOP.h * Math.min(v, rateMax)) / rateMax;
   const yLow = (v) => LOW.y + LOW.h - (LOW.h * v) / queueMax;
-  const line = (key) => {
+  const line = (key, from = points) => {
     let d = '';
     let open = false;
-    for (const p of points) {
+    for (const p of from) {
       const v = p[key];
       if (v === null || v === undefined) {
         open = false;
         continue;
       }
       const x0 = round1(xOf(p.startMs));
-      const x1 = round1(xOf(p.startMs + binMs));
+      const x1 = round1(xOf(Math.min(p.startMs + binMs, endMs)));
       const y = round1(yTop(v));
       d += `${open ? 'L' : 'M'}${x0} ${y}L${x1} ${y}`;
       open = true;
@@ -113,6 +120,17 @@ export function stormChart(series, { id, cursor = null, title = 'The storm over 
   const back = recovery && recovery.disrupted !== false && recovery.recoveredAtMs !== null;
   if (back) mark(recovery.recoveredAtMs, `recovered ${recovery.recoveredAtMs / 1000} s`, 'fl-mark-good', 1);
   mark(durationMs, `new requests stop ${durationMs / 1000} s`, 'fl-mark-stop', back ? 2 : 1);
+  // The run before, faint, under this run's lines, with a word at the top right; its queue an outline.
+  if (before.length) {
+    for (const [key, , cls, dash] of SERIES.filter(([key]) => GHOSTED.includes(key))) {
+      const d = line(key, before);
+      if (d) children.push(h('path', { class: `fl-line fl-ghost ${cls}`, d, fill: 'none', 'stroke-dasharray': dash || null }));
+    }
+    let gq = '';
+    for (const p of before) gq += `${gq ? 'L' : 'M'}${round1(xOf(p.startMs))} ${round1(yLow(p.queue))}L${round1(xOf(Math.min(p.startMs + binMs, endMs)))} ${round1(yLow(p.queue))}`;
+    children.push(h('path', { class: 'fl-ghost fl-ghost-queue', d: gq, fill: 'none' }));
+    children.push(h('text', { class: 'fl-tick fl-ghost-label', x: TOP.x + TOP.w, y: TOP.y - 3, 'text-anchor': 'end' }, 'faint: the run before'));
+  }
   // The series, each with its label at the right, at its line's last height.
   const labels = [];
   for (const [key, label, cls, dash] of SERIES) {
@@ -141,7 +159,15 @@ export function stormChart(series, { id, cursor = null, title = 'The storm over 
   return h('svg', {
     xmlns: 'http://www.w3.org/2000/svg', class: 'fl-chart', viewBox: `0 0 ${W} ${H}`, width: W, height: H,
     role: 'img', 'aria-labelledby': `${id}-title ${id}-desc`,
-  }, h('desc', { id: `${id}-desc` }, stormSummary(series)), ...children);
+  }, h('desc', { id: `${id}-desc` }, `${stormSummary(series)}${before.length ? ` ${ghostSummary(ghost)}` : ''}`), ...children);
+}
+
+// The faint run before, in words (the chart's description).
+export function ghostSummary(ghost) {
+  const peak = ghost.points.reduce((a, p) => Math.max(a, p.offered), 0);
+  const rec = ghost.recovery;
+  const how = !rec ? 'had no slowdown' : rec.disrupted === false ? 'rode it out' : rec.recoveredAtMs !== null ? `recovered at ${rec.recoveredAtMs / 1000} s` : 'was still down when new requests stopped';
+  return `The faint lines are the run before this change, for comparison: its attempts offered peaked at ${fmt(peak)} per second, and it ${how}.`;
 }
 
 // The chart in words: what a screen reader hears, and the text beside the chart.

@@ -15,6 +15,8 @@ import { TABLE_COLUMNS, binText, stormChart, tableRows } from './chart.js';
 import { awsCsv, brookerCsv, collapseCsv, fleetFileName, stormSvg, timelineCsv } from './export.js';
 import { STALE_MS, expectedAttempts, fleetComputer } from './compute.js';
 import { fleetPresets } from './presets.js';
+import { fieldProblem } from './field-check.js';
+import { num } from '../format.js';
 import { AWS_COLUMNS, CLIENTS, STRATEGIES, aws2015Requests, awsLegend, awsPanel, awsSummary, awsTableRows } from './aws2015.js';
 import { loadBundle } from '../bundles.js';
 import { COLLAPSE_RUNS, collapseLegend, collapseOnset, collapsePanel, collapseWords } from './collapse.js';
@@ -58,13 +60,16 @@ export function mountFleet(root, {
   let tick = 0;
   const linkAtStart = address && isFleetLink(win.location.hash);
 
-  root.replaceChildren(mount(h('div', { class: 'fl' },
+  // `.fl` is the container its wide layout asks (fleet.css): from 64.5rem the figure stands
+  // sticky beside the story and the controls (`.fl-grid`), in the article as in <retry-lab>.
+  root.replaceChildren(mount(h('div', { class: 'fl' }, h('div', { class: `fl-grid${whole ? '' : ' fl-view-only'}` },
     // The story, here rather than in index.html: the page's opening bytes stay as they were.
     whole && h('div', { class: 'prose fl-story' },
       h('p', {}, h('strong', {}, 'A slowdown becomes a storm. '), 'Ten seconds in, for ten seconds, every attempt takes four times as long. The server can now serve half of what arrives; the queue grows; answers start to come after their caller has stopped waiting, and each caller that stopped waiting sends its payment again. The server works through a queue of attempts nobody is waiting for, and every one of them still charges a card.'),
       h('p', {}, h('strong', {}, 'The storm outlives it. '), 'When the slowdown ends the server is as fast as before, but the queue it left behind is made of attempts already too old to be answered in time, and each one that times out sends another. If the fleet does not come back, this is a metastable failure: a state that keeps itself going after its cause has gone. The verdict under the chart is read from the run itself.'),
       h('p', {}, h('strong', {}, 'What stops it '), 'is what takes the retries out of the loop: not retrying at all, a client-side token bucket that lets retries through only while first attempts succeed, a server that drops work that can no longer finish in time, or one that serves the newest attempt first. Dropping only what has already expired is not enough: a first-in first-out queue then serves attempts with less time left than their service needs. Try each below; every figure is computed in your browser from the same seed, by the engine’s fleet model.')),
-    h('div', { class: 'fl-figure' },
+    // The figure's column (fleet.css): a sticky box sticks within its parent, so the figure has one.
+    h('div', { class: 'fl-side' }, h('div', { class: 'fl-figure' },
       h('p', { class: 'fl-verdict', id: id('verdict'), role: 'status', 'aria-live': 'polite' }, linkAtStart ? 'Computing the linked fleet run…' : 'Computing the opening fleet run…'),
       h('div', { class: 'fl-pending', id: id('pending'), hidden: true },
         h('p', { class: 'fl-progress', id: id('progress') }),
@@ -80,7 +85,7 @@ export function mountFleet(root, {
         h('button', { type: 'button', id: id('csv') }, 'Download the timeline (CSV)'),
         h('button', { type: 'button', id: id('svg') }, 'Download the chart (SVG)'),
         h('button', { type: 'button', id: id('copy') }, 'Copy the fleet link')),
-      h('details', { class: 'fl-data' }, h('summary', {}, 'The chart as a table, second by second'), h('div', { id: id('table'), class: 'fl-scroll', tabindex: 0, role: 'region', 'aria-label': 'The storm per second, as a table' }))),
+      h('details', { class: 'fl-data' }, h('summary', {}, 'The chart as a table, second by second'), h('div', { id: id('table'), class: 'fl-scroll', tabindex: 0, role: 'region', 'aria-label': 'The storm per second, as a table' })))),
     h('section', { class: 'fl-effects', 'aria-labelledby': id('effects-h') },
       h('h3', { id: id('effects-h') }, 'What the storm did to the payments'),
       h('div', { id: id('effects') })),
@@ -96,7 +101,7 @@ export function mountFleet(root, {
       h('button', { type: 'button', id: id('reset') }, 'Back to the opening fleet run')),
     whole && h('section', { class: 'fl-map-box', 'aria-labelledby': id('map-h'), id: id('map-box') },
       h('h3', { id: id('map-h') }, 'Where it recovers: the stability map'),
-      h('p', {}, 'The same fleet over a grid of triggers (or of loads and retries), one engine run per cell and seed. Below some load no slowdown can leave it down; above it, a slowdown long and large enough tips it into a storm that outlives it, and the edge is sharp. Each cell says which: it rode the slowdown out, recovered some seconds after it, or was still down when new requests stopped. The lines are the closed forms of docs/metastability.md, drawn over the runs that test them. The run on show is marked ●. Arrow keys move between cells; Enter (or a click) draws that cell’s run above.'),
+      h('p', {}, 'The same fleet over a grid of triggers (or of loads and retries), one engine run per cell and seed. Below some load no slowdown can leave it down; above it, a slowdown long and large enough tips it into a storm that outlives it, and the edge is sharp. Each cell says which: it rode the slowdown out, recovered some seconds after it, or was still down when new requests stopped. The lines are the closed forms of docs/metastability.md, drawn over the runs that test them. The run on show is marked ●. Arrow keys move between cells; Enter (or a click) draws that cell’s run in the storm chart, brought into view under the map, and the keys stay on the cell.'),
       h('p', { class: 'fl-note-text' }, 'A verdict is the engine’s own (FLEET.md §8): five-second windows from the slowdown’s start, each healthy when at least 90 % of its new requests succeed. A fleet with no unhealthy window rode it out; it recovered at the first second after the slowdown from which every window to the end of new requests is healthy.'),
       h('div', { id: id('stability') }, h('p', { role: 'status' }, 'The map loads as you near it…'))),
     whole && h('section', { class: 'fl-repro', 'aria-labelledby': id('aws-h') },
@@ -128,13 +133,90 @@ export function mountFleet(root, {
       h('p', { id: id('col-status'), role: 'status' }, 'Waiting for the reproductions above…'),
       h('div', { class: 'fl-panels' }, h('figure', {}, h('div', { id: id('col-chart') }), h('figcaption', {}, 'Successes per second, 0 to 80 s'))),
       h('div', { id: id('col-legend') }),
-      h('p', { class: 'fl-exports' }, h('button', { type: 'button', id: id('col-csv') }, 'Download the figure’s data (CSV)')))), doc));
+      h('p', { class: 'fl-exports' }, h('button', { type: 'button', id: id('col-csv') }, 'Download the figure’s data (CSV)'))))), doc));
 
   const $ = (name) => root.querySelector(`#${id(name)}`);
   const verdictBox = $('verdict');
   const progress = $('progress');
   const errorBox = $('error');
   const chartBox = $('chart');
+
+  // --- the storm where the reader acts (issue 35) ----------------------------------------------
+  //
+  // A change made below the figure is seen without scrolling. On a wide screen the figure is
+  // sticky beside the story and the controls (fleet.css), so it is in view already; where the
+  // end of the controls has pushed it partly out, the page scrolls it back by as little as that
+  // takes. Elsewhere (a narrow screen, or the map, under the sticky part) the storm is drawn
+  // again in a small figure of its own right after the group the reader acted in, as the
+  // article's figure is on a phone (explorable/steps.js): made at the first such change, moved
+  // to the group of the latest (the page then scrolled by as much as the move shifted the
+  // control, so the control stays where it was on screen), then scrolled into view by as
+  // little as shows it whole. It draws the state the figure does: the verdict in short, the
+  // chart, with the ghost of the run before.
+  const MARGIN = 12;
+  let near = null; // { box, verdict, chart } once made
+  const smooth = () => (win.matchMedia && win.matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth');
+  const inView = (el) => {
+    const r = el.getBoundingClientRect();
+    return r.height > 0 && r.top >= 0 && r.bottom <= win.innerHeight;
+  };
+  // The box to show once the change's run is drawn too (a scroll under way may have been cut
+  // short by the redraw, or the run's words have moved it), unless the reader scrolls first.
+  let showAfter = null;
+  const readerScrolls = () => { showAfter = null; };
+  for (const type of ['wheel', 'touchstart']) win.addEventListener(type, readerScrolls, { passive: true });
+  function scrollToShow(box) {
+    showAfter = box;
+    const r = box.getBoundingClientRect();
+    let by = 0;
+    if (r.bottom > win.innerHeight - MARGIN) by = r.bottom - (win.innerHeight - MARGIN);
+    if (r.top - by < MARGIN) by = r.top - MARGIN;
+    if (Math.abs(by) < 1) return;
+    const behavior = smooth();
+    win.scrollBy({ top: by, behavior });
+    // A smooth scroll runs to where it aimed, though the page moved under it meanwhile (the
+    // run's redraw above, scroll anchoring): once it ends, the box is shown if it is not.
+    if (behavior === 'smooth') {
+      win.addEventListener('scrollend', () => {
+        if (showAfter === box && !inView(box)) {
+          const r2 = box.getBoundingClientRect();
+          win.scrollBy({ top: r2.bottom > win.innerHeight - MARGIN ? Math.min(r2.bottom - (win.innerHeight - MARGIN), r2.top - MARGIN) : r2.top - MARGIN, behavior: 'auto' });
+        }
+      }, { once: true });
+    }
+  }
+  function bringNear(control, group) {
+    if (!shown || !control.isConnected || inView(chartBox)) return;
+    const figure = chartBox.closest('.fl-figure');
+    if (win.getComputedStyle(figure).position === 'sticky' && control.closest('.fl-stops, .fl-effects, .fl-story')) {
+      scrollToShow(chartBox);
+      return;
+    }
+    if (!near) {
+      const box = mount(h('figure', { class: 'fl-near', id: id('near'), 'aria-labelledby': id('near-caption') },
+        h('figcaption', { class: 'fl-near-caption', id: id('near-caption') },
+          h('span', { class: 'fl-near-kicker' }, 'The storm with these settings'), ' ',
+          h('span', { class: 'fl-near-verdict', id: id('near-verdict') })),
+        h('div', { class: 'fl-chart-box', id: id('near-chart'), tabindex: 0, role: 'group', 'aria-roledescription': 'chart', 'aria-label': 'The storm over time, drawn again where you changed it' })), doc);
+      near = { box, verdict: box.querySelector(`#${id('near-verdict')}`), chart: box.querySelector(`#${id('near-chart')}`) };
+    }
+    if (group.nextElementSibling !== near.box) {
+      const was = control.getBoundingClientRect().top;
+      group.after(near.box);
+      drawNear();
+      const moved = control.getBoundingClientRect().top - was;
+      if (Math.abs(moved) >= 1) win.scrollBy({ top: moved, behavior: 'auto' });
+    }
+    scrollToShow(near.box);
+  }
+  function drawNear() {
+    if (!near || !shown) return;
+    patch(near.chart, stormChart(shown.series, { id: id('near-svg'), ghost: shown.ghost }));
+    const verdict = verdictOf(shown.result);
+    near.verdict.textContent = stale ? 'computing…' : verdict.shortText;
+    if (stale) delete near.verdict.dataset.kind;
+    else near.verdict.dataset.kind = verdict.kind;
+  }
 
   let linkNote = ''; // what a fleet link had that was not used, until the reader changes something
   function showError(text) {
@@ -191,6 +273,7 @@ export function mountFleet(root, {
     root.dataset.computing = pending.linked ? 'link' : 'change';
     verdictBox.textContent = !pending.linked ? 'Computing the fleet run for these settings…' : address ? 'Computing the linked fleet run…' : 'Computing the fleet run its attributes ask for…';
     delete verdictBox.dataset.kind;
+    drawNear();
     $('pending').hidden = false;
     $('stop').hidden = false;
     pendingInputs.hidden = !pending.linked;
@@ -267,7 +350,8 @@ export function mountFleet(root, {
 
   // `linked`: a request from outside, shown as computing from the start; `behind`: the opening
   // run computed first for such a request (expect()), drawn behind its computing state.
-  function compute(req, { fromReader = false, linked = false, behind = false } = {}) {
+  // `by`: the control's path whose change asked for it.
+  function compute(req, { fromReader = false, linked = false, behind = false, by = null } = {}) {
     if (fromReader) {
       interacted = true;
       linkNote = '';
@@ -289,6 +373,17 @@ export function mountFleet(root, {
     const done = () => {
       busy = false;
       if (!behind && pending === mine) endComputing();
+      // The box a change asked to show, once its run is drawn and the computing line above has
+      // gone: two frames on (scroll anchoring has then moved the page for both), and once more
+      // a little later, for a smooth scroll that was under way.
+      if (showAfter && fromReader) {
+        const box = showAfter;
+        const check = () => {
+          if (showAfter === box && !inView(box)) scrollToShow(box);
+        };
+        win.requestAnimationFrame(() => win.requestAnimationFrame(check));
+        win.setTimeout(check, 400);
+      }
       const waiters = settleWaiters;
       settleWaiters = [];
       for (const w of waiters) w();
@@ -313,7 +408,7 @@ export function mountFleet(root, {
           first = result;
         } else if (first) {
           showError('');
-          accept(req, first, result);
+          accept(req, first, result, fromReader, by);
         }
       },
       onDone: done,
@@ -324,26 +419,36 @@ export function mountFleet(root, {
     });
   }
 
-  function accept(req, result, withKey) {
+  // `fromReader`: the reader changed something, so the run before stays on the chart, faint
+  // (issue 35): the one state the figure is drawn from holds both.
+  function accept(req, result, withKey, fromReader = false, by = null) {
     request = req;
-    shown = { request: req, result, withKey, series: stormSeries(result) };
+    const ghost = fromReader && shown ? shown.series : null;
+    const before = fromReader && shown ? shown.result : null; // for what a change changed (saidDraw)
+    shown = { request: req, result, withKey, series: stormSeries(result), ghost, before, by };
     if (cursor !== null && cursor >= shown.series.points.length) cursor = null;
     draw();
+
     syncControls(stale && pending ? pending.request : null);
     if (interacted) writeLink();
   }
 
   // --- drawing --------------------------------------------------------------------------
 
-  function draw() {
-    const { result, withKey, series } = shown;
+  // `cursorOnly`: the keyboard or pointer cursor moved; the rest is as it was.
+  function draw(cursorOnly = false) {
+    const { result, withKey, series, ghost } = shown;
     const verdict = verdictOf(result);
     if (!stale) { // while another run computes, the verdict box says so (showComputing)
       verdictBox.textContent = verdict.text;
       verdictBox.dataset.kind = verdict.kind;
     }
     root.dataset.verdict = verdict.kind;
-    patch(chartBox, stormChart(series, { id: id('svg-chart'), cursor }));
+    patch(chartBox, stormChart(series, { id: id('svg-chart'), cursor, ghost }));
+    $('readout').textContent = cursor === null ? 'Arrow keys or the pointer on the chart: one second’s figures.' : binText(series, cursor);
+    if (cursorOnly) return;
+    drawNear();
+    drawSaid();
     $('summary').textContent = `${result.totals.requests.toLocaleString('en-US')} requests made ${result.totals.attempts.toLocaleString('en-US')} attempts (load ${result.totals.load.toFixed(2)}×); ${result.totals.succeeded.toLocaleString('en-US')} succeeded.`;
     drawStormTable();
     const effects = sideEffectsOf(result, withKey);
@@ -353,7 +458,6 @@ export function mountFleet(root, {
         h('caption', {}, 'The same attempts, without and with an idempotency key'),
         h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'in this run'), h('th', { scope: 'col' }, 'without a key'), h('th', { scope: 'col' }, 'with a key'))),
         h('tbody', {}, ...effects.rows.map(([label, a, b]) => h('tr', {}, h('th', { scope: 'row' }, label), h('td', {}, a), h('td', {}, b))))));
-    $('readout').textContent = cursor === null ? 'Arrow keys or the pointer on the chart: one second’s figures.' : binText(series, cursor);
   }
 
   const drawStormTable = lazyTable('table', () => h('table', { class: 'fl-table' },
@@ -372,7 +476,7 @@ export function mountFleet(root, {
     else if (event.key === 'Escape') cursor = null;
     else return;
     event.preventDefault();
-    draw();
+    draw(true);
     // In a box that scrolls sideways (a phone), the second the keys rest on stays in view.
     const mark = chartBox.querySelector('.fl-cursor');
     if (mark) mark.scrollIntoView({ block: 'nearest', inline: 'nearest' });
@@ -383,10 +487,13 @@ export function mountFleet(root, {
     const box = svg.getBoundingClientRect();
     const x = ((event.clientX - box.left) / box.width) * 750; // in the chart's units: its viewBox is 750 wide (chart.js W)
     const n = shown.series.points.length;
-    const bin = Math.floor(((x - 56) / 560) * n);
+    // The time axis spans the run before too, where it ran longer (chart.js).
+    const { ghost } = shown;
+    const span = Math.max(n, ghost && ghost.binMs === shown.series.binMs ? ghost.points.length : 0);
+    const bin = Math.floor(((x - 56) / 560) * span);
     if (bin >= 0 && bin < n && bin !== cursor) {
       cursor = bin;
-      draw();
+      draw(true);
     }
   });
 
@@ -403,7 +510,7 @@ export function mountFleet(root, {
     const base = current();
     let next = setPath(base, path, value);
     if (path.startsWith('trigger.') && base.trigger === undefined) next = setPath(next, 'trigger', { ...openingEcho.trigger, ...next.trigger });
-    compute(next, { fromReader: true });
+    compute(next, { fromReader: true, by: path });
   }
   // A request's gates as the engine echoes them: each null (off) or its fields over the defaults.
   const gatesOf = (req) => Object.fromEntries(GATES.map((g) => {
@@ -420,12 +527,14 @@ export function mountFleet(root, {
       if (c.kind === 'choice') {
         return h('div', { class: 'fl-control' },
           h('label', { for: cid }, c.label),
-          h('select', { id: cid, 'data-path': c.path }, ...b.choices.map((v) => h('option', { value: v }, CHOICE_WORDS[v] || v))));
+          h('select', { id: cid, 'data-path': c.path }, ...b.choices.map((v) => h('option', { value: v }, CHOICE_WORDS[v] || v))),
+          h('p', { class: 'fl-said', 'data-said': c.path }));
       }
       return h('div', { class: 'fl-control' },
         h('label', { for: cid }, c.label),
         h('input', { type: 'range', id: cid, 'data-path': c.path, min: b.min, max: b.max, step: c.step }),
-        h('output', { for: cid, id: `${cid}-out` }));
+        h('output', { for: cid, id: `${cid}-out` }),
+        h('p', { class: 'fl-said', 'data-said': c.path }));
     });
     box.replaceChildren(...nodes.map((n) => mount(n, doc)));
     for (const el of box.querySelectorAll('[data-path]')) {
@@ -436,6 +545,8 @@ export function mountFleet(root, {
         if (out) out.textContent = String(read());
         change(path, read());
       });
+      // A slider brings the storm near once let go (or at each key), not while dragged.
+      el.addEventListener('change', () => bringNear(el, el.closest('.fl-control')));
     }
     // The gates: each a switch, its scope and its fields, starting from its defaults.
     const gates = GATES.map((g) => {
@@ -443,6 +554,7 @@ export function mountFleet(root, {
       const gid = id(`g-${g.name}`);
       return h('fieldset', { class: 'fl-gate', 'data-gate': g.name },
         h('legend', {}, h('input', { type: 'checkbox', id: gid, 'data-gate-on': g.name }), ' ', h('label', { for: gid }, g.label)),
+        h('p', { class: 'fl-said', 'data-said': `gates.${g.name}` }),
         h('div', { class: 'fl-gate-fields' },
           h('label', { for: `${gid}-scope` }, 'one per'),
           h('select', { id: `${gid}-scope`, 'data-gate-field': 'scope' }, h('option', { value: 'client' }, 'client (as an SDK keeps it)'), h('option', { value: 'fleet' }, 'fleet (shared by all clients)')),
@@ -452,6 +564,8 @@ export function mountFleet(root, {
               ? h('select', { id: `${gid}-${name}`, 'data-gate-field': name },
                 ...row.choices.map((c) => h('option', { value: c.name, title: c.description }, c.name)))
               : h('input', { type: 'number', id: `${gid}-${name}`, 'data-gate-field': name, step, value: d[name] }),
+            // What is wrong with a typed value, under its field (issue 35): empty until then.
+            row.type === 'choice' ? null : h('p', { class: 'fl-field-error', id: `${gid}-${name}-error`, 'aria-live': 'polite' }),
           ])));
     });
     $('gates').replaceChildren(...gates.map((n) => mount(n, doc)));
@@ -468,12 +582,74 @@ export function mountFleet(root, {
         }
         return out;
       };
-      set.querySelector('[data-gate-on]').addEventListener('change', (e) => change(`gates.${name}`, e.target.checked ? gateNow() : null));
+      // Every typed field judged by its row: a gate with a value it does not take is not run.
+      const fields = new Map(gateFields(table, name).map((f) => [f.name, f]));
+      const judge = (el) => {
+        const f = fields.get(el.dataset.gateField);
+        if (!f || el.tagName === 'SELECT') return true;
+        const problem = fieldProblem(el.value, f.row, f.label, { badInput: Boolean(el.validity && el.validity.badInput) });
+        markField(el, problem);
+        return !problem;
+      };
+      const allTaken = () => [...set.querySelectorAll('input[data-gate-field]')].map(judge).every(Boolean);
+      const sw = set.querySelector('[data-gate-on]');
+      sw.addEventListener('change', () => {
+        if (sw.checked && !allTaken()) return;
+        change(`gates.${name}`, sw.checked ? gateNow() : null);
+        bringNear(sw, set);
+      });
       for (const el of set.querySelectorAll('[data-gate-field]')) {
         el.addEventListener('change', () => {
-          if (set.querySelector('[data-gate-on]').checked) change(`gates.${name}`, gateNow());
+          if (!allTaken() || !sw.checked) return;
+          change(`gates.${name}`, gateNow());
+          bringNear(el, set);
         });
+        // A message goes as soon as the value is one the field takes.
+        if (el.tagName === 'INPUT') el.addEventListener('input', () => { if (el.getAttribute('aria-invalid')) judge(el); });
       }
+    }
+  }
+
+  // What a control did in the run on show, beside it, from the result (issue 35 item 4): each
+  // gate that is on, how many retries it refused (FLEET.md §4: each refusal ends its request
+  // `gate-<name>`, the breaker's `circuit-open`); the control just changed, when every total
+  // and the verdict are as they were before it, says so, with how most failed requests ended.
+  function drawSaid() {
+    const { result, before, by } = shown;
+    const failed = result.totals.failed;
+    for (const el of root.querySelectorAll('[data-said]')) {
+      const path = el.dataset.said;
+      let text = '';
+      const gate = /^gates\.(\w+)$/.exec(path);
+      if (gate && result.request.gates && result.request.gates[gate[1]]) {
+        const breaker = gate[1] === 'breaker';
+        const n = failed[breaker ? 'circuit-open' : `gate-${gate[1]}`] || 0;
+        const what = breaker ? ['attempt', 'attempts'] : ['retry', 'retries'];
+        text = n ? `In the run on show it refused ${num(n)} ${n === 1 ? what[0] : what[1]}, each ending its request there.`
+          : `In the run on show it refused no ${what[0]}: it let every one through, so it changes nothing in this run.`;
+      } else if (!gate && path === by && before && JSON.stringify(before.totals) === JSON.stringify(result.totals) && verdictOf(before).kind === verdictOf(result).kind) {
+        const reasons = Object.entries(failed).filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1]);
+        const all = reasons.reduce((a, [, n]) => a + n, 0);
+        const outOf = reasons.length > 0 && reasons[0][0] === 'attempt-limit';
+        const moves = ['policy.baseBackoffMs', 'policy.backoffMultiplier', 'policy.jitter'].includes(path);
+        text = `This left every total and the verdict as they were.${outOf ? ` Of ${num(all)} failed requests, ${num(reasons[0][1])} still ended out of attempts${moves ? ': backoff and jitter move retries in time, but each of those requests still sent every retry it had.' : '.'}` : ''}`;
+      }
+      if (el.textContent !== text) el.textContent = text;
+    }
+  }
+
+  // A field's message under it, and the field marked as refused (aria-invalid, aria-describedby);
+  // '' takes both away.
+  function markField(el, problem) {
+    const box = root.querySelector(`#${el.id}-error`);
+    if (!box) return;
+    if (box.textContent !== problem) box.textContent = problem;
+    if (problem) {
+      el.setAttribute('aria-invalid', 'true');
+      el.setAttribute('aria-describedby', box.id);
+    } else {
+      el.removeAttribute('aria-invalid');
+      el.removeAttribute('aria-describedby');
     }
   }
 
@@ -497,7 +673,10 @@ export function mountFleet(root, {
       const values = { ...gateDefaults(table, name), ...(g || {}) };
       for (const el of set.querySelectorAll('[data-gate-field]')) {
         const v = values[el.dataset.gateField];
-        if (v !== undefined && el.value !== String(v) && doc.activeElement !== el) el.value = String(v);
+        if (v !== undefined && el.value !== String(v) && doc.activeElement !== el) {
+          el.value = String(v);
+          markField(el, ''); // the field shows the run's value again
+        }
       }
     }
     const preset = presets.find((p) => sameGates(gatesShown, p.gates));
@@ -528,8 +707,12 @@ export function mountFleet(root, {
     if (preset) for (const [g, v] of Object.entries(preset.gates)) next = setPath(next, `gates.${g}`, { ...v });
     if (!Object.keys(next.gates).length) delete next.gates;
     compute(next, { fromReader: true });
+    bringNear(e.target, e.target); // before the preset's card, whose words come with the run
   });
-  $('reset').addEventListener('click', () => compute({}, { fromReader: true }));
+  $('reset').addEventListener('click', () => {
+    compute({}, { fromReader: true });
+    bringNear($('reset'), $('reset'));
+  });
 
   // --- exports and the link -------------------------------------------------------------
 
@@ -627,7 +810,13 @@ export function mountFleet(root, {
     prefix: P,
     computer: () => fleetComputer(win, { engineUrl, bundleUrl, mainEngine }),
     shown: () => ({ request, echo: shown.result.request }),
-    open: (req) => compute(req, { fromReader: true }),
+    // A cell's run (issue 35): the storm brought into view under the map, the keys left on the cell.
+    open: (req, cell) => {
+      compute(req, { fromReader: true });
+      if (!cell) return;
+      bringNear(cell, $('map'));
+      cell.focus({ preventScroll: true });
+    },
     linkOf: (req) => `#${encodeFleetLink(req)}`,
     linkBase: () => (linkBase ? linkBase() : win.location.href.split('#')[0]),
   };
@@ -819,7 +1008,7 @@ export function mountFleet(root, {
     settled: () => (!busy ? Promise.resolve() : new Promise((resolve) => settleWaiters.push(resolve))),
     // Whether the section's computer still has a job (a stopped or replaced one has none).
     working: () => computer.busy(),
-    state: () => (shown ? { request: shown.request, result: shown.result, withKey: shown.withKey, verdict: verdictOf(shown.result) } : null),
+    state: () => (shown ? { request: shown.request, result: shown.result, withKey: shown.withKey, verdict: verdictOf(shown.result), ghost: Boolean(shown.ghost) } : null),
     load: (req) => compute(req, { fromReader: true }),
     // The run the section is computing, while it is: { request, linked, index, ms }, else null.
     pending: () => (pending ? { request: pending.request, linked: pending.linked, index: pending.index, ms: win.performance.now() - pending.startedAt, shownAs: root.dataset.computing || null } : null),
@@ -829,6 +1018,7 @@ export function mountFleet(root, {
     note: showNote,
     destroy() {
       win.removeEventListener('hashchange', onHash);
+      for (const type of ['wheel', 'touchstart']) win.removeEventListener(type, readerScrolls);
       win.clearInterval(tick);
       win.clearTimeout(progressTimer);
       computer.destroy();

@@ -24,7 +24,7 @@ export function mapLinkKeys(hash) {
 
 // box: the element to fill; host: what the fleet section offers —
 //   computer(): a new fleetComputer; shown(): { request, echo } of the run on show;
-//   open(request): draw a run in the storm chart; linkOf(request): its fleet link (`#v=1&…`);
+//   open(request, cell): draw a run in the storm chart, `cell` (its element) keeping the focus; linkOf(request): its fleet link (`#v=1&…`);
 //   linkBase(): the page the links point at; prefix: the section's id prefix.
 export function mountStability(box, host) {
   const doc = box.ownerDocument;
@@ -235,9 +235,10 @@ export function mountStability(box, host) {
       if (el) el.focus();
     }
   }
-  function openCell(r, c) {
+  // `el`: the cell's element, which keeps the focus while the run is drawn.
+  function openCell(r, c, el) {
     const cell = state.cells.find((x) => x.row === r && x.col === c);
-    if (cell) host.open(cell.requests[0]);
+    if (cell) host.open(cell.requests[0], el);
   }
   $('map').addEventListener('keydown', (event) => {
     const cell = cellOf(event.target);
@@ -252,7 +253,7 @@ export function mountStability(box, host) {
     else if (event.key === 'End') c = m.cols.length - 1;
     else if (event.key === 'Enter' || event.key === ' ') {
       event.preventDefault();
-      openCell(r, c);
+      openCell(r, c, cell);
       return;
     } else return;
     event.preventDefault();
@@ -264,7 +265,7 @@ export function mountStability(box, host) {
   });
   $('map').addEventListener('click', (event) => {
     const cell = cellOf(event.target);
-    if (cell) openCell(Number(cell.dataset.row), Number(cell.dataset.col));
+    if (cell) openCell(Number(cell.dataset.row), Number(cell.dataset.col), cell);
   });
 
   // --- controls, downloads, the link ----------------------------------------------------------

@@ -67,4 +67,11 @@
 // 80,697 → 84,625), and §6's hedging there too (+2,282 bytes): merged with the layers, 319.1 KB measured.
 // botocore's adaptive mode as a preset, in the sections' and the fleet section's bundles (+278 and
 // +281 bytes): 319.6 KB measured.
-export const SCROLLED_CEILING_BYTES = 319.7 * 1024;
+// Issue 35's item 1 in the fleet section (fleetux35: the sticky figure, the storm drawn again
+// near a control or the map, the ghost of the run before): +1,483 bytes, and +4 in the stability
+// maps' bundle (a cell's element passed on); 287.9 KB measured; 288.0 KB measured with the
+// near figure shown again once the page has settled (+81 bytes).
+// Its item 5, the gate fields' messages in the fleet section: +857 bytes, 288.9 KB measured.
+// Its item 4, what each gate refused and why a change changed nothing: +564 bytes, 289.4 KB measured.
+// Merged with the presets, layers and gates above: 322.5 KB measured.
+export const SCROLLED_CEILING_BYTES = 322.6 * 1024;

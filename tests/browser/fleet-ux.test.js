@@ -1,0 +1,286 @@
+// Issue 35, the fleet section at the level of the article: acting changes what is on screen
+// (item 1: the storm chart in view where the reader acts, the run before kept as a ghost, a map
+// cell's run brought into view with the focus left on the cell), and errors in the reader's
+// words at the field (item 5). Expected words are the field table's bounds written as the page
+// writes numbers (web/format.js), and verdicts are the conformance cases' (FLEET.md §9.5).
+
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { AXE, browserSuite, openPage, pageTest } from './lib/harness.js';
+
+const env = browserSuite();
+
+const PHONE = { width: 390, height: 844 };
+const LAPTOP = { width: 1280, height: 720 };
+
+async function fleetSettled(page) {
+  await page.evaluate(() => window.retryLabFleetSection.load());
+  await page.waitForFunction(() => window.retryLabFleet && window.retryLabFleet.state(), null, { timeout: 20000 });
+  await page.evaluate(() => window.retryLabFleet.ready.then(() => window.retryLabFleet.settled()));
+}
+// After a change: its run computed and drawn, and any scroll it started ended.
+async function changeSettled(page) {
+  await page.evaluate(() => new Promise((r) => setTimeout(r, 60)).then(() => window.retryLabFleet.settled()));
+  await page.evaluate(() => new Promise((r) => setTimeout(r, 450))); // the section's last look (section.js done())
+  await page.evaluate(() => new Promise((resolve) => {
+    let last = -1;
+    let still = 0;
+    const look = () => {
+      still = window.scrollY === last ? still + 1 : 0;
+      last = window.scrollY;
+      if (still >= 5) resolve();
+      else requestAnimationFrame(look);
+    };
+    look();
+  }));
+}
+// Where an element's box is against the window: whole inside it, or not.
+const wholeInView = (page, selector) => page.locator(selector).evaluate((el) => {
+  const r = el.getBoundingClientRect();
+  return { inView: r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight, top: Math.round(r.top), bottom: Math.round(r.bottom), height: window.innerHeight };
+});
+// The storm chart the reader sees: the figure's, or the one drawn again near the controls.
+async function chartSeen(page) {
+  const main = await wholeInView(page, '#fl-chart');
+  if (main.inView) return { which: 'figure', ...main };
+  if (!(await page.locator('#fl-near-chart').count())) return { which: 'none', ...main };
+  return { which: 'near', ...(await wholeInView(page, '#fl-near-chart')) };
+}
+const scrollTo = (page, selector, block) => page.locator(selector).evaluate((el, b) => el.scrollIntoView({ block: b }), block);
+
+describe('the fleet section: acting changes what is on screen (issue 35, item 1)', () => {
+  for (const reducedMotion of ['reduce', 'no-preference']) {
+    test(`at 1280×720 (${reducedMotion} motion) a gate ticked leaves the storm chart in view beside it, the first gate and the last`, pageTest(env, { viewport: LAPTOP, reducedMotion, sections: false }, async ({ page }) => {
+      await fleetSettled(page);
+      for (const [gate, block] of [['bucket', 'center'], ['breaker', 'start']]) {
+        await scrollTo(page, `[data-gate="${gate}"]`, block);
+        await page.locator(`[data-gate-on="${gate}"]`).check();
+        await changeSettled(page);
+        const seen = await chartSeen(page);
+        assert.equal(seen.which, 'figure', `${gate}: the sticky figure beside the controls (${JSON.stringify(seen)})`);
+        assert.ok((await wholeInView(page, `[data-gate-on="${gate}"]`)).inView || gate === 'breaker', `${gate}: the switch stays in view`);
+        await page.locator(`[data-gate-on="${gate}"]`).uncheck();
+        await changeSettled(page);
+      }
+      assert.equal(await page.locator('#fl-near').count(), 0, 'no second chart on a wide screen');
+    }));
+
+    test(`at 390×844 (${reducedMotion} motion) a gate ticked, a slider moved and a preset chosen each draw the storm in view next to the control`, pageTest(env, { viewport: PHONE, reducedMotion, sections: false }, async ({ page }) => {
+      await fleetSettled(page);
+      await scrollTo(page, '[data-gate="bucket"]', 'center');
+      await page.locator('[data-gate-on="bucket"]').check();
+      await changeSettled(page);
+      let seen = await chartSeen(page);
+      assert.equal(seen.which, 'near', JSON.stringify(seen));
+      assert.ok(seen.inView, `the gate: ${JSON.stringify(seen)}`);
+      assert.ok((await wholeInView(page, '[data-gate-on="bucket"]')).inView, 'the switch stays in view');
+      // The figure drawn near shows the run on show: the bucket's recovery at 29 s (§9.5).
+      assert.equal(await page.locator('#fl-near-verdict').textContent(), 'recovered at 29 s');
+      assert.equal(await page.locator('[data-gate="bucket"] + #fl-near').count(), 1, 'right after the gate');
+      // A slider further up, moved with the keyboard: the figure moves there, and the slider
+      // stays where it was on the screen.
+      const slider = '#fl-controls input[type="range"] >> nth=0';
+      await scrollTo(page, slider, 'center');
+      const before = (await wholeInView(page, slider)).top;
+      await page.locator(slider).focus();
+      await page.keyboard.press('ArrowRight');
+      await changeSettled(page);
+      seen = await chartSeen(page);
+      assert.equal(seen.which, 'near');
+      assert.ok(seen.inView, `the slider: ${JSON.stringify(seen)}`);
+      assert.ok((await wholeInView(page, slider)).inView, 'the slider stays in view');
+      assert.ok(Math.abs((await wholeInView(page, slider)).top - before) < 400, 'the slider did not jump away');
+      assert.equal(await page.locator('.fl-control + #fl-near').count(), 1, 'right after the slider');
+      assert.equal(await page.locator('#fl-near').count(), 1, 'one figure near the controls');
+      // A preset, below.
+      await scrollTo(page, '#fl-preset', 'center');
+      await page.selectOption('#fl-preset', { index: 1 });
+      await changeSettled(page);
+      seen = await chartSeen(page);
+      assert.ok(seen.inView, `the preset: ${JSON.stringify(seen)}`);
+      assert.equal(await page.locator('#fl-preset + #fl-near').count(), 1, 'right after the preset’s choice, above its card');
+    }));
+  }
+
+  test('the run before stays on the chart as a faint ghost after a change, said in its description; none at first, nor for a link', pageTest(env, { viewport: LAPTOP, sections: false }, async ({ page }) => {
+    await fleetSettled(page);
+    const chart = page.locator('#fl-chart svg');
+    assert.equal(await chart.locator('.fl-ghost').count(), 0, 'no ghost at first');
+    assert.equal((await page.evaluate(() => window.retryLabFleet.state())).ghost, false);
+    assert.doesNotMatch(await chart.locator('desc').textContent(), /faint/);
+    await page.locator('[data-gate-on="bucket"]').check();
+    await changeSettled(page);
+    // Drawn from the one state: the opening run (still down, §9.5) under the bucket's.
+    assert.equal((await page.evaluate(() => window.retryLabFleet.state())).ghost, true);
+    assert.equal(await chart.locator('path.fl-ghost.fl-offered').count(), 1);
+    assert.equal(await chart.locator('path.fl-ghost.fl-succeeded').count(), 1);
+    assert.equal(await chart.locator('path.fl-ghost-queue').count(), 1);
+    assert.ok((await chart.textContent()).includes('faint: the run before'));
+    assert.match(await chart.locator('desc').textContent(), /The faint lines are the run before this change, for comparison: its attempts offered peaked at [\d,.]+ per second, and it was still down when new requests stopped\./);
+    // The run before is the last one shown: back to the opening run, the bucket's is the ghost.
+    await page.locator('#fl-reset').click();
+    await changeSettled(page);
+    assert.match(await chart.locator('desc').textContent(), /and it recovered at 29 s\./);
+    // The cursor's redraw keeps it.
+    await page.locator('#fl-chart').focus();
+    await page.keyboard.press('ArrowRight');
+    assert.equal(await chart.locator('path.fl-ghost.fl-offered').count(), 1);
+  }));
+
+  test('a fleet link opened draws no ghost: the reader has changed nothing yet', pageTest(env, { viewport: LAPTOP, path: '/#v=1&view=fleet&gates.bucket=on', sections: false }, async ({ page }) => {
+    await fleetSettled(page);
+    await page.evaluate(() => window.retryLabFleet.settled());
+    assert.match(await page.locator('#fl-verdict').textContent(), /^Recovered 9 s after the slowdown ended, at 29 s/);
+    assert.equal(await page.locator('#fl-chart svg .fl-ghost').count(), 0);
+  }));
+
+  for (const [viewport, how] of [[LAPTOP, 'click'], [PHONE, 'Enter']]) {
+    test(`a map cell opened with ${how === 'click' ? 'a click' : 'Enter'} at ${viewport.width}×${viewport.height} brings its storm into view and leaves the focus on the cell`, pageTest(env, { viewport, reducedMotion: 'reduce', sections: false }, async ({ page }) => {
+      await fleetSettled(page);
+      await scrollTo(page, '#fl-map-box', 'start');
+      await page.evaluate(() => window.retryLabFleet.map());
+      // ×3.5, 0.5 s: a slowdown the fleet rides out (fleet.test.js's map test).
+      const cell = page.locator('#fl-map td[data-row="4"][data-col="0"]');
+      await scrollTo(page, '#fl-map td[data-row="4"][data-col="0"]', 'center');
+      if (how === 'click') await cell.click();
+      else {
+        await cell.focus();
+        await page.keyboard.press('Enter');
+      }
+      await changeSettled(page);
+      assert.match(await page.locator('#fl-verdict').textContent(), /^Rode it out: /);
+      const seen = await chartSeen(page);
+      assert.ok(seen.inView, JSON.stringify(seen));
+      assert.equal(await page.locator('#fl-near-verdict').textContent(), 'rode it out');
+      assert.deepEqual(await page.evaluate(() => [document.activeElement.tagName, document.activeElement.dataset.row, document.activeElement.dataset.col]), ['TD', '4', '0']);
+      // The keys go on from the cell.
+      await page.keyboard.press('ArrowRight');
+      assert.deepEqual(await page.evaluate(() => [document.activeElement.dataset.row, document.activeElement.dataset.col]), ['4', '1']);
+    }));
+  }
+});
+
+describe('the fleet section: errors in the reader’s words, at the field (issue 35, item 5)', () => {
+  const field = '#fl-g-bucket-capacity';
+  const message = '#fl-g-bucket-capacity-error';
+  const described = (page) => page.locator(field).evaluate((el) => ({
+    invalid: el.getAttribute('aria-invalid'), describedBy: el.getAttribute('aria-describedby'),
+    text: el.getAttribute('aria-describedby') ? document.getElementById(el.getAttribute('aria-describedby')).textContent : null,
+  }));
+  const type = async (page, selector, text) => {
+    await page.fill(selector, text);
+    await page.locator(selector).press('Tab');
+    await changeSettled(page);
+  };
+
+  for (const viewport of [LAPTOP, PHONE]) {
+    test(`at ${viewport.width} px: −1 and an empty field say so under the field, marked invalid, the run on show kept; the message goes when the value is fixed`, pageTest(env, { viewport, sections: false }, async ({ page }) => {
+      await fleetSettled(page);
+      await page.locator('[data-gate-on="bucket"]').check();
+      await changeSettled(page);
+      const shownBefore = await page.evaluate(() => JSON.stringify(window.retryLabFleet.state().request));
+      assert.equal(shownBefore, JSON.stringify({ gates: { bucket: {} } }));
+
+      // −1: below the table's least capacity, 0; its most, 1000000000, written as the page writes numbers.
+      await type(page, field, '-1');
+      let d = await described(page);
+      assert.equal(d.invalid, 'true');
+      assert.equal(d.describedBy, 'fl-g-bucket-capacity-error');
+      assert.equal(d.text, '“capacity” takes a number from 0 to 1,000,000,000 tokens; -1 is below 0. The run on show is unchanged.');
+      assert.ok(await page.locator(message).isVisible());
+      const [fieldBox, messageBox] = await Promise.all([page.locator(field).boundingBox(), page.locator(message).boundingBox()]);
+      assert.ok(messageBox.y >= fieldBox.y + fieldBox.height - 1, 'the message is under its field');
+      assert.equal(await page.locator('#fl-error').isVisible(), false, 'nothing far above the field');
+      assert.equal(await page.evaluate(() => JSON.stringify(window.retryLabFleet.state().request)), shownBefore, 'the run on show is kept');
+
+      // Empty: no "NaN", no "got".
+      await type(page, field, '');
+      d = await described(page);
+      assert.equal(d.invalid, 'true');
+      assert.equal(d.text, '“capacity” is empty: type a number from 0 to 1,000,000,000 tokens. The run on show is unchanged.');
+      assert.doesNotMatch(await page.locator('.fl-stops').textContent(), /NaN|got /);
+      assert.equal(await page.locator('#fl-error').isVisible(), false);
+      assert.equal(await page.evaluate(() => JSON.stringify(window.retryLabFleet.state().request)), shownBefore);
+
+      // Fixed: the message goes and the run is the new value's.
+      await type(page, field, '3');
+      d = await described(page);
+      assert.equal(d.invalid, null);
+      assert.equal(d.describedBy, null);
+      assert.equal(await page.locator(message).isVisible(), false);
+      assert.equal(await page.locator(message).textContent(), '');
+      assert.deepEqual(await page.evaluate(() => window.retryLabFleet.state().request), { gates: { bucket: { capacity: 3 } } });
+    }));
+  }
+
+  test('a whole-number field refuses 2.5 in its words; a gate switched on with a refused field is not run until it is fixed', pageTest(env, { viewport: LAPTOP, sections: false }, async ({ page }) => {
+    await fleetSettled(page);
+    // The breaker is off: the message comes all the same.
+    await type(page, '#fl-g-breaker-window', '2.5');
+    assert.equal(await page.locator('#fl-g-breaker-window-error').textContent(), '“window (outcomes)” takes a whole number from 1 to 10,000,000 outcomes; 2.5 is not whole. The run on show is unchanged.');
+    assert.equal(await page.locator('#fl-g-breaker-window').getAttribute('aria-invalid'), 'true');
+    await page.locator('[data-gate-on="breaker"]').check();
+    await changeSettled(page);
+    assert.deepEqual(await page.evaluate(() => window.retryLabFleet.state().request), {}, 'the opening run stays on show');
+    assert.equal(await page.locator('#fl-error').isVisible(), false);
+    // Typing a value the field takes clears the message at once; leaving the field runs it.
+    await page.fill('#fl-g-breaker-window', '20');
+    assert.equal(await page.locator('#fl-g-breaker-window').getAttribute('aria-invalid'), null);
+    await page.locator('#fl-g-breaker-window').press('Tab');
+    await changeSettled(page);
+    assert.deepEqual(await page.evaluate(() => window.retryLabFleet.state().request), { gates: { breaker: { window: 20 } } });
+  }));
+});
+
+describe('the fleet section’s new states are accessible (issue 35)', () => {
+  for (const colorScheme of ['light', 'dark']) {
+    test(`axe-core reports nothing at 390×844 in ${colorScheme} mode with the storm drawn near a gate, its ghost, and a field’s message`, async () => {
+      const { page } = await openPage(env, { colorScheme, viewport: PHONE, reducedMotion: 'reduce', bypassCSP: true, sections: false });
+      await fleetSettled(page);
+      await scrollTo(page, '[data-gate="bucket"]', 'center');
+      await page.locator('[data-gate-on="bucket"]').check();
+      await changeSettled(page);
+      assert.equal(await page.locator('#fl-near svg .fl-ghost').count(), 3);
+      await page.fill('#fl-g-bucket-capacity', '-1');
+      await page.locator('#fl-g-bucket-capacity').press('Tab');
+      await changeSettled(page);
+      await page.addScriptTag({ content: AXE });
+      const violations = await page.evaluate(() => window.axe.run('#fleet', { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 5).join(', ')}`)));
+      assert.deepEqual(violations, []);
+    });
+  }
+});
+
+describe('the fleet section: controls that change nothing say why, from the result (issue 35, item 4)', () => {
+  test('a gate on says how many retries it refused; the budget refuses none at the opening run, and jitter leaves every total as it was', pageTest(env, { viewport: LAPTOP, sections: false }, async ({ page }) => {
+    await fleetSettled(page);
+    const said = (path) => page.locator(`[data-said="${path}"]`).textContent();
+    assert.equal(await said('gates.bucket'), '', 'nothing said of a gate that is off');
+    // The bucket refuses retries: as many as its requests that ended gate-bucket (§9.5's case).
+    await page.locator('[data-gate-on="bucket"]').check();
+    await changeSettled(page);
+    const { failed } = (await page.evaluate(() => window.retryLabFleet.state())).result.totals;
+    assert.ok(failed['gate-bucket'] > 0);
+    assert.equal(await said('gates.bucket'), `In the run on show it refused ${failed['gate-bucket'].toLocaleString('en-US')} retries, each ending its request there.`);
+    await page.locator('[data-gate-on="bucket"]').uncheck();
+    await changeSettled(page);
+    assert.equal(await said('gates.bucket'), '');
+    // The budget: a floor of 10 retries a second per client, over a 10 s window (100 retries),
+    // against one request a second per client with at most 3 retries each (at most 30 in 10 s):
+    // it never refuses.
+    await page.locator('[data-gate-on="budget"]').check();
+    await changeSettled(page);
+    assert.equal(await said('gates.budget'), 'In the run on show it refused no retry: it let every one through, so it changes nothing in this run.');
+    await page.locator('[data-gate-on="budget"]').uncheck();
+    await changeSettled(page);
+    // Jitter at the opening run: every request after the slowdown still ends out of attempts.
+    await page.selectOption('[data-path="policy.jitter"]', 'full');
+    await changeSettled(page);
+    assert.match(await said('policy.jitter'), /^This left every total and the verdict as they were\. Of [\d,]+ failed requests, [\d,]+ still ended out of attempts: backoff and jitter move retries in time, but each of those requests still sent every retry it had\.$/);
+    // A control that changes the run says nothing.
+    await page.selectOption('[data-path="server.queueOrder"]', 'lifo');
+    await changeSettled(page);
+    assert.equal(await said('server.queueOrder'), '');
+    assert.equal(await said('policy.jitter'), '', 'the line goes with the next change');
+  }));
+});
