@@ -65,4 +65,6 @@
 // index.html 12,400 bytes gzipped with the layers row in its input table.
 // Issue 34's throttling server and send gates in the fleet engine file (+3,928 bytes gzipped,
 // 80,697 → 84,625), and §6's hedging there too (+2,282 bytes): merged with the layers, 319.1 KB measured.
-export const SCROLLED_CEILING_BYTES = 319.2 * 1024;
+// Issue 34's §7, Envoy's admission control, in the fleet engine file (+2,111 bytes gzipped, 99,432 →
+// 101,543): 321.1 KB measured.
+export const SCROLLED_CEILING_BYTES = 321.2 * 1024;
