@@ -674,6 +674,36 @@ TEST_CASE("§7.4's fleet figure: Envoy's admission control rejects attempts 3 an
     }
 }
 
+TEST_CASE("§7.3: a 429 is a success for the filter (a status below 500): §4's two clients against one token, "
+          "client 1's retries after its 429s are never rejected", "[fleet][throttling][admissionControl]") {
+    // Seed 1, two clients at 0, a fleet limit of 1 token (1 a second), 429s retried after 0, a filter per client.
+    // Client 0 takes the token at 5 (200 at 60); client 1's 429s at 5, 15, 25, 35 (0.01 token more each 10 ms) reach
+    // it at 10, 20, 30, 40, each recorded a success: (1, 1), (2, 2), …, so p = (n − n / 0.95) / (n + 1) < 0 at each
+    // retry: sent at 10, 20, 30; attempt-limit at 40. Were a 429 a failure, p at 10 would be (1 − 0) / 2 = 0.5
+    // against draw 0 of ADMISSION(1, 0, 1) = 0.342…: rejected.
+    CHECK(streams::draw(streams::streamKey(1, 12, 1, 0, 1), 0) < 0.5);
+    FleetRequest q = quietFleet();
+    q.seed = 1;
+    q.clients = 2;
+    q.arrivals = Arrivals::Once;
+    q.server.admission = Admission{GateScope::Fleet, 1, 1, 0, std::nullopt};
+    q.policy.retryOn = {"429"};
+    q.policy.retryTimeout = q.policy.retry5xx = false;
+    q.policy.retry429 = true;
+    q.policy.baseBackoffMs = 0;
+    q.gates.admissionControl = AdmissionControlGate{};
+    FleetTrace trace;
+    const ServiceResult r = simulateService(q, &trace);
+    CHECK(sendTimes(trace) == std::vector<double>{0, 0, 10, 20, 30});
+    CHECK(r.totals.admissionRejected == 0);
+    CHECK(r.totals.attempts == 5);
+    CHECK(r.totals.throttled == 4);
+    CHECK(failed(r, EndReason::AttemptLimit) == 1);
+    CHECK(r.totals.endMs == 60);
+    REQUIRE(trace.ends.size() == 2);
+    CHECK(trace.ends[0].tMs == 40);
+}
+
 TEST_CASE("§7: a rejection is recorded nowhere and counts as no attempt: over generated runs the attempts the gate "
           "lets through plus its rejections are the sends, every request ends once", "[fleet][throttling][admissionControl][generated]") {
     Pcg32 g(34, 12);
