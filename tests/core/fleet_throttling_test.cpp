@@ -674,6 +674,42 @@ TEST_CASE("§7.4's fleet figure: Envoy's admission control rejects attempts 3 an
     }
 }
 
+TEST_CASE("§7 with §6's hedging: a rejected copy is a copy answered by a 5xx: non-fatal, and the last, it ends "
+          "the request attempt-limit at once", "[fleet][throttling][admissionControl][hedging]") {
+    // §7.4's run with three hedged copies instead of retries, 5xx non-fatal: copy 1 at 0 (p = 0), 500 at 60,
+    // (1, 0); copy 2 at once at 60 (p = 0.5 against 0.957…: sent), 500 at 120, (2, 0); copy 3 at once at 120,
+    // p = 2 / 3 against 0.4159…: rejected, a 503 at 120; no copy left and none in flight: attempt-limit at 120
+    // (the copies scheduled on delayMs, at 1,000 and 1,060, come after the end: no events).
+    FleetRequest q = admissionFigure();
+    q.policy.maxRetries = 0;
+    Hedging h;
+    h.maxAttempts = 3;
+    h.delayMs = 1000;
+    h.nonFatal = {"5xx"};
+    h.nonFatal5xx = true;
+    q.policy.hedging = h;
+    FleetTrace trace;
+    const ServiceResult r = simulateService(q, &trace);
+    CHECK(sendTimes(trace) == std::vector<double>{0, 60, 120});
+    CHECK(r.totals.attempts == 2);
+    CHECK(r.totals.retries == 1);
+    CHECK(r.totals.admissionRejected == 1);
+    CHECK(failed(r, EndReason::AttemptLimit) == 1);
+    CHECK(r.totals.endMs == 120);
+    // Without the filter copy 3 is sent at 120 and fails at 180.
+    q.gates.admissionControl.reset();
+    const ServiceResult free = simulateService(q);
+    CHECK(free.totals.attempts == 3);
+    CHECK(free.totals.endMs == 180);
+    // 5xx fatal: copy 1's 500 at 60 ends the request not-retryable, before any rejection.
+    q.gates.admissionControl = AdmissionControlGate{};
+    q.policy.hedging->nonFatal.clear();
+    q.policy.hedging->nonFatal5xx = false;
+    const ServiceResult fatal = simulateService(q);
+    CHECK(failed(fatal, EndReason::NotRetryable) == 1);
+    CHECK(fatal.totals.endMs == 60);
+}
+
 TEST_CASE("§7.3: a 429 is a success for the filter (a status below 500): §4's two clients against one token, "
           "client 1's retries after its 429s are never rejected", "[fleet][throttling][admissionControl]") {
     // Seed 1, two clients at 0, a fleet limit of 1 token (1 a second), 429s retried after 0, a filter per client.
