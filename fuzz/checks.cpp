@@ -448,14 +448,17 @@ void checkService(const FleetRequest& r, const Value& result) {
     require(t.served + t.cancelled + t.shed + t.outageRejected + t.throttled <= t.attempts,
             "each attempt handled at most once");
     if (!r.server.admission) require(t.throttled == 0, "no 429 without an admission limit");
+    if (!r.gates.admissionControl) require(t.admissionRejected == 0, "no rejection without the admission filter");
     require(t.late <= t.attempts, "late answers at most the attempts");
     if (r.operation == Operation::Read) require(t.charges == 0 && t.replays == 0, "reads commit nothing");
     else require(t.charges + t.replays >= t.succeeded, "every success a commit");
     require(t.charges + t.replays <= t.served, "commits only from service");
     if (r.idempotencyKey) require(t.duplicateCharges == 0, "a key leaves no duplicate charge");
     std::uint64_t created = 0, succeeded = 0, failed = 0, served = 0, late = 0, shed = 0, rejected = 0, throttled = 0;
+    std::uint64_t admissionRejected = 0;  // docs/throttling.md §7, by the send's time
     for (const ServiceBin& b : run.bins) {
         throttled += b.throttled;
+        admissionRejected += b.admissionRejected;
         require(b.gateWaitMs >= 0 && (r.gates.adaptive || b.gateWaitMs == 0), "the limiter's waits: only with it, never negative");
         created += b.created;
         succeeded += b.succeeded;
@@ -470,6 +473,7 @@ void checkService(const FleetRequest& r, const Value& result) {
     require(served == t.served && late == t.late && shed == t.shed && rejected == t.outageRejected &&
                 throttled == t.throttled,
             "the bins hold the server's counts");
+    require(admissionRejected == t.admissionRejected, "the bins hold the admission filter's rejections");
     require(!run.bins.empty(), "at least one bin");
     require(t.endMs <= horizon, "endMs at most the horizon");
     if (!trace.events.empty()) require(t.endMs >= trace.events.back().tMs, "endMs is the last event's");

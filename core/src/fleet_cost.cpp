@@ -42,6 +42,10 @@ constexpr double kAdmissionBytes = 16;
 constexpr double kLimiterBytes = 160;
 constexpr double kThrottlerBytes = 160;
 constexpr double kNsPerClearedBin = 10;
+// docs/throttling.md §7: Envoy's admission control window, held out of line (its ring, start
+// and sums), and a bucket of it (its start and two counts).
+constexpr double kWindowBytes = 96;
+constexpr double kWindowBucketBytes = 24;
 // An occ client, and a run of the result.
 constexpr double kOccClientBytes = 48;
 constexpr double kOccRunBytes = 400;
@@ -63,7 +67,8 @@ double longestLeg(const Network& n) {
 bool clientScoped(const Gates& g) {
     return (g.quota && g.quota->scope == GateScope::Client) || (g.bucket && g.bucket->scope == GateScope::Client) ||
            (g.throttle && g.throttle->scope == GateScope::Client) ||
-           (g.budget && g.budget->scope == GateScope::Client) || (g.breaker && g.breaker->scope == GateScope::Client);
+           (g.budget && g.budget->scope == GateScope::Client) || (g.breaker && g.breaker->scope == GateScope::Client) ||
+           (g.admissionControl && g.admissionControl->scope == GateScope::Client);
 }
 
 FleetCost occCost(const FleetRequest& r) {
@@ -192,9 +197,19 @@ FleetCost fleetCost(const FleetRequest& r) {
         c.clearedBins = 2 * std::min(2 * c.attempts * bins, owners * passed);
         c.throttlerMs = c.clearedBins * kNsPerClearedBin / 1e6;
     }
+    if (r.gates.admissionControl) {
+        // A window keeps at most windowMs / 1000 buckets (their starts within the window, 1,000 ms
+        // apart at least), and none older than the run: at most the horizon's seconds + 1. Each
+        // send and each answer recorded makes at most one, so all windows at most 2 × attempts.
+        const double owners = r.gates.admissionControl->scope == GateScope::Client ? clients : 1;
+        const double kept = std::min(r.gates.admissionControl->windowMs / 1000, std::floor(horizon / 1000) + 1);
+        bytes += owners * kWindowBytes + kGrowth * kWindowBucketBytes * std::min(owners * kept, 2 * c.attempts + owners);
+    }
     c.bytes = bytes;
     c.binMs = c.bins * kNsPerBin / 1e6;
-    const bool windows = r.gates.budget || r.gates.breaker;
+    // A budget's or breaker's windows, or the admission control's (§7: its counts at each send, a
+    // record at each answer), are written at every attempt.
+    const bool windows = r.gates.budget || r.gates.breaker || r.gates.admissionControl;
     c.ms = c.events * (windows ? kNsPerWindowedEvent : kNsPerEvent) / 1e6 + c.binMs + c.throttlerMs;
     return c;
 }

@@ -95,6 +95,23 @@ Field local() {
     }).echoSparse();
 }
 
+// docs/throttling.md §7: Envoy's admission control, its defaults.
+Field admissionControl() {
+    return gate("admissionControl", "Envoy's admission control in the client's sidecar: rejects an attempt with a "
+                                    "503 by the window's success rate", {
+        ms("windowMs", "gates", "the window the requests and successes are counted over, in buckets of 1 s "
+                                "(a whole number of seconds)", 1000, kMaxMs).defaults(30000),
+        Field::number("srThreshold", "gates", "%", "the success rate below which attempts are rejected")
+            .range(0, 100).defaults(95),
+        Field::number("aggression", "gates", "", "the rejection probability is raised to the power 1 / aggression")
+            .range(1, 100).defaults(1),
+        Field::number("rpsThreshold", "gates", "requests/s", "below this average rate in the window, nothing is rejected")
+            .wholeNumber().range(0, 1000000).defaults(0),
+        Field::number("maxRejectionProbability", "gates", "%", "the rejection probability's cap")
+            .range(0, 100).defaults(80),
+    }).echoSparse();
+}
+
 Variant networkVariant(NetworkDist dist, bool occ) {
     const bool first = occ ? dist == NetworkDist::Normal : dist == NetworkDist::Fixed;
     auto leg = [first](const char* name, const char* description, double def) {
@@ -271,6 +288,7 @@ FieldTable makeFleet(bool occ) {
             }),
             adaptive(),
             local(),
+            admissionControl(),
         }).defaults(Literal::filled()),
         Field::choice("operation", "request", "what a request does", {
             {"charge", static_cast<int>(Operation::Charge), "a 200 commits a charge"},
@@ -416,6 +434,10 @@ FleetRequest typed(const FieldTable& table, const Value& v) {
     if (const Value* l = g.find("local"); l && !l->isNull())
         r.gates.local = LocalGate{scopeAt(*l), numberAt(*l, "windowMs"), static_cast<std::uint32_t>(numberAt(*l, "bins")),
                                   numberAt(*l, "ratio"), numberAt(*l, "padding")};
+    if (const Value* a = g.find("admissionControl"); a && !a->isNull())
+        r.gates.admissionControl = AdmissionControlGate{scopeAt(*a), numberAt(*a, "windowMs"), numberAt(*a, "srThreshold"),
+                                                        numberAt(*a, "aggression"), numberAt(*a, "rpsThreshold"),
+                                                        numberAt(*a, "maxRejectionProbability")};
     r.operation = choiceAt<Operation>(table.field("operation"), v);
     r.idempotencyKey = v.find("idempotencyKey")->asBool();
     r.binMs = static_cast<std::uint32_t>(numberAt(v, "binMs"));
@@ -452,6 +474,11 @@ void crossChecks(const FleetRequest& r, std::vector<InputError>& errors) {
         fail(errors, "policy.hedging", "needs-no-retries",
              "must be null when policy.maxRetries is not 0 (gRPC A6: a retry policy and a hedging policy exclude each "
              "other); got policy.maxRetries " + formatInt(*r.policy.maxRetries) + ".");
+    // docs/throttling.md §7: Envoy reads sampling_window in whole seconds.
+    if (r.gates.admissionControl && std::fmod(r.gates.admissionControl->windowMs, 1000) != 0)
+        fail(errors, "gates.admissionControl.windowMs", "whole-seconds",
+             "must be a whole number of seconds (a multiple of 1000: Envoy's sampling_window is in seconds); got " +
+                 formatMs(r.gates.admissionControl->windowMs, 6) + ".");
     if (r.durationMs > 10000.0 * r.binMs)
         fail(errors, "durationMs", "too-many-bins",
              "must be at most 10,000 × binMs (" + formatMs(10000.0 * r.binMs, 6) + "): at most 10,000 bins; got " +

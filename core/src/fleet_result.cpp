@@ -205,6 +205,17 @@ Value fleetRequestToValue(const FleetRequest& r) {
         l.set("padding", num(r.gates.local->padding));
         g.set("local", std::move(l));
     }
+    if (r.gates.admissionControl) {  // sparse (docs/throttling.md §7): absent when null
+        const AdmissionControlGate& ac = *r.gates.admissionControl;
+        Value a = Value::object();
+        a.set("scope", str(scopeName(ac.scope)));
+        a.set("windowMs", num(ac.windowMs));
+        a.set("srThreshold", num(ac.srThreshold));
+        a.set("aggression", num(ac.aggression));
+        a.set("rpsThreshold", num(ac.rpsThreshold));
+        a.set("maxRejectionProbability", num(ac.maxRejectionProbability));
+        g.set("admissionControl", std::move(a));
+    }
     v.set("gates", std::move(g));
     v.set("operation", str(r.operation == Operation::Read ? "read" : "charge"));
     v.set("idempotencyKey", Value::boolean(r.idempotencyKey));
@@ -243,6 +254,7 @@ Value fleetToValue(const FleetRequest& request, const ServiceResult& result) {
     totals.set("shed", count(t.shed));
     totals.set("outageRejected", count(t.outageRejected));
     if (request.server.admission) totals.set("throttled", count(t.throttled));  // docs/throttling.md §3
+    if (request.gates.admissionControl) totals.set("admissionRejected", count(t.admissionRejected));  // §7
     totals.set("late", count(t.late));
     totals.set("wastedServiceMs", num(t.wastedServiceMs));
     totals.set("charges", count(t.charges));
@@ -272,6 +284,7 @@ Value fleetToValue(const FleetRequest& request, const ServiceResult& result) {
         x.set("outageRejected", count(b.outageRejected));
         x.set("served", count(b.served));
         if (request.server.admission) x.set("throttled", count(b.throttled));
+        if (request.gates.admissionControl) x.set("admissionRejected", count(b.admissionRejected));
         x.set("late", count(b.late));
         if (request.gates.adaptive) x.set("gateWaitMs", num(b.gateWaitMs));
         x.set("queue", count(b.queue));

@@ -26,7 +26,9 @@ using streams::Distribution;
 
 // §6's kinds, in their order at equal times.
 enum Kind : std::uint64_t { Completion = 1, Arrival = 2, Answer = 3, Limit = 4, Send = 5 };
-enum Status : std::uint32_t { Ok200 = 0, Error500 = 1, Busy503 = 2, Throttled429 = 3 };
+// Rejected503: Envoy's admission control's local reply (docs/throttling.md §7), at the send itself,
+// with no Retry-After.
+enum Status : std::uint32_t { Ok200 = 0, Error500 = 1, Busy503 = 2, Throttled429 = 3, Rejected503 = 4 };
 // A failure's class (FLEET.md §4; the 429 of docs/throttling.md §3).
 enum class Failure { Timeout, ServerError, Throttled };
 // A send event's status: 0 a send that asks the send gates, 1 one the adaptive limiter held
@@ -218,6 +220,7 @@ struct Owner {
     // Out of line, so that a run without them holds no more per owner (fleet_cost.cpp's kOwnerBytes).
     std::unique_ptr<throttling::AdaptiveLimiter> adaptive;  // docs/throttling.md §4
     std::unique_ptr<throttling::AdaptiveThrottler> local;   // docs/throttling.md §5
+    std::unique_ptr<throttling::AdmissionWindow> admissionControl;  // docs/throttling.md §7
 };
 
 // docs/throttling.md §6: a hedged request's copies (at most 5; bit n of `resolved` for copy n).
@@ -259,7 +262,8 @@ public:
                                    (r.gates.budget && r.gates.budget->scope == GateScope::Client) ||
                                    (r.gates.breaker && r.gates.breaker->scope == GateScope::Client) ||
                                    (r.gates.adaptive && r.gates.adaptive->scope == GateScope::Client) ||
-                                   (r.gates.local && r.gates.local->scope == GateScope::Client);
+                                   (r.gates.local && r.gates.local->scope == GateScope::Client) ||
+                                   (r.gates.admissionControl && r.gates.admissionControl->scope == GateScope::Client);
         owners_.resize(anyClientGate ? r.clients + 1 : 1);
         for (std::size_t i = 0; i < owners_.size(); ++i) {
             Owner& o = owners_[i];
@@ -273,6 +277,8 @@ public:
                 o.local = std::make_unique<throttling::AdaptiveThrottler>(
                     r.gates.local->windowMs / 1000, static_cast<int>(r.gates.local->bins), r.gates.local->ratio,
                     r.gates.local->padding);
+            if (r.gates.admissionControl && fleetOwner == (r.gates.admissionControl->scope == GateScope::Fleet))
+                o.admissionControl = std::make_unique<throttling::AdmissionWindow>(r.gates.admissionControl->windowMs);
         }
         if (r.server.admission) {
             admission_.resize(r.server.admission->scope == GateScope::Fleet ? 1 : r.clients);
@@ -288,6 +294,7 @@ public:
         keyFail_ = streams::purposeKey(r.seed, streams::Fail);
         keyWait_ = streams::purposeKey(r.seed, streams::Wait);
         keyLocal_ = streams::purposeKey(r.seed, streams::kPurposeLocal);
+        keyAdmission_ = streams::purposeKey(r.seed, streams::kPurposeAdmission);
         // The delays that recur (see Lane): at most kLanes of them.
         if (r.network.dist == NetworkDist::Fixed) addLane(r.network.ms);
         addLane(r.policy.clientTimeoutMs);
@@ -534,21 +541,29 @@ private:
                 return;
             }
         }
+        // docs/throttling.md §7: Envoy's admission control, after every client gate has let the attempt go.
+        const bool rejected = r_.gates.admissionControl && admissionRejects(id, n, t);
         Request& sent = requests_[id];
-        ++result_.totals.attempts;
         ServiceBin& b = bin(t);
-        if (n == 1) {
-            ++result_.totals.firstAttempts;
-            ++b.firstAttempts;
-            if (r_.gates.bucket && r_.gates.bucket->depositOn == BucketDeposit::FirstAttempt) deposit(sent.client);
-            if (r_.gates.budget) owner(r_.gates.budget->scope, sent.client).budgetFirsts.push(t);
+        if (rejected) {  // not sent: not an attempt, no deposit, no budget's first attempt
+            ++result_.totals.admissionRejected;
+            ++b.admissionRejected;
         } else {
-            ++result_.totals.retries;
-            ++b.retries;
+            ++result_.totals.attempts;
+            if (n == 1) {
+                ++result_.totals.firstAttempts;
+                ++b.firstAttempts;
+                if (r_.gates.bucket && r_.gates.bucket->depositOn == BucketDeposit::FirstAttempt) deposit(sent.client);
+                if (r_.gates.budget) owner(r_.gates.budget->scope, sent.client).budgetFirsts.push(t);
+            } else {
+                ++result_.totals.retries;
+                ++b.retries;
+            }
         }
         sent.attempt = static_cast<std::uint8_t>(n);
         sent.flags &= static_cast<std::uint8_t>(~Resolved);
         sent.period = period;
+        if (rejected) return rejectLocally(id, n, t, period);
         double limit = t + r_.policy.clientTimeoutMs;
         if (r_.policy.deadlineMs) limit = std::min(limit, sent.createdMs + *r_.policy.deadlineMs);
         if (laneNetwork_ >= 0)  // a fixed network: every leg is the lane's delay
@@ -565,6 +580,43 @@ private:
             h.period[n] = period;
             if (n < r_.policy.hedging->maxAttempts) schedule(t + r_.policy.hedging->delayMs, Send, id, n + 1, kHedgeOnDelay);
         }
+    }
+
+    // ---- docs/throttling.md §7: Envoy's admission control -------------------------------------------
+
+    // §7.2's steps 1–3 at a send at t: the average rate (read before the counts' update) below
+    // rpsThreshold lets it go; else the probability of the window's counts against draw 0 of
+    // ADMISSION (client, request, attempt id).
+    bool admissionRejects(std::uint32_t id, int n, double t) {
+        const AdmissionControlGate& g = *r_.gates.admissionControl;
+        const Request& q = requests_[id];
+        throttling::AdmissionWindow& w = *owner(g.scope, q.client).admissionControl;
+        if (static_cast<double>(w.averageRps(t)) < g.rpsThreshold) return false;
+        const throttling::AdmissionWindow::Counts c = w.counts(t);
+        const double p = throttling::rejectionProbability(static_cast<double>(c.requests), static_cast<double>(c.successes),
+                                                          g.srThreshold / 100, g.aggression,
+                                                          g.maxRejectionProbability / 100);
+        return throttling::rejects(p, attemptDraw(keyAdmission_, q, n));
+    }
+
+    // A rejected attempt: its 503 reaches the client at t, at once (Envoy's local reply is sent
+    // within the request's own call), and FLEET §4 goes on as for any answer in time. A hedged
+    // copy counts as a copy asked and answered (the next on its delay, or at once if non-fatal).
+    void rejectLocally(std::uint32_t id, int n, double t, std::uint32_t period) {
+        if (hedging_) {
+            HedgeState& h = hedge_[id];
+            h.sent = static_cast<std::uint8_t>(n);
+            h.period[n] = period;
+            if (n < r_.policy.hedging->maxAttempts) schedule(t + r_.policy.hedging->delayMs, Send, id, n + 1, kHedgeOnDelay);
+        }
+        answer(id, n, t, 0, Rejected503);
+    }
+
+    // §7.3: an answer in time is recorded at its arrival, a success iff its status is below 500
+    // (a 429 is one); a rejection is not.
+    void admissionRecord(const Request& q, double t, std::uint32_t status) {
+        if (status == Rejected503) return;
+        owner(r_.gates.admissionControl->scope, q.client).admissionControl->record(t, status == Ok200 || status == Throttled429);
     }
 
     // ---- docs/throttling.md §6: hedging ----------------------------------------------------------
@@ -634,6 +686,7 @@ private:
         if (copyDone(id, n)) return lateAnswer(t, serviceMs);
         hedge_[id].resolved = static_cast<std::uint8_t>(hedge_[id].resolved | (1u << n));
         if (r_.gates.adaptive || r_.gates.local) answerSeen(q, t, status == Throttled429);
+        if (r_.gates.admissionControl) admissionRecord(q, t, status);
         q.period = hedge_[id].period[n];
         if (status == Ok200) return succeed(id, t);
         hedgeFail(id, status == Throttled429 ? Failure::Throttled : Failure::ServerError, t);
@@ -823,6 +876,7 @@ private:
         }
         q.flags |= Resolved;
         if (r_.gates.adaptive || r_.gates.local) answerSeen(q, t, status == Throttled429);
+        if (r_.gates.admissionControl) admissionRecord(q, t, status);
         if (status == Ok200) {
             succeed(id, t);
             return;
@@ -1095,7 +1149,7 @@ private:
     std::vector<double> ceilings_;  // ceilingFor(backoff_, n) by failure number n
     double horizon_ = 0;
     double lastLateMs_ = 0;  // the time of the last late answer counted (lateAnswer())
-    std::uint64_t keyArrival_ = 0, keyOut_ = 0, keyBack_ = 0, keyFail_ = 0, keyWait_ = 0, keyLocal_ = 0;
+    std::uint64_t keyArrival_ = 0, keyOut_ = 0, keyBack_ = 0, keyFail_ = 0, keyWait_ = 0, keyLocal_ = 0, keyAdmission_ = 0;
     std::vector<std::uint64_t> arrivalKeys_;  // ARRIVAL(c)'s stream key, by client
     MinHeap<Event, EventLess> events_;
     const Event none_{std::numeric_limits<double>::infinity(), 0, 0, 0, 0};  // "no event": later than any

@@ -19,6 +19,9 @@ enum Purpose : std::uint64_t { Arrival = 1, Out = 2, Back = 3, Fail = 4, Wait = 
                          LayerWait = 8 /* docs/layers.md §6 */ };
 // docs/throttling.md §5: the local throttle's draw before each send (client, request, attempt).
 constexpr std::uint64_t kPurposeLocal = 9;
+// docs/throttling.md §7.2: Envoy's admission control's draw before each send (client, request,
+// attempt). 10 and 11 are docs/servers.md's BALANCE and SERVICE.
+constexpr std::uint64_t kPurposeAdmission = 12;
 
 inline std::uint64_t mix(std::uint64_t x) {
     std::uint64_t z = x + kGolden;
@@ -62,6 +65,22 @@ inline double ln(double x) {
     const double whole = e * kLn2;
     const double fraction = (2 * s) * q;
     return whole + fraction;
+}
+
+constexpr double kLn2Hi = 0.6931471803691238;      // 0x1.62e42feep-1: its last 20 bits are 0
+constexpr double kLn2Lo = 1.9082149292705877e-10;  // 0x1.a39ef35793c76p-33
+
+// exactExp(x): exp(x) exactly as docs/servers.md §3.1 writes it (no C library exp): k = floor(x / LN2 + 0.5),
+// r = (x − k × LN2_HI) − k × LN2_LO, Horner's form of the Taylor series to r^20 / 20!, then
+// p × 2^k. For |x| up to about 700 (a normal double result).
+inline double exactExp(double x) {
+    const double k = std::floor(x / kLn2 + 0.5);
+    const double hi = k * kLn2Hi;
+    const double lo = k * kLn2Lo;
+    const double r = (x - hi) - lo;
+    double p = 1;
+    for (int j = 20; j >= 1; --j) p = 1 + (r * p) / j;
+    return std::ldexp(p, static_cast<int>(k));
 }
 
 // A delay's distribution (§2): fixed, uniform, exponential or normal.

@@ -1,8 +1,10 @@
-// docs/throttling.md §1–§2: each formula in the order the libraries evaluate it.
+// docs/throttling.md §1–§2 and §7: each formula in the order the libraries evaluate it.
 #include "throttling.hpp"
 
 #include <algorithm>
 #include <cmath>
+
+#include "streams.hpp"
 
 namespace retrylab::throttling {
 
@@ -175,5 +177,73 @@ bool AdaptiveThrottler::shouldThrottle(double nowS, double draw) {
 }
 
 void AdaptiveThrottler::registerResponse(double nowS, bool throttled) { add(throttled ? throttles_ : accepts_, nowS); }
+
+// --- §7.1 AdmissionWindow (Envoy's ThreadLocalControllerImpl) -------------------------------------
+
+constexpr double kGranularityMs = 1000;  // Envoy's history_granularity_, fixed
+
+void AdmissionWindow::update(double nowMs) {
+    // Purge the buckets at least a window old, then roll over into a new one when the list is
+    // empty or its newest is at least a second old (Envoy's maybeUpdateHistoricalData()).
+    while (size_ > 0 && nowMs - at(0).startMs >= windowMs_) {
+        requests_ -= at(0).requests;
+        successes_ -= at(0).successes;
+        head_ = (head_ + 1) & (ring_.size() - 1);
+        --size_;
+    }
+    if (size_ > 0 && nowMs - at(size_ - 1).startMs < kGranularityMs) return;
+    if (size_ == ring_.size()) {  // full: double it, the live run moved to its start
+        std::vector<Bucket> bigger(ring_.empty() ? 4 : ring_.size() * 2);
+        for (std::size_t i = 0; i < size_; ++i) bigger[i] = at(i);
+        ring_ = std::move(bigger);
+        head_ = 0;
+    }
+    ++size_;
+    at(size_ - 1) = Bucket{nowMs, 0, 0};
+}
+
+AdmissionWindow::Counts AdmissionWindow::counts(double nowMs) {
+    update(nowMs);
+    return Counts{requests_, successes_};
+}
+
+void AdmissionWindow::record(double nowMs, bool success) {
+    update(nowMs);
+    Bucket& newest = at(size_ - 1);
+    ++newest.requests;
+    ++requests_;
+    if (success) {
+        ++newest.successes;
+        ++successes_;
+    }
+}
+
+std::uint64_t AdmissionWindow::averageRps(double nowMs) const {
+    if (size_ == 0 || requests_ == 0) return 0;
+    // Whole seconds: the window's, or the oldest bucket's age if longer (it can be: no update first).
+    const double windowS = std::floor(windowMs_ / 1000);
+    const double ageS = std::floor((nowMs - at(0).startMs) / 1000);
+    const auto seconds = static_cast<std::uint64_t>(std::max(windowS, ageS));
+    return requests_ / seconds;
+}
+
+// --- §7.2 the rejection probability ---------------------------------------------------------------
+
+double rejectionProbability(double requests, double successes, double threshold, double aggression,
+                            double maxProbability) {
+    const double q = requests - successes / threshold;
+    double p = q / (requests + 1);
+    // p^(1 / aggression) as exp(ln(p) / aggression) with FLEET §2's ln and docs/servers.md §3.1's
+    // exp, for p in (0, 1); p itself at 0; below 0 (or NaN: srThreshold 0 with no success, 0 / 0)
+    // nothing is rejected, as Envoy's std::pow of a negative base gives NaN, which never rejects.
+    if (!(p > 0)) return 0;
+    if (aggression != 1) p = streams::exactExp(streams::ln(p) / aggression);
+    return std::min(p, maxProbability);
+}
+
+bool rejects(double probability, double draw) {
+    const double k = std::floor(draw * 10000);
+    return 10000 * std::max(probability, 0.0) > k;
+}
 
 }  // namespace retrylab::throttling

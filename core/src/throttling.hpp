@@ -1,8 +1,10 @@
-// The client-side throttles of docs/throttling.md §1–§3, as plain state machines on virtual
+// The client-side throttles of docs/throttling.md §1–§2 and §7, as plain state machines on virtual
 // time (seconds as doubles, as the libraries count them): AWS adaptive mode's rate limiter
 // (botocore 1.43.67 botocore/retries/{adaptive,bucket,throttling}.py) and the SRE book's
-// client-side throttling in grpc-go's form (balancer/rls/internal/adaptive). No clock, no random source of their own: the
-// caller passes the time and the draw, so the fleet can address both (FLEET.md §2).
+// client-side throttling in grpc-go's form (balancer/rls/internal/adaptive); and (in the fleet's
+// milliseconds, as §7 writes it) Envoy's admission control window and rejection probability
+// (source/extensions/filters/http/admission_control). No clock, no random source of their own:
+// the caller passes the time and the draw, so the fleet can address both (FLEET.md §2).
 #pragma once
 
 #include <cstdint>
@@ -98,5 +100,41 @@ private:
     int bins_;
     Lookback accepts_, throttles_;
 };
+
+// §7.1 Envoy's ThreadLocalControllerImpl: requests and successes in buckets of 1 s (each starting
+// at the event that made it) over a window of windowMs, on the fleet's milliseconds.
+class AdmissionWindow {
+public:
+    explicit AdmissionWindow(double windowMs) : windowMs_(windowMs) {}
+    struct Counts {
+        std::uint64_t requests = 0, successes = 0;
+    };
+    Counts counts(double nowMs);                  // update at nowMs, then (n, s)
+    void record(double nowMs, bool success);      // update at nowMs, then one request (a success or not)
+    std::uint64_t averageRps(double nowMs) const;  // no update first (Envoy's averageRps() is const)
+    std::size_t buckets() const { return size_; }
+
+private:
+    struct Bucket {
+        double startMs;
+        std::uint64_t requests, successes;
+    };
+    void update(double nowMs);
+    Bucket& at(std::size_t i) { return ring_[(head_ + i) & (ring_.size() - 1)]; }
+    const Bucket& at(std::size_t i) const { return ring_[(head_ + i) & (ring_.size() - 1)]; }
+    double windowMs_;
+    // The buckets, oldest first, in a ring of a power of two (at most windowMs / 1000 are kept:
+    // their starts lie within the window and at least 1,000 ms apart).
+    std::vector<Bucket> ring_;
+    std::size_t head_ = 0, size_ = 0;
+    std::uint64_t requests_ = 0, successes_ = 0;
+};
+
+// §7.2 step 2: Envoy's rejection probability for n requests and s successes in the window, T the
+// success-rate threshold (srThreshold / 100), `maxProbability` maxRejectionProbability / 100.
+// Not above 0 (a NaN included) when nothing is to be rejected.
+double rejectionProbability(double requests, double successes, double threshold, double aggression, double maxProbability);
+// §7.2 step 3: rejected iff 10000 × max(p, 0) > floor(u × 10000) (Envoy's accuracy of 10^4).
+bool rejects(double probability, double draw);
 
 }  // namespace retrylab::throttling

@@ -66,6 +66,19 @@ TEST_CASE("ln agrees with the logarithm to within a few units in the last place 
     }
 }
 
+TEST_CASE("exp is docs/servers.md §3.1's: exp(0) = 1 exactly, exp(1) = 2.7182818284590455; within 2.3e-16 of "
+          "the C library's over [−50, 50]", "[fleet][streams][exp]") {
+    CHECK(retrylab::streams::exactExp(0) == 1);
+    // k = 1, r = (1 − LN2_HI) − LN2_LO = 0.3068528194400547, p = 1.3591409142295228, p × 2.
+    CHECK(retrylab::streams::exactExp(1) == 2.7182818284590455);
+    CHECK(retrylab::streams::exactExp(-kLn2) == 0.5);  // k = −1, r = (−LN2 + LN2_HI) + LN2_LO: within an ulp of 0
+    for (int i = 0; i <= 200000; ++i) {
+        const double x = -50 + i / 2000.0;
+        const double exact = std::exp(x);  // only to compare: the engine never calls exp
+        REQUIRE(std::fabs(retrylab::streams::exactExp(x) - exact) <= 2.3e-16 * exact);
+    }
+}
+
 TEST_CASE("the four distributions: fixed draws nothing, uniform, exponential and normal as §2 writes them", "[fleet][streams]") {
     const std::uint64_t key = streamKey(1, Arrival, 0);  // draws 0.31047103560973854, 0.7088164388875536, ...
     Distribution fixed{Distribution::Kind::Fixed, 5, 0};

@@ -562,3 +562,297 @@ TEST_CASE("§5's draw: draw 0 of LOCAL (p = 9; client, request, attempt id) agai
     CHECK(refused > 0);
     CHECK(sent > 0);
 }
+
+namespace {
+
+// docs/throttling.md §7.4's fleet run: one client once, seed 1, legs of 5 ms, every service of 50 ms a 500,
+// three retries after waits of 0, Envoy's admission control at its defaults.
+FleetRequest admissionFigure() {
+    FleetRequest q = oneClientOnce();
+    q.seed = 1;
+    q.server.serviceMs = 50;
+    q.server.failureRate = 1;
+    q.policy.maxRetries = 3;
+    q.policy.baseBackoffMs = 0;
+    q.gates.admissionControl = AdmissionControlGate{};
+    return q;
+}
+
+}  // namespace
+
+TEST_CASE("§7.4's fleet figure: Envoy's admission control rejects attempts 3 and 4 at 120 (p = 2 / 3 against "
+          "draws 0.4159… and 0.5334…): attempt-limit at 120, server attempts 2, admissionRejected 2; 240 without it",
+          "[fleet][throttling][admissionControl]") {
+    // ADMISSION (p = 12; client 0, request 0, attempt id a), FLEET §2's arithmetic, as §7.4 gives them.
+    const double draws[] = {0.2120397778768529, 0.9572669640984334, 0.41592163399538495, 0.5334231999371475};
+    for (std::uint64_t a = 0; a < 4; ++a) CHECK(streams::draw(streams::streamKey(1, 12, 0, 0, a), 0) == draws[a]);
+
+    // 0: counts (0, 0), p = 0: sent; 500 at 60, recorded (1, 0). 60: p = (1 − 0) / 2 = 0.5, 5,000 > 9,572 no:
+    // sent; 500 at 120, recorded (2, 0). 120: p = 2 / 3, 6,666.67 > 4,159: rejected, a 503 at 120, retried after
+    // 0; 6,666.67 > 5,334: rejected; maxRetries 3 spent: attempt-limit at 120.
+    const FleetRequest q = admissionFigure();
+    FleetTrace trace;
+    const ServiceResult r = simulateService(q, &trace);
+    CHECK(sendTimes(trace) == std::vector<double>{0, 60, 120, 120});
+    CHECK(r.totals.attempts == 2);
+    CHECK(r.totals.firstAttempts == 1);
+    CHECK(r.totals.retries == 1);
+    CHECK(r.totals.served == 2);
+    CHECK(r.totals.admissionRejected == 2);
+    CHECK(failed(r, EndReason::AttemptLimit) == 1);
+    CHECK(r.totals.endMs == 120);
+    REQUIRE(trace.ends.size() == 1);
+    CHECK(trace.ends[0].tMs == 120);
+    REQUIRE(r.bins.size() == 1);
+    CHECK(r.bins[0].admissionRejected == 2);
+    CHECK(r.bins[0].retries == 1);
+
+    SECTION("without the gate: four attempts reach the server (sent at 0, 60, 120, 180), the end at 240") {
+        FleetRequest free = q;
+        free.gates.admissionControl.reset();
+        FleetTrace t;
+        const ServiceResult f = simulateService(free, &t);
+        CHECK(sendTimes(t) == std::vector<double>{0, 60, 120, 180});
+        CHECK(f.totals.attempts == 4);
+        CHECK(f.totals.admissionRejected == 0);
+        CHECK(f.totals.endMs == 240);
+    }
+    SECTION("the rejection's 503 has no Retry-After (the server's rejectRetryAfterMs is for its own 503s)") {
+        FleetRequest after = q;
+        after.server.rejectRetryAfterMs = 1000;
+        FleetTrace t;
+        const ServiceResult a = simulateService(after, &t);
+        CHECK(sendTimes(t) == std::vector<double>{0, 60, 120, 120});
+        CHECK(a.totals.endMs == 120);
+    }
+    SECTION("fleet scope: one window, here the same") {
+        FleetRequest fleetScoped = q;
+        fleetScoped.gates.admissionControl->scope = GateScope::Fleet;
+        const ServiceResult f = simulateService(fleetScoped);
+        CHECK(f.totals.attempts == 2);
+        CHECK(f.totals.admissionRejected == 2);
+    }
+    SECTION("rpsThreshold 1: the average rate, read before the update, is floor(n / 30) = 0 < 1 at every send: "
+            "nothing is rejected") {
+        FleetRequest quiet = q;
+        quiet.gates.admissionControl->rpsThreshold = 1;
+        const ServiceResult f = simulateService(quiet);
+        CHECK(f.totals.attempts == 4);
+        CHECK(f.totals.admissionRejected == 0);
+    }
+    SECTION("maxRejectionProbability 40: p = min(2 / 3, 0.4), 4,000 > 4,159 no: attempt 3 sent (500 at 180, "
+            "(3, 0)); attempt 4: min(3 / 4, 0.4), 4,000 > 5,334 no: sent, the end at 240") {
+        FleetRequest capped = q;
+        capped.gates.admissionControl->maxRejectionProbability = 40;
+        const ServiceResult f = simulateService(capped);
+        CHECK(f.totals.attempts == 4);
+        CHECK(f.totals.admissionRejected == 0);
+        CHECK(f.totals.endMs == 240);
+    }
+    SECTION("a 200 is a success: failureRate 0 ends in success at 60, nothing rejected") {
+        FleetRequest fine = q;
+        fine.server.failureRate = 0;
+        const ServiceResult f = simulateService(fine);
+        CHECK(f.totals.succeeded == 1);
+        CHECK(f.totals.admissionRejected == 0);
+    }
+    SECTION("the breaker records a rejection as a failure: a window of 3 opening at 100 % opens at the first "
+            "rejection (500, 500, 503); the next attempt is refused at 120") {
+        FleetRequest broken = q;
+        broken.gates.breaker = BreakerGate{GateScope::Client, 3, 3, 100, 60000, 1};
+        const ServiceResult f = simulateService(broken);
+        CHECK(f.totals.admissionRejected == 1);
+        CHECK(failed(f, EndReason::CircuitOpen) == 1);
+        CHECK(f.totals.endMs == 120);
+    }
+    SECTION("the default retryOn retries the 503, a retryOn without 5xx does not: the first 500 at 60 ends it") {
+        FleetRequest only = q;
+        retryTimeoutsOnly(only.policy);
+        const ServiceResult f = simulateService(only);
+        CHECK(failed(f, EndReason::NotRetryable) == 1);
+        CHECK(f.totals.endMs == 60);
+    }
+}
+
+TEST_CASE("§7 with §6's hedging: a rejected copy is a copy answered by a 5xx: non-fatal, and the last, it ends "
+          "the request attempt-limit at once", "[fleet][throttling][admissionControl][hedging]") {
+    // §7.4's run with three hedged copies instead of retries, 5xx non-fatal: copy 1 at 0 (p = 0), 500 at 60,
+    // (1, 0); copy 2 at once at 60 (p = 0.5 against 0.957…: sent), 500 at 120, (2, 0); copy 3 at once at 120,
+    // p = 2 / 3 against 0.4159…: rejected, a 503 at 120; no copy left and none in flight: attempt-limit at 120
+    // (the copies scheduled on delayMs, at 1,000 and 1,060, come after the end: no events).
+    FleetRequest q = admissionFigure();
+    q.policy.maxRetries = 0;
+    Hedging h;
+    h.maxAttempts = 3;
+    h.delayMs = 1000;
+    h.nonFatal = {"5xx"};
+    h.nonFatal5xx = true;
+    q.policy.hedging = h;
+    FleetTrace trace;
+    const ServiceResult r = simulateService(q, &trace);
+    CHECK(sendTimes(trace) == std::vector<double>{0, 60, 120});
+    CHECK(r.totals.attempts == 2);
+    CHECK(r.totals.retries == 1);
+    CHECK(r.totals.admissionRejected == 1);
+    CHECK(failed(r, EndReason::AttemptLimit) == 1);
+    CHECK(r.totals.endMs == 120);
+    // Without the filter copy 3 is sent at 120 and fails at 180.
+    q.gates.admissionControl.reset();
+    const ServiceResult free = simulateService(q);
+    CHECK(free.totals.attempts == 3);
+    CHECK(free.totals.endMs == 180);
+    // 5xx fatal: copy 1's 500 at 60 ends the request not-retryable, before any rejection.
+    q.gates.admissionControl = AdmissionControlGate{};
+    q.policy.hedging->nonFatal.clear();
+    q.policy.hedging->nonFatal5xx = false;
+    const ServiceResult fatal = simulateService(q);
+    CHECK(failed(fatal, EndReason::NotRetryable) == 1);
+    CHECK(fatal.totals.endMs == 60);
+}
+
+TEST_CASE("§7.3: a 429 is a success for the filter (a status below 500): §4's two clients against one token, "
+          "client 1's retries after its 429s are never rejected", "[fleet][throttling][admissionControl]") {
+    // Seed 1, two clients at 0, a fleet limit of 1 token (1 a second), 429s retried after 0, a filter per client.
+    // Client 0 takes the token at 5 (200 at 60); client 1's 429s at 5, 15, 25, 35 (0.01 token more each 10 ms) reach
+    // it at 10, 20, 30, 40, each recorded a success: (1, 1), (2, 2), …, so p = (n − n / 0.95) / (n + 1) < 0 at each
+    // retry: sent at 10, 20, 30; attempt-limit at 40. Were a 429 a failure, p at 10 would be (1 − 0) / 2 = 0.5
+    // against draw 0 of ADMISSION(1, 0, 1) = 0.342…: rejected.
+    CHECK(streams::draw(streams::streamKey(1, 12, 1, 0, 1), 0) < 0.5);
+    FleetRequest q = quietFleet();
+    q.seed = 1;
+    q.clients = 2;
+    q.arrivals = Arrivals::Once;
+    q.server.admission = Admission{GateScope::Fleet, 1, 1, 0, std::nullopt};
+    q.policy.retryOn = {"429"};
+    q.policy.retryTimeout = q.policy.retry5xx = false;
+    q.policy.retry429 = true;
+    q.policy.baseBackoffMs = 0;
+    q.gates.admissionControl = AdmissionControlGate{};
+    FleetTrace trace;
+    const ServiceResult r = simulateService(q, &trace);
+    CHECK(sendTimes(trace) == std::vector<double>{0, 0, 10, 20, 30});
+    CHECK(r.totals.admissionRejected == 0);
+    CHECK(r.totals.attempts == 5);
+    CHECK(r.totals.throttled == 4);
+    CHECK(failed(r, EndReason::AttemptLimit) == 1);
+    CHECK(r.totals.endMs == 60);
+    REQUIRE(trace.ends.size() == 2);
+    CHECK(trace.ends[0].tMs == 40);
+}
+
+TEST_CASE("§7: a rejection is recorded nowhere and counts as no attempt: over generated runs the attempts the gate "
+          "lets through plus its rejections are the sends, every request ends once", "[fleet][throttling][admissionControl][generated]") {
+    Pcg32 g(34, 12);
+    auto pick = [&g](std::uint32_t n) { return g.next() % n; };
+    int withRejections = 0;
+    for (int i = 0; i < 60; ++i) {
+        INFO("generated request " << i);
+        FleetRequest q = quietFleet();
+        q.seed = pick(1000);
+        q.clients = 1 + pick(10);
+        q.ratePerClient = 1 + pick(40);
+        q.durationMs = 1000 + pick(5000);
+        q.server.failureRate = pick(5) / 4.0;
+        q.server.workers.reset();
+        q.policy.maxRetries = static_cast<int>(pick(4));
+        q.policy.baseBackoffMs = pick(100);
+        if (pick(3) == 0) q.gates.adaptive = AdaptiveGate{pick(2) ? GateScope::Fleet : GateScope::Client};
+        if (pick(3) == 0) q.gates.breaker = BreakerGate{GateScope::Fleet, 1 + pick(20), 1 + pick(20), 50, 200.0 * pick(5), 1 + pick(5)};
+        q.gates.admissionControl = AdmissionControlGate{pick(2) ? GateScope::Fleet : GateScope::Client,
+                                                        1000.0 * (1 + pick(30)), 50.0 + pick(51), 1.0 + pick(4),
+                                                        static_cast<double>(pick(3)), 20.0 + pick(81)};
+        FleetTrace trace;
+        const ServiceResult r = simulateService(q, &trace);
+        const ServiceTotals& t = r.totals;
+        REQUIRE(t.attempts == t.firstAttempts + t.retries);
+        std::uint64_t ended = t.succeeded;
+        for (int reason = 1; reason < kEndReasons; ++reason) ended += t.failed[reason];
+        REQUIRE(ended == t.requests);
+        REQUIRE(t.served <= t.attempts);
+        std::uint64_t rejected = 0;
+        for (const ServiceBin& b : r.bins) rejected += b.admissionRejected;
+        REQUIRE(rejected == t.admissionRejected);
+        if (q.server.failureRate == 0) REQUIRE(t.admissionRejected == 0);  // p ≤ 0 with every answer a success
+        // Each attempt number a request reaches is one send: sent, rejected, or refused before the gate.
+        REQUIRE(t.attempts + t.admissionRejected <= t.requests * static_cast<std::uint64_t>(*q.policy.maxRetries + 1));
+        withRejections += t.admissionRejected > 0;
+        const Value result = fleet(fleetRequestToValue(q));
+        REQUIRE(ok(result));
+        CHECK(sameValue(*result.find("totals"), *fleetToValue(q, r).find("totals")));
+    }
+    CHECK(withRejections >= 10);
+}
+
+TEST_CASE("gates.admissionControl: errors name their paths (windowMs a whole number of seconds); absent or null "
+          "it leaves every echo and result as before; given, echoed in full and read back",
+          "[fleet][throttling][admissionControl][validation]") {
+    const Value bad = fleet(request({{"gates.admissionControl.windowMs", num(999)},
+                                     {"gates.admissionControl.srThreshold", num(101)},
+                                     {"gates.admissionControl.aggression", num(0.5)},
+                                     {"gates.admissionControl.rpsThreshold", num(1.5)},
+                                     {"gates.admissionControl.maxRejectionProbability", num(-1)},
+                                     {"gates.admissionControl.scope", str("region")}}));
+    CHECK(errorFields(bad) ==
+          "gates.admissionControl.scope,gates.admissionControl.windowMs,gates.admissionControl.srThreshold,"
+          "gates.admissionControl.aggression,gates.admissionControl.rpsThreshold,"
+          "gates.admissionControl.maxRejectionProbability");
+    const Value half = fleet(request({{"gates.admissionControl.windowMs", num(1500)}}));
+    CHECK(errorFields(half) == "gates.admissionControl.windowMs");
+    CHECK(half.find("errors")->asArray()[0].find("message")->asString() ==
+          "gates.admissionControl.windowMs must be a whole number of seconds (a multiple of 1000: Envoy's "
+          "sampling_window is in seconds); got 1500.");
+    CHECK(errorFields(fleet(request({{"gates.admissionControl.windowMs", num(86401000)}}))) ==
+          "gates.admissionControl.windowMs");
+    CHECK(errorFields(fleet(request({{"gates.admissionControl.burst", num(1)}}))) == "gates.admissionControl.burst");
+    CHECK(ok(fleet(request({{"gates.admissionControl.windowMs", num(1000)}, {"durationMs", num(2000)}}))));
+
+    const Value small = request({{"clients", num(5)}, {"durationMs", num(5000)}});
+    Value nulls = small;
+    setPath(nulls, "gates.admissionControl", Value::null());
+    const Value a = fleet(small), b = fleet(nulls);
+    REQUIRE(ok(a));
+    CHECK(sameValue(a, b));
+    CHECK(a.find("request")->find("gates")->find("admissionControl") == nullptr);
+    CHECK(a.find("totals")->find("admissionRejected") == nullptr);
+    CHECK(a.find("timeline")->find("bins")->asArray()[0].find("admissionRejected") == nullptr);
+
+    const FleetParsed set = parseFleetRequest(request({{"gates.admissionControl.aggression", num(2)}}));
+    REQUIRE(set.errors.empty());
+    const Value& ac = *set.echo.find("gates")->find("admissionControl");
+    CHECK(ac.find("scope")->asString() == "client");
+    CHECK(ac.find("windowMs")->asNumber() == 30000);
+    CHECK(ac.find("srThreshold")->asNumber() == 95);
+    CHECK(ac.find("aggression")->asNumber() == 2);
+    CHECK(ac.find("rpsThreshold")->asNumber() == 0);
+    CHECK(ac.find("maxRejectionProbability")->asNumber() == 80);
+    REQUIRE(set.request);
+    CHECK(set.request->gates.admissionControl->aggression == 2);
+    CHECK(sameValue(fleetRequestToValue(*set.request), set.echo));
+    const Value run = fleet(request({{"durationMs", num(2000)}, {"gates.admissionControl", Value::object()}}));
+    REQUIRE(ok(run));
+    CHECK(run.find("totals")->find("admissionRejected") != nullptr);
+    CHECK(run.find("timeline")->find("bins")->asArray()[0].find("admissionRejected") != nullptr);
+}
+
+TEST_CASE("the cost bound counts the admission control windows: at most windowMs / 1000 buckets an owner, and "
+          "none older than the run", "[fleet][throttling][admissionControl][cost]") {
+    FleetRequest q = quietFleet();
+    q.clients = 10000;
+    q.ratePerClient = 0.01;
+    q.durationMs = 60000;
+    q.policy.maxRetries = 0;
+    const double base = fleetCost(q).bytes;
+    q.gates.admissionControl = AdmissionControlGate{};
+    // A client-scoped gate: 10,001 owners of 200 bytes instead of 1; 10,000 windows of 96 bytes; and
+    // 3 × 24 × min(10,000 × 30, 2 × attempts + 10,000) bucket bytes, the attempts 6,000 + 5 × √6,000 = 6,387.3.
+    const FleetCost c = fleetCost(q);
+    const double attempts = 6000 + 5 * std::sqrt(6000.0);
+    CHECK(c.bytes - base == Approx(200 * 10000 + 10000 * 96 + 3 * 24 * (2 * attempts + 10000)).epsilon(1e-12));
+    // The window longer than the run: the horizon's 180 s + 1 an owner at most.
+    q.ratePerClient = 1000;
+    q.clients = 1;
+    q.gates.admissionControl->windowMs = 86400000;
+    const double one = fleetCost(q).bytes;
+    q.gates.admissionControl.reset();
+    CHECK(one - fleetCost(q).bytes == Approx(200 + 96 + 3 * 24 * 181.0).epsilon(1e-12));  // 2 owners instead of 1
+}

@@ -1,9 +1,10 @@
-// docs/throttling.md §1–§2 against the libraries' published vectors (spec/reference/
+// docs/throttling.md §1–§2 and §7 against the libraries' published vectors (spec/reference/
 // adaptive-throttling.md, aws-adaptive-sep.csv, aws-adaptive-cubic.csv), and the rules the doc
 // works by hand. The AWS rows are held within 1e-12 (the published figures are Go's and
 // botocore's doubles; every row agrees to about 1e-13): Python and Go take CUBIC's K as
 // pow(x, 1/3), an exponent that is not exactly a third, the engine by §1.1's Newton iteration,
-// and the last bits of K reach the later rows. The grpc-go patterns are exact.
+// and the last bits of K reach the later rows. The grpc-go patterns are exact, and so are §7's
+// Envoy figures (the controller's counts; the RejectionProbability counts out of 10,000).
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -143,4 +144,138 @@ TEST_CASE("§2 the lookback: bins age out as time moves on, and a response older
         CHECK(sums(t, 1) == 1.0 / 9);  // the accept aged out: 1 throttle
         CHECK(sums(t, 2) == 0);        // and then the throttle
     }
+}
+
+TEST_CASE("§7.1 Envoy's window: controller_test's figures (window 5 s, buckets of 1 s)", "[throttling][envoy]") {
+    {
+        // One failure then one success at 0: (2, 1).
+        AdmissionWindow w(5000);
+        w.record(0, false);
+        w.record(0, true);
+        const AdmissionWindow::Counts c = w.counts(0);
+        CHECK(c.requests == 2);
+        CHECK(c.successes == 1);
+    }
+    {
+        // Six successes a second apart: at 5,000 the update removes the bucket of 0 (5,000 − 0 ≥ 5,000)
+        // before the sixth is recorded: (5, 5).
+        AdmissionWindow w(5000);
+        for (int i = 0; i <= 5; ++i) w.record(1000.0 * i, true);
+        AdmissionWindow::Counts c = w.counts(5000);
+        CHECK(c.requests == 5);
+        CHECK(c.successes == 5);
+        // Six failures a second apart from 6,000: the buckets 7,000–11,000 at 11,000: (5, 0); at 12,000 the
+        // bucket of 7,000 goes too: (4, 0).
+        for (int i = 6; i <= 11; ++i) w.record(1000.0 * i, false);
+        c = w.counts(11000);
+        CHECK(c.requests == 5);
+        CHECK(c.successes == 0);
+        c = w.counts(12000);
+        CHECK(c.requests == 4);
+        CHECK(c.successes == 0);
+    }
+    {
+        // Five answers at 0: floor(5 / max(5, 0)) = 1; two: floor(2 / 5) = 0; 5,000 ms later (0, 0) and 0.
+        AdmissionWindow five(5000);
+        for (int i = 0; i < 5; ++i) five.record(0, true);
+        CHECK(five.averageRps(0) == 1);
+        AdmissionWindow two(5000);
+        two.record(0, true);
+        two.record(0, false);
+        CHECK(two.averageRps(0) == 0);
+        const AdmissionWindow::Counts c = five.counts(5000);
+        CHECK(c.requests == 0);
+        CHECK(c.successes == 0);
+        CHECK(five.averageRps(5000) == 0);
+    }
+}
+
+TEST_CASE("§7.1 the window's rules: a bucket starts at its event, not on a whole second; the average rate reads "
+          "no update (the oldest bucket's age when that is longer than the window)", "[throttling][envoy]") {
+    AdmissionWindow w(5000);
+    w.record(500, true);    // the bucket {500}
+    w.record(1400, true);   // 900 after it: the same bucket
+    w.record(1500, false);  // 1,000 after it: the bucket {1500}
+    CHECK(w.buckets() == 2);
+    // 5,500 − 500 ≥ 5,000: the first bucket (two successes) goes, the second stays (4,000).
+    AdmissionWindow::Counts c = w.counts(5500);
+    CHECK(c.requests == 1);
+    CHECK(c.successes == 0);
+    // Ten more at 5,500 (11 in the window): at 9,000, with no update, max(5, floor(7,500 / 1000)) = 7 s:
+    // floor(11 / 7) = 1; the counts at 9,000 drop the bucket of 1,500 (7,500 ≥ 5,000): 10 left, then
+    // floor(10 / max(5, 3)) = 2.
+    for (int i = 0; i < 10; ++i) w.record(5500, true);
+    CHECK(w.averageRps(9000) == 1);
+    c = w.counts(9000);
+    CHECK(c.requests == 10);
+    CHECK(w.averageRps(9000) == 2);
+    // Everything a window old: the list empties, then a fresh bucket of nothing.
+    c = w.counts(20000);
+    CHECK(c.requests == 0);
+    CHECK(w.buckets() == 1);
+    CHECK(w.averageRps(20000) == 0);
+}
+
+namespace {
+
+// Envoy's RejectionProbability test over 10,000 draws: the count of k in 0 … 9999 rejected, each k a draw with
+// floor(u × 10000) = k ((k + 0.5) / 10000: k / 10000 itself multiplies back below k for 573 of them).
+int rejectedOf10000(double n, double s, double threshold, double aggression, double maxProbability) {
+    const double p = rejectionProbability(n, s, threshold, aggression, maxProbability);
+    int count = 0;
+    for (int k = 0; k < 10000; ++k) count += rejects(p, (k + 0.5) / 10000) ? 1 : 0;
+    return count;
+}
+
+}  // namespace
+
+TEST_CASE("§7.4 the probability: Envoy's RejectionProbability table, n = 100, counts out of 10,000 exact",
+          "[throttling][envoy]") {
+    // T = 1, aggression 1, max 80 %: p = 0; 5 / 101 = 0.0495…; 25 / 101 = 0.2475…: ceil(10,000 × p).
+    CHECK(rejectedOf10000(100, 100, 1, 1, 0.8) == 0);
+    CHECK(rejectedOf10000(100, 95, 1, 1, 0.8) == 496);
+    CHECK(rejectedOf10000(100, 75, 1, 1, 0.8) == 2476);
+    // Aggression 2: √0.0495… = 0.2224…, √0.2475… = 0.4975….
+    CHECK(rejectedOf10000(100, 95, 1, 2, 0.8) == 2225);
+    CHECK(rejectedOf10000(100, 75, 1, 2, 0.8) == 4976);
+    // T = 0.95: 100 − 105.26… < 0; 98 / 0.95 > 100; 95 / 0.95 = 100 exactly in doubles; then 0.05211…,
+    // 0.20844…, 0.46899….
+    CHECK(rejectedOf10000(100, 100, 0.95, 1, 0.8) == 0);
+    CHECK(rejectedOf10000(100, 98, 0.95, 1, 0.8) == 0);
+    CHECK(rejectionProbability(100, 95, 0.95, 1, 0.8) == 0);
+    CHECK(rejectedOf10000(100, 95, 0.95, 1, 0.8) == 0);
+    CHECK(rejectedOf10000(100, 90, 0.95, 1, 0.8) == 522);
+    CHECK(rejectedOf10000(100, 75, 0.95, 1, 0.8) == 2085);
+    CHECK(rejectedOf10000(100, 50, 0.95, 1, 0.8) == 4690);
+    // T = 1, max 10 %: 5 / 101 under the cap; 20 / 101 and 100 / 101 capped at 0.1 (10,000 × 0.1 = 1,000).
+    CHECK(rejectedOf10000(100, 95, 1, 1, 0.1) == 496);
+    CHECK(rejectedOf10000(100, 80, 1, 1, 0.1) == 1000);
+    CHECK(rejectedOf10000(100, 0, 1, 1, 0.1) == 1000);
+    // Envoy's own figures, each count ÷ 10,000 within 0.01 of it (its test's tolerance).
+    CHECK(std::fabs(rejectedOf10000(100, 95, 1, 2, 0.8) / 10000.0 - 0.22) <= 0.01);
+    CHECK(std::fabs(rejectedOf10000(100, 50, 0.95, 1, 0.8) / 10000.0 - 0.46) <= 0.01);
+}
+
+TEST_CASE("§7.2 the probability's edges: the power by exp(ln(p) / aggression), nothing rejected below 0 or for "
+          "a NaN, the cap after the power", "[throttling][envoy]") {
+    // (1 − 0) / 2 = 0.5 at aggression 1; at aggression 2, exp(ln(0.5) / 2) = √0.5 within an ulp.
+    CHECK(rejectionProbability(1, 0, 0.95, 1, 0.8) == 0.5);
+    CHECK(std::fabs(rejectionProbability(1, 0, 0.95, 2, 0.8) - std::sqrt(0.5)) <= 2.3e-16);
+    // Aggression 100: 0.5^(1/100) = 0.99309…, capped at 0.8.
+    CHECK(rejectionProbability(1, 0, 0.95, 100, 0.8) == 0.8);
+    CHECK(rejectionProbability(1, 0, 0.95, 100, 1) == Approx(0.9930924954370359).epsilon(1e-15));
+    // Nothing in the window: 0 / 1 = 0.
+    CHECK(rejectionProbability(0, 0, 0.95, 3, 0.8) == 0);
+    // A negative p (more successes than the threshold asks for), with and without a power: no rejection.
+    CHECK(rejectionProbability(100, 99, 0.95, 2, 0.8) == 0);
+    CHECK_FALSE(rejects(rejectionProbability(100, 99, 0.95, 1, 0.8), 0));
+    // srThreshold 0: s / 0 is +∞ for s > 0 (p = −∞) and 0 / 0 a NaN for s = 0: neither rejects.
+    CHECK(rejectionProbability(10, 0, 0, 1, 0.8) == 0);
+    CHECK(rejectionProbability(10, 5, 0, 2, 0.8) == 0);
+    CHECK_FALSE(rejects(rejectionProbability(10, 0, 0, 1, 0.8), 0));
+    // Step 3 at its edges: p = 0.5 rejects k = 4,999 and not k = 5,000; p = 1 rejects every k.
+    CHECK(rejects(0.5, 0.49995));
+    CHECK_FALSE(rejects(0.5, 0.50005));
+    CHECK(rejects(1, 0.99999999));
+    CHECK_FALSE(rejects(0, 0));
 }

@@ -1,7 +1,8 @@
-// docs/throttling.md §3–§5 (issue 34) through both bindings: §4's worked figure (the server's
-// admission limit throttles client 1, whose adaptive limiter then holds its retry to 1,990), as
-// worked there by hand, through the fleet engine file's fleet() and through `retrysim --fleet`,
-// the two results identical; the new fields absent from the echo and the result when not given.
+// docs/throttling.md §3–§5 and §7 (issue 34) through both bindings: §4's worked figure (the server's
+// admission limit throttles client 1, whose adaptive limiter then holds its retry to 1,990) and
+// §7.4's (Envoy's admission control rejects attempts 3 and 4 at 120), as worked there by hand,
+// through the fleet engine file's fleet() and through `retrysim --fleet`, the two results
+// identical; the new fields absent from the echo and the result when not given.
 'use strict';
 
 const assert = require('node:assert/strict');
@@ -65,18 +66,56 @@ test('client-side throttling in both bindings: local-throttle counted, before un
   assert.deepEqual(r.request.gates.local, { scope: 'client', windowMs: 30000, bins: 100, ratio: 2, padding: 8 });
 });
 
+const admissionFigure = {
+  clients: 1, arrivals: 'once', seed: 1, network: { dist: 'fixed', ms: 5 },
+  server: { serviceMs: 50, failureRate: 1 }, trigger: null,
+  policy: { maxRetries: 3, baseBackoffMs: 0 },
+  gates: { admissionControl: {} },
+};
+
+test('§7.4\'s fleet figure: attempts 3 and 4 rejected at 120, attempt-limit at 120, in both bindings; 240 without the gate', () => {
+  const r = bothBindings(admissionFigure);
+  // Sent at 0 and 60 (500s at 60 and 120, recorded (1, 0) and (2, 0)); at 120 p = 2 / 3 rejects draws 0.4159… and 0.5334….
+  assert.deepEqual(
+    { attempts: r.totals.attempts, retries: r.totals.retries, served: r.totals.served,
+      admissionRejected: r.totals.admissionRejected, attemptLimit: r.totals.failed['attempt-limit'], endMs: r.totals.endMs },
+    { attempts: 2, retries: 1, served: 2, admissionRejected: 2, attemptLimit: 1, endMs: 120 });
+  assert.deepEqual(r.timeline.bins.map((b) => b.admissionRejected), [2]);
+  // After outageRejected (and throttled, when there), before late; in the bins after served.
+  const keys = Object.keys(r.totals);
+  assert.equal(keys[keys.indexOf('outageRejected') + 1], 'admissionRejected');
+  const binKeys = Object.keys(r.timeline.bins[0]);
+  assert.equal(binKeys[binKeys.indexOf('served') + 1], 'admissionRejected');
+  assert.deepEqual(r.request.gates.admissionControl,
+    { scope: 'client', windowMs: 30000, srThreshold: 95, aggression: 1, rpsThreshold: 0, maxRejectionProbability: 80 });
+
+  const free = bothBindings({ ...admissionFigure, gates: {} });
+  assert.equal(free.totals.attempts, 4);
+  assert.equal(free.totals.endMs, 240);
+  assert.equal('admissionRejected' in free.totals, false);
+  assert.equal('admissionControl' in free.request.gates, false);
+});
+
 test('without the new fields, or with them null, the echo and the result have none of their keys', () => {
   const plain = bothBindings({ clients: 5, durationMs: 5000 });
-  const nulls = bothBindings({ clients: 5, durationMs: 5000, server: { admission: null }, gates: { adaptive: null, local: null } });
+  const nulls = bothBindings({
+    clients: 5, durationMs: 5000, server: { admission: null }, gates: { adaptive: null, local: null, admissionControl: null },
+  });
   assert.equal(firstDifference(plain, nulls), null);
   assert.equal('admission' in plain.request.server, false);
   assert.deepEqual(Object.keys(plain.request.gates), ['quota', 'bucket', 'throttle', 'budget', 'breaker']);
   assert.equal('throttled' in plain.totals, false);
   assert.equal('gateWaitMs' in plain.timeline.bins[0], false);
   // A bad one is named by its path, in both.
-  const bad = { gates: { local: { bins: 0 } }, server: { admission: { burst: 0 } } };
+  const bad = { gates: { local: { bins: 0 }, admissionControl: { aggression: 0 } }, server: { admission: { burst: 0 } } };
   const wasm = asJson(fleetEngine.fleet(bad));
   const native = JSON.parse(runRetrysim(JSON.stringify(bad), ['--fleet']).stdout);
   assert.equal(firstDifference(wasm, native), null);
-  assert.deepEqual(wasm.errors.map((e) => e.field), ['server.admission.burst', 'gates.local.bins']);
+  assert.deepEqual(wasm.errors.map((e) => e.field),
+    ['server.admission.burst', 'gates.local.bins', 'gates.admissionControl.aggression']);
+  // windowMs in whole seconds, in both.
+  const half = { gates: { admissionControl: { windowMs: 1500 } } };
+  const halfWasm = asJson(fleetEngine.fleet(half));
+  assert.equal(firstDifference(halfWasm, JSON.parse(runRetrysim(JSON.stringify(half), ['--fleet']).stdout)), null);
+  assert.deepEqual(halfWasm.errors.map((e) => e.field), ['gates.admissionControl.windowMs']);
 });

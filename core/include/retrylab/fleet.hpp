@@ -130,6 +130,14 @@ struct LocalGate {
     double ratio = 2, padding = 8;
 };
 
+// docs/throttling.md §7: Envoy's admission control (its defaults) at every send, after the client's
+// own gates; a rejected attempt is a 503 at its send time.
+struct AdmissionControlGate {
+    GateScope scope = GateScope::Client;
+    double windowMs = 30000;  // a whole number of seconds
+    double srThreshold = 95, aggression = 1, rpsThreshold = 0, maxRejectionProbability = 80;
+};
+
 struct Gates {
     std::optional<QuotaGate> quota;
     std::optional<BucketGate> bucket;
@@ -138,6 +146,7 @@ struct Gates {
     std::optional<BreakerGate> breaker;
     std::optional<AdaptiveGate> adaptive;
     std::optional<LocalGate> local;
+    std::optional<AdmissionControlGate> admissionControl;
 };
 
 struct FleetRequest {
@@ -233,6 +242,7 @@ struct ServiceTotals {
     std::uint64_t attempts = 0, firstAttempts = 0, retries = 0;
     std::uint64_t served = 0, cancelled = 0, shed = 0, outageRejected = 0, late = 0;
     std::uint64_t throttled = 0;  // 429s of rule 1a (docs/throttling.md §3); in the result only with server.admission
+    std::uint64_t admissionRejected = 0;  // docs/throttling.md §7; in the result only with gates.admissionControl
     double wastedServiceMs = 0;
     std::uint64_t charges = 0, replays = 0, duplicateCharges = 0;
     std::optional<Latency> latencyMs;  // none when no request succeeded
@@ -243,6 +253,7 @@ struct ServiceBin {
     std::uint64_t created = 0, firstAttempts = 0, retries = 0, succeeded = 0, failed = 0, timeouts = 0;
     std::uint64_t shed = 0, outageRejected = 0, served = 0, late = 0;
     std::uint64_t throttled = 0;  // by arrival; in the result only with server.admission
+    std::uint64_t admissionRejected = 0;  // by the send's time; in the result only with gates.admissionControl
     double gateWaitMs = 0;        // the adaptive limiter's waits, by the time each began; only with gates.adaptive
     std::uint64_t queue = 0, inService = 0;
     std::optional<double> tokens;

@@ -74,4 +74,6 @@
 // Its item 5, the gate fields' messages in the fleet section: +857 bytes, 288.9 KB measured.
 // Its item 4, what each gate refused and why a change changed nothing: +564 bytes, 289.4 KB measured.
 // Merged with the presets, layers and gates above: 322.5 KB measured.
-export const SCROLLED_CEILING_BYTES = 322.6 * 1024;
+// Issue 34's §7, Envoy's admission control, in the fleet engine file (+2,111 bytes gzipped, 99,432 →
+// 101,543): merged with everything above, 324.6 KB measured.
+export const SCROLLED_CEILING_BYTES = 324.7 * 1024;

@@ -526,8 +526,9 @@ describe('the gates for the fleet (FLEET.md §5), as data', () => {
     .map((g) => [g.name, g.members.map((m) => m.name).filter((n) => n !== 'scope')]));
   test('each gate is one of FLEET §5’s, with FLEET’s parameter names, or says it is not FLEET’s model', () => {
     const FLEET = fleetGates();
-    // FLEET §5's five, then docs/throttling.md §4–§5's send gates (issue 34).
-    assert.deepEqual(Object.keys(FLEET), ['quota', 'bucket', 'throttle', 'budget', 'breaker', 'adaptive', 'local']);
+    // FLEET §5's five, then docs/throttling.md §4–§5's send gates and §7's admission control (issue 34).
+    assert.deepEqual(Object.keys(FLEET),
+      ['quota', 'bucket', 'throttle', 'budget', 'breaker', 'adaptive', 'local', 'admissionControl']);
     for (const preset of PRESETS) {
       for (const g of preset.gates) {
         assert.ok(FLEET[g.gate], `${preset.id}: ${g.gate}`);

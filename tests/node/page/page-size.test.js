@@ -182,7 +182,10 @@ const LATER = [
   // the echo): 86,907 bytes measured, +2,282.
   // With retries across layers in the single run it also carries (issue 33): +11,017 bytes in the
   // layers helper's build; merged into main with both: 99,432 bytes measured (97.1 KB).
-  { what: 'the fleet engine file', files: ['retrylab-fleet.js'], ceiling: 97.2 * 1024, by: 'retrylab-fleet-section.js', scrolled: true },
+  // 99.2 KB with Envoy's admission control in the fleet (docs/throttling.md §7: throttling.cpp's
+  // window and probability, streams.hpp's exp, the row, the rejection, the echo, the cost terms):
+  // 101,543 bytes measured, +2,111 over main's 99,432.
+  { what: 'the fleet engine file', files: ['retrylab-fleet.js'], ceiling: 99.2 * 1024, by: 'retrylab-fleet-section.js', scrolled: true },
 ];
 
 // The ceiling of everything a reader who scrolls to the end loads: ./ceilings.js, which
