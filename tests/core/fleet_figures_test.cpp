@@ -24,8 +24,6 @@ std::vector<double> timesOf(const FleetTrace& trace, int kind, std::uint32_t cli
     return out;
 }
 
-std::uint64_t failed(const ServiceResult& r, EndReason reason) { return r.totals.failed[static_cast<int>(reason)]; }
-
 }  // namespace
 
 TEST_CASE("§9.1 one client, once: served 5–55, the answer at 60, success in 60 ms, one charge", "[fleet][figures]") {

@@ -15,15 +15,6 @@ using namespace retrylab::test;
 
 namespace {
 
-std::uint64_t failed(const ServiceResult& r, EndReason reason) { return r.totals.failed[static_cast<int>(reason)]; }
-
-std::vector<double> sendTimes(const FleetTrace& trace) {
-    std::vector<double> out;
-    for (const FleetTraceEvent& e : trace.events)
-        if (e.kind == 5) out.push_back(e.tMs);
-    return out;
-}
-
 // §7.1's figures: clients arriving at once, one worker, no queue (the second and third are
 // shed at 5), no trigger, legs of 5 ms, every other field at its default.
 FleetRequest oneWorkerNoQueue(std::uint32_t clients) {

@@ -15,15 +15,6 @@ using namespace retrylab::test;
 
 namespace {
 
-std::uint64_t failed(const ServiceResult& r, EndReason reason) { return r.totals.failed[static_cast<int>(reason)]; }
-
-std::vector<double> sendTimes(const FleetTrace& trace) {
-    std::vector<double> out;
-    for (const FleetTraceEvent& e : trace.events)
-        if (e.kind == 5) out.push_back(e.tMs);
-    return out;
-}
-
 Hedging hedging(int maxAttempts, double delayMs, std::vector<std::string> nonFatal) {
     Hedging h;
     h.maxAttempts = maxAttempts;

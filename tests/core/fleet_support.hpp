@@ -2,9 +2,11 @@
 // Values addressed by dotted paths (for the validation tests).
 #pragma once
 
+#include <cstdint>
 #include <initializer_list>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "retrylab/fleet.hpp"
 
@@ -110,6 +112,17 @@ inline std::string errorFields(const Value& result) {
 inline bool ok(const Value& result) {
     const Value* v = result.find("ok");
     return v && v->kind() == Value::Kind::Bool && v->asBool();
+}
+
+// A request's count of one end reason.
+inline std::uint64_t failed(const ServiceResult& r, EndReason reason) { return r.totals.failed[static_cast<int>(reason)]; }
+
+// The times of a trace's sends (FLEET §6's kind 5), in order.
+inline std::vector<double> sendTimes(const FleetTrace& trace) {
+    std::vector<double> out;
+    for (const FleetTraceEvent& e : trace.events)
+        if (e.kind == 5) out.push_back(e.tMs);
+    return out;
 }
 
 }  // namespace retrylab::test

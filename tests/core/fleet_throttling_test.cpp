@@ -19,15 +19,6 @@ using namespace retrylab::test;
 
 namespace {
 
-std::uint64_t failed(const ServiceResult& r, EndReason reason) { return r.totals.failed[static_cast<int>(reason)]; }
-
-std::vector<double> sendTimes(const FleetTrace& trace) {
-    std::vector<double> out;
-    for (const FleetTraceEvent& e : trace.events)
-        if (e.kind == 5) out.push_back(e.tMs);
-    return out;
-}
-
 // Three clients `once`, legs of 5 ms, no worker limit (service 5–55), a fleet-wide admission
 // limit of 2 tokens a second with a burst of 2; 429s retried, backoff 100 × 2^(n−1).
 FleetRequest threeAgainstTwoTokens() {

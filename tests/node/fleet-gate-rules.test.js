@@ -9,23 +9,14 @@ const path = require('node:path');
 const { pathToFileURL } = require('node:url');
 const { test, before } = require('node:test');
 
-const { repo, loadFleetEngine, runRetrysim, asJson, firstDifference } = require('./support.js');
+const { repo, loadFleetEngine, fleetInBothBindings } = require('./support.js');
 
 let fleetEngine;
 before(async () => {
   fleetEngine = await loadFleetEngine();
 });
 
-// Both bindings, the same result (the engine's version aside).
-function bothBindings(request) {
-  const wasm = asJson(fleetEngine.fleet(request));
-  const run = runRetrysim(JSON.stringify(request), ['--fleet']);
-  assert.equal(run.status, 0, run.stderr);
-  const native = JSON.parse(run.stdout);
-  assert.equal(firstDifference(wasm, native), null);
-  assert.equal(wasm.ok, true, JSON.stringify(wasm.errors));
-  return wasm;
-}
+const bothBindings = (request) => fleetInBothBindings(fleetEngine, request);
 
 // §7.1's figures: clients at once, one worker, no queue, no trigger.
 const figure = (clients, more) => ({

@@ -8,23 +8,14 @@
 const assert = require('node:assert/strict');
 const { test, before } = require('node:test');
 
-const { loadFleetEngine, runRetrysim, asJson, firstDifference } = require('./support.js');
+const { loadFleetEngine, runRetrysim, asJson, firstDifference, fleetInBothBindings } = require('./support.js');
 
 let fleetEngine;
 before(async () => {
   fleetEngine = await loadFleetEngine();
 });
 
-// Both bindings, the same JSON.
-function bothBindings(request) {
-  const wasm = asJson(fleetEngine.fleet(request));
-  const run = runRetrysim(JSON.stringify(request), ['--fleet']);
-  assert.equal(run.status, 0, run.stderr);
-  const native = JSON.parse(run.stdout);
-  assert.equal(firstDifference(wasm, native), null);
-  assert.equal(wasm.ok, true, JSON.stringify(wasm.errors));
-  return wasm;
-}
+const bothBindings = (request) => fleetInBothBindings(fleetEngine, request);
 
 const figure = {
   clients: 2, arrivals: 'once', trigger: null, network: { dist: 'fixed', ms: 5 },

@@ -7,19 +7,12 @@
 const assert = require('node:assert/strict');
 const { test, before } = require('node:test');
 
-const { loadFleetEngine, runRetrysim, asJson, firstDifference } = require('./support.js');
+const { loadFleetEngine, fleetInBothBindings } = require('./support.js');
 
 let fleetEngine;
 before(async () => { fleetEngine = await loadFleetEngine(); });
 
-// Both bindings' results for one request, held equal; the WebAssembly one is returned.
-function bothBindings(request) {
-  const wasm = asJson(fleetEngine.fleet(request));
-  const run = runRetrysim(JSON.stringify(request), ['--fleet']);
-  assert.equal(run.status, 0, run.stderr);
-  assert.equal(firstDifference(wasm, JSON.parse(run.stdout)), null, 'native and WebAssembly differ');
-  return wasm;
-}
+const bothBindings = (request) => fleetInBothBindings(fleetEngine, request);
 
 // §9.10: 30 workers of 100 ms (300 QPS), one retry after a 1 s timeout, a 2 s slowdown ×20 at 10 s.
 const hotos = (extra) => ({

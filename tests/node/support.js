@@ -110,7 +110,20 @@ function seededRandom(seed) {
   };
 }
 
+// A fleet request through both bindings: the fleet engine file's fleet() and `retrysim --fleet`
+// give the same result (the engine's version aside), and it is { ok: true }.
+function fleetInBothBindings(fleetEngine, request) {
+  const assert = require('node:assert/strict');
+  const wasm = asJson(fleetEngine.fleet(request));
+  const run = runRetrysim(JSON.stringify(request), ['--fleet']);
+  assert.equal(run.status, 0, run.stderr);
+  assert.equal(firstDifference(wasm, JSON.parse(run.stdout)), null, 'native and WebAssembly differ');
+  assert.equal(wasm.ok, true, JSON.stringify(wasm.errors));
+  return wasm;
+}
+
 module.exports = {
   repo, enginePath, fleetEnginePath, retrysimPath, casesPath,
   loadEngine, loadFleetEngine, runRetrysim, retrysimResult, loadCases, asJson, firstDifference, seededRandom,
+  fleetInBothBindings,
 };
