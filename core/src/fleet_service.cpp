@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "fleet_network.hpp"
@@ -621,6 +622,42 @@ private:
 
     // ---- docs/throttling.md §6: hedging ----------------------------------------------------------
 
+    // FLEET §4 rule 4: the gates a retry asks, in order (quota, bucket, throttle, budget), for a
+    // retry and for a hedged copy alike (docs/throttling.md §6). The first refusal's reason; or,
+    // when none refuses, each gate's cost paid and nothing returned.
+    std::optional<EndReason> askRetryGates(Request& q, double t, bool afterTimeout) {
+        const Gates& g = r_.gates;
+        double quotaCost = 0;
+        if (g.quota) {
+            quotaCost = afterTimeout ? g.quota->timeoutCost : g.quota->retryCost;
+            if (owner(g.quota->scope, q.client).quota < quotaCost) return EndReason::GateQuota;
+        }
+        if (g.bucket) {
+            const double tokens = owner(g.bucket->scope, q.client).bucket;
+            const bool allowed = g.bucket->allowWhen == BucketAllow::AtLeastCost ? tokens >= g.bucket->cost
+                                                                                  : tokens > g.bucket->cost;
+            if (!allowed) return EndReason::GateBucket;
+        }
+        if (g.throttle && !(owner(g.throttle->scope, q.client).throttle > g.throttle->maxTokens / 2))
+            return EndReason::GateThrottle;
+        if (g.budget) {
+            Owner& o = owner(g.budget->scope, q.client);
+            const double after = t - g.budget->ttlMs;
+            const auto retries = static_cast<double>(o.budgetRetries.countAfter(after));
+            const auto firsts = static_cast<double>(o.budgetFirsts.countAfter(after));
+            if (!(100 * retries < g.budget->percent * firsts + g.budget->minPerSecond * g.budget->ttlMs / 10))
+                return EndReason::GateBudget;
+        }
+        if (g.quota) {
+            owner(g.quota->scope, q.client).quota -= quotaCost;
+            q.lastCost = quotaCost;
+            q.flags |= PaidCost;
+        }
+        if (g.bucket) owner(g.bucket->scope, q.client).bucket -= g.bucket->cost;
+        if (g.budget) owner(g.budget->scope, q.client).budgetRetries.push(t);
+        return std::nullopt;
+    }
+
     bool copyDone(std::uint32_t id, int n) const {
         return (requests_[id].flags & Ended) || (hedge_[id].resolved & (1u << n));
     }
@@ -649,35 +686,8 @@ private:
             stopCopies(id, t, EndReason::Deadline);
             return false;
         }
-        const Gates& g = r_.gates;
-        double quotaCost = 0;
-        if (g.quota) {
-            quotaCost = trigger == kHedgeAfterTimeout ? g.quota->timeoutCost : g.quota->retryCost;
-            if (owner(g.quota->scope, q.client).quota < quotaCost) return stopCopies(id, t, EndReason::GateQuota), false;
-        }
-        if (g.bucket) {
-            const double tokens = owner(g.bucket->scope, q.client).bucket;
-            const bool allowed = g.bucket->allowWhen == BucketAllow::AtLeastCost ? tokens >= g.bucket->cost
-                                                                                  : tokens > g.bucket->cost;
-            if (!allowed) return stopCopies(id, t, EndReason::GateBucket), false;
-        }
-        if (g.throttle && !(owner(g.throttle->scope, q.client).throttle > g.throttle->maxTokens / 2))
-            return stopCopies(id, t, EndReason::GateThrottle), false;
-        if (g.budget) {
-            Owner& o = owner(g.budget->scope, q.client);
-            const double after = t - g.budget->ttlMs;
-            const auto retries = static_cast<double>(o.budgetRetries.countAfter(after));
-            const auto firsts = static_cast<double>(o.budgetFirsts.countAfter(after));
-            if (!(100 * retries < g.budget->percent * firsts + g.budget->minPerSecond * g.budget->ttlMs / 10))
-                return stopCopies(id, t, EndReason::GateBudget), false;
-        }
-        if (g.quota) {
-            owner(g.quota->scope, q.client).quota -= quotaCost;
-            q.lastCost = quotaCost;
-            q.flags |= PaidCost;
-        }
-        if (g.bucket) owner(g.bucket->scope, q.client).bucket -= g.bucket->cost;
-        if (g.budget) owner(g.budget->scope, q.client).budgetRetries.push(t);
+        if (const std::optional<EndReason> refused = askRetryGates(q, t, trigger == kHedgeAfterTimeout))
+            return stopCopies(id, t, *refused), false;
         return true;
     }
 
@@ -960,35 +970,7 @@ private:
         }
         if (p.deadlineMs && t + wait >= q.createdMs + *p.deadlineMs) return end(id, EndReason::Deadline, t);
 
-        const Gates& g = r_.gates;
-        double quotaCost = 0;
-        if (g.quota) {
-            quotaCost = timedOut ? g.quota->timeoutCost : g.quota->retryCost;
-            if (owner(g.quota->scope, q.client).quota < quotaCost) return end(id, EndReason::GateQuota, t);
-        }
-        if (g.bucket) {
-            const double tokens = owner(g.bucket->scope, q.client).bucket;
-            const bool allowed = g.bucket->allowWhen == BucketAllow::AtLeastCost ? tokens >= g.bucket->cost
-                                                                                  : tokens > g.bucket->cost;
-            if (!allowed) return end(id, EndReason::GateBucket, t);
-        }
-        if (g.throttle && !(owner(g.throttle->scope, q.client).throttle > g.throttle->maxTokens / 2))
-            return end(id, EndReason::GateThrottle, t);
-        if (g.budget) {
-            Owner& o = owner(g.budget->scope, q.client);
-            const double after = t - g.budget->ttlMs;
-            const auto retries = static_cast<double>(o.budgetRetries.countAfter(after));
-            const auto firsts = static_cast<double>(o.budgetFirsts.countAfter(after));
-            if (!(100 * retries < g.budget->percent * firsts + g.budget->minPerSecond * g.budget->ttlMs / 10))
-                return end(id, EndReason::GateBudget, t);
-        }
-        if (g.quota) {
-            owner(g.quota->scope, q.client).quota -= quotaCost;
-            q.lastCost = quotaCost;
-            q.flags |= PaidCost;
-        }
-        if (g.bucket) owner(g.bucket->scope, q.client).bucket -= g.bucket->cost;
-        if (g.budget) owner(g.budget->scope, q.client).budgetRetries.push(t);
+        if (const std::optional<EndReason> refused = askRetryGates(q, t, timedOut)) return end(id, *refused, t);
         scheduleAfter(t, wait, Send, id, n + 1);
     }
 
