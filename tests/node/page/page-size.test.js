@@ -156,7 +156,9 @@ const LATER = [
   // show, and beside a control whose change left every total as it was, why (section.js
   // drawSaid): 50,755 bytes measured, +564.
   // Merged with the presets, layers and gates above: 51,053 bytes measured (49.9 KB).
-  { what: 'the fleet section', files: ['retrylab-fleet-section.js', 'retrylab-fleet-section.css'], ceiling: 49.9 * 1024, scrolled: true },
+  // +83 bytes with issue 35's item 6 (compare35): "Compare with…" beside "Copy the fleet link"
+  // (section.js), 51,136 bytes measured.
+  { what: 'the fleet section', files: ['retrylab-fleet-section.js', 'retrylab-fleet-section.css'], ceiling: 49.9 * 1024 + 83, scrolled: true },
   // Issue 32: the stability maps (web/fleet/stability.js, map.js: two maps, seeds, the closed-form
   // lines of closed.js, the files) and the literature's presets (literature.js), loaded by the
   // fleet section when its map nears the screen: 16.1 KB measured.
