@@ -2,7 +2,8 @@
 // Screenshots of issue 35's comparison work (docs/screenshots/), from the built page (dist/):
 // a fleet comparison opened from its link, the token bucket switched on (compare-fleet-*, the
 // headline, the table and the two storm charts), the fleet section's share row with "Compare
-// with…" (fleet-compare-with-*), and, with OG=1, the picture a pasted link unfurls with
+// with…" (fleet-compare-with-*), the article's figure said against its paragraph's baseline
+// with the lanes (story-baseline-*), Play paused in a gap (playback-gap-*), and, with OG=1, the picture a pasted link unfurls with
 // (site/og-image.png, 1200×630, light). At 1440, 1280×720 and 390, light and dark. Run after
 // `npm run build`:
 //   node scripts/screenshots-compare.mjs [outdir]
@@ -70,6 +71,25 @@ try {
       await page.locator('#fl-compare').evaluate((el) => el.scrollIntoView({ block: 'center' }));
       await page.waitForTimeout(200);
       await page.screenshot({ path: join(out, `fleet-compare-with-${name}-${colorScheme}.png`) });
+      // The article's figure (item 7): "…with one retry" pressed, said against the outage, with
+      // the lanes and the card statement; then Play in its 2 s pause over the outage's first
+      // wait (item 8), the gap named.
+      await page.goto(`${server.origin}/`);
+      await page.waitForFunction(() => document.documentElement.classList.contains('rl-ready'));
+      const retry = page.locator('button[data-try="outage-one-retry"]');
+      await retry.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+      await page.waitForTimeout(300);
+      await retry.click();
+      await page.waitForFunction(() => [...document.querySelectorAll('.story-figure')].some((f) => f.dataset.showing === 'outage-one-retry' && f.checkVisibility()));
+      await page.mouse.move(0, 0);
+      await page.waitForTimeout(400);
+      await page.screenshot({ path: join(out, `story-baseline-${name}-${colorScheme}.png`) });
+      await page.locator('#rl-seek').evaluate((el) => el.scrollIntoView({ block: 'center' }));
+      await page.waitForTimeout(200);
+      await page.locator('#rl-play').click();
+      await page.waitForFunction(() => document.querySelector('#rl-gap').textContent !== '', null, { timeout: 20000 });
+      await page.mouse.move(0, 0);
+      await page.screenshot({ path: join(out, `playback-gap-${name}-${colorScheme}.png`) });
       await context.close();
     }
   }
