@@ -131,7 +131,8 @@ export function nextEvent(result, playback) {
 
 // Play's rhythm (issue 35 item 8): event by event. Each event, once revealed, holds for DWELL
 // wall seconds; the run's own time between one event and the next is played as a pause of that
-// many seconds, but never more than MAX_PAUSE: a 200 ms request plays in about two seconds, and
+// many seconds, at least MIN_MOVE and never more than MAX_PAUSE: a 200 ms request plays in under
+// two seconds, and
 // attempt 1's 2.8 s wait for its timeout is a 2 s pause that the readout names ("⋯ 2.8 s
 // later ⋯"). Wall seconds are at 1×; a speed divides them. The inspection scale (the warp above)
 // stays what the slider, Next event and the marks use: during a pause the playhead glides to
@@ -139,6 +140,9 @@ export function nextEvent(result, playback) {
 // and jumps, with the same rhythm.
 export const DWELL = 0.6;
 export const MAX_PAUSE = 2;
+// A stretch in which the run's time passes at all takes at least this long, so that a message
+// flying for 200 ms is seen to fly.
+export const MIN_MOVE = 0.6;
 
 // Where Play stands `wall` seconds (at 1×) after it started from `from` ({ shown, tMs }: the
 // events revealed, and the run's time, when Play was pressed): { shown, s, gap, ended }, `gap`
@@ -151,7 +155,7 @@ export function beatAt(result, from, wall, reducedMotion = false) {
   let s = secondsAt(from.tMs, warp);
   for (let k = from.shown; k < events.length; k += 1) {
     const gapMs = Math.max(0, events[k].tMs - prevMs);
-    const pause = Math.min(MAX_PAUSE, gapMs / 1000);
+    const pause = gapMs > 0 ? Math.min(MAX_PAUSE, Math.max(MIN_MOVE, gapMs / 1000)) : 0;
     const next = secondsAt(events[k].tMs, warp);
     if (wall < at + pause) {
       const f = pause > 0 ? (wall - at) / pause : 1;
