@@ -57,7 +57,7 @@ const prerendered = prerender(engine);
 for (const name of await readdir(join(repo, 'site'))) {
   if (name === 'index.html') {
     await writeFile(join(dist, name), fillPage(await readFile(join(repo, 'site', name), 'utf8'), prerendered));
-  } else if (/\.(html|svg)$/.test(name)) {
+  } else if (/\.(html|svg|png)$/.test(name)) {
     await copyFile(join(repo, 'site', name), join(dist, name));
   }
 }

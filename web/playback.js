@@ -1,5 +1,5 @@
-// Playback maths, pure. A run, however long in virtual milliseconds, replays over sixty
-// inspection seconds at 1×. The playhead is { s, shown }: `s` the inspection time, `shown`
+// Playback maths, pure. A run, however long in virtual milliseconds, spans sixty inspection
+// seconds on the slider; Play moves through it event by event (beatAt, below). The playhead is { s, shown }: `s` the inspection time, `shown`
 // how many events are revealed — usually every event at or before the playhead's time, but
 // Next event reveals events one at a time even when several share an instant.
 
@@ -112,7 +112,10 @@ export function clampSeconds(s) {
 
 export function seek(result, playback, s) {
   const clamped = clampSeconds(s);
-  return { ...playback, s: clamped, shown: shownAt(result, clamped) };
+  const shown = shownAt(result, clamped);
+  // A seek while playing: Play's rhythm goes on from the new place.
+  const from = playback.playing ? { from: { shown, tMs: msAt(clamped, warpOf(result)) }, clock: 0, gap: null } : {};
+  return { ...playback, s: clamped, shown, ...from };
 }
 
 // Reveal the next event and move the playhead to its time. Stepping pauses, as in a player.
@@ -126,29 +129,72 @@ export function nextEvent(result, playback) {
   return { ...playback, playing: false, autoPaused: false, shown, s: Math.max(playback.s, s) };
 }
 
-// One clock tick of `dt` wall seconds. With reduced motion the playhead does not glide: it
-// stays on the last revealed event and jumps to the next when that event's time comes.
+// Play's rhythm (issue 35 item 8): event by event. Each event, once revealed, holds for DWELL
+// wall seconds; the run's own time between one event and the next is played as a pause of that
+// many seconds, at least MIN_MOVE and never more than MAX_PAUSE: a 200 ms request plays in under
+// two seconds, and
+// attempt 1's 2.8 s wait for its timeout is a 2 s pause that the readout names ("⋯ 2.8 s
+// later ⋯"). Wall seconds are at 1×; a speed divides them. The inspection scale (the warp above)
+// stays what the slider, Next event and the marks use: during a pause the playhead glides to
+// the next event's inspection second, and with reduced motion it rests on the event before
+// and jumps, with the same rhythm.
+export const DWELL = 0.6;
+export const MAX_PAUSE = 2;
+// A stretch in which the run's time passes at all takes at least this long, so that a message
+// flying for 200 ms is seen to fly.
+export const MIN_MOVE = 0.6;
+
+// Where Play stands `wall` seconds (at 1×) after it started from `from` ({ shown, tMs }: the
+// events revealed, and the run's time, when Play was pressed): { shown, s, gap, ended }, `gap`
+// the stretch being paused over when it is longer than MAX_PAUSE ({ fromMs, toMs }), else null.
+export function beatAt(result, from, wall, reducedMotion = false) {
+  const { events } = result;
+  const warp = warpOf(result);
+  let at = 0; // wall seconds at which the current stretch begins
+  let prevMs = from.tMs;
+  let s = secondsAt(from.tMs, warp);
+  for (let k = from.shown; k < events.length; k += 1) {
+    const gapMs = Math.max(0, events[k].tMs - prevMs);
+    const pause = gapMs > 0 ? Math.min(MAX_PAUSE, Math.max(MIN_MOVE, gapMs / 1000)) : 0;
+    const next = secondsAt(events[k].tMs, warp);
+    if (wall < at + pause) {
+      const f = pause > 0 ? (wall - at) / pause : 1;
+      return {
+        shown: k, s: reducedMotion ? s : s + f * (next - s), ended: false,
+        gap: gapMs / 1000 > MAX_PAUSE ? { fromMs: prevMs, toMs: events[k].tMs } : null,
+      };
+    }
+    at += pause + DWELL;
+    // Several events at one instant each hold for DWELL: the reader sees them one at a time.
+    if (wall < at) return { shown: k + 1, s: Math.max(s, next), ended: false, gap: null };
+    prevMs = events[k].tMs;
+    s = Math.max(s, next);
+  }
+  return { shown: events.length, s: INSPECTION_SECONDS, ended: true, gap: null };
+}
+
+// One clock tick of `dt` wall seconds: Play's rhythm (beatAt), from where Play started.
 export function advance(result, playback, dt, reducedMotion = false) {
   if (!playback.playing) return playback;
-  const clock = clampSeconds((playback.clock ?? playback.s) + dt * playback.speed);
-  const ended = clock >= INSPECTION_SECONDS;
-  const shown = Math.max(playback.shown, shownAt(result, clock));
-  let s = clock;
-  if (reducedMotion && !ended) {
-    s = shown > 0 ? Math.max(playback.s, secondsAt(result.events[shown - 1].tMs, warpOf(result))) : playback.s;
-  }
-  return { ...playback, clock: ended ? undefined : clock, s, shown, playing: !ended };
+  const from = playback.from || { shown: playback.shown, tMs: msAt(playback.s, warpOf(result)) };
+  const wall = (playback.clock || 0) + dt * playback.speed;
+  const beat = beatAt(result, from, wall, reducedMotion);
+  return {
+    ...playback, from: beat.ended ? undefined : from, clock: beat.ended ? undefined : wall,
+    s: beat.ended ? INSPECTION_SECONDS : Math.max(playback.s, beat.s), shown: Math.max(playback.shown, beat.shown), gap: beat.gap,
+    playing: !beat.ended,
+  };
 }
 
 export function play(result, playback) {
   // Play at the end starts over, as media players do.
   const fromStart = playback.s >= INSPECTION_SECONDS;
   const base = fromStart ? restart(result, playback.speed) : playback;
-  return { ...base, playing: true, autoPaused: false, clock: base.s };
+  return { ...base, playing: true, autoPaused: false, clock: 0, from: { shown: base.shown, tMs: msAt(base.s, warpOf(result)) }, gap: null };
 }
 
 export function pause(playback, autoPaused = false) {
-  return { ...playback, playing: false, autoPaused, clock: undefined };
+  return { ...playback, playing: false, autoPaused, clock: undefined, from: undefined, gap: null };
 }
 
 // What is happening at virtual time t, in words ("attempt 2 in flight").

@@ -23,6 +23,18 @@ export const STORY = {
   'bad-request-every': { scenario: 'bad-request-400', retryOn: EVERY_FAILURE },
 };
 
+// The run each step's paragraph compares it with (issue 35 item 7), for the figure's "What
+// changed": the opening run unless the paragraph builds on a step of its own ("At 3,500 ms the
+// same attempt…" on the 4,000 ms deadline; "with one retry" and "a 2,000 ms deadline" on the
+// outage; "retrying every failure" on the 400 retried only on 5xx).
+export const BASELINE = {
+  'deadline-3500': 'deadline-4000',
+  'outage-one-retry': 'outage',
+  'outage-deadline': 'outage',
+  'bad-request-every': 'bad-request',
+};
+export const baselineOf = (step) => (step === 'opening' ? null : BASELINE[step] || 'opening');
+
 const ORDINALS = ['zeroth', 'first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth'];
 
 export const FORMATS = {

@@ -168,6 +168,130 @@ std::string metricText(const CompareMetric* m, const Value* v) {
     return retrylab::json::dump(*v, -1);
 }
 
+// --- a fleet comparison's headline (docs/compare.md §6; web/compare/headline.js words the same) ---
+
+// The fleet section's labels, [[path, label]...] in the map's order (presets.hpp).
+const Value::Array& fleetLabels() {
+    static const Value data = [] {
+        retrylab::json::Parsed parsed = retrylab::json::parse(std::string_view(kFleetWordsJson));
+        return parsed.value ? *parsed.value : Value::object();
+    }();
+    static const Value::Array none;
+    const Value* labels = data.find("labels");
+    return labels && labels->kind() == Value::Kind::Array ? labels->asArray() : none;
+}
+std::string labelOf(const std::string& path) {
+    for (const Value& pair : fleetLabels())
+        if (pair.asArray()[0].asString() == path) return pair.asArray()[1].asString();
+    return "";
+}
+
+// One side's recovery: kind "none" (no trigger), "rode-out", "recovered" (`after`: the seconds
+// from the trigger's end, as the page writes them), "metastable" or "undecided" (FLEET.md §8).
+std::pair<std::string, std::string> recoveryOf(const Value& result) {
+    const Value* rec = result.find("recovery");
+    if (!rec || rec->kind() != Value::Kind::Object) return {"none", ""};
+    const Value* disrupted = rec->find("disrupted");
+    if (disrupted && disrupted->kind() == Value::Kind::Bool && !disrupted->asBool()) return {"rode-out", ""};
+    const Value* recovered = rec->find("recoveredAtMs");
+    if (recovered && recovered->kind() == Value::Kind::Number)
+        return {"recovered", pageNumber((recovered->asNumber() - rec->find("triggerEndMs")->asNumber()) / 1000)};
+    const Value* metastable = rec->find("metastable");
+    return {metastable && metastable->kind() == Value::Kind::Bool && metastable->asBool() ? "metastable" : "undecided", ""};
+}
+
+std::string recoveryClause(const Value& before, const Value& after) {
+    const auto b = recoveryOf(before), a = recoveryOf(after);
+    if (a.first == "none" && b.first == "none") return "";
+    const Value* kind = at(after, "request.trigger.kind");
+    const std::string what = kind && kind->kind() == Value::Kind::String && kind->asString() == "outage" ? "outage" : "slowdown";
+    std::string said = a.first == "none"       ? "nothing goes wrong"
+                       : a.first == "rode-out" ? "rides it out"
+                       : a.first == "recovered" ? "recovers " + a.second + " s after the " + what
+                       : a.first == "metastable" ? "never recovers"
+                                                 : "has not recovered when new requests stop";
+    if (a == b) return said + ", as before";
+    const std::string was = b.first == "none"       ? "nothing going wrong"
+                            : b.first == "rode-out" ? "riding it out"
+                            : b.first == "recovered" ? b.second + " s after"
+                            : b.first == "metastable" ? "never"
+                                                      : "not recovered when new requests stop";
+    return said + " instead of " + was;
+}
+
+// The headline's parts, [text | { code }], as web/compare/headline.js fleetHeadline() makes
+// them: each input that differs in the section's words (a gate switched on as its name, scope
+// and size, one switched off "<gate> off", a path the section does not label as code), then
+// the recovery and the duplicate charges.
+Value fleetHeadline(const Value& inputs, const Value& before, const Value& after) {
+    Value parts = Value::array();
+    auto add = [&](Value item) {
+        if (!parts.asArray().empty()) parts.push(Value::string(", "));
+        parts.push(std::move(item));
+    };
+    std::set<std::string> said;
+    for (const Value& row : inputs.asArray()) {
+        const std::string name = row.find("name")->asString();
+        const std::string x = inputText(name, row.find("before")), y = inputText(name, row.find("after"));
+        if (name.rfind("gates.", 0) == 0) {
+            const std::string gate = name.substr(0, name.find('.', 6));
+            const Value* was = at(before, "request." + gate);
+            const Value* is = at(after, "request." + gate);
+            if ((was && was->isNull()) || (is && is->isNull())) {
+                if (!said.insert(gate).second) continue;
+                std::string label = labelOf(gate);
+                if (label.empty()) label = gate;
+                if (!is || is->kind() != Value::Kind::Object) {
+                    add(Value::string(label + " off"));
+                    continue;
+                }
+                std::string size;
+                for (const Value& pair : fleetLabels()) {
+                    const std::string& path = pair.asArray()[0].asString();
+                    if (path.rfind(gate + ".", 0) != 0) continue;
+                    const std::string field = path.substr(gate.size() + 1);
+                    const Value* v = is->find(field);
+                    if (!v) continue;
+                    size = ", " + pair.asArray()[1].asString().substr(label.size() + 2) + " " + inputText(field, v);
+                    break;
+                }
+                add(Value::string(label + " (per " + inputText("scope", is->find("scope")) + size + ")"));
+                continue;
+            }
+        }
+        const std::string label = labelOf(name);
+        if (!label.empty()) {
+            add(Value::string(label + " " + x + " \xE2\x86\x92 " + y));
+        } else {
+            Value code = Value::object();
+            code.set("code", Value::string(name));
+            add(std::move(code));
+            parts.push(Value::string(" " + x + " \xE2\x86\x92 " + y));
+        }
+    }
+    if (parts.asArray().empty()) parts.push(Value::string("the same inputs"));
+    std::vector<std::string> clauses;
+    const std::string recovery = recoveryClause(before, after);
+    if (!recovery.empty()) clauses.push_back(recovery);
+    const Value* x = at(before, "totals.duplicateCharges");
+    const Value* y = at(after, "totals.duplicateCharges");
+    if (x && y && x->kind() == Value::Kind::Number && y->kind() == Value::Kind::Number)
+        clauses.push_back(x->asNumber() == y->asNumber() ? "duplicate charges " + pageNumber(y->asNumber()) + ", as before"
+                                                         : "duplicate charges " + pageNumber(x->asNumber()) + " \xE2\x86\x92 " + pageNumber(y->asNumber()));
+    if (!clauses.empty()) {
+        std::string text = ": ";
+        for (std::size_t i = 0; i < clauses.size(); ++i) text += (i ? "; " : "") + clauses[i];
+        parts.push(Value::string(text));
+    }
+    return parts;
+}
+
+std::string headlineText(const Value& parts) {
+    std::string out;
+    for (const Value& p : parts.asArray()) out += p.kind() == Value::Kind::String ? p.asString() : "`" + p.find("code")->asString() + "`";
+    return out;
+}
+
 // The comparison link (OWNERS.md): the before side's keys against the defaults (or against
 // its preset), then the after keys where the after side differs from the before side.
 std::string compareLink(const Side& before, const Side& after, const Value& beforeEcho, const Value& afterEcho) {
@@ -358,6 +482,7 @@ Value compare(const Side& before, const Side& after, bool fleet) {
         out.set("client", std::move(client));
     }
     out.set("summary", Value::string(summary));
+    if (fleet) out.set("headline", Value::string(headlineText(fleetHeadline(inputs, b, a))));
     out.set("inputs", std::move(inputs));
     out.set("metrics", std::move(rows));
     out.set("sideEffectChanged", Value::boolean(sideEffect));
@@ -402,6 +527,8 @@ Value markdownWords(const Value& comparison, const std::string& baseUrl) {
         inputs.push(std::move(words));
     }
     if (inputs.asArray().empty() && after == before) summary.push(Value::string(lead.empty() ? "the same inputs" : ", the same inputs"));
+    // A fleet comparison's summary is its headline, in the section's words.
+    if (fleet) summary = fleetHeadline(*comparison.find("inputs"), *comparison.find("before"), *comparison.find("after"));
 
     Value metrics = Value::array(), unchanged = Value::array();
     for (const Value& row : comparison.find("metrics")->asArray()) {

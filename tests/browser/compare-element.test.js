@@ -168,7 +168,8 @@ const fleetDiffs = (p) => differenceLines(p, { host: 'c', root: '.rl-compare-fle
 describe('<retry-lab view="compare" of="fleet">', () => {
   test('from attributes: both fleet runs, their differences, each side\'s controls, in a worker; the host page\'s address untouched', async () => {
     const { watched, p } = await openHost('fleet.html', fleetCompared);
-    assert.equal(await inShadow(p, '.rl-compare-fleet [data-compare-summary]'), 'policy.maxRetries 3 → 0');
+    // The headline (docs/compare.md §6): recovered 3 s after the slowdown's end (23,000 − 20,000 ms).
+    assert.equal(await inShadow(p, '.rl-compare-fleet [data-compare-summary]'), 'Retries per request 3 → 0: recovers 3 s after the slowdown instead of never; duplicate charges 14,874 → 0');
     const d = await fleetDiffs(p);
     assert.deepEqual([d['recovery.recoveredAtMs'].before, d['recovery.recoveredAtMs'].after, d['recovery.recoveredAtMs'].flag], ['never', '23,000 ms', 'outcome']);
     assert.deepEqual([d['totals.requests'].before, d['totals.attempts'].before], ['6,021', '20,895']);
@@ -182,7 +183,7 @@ describe('<retry-lab view="compare" of="fleet">', () => {
     // A side's own control: the after side computed again, the link follows, the host's address stays.
     await p.locator('#c').locator('[data-controls="after"] [data-path="policy.maxRetries"]').fill('1');
     await p.locator('#c').locator('[data-controls="after"] [data-path="policy.maxRetries"]').press('Tab');
-    await p.waitForFunction(() => document.getElementById('c').shadowRoot.querySelector('.rl-compare-fleet [data-compare-summary]').textContent === 'policy.maxRetries 3 → 1', null, { timeout: 60000 });
+    await p.waitForFunction(() => document.getElementById('c').shadowRoot.querySelector('.rl-compare-fleet [data-compare-summary]').textContent.startsWith('Retries per request 3 → 1: '), null, { timeout: 60000 });
     assert.ok((await inShadow(p, '.rl-compare-fleet .rl-share-link', 'value')).endsWith('#v=1&view=compare&of=fleet&after.policy.maxRetries=1'));
     assert.equal(await p.evaluate(() => window.location.hash), '');
     assert.ok(p.workers().some((w) => w.url() === `${host.server.origin}/retry-lab-compare.js`), p.workers().map((w) => w.url()).join(' '));
@@ -210,7 +211,7 @@ describe('<retry-lab view="compare" of="fleet">', () => {
       el.removeAttribute('after-max-retries');
       el.setAttribute('after-policy.max-retries', '0');
     });
-    await p.waitForFunction(() => !document.getElementById('c').shadowRoot.querySelector('.rl-notice') && document.getElementById('c').shadowRoot.querySelector('.rl-compare-fleet [data-compare-summary]').textContent.includes('policy.maxRetries'), null, { timeout: 60000 });
+    await p.waitForFunction(() => !document.getElementById('c').shadowRoot.querySelector('.rl-notice') && document.getElementById('c').shadowRoot.querySelector('.rl-compare-fleet [data-compare-summary]').textContent.includes('Retries per request'), null, { timeout: 60000 });
     await fleetCompared(p);
     const good = await fleetDiffs(p);
     await p.evaluate(() => document.getElementById('c').setAttribute('after-policy.max-retries', 'many'));

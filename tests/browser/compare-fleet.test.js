@@ -42,7 +42,10 @@ describe('compare mode: two fleet runs', () => {
     const opened = await openFleetCompare(NO_RETRIES);
     const { page } = opened;
     assert.equal(await page.locator('[data-retry-lab]').isHidden(), true, 'the single explorable steps aside');
-    assert.equal(await page.locator('.rl-compare-fleet [data-compare-summary]').textContent(), 'policy.maxRetries 3 → 0');
+    // The headline in the section's words (docs/compare.md §6): recovered at 23,000 ms, 3 s after
+    // the slowdown's end at 20,000 ms (FLEET.md §3's trigger), where the opening run never does;
+    // the duplicate charges are its retries, 20,895 attempts − 6,021 requests = 14,874, → 0.
+    assert.equal(await page.locator('.rl-compare-fleet [data-compare-summary]').textContent(), 'Retries per request 3 → 0: recovers 3 s after the slowdown instead of never; duplicate charges 14,874 → 0');
     const d = await differences(page);
     assert.deepEqual([d['recovery.recoveredAtMs'].before, d['recovery.recoveredAtMs'].after, d['recovery.recoveredAtMs'].flag], ['never', '23,000 ms', 'outcome']);
     assert.deepEqual([d['recovery.metastable'].before, d['recovery.metastable'].after], ['yes', 'no']);
@@ -166,7 +169,7 @@ describe('compare mode: each fleet side\'s own controls', () => {
     await retries.fill('1');
     await retries.press('Tab');
     await computedAgain(page, 'after', '3 → 1');
-    assert.equal(await page.locator('[data-compare-summary]').textContent(), 'policy.maxRetries 3 → 1');
+    assert.match(await page.locator('[data-compare-summary]').textContent(), /^Retries per request 3 → 1: /);
     assert.equal(await page.locator('[data-chart="before"]').innerHTML(), beforeChart, 'the before side is as it was');
     const hash = '#v=1&view=compare&of=fleet&after.policy.maxRetries=1';
     await page.waitForFunction((h) => window.location.hash === h, hash);
@@ -185,7 +188,7 @@ describe('compare mode: each fleet side\'s own controls', () => {
     // keeps its own request, so the link switches the bucket off there.
     await page.locator('[data-controls="before"] details[data-group="gates"] summary').click();
     await page.locator('[data-controls="before"] [data-path="gates.bucket"]').check();
-    await computedAgain(page, 'before', 'gates.bucket');
+    await computedAgain(page, 'before', 'Token bucket off');
     assert.equal((await differences(page))['recovery.recoveredAtMs'].before, '29,000 ms');
     assert.equal(await page.locator('[data-verdict="before"]').textContent(), 'recovered at 29 s');
     // The bucket's own fields are controls now, at the table's defaults.
@@ -244,5 +247,43 @@ describe('compare mode: each fleet side\'s own controls', () => {
       assert.deepEqual(await axeViolations(opened.page), [], colorScheme);
       await opened.page.screenshot({ path: await artifactPath(`compare-fleet-controls-${colorScheme}.png`), fullPage: true });
     }
+  });
+});
+
+// Issue 35 item 6: "Compare with…" beside "Copy the fleet link" opens the comparison of the run
+// on show with itself; the reader changes a side; the headline says it in the section's words,
+// the controls carry the section's labels, and Copy as Markdown copies retrysim's bytes.
+describe('compare mode: from the fleet section', () => {
+  test('Compare with… in the fleet section opens the run on show against itself; a gate switched on reads as the issue\'s headline, and its Markdown is retrysim\'s', async (t) => {
+    const opened = await openPage(env, { path: '/#v=1&view=fleet&policy.maxRetries=3', sections: false, inputs: false });
+    const { page } = opened;
+    await page.evaluate(() => window.retryLabFleetSection.load());
+    await page.waitForFunction(() => window.retryLabFleet && window.retryLabFleet.state(), null, { timeout: 20000 });
+    await page.evaluate(() => window.retryLabFleet.ready.then(() => window.retryLabFleet.settled()));
+    const compare = page.locator('#fl-compare');
+    // Beside the fleet link's button, in the same row.
+    assert.equal(await page.evaluate(() => document.getElementById('fl-compare').previousElementSibling.id), 'fl-copy');
+    await compare.click();
+    await page.waitForFunction(() => document.querySelector('.rl-compare-fleet')?.dataset.compared === 'true', null, { timeout: 60000 });
+    assert.equal(await page.evaluate(() => window.location.hash), '#v=1&view=compare&of=fleet');
+    // Both sides the opening fleet run (FLEET.md §9.5: it never recovers; 14,874 duplicates).
+    assert.equal(await page.locator('[data-compare-summary]').textContent(), 'the same inputs: never recovers, as before; duplicate charges 14,874, as before');
+    // The controls carry the section's labels (web/fleet/model.js, one map: headline.js).
+    assert.equal(await page.locator('[data-controls="after"] label[for$="policy-maxRetries"]').textContent(), 'Retries per request');
+    await page.locator('[data-controls="after"] details[data-group="gates"] summary').click();
+    assert.equal(await page.locator('[data-controls="after"] label[for$="gates-bucket"]').textContent(), 'Token bucket on');
+    await page.locator('[data-controls="after"] [data-path="gates.bucket"]').check();
+    await computedAgain(page, 'after', 'Token bucket');
+    // The issue's own words: FLEET.md §9.5's 29,000 ms is 9 s after the slowdown's end at 20,000.
+    const headline = 'Token bucket (per client, capacity 5): recovers 9 s after the slowdown instead of never; duplicate charges 14,874 → 617';
+    assert.equal(await page.locator('[data-compare-summary]').textContent(), headline);
+    await page.waitForFunction(() => window.location.hash === '#v=1&view=compare&of=fleet&after.gates.bucket=on');
+    const hash = await page.evaluate(() => window.location.hash);
+    const { copied, printed } = await copiedAndPrintedMarkdown(opened, hash, env.server.origin);
+    assert.equal(copied, printed);
+    assert.equal(copied.split('\n')[0], `**Retry Lab, before → after:** ${headline}`);
+    // The after chart draws the before run faint under it.
+    assert.equal(await page.locator('[data-chart="after"] .fl-ghost-label').count(), 1);
+    await assertClean(t, assert, opened);
   });
 });

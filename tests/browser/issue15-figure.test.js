@@ -39,7 +39,7 @@ async function shown(figure) {
       step: box.dataset.showing,
       metrics: state.result.metrics,
       verdict: box.querySelector('.verdict-line')?.textContent,
-      change: box.querySelector('.story-change').textContent,
+      change: box.querySelector('.story-change > span:last-child').textContent,
     };
   });
 }
@@ -92,7 +92,7 @@ describe('issue 15: the figure beside the words', () => {
       await waitShowing(page, figure, step);
       // Its run is in view: the verdict and the timeline (the first paragraph is read before
       // the figure has reached its sticky place, with playback still below the fold).
-      for (const part of ['.verdict', '.rl-timeline']) assert.ok(await inViewport(page, figure.locator(part)), `${step}: the figure's ${part} is in view`);
+      for (const part of ['.verdict', '.rl-lanes']) assert.ok(await inViewport(page, figure.locator(part)), `${step}: the figure's ${part} is in view`);
       const box = await figure.boundingBox();
       assert.ok(box.x >= article.x + article.width, `${step}: beside the article, not over it`);
       const now = await shown(figure);
@@ -101,12 +101,14 @@ describe('issue 15: the figure beside the words', () => {
       assert.equal(now.verdict, `${verdictText(want)}.`);
       assert.equal(await page.locator(`p.story-current[data-step="${step}"]`).count() > 0, true, `${step}: its paragraph is marked`);
       if (before === 'key') {
-        // key → no retries: one attempt instead of two, the replay gone, the outcome unknown;
-        // the card is charged once either way.
+        // After the key, no retries is still said against the opening run its paragraph names
+        // (issue 35 item 7), not against the key shown before: one attempt instead of two, one
+        // charge instead of two, the outcome unknown; no replay either way.
+        assert.match(now.change, /^What changed against the opening run: /);
         assert.match(now.change, /attempts 2 → 1/);
-        assert.match(now.change, /replays 1 → 0/);
+        assert.match(now.change, /charges 2 → 1/);
         assert.match(now.change, /outcome success → unknown/);
-        assert.doesNotMatch(now.change, /charges/);
+        assert.doesNotMatch(now.change, /replays/);
       }
       before = step;
     }
@@ -171,8 +173,12 @@ describe('issue 15: the figure beside the words', () => {
     let figure = figureFor(page, 'key', false);
     await waitShowing(page, figure, 'key');
     // The opening run → the key: the second attempt replays the stored result.
-    assert.equal((await shown(figure)).change, 'What changed: charges 2 → 1 · replays 0 → 1');
-    assert.match(await figure.locator('[role="status"][id$="-announce"]').textContent(), /^The figure shows key on: Reports success, charged once\. What changed: charges 2 → 1, replays 0 → 1\.$/);
+    assert.equal((await shown(figure)).change, 'What changed against the opening run: charges 2 → 1 · replays 0 → 1');
+    // The figure's live region is its change line, on show (issue 35 item 7: the explorable's
+    // own region is hidden with its inputs), with the step and the verdict for a screen reader.
+    const live = figure.locator('.story-change[role="status"]');
+    assert.ok(await live.isVisible(), 'the live region is in the accessibility tree');
+    assert.equal(await live.textContent(), 'The figure shows key on: Reports success, charged once. What changed against the opening run: charges 2 → 1 · replays 0 → 1');
     // The outage (503, 503, 200: three attempts, one charge) → at most one retry (503, 503).
     await page.locator('button[data-try="outage"]').click();
     figure = figureFor(page, 'outage', false);
@@ -180,8 +186,41 @@ describe('issue 15: the figure beside the words', () => {
     await page.locator('button[data-try="outage-one-retry"]').click();
     await waitShowing(page, figure, 'outage-one-retry');
     const { change } = await shown(figure);
+    assert.match(change, /^What changed against the outage: /);
     for (const part of ['attempts 3 → 2', 'charges 1 → 0', 'outcome success → failed']) assert.ok(change.includes(part), `"${part}" in "${change}"`);
     assert.doesNotMatch(change, /replays/, 'no replay either way');
+  }));
+
+  // Issue 35 item 7: each step against the baseline its paragraph names (web/story.js
+  // BASELINE), whatever the figure showed before, and the figure draws the lanes and the card
+  // statement, not the Gantt timeline.
+  test('a step is said against the run its paragraph names, pressed first or after another; the figure draws the lanes and the statement', pageTest(env, { viewport: PHONE }, async ({ page }) => {
+    // "…with one retry" pressed first, in a fresh figure: still against the outage (503, 503,
+    // 200: three attempts, one charge) → two attempts, no charge, failed.
+    await page.locator('button[data-try="outage-one-retry"]').click();
+    let figure = figureFor(page, 'outage-one-retry', false);
+    await waitShowing(page, figure, 'outage-one-retry');
+    let { change } = await shown(figure);
+    assert.match(change, /^What changed against the outage: /);
+    for (const part of ['attempts 3 → 2', 'charges 1 → 0', 'outcome success → failed']) assert.ok(change.includes(part), `"${part}" in "${change}"`);
+    // "…with a 2,000 ms deadline" after "…with one retry": against the outage too, not the one retry.
+    await page.locator('button[data-try="outage-deadline"]').click();
+    await waitShowing(page, figure, 'outage-deadline');
+    ({ change } = await shown(figure));
+    assert.match(change, /^What changed against the outage: /);
+    assert.ok(change.includes('attempts 3 → 2'), change);
+    // The 3,500 ms deadline against the 4,000 ms one its paragraph starts from: attempt 2 no
+    // longer fits, so one attempt instead of two, one charge instead of two.
+    await page.locator('button[data-try="deadline-3500"]').click();
+    figure = figureFor(page, 'deadline-3500', false);
+    await waitShowing(page, figure, 'deadline-3500');
+    ({ change } = await shown(figure));
+    assert.match(change, /^What changed against deadline 4,000 ms: /);
+    assert.ok(change.includes('attempts 2 → 1') && change.includes('charges 2 → 1'), change);
+    // The lanes and the statement are drawn; the timeline is not shown.
+    assert.ok(await figure.locator('.rl-lanes svg').first().isVisible(), 'the lanes');
+    assert.ok(await figure.locator('.rl-statement').first().isVisible(), 'the card statement');
+    assert.equal(await figure.locator('.rl-timeline').isVisible(), false, 'no Gantt timeline in the figure');
   }));
 
   for (const [name, viewport] of [['1280×720', WIDE], ['390×844', PHONE]]) {

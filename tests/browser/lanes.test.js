@@ -92,7 +92,7 @@ describe('issue 15: the mechanism drawn', () => {
 
   for (const reducedMotion of ['no-preference', 'reduce']) {
     test(`while playing, a request in flight ${reducedMotion === 'reduce' ? 'is drawn whole at once (reduced motion: positions step)' : 'grows toward the server'}`, pageTest(env, { reducedMotion }, async ({ page }) => {
-      await page.locator(ID('speed')).selectOption('2');
+      // At 1×: Play's rhythm (issue 35) gives attempt 1's 200 ms flight 0.6 s (MIN_MOVE).
       await page.locator(ID('play')).click();
       await page.waitForFunction(() => document.querySelector('#rl-lanes [data-attempt="1"] .lanes-request line'));
       const seen = [];

@@ -50,7 +50,7 @@ describe('issue 15 layout: the figure a "Try it" changes is in view when it is p
         await scrollSettled(page); // a smooth scroll that brings an inline figure's Play into view
         const pressed = await inView(page, button, `${step}: its button`);
         await inView(page, figure.locator('.verdict'), `${step}: the figure's verdict`);
-        await inView(page, figure.locator('.rl-timeline'), `${step}: the figure's timeline`);
+        await inView(page, figure.locator('.rl-lanes'), `${step}: the figure's lanes`);
         // The figure's Play too: beside the article, and inline at 768 and 390 px, where the
         // page scrolls as little as brings it into view with the button still in view.
         await inView(page, figure.getByRole('button', { name: 'Play' }), `${step}: the figure's Play`);

@@ -130,7 +130,7 @@ describe('playback', () => {
   }));
 
   test('with reduced motion, playback steps from event to event instead of gliding', pageTest(env, { reducedMotion: 'reduce' }, async ({ page }) => {
-    await page.getByLabel('Speed').selectOption('8');
+    // At 1×: each event is held 0.6 s (issue 35's rhythm), long enough for the polls below.
     // The inspection seconds at which the opening run's events fall: 0, 200, 3,000, 3,500 and
     // 3,700 ms at 0, 9.3, 30, 50.7 and 60 s (stretches of 200, 444, 444 and 200 of 1,288 parts).
     const eventSeconds = new Set([0, 200, 644, 1088, 1288].map((parts) => Math.round((parts / 1288) * 600) / 10));
@@ -159,4 +159,48 @@ describe('playback', () => {
     await page.waitForFunction(() => document.querySelector('#rl-play').textContent === 'Pause');
     await page.waitForFunction((s) => Number(document.querySelector('#rl-seek').getAttribute('aria-valuenow')) > s, parked);
   }));
+});
+
+// Issue 35 item 8: Play's rhythm. The opening run's nine events at 1×: revealed one by one, each
+// held 0.6 s, the 2.8 s wait for the timeout a 2 s pause that the gap line names; the run ends
+// after 9.2 s of wall time (web/playback.js beatAt; tests/node/page/units.test.js works it out),
+// not 60 s, and the same with reduced motion.
+describe('playback: event by event', () => {
+  for (const reducedMotion of ['no-preference', 'reduce']) {
+    test(`at 1× the opening run plays in about 9 s, its 2.8 s wait named as a gap while it is a pause (${reducedMotion} motion)`, pageTest(env, { reducedMotion }, async ({ page }) => {
+      // A log of the gap line and the events shown, frame by frame, from the press of Play.
+      await page.evaluate(() => {
+        window.__rhythm = [];
+        const t0 = performance.now();
+        const look = () => {
+          const gap = document.querySelector('#rl-gap').textContent;
+          const future = document.querySelectorAll('#rl-events li.future').length;
+          const last = window.__rhythm[window.__rhythm.length - 1];
+          if (!last || last.gap !== gap || last.future !== future) window.__rhythm.push({ t: (performance.now() - t0) / 1000, gap, future });
+          if (document.querySelector('#rl-play').textContent === 'Pause' || performance.now() - t0 < 500) requestAnimationFrame(look);
+          else window.__rhythm.push({ t: (performance.now() - t0) / 1000, end: true });
+        };
+        document.querySelector('#rl-play').click();
+        requestAnimationFrame(look);
+      });
+      await page.waitForFunction(() => window.__rhythm.some((r) => r.end), null, { timeout: 20000 });
+      const log = await page.evaluate(() => window.__rhythm);
+      const end = log.find((r) => r.end).t;
+      assert.ok(end > 7.5 && end < 15, `Play ended after ${end} s`);
+      // Each event revealed in turn (one fewer in the future at a time).
+      const futures = [...new Set(log.filter((r) => !r.end).map((r) => r.future))];
+      assert.deepEqual(futures, [9, 8, 7, 6, 5, 4, 3, 2, 1, 0].filter((n) => futures.includes(n)));
+      assert.ok(futures.length >= 8, futures.join(' '));
+      // The gap is named while three events are shown (after the lost response, before the
+      // timeout), for about 2 s.
+      const gapOn = log.find((r) => r.gap === '⋯ 2.8 s later ⋯');
+      assert.ok(gapOn, JSON.stringify(log));
+      assert.equal(gapOn.future, 6);
+      const gapOff = log.find((r) => r.t > gapOn.t && r.gap === '');
+      assert.ok(gapOff.t - gapOn.t > 1.7 && gapOff.t - gapOn.t < 3.5, `the pause lasted ${gapOff.t - gapOn.t} s`);
+      assert.equal(gapOff.future, 5, 'the gap ends as the timeout is revealed');
+      assert.equal(await page.locator('#rl-play').textContent(), 'Play');
+      assert.equal(await futureCount(page), 0);
+    }));
+  }
 });

@@ -384,11 +384,13 @@ test('a compare link is a comparison by itself: --format markdown needs no --com
 // web/compare/fleet.js (the fleet section's own link reader for each side), retrysim with
 // bindings/cli/link.cpp; both must run the same two fleet requests and list the same rows.
 let fleetPage;
+let headlineText;
 async function fleetSide() {
   if (fleetPage) return fleetPage;
   const engine = await loadFleetEngine();
   const fleetLink = await import(path.join(repo, 'web/compare/fleet.js'));
   const { compareRuns } = await import(path.join(repo, 'web/compare/model.js'));
+  headlineText = (await import(path.join(repo, 'web/compare/headline.js'))).headlineText;
   const { fleetTable } = await import(path.join(repo, 'web/fleet/model.js'));
   // The fleet section's table, from the fleet engine's fleetSchema(): the one the page reads
   // fleet links by, and the one retrysim reads them by (fleetFields()).
@@ -429,6 +431,9 @@ test('a fleet comparison link: retrysim runs the fleet requests the page reads, 
     assert.deepEqual(c.metrics, model.metrics, `${link}: the metric rows`);
     assert.deepEqual(c.inputs, model.inputs, `${link}: the inputs that differ`);
     assert.equal(c.summary, model.summary, link);
+    // The headline in the section's words (docs/compare.md §6): retrysim words it from the same
+    // label map as the page (web/compare/headline.js, written into retrysim by the build).
+    assert.equal(c.headline, headlineText(model.headline), link);
     assert.equal(c.link, `#${link}`);
   }
   // FLEET.md §3: queueLimit and maxBackoffMs are numbers (null: none), read as numbers.
@@ -454,6 +459,34 @@ test('a fleet comparison link: retrysim runs the fleet requests the page reads, 
   // No retries: every request one attempt, the same 6,021 requests (FLEET.md §9.5's opening run).
   assert.ok(md(FLEET_LINKS[0]).includes('| attempts | 20,895 | 6,021 | -14,874 |'), md(FLEET_LINKS[0]));
   assert.match(md(FLEET_LINKS[0]), /\nUnchanged: requests/);
+});
+
+// Issue 35 item 6: a fleet comparison's headline, not a list of dotted paths. Worked from
+// FLEET.md §9.5 and the issue's own figures: the opening run never recovers and charges
+// 14,874 duplicates (its retries: 20,895 attempts − 6,021 requests); with the token bucket
+// (per client, capacity 5: FLEET.md §5's defaults) it recovers at 29,000 ms, 9 s after the
+// slowdown ends at 20,000 ms, with 617 duplicates; without retries at 23,000 ms (3 s after),
+// with none.
+test('a fleet comparison\'s headline names the change in the section\'s words, then the recovery and the duplicate charges, in retrysim and on the page', async () => {
+  const { engine, fleetLink, table, compareRuns, metrics } = await fleetSide();
+  for (const [link, want] of [
+    ['v=1&view=compare&of=fleet&after.gates.bucket=on', 'Token bucket (per client, capacity 5): recovers 9 s after the slowdown instead of never; duplicate charges 14,874 → 617'],
+    ['v=1&view=compare&of=fleet&after.policy.maxRetries=0', 'Retries per request 3 → 0: recovers 3 s after the slowdown instead of never; duplicate charges 14,874 → 0'],
+    ['v=1&view=compare&of=fleet&gates.bucket=on&after.gates.bucket=null', 'Token bucket off: never recovers instead of 9 s after; duplicate charges 617 → 14,874'],
+    ['v=1&view=compare&of=fleet', 'the same inputs: never recovers, as before; duplicate charges 14,874, as before'],
+    ['v=1&view=compare&of=fleet&gates.bucket=on&after.gates.bucket.capacity=5', 'the same inputs: recovers 9 s after the slowdown, as before; duplicate charges 617, as before'],
+  ]) {
+    const c = cliJson(['--link', link]).json;
+    assert.equal(c.headline, want, link);
+    const read = fleetLink.parseFleetCompareLink(`#${link}`, table);
+    const model = compareRuns(engine.fleet(read.before), engine.fleet(read.after), { metrics, of: 'fleet' });
+    assert.equal(headlineText(model.headline), want, `${link}: the page`);
+    // The Markdown's first line is the headline.
+    assert.equal(cli(['--link', link, '--format', 'markdown']).stdout.split('\n')[0], `**Retry Lab, before → after:** ${want}`, link);
+  }
+  // A path the section does not label is named by its path, as code.
+  const queue = cliJson(['--link', 'v=1&view=compare&of=fleet&after.server.queueLimit=2000']).json;
+  assert.match(queue.headline, /^`server\.queueLimit` none → 2,000: /);
 });
 
 test('a bad fleet comparison link: retrysim refuses the fields the page names', async () => {

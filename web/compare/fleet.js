@@ -15,6 +15,7 @@ import { MAX_LINK_LENGTH } from '../share/codec.js';
 import { attributesAsCompareLink } from '../share/compare-link.js';
 import { sourceNotice } from './source.js';
 import { compareRuns, metricTable } from './model.js';
+import { fleetLabels, headlineText } from './headline.js';
 import { comparisonMarkdown, copyMarkdownControls, wireCopyMarkdown } from './markdown.js';
 import { attributeOfPath } from '../fleet/embed.js';
 
@@ -219,13 +220,16 @@ export function withControl(request, control, value, table) {
   return setPath(request, path, value);
 }
 
+const LABELS = new Map(fleetLabels());
 const GROUP_WORDS = { policy: 'Retry policy', server: 'Server', trigger: 'What goes wrong', gates: 'What stops a storm (gates)', network: 'Network', spike: 'Spike' };
 
 function controlNode(prefix, control) {
   const { path, row, kind, value } = control;
   const id = `${prefix}${path.replace(/[^A-Za-z0-9]/g, '-')}`;
+  // Labelled as the fleet section labels it (headline.js's one map), else by its path.
   const unit = row.unit && row.unit !== row.name ? ` (${row.unit})` : '';
-  const label = kind === 'switch' ? `${path} on` : `${path}${unit}`;
+  const named = LABELS.get(path);
+  const label = kind === 'switch' ? `${named || path} on` : named || `${path}${unit}`;
   const common = { id, 'data-path': path, 'aria-describedby': `${id}-about` };
   let input;
   if (kind === 'choice') {
@@ -264,11 +268,11 @@ function controlsView(prefix, label, controls) {
 // `source`: where the comparison comes from and goes to (source.js: the page's address, or the
 // element's attributes), each function given the fleet table (`hash(table)`, `read(table)`); `fleet`: { engineUrl, bundleUrl, mainEngine }
 // (the compare bundle doubles as the worker's script, web/compare/index.js); `metrics`: the
-// engine's compareMetrics(); `rowsOf(comparison, metrics)` and `summaryNodes`: view.js's
-// difference rows and summary, the single run's own; `idPrefix`: for the ids of several on a page.
+// engine's compareMetrics(); `rowsOf(comparison, metrics)`: view.js's difference rows, the
+// single run's own (the summary is the fleet headline, headline.js); `idPrefix`: for the ids of several on a page.
 // `engine`: an engine file's API with markdown() (the page's), for Copy as Markdown; without it
 // (the element's fleet comparison) there is no such button.
-export function mountFleetCompare(box, { source, linkBase, fleet, metrics, rowsOf, summaryNodes, idPrefix = 'cmpf-', engine = null }) {
+export function mountFleetCompare(box, { source, linkBase, fleet, metrics, rowsOf, idPrefix = 'cmpf-', engine = null }) {
   const newTab = Boolean(source.newTab);
   const doc = box.ownerDocument;
   const win = doc.defaultView;
@@ -361,7 +365,7 @@ export function mountFleetCompare(box, { source, linkBase, fleet, metrics, rowsO
     const before = sides.before.result;
     const after = sides.after.result;
     comparison = compareRuns(before, after, { metrics, of: 'fleet' });
-    patch($('[data-compare-summary]'), summaryNodes(comparison.summary));
+    patch($('[data-compare-summary]'), comparison.headline.map((part) => (typeof part === 'string' ? part : h('code', null, part.code))));
     patch($('[data-compare-live]'), differences({ rows: rowsOf(comparison, metrics) }));
     frame.classList.toggle('rl-compare-side-effect', comparison.sideEffectChanged);
     frame.classList.toggle('rl-compare-outcome', comparison.outcomeChanged);
@@ -373,7 +377,8 @@ export function mountFleetCompare(box, { source, linkBase, fleet, metrics, rowsO
       v.dataset.kind = verdict.kind;
       v.textContent = verdict.shortText;
       patch($(`[data-chart="${key}"]`), series[i]
-        ? stormChart(series[i], { id: id(`${key}-chart`), title: `${key === 'before' ? 'Before' : 'After'}: the storm over time` })
+        // The after chart draws the before run faint under it, on the scales both need.
+        ? stormChart(series[i], { id: id(`${key}-chart`), title: `${key === 'before' ? 'Before' : 'After'}: the storm over time`, ghost: i === 1 ? series[0] : null })
         : h('p', { class: 'fl-progress' }, 'An occ run has no storm over time: its means are in the table above.'));
       const alone = $(`[data-alone="${key}"]`);
       alone.href = `${linkBase()}#${encodeFleetLink(requestDiff(result.request, table.opening, table))}`;
@@ -385,7 +390,7 @@ export function mountFleetCompare(box, { source, linkBase, fleet, metrics, rowsO
     }
     const hash = `#${encodeFleetCompareLink(before.request, after.request, table)}`;
     $(`#${id('link')}`).value = `${source.address()}${hash}`;
-    $('[data-compare-status]').textContent = `Compared: ${comparison.summary.replace(/`/g, '')}.`;
+    $('[data-compare-status]').textContent = `Compared: ${headlineText(comparison.headline).replace(/`/g, '')}.`;
     frame.dataset.compared = 'true';
     return hash;
   }

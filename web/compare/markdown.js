@@ -27,7 +27,8 @@ export function markdownWords(comparison, { metrics, codec, presetName = (id) =>
   });
   if (!inputs.length && afterClient === client) summary.push(lead ? ', the same inputs' : 'the same inputs');
   const words = {
-    summary,
+    // A fleet comparison's summary is its headline, in the section's words (headline.js).
+    summary: comparison.headline || summary,
     inputs,
     metrics: comparison.metrics.filter((m) => m.changed).map((m) => {
       const row = table.get(m.name);

@@ -5,6 +5,7 @@
 
 import { num } from '../format.js';
 import { sameInputValue } from '../share/codec.js';
+import { fleetHeadline } from './headline.js';
 
 // The metrics a comparison lists are the engine's table, compareMetrics() (core/src/
 // compare_metrics.cpp, the one retrysim reads): `{ run: [row…], fleet: [row…] }`, each row
@@ -62,7 +63,7 @@ export function deltaText(row, delta) {
   return `${delta > 0 ? '+' : delta < 0 ? '-' : ''}${num(Math.abs(delta))}${unitText(row)}`;
 }
 
-// { of, client?, summary, inputs: [{ name, before?, after? }], metrics: [{ name, label, before,
+// { of, client?, summary, headline? (fleet), inputs: [{ name, before?, after? }], metrics: [{ name, label, before,
 // after, delta, changed, flag }], sideEffectChanged, outcomeChanged } for two compute() results
 // (or two fleet() results, `of: 'fleet'`). `metrics`: metricTable(engine.compareMetrics());
 // `presetName(id)`: a preset's short name.
@@ -115,5 +116,9 @@ export function compareRuns(before, after, { metrics: table, codec, client = '',
 
   const comparison = { of };
   if (client || afterClient) comparison.client = { before: client || null, after: afterClient || null };
-  return Object.assign(comparison, { summary, inputs, metrics, sideEffectChanged, outcomeChanged });
+  Object.assign(comparison, { summary, inputs, metrics, sideEffectChanged, outcomeChanged });
+  // A fleet comparison's headline in the section's words (headline.js): what the page shows
+  // and the Markdown's summary.
+  if (fleet) comparison.headline = fleetHeadline(inputs, before, after);
+  return comparison;
 }

@@ -157,7 +157,8 @@ export function createRunView(root, id, view, { lazy = false } = {}) {
     setText(els.readout, `${text} · ${Math.floor(playback.s)} of ${INSPECTION_SECONDS} inspection seconds`);
     // The run's clock is the big number; a compressed quiet stretch is marked as a gap.
     setText(els.clock, ms(Math.round(t)));
-    const gap = gapAt(result, playback.s);
+    // Playing, the pause Play is in names its gap (playback.js beatAt); else the slider's place.
+    const gap = playback.playing ? playback.gap : gapAt(result, playback.s);
     setText(els.gap, gap ? `⋯ ${seconds(gap.toMs - gap.fromMs)} later ⋯` : '');
     setText(els.play, playback.playing ? 'Pause' : 'Play');
     root.classList.toggle('rl-playing', playback.playing);

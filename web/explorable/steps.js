@@ -12,7 +12,9 @@
 // view only: the verdict, the timeline and playback (css/story.css hides its inputs and the
 // precise views). It says which step it shows, what changed from the run it showed before
 // (from the results' metrics, never from engine sentences), and always offers "Back to the
-// opening run". Every change is said in the figure's own polite live region; focus stays on
+// opening run". What changed is against the run the step's paragraph names (story.js
+// baselineOf), and says which; that line is the figure's polite live region (issue 35: the
+// explorable's own region sits with its hidden inputs, so it was silent); focus stays on
 // the button pressed. Nothing scrolls, but for one case: on a narrow screen, where the inline
 // figure's run and its Play end below the screen, the page scrolls just far enough to show
 // them and never so far that the button pressed leaves the screen (revealFigure).
@@ -21,7 +23,7 @@
 // first, so the figure can be built before the engine has loaded.
 
 import { createExplorable } from '../app.js';
-import { STORY } from '../story.js';
+import { STORY, baselineOf } from '../story.js';
 import { verdictText } from '../views/metrics.js';
 import { ms, num } from '../format.js';
 
@@ -104,7 +106,12 @@ export function attachSteps(doc, { ready }) {
     const kicker = el(doc, 'span', { class: 'story-kicker' }, 'Showing ');
     const name = el(doc, 'span', { class: 'story-name' });
     caption.append(kicker, name);
-    const change = el(doc, 'p', { class: 'story-change' });
+    // The figure's live region: the step, its verdict (for a screen reader) and what changed.
+    const change = el(doc, 'p', { class: 'story-change', role: 'status' });
+    const said = el(doc, 'span', { class: 'visually-hidden' });
+    const changed = el(doc, 'span');
+    change.append(said, changed);
+    const baselines = new Map(); // baseline step → its result, computed once
     const back = el(doc, 'button', { type: 'button', class: 'rl-button story-back' }, 'Back to the opening run');
     const error = el(doc, 'p', { class: 'rl-error story-error', role: 'alert' });
     const root = el(doc, 'div', { class: 'retry-lab story-run' });
@@ -124,6 +131,8 @@ export function attachSteps(doc, { ready }) {
     // Its drawing's region has a name of its own: a page with several figures names each once.
     const heading = root.querySelector(`#${prefix}figure-heading`);
     if (heading) heading.textContent = place === side ? 'The run, drawn, beside the article' : `The run, drawn, after “${names[firstStep(place)]}”`;
+    const lanesHeading = root.querySelector(`#${prefix}lanes-heading`);
+    if (lanesHeading) lanesHeading.textContent = place === side ? 'Client and server, message by message, beside the article' : `Client and server, message by message, after “${names[firstStep(place)]}”`;
     const figure = { place, box, app, step: null, what: '', prefix };
     back.addEventListener('click', () => show(figure, 'opening'));
     figure.show = (step) => {
@@ -136,15 +145,20 @@ export function attachSteps(doc, { ready }) {
         return false;
       }
       error.textContent = '';
-      const first = figure.step === null;
       const again = step === figure.step; // the same step again: the run rewound, its change kept
       figure.step = step;
       box.dataset.showing = step;
       name.textContent = names[step];
-      if (!again) figure.what = first ? '' : changeWords(before, after.result);
+      // Against the run the step's paragraph names, whatever the figure showed before.
+      const base = baselineOf(step);
+      if (base && !baselines.has(base)) baselines.set(base, base === step ? null : engine.compute(STORY[base]));
+      const baseResult = base ? baselines.get(base) : null;
+      figure.what = baseResult && baseResult.ok ? changeWords(baseResult, after.result) : '';
       const { what } = figure;
-      change.textContent = what ? `What changed: ${what}` : 'Read on, or press a “Try it”: each step says here what it changes.';
-      announce.textContent = `The figure shows ${names[step]}${again ? ', rewound' : ''}: ${verdictText(after.result)}.${what ? ` What changed: ${what.replaceAll(' · ', ', ')}.` : ''}`;
+      const against = `What changed against ${base === 'opening' ? 'the opening run' : names[base]}: `;
+      said.textContent = `The figure shows ${names[step]}${again ? ', rewound' : ''}: ${verdictText(after.result)}. `;
+      changed.textContent = what ? `${against}${what}` : 'Read on, or press a “Try it”: each step says here what it changes against the run its paragraph names.';
+      announce.textContent = `The figure shows ${names[step]}${again ? ', rewound' : ''}: ${verdictText(after.result)}.${what ? ` ${against}${what.replaceAll(' · ', ', ')}.` : ''}`;
       return true;
     };
     figures.set(place, figure);
@@ -182,7 +196,6 @@ export function attachSteps(doc, { ready }) {
       if (place === side) side.hidden = false;
       figure = makeFigure(place, engine);
       if (!figure) return;
-      if (step !== 'opening') figure.show('opening'); // "what changed" needs the run before
     }
     show(figure, step);
   }

@@ -84,7 +84,8 @@ export function mountFleet(root, {
       h('div', { class: 'fl-exports' },
         h('button', { type: 'button', id: id('csv') }, 'Download the timeline (CSV)'),
         h('button', { type: 'button', id: id('svg') }, 'Download the chart (SVG)'),
-        h('button', { type: 'button', id: id('copy') }, 'Copy the fleet link')),
+        h('button', { type: 'button', id: id('copy') }, 'Copy the fleet link'),
+        h('button', { type: 'button', id: id('compare') }, 'Compare with…')),
       h('details', { class: 'fl-data' }, h('summary', {}, 'The chart as a table, second by second'), h('div', { id: id('table'), class: 'fl-scroll', tabindex: 0, role: 'region', 'aria-label': 'The storm per second, as a table' })))),
     h('section', { class: 'fl-effects', 'aria-labelledby': id('effects-h') },
       h('h3', { id: id('effects-h') }, 'What the storm did to the payments'),
@@ -737,6 +738,16 @@ export function mountFleet(root, {
     if (clip && clip.writeText) clip.writeText(url).catch(() => {});
     $('copy').textContent = 'Link copied';
     win.setTimeout(() => { $('copy').textContent = 'Copy the fleet link'; }, 2000);
+  });
+
+  // "Compare with…" (issue 35, docs/compare.md §6): the comparison of the run on show with
+  // itself (a fleet compare link whose keys are this run's), which compare mode opens; the
+  // element, which has no compare mode on its host page, opens it on Retry Lab's page.
+  $('compare').addEventListener('click', () => {
+    if (!shown) return;
+    const hash = ['#v=1', 'view=compare', 'of=fleet', ...linkNow().split('&').slice(2)].join('&');
+    if (address) win.location.hash = hash;
+    else win.open(`${linkBase ? linkBase() : win.location.href.split('#')[0]}${hash}`, '_blank', 'noopener');
   });
 
   // The fleet link in the address as { request, note }: `request` null when the link is refused

@@ -280,8 +280,8 @@ export function withLanes(run, timeline, view, id) {
   const [, lanes, statement] = box.children;
   // The mechanism is the figure: right after the question, then Play, then the timeline (the
   // precise view), so at 1280×720 and on a phone the first screen shows the lanes, the
-  // question and Play. An article's figure (css/story.css) shows the timeline only: there
-  // the lanes wait, hidden, after its playback bar.
+  // question and Play. An article's figure (css/story.css) shows the lanes and the statement
+  // in the timeline's place (issue 35), the timeline hidden.
   const results = timeline.closest('.rl-results');
   const figure = timeline.closest('.rl-figure');
   const playback = results && results.querySelector('.rl-playback');
@@ -298,6 +298,10 @@ export function withLanes(run, timeline, view, id) {
     if (!drawnBox) box.after(playback);
     placeStatement();
     narrow.addEventListener('change', placeStatement);
+  } else if (figure && timeline.closest('.story-run')) {
+    // An article's figure (explorable/steps.js) draws the lanes in the timeline's place, above
+    // its Play (css/story.css shows them, not the timeline).
+    figure.after(box);
   } else {
     (playback || timeline).after(box);
   }

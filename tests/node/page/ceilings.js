@@ -76,4 +76,7 @@
 // Merged with the presets, layers and gates above: 322.5 KB measured.
 // Issue 34's §7, Envoy's admission control, in the fleet engine file (+2,111 bytes gzipped, 99,432 →
 // 101,543): merged with everything above, 324.6 KB measured.
-export const SCROLLED_CEILING_BYTES = 324.7 * 1024;
+// Issue 35's items 6-8 (compare35): the Open Graph tags in index.html (+392 bytes), Play's
+// rhythm and the figure's baselines and lanes in retrylab.js (+464) and retrylab.css (+15), and
+// Compare with… in the fleet section (+83): +954 bytes measured.
+export const SCROLLED_CEILING_BYTES = 324.7 * 1024 + 954;

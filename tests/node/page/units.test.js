@@ -223,19 +223,76 @@ describe('playback', () => {
     assert.equal(seek(result, restart(result), -5).s, 0);
   });
 
-  test('at 1× a whole run takes sixty seconds; Play at the end starts over', () => {
+  // Issue 35 item 8: Play goes event by event, each event held DWELL (0.6 s), the run's time
+  // between two events played as a pause of as long, at least MIN_MOVE (0.6 s) and at most
+  // MAX_PAUSE (2 s). The opening run's events (SPEC §9) fall at 0, 200, 200, 3,000, 3,000, 3,500,
+  // 3,700, 3,700 and 3,700 ms: pauses of 0, 0.6 (0.2 s, raised), 0, 2 (2.8 s, capped), 0, 0.6
+  // (0.5 s), 0.6 (0.2 s), 0 and 0 s before them, so at 1× they are revealed at 0, 1.2, 1.8, 4.4,
+  // 5.0, 6.2, 7.4, 8.0 and 8.6 s and Play ends at 9.2 s (not 60 s).
+  test('Play reveals the opening run event by event, a short dwell each and the 2.8 s wait a 2 s pause named as a gap; Play at the end starts over', async () => {
+    const { DWELL, MAX_PAUSE, MIN_MOVE, beatAt } = await import('../../../web/playback.js');
+    assert.deepEqual([DWELL, MAX_PAUSE, MIN_MOVE], [0.6, 2, 0.6]);
     const result = compute({});
-    let pb = play(result, restart(result));
-    for (let i = 0; i < 599; i += 1) pb = advance(result, pb, 0.1);
-    assert.equal(pb.playing, true, 'still playing after 59.9 s');
-    pb = advance(result, pb, 0.1);
-    pb = advance(result, pb, 0.1);
-    assert.equal(pb.playing, false);
-    assert.equal(pb.s, 60);
-    assert.equal(pb.shown, result.events.length);
-    pb = play(result, pb);
+    assert.deepEqual(result.events.map((e) => e.tMs), [0, 200, 200, 3000, 3000, 3500, 3700, 3700, 3700]);
+    const reveals = [0, 1.2, 1.8, 4.4, 5.0, 6.2, 7.4, 8.0, 8.6];
+    const start = { shown: 0, tMs: 0 };
+    for (const reduced of [false, true]) {
+      reveals.forEach((at, k) => {
+        if (at > 0) assert.equal(beatAt(result, start, at - 0.01, reduced).shown, k, `${reduced}: before ${at} s`);
+        assert.equal(beatAt(result, start, at + 0.01, reduced).shown, k + 1, `${reduced}: at ${at} s`);
+      });
+      assert.equal(beatAt(result, start, 9.19, reduced).ended, false);
+      assert.equal(beatAt(result, start, 9.21, reduced).ended, true);
+      // The gap: between the dwell after the lost response (1.8 + 0.6 = 2.4 s) and the timeout (4.4 s).
+      assert.equal(beatAt(result, start, 2.39, reduced).gap, null);
+      assert.deepEqual(beatAt(result, start, 2.41, reduced).gap, { fromMs: 200, toMs: 3000 });
+      assert.deepEqual(beatAt(result, start, 4.39, reduced).gap, { fromMs: 200, toMs: 3000 });
+      assert.equal(beatAt(result, start, 5.8, reduced).gap, null, 'a 0.5 s stretch is no gap');
+    }
+    // Gliding, the playhead moves through the pause; with reduced motion it rests on the lost
+    // response (200 ms) until the timeout's reveal.
+    const w = warpOf(result);
+    const mid = beatAt(result, start, 3.0, false).s;
+    assert.ok(mid > secondsAt(200, w) && mid < secondsAt(3000, w), String(mid));
+    assert.equal(beatAt(result, start, 3.0, true).s, secondsAt(200, w));
+    // The clock: ticks of 0.1 s at 1× end the run after 9.2 s; at 2× after half as long (the
+    // ticks' sum in floating point may need one more).
+    for (const [speed, ticks] of [[1, 92], [2, 46]]) {
+      let pb = play(result, { ...restart(result), speed });
+      let n = 0;
+      while (pb.playing) { pb = advance(result, pb, 0.1); n += 1; }
+      assert.ok(n === ticks || n === ticks + 1, `${speed}×: ${n} ticks`);
+      assert.equal(pb.s, 60);
+      assert.equal(pb.shown, result.events.length);
+    }
+    let pb = play(result, seek(result, restart(result), 60));
     assert.equal(pb.s, 0);
     assert.equal(pb.playing, true);
+  });
+
+  test('a long quiet stretch is one pause of at most 2 s, and Play from the middle goes on from there', async () => {
+    const { DWELL, MAX_PAUSE, beatAt } = await import('../../../web/playback.js');
+    // A 20 s timeout and no deadline: the wait from the lost response to it is 19.8 s of the run.
+    const result = compute({ clientTimeoutMs: 20000, deadlineMs: null });
+    const times = result.events.map((e) => e.tMs);
+    let longest = 0;
+    for (let wall = 0, last = 0, shown = 0; wall < 60; wall += 0.01) {
+      const beat = beatAt(result, { shown: 0, tMs: 0 }, wall);
+      if (beat.shown !== shown) { longest = Math.max(longest, wall - last); last = wall; shown = beat.shown; }
+      if (beat.ended) break;
+    }
+    assert.ok(longest <= DWELL + MAX_PAUSE + 0.02, `no event waits more than dwell + 2 s (${longest})`);
+    assert.ok(times.some((t, i) => i && t - times[i - 1] > 10000), 'the run has a long quiet stretch');
+    // Play pressed at the third event: the fourth comes after the capped pause alone.
+    const w = warpOf(result);
+    const from = seek(result, restart(result), secondsAt(times[2], w));
+    assert.equal(from.shown, 3);
+    let pb = play(result, from);
+    pb = advance(result, pb, MAX_PAUSE - 0.05);
+    assert.equal(pb.shown, 3);
+    assert.ok(pb.gap && pb.gap.toMs - pb.gap.fromMs > 10000);
+    pb = advance(result, pb, 0.1);
+    assert.equal(pb.shown, 4);
   });
 
   test('with reduced motion the playhead only rests on event times', () => {
