@@ -76,4 +76,6 @@
 // Merged with the presets, layers and gates above: 322.5 KB measured.
 // Issue 34's §7, Envoy's admission control, in the fleet engine file (+2,111 bytes gzipped, 99,432 →
 // 101,543): merged with everything above, 324.6 KB measured.
-export const SCROLLED_CEILING_BYTES = 324.7 * 1024;
+// Issue 33's section "Retries across layers" in the sections' bundle (+4,437 bytes) and the page's
+// bundle carrying a stack in links and taking it out of the experiment (+713): 329.6 KB measured.
+export const SCROLLED_CEILING_BYTES = 329.7 * 1024;

@@ -82,7 +82,9 @@ const LATER = [
   // and the API's documented example; their labels, cannot lines and gate notes): 43,169 bytes
   // measured, +1,291. 42.5 KB with botocore's adaptive mode (issue 34's preset: its gate's pins
   // stay out, its card's name, versions, cannot lines and note come in): 43,470 bytes, +278.
-  { what: 'the sections below the article', files: ['retrylab-sections.js', 'retrylab-sections.css'], ceiling: 42.5 * 1024, scrolled: true },
+  // 46.8 KB with issue 33's section "Retries across layers" (web/layers/: the stack's controls,
+  // lanes and tables, and its styles): 47,907 bytes measured, +4,437.
+  { what: 'the sections below the article', files: ['retrylab-sections.js', 'retrylab-sections.css'], ceiling: 46.8 * 1024, scrolled: true },
   // 5 KB until issue 15's SVG export gained its title, verdict and legend (5.4 KB).
   // 5.6 KB since the timeline's labels take a short form where the full one finds no room (+0.1 KB).
   // 5.8 KB since each timeline label names the event it belongs to, shaded with it (issue 15:
@@ -114,7 +116,9 @@ const LATER = [
   // chart and the stylesheet: 37,257 bytes measured, +624.
   // 36.5 KB with issue 35's item 5: fleet.css's field messages (37,293 bytes measured, +36).
   // Merged with the presets, layers and gates above: 37,606 bytes measured (36.8 KB).
-  { what: 'compare mode', files: ['retrylab-compare.js', 'retrylab-compare.css'], ceiling: 36.8 * 1024 },
+  // 37.0 KB with issue 33: a side's stack of layers taken out and named (compare/view.js, and
+  // codec.js's stack format): 37,804 bytes measured, +198.
+  { what: 'compare mode', files: ['retrylab-compare.js', 'retrylab-compare.css'], ceiling: 37.0 * 1024 },
   // Issue 20: the fleet section at the article's end (web/fleet/; the client presets' gates
   // come with it, through web/clients/presets.js, about 10 KB, and the anchors’ figures the
   // reproductions draw, web/fleet/reference.js, about 5 KB), and the fleet engine file it runs in a
