@@ -69,6 +69,11 @@ describe('retries across layers', () => {
     // Layer 3's one call makes its 4 attempts and answers given-up; layers 2 and 1 stop at once.
     assert.equal(await count(page), '1 × 1 × 4 = 4 server attempts');
     assert.match(await page.locator('.ly-verdict').innerText(), /reports error given-up/);
+    // The same from its button, the server kept as the reader set it.
+    await page.locator('#layers').getByRole('button', { name: 'Three layers of four attempts' }).click();
+    assert.equal(await count(page), '4 × 4 × 4 = 64 server attempts');
+    await page.locator('#layers').getByRole('button', { name: 'Retry at one layer only' }).click();
+    assert.equal(await count(page), '1 × 1 × 4 = 4 server attempts');
   }));
 
   test('a stack past the engine\'s bound is named, and the figure keeps the last run', pageTest(env, {}, async ({ page }) => {

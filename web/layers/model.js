@@ -100,4 +100,11 @@ export const STORIES = {
       { ...layerFor('istio-123', 2), maxRetries: 3 },
     ],
   }),
+  // The SRE book's advice on that stack: the layer that gives up answers "do not retry"
+  // (docs/layers.md §8.2), so only the bottom layer retries.
+  'one-layer': (server) => {
+    const stack = STORIES.sre(server);
+    stack.layers[2].giveUp = 'do-not-retry';
+    return stack;
+  },
 };
