@@ -77,5 +77,6 @@
 // Issue 34's §7, Envoy's admission control, in the fleet engine file (+2,111 bytes gzipped, 99,432 →
 // 101,543): merged with everything above, 324.6 KB measured.
 // Issue 33's section "Retries across layers" in the sections' bundle (+4,437 bytes) and the page's
-// bundle carrying a stack in links and taking it out of the experiment (+713): 329.6 KB measured.
-export const SCROLLED_CEILING_BYTES = 329.7 * 1024;
+// bundle carrying a stack in links and taking it out of the experiment (+713): 329.6 KB measured;
+// +53 with the section's "Retry at one layer only".
+export const SCROLLED_CEILING_BYTES = 329.8 * 1024;
