@@ -39,6 +39,8 @@ describe('retries across layers', () => {
     await page.locator('#layers').getByRole('button', { name: 'The agent’s key passed down' }).click();
     assert.equal(await charges(page), 'Charged once');
     assert.match(await page.locator('.ly-verdict').innerText(), /1 replay/);
+    // Said in the status region that stays, for a screen reader.
+    assert.match(await page.locator('#ly-live').textContent(), /^2 × 1 = 2 server attempts\. Charged once, 1 replay\./);
     const passed = await perLayer(page);
     assert.equal(passed[0][1], 'op-0001');
     assert.equal(passed[1][1], 'op-0001', 'both calls carry the agent’s key');

@@ -20,6 +20,15 @@ export function mountLayers(root, app, engine, { idPrefix = 'ly-' } = {}) {
   const table = layerTable(app.schema);
   const servers = serverChoices(app.schema);
 
+  // The section: a status region that stays, and the drawing under it, replaced on each run.
+  const live = doc.createElement('p');
+  live.className = 'visually-hidden';
+  live.setAttribute('role', 'status');
+  live.id = id('live');
+  const body = doc.createElement('div');
+  root.replaceChildren(live, body);
+
+  let quiet = true;
   let stack = STORIES.story();
   let result = null; // the last run the engine accepted
   let problem = null; // the engine's words for a stack it refused, shown until the next good one
@@ -42,7 +51,7 @@ export function mountLayers(root, app, engine, { idPrefix = 'ly-' } = {}) {
 
   function draw() {
     const focused = doc.activeElement && root.contains(doc.activeElement) ? doc.activeElement.id : null;
-    show(root, h('div', { class: 'ly' },
+    show(body, h('div', { class: 'ly' },
       h('div', { class: 'ly-stories', role: 'group', 'aria-label': 'Stacks to try' },
         h('button', { type: 'button', 'data-story': 'story', id: id('try-story') }, 'The agent over Stripe’s client'),
         h('button', { type: 'button', 'data-story': 'key-down', id: id('try-key-down') }, 'The agent’s key passed down'),
@@ -53,7 +62,7 @@ export function mountLayers(root, app, engine, { idPrefix = 'ly-' } = {}) {
         h('div', { class: 'ly-run' },
           linkOnly ? h('p', { class: 'ly-note', id: id('link-note') }, 'This is the stack of the link you opened. Its layers are not all clients of this section, so the controls show another stack; change one to run theirs.') : null,
           problem ? h('p', { class: 'rl-failure', role: 'alert', id: id('problem') }, `Not run: ${problem} The figures below are the last stack the engine ran.`) : null,
-          h('div', { 'aria-live': 'polite', id: id('live') }, summaryView(id, result)),
+          summaryView(id, result),
           lanesView(id, result),
           layersTable(id, result),
           attemptsTable(id, result),
@@ -63,6 +72,10 @@ export function mountLayers(root, app, engine, { idPrefix = 'ly-' } = {}) {
       const again = doc.getElementById(focused);
       if (again) again.focus({ preventScroll: true });
     }
+    // Said once per new run or refusal, in a region that stays (a replaced one is not read).
+    const said = problem ? `Not run: ${problem}` : `${body.querySelector(`#${id('count')}`).textContent}. ${body.querySelector('.ly-verdict').textContent}`;
+    if (quiet) quiet = false; // not on the section's first drawing: the reader asked for nothing yet
+    else if (live.textContent !== said) live.textContent = said;
   }
 
   function setLayer(i, name, raw) {
