@@ -84,8 +84,8 @@ const LATER = [
   // stay out, its card's name, versions, cannot lines and note come in): 43,470 bytes, +278.
   // 46.8 KB with issue 33's section "Retries across layers" (web/layers/: the stack's controls,
   // lanes and tables, and its styles): 47,907 bytes measured, +4,437; 46.9 KB with its "Retry at
-  // one layer only" (47,960 bytes, +53).
-  { what: 'the sections below the article', files: ['retrylab-sections.js', 'retrylab-sections.css'], ceiling: 46.9 * 1024, scrolled: true },
+  // one layer only" (47,960 bytes, +53); 47.0 KB with its status region that stays (48,043, +83).
+  { what: 'the sections below the article', files: ['retrylab-sections.js', 'retrylab-sections.css'], ceiling: 47.0 * 1024, scrolled: true },
   // 5 KB until issue 15's SVG export gained its title, verdict and legend (5.4 KB).
   // 5.6 KB since the timeline's labels take a short form where the full one finds no room (+0.1 KB).
   // 5.8 KB since each timeline label names the event it belongs to, shaded with it (issue 15:
