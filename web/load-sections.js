@@ -1,4 +1,4 @@
-// The sections below the article (the policy traces, the client lab) come in a second
+// The sections below the article (the policy traces, the client lab, the layers) come in a second
 // bundle and stylesheet, retrylab-sections.js and .css beside the page's own bundle, loaded
 // once, when the first of these happens:
 //   - the reader scrolls within about a screen and a half of either section;
@@ -23,7 +23,7 @@ import { loadBundle } from './bundles.js';
 
 const CODE = 'retrylab-sections.js';
 const STYLE = 'retrylab-sections.css';
-const SECTION_IDS = ['traces', 'clients'];
+const SECTION_IDS = ['traces', 'clients', 'layers'];
 
 function showFailure(box, message) {
   const p = box.ownerDocument.createElement('p');
@@ -138,7 +138,7 @@ const byIds = (doc, ids) => ids.map((name) => doc.getElementById(name)).filter(B
 export function sectionLoader(doc, mount, { needs = null } = {}) {
   const sections = byIds(doc, SECTION_IDS);
   const loader = onDemand(doc, {
-    boxes: [doc.querySelector('[data-retry-traces]'), doc.querySelector('[data-client-lab]')].filter(Boolean),
+    boxes: [doc.querySelector('[data-retry-traces]'), doc.querySelector('[data-client-lab]'), doc.querySelector('[data-layers]')].filter(Boolean),
     sections,
     approaches: [...doc.querySelectorAll('article'), ...sections],
     ids: SECTION_IDS,
@@ -154,7 +154,7 @@ export function sectionLoader(doc, mount, { needs = null } = {}) {
 
 // The fleet section ("Many callers, one server", web/fleet/): its own bundle,
 // retrylab-fleet-section.js and .css, loaded as the sections' is — near it, on #fleet or a
-// fleet link (`#v=1&view=fleet&…`), on focus entering the client lab or the section, on print,
+// fleet link (`#v=1&view=fleet&…`), on focus entering the client lab, the layers or the section, on print,
 // or by window.retryLabFleetSection.load(). The section itself is window.retryLabFleet.
 export function fleetLoader(doc) {
   const win = doc.defaultView;
@@ -163,7 +163,7 @@ export function fleetLoader(doc) {
   const loader = onDemand(doc, {
     boxes: box ? [box] : [],
     sections,
-    approaches: [...byIds(doc, ['clients']), ...sections],
+    approaches: [...byIds(doc, ['clients', 'layers']), ...sections],
     ids: ['fleet'],
     code: 'retrylab-fleet-section.js',
     style: 'retrylab-fleet-section.css',

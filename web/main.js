@@ -143,10 +143,12 @@ async function start(doc) {
   // The traces and the client lab, mounted when their bundle arrives.
   const tracesBox = doc.querySelector('[data-retry-traces]'); // the invented policy's traces A–F
   const clientsBox = doc.querySelector('[data-client-lab]'); // "What would your client do?"
-  const sections = sectionLoader(doc, ({ mountTraces, mountClientLab }) => {
+  const layersBox = doc.querySelector('[data-layers]'); // "Retries across layers"
+  const sections = sectionLoader(doc, ({ mountTraces, mountClientLab, mountLayers }) => {
     if (clientsBox) win.retryLabClients = mountClientLab(clientsBox, app, engine);
+    if (layersBox) win.retryLabLayers = mountLayers(layersBox, app, engine);
     if (tracesBox) win.retryLabTraces = mountTraces(tracesBox, app, engine);
-    return { traces: win.retryLabTraces || null, clients: win.retryLabClients || null };
+    return { traces: win.retryLabTraces || null, clients: win.retryLabClients || null, layers: win.retryLabLayers || null };
   }, { needs: needEngine }); // the sections compute as they mount
   win.retryLabSections = { load: sections.load, loaded: sections.loaded };
   // A link that names a trace needs the traces before it is read; so does #traces.
@@ -162,6 +164,7 @@ async function start(doc) {
   // The run in the URL, Copy link, downloads; last, so that a link can name a trace.
   attachSharing(doc, root, app, engine, {
     traces: tracesBox ? { get: () => win.retryLabTraces || null, load: () => sections.load().then((s) => s.traces) } : null,
+    layers: layersBox ? { load: () => sections.load().then((s) => s.layers) } : null,
   });
   doc.documentElement.classList.add('rl-ready');
   win.retryLab = app; // for the console and for tests

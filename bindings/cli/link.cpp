@@ -25,7 +25,7 @@ namespace {
 constexpr std::size_t kMaxLinkLength = 2000000;  // codec.js's MAX_LINK_LENGTH
 const char* const kLinkVersion = "1";
 
-enum class Kind { None, Number, Boolean, String, Numbers, Strings, Entries };
+enum class Kind { None, Number, Boolean, String, Numbers, Strings, Entries, Stack };
 
 Kind kindOf(const Field& f) {
     switch (f.type) {
@@ -40,13 +40,15 @@ Kind kindOf(const Field& f) {
             if (item == Kind::Number) return Kind::Numbers;
             if (item == Kind::String) return Kind::Strings;
             // Entries are flat: each member a number, a switch or a text (the script). A list of
-            // objects with a list among its members (layers' retryOn) has no v=1 form.
+            // objects with a list of numbers or texts among its members (layers' retryOn) is a stack.
             if (f.item.front().type == FieldType::Object) {
+                bool flat = true;
                 for (const Field& m : f.item.front().members) {
                     const Kind k = kindOf(m);
-                    if (k != Kind::Number && k != Kind::Boolean && k != Kind::String) return Kind::None;
+                    if (k == Kind::Numbers || k == Kind::Strings) flat = false;
+                    else if (k != Kind::Number && k != Kind::Boolean && k != Kind::String) return Kind::None;
                 }
-                return Kind::Entries;
+                return flat ? Kind::Entries : Kind::Stack;
             }
             return Kind::None;
         }
@@ -249,6 +251,56 @@ Value readEntries(const Field& field, const std::string& raw) {
     return entries;
 }
 
+// A stack (codec.js's stackFormat): `none`, or entries joined by commas, each member
+// `name:<text>` joined by "~", a list's items joined by ";"; an empty entry sets nothing.
+Value readStackMember(const Field& m, const std::string& text) {
+    switch (kindOf(m)) {
+        case Kind::Number: return readNumber(decodeOrThrow(text), true);
+        case Kind::Boolean: return readBoolean(decodeOrThrow(text));
+        case Kind::String: return Value::string(decodeOrThrow(text));
+        default: {
+            Value items = Value::array();
+            if (text.empty()) return items;
+            for (const std::string& item : split(text, ';'))
+                items.push(kindOf(m) == Kind::Numbers ? readNumber(decodeOrThrow(item), false) : Value::string(decodeOrThrow(item)));
+            return items;
+        }
+    }
+}
+
+Value readStack(const Field& field, const std::string& raw) {
+    if (raw == "none") return Value::null();
+    const Field& item = field.item.front();
+    Value stack = Value::array();
+    std::vector<std::string> texts = list(raw);
+    for (std::size_t i = 0; i < texts.size(); ++i) {
+        Value entry = Value::object();
+        const std::string n = std::to_string(i + 1);
+        if (!texts[i].empty()) {
+            for (const std::string& part : split(texts[i], '~')) {
+                std::size_t colon = part.find(':');
+                const Field* member = nullptr;
+                if (colon != std::string::npos)
+                    for (const Field& m : item.members)
+                        if (m.name == part.substr(0, colon)) member = &m;
+                if (!member) {
+                    std::string shown = decodeOrThrow(part);
+                    throw Unreadable{"entry " + n + " has a part that is not name:value for one of its fields (" +
+                                     (shown.empty() ? "empty" : shown) + ")"};
+                }
+                if (entry.find(member->name)) throw Unreadable{"entry " + n + " says " + member->name + " twice"};
+                try {
+                    entry.set(member->name, readStackMember(*member, part.substr(colon + 1)));
+                } catch (const Unreadable& e) {
+                    throw Unreadable{"entry " + n + "'s " + member->name + " " + e.reason};
+                }
+            }
+        }
+        stack.push(std::move(entry));
+    }
+    return stack;
+}
+
 Value readValue(const Field& field, const std::string& raw) {
     switch (kindOf(field)) {
         case Kind::Number: return readNumber(decodeOrThrow(raw), true);
@@ -265,6 +317,7 @@ Value readValue(const Field& field, const std::string& raw) {
             return items;
         }
         case Kind::Entries: return readEntries(field, raw);
+        case Kind::Stack: return readStack(field, raw);
         case Kind::None: break;
     }
     throw Unreadable{"is not an input of the engine"};
@@ -318,7 +371,7 @@ ReadInputs readPairs(const std::vector<std::pair<std::string, std::string>>& pai
     for (const auto& [key, raw] : pairs) {
         const Field* field = linkField(key);
         if (!field) {
-            // An input the v=1 format has no form for (layers) is named as such, not as unknown.
+            // An input the v=1 format has no form for is named as such, not as unknown.
             const bool engineInput = retrylab::inputFields().find(key) != nullptr;
             read.problems.push_back(problem(key, safeDecode(raw), "unknown-field",
                                             engineInput ? "is an input of the engine that v=1 links do not carry"
@@ -485,7 +538,7 @@ std::string escapeText(const std::string& text) {
     return out;
 }
 
-std::string valueText(const std::string& name, const Value& value) {
+std::string valueText(const std::string& name, const Value& value, const Value* inputs) {
     const Field* field = linkField(name);
     if (!field) return "";
     auto number = [](const Value& v) { return v.isNull() ? std::string("none") : numberText(v.asNumber()); };
@@ -519,6 +572,33 @@ std::string valueText(const std::string& name, const Value& value) {
                 return out;
             });
         }
+        case Kind::Stack: {
+            if (value.isNull()) return "none";
+            // A member is left out when leaving it out gives the same value, as far as the table
+            // tells: equal to its own default, or, having none, to the run's input of that name.
+            return joined(value, [&](const Value& entry) {
+                std::string out;
+                for (const Field& m : field->item.front().members) {
+                    const Value* v = entry.find(m.name);
+                    if (!v) continue;
+                    if (m.defaultValue.kind != retrylab::Literal::Kind::None) {
+                        if (sameLiteral(*v, retrylab::defaultValueOf(m))) continue;
+                    } else if (inputs && inputs->find(m.name) && sameLiteral(*v, *inputs->find(m.name))) {
+                        continue;
+                    }
+                    std::string text;
+                    const Kind k = kindOf(m);
+                    if (k == Kind::Number) text = number(*v);
+                    else if (k == Kind::Boolean) text = v->asBool() ? "true" : "false";
+                    else if (k == Kind::String) text = escapeText(v->asString());
+                    else
+                        for (std::size_t i = 0; i < v->asArray().size(); ++i)
+                            text += (i ? ";" : "") + (k == Kind::Numbers ? number(v->asArray()[i]) : escapeText(v->asArray()[i].asString()));
+                    out += (out.empty() ? "" : "~") + m.name + ":" + text;
+                }
+                return out;
+            });
+        }
         case Kind::None: break;
     }
     return "";
@@ -531,7 +611,7 @@ std::vector<std::string> linkPairs(const Value& inputs, const std::string& prefi
         const Value* v = inputs.find(field.name);
         if (!v) continue;
         if (field.defaultValue.kind != retrylab::Literal::Kind::None && sameLiteral(*v, retrylab::defaultValueOf(field))) continue;
-        pairs.push_back(prefix + field.name + "=" + valueText(field.name, *v));
+        pairs.push_back(prefix + field.name + "=" + valueText(field.name, *v, &inputs));
     }
     return pairs;
 }

@@ -74,10 +74,11 @@ struct FleetSides {
 };
 FleetSides readFleetSides(const Link& link);
 
-// Writing, as codec.js writes: a value's text, and `name=value` for every input of `inputs`
+// Writing, as codec.js writes: a value's text (`inputs`, the run it belongs to, lets a stack
+// leave out what it would take from the run), and `name=value` for every input of `inputs`
 // (a full echo or a partial set) that differs from the table's default, in table order,
 // each name prefixed with `prefix`.
-std::string valueText(const std::string& name, const retrylab::Value& value);
+std::string valueText(const std::string& name, const retrylab::Value& value, const retrylab::Value* inputs = nullptr);
 std::vector<std::string> linkPairs(const retrylab::Value& inputs, const std::string& prefix = "");
 // Is `name` an input a v=1 link can carry?
 bool isLinkInput(const std::string& name);

@@ -11,6 +11,7 @@
 #include <exception>
 #include <iostream>
 #include <new>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -167,7 +168,9 @@ Value failure(Value errors) {
 // The engine's errors for the inputs a link gave, after the link's own problems, each pinned
 // on an input the link gave as the page's accept.js pins it: an error about an input the link
 // did not give (the script a scenario=script needs, when the link's script could not be read)
-// is the fault of the input it depends on (its onlyWhen rule), when the link gave that one.
+// is the fault of the input it depends on (its onlyWhen rule), when the link gave that one; an
+// error about a part of an input (`layers[0].maxRetries`, `script[1].status`) names the input,
+// with the engine's whole sentence as its reason (accept.js's inputOf and reasonFor).
 Value withEngineErrors(Value errors, const Value& result, const Value& given) {
     const Value* ok = result.find("ok");
     if (ok && ok->kind() == Value::Kind::Bool && ok->asBool()) return errors;
@@ -180,20 +183,25 @@ Value withEngineErrors(Value errors, const Value& result, const Value& given) {
         all.back().set("count", Value::number(count + static_cast<double>(more->asArray().size())));
         return Value::array(std::move(all));
     }
+    std::set<std::string> named;  // each input named once, with its first error, as the page names it
     for (const Value& e : more->asArray()) {
         const std::string field = e.find("field")->asString();
         const std::string input = field.substr(0, field.find_first_of(".["));
         const retrylab::Field* row = retrylab::inputFields().find(input);
-        if (!given.find(input) && row && !row->onlyWhen.field.empty() && given.find(row->onlyWhen.field)) {
-            Value pinned = Value::object();
-            pinned.set("field", Value::string(row->onlyWhen.field));
-            pinned.set("code", *e.find("code"));
-            pinned.set("message", *e.find("message"));
-            pinned.set("detail", *e.find("message"));
-            errors.push(std::move(pinned));
-        } else {
+        std::string pinnedOn;
+        if (!given.find(input) && row && !row->onlyWhen.field.empty() && given.find(row->onlyWhen.field)) pinnedOn = row->onlyWhen.field;
+        else if (input != field && given.find(input)) pinnedOn = input;
+        if (!named.insert(pinnedOn.empty() ? field : pinnedOn).second) continue;
+        if (pinnedOn.empty()) {
             errors.push(e);
+            continue;
         }
+        Value pinned = Value::object();
+        pinned.set("field", Value::string(pinnedOn));
+        pinned.set("code", *e.find("code"));
+        pinned.set("message", *e.find("message"));
+        pinned.set("detail", *e.find("message"));
+        errors.push(std::move(pinned));
     }
     return errors;
 }
@@ -381,7 +389,8 @@ int run(int argc, char** argv) {
         if (link.view == "compare") link.problems.push_back({"view", "compare", "not-a-view", "holds two runs, which --check does not read"});
         Value errors = linkErrors(link.problems);
         Value result = o.mode == "--check" ? retrylab::validate(link.before) : retrylab::compute(link.before);
-        if (errors.asArray().empty()) return print(result);
+        const Value* ran = result.find("ok");
+        if (errors.asArray().empty() && ran && ran->kind() == Value::Kind::Bool && ran->asBool()) return print(result);
         return print(failure(withEngineErrors(std::move(errors), result, link.before)));
     }
     if (o.files.size() > 1) return fail(std::string("expected at most one FILE\n") + kUsage);

@@ -96,7 +96,11 @@ const BAD_LINKS = [
   ['a later format', 'v=2&maxRetries=0', ['v']],
   ['a version given twice', 'v=1&v=1&maxRetries=0', ['v']],
   ['a name that is not an input in the v=1 format', 'v=1&inputs=1', ['inputs']],
-  ['a stack of layers, an input the v=1 format does not carry (docs/layers.md)', 'v=1&layers=2~name:agent', ['layers']],
+  ['a stack of layers with a part that is not name:value (README, "Links to a run")', 'v=1&layers=2~name:agent', ['layers']],
+  ['a layer field given twice', 'v=1&layers=name:a,maxRetries:1~maxRetries:2', ['layers']],
+  ['a layer field that is not one', 'v=1&layers=name:a~retries:2', ['layers']],
+  ['a stack the engine refuses: more than 1,000 server attempts (docs/layers.md §2)', 'v=1&layers=maxRetries:10,maxRetries:10,maxRetries:10', ['layers']],
+  ['a layer value the engine refuses, and a good input beside it', 'v=1&maxRetries=0&layers=maxRetries:-1', ['layers']],
 ];
 
 test('bad links: retrysim --link refuses them (exit 2), naming the fields the page names', async () => {
@@ -241,6 +245,9 @@ const COMPARE_LINKS = [
   'v=1&view=compare&client=grpc-go-169&after.jitter=none',
   'v=1&view=compare&scenario=script&script=429~ra:2,503,200&after.scenario=response-lost',
   'v=1&view=compare&deadlineMs=none&after.deadlineMs=3500&after.retryOn=timeout,429,5xx',
+  // docs/layers.md §8.5: the SDK's own key (charged twice) against the agent's passed down (once).
+  'v=1&view=compare&layers=name:agent~maxRetries:2~baseBackoffMs:0~clientTimeoutMs:2000~key:none,name:SDK~maxRetries:2~key:mint' +
+    '&after.layers=name:agent~maxRetries:2~baseBackoffMs:0~clientTimeoutMs:2000~key:mint,name:SDK~maxRetries:2~key:pass',
 ];
 
 test('every comparison reads the same in the page and in retrysim: both runs, the differences, the link', async () => {

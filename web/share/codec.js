@@ -23,6 +23,9 @@ export const LINK_VERSION = 1;
 //   entries (a list of objects, such as the script): entries joined by commas, each entry's
 //     parts joined by "~": its first number member bare, a true switch by its name, any other
 //     member `name:value` (see readEntries)
+//   a stack (a list of objects with a list among their members: layers, docs/layers.md): `none`
+//     for null, else entries joined by commas, each entry's members `name:value` joined by
+//     "~", a member's list items joined by ";" (see stackFormat)
 function kindOf(row) {
   switch (row.type) {
     case 'number': return 'number';
@@ -33,10 +36,11 @@ function kindOf(row) {
       if (item === 'number') return 'numbers';
       if (item === 'string') return 'strings';
       // Entries are flat: each member a number, a switch or a text (the script). A list of
-      // objects with a list among its members (layers' retryOn) has no v=1 form.
+      // objects with a list of numbers or texts among its members (layers' retryOn) is a stack.
       if (row.items && row.items.type === 'object') {
-        const flat = (row.items.members || []).every((m) => ['number', 'boolean', 'string'].includes(kindOf(m)));
-        return flat ? 'entries' : null;
+        const kinds = (row.items.members || []).map(kindOf);
+        if (kinds.every((k) => ['number', 'boolean', 'string'].includes(k))) return 'entries';
+        return kinds.every((k) => ['number', 'boolean', 'string', 'numbers', 'strings'].includes(k)) ? 'stack' : null;
       }
       return null;
     }
@@ -184,6 +188,68 @@ function entryFormat(itemRow) {
   };
 }
 
+// A stack (README, "Links to a run"): `layers=none`, or
+// `layers=name:agent~maxRetries:2~retryOn:timeout;5xx,name:SDK~key:mint`. Each member of each
+// entry as `name:<text>`, its text as a link writes the input of its kind, with ";" between a
+// list's items (";" is always escaped inside a text, and no number's text holds it); an empty
+// entry is an object with nothing set. Written from a run (`inputs`, its echo), a member is
+// left out when leaving it out gives the same value, as far as the table tells: equal to its
+// own default, or, having none, to the run's input of the same name (a layer's absent policy
+// field is the run's, docs/layers.md §2); without `inputs` only the first applies.
+function stackFormat(itemRow) {
+  const members = itemRow.members || [];
+  const byName = new Map(members.map((m) => [m.name, m]));
+  const memberText = (m, value) => {
+    switch (kindOf(m)) {
+      case 'number': return numberText(value);
+      case 'boolean': return value ? 'true' : 'false';
+      case 'string': return escapeText(value);
+      case 'numbers': return value.map(numberText).join(';');
+      default: return value.map(escapeText).join(';');
+    }
+  };
+  const readMember = (m, text) => {
+    const items = () => (text === '' ? [] : text.split(';'));
+    switch (kindOf(m)) {
+      case 'number': return readNumber(decode(text), true);
+      case 'boolean': return readBoolean(decode(text));
+      case 'string': return decode(text);
+      case 'numbers': return items().map((item) => readNumber(decode(item), false));
+      default: return items().map(decode);
+    }
+  };
+  return {
+    write(stack, inputs = null) {
+      if (stack === null) return 'none';
+      return stack.map((entry) => members.filter((m) => {
+        if (entry[m.name] === undefined) return false;
+        if ('default' in m) return !sameInputValue(entry[m.name], m.default);
+        return !(inputs && Object.hasOwn(inputs, m.name) && sameInputValue(entry[m.name], inputs[m.name]));
+      }).map((m) => `${m.name}:${memberText(m, entry[m.name])}`).join('~')).join(',');
+    },
+    read(raw) {
+      if (raw === 'none') return null;
+      return list(raw).map((entryText, i) => {
+        const entry = {};
+        if (entryText === '') return entry;
+        for (const part of entryText.split('~')) {
+          const colon = part.indexOf(':');
+          const member = colon === -1 ? null : byName.get(part.slice(0, colon));
+          if (!member) throw new Unreadable(`entry ${i + 1} has a part that is not name:value for one of its fields (${decode(part) || 'empty'})`);
+          if (Object.hasOwn(entry, member.name)) throw new Unreadable(`entry ${i + 1} says ${member.name} twice`);
+          try {
+            entry[member.name] = readMember(member, part.slice(colon + 1));
+          } catch (error) {
+            if (error instanceof Unreadable) throw new Unreadable(`entry ${i + 1}'s ${member.name} ${error.message}`);
+            throw error;
+          }
+        }
+        return entry;
+      });
+    },
+  };
+}
+
 // The link format for a schema() answer ({ inputs: [row...] }, docs/engine.md §4): the names,
 // kinds and defaults of its inputs, in the table's order, which is the order links are written.
 // One format per schema object.
@@ -195,12 +261,14 @@ export function linkCodec(schema) {
   const rows = allRows.filter((row) => kindOf(row) !== null);
   const kinds = new Map(rows.map((row) => [row.name, kindOf(row)]));
   const entries = new Map(rows.filter((row) => kinds.get(row.name) === 'entries').map((row) => [row.name, entryFormat(row.items)]));
+  const stacks = new Map(rows.filter((row) => kinds.get(row.name) === 'stack').map((row) => [row.name, stackFormat(row.items)]));
   const fieldNames = rows.map((row) => row.name);
   // The defaults a link leaves out; an input with none (the script) is always written.
   const defaults = Object.freeze(Object.fromEntries(rows.filter((row) => 'default' in row).map((row) => [row.name, row.default])));
 
-  // The text of one input's value, as a link or an attribute carries it.
-  function valueText(name, value) {
+  // The text of one input's value, as a link or an attribute carries it; `inputs`, the run it
+  // belongs to, lets a stack leave out what it would take from the run (stackFormat).
+  function valueText(name, value, inputs = null) {
     switch (kinds.get(name)) {
       case 'number': return numberText(value);
       case 'boolean': return value ? 'true' : 'false';
@@ -208,6 +276,7 @@ export function linkCodec(schema) {
       case 'numbers': return value.map(numberText).join(',');
       case 'strings': return value.map(escapeText).join(',');
       case 'entries': return entries.get(name).write(value);
+      case 'stack': return stacks.get(name).write(value, inputs);
       default: throw new Error(`not an engine input: ${name}`);
     }
   }
@@ -223,7 +292,7 @@ export function linkCodec(schema) {
     for (const name of fieldNames) {
       if (!(name in inputs) || inputs[name] === undefined) continue;
       if (name in defaults && sameInputValue(inputs[name], defaults[name])) continue;
-      parts.push(`${name}=${valueText(name, inputs[name])}`);
+      parts.push(`${name}=${valueText(name, inputs[name], inputs)}`);
     }
     return parts.join('&');
   }
@@ -237,6 +306,7 @@ export function linkCodec(schema) {
       case 'numbers': return list(raw).map((item) => readNumber(decode(item), false));
       case 'strings': return list(raw).map(decode);
       case 'entries': return entries.get(name).read(raw);
+      case 'stack': return stacks.get(name).read(raw);
       default: throw new Unreadable('is not an input of the engine');
     }
   }
@@ -253,7 +323,7 @@ export function linkCodec(schema) {
     const reported = new Set();
     for (const [key, raw] of pairs) {
       if (!kinds.has(key)) {
-        // An input the v=1 format has no form for (layers) is named as such, not as unknown.
+        // An input the v=1 format has no form for is named as such, not as unknown.
         problems.push(problem(key, safeDecode(raw), engineNames.has(key) ? 'is an input of the engine that v=1 links do not carry' : 'is not an input of the engine'));
         continue;
       }

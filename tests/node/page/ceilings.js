@@ -79,4 +79,8 @@
 // Issue 35's items 6-8 (compare35): the Open Graph tags in index.html (+392 bytes), Play's
 // rhythm and the figure's baselines and lanes in retrylab.js (+464) and retrylab.css (+15), and
 // Compare with… in the fleet section (+83): +954 bytes measured.
-export const SCROLLED_CEILING_BYTES = 324.7 * 1024 + 954;
+// Issue 33's section "Retries across layers" in the sections' bundle (+4,437 bytes) and the page's
+// bundle carrying a stack in links and taking it out of the experiment (+713): 329.6 KB measured;
+// +53 with the section's "Retry at one layer only", +83 with its status region that stays: 329.7 KB.
+// Both merged: the two measured growths added (329.8 KB + 954 bytes); re-measured after the session's merges.
+export const SCROLLED_CEILING_BYTES = 329.8 * 1024 + 954;

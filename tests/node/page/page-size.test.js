@@ -82,7 +82,10 @@ const LATER = [
   // and the API's documented example; their labels, cannot lines and gate notes): 43,169 bytes
   // measured, +1,291. 42.5 KB with botocore's adaptive mode (issue 34's preset: its gate's pins
   // stay out, its card's name, versions, cannot lines and note come in): 43,470 bytes, +278.
-  { what: 'the sections below the article', files: ['retrylab-sections.js', 'retrylab-sections.css'], ceiling: 42.5 * 1024, scrolled: true },
+  // 46.8 KB with issue 33's section "Retries across layers" (web/layers/: the stack's controls,
+  // lanes and tables, and its styles): 47,907 bytes measured, +4,437; 46.9 KB with its "Retry at
+  // one layer only" (47,960 bytes, +53); 47.0 KB with its status region that stays (48,043, +83).
+  { what: 'the sections below the article', files: ['retrylab-sections.js', 'retrylab-sections.css'], ceiling: 47.0 * 1024, scrolled: true },
   // 5 KB until issue 15's SVG export gained its title, verdict and legend (5.4 KB).
   // 5.6 KB since the timeline's labels take a short form where the full one finds no room (+0.1 KB).
   // 5.8 KB since each timeline label names the event it belongs to, shaded with it (issue 15:
@@ -117,7 +120,10 @@ const LATER = [
   // 38.1 KB with issue 35's item 6 (compare35): the fleet headline and its label map
   // (web/compare/headline.js, with web/fleet/model.js's CONTROLS, GATES and FIELD_WORDS):
   // 39,009 bytes measured, +1,403.
-  { what: 'compare mode', files: ['retrylab-compare.js', 'retrylab-compare.css'], ceiling: 38.1 * 1024 },
+  // 37.0 KB with issue 33: a side's stack of layers taken out and named (compare/view.js, and
+  // codec.js's stack format): 37,804 bytes measured, +198.
+  // Both merged: 38.1 KB + 198 bytes.
+  { what: 'compare mode', files: ['retrylab-compare.js', 'retrylab-compare.css'], ceiling: 38.1 * 1024 + 198 },
   // Issue 20: the fleet section at the article's end (web/fleet/; the client presets' gates
   // come with it, through web/clients/presets.js, about 10 KB, and the anchors’ figures the
   // reproductions draw, web/fleet/reference.js, about 5 KB), and the fleet engine file it runs in a
