@@ -96,6 +96,20 @@ struct StoredResult {
     int effectNumber = 1;
 };
 
+// A sentence not yet made: a reference to the callable that makes it, so that the functions
+// taking one are not instantiated once per caller (a layered run has some thirty sentences).
+class TextRef {
+public:
+    template <class F>
+    TextRef(const F& f)  // NOLINT: implicit, from the lambda at the call
+        : object_(&f), call_([](const void* o) { return (*static_cast<const F*>(o))(); }) {}
+    std::string operator()() const { return call_(object_); }
+
+private:
+    const void* object_;
+    std::string (*call_)(const void*);
+};
+
 class RunBuilder {
 public:
     RunBuilder(const Inputs& in, bool describe)
@@ -233,7 +247,7 @@ private:
                 c.hedged = true;
                 ++failures;
                 const int n = run_.attempts[c.served.row].n;
-                event(c.softAt, EventKind::Timeout, n, [&] {
+                eventRef(c.softAt, EventKind::Timeout, n, [&] {
                     return attemptLabel(n) + ": no answer after " + ms(in_.clientTimeoutMs) +
                            "; the per-try timeout hedges: " + attemptLabel(n) + " stays in flight, its answer still counts";
                 });
@@ -246,7 +260,7 @@ private:
                 if (!startsUnderDeadline(in_, t)) {
                     refused = StopReason::Deadline;
                     if (!anyOpen()) {
-                        finish(StopReason::Deadline, static_cast<int>(copies.size()), [&] {
+                        endHedged(copies, static_cast<int>(copies.size()), t, StopReason::Deadline, [&] {
                             return "the run stops: " + attemptLabel(n) + " would start at " + ms(t) +
                                    (in_.attemptStart == AttemptStart::BeforeDeadline
                                         ? ", not before the " + ms(*in_.deadlineMs) + " deadline"
@@ -311,7 +325,7 @@ private:
         row.draw = wait.draw;
         nextSend = next;
         pendingWait = wait.waitMs;
-        event(t, EventKind::Wait, n, [&] {
+        eventRef(t, EventKind::Wait, n, [&] {
             return "the client waits " + ms(wait.waitMs) + " (" + wait.rule + ") before " +
                    attemptLabel(static_cast<int>(run_.attempts.size()) + 1);
         });
@@ -381,7 +395,7 @@ private:
         if (!reason && nextSend) reason = StopReason::AttemptLimit;
         if (!reason && scheduleRetry(c, t, row.retryAfter, failures, nextSend, pendingWait, &reason)) return false;
         if (anyOpen() || nextSend) {
-            event(t, EventKind::Receive, n, [&] {
+            eventRef(t, EventKind::Receive, n, [&] {
                 return attemptLabel(n) + "'s " + row.clientSaw + " is dropped: it is not retried, and another attempt is still in flight or due";
             });
             return false;
@@ -407,8 +421,8 @@ private:
     }
 
     // The run ends at t with attempt n: the attempts still in flight are left to the server.
-    template <typename Text>
-    void endHedged(std::vector<Copy>& copies, int n, double t, StopReason reason, Text text) {
+    // `text` a TextRef, so that finish() is instantiated once for every ending here.
+    void endHedged(std::vector<Copy>& copies, int n, double t, StopReason reason, TextRef text) {
         for (Copy& o : copies) {
             if (!o.open) continue;
             o.open = false;
@@ -418,17 +432,22 @@ private:
             other.cancelled = true;
             ++run_.metrics.lateAnswers;
             const int m = other.n;
-            event(t, EventKind::Cancel, m, [&] {
+            eventRef(t, EventKind::Cancel, m, [&] {
                 return attemptLabel(m) + ": the client stops listening (" + attemptLabel(n) +
                        " ended the run); the server is not told and still does the work";
             });
         }
         run_.metrics.elapsedMs = t;
-        finish(reason, n, text);
+        finish(reason, n, [&] { return text(); });
     }
 
     static bool carriesRetryAfter(const AttemptRow& row) {
         return row.retryAfter && row.retryAfter->raw.find_first_not_of(" \t") != std::string::npos;
+    }
+
+    // event() for the hedged run's sentences: one instantiation for all of them (TextRef).
+    void eventRef(double t, EventKind kind, std::optional<int> attempt, TextRef text) {
+        event(t, kind, attempt, [&] { return text(); });
     }
 
     // `text` makes the event's sentence; a run that is not described (a sweep's points) has no
@@ -651,20 +670,6 @@ std::string cat(std::initializer_list<std::string_view> parts) {
     for (std::string_view p : parts) out.append(p);
     return out;
 }
-
-// A sentence not yet made: a reference to the callable that makes it, so that the functions
-// taking one are not instantiated once per caller (a layered run has some thirty sentences).
-class TextRef {
-public:
-    template <class F>
-    TextRef(const F& f)  // NOLINT: implicit, from the lambda at the call
-        : object_(&f), call_([](const void* o) { return (*static_cast<const F*>(o))(); }) {}
-    std::string operator()() const { return call_(object_); }
-
-private:
-    const void* object_;
-    std::string (*call_)(const void*);
-};
 
 class LayeredRun {
 public:

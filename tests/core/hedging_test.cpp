@@ -210,6 +210,23 @@ TEST_CASE("the deadline refuses a late copy and cuts the ones in flight", "[hedg
     CHECK(run.metrics.lateAnswers == 0);
 }
 
+TEST_CASE("a copy the deadline refuses, with none in flight, ends the run deadline at that instant", "[hedging]") {
+    // 503 at 200 sends copy 2 at once (200 + 200 ≤ 500); its 503 at 400 would send copy 3 at
+    // 400, which would end at 600, after the 500 ms deadline: refused, nothing in flight.
+    Inputs in;
+    in.scenario = Scenario::Outage503Twice;
+    in.maxRetries = 0;
+    in.deadlineMs = 500.0;
+    in.hedging = a6(3, 1000, RetryOn{false, false, true, false});
+    const Run run = simulate(in);
+    CHECK(starts(run) == std::vector<double>{0, 200});
+    CHECK(run.metrics.stopReason == StopReason::Deadline);
+    CHECK(run.metrics.elapsedMs == 400);
+    CHECK(run.metrics.outcome == Outcome::Failed);
+    CHECK(run.metrics.agentReport == "error 503");
+    CHECK(run.events.back().text == "the run stops: attempt 3 would start at 400 ms and end at 600 ms, after the 500 ms deadline");
+}
+
 TEST_CASE("§8 single run without hedging: three timeouts, attempt-limit at 3,075, three charges", "[hedging]") {
     const Run run = simulate(perTry(false, false));
     CHECK(starts(run) == std::vector<double>{0, 1025, 2075});
