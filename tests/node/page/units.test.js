@@ -185,6 +185,9 @@ describe('verdict', () => {
       'deadline-4000': ['Reports success, charged twice', 'bad'],
       'deadline-3500': ['Reports a timeout, charged once', 'bad'],
       'timeout-500': ['Reports success, charged twice', 'bad'],
+      // docs/throttling.md §6.1: the hedged copy charges again without a key; with one it replays.
+      hedged: ['Reports success, charged twice', 'bad'],
+      'hedged-key': ['Reports success, charged once', 'good'],
       outage: ['Reports success, charged once', 'good'],
       'outage-one-retry': ['Reports error 503, no charge', 'neutral'],
       'outage-deadline': ['Reports error 503, no charge', 'neutral'],
