@@ -76,4 +76,7 @@
 // Merged with the presets, layers and gates above: 322.5 KB measured.
 // Issue 34's §7, Envoy's admission control, in the fleet engine file (+2,111 bytes gzipped, 99,432 →
 // 101,543): merged with everything above, 324.6 KB measured.
-export const SCROLLED_CEILING_BYTES = 324.7 * 1024;
+// Issue 34's single-run hedging, its presets and the article's step: +12,998 bytes (the page
+// +859, the engine file +4,749, the sections +1,249, the fleet section +1,055, the fleet engine file
+// +5,086; page-size.test.js says what), 336.8 KB measured.
+export const SCROLLED_CEILING_BYTES = 324.7 * 1024 + 12998;
