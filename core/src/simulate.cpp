@@ -247,7 +247,7 @@ private:
                 c.hedged = true;
                 ++failures;
                 const int n = run_.attempts[c.served.row].n;
-                eventRef(c.softAt, EventKind::Timeout, n, [&] {
+                event(c.softAt, EventKind::Timeout, n, [&] {
                     return attemptLabel(n) + ": no answer after " + ms(in_.clientTimeoutMs) +
                            "; the per-try timeout hedges: " + attemptLabel(n) + " stays in flight, its answer still counts";
                 });
@@ -325,7 +325,7 @@ private:
         row.draw = wait.draw;
         nextSend = next;
         pendingWait = wait.waitMs;
-        eventRef(t, EventKind::Wait, n, [&] {
+        event(t, EventKind::Wait, n, [&] {
             return "the client waits " + ms(wait.waitMs) + " (" + wait.rule + ") before " +
                    attemptLabel(static_cast<int>(run_.attempts.size()) + 1);
         });
@@ -395,7 +395,7 @@ private:
         if (!reason && nextSend) reason = StopReason::AttemptLimit;
         if (!reason && scheduleRetry(c, t, row.retryAfter, failures, nextSend, pendingWait, &reason)) return false;
         if (anyOpen() || nextSend) {
-            eventRef(t, EventKind::Receive, n, [&] {
+            event(t, EventKind::Receive, n, [&] {
                 return attemptLabel(n) + "'s " + row.clientSaw + " is dropped: it is not retried, and another attempt is still in flight or due";
             });
             return false;
@@ -432,7 +432,7 @@ private:
             other.cancelled = true;
             ++run_.metrics.lateAnswers;
             const int m = other.n;
-            eventRef(t, EventKind::Cancel, m, [&] {
+            event(t, EventKind::Cancel, m, [&] {
                 return attemptLabel(m) + ": the client stops listening (" + attemptLabel(n) +
                        " ended the run); the server is not told and still does the work";
             });
@@ -443,11 +443,6 @@ private:
 
     static bool carriesRetryAfter(const AttemptRow& row) {
         return row.retryAfter && row.retryAfter->raw.find_first_not_of(" \t") != std::string::npos;
-    }
-
-    // event() for the hedged run's sentences: one instantiation for all of them (TextRef).
-    void eventRef(double t, EventKind kind, std::optional<int> attempt, TextRef text) {
-        event(t, kind, attempt, [&] { return text(); });
     }
 
     // `text` makes the event's sentence; a run that is not described (a sweep's points) has no
