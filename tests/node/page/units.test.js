@@ -387,3 +387,13 @@ describe('playback rhythm', () => {
     assert.equal(gapAt(opening, 5), null);
   });
 });
+
+describe('also in force', () => {
+  test('an object input (hedging) is listed member by member, in the table’s words, never as [object Object]', async () => {
+    const { inForce } = await import('../../../web/views/in-force.js');
+    const result = compute({ maxRetries: 0, hedging: { maxAttempts: 4, delayMs: 500 } });
+    const row = inForce(result, {}, engine.schema()).find((r) => r.name === 'hedging');
+    // The echo fills kind "a6" and nonFatal [] (docs/throttling.md §6.1).
+    assert.equal(row.value, 'Kind a6 · Max attempts 4 · Delay 500 ms · Non fatal none');
+  });
+});
