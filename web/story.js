@@ -16,6 +16,9 @@ export const STORY = {
   'deadline-4000': { deadlineMs: 4000 },
   'deadline-3500': { deadlineMs: 3500 },
   'timeout-500': { clientTimeoutMs: 500 },
+  // docs/throttling.md §6.1: gRPC A6's example policy (copies 500 ms apart, at most 4) on the opening run.
+  hedged: { maxRetries: 0, hedging: { maxAttempts: 4, delayMs: 500 } },
+  'hedged-key': { maxRetries: 0, hedging: { maxAttempts: 4, delayMs: 500 }, idempotencyKey: true },
   outage: { scenario: 'outage-503-twice' },
   'outage-one-retry': { scenario: 'outage-503-twice', maxRetries: 1 },
   'outage-deadline': { scenario: 'outage-503-twice', deadlineMs: 2000 },

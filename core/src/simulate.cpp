@@ -1,6 +1,7 @@
 // SPEC §3–§4: one client, one run, attempt by attempt.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "format.hpp"
 #include "min_heap.hpp"
@@ -95,6 +96,20 @@ struct StoredResult {
     int effectNumber = 1;
 };
 
+// A sentence not yet made: a reference to the callable that makes it, so that the functions
+// taking one are not instantiated once per caller (a layered run has some thirty sentences).
+class TextRef {
+public:
+    template <class F>
+    TextRef(const F& f)  // NOLINT: implicit, from the lambda at the call
+        : object_(&f), call_([](const void* o) { return (*static_cast<const F*>(o))(); }) {}
+    std::string operator()() const { return call_(object_); }
+
+private:
+    const void* object_;
+    std::string (*call_)(const void*);
+};
+
 class RunBuilder {
 public:
     RunBuilder(const Inputs& in, bool describe)
@@ -107,6 +122,7 @@ public:
     }
 
     Run build() {
+        if (in_.hedging) run_.metrics.hedgedRun = true;
         if (!startsUnderDeadline(in_, 0)) {
             finish(StopReason::Deadline, std::nullopt, [&] {
                 if (in_.attemptStart == AttemptStart::BeforeDeadline)
@@ -117,6 +133,7 @@ public:
             });
             return std::move(run_);
         }
+        if (in_.hedging) return buildHedged();
         double start = 0;
         for (int n = 1;; ++n) {
             AttemptRow& row = attempt(n, start);
@@ -169,6 +186,261 @@ public:
     }
 
 private:
+    // docs/throttling.md §6.1 (gRPC A6) and §8 (Envoy's hedge on per-try timeout): attempts that
+    // overlap. The steps in time order; at one instant an answer before a timeout or the deadline's
+    // cut, those before a per-try timeout's hedge, and all of them before a send; among equals, the
+    // lower attempt first.
+    struct Served {
+        std::size_t row = 0;
+        const ScriptEntry* entry = nullptr;
+        std::optional<int> answered;  // the status the server sends back, if it sees the request
+        bool scripted = false;
+        double answerMs = 0;
+    };
+    struct Copy {
+        Served served;
+        bool open = true;
+        bool arrives = false;  // its answer reaches the client (at served.answerMs)
+        bool cut = false;      // the deadline ends its wait
+        double endAt = 0;      // its answer, its timeout or the deadline
+        double softAt = 0;     // per-try-timeout: start + clientTimeoutMs
+        bool hedged = false;   // per-try-timeout: its per-try timeout has come
+    };
+
+    Run buildHedged() {
+        const HedgePolicy& h = *in_.hedging;
+        const bool a6 = h.kind == HedgeKind::A6;
+        const bool heldWrite = isWrite(in_.operation) && !in_.idempotencyKey && !in_.retryWritesWithoutKey;
+        const int limit = a6 ? (heldWrite ? 1 : h.maxAttempts) : in_.maxRetries + 1;
+        constexpr double never = std::numeric_limits<double>::infinity();
+        std::vector<Copy> copies;
+        std::optional<double> nextSend = 0.0;
+        std::optional<StopReason> refused;  // a send refused by the deadline: no attempt after it
+        double pendingWait = 0;             // per-try-timeout: the wait before the scheduled retry
+        int failures = 0;                   // per-try-timeout: SPEC §4's failure number
+        auto sentOrScheduled = [&] { return static_cast<int>(copies.size()) + (nextSend ? 1 : 0); };
+        auto anyOpen = [&] {
+            for (const Copy& c : copies) if (c.open) return true;
+            return false;
+        };
+        for (;;) {
+            int endI = -1, softI = -1;
+            for (std::size_t i = 0; i < copies.size(); ++i) {
+                const Copy& c = copies[i];
+                if (!c.open) continue;
+                if (endI < 0 || c.endAt < copies[endI].endAt ||
+                    (c.endAt == copies[endI].endAt && c.arrives && !copies[endI].arrives))
+                    endI = static_cast<int>(i);
+                if (!a6 && !c.hedged && c.softAt < c.endAt && (softI < 0 || c.softAt < copies[softI].softAt))
+                    softI = static_cast<int>(i);
+            }
+            const double tEnd = endI >= 0 ? copies[endI].endAt : never;
+            const double tSoft = softI >= 0 ? copies[softI].softAt : never;
+            const double tSend = nextSend ? *nextSend : never;
+            if (endI < 0 && softI < 0 && !nextSend) break;  // not reached: the run ends before
+            if (tEnd <= tSoft && tEnd <= tSend) {
+                if (copyEnds(copies, endI, a6, h, limit, heldWrite, nextSend, refused, pendingWait, failures,
+                             sentOrScheduled(), anyOpen))
+                    break;
+            } else if (tSoft <= tSend) {
+                Copy& c = copies[softI];
+                c.hedged = true;
+                ++failures;
+                const int n = run_.attempts[c.served.row].n;
+                event(c.softAt, EventKind::Timeout, n, [&] {
+                    return attemptLabel(n) + ": no answer after " + ms(in_.clientTimeoutMs) +
+                           "; the per-try timeout hedges: " + attemptLabel(n) + " stays in flight, its answer still counts";
+                });
+                if (!nextSend && !heldWrite && sentOrScheduled() < limit)
+                    scheduleRetry(c, c.softAt, std::nullopt, failures, nextSend, pendingWait);
+            } else {
+                const double t = *nextSend;
+                nextSend.reset();
+                const int n = static_cast<int>(copies.size()) + 1;
+                if (!startsUnderDeadline(in_, t)) {
+                    refused = StopReason::Deadline;
+                    if (!anyOpen()) {
+                        endHedged(copies, static_cast<int>(copies.size()), t, StopReason::Deadline, [&] {
+                            return "the run stops: " + attemptLabel(n) + " would start at " + ms(t) +
+                                   (in_.attemptStart == AttemptStart::BeforeDeadline
+                                        ? ", not before the " + ms(*in_.deadlineMs) + " deadline"
+                                        : " and end at " + ms(t + in_.responseMs) + ", after the " + ms(*in_.deadlineMs) +
+                                              " deadline");
+                        });
+                        break;
+                    }
+                    continue;
+                }
+                std::string inFlight;
+                for (const Copy& c : copies)
+                    if (c.open) inFlight += (inFlight.empty() ? "" : ", ") + formatInt(run_.attempts[c.served.row].n);
+                const bool hedge = !inFlight.empty();
+                Copy c;
+                c.served = serve(n, t, hedge ? "; a hedge: attempt " + inFlight + (inFlight.find(',') == std::string::npos ? " is" : " are") + " still in flight" : std::string());
+                AttemptRow& row = run_.attempts[c.served.row];
+                row.hedgedRun = true;
+                row.hedge = hedge;
+                if (hedge) ++run_.metrics.hedges;
+                run_.metrics.waitingMs += pendingWait;
+                pendingWait = 0;
+                const bool answered = c.served.answered && !c.served.entry->lost;
+                if (a6) {
+                    c.arrives = answered && c.served.answerMs <= t + in_.clientTimeoutMs &&
+                                (!in_.deadlineMs || c.served.answerMs <= *in_.deadlineMs);
+                    c.cut = !c.arrives && in_.deadlineMs && *in_.deadlineMs < t + in_.clientTimeoutMs;
+                    c.endAt = c.arrives ? c.served.answerMs : c.cut ? *in_.deadlineMs : t + in_.clientTimeoutMs;
+                    if (n < limit) nextSend = t + h.delayMs;
+                } else {
+                    c.arrives = answered && c.served.answerMs <= *in_.deadlineMs;
+                    c.cut = !c.arrives;
+                    c.endAt = c.arrives ? c.served.answerMs : *in_.deadlineMs;
+                    c.softAt = t + in_.clientTimeoutMs;
+                }
+                copies.push_back(c);
+            }
+        }
+        return std::move(run_);
+    }
+
+    // Schedules the retry after attempt c (per-try-timeout), failure number `failure`, at t + the
+    // policy's wait, if the wait budget and the deadline allow it; false when they do not.
+    bool scheduleRetry(const Copy& c, double t, const std::optional<RetryAfterSeen>& retryAfter, int failure,
+                       std::optional<double>& nextSend, double& pendingWait, std::optional<StopReason>* why = nullptr) {
+        AttemptRow& row = run_.attempts[c.served.row];
+        const int n = row.n;
+        WaitChoice wait = chooseWait(in_, failure, retryAfter, previousDecorrelated_, draws_, describe_);
+        if (in_.waitBudgetMs && run_.metrics.waitingMs + wait.waitMs > *in_.waitBudgetMs) {
+            if (why) *why = StopReason::WaitBudget;
+            return false;
+        }
+        const double next = t + wait.waitMs;
+        if (!startsUnderDeadline(in_, next)) {
+            if (why) *why = StopReason::Deadline;
+            return false;
+        }
+        row.waitAfterMs = wait.waitMs;
+        row.waitKind = wait.fromHeader ? WaitKind::Header : WaitKind::Backoff;
+        row.waitRule = wait.rule;
+        row.ceilingMs = wait.ceilingMs;
+        row.draw = wait.draw;
+        nextSend = next;
+        pendingWait = wait.waitMs;
+        event(t, EventKind::Wait, n, [&] {
+            return "the client waits " + ms(wait.waitMs) + " (" + wait.rule + ") before " +
+                   attemptLabel(static_cast<int>(run_.attempts.size()) + 1);
+        });
+        return true;
+    }
+
+    // Copy i's answer, timeout or cut reaches the client; true when the run ends with it.
+    template <typename AnyOpen>
+    bool copyEnds(std::vector<Copy>& copies, int i, bool a6, const HedgePolicy& h, int limit, bool heldWrite,
+                  std::optional<double>& nextSend, std::optional<StopReason>& refused, double& pendingWait,
+                  int& failures, int sentOrScheduled, AnyOpen anyOpen) {
+        Copy& c = copies[static_cast<std::size_t>(i)];
+        AttemptRow& row = run_.attempts[c.served.row];
+        const int n = row.n;
+        const double t = c.endAt;
+        if (c.cut) {  // the deadline ends every attempt still in flight
+            for (Copy& o : copies) {
+                if (!o.open) continue;
+                o.open = false;
+                land(run_.attempts[o.served.row], o.served, false, never());
+            }
+            endHedged(copies, n, t, StopReason::Deadline, [&] {
+                return "the run stops: the overall deadline at " + ms(*in_.deadlineMs) + " ends every attempt in flight";
+            });
+            return true;
+        }
+        c.open = false;
+        land(row, c.served, c.arrives, a6 ? row.startMs + in_.clientTimeoutMs : never());
+        const FailureClass seen = row.clientClass;
+        if (seen == FailureClass::Success) {
+            endHedged(copies, n, t, StopReason::Success, [&] { return stopText(StopReason::Success, n, row); });
+            return true;
+        }
+        if (a6) {
+            if (!isNonFatal(h.nonFatal, seen)) {
+                endHedged(copies, n, t, StopReason::NotRetryable, [&] {
+                    return "the run stops: " + (seen == FailureClass::Timeout ? std::string("a timeout") : row.clientSaw) +
+                           " is fatal to a hedged request (non-fatal: " + classesRetried(h.nonFatal) + ")";
+                });
+                return true;
+            }
+            if (static_cast<int>(copies.size()) < limit && !refused) nextSend = t;
+            if (anyOpen() || nextSend) return false;
+            const StopReason reason = refused ? *refused : heldWrite ? StopReason::WriteWithoutKey : StopReason::AttemptLimit;
+            endHedged(copies, n, t, reason, [&] {
+                if (reason == StopReason::WriteWithoutKey) return stopText(reason, n, row);
+                if (reason == StopReason::Deadline)
+                    return "the run stops: every attempt sent has failed, and the next would not fit the " +
+                           ms(*in_.deadlineMs) + " deadline";
+                return "the run stops: all " + formatInt(static_cast<int>(copies.size())) +
+                       " copies failed (maxAttempts " + formatInt(h.maxAttempts) + ")";
+            });
+            return true;
+        }
+        // Envoy's hedge on per-try timeout (§8): an answer the policy would not retry is the run's.
+        ++failures;
+        std::optional<int> status;
+        if (seen != FailureClass::Timeout) status = lastStatus_;
+        const bool refuses = headerRefusesRetry(in_, row.retryAfter);
+        std::optional<StopReason> reason =
+            stopBeforeWaiting(in_, sentOrScheduled, seen, status, carriesRetryAfter(row), refuses);
+        if (reason == StopReason::Success || reason == StopReason::NotRetryable) {
+            endHedged(copies, n, t, *reason, [&] { return stopText(*reason, n, row); });
+            return true;
+        }
+        if (!reason && c.hedged) reason = StopReason::AttemptLimit;  // a hedged attempt is not retried again
+        if (!reason && nextSend) reason = StopReason::AttemptLimit;
+        if (!reason && scheduleRetry(c, t, row.retryAfter, failures, nextSend, pendingWait, &reason)) return false;
+        if (anyOpen() || nextSend) {
+            event(t, EventKind::Receive, n, [&] {
+                return attemptLabel(n) + "'s " + row.clientSaw + " is dropped: it is not retried, and another attempt is still in flight or due";
+            });
+            return false;
+        }
+        endHedged(copies, n, t, *reason, [&] {
+            if (*reason == StopReason::WaitBudget) return std::string("the run stops: the next wait would take the total past the ") + ms(*in_.waitBudgetMs) + " wait budget";
+            if (*reason == StopReason::Deadline) return "the run stops: the next attempt would not fit the " + ms(*in_.deadlineMs) + " deadline";
+            return stopText(*reason, n, row);
+        });
+        return true;
+    }
+
+    static double never() { return std::numeric_limits<double>::infinity(); }
+
+    static bool isNonFatal(const RetryOn& nonFatal, FailureClass c) {
+        switch (c) {
+            case FailureClass::Timeout: return nonFatal.timeout;
+            case FailureClass::TooManyRequests: return nonFatal.tooManyRequests;
+            case FailureClass::ServerError: return nonFatal.serverError;
+            case FailureClass::ClientError: return nonFatal.clientError;
+            default: return false;
+        }
+    }
+
+    // The run ends at t with attempt n: the attempts still in flight are left to the server.
+    // `text` a TextRef, so that finish() is instantiated once for every ending here.
+    void endHedged(std::vector<Copy>& copies, int n, double t, StopReason reason, TextRef text) {
+        for (Copy& o : copies) {
+            if (!o.open) continue;
+            o.open = false;
+            AttemptRow& other = run_.attempts[o.served.row];
+            other.endMs = t;
+            other.clientSaw = "cancelled";
+            other.cancelled = true;
+            ++run_.metrics.lateAnswers;
+            const int m = other.n;
+            event(t, EventKind::Cancel, m, [&] {
+                return attemptLabel(m) + ": the client stops listening (" + attemptLabel(n) +
+                       " ended the run); the server is not told and still does the work";
+            });
+        }
+        run_.metrics.elapsedMs = t;
+        finish(reason, n, [&] { return text(); });
+    }
+
     static bool carriesRetryAfter(const AttemptRow& row) {
         return row.retryAfter && row.retryAfter->raw.find_first_not_of(" \t") != std::string::npos;
     }
@@ -180,7 +452,9 @@ private:
         if (describe_) run_.events.push_back(Event{t, kind, attempt, text(), 0, {}});
     }
 
-    AttemptRow& attempt(int n, double start) {
+    // SPEC §3 for attempt n sent at `start`: its row, its send event and the server's work (whose
+    // events are made now, at their own times). `sentWhile` ends the send's sentence.
+    Served serve(int n, double start, const std::string& sentWhile = std::string()) {
         const std::size_t index = std::min<std::size_t>(static_cast<std::size_t>(n - 1), script_.size() - 1);
         const ScriptEntry& entry = script_[index];
         run_.attempts.push_back(AttemptRow{});
@@ -197,11 +471,11 @@ private:
             std::string sends =
                 attemptLabel(n) + ": the client sends " + operationName(in_.operation) + " " + in_.operationId;
             if (write) sends += keyed ? " with idempotency key " + in_.operationId : " without an idempotency key";
-            return sends;
+            return sends + sentWhile;
         });
 
         const double answerMs = start + in_.responseMs;
-        std::optional<int> answered;  // the status the server sends back, if it sees the request
+        std::optional<int> answered;
         bool scripted = false;
         if (entry.dropped) {
             row.server = "dropped";
@@ -242,11 +516,29 @@ private:
 
         if (answered && entry.lost)
             event(answerMs, EventKind::ResponseLost, n, [&] { return std::string(attemptLabel(n) + ": the " + formatInt(*answered) + " response is lost; the client never sees it"); });
+        return Served{run_.attempts.size() - 1, &entry, answered, scripted, answerMs};
+    }
 
+    AttemptRow& attempt(int n, double start) {
+        const Served served = serve(n, start);
         // Under attemptStart "before-deadline" an answer can be due after the deadline: the server
         // still does the work, but the client has stopped listening at the deadline.
-        const bool arrives = answered && !entry.lost && answerMs <= start + in_.clientTimeoutMs &&
-                             (!in_.deadlineMs || answerMs <= *in_.deadlineMs);
+        const bool arrives = served.answered && !served.entry->lost && served.answerMs <= start + in_.clientTimeoutMs &&
+                             (!in_.deadlineMs || served.answerMs <= *in_.deadlineMs);
+        AttemptRow& row = run_.attempts[served.row];
+        land(row, served, arrives, start + in_.clientTimeoutMs);
+        run_.metrics.elapsedMs = row.endMs;
+        return row;
+    }
+
+    // What the client sees of attempt row.n: its answer, or the end of its wait at `timeoutAt`
+    // or at the deadline, whichever comes first.
+    void land(AttemptRow& row, const Served& served, bool arrives, double timeoutAt) {
+        const int n = row.n;
+        const ScriptEntry& entry = *served.entry;
+        const double answerMs = served.answerMs;
+        const std::optional<int>& answered = served.answered;
+        const bool scripted = served.scripted;
         if (arrives) {
             row.endMs = answerMs;
             row.clientSaw = formatInt(*answered);
@@ -260,7 +552,6 @@ private:
                 return text;
             });
         } else {
-            double timeoutAt = start + in_.clientTimeoutMs;
             row.clientSaw = "timeout";
             lastSeen_ = FailureClass::Timeout;
             row.clientClass = FailureClass::Timeout;
@@ -275,8 +566,6 @@ private:
                           "; the client times out, not knowing whether the server did the work"); });
             }
         }
-        run_.metrics.elapsedMs = row.endMs;
-        return row;
     }
 
     std::string stopText(StopReason reason, int n, const AttemptRow& row) const {
@@ -376,20 +665,6 @@ std::string cat(std::initializer_list<std::string_view> parts) {
     for (std::string_view p : parts) out.append(p);
     return out;
 }
-
-// A sentence not yet made: a reference to the callable that makes it, so that the functions
-// taking one are not instantiated once per caller (a layered run has some thirty sentences).
-class TextRef {
-public:
-    template <class F>
-    TextRef(const F& f)  // NOLINT: implicit, from the lambda at the call
-        : object_(&f), call_([](const void* o) { return (*static_cast<const F*>(o))(); }) {}
-    std::string operator()() const { return call_(object_); }
-
-private:
-    const void* object_;
-    std::string (*call_)(const void*);
-};
 
 class LayeredRun {
 public:

@@ -323,6 +323,34 @@ constexpr Row kLayersRow =
         .orNull()
         .defaultsNull();
 
+// docs/throttling.md §6.1 and §8: the single run's hedging, null by default and echoed only when
+// given (so that every run without it echoes, and results, byte for byte as before).
+constexpr ChoiceRow kHedgeKinds[] = {
+    {"a6", static_cast<int>(HedgeKind::A6), "gRPC A6: copies delayMs apart, the first 2xx wins (needs maxRetries 0)"},
+    {"per-try-timeout", static_cast<int>(HedgeKind::PerTryTimeout),
+     "Envoy: a per-try timeout sends the next retry and keeps the attempt in flight"},
+};
+constexpr const char* kA6Only = "maxAttempts, delayMs and nonFatal belong to gRPC A6's hedging";
+constexpr Row kHedgingMembers[] = {
+    choice("kind", "", "which hedging: gRPC A6's or Envoy's per-try timeout", kHedgeKinds).defaults("a6"),
+    number("maxAttempts", "", "copies", "the most copies sent, the first included")
+        .wholeNumber().range(2, 5).only("kind", "a6", kA6Only)
+        .requiredIf("kind", "a6", "gRPC A6's hedging needs maxAttempts, a whole number from 2 to 5"),
+    ms("delayMs", "", "from one copy to the next").defaults(0).only("kind", "a6", kA6Only),
+    list("nonFatal", "", "", "the failure classes after which the next copy goes at once", kRetryClass)
+        .length(0, 4)
+        .distinctItems()
+        .words("failure classes (\"timeout\", \"429\", \"5xx\", \"4xx\")", "class")
+        .defaultsEmptyList()
+        .only("kind", "a6", kA6Only),
+};
+constexpr Row kHedgingRow =
+    object("hedging", "hedging", "send copies of the request on purpose (docs/throttling.md §6, §8); null: none",
+           kHedgingMembers)
+        .orNull()
+        .defaultsNull()
+        .objectWords("{ \"maxAttempts\": 4, \"delayMs\": 500 }", "is not a hedging field; hedging may have");
+
 #ifdef RETRYLAB_SCRATCH_ROW
 constexpr std::ptrdiff_t kScratchRows = 1;
 #else
@@ -429,6 +457,10 @@ FieldTable makeInputs() {
             f.itemWords = "failure classes (" + classNames + ")";
         }
     }
+    // After layers (the scratch build's row stays the last); not a layer's policy row.
+    Field& hedging = *t.fields.insert(t.fields.end() - kScratchRows, Field());
+    fillField(hedging, kHedgingRow);
+    hedging.sparseMember = true;
     return t;
 }
 
@@ -550,6 +582,26 @@ Inputs readInputs(const FieldTable& t, const Value& v, std::vector<InputError>& 
     in.retryAfterMaxMs = optionalNumber(v, "retryAfterMaxMs", in.retryAfterMaxMs);
     in.retryAfterOverMax = choice(t, v, "retryAfterOverMax", in.retryAfterOverMax);
     in.attemptStart = choice(t, v, "attemptStart", in.attemptStart);
+    if (const Value* h = v.find("hedging"); h && h->kind() == Value::Kind::Object) {
+        const Field& row = t.field("hedging");
+        HedgePolicy hedging;
+        hedging.kind = static_cast<HedgeKind>(row.member("kind")->valueOf(*text(*h, "kind")));
+        hedging.maxAttempts = static_cast<int>(number(*h, "maxAttempts", 0));
+        hedging.delayMs = number(*h, "delayMs", 0);
+        if (const Value* classes = h->find("nonFatal")) {
+            for (const Value& name : classes->asArray()) {
+                switch (static_cast<FailureClass>(row.member("nonFatal")->item.front().valueOf(name.asString()))) {
+                    case FailureClass::Timeout: hedging.nonFatal.timeout = true; break;
+                    case FailureClass::TooManyRequests: hedging.nonFatal.tooManyRequests = true; break;
+                    case FailureClass::ServerError: hedging.nonFatal.serverError = true; break;
+                    case FailureClass::ClientError: hedging.nonFatal.clientError = true; break;
+                    case FailureClass::Success:
+                    case FailureClass::Other: break;
+                }
+            }
+        }
+        in.hedging = hedging;
+    }
     return in;
 }
 
@@ -632,6 +684,29 @@ void checkLayers(const Value& raw, const Value& normalized, const Value& layers,
     }
 }
 
+// docs/throttling.md §6.1 and §8: what hedging needs of the other fields.
+void checkHedging(const Value& normalized, std::vector<InputError>& errors) {
+    const Value* h = normalized.find("hedging");
+    if (!h || h->kind() != Value::Kind::Object) return;
+    auto conflict = [&](const std::string& path, const std::string& detail) {
+        errors.push_back({path, "conflict", path + " " + detail, detail});
+    };
+    const bool a6 = text(*h, "kind") && *text(*h, "kind") == "a6";
+    if (a6 && number(normalized, "maxRetries", 0) != 0)
+        conflict("hedging", "must be null when maxRetries is not 0 (gRPC A6: a retry policy and a hedging policy "
+                            "exclude each other); got maxRetries " +
+                                formatInt(static_cast<std::int64_t>(number(normalized, "maxRetries", 0))) + ".");
+    if (!a6 && normalized.find("deadlineMs") && normalized.find("deadlineMs")->isNull())
+        conflict("hedging.kind", "cannot be \"per-try-timeout\" with deadlineMs null: without an overall deadline "
+                                 "nothing ends an attempt whose answer never comes (Envoy's route timeout).");
+    if (const Value* layers = normalized.find("layers"); layers && layers->kind() == Value::Kind::Array)
+        conflict("hedging", "must be null with layers (hedging inside a stack of layers is not modelled; "
+                            "docs/throttling.md §6.1).");
+    if (number(normalized, "callers", 1) != 1)
+        conflict("callers", "must be 1 with hedging (the herd counts first waits; a hedged run has none of its "
+                            "own); got " + formatInt(static_cast<std::int64_t>(number(normalized, "callers", 1))) + ".");
+}
+
 // The rules between fields that the table cannot say, on what the generic pass found valid.
 void checkAcrossFields(const Value& raw, const Value& normalized, std::vector<InputError>& errors) {
     // A dropped request never reaches the server, so it has no response to lose.
@@ -651,6 +726,7 @@ void checkAcrossFields(const Value& raw, const Value& normalized, std::vector<In
             errors.push_back({memberPath(entry, "dropped"), "conflict", entry + " " + detail, detail});
         }
     }
+    checkHedging(normalized, errors);
     const Value* low = normalized.find("jitterLow");
     const Value* high = normalized.find("jitterHigh");
     if (low && high && low->asNumber() > high->asNumber()) {

@@ -166,6 +166,17 @@ function generateInputs() {
     if (inputs.layers.reduce((product, layer) => product * attempts(layer), 1) > 1000)
       for (const layer of inputs.layers) layer.maxRetries = rng.int(0, 2);
   }
+  // docs/throttling.md §6.1 and §8: hedging with no layers and one caller; gRPC A6's form with
+  // maxRetries 0, the per-try timeout's with a deadline.
+  if (inputs.hedging && typeof inputs.hedging === 'object') {
+    if (Array.isArray(inputs.layers)) {
+      delete inputs.hedging;
+    } else {
+      delete inputs.callers;
+      if ((inputs.hedging.kind ?? 'a6') === 'a6') inputs.maxRetries = 0;
+      else if (inputs.deadlineMs === null) inputs.deadlineMs = rng.int(1, 100000);
+    }
+  }
   if (inputs.callers > 1) note('callers > 1');
   return inputs;
 }

@@ -73,7 +73,15 @@ export function statusRuns(statuses) {
 // for "no per-attempt timeout".
 export function describePolicy(i, { noTimeoutMs }) {
   const out = [];
-  out.push(i.maxRetries === 0 ? 'no retries (1 attempt)' : `${plural(i.maxRetries, 'retry', 'retries')} (${num(i.maxRetries + 1)} attempts at most)`);
+  const h = i.hedging;
+  if (h && h.kind === 'a6') {
+    // docs/throttling.md §6.1: copies, not retries.
+    out.push(`hedges: a copy every ${ms(h.delayMs)} until one answers, ${num(h.maxAttempts)} copies at most` +
+      (h.nonFatal.length ? `, the next at once after ${list(h.nonFatal.map((c) => CLASS_WORDS[c] || c))}` : ''));
+  } else {
+    out.push(i.maxRetries === 0 ? 'no retries (1 attempt)' : `${plural(i.maxRetries, 'retry', 'retries')} (${num(i.maxRetries + 1)} attempts at most)`);
+  }
+  if (h && h.kind === 'per-try-timeout') out.push('hedges on the per-try timeout: the retry goes while the attempt stays in flight');
   if (i.maxRetries > 0) {
     let wait;
     if (i.ceilingScheduleMs && i.ceilingScheduleMs.length) wait = `wait ceilings ${i.ceilingScheduleMs.map(num).join(', ')} ms, the last repeating`;
@@ -89,7 +97,7 @@ export function describePolicy(i, { noTimeoutMs }) {
   out.push(i.deadlineMs === null ? 'no overall deadline' : `a ${ms(i.deadlineMs)} overall deadline`);
   const retried = (i.retryOn || []).map((c) => CLASS_WORDS[c] || c);
   if (i.retryOnStatuses && i.retryOnStatuses.length) retried.push(`status ${statusRuns(i.retryOnStatuses)}`);
-  out.push(retried.length ? `retries ${list(retried)}` : 'retries nothing');
+  if (!(h && h.kind === 'a6')) out.push(retried.length ? `retries ${list(retried)}` : 'retries nothing');
   if (i.retryAfterStatuses && i.retryAfterStatuses.length) out.push(`a Retry-After makes ${i.retryAfterStatuses.join(', ')} retryable`);
   out.push(i.idempotencyKey ? 'sends an idempotency key' : 'no idempotency key');
   if (!i.retryWritesWithoutKey && !i.idempotencyKey) out.push('never retries a write without a key');

@@ -20,6 +20,10 @@ function valueWords(row, value) {
     return items.length > 6 ? `${items.slice(0, 5).join(', ')}… (${num(items.length)} in all)` : items.join(', ');
   }
   if (typeof value === 'number') return row.unit === 'ms' ? ms(value) : num(value);
+  // An object input (hedging): each member by the table's name for it, as the table orders them.
+  if (typeof value === 'object') {
+    return (row.members || []).filter((m) => m.name in value).map((m) => `${inputName(m)} ${valueWords(m, value[m.name])}`).join(' · ');
+  }
   return String(value);
 }
 

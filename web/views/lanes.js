@@ -137,6 +137,7 @@ export function lanesSummary(result) {
     if (a.server === 'dropped') answer = 'the request is lost before the server';
     else if (lost.has(a.n)) answer = 'the answer is lost on its way back';
     else if (a.clientSaw === 'timeout') answer = 'the answer comes after the client stopped waiting';
+    else if (a.clientClass === 'cancelled' && 'hedge' in a) answer = 'the client stops listening when another attempt ends the run, and the answer comes to no one';
     else answer = `the answer ${a.clientSaw} arrives`;
     const timeout = a.clientSaw === 'timeout' ? `, and the client's clock runs out at ${ms(a.endMs)}` : '';
     const wait = a.waitAfterMs !== null && a.waitAfterMs !== undefined ? `; wait ${ms(a.waitAfterMs)}` : '';

@@ -13,8 +13,13 @@ export const ORDER = { id: 'o-17', cents: 4900 };
 const money = (cents) => (cents / 100).toFixed(2);
 export const lineText = () => `${money(ORDER.cents)} · order ${ORDER.id}`;
 
+// A charge a hedged copy made (docs/throttling.md §6.1: the attempt row's `hedge`), marked on its line.
+const hedgeOf = (result) => new Set(result.attempts.filter((a) => a.hedge === true).map((a) => a.n));
+
 export function statementView(result, shown = Infinity, headingId = null) {
   const { operation } = result.inputs;
+  const hedges = hedgeOf(result);
+  const chargedBy = result.events.filter((e) => e.kind === 'commit').map((e) => e.attempt);
   const commits = operation === 'charge' ? result.events.filter((e) => e.kind === 'commit').length : 0;
   const charges = operation === 'charge' ? result.events.slice(0, shown).filter((e) => e.kind === 'commit').length : 0;
   // A plain box, not a section: a landmark per explorable would need a name per explorable.
@@ -24,10 +29,12 @@ export function statementView(result, shown = Infinity, headingId = null) {
   return h('div', { class: 'rl-statement' },
     h('h4', { class: 'st-heading', id: headingId }, 'Card statement'),
     charges ? h('ol', { class: 'st-lines' },
-      Array.from({ length: charges }, (_, k) => h('li', { class: k ? 'st-line st-again' : 'st-line' }, lineText()))) : null,
+      Array.from({ length: charges }, (_, k) => h('li', { class: k ? 'st-line st-again' : 'st-line' },
+        lineText(), hedges.has(chargedBy[k]) ? ' · a hedged copy' : null))) : null,
     h('p', { class: 'st-total' }, operation !== 'charge'
       ? `No charge: this run's operation is a ${operation}.`
       : charges ? `${plural(charges, 'charge')} · total ${money(ORDER.cents * charges)}` : shown < result.events.length ? 'No charges yet.' : 'No charges.'),
     commits > charges ? h('div', { class: 'st-room', 'aria-hidden': 'true' },
-      Array.from({ length: commits - charges }, () => h('p', { class: 'st-later' }, lineText()))) : null);
+      Array.from({ length: commits - charges }, (_, k) => h('p', { class: 'st-later' },
+        lineText(), hedges.has(chargedBy[charges + k]) ? ' · a hedged copy' : null))) : null);
 }

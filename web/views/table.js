@@ -37,7 +37,7 @@ const HEADINGS = ['Attempt', 'Start', 'End', 'Server answered', 'Side effect', '
 
 export function tableView(result) {
   const rows = result.attempts.map((a) => h('tr', { 'data-start': a.startMs },
-    h('th', { scope: 'row' }, String(a.n)),
+    h('th', { scope: 'row' }, String(a.n), a.hedge ? h('span', { class: 'hedge-mark' }, ' (hedge)') : null),
     h('td', { class: 'num' }, ms(a.startMs)),
     h('td', { class: 'num' }, ms(a.endMs)),
     h('td', null, serverWords(result, a), answerHeaders(result, a).map((t) => [h('span', { class: 'visually-hidden' }, '; '), h('span', { class: 'answer-header' }, t)])),

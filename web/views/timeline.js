@@ -156,6 +156,22 @@ export function timelineView(result, { width = 720 } = {}) {
   };
   const END = ['receive', 'timeout', 'deadline'];
 
+  // A hedged run's attempts overlap (docs/throttling.md §6.1): they share the bar's height, each
+  // in the first row free at its start, their labels above. Any other run has one row, as before.
+  const rowOf = [];
+  const rowEnds = [];
+  if (result.metrics.hedges !== undefined) {
+    for (const a of attempts) {
+      let r = rowEnds.findIndex((end) => end <= a.startMs);
+      if (r === -1) r = rowEnds.push(0) - 1;
+      rowEnds[r] = a.endMs;
+      rowOf.push(r);
+    }
+  }
+  const barRows = Math.max(1, rowEnds.length);
+  const barH = BAR / barRows;
+  const barTop = (i) => barY + (rowOf[i] || 0) * barH;
+
   // Client lane: labels above the bars.
   const clientLabels = [];
   const inBar = [];
@@ -163,9 +179,9 @@ export function timelineView(result, { width = 720 } = {}) {
     // An attempt's label goes inside its bar when it fits, above it otherwise.
     const text = `attempt ${a.n} · ${a.clientSaw}`;
     const event = eventOf(a.n, END);
-    if (x(a.endMs) - x(a.startMs) >= text.length * CHAR + 12) inBar.push({ a, text, event });
+    if (barRows === 1 && x(a.endMs) - x(a.startMs) >= text.length * CHAR + 12) inBar.push({ a, text, event });
     else clientLabels.push({ x: x(a.startMs), text, cls: 'tl-label tl-label-attempt', event, at: a.endMs });
-    if (a.waitAfterMs !== null && attempts[i + 1]) clientLabels.push({ x: (x(a.endMs) + x(attempts[i + 1].startMs)) / 2, align: 'middle', ...waitLabel(a, plot), cls: 'tl-label tl-label-wait', event: eventOf(a.n, ['wait']), at: a.endMs });
+    if (a.waitAfterMs !== null && attempts[i + 1] && attempts[i + 1].startMs >= a.endMs) clientLabels.push({ x: (x(a.endMs) + x(attempts[i + 1].startMs)) / 2, align: 'middle', ...waitLabel(a, plot), cls: 'tl-label tl-label-wait', event: eventOf(a.n, ['wait']), at: a.endMs });
   });
   const client = packRows(clientLabels, width, MAX_ROWS);
   const laneTop = MARGIN.top + 6;
@@ -207,10 +223,11 @@ export function timelineView(result, { width = 720 } = {}) {
   h('text', { class: 'tl-lane', x: 4, y: serverY + 4 }, 'Server'),
   h('line', { class: 'tl-server-line', x1: MARGIN.left, x2: width - MARGIN.right, y1: serverY, y2: serverY }),
   attempts.map((a, i) => {
-    const next = attempts[i + 1];
-    const y = barY + BAR / 2;
+    // The wait to the next attempt, when it follows this one's end (a hedge's does not).
+    const next = attempts[i + 1] && attempts[i + 1].startMs >= a.endMs ? attempts[i + 1] : null;
+    const y = barTop(i) + barH / 2;
     return h('g', { class: 'tl-attempt', 'data-start': a.startMs, 'data-end': a.endMs },
-      h('rect', { class: barClass(a), x: x(a.startMs), y: barY, width: Math.max(3, x(a.endMs) - x(a.startMs)), height: BAR, rx: 3 }),
+      h('rect', { class: barClass(a), x: x(a.startMs), y: barTop(i), width: Math.max(3, x(a.endMs) - x(a.startMs)), height: barH, rx: 3 }),
       next ? h('line', { class: 'tl-wait', x1: x(a.endMs), x2: x(next.startMs), y1: y, y2: y }) : null,
       next ? h('path', { class: 'tl-wait-end', d: `M${x(next.startMs) - 5} ${y - 4}L${x(next.startMs)} ${y}L${x(next.startMs) - 5} ${y + 4}` }) : null);
   }),

@@ -57,6 +57,16 @@ enum class LayerKey { None, Mint, Pass };
 enum class GiveUp { LastFailure, DoNotRetry };
 enum class Cancel { Propagate, Orphan };
 
+// docs/throttling.md §6 and §8: the single run's `hedging`. gRPC A6's copies delayMs apart
+// (maxRetries 0), or Envoy's hedge on per-try timeout (the policy's own retries).
+enum class HedgeKind { A6, PerTryTimeout };
+struct HedgePolicy {
+    HedgeKind kind = HedgeKind::A6;
+    int maxAttempts = 2;  // a6: the most copies, the first included
+    double delayMs = 0;   // a6: from one copy to the next
+    RetryOn nonFatal{false, false, false, false};  // a6: the classes after which the next copy goes at once
+};
+
 struct Layer;  // below: a layer holds its policy as a whole Inputs
 
 struct Inputs {
@@ -95,6 +105,8 @@ struct Inputs {
     std::optional<double> retryAfterMaxMs;     // an honoured header above this is ignored (Stripe: 60 s)
     RetryAfterOverMax retryAfterOverMax = RetryAfterOverMax::Backoff;
     AttemptStart attemptStart = AttemptStart::Fits;
+    // docs/throttling.md §6, §8: none (the default) is the run above, exactly.
+    std::optional<HedgePolicy> hedging;
 
     // docs/layers.md: empty for `layers: null` (the run above, exactly), else 1-5 layers, top first.
     std::vector<Layer> layers;
@@ -189,6 +201,9 @@ struct AttemptRow {
     bool givenUp = false;              // it received a call's given-up
     bool cancelled = false;            // its call was cancelled before its answer came
     std::optional<double> callDeadlineMs;  // the deadline D of its call (§4.2), absolute
+    // A hedged run's (docs/throttling.md §6.1), written only when `hedging` is set.
+    bool hedgedRun = false;
+    bool hedge = false;                // sent while an earlier attempt was still in flight
 };
 
 enum class Outcome { Success, Unknown, Failed };
@@ -218,6 +233,10 @@ struct Metrics {
     int orphanAttempts = 0;
     int orphanCharges = 0;
     double lastWorkMs = 0;
+    // A hedged run's (docs/throttling.md §6.1), written only when `hedging` is set.
+    bool hedgedRun = false;
+    int hedges = 0;        // attempts sent while an earlier one was still in flight
+    int lateAnswers = 0;   // attempts still in flight when the run ended (their answers come to no one)
 };
 
 struct Herd {

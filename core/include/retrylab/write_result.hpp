@@ -147,6 +147,7 @@ struct RunWriter {
             orNull("key", a.key);
             orNull("callDeadlineMs", a.callDeadlineMs);
         }
+        if (a.hedgedRun) member("hedge", a.hedge);
         out.endObject();
     }
 
@@ -180,6 +181,10 @@ struct RunWriter {
             count("orphanAttempts", m.orphanAttempts);
             count("orphanCharges", m.orphanCharges);
             member("lastWorkMs", m.lastWorkMs);
+        }
+        if (m.hedgedRun) {
+            count("hedges", m.hedges);
+            count("lateAnswers", m.lateAnswers);
         }
         out.endObject();
     }

@@ -83,4 +83,8 @@
 // bundle carrying a stack in links and taking it out of the experiment (+713): 329.6 KB measured;
 // +53 with the section's "Retry at one layer only", +83 with its status region that stays: 329.7 KB.
 // Both merged: the two measured growths added (329.8 KB + 954 bytes); re-measured after the session's merges.
-export const SCROLLED_CEILING_BYTES = 329.8 * 1024 + 954;
+// Issue 34's single-run hedging, its presets and the article's step: +12,998 bytes (the page
+// +859, the engine file +4,749, the sections +1,249, the fleet section +1,055, the fleet engine file
+// +5,086; page-size.test.js says what), 336.8 KB measured.
+// Merged with hedging34: its measured growth added; re-measured after the session's merges.
+export const SCROLLED_CEILING_BYTES = 329.8 * 1024 + 954 + 12998;

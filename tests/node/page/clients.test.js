@@ -45,6 +45,8 @@ const p = (id) => {
 
 // The opening run of a preset: the seed's fixture with the client's policy.
 const opening = (preset, extra = {}) => compute({ ...presetInputs({}, preset.inputs), ...extra });
+// The presets of clients that hedge (docs/throttling.md §6.1 and §8).
+const HEDGING_IDS = ['grpc-hedging', 'envoy-hedge', 'dotnet-hedging'];
 // The presets whose retries are Envoy's router's, written by Istio's control plane.
 const ISTIO_IDS = ['istio', 'istio-123', 'istio-example'];
 
@@ -106,7 +108,9 @@ describe('the presets and docs/clients.md are one source', () => {
 describe('every preset is pinned', () => {
   test('each preset sets every policy field, and the engine runs it as written', () => {
     for (const preset of PRESETS) {
-      const needed = POLICY_FIELDS.filter((f) => !(/^jitter(Low|High)$/.test(f) && preset.inputs.jitter !== 'proportional'));
+      // jitterLow/jitterHigh only with proportional jitter; hedging only for a client that hedges.
+      const hedges = HEDGING_IDS.includes(preset.id);
+      const needed = POLICY_FIELDS.filter((f) => !(/^jitter(Low|High)$/.test(f) && preset.inputs.jitter !== 'proportional') && (f !== 'hedging' || hedges));
       assert.deepEqual(Object.keys(preset.inputs).sort(), needed.sort(), `${preset.id} sets exactly the policy fields`);
       assert.deepEqual(policyOf(compute(preset.inputs).inputs), preset.inputs, `${preset.id}: the engine echoes the values as written`);
     }
@@ -311,6 +315,13 @@ describe('the opening run under each preset gives the charges its card states', 
     'go-retryablehttp': { attempts: 2, charges: 2, outcome: 'success', elapsedMs: 4200, secondStartMs: 4000 },
     // No per-try timeout: the 15 s route timeout ends the request, not retried.
     envoy: { attempts: 1, charges: 1, outcome: 'unknown', elapsedMs: 15000 },
+    // Hedging (docs/throttling.md §6.1): copy 1 at 0 commits charge #1 at 200, its answer lost;
+    // A6's copy 2 at 500 commits charge #2 at 700 and its 200 ends the run (no key: by design).
+    'grpc-hedging': { attempts: 2, charges: 2, outcome: 'success', elapsedMs: 700, secondStartMs: 500 },
+    // Polly's one hedged action after its 2 s delay: 2000–2200, before copy 1's 3 s timeout.
+    'dotnet-hedging': { attempts: 2, charges: 2, outcome: 'success', elapsedMs: 2200, secondStartMs: 2000 },
+    // §8: the 3 s per-try timeout hedges; the retry after U[0, 25) ms charges again.
+    'envoy-hedge': { attempts: 2, charges: 2, outcome: 'success' },
     // Istio's default retries no timeout (connect-failure, refused-stream, gRPC's unavailable and
     // cancelled), and there is no per-try or route timeout: the seed's 10 s deadline ends it.
     istio: { attempts: 1, charges: 1, outcome: 'unknown', elapsedMs: 10000 },
@@ -345,6 +356,23 @@ describe('the opening run under each preset gives the charges its card states', 
       if (secondStartMs !== undefined) assert.equal(r.attempts[1].startMs, secondStartMs);
     });
   }
+
+  test('the hedging clients: the copy charges again without a key, is replayed with one, and the first attempt is left in flight', () => {
+    // gRPC's example: copy 2 at 500 starts after charge #1's commit at 200, so with a key the
+    // server replays it: 1 charge, 1 replay, still at 700.
+    const grpc = opening(p('grpc-hedging'), { idempotencyKey: true });
+    assert.deepEqual([grpc.metrics.charges, grpc.metrics.replays, grpc.metrics.elapsedMs], [1, 1, 700]);
+    // Envoy's: the retry starts at 3,000 + w (w < 25, full jitter of 25 ms) while attempt 1 stays
+    // in flight (its answer lost), and its 200 comes 200 ms later.
+    const envoy = opening(p('envoy-hedge'));
+    assert.ok(envoy.attempts[1].startMs >= 3000 && envoy.attempts[1].startMs < 3025, String(envoy.attempts[1].startMs));
+    assert.equal(envoy.metrics.elapsedMs, envoy.attempts[1].startMs + 200);
+    assert.deepEqual(envoy.attempts.map((a) => [a.hedge, a.clientClass]), [[false, 'cancelled'], [true, 'success']]);
+    // .NET's: the copy is a hedge too; 2 copies at most (one hedged action).
+    const dotnet = opening(p('dotnet-hedging'));
+    assert.deepEqual([dotnet.metrics.hedges, dotnet.metrics.lateAnswers], [1, 1]);
+    for (const id of HEDGING_IDS) assert.match(describePolicy(opening(p(id)).inputs, LIMITS()).join('; '), /hedg/, id);
+  });
 
   test('the OpenAI Python SDK: 2 charges, because no idempotency key is sent', () => {
     const preset = p('openai-python');

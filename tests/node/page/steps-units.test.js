@@ -44,6 +44,16 @@ describe('the figure says what changed from the run before', () => {
     assert.equal(changeWords(runs.opening, runs['deadline-4000']), 'no count changed');
   });
 
+  test('the hedged payment: the copy answers at 700 ms and charges again; with the key it is replayed', () => {
+    // docs/throttling.md §6.1 on the opening run: copy 1 at 0 commits charge #1 at 200, its answer
+    // lost; copy 2 at 500 commits charge #2 at 700 and its 200 ends the run. With the key, copy 2
+    // starts after charge #1's commit: the stored result is replayed.
+    assert.equal(changeWords(runs.opening, runs.hedged), 'elapsed 3,700 ms → 700 ms');
+    assert.equal(changeWords(runs.hedged, runs['hedged-key']), 'charges 2 → 1 · replays 0 → 1');
+    assert.equal(runs.hedged.metrics.hedges, 1);
+    assert.deepEqual(runs.hedged.attempts.map((a) => [a.startMs, a.hedge, a.clientSaw]), [[0, false, 'cancelled'], [500, true, '200']]);
+  });
+
   test('a created record is counted as a record, not a charge', () => {
     const create = { ...runs.key, inputs: { ...runs.key.inputs, operation: 'create' } };
     assert.equal(changeWords(runs.opening, create), 'records 2 → 1 · replays 0 → 1');

@@ -185,6 +185,9 @@ describe('verdict', () => {
       'deadline-4000': ['Reports success, charged twice', 'bad'],
       'deadline-3500': ['Reports a timeout, charged once', 'bad'],
       'timeout-500': ['Reports success, charged twice', 'bad'],
+      // docs/throttling.md §6.1: the hedged copy charges again without a key; with one it replays.
+      hedged: ['Reports success, charged twice', 'bad'],
+      'hedged-key': ['Reports success, charged once', 'good'],
       outage: ['Reports success, charged once', 'good'],
       'outage-one-retry': ['Reports error 503, no charge', 'neutral'],
       'outage-deadline': ['Reports error 503, no charge', 'neutral'],
@@ -439,5 +442,15 @@ describe('playback rhythm', () => {
     const opening = compute({});
     assert.deepEqual(gapAt(opening, 20), { fromMs: 200, toMs: 3000 });
     assert.equal(gapAt(opening, 5), null);
+  });
+});
+
+describe('also in force', () => {
+  test('an object input (hedging) is listed member by member, in the table’s words, never as [object Object]', async () => {
+    const { inForce } = await import('../../../web/views/in-force.js');
+    const result = compute({ maxRetries: 0, hedging: { maxAttempts: 4, delayMs: 500 } });
+    const row = inForce(result, {}, engine.schema()).find((r) => r.name === 'hedging');
+    // The echo fills kind "a6" and nonFatal [] (docs/throttling.md §6.1).
+    assert.equal(row.value, 'Kind a6 · Max attempts 4 · Delay 500 ms · Non fatal none');
   });
 });
