@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "compare.hpp"
+#include "config_cli.hpp"
 #include "link.hpp"
 
 #include "retrylab/engine.hpp"
@@ -35,6 +36,8 @@ const char* const kUsage =
     "       retrysim --compare [--fleet] [--format json|markdown] [--base-url URL] BEFORE AFTER\n"
     "       retrysim [--compare] [--format json|markdown] [--base-url URL] --link LINK\n"
     "       retrysim --schema [--fleet|--compare]\n"
+    "       retrysim --from FORMAT [--check|--fleet] [--run FILE] [...] CONFIG  (docs/config-in.md)\n"
+    "       retrysim --compare --from FORMAT [...] OLD NEW [--format markdown]\n"
     "\n"
     "Runs the retry engine on the inputs in FILE (a JSON object; stdin when FILE is absent\n"
     "or '-') and prints the result as JSON. '{}' is the opening run: every field defaulted.\n"
@@ -282,6 +285,8 @@ int runCompare(const Options& o) {
 int run(int argc, char** argv) {
     Options o;
     std::vector<std::string> args(argv + 1, argv + argc);
+    // A config file to read (docs/config-in.md §10): its own options, in config_cli.cpp.
+    if (retrysim::wantsFrom(args)) return retrysim::runFrom(args);
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& arg = args[i];
         auto value = [&](const char* name, std::string& into, bool& given) {
