@@ -44,7 +44,7 @@ void checkEnvoyKeys(Reading& r, const std::string& path, const Value& obj, const
         std::string s = snake(m.key);
         std::string at = join(path, m.key);
         if (!seen.insert(s).second) {
-            r.error(at, "duplicate-key", "the key \"" + s + "\" twice in one object, once in camelCase");
+            r.error(at, "duplicate-key", at + " repeats the key " + s + " (once in camelCase) in one object");
             continue;
         }
         if (std::find(known.begin(), known.end(), s) != known.end()) continue;
@@ -245,7 +245,7 @@ void readBackOff(Reading& r, const std::string& pp, const Value& policy) {
         const Value* base = get(*obj, "base_interval", &baseKey);
         const Value* max = get(*obj, "max_interval", &maxKey);
         if (!base) {
-            r.error(at, "missing", join(at, "base_interval") + " is required by Envoy (route_components.proto lines 1611-1618)");
+            r.errorAt(join(at, "base_interval"), at, "missing", join(at, "base_interval") + " is required by Envoy (route_components.proto lines 1611-1618)");
             return;
         }
         auto baseMs = msOf(r, join(at, baseKey), *base, "0.025s");
@@ -312,7 +312,7 @@ void readRateLimited(Reading& r, const std::string& pp, const Value& policy) {
     const Value* headers = get(*obj, "reset_headers", &hKey);
     bool honour = false;
     if (!headers) {
-        r.error(at, "missing", join(at, "reset_headers") + " is required by Envoy (at least one; route_components.proto lines 1627-1638)");
+        r.errorAt(join(at, "reset_headers"), at, "missing", join(at, "reset_headers") + " is required by Envoy (at least one; route_components.proto lines 1627-1638)");
         return;
     }
     std::string hat = join(at, hKey);

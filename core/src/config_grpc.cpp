@@ -146,10 +146,10 @@ void readRetryPolicy(Reading& r, const std::string& path, const Value& policy, c
     r.checkKeys(path, policy, {"maxAttempts", "initialBackoff", "maxBackoff", "backoffMultiplier", "retryableStatusCodes", "perAttemptRecvTimeout"},
                 "gRPC's retryPolicy");
     for (const char* required : {"maxAttempts", "initialBackoff", "maxBackoff", "backoffMultiplier"})
-        if (!policy.find(required)) r.error(path, "missing", join(path, required) + " is required by gRPC (A6)");
+        if (!policy.find(required)) r.errorAt(join(path, required), path, "missing", join(path, required) + " is required by gRPC (A6)");
     const Value* recv = policy.find("perAttemptRecvTimeout");
     if (!policy.find("retryableStatusCodes") && !recv)
-        r.error(path, "missing", join(path, "retryableStatusCodes") + " is required by gRPC (A6)");
+        r.errorAt(join(path, "retryableStatusCodes"), path, "missing", join(path, "retryableStatusCodes") + " is required by gRPC (A6)");
     if (const Value* v = policy.find("maxAttempts")) {
         std::string at = join(path, "maxAttempts");
         if (auto n = r.whole(at, *v)) {
@@ -239,7 +239,7 @@ void readHedging(Reading& r, const std::string& path, const Value& policy) {
         std::string at = join(path, "maxAttempts");
         if (auto n = r.whole(at, *v); n && *n < 2) r.error(at, "out-of-range", at + " must be at least 2 (A6 line 162); got " + grouped(*n));
     } else {
-        r.error(path, "missing", join(path, "maxAttempts") + " is required by gRPC (A6)");
+        r.errorAt(join(path, "maxAttempts"), path, "missing", join(path, "maxAttempts") + " is required by gRPC (A6)");
     }
     if (const Value* v = policy.find("hedgingDelay")) r.protoDuration(join(path, "hedgingDelay"), *v, "1s");
     if (const Value* v = policy.find("nonFatalStatusCodes"))
@@ -261,8 +261,8 @@ void readThrottling(Reading& r, const Value& v) {
     r.checkKeys(path, *t, {"maxTokens", "tokenRatio"}, "gRPC's retryThrottling");
     const Value* maxTokens = t->find("maxTokens");
     const Value* ratio = t->find("tokenRatio");
-    if (!maxTokens) r.error(path, "missing", "retryThrottling.maxTokens is required by gRPC (A6 line 198)");
-    if (!ratio) r.error(path, "missing", "retryThrottling.tokenRatio is required by gRPC (A6 line 199)");
+    if (!maxTokens) r.errorAt("retryThrottling.maxTokens", path, "missing", "retryThrottling.maxTokens is required by gRPC (A6 line 198)");
+    if (!ratio) r.errorAt("retryThrottling.tokenRatio", path, "missing", "retryThrottling.tokenRatio is required by gRPC (A6 line 199)");
     Value gate = Value::object();
     gate.set("scope", Value::string("client"));
     if (maxTokens) {

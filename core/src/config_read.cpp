@@ -107,7 +107,11 @@ Position Reading::at(const std::string& path) const {
 std::string Reading::lineWords(Position p) { return p.line > 0 ? " (line " + std::to_string(p.line) + ")" : ""; }
 
 void Reading::error(const std::string& path, const std::string& code, const std::string& message) {
-    Position p = at(path);
+    errorAt(path, path, code, message);
+}
+
+void Reading::errorAt(const std::string& path, const std::string& where, const std::string& code, const std::string& message) {
+    Position p = at(where);
     Value e = Value::object();
     e.set("field", Value::string(path));
     e.set("line", p.line > 0 ? Value::number(p.line) : Value::null());

@@ -38,6 +38,8 @@ public:
 
     // §2.6: `message` is the whole sentence but the line, which is added.
     void error(const std::string& path, const std::string& code, const std::string& message);
+    // The same for a field with no position of its own (a missing one): at `where`'s.
+    void errorAt(const std::string& path, const std::string& where, const std::string& code, const std::string& message);
     bool failed() const { return !errors.empty(); }
     void warn(const std::string& path, const std::string& message);
 

@@ -366,7 +366,10 @@ public:
                 Position at = mark(parser_.problem_mark);
                 std::string problem = parser_.problem ? parser_.problem : "not YAML";
                 if (parser_.context) problem = std::string(parser_.context) + ": " + problem;
-                out.error = TextError{"unreadable", "", at.line, at.column,
+                // libyaml refuses a %YAML directive it does not read itself (§11.2's directive rule).
+                std::string code = parser_.problem && std::strcmp(parser_.problem, "found incompatible YAML document") == 0
+                                       ? "yaml-unsupported" : "unreadable";
+                out.error = TextError{code, "", at.line, at.column,
                                       "malformed YAML at line " + std::to_string(at.line) + ", column " + std::to_string(at.column) + ": " + problem};
                 return out;
             }
