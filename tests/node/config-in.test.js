@@ -593,3 +593,21 @@ test('--check prints the reading without a run; --fleet runs the fleet request',
   assert.equal(JSON.parse(fleet.stdout).result.ok, true);
   assert.equal(from(['--from', 'grpc', '--route', 'x', p]).status, 2);
 });
+
+test("third_party/libyaml holds Debian's libyaml 0.2.5 files unchanged, with its licence", () => {
+  const crypto = require('node:crypto');
+  const root = path.join(repo, 'third_party', 'libyaml');
+  const sums = fs.readFileSync(path.join(root, 'SHA256SUMS'), 'utf8').trim().split('\n');
+  assert.ok(sums.length >= 11);
+  for (const line of sums) {
+    const [sum, name] = line.split(/\s+/);
+    const actual = crypto.createHash('sha256').update(fs.readFileSync(path.join(root, name))).digest('hex');
+    assert.equal(actual, sum, name);
+  }
+  assert.ok(sums.some((l) => l.endsWith(' License')));
+  // The tarball's checksum in the README is the one the source package's .dsc lists.
+  const dsc = fs.readFileSync(path.join(root, 'libyaml_0.2.5-1.dsc'), 'utf8');
+  const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
+  const tarball = dsc.match(/^ ([0-9a-f]{64}) 85055 libyaml_0\.2\.5\.orig\.tar\.gz$/m)[1];
+  assert.ok(readme.includes(`${tarball}  libyaml_0.2.5.orig.tar.gz`));
+});
