@@ -31,7 +31,7 @@ namespace md = retrylab::markdown;
 const char* const kFromUsage =
     "usage: retrysim --from FORMAT [--check|--fleet] [options] FILE\n"
     "       retrysim --compare --from FORMAT [options] OLD NEW [--format json|markdown] [--base-url URL]\n"
-    "  FORMAT: grpc envoy istio linkerd aws dotnet auto (this build reads grpc and envoy)\n"
+    "  FORMAT: grpc envoy istio linkerd aws dotnet auto (this build reads grpc, envoy and istio)\n"
     "  options: --run FILE (the situation), --method S/M and --impl NAME (grpc), --route NAME (envoy),\n"
     "           --document N (YAML streams)\n";
 

@@ -165,12 +165,13 @@ void readRetryOn(Reading& r, const std::string& pp, const Value& policy) {
             r.error(at, "not-a-choice", at + " names \"" + p + "\", which is not an Envoy retry condition" + (near.empty() ? "" : " (did you mean " + near + "?)"));
             continue;
         }
-        if (p == "5xx") timeout = fiveXX = true;
-        else if (p == "gateway-error") timeout = true, statuses.insert({502, 503, 504});
-        else if (p == "reset") timeout = true;
-        else if (p == "retriable-4xx") statuses.insert(409);
-        else if (p == "retriable-status-codes") codesWanted = true;
-        else unmodelled.push_back(p);
+        Conditions one;
+        addCondition(one, p);
+        timeout = timeout || one.timeout;
+        fiveXX = fiveXX || one.fiveXX;
+        codesWanted = codesWanted || one.codesWanted;
+        statuses.insert(one.statuses.begin(), one.statuses.end());
+        unmodelled.insert(unmodelled.end(), one.unmodelled.begin(), one.unmodelled.end());
     }
     std::vector<int> codeList;
     if (codes) {
@@ -205,24 +206,12 @@ void readRetryOn(Reading& r, const std::string& pp, const Value& policy) {
             if (!outside.empty()) c.note = "statuses outside 100–599 (" + outside + ") are not answers the engine models";
         }
     }
-    Value classes = Value::array();
-    if (timeout) classes.push(Value::string("timeout"));
-    if (fiveXX) classes.push(Value::string("5xx"));
-    Value list = Value::array();
-    for (int s : statuses) list.push(Value::number(s));
-    r.input(e, "retryOn", std::move(classes));
-    r.input(e, "retryOnStatuses", std::move(list));
-    for (const std::string& p : unmodelled) {
-        Entry& n = r.entry(at, "not-modelled");
-        n.source = Value::string(p);
-        n.hasSource = true;
-        n.rule = p + " → none";
-        bool grpc = p == "cancelled" || p == "deadline-exceeded" || p == "internal" || p == "resource-exhausted" || p == "unavailable";
-        n.note = grpc ? p + ": a gRPC status inside a 200, not an HTTP answer the engine models"
-                 : p == "envoy-ratelimited" ? p + ": Envoy's own x-envoy-ratelimited answer is not modelled"
-                 : p == "retriable-headers" ? p + ": answers matching retriable_headers are not modelled"
-                                            : p + ": the engine has no connection to fail";
-    }
+    Conditions c;
+    c.timeout = timeout;
+    c.fiveXX = fiveXX;
+    c.statuses = statuses;
+    c.unmodelled = unmodelled;
+    writeConditions(r, e, at, c);
 }
 
 void readBackOff(Reading& r, const std::string& pp, const Value& policy) {
@@ -509,6 +498,38 @@ void readCluster(Reading& r, const Value& doc, const std::string& clusterName) {
 }
 
 }  // namespace
+
+const std::vector<std::string>& envoyConditions() { return kConditions; }
+
+void addCondition(Conditions& c, const std::string& p) {
+    if (p == "5xx") c.timeout = c.fiveXX = true;
+    else if (p == "gateway-error") c.timeout = true, c.statuses.insert({502, 503, 504});
+    else if (p == "reset") c.timeout = true;
+    else if (p == "retriable-4xx") c.statuses.insert(409);
+    else if (p == "retriable-status-codes") c.codesWanted = true;
+    else c.unmodelled.push_back(p);
+}
+
+void writeConditions(Reading& r, Entry& e, const std::string& at, const Conditions& c) {
+    Value classes = Value::array();
+    if (c.timeout) classes.push(Value::string("timeout"));
+    if (c.fiveXX) classes.push(Value::string("5xx"));
+    Value list = Value::array();
+    for (int s : c.statuses) list.push(Value::number(s));
+    r.input(e, "retryOn", std::move(classes));
+    r.input(e, "retryOnStatuses", std::move(list));
+    for (const std::string& p : c.unmodelled) {
+        Entry& n = r.entry(at, "not-modelled");
+        n.source = Value::string(p);
+        n.hasSource = true;
+        n.rule = p + " → none";
+        bool grpc = p == "cancelled" || p == "deadline-exceeded" || p == "internal" || p == "resource-exhausted" || p == "unavailable";
+        n.note = grpc ? p + ": a gRPC status inside a 200, not an HTTP answer the engine models"
+                 : p == "envoy-ratelimited" ? p + ": Envoy's own x-envoy-ratelimited answer is not modelled"
+                 : p == "retriable-headers" ? p + ": answers matching retriable_headers are not modelled"
+                                            : p + ": the engine has no connection to fail";
+    }
+}
 
 void readEnvoy(Reading& r, const Options& o) {
     const Value& doc = r.doc.value;

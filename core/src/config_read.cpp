@@ -550,7 +550,7 @@ Value finish(Reading& r, const Value& detected) {
 }  // namespace
 
 const std::vector<std::string>& formatNames() { return kFormats; }
-bool formatRead(const std::string& name) { return name == "grpc" || name == "envoy"; }
+bool formatRead(const std::string& name) { return name == "grpc" || name == "envoy" || name == "istio"; }
 
 std::string formatTitle(const std::string& name) {
     if (name == "grpc") return "gRPC service config";
@@ -597,7 +597,7 @@ Value read(const Text& text, const Options& o) {
     }
     if (!formatRead(format))
         return oneError(format, "", "unknown-format",
-                        "the " + formatTitle(format) + " is specified in docs/config-in.md but not yet read by this build (it reads grpc and envoy)");
+                        "the " + formatTitle(format) + " is specified in docs/config-in.md but not yet read by this build (it reads grpc, envoy and istio)");
     const Document& doc = text.documents[index];
     Reading r(doc);
     r.format = format;
@@ -606,6 +606,9 @@ Value read(const Text& text, const Options& o) {
         return oneError(format, "", "not-the-format",
                         "the file is not a gRPC service config: none of methodConfig, retryThrottling, loadBalancingConfig, "
                         "loadBalancingPolicy, healthCheckConfig at the top (line 1)");
+    if (format == "istio" && !(doc.value.kind() == Value::Kind::Object && startsWith(doc.value.find("apiVersion"), "networking.istio.io/") &&
+                               isString(doc.value.find("kind"), "VirtualService")))
+        return oneError(format, "", "not-the-format", "the file is not an Istio VirtualService: apiVersion networking.istio.io/… and kind VirtualService (line 1)");
     if (format == "envoy" && envoyRule(doc.value).empty())
         return oneError(format, "", "not-the-format",
                         "the file is not an Envoy route: none of static_resources, virtual_hosts, (match and route) at the top (line 1)");
@@ -615,6 +618,7 @@ Value read(const Text& text, const Options& o) {
     if (o.hasRoute && format == "grpc") return oneError(format, "", "conflict", "--route does not go with --from grpc (--method selects)");
     readSituation(r, o);
     if (format == "grpc") readGrpc(r, o);
+    else if (format == "istio") readIstio(r, o);
     else readEnvoy(r, o);
     for (std::size_t i = 0; i < text.documents.size(); ++i)
         if (i != index) {

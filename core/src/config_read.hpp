@@ -7,6 +7,7 @@
 #include <deque>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -86,9 +87,23 @@ double floorMs(std::int64_t ns);
 double exactMs(std::int64_t ns);
 std::string grouped(double n);  // 86400000 -> "86,400,000"
 
+// §5.2's conditions, shared by the Envoy and Istio readers.
+struct Conditions {
+    bool timeout = false, fiveXX = false, codesWanted = false;
+    std::set<int> statuses;
+    std::vector<std::string> unmodelled;
+};
+const std::vector<std::string>& envoyConditions();
+void addCondition(Conditions& c, const std::string& condition);  // a condition envoyConditions() holds
+// retryOn and retryOnStatuses on `e`, and a not-modelled entry at `at` for each other condition.
+void writeConditions(Reading& r, Entry& e, const std::string& at, const Conditions& c);
+// Go's time.ParseDuration (§2.2 `go`): whole nanoseconds, or nullopt and an error.
+std::optional<std::int64_t> goDuration(Reading& r, const std::string& path, const Value& v, const std::string& example);
+
 // The readers.
 void readGrpc(Reading& r, const Options& options);
 void readEnvoy(Reading& r, const Options& options);
+void readIstio(Reading& r, const Options& options);
 // The shape checks of §3 (`--from NAME` and auto detection's rule name, "" when none holds).
 bool grpcShape(const Value& v);
 std::string envoyRule(const Value& v);

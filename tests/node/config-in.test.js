@@ -382,6 +382,106 @@ test('Envoy: every error names its path and line', () => {
   assert.equal(read('envoy', grpcExample).answer.errors[0].code, 'not-the-format');
 });
 
+// ---- Istio (§6) --------------------------------------------------------------------------------
+
+// istio/api's HTTPRetry reference example (ratings-route, docs/config-in.md §6.4), in this
+// file's own layout.
+const istioExample = `apiVersion: networking.istio.io/v1
+kind: VirtualService
+metadata:
+  name: ratings-route
+spec:
+  hosts:
+  - ratings.prod.svc.cluster.local
+  http:
+  - route:
+    - destination:
+        host: ratings.prod.svc.cluster.local
+        subset: v1
+    retries:
+      attempts: 3
+      perTryTimeout: 2s
+      retryOn: gateway-error,connect-failure,refused-stream
+`;
+
+test("Istio: the HTTPRetry example reads as §6.4's inputs, and with a 0.4 draw succeeds on the second attempt at 2,210 ms", () => {
+  const a = ok('istio', istioExample, ['--run', file('istio-run.json', '{"draws": [0.4]}')]);
+  holdsInvariant(a);
+  // draws is the situation's (--run); the rest as §6.4.
+  assert.deepEqual(a.config.inputs, {
+    maxRetries: 3, baseBackoffMs: 25, backoffMultiplier: 2, maxBackoffMs: 250, jitter: 'full', clientTimeoutMs: 2000,
+    deadlineMs: null, draws: [0.4], idempotencyKey: false, retryOn: ['timeout'], retryWritesWithoutKey: true,
+    honourRetryAfter: false, retryOnStatuses: [502, 503, 504], attemptStart: 'before-deadline',
+  });
+  for (const [key, line] of [['attempts', 14], ['perTryTimeout', 15], ['retryOn', 16]])
+    assert.equal(entry(a, `spec.http[0].retries.${key}`, 'read').line, line, key);
+  assert.deepEqual(entries(a, 'spec.http[0].retries.retryOn').filter((e) => e.status === 'not-modelled').map((e) => e.source), ['connect-failure', 'refused-stream']);
+  assert.equal(entry(a, 'spec.http[0].retries.retryIgnorePreviousHosts', 'not-modelled').source, true);
+  assert.equal(entry(a, 'spec.http[0].timeout', 'defaulted').source, 'none');
+  for (const p of ['metadata', 'spec.hosts', 'spec.http[0].route']) entry(a, p, 'ignored');
+  // By hand (§6.4): attempt 1 0–2,000 (charge #1 at 200, the response lost); wait 25 × 0.4 = 10;
+  // attempt 2 at 2,010, its 200 at 2,210.
+  const m = a.result.metrics;
+  assert.deepEqual([m.outcome, m.attempts, m.charges, m.duplicates, m.elapsedMs, m.waitingMs], ['success', 2, 2, 1, 2210, 10]);
+});
+
+function vs(retries, timeout = '') {
+  return `apiVersion: networking.istio.io/v1beta1\nkind: VirtualService\nmetadata: {name: x}\nspec:\n  http:\n  - name: r\n${timeout ? `    timeout: ${timeout}\n` : ''}${retries === null ? '' : `    retries:\n${retries.split('\n').map((l) => `      ${l}`).join('\n')}\n`}`;
+}
+
+test("Istio: without retries, Istio's default policy, which retries nothing the engine can send", () => {
+  const a = ok('istio', vs(null));
+  holdsInvariant(a);
+  assert.deepEqual([a.config.inputs.maxRetries, a.config.inputs.retryOn, a.config.inputs.retryOnStatuses, a.config.inputs.deadlineMs], [2, [], [], null]);
+  assert.ok(a.config.warnings.some((w) => /defaultHttpRetryPolicy/.test(w.message)));
+  assert.ok(a.config.warnings.some((w) => /the run retries nothing/.test(w.message)));
+  assert.deepEqual(entries(a, 'spec.http[0].retries').filter((e) => e.status === 'not-modelled').map((e) => e.source).slice(0, 4),
+    ['connect-failure', 'refused-stream', 'unavailable', 'cancelled']);
+  const m = a.result.metrics;
+  assert.deepEqual([m.attempts, m.elapsedMs, m.stopReason], [1, 86400000, 'not-retryable']);
+});
+
+test('Istio: a round trip for every field read, Go durations, and every error with its path and line', () => {
+  const cases = [
+    [vs('attempts: 2\nretryOn: 5xx,503'), { maxRetries: 2, retryOn: ['timeout', '5xx'], retryOnStatuses: [503] }],
+    [vs('attempts: 2\nretryOn: "425"'), { retryOn: [], retryOnStatuses: [425] }],
+    [vs('attempts: 2\nretryOn: retriable-4xx'), { retryOnStatuses: [409] }],
+    [vs('attempts: 250\nretryOn: 5xx'), { maxRetries: 100 }],
+    [vs('retryIgnorePreviousHosts: false'), { maxRetries: 0, retryOn: [], clientTimeoutMs: 86400000 }],
+    [vs('attempts: 1\nbackoff: 100ms'), { baseBackoffMs: 100, maxBackoffMs: 1000 }],
+    [vs('attempts: 1\nperTryTimeout: .5s'), { clientTimeoutMs: 500 }],
+    [vs('attempts: 1', '1h30m'), { deadlineMs: 5400000 }],
+    [vs('attempts: 1', '1.5s'), { deadlineMs: 1500 }],
+    [vs('attempts: 1', '2500000us'), { deadlineMs: 2500 }],
+    // Go reads "1." as 1 (a digit before the point is enough), then ".5s": 1.5 s.
+    [vs('attempts: 1', '1.s.5s'), { deadlineMs: 1500 }],
+    [vs('attempts: 1', '1µs1ms'), null],
+  ];
+  for (const [text, expected] of cases) {
+    if (!expected) continue;
+    const a = ok('istio', text);
+    holdsInvariant(a);
+    for (const [k, v] of Object.entries(expected)) assert.deepEqual(a.config.inputs[k], v, `${text}: ${k}`);
+  }
+  // The last: 1 µs + 1 ms is not a whole number of ms (Istio's validation).
+  refusedWith('istio', vs('attempts: 1', '1µs1ms'), 'out-of-range', 'spec.http[0].timeout', 7);
+  refusedWith('istio', vs('attempts: 1', '0.5ms'), 'out-of-range', 'spec.http[0].timeout', 7);
+  refusedWith('istio', vs('attempts: 1', '0s'), 'out-of-range', 'spec.http[0].timeout', 7);
+  for (const bad of ['"2"', '1sec', '""', '"1.5"', 'h', '.s']) refusedWith('istio', vs('attempts: 1', bad), 'bad-duration', 'spec.http[0].timeout', 7);
+  refusedWith('istio', vs('attempts: 1', '-1s'), 'out-of-range', 'spec.http[0].timeout', 7);
+  refusedWith('istio', vs('attempts: 1', '9999999999h'), 'out-of-range', 'spec.http[0].timeout', 7);
+  const spaced = refusedWith('istio', vs('attempts: 1\nretryOn: "5xx, reset"'), 'not-a-choice', 'spec.http[0].retries.retryOn', 9);
+  assert.match(spaced.message, /" reset"/);
+  refusedWith('istio', vs('attempts: 1\nretryOn: "999"'), 'not-a-choice', 'spec.http[0].retries.retryOn', 9);
+  refusedWith('istio', vs('attempts: 0\nretryOn: 5xx'), 'conflict', 'spec.http[0].retries.retryOn', 9);
+  refusedWith('istio', vs('attempts: -1'), 'out-of-range', 'spec.http[0].retries.attempts', 8);
+  const typo = refusedWith('istio', vs('attempts: 1\nperTryTimout: 1s'), 'unknown-field', 'spec.http[0].retries.perTryTimout', 9);
+  assert.match(typo.message, /did you mean perTryTimeout\?/);
+  const yes = refusedWith('istio', vs('attempts: 1\nretryRemoteLocalities: yes'), 'wrong-type', 'spec.http[0].retries.retryRemoteLocalities', 9);
+  assert.match(yes.message, /YAML 1\.2 reads yes as text/);
+  assert.equal(read('istio', route('retry_on: 5xx')).answer.errors[0].code, 'not-the-format');
+});
+
 // ---- The text (§2.1, §11) ----------------------------------------------------------------------
 
 test('YAML and JSON: refusals of the text name the line and print nothing on stdout', () => {
@@ -441,7 +541,6 @@ test('hostile YAML is refused within the limits, in bounded time', () => {
 
 test('--from auto: each rule of §3, in its order, and what it says it chose', () => {
   const rules = [
-    ['apiVersion: networking.istio.io/v1\nkind: VirtualService\nspec: {}\n', 'istio'],
     ['apiVersion: linkerd.io/v1alpha2\nkind: ServiceProfile\nspec: {}\n', 'linkerd'],
     ['{"Logging": {}, "Payments": {"Retry": {"MaxRetryAttempts": 2}}}', 'dotnet'],
   ];
@@ -456,6 +555,7 @@ test('--from auto: each rule of §3, in its order, and what it says it chose', (
     ['virtual_hosts: [{name: v, routes: [{match: {prefix: /}, route: {cluster: c}}]}]\n', 'envoy', 'envoy-route-config'],
     [route('retry_on: 5xx'), 'envoy', 'envoy-route'],
     [grpcExample, 'grpc', 'grpc-service-config'],
+    [istioExample, 'istio', 'istio-virtual-service'],
     ['{"retryThrottling": {"maxTokens": 10, "tokenRatio": 0.1}}', 'grpc', 'grpc-service-config'],
     // Rule 3 before rule 4: a file with both shapes is an Envoy route.
     ['{"match": {"prefix": "/"}, "route": {"cluster": "c"}, "methodConfig": []}', 'envoy', 'envoy-route'],
