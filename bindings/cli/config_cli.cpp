@@ -31,8 +31,8 @@ namespace md = retrylab::markdown;
 const char* const kFromUsage =
     "usage: retrysim --from FORMAT [--check|--fleet] [options] FILE\n"
     "       retrysim --compare --from FORMAT [options] OLD NEW [--format json|markdown] [--base-url URL]\n"
-    "  FORMAT: grpc envoy istio linkerd aws dotnet auto (this build reads grpc, envoy and istio)\n"
-    "  options: --run FILE (the situation), --method S/M and --impl NAME (grpc), --route NAME (envoy),\n"
+    "  FORMAT: grpc envoy istio linkerd aws dotnet auto (this build reads grpc, envoy, istio and linkerd)\n"
+    "  options: --run FILE (the situation), --method S/M and --impl NAME (grpc), --route NAME (envoy, istio, linkerd),\n"
     "           --document N (YAML streams)\n";
 
 int fail(const std::string& message) {

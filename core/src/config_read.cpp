@@ -389,7 +389,9 @@ Value fleetRequest(Reading& r) {
     };
     for (const char* name : {"maxRetries", "baseBackoffMs", "backoffMultiplier", "maxBackoffMs"}) {
         auto it = r.inputs.find(name);
-        if (it != r.inputs.end()) put(name, it->second, name);
+        if (it == r.inputs.end()) continue;
+        bool own = std::string(name) == "maxRetries" && r.fleetMaxRetries;
+        put(name, own ? Value::number(*r.fleetMaxRetries) : it->second, name);
     }
     if (auto it = r.inputs.find("jitter"); it != r.inputs.end()) {
         Value j = it->second;
@@ -550,7 +552,7 @@ Value finish(Reading& r, const Value& detected) {
 }  // namespace
 
 const std::vector<std::string>& formatNames() { return kFormats; }
-bool formatRead(const std::string& name) { return name == "grpc" || name == "envoy" || name == "istio"; }
+bool formatRead(const std::string& name) { return name == "grpc" || name == "envoy" || name == "istio" || name == "linkerd"; }
 
 std::string formatTitle(const std::string& name) {
     if (name == "grpc") return "gRPC service config";
@@ -597,7 +599,7 @@ Value read(const Text& text, const Options& o) {
     }
     if (!formatRead(format))
         return oneError(format, "", "unknown-format",
-                        "the " + formatTitle(format) + " is specified in docs/config-in.md but not yet read by this build (it reads grpc, envoy and istio)");
+                        "the " + formatTitle(format) + " is specified in docs/config-in.md but not yet read by this build (it reads grpc, envoy, istio and linkerd)");
     const Document& doc = text.documents[index];
     Reading r(doc);
     r.format = format;
@@ -609,6 +611,9 @@ Value read(const Text& text, const Options& o) {
     if (format == "istio" && !(doc.value.kind() == Value::Kind::Object && startsWith(doc.value.find("apiVersion"), "networking.istio.io/") &&
                                isString(doc.value.find("kind"), "VirtualService")))
         return oneError(format, "", "not-the-format", "the file is not an Istio VirtualService: apiVersion networking.istio.io/… and kind VirtualService (line 1)");
+    if (format == "linkerd" && !(doc.value.kind() == Value::Kind::Object && startsWith(doc.value.find("apiVersion"), "linkerd.io/") &&
+                                 isString(doc.value.find("kind"), "ServiceProfile")))
+        return oneError(format, "", "not-the-format", "the file is not a Linkerd ServiceProfile: apiVersion linkerd.io/… and kind ServiceProfile (line 1)");
     if (format == "envoy" && envoyRule(doc.value).empty())
         return oneError(format, "", "not-the-format",
                         "the file is not an Envoy route: none of static_resources, virtual_hosts, (match and route) at the top (line 1)");
@@ -619,6 +624,7 @@ Value read(const Text& text, const Options& o) {
     readSituation(r, o);
     if (format == "grpc") readGrpc(r, o);
     else if (format == "istio") readIstio(r, o);
+    else if (format == "linkerd") readLinkerd(r, o);
     else readEnvoy(r, o);
     for (std::size_t i = 0; i < text.documents.size(); ++i)
         if (i != index) {

@@ -67,6 +67,7 @@ public:
     std::map<std::string, Value> inputs;
     std::map<std::string, Entry*> producer;  // input name -> the entry that wrote it
     std::map<std::string, Value> fleetGates;  // "throttle" -> the gate object
+    std::optional<double> fleetMaxRetries;  // the fleet's maxRetries where it is not the single run's (Linkerd)
     std::map<std::string, Value> fleetValues;  // "fleet.policy.maxRetries" -> its value, for the report
     std::deque<Entry> entries;
     std::vector<Value> errors;
@@ -104,6 +105,7 @@ std::optional<std::int64_t> goDuration(Reading& r, const std::string& path, cons
 void readGrpc(Reading& r, const Options& options);
 void readEnvoy(Reading& r, const Options& options);
 void readIstio(Reading& r, const Options& options);
+void readLinkerd(Reading& r, const Options& options);
 // The shape checks of §3 (`--from NAME` and auto detection's rule name, "" when none holds).
 bool grpcShape(const Value& v);
 std::string envoyRule(const Value& v);

@@ -482,6 +482,93 @@ test('Istio: a round trip for every field read, Go durations, and every error wi
   assert.equal(read('istio', route('retry_on: 5xx')).answer.errors[0].code, 'not-the-format');
 });
 
+// ---- Linkerd (§7) ------------------------------------------------------------------------------
+
+// The books app's authors profile with its HEAD route made retryable (linkerd/website's
+// "Retries" task, docs/config-in.md §7.3), in this file's own layout.
+const linkerdExample = `apiVersion: linkerd.io/v1alpha2
+kind: ServiceProfile
+metadata:
+  name: authors.booksapp.svc.cluster.local
+  namespace: booksapp
+spec:
+  routes:
+  - condition:
+      method: HEAD
+      pathRegex: /authors/[^/]*\\.json
+    name: HEAD /authors/{id}.json
+    isRetryable: true
+`;
+
+test("Linkerd: the books app's retryable route reads as §7.3's inputs and budget; an outage of two 503s succeeds on the third attempt at 600 ms", () => {
+  const a = ok('linkerd', linkerdExample, ['--run', file('linkerd-run.json', '{"scenario": "outage-503-twice", "operation": "read"}')]);
+  holdsInvariant(a);
+  assert.deepEqual(a.config.inputs, {
+    maxRetries: 100, baseBackoffMs: 0, jitter: 'none', retryOn: ['5xx'], retryOnStatuses: [], clientTimeoutMs: 86400000,
+    deadlineMs: null, honourRetryAfter: false, retryWritesWithoutKey: true, attemptStart: 'before-deadline', idempotencyKey: false,
+    scenario: 'outage-503-twice', operation: 'read',
+  });
+  assert.deepEqual(a.config.fleet.gates, { budget: { scope: 'client', percent: 20, minPerSecond: 10, ttlMs: 10000 } });
+  assert.equal(a.config.fleet.policy.maxRetries, 100);
+  // X = 100 × 0.2 + 10 × 10,000 / 10 = 10,020: ⌈100.2⌉ = 101, clamped to 100.
+  const flag = entry(a, 'spec.routes[0].isRetryable');
+  assert.deepEqual([flag.status, flag.line], ['clamped', 12]);
+  assert.equal(entry(a, 'spec.retryBudget', 'defaulted').source, 'retryRatio 0.2, minRetriesPerSecond 10, ttl 10s');
+  entry(a, 'spec.routes[0].condition', 'ignored');
+  entry(a, 'metadata', 'ignored');
+  // By hand (§7.3): 503 at 200, wait 0, 503 at 400, wait 0, 200 at 600; a read charges nothing.
+  const m = a.result.metrics;
+  assert.deepEqual([m.outcome, m.attempts, m.charges, m.elapsedMs, m.waitingMs], ['success', 3, 0, 600, 0]);
+});
+
+function profile(route, budget = '') {
+  return `apiVersion: linkerd.io/v1alpha2\nkind: ServiceProfile\nmetadata: {name: x}\nspec:\n${budget ? `  retryBudget: ${budget}\n` : ''}  routes:\n  - name: r\n    condition: {method: GET}\n${route.split('\n').map((l) => `    ${l}`).join('\n')}\n`;
+}
+const range = (lo, hi) => Array.from({ length: hi - lo + 1 }, (_, i) => lo + i);
+
+test('Linkerd: the budget, the timeout and the response classes, field by field', () => {
+  const cases = [
+    [profile('isRetryable: true', '{retryRatio: 0.5, minRetriesPerSecond: 1, ttl: 5s}'), { maxRetries: 6 }, { percent: 50, minPerSecond: 1, ttlMs: 5000 }],
+    [profile('isRetryable: true', '{retryRatio: 0, minRetriesPerSecond: 0, ttl: 10s}'), { maxRetries: 0 }, { percent: 0, minPerSecond: 0, ttlMs: 10000 }],
+    [profile('isRetryable: true', '{retryRatio: 0.2, minRetriesPerSecond: 10, ttl: 90s}'), { maxRetries: 0 }, null],
+    [profile('isRetryable: true', '{retryRatio: 2000, minRetriesPerSecond: 10, ttl: 10s}'), { maxRetries: 0 }, { percent: 100 }],
+    [profile('isRetryable: false'), { maxRetries: 0 }, null],
+    [profile('isRetryable: true\ntimeout: 250ms'), { deadlineMs: 250 }, null],
+    [profile('isRetryable: true\nresponseClasses: [{condition: {status: {min: 500, max: 504}}, isFailure: true}]'), { retryOn: ['5xx'], retryOnStatuses: [] }, null],
+    [profile('isRetryable: true\nresponseClasses: [{condition: {status: {min: 500, max: 500}}, isFailure: false}]'), { retryOn: [], retryOnStatuses: range(501, 599) }, null],
+    [profile('isRetryable: true\nresponseClasses: [{condition: {status: {min: 429, max: 429}}, isFailure: true}]'), { retryOn: [], retryOnStatuses: [429, ...range(500, 599)] }, null],
+    [profile('isRetryable: true\nresponseClasses: [{condition: {not: {status: {min: 200, max: 299}}}, isFailure: true}]'), { retryOnStatuses: [...range(100, 199), ...range(300, 599)] }, null],
+    [profile('isRetryable: true\nresponseClasses: [{condition: {all: [{status: {min: 400, max: 499}}, {not: {status: {min: 404, max: 404}}}]}, isFailure: true}]'),
+      { retryOnStatuses: [...range(400, 403), ...range(405, 599)] }, null],
+    [profile('isRetryable: true\nresponseClasses: [{condition: {any: [{status: {min: 502, max: 502}}, {status: {min: 503, max: 503}}]}, isFailure: false}]'),
+      { retryOnStatuses: [500, 501, ...range(504, 599)] }, null],
+  ];
+  for (const [text, inputs, gate] of cases) {
+    const a = ok('linkerd', text);
+    holdsInvariant(a);
+    for (const [k, v] of Object.entries(inputs)) assert.deepEqual(a.config.inputs[k], v, `${text}: ${k}`);
+    for (const [k, v] of Object.entries(gate || {})) assert.deepEqual(a.config.fleet.gates.budget[k], v, `${text}: budget ${k}`);
+  }
+  assert.ok(ok('linkerd', profile('isRetryable: true', '{retryRatio: 0.2, minRetriesPerSecond: 10, ttl: 90s}')).config.warnings
+    .some((w) => /ttl 90s: the proxy ignores a retry budget/.test(w.message)));
+  const dropped = ok('linkerd', profile('isRetryable: true\nresponseClasses: [{condition: {status: {min: 500}}, isFailure: false}]'));
+  assert.deepEqual(dropped.config.inputs.retryOn, ['5xx'], 'a class without max is dropped, as the proxy drops it');
+  assert.ok(dropped.config.warnings.some((w) => /the proxy ignores this response class/.test(w.message)));
+  const none = ok('linkerd', 'apiVersion: linkerd.io/v1alpha2\nkind: ServiceProfile\nspec: {}\n');
+  assert.deepEqual([none.config.selection.rule, none.config.inputs.maxRetries], ['none', 0]);
+});
+
+test('Linkerd: every error names its path and line', () => {
+  const typo = refusedWith('linkerd', profile('isRetriable: true'), 'unknown-field', 'spec.routes[0].isRetriable', 8);
+  assert.match(typo.message, /did you mean isRetryable\?/);
+  refusedWith('linkerd', profile('isRetryable: true', '{retryRatio: 0.2, minRetriesPerSecond: 10}'), 'missing', 'spec.retryBudget.ttl', 5);
+  refusedWith('linkerd', profile('isRetryable: true', '{retryRatio: 0.2, minRetriesPerSecond: 10, ttl: "10"}'), 'bad-duration', 'spec.retryBudget.ttl', 5);
+  refusedWith('linkerd', profile('isRetryable: true\nresponseClasses: [{condition: {status: {min: 700, max: 800}}, isFailure: true}]'), 'out-of-range',
+    'spec.routes[0].responseClasses[0].condition.status', 9);
+  refusedWith('linkerd', profile('isRetryable: "true"'), 'wrong-type', 'spec.routes[0].isRetryable', 8);
+  assert.equal(read('linkerd', istioExample).answer.errors[0].code, 'not-the-format');
+});
+
 // ---- The text (§2.1, §11) ----------------------------------------------------------------------
 
 test('YAML and JSON: refusals of the text name the line and print nothing on stdout', () => {
@@ -541,7 +628,6 @@ test('hostile YAML is refused within the limits, in bounded time', () => {
 
 test('--from auto: each rule of §3, in its order, and what it says it chose', () => {
   const rules = [
-    ['apiVersion: linkerd.io/v1alpha2\nkind: ServiceProfile\nspec: {}\n', 'linkerd'],
     ['{"Logging": {}, "Payments": {"Retry": {"MaxRetryAttempts": 2}}}', 'dotnet'],
   ];
   for (const [text, format] of rules) {
@@ -556,6 +642,7 @@ test('--from auto: each rule of §3, in its order, and what it says it chose', (
     [route('retry_on: 5xx'), 'envoy', 'envoy-route'],
     [grpcExample, 'grpc', 'grpc-service-config'],
     [istioExample, 'istio', 'istio-virtual-service'],
+    [linkerdExample, 'linkerd', 'linkerd-service-profile'],
     ['{"retryThrottling": {"maxTokens": 10, "tokenRatio": 0.1}}', 'grpc', 'grpc-service-config'],
     // Rule 3 before rule 4: a file with both shapes is an Envoy route.
     ['{"match": {"prefix": "/"}, "route": {"cluster": "c"}, "methodConfig": []}', 'envoy', 'envoy-route'],
