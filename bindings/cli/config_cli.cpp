@@ -33,7 +33,7 @@ const char* const kFromUsage =
     "       retrysim --compare --from FORMAT [options] OLD NEW [--format json|markdown] [--base-url URL]\n"
     "  FORMAT: grpc envoy istio linkerd aws dotnet auto (this build reads grpc, envoy, istio and linkerd)\n"
     "  options: --run FILE (the situation), --method S/M and --impl NAME (grpc), --route NAME (envoy, istio, linkerd),\n"
-    "           --document N (YAML streams)\n";
+    "           --document N (YAML streams), --istio-default 1.25-503 (istio)\n";
 
 int fail(const std::string& message) {
     std::cerr << "retrysim: " << retrylab::json::shownText(message) << "\n";
@@ -542,6 +542,9 @@ int runFrom(const std::vector<std::string>& args) {
         } else if (arg == "--impl") {
             if (!value(o.reader.impl)) return fail(arg + " is given twice or has no value");
             o.reader.hasImpl = true;
+        } else if (arg == "--istio-default") {
+            if (!value(o.reader.istioDefault)) return fail(arg + " is given twice or has no value");
+            o.reader.hasIstioDefault = true;
         } else if (arg == "--route") {
             if (!value(o.reader.route)) return fail(arg + " is given twice or has no value");
             o.reader.hasRoute = true;

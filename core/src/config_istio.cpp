@@ -187,7 +187,7 @@ void backOffRule(Reading& r) {
 }
 
 // §6.2: no retries in the route: Istio's built-in default policy.
-void istioDefault(Reading& r, const std::string& path) {
+void istioDefault(Reading& r, const std::string& path, bool with503) {
     Entry& e = r.entry(path, "defaulted");
     e.source = Value::string(std::string("attempts 2, retryOn ") + kDefaultRetryOn);
     e.hasSource = true;
@@ -197,9 +197,15 @@ void istioDefault(Reading& r, const std::string& path) {
     Conditions c;
     std::string ignored;
     for (const char* p : {"connect-failure", "refused-stream", "unavailable", "cancelled", "retriable-status-codes"}) addCondition(c, p);
+    if (with503) {
+        // --istio-default 1.25-503: EXCLUDE_UNSAFE_503_FROM_DEFAULT_RETRY=false before 1.27 (§6.2).
+        c.statuses.insert(503);
+        e.source = Value::string(std::string("attempts 2, retryOn ") + kDefaultRetryOn + ", retriable_status_codes [503]");
+        e.cite += "; at 126806ab (1.25) retry.go lines 45-56 with the 503 flag false";
+    }
     writeConditions(r, e, path, c);
     r.warn(path, "the mesh config's defaultHttpRetryPolicy, if set, replaces this default");
-    r.warn(path, "Istio's default conditions are connection failures and gRPC statuses; none is an HTTP answer this run can send: "
+    if (!with503) r.warn(path, "Istio's default conditions are connection failures and gRPC statuses; none is an HTTP answer this run can send: "
                  "the run retries nothing. Set retries.retryOn (e.g. 5xx or 503) to see retries here");
     Entry& hosts = r.entry(path, "not-modelled");
     hosts.source = Value::string("previous_hosts, host_selection_retry_max_attempts 5");
@@ -338,6 +344,10 @@ void readRetries(Reading& r, const std::string& path, const Value& retries) {
 }  // namespace
 
 void readIstio(Reading& r, const Options& o) {
+    if (o.hasIstioDefault && o.istioDefault != "1.25-503") {
+        r.error("", "not-a-choice", "--istio-default " + o.istioDefault + " is not a default this reader knows (1.25-503)");
+        return;
+    }
     const Value& doc = r.doc.value;
     for (const Value::Member& m : doc.asObject())
         if (m.key != "apiVersion" && m.key != "kind" && m.key != "spec") r.ignore(m.key, "not a retry section");
@@ -413,7 +423,7 @@ void readIstio(Reading& r, const Options& o) {
     if (const Value* retries = route.find("retries")) {
         if (const Value* obj = r.object(join(path, "retries"), *retries)) readRetries(r, join(path, "retries"), *obj);
     } else {
-        istioDefault(r, join(path, "retries"));
+        istioDefault(r, join(path, "retries"), o.hasIstioDefault);
     }
     if (r.failed()) return;
     Entry& fixed = r.entry("", "set", "preset");

@@ -620,6 +620,7 @@ Value read(const Text& text, const Options& o) {
     // Options that do not apply to the format (§10.1).
     if (o.hasMethod && format != "grpc") return oneError(format, "", "conflict", "--method goes with --from grpc only");
     if (o.hasImpl && format != "grpc") return oneError(format, "", "conflict", "--impl goes with --from grpc only");
+    if (o.hasIstioDefault && format != "istio") return oneError(format, "", "conflict", "--istio-default goes with --from istio only");
     if (o.hasRoute && format == "grpc") return oneError(format, "", "conflict", "--route does not go with --from grpc (--method selects)");
     readSituation(r, o);
     if (format == "grpc") readGrpc(r, o);

@@ -439,6 +439,21 @@ test("Istio: without retries, Istio's default policy, which retries nothing the 
     ['connect-failure', 'refused-stream', 'unavailable', 'cancelled']);
   const m = a.result.metrics;
   assert.deepEqual([m.attempts, m.elapsedMs, m.stopReason], [1, 86400000, 'not-retryable']);
+  // --istio-default 1.25-503: the 503 of a mesh that set EXCLUDE_UNSAFE_503_FROM_DEFAULT_RETRY=false.
+  const old = ok('istio', vs(null), ['--istio-default', '1.25-503']);
+  holdsInvariant(old);
+  assert.deepEqual(old.config.inputs.retryOnStatuses, [503]);
+  assert.equal(read('istio', vs(null), ['--istio-default', '1.24']).answer.errors[0].code, 'not-a-choice');
+  assert.equal(read('envoy', route('retry_on: 5xx'), ['--istio-default', '1.25-503']).answer.errors[0].code, 'conflict');
+});
+
+test('--document N reads that document of a YAML stream; without it, the first a rule accepts', () => {
+  const stream = `${route('retry_on: 5xx\nnum_retries: 2')}---\n${route('retry_on: 5xx\nnum_retries: 4')}`;
+  assert.equal(ok('auto', stream).config.inputs.maxRetries, 2);
+  const second = ok('auto', stream, ['--document', '2']);
+  assert.equal(second.config.inputs.maxRetries, 4);
+  assert.equal(second.config.report.find((e) => e.status === 'ignored' && e.rule === 'document 1').note, 'another document of the stream, not read');
+  assert.equal(read('auto', stream, ['--document', '3']).answer.errors[0].code, 'no-match');
 });
 
 test('Istio: a round trip for every field read, Go durations, and every error with its path and line', () => {

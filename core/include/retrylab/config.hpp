@@ -36,8 +36,8 @@ struct Text {
 // retrysim's --from options (docs/config-in.md §10.1). Each `has…` says the option was given.
 struct Options {
     std::string from = "auto";  // grpc, envoy, istio, linkerd, aws, dotnet, auto
-    std::string method, route, impl;
-    bool hasMethod = false, hasRoute = false, hasImpl = false;
+    std::string method, route, impl, istioDefault;
+    bool hasMethod = false, hasRoute = false, hasImpl = false, hasIstioDefault = false;
     int document = 0;  // --document N (from 1); 0: not given
     Value run;         // --run FILE's object (the situation, §1)
     bool hasRun = false;
