@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "compare.hpp"
+#include "config_cli.hpp"
 #include "link.hpp"
 
 #include "retrylab/engine.hpp"
@@ -36,6 +37,8 @@ const char* const kUsage =
     "       retrysim --compare [--fleet] [--format json|markdown] [--base-url URL] BEFORE AFTER\n"
     "       retrysim [--compare] [--format json|markdown] [--base-url URL] --link LINK\n"
     "       retrysim --schema [--fleet|--compare]\n"
+    "       retrysim --from FORMAT [--check|--fleet] [--run FILE] CONFIG\n"
+    "       retrysim --compare --from FORMAT [--format markdown] OLD NEW\n"
     "\n"
     "Runs the retry engine on the inputs in FILE (a JSON object; stdin when FILE is absent\n"
     "or '-') and prints the result as JSON. '{}' is the opening run: every field defaulted.\n"
@@ -55,6 +58,8 @@ const char* const kUsage =
     "                 both results and their differences (docs/compare.md)\n"
     "  --format F     with a comparison: json (the default) or markdown (a table for a review)\n"
     "  --base-url URL with --format markdown: where Retry Lab is (http or https), for a link\n"
+    "  --from FORMAT  CONFIG is a retry config (grpc, envoy, istio, linkerd, auto): read, reported\n"
+    "                 and run (docs/config-in.md); --route, --method, --impl, --document select\n"
     "  -h, --help     show this text\n"
     "  -V, --version  print the engine's version\n"
     "\n"
@@ -290,6 +295,8 @@ int runCompare(const Options& o) {
 int run(int argc, char** argv) {
     Options o;
     std::vector<std::string> args(argv + 1, argv + argc);
+    // A config file to read (docs/config-in.md §10): its own options, in config_cli.cpp.
+    if (retrysim::wantsFrom(args)) return retrysim::runFrom(args);
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& arg = args[i];
         auto value = [&](const char* name, std::string& into, bool& given) {
