@@ -192,6 +192,61 @@ TEST_CASE("layers fleet §9.5: a quota gate acts on the retries of its own layer
     }
 }
 
+namespace {
+
+// §9.5's orphan figure: answers take 800 ms (5 + 790 + 5), every one a 500; an agent that waits
+// 1,000 ms per attempt over an SDK that waits 3,000 and backs off from `sdkBackoffMs`.
+Value agentOverSdk(const char* cancel, double sdkBackoffMs) {
+    Value agent = layerOf({{"name", Value::string("agent")}, {"maxRetries", Value::number(1)},
+                           {"cancel", Value::string(cancel)}});
+    Value sdk = layerOf({{"name", Value::string("SDK")}, {"maxRetries", Value::number(2)}});
+    Value request = failingStack({agent, sdk});
+    Value layers = Value::array();
+    Value a = with(with(agent, "baseBackoffMs", Value::number(0)), "clientTimeoutMs", Value::number(1000));
+    Value b = with(with(sdk, "baseBackoffMs", Value::number(sdkBackoffMs)), "clientTimeoutMs", Value::number(3000));
+    layers.push(std::move(a));
+    layers.push(std::move(b));
+    Value policy = Value::object();
+    policy.set("layers", std::move(layers));
+    Value server = Value::object();
+    server.set("serviceMs", Value::number(790));
+    server.set("failureRate", Value::number(1));
+    return with(with(request, "policy", std::move(policy)), "server", std::move(server));
+}
+
+}  // namespace
+
+TEST_CASE("layers fleet §9.5: orphaned calls run on after the request has ended; cancelled ones stop, their answers "
+          "late",
+          "[layers-fleet]") {
+    SECTION("orphan: 6 bottom attempts, the request attempt-limit at 2,000, the orphans' last answer at 4,900") {
+        const Value r = runFleet(agentOverSdk("orphan", 500));
+        CHECK(total(r, "attempts") == 6);
+        CHECK(failed(r, "attempt-limit") == 1);
+        CHECK(total(r, "endMs") == 4900);
+        CHECK(total(r, "late") == 0);
+        CHECK(layerColumn(r, "calls") == std::vector<double>{1, 2});
+        CHECK(layerColumn(r, "attempts") == std::vector<double>{2, 6});
+        CHECK(layerColumn(r, "orphaned") == std::vector<double>{0, 2});
+        CHECK(layerColumn(r, "cancelled") == std::vector<double>{0, 0});
+    }
+    SECTION("propagate: the waits to 1,300 and 2,300 abandoned: 2 bottom attempts, endMs 2,000") {
+        const Value r = runFleet(agentOverSdk("propagate", 500));
+        CHECK(total(r, "attempts") == 2);
+        CHECK(failed(r, "attempt-limit") == 1);
+        CHECK(total(r, "endMs") == 2000);
+        CHECK(layerColumn(r, "cancelled") == std::vector<double>{0, 2});
+        CHECK(layerColumn(r, "orphaned") == std::vector<double>{0, 0});
+    }
+    SECTION("propagate, the SDK retrying at once: attempts 1.2 and 2.2 in flight when cancelled, answered late") {
+        const Value r = runFleet(agentOverSdk("propagate", 0));
+        CHECK(total(r, "attempts") == 4);
+        CHECK(total(r, "late") == 2);
+        CHECK(total(r, "wastedServiceMs") == 1580);
+        CHECK(total(r, "endMs") == 2600);
+    }
+}
+
 TEST_CASE("layers fleet §9.5: mean bottom attempts per request within 2 % of (1 − p^ΠN) / (1 − p) over 10,000 "
           "requests",
           "[layers-fleet]") {
