@@ -67,9 +67,10 @@ Field gate(const char* name, const char* description, std::vector<Field> members
     return Field::object(name, "gates", description, std::move(members)).orNull().defaults(Literal::null());
 }
 // docs/layers.md §9.3: the layer a FLEET.md §5 gate acts on; null (the default, echoed only when
-// given and not null) the bottom one, so that every request without it echoes as before.
+// given and not null) the bottom one, so that every request without it echoes as before. Its group
+// is the stack's, "layers": a control for it belongs where the stack is built (web/fleet/model.js).
 Field layer() {
-    return Field::number("layer", "gates", "", "the layer whose retries it gates (policy.layers), 1 the top; null: the bottom")
+    return Field::number("layer", "layers", "", "the layer whose retries it gates (policy.layers), 1 the top; null: the bottom")
         .wholeNumber().range(1, 5).orNull().defaults(Literal::null()).echoSparse();
 }
 Field layeredGate(const char* name, const char* description, std::vector<Field> members) {
