@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <deque>
 #include <limits>
 #include <optional>
 #include <vector>
@@ -88,6 +87,32 @@ struct Waiting {
     double limitMs;
     std::uint32_t call;
     std::uint32_t attempt;
+};
+
+// The waiting attempts, oldest first from `head`: first-in first-out takes the front, last-in
+// first-out the back; the taken front is dropped once it is half the storage.
+class WaitQueue {
+public:
+    std::size_t size() const { return items_.size() - head_; }
+    bool empty() const { return size() == 0; }
+    void push_back(const Waiting& w) { items_.push_back(w); }
+    Waiting popOldest() {
+        const Waiting w = items_[head_++];
+        if (head_ > 1024 && head_ * 2 > items_.size()) {
+            items_.erase(items_.begin(), items_.begin() + static_cast<std::ptrdiff_t>(head_));
+            head_ = 0;
+        }
+        return w;
+    }
+    Waiting popNewest() {
+        const Waiting w = items_.back();
+        items_.pop_back();
+        return w;
+    }
+
+private:
+    std::vector<Waiting> items_;
+    std::size_t head_ = 0;
 };
 
 // Times in a sliding window, oldest first (the budget's retries and first attempts).
@@ -410,7 +435,7 @@ private:
             return;
         }
         schedule(c.cutoff, Limit, slot, n);
-        const std::uint32_t below = newCall(request, layer + 1, slot, t);  // may move nothing: a deque
+        const std::uint32_t below = newCall(request, layer + 1, slot, t);  // may move calls_: `c` is not used after
         calls_[slot].child = below;
         schedule(t, Send, below, 1);
     }
@@ -502,14 +527,7 @@ private:
         }
         schedule(t + leg(keyBack_, c, n), Answer, slot, n, serviceMs, failed ? Error500 : Ok200);
         while (workerFree() && !queue_.empty()) {
-            Waiting next;
-            if (r_.server.queueOrder == QueueOrder::Fifo) {
-                next = queue_.front();
-                queue_.pop_front();
-            } else {
-                next = queue_.back();
-                queue_.pop_back();
-            }
+            const Waiting next = r_.server.queueOrder == QueueOrder::Fifo ? queue_.popOldest() : queue_.popNewest();
             --calls_[next.call].pending;
             startService(next, t);
             release(next.call);
@@ -816,12 +834,12 @@ private:
     double horizon_ = 0;
     std::uint64_t keyArrival_ = 0, keyOut_ = 0, keyBack_ = 0, keyFail_ = 0, keyWait_ = 0, keyLayerWait_ = 0;
     MinHeap<Event, EventLess> events_;
-    std::deque<Call> calls_;
+    std::vector<Call> calls_;  // by index: a reference is not held across a new call's push
     std::vector<std::uint32_t> freeCalls_;
-    std::deque<Request> requests_;
+    std::vector<Request> requests_;
     std::vector<std::uint32_t> freeRequests_;
     std::vector<Owner> owners_;
-    std::deque<Waiting> queue_;
+    WaitQueue queue_;
     std::uint64_t deepest_ = 0;
     std::uint64_t inService_ = 0;
     std::uint64_t eventsTaken_ = 0;
