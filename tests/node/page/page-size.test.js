@@ -185,7 +185,10 @@ const LATER = [
   // 99.2 KB with Envoy's admission control in the fleet (docs/throttling.md §7: throttling.cpp's
   // window and probability, streams.hpp's exp, the row, the rejection, the echo, the cost terms):
   // 101,543 bytes measured, +2,111 over main's 99,432.
-  { what: 'the fleet engine file', files: ['retrylab-fleet.js'], ceiling: 99.2 * 1024, by: 'retrylab-fleet-section.js', scrolled: true },
+  // With a stack of retry layers in the fleet (docs/layers.md §9, issue 33: fleet_layers.cpp's loop,
+  // the policy.layers row and its echo, the gates' layer): 113,443 bytes measured, +12,421 over
+  // main's 101,022 in the same build.
+  { what: 'the fleet engine file', files: ['retrylab-fleet.js'], ceiling: 99.2 * 1024 + 12421, by: 'retrylab-fleet-section.js', scrolled: true },
 ];
 
 // The ceiling of everything a reader who scrolls to the end loads: ./ceilings.js, which
