@@ -76,6 +76,6 @@
 // Merged with the presets, layers and gates above: 322.5 KB measured.
 // Issue 34's §7, Envoy's admission control, in the fleet engine file (+2,111 bytes gzipped, 99,432 →
 // 101,543): merged with everything above, 324.6 KB measured.
-// Issue 33's stack of layers in the fleet engine file (+12,421 bytes gzipped, 101,022 → 113,443)
-// and the fleet section leaving the gates' layer rows to the stack's editor (+15): +12,436.
-export const SCROLLED_CEILING_BYTES = 324.7 * 1024 + 12436;
+// Issue 33's stack of layers in the fleet engine file (+12,029 bytes gzipped, 101,022 → 113,051)
+// and the fleet section leaving the gates' layer rows to the stack's editor (+15): +12,044.
+export const SCROLLED_CEILING_BYTES = 324.7 * 1024 + 12044;
