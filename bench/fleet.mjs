@@ -40,6 +40,7 @@ const factory = require(enginePath);
 const engine = await factory();
 const nodeOut = {};
 nodeOut.opening = timed(15, () => engine.fleet(requests.opening));
+nodeOut.openingLayers = timed(15, () => engine.fleet(requests.openingLayers));  // docs/layers.md §9 (issue 33)
 nodeOut.sweep = timed(3, () => { for (const r of requests.sweep) engine.fleet(r); });
 {
   const fresh = await factory();
@@ -122,6 +123,9 @@ const rows = [
   ['opening fleet run', f(native.opening.ms), `${f(nodeOut.opening)} ${ratio(nodeOut.opening, native.opening.ms)}`,
     `${f(chromiumOut.opening)} ${ratio(chromiumOut.opening, native.opening.ms)} (the first call: ${f(chromiumOut.openingFirst)}; calls 17–40: ${f(chromiumOut.openingLater)})`, '≤ 10 ms in WebAssembly',
     verdict(Math.max(nodeOut.opening, chromiumOut.opening) <= 10)],
+  ['… with three layers (docs/layers.md §9)', f(native.openingLayers.ms),
+    `${f(nodeOut.openingLayers)} ${ratio(nodeOut.openingLayers, native.openingLayers.ms)}; ${(nodeOut.openingLayers / nodeOut.opening).toFixed(1)}× the opening run`,
+    '', '≤ 3× the opening run in WebAssembly (issue 33)', verdict(nodeOut.openingLayers <= 3 * nodeOut.opening)],
   ['AWS 2015 sweep (95 × 100 runs)', f(native.sweep.ms), `${f(nodeOut.sweep)} ${ratio(nodeOut.sweep, native.sweep.ms)}`,
     `${f(chromiumOut.sweep)} on 2 workers (1 thread: ${f(chromiumOut.oneThread)}); ${(PEER_SWEEP_MS / chromiumOut.sweep).toFixed(0)}× the peer's 103 s`,
     '≤ 1 s in Chromium, ≥ 100× the peer', verdict(chromiumOut.sweep <= 1000)],

@@ -96,6 +96,8 @@ const herd = rows.find((r) => r.name === 'herd 1,000,000');
 const herdWasm = Math.max(herd.node ?? Infinity, herd.chromium ?? Infinity);
 const opening = rows.find((r) => r.name === 'opening run');
 const openingWasm = Math.max(opening.node ?? Infinity, opening.chromium ?? Infinity);
+const layered = rows.find((r) => r.name === 'opening run, three layers');  // docs/layers.md (issue 33)
+const layeredWasm = layered ? Math.max(layered.node ?? Infinity, layered.chromium ?? Infinity) : undefined;
 const sweeps = rows.filter((r) => r.name.startsWith('sweep'));
 const slowestSweep = sweeps.reduce((a, r) => (Math.max(r.node ?? Infinity, r.chromium ?? Infinity) > Math.max(a.node ?? Infinity, a.chromium ?? Infinity) ? r : a));
 const slowestSweepMs = Math.max(slowestSweep.node ?? Infinity, slowestSweep.chromium ?? Infinity);
@@ -124,6 +126,8 @@ const budgets = [
     verdict(browser.sweep.longestTaskMs <= BUDGET.taskMs, `CDP trace${browser.sweep.busyLoop ? ', a busy node loop running beside it' : ''}`)]] : []),
   ['compute({}), wasm / native', `node ${times(opening.node / opening.native)}, Chromium ${times(opening.chromium / opening.native)} (native ${ms(opening.native)}, node ${ms(opening.node)}, Chromium ${ms(opening.chromium)})`, '≤ 3×',
     verdict(openingWasm / opening.native <= BUDGET.computeRatio, `the slower of the two; the steady state${warmNote(opening)}`)],
+  ...(layered ? [['three-layer run / compute({}), wasm', `node ${times(layered.node / opening.node)}, Chromium ${times(layered.chromium / opening.chromium)} (node ${ms(layered.node)}, Chromium ${ms(layered.chromium)})`, '≤ 2×',
+    verdict(layeredWasm / openingWasm <= 2, 'issue 33; the slower of the two against the slower opening run')]] : []),
   ['1,000-point sweep, any draws and script', sweeps.map((s) => `${s.name.replace('sweep', '').replace(/^[ ,]+/, '') || '{}'}: node ${ms(s.node)}, Chromium ${ms(s.chromium)}`).join('; '), '≤ 10 ms',
     verdict(slowestSweepMs <= BUDGET.sweepMs, `the slowest: ${slowestSweep.name}, ${ms(slowestSweepMs)}`)],
   ['herd of 1,000,000, wasm', `node ${ms(herd.node)}, Chromium ${ms(herd.chromium)}`, '< 100 ms',

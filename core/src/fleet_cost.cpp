@@ -96,7 +96,12 @@ FleetCost fleetCost(const FleetRequest& r) {
     // A service request always has maxRetries (§3); none would be at most 100 retries.
     // A hedged request (docs/throttling.md §6, maxRetries 0) sends up to maxAttempts copies, delayMs apart.
     const int retries = r.policy.hedging ? r.policy.hedging->maxAttempts - 1 : r.policy.maxRetries.value_or(100);
-    const double tries = retries + 1.0;
+    double tries = retries + 1.0;
+    // docs/layers.md §9.4: a stack's bottom attempts, at most the product of its layers' tries.
+    if (!r.policy.layers.empty()) {
+        tries = 1;
+        for (const FleetLayer& l : r.policy.layers) tries *= l.policy.maxRetries.value_or(100) + 1.0;
+    }
     const bool once = r.arrivals == Arrivals::Once;
     const double factor = r.spike ? std::max(1.0, r.spike->factor) : 1.0;
     // The expected count, and five standard deviations above it: a Poisson count passes that
@@ -108,6 +113,9 @@ FleetCost fleetCost(const FleetRequest& r) {
     // completion and its answer; and each client's first creation. The adaptive limiter's held
     // send (docs/throttling.md §4) is one more.
     c.events = (r.gates.adaptive ? 6 : 5) * c.attempts + clients;
+    // An upper layer's attempt is three events more (its send, its cutoff, its call's end), and a
+    // layer's calls are at most the bottom's attempts: at most 8 an attempt with a stack.
+    if (r.policy.layers.size() > 1) c.events = 8 * c.attempts + clients;
 
     // How long an attempt and a request can keep their events and record outside the queue.
     const double leg = std::min(horizon, longestLeg(r.network));

@@ -66,6 +66,17 @@ Field gate(const char* name, const char* description, std::vector<Field> members
     members.insert(members.begin(), scope());
     return Field::object(name, "gates", description, std::move(members)).orNull().defaults(Literal::null());
 }
+// docs/layers.md §9.3: the layer a FLEET.md §5 gate acts on; null (the default, echoed only when
+// given and not null) the bottom one, so that every request without it echoes as before. Its group
+// is the stack's, "layers": a control for it belongs where the stack is built (web/fleet/model.js).
+Field layer() {
+    return Field::number("layer", "layers", "", "the layer whose retries it gates (policy.layers), 1 the top; null: the bottom")
+        .wholeNumber().range(1, 5).orNull().defaults(Literal::null()).echoSparse();
+}
+Field layeredGate(const char* name, const char* description, std::vector<Field> members) {
+    members.push_back(layer());
+    return gate(name, description, std::move(members));
+}
 // docs/throttling.md §3–§5's additions: null by default and echoed only when given (not null),
 // so that every request without them echoes exactly as before.
 Field admission() {
@@ -110,6 +121,49 @@ Field admissionControl() {
         Field::number("maxRejectionProbability", "gates", "%", "the rejection probability's cap")
             .range(0, 100).defaults(80),
     }).echoSparse();
+}
+
+// docs/layers.md §9: policy's members and, after them, `layers`: a list of 1–5 layer objects, each
+// with §2's own rows around a copy of every policy row but hedging (from the same declarations),
+// without its default: an absent one is the policy's. Null (the default) is FLEET.md's one layer,
+// echoed only when given, so that every request without it echoes as before.
+std::vector<Field> policyMembers(bool occ, std::vector<Field> members) {
+    (void)occ;
+    std::vector<Field> layerRows;
+    layerRows.push_back(Field::string("name", "policy", "shown in the totals; default \"layer i\"").length(1, 64));
+    for (const Field& m : members) {
+        if (m.name == "hedging") continue;
+        Field copy = m;
+        copy.defaultValue = Literal::none();
+        if (copy.name == "maxRetries") copy.nullable = false;
+        layerRows.push_back(std::move(copy));
+    }
+    layerRows.push_back(Field::choice("key", "policy", "default: layer 1 mint when idempotencyKey, else none; below it pass", {
+        {"none", static_cast<int>(LayerKey::None), "its attempts carry no key"},
+        {"mint", static_cast<int>(LayerKey::Mint), "one new key for each call it receives"},
+        {"pass", static_cast<int>(LayerKey::Pass), "the key its call was given"},
+    }));
+    layerRows.push_back(Field::choice("giveUp", "policy", "what a call that ends without a 2xx relays", {
+        {"last-failure", static_cast<int>(GiveUp::LastFailure), "its last attempt's answer"},
+        {"do-not-retry", static_cast<int>(GiveUp::DoNotRetry), "given-up, which no layer above retries"},
+    }).defaults("last-failure"));
+    layerRows.push_back(Field::choice("cancel", "policy", "what the call below does when this layer stops waiting for it", {
+        {"propagate", static_cast<int>(Cancel::Propagate), "it is cancelled, and all beneath it"},
+        {"orphan", static_cast<int>(Cancel::Orphan), "it runs on; its result reaches no one"},
+    }).defaults("propagate"));
+    layerRows.push_back(Field::boolean("inheritDeadline", "policy", "a call ends no later than its caller's cutoff less "
+                                                                    "deadlineMarginMs").defaults(false));
+    layerRows.push_back(ms("deadlineMarginMs", "policy", "taken off an inherited deadline", 0, kMaxMs).defaults(0));
+    Field item = Field::object("", "policy", "one retry layer", std::move(layerRows))
+                     .objectWords("{ \"name\": \"SDK\", \"maxRetries\": 2 }", "is not a layer field; a layer may have");
+    members.push_back(Field::list("layers", "policy", "", "retry layers stacked, top first (docs/layers.md §9); null: the "
+                                                          "policy's own one", std::move(item))
+                          .length(1, 5)
+                          .words("layer objects", "layer")
+                          .orNull()
+                          .defaults(Literal::null())
+                          .echoSparse());
+    return members;
 }
 
 Variant networkVariant(NetworkDist dist, bool occ) {
@@ -217,7 +271,7 @@ FieldTable makeFleet(bool occ) {
                 ms("endMs", "trigger", "the trigger's end (at least startMs)", 0, kMaxMs),
             }},
         }).orNull().defaults(Literal::filled()),
-        Field::object("policy", "policy", "each client's retry policy", {
+        Field::object("policy", "policy", "each client's retry policy", policyMembers(occ, {
             maxRetries,
             ms("baseBackoffMs", "policy", "the backoff's base", 0, kMaxMs).defaults(occ ? 10 : 100),
             Field::number("backoffMultiplier", "policy", "×", "the backoff's growth per failure").range(1, 10).defaults(2),
@@ -250,33 +304,33 @@ FieldTable makeFleet(bool occ) {
                     .words("failure classes (\"timeout\", \"5xx\", \"429\")", "class")
                     .defaults(Literal::strings({})),
             }).orNull().defaults(Literal::null()).echoSparse(),
-        }).defaults(Literal::filled()),
+        })).defaults(Literal::filled()),
         Field::object("gates", "gates", "client-side retry gates, each null (off) or an object", {
-            gate("quota", "the AWS SDKs' retry quota", {
+            layeredGate("quota", "the AWS SDKs' retry quota", {
                 amount("capacity", "gates", "tokens", "the quota when full, its start", 500),
                 amount("retryCost", "gates", "tokens", "a retry after a 5xx costs this", 5),
                 amount("timeoutCost", "gates", "tokens", "a retry after a timeout costs this", 10),
                 amount("successIncrement", "gates", "tokens", "a success that paid nothing adds this (and one that paid: refund)", 1),
                 refund(),
             }),
-            gate("bucket", "Brooker's adaptive retry token bucket", {
+            layeredGate("bucket", "Brooker's adaptive retry token bucket", {
                 amount("capacity", "gates", "tokens", "the bucket when full, its start", 5),
                 amount("deposit", "gates", "tokens", "each first attempt sent (or each success: depositOn) adds this", 0.1),
                 amount("cost", "gates", "tokens", "a retry needs more than this (or at least this: allowWhen), and takes it", 1),
                 depositOn(),
                 allowWhen(),
             }),
-            gate("throttle", "gRPC's retry throttling", {
+            layeredGate("throttle", "gRPC's retry throttling", {
                 Field::number("maxTokens", "gates", "tokens", "the start and the most tokens").range(1, 1000).defaults(10),
                 Field::number("tokenRatio", "gates", "tokens", "each success adds this").range(0.001, 1).defaults(0.1),
                 countFailures(),
             }),
-            gate("budget", "a retry budget (Finagle, Linkerd)", {
+            layeredGate("budget", "a retry budget (Finagle, Linkerd)", {
                 Field::number("percent", "gates", "%", "retries allowed per hundred first attempts").range(0, 100).defaults(20),
                 amount("minPerSecond", "gates", "retries/s", "retries allowed besides the percentage", 10),
                 ms("ttlMs", "gates", "the window the budget counts over", 1, kMaxMs).defaults(10000),
             }),
-            gate("breaker", "a count-based circuit breaker (resilience4j)", {
+            layeredGate("breaker", "a count-based circuit breaker (resilience4j)", {
                 Field::number("window", "gates", "outcomes", "the last outcomes a closed breaker counts")
                     .wholeNumber().range(1, 10000000).defaults(100),
                 Field::number("minCalls", "gates", "outcomes", "outcomes needed before it may open")
@@ -329,6 +383,102 @@ E sparseChoiceAt(const Field& row, const Value& gate) {
 }
 
 const Field& member(const Field& object, const char* name) { return *object.member(name); }
+// docs/layers.md §9.3: a gate's layer (sparse: absent at its default, null).
+std::optional<int> gateLayerAt(const Value& gate) {
+    const std::optional<double> at = optionalAt(gate, "layer");
+    return at ? std::optional<int>(static_cast<int>(*at)) : std::nullopt;
+}
+
+// FLEET.md §3's policy members of a normalized policy object (or of a filled layer over it).
+FleetPolicy readPolicy(const Field& policy, const Value& p) {
+    FleetPolicy out;
+    if (auto m = optionalAt(p, "maxRetries")) out.maxRetries = static_cast<int>(*m); else out.maxRetries.reset();
+    out.baseBackoffMs = numberAt(p, "baseBackoffMs");
+    out.backoffMultiplier = numberAt(p, "backoffMultiplier");
+    out.maxBackoffMs = optionalAt(p, "maxBackoffMs");
+    out.jitter = choiceAt<Jitter>(member(policy, "jitter"), p);
+    out.clientTimeoutMs = numberAt(p, "clientTimeoutMs");
+    out.deadlineMs = optionalAt(p, "deadlineMs");
+    out.retryOn.clear();
+    out.retryTimeout = out.retry5xx = out.retry429 = false;
+    for (const Value& c : p.find("retryOn")->asArray()) {
+        out.retryOn.push_back(c.asString());
+        if (c.asString() == "timeout") out.retryTimeout = true;
+        if (c.asString() == "5xx") out.retry5xx = true;
+        if (c.asString() == "429") out.retry429 = true;
+    }
+    out.honourRetryAfter = p.find("honourRetryAfter")->asBool();
+    if (const Value* h = p.find("hedging"); h && !h->isNull()) {
+        Hedging hedging;
+        hedging.maxAttempts = static_cast<int>(numberAt(*h, "maxAttempts"));
+        hedging.delayMs = numberAt(*h, "delayMs");
+        for (const Value& c : h->find("nonFatal")->asArray()) {
+            hedging.nonFatal.push_back(c.asString());
+            if (c.asString() == "timeout") hedging.nonFatalTimeout = true;
+            if (c.asString() == "5xx") hedging.nonFatal5xx = true;
+            if (c.asString() == "429") hedging.nonFatal429 = true;
+        }
+        out.hedging = hedging;
+    }
+    return out;
+}
+
+// docs/layers.md §9: the filled layers (fillLayers) as typed layers, each over the policy.
+std::vector<FleetLayer> readLayers(const Field& policy, const Value& p) {
+    std::vector<FleetLayer> out;
+    const Value* layers = p.find("layers");
+    if (!layers || layers->kind() != Value::Kind::Array) return out;
+    const Field& row = member(policy, "layers").item.front();
+    for (const Value& l : layers->asArray()) {
+        Value merged = Value::object();
+        for (const Value::Member& m : l.asObject()) merged.set(m.key, m.value);
+        for (const Value::Member& m : p.asObject())
+            if (!l.find(m.key) && m.key != "layers") merged.set(m.key, m.value);
+        FleetLayer layer;
+        layer.policy = readPolicy(policy, merged);
+        layer.name = l.find("name")->asString();
+        layer.key = choiceAt<LayerKey>(member(row, "key"), l);
+        layer.giveUp = choiceAt<GiveUp>(member(row, "giveUp"), l);
+        layer.cancel = choiceAt<Cancel>(member(row, "cancel"), l);
+        layer.inheritDeadline = l.find("inheritDeadline")->asBool();
+        layer.deadlineMarginMs = numberAt(l, "deadlineMarginMs");
+        out.push_back(std::move(layer));
+    }
+    return out;
+}
+
+// docs/layers.md §9 (§2's rule): each layer with every field filled in, top first: a member given
+// is the layer's, an absent policy field the policy's, `name` "layer i", `key` by position. The
+// normalized request with its policy.layers so filled (unchanged when null or absent).
+Value fillLayers(const FieldTable& t, const Value& normalized) {
+    const Value* policy = normalized.find("policy");
+    const Value* layers = policy ? policy->find("layers") : nullptr;
+    if (!layers || layers->kind() != Value::Kind::Array) return normalized;
+    const Field& row = member(t.field("policy"), "layers").item.front();
+    const bool idempotencyKey = normalized.find("idempotencyKey")->asBool();
+    Value filled = Value::array();
+    for (std::size_t i = 0; i < layers->asArray().size(); ++i) {
+        const Value& given = layers->asArray()[i];
+        Value layer = Value::object();
+        for (const Field& m : row.members) {
+            if (const Value* v = given.find(m.name)) {
+                layer.set(m.name, *v);
+            } else if (m.name == "name") {
+                layer.set("name", Value::string("layer " + formatInt(static_cast<std::int64_t>(i + 1))));
+            } else if (m.name == "key") {
+                layer.set("key", Value::string(i > 0 ? "pass" : idempotencyKey ? "mint" : "none"));
+            } else if (const Value* own = policy->find(m.name)) {
+                layer.set(m.name, *own);
+            }
+        }
+        filled.push(std::move(layer));
+    }
+    Value p = Value::object();
+    for (const Value::Member& m : policy->asObject()) p.set(m.key, m.key == "layers" ? filled : m.value);
+    Value out = Value::object();
+    for (const Value::Member& m : normalized.asObject()) out.set(m.key, m.key == "policy" ? p : m.value);
+    return out;
+}
 
 // The normalized request (every field valid) as the typed request.
 FleetRequest typed(const FieldTable& table, const Value& v) {
@@ -376,60 +526,41 @@ FleetRequest typed(const FieldTable& table, const Value& v) {
     }
     const Value& p = *v.find("policy");
     const Field& policy = table.field("policy");
-    if (auto m = optionalAt(p, "maxRetries")) r.policy.maxRetries = static_cast<int>(*m); else r.policy.maxRetries.reset();
-    r.policy.baseBackoffMs = numberAt(p, "baseBackoffMs");
-    r.policy.backoffMultiplier = numberAt(p, "backoffMultiplier");
-    r.policy.maxBackoffMs = optionalAt(p, "maxBackoffMs");
-    r.policy.jitter = choiceAt<Jitter>(member(policy, "jitter"), p);
-    r.policy.clientTimeoutMs = numberAt(p, "clientTimeoutMs");
-    r.policy.deadlineMs = optionalAt(p, "deadlineMs");
-    r.policy.retryOn.clear();
-    r.policy.retryTimeout = r.policy.retry5xx = r.policy.retry429 = false;
-    for (const Value& c : p.find("retryOn")->asArray()) {
-        r.policy.retryOn.push_back(c.asString());
-        if (c.asString() == "timeout") r.policy.retryTimeout = true;
-        if (c.asString() == "5xx") r.policy.retry5xx = true;
-        if (c.asString() == "429") r.policy.retry429 = true;
-    }
-    r.policy.honourRetryAfter = p.find("honourRetryAfter")->asBool();
-    if (const Value* h = p.find("hedging"); h && !h->isNull()) {
-        Hedging hedging;
-        hedging.maxAttempts = static_cast<int>(numberAt(*h, "maxAttempts"));
-        hedging.delayMs = numberAt(*h, "delayMs");
-        for (const Value& c : h->find("nonFatal")->asArray()) {
-            hedging.nonFatal.push_back(c.asString());
-            if (c.asString() == "timeout") hedging.nonFatalTimeout = true;
-            if (c.asString() == "5xx") hedging.nonFatal5xx = true;
-            if (c.asString() == "429") hedging.nonFatal429 = true;
-        }
-        r.policy.hedging = hedging;
-    }
+    r.policy = readPolicy(policy, p);
+    r.policy.layers = readLayers(policy, p);
     const Value& g = *v.find("gates");
     if (const Value& q = *g.find("quota"); !q.isNull()) {
         static const Field row = refund();
         r.gates.quota = QuotaGate{scopeAt(q), numberAt(q, "capacity"), numberAt(q, "retryCost"),
                                   numberAt(q, "timeoutCost"), numberAt(q, "successIncrement"),
                                   sparseChoiceAt<QuotaRefund>(row, q)};
+        r.gates.layer.quota = gateLayerAt(q);
     }
     if (const Value& b = *g.find("bucket"); !b.isNull()) {
         static const Field deposit = depositOn(), allow = allowWhen();
         r.gates.bucket = BucketGate{scopeAt(b), numberAt(b, "capacity"), numberAt(b, "deposit"), numberAt(b, "cost"),
                                     sparseChoiceAt<BucketDeposit>(deposit, b), sparseChoiceAt<BucketAllow>(allow, b)};
+        r.gates.layer.bucket = gateLayerAt(b);
     }
     if (const Value& th = *g.find("throttle"); !th.isNull()) {
         static const Field row = countFailures();
         r.gates.throttle = ThrottleGate{scopeAt(th), numberAt(th, "maxTokens"), numberAt(th, "tokenRatio"),
                                         sparseChoiceAt<ThrottleCount>(row, th)};
+        r.gates.layer.throttle = gateLayerAt(th);
     }
-    if (const Value& b = *g.find("budget"); !b.isNull())
+    if (const Value& b = *g.find("budget"); !b.isNull()) {
         r.gates.budget = BudgetGate{scopeAt(b), numberAt(b, "percent"), numberAt(b, "minPerSecond"), numberAt(b, "ttlMs")};
-    if (const Value& b = *g.find("breaker"); !b.isNull())
+        r.gates.layer.budget = gateLayerAt(b);
+    }
+    if (const Value& b = *g.find("breaker"); !b.isNull()) {
+        r.gates.layer.breaker = gateLayerAt(b);
         r.gates.breaker = BreakerGate{scopeAt(b),
                                       static_cast<std::uint32_t>(numberAt(b, "window")),
                                       static_cast<std::uint32_t>(numberAt(b, "minCalls")),
                                       numberAt(b, "failurePercent"),
                                       numberAt(b, "openMs"),
                                       static_cast<std::uint32_t>(numberAt(b, "halfOpenCalls"))};
+    }
     if (const Value* a = g.find("adaptive"); a && !a->isNull()) r.gates.adaptive = AdaptiveGate{scopeAt(*a)};
     if (const Value* l = g.find("local"); l && !l->isNull())
         r.gates.local = LocalGate{scopeAt(*l), numberAt(*l, "windowMs"), static_cast<std::uint32_t>(numberAt(*l, "bins")),
@@ -447,6 +578,49 @@ FleetRequest typed(const FieldTable& table, const Value& v) {
 
 void fail(std::vector<InputError>& errors, const std::string& field, const char* code, const std::string& detail) {
     errors.push_back({field, code, field + " " + detail, detail});
+}
+
+// docs/layers.md §9: policy.layers with the rest of the request; the gates' layers; the work
+// bound of §9.4 (FLEET.md §3's with the product of the layers' maxRetries + 1).
+void layerChecks(const FleetRequest& r, std::vector<InputError>& errors) {
+    const std::size_t k = r.policy.layers.size();
+    const std::size_t bottom = k ? k : 1;
+    auto checkGate = [&](const char* name, const std::optional<int>& at) {
+        if (at && static_cast<std::size_t>(*at) > bottom)
+            fail(errors, std::string("gates.") + name + ".layer", "no-such-layer",
+                 "must name a layer of policy.layers, from 1 to " + formatInt(static_cast<std::int64_t>(bottom)) +
+                     (k ? "" : " (without policy.layers the policy is the one layer)") + "; got " + formatInt(*at) + ".");
+    };
+    if (r.gates.quota) checkGate("quota", r.gates.layer.quota);
+    if (r.gates.bucket) checkGate("bucket", r.gates.layer.bucket);
+    if (r.gates.throttle) checkGate("throttle", r.gates.layer.throttle);
+    if (r.gates.budget) checkGate("budget", r.gates.layer.budget);
+    if (r.gates.breaker) checkGate("breaker", r.gates.layer.breaker);
+    if (!k) return;
+    // What a stack cannot be run with (docs/layers.md §9.6): each a one-layer model of its own.
+    const char* other = r.workload == FleetWorkload::Occ ? "workload \"occ\"" :
+                        r.policy.hedging ? "policy.hedging" :
+                        r.server.admission ? "server.admission" :
+                        r.gates.adaptive ? "gates.adaptive" :
+                        r.gates.local ? "gates.local" :
+                        r.gates.admissionControl ? "gates.admissionControl" : nullptr;
+    if (other) {
+        fail(errors, "policy.layers", "layers-excluded",
+             std::string("must be null with ") + other + " (docs/layers.md §9.6: a stack of layers runs FLEET.md's "
+             "service workload, its §5 gates and no other one-layer model).");
+        return;
+    }
+    double product = 1;
+    for (const FleetLayer& l : r.policy.layers) product *= *l.policy.maxRetries + 1.0;
+    const bool once = r.arrivals == Arrivals::Once;
+    const double factor = r.spike ? std::max(1.0, r.spike->factor) : 1.0;
+    const double requests = once ? r.clients : r.clients * r.ratePerClient * factor * r.durationMs / 1000;
+    const double work = requests * product;
+    if (work > 20000000)
+        fail(errors, once ? "policy.layers" : "durationMs", "too-much-work",
+             std::string("makes too long a run: ") + (once ? "clients" : "clients × ratePerClient × spike factor × "
+             "durationMs / 1000") + " × the product over policy.layers of (maxRetries + 1) must be at most 20,000,000 "
+             "bottom attempts (docs/layers.md §9.4); got " + formatMs(std::floor(work), 0) + ".");
 }
 
 // The rules across fields, on a normalized request whose every field is valid.
@@ -483,6 +657,7 @@ void crossChecks(const FleetRequest& r, std::vector<InputError>& errors) {
         fail(errors, "durationMs", "too-many-bins",
              "must be at most 10,000 × binMs (" + formatMs(10000.0 * r.binMs, 6) + "): at most 10,000 bins; got " +
                  formatMs(r.durationMs, 6) + ".");
+    if (occ && !r.policy.layers.empty()) return layerChecks(r, errors);
     if (occ) {
         if (r.clients > 1000)
             fail(errors, "clients", "out-of-range",
@@ -493,6 +668,8 @@ void crossChecks(const FleetRequest& r, std::vector<InputError>& errors) {
                      formatInt(static_cast<std::int64_t>(r.clients) * r.runs) + ".");
         return;
     }
+    layerChecks(r, errors);
+    if (!r.policy.layers.empty()) return;
     if (r.arrivals == Arrivals::Once || !r.policy.maxRetries) return;
     const double factor = r.spike ? std::max(1.0, r.spike->factor) : 1.0;
     // A hedged request sends up to maxAttempts copies (maxRetries is then 0).
@@ -591,6 +768,7 @@ FleetParsed parseFleetRequest(const Value& raw, const FleetOptions& options) {
     Normalized n = normalize(table, raw);
     parsed.errors = std::move(n.errors);
     if (!parsed.errors.empty()) return parsed;
+    n.value = fillLayers(table, n.value);
     FleetRequest request = typed(table, n.value);
     crossChecks(request, parsed.errors);
     if (parsed.errors.empty() && options.costBound) costChecks(request, parsed.errors);

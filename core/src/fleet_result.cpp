@@ -1,6 +1,7 @@
 // FLEET.md §1 and §8: the fleet request's echo and result as Values, and fleet(), the whole
 // contract.
 #include <algorithm>
+#include <cmath>
 
 #include "retrylab/fleet.hpp"
 
@@ -63,6 +64,42 @@ const char* endReasonName(EndReason reason) {
     return "unfinished";
 }
 
+// FLEET.md §3's policy members, as the echo writes them (the request's, or a layer's).
+Value policyValue(const FleetPolicy& policy) {
+    Value p = Value::object();
+    p.set("maxRetries", policy.maxRetries ? num(*policy.maxRetries) : Value::null());
+    p.set("baseBackoffMs", num(policy.baseBackoffMs));
+    p.set("backoffMultiplier", num(policy.backoffMultiplier));
+    p.set("maxBackoffMs", orNull(policy.maxBackoffMs));
+    p.set("jitter", str(jitterName(policy.jitter)));
+    p.set("clientTimeoutMs", num(policy.clientTimeoutMs));
+    p.set("deadlineMs", orNull(policy.deadlineMs));
+    Value classes = Value::array();
+    for (const std::string& c : policy.retryOn) classes.push(Value::string(c));
+    p.set("retryOn", std::move(classes));
+    p.set("honourRetryAfter", Value::boolean(policy.honourRetryAfter));
+    return p;
+}
+
+// docs/layers.md §9: one layer as the echo writes it, every field filled in (the table's order).
+Value layerValue(const FleetLayer& l) {
+    const Field& row = fleetFields().field("policy").member("layers")->item.front();
+    Value v = Value::object();
+    v.set("name", Value::string(l.name));
+    const Value policy = policyValue(l.policy);
+    for (const Value::Member& m : policy.asObject()) v.set(m.key, m.value);
+    v.set("key", Value::string(row.member("key")->nameOf(static_cast<int>(l.key))));
+    v.set("giveUp", Value::string(row.member("giveUp")->nameOf(static_cast<int>(l.giveUp))));
+    v.set("cancel", Value::string(row.member("cancel")->nameOf(static_cast<int>(l.cancel))));
+    v.set("inheritDeadline", Value::boolean(l.inheritDeadline));
+    v.set("deadlineMarginMs", num(l.deadlineMarginMs));
+    return v;
+}
+// docs/layers.md §9.3: a gate's layer, echoed only when given (null is the bottom).
+void gateLayer(Value& gate, const std::optional<int>& layer) {
+    if (layer) gate.set("layer", num(*layer));
+}
+
 Value fleetRequestToValue(const FleetRequest& r) {
     Value v = Value::object();
     v.set("workload", str(r.workload == FleetWorkload::Occ ? "occ" : "service"));
@@ -112,18 +149,7 @@ Value fleetRequestToValue(const FleetRequest& r) {
     } else {
         v.set("trigger", Value::null());
     }
-    Value p = Value::object();
-    p.set("maxRetries", r.policy.maxRetries ? num(*r.policy.maxRetries) : Value::null());
-    p.set("baseBackoffMs", num(r.policy.baseBackoffMs));
-    p.set("backoffMultiplier", num(r.policy.backoffMultiplier));
-    p.set("maxBackoffMs", orNull(r.policy.maxBackoffMs));
-    p.set("jitter", str(jitterName(r.policy.jitter)));
-    p.set("clientTimeoutMs", num(r.policy.clientTimeoutMs));
-    p.set("deadlineMs", orNull(r.policy.deadlineMs));
-    Value classes = Value::array();
-    for (const std::string& c : r.policy.retryOn) classes.push(Value::string(c));
-    p.set("retryOn", std::move(classes));
-    p.set("honourRetryAfter", Value::boolean(r.policy.honourRetryAfter));
+    Value p = policyValue(r.policy);
     if (r.policy.hedging) {  // sparse (docs/throttling.md §6): absent when null
         Value h = Value::object();
         h.set("maxAttempts", num(r.policy.hedging->maxAttempts));
@@ -132,6 +158,11 @@ Value fleetRequestToValue(const FleetRequest& r) {
         for (const std::string& c : r.policy.hedging->nonFatal) nonFatal.push(Value::string(c));
         h.set("nonFatal", std::move(nonFatal));
         p.set("hedging", std::move(h));
+    }
+    if (!r.policy.layers.empty()) {  // sparse (docs/layers.md §9): absent when null
+        Value layers = Value::array();
+        for (const FleetLayer& l : r.policy.layers) layers.push(layerValue(l));
+        p.set("layers", std::move(layers));
     }
     v.set("policy", std::move(p));
     Value g = Value::object();
@@ -143,6 +174,7 @@ Value fleetRequestToValue(const FleetRequest& r) {
         q.set("timeoutCost", num(r.gates.quota->timeoutCost));
         q.set("successIncrement", num(r.gates.quota->successIncrement));
         sparseChoice(q, "quota", "refund", static_cast<int>(r.gates.quota->refund));
+        gateLayer(q, r.gates.layer.quota);
         g.set("quota", std::move(q));
     } else {
         g.set("quota", Value::null());
@@ -155,6 +187,7 @@ Value fleetRequestToValue(const FleetRequest& r) {
         b.set("cost", num(r.gates.bucket->cost));
         sparseChoice(b, "bucket", "depositOn", static_cast<int>(r.gates.bucket->depositOn));
         sparseChoice(b, "bucket", "allowWhen", static_cast<int>(r.gates.bucket->allowWhen));
+        gateLayer(b, r.gates.layer.bucket);
         g.set("bucket", std::move(b));
     } else {
         g.set("bucket", Value::null());
@@ -165,6 +198,7 @@ Value fleetRequestToValue(const FleetRequest& r) {
         t.set("maxTokens", num(r.gates.throttle->maxTokens));
         t.set("tokenRatio", num(r.gates.throttle->tokenRatio));
         sparseChoice(t, "throttle", "countFailures", static_cast<int>(r.gates.throttle->countFailures));
+        gateLayer(t, r.gates.layer.throttle);
         g.set("throttle", std::move(t));
     } else {
         g.set("throttle", Value::null());
@@ -175,6 +209,7 @@ Value fleetRequestToValue(const FleetRequest& r) {
         b.set("percent", num(r.gates.budget->percent));
         b.set("minPerSecond", num(r.gates.budget->minPerSecond));
         b.set("ttlMs", num(r.gates.budget->ttlMs));
+        gateLayer(b, r.gates.layer.budget);
         g.set("budget", std::move(b));
     } else {
         g.set("budget", Value::null());
@@ -187,6 +222,7 @@ Value fleetRequestToValue(const FleetRequest& r) {
         b.set("failurePercent", num(r.gates.breaker->failurePercent));
         b.set("openMs", num(r.gates.breaker->openMs));
         b.set("halfOpenCalls", count(r.gates.breaker->halfOpenCalls));
+        gateLayer(b, r.gates.layer.breaker);
         g.set("breaker", std::move(b));
     } else {
         g.set("breaker", Value::null());
@@ -249,6 +285,23 @@ Value fleetToValue(const FleetRequest& request, const ServiceResult& result) {
     totals.set("firstAttempts", count(t.firstAttempts));
     totals.set("retries", count(t.retries));
     totals.set("load", num(t.firstAttempts ? static_cast<double>(t.attempts) / static_cast<double>(t.firstAttempts) : 0));
+    if (!request.policy.layers.empty()) {  // docs/layers.md §9.2
+        totals.set("attemptsPerRequest",
+                   num(t.requests ? static_cast<double>(t.attempts) / static_cast<double>(t.requests) : 0));
+        Value rows = Value::array();
+        for (std::size_t i = 0; i < t.layers.size(); ++i) {
+            const ServiceTotals::LayerRow& l = t.layers[i];
+            Value row = Value::object();
+            row.set("name", Value::string(request.policy.layers[i].name));
+            row.set("calls", count(l.calls));
+            row.set("attempts", count(l.attempts));
+            row.set("retries", count(l.retries));
+            row.set("cancelled", count(l.cancelled));
+            row.set("orphaned", count(l.orphaned));
+            rows.push(std::move(row));
+        }
+        totals.set("layers", std::move(rows));
+    }
     totals.set("served", count(t.served));
     totals.set("cancelled", count(t.cancelled));
     totals.set("shed", count(t.shed));
@@ -277,6 +330,11 @@ Value fleetToValue(const FleetRequest& request, const ServiceResult& result) {
         x.set("created", count(b.created));
         x.set("firstAttempts", count(b.firstAttempts));
         x.set("retries", count(b.retries));
+        if (!request.policy.layers.empty()) {  // docs/layers.md §9.2
+            Value each = Value::array();
+            for (std::uint64_t a : b.layerAttempts) each.push(count(a));
+            x.set("layerAttempts", std::move(each));
+        }
         x.set("succeeded", count(b.succeeded));
         x.set("failed", count(b.failed));
         x.set("timeouts", count(b.timeouts));
@@ -328,6 +386,44 @@ Value fleetToValue(const FleetRequest& request, const OccResult& result) {
     v.set("runs", Value::array(std::move(runs)));
     v.set("mean", occRunValue(result.mean));
     return v;
+}
+
+// FLEET.md §8 (v3): windows of five bins judged together, so that which bin an answer falls in
+// cannot fail a healthy fleet.
+Recovery recoveryOf(const FleetRequest& request, const std::vector<ServiceBin>& bins) {
+    Recovery rec;
+    rec.triggerEndMs = request.trigger->endMs;
+    const double binMs = request.binMs;
+    // L: the last bin ending at or before durationMs (−1 when none does).
+    double last = std::floor(request.durationMs / binMs) - 1;
+    if ((last + 1) * binMs > request.durationMs) last -= 1;
+    if ((last + 2) * binMs <= request.durationMs) last += 1;
+    // The first bin starting at or after the trigger's end.
+    double first = std::ceil(rec.triggerEndMs / binMs);
+    if ((first - 1) * binMs >= rec.triggerEndMs) first -= 1;
+    if (first * binMs < rec.triggerEndMs) first += 1;
+    // The window ending at bin e: bins e − 4 … e, those before 0 or past the timeline empty.
+    auto healthy = [&bins](double e) {
+        std::uint64_t succeeded = 0, created = 0;
+        for (double b = std::max(0.0, e - 4); b <= e; b += 1) {
+            const auto i = static_cast<std::size_t>(b);
+            if (i >= bins.size()) break;
+            succeeded += bins[i].succeeded;
+            created += bins[i].created;
+        }
+        return static_cast<double>(succeeded) >= 0.9 * static_cast<double>(created);
+    };
+    // Walk back from L while the windows are healthy, down to the window of the earliest b.
+    double e = last;
+    while (e >= first + 4 && healthy(e)) e -= 1;
+    if (e < last) rec.recoveredAtMs = (e - 3) * binMs;
+    rec.metastable = request.durationMs - rec.triggerEndMs >= 5 * binMs && !rec.recoveredAtMs;
+    // Disrupted: some window ending at e ≤ L, after the trigger's start, is not healthy.
+    double from = std::floor(request.trigger->startMs / binMs);  // (from + 1) × binMs > startMs
+    if ((from + 1) * binMs <= request.trigger->startMs) from += 1;
+    if (from * binMs > request.trigger->startMs) from -= 1;
+    for (double w = std::max(0.0, from); w <= last && !rec.disrupted; w += 1) rec.disrupted = !healthy(w);
+    return rec;
 }
 
 Value fleet(const Value& rawRequest, const FleetOptions& options) {

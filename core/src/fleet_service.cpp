@@ -1084,43 +1084,8 @@ private:
         if (r_.trigger) result_.recovery = recovery();
     }
 
-    // §8 (v3): windows of five bins judged together, so that which bin an answer falls in
-    // cannot fail a healthy fleet.
-    Recovery recovery() const {
-        Recovery rec;
-        rec.triggerEndMs = r_.trigger->endMs;
-        const double binMs = r_.binMs;
-        // L: the last bin ending at or before durationMs (−1 when none does).
-        double last = std::floor(r_.durationMs / binMs) - 1;
-        if ((last + 1) * binMs > r_.durationMs) last -= 1;
-        if ((last + 2) * binMs <= r_.durationMs) last += 1;
-        // The first bin starting at or after the trigger's end.
-        double first = std::ceil(rec.triggerEndMs / binMs);
-        if ((first - 1) * binMs >= rec.triggerEndMs) first -= 1;
-        if (first * binMs < rec.triggerEndMs) first += 1;
-        // The window ending at bin e: bins e − 4 … e, those before 0 or past the timeline empty.
-        auto healthy = [this](double e) {
-            std::uint64_t succeeded = 0, created = 0;
-            for (double b = std::max(0.0, e - 4); b <= e; b += 1) {
-                const auto i = static_cast<std::size_t>(b);
-                if (i >= result_.bins.size()) break;
-                succeeded += result_.bins[i].succeeded;
-                created += result_.bins[i].created;
-            }
-            return static_cast<double>(succeeded) >= 0.9 * static_cast<double>(created);
-        };
-        // Walk back from L while the windows are healthy, down to the window of the earliest b.
-        double e = last;
-        while (e >= first + 4 && healthy(e)) e -= 1;
-        if (e < last) rec.recoveredAtMs = (e - 3) * binMs;
-        rec.metastable = r_.durationMs - rec.triggerEndMs >= 5 * binMs && !rec.recoveredAtMs;
-        // Disrupted: some window ending at e ≤ L, after the trigger's start, is not healthy.
-        double from = std::floor(r_.trigger->startMs / binMs);  // (from + 1) × binMs > startMs
-        if ((from + 1) * binMs <= r_.trigger->startMs) from += 1;
-        if (from * binMs > r_.trigger->startMs) from -= 1;
-        for (double w = std::max(0.0, from); w <= last && !rec.disrupted; w += 1) rec.disrupted = !healthy(w);
-        return rec;
-    }
+    // §8 (v3): windows of five bins judged together (recoveryOf, fleet_result.cpp).
+    Recovery recovery() const { return recoveryOf(r_, result_.bins); }
 
     const FleetRequest& r_;
     FleetTrace* trace_;
@@ -1158,6 +1123,8 @@ private:
 }  // namespace
 
 ServiceResult simulateService(const FleetRequest& request, FleetTrace* trace, FleetWork* work) {
+    // docs/layers.md §9: a stack of layers runs in fleet_layers.cpp.
+    if (!request.policy.layers.empty()) return simulateLayeredService(request, trace, work);
     return ServiceRun(request, trace, work).run();
 }
 

@@ -82,7 +82,9 @@ test('the rule fields are echoed only when given and not the default, in both bi
   // The schema says which rows echo so.
   const gatesRow = fleetEngine.fleetSchema().fleet.find((r) => r.name === 'gates');
   const sparse = gatesRow.members.flatMap((g) => g.members.filter((m) => m.sparse).map((m) => `${g.name}.${m.name}`));
-  assert.deepEqual(sparse, ['quota.refund', 'bucket.depositOn', 'bucket.allowWhen', 'throttle.countFailures']);
+  // docs/layers.md §9.3's `layer`, on each of FLEET's five gates, echoes so too (null: the bottom).
+  assert.deepEqual(sparse, ['quota.refund', 'quota.layer', 'bucket.depositOn', 'bucket.allowWhen', 'bucket.layer',
+    'throttle.countFailures', 'throttle.layer', 'budget.layer', 'breaker.layer']);
   // A bad choice is named by its path.
   const bad = fleetEngine.fleet({ gates: { throttle: { countFailures: 'timeouts' } } });
   assert.equal(bad.ok, false);

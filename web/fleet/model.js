@@ -72,10 +72,12 @@ export const FIELD_WORDS = {
   'gates.breaker.halfOpenCalls': ['half-open trial calls', 1],
 };
 
-// A gate's fields but its scope, in the table's order: { name, row, label, step }.
+// A gate's fields but its scope, in the table's order: { name, row, label, step }. A row of the
+// stack's group ("layers": the layer a gate acts on, docs/layers.md §9.3) is left to where a stack
+// is built; this section runs the policy's own one layer.
 export function gateFields(table, name) {
   const gate = table && table.rows.get(`gates.${name}`);
-  return ((gate && gate.members) || []).filter((m) => m.name !== 'scope').map((row) => {
+  return ((gate && gate.members) || []).filter((m) => m.name !== 'scope' && m.group !== 'layers').map((row) => {
     const [label, step] = FIELD_WORDS[`gates.${name}.${row.name}`] || [row.description, row.whole ? 1 : 'any'];
     return { name: row.name, row, label, step };
   });

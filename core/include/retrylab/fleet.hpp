@@ -77,6 +77,8 @@ struct Hedging {
     std::vector<std::string> nonFatal;  // as given, for the echo
 };
 
+struct FleetLayer;  // below: a layer holds its policy as a whole FleetPolicy
+
 struct FleetPolicy {
     std::optional<int> maxRetries = 3;  // none only for occ: no limit
     double baseBackoffMs = 100;
@@ -89,6 +91,20 @@ struct FleetPolicy {
     std::vector<std::string> retryOn = {"timeout", "5xx"};  // as given, for the echo
     bool honourRetryAfter = true;
     std::optional<Hedging> hedging;  // none: no hedging (FLEET.md's policy)
+    // docs/layers.md §9: empty for `policy.layers: null` (FLEET.md's one layer, exactly), else 1-5
+    // layers, top first.
+    std::vector<FleetLayer> layers;
+};
+
+// One layer of docs/layers.md §9 (its §2 with FLEET.md §3's policy fields), every field filled in.
+struct FleetLayer {
+    std::string name;
+    FleetPolicy policy;  // the request's policy with this layer's fields: only the FLEET §3 ones are read
+    LayerKey key = LayerKey::None;
+    GiveUp giveUp = GiveUp::LastFailure;
+    Cancel cancel = Cancel::Propagate;
+    bool inheritDeadline = false;
+    double deadlineMarginMs = 0;
 };
 
 struct QuotaGate {
@@ -138,7 +154,13 @@ struct AdmissionControlGate {
     double srThreshold = 95, aggression = 1, rpsThreshold = 0, maxRejectionProbability = 80;
 };
 
+// docs/layers.md §9.3: the layer each FLEET.md §5 gate acts on, 1 the top; none: the bottom.
+struct GateLayers {
+    std::optional<int> quota, bucket, throttle, budget, breaker;
+};
+
 struct Gates {
+    GateLayers layer;
     std::optional<QuotaGate> quota;
     std::optional<BucketGate> bucket;
     std::optional<ThrottleGate> throttle;
@@ -245,6 +267,11 @@ struct ServiceTotals {
     std::uint64_t admissionRejected = 0;  // docs/throttling.md §7; in the result only with gates.admissionControl
     double wastedServiceMs = 0;
     std::uint64_t charges = 0, replays = 0, duplicateCharges = 0;
+    // docs/layers.md §9.2: one row per layer, top first; empty without policy.layers.
+    struct LayerRow {
+        std::uint64_t calls = 0, attempts = 0, retries = 0, cancelled = 0, orphaned = 0;
+    };
+    std::vector<LayerRow> layers;
     std::optional<Latency> latencyMs;  // none when no request succeeded
     double endMs = 0;
 };
@@ -255,6 +282,7 @@ struct ServiceBin {
     std::uint64_t throttled = 0;  // by arrival; in the result only with server.admission
     std::uint64_t admissionRejected = 0;  // by the send's time; in the result only with gates.admissionControl
     double gateWaitMs = 0;        // the adaptive limiter's waits, by the time each began; only with gates.adaptive
+    std::vector<std::uint64_t> layerAttempts;  // docs/layers.md §9.2: each layer's attempts sent; only with policy.layers
     std::uint64_t queue = 0, inService = 0;
     std::optional<double> tokens;
 };
@@ -304,6 +332,10 @@ struct FleetWork {
 // §4–§6 on a valid request. `trace`, when given, receives every event processed; `work`, when
 // given, what the run did.
 ServiceResult simulateService(const FleetRequest& request, FleetTrace* trace = nullptr, FleetWork* work = nullptr);
+// docs/layers.md §9: the service workload with policy.layers (simulateService hands such a request here).
+ServiceResult simulateLayeredService(const FleetRequest& request, FleetTrace* trace = nullptr, FleetWork* work = nullptr);
+// FLEET.md §8's recovery, from the bins (the one- and the many-layer runs share it).
+Recovery recoveryOf(const FleetRequest& request, const std::vector<ServiceBin>& bins);
 
 // ---- The occ workload (§7) ---------------------------------------------------------------------
 

@@ -87,4 +87,7 @@
 // +859, the engine file +4,749, the sections +1,249, the fleet section +1,055, the fleet engine file
 // +5,086; page-size.test.js says what), 336.8 KB measured.
 // Merged with hedging34: its measured growth added; re-measured after the session's merges.
-export const SCROLLED_CEILING_BYTES = 329.8 * 1024 + 954 + 12998;
+// Issue 33's stack of layers in the fleet engine file (+12,029 bytes gzipped, 101,022 → 113,051)
+// and the fleet section leaving the gates' layer rows to the stack's editor (+15): +12,044.
+// Merged with layersfleet33: its measured growth added.
+export const SCROLLED_CEILING_BYTES = 329.8 * 1024 + 954 + 12998 + 12044;

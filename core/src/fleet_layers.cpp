@@ -1,0 +1,857 @@
+// docs/layers.md §9: FLEET.md's service workload with a stack of retry layers per client. Each
+// layer's call is FLEET §4's request loop with that layer's policy; an upper layer's attempt is a
+// call to the layer below, and only the bottom layer's attempts reach the server (FLEET §4's,
+// unchanged). One event loop in FLEET §6's order with the key (time, kind, client, request,
+// (layer, id(path))): every event names a call, and a call's record lives while an event or a
+// live call below names it.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <vector>
+
+#include "fleet_network.hpp"
+#include "min_heap.hpp"
+#include "policy.hpp"
+#include "retrylab/fleet.hpp"
+#include "streams.hpp"
+
+namespace retrylab {
+
+namespace {
+
+constexpr double kNever = std::numeric_limits<double>::infinity();
+constexpr std::uint32_t kNone = 0xFFFFFFFFu;
+
+// FLEET §6's kinds, in their order at equal times; an upper layer's answers are kind 3, its
+// cutoffs kind 4 (docs/layers.md §9.1).
+enum Kind : std::uint64_t { Completion = 1, Arrival = 2, Answer = 3, Limit = 4, Send = 5 };
+// What an attempt receives: the server's statuses, or a call's relayed result (§4.4).
+enum Status : std::uint32_t { Ok200 = 0, Error500 = 1, Busy503 = 2, TimedOut = 3, GivenUp = 4 };
+
+// key: kind (3 bits), client (14), request (36); sub: the layer from 1 (above bit 40) and id(q),
+// the path's numbers less one as base-128 digits (§6): at most 5 × 7 = 35 bits.
+constexpr int kClientShift = 36, kKindShift = 50, kLayerShift = 40;
+
+struct Event {
+    double t;
+    std::uint64_t key;
+    std::uint64_t sub;
+    double x;  // Arrival: the cutoff L; Completion and a bottom Answer: the service time; an upper Answer: Retry-After
+    std::uint32_t call;
+    std::uint32_t status;
+};
+struct EventLess {
+    // Without short-circuits, so the heap can pick a child without a branch (as fleet_service.cpp's).
+    bool operator()(const Event& a, const Event& b) const {
+        return (a.t < b.t) | ((a.t == b.t) & ((a.key < b.key) | ((a.key == b.key) & (a.sub < b.sub))));
+    }
+};
+
+enum CallState : std::uint8_t { Running, Ended, Cancelled };
+
+struct Call {
+    double startMs = 0;
+    double deadline = kNever;  // D (§4.2), absolute
+    double cutoff = 0;         // its current attempt's cutoff X (§4.3)
+    double previousMs = 0;     // decorrelated's "previous": this call's last backoff wait
+    double lastCost = 0;       // the quota's cost last taken for this call
+    double lastRetryAfter = -1;  // the last answer's Retry-After (relayed by last-failure), -1 none
+    std::uint64_t id = 0;      // id(p) of the path p naming this call (layer 1's: 0)
+    std::uint64_t key = 0;     // the key value its attempts carry (§5); 0 none
+    std::uint32_t request = 0;
+    std::uint32_t parent = kNone;
+    std::uint32_t child = kNone;   // the call its current attempt made (upper layers)
+    std::uint32_t pending = 0;     // events, queue entries and live calls below that name it
+    std::uint32_t period = 0;      // the breaker period its current attempt was sent in
+    std::uint8_t layer = 0;        // from 0
+    std::uint8_t attempt = 0;      // its current attempt n
+    std::uint8_t state = Running;
+    std::uint8_t last = TimedOut;  // the last answer's status (relayed by last-failure)
+    bool orphan = false;           // it, or a call above it, was left running (§4.5)
+    bool resolved = false;         // its current attempt was answered in time or timed out
+    bool paidCost = false;
+    bool inUse = false;
+};
+
+struct Request {
+    double createdMs = 0;
+    std::uint32_t client = 0, number = 0;
+    std::uint32_t live = 0;  // calls of it still held
+    bool ended = false, charged = false, inUse = false;
+    std::vector<std::uint64_t> keys;  // the key values its commits carried
+};
+
+struct Waiting {
+    double limitMs;
+    std::uint32_t call;
+    std::uint32_t attempt;
+};
+
+// The waiting attempts, oldest first from `head`: first-in first-out takes the front, last-in
+// first-out the back; the taken front is dropped once it is half the storage.
+class WaitQueue {
+public:
+    std::size_t size() const { return items_.size() - head_; }
+    bool empty() const { return size() == 0; }
+    void push_back(const Waiting& w) { items_.push_back(w); }
+    Waiting popOldest() {
+        const Waiting w = items_[head_++];
+        if (head_ > 1024 && head_ * 2 > items_.size()) {
+            items_.erase(items_.begin(), items_.begin() + static_cast<std::ptrdiff_t>(head_));
+            head_ = 0;
+        }
+        return w;
+    }
+    Waiting popNewest() {
+        const Waiting w = items_.back();
+        items_.pop_back();
+        return w;
+    }
+
+private:
+    std::vector<Waiting> items_;
+    std::size_t head_ = 0;
+};
+
+// Times in a sliding window, oldest first (the budget's retries and first attempts).
+class TimeWindow {
+public:
+    void push(double t) { times_.push_back(t); }
+    std::size_t countAfter(double after) {
+        while (head_ < times_.size() && !(times_[head_] > after)) ++head_;
+        return times_.size() - head_;
+    }
+
+private:
+    std::vector<double> times_;
+    std::size_t head_ = 0;
+};
+
+// FLEET §5's count-based breaker.
+struct Breaker {
+    enum class State { Closed, Open, HalfOpen };
+    State state = State::Closed;
+    std::uint32_t period = 0;
+    double openedAt = 0;
+    std::vector<std::uint8_t> ring;
+    std::size_t head = 0;
+    std::uint64_t failures = 0;
+    std::uint32_t halfSent = 0, halfIn = 0, halfFailures = 0;
+};
+
+struct Owner {
+    double quota = 0, bucket = 0, throttle = 0;
+    TimeWindow budgetRetries, budgetFirsts;
+    Breaker breaker;
+};
+
+// One layer's policy as the loop reads it.
+struct LayerRun {
+    const FleetLayer* layer = nullptr;
+    Backoff backoff;
+    std::vector<double> ceilings;  // by failure number n
+};
+
+class LayeredRun {
+public:
+    LayeredRun(const FleetRequest& r, FleetTrace* trace, FleetWork* work) : r_(r), trace_(trace), work_(work) {
+        k_ = r.policy.layers.size();
+        for (const FleetLayer& l : r.policy.layers) {
+            LayerRun run;
+            run.layer = &l;
+            run.backoff.baseBackoffMs = l.policy.baseBackoffMs;
+            run.backoff.backoffMultiplier = l.policy.backoffMultiplier;
+            run.backoff.maxBackoffMs = l.policy.maxBackoffMs;
+            run.backoff.jitter = l.policy.jitter;
+            run.ceilings.resize(static_cast<std::size_t>(*l.policy.maxRetries + 2));
+            for (std::size_t n = 1; n < run.ceilings.size(); ++n) run.ceilings[n] = ceilingFor(run.backoff, static_cast<int>(n));
+            layers_.push_back(std::move(run));
+        }
+        result_.totals.layers.resize(k_);
+        network_ = distributionOf(r.network);
+        horizon_ = 2 * r.durationMs + 60000;
+        owners_.resize(r.clients + 1);
+        for (Owner& o : owners_) {
+            if (r.gates.quota) o.quota = r.gates.quota->capacity;
+            if (r.gates.bucket) o.bucket = r.gates.bucket->capacity;
+            if (r.gates.throttle) o.throttle = r.gates.throttle->maxTokens;
+        }
+        keyArrival_ = streams::purposeKey(r.seed, streams::Arrival);
+        keyOut_ = streams::purposeKey(r.seed, streams::Out);
+        keyBack_ = streams::purposeKey(r.seed, streams::Back);
+        keyFail_ = streams::purposeKey(r.seed, streams::Fail);
+        keyWait_ = streams::purposeKey(r.seed, streams::Wait);
+        keyLayerWait_ = streams::purposeKey(r.seed, streams::LayerWait);
+    }
+
+    ServiceResult run() {
+        startArrivals();
+        while (!events_.empty() && events_.top().t <= horizon_) {
+            const Event e = events_.pop();
+            process(e);
+            ++eventsTaken_;
+        }
+        finish();
+        if (work_) {
+            work_->events = eventsTaken_;
+            work_->queue = deepest_;
+            work_->records = calls_.size();
+        }
+        return std::move(result_);
+    }
+
+private:
+    // ---- streams, arrivals, records -----------------------------------------------------------
+
+    // id(q) of attempt n of call c: the call's path with n appended (§6).
+    static std::uint64_t attemptId(const Call& c, int n) { return c.id * 128 + static_cast<std::uint64_t>(n - 1); }
+
+    std::uint64_t streamKey(std::uint64_t purposeKey, const Request& q, std::uint64_t id) const {
+        return streams::step(streams::step(streams::step(purposeKey, q.client), q.number), id);
+    }
+    double leg(std::uint64_t purposeKey, const Call& c, int n) const {
+        if (!streams::drawsFrom(network_)) return network_.a;
+        return streams::sample(network_, streamKey(purposeKey, requests_[c.request], attemptId(c, n)));
+    }
+
+    double gap(std::uint32_t client, std::uint32_t k, double at) const {
+        double rate = r_.ratePerClient;
+        if (r_.spike && at >= r_.spike->startMs && at < r_.spike->endMs) rate = r_.ratePerClient * r_.spike->factor;
+        const double u0 = streams::draw(streams::step(streams::step(streams::step(keyArrival_, client), 0), 0), k);
+        if (r_.arrivals == Arrivals::Uniform) return 0 + (2000 / rate - 0) * u0;
+        return streams::exponentialFrom(1000 / rate, u0);
+    }
+
+    Owner& owner(GateScope scope, std::uint32_t client) {
+        return scope == GateScope::Fleet ? owners_[0] : owners_[client + 1];
+    }
+    // §9.3: whether a gate acts on this layer (from 0); none is the bottom.
+    bool at(const std::optional<int>& gateLayer, std::size_t layer) const {
+        return (gateLayer ? static_cast<std::size_t>(*gateLayer - 1) : k_ - 1) == layer;
+    }
+
+    std::uint32_t newRequest(std::uint32_t client, std::uint32_t k, double at) {
+        Request q;
+        q.createdMs = at;
+        q.client = client;
+        q.number = k;
+        q.inUse = true;
+        if (!freeRequests_.empty()) {
+            const std::uint32_t slot = freeRequests_.back();
+            freeRequests_.pop_back();
+            requests_[slot] = std::move(q);
+            return slot;
+        }
+        requests_.push_back(std::move(q));
+        return static_cast<std::uint32_t>(requests_.size() - 1);
+    }
+
+    // A call to layer `layer` made at t by attempt n of `parent` (none: the request's own call).
+    std::uint32_t newCall(std::uint32_t request, std::size_t layer, std::uint32_t parent, double t) {
+        Call c;
+        c.inUse = true;
+        c.request = request;
+        c.layer = static_cast<std::uint8_t>(layer);
+        c.parent = parent;
+        c.startMs = t;
+        const FleetLayer& l = *layers_[layer].layer;
+        c.previousMs = l.policy.baseBackoffMs;
+        if (l.policy.deadlineMs) c.deadline = t + *l.policy.deadlineMs;
+        std::uint64_t given = 0;  // the key the call is given: its caller's attempt's
+        if (parent != kNone) {
+            const Call& p = calls_[parent];
+            c.id = attemptId(p, p.attempt);
+            c.orphan = p.orphan;
+            given = p.key;
+            // §4.2: an inherited deadline is the caller's cutoff less the margin.
+            if (l.inheritDeadline) c.deadline = std::min(c.deadline, p.cutoff - l.deadlineMarginMs);
+        }
+        c.key = l.key == LayerKey::None ? 0 : l.key == LayerKey::Pass ? given
+                                                 : ((static_cast<std::uint64_t>(layer + 1) << kLayerShift) | c.id) + 1;
+        ServiceTotals::LayerRow& row = result_.totals.layers[layer];
+        ++row.calls;
+        if (c.orphan) ++row.orphaned;
+        ++requests_[request].live;
+        if (parent != kNone) ++calls_[parent].pending;
+        if (!freeCalls_.empty()) {
+            const std::uint32_t slot = freeCalls_.back();
+            freeCalls_.pop_back();
+            calls_[slot] = c;
+            return slot;
+        }
+        calls_.push_back(c);
+        return static_cast<std::uint32_t>(calls_.size() - 1);
+    }
+
+    // Gives a call's record back once it has stopped and nothing names it; then its caller's and
+    // its request's, in turn.
+    void release(std::uint32_t slot) {
+        while (slot != kNone) {
+            Call& c = calls_[slot];
+            if (!c.inUse || c.state == Running || c.pending != 0) return;
+            c.inUse = false;
+            freeCalls_.push_back(slot);
+            const std::uint32_t parent = c.parent;
+            Request& q = requests_[c.request];
+            --q.live;
+            if (q.ended && q.live == 0 && q.inUse) {
+                q.inUse = false;
+                q.keys.clear();
+                freeRequests_.push_back(c.request);
+            }
+            if (parent != kNone) --calls_[parent].pending;
+            slot = parent;
+        }
+    }
+
+    void schedule(double t, Kind kind, std::uint32_t slot, int n, double x = 0, std::uint32_t status = 0) {
+        Call& c = calls_[slot];
+        ++c.pending;
+        const Request& q = requests_[c.request];
+        const std::uint64_t key = (static_cast<std::uint64_t>(kind) << kKindShift) |
+                                  (static_cast<std::uint64_t>(q.client) << kClientShift) | q.number;
+        const std::uint64_t sub = (static_cast<std::uint64_t>(c.layer + 1) << kLayerShift) | attemptId(c, n);
+        events_.push(Event{t, key, sub, x, slot, status});
+    }
+
+    void scheduleCreation(std::uint32_t client, std::uint32_t k, double at) {
+        const std::uint32_t request = newRequest(client, k, at);
+        schedule(at, Send, newCall(request, 0, kNone, at), 1);
+    }
+
+    void startArrivals() {
+        for (std::uint32_t c = 0; c < r_.clients; ++c) {
+            if (r_.arrivals == Arrivals::Once) {
+                scheduleCreation(c, 0, 0);
+                continue;
+            }
+            const double a0 = gap(c, 0, 0);
+            if (a0 < r_.durationMs) scheduleCreation(c, 0, a0);
+        }
+    }
+
+    // ---- bins ---------------------------------------------------------------------------------
+
+    std::size_t binOf(double t) const {
+        const double binMs = r_.binMs;
+        double b = std::floor(t / binMs);
+        if (b * binMs > t) b -= 1;
+        if ((b + 1) * binMs <= t) b += 1;
+        return static_cast<std::size_t>(b);
+    }
+    ServiceBin& bin(double t) {
+        const std::size_t b = binOf(t);
+        if (b >= result_.bins.size()) result_.bins.resize(b + 1);
+        return result_.bins[b];
+    }
+    void advanceTo(double t) {
+        const std::size_t b = binOf(t);
+        while (stateBin_ < b) writeState(stateBin_++);
+    }
+    void writeState(std::size_t b) {
+        if (b >= result_.bins.size()) result_.bins.resize(b + 1);
+        ServiceBin& s = result_.bins[b];
+        s.queue = queue_.size();
+        s.inService = inService_;
+        s.tokens = fleetTokens();
+    }
+    std::optional<double> fleetTokens() const {
+        if (r_.gates.quota && r_.gates.quota->scope == GateScope::Fleet) return owners_[0].quota;
+        if (r_.gates.bucket && r_.gates.bucket->scope == GateScope::Fleet) return owners_[0].bucket;
+        if (r_.gates.throttle && r_.gates.throttle->scope == GateScope::Fleet) return owners_[0].throttle;
+        return std::nullopt;
+    }
+
+    // ---- the loop -----------------------------------------------------------------------------
+
+    // FLEET §8's "events": a cutoff whose attempt was answered in time, or whose call has stopped,
+    // is not one; nor is a send of a call that was cancelled (its wait abandoned, §4.5).
+    bool isEvent(Kind kind, const Call& c, int n) const {
+        if (kind == Limit) return c.state == Running && c.attempt == n && !c.resolved;
+        if (kind == Send) return c.state == Running;
+        return true;
+    }
+
+    void process(const Event& e) {
+        const auto kind = static_cast<Kind>(e.key >> kKindShift);
+        const int n = static_cast<int>(e.sub & 127) + 1;
+        Call& c = calls_[e.call];
+        --c.pending;
+        if (isEvent(kind, c, n)) {
+            advanceTo(e.t);
+            result_.totals.endMs = e.t;
+            if (trace_) {
+                const Request& q = requests_[c.request];
+                trace_->events.push_back(FleetTraceEvent{e.t, static_cast<int>(kind), q.client, q.number, n});
+            }
+            switch (kind) {
+                case Send: send(e.call, n, e.t); break;
+                case Arrival: arrive(e.call, n, e.t, e.x); break;
+                case Completion: complete(e.call, n, e.t, e.x); break;
+                case Answer: answer(e.call, n, e.t, e.x, e.status); break;
+                case Limit: cutoff(e.call, n, e.t); break;
+            }
+        }
+        release(e.call);
+    }
+
+    bool bottom(const Call& c) const { return c.layer + 1u == k_; }
+
+    // Attempt n of a call, sent at t (for layer 1's attempt 1: the request's creation).
+    void send(std::uint32_t slot, int n, double t) {
+        const std::size_t layer = calls_[slot].layer;
+        const std::uint32_t request = calls_[slot].request;
+        const std::uint32_t client = requests_[request].client;
+        if (layer == 0 && n == 1) {
+            ++result_.totals.requests;
+            ++bin(t).created;
+            if (r_.arrivals == Arrivals::Poisson || r_.arrivals == Arrivals::Uniform) {
+                const double next = t + gap(client, requests_[request].number + 1, t);
+                if (next < r_.durationMs) scheduleCreation(client, requests_[request].number + 1, next);
+            }
+        }
+        // §4.1: a call whose deadline is already past sends nothing (only an inherited one can be).
+        if (n == 1 && calls_[slot].deadline < t) return endCall(slot, EndReason::Deadline, t);
+        std::uint32_t period = 0;
+        if (r_.gates.breaker && at(r_.gates.layer.breaker, layer) &&
+            !breakerAllows(owner(r_.gates.breaker->scope, client).breaker, t, period)) {
+            // §9.3: the refused attempt is FLEET's circuit-open; its layer relays a 503 (§4.4).
+            calls_[slot].last = Busy503;
+            calls_[slot].lastRetryAfter = -1;
+            return endCall(slot, EndReason::CircuitOpen, t);
+        }
+        Call& c = calls_[slot];
+        c.attempt = static_cast<std::uint8_t>(n);
+        c.resolved = false;
+        c.period = period;
+        const LayerRun& l = layers_[layer];
+        c.cutoff = std::min(t + l.layer->policy.clientTimeoutMs, c.deadline);
+        countSend(c, n, t);
+        if (bottom(c)) {
+            schedule(t + leg(keyOut_, c, n), Arrival, slot, n, c.cutoff);
+            schedule(c.cutoff, Limit, slot, n);
+            return;
+        }
+        schedule(c.cutoff, Limit, slot, n);
+        const std::uint32_t below = newCall(request, layer + 1, slot, t);  // may move calls_: `c` is not used after
+        calls_[slot].child = below;
+        schedule(t, Send, below, 1);
+    }
+
+    void countSend(const Call& c, int n, double t) {
+        const std::size_t layer = c.layer;
+        const std::uint32_t client = requests_[c.request].client;
+        ServiceTotals::LayerRow& row = result_.totals.layers[layer];
+        ServiceBin& b = bin(t);
+        if (b.layerAttempts.size() < k_) b.layerAttempts.resize(k_);
+        ++row.attempts;
+        ++b.layerAttempts[layer];
+        if (n > 1) ++row.retries;
+        if (n == 1) {
+            if (r_.gates.bucket && at(r_.gates.layer.bucket, layer) && r_.gates.bucket->depositOn == BucketDeposit::FirstAttempt)
+                deposit(client);
+            if (r_.gates.budget && at(r_.gates.layer.budget, layer)) owner(r_.gates.budget->scope, client).budgetFirsts.push(t);
+        }
+        if (!bottom(c)) return;
+        ++result_.totals.attempts;
+        if (n == 1) {
+            ++result_.totals.firstAttempts;
+            ++b.firstAttempts;
+        } else {
+            ++result_.totals.retries;
+            ++b.retries;
+        }
+    }
+
+    // ---- the server (FLEET §4, unchanged) -------------------------------------------------------
+
+    bool workerFree() const { return !r_.server.workers || inService_ < *r_.server.workers; }
+
+    void reject(std::uint32_t slot, int n, double t) {
+        schedule(t + leg(keyBack_, calls_[slot], n), Answer, slot, n, 0, Busy503);
+    }
+
+    void arrive(std::uint32_t slot, int n, double t, double limit) {
+        if (r_.trigger && r_.trigger->kind == TriggerKind::Outage && t >= r_.trigger->startMs && t < r_.trigger->endMs) {
+            ++result_.totals.outageRejected;
+            ++bin(t).outageRejected;
+            return reject(slot, n, t);
+        }
+        const Waiting w{limit, slot, static_cast<std::uint32_t>(n)};
+        if (workerFree()) return startService(w, t);
+        if (!r_.server.queueLimit || queue_.size() < *r_.server.queueLimit) {
+            ++calls_[slot].pending;
+            queue_.push_back(w);
+            deepest_ = std::max<std::uint64_t>(deepest_, queue_.size());
+            return;
+        }
+        ++result_.totals.shed;
+        ++bin(t).shed;
+        reject(slot, n, t);
+    }
+
+    void startService(const Waiting& w, double t) {
+        double f = 1;
+        if (r_.trigger && r_.trigger->kind == TriggerKind::Slowdown && t >= r_.trigger->startMs && t < r_.trigger->endMs)
+            f = r_.trigger->factor;
+        const double s = (r_.server.serviceMs + r_.server.serviceMsPerInFlight * static_cast<double>(inService_ + 1)) * f;
+        if ((r_.server.dropStale != DropStale::Never && t >= w.limitMs) ||
+            (r_.server.dropStale == DropStale::Unfinishable && t + s > w.limitMs)) {
+            ++result_.totals.cancelled;
+            return;
+        }
+        ++result_.totals.served;
+        ++bin(t).served;
+        ++inService_;
+        schedule(t + s, Completion, w.call, static_cast<int>(w.attempt), s);
+    }
+
+    void complete(std::uint32_t slot, int n, double t, double serviceMs) {
+        --inService_;
+        const Call& c = calls_[slot];
+        Request& q = requests_[c.request];
+        const double rate = r_.server.failureRate;
+        const bool failed = rate > 0 && (rate >= 1 || streams::draw(streamKey(keyFail_, q, attemptId(c, n)), 0) < rate);
+        // §9.1: a commit is a replay when an earlier commit of its request carried its key.
+        if (!failed && r_.operation != Operation::Read) {
+            if (c.key && std::find(q.keys.begin(), q.keys.end(), c.key) != q.keys.end()) {
+                ++result_.totals.replays;
+            } else {
+                ++result_.totals.charges;
+                if (q.charged) ++result_.totals.duplicateCharges;
+                q.charged = true;
+                if (c.key) q.keys.push_back(c.key);
+            }
+        }
+        schedule(t + leg(keyBack_, c, n), Answer, slot, n, serviceMs, failed ? Error500 : Ok200);
+        while (workerFree() && !queue_.empty()) {
+            const Waiting next = r_.server.queueOrder == QueueOrder::Fifo ? queue_.popOldest() : queue_.popNewest();
+            --calls_[next.call].pending;
+            startService(next, t);
+            release(next.call);
+        }
+    }
+
+    // ---- a layer's loop (FLEET §4 per call, docs/layers.md §4) ----------------------------------
+
+    void answer(std::uint32_t slot, int n, double t, double x, std::uint32_t status) {
+        Call& c = calls_[slot];
+        if (c.state != Running || c.attempt != n || c.resolved) {
+            if (!bottom(c)) return;
+            // Late: FLEET §4's, and an answer to a cancelled call's attempt (no one waits for it).
+            ++result_.totals.late;
+            ++bin(t).late;
+            result_.totals.wastedServiceMs += x;
+            return;
+        }
+        c.resolved = true;
+        if (!bottom(c)) c.child = kNone;
+        if (status == Ok200) return succeed(slot, t);
+        double retryAfter = -1;
+        if (bottom(c)) {
+            if (status == Busy503 && r_.server.rejectRetryAfterMs) retryAfter = *r_.server.rejectRetryAfterMs;
+        } else {
+            retryAfter = x;
+        }
+        fail(slot, n, status, t, retryAfter);
+    }
+
+    void cutoff(std::uint32_t slot, int n, double t) {
+        Call& c = calls_[slot];
+        c.resolved = true;
+        if (bottom(c)) {
+            ++bin(t).timeouts;
+        } else if (c.child != kNone && calls_[c.child].state == Running) {
+            const std::uint32_t below = c.child;
+            c.child = kNone;  // no longer this call's to wait for
+            if (layers_[c.layer].layer->cancel == Cancel::Propagate) cancelBelow(below);
+            else orphanBelow(below);
+        }
+        fail(slot, n, TimedOut, t, -1);
+    }
+
+    // §4.5: the call and every call beneath it stop now, except one orphaned before.
+    void cancelBelow(std::uint32_t slot) {
+        while (slot != kNone && calls_[slot].state == Running && !calls_[slot].orphan) {
+            Call& c = calls_[slot];
+            c.state = Cancelled;
+            ++result_.totals.layers[c.layer].cancelled;
+            const std::uint32_t below = bottom(c) ? kNone : c.child;
+            release(slot);
+            slot = below;
+        }
+    }
+    void orphanBelow(std::uint32_t slot) {
+        while (slot != kNone && calls_[slot].state == Running && !calls_[slot].orphan) {
+            Call& c = calls_[slot];
+            c.orphan = true;
+            ++result_.totals.layers[c.layer].orphaned;
+            slot = bottom(c) ? kNone : c.child;
+        }
+    }
+
+    void succeed(std::uint32_t slot, double t) {
+        Call& c = calls_[slot];
+        const std::uint32_t client = requests_[c.request].client;
+        const std::size_t layer = c.layer;
+        if (r_.gates.quota && at(r_.gates.layer.quota, layer)) {
+            const QuotaGate& g = *r_.gates.quota;
+            Owner& o = owner(g.scope, client);
+            double level = o.quota + (c.paidCost ? c.lastCost : g.successIncrement);
+            if (c.paidCost && g.refund == QuotaRefund::CostAndIncrement) level = level + g.successIncrement;
+            o.quota = std::min(g.capacity, level);
+        }
+        if (r_.gates.bucket && at(r_.gates.layer.bucket, layer) && r_.gates.bucket->depositOn == BucketDeposit::Success)
+            deposit(client);
+        if (r_.gates.throttle && at(r_.gates.layer.throttle, layer)) {
+            Owner& o = owner(r_.gates.throttle->scope, client);
+            o.throttle = std::min(r_.gates.throttle->maxTokens, o.throttle + r_.gates.throttle->tokenRatio);
+        }
+        if (r_.gates.breaker && at(r_.gates.layer.breaker, layer))
+            breakerRecord(owner(r_.gates.breaker->scope, client).breaker, c.period, false, t);
+        endCall(slot, EndReason::Success, t);
+    }
+
+    bool retried(const FleetPolicy& p, std::uint32_t status) const {
+        if (status == GivenUp) return false;  // §4.4: no layer retries given-up
+        return status == TimedOut ? p.retryTimeout : p.retry5xx;
+    }
+
+    // FLEET §4's rules after failure n, with this call's layer's policy and gates.
+    void fail(std::uint32_t slot, int n, std::uint32_t status, double t, double retryAfterMs) {
+        Call& c = calls_[slot];
+        const Request& q = requests_[c.request];
+        const std::size_t layer = c.layer;
+        const LayerRun& l = layers_[layer];
+        const FleetPolicy& p = l.layer->policy;
+        c.last = static_cast<std::uint8_t>(status);
+        c.lastRetryAfter = retryAfterMs;
+        const bool retryable = retried(p, status);
+        if (r_.gates.throttle && at(r_.gates.layer.throttle, layer) &&
+            (r_.gates.throttle->countFailures == ThrottleCount::All || retryable)) {
+            Owner& o = owner(r_.gates.throttle->scope, q.client);
+            o.throttle = std::max(0.0, o.throttle - 1);
+        }
+        if (r_.gates.breaker && at(r_.gates.layer.breaker, layer))
+            breakerRecord(owner(r_.gates.breaker->scope, q.client).breaker, c.period, true, t);
+        if (!retryable) return endCall(slot, EndReason::NotRetryable, t);
+        if (n >= *p.maxRetries + 1) return endCall(slot, EndReason::AttemptLimit, t);
+        double wait = 0;
+        if (retryAfterMs >= 0 && p.honourRetryAfter) {
+            wait = retryAfterMs;
+        } else {
+            double d = 0;
+            if (p.jitter != Jitter::None) {
+                // §9.1: the bottom layer's WAIT of its attempt id; an upper layer's LAYER_WAIT.
+                const std::uint64_t id = attemptId(c, n);
+                d = bottom(c) ? streams::draw(streamKey(keyWait_, q, id), 0)
+                              : streams::draw(streamKey(keyLayerWait_, q, id * 8 + layer), 0);
+            }
+            wait = jitteredWait(l.backoff, l.ceilings[static_cast<std::size_t>(n)], c.previousMs, d);
+            c.previousMs = wait;
+        }
+        if (t + wait >= c.deadline) return endCall(slot, EndReason::Deadline, t);
+        if (const std::optional<EndReason> refused = askRetryGates(c, q.client, t, status == TimedOut))
+            return endCall(slot, *refused, t);
+        schedule(t + wait, Send, slot, n + 1);
+    }
+
+    // FLEET §4 rule 4 for a retry of this call's layer: the gates on that layer, in order.
+    std::optional<EndReason> askRetryGates(Call& c, std::uint32_t client, double t, bool afterTimeout) {
+        const Gates& g = r_.gates;
+        const std::size_t layer = c.layer;
+        const bool quota = g.quota && at(g.layer.quota, layer), bucket = g.bucket && at(g.layer.bucket, layer);
+        const bool throttle = g.throttle && at(g.layer.throttle, layer), budget = g.budget && at(g.layer.budget, layer);
+        double quotaCost = 0;
+        if (quota) {
+            quotaCost = afterTimeout ? g.quota->timeoutCost : g.quota->retryCost;
+            if (owner(g.quota->scope, client).quota < quotaCost) return EndReason::GateQuota;
+        }
+        if (bucket) {
+            const double tokens = owner(g.bucket->scope, client).bucket;
+            const bool allowed = g.bucket->allowWhen == BucketAllow::AtLeastCost ? tokens >= g.bucket->cost
+                                                                                  : tokens > g.bucket->cost;
+            if (!allowed) return EndReason::GateBucket;
+        }
+        if (throttle && !(owner(g.throttle->scope, client).throttle > g.throttle->maxTokens / 2))
+            return EndReason::GateThrottle;
+        if (budget) {
+            Owner& o = owner(g.budget->scope, client);
+            const double after = t - g.budget->ttlMs;
+            const auto retries = static_cast<double>(o.budgetRetries.countAfter(after));
+            const auto firsts = static_cast<double>(o.budgetFirsts.countAfter(after));
+            if (!(100 * retries < g.budget->percent * firsts + g.budget->minPerSecond * g.budget->ttlMs / 10))
+                return EndReason::GateBudget;
+        }
+        if (quota) {
+            owner(g.quota->scope, client).quota -= quotaCost;
+            c.lastCost = quotaCost;
+            c.paidCost = true;
+        }
+        if (bucket) owner(g.bucket->scope, client).bucket -= g.bucket->cost;
+        if (budget) owner(g.budget->scope, client).budgetRetries.push(t);
+        return std::nullopt;
+    }
+
+    void deposit(std::uint32_t client) {
+        Owner& o = owner(r_.gates.bucket->scope, client);
+        o.bucket = std::min(r_.gates.bucket->capacity, o.bucket + r_.gates.bucket->deposit);
+    }
+
+    // A call ends: layer 1's is its request's end; another's result reaches the attempt that
+    // made it (§4.4) as an answer at t, unless the call was orphaned.
+    void endCall(std::uint32_t slot, EndReason reason, double t) {
+        Call& c = calls_[slot];
+        c.state = Ended;
+        if (c.layer == 0) return endRequest(c.request, reason, t);
+        if (c.orphan) return;
+        const FleetLayer& l = *layers_[c.layer].layer;
+        std::uint32_t status = Ok200;
+        double retryAfter = -1;
+        if (reason != EndReason::Success) {
+            status = l.giveUp == GiveUp::DoNotRetry ? static_cast<std::uint32_t>(GivenUp) : c.last;
+            if (status != GivenUp) retryAfter = c.lastRetryAfter;
+        }
+        Call& p = calls_[c.parent];
+        ++p.pending;
+        const Request& q = requests_[c.request];
+        const std::uint64_t key = (static_cast<std::uint64_t>(Answer) << kKindShift) |
+                                  (static_cast<std::uint64_t>(q.client) << kClientShift) | q.number;
+        events_.push(Event{t, key, (static_cast<std::uint64_t>(p.layer + 1) << kLayerShift) | c.id, retryAfter, c.parent, status});
+    }
+
+    void endRequest(std::uint32_t request, EndReason reason, double t) {
+        Request& q = requests_[request];
+        q.ended = true;
+        if (trace_) trace_->ends.push_back(FleetTraceEnd{t, q.client, q.number, reason});
+        if (reason == EndReason::Success) {
+            ++result_.totals.succeeded;
+            ++bin(t).succeeded;
+            latencies_.push_back(t - q.createdMs);
+        } else {
+            ++result_.totals.failed[static_cast<int>(reason)];
+            ++bin(t).failed;
+        }
+        if (r_.arrivals == Arrivals::Serial && reason != EndReason::Unfinished) {
+            const std::uint32_t client = q.client, k = q.number;
+            const double next = std::max(t, q.createdMs + gap(client, k + 1, q.createdMs));
+            if (next < r_.durationMs) scheduleCreation(client, k + 1, next);
+        }
+    }
+
+    // ---- the breaker (FLEET §5) ---------------------------------------------------------------
+
+    bool breakerAllows(Breaker& b, double t, std::uint32_t& period) {
+        const BreakerGate& g = *r_.gates.breaker;
+        if (b.state == Breaker::State::Open) {
+            if (!(t >= b.openedAt + g.openMs)) return false;
+            b.state = Breaker::State::HalfOpen;
+            ++b.period;
+            b.halfSent = b.halfIn = b.halfFailures = 0;
+        }
+        if (b.state == Breaker::State::HalfOpen) {
+            if (b.halfSent >= g.halfOpenCalls) return false;
+            ++b.halfSent;
+        }
+        period = b.period;
+        return true;
+    }
+    static void breakerReset(Breaker& b) {
+        ++b.period;
+        b.ring.clear();
+        b.head = 0;
+        b.failures = 0;
+    }
+    void breakerRecord(Breaker& b, std::uint32_t period, bool failure, double t) {
+        if (period != b.period) return;
+        const BreakerGate& g = *r_.gates.breaker;
+        if (b.state == Breaker::State::Closed) {
+            if (b.ring.size() < g.window) {
+                b.ring.push_back(failure);
+            } else {
+                b.failures -= b.ring[b.head];
+                b.ring[b.head] = failure;
+                b.head = (b.head + 1) % b.ring.size();
+            }
+            b.failures += failure;
+            const auto count = static_cast<double>(b.ring.size());
+            if (b.ring.size() >= g.minCalls && static_cast<double>(b.failures) * 100 >= g.failurePercent * count) {
+                b.state = Breaker::State::Open;
+                b.openedAt = t;
+                breakerReset(b);
+            }
+            return;
+        }
+        if (b.state != Breaker::State::HalfOpen) return;
+        ++b.halfIn;
+        b.halfFailures += failure;
+        if (b.halfIn < g.halfOpenCalls) return;
+        const bool open = static_cast<double>(b.halfFailures) * 100 >= g.failurePercent * g.halfOpenCalls;
+        b.state = open ? Breaker::State::Open : Breaker::State::Closed;
+        if (open) b.openedAt = t;
+        breakerReset(b);
+    }
+
+    // ---- the end ------------------------------------------------------------------------------
+
+    void finish() {
+        bool open = false;
+        for (std::uint32_t id = 0; id < requests_.size(); ++id) {
+            if (!requests_[id].inUse || requests_[id].ended) continue;
+            if (!open) {
+                advanceTo(horizon_);
+                result_.totals.endMs = horizon_;
+                open = true;
+            }
+            endRequest(id, EndReason::Unfinished, horizon_);
+        }
+        const std::size_t last = binOf(result_.totals.endMs);
+        if (result_.bins.size() < last + 1) result_.bins.resize(last + 1);
+        while (stateBin_ <= last) writeState(stateBin_++);
+        for (ServiceBin& b : result_.bins) b.layerAttempts.resize(k_);
+        if (!latencies_.empty()) {
+            std::sort(latencies_.begin(), latencies_.end());
+            const std::size_t count = latencies_.size();
+            auto rank = [count](std::size_t percent) { return (percent * count + 99) / 100; };
+            Latency l;
+            l.p50 = latencies_[rank(50) - 1];
+            l.p90 = latencies_[rank(90) - 1];
+            l.p99 = latencies_[rank(99) - 1];
+            l.max = latencies_.back();
+            result_.totals.latencyMs = l;
+        }
+        if (r_.trigger) result_.recovery = recoveryOf(r_, result_.bins);
+    }
+
+    const FleetRequest& r_;
+    FleetTrace* trace_;
+    FleetWork* work_;
+    std::size_t k_ = 1;
+    std::vector<LayerRun> layers_;
+    streams::Distribution network_;
+    double horizon_ = 0;
+    std::uint64_t keyArrival_ = 0, keyOut_ = 0, keyBack_ = 0, keyFail_ = 0, keyWait_ = 0, keyLayerWait_ = 0;
+    MinHeap<Event, EventLess> events_;
+    std::vector<Call> calls_;  // by index: a reference is not held across a new call's push
+    std::vector<std::uint32_t> freeCalls_;
+    std::vector<Request> requests_;
+    std::vector<std::uint32_t> freeRequests_;
+    std::vector<Owner> owners_;
+    WaitQueue queue_;
+    std::uint64_t deepest_ = 0;
+    std::uint64_t inService_ = 0;
+    std::uint64_t eventsTaken_ = 0;
+    std::vector<double> latencies_;
+    std::size_t stateBin_ = 0;
+    ServiceResult result_;
+};
+
+}  // namespace
+
+ServiceResult simulateLayeredService(const FleetRequest& request, FleetTrace* trace, FleetWork* work) {
+    return LayeredRun(request, trace, work).run();
+}
+
+}  // namespace retrylab
