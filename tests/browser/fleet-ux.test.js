@@ -75,7 +75,7 @@ describe('the fleet section: acting changes what is on screen (issue 35, item 1)
       assert.ok(seen.inView, `the gate: ${JSON.stringify(seen)}`);
       assert.ok((await wholeInView(page, '[data-gate-on="bucket"]')).inView, 'the switch stays in view');
       // The figure drawn near shows the run on show: the bucket's recovery at 29 s (§9.5).
-      assert.equal(await page.locator('#fl-near-verdict').textContent(), 'recovered at 29 s');
+      assert.equal(await page.locator('#fl-near-verdict').textContent(), 'recovered 9 s after the slowdown ended');
       assert.equal(await page.locator('[data-gate="bucket"] + #fl-near').count(), 1, 'right after the gate');
       // A slider further up, moved with the keyboard: the figure moves there, and the slider
       // stays where it was on the screen.
@@ -120,7 +120,7 @@ describe('the fleet section: acting changes what is on screen (issue 35, item 1)
     // The run before is the last one shown: back to the opening run, the bucket's is the ghost.
     await page.locator('#fl-reset').click();
     await changeSettled(page);
-    assert.match(await chart.locator('desc').textContent(), /and it recovered at 29 s\./);
+    assert.match(await chart.locator('desc').textContent(), /and it recovered 9 s after the slowdown ended\./);
     // The cursor's redraw keeps it.
     await page.locator('#fl-chart').focus();
     await page.keyboard.press('ArrowRight');

@@ -166,7 +166,7 @@ export function stormChart(series, { id, cursor = null, title = 'The storm over 
 export function ghostSummary(ghost) {
   const peak = ghost.points.reduce((a, p) => Math.max(a, p.offered), 0);
   const rec = ghost.recovery;
-  const how = !rec ? 'had no slowdown' : rec.disrupted === false ? 'rode it out' : rec.recoveredAtMs !== null ? `recovered at ${rec.recoveredAtMs / 1000} s` : 'was still down when new requests stopped';
+  const how = !rec ? 'had no slowdown' : rec.disrupted === false ? 'rode it out' : rec.recoveredAtMs !== null ? `recovered ${(rec.recoveredAtMs - rec.triggerEndMs) / 1000} s after the slowdown ended` : 'was still down when new requests stopped';
   return `The faint lines are the run before this change, for comparison: its attempts offered peaked at ${fmt(peak)} per second, and it ${how}.`;
 }
 

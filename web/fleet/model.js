@@ -356,14 +356,14 @@ export function verdictOf(result) {
   if (rec.recoveredAtMs !== null) {
     return {
       kind: 'recovered',
-      shortText: `recovered at ${seconds(rec.recoveredAtMs)}`,
+      shortText: `recovered ${seconds(rec.recoveredAtMs - rec.triggerEndMs)} after the ${what} ended`,
       text: `Recovered ${seconds(rec.recoveredAtMs - rec.triggerEndMs)} after the ${what} ended, at ${seconds(rec.recoveredAtMs)}: from then until new requests stop at ${seconds(durationMs)}, every five seconds at least 90 % of the new requests succeed. The ${what} ended at ${seconds(rec.triggerEndMs)}.`,
     };
   }
   if (rec.metastable) {
     return {
       kind: 'metastable',
-      shortText: 'still down: a metastable failure',
+      shortText: 'still down when new requests stopped',
       text: `Still down when new requests stopped at ${seconds(durationMs)}: a metastable failure. The ${what} ended at ${seconds(rec.triggerEndMs)}, and ${seconds(durationMs - rec.triggerEndMs)} later, in the last five seconds of new requests, fewer than 90 % of them succeeded.${failureCause(result)}`,
     };
   }

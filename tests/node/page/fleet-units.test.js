@@ -160,7 +160,7 @@ test('the fleet downloads are named after the run, and the SVG holds a title, th
   const svg = stormSvg(opening);
   assert.ok(svg.startsWith('<?xml'));
   assert.match(svg, /<title>Retry Lab fleet: Still down when new requests stopped at 60 s: a metastable failure\./);
-  assert.ok(svg.includes('Verdict: still down: a metastable failure.'));
+  assert.ok(svg.includes('Verdict: still down when new requests stopped.'));
   assert.ok(svg.includes('Retry Lab · 100 clients at 1/s, slowdown ×4 10–20 s'));
   const key = svg.slice(svg.indexOf('data-part="key"'));
   for (const label of ['attempts offered /s', 'capacity /s', 'successes /s', 'timeouts /s', 'waiting (the queue)', 'the slowdown']) assert.ok(key.includes(label), label);
