@@ -127,6 +127,43 @@ describe('the fleet section: acting changes what is on screen (issue 35, item 1)
     assert.equal(await chart.locator('path.fl-ghost.fl-offered').count(), 1);
   }));
 
+  // Issue 35 item 2: the chart draws what a metastable failure is — the server flat out while
+  // nearly nothing it serves reaches a caller still waiting — on axes every run shares, at the
+  // card's width, and says it to a screen reader in its description and its table.
+  for (const viewport of [{ width: 1440, height: 900 }, LAPTOP]) {
+    test(`at ${viewport.width} px the storm draws what the server did under its capacity, fills its card, and says it in words and in its table`, pageTest(env, { viewport, sections: false }, async ({ page }) => {
+      await fleetSettled(page);
+      const chart = page.locator('#fl-chart svg');
+      // At the card's width: the drawing as wide as its box (it was held to 720 px).
+      const { svgWidth, boxWidth } = await page.locator('#fl-chart').evaluate((box) => ({ svgWidth: box.querySelector('svg').getBoundingClientRect().width, boxWidth: box.clientWidth }));
+      assert.ok(Math.abs(svgWidth - boxWidth) <= 1, `the chart ${svgWidth} px in its ${boxWidth} px box`);
+      // The answers after the caller had gone, hatched, under the answers in time.
+      assert.equal(await chart.locator('path.fl-work.fl-late').count(), 1);
+      assert.match(await chart.locator('path.fl-work.fl-late').getAttribute('fill'), /^url\(#fl-svg-chart-hatch\)$/);
+      assert.equal(await chart.locator('pattern#fl-svg-chart-hatch').count(), 1);
+      assert.equal(await chart.locator('path.fl-work.fl-in-time').count(), 1);
+      const labels = await chart.locator('text.fl-label').allTextContents();
+      for (const l of ['attempts offered /s', 'capacity /s', 'successes /s', 'timeouts /s', 'served, caller gone /s', 'served in time /s', 'waiting']) assert.ok(labels.includes(l), `${l} in ${labels.join(', ')}`);
+      // The shared axes: time to twice the 60 s of new requests, the queue in decades.
+      const ticks = await chart.locator('text.fl-tick').allTextContents();
+      assert.ok(ticks.includes('120 s') && ticks.includes('100,000') && ticks.includes('queue (log scale)'), ticks.join(' '));
+      // In words: the opening run's bins from 10 to 60 s, summed here.
+      const bins = await page.evaluate(() => window.retryLabFleet.state().result.timeline.bins.slice(10, 60));
+      const served = bins.reduce((a, b) => a + b.served, 0);
+      const late = bins.reduce((a, b) => a + b.late, 0);
+      assert.ok(late > 0.9 * served, `${late} of ${served}`);
+      assert.ok((await chart.locator('desc').textContent()).includes(`the server served ${served.toLocaleString('en-US')} attempts; ${late.toLocaleString('en-US')} answers (${Math.round((100 * late) / served)} % of that) came after the caller had stopped waiting.`));
+      // The table, second by second, with what the server did.
+      await page.locator('#fl-table').evaluate((el) => { el.closest('details').open = true; });
+      const heads = await page.locator('#fl-table th[scope="col"]').allTextContents();
+      assert.ok(heads.includes('served /s') && heads.includes('answers after the caller had gone /s'), heads.join(' | '));
+      const row30 = await page.locator('#fl-table tbody tr >> nth=30').locator('td').allTextContents();
+      const col = (name) => row30[heads.indexOf(name) - 1];
+      const b30 = await page.evaluate(() => window.retryLabFleet.state().result.timeline.bins[30]);
+      assert.deepEqual([col('served /s'), col('answers after the caller had gone /s')], [String(b30.served), String(b30.late)]);
+    }));
+  }
+
   test('a fleet link opened draws no ghost: the reader has changed nothing yet', pageTest(env, { viewport: LAPTOP, path: '/#v=1&view=fleet&gates.bucket=on', sections: false }, async ({ page }) => {
     await fleetSettled(page);
     await page.evaluate(() => window.retryLabFleet.settled());

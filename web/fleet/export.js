@@ -75,6 +75,9 @@ const STYLE = [
   `.fl-succeeded{stroke:${LIGHT.replay};fill:${LIGHT.replay}}`, `.fl-timeouts{stroke:${LIGHT.error};fill:${LIGHT.error}}`,
   `path.fl-line{fill:none}`, `.fl-queue{fill:${LIGHT.lost};opacity:.45}`, `text.fl-queue-label{fill:${LIGHT.fg}}`,
   `text.fl-note{paint-order:stroke;stroke:${LIGHT.panel};stroke-width:4px;stroke-linejoin:round}`, `.fl-mark{stroke:${LIGHT.fg};stroke-dasharray:3 3}`, `.fl-mark-good{stroke:${LIGHT.replay};stroke-width:2}`, '.fl-cursor{display:none}',
+  `.fl-in-time{fill:#e3f4e8;stroke:${LIGHT.replay};stroke-width:.75}`, `.fl-late{stroke:${LIGHT.charge};stroke-width:.75}`,
+  `.fl-late-ground{fill:${LIGHT.panel}}`, `.fl-late-hatch{stroke:${LIGHT.charge};stroke-width:2}`, `text.fl-in-time{fill:${LIGHT.replay}}`, `text.fl-late{fill:${LIGHT.charge}}`,
+  `text.fl-label{paint-order:stroke;stroke:${LIGHT.panel};stroke-width:4px;stroke-linejoin:round}`,
 ].join('');
 
 const HEAD = 56;
@@ -84,7 +87,9 @@ const KEY = 44;
 function chartKey(y) {
   const items = [
     ...SERIES.map(([, label, cls, dash]) => [label, (x) => h('line', { class: `fl-line ${cls}`, x1: x, y1: y, x2: x + 24, y2: y, 'stroke-dasharray': dash || null })]),
-    ['waiting (the queue)', (x) => h('rect', { class: 'fl-queue', x, y: y - 5, width: 24, height: 10 })],
+    ['served in time', (x) => h('rect', { class: 'fl-in-time', x, y: y - 5, width: 24, height: 10 })],
+    ['served, answered after the caller had gone', (x) => h('rect', { class: 'fl-late', x, y: y - 5, width: 24, height: 10, fill: 'url(#fleet-hatch)' })],
+    ['waiting (the queue, log scale)', (x) => h('rect', { class: 'fl-queue', x, y: y - 5, width: 24, height: 10 })],
     ['the slowdown', (x) => h('rect', { class: 'fl-trigger', x, y: y - 5, width: 24, height: 10 })],
   ];
   const out = [];

@@ -426,6 +426,12 @@ export function stormSeries(result) {
     retries: b.retries * perSecond,
     succeeded: b.succeeded * perSecond,
     timeouts: b.timeouts * perSecond,
+    // What the server did (issue 35): services started, and answers that reached no caller
+    // (`late`, by arrival). Answered in time: served less late, never below 0 (the two are
+    // counted at a service's start and at its answer, a service time apart).
+    served: b.served * perSecond,
+    late: b.late * perSecond,
+    inTime: Math.max(0, b.served - b.late) * perSecond,
     created: b.created * perSecond,
     queue: b.queue,
     capacity: capacityAt(i * binMs),

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import {
   encodeFleetLink, fleetTable, gateDefaults, gateFields, isFleetLink, parseFleetLink, requestDiff, sideEffectsOf, stormSeries, verdictOf,
 } from '../../../web/fleet/model.js';
-import { binText, stormChart, stormSummary } from '../../../web/fleet/chart.js';
+import { binText, queueTop, stormChart, stormSummary, timeAxisMs, workSummary } from '../../../web/fleet/chart.js';
 import { awsCsv, collapseCsv, fleetFileName, stormSvg, timelineCsv } from '../../../web/fleet/export.js';
 import { attributeOfPath, readFleetAttributes } from '../../../web/fleet/embed.js';
 import { fleetPresets } from '../../../web/fleet/presets.js';
@@ -126,6 +126,86 @@ test('the storm’s series: offered = first attempts + retries, capacity = worke
   assert.match(binText(s, 12), /^12–13 s: /);
 });
 
+// The chart's text elements of one class, with their x, y and words.
+const textsOf = (svg, cls) => [...svg.matchAll(/<text class="([^"]*)" x="([\d.-]+)" y="([\d.-]+)"[^>]*>([^<]*)</g)]
+  .filter((m) => m[1].split(' ').includes(cls)).map((m) => ({ cls: m[1], x: Number(m[2]), y: Number(m[3]), text: m[4] }));
+
+test('what the server did each second (issue 35): served in time and after the caller had gone, from the bins, stacked under the capacity line', () => {
+  const s = stormSeries(opening);
+  s.points.forEach((p, i) => {
+    const b = opening.timeline.bins[i];
+    assert.deepEqual([p.served, p.late, p.inTime], [b.served, b.late, Math.max(0, b.served - b.late)], `bin ${i}`);
+  });
+  // The metastable signature (FLEET §9.5): after the slowdown, while a queue waits through a
+  // whole bin, all 10 workers start 1,000 / 50 = 20 services each: 200, the capacity — and of
+  // what they serve, nearly nothing reaches a caller still waiting.
+  let flatOut = 0;
+  for (let i = 21; i < 60; i += 1) {
+    if (s.points[i - 1].queue >= 10 && s.points[i].queue >= 10) {
+      assert.equal(s.points[i].served, s.points[i].capacity, `bin ${i}`);
+      flatOut += 1;
+    }
+  }
+  assert.ok(flatOut >= 30, `${flatOut} bins flat out`);
+  const perBin = (from, to, key) => s.points.slice(from, to).reduce((a, p) => a + p[key], 0);
+  const served = perBin(10, 60, 'served');
+  const late = perBin(10, 60, 'late');
+  assert.ok(late >= 0.9 * served, `${late} of ${served} late`);
+  assert.equal(workSummary(s), `From the slowdown’s start at 10 s to the end of new requests at 60 s the server served ${served.toLocaleString('en-US')} attempts; ${late.toLocaleString('en-US')} answers (${Math.round((100 * late) / served)} % of that) came after the caller had stopped waiting.`);
+  assert.ok(stormSummary(s).includes(workSummary(s)), 'said in the chart’s description');
+  // Drawn: the late answers hatched from 0, the answers in time stacked on them.
+  const svg = toMarkup(stormChart(s, { id: 't' }));
+  assert.match(svg, /<pattern id="t-hatch"/);
+  assert.match(svg, /<path class="fl-work fl-late" d="M[^"]+Z" fill="url\(#t-hatch\)"/);
+  assert.match(svg, /<path class="fl-work fl-in-time" d="M[^"]+Z"/);
+  assert.deepEqual(textsOf(svg, 'fl-late').map((t) => t.text), ['served, caller gone /s']);
+  // A run that recovers serves mostly in time: its in-time band is labelled too.
+  const none = stormSeries(caseNamed('9.5 no retries').result);
+  const noneSvg = toMarkup(stormChart(none, { id: 'n' }));
+  assert.deepEqual(textsOf(noneSvg, 'fl-in-time').map((t) => t.text), ['served in time /s']);
+  assert.ok(none.points.slice(25, 60).every((p) => p.late === 0), 'no answer late once recovered (no retries, §9.5)');
+});
+
+test('the storm’s axes are the same for every run of one length (issue 35): time to twice the end of new requests, the queue on a log scale to 100,000', () => {
+  assert.equal(timeAxisMs(60000, 61000), 120000);
+  assert.equal(timeAxisMs(60000, 118000), 120000);
+  assert.equal(timeAxisMs(60000, 131000), 140000, 'a run that goes on past it: to the next whole tick');
+  assert.deepEqual([queueTop(0), queueTop(10819), queueTop(100000), queueTop(100001)], [100000, 100000, 100000, 1000000]);
+  const ticks = (result) => {
+    const svg = toMarkup(stormChart(stormSeries(result), { id: 't' }));
+    const all = textsOf(svg, 'fl-tick').map((t) => `${t.text}@${t.x},${t.y}`);
+    // The time axis and the queue's (the rate's follows the runs drawn: the run and its ghost).
+    return [...all.filter((t) => / s@/.test(t)), ...all.filter((t) => /@50,/.test(t)).slice(-6)];
+  };
+  const down = ticks(opening);
+  for (const name of ['9.5 no retries', '9.5 lifo', 'fleet-scoped bucket']) assert.deepEqual(ticks(caseNamed(name).result), down, name);
+  assert.deepEqual(down.filter((t) => / s@/.test(t)).map((t) => t.split('@')[0]), ['0 s', '20 s', '40 s', '60 s', '80 s', '100 s', '120 s']);
+  // The queue's decades, each 100 / log10(100,001) px apart: 10 waiting is one fifth of the way up.
+  const queue = down.filter((t) => /@50,/.test(t)).slice(-6).map((t) => t.split(/[@,]/).filter(Boolean));
+  assert.deepEqual(queue.map((q) => q.slice(0, -2).join(',')), ['0', '10', '100', '1,000', '10,000', '100,000']);
+  const ys = queue.map((q) => Number(q[q.length - 1]) - 4);
+  assert.equal(ys[0], 362, 'the axis at the plot’s foot');
+  assert.ok(Math.abs(ys[0] - ys[1] - (100 * Math.log10(11)) / Math.log10(100001)) < 0.1, `10 waiting at ${ys[1]}`);
+  assert.ok(Math.abs(ys[0] - ys[5] - 100) < 0.1, `100,000 at the top (${ys[5]})`);
+});
+
+test('each line of the storm is labelled at its peak (issue 35), inside the plot, none over another', () => {
+  for (const name of ['9.5 the opening fleet run', '9.5 no retries', '9.5 lifo']) {
+    const s = stormSeries(caseNamed(name).result);
+    const svg = toMarkup(stormChart(s, { id: 't' }));
+    const end = timeAxisMs(s.durationMs, s.points.length * s.binMs);
+    const xOf = (ms) => 56 + (678 * ms) / end;
+    const peak = s.points.reduce((a, p) => (p.offered > a.offered ? p : a), s.points[0]);
+    const [label] = textsOf(svg, 'fl-offered').filter((t) => t.cls.includes('fl-label'));
+    assert.equal(label.text, 'attempts offered /s');
+    const at = xOf(peak.startMs + s.binMs / 2);
+    // Right of the peak's point, or left of it where the words would run past the plot.
+    assert.ok(Math.abs(label.x - (at + 4)) < 0.1 || Math.abs(label.x + label.text.length * 7 - (at - 4)) < 0.1, `${name}: ${label.x} by ${at}`);
+    const labels = textsOf(svg, 'fl-label').concat(textsOf(svg, 'fl-note'));
+    for (const l of labels) assert.ok(l.x >= 56 && l.x + l.text.length * 7 <= 734 + 0.1, `${name}: "${l.text}" inside`);
+  }
+});
+
 // An RFC 4180 file of plain cells (the fleet's hold no comma or quote) as objects by heading.
 const csvRecords = (text) => {
   assert.ok(text.endsWith('\r\n'));
@@ -163,7 +243,7 @@ test('the fleet downloads are named after the run, and the SVG holds a title, th
   assert.ok(svg.includes('Verdict: still down when new requests stopped.'));
   assert.ok(svg.includes('Retry Lab · 100 clients at 1/s, slowdown ×4 10–20 s'));
   const key = svg.slice(svg.indexOf('data-part="key"'));
-  for (const label of ['attempts offered /s', 'capacity /s', 'successes /s', 'timeouts /s', 'waiting (the queue)', 'the slowdown']) assert.ok(key.includes(label), label);
+  for (const label of ['attempts offered /s', 'capacity /s', 'successes /s', 'timeouts /s', 'served in time', 'served, answered after the caller had gone', 'waiting (the queue, log scale)', 'the slowdown']) assert.ok(key.includes(label), label);
   assert.ok(!/var\(--/.test(svg), 'no page tokens in a file that leaves the page');
 });
 
