@@ -76,4 +76,6 @@
 // Merged with the presets, layers and gates above: 322.5 KB measured.
 // Issue 34's §7, Envoy's admission control, in the fleet engine file (+2,111 bytes gzipped, 99,432 →
 // 101,543): merged with everything above, 324.6 KB measured.
-export const SCROLLED_CEILING_BYTES = 324.7 * 1024;
+// Issue 35's item 2 in the fleet section (the storm chart's work, shared axes, labels at their
+// peaks): +1,221 bytes, and −5 in the stability maps' bundle: 325.3 KB measured.
+export const SCROLLED_CEILING_BYTES = 325.4 * 1024;
