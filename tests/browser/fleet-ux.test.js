@@ -164,6 +164,51 @@ describe('the fleet section: acting changes what is on screen (issue 35, item 1)
     }));
   }
 
+  // Issue 34 on the page: the gates before every send are the table's rows, as switches with their
+  // real defaults, and each says what it did in the run on show, from the result.
+  test('adaptive mode, client-side throttling and admission control are gates with the table’s defaults, each saying what it did; with a throttling server the 429s are drawn', pageTest(env, { viewport: LAPTOP, path: '/#v=1&view=fleet&server.admission.ratePerSecond=1.5&server.admission.burst=2&policy.retryOn=timeout,5xx,429', sections: false }, async ({ page }) => {
+    await fleetSettled(page);
+    const names = await page.locator('[data-gate]').evaluateAll((els) => els.map((el) => el.dataset.gate));
+    const table = await page.evaluate(() => window.retryLabFleet.state().result.request.gates);
+    assert.deepEqual(names.slice(-3), ['adaptive', 'local', 'admissionControl']);
+    assert.ok(table && typeof table === 'object');
+    // docs/throttling.md §5 (grpc-go) and §7 (Envoy): their defaults in the fields.
+    const value = (gate, field) => page.locator(`[data-gate="${gate}"] [data-gate-field="${field}"]`).inputValue();
+    assert.deepEqual([await value('local', 'windowMs'), await value('local', 'bins'), await value('local', 'ratio'), await value('local', 'padding')], ['30000', '100', '2', '8']);
+    assert.deepEqual([await value('admissionControl', 'srThreshold'), await value('admissionControl', 'maxRejectionProbability')], ['95', '80']);
+    // The server throttles (the link's admission limit): the 429s drawn and said.
+    const chart = page.locator('#fl-chart svg');
+    assert.equal(await chart.locator('path.fl-line.fl-throttled').count(), 1);
+    assert.match(await chart.locator('desc').textContent(), /The server answered [\d,]+ attempts with a 429/);
+    const plain = await page.evaluate(() => window.retryLabFleet.state().result.totals);
+    // Adaptive mode: the limiter holds sends after 429s, said beside it and on the chart.
+    await page.locator('[data-gate-on="adaptive"]').check();
+    await changeSettled(page);
+    const held = await page.evaluate(() => window.retryLabFleet.state().result);
+    const waitS = held.timeline.bins.reduce((a, b) => a + b.gateWaitMs, 0) / 1000;
+    assert.match(await page.locator('[data-said="gates.adaptive"]').textContent(), new RegExp(`^In the run on show it held sends for ${Math.round(waitS * 10) / 10 >= 1000 ? '[\\d,.]+' : String(Math.round(waitS * 10) / 10).replace('.', '\\.')} s in all, slowing after [\\d,]+ throttling answers \\(429\\)\\.$`));
+    assert.match(await chart.locator('desc').textContent(), /rate limiters held sends for [\d,.]+ s in all/);
+    assert.ok(held.totals.throttled < plain.throttled, 'fewer 429s');
+    await page.locator('[data-gate-on="adaptive"]').uncheck();
+    await changeSettled(page);
+    // Admission control and the local throttle on: each says what it did, in its own terms.
+    for (const gate of ['local', 'admissionControl']) {
+      await page.locator(`[data-gate-on="${gate}"]`).check();
+      await changeSettled(page);
+      const r = await page.evaluate(() => window.retryLabFleet.state().result.totals);
+      const said = await page.locator(`[data-said="gates.${gate}"]`).textContent();
+      if (gate === 'local') {
+        const n = r.failed['local-throttle'];
+        assert.ok(n > 0, 'the 429s trip it');
+        assert.equal(said, `In the run on show it refused ${n.toLocaleString('en-US')} requests before they left the client.`);
+      } else {
+        assert.match(said, r.admissionRejected ? /^In the run on show it rejected [\d,]+ attempts? in the client’s sidecar/ : /^In the run on show it rejected nothing: /);
+      }
+      await page.locator(`[data-gate-on="${gate}"]`).uncheck();
+      await changeSettled(page);
+    }
+  }));
+
   test('a fleet link opened draws no ghost: the reader has changed nothing yet', pageTest(env, { viewport: LAPTOP, path: '/#v=1&view=fleet&gates.bucket=on', sections: false }, async ({ page }) => {
     await fleetSettled(page);
     await page.evaluate(() => window.retryLabFleet.settled());

@@ -30,7 +30,11 @@ export const SERIES = [
   ['capacity', 'capacity /s', 'fl-capacity', '6 3'],
   ['succeeded', 'successes /s', 'fl-succeeded', '2 2'],
   ['timeouts', 'timeouts /s', 'fl-timeouts', '8 3 2 3'],
+  ['throttled', 'throttled (429) /s', 'fl-throttled', '1 3'],
 ];
+// A series drawn only where the run has it: the 429s only with an admission limit that gave one.
+const drawn = (points, key) => key !== 'throttled' || points.some((p) => p.throttled > 0);
+export const seriesDrawn = (points) => SERIES.filter(([key]) => drawn(points, key));
 
 // What the server did each second, drawn as two stacked areas under the capacity line
 // (issue 35): the attempts it served whose answer reached a caller still waiting, and those
@@ -136,7 +140,7 @@ export function stormChart(series, { id, cursor = null, title = 'The storm over 
   const endMs = timeAxisMs(durationMs, Math.max(n * binMs, ghostEnd));
   const xOf = (ms) => TOP.x + (TOP.w * ms) / endMs;
   const before = ghost && ghost.binMs === binMs ? ghost.points.filter((p) => p.startMs < endMs) : [];
-  const rateMax = niceMax(Math.max(1, ...points.map((p) => Math.max(p.offered, p.capacity || 0, p.succeeded, p.timeouts, p.served || 0, p.late || 0)), ...before.map((p) => Math.max(p.offered, p.succeeded))));
+  const rateMax = niceMax(Math.max(1, ...points.map((p) => Math.max(p.offered, p.capacity || 0, p.succeeded, p.timeouts, p.served || 0, p.late || 0, p.throttled || 0)), ...before.map((p) => Math.max(p.offered, p.succeeded))));
   const qTop = queueTop(Math.max(0, ...points.map((p) => p.queue), ...before.map((p) => p.queue)));
   const yTop = (v) => TOP.y + TOP.h - (TOP.h * Math.min(v, rateMax)) / rateMax;
   const yLow = (v) => LOW.y + LOW.h - (LOW.h * logQ(v)) / logQ(qTop);
@@ -210,7 +214,7 @@ export function stormChart(series, { id, cursor = null, title = 'The storm over 
   // The series, each labelled at its peak (the areas at the middle of their peak's band).
   const wants = [];
   const centre = (p) => xOf(p.startMs + binMs / 2);
-  for (const [key, label, cls, dash] of SERIES) {
+  for (const [key, label, cls, dash] of SERIES.filter(([key]) => drawn(points, key))) {
     const d = stepLine(points, key, xOf, yTop, binMs, endMs);
     if (!d) continue;
     children.push(h('path', { class: `fl-line ${cls}`, d, fill: 'none', 'stroke-dasharray': dash || null }));
@@ -272,6 +276,8 @@ export function stormSummary(series) {
   parts.push(`The queue peaks at ${fmt(qPeak.queue)} waiting attempts at ${(qPeak.startMs + binMs) / 1000} s.`);
   const work = workSummary(series);
   if (work) parts.push(work);
+  const held = heldSummary(series);
+  if (held) parts.push(held);
   if (recovery) parts.push(recovery.disrupted === false ? 'The fleet rode it out: never knocked down.' : recovery.recoveredAtMs !== null ? `Recovered ${(recovery.recoveredAtMs - recovery.triggerEndMs) / 1000} s after the trigger ended, at ${recovery.recoveredAtMs / 1000} s.` : recovery.metastable ? 'It does not recover before new requests stop: a metastable failure.' : 'Not recovered when new requests stop.');
   return parts.join(' ');
 }
@@ -291,17 +297,40 @@ export function workSummary(series) {
   return `From the ${trigger.kind === 'outage' ? 'outage' : 'slowdown'}’s start at ${trigger.startMs / 1000} s to the end of new requests at ${durationMs / 1000} s the server served ${fmt(served)} attempts; ${fmt(late)} answers (${pct} % of that) came after the caller had stopped waiting.`;
 }
 
+// The throttling in words (docs/throttling.md §3, §4): how many 429s the server gave, and how
+// long an adaptive client's limiter held sends — the latency it trades for fewer errors.
+export function heldSummary(series) {
+  const perBin = series.binMs / 1000;
+  const throttled = Math.round(series.points.reduce((a, p) => a + (p.throttled || 0), 0) * perBin);
+  const heldMs = series.points.reduce((a, p) => a + (p.heldMs || 0), 0);
+  const parts = [];
+  if (throttled) parts.push(`The server answered ${fmt(throttled)} attempts with a 429 (throttled).`);
+  if (heldMs) {
+    const top = series.points.reduce((a, p) => ((p.heldMs || 0) > (a.heldMs || 0) ? p : a), series.points[0]);
+    parts.push(`The clients’ rate limiters held sends for ${fmt(Math.round(heldMs / 100) / 10)} s in all, most in the second from ${top.startMs / 1000} s (${fmt(Math.round(top.heldMs / 100) / 10)} s of waits begun): a send that waits is not refused, but its request takes longer.`);
+  }
+  return parts.join(' ');
+}
+
 // One bin in words, for the keyboard cursor's readout.
 export function binText(series, i) {
   const p = series.points[i];
   if (!p) return '';
   const s = (ms) => ms / 1000;
   return `${s(p.startMs)}–${s(p.startMs + series.binMs)} s: ${fmt(p.offered)} attempts offered per second (${fmt(p.retries)} retries), ` +
-    `capacity ${p.capacity === null ? 'unlimited' : fmt(p.capacity)}, ${fmt(p.served)} served (${fmt(p.late)} answers after the caller had gone), ${fmt(p.succeeded)} successes, ${fmt(p.timeouts)} timeouts per second; ${fmt(p.queue)} waiting at its end.`;
+    `capacity ${p.capacity === null ? 'unlimited' : fmt(p.capacity)}, ${fmt(p.served)} served (${fmt(p.late)} answers after the caller had gone), ${fmt(p.succeeded)} successes, ${fmt(p.timeouts)} timeouts${p.throttled ? `, ${fmt(p.throttled)} throttled (429)` : ''} per second; ${fmt(p.queue)} waiting at its end` +
+    `${p.heldMs ? `; the rate limiters began ${fmt(Math.round(p.heldMs / 100) / 10)} s of waits` : ''}.`;
 }
 
 // The data table's rows (and the CSV's): one per bin.
 export const TABLE_COLUMNS = ['from (s)', 'attempts offered /s', 'of them retries /s', 'capacity /s', 'served /s', 'answers after the caller had gone /s', 'successes /s', 'timeouts /s', 'waiting at end'];
+// The columns of a run's table: the throttling's two where the run has them.
+const THROTTLING = (series) => [
+  ...(series.points.some((p) => p.throttled > 0) ? [['throttled (429) /s', (p) => fmt(p.throttled)]] : []),
+  ...(series.points.some((p) => p.heldMs > 0) ? [['waits begun by the rate limiters (s)', (p) => fmt(Math.round((p.heldMs || 0) / 100) / 10)]] : []),
+];
+export const tableColumns = (series) => [...TABLE_COLUMNS, ...THROTTLING(series).map(([name]) => name)];
 export function tableRows(series) {
-  return series.points.map((p) => [p.startMs / 1000, fmt(p.offered), fmt(p.retries), p.capacity === null ? 'unlimited' : fmt(p.capacity), fmt(p.served), fmt(p.late), fmt(p.succeeded), fmt(p.timeouts), fmt(p.queue)]);
+  const more = THROTTLING(series);
+  return series.points.map((p) => [p.startMs / 1000, fmt(p.offered), fmt(p.retries), p.capacity === null ? 'unlimited' : fmt(p.capacity), fmt(p.served), fmt(p.late), fmt(p.succeeded), fmt(p.timeouts), fmt(p.queue), ...more.map(([, f]) => f(p))]);
 }

@@ -8,10 +8,10 @@
 import { h, mount, patch } from '../dom.js';
 import { download } from '../export/download.js';
 import {
-  CHOICE_WORDS, CONTROLS, GATES, controlBounds, encodeFleetLink, fleetTable, gateDefaults, gateFields, getPath,
+  CHOICE_WORDS, CONTROLS, controlBounds, gatesOf, encodeFleetLink, fleetTable, gateDefaults, gateFields, getPath,
   isFleetLink, leaves, parseFleetLink, requestDiff, setPath, sideEffectsOf, stormSeries, undrawnWorkload, verdictOf,
 } from './model.js';
-import { TABLE_COLUMNS, binText, stormChart, tableRows } from './chart.js';
+import { binText, stormChart, tableColumns, tableRows } from './chart.js';
 import { awsCsv, brookerCsv, collapseCsv, fleetFileName, stormSvg, timelineCsv } from './export.js';
 import { STALE_MS, expectedAttempts, fleetComputer } from './compute.js';
 import { fleetPresets } from './presets.js';
@@ -462,7 +462,7 @@ export function mountFleet(root, {
 
   const drawStormTable = lazyTable('table', () => h('table', { class: 'fl-table' },
     h('caption', {}, 'The storm per second (each row one bin of the timeline)'),
-    h('thead', {}, h('tr', {}, ...TABLE_COLUMNS.map((c) => h('th', { scope: 'col' }, c)))),
+    h('thead', {}, h('tr', {}, ...tableColumns(shown.series).map((c) => h('th', { scope: 'col' }, c)))),
     h('tbody', {}, ...tableRows(shown.series).map((r) => h('tr', {}, h('th', { scope: 'row' }, String(r[0])), ...r.slice(1).map((c) => h('td', {}, c)))))));
 
   // The keyboard and pointer cursor over the bins.
@@ -513,7 +513,7 @@ export function mountFleet(root, {
     compute(next, { fromReader: true, by: path });
   }
   // A request's gates as the engine echoes them: each null (off) or its fields over the defaults.
-  const gatesOf = (req) => Object.fromEntries(GATES.map((g) => {
+  const gatesOfRequest = (req) => Object.fromEntries(gatesOf(table).map((g) => {
     const own = getPath(req, `gates.${g.name}`);
     if (own === undefined) return [g.name, openingEcho.gates ? openingEcho.gates[g.name] : null];
     return [g.name, own === null ? null : { ...gateDefaults(table, g.name), ...own }];
@@ -549,7 +549,7 @@ export function mountFleet(root, {
       el.addEventListener('change', () => bringNear(el, el.closest('.fl-control')));
     }
     // The gates: each a switch, its scope and its fields, starting from its defaults.
-    const gates = GATES.map((g) => {
+    const gates = gatesOf(table).map((g) => {
       const d = gateDefaults(table, g.name);
       const gid = id(`g-${g.name}`);
       return h('fieldset', { class: 'fl-gate', 'data-gate': g.name },
@@ -610,6 +610,29 @@ export function mountFleet(root, {
     }
   }
 
+  // The gates before every send (docs/throttling.md §4, §5, §7) refuse no retry: each says what
+  // it did in its own terms, from the result — the limiter's waits (the bins' gateWaitMs) and the
+  // 429s it slowed for, the local throttle's refusals (`local-throttle`), the admission filter's
+  // rejections (`admissionRejected`).
+  const SEND_GATES = {
+    adaptive: (r) => {
+      const waitMs = r.timeline.bins.reduce((a, b) => a + (b.gateWaitMs || 0), 0);
+      const throttled = r.totals.throttled || 0;
+      return waitMs ? `In the run on show it held sends for ${num(Math.round(waitMs / 100) / 10)} s in all, slowing after ${num(throttled)} throttling answers (429).`
+        : `In the run on show it held no send: it slows only after a throttling answer (429), and the server gave ${throttled ? num(throttled) : 'none'}${throttled ? '' : ' (switch on its admission limit)'}.`;
+    },
+    local: (r) => {
+      const n = r.totals.failed['local-throttle'] || 0;
+      return n ? `In the run on show it refused ${num(n)} ${n === 1 ? 'request' : 'requests'} before they left the client.`
+        : `In the run on show it refused nothing: each answer counts as a request and, unless it is a 429, as an accept, and the server gave ${num(r.totals.throttled || 0)} throttling answers (429).`;
+    },
+    admissionControl: (r) => {
+      const n = r.totals.admissionRejected || 0;
+      return n ? `In the run on show it rejected ${num(n)} ${n === 1 ? 'attempt' : 'attempts'} in the client’s sidecar, each answered as a 503.`
+        : 'In the run on show it rejected nothing: it records only answers in time, a failure being 500 or above (a timeout or a late answer records nothing).';
+    },
+  };
+
   // What a control did in the run on show, beside it, from the result (issue 35 item 4): each
   // gate that is on, how many retries it refused (FLEET.md §4: each refusal ends its request
   // `gate-<name>`, the breaker's `circuit-open`); the control just changed, when every total
@@ -621,7 +644,9 @@ export function mountFleet(root, {
       const path = el.dataset.said;
       let text = '';
       const gate = /^gates\.(\w+)$/.exec(path);
-      if (gate && result.request.gates && result.request.gates[gate[1]]) {
+      if (gate && result.request.gates && result.request.gates[gate[1]] && SEND_GATES[gate[1]]) {
+        text = SEND_GATES[gate[1]](result);
+      } else if (gate && result.request.gates && result.request.gates[gate[1]]) {
         const breaker = gate[1] === 'breaker';
         const n = failed[breaker ? 'circuit-open' : `gate-${gate[1]}`] || 0;
         const what = breaker ? ['attempt', 'attempts'] : ['retry', 'retries'];
@@ -655,7 +680,7 @@ export function mountFleet(root, {
 
   // The controls show the run on show (after a link, a preset, a reset), or `req` while it computes.
   function syncControls(req = null) {
-    const gatesShown = req ? gatesOf(req) : shown.result.request.gates;
+    const gatesShown = req ? gatesOfRequest(req) : shown.result.request.gates;
     for (const el of root.querySelectorAll('#fl-controls [data-path]')) {
       const v = valueOf(el.dataset.path, req || request);
       if (el.type === 'range') {
@@ -686,7 +711,7 @@ export function mountFleet(root, {
 
   // Do a request's gates (as echoed) equal a preset's (its gates over their defaults, the others off)?
   function sameGates(echoed, gates) {
-    return GATES.every((g) => {
+    return gatesOf(table).every((g) => {
       const want = gates[g.name] ? { ...gateDefaults(table, g.name), ...gates[g.name] } : null;
       const have = echoed[g.name] && { ...gateDefaults(table, g.name), ...echoed[g.name] };
       if (!want || !have) return !want && !have;

@@ -9,9 +9,9 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  encodeFleetLink, fleetTable, gateDefaults, gateFields, isFleetLink, parseFleetLink, requestDiff, sideEffectsOf, stormSeries, verdictOf,
+  encodeFleetLink, fleetTable, gateDefaults, gateFields, gatesOf, isFleetLink, parseFleetLink, requestDiff, sideEffectsOf, stormSeries, verdictOf,
 } from '../../../web/fleet/model.js';
-import { binText, queueTop, stormChart, stormSummary, timeAxisMs, workSummary } from '../../../web/fleet/chart.js';
+import { binText, heldSummary, queueTop, stormChart, stormSummary, tableColumns, tableRows, timeAxisMs, workSummary } from '../../../web/fleet/chart.js';
 import { awsCsv, collapseCsv, fleetFileName, stormSvg, timelineCsv } from '../../../web/fleet/export.js';
 import { attributeOfPath, readFleetAttributes } from '../../../web/fleet/embed.js';
 import { fleetPresets } from '../../../web/fleet/presets.js';
@@ -189,6 +189,40 @@ test('the storm’s axes are the same for every run of one length (issue 35): ti
   assert.ok(Math.abs(ys[0] - ys[5] - 100) < 0.1, `100,000 at the top (${ys[5]})`);
 });
 
+test('a throttling server and an adaptive client on the storm (issue 34): the 429s drawn, the limiter’s waits said and tabled; none of it for a run without them', () => {
+  // docs/throttling.md §3: 1.5 tokens a second per client, a burst of 2, the 429 retried.
+  const base = { server: { admission: { scope: 'client', ratePerSecond: 1.5, burst: 2 } }, policy: { retryOn: ['timeout', '5xx', '429'] } };
+  const plain = fleetEngine.fleet(base);
+  const adaptive = fleetEngine.fleet({ ...base, gates: { adaptive: {} } });
+  assert.ok(plain.ok && adaptive.ok);
+  for (const r of [plain, adaptive]) {
+    const s = stormSeries(r);
+    s.points.forEach((p, i) => {
+      const b = r.timeline.bins[i];
+      assert.equal(p.throttled, b.throttled);
+      assert.equal(p.heldMs, b.gateWaitMs === undefined ? null : b.gateWaitMs);
+    });
+    const svg = toMarkup(stormChart(s, { id: 't' }));
+    assert.match(svg, /<path class="fl-line fl-throttled"/);
+    assert.ok(tableColumns(s).includes('throttled (429) /s'));
+    assert.equal(tableRows(s)[0].length, tableColumns(s).length);
+    assert.match(heldSummary(s), new RegExp(`^The server answered ${r.totals.throttled.toLocaleString('en-US')} attempts with a 429`));
+  }
+  // The limiter (§1.5, §4) slows a client after each 429: its waits are the adaptive run's alone.
+  const held = stormSeries(adaptive).points.reduce((a, p) => a + p.heldMs, 0);
+  assert.ok(held > 0);
+  assert.equal(stormSeries(plain).points.every((p) => p.heldMs === null), true, 'no gateWaitMs without gates.adaptive (§4: echoed only when given)');
+  assert.match(heldSummary(stormSeries(adaptive)), /held sends for [\d,.]+ s in all/);
+  assert.ok(tableColumns(stormSeries(adaptive)).includes('waits begun by the rate limiters (s)'));
+  // The trade it makes: fewer 429s, slower requests.
+  assert.ok(adaptive.totals.throttled < plain.totals.throttled && adaptive.totals.latencyMs.p50 > plain.totals.latencyMs.p50);
+  // The opening run has neither: no line, no column, no words.
+  const s = stormSeries(opening);
+  assert.doesNotMatch(toMarkup(stormChart(s, { id: 't' })), /fl-throttled/);
+  assert.equal(tableColumns(s).length, 9);
+  assert.equal(heldSummary(s), '');
+});
+
 test('each line of the storm is labelled at its peak (issue 35), inside the plot, none over another', () => {
   for (const name of ['9.5 the opening fleet run', '9.5 no retries', '9.5 lifo']) {
     const s = stormSeries(caseNamed(name).result);
@@ -300,6 +334,36 @@ test('a gate’s controls are its rows in the table: a field or choice the engin
   const scratch = fleetTable(schema);
   assert.deepEqual(gateFields(scratch, 'budget').map((f) => [f.name, f.label]).pop(), ['scratch', 'a scratch rule']);
   assert.equal(gateDefaults(scratch, 'budget').scratch, 'a');
+});
+
+test('the gates are the table’s `gates` row’s members, in its order (issue 34: adaptive, local and admissionControl were missing from a hand list), each with its defaults and a link of its own', () => {
+  const gates = gatesOf(table);
+  const row = table.rows.get('gates');
+  assert.deepEqual(gates.map((g) => g.name), row.members.map((m) => m.name));
+  for (const name of ['adaptive', 'local', 'admissionControl']) assert.ok(gates.some((g) => g.name === name), name);
+  for (const g of gates) assert.ok(g.label.length > 3, g.name);
+  // docs/throttling.md §5: grpc-go's defaults; §7: Envoy's.
+  assert.deepEqual(gateDefaults(table, 'local'), { scope: 'client', windowMs: 30000, bins: 100, ratio: 2, padding: 8 });
+  assert.deepEqual(gateFields(table, 'local').map((f) => f.name), ['windowMs', 'bins', 'ratio', 'padding']);
+  assert.deepEqual(gateDefaults(table, 'adaptive'), { scope: 'client' });
+  // A gate's defaults are its row's, nothing kept by hand: a default the engine changes is the page's.
+  const schema = fleetEngine.fleetSchema();
+  schema.fleet.find((r) => r.name === 'gates').members.find((g) => g.name === 'bucket').members.find((m) => m.name === 'capacity').default = 7;
+  assert.equal(gateDefaults(fleetTable(schema), 'bucket').capacity, 7);
+  // A gate named in camel case rides the link: on, a field, off.
+  const read = parseFleetLink('#v=1&view=fleet&gates.admissionControl=on&gates.local.ratio=1.1&gates.adaptive=on', table);
+  assert.deepEqual(read.problems, []);
+  assert.deepEqual(read.request.gates, { admissionControl: {}, local: { ratio: 1.1 }, adaptive: {} });
+  const echo = { ...opening.request, gates: { ...opening.request.gates, admissionControl: gateDefaults(table, 'admissionControl'), local: { ...gateDefaults(table, 'local'), ratio: 1.1 } } };
+  assert.equal(encodeFleetLink(requestDiff(echo, opening.request, table)), 'v=1&view=fleet&gates.local.ratio=1.1&gates.admissionControl=on', 'in the table’s order');
+});
+
+test('a request the local throttle refused ends in the reader’s words, not the engine’s reason', () => {
+  const failed = Object.fromEntries(Object.keys(opening.totals.failed).map((k) => [k, 0]));
+  const result = { ...opening, totals: { ...opening.totals, failed: { ...failed, 'local-throttle': 40, 'attempt-limit': 2 } } };
+  const v = verdictOf(result);
+  assert.match(v.text, /Of its 42 failed requests, 40 ended refused a send by client-side throttling, before it left the client\.$/);
+  assert.doesNotMatch(v.text, /local-throttle/);
 });
 
 test('a gate rule choice rides the link and the request’s differences like any gate field, and is left out at its default', () => {
