@@ -78,4 +78,6 @@
 // 101,543): merged with everything above, 324.6 KB measured.
 // Issue 35's item 2 in the fleet section (the storm chart's work, shared axes, labels at their
 // peaks): +1,221 bytes, and −5 in the stability maps' bundle: 325.3 KB measured.
-export const SCROLLED_CEILING_BYTES = 325.4 * 1024;
+// Issue 34's gates from the table's row and the throttling on the storm: +840 bytes in the fleet
+// section, +30 in the stability maps' bundle: 326.1 KB measured.
+export const SCROLLED_CEILING_BYTES = 326.2 * 1024;
