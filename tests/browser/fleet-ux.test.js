@@ -186,7 +186,7 @@ describe('the fleet section: acting changes what is on screen (issue 35, item 1)
     await changeSettled(page);
     const held = await page.evaluate(() => window.retryLabFleet.state().result);
     const waitS = held.timeline.bins.reduce((a, b) => a + b.gateWaitMs, 0) / 1000;
-    assert.match(await page.locator('[data-said="gates.adaptive"]').textContent(), new RegExp(`^In the run on show it held sends for ${Math.round(waitS * 10) / 10 >= 1000 ? '[\\d,.]+' : String(Math.round(waitS * 10) / 10).replace('.', '\\.')} s in all, slowing after [\\d,]+ throttling answers \\(429\\)\\.$`));
+    assert.match(await page.locator('[data-said="gates.adaptive"]').textContent(), new RegExp(`^In the run on show it held sends for ${Math.round(waitS).toLocaleString('en-US')} s in all \\(every request’s waits summed\\), slowing after ${held.totals.throttled.toLocaleString('en-US')} throttling answers \\(429\\)\\.$`));
     assert.match(await chart.locator('desc').textContent(), /rate limiters held sends for [\d,.]+ s in all/);
     assert.ok(held.totals.throttled < plain.throttled, 'fewer 429s');
     await page.locator('[data-gate-on="adaptive"]').uncheck();
