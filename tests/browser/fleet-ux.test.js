@@ -176,6 +176,8 @@ describe('the fleet section: acting changes what is on screen (issue 35, item 1)
     const value = (gate, field) => page.locator(`[data-gate="${gate}"] [data-gate-field="${field}"]`).inputValue();
     assert.deepEqual([await value('local', 'windowMs'), await value('local', 'bins'), await value('local', 'ratio'), await value('local', 'padding')], ['30000', '100', '2', '8']);
     assert.deepEqual([await value('admissionControl', 'srThreshold'), await value('admissionControl', 'maxRejectionProbability')], ['95', '80']);
+    assert.equal(await page.locator('label[for="fl-g-local-ratio"]').textContent(), 'K: requests per accept');
+    assert.equal(await page.locator('label[for="fl-g-admissionControl-srThreshold"]').textContent(), 'rejects below success %');
     // The server throttles (the link's admission limit): the 429s drawn and said.
     const chart = page.locator('#fl-chart svg');
     assert.equal(await chart.locator('path.fl-line.fl-throttled').count(), 1);

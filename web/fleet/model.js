@@ -81,6 +81,15 @@ export const FIELD_WORDS = {
   'gates.breaker.failurePercent': ['opens at failure %', 1],
   'gates.breaker.openMs': ['open for (ms)', 1000],
   'gates.breaker.halfOpenCalls': ['half-open trial calls', 1],
+  'gates.local.windowMs': ['window (ms)', 1000],
+  'gates.local.bins': ['bins in the window', 1],
+  'gates.local.ratio': ['K: requests per accept', 0.1],
+  'gates.local.padding': ['padding (requests)', 1],
+  'gates.admissionControl.windowMs': ['window (ms)', 1000],
+  'gates.admissionControl.srThreshold': ['rejects below success %', 1],
+  'gates.admissionControl.aggression': ['aggression', 0.1],
+  'gates.admissionControl.rpsThreshold': ['never below (requests/s)', 1],
+  'gates.admissionControl.maxRejectionProbability': ['rejects at most %', 1],
 };
 
 // A gate's fields but its scope, in the table's order: { name, row, label, step }.
