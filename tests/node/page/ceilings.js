@@ -79,5 +79,6 @@
 // Issue 35's item 2 in the fleet section (the storm chart's work, shared axes, labels at their
 // peaks): +1,221 bytes, and −5 in the stability maps' bundle: 325.3 KB measured.
 // Issue 34's gates from the table's row and the throttling on the storm: +840 bytes in the fleet
-// section, +30 in the stability maps' bundle: 326.1 KB measured.
-export const SCROLLED_CEILING_BYTES = 326.2 * 1024;
+// section, +30 in the stability maps' bundle: 326.1 KB measured. The short words of the two new
+// gates' fields: +146 bytes, 326.3 KB measured.
+export const SCROLLED_CEILING_BYTES = 326.3 * 1024;
