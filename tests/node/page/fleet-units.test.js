@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import {
   encodeFleetLink, fleetTable, gateDefaults, gateFields, gatesOf, isFleetLink, parseFleetLink, requestDiff, sideEffectsOf, stormSeries, verdictOf,
 } from '../../../web/fleet/model.js';
+import { hedgingForm } from '../../../web/fleet/closed.js';
 import { binText, heldSummary, queueTop, stormChart, stormSummary, tableColumns, tableRows, timeAxisMs, workSummary } from '../../../web/fleet/chart.js';
 import { awsCsv, collapseCsv, fleetFileName, stormSvg, timelineCsv } from '../../../web/fleet/export.js';
 import { attributeOfPath, readFleetAttributes } from '../../../web/fleet/embed.js';
@@ -221,6 +222,27 @@ test('a throttling server and an adaptive client on the storm (issue 34): the 42
   assert.doesNotMatch(toMarkup(stormChart(s, { id: 't' })), /fl-throttled/);
   assert.equal(tableColumns(s).length, 9);
   assert.equal(heldSummary(s), '');
+});
+
+test('hedging’s closed form (docs/throttling.md §6): 0.09158 extra copies, p99 33.19 → 28.84 ms, p99.9 46.17 → 36.14 ms, and the engine’s runs within §6’s sampling error', () => {
+  const request = { clients: 100, ratePerClient: 50, durationMs: 20000, network: { dist: 'exponential', mean: 5 }, server: { workers: null, serviceMs: 0 }, trigger: null, policy: { maxRetries: 0 } };
+  const plain = fleetEngine.fleet(request);
+  const hedged = fleetEngine.fleet({ ...request, policy: { maxRetries: 0, hedging: { maxAttempts: 2, delayMs: 20 } } });
+  assert.ok(plain.ok && hedged.ok, JSON.stringify(plain.errors || hedged.errors));
+  assert.equal(hedgingForm(plain.request).why, 'the policy does not hedge');
+  const form = hedgingForm(hedged.request);
+  // §6 by hand: e^(−4)(1 + 4); S(x) = e^(−x/5)(1 + x/5) at 0.01 and 0.001, alone and times S(x − 20).
+  assert.equal(Math.round(form.extraCopies * 1e5) / 1e5, 0.09158);
+  assert.deepEqual([form.plain.p99, form.hedged.p99, form.plain.p999, form.hedged.p999].map((x) => Math.round(x * 100) / 100), [33.19, 28.84, 46.17, 36.14]);
+  assert.ok(Math.abs(Math.exp(-form.hedged.p99 / 5) * (1 + form.hedged.p99 / 5) * Math.exp(-(form.hedged.p99 - 20) / 5) * (1 + (form.hedged.p99 - 20) / 5) - 0.01) < 1e-9);
+  assert.equal(form.plain.p50, form.hedged.p50, 'below the delay no copy has gone: the medians agree');
+  // The engine, at about 100,000 requests: §6's four sds (0.004; 0.8 and 0.5 ms).
+  assert.ok(hedged.totals.requests > 95000);
+  assert.ok(Math.abs(hedged.totals.retries / hedged.totals.firstAttempts - form.extraCopies) < 0.004);
+  assert.ok(Math.abs(plain.totals.latencyMs.p99 - form.plain.p99) < 0.8, `${plain.totals.latencyMs.p99}`);
+  assert.ok(Math.abs(hedged.totals.latencyMs.p99 - form.hedged.p99) < 0.5, `${hedged.totals.latencyMs.p99}`);
+  // Outside the form: a queue.
+  assert.match(hedgingForm({ ...hedged.request, server: { ...hedged.request.server, workers: 10, serviceMs: 50 } }).why, /no queue/);
 });
 
 test('each line of the storm is labelled at its peak (issue 35), inside the plot, none over another', () => {
