@@ -20,6 +20,7 @@ import { num } from '../format.js';
 import { AWS_COLUMNS, CLIENTS, STRATEGIES, aws2015Requests, awsLegend, awsPanel, awsSummary, awsTableRows } from './aws2015.js';
 import { loadBundle } from '../bundles.js';
 import { COLLAPSE_RUNS, collapseLegend, collapseOnset, collapsePanel, collapseWords } from './collapse.js';
+import { HEDGING_COLUMNS, HEDGING_RUNS, hedgingChart, hedgingRows, hedgingWords } from './hedging.js';
 import { BROOKER_COLUMNS, brookerLegends, brookerPanels, brookerRequests, brookerTableRows } from './brooker.js';
 
 const P = 'fl-'; // the section's id prefix
@@ -133,7 +134,14 @@ export function mountFleet(root, {
       h('p', { id: id('col-status'), role: 'status' }, 'Waiting for the reproductions above…'),
       h('div', { class: 'fl-panels' }, h('figure', {}, h('div', { id: id('col-chart') }), h('figcaption', {}, 'Successes per second, 0 to 80 s'))),
       h('div', { id: id('col-legend') }),
-      h('p', { class: 'fl-exports' }, h('button', { type: 'button', id: id('col-csv') }, 'Download the figure’s data (CSV)'))))), doc));
+      h('p', { class: 'fl-exports' }, h('button', { type: 'button', id: id('col-csv') }, 'Download the figure’s data (CSV)'))),
+    whole && h('section', { class: 'fl-repro', 'aria-labelledby': id('hg-h') },
+      h('h3', { id: id('hg-h') }, 'Hedging: a second copy on purpose'),
+      h('p', {}, 'gRPC’s hedging sends another copy of a request when the first has not answered after a delay, and takes whichever answers first (docs/throttling.md §6). Here every network leg takes an exponential time with a mean of 5 ms, with no queue: a second copy 20 ms after the first, sent for about one request in eleven, cuts the slowest hundredth’s latency. The lines are the closed form; the marks, p50, p90 and p99 of 100,000 requests the engine ran each way. A hedged payment without an idempotency key is charged once per copy served.'),
+      h('p', { id: id('hg-status'), role: 'status' }, 'Waiting for the reproductions above…'),
+      h('div', { class: 'fl-panels' }, h('figure', {}, h('div', { id: id('hg-chart') }), h('figcaption', {}, 'The chance a request takes longer than x, on a log scale: circles one copy, squares hedged'))),
+      h('details', { class: 'fl-data' }, h('summary', {}, 'The percentiles as a table, beside the closed form'),
+        h('div', { id: id('hg-table'), class: 'fl-scroll', tabindex: 0, role: 'region', 'aria-label': 'Hedging’s percentiles, as a table' }))))), doc));
 
   const $ = (name) => root.querySelector(`#${id(name)}`);
   const verdictBox = $('verdict');
@@ -996,6 +1004,40 @@ export function mountFleet(root, {
     patch($('col-chart'), collapsePanel(col.results, id('col')));
     $('col-status').textContent = col.complete ? collapseWords(col.results) : 'Computing…';
   }
+  // --- hedging, after the collapse (one worker) ---------------------------------------------
+
+  const hg = { results: [], complete: false };
+  let hgWaiters = [];
+  const drawHedgingTable = lazyTable('hg-table', () => h('table', { class: 'fl-table' },
+    h('thead', {}, h('tr', {}, ...HEDGING_COLUMNS.map((c) => h('th', { scope: 'col' }, c)))),
+    h('tbody', {}, ...hedgingRows(hg.results).map((r) => h('tr', {}, h('th', { scope: 'row' }, r[0]), ...r.slice(1).map((c) => h('td', {}, c)))))));
+  function drawHedging() {
+    if (!$('hg-chart')) return;
+    patch($('hg-chart'), hedgingChart(hg.results, id('hg')));
+    $('hg-status').textContent = hg.complete ? hedgingWords(hg.results) : 'Computing…';
+    drawHedgingTable();
+  }
+  function runHedging() {
+    if (!$('hg-chart')) return;
+    const failed = (message) => { $('hg-status').textContent = `The figure could not run here (${message}).`; };
+    sweep(HEDGING_RUNS.map((run, i) => ({ index: i, request: run.request })), 1, {
+      onResult(item, result) {
+        if (result.ok) hg.results[item.index] = result;
+        else failed(result.errors.map((e) => e.message).join(' '));
+        drawHedging();
+      },
+      onDone() {
+        hg.complete = true;
+        drawHedging();
+        const waiters = hgWaiters;
+        hgWaiters = [];
+        for (const w of waiters) w();
+      },
+      onError: failed,
+    });
+    drawHedging();
+  }
+
   function runCollapse() {
     patch($('col-legend'), collapseLegend());
     const failed = (message) => { $('col-status').textContent = `The reproduction could not run here (${message}).`; };
@@ -1011,6 +1053,7 @@ export function mountFleet(root, {
         const waiters = colWaiters;
         colWaiters = [];
         for (const w of waiters) w();
+        runHedging();
       },
       onError: failed,
     });
@@ -1025,6 +1068,10 @@ export function mountFleet(root, {
     collapse: () => (loadMap(), col.complete ? Promise.resolve() : new Promise((resolve) => colWaiters.push(resolve))).then(() => ({
       onset: col.results[0] ? collapseOnset(col.results[0]) : null,
       totals: col.results.map((r) => r && { requests: r.totals.requests, succeeded: r.totals.succeeded }),
+    })),
+    // Hedging's figure (issue 34): resolves with its two runs' totals and the words once both are in.
+    hedging: () => (loadMap(), hg.complete ? Promise.resolve() : new Promise((resolve) => hgWaiters.push(resolve))).then(() => ({
+      totals: hg.results.map((r) => r && r.totals), requests: hg.results.map((r) => r && r.request), words: hedgingWords(hg.results),
     })),
     // The AWS 2015 reproduction: resolves with its points and time once all are computed.
     brooker: () => (loadMap(), bk.complete ? Promise.resolve() : new Promise((resolve) => bkWaiters.push(resolve))).then(() => ({ points: Object.fromEntries(bk.points), ms: bk.ms })),
