@@ -80,5 +80,6 @@
 // peaks): +1,221 bytes, and −5 in the stability maps' bundle: 325.3 KB measured.
 // Issue 34's gates from the table's row and the throttling on the storm: +840 bytes in the fleet
 // section, +30 in the stability maps' bundle: 326.1 KB measured. The short words of the two new
-// gates' fields: +146 bytes, 326.3 KB measured.
-export const SCROLLED_CEILING_BYTES = 326.3 * 1024;
+// gates' fields: +146 bytes, 326.3 KB measured. Issue 34's hedging figure in the fleet section:
+// +2,192 bytes, 328.4 KB measured.
+export const SCROLLED_CEILING_BYTES = 328.5 * 1024;

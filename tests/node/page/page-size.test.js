@@ -162,7 +162,9 @@ const LATER = [
   // and the limiter's waits on the storm: 53,114 bytes measured, +840.
   // 52.1 KB with the short words of the local throttle's and admission control's fields (model.js
   // FIELD_WORDS): 53,260 bytes measured, +146.
-  { what: 'the fleet section', files: ['retrylab-fleet-section.js', 'retrylab-fleet-section.css'], ceiling: 52.1 * 1024, scrolled: true },
+  // 54.2 KB with issue 34's hedging figure (hedging.js, closed.js hedgingForm, its paragraph):
+  // 55,452 bytes measured, +2,192.
+  { what: 'the fleet section', files: ['retrylab-fleet-section.js', 'retrylab-fleet-section.css'], ceiling: 54.2 * 1024, scrolled: true },
   // Issue 32: the stability maps (web/fleet/stability.js, map.js: two maps, seeds, the closed-form
   // lines of closed.js, the files) and the literature's presets (literature.js), loaded by the
   // fleet section when its map nears the screen: 16.1 KB measured.
