@@ -14,9 +14,10 @@ export const HEDGING_RUNS = [
   { key: 'hedged', label: 'a second copy after 20 ms', request: { ...HEDGING_BASE, policy: { maxRetries: 0, hedging: { maxAttempts: 2, delayMs: 20 } } } },
 ];
 
-const W = 640;
+// 440 wide: drawn at a phone's 366 px its 12 px words stay at 10 px.
+const W = 440;
 const H = 300;
-const BOX = { x: 64, y: 16, w: 540, h: 230 };
+const BOX = { x: 64, y: 16, w: 350, h: 230 };
 const X_MAX = 60; // ms
 const DECADES = 4; // P from 1 down to 1e-4
 const round1 = (n) => Math.round(n * 10) / 10;
