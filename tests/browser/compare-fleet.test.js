@@ -56,8 +56,8 @@ describe('compare mode: two fleet runs', () => {
     assert.deepEqual([d['totals.retries'].after, d['totals.load'].after, d['totals.duplicateCharges'].after], ['0', '1', '0']);
     assert.equal(d['totals.duplicateCharges'].flag, 'side-effect');
     // The verdicts, each side's own.
-    assert.equal(await page.locator('[data-verdict="before"]').textContent(), 'still down: a metastable failure');
-    assert.equal(await page.locator('[data-verdict="after"]').textContent(), 'recovered at 23 s');
+    assert.equal(await page.locator('[data-verdict="before"]').textContent(), 'still down when new requests stopped');
+    assert.equal(await page.locator('[data-verdict="after"]').textContent(), 'recovered 3 s after the slowdown ended');
     // The same figures as retrysim's table for the same link.
     const rows = retrysimMarkdown(NO_RETRIES).rows;
     const changed = Object.values(d).filter((x) => x.changed);
@@ -190,7 +190,7 @@ describe('compare mode: each fleet side\'s own controls', () => {
     await page.locator('[data-controls="before"] [data-path="gates.bucket"]').check();
     await computedAgain(page, 'before', 'Token bucket off');
     assert.equal((await differences(page))['recovery.recoveredAtMs'].before, '29,000 ms');
-    assert.equal(await page.locator('[data-verdict="before"]').textContent(), 'recovered at 29 s');
+    assert.equal(await page.locator('[data-verdict="before"]').textContent(), 'recovered 9 s after the slowdown ended');
     // The bucket's own fields are controls now, at the table's defaults.
     assert.equal(await value('before', 'gates.bucket.capacity'), '5');
     await page.waitForFunction(() => window.location.hash.includes('gates.bucket=on'));

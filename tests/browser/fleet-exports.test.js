@@ -79,9 +79,9 @@ describe('the fleet section’s downloads', () => {
     }, text);
     assert.equal(read.error, null);
     assert.equal(read.title, `Retry Lab fleet: ${verdict}`);
-    assert.equal(read.texts[1], 'Verdict: still down: a metastable failure.');
+    assert.equal(read.texts[1], 'Verdict: still down when new requests stopped.');
     assert.match(read.texts[0], /^Retry Lab · 100 clients at 1\/s, slowdown ×4 10–20 s, 3 retries/);
-    assert.deepEqual(read.key, ['attempts offered /s', 'capacity /s', 'successes /s', 'timeouts /s', 'waiting (the queue)', 'the slowdown']);
+    assert.deepEqual(read.key, ['attempts offered /s', 'capacity /s', 'successes /s', 'timeouts /s', 'served in time', 'served, answered after the caller had gone', 'waiting (the queue, log scale)', 'the slowdown']);
     assert.equal(read.lines, 4);
     assert.equal(read.shade, 1);
   }));

@@ -75,7 +75,7 @@ describe('the fleet section: acting changes what is on screen (issue 35, item 1)
       assert.ok(seen.inView, `the gate: ${JSON.stringify(seen)}`);
       assert.ok((await wholeInView(page, '[data-gate-on="bucket"]')).inView, 'the switch stays in view');
       // The figure drawn near shows the run on show: the bucket's recovery at 29 s (§9.5).
-      assert.equal(await page.locator('#fl-near-verdict').textContent(), 'recovered at 29 s');
+      assert.equal(await page.locator('#fl-near-verdict').textContent(), 'recovered 9 s after the slowdown ended');
       assert.equal(await page.locator('[data-gate="bucket"] + #fl-near').count(), 1, 'right after the gate');
       // A slider further up, moved with the keyboard: the figure moves there, and the slider
       // stays where it was on the screen.
@@ -120,11 +120,95 @@ describe('the fleet section: acting changes what is on screen (issue 35, item 1)
     // The run before is the last one shown: back to the opening run, the bucket's is the ghost.
     await page.locator('#fl-reset').click();
     await changeSettled(page);
-    assert.match(await chart.locator('desc').textContent(), /and it recovered at 29 s\./);
+    assert.match(await chart.locator('desc').textContent(), /and it recovered 9 s after the slowdown ended\./);
     // The cursor's redraw keeps it.
     await page.locator('#fl-chart').focus();
     await page.keyboard.press('ArrowRight');
     assert.equal(await chart.locator('path.fl-ghost.fl-offered').count(), 1);
+  }));
+
+  // Issue 35 item 2: the chart draws what a metastable failure is — the server flat out while
+  // nearly nothing it serves reaches a caller still waiting — on axes every run shares, at the
+  // card's width, and says it to a screen reader in its description and its table.
+  for (const viewport of [{ width: 1440, height: 900 }, LAPTOP]) {
+    test(`at ${viewport.width} px the storm draws what the server did under its capacity, fills its card, and says it in words and in its table`, pageTest(env, { viewport, sections: false }, async ({ page }) => {
+      await fleetSettled(page);
+      const chart = page.locator('#fl-chart svg');
+      // At the card's width: the drawing as wide as its box (it was held to 720 px).
+      const { svgWidth, boxWidth } = await page.locator('#fl-chart').evaluate((box) => ({ svgWidth: box.querySelector('svg').getBoundingClientRect().width, boxWidth: box.clientWidth }));
+      assert.ok(Math.abs(svgWidth - boxWidth) <= 1, `the chart ${svgWidth} px in its ${boxWidth} px box`);
+      // The answers after the caller had gone, hatched, under the answers in time.
+      assert.equal(await chart.locator('path.fl-work.fl-late').count(), 1);
+      assert.match(await chart.locator('path.fl-work.fl-late').getAttribute('fill'), /^url\(#fl-svg-chart-hatch\)$/);
+      assert.equal(await chart.locator('pattern#fl-svg-chart-hatch').count(), 1);
+      assert.equal(await chart.locator('path.fl-work.fl-in-time').count(), 1);
+      const labels = await chart.locator('text.fl-label').allTextContents();
+      for (const l of ['attempts offered /s', 'capacity /s', 'successes /s', 'timeouts /s', 'served, caller gone /s', 'served in time /s', 'waiting']) assert.ok(labels.includes(l), `${l} in ${labels.join(', ')}`);
+      // The shared axes: time to twice the 60 s of new requests, the queue in decades.
+      const ticks = await chart.locator('text.fl-tick').allTextContents();
+      assert.ok(ticks.includes('120 s') && ticks.includes('100,000') && ticks.includes('queue (log scale)'), ticks.join(' '));
+      // In words: the opening run's bins from 10 to 60 s, summed here.
+      const bins = await page.evaluate(() => window.retryLabFleet.state().result.timeline.bins.slice(10, 60));
+      const served = bins.reduce((a, b) => a + b.served, 0);
+      const late = bins.reduce((a, b) => a + b.late, 0);
+      assert.ok(late > 0.9 * served, `${late} of ${served}`);
+      assert.ok((await chart.locator('desc').textContent()).includes(`the server served ${served.toLocaleString('en-US')} attempts; ${late.toLocaleString('en-US')} answers (${Math.round((100 * late) / served)} % of that) came after the caller had stopped waiting.`));
+      // The table, second by second, with what the server did.
+      await page.locator('#fl-table').evaluate((el) => { el.closest('details').open = true; });
+      const heads = await page.locator('#fl-table th[scope="col"]').allTextContents();
+      assert.ok(heads.includes('served /s') && heads.includes('answers after the caller had gone /s'), heads.join(' | '));
+      const row30 = await page.locator('#fl-table tbody tr >> nth=30').locator('td').allTextContents();
+      const col = (name) => row30[heads.indexOf(name) - 1];
+      const b30 = await page.evaluate(() => window.retryLabFleet.state().result.timeline.bins[30]);
+      assert.deepEqual([col('served /s'), col('answers after the caller had gone /s')], [String(b30.served), String(b30.late)]);
+    }));
+  }
+
+  // Issue 34 on the page: the gates before every send are the table's rows, as switches with their
+  // real defaults, and each says what it did in the run on show, from the result.
+  test('adaptive mode, client-side throttling and admission control are gates with the table’s defaults, each saying what it did; with a throttling server the 429s are drawn', pageTest(env, { viewport: LAPTOP, path: '/#v=1&view=fleet&server.admission.ratePerSecond=1.5&server.admission.burst=2&policy.retryOn=timeout,5xx,429', sections: false }, async ({ page }) => {
+    await fleetSettled(page);
+    const names = await page.locator('[data-gate]').evaluateAll((els) => els.map((el) => el.dataset.gate));
+    const table = await page.evaluate(() => window.retryLabFleet.state().result.request.gates);
+    assert.deepEqual(names.slice(-3), ['adaptive', 'local', 'admissionControl']);
+    assert.ok(table && typeof table === 'object');
+    // docs/throttling.md §5 (grpc-go) and §7 (Envoy): their defaults in the fields.
+    const value = (gate, field) => page.locator(`[data-gate="${gate}"] [data-gate-field="${field}"]`).inputValue();
+    assert.deepEqual([await value('local', 'windowMs'), await value('local', 'bins'), await value('local', 'ratio'), await value('local', 'padding')], ['30000', '100', '2', '8']);
+    assert.deepEqual([await value('admissionControl', 'srThreshold'), await value('admissionControl', 'maxRejectionProbability')], ['95', '80']);
+    assert.equal(await page.locator('label[for="fl-g-local-ratio"]').textContent(), 'K: requests per accept');
+    assert.equal(await page.locator('label[for="fl-g-admissionControl-srThreshold"]').textContent(), 'rejects below success %');
+    // The server throttles (the link's admission limit): the 429s drawn and said.
+    const chart = page.locator('#fl-chart svg');
+    assert.equal(await chart.locator('path.fl-line.fl-throttled').count(), 1);
+    assert.match(await chart.locator('desc').textContent(), /The server answered [\d,]+ attempts with a 429/);
+    const plain = await page.evaluate(() => window.retryLabFleet.state().result.totals);
+    // Adaptive mode: the limiter holds sends after 429s, said beside it and on the chart.
+    await page.locator('[data-gate-on="adaptive"]').check();
+    await changeSettled(page);
+    const held = await page.evaluate(() => window.retryLabFleet.state().result);
+    const waitS = held.timeline.bins.reduce((a, b) => a + b.gateWaitMs, 0) / 1000;
+    assert.match(await page.locator('[data-said="gates.adaptive"]').textContent(), new RegExp(`^In the run on show it held sends for ${Math.round(waitS).toLocaleString('en-US')} s in all \\(every request’s waits summed\\), slowing after ${held.totals.throttled.toLocaleString('en-US')} throttling answers \\(429\\)\\.$`));
+    assert.match(await chart.locator('desc').textContent(), /rate limiters held sends for [\d,.]+ s in all/);
+    assert.ok(held.totals.throttled < plain.throttled, 'fewer 429s');
+    await page.locator('[data-gate-on="adaptive"]').uncheck();
+    await changeSettled(page);
+    // Admission control and the local throttle on: each says what it did, in its own terms.
+    for (const gate of ['local', 'admissionControl']) {
+      await page.locator(`[data-gate-on="${gate}"]`).check();
+      await changeSettled(page);
+      const r = await page.evaluate(() => window.retryLabFleet.state().result.totals);
+      const said = await page.locator(`[data-said="gates.${gate}"]`).textContent();
+      if (gate === 'local') {
+        const n = r.failed['local-throttle'];
+        assert.ok(n > 0, 'the 429s trip it');
+        assert.equal(said, `In the run on show it refused ${n.toLocaleString('en-US')} requests before they left the client.`);
+      } else {
+        assert.match(said, r.admissionRejected ? /^In the run on show it rejected [\d,]+ attempts? in the client’s sidecar/ : /^In the run on show it rejected nothing: /);
+      }
+      await page.locator(`[data-gate-on="${gate}"]`).uncheck();
+      await changeSettled(page);
+    }
   }));
 
   test('a fleet link opened draws no ghost: the reader has changed nothing yet', pageTest(env, { viewport: LAPTOP, path: '/#v=1&view=fleet&gates.bucket=on', sections: false }, async ({ page }) => {

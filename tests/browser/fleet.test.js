@@ -384,6 +384,88 @@ describe('the fleet section', () => {
     await page.locator('.fl-map-box').screenshot({ path: await artifactPath('fleet-map-load.png') });
   }));
 
+  // Issue 34: hedging's figure, docs/throttling.md §6's check drawn — the closed form's lines, the
+  // engine's percentiles as marks, within §6's stated sampling error (four sds).
+  test('hedging’s figure: two runs of about 100,000 requests beside §6’s closed form, p99 33.19 → 28.84 ms, drawn, said and tabled', pageTest(env, {}, async ({ page }) => {
+    await page.evaluate(() => window.retryLabFleetSection.load());
+    await fleetSettled(page);
+    const hg = await page.evaluate(() => window.retryLabFleet.hedging());
+    const [plain, hedged] = hg.totals;
+    assert.deepEqual(hg.requests[1].policy.hedging, { maxAttempts: 2, delayMs: 20, nonFatal: [] });
+    assert.ok(plain.requests > 95000 && hedged.requests > 95000);
+    assert.ok(Math.abs(plain.latencyMs.p99 - 33.19) < 0.8, `${plain.latencyMs.p99}`);
+    assert.ok(Math.abs(hedged.latencyMs.p99 - 28.84) < 0.5, `${hedged.latencyMs.p99}`);
+    assert.ok(Math.abs(hedged.retries / hedged.firstAttempts - 0.09158) < 0.004);
+    const chart = page.locator('#fl-hg-chart svg');
+    assert.equal(await chart.locator('path.fl-line').count(), 2);
+    assert.equal(await chart.locator('circle.fl-run-mark').count(), 3);
+    assert.equal(await chart.locator('rect.fl-run-mark').count(), 3);
+    assert.match(await page.locator('#fl-hg-status').textContent(), /\(the closed form: 33\.19 ms\).*\(28\.84 ms\), for [\d.]+ % more requests to the server \(9\.16 % in the closed form\)/);
+    assert.equal(await chart.locator('desc').textContent(), await page.locator('#fl-hg-status').textContent());
+    await page.locator('#fl-hg-table').evaluate((el) => { el.closest('details').open = true; });
+    const p99 = await page.locator('#fl-hg-table tbody tr >> nth=2').evaluate((tr) => [...tr.children].map((c) => c.textContent));
+    assert.deepEqual([p99[0], p99[2], p99[4]], ['p99', '33.19 ms', '28.84 ms']);
+    assert.equal(p99[1], `${Math.round(plain.latencyMs.p99 * 100) / 100} ms`);
+  }));
+
+  // Issue 35 item 3: a cell's words and short text from its run's `recovery.disrupted` (FLEET.md
+  // v3 §8), never its clock time: a run never knocked down rode it out ("ok"), one knocked down
+  // and back says how long after the slowdown ("+N"), one still down says so ("down").
+  const cellShown = (page, c) => page.locator(`#fl-map td[data-row="${c.row}"][data-col="${c.col}"]`).evaluate((td) => ({
+    text: td.querySelector('.fl-cell-text').textContent.replace('●', ''), words: td.querySelector('.visually-hidden').textContent,
+  }));
+  const saysItsState = async (page, c, words) => {
+    const rec = c.recoveries[0];
+    const shown = await cellShown(page, c);
+    const where = `${c.r}, ${c.c}: ${JSON.stringify(shown)}`;
+    if (rec.disrupted === false) {
+      assert.equal(shown.text, 'ok', where);
+      assert.ok(shown.words.startsWith(`${words(c)}: rode it out: never knocked down`), where);
+    } else if (rec.recoveredAtMs !== null) {
+      const lag = Math.round((rec.recoveredAtMs - rec.triggerEndMs) / 100) / 10;
+      assert.equal(shown.text, `+${lag}`, where);
+      assert.ok(shown.words.startsWith(`${words(c)}: recovered ${lag} s after the slowdown ended`), where);
+    } else if (rec.metastable) {
+      assert.equal(shown.text, 'down', where);
+      assert.ok(shown.words.startsWith(`${words(c)}: still down when new requests stopped`), where);
+    }
+  };
+
+  test('the trigger map in the three states, each cell in the words of its run’s recovery: ok, +N s after the slowdown, down', pageTest(env, { path: '/#v=1&view=fleet&map=trigger&seeds=1', sections: false }, async ({ page }) => {
+    await fleetSettled(page);
+    const m = await page.evaluate(() => window.retryLabFleet.map());
+    const kinds = new Set(m.cells.map((c) => c.verdict.kind));
+    for (const k of ['rode-out', 'recovered', 'metastable']) assert.ok(kinds.has(k), `the map shows ${k}: ${[...kinds].join()}`);
+    for (const c of m.cells) await saysItsState(page, c, (x) => `a ${x.c} s slowdown of ×${x.r}`);
+  }));
+
+  test('the load map’s lightest load reads no clock time: "ok" or how long after the slowdown it came back, never "20 s" or "42 s"', pageTest(env, { path: '/#v=1&view=fleet&map=load&seeds=1', sections: false }, async ({ page }) => {
+    await fleetSettled(page);
+    const m = await page.evaluate(() => window.retryLabFleet.map());
+    const lightest = m.cells.filter((c) => c.r === 0.15);
+    assert.equal(lightest.length, 12);
+    // 100 clients at 0.15 a second: 15 requests a second against 200 / 10 = 20 in the ×10
+    // slowdown (FLEET §3: 10 workers, 50 ms each): never stays down.
+    for (const c of lightest) assert.notEqual(c.verdict.kind, 'metastable', `${c.c} retries`);
+    const words = (x) => `${x.r} requests a second per client, ${x.c} ${x.c === 1 ? 'retry' : 'retries'}`;
+    for (const c of m.cells) await saysItsState(page, c, words);
+    for (const c of lightest) {
+      const { text } = await cellShown(page, c);
+      assert.notEqual(text, `+${c.recoveries[0].recoveredAtMs / 1000}`, 'not the clock time of the recovery');
+    }
+  }));
+
+  // FLEET §9.9's healthy fleet: 18 clients, every request succeeds.
+  test('a run that every request survives reads "rode it out" in the verdict and the chart’s description, with no recovery marked', pageTest(env, { path: '/#v=1&view=fleet&clients=18', sections: false }, async ({ page }) => {
+    await fleetSettled(page);
+    const s = await page.evaluate(() => window.retryLabFleet.state());
+    assert.equal(s.result.recovery.disrupted, false);
+    assert.match(await verdictText(page), /^Rode it out: /);
+    assert.doesNotMatch(await verdictText(page), /Recovered|recovered at/);
+    assert.match(await page.locator('#fl-chart svg desc').textContent(), /The fleet rode it out: never knocked down\./);
+    assert.equal(await page.locator('#fl-chart svg .fl-mark-good').count(), 0, 'no recovery marked');
+  }));
+
   test('a map link opens the map with its axes and seeds', pageTest(env, { path: '/#v=1&view=fleet&policy.maxRetries=1&map=load&seeds=1', sections: false }, async ({ page }) => {
     await fleetSettled(page);
     const m = await page.evaluate(() => window.retryLabFleet.map());

@@ -248,3 +248,47 @@ export function collapseEdges(echo) {
   const good = ((1 - s0 / room) / c) * 1000;
   return { attempts, good, bad: good / attempts, ceiling: 1000 / c, room, lambda: offeredRate(echo) };
 }
+
+// docs/throttling.md §6's closed form of hedging: every network leg exponential with mean m, no
+// queue and no service time (workers null, serviceMs 0), no retries, a copy every delayMs while
+// none has answered (policy.hedging, maxAttempts k, no failure to hurry one). A copy's response
+// time is two legs, Gamma(2, m): S(x) = P(> x) = e^(−x/m)(1 + x/m); copy i goes at i·d and the
+// request waits for the first answer, so P(latency > x) = Π over the copies sent by x of
+// S(x − i·d). Copy i is sent when none answered by i·d: Π_{j=1..i} S(j·d); the extra copies per
+// request are their sum (the result's retries / firstAttempts). Quantiles by bisection to 1e-9 ms.
+// §6's figures: m 5, d 20, k 2: 0.09158 extra copies, p99 33.19 → 28.84 ms, p99.9 46.17 → 36.14.
+export function hedgingForm(echo) {
+  const hedging = echo.policy && echo.policy.hedging;
+  if (!hedging) return { why: 'the policy does not hedge' };
+  if (echo.network.dist !== 'exponential') return { why: 'the closed form takes exponential network legs' };
+  if (echo.server.workers !== null || echo.server.serviceMs !== 0) return { why: 'the closed form has no queue and no service time (server.workers null, serviceMs 0)' };
+  if (echo.server.failureRate !== 0 || echo.trigger) return { why: 'the closed form has no failure and no trigger' };
+  const m = echo.network.mean;
+  const d = hedging.delayMs;
+  const k = hedging.maxAttempts;
+  const leg2 = (x) => (x <= 0 ? 1 : Math.exp(-x / m) * (1 + x / m));
+  const hedged = (x) => {
+    let p = 1;
+    for (let i = 0; i < k && i * d <= x; i += 1) p *= leg2(x - i * d);
+    return p;
+  };
+  let extra = 0;
+  let sent = 1;
+  for (let i = 1; i < k; i += 1) {
+    sent *= leg2(i * d);
+    extra += sent;
+  }
+  const quantile = (survival, q) => {
+    let lo = 0;
+    let hi = m;
+    while (survival(hi) > 1 - q) hi *= 2;
+    while (hi - lo > 1e-9) {
+      const mid = (lo + hi) / 2;
+      if (survival(mid) > 1 - q) lo = mid;
+      else hi = mid;
+    }
+    return hi;
+  };
+  const at = (survival) => Object.fromEntries([['p50', 0.5], ['p90', 0.9], ['p99', 0.99], ['p999', 0.999]].map(([name, q]) => [name, quantile(survival, q)]));
+  return { mean: m, delayMs: d, copies: k, extraCopies: extra, plain: at(leg2), hedged: at(hedged), survival: { plain: leg2, hedged } };
+}

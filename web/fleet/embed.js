@@ -14,7 +14,7 @@
 // one it refuses is named by its attribute too, and the last good run stays as well.
 
 import { attributeName } from '../share/codec.js';
-import { GATES, getPath, isFleetLink, leaves, parseFleetLink, setPath } from './model.js';
+import { gatesOf, getPath, isFleetLink, leaves, parseFleetLink, setPath } from './model.js';
 
 const ELEMENT = '<retry-lab view="fleet">';
 export const FLEET_CSS = 'retry-lab-fleet.css'; // the fleet view's styles, scoped for a shadow root
@@ -30,7 +30,7 @@ const linkText = (value) => encodeURIComponent(value).replace(/%2C/gi, ',');
 export function readFleetAttributes(pairs, table) {
   const byAttribute = new Map();
   for (const path of table.rows.keys()) byAttribute.set(attributeOfPath(path), path);
-  for (const gate of GATES) byAttribute.set(`gates.${gate.name}`, `gates.${gate.name}`);
+  for (const gate of gatesOf(table)) byAttribute.set(`gates.${gate.name}`, `gates.${gate.name}`);
   const problems = [];
   let fromLink = {};
   const given = [];

@@ -7,7 +7,7 @@
 import { h, toMarkup } from '../dom.js';
 import { toCsv } from '../export/csv.js';
 import { LIGHT } from '../export/svg.js';
-import { SERIES, stormChart } from './chart.js';
+import { seriesDrawn, stormChart } from './chart.js';
 import { stormSeries, verdictOf } from './model.js';
 import { CLIENTS, STRATEGIES, peerPoint } from './aws2015.js';
 import { CLIENT_COUNTS, POLICIES, peerRowsOf } from './brooker.js';
@@ -72,19 +72,24 @@ const STYLE = [
   `svg{font:12px system-ui,sans-serif}`, `text{fill:${LIGHT.fg}}`, `.fl-tick{fill:${LIGHT.muted}}`,
   `.fl-axis{stroke:${LIGHT.muted}}`, `.fl-grid{stroke:${LIGHT.rule};stroke-width:.5}`, `.fl-trigger{fill:${LIGHT.chargeSoft}}`,
   `.fl-line{stroke-width:2}`, `.fl-offered{stroke:${LIGHT.client};fill:${LIGHT.client}}`, `.fl-capacity{stroke:${LIGHT.fg};fill:${LIGHT.fg}}`,
-  `.fl-succeeded{stroke:${LIGHT.replay};fill:${LIGHT.replay}}`, `.fl-timeouts{stroke:${LIGHT.error};fill:${LIGHT.error}}`,
+  `.fl-succeeded{stroke:${LIGHT.replay};fill:${LIGHT.replay}}`, `.fl-timeouts{stroke:${LIGHT.error};fill:${LIGHT.error}}`, `.fl-throttled{stroke:${LIGHT.deadline};fill:${LIGHT.deadline}}`,
   `path.fl-line{fill:none}`, `.fl-queue{fill:${LIGHT.lost};opacity:.45}`, `text.fl-queue-label{fill:${LIGHT.fg}}`,
   `text.fl-note{paint-order:stroke;stroke:${LIGHT.panel};stroke-width:4px;stroke-linejoin:round}`, `.fl-mark{stroke:${LIGHT.fg};stroke-dasharray:3 3}`, `.fl-mark-good{stroke:${LIGHT.replay};stroke-width:2}`, '.fl-cursor{display:none}',
+  `.fl-in-time{fill:#e3f4e8;stroke:${LIGHT.replay};stroke-width:.75}`, `.fl-late{stroke:${LIGHT.charge};stroke-width:.75}`,
+  `.fl-late-ground{fill:${LIGHT.panel}}`, `.fl-late-hatch{stroke:${LIGHT.charge};stroke-width:2}`, `text.fl-in-time{fill:${LIGHT.replay}}`, `text.fl-late{fill:${LIGHT.charge}}`,
+  `text.fl-label{paint-order:stroke;stroke:${LIGHT.panel};stroke-width:4px;stroke-linejoin:round}`,
 ].join('');
 
 const HEAD = 56;
 const KEY = 44;
 
 // The key: each series' line with its dash and label, the queue's area, the slowdown's shade.
-function chartKey(y) {
+function chartKey(y, points) {
   const items = [
-    ...SERIES.map(([, label, cls, dash]) => [label, (x) => h('line', { class: `fl-line ${cls}`, x1: x, y1: y, x2: x + 24, y2: y, 'stroke-dasharray': dash || null })]),
-    ['waiting (the queue)', (x) => h('rect', { class: 'fl-queue', x, y: y - 5, width: 24, height: 10 })],
+    ...seriesDrawn(points).map(([, label, cls, dash]) => [label, (x) => h('line', { class: `fl-line ${cls}`, x1: x, y1: y, x2: x + 24, y2: y, 'stroke-dasharray': dash || null })]),
+    ['served in time', (x) => h('rect', { class: 'fl-in-time', x, y: y - 5, width: 24, height: 10 })],
+    ['served, answered after the caller had gone', (x) => h('rect', { class: 'fl-late', x, y: y - 5, width: 24, height: 10, fill: 'url(#fleet-hatch)' })],
+    ['waiting (the queue, log scale)', (x) => h('rect', { class: 'fl-queue', x, y: y - 5, width: 24, height: 10 })],
     ['the slowdown', (x) => h('rect', { class: 'fl-trigger', x, y: y - 5, width: 24, height: 10 })],
   ];
   const out = [];
@@ -105,7 +110,7 @@ export function stormSvg(result) {
   const chart = stormChart(series, { id: 'fleet' });
   const verdict = verdictOf(result);
   const height = Number(chart.attrs.height);
-  const key = chartKey(HEAD + height + 18);
+  const key = chartKey(HEAD + height + 18, series.points);
   const total = HEAD + height + KEY + (key.rows - 1) * 18;
   const file = h('svg', { xmlns: 'http://www.w3.org/2000/svg', width: chart.attrs.width, height: total, viewBox: `0 0 ${chart.attrs.width} ${total}` },
     h('title', {}, `Retry Lab fleet: ${verdict.text}`),

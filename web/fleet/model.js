@@ -39,16 +39,27 @@ export function fleetTable(schema) {
 
 // --- the controls --------------------------------------------------------------------------
 
-// The gates of FLEET.md §5, in the order §4 asks them (the breaker last: it is asked at sends).
-// Their fields come from the table (gateFields): a field or choice the engine adds to a gate
-// appears with no edit here; FIELD_WORDS only words some of them.
-export const GATES = [
-  { name: 'quota', label: 'AWS retry quota' },
-  { name: 'bucket', label: 'Token bucket (Brooker)' },
-  { name: 'throttle', label: 'gRPC retry throttling' },
-  { name: 'budget', label: 'Retry budget (Finagle, Linkerd)' },
-  { name: 'breaker', label: 'Circuit breaker (resilience4j)' },
-];
+// The page's names for the gates, by the gate's name in the field table; a gate the engine
+// adds without one here shows its row's description.
+export const GATE_LABELS = {
+  quota: 'AWS retry quota',
+  bucket: 'Token bucket (Brooker)',
+  throttle: 'gRPC retry throttling',
+  budget: 'Retry budget (Finagle, Linkerd)',
+  breaker: 'Circuit breaker (resilience4j)',
+  adaptive: 'AWS adaptive mode (a send rate limiter)',
+  local: 'Client-side throttling (SRE book, grpc-go)',
+  admissionControl: 'Admission control (Envoy)',
+};
+
+// The gates (FLEET.md §5, docs/throttling.md §4, §5, §7): the members of the table's `gates`
+// row, in its order (the order §4 asks them), each { name, label, row }. A gate the engine adds
+// appears with no edit here (issue 34: the hand list missed adaptive, local, admissionControl).
+export function gatesOf(table) {
+  const gates = table && table.rows.get('gates');
+  return ((gates && gates.members) || []).map((row) => ({ name: row.name, label: GATE_LABELS[row.name] || row.description, row }));
+}
+const isGate = (table, name) => gatesOf(table).some((g) => g.name === name);
 
 // The page's words for some gate fields, by path: a label and an input step. A field without
 // them shows its row's description, and a step of 1 for a whole number, else any.
@@ -70,6 +81,15 @@ export const FIELD_WORDS = {
   'gates.breaker.failurePercent': ['opens at failure %', 1],
   'gates.breaker.openMs': ['open for (ms)', 1000],
   'gates.breaker.halfOpenCalls': ['half-open trial calls', 1],
+  'gates.local.windowMs': ['window (ms)', 1000],
+  'gates.local.bins': ['bins in the window', 1],
+  'gates.local.ratio': ['K: requests per accept', 0.1],
+  'gates.local.padding': ['padding (requests)', 1],
+  'gates.admissionControl.windowMs': ['window (ms)', 1000],
+  'gates.admissionControl.srThreshold': ['rejects below success %', 1],
+  'gates.admissionControl.aggression': ['aggression', 0.1],
+  'gates.admissionControl.rpsThreshold': ['never below (requests/s)', 1],
+  'gates.admissionControl.maxRejectionProbability': ['rejects at most %', 1],
 };
 
 // A gate's fields but its scope, in the table's order: { name, row, label, step }. A row of the
@@ -83,18 +103,10 @@ export function gateFields(table, name) {
   });
 }
 
-// The gates' defaults (FLEET.md §5), which a gate switched on starts from: the table's, every
-// member (a rule choice too, though the echo leaves it out at its default), else these.
-export const GATE_DEFAULTS = {
-  quota: { scope: 'client', capacity: 500, retryCost: 5, timeoutCost: 10, successIncrement: 1 },
-  bucket: { scope: 'client', capacity: 5, deposit: 0.1, cost: 1 },
-  throttle: { scope: 'client', maxTokens: 10, tokenRatio: 0.1 },
-  budget: { scope: 'client', percent: 20, minPerSecond: 10, ttlMs: 10000 },
-  breaker: { scope: 'client', window: 100, minCalls: 100, failurePercent: 50, openMs: 60000, halfOpenCalls: 10 },
-};
-
+// A gate's defaults, which a gate switched on starts from: its row's members' defaults (a rule
+// choice too, though the echo leaves it out at its default).
 export function gateDefaults(table, name) {
-  const out = { ...GATE_DEFAULTS[name] };
+  const out = {};
   const gate = table && table.rows.get(`gates.${name}`);
   for (const row of (gate && gate.members) || []) if (row.default !== undefined && row.default !== null) out[row.name] = row.default;
   return out;
@@ -170,7 +182,7 @@ export function requestDiff(echo, openingEcho, table) {
     if (path.startsWith('gates.')) continue;
     if (!sameValue(value, getPath(openingEcho, path))) out = setPath(out, path, value);
   }
-  for (const gate of GATES) {
+  for (const gate of gatesOf(table)) {
     const on = echo.gates && echo.gates[gate.name];
     if (!on) continue;
     const defaults = gateDefaults(table, gate.name);
@@ -281,19 +293,14 @@ function parseLinkParts(hash, table) {
       if (safeDecode(raw) !== LINK_VERSION) return { request: {}, problems: [{ key, value: safeDecode(raw), reason: `is a link format this page does not read (it reads v=${LINK_VERSION})` }] };
       continue;
     }
-    const gate = /^gates\.([a-z]+)$/.exec(key);
-    if (gate && GATES.some((g) => g.name === gate[1])) {
+    const gate = /^gates\.([A-Za-z]+)$/.exec(key);
+    if (gate && isGate(table, gate[1])) {
       if (raw === 'on') request = setPath(request, key, { ...(getPath(request, key) || {}) });
       else if (raw === 'null') request = setPath(request, key, null);
       else problems.push({ key, value: safeDecode(raw), reason: 'is "on" or "null"' });
       continue;
     }
-    const gateField = /^gates\.([a-z]+)\.([A-Za-z]+)$/.exec(key);
-    let row = table.rows.get(key);
-    if (gateField && GATES.some((g) => g.name === gateField[1])) {
-      const d = GATE_DEFAULTS[gateField[1]];
-      if (gateField[2] in d) row = row || { type: typeof d[gateField[2]] };
-    }
+    const row = table.rows.get(key);
     if (row && (row.type === 'object' || row.type === 'variant')) {
       // An object is written by its fields; `null` switches off one that may be (the
       // trigger, the spike): the engine says which may.
@@ -328,6 +335,7 @@ const REASON_WORDS = {
   'gate-quota': 'refused a retry by the quota', 'gate-bucket': 'refused a retry by the token bucket',
   'gate-throttle': 'refused a retry by the throttle', 'gate-budget': 'refused a retry by the budget',
   'circuit-open': 'refused by an open circuit breaker', unfinished: 'unfinished at the horizon',
+  'local-throttle': 'refused a send by client-side throttling, before it left the client',
 };
 function failureCause(result) {
   const failed = Object.entries(result.totals.failed).filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1]);
@@ -358,14 +366,14 @@ export function verdictOf(result) {
   if (rec.recoveredAtMs !== null) {
     return {
       kind: 'recovered',
-      shortText: `recovered at ${seconds(rec.recoveredAtMs)}`,
+      shortText: `recovered ${seconds(rec.recoveredAtMs - rec.triggerEndMs)} after the ${what} ended`,
       text: `Recovered ${seconds(rec.recoveredAtMs - rec.triggerEndMs)} after the ${what} ended, at ${seconds(rec.recoveredAtMs)}: from then until new requests stop at ${seconds(durationMs)}, every five seconds at least 90 % of the new requests succeed. The ${what} ended at ${seconds(rec.triggerEndMs)}.`,
     };
   }
   if (rec.metastable) {
     return {
       kind: 'metastable',
-      shortText: 'still down: a metastable failure',
+      shortText: 'still down when new requests stopped',
       text: `Still down when new requests stopped at ${seconds(durationMs)}: a metastable failure. The ${what} ended at ${seconds(rec.triggerEndMs)}, and ${seconds(durationMs - rec.triggerEndMs)} later, in the last five seconds of new requests, fewer than 90 % of them succeeded.${failureCause(result)}`,
     };
   }
@@ -428,6 +436,16 @@ export function stormSeries(result) {
     retries: b.retries * perSecond,
     succeeded: b.succeeded * perSecond,
     timeouts: b.timeouts * perSecond,
+    // What the server did (issue 35): services started, and answers that reached no caller
+    // (`late`, by arrival). Answered in time: served less late, never below 0 (the two are
+    // counted at a service's start and at its answer, a service time apart).
+    served: b.served * perSecond,
+    late: b.late * perSecond,
+    inTime: Math.max(0, b.served - b.late) * perSecond,
+    // docs/throttling.md §3, §4: the server's 429s (by arrival; null where the bins have none, a
+    // run with no admission limit) and the waits an adaptive client's limiter began in the bin.
+    throttled: b.throttled === undefined ? null : b.throttled * perSecond,
+    heldMs: b.gateWaitMs === undefined ? null : b.gateWaitMs,
     created: b.created * perSecond,
     queue: b.queue,
     capacity: capacityAt(i * binMs),

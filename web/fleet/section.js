@@ -8,10 +8,10 @@
 import { h, mount, patch } from '../dom.js';
 import { download } from '../export/download.js';
 import {
-  CHOICE_WORDS, CONTROLS, GATES, controlBounds, encodeFleetLink, fleetTable, gateDefaults, gateFields, getPath,
+  CHOICE_WORDS, CONTROLS, controlBounds, gatesOf, encodeFleetLink, fleetTable, gateDefaults, gateFields, getPath,
   isFleetLink, leaves, parseFleetLink, requestDiff, setPath, sideEffectsOf, stormSeries, undrawnWorkload, verdictOf,
 } from './model.js';
-import { TABLE_COLUMNS, binText, stormChart, tableRows } from './chart.js';
+import { binText, stormChart, tableColumns, tableRows } from './chart.js';
 import { awsCsv, brookerCsv, collapseCsv, fleetFileName, stormSvg, timelineCsv } from './export.js';
 import { STALE_MS, expectedAttempts, fleetComputer } from './compute.js';
 import { fleetPresets } from './presets.js';
@@ -20,6 +20,7 @@ import { num } from '../format.js';
 import { AWS_COLUMNS, CLIENTS, STRATEGIES, aws2015Requests, awsLegend, awsPanel, awsSummary, awsTableRows } from './aws2015.js';
 import { loadBundle } from '../bundles.js';
 import { COLLAPSE_RUNS, collapseLegend, collapseOnset, collapsePanel, collapseWords } from './collapse.js';
+import { HEDGING_COLUMNS, HEDGING_RUNS, hedgingChart, hedgingRows, hedgingWords } from './hedging.js';
 import { BROOKER_COLUMNS, brookerLegends, brookerPanels, brookerRequests, brookerTableRows } from './brooker.js';
 
 const P = 'fl-'; // the section's id prefix
@@ -134,7 +135,14 @@ export function mountFleet(root, {
       h('p', { id: id('col-status'), role: 'status' }, 'Waiting for the reproductions above…'),
       h('div', { class: 'fl-panels' }, h('figure', {}, h('div', { id: id('col-chart') }), h('figcaption', {}, 'Successes per second, 0 to 80 s'))),
       h('div', { id: id('col-legend') }),
-      h('p', { class: 'fl-exports' }, h('button', { type: 'button', id: id('col-csv') }, 'Download the figure’s data (CSV)'))))), doc));
+      h('p', { class: 'fl-exports' }, h('button', { type: 'button', id: id('col-csv') }, 'Download the figure’s data (CSV)'))),
+    whole && h('section', { class: 'fl-repro', 'aria-labelledby': id('hg-h') },
+      h('h3', { id: id('hg-h') }, 'Hedging: a second copy on purpose'),
+      h('p', {}, 'gRPC’s hedging sends another copy of a request when the first has not answered after a delay, and takes whichever answers first (docs/throttling.md §6). Here every network leg takes an exponential time with a mean of 5 ms, with no queue: a second copy 20 ms after the first, sent for about one request in eleven, cuts the slowest hundredth’s latency. The lines are the closed form; the marks, p50, p90 and p99 of 100,000 requests the engine ran each way. A hedged payment without an idempotency key is charged once per copy served.'),
+      h('p', { id: id('hg-status'), role: 'status' }, 'Waiting for the reproductions above…'),
+      h('div', { class: 'fl-panels' }, h('figure', {}, h('div', { id: id('hg-chart') }), h('figcaption', {}, 'The chance a request takes longer than x, on a log scale: circles one copy, squares hedged'))),
+      h('details', { class: 'fl-data' }, h('summary', {}, 'The percentiles as a table, beside the closed form'),
+        h('div', { id: id('hg-table'), class: 'fl-scroll', tabindex: 0, role: 'region', 'aria-label': 'Hedging’s percentiles, as a table' }))))), doc));
 
   const $ = (name) => root.querySelector(`#${id(name)}`);
   const verdictBox = $('verdict');
@@ -463,7 +471,7 @@ export function mountFleet(root, {
 
   const drawStormTable = lazyTable('table', () => h('table', { class: 'fl-table' },
     h('caption', {}, 'The storm per second (each row one bin of the timeline)'),
-    h('thead', {}, h('tr', {}, ...TABLE_COLUMNS.map((c) => h('th', { scope: 'col' }, c)))),
+    h('thead', {}, h('tr', {}, ...tableColumns(shown.series).map((c) => h('th', { scope: 'col' }, c)))),
     h('tbody', {}, ...tableRows(shown.series).map((r) => h('tr', {}, h('th', { scope: 'row' }, String(r[0])), ...r.slice(1).map((c) => h('td', {}, c)))))));
 
   // The keyboard and pointer cursor over the bins.
@@ -514,7 +522,7 @@ export function mountFleet(root, {
     compute(next, { fromReader: true, by: path });
   }
   // A request's gates as the engine echoes them: each null (off) or its fields over the defaults.
-  const gatesOf = (req) => Object.fromEntries(GATES.map((g) => {
+  const gatesOfRequest = (req) => Object.fromEntries(gatesOf(table).map((g) => {
     const own = getPath(req, `gates.${g.name}`);
     if (own === undefined) return [g.name, openingEcho.gates ? openingEcho.gates[g.name] : null];
     return [g.name, own === null ? null : { ...gateDefaults(table, g.name), ...own }];
@@ -550,7 +558,7 @@ export function mountFleet(root, {
       el.addEventListener('change', () => bringNear(el, el.closest('.fl-control')));
     }
     // The gates: each a switch, its scope and its fields, starting from its defaults.
-    const gates = GATES.map((g) => {
+    const gates = gatesOf(table).map((g) => {
       const d = gateDefaults(table, g.name);
       const gid = id(`g-${g.name}`);
       return h('fieldset', { class: 'fl-gate', 'data-gate': g.name },
@@ -611,6 +619,29 @@ export function mountFleet(root, {
     }
   }
 
+  // The gates before every send (docs/throttling.md §4, §5, §7) refuse no retry: each says what
+  // it did in its own terms, from the result — the limiter's waits (the bins' gateWaitMs) and the
+  // 429s it slowed for, the local throttle's refusals (`local-throttle`), the admission filter's
+  // rejections (`admissionRejected`).
+  const SEND_GATES = {
+    adaptive: (r) => {
+      const waitMs = r.timeline.bins.reduce((a, b) => a + (b.gateWaitMs || 0), 0);
+      const throttled = r.totals.throttled || 0;
+      return waitMs ? `In the run on show it held sends for ${num(Math.round(waitMs / 1000))} s in all (every request’s waits summed), slowing after ${num(throttled)} throttling answers (429).`
+        : `In the run on show it held no send: it slows only after a throttling answer (429), and the server gave ${throttled ? num(throttled) : 'none'}${throttled ? '' : ' (switch on its admission limit)'}.`;
+    },
+    local: (r) => {
+      const n = r.totals.failed['local-throttle'] || 0;
+      return n ? `In the run on show it refused ${num(n)} ${n === 1 ? 'request' : 'requests'} before they left the client.`
+        : `In the run on show it refused nothing: each answer counts as a request and, unless it is a 429, as an accept, and the server gave ${num(r.totals.throttled || 0)} throttling answers (429).`;
+    },
+    admissionControl: (r) => {
+      const n = r.totals.admissionRejected || 0;
+      return n ? `In the run on show it rejected ${num(n)} ${n === 1 ? 'attempt' : 'attempts'} in the client’s sidecar, each answered as a 503.`
+        : 'In the run on show it rejected nothing: it records only answers in time, a failure being 500 or above (a timeout or a late answer records nothing).';
+    },
+  };
+
   // What a control did in the run on show, beside it, from the result (issue 35 item 4): each
   // gate that is on, how many retries it refused (FLEET.md §4: each refusal ends its request
   // `gate-<name>`, the breaker's `circuit-open`); the control just changed, when every total
@@ -622,7 +653,9 @@ export function mountFleet(root, {
       const path = el.dataset.said;
       let text = '';
       const gate = /^gates\.(\w+)$/.exec(path);
-      if (gate && result.request.gates && result.request.gates[gate[1]]) {
+      if (gate && result.request.gates && result.request.gates[gate[1]] && SEND_GATES[gate[1]]) {
+        text = SEND_GATES[gate[1]](result);
+      } else if (gate && result.request.gates && result.request.gates[gate[1]]) {
         const breaker = gate[1] === 'breaker';
         const n = failed[breaker ? 'circuit-open' : `gate-${gate[1]}`] || 0;
         const what = breaker ? ['attempt', 'attempts'] : ['retry', 'retries'];
@@ -656,7 +689,7 @@ export function mountFleet(root, {
 
   // The controls show the run on show (after a link, a preset, a reset), or `req` while it computes.
   function syncControls(req = null) {
-    const gatesShown = req ? gatesOf(req) : shown.result.request.gates;
+    const gatesShown = req ? gatesOfRequest(req) : shown.result.request.gates;
     for (const el of root.querySelectorAll('#fl-controls [data-path]')) {
       const v = valueOf(el.dataset.path, req || request);
       if (el.type === 'range') {
@@ -687,7 +720,7 @@ export function mountFleet(root, {
 
   // Do a request's gates (as echoed) equal a preset's (its gates over their defaults, the others off)?
   function sameGates(echoed, gates) {
-    return GATES.every((g) => {
+    return gatesOf(table).every((g) => {
       const want = gates[g.name] ? { ...gateDefaults(table, g.name), ...gates[g.name] } : null;
       const have = echoed[g.name] && { ...gateDefaults(table, g.name), ...echoed[g.name] };
       if (!want || !have) return !want && !have;
@@ -982,6 +1015,40 @@ export function mountFleet(root, {
     patch($('col-chart'), collapsePanel(col.results, id('col')));
     $('col-status').textContent = col.complete ? collapseWords(col.results) : 'Computing…';
   }
+  // --- hedging, after the collapse (one worker) ---------------------------------------------
+
+  const hg = { results: [], complete: false };
+  let hgWaiters = [];
+  const drawHedgingTable = lazyTable('hg-table', () => h('table', { class: 'fl-table' },
+    h('thead', {}, h('tr', {}, ...HEDGING_COLUMNS.map((c) => h('th', { scope: 'col' }, c)))),
+    h('tbody', {}, ...hedgingRows(hg.results).map((r) => h('tr', {}, h('th', { scope: 'row' }, r[0]), ...r.slice(1).map((c) => h('td', {}, c)))))));
+  function drawHedging() {
+    if (!$('hg-chart')) return;
+    patch($('hg-chart'), hedgingChart(hg.results, id('hg')));
+    $('hg-status').textContent = hg.complete ? hedgingWords(hg.results) : 'Computing…';
+    drawHedgingTable();
+  }
+  function runHedging() {
+    if (!$('hg-chart')) return;
+    const failed = (message) => { $('hg-status').textContent = `The figure could not run here (${message}).`; };
+    sweep(HEDGING_RUNS.map((run, i) => ({ index: i, request: run.request })), 1, {
+      onResult(item, result) {
+        if (result.ok) hg.results[item.index] = result;
+        else failed(result.errors.map((e) => e.message).join(' '));
+        drawHedging();
+      },
+      onDone() {
+        hg.complete = true;
+        drawHedging();
+        const waiters = hgWaiters;
+        hgWaiters = [];
+        for (const w of waiters) w();
+      },
+      onError: failed,
+    });
+    drawHedging();
+  }
+
   function runCollapse() {
     patch($('col-legend'), collapseLegend());
     const failed = (message) => { $('col-status').textContent = `The reproduction could not run here (${message}).`; };
@@ -997,6 +1064,7 @@ export function mountFleet(root, {
         const waiters = colWaiters;
         colWaiters = [];
         for (const w of waiters) w();
+        runHedging();
       },
       onError: failed,
     });
@@ -1011,6 +1079,10 @@ export function mountFleet(root, {
     collapse: () => (loadMap(), col.complete ? Promise.resolve() : new Promise((resolve) => colWaiters.push(resolve))).then(() => ({
       onset: col.results[0] ? collapseOnset(col.results[0]) : null,
       totals: col.results.map((r) => r && { requests: r.totals.requests, succeeded: r.totals.succeeded }),
+    })),
+    // Hedging's figure (issue 34): resolves with its two runs' totals and the words once both are in.
+    hedging: () => (loadMap(), hg.complete ? Promise.resolve() : new Promise((resolve) => hgWaiters.push(resolve))).then(() => ({
+      totals: hg.results.map((r) => r && r.totals), requests: hg.results.map((r) => r && r.request), words: hedgingWords(hg.results),
     })),
     // The AWS 2015 reproduction: resolves with its points and time once all are computed.
     brooker: () => (loadMap(), bk.complete ? Promise.resolve() : new Promise((resolve) => bkWaiters.push(resolve))).then(() => ({ points: Object.fromEntries(bk.points), ms: bk.ms })),

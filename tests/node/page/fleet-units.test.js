@@ -9,9 +9,10 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  encodeFleetLink, fleetTable, gateDefaults, gateFields, isFleetLink, parseFleetLink, requestDiff, sideEffectsOf, stormSeries, verdictOf,
+  encodeFleetLink, fleetTable, gateDefaults, gateFields, gatesOf, isFleetLink, parseFleetLink, requestDiff, sideEffectsOf, stormSeries, verdictOf,
 } from '../../../web/fleet/model.js';
-import { binText, stormChart, stormSummary } from '../../../web/fleet/chart.js';
+import { hedgingForm } from '../../../web/fleet/closed.js';
+import { binText, heldSummary, queueTop, stormChart, stormSummary, tableColumns, tableRows, timeAxisMs, workSummary } from '../../../web/fleet/chart.js';
 import { awsCsv, collapseCsv, fleetFileName, stormSvg, timelineCsv } from '../../../web/fleet/export.js';
 import { attributeOfPath, readFleetAttributes } from '../../../web/fleet/embed.js';
 import { fleetPresets } from '../../../web/fleet/presets.js';
@@ -126,6 +127,141 @@ test('the storm’s series: offered = first attempts + retries, capacity = worke
   assert.match(binText(s, 12), /^12–13 s: /);
 });
 
+// The chart's text elements of one class, with their x, y and words.
+const textsOf = (svg, cls) => [...svg.matchAll(/<text class="([^"]*)" x="([\d.-]+)" y="([\d.-]+)"[^>]*>([^<]*)</g)]
+  .filter((m) => m[1].split(' ').includes(cls)).map((m) => ({ cls: m[1], x: Number(m[2]), y: Number(m[3]), text: m[4] }));
+
+test('what the server did each second (issue 35): served in time and after the caller had gone, from the bins, stacked under the capacity line', () => {
+  const s = stormSeries(opening);
+  s.points.forEach((p, i) => {
+    const b = opening.timeline.bins[i];
+    assert.deepEqual([p.served, p.late, p.inTime], [b.served, b.late, Math.max(0, b.served - b.late)], `bin ${i}`);
+  });
+  // The metastable signature (FLEET §9.5): after the slowdown, while a queue waits through a
+  // whole bin, all 10 workers start 1,000 / 50 = 20 services each: 200, the capacity — and of
+  // what they serve, nearly nothing reaches a caller still waiting.
+  let flatOut = 0;
+  for (let i = 21; i < 60; i += 1) {
+    if (s.points[i - 1].queue >= 10 && s.points[i].queue >= 10) {
+      assert.equal(s.points[i].served, s.points[i].capacity, `bin ${i}`);
+      flatOut += 1;
+    }
+  }
+  assert.ok(flatOut >= 30, `${flatOut} bins flat out`);
+  const perBin = (from, to, key) => s.points.slice(from, to).reduce((a, p) => a + p[key], 0);
+  const served = perBin(10, 60, 'served');
+  const late = perBin(10, 60, 'late');
+  assert.ok(late >= 0.9 * served, `${late} of ${served} late`);
+  assert.equal(workSummary(s), `From the slowdown’s start at 10 s to the end of new requests at 60 s the server served ${served.toLocaleString('en-US')} attempts; ${late.toLocaleString('en-US')} answers (${Math.round((100 * late) / served)} % of that) came after the caller had stopped waiting.`);
+  assert.ok(stormSummary(s).includes(workSummary(s)), 'said in the chart’s description');
+  // Drawn: the late answers hatched from 0, the answers in time stacked on them.
+  const svg = toMarkup(stormChart(s, { id: 't' }));
+  assert.match(svg, /<pattern id="t-hatch"/);
+  assert.match(svg, /<path class="fl-work fl-late" d="M[^"]+Z" fill="url\(#t-hatch\)"/);
+  assert.match(svg, /<path class="fl-work fl-in-time" d="M[^"]+Z"/);
+  assert.deepEqual(textsOf(svg, 'fl-late').map((t) => t.text), ['served, caller gone /s']);
+  // A run that recovers serves mostly in time: its in-time band is labelled too.
+  const none = stormSeries(caseNamed('9.5 no retries').result);
+  const noneSvg = toMarkup(stormChart(none, { id: 'n' }));
+  assert.deepEqual(textsOf(noneSvg, 'fl-in-time').map((t) => t.text), ['served in time /s']);
+  assert.ok(none.points.slice(25, 60).every((p) => p.late === 0), 'no answer late once recovered (no retries, §9.5)');
+});
+
+test('the storm’s axes are the same for every run of one length (issue 35): time to twice the end of new requests, the queue on a log scale to 100,000', () => {
+  assert.equal(timeAxisMs(60000, 61000), 120000);
+  assert.equal(timeAxisMs(60000, 118000), 120000);
+  assert.equal(timeAxisMs(60000, 131000), 140000, 'a run that goes on past it: to the next whole tick');
+  assert.deepEqual([queueTop(0), queueTop(10819), queueTop(100000), queueTop(100001)], [100000, 100000, 100000, 1000000]);
+  const ticks = (result) => {
+    const svg = toMarkup(stormChart(stormSeries(result), { id: 't' }));
+    const all = textsOf(svg, 'fl-tick').map((t) => `${t.text}@${t.x},${t.y}`);
+    // The time axis and the queue's (the rate's follows the runs drawn: the run and its ghost).
+    return [...all.filter((t) => / s@/.test(t)), ...all.filter((t) => /@50,/.test(t)).slice(-6)];
+  };
+  const down = ticks(opening);
+  for (const name of ['9.5 no retries', '9.5 lifo', 'fleet-scoped bucket']) assert.deepEqual(ticks(caseNamed(name).result), down, name);
+  assert.deepEqual(down.filter((t) => / s@/.test(t)).map((t) => t.split('@')[0]), ['0 s', '20 s', '40 s', '60 s', '80 s', '100 s', '120 s']);
+  // The queue's decades, each 100 / log10(100,001) px apart: 10 waiting is one fifth of the way up.
+  const queue = down.filter((t) => /@50,/.test(t)).slice(-6).map((t) => t.split(/[@,]/).filter(Boolean));
+  assert.deepEqual(queue.map((q) => q.slice(0, -2).join(',')), ['0', '10', '100', '1,000', '10,000', '100,000']);
+  const ys = queue.map((q) => Number(q[q.length - 1]) - 4);
+  assert.equal(ys[0], 362, 'the axis at the plot’s foot');
+  assert.ok(Math.abs(ys[0] - ys[1] - (100 * Math.log10(11)) / Math.log10(100001)) < 0.1, `10 waiting at ${ys[1]}`);
+  assert.ok(Math.abs(ys[0] - ys[5] - 100) < 0.1, `100,000 at the top (${ys[5]})`);
+});
+
+test('a throttling server and an adaptive client on the storm (issue 34): the 429s drawn, the limiter’s waits said and tabled; none of it for a run without them', () => {
+  // docs/throttling.md §3: 1.5 tokens a second per client, a burst of 2, the 429 retried.
+  const base = { server: { admission: { scope: 'client', ratePerSecond: 1.5, burst: 2 } }, policy: { retryOn: ['timeout', '5xx', '429'] } };
+  const plain = fleetEngine.fleet(base);
+  const adaptive = fleetEngine.fleet({ ...base, gates: { adaptive: {} } });
+  assert.ok(plain.ok && adaptive.ok);
+  for (const r of [plain, adaptive]) {
+    const s = stormSeries(r);
+    s.points.forEach((p, i) => {
+      const b = r.timeline.bins[i];
+      assert.equal(p.throttled, b.throttled);
+      assert.equal(p.heldMs, b.gateWaitMs === undefined ? null : b.gateWaitMs);
+    });
+    const svg = toMarkup(stormChart(s, { id: 't' }));
+    assert.match(svg, /<path class="fl-line fl-throttled"/);
+    assert.ok(tableColumns(s).includes('throttled (429) /s'));
+    assert.equal(tableRows(s)[0].length, tableColumns(s).length);
+    assert.match(heldSummary(s), new RegExp(`^The server answered ${r.totals.throttled.toLocaleString('en-US')} attempts with a 429`));
+  }
+  // The limiter (§1.5, §4) slows a client after each 429: its waits are the adaptive run's alone.
+  const held = stormSeries(adaptive).points.reduce((a, p) => a + p.heldMs, 0);
+  assert.ok(held > 0);
+  assert.equal(stormSeries(plain).points.every((p) => p.heldMs === null), true, 'no gateWaitMs without gates.adaptive (§4: echoed only when given)');
+  assert.match(heldSummary(stormSeries(adaptive)), /held sends for [\d,.]+ s in all/);
+  assert.ok(tableColumns(stormSeries(adaptive)).includes('waits begun by the rate limiters (s)'));
+  // The trade it makes: fewer 429s, slower requests.
+  assert.ok(adaptive.totals.throttled < plain.totals.throttled && adaptive.totals.latencyMs.p50 > plain.totals.latencyMs.p50);
+  // The opening run has neither: no line, no column, no words.
+  const s = stormSeries(opening);
+  assert.doesNotMatch(toMarkup(stormChart(s, { id: 't' })), /fl-throttled/);
+  assert.equal(tableColumns(s).length, 9);
+  assert.equal(heldSummary(s), '');
+});
+
+test('hedging’s closed form (docs/throttling.md §6): 0.09158 extra copies, p99 33.19 → 28.84 ms, p99.9 46.17 → 36.14 ms, and the engine’s runs within §6’s sampling error', () => {
+  const request = { clients: 100, ratePerClient: 50, durationMs: 20000, network: { dist: 'exponential', mean: 5 }, server: { workers: null, serviceMs: 0 }, trigger: null, policy: { maxRetries: 0 } };
+  const plain = fleetEngine.fleet(request);
+  const hedged = fleetEngine.fleet({ ...request, policy: { maxRetries: 0, hedging: { maxAttempts: 2, delayMs: 20 } } });
+  assert.ok(plain.ok && hedged.ok, JSON.stringify(plain.errors || hedged.errors));
+  assert.equal(hedgingForm(plain.request).why, 'the policy does not hedge');
+  const form = hedgingForm(hedged.request);
+  // §6 by hand: e^(−4)(1 + 4); S(x) = e^(−x/5)(1 + x/5) at 0.01 and 0.001, alone and times S(x − 20).
+  assert.equal(Math.round(form.extraCopies * 1e5) / 1e5, 0.09158);
+  assert.deepEqual([form.plain.p99, form.hedged.p99, form.plain.p999, form.hedged.p999].map((x) => Math.round(x * 100) / 100), [33.19, 28.84, 46.17, 36.14]);
+  assert.ok(Math.abs(Math.exp(-form.hedged.p99 / 5) * (1 + form.hedged.p99 / 5) * Math.exp(-(form.hedged.p99 - 20) / 5) * (1 + (form.hedged.p99 - 20) / 5) - 0.01) < 1e-9);
+  assert.equal(form.plain.p50, form.hedged.p50, 'below the delay no copy has gone: the medians agree');
+  // The engine, at about 100,000 requests: §6's four sds (0.004; 0.8 and 0.5 ms).
+  assert.ok(hedged.totals.requests > 95000);
+  assert.ok(Math.abs(hedged.totals.retries / hedged.totals.firstAttempts - form.extraCopies) < 0.004);
+  assert.ok(Math.abs(plain.totals.latencyMs.p99 - form.plain.p99) < 0.8, `${plain.totals.latencyMs.p99}`);
+  assert.ok(Math.abs(hedged.totals.latencyMs.p99 - form.hedged.p99) < 0.5, `${hedged.totals.latencyMs.p99}`);
+  // Outside the form: a queue.
+  assert.match(hedgingForm({ ...hedged.request, server: { ...hedged.request.server, workers: 10, serviceMs: 50 } }).why, /no queue/);
+});
+
+test('each line of the storm is labelled at its peak (issue 35), inside the plot, none over another', () => {
+  for (const name of ['9.5 the opening fleet run', '9.5 no retries', '9.5 lifo']) {
+    const s = stormSeries(caseNamed(name).result);
+    const svg = toMarkup(stormChart(s, { id: 't' }));
+    const end = timeAxisMs(s.durationMs, s.points.length * s.binMs);
+    const xOf = (ms) => 56 + (678 * ms) / end;
+    const peak = s.points.reduce((a, p) => (p.offered > a.offered ? p : a), s.points[0]);
+    const [label] = textsOf(svg, 'fl-offered').filter((t) => t.cls.includes('fl-label'));
+    assert.equal(label.text, 'attempts offered /s');
+    const at = xOf(peak.startMs + s.binMs / 2);
+    // Right of the peak's point, or left of it where the words would run past the plot.
+    assert.ok(Math.abs(label.x - (at + 4)) < 0.1 || Math.abs(label.x + label.text.length * 7 - (at - 4)) < 0.1, `${name}: ${label.x} by ${at}`);
+    const labels = textsOf(svg, 'fl-label').concat(textsOf(svg, 'fl-note'));
+    for (const l of labels) assert.ok(l.x >= 56 && l.x + l.text.length * 7 <= 734 + 0.1, `${name}: "${l.text}" inside`);
+  }
+});
+
 // An RFC 4180 file of plain cells (the fleet's hold no comma or quote) as objects by heading.
 const csvRecords = (text) => {
   assert.ok(text.endsWith('\r\n'));
@@ -160,10 +296,10 @@ test('the fleet downloads are named after the run, and the SVG holds a title, th
   const svg = stormSvg(opening);
   assert.ok(svg.startsWith('<?xml'));
   assert.match(svg, /<title>Retry Lab fleet: Still down when new requests stopped at 60 s: a metastable failure\./);
-  assert.ok(svg.includes('Verdict: still down: a metastable failure.'));
+  assert.ok(svg.includes('Verdict: still down when new requests stopped.'));
   assert.ok(svg.includes('Retry Lab · 100 clients at 1/s, slowdown ×4 10–20 s'));
   const key = svg.slice(svg.indexOf('data-part="key"'));
-  for (const label of ['attempts offered /s', 'capacity /s', 'successes /s', 'timeouts /s', 'waiting (the queue)', 'the slowdown']) assert.ok(key.includes(label), label);
+  for (const label of ['attempts offered /s', 'capacity /s', 'successes /s', 'timeouts /s', 'served in time', 'served, answered after the caller had gone', 'waiting (the queue, log scale)', 'the slowdown']) assert.ok(key.includes(label), label);
   assert.ok(!/var\(--/.test(svg), 'no page tokens in a file that leaves the page');
 });
 
@@ -220,6 +356,36 @@ test('a gate’s controls are its rows in the table: a field or choice the engin
   const scratch = fleetTable(schema);
   assert.deepEqual(gateFields(scratch, 'budget').map((f) => [f.name, f.label]).pop(), ['scratch', 'a scratch rule']);
   assert.equal(gateDefaults(scratch, 'budget').scratch, 'a');
+});
+
+test('the gates are the table’s `gates` row’s members, in its order (issue 34: adaptive, local and admissionControl were missing from a hand list), each with its defaults and a link of its own', () => {
+  const gates = gatesOf(table);
+  const row = table.rows.get('gates');
+  assert.deepEqual(gates.map((g) => g.name), row.members.map((m) => m.name));
+  for (const name of ['adaptive', 'local', 'admissionControl']) assert.ok(gates.some((g) => g.name === name), name);
+  for (const g of gates) assert.ok(g.label.length > 3, g.name);
+  // docs/throttling.md §5: grpc-go's defaults; §7: Envoy's.
+  assert.deepEqual(gateDefaults(table, 'local'), { scope: 'client', windowMs: 30000, bins: 100, ratio: 2, padding: 8 });
+  assert.deepEqual(gateFields(table, 'local').map((f) => f.name), ['windowMs', 'bins', 'ratio', 'padding']);
+  assert.deepEqual(gateDefaults(table, 'adaptive'), { scope: 'client' });
+  // A gate's defaults are its row's, nothing kept by hand: a default the engine changes is the page's.
+  const schema = fleetEngine.fleetSchema();
+  schema.fleet.find((r) => r.name === 'gates').members.find((g) => g.name === 'bucket').members.find((m) => m.name === 'capacity').default = 7;
+  assert.equal(gateDefaults(fleetTable(schema), 'bucket').capacity, 7);
+  // A gate named in camel case rides the link: on, a field, off.
+  const read = parseFleetLink('#v=1&view=fleet&gates.admissionControl=on&gates.local.ratio=1.1&gates.adaptive=on', table);
+  assert.deepEqual(read.problems, []);
+  assert.deepEqual(read.request.gates, { admissionControl: {}, local: { ratio: 1.1 }, adaptive: {} });
+  const echo = { ...opening.request, gates: { ...opening.request.gates, admissionControl: gateDefaults(table, 'admissionControl'), local: { ...gateDefaults(table, 'local'), ratio: 1.1 } } };
+  assert.equal(encodeFleetLink(requestDiff(echo, opening.request, table)), 'v=1&view=fleet&gates.local.ratio=1.1&gates.admissionControl=on', 'in the table’s order');
+});
+
+test('a request the local throttle refused ends in the reader’s words, not the engine’s reason', () => {
+  const failed = Object.fromEntries(Object.keys(opening.totals.failed).map((k) => [k, 0]));
+  const result = { ...opening, totals: { ...opening.totals, failed: { ...failed, 'local-throttle': 40, 'attempt-limit': 2 } } };
+  const v = verdictOf(result);
+  assert.match(v.text, /Of its 42 failed requests, 40 ended refused a send by client-side throttling, before it left the client\.$/);
+  assert.doesNotMatch(v.text, /local-throttle/);
 });
 
 test('a gate rule choice rides the link and the request’s differences like any gate field, and is left out at its default', () => {

@@ -113,6 +113,8 @@ test('the verdict tells the truth in words: rode it out when not disrupted, reco
   const down = verdictOf(opening);
   assert.equal(down.kind, 'metastable');
   assert.match(down.text, /^Still down when new requests stopped at 60 s: a metastable failure\./);
+  assert.deepEqual([v18.shortText, none.shortText, lifo.shortText, down.shortText],
+    ['rode it out', 'recovered 3 s after the slowdown ended', 'recovered 0 s after the slowdown ended', 'still down when new requests stopped']);
   // A relation over every case: "rode it out" exactly when not disrupted; never "Recovered" then.
   for (const c of CASES) {
     const r = c.result;
@@ -120,6 +122,12 @@ test('the verdict tells the truth in words: rode it out when not disrupted, reco
     const v = verdictOf(r);
     assert.equal(v.kind === 'rode-out', r.recovery.disrupted === false, c.name);
     if (!r.recovery.disrupted) assert.doesNotMatch(v.text, /Recovered|recovered at/, c.name);
+    // The short words (the figure near a control, the SVG file, a comparison's side) say the
+    // same three states, a recovery as its lag after the trigger's end, never as a clock time.
+    const what = r.request.trigger.kind === 'outage' ? 'outage' : 'slowdown';
+    const lag = (r.recovery.recoveredAtMs - r.recovery.triggerEndMs) / 1000;
+    const short = { 'rode-out': 'rode it out', metastable: 'still down when new requests stopped', recovered: `recovered ${Number.isInteger(lag) ? lag : lag.toFixed(1)} s after the ${what} ended` }[v.kind];
+    if (short) assert.equal(v.shortText, short, c.name);
     assert.equal(runState(r), v.kind, c.name);
   }
 });
