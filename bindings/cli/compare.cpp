@@ -294,6 +294,16 @@ std::string headlineText(const Value& parts) {
 
 // The comparison link (OWNERS.md): the before side's keys against the defaults (or against
 // its preset), then the after keys where the after side differs from the before side.
+// An input's value in an echo: one the echo leaves out is at its default (layers and hedging
+// are echoed only when given), unless it has none or depends on another input (the script, a
+// proportional jitter's bounds); then nullptr (codec.js's encodeCompareLink does the same).
+const Value* echoed(const Value& echo, const Field& field, Value& holder) {
+    if (const Value* v = echo.find(field.name)) return v;
+    if (field.defaultValue.kind == retrylab::Literal::Kind::None || !field.onlyWhen.field.empty()) return nullptr;
+    holder = retrylab::defaultValueOf(field);
+    return &holder;
+}
+
 std::string compareLink(const Side& before, const Side& after, const Value& beforeEcho, const Value& afterEcho) {
     std::vector<std::string> parts = {"v=1", "view=compare"};
     if (!before.client.empty()) parts.push_back("client=" + escapeText(before.client));
@@ -304,10 +314,11 @@ std::string compareLink(const Side& before, const Side& after, const Value& befo
     Value baseEcho = retrylab::parseInputs(base).echo;
     for (const Field& field : retrylab::inputFields().fields) {
         if (!isLinkInput(field.name)) continue;
-        const Value* b = beforeEcho.find(field.name);
+        Value held, heldBase;
+        const Value* b = echoed(beforeEcho, field, held);
         // Without a preset, against the table's defaults (as codec.js's encodeLink).
         Value fieldDefault = field.defaultValue.kind != retrylab::Literal::Kind::None ? retrylab::defaultValueOf(field) : Value();
-        const Value* d = !before.client.empty() ? baseEcho.find(field.name)
+        const Value* d = !before.client.empty() ? echoed(baseEcho, field, heldBase)
                          : field.defaultValue.kind != retrylab::Literal::Kind::None ? &fieldDefault
                                                                                       : nullptr;
         if (b && !(d && same(*b, *d))) parts.push_back(field.name + "=" + valueText(field.name, *b));
@@ -317,8 +328,9 @@ std::string compareLink(const Side& before, const Side& after, const Value& befo
     if (!after.client.empty() && after.client != before.client) afterBase = overlay(afterBase, presetPolicy(after.client));
     for (const Field& field : retrylab::inputFields().fields) {
         if (!isLinkInput(field.name)) continue;
-        const Value* a = afterEcho.find(field.name);
-        const Value* b = afterBase.find(field.name);
+        Value heldAfter, heldBase;
+        const Value* a = echoed(afterEcho, field, heldAfter);
+        const Value* b = echoed(afterBase, field, heldBase);
         if (a && !(b && same(*a, *b))) parts.push_back("after." + field.name + "=" + valueText(field.name, *a));
     }
     std::string out;
@@ -415,10 +427,16 @@ Value compare(const Side& before, const Side& after, bool fleet) {
     const Value& beforeEcho = *b.find(echoKey);
     const Value& afterEcho = *a.find(echoKey);
 
-    // The inputs that differ, as paths (the fleet's nested ones dotted).
+    // The inputs that differ, as paths (the fleet's nested ones dotted; a single run's by name,
+    // an object input such as hedging whole, as web/compare/model.js lists them).
     std::vector<std::pair<std::string, const Value*>> bl, al;
-    leaves(beforeEcho, "", bl);
-    leaves(afterEcho, "", al);
+    if (fleet) {
+        leaves(beforeEcho, "", bl);
+        leaves(afterEcho, "", al);
+    } else {
+        for (const Value::Member& m : beforeEcho.asObject()) bl.emplace_back(m.key, &m.value);
+        for (const Value::Member& m : afterEcho.asObject()) al.emplace_back(m.key, &m.value);
+    }
     Value inputs = Value::array();
     std::vector<std::string> said;
     auto find = [](const std::vector<std::pair<std::string, const Value*>>& list, const std::string& path) -> const Value* {

@@ -25,7 +25,9 @@ namespace {
 constexpr std::size_t kMaxLinkLength = 2000000;  // codec.js's MAX_LINK_LENGTH
 const char* const kLinkVersion = "1";
 
-enum class Kind { None, Number, Boolean, String, Numbers, Strings, Entries, Stack };
+enum class Kind { None, Number, Boolean, String, Numbers, Strings, Entries, Stack, Record };
+
+bool memberKind(Kind k) { return k == Kind::Number || k == Kind::Boolean || k == Kind::String || k == Kind::Numbers || k == Kind::Strings; }
 
 Kind kindOf(const Field& f) {
     switch (f.type) {
@@ -52,7 +54,13 @@ Kind kindOf(const Field& f) {
             }
             return Kind::None;
         }
-        default: return Kind::None;  // an object or variant: not in the v=1 format
+        case FieldType::Object:
+            // One object whose members are each a number, a switch, a text or a list of those
+            // (hedging) is a record; any other object, and a variant, is not in the v=1 format.
+            for (const Field& m : f.members)
+                if (!memberKind(kindOf(m))) return Kind::None;
+            return Kind::Record;
+        default: return Kind::None;  // a variant: not in the v=1 format
     }
 }
 
@@ -268,36 +276,38 @@ Value readStackMember(const Field& m, const std::string& text) {
     }
 }
 
+// One object's `name:value` members joined by "~" (codec.js's objectFormat): a stack's entry
+// and a record alike; an empty text sets nothing. `subject` names it in a reason ("entry 2",
+// or "" for the key itself).
+Value readObject(const std::vector<Field>& members, const std::string& text, const std::string& subject) {
+    Value object = Value::object();
+    if (text.empty()) return object;
+    const std::string lead = subject.empty() ? "" : subject + " ";
+    for (const std::string& part : split(text, '~')) {
+        std::size_t colon = part.find(':');
+        const Field* member = nullptr;
+        if (colon != std::string::npos)
+            for (const Field& m : members)
+                if (m.name == part.substr(0, colon)) member = &m;
+        if (!member) {
+            std::string shown = decodeOrThrow(part);
+            throw Unreadable{lead + "has a part that is not name:value for one of its fields (" + (shown.empty() ? "empty" : shown) + ")"};
+        }
+        if (object.find(member->name)) throw Unreadable{lead + "says " + member->name + " twice"};
+        try {
+            object.set(member->name, readStackMember(*member, part.substr(colon + 1)));
+        } catch (const Unreadable& e) {
+            throw Unreadable{(subject.empty() ? std::string("its") : subject + "'s") + " " + member->name + " " + e.reason};
+        }
+    }
+    return object;
+}
+
 Value readStack(const Field& field, const std::string& raw) {
     if (raw == "none") return Value::null();
-    const Field& item = field.item.front();
     Value stack = Value::array();
     std::vector<std::string> texts = list(raw);
-    for (std::size_t i = 0; i < texts.size(); ++i) {
-        Value entry = Value::object();
-        const std::string n = std::to_string(i + 1);
-        if (!texts[i].empty()) {
-            for (const std::string& part : split(texts[i], '~')) {
-                std::size_t colon = part.find(':');
-                const Field* member = nullptr;
-                if (colon != std::string::npos)
-                    for (const Field& m : item.members)
-                        if (m.name == part.substr(0, colon)) member = &m;
-                if (!member) {
-                    std::string shown = decodeOrThrow(part);
-                    throw Unreadable{"entry " + n + " has a part that is not name:value for one of its fields (" +
-                                     (shown.empty() ? "empty" : shown) + ")"};
-                }
-                if (entry.find(member->name)) throw Unreadable{"entry " + n + " says " + member->name + " twice"};
-                try {
-                    entry.set(member->name, readStackMember(*member, part.substr(colon + 1)));
-                } catch (const Unreadable& e) {
-                    throw Unreadable{"entry " + n + "'s " + member->name + " " + e.reason};
-                }
-            }
-        }
-        stack.push(std::move(entry));
-    }
+    for (std::size_t i = 0; i < texts.size(); ++i) stack.push(readObject(field.item.front().members, texts[i], "entry " + std::to_string(i + 1)));
     return stack;
 }
 
@@ -318,6 +328,7 @@ Value readValue(const Field& field, const std::string& raw) {
         }
         case Kind::Entries: return readEntries(field, raw);
         case Kind::Stack: return readStack(field, raw);
+        case Kind::Record: return raw == "none" ? Value::null() : readObject(field.members, raw, "");
         case Kind::None: break;
     }
     throw Unreadable{"is not an input of the engine"};
@@ -538,6 +549,37 @@ std::string escapeText(const std::string& text) {
     return out;
 }
 
+namespace {
+
+// One object's members as `name:value` joined by "~" (codec.js's objectFormat write): a member is
+// left out when leaving it out gives the same value, as far as the table tells: equal to its
+// own default, or, having none, to the run's input of that name (`inputs`, for a stack's layer).
+std::string objectText(const std::vector<Field>& members, const Value& object, const Value* inputs) {
+    auto number = [](const Value& v) { return v.isNull() ? std::string("none") : numberText(v.asNumber()); };
+    std::string out;
+    for (const Field& m : members) {
+        const Value* v = object.find(m.name);
+        if (!v) continue;
+        if (m.defaultValue.kind != retrylab::Literal::Kind::None) {
+            if (sameLiteral(*v, retrylab::defaultValueOf(m))) continue;
+        } else if (inputs && inputs->find(m.name) && sameLiteral(*v, *inputs->find(m.name))) {
+            continue;
+        }
+        std::string text;
+        const Kind k = kindOf(m);
+        if (k == Kind::Number) text = number(*v);
+        else if (k == Kind::Boolean) text = v->asBool() ? "true" : "false";
+        else if (k == Kind::String) text = escapeText(v->asString());
+        else
+            for (std::size_t i = 0; i < v->asArray().size(); ++i)
+                text += (i ? ";" : "") + (k == Kind::Numbers ? number(v->asArray()[i]) : escapeText(v->asArray()[i].asString()));
+        out += (out.empty() ? "" : "~") + m.name + ":" + text;
+    }
+    return out;
+}
+
+}  // namespace
+
 std::string valueText(const std::string& name, const Value& value, const Value* inputs) {
     const Field* field = linkField(name);
     if (!field) return "";
@@ -572,33 +614,8 @@ std::string valueText(const std::string& name, const Value& value, const Value* 
                 return out;
             });
         }
-        case Kind::Stack: {
-            if (value.isNull()) return "none";
-            // A member is left out when leaving it out gives the same value, as far as the table
-            // tells: equal to its own default, or, having none, to the run's input of that name.
-            return joined(value, [&](const Value& entry) {
-                std::string out;
-                for (const Field& m : field->item.front().members) {
-                    const Value* v = entry.find(m.name);
-                    if (!v) continue;
-                    if (m.defaultValue.kind != retrylab::Literal::Kind::None) {
-                        if (sameLiteral(*v, retrylab::defaultValueOf(m))) continue;
-                    } else if (inputs && inputs->find(m.name) && sameLiteral(*v, *inputs->find(m.name))) {
-                        continue;
-                    }
-                    std::string text;
-                    const Kind k = kindOf(m);
-                    if (k == Kind::Number) text = number(*v);
-                    else if (k == Kind::Boolean) text = v->asBool() ? "true" : "false";
-                    else if (k == Kind::String) text = escapeText(v->asString());
-                    else
-                        for (std::size_t i = 0; i < v->asArray().size(); ++i)
-                            text += (i ? ";" : "") + (k == Kind::Numbers ? number(v->asArray()[i]) : escapeText(v->asArray()[i].asString()));
-                    out += (out.empty() ? "" : "~") + m.name + ":" + text;
-                }
-                return out;
-            });
-        }
+        case Kind::Stack: return value.isNull() ? "none" : joined(value, [&](const Value& entry) { return objectText(field->item.front().members, entry, inputs); });
+        case Kind::Record: return value.isNull() ? "none" : objectText(field->members, value, nullptr);
         case Kind::None: break;
     }
     return "";

@@ -125,9 +125,11 @@ describe('the link format, against the engine', () => {
     }
     // An input the table adds later takes its own default; none of v=1's may change.
     for (const [name, value] of Object.entries(DEFAULTS_V1)) assert.deepEqual(codec().defaults[name], value, `v=1's default of ${name}`);
-    // `layers` is echoed only when given (docs/layers.md §2); a link carries it as one key.
+    // `layers` and `hedging` are echoed only when given (docs/layers.md §2, docs/throttling.md
+    // §6.1); a link carries each as one key.
     const stacked = compute({ layers: [{}] }).inputs;
-    assert.deepEqual([...codec().fieldNames].sort(), [...new Set([...Object.keys(proportional), ...Object.keys(stacked)])].sort(), 'the link names exactly the engine\'s inputs');
+    const hedged = compute({ maxRetries: 0, hedging: { maxAttempts: 2 } }).inputs;
+    assert.deepEqual([...codec().fieldNames].sort(), [...new Set([...Object.keys(proportional), ...Object.keys(stacked), ...Object.keys(hedged)])].sort(), 'the link names exactly the engine\'s inputs');
     assert.equal(encodeLink(echo), 'v=1', 'the opening run is the bare link');
   });
 

@@ -101,6 +101,10 @@ const BAD_LINKS = [
   ['a layer field that is not one', 'v=1&layers=name:a~retries:2', ['layers']],
   ['a stack the engine refuses: more than 1,000 server attempts (docs/layers.md §2)', 'v=1&layers=maxRetries:10,maxRetries:10,maxRetries:10', ['layers']],
   ['a layer value the engine refuses, and a good input beside it', 'v=1&maxRetries=0&layers=maxRetries:-1', ['layers']],
+  ['a hedging member given twice (README, "Links to a run")', 'v=1&maxRetries=0&hedging=maxAttempts:4~maxAttempts:3', ['hedging']],
+  ['a hedging part that is not one of its members', 'v=1&maxRetries=0&hedging=maxAttempts:4~copies:3', ['hedging']],
+  ['hedging the engine refuses: A6 beside a retry policy (docs/throttling.md §6.1)', 'v=1&hedging=maxAttempts:4', ['hedging']],
+  ['hedging\'s class the engine does not know', 'v=1&maxRetries=0&hedging=maxAttempts:4~nonFatal:5xx;teapot', ['hedging']],
 ];
 
 test('bad links: retrysim --link refuses them (exit 2), naming the fields the page names', async () => {
@@ -248,6 +252,13 @@ const COMPARE_LINKS = [
   // docs/layers.md §8.5: the SDK's own key (charged twice) against the agent's passed down (once).
   'v=1&view=compare&layers=name:agent~maxRetries:2~baseBackoffMs:0~clientTimeoutMs:2000~key:none,name:SDK~maxRetries:2~key:mint' +
     '&after.layers=name:agent~maxRetries:2~baseBackoffMs:0~clientTimeoutMs:2000~key:mint,name:SDK~maxRetries:2~key:pass',
+  // Hedging on a side (docs/throttling.md §6.1, §8): gRPC A6's example against none, a hedged
+  // preset against fewer copies, §8's run against its hedge on per-try timeout.
+  'v=1&view=compare&maxRetries=0&hedging=maxAttempts:4~delayMs:500~nonFatal:429;5xx&after.hedging=none',
+  'v=1&view=compare&client=grpc-hedging&after.hedging=maxAttempts:2~delayMs:500',
+  'v=1&view=compare&client=dotnet-hedging&after.client=grpc-hedging',
+  'v=1&view=compare&client=grpc-hedging&hedging=none&after.hedging=maxAttempts:3',
+  'v=1&view=compare&scenario=script&script=200&responseMs=1500&clientTimeoutMs=1000&deadlineMs=10000&maxRetries=2&baseBackoffMs=25&jitter=none&after.hedging=kind:per-try-timeout',
 ];
 
 test('every comparison reads the same in the page and in retrysim: both runs, the differences, the link', async () => {

@@ -25,7 +25,9 @@ export const LINK_VERSION = 1;
 //     member `name:value` (see readEntries)
 //   a stack (a list of objects with a list among their members: layers, docs/layers.md): `none`
 //     for null, else entries joined by commas, each entry's members `name:value` joined by
-//     "~", a member's list items joined by ";" (see stackFormat)
+//     "~", a member's list items joined by ";" (see objectFormat)
+//   a record (one object whose members are those of a stack's entry: hedging): `none` for null,
+//     else one entry as a stack writes it (see recordFormat)
 function kindOf(row) {
   switch (row.type) {
     case 'number': return 'number';
@@ -44,7 +46,13 @@ function kindOf(row) {
       }
       return null;
     }
-    default: return null; // an object or variant input: not in the v=1 format
+    case 'object': {
+      // One object whose members are each a number, a switch, a text or a list of those
+      // (hedging) is a record; any other object, and a variant, is not in the v=1 format.
+      const kinds = (row.members || []).map(kindOf);
+      return kinds.every((k) => ['number', 'boolean', 'string', 'numbers', 'strings'].includes(k)) ? 'record' : null;
+    }
+    default: return null; // a variant input: not in the v=1 format
   }
 }
 
@@ -188,16 +196,15 @@ function entryFormat(itemRow) {
   };
 }
 
-// A stack (README, "Links to a run"): `layers=none`, or
-// `layers=name:agent~maxRetries:2~retryOn:timeout;5xx,name:SDK~key:mint`. Each member of each
-// entry as `name:<text>`, its text as a link writes the input of its kind, with ";" between a
-// list's items (";" is always escaped inside a text, and no number's text holds it); an empty
-// entry is an object with nothing set. Written from a run (`inputs`, its echo), a member is
-// left out when leaving it out gives the same value, as far as the table tells: equal to its
-// own default, or, having none, to the run's input of the same name (a layer's absent policy
-// field is the run's, docs/layers.md §2); without `inputs` only the first applies.
-function stackFormat(itemRow) {
-  const members = itemRow.members || [];
+// One object as `name:value` members joined by "~" (README, "Links to a run"): a stack's entry
+// (a layer) and a record (hedging) alike. Each member's text as a link writes the input of its
+// kind, with ";" between a list's items (";" is always escaped inside a text, and no number's
+// text holds it); an empty text is an object with nothing set. Written from a run (`inputs`, its
+// echo), a member is left out when leaving it out gives the same value, as far as the table
+// tells: equal to its own default, or, having none, to the run's input of the same name (a
+// layer's absent policy field is the run's, docs/layers.md §2); without `inputs` only the first
+// applies. `subject` names the object in a reason ("entry 2", or "" for the key itself).
+function objectFormat(members) {
   const byName = new Map(members.map((m) => [m.name, m]));
   const memberText = (m, value) => {
     switch (kindOf(m)) {
@@ -219,34 +226,52 @@ function stackFormat(itemRow) {
     }
   };
   return {
-    write(stack, inputs = null) {
-      if (stack === null) return 'none';
-      return stack.map((entry) => members.filter((m) => {
-        if (entry[m.name] === undefined) return false;
-        if ('default' in m) return !sameInputValue(entry[m.name], m.default);
-        return !(inputs && Object.hasOwn(inputs, m.name) && sameInputValue(entry[m.name], inputs[m.name]));
-      }).map((m) => `${m.name}:${memberText(m, entry[m.name])}`).join('~')).join(',');
+    write(object, inputs = null) {
+      return members.filter((m) => {
+        if (object[m.name] === undefined) return false;
+        if ('default' in m) return !sameInputValue(object[m.name], m.default);
+        return !(inputs && Object.hasOwn(inputs, m.name) && sameInputValue(object[m.name], inputs[m.name]));
+      }).map((m) => `${m.name}:${memberText(m, object[m.name])}`).join('~');
     },
-    read(raw) {
-      if (raw === 'none') return null;
-      return list(raw).map((entryText, i) => {
-        const entry = {};
-        if (entryText === '') return entry;
-        for (const part of entryText.split('~')) {
-          const colon = part.indexOf(':');
-          const member = colon === -1 ? null : byName.get(part.slice(0, colon));
-          if (!member) throw new Unreadable(`entry ${i + 1} has a part that is not name:value for one of its fields (${decode(part) || 'empty'})`);
-          if (Object.hasOwn(entry, member.name)) throw new Unreadable(`entry ${i + 1} says ${member.name} twice`);
-          try {
-            entry[member.name] = readMember(member, part.slice(colon + 1));
-          } catch (error) {
-            if (error instanceof Unreadable) throw new Unreadable(`entry ${i + 1}'s ${member.name} ${error.message}`);
-            throw error;
-          }
+    read(text, subject = '') {
+      const object = {};
+      const lead = subject ? `${subject} ` : '';
+      if (text === '') return object;
+      for (const part of text.split('~')) {
+        const colon = part.indexOf(':');
+        const member = colon === -1 ? null : byName.get(part.slice(0, colon));
+        if (!member) throw new Unreadable(`${lead}has a part that is not name:value for one of its fields (${decode(part) || 'empty'})`);
+        if (Object.hasOwn(object, member.name)) throw new Unreadable(`${lead}says ${member.name} twice`);
+        try {
+          object[member.name] = readMember(member, part.slice(colon + 1));
+        } catch (error) {
+          if (error instanceof Unreadable) throw new Unreadable(`${subject ? `${subject}'s` : 'its'} ${member.name} ${error.message}`);
+          throw error;
         }
-        return entry;
-      });
+      }
+      return object;
     },
+  };
+}
+
+// A stack: `layers=none`, or `layers=name:agent~maxRetries:2~retryOn:timeout;5xx,name:SDK~key:mint`,
+// its entries (objectFormat) joined by commas.
+function stackFormat(itemRow) {
+  const entry = objectFormat(itemRow.members || []);
+  return {
+    write: (stack, inputs = null) => (stack === null ? 'none' : stack.map((e) => entry.write(e, inputs)).join(',')),
+    read: (raw) => (raw === 'none' ? null : list(raw).map((text, i) => entry.read(text, `entry ${i + 1}`))),
+  };
+}
+
+// A record (one object input: hedging): `hedging=none`, or its members as one objectFormat,
+// `hedging=maxAttempts:4~delayMs:500~nonFatal:429;5xx`. Its members are not the run's inputs, so
+// only their own defaults are left out.
+function recordFormat(row) {
+  const object = objectFormat(row.members || []);
+  return {
+    write: (value) => (value === null ? 'none' : object.write(value)),
+    read: (raw) => (raw === 'none' ? null : object.read(raw)),
   };
 }
 
@@ -262,6 +287,7 @@ export function linkCodec(schema) {
   const kinds = new Map(rows.map((row) => [row.name, kindOf(row)]));
   const entries = new Map(rows.filter((row) => kinds.get(row.name) === 'entries').map((row) => [row.name, entryFormat(row.items)]));
   const stacks = new Map(rows.filter((row) => kinds.get(row.name) === 'stack').map((row) => [row.name, stackFormat(row.items)]));
+  const records = new Map(rows.filter((row) => kinds.get(row.name) === 'record').map((row) => [row.name, recordFormat(row)]));
   const fieldNames = rows.map((row) => row.name);
   // The defaults a link leaves out; an input with none (the script) is always written.
   const defaults = Object.freeze(Object.fromEntries(rows.filter((row) => 'default' in row).map((row) => [row.name, row.default])));
@@ -277,6 +303,7 @@ export function linkCodec(schema) {
       case 'strings': return value.map(escapeText).join(',');
       case 'entries': return entries.get(name).write(value);
       case 'stack': return stacks.get(name).write(value, inputs);
+      case 'record': return records.get(name).write(value);
       default: throw new Error(`not an engine input: ${name}`);
     }
   }
@@ -307,6 +334,7 @@ export function linkCodec(schema) {
       case 'strings': return list(raw).map(decode);
       case 'entries': return entries.get(name).read(raw);
       case 'stack': return stacks.get(name).read(raw);
+      case 'record': return records.get(name).read(raw);
       default: throw new Unreadable('is not an input of the engine');
     }
   }

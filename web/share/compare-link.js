@@ -153,17 +153,23 @@ export function encodeCompareLink(beforeEcho, afterEcho, { client = '', afterCli
   const parts = [`v=${LINK_VERSION}`, 'view=compare'];
   if (client) parts.push(`client=${escapeText(client)}`);
   if (afterClient && afterClient !== client) parts.push(`after.client=${escapeText(afterClient)}`);
+  // An input an echo leaves out is at its default (layers and hedging are echoed only when
+  // given), unless it has none or depends on another input (the script, a proportional
+  // jitter's bounds): then it is not there.
+  const valueIn = (echo, name) => (name in echo ? echo[name] : name in codec.defaults && !(name in codec.dependsOn) ? codec.defaults[name] : undefined);
   const base = client ? compute(presetById(client).inputs).inputs : codec.defaults;
   for (const name of codec.fieldNames) {
-    if (!(name in beforeEcho)) continue;
-    if (name in base && sameInputValue(beforeEcho[name], base[name])) continue;
-    parts.push(`${name}=${codec.valueText(name, beforeEcho[name])}`);
+    const value = valueIn(beforeEcho, name);
+    const from = valueIn(base, name);
+    if (value === undefined || (from !== undefined && sameInputValue(value, from))) continue;
+    parts.push(`${name}=${codec.valueText(name, value)}`);
   }
   const afterBase = afterClient && afterClient !== client ? { ...beforeEcho, ...presetById(afterClient).inputs } : beforeEcho;
   for (const name of codec.fieldNames) {
-    if (!(name in afterEcho)) continue;
-    if (name in afterBase && sameInputValue(afterEcho[name], afterBase[name])) continue;
-    parts.push(`${AFTER}${name}=${codec.valueText(name, afterEcho[name])}`);
+    const value = valueIn(afterEcho, name);
+    const from = valueIn(afterBase, name);
+    if (value === undefined || (from !== undefined && sameInputValue(value, from))) continue;
+    parts.push(`${AFTER}${name}=${codec.valueText(name, value)}`);
   }
   return parts.join('&');
 }
