@@ -6,7 +6,7 @@
 // same label map, which the build writes for it from this file (bindings/cli/fleet-words-data.mjs);
 // tests/node/link-cli.test.js holds the two to the same words, link for link.
 
-import { CONTROLS, FIELD_WORDS, GATES } from '../fleet/model.js';
+import { CONTROLS, FIELD_WORDS, GATE_LABELS } from '../fleet/model.js';
 import { num } from '../format.js';
 
 // A gate's name without the source its label credits ("Token bucket (Brooker)" → "Token bucket").
@@ -14,13 +14,14 @@ const gateName = (label) => label.replace(/\s*\([^)]*\)$/, '');
 
 // The one map of labels: [path, label] for every path the fleet section labels (its controls,
 // each gate, each gate field as "<gate>: <field words>"), in that order; a gate's first field in
-// the list is its size, the one its headline names.
+// the list is its size, the one its headline names. The gates are the section's GATE_LABELS (one
+// per gate of the table's gates row): the build writes this map for retrysim without the engine.
 export function fleetLabels() {
   const out = CONTROLS.map((c) => [c.path, c.label]);
-  for (const g of GATES) {
-    out.push([`gates.${g.name}`, gateName(g.label)]);
+  for (const [name, label] of Object.entries(GATE_LABELS)) {
+    out.push([`gates.${name}`, gateName(label)]);
     for (const [path, [words]] of Object.entries(FIELD_WORDS)) {
-      if (path.startsWith(`gates.${g.name}.`)) out.push([path, `${gateName(g.label)}: ${words}`]);
+      if (path.startsWith(`gates.${name}.`)) out.push([path, `${gateName(label)}: ${words}`]);
     }
   }
   return out;

@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  encodeFleetLink, fleetTable, gateDefaults, gateFields, gatesOf, isFleetLink, parseFleetLink, requestDiff, sideEffectsOf, stormSeries, verdictOf,
+  GATE_LABELS, encodeFleetLink, fleetTable, gateDefaults, gateFields, gatesOf, isFleetLink, parseFleetLink, requestDiff, sideEffectsOf, stormSeries, verdictOf,
 } from '../../../web/fleet/model.js';
 import { hedgingForm } from '../../../web/fleet/closed.js';
 import { binText, heldSummary, queueTop, stormChart, stormSummary, tableColumns, tableRows, timeAxisMs, workSummary } from '../../../web/fleet/chart.js';
@@ -356,6 +356,10 @@ test('a gate’s controls are its rows in the table: a field or choice the engin
   const scratch = fleetTable(schema);
   assert.deepEqual(gateFields(scratch, 'budget').map((f) => [f.name, f.label]).pop(), ['scratch', 'a scratch rule']);
   assert.equal(gateDefaults(scratch, 'budget').scratch, 'a');
+});
+
+test('every gate of the table has a label of the section’s own, in the table’s order, so the comparison headline retrysim is built with (web/compare/headline.js fleetLabels, written without the engine) names each gate as the section does', () => {
+  assert.deepEqual(Object.keys(GATE_LABELS), table.rows.get('gates').members.map((m) => m.name));
 });
 
 test('the gates are the table’s `gates` row’s members, in its order (issue 34: adaptive, local and admissionControl were missing from a hand list), each with its defaults and a link of its own', () => {

@@ -126,7 +126,7 @@ const LATER = [
   // 36.5 KB with issue 35's item 5: fleet.css's field messages (37,293 bytes measured, +36).
   // Merged with the presets, layers and gates above: 37,606 bytes measured (36.8 KB).
   // 38.1 KB with issue 35's item 6 (compare35): the fleet headline and its label map
-  // (web/compare/headline.js, with web/fleet/model.js's CONTROLS, GATES and FIELD_WORDS):
+  // (web/compare/headline.js, with web/fleet/model.js's CONTROLS, GATE_LABELS and FIELD_WORDS):
   // 39,009 bytes measured, +1,403.
   // 37.0 KB with issue 33: a side's stack of layers taken out and named (compare/view.js, and
   // codec.js's stack format): 37,804 bytes measured, +198.
