@@ -26,7 +26,7 @@ import { loadBundle } from './bundles.js';
 import { attachSteps } from './explorable/steps.js';
 
 function showFailure(doc, message) {
-  for (const box of doc.querySelectorAll('[data-retry-lab], [data-retry-traces], [data-client-lab], [data-fleet]')) {
+  for (const box of doc.querySelectorAll('[data-retry-lab], [data-retry-traces], [data-client-lab], [data-layers], [data-fleet]')) {
     if (box.closest('[hidden]')) continue; // embed.html's fleet view, shown only by a fleet link
     const p = doc.createElement('p');
     p.className = 'rl-failure';

@@ -79,7 +79,7 @@ describe('bad input', () => {
     assert.equal(await page.locator('button[data-try]:visible').count(), 0, 'no buttons that cannot work');
     // Every place that waited for the engine says so; none is left "Loading…".
     assert.equal(await page.locator('.rl-loading').count(), 0, 'no section left loading');
-    for (const box of ['[data-retry-traces]', '[data-client-lab]', '[data-fleet]']) {
+    for (const box of ['[data-retry-traces]', '[data-client-lab]', '[data-layers]', '[data-fleet]']) {
       assert.match(await page.locator(`${box} [role="alert"]`).textContent(), /retry engine .* did not load/, box);
     }
     assert.deepEqual(errors, [], 'the failure is handled, not thrown');
