@@ -99,4 +99,6 @@
 // Merged with fleetcharts: its measured growth added (3891 bytes).
 // Main at 3f0d833 (the fleetcharts merge; the compare headline reading GATE_LABELS so that it
 // builds) measured 367,869 bytes, 267 over the summed ceiling: raised by that.
-export const SCROLLED_CEILING_BYTES = 329.8 * 1024 + 954 + 12998 + 12044 + 3891 + 267;
+// Issue 34's throttling server and hedging as switches in the fleet section: +1,953 bytes,
+// 369,822 measured.
+export const SCROLLED_CEILING_BYTES = 329.8 * 1024 + 954 + 12998 + 12044 + 3891 + 267 + 1953;
