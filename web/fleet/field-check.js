@@ -4,7 +4,11 @@
 // the page writes them (format.js). The engine would refuse the same values ("must be a
 // number from 0 to 1000000000; got NaN."), but far from the field and not in these words.
 
-import { num } from '../format.js';
+import { num as pageNum } from '../format.js';
+
+// A number as the page writes it (two decimals at most), unless that loses it: a bound of
+// 0.001 (server.admission.ratePerSecond, gates.throttle.tokenRatio) would read as 0.
+const num = (v) => (Number(pageNum(v).replace(/,/g, '')) === v ? pageNum(v) : String(v));
 
 // '' when `text` is a value the row takes, else what is wrong with it. `badInput`: the
 // browser's own word that the field holds text that is no number (an <input type="number">

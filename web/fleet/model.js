@@ -112,6 +112,71 @@ export function gateDefaults(table, name) {
   return out;
 }
 
+// The server's and the policy's models switched on whole (docs/throttling.md §3, §6): the
+// table's object rows one level under `server` and `policy` that are null by default (off), in
+// the table's order, each { path, label, row }. A model the engine adds there appears with no
+// edit here (its row's description its label); the page's names for them, by path:
+export const SWITCH_LABELS = {
+  'server.admission': 'A server that throttles (an admission limit that answers 429)',
+  'policy.hedging': 'Hedging (gRPC A6): a copy of each request, on purpose',
+};
+export function switchesOf(table) {
+  const out = [];
+  for (const [path, row] of (table ? table.rows : new Map())) {
+    const [parent, name, more] = path.split('.');
+    if (more !== undefined || name === undefined || (parent !== 'server' && parent !== 'policy')) continue;
+    if (row.type !== 'object' || !row.nullable || row.default !== null || row.group === 'layers') continue;
+    out.push({ path, label: SWITCH_LABELS[path] || row.description, row });
+  }
+  return out;
+}
+
+// The page's words for the switched models' fields (as FIELD_WORDS for the gates'), by path.
+export const SWITCH_WORDS = {
+  'server.admission.scope': ['one limit per', null],
+  'server.admission.ratePerSecond': ['tokens a second', 0.5],
+  'server.admission.burst': ['burst (tokens)', 1],
+  'server.admission.answerMs': ['a 429 takes (ms)', 1],
+  'server.admission.retryAfterMs': ['Retry-After (ms; empty: none)', 100],
+  'policy.hedging.maxAttempts': ['copies at most (the first included)', 1],
+  'policy.hedging.delayMs': ['delay between copies (ms)', 10],
+  'policy.hedging.nonFatal': ['the next copy at once after', null],
+};
+
+// A switched model's fields, in the table's order: { name, row, label, step }.
+export function switchFields(table, path) {
+  const row = table && table.rows.get(path);
+  return ((row && row.members) || []).map((m) => {
+    const [label, step] = SWITCH_WORDS[`${path}.${m.name}`] || [m.description, m.whole ? 1 : 'any'];
+    return { name: m.name, row: m, label, step: step === null ? (m.whole ? 1 : 'any') : step };
+  });
+}
+
+// The values a model switched on starts from: its members' defaults, and for a member the
+// engine needs but gives no default (A6's maxAttempts), its least value (2: one hedge).
+export function switchDefaults(table, path) {
+  const out = {};
+  const row = table && table.rows.get(path);
+  for (const m of (row && row.members) || []) {
+    if (m.default !== undefined) out[m.name] = m.default;
+    else if (m.required && typeof m.min === 'number') out[m.name] = m.min;
+  }
+  return out;
+}
+
+// The object a switched model is sent as: its fields that differ from their defaults, and every
+// field the engine needs (sent always: it has no default of its own).
+export function switchValue(table, path, values) {
+  const row = table && table.rows.get(path);
+  const defaults = switchDefaults(table, path);
+  const out = {};
+  for (const m of (row && row.members) || []) {
+    if (!(m.name in values)) continue;
+    if (m.required || !sameValue(values[m.name], defaults[m.name])) out[m.name] = values[m.name];
+  }
+  return out;
+}
+
 // The controls of "what stops it": a path of the fleet request, a label, and the range the
 // page offers (within FLEET.md §3's bounds, which the table narrows further if it must).
 export const CONTROLS = [

@@ -9,6 +9,7 @@ import { h, mount, patch } from '../dom.js';
 import { download } from '../export/download.js';
 import {
   CHOICE_WORDS, CONTROLS, controlBounds, gatesOf, encodeFleetLink, fleetTable, gateDefaults, gateFields, getPath,
+  switchDefaults, switchFields, switchValue, switchesOf,
   isFleetLink, leaves, parseFleetLink, requestDiff, setPath, sideEffectsOf, stormSeries, undrawnWorkload, verdictOf,
 } from './model.js';
 import { binText, stormChart, tableColumns, tableRows } from './chart.js';
@@ -95,6 +96,7 @@ export function mountFleet(root, {
       h('h3', { id: id('stops-h') }, 'What stops it'),
       h('p', {}, 'Each control reruns the fleet at once, from the same seed.'),
       h('div', { class: 'fl-controls', id: id('controls') }),
+      h('div', { class: 'fl-switches', id: id('switches') }),
       h('div', { class: 'fl-gates', id: id('gates') }),
       h('div', { class: 'fl-presets' },
         h('label', { for: id('preset') }, 'A real client’s defence'),
@@ -333,6 +335,24 @@ export function mountFleet(root, {
     for (const w of waiters) w();
   });
 
+  // An engine refusal of a run a switched model's control asked for, or one naming that model
+  // (docs/layers.md §9.6's stack, code layers-excluded; A6's retries, on policy.hedging), said
+  // under its switch, as a gate's field says what it does not take; the run on show stays.
+  function refusedAtSwitch(result, req, by) {
+    const names = (path) => (e) => e.field === path || (e.field || '').startsWith(`${path}.`) || (by === path);
+    for (const set of root.querySelectorAll('[data-switch]')) {
+      const path = set.dataset.switch;
+      if (!result.errors.some(names(path))) continue;
+      const label = set.querySelector('legend label').textContent;
+      const stack = result.errors.some((e) => e.code === 'layers-excluded');
+      const why = stack ? 'the run has a stack of retry layers (policy.layers), and a stack runs FLEET.md’s gates only: where this model would sit in one is not settled (docs/layers.md §9.6). Switch it off, or go back to the opening fleet run.'
+        : refusalText(result, req);
+      markField(set.querySelector('[data-switch-on]'), `“${label}” cannot run here: ${why} The run on show is unchanged.`);
+      return true;
+    }
+    return false;
+  }
+
   // What the engine (or the page, compute.js) said when a request could not run, in words.
   function refusalText(result, req) {
     return result.errors.map((e) => {
@@ -406,6 +426,7 @@ export function mountFleet(root, {
       },
       onResult(index, result) {
         if (!result.ok) {
+          if (index === 0 && refusedAtSwitch(result, req, by)) return;
           if (index === 0) showError(`The fleet could not run: ${refusalText(result, req)} The last good run stays on show.${linked && shown ? ` It is ${shownName()}, not the ${address ? 'link' : 'attributes'}’s.` : ''}`);
           return;
         }
@@ -617,7 +638,115 @@ export function mountFleet(root, {
         if (el.tagName === 'INPUT') el.addEventListener('input', () => { if (el.getAttribute('aria-invalid')) judge(el); });
       }
     }
+    buildSwitches();
   }
+
+  // --- the server's and the policy's models, switched on whole (docs/throttling.md §3, §6) ---
+
+  // Each a fieldset as a gate's: a switch, its fields from the table's row (model.js
+  // switchesOf), a message under each typed field and under the switch (a refusal of the
+  // engine's that names it: docs/layers.md §9.6's stack, A6's retries), and what it did beside it.
+  function switchNode(s) {
+    const sid = id(`s-${s.path.replace(/\./g, '-')}`);
+    const d = switchDefaults(table, s.path);
+    const field = ({ name, row, label, step }) => {
+      const fid = `${sid}-${name}`;
+      if (row.type === 'choice') {
+        return [h('label', { for: fid }, label),
+          h('select', { id: fid, 'data-switch-field': name }, ...row.choices.map((c) => h('option', { value: c.name, title: c.description }, c.name)))];
+      }
+      if (row.type === 'list' && row.items && row.items.type === 'choice') {
+        return [h('span', { class: 'fl-switch-list-label', id: `${fid}-label` }, label),
+          h('span', { class: 'fl-switch-list', role: 'group', 'aria-labelledby': `${fid}-label`, 'data-switch-field': name, 'data-list': '' },
+            ...row.items.choices.map((c) => h('label', { title: c.description }, h('input', { type: 'checkbox', value: c.name }), ` ${c.name}`)))];
+      }
+      return [h('label', { for: fid }, label),
+        h('input', { type: 'number', id: fid, 'data-switch-field': name, step, value: d[name] === null ? '' : d[name] }),
+        h('p', { class: 'fl-field-error', id: `${fid}-error`, 'aria-live': 'polite' })];
+    };
+    return h('fieldset', { class: 'fl-gate fl-switch', 'data-switch': s.path },
+      h('legend', {}, h('input', { type: 'checkbox', id: sid, 'data-switch-on': s.path }), ' ', h('label', { for: sid }, s.label)),
+      h('p', { class: 'fl-field-error', id: `${sid}-error`, 'aria-live': 'polite' }),
+      h('p', { class: 'fl-said', 'data-said': s.path }),
+      h('div', { class: 'fl-gate-fields' }, ...switchFields(table, s.path).map(field)));
+  }
+
+  // A switched model's typed values, or null when a field holds one its row does not take (its
+  // message then under it).
+  function switchValues(set, path) {
+    const values = {};
+    let taken = true;
+    for (const f of switchFields(table, path)) {
+      const el = set.querySelector(`[data-switch-field="${f.name}"]`);
+      if (!el) continue;
+      if (el.dataset.list !== undefined) values[f.name] = [...el.querySelectorAll('input:checked')].map((c) => c.value);
+      else if (el.tagName === 'SELECT') values[f.name] = el.value;
+      else if (f.row.nullable && el.value === '' && !(el.validity && el.validity.badInput)) {
+        values[f.name] = null;
+        markField(el, '');
+      } else {
+        const problem = fieldProblem(el.value, f.row, f.label, { badInput: Boolean(el.validity && el.validity.badInput) });
+        markField(el, problem);
+        if (problem) taken = false;
+        else values[f.name] = Number(el.value);
+      }
+    }
+    return taken ? values : null;
+  }
+
+  let retriesBeforeHedging = null; // policy.maxRetries when hedging was switched on, given back when off
+  function switchChanged(set, path, fromSwitch) {
+    const sw = set.querySelector('[data-switch-on]');
+    const values = switchValues(set, path);
+    if (!sw.checked) {
+      if (!fromSwitch) return;
+      markField(sw, '');
+      let next = setPath(current(), path, null);
+      // gRPC A6: hedging and retries exclude each other; switching hedging on set retries to 0.
+      if (path === 'policy.hedging' && retriesBeforeHedging !== null) next = setPath(next, 'policy.maxRetries', retriesBeforeHedging);
+      retriesBeforeHedging = null;
+      compute(next, { fromReader: true, by: path });
+    } else {
+      if (!values) return;
+      let next = setPath(current(), path, switchValue(table, path, values));
+      if (path === 'policy.hedging' && valueOf('policy.maxRetries', current()) !== 0) {
+        if (fromSwitch) retriesBeforeHedging = valueOf('policy.maxRetries', current());
+        next = setPath(next, 'policy.maxRetries', 0);
+      }
+      compute(next, { fromReader: true, by: path });
+    }
+    bringNear(sw, set);
+  }
+
+  function buildSwitches() {
+    $('switches').replaceChildren(...switchesOf(table).map((s) => mount(switchNode(s), doc)));
+    for (const set of $('switches').querySelectorAll('[data-switch]')) {
+      const path = set.dataset.switch;
+      set.querySelector('[data-switch-on]').addEventListener('change', () => switchChanged(set, path, true));
+      for (const el of set.querySelectorAll('[data-switch-field]')) {
+        el.addEventListener('change', () => switchChanged(set, path, false));
+        if (el.tagName === 'INPUT') el.addEventListener('input', () => { if (el.getAttribute('aria-invalid')) switchValues(set, path); });
+      }
+    }
+  }
+
+  // What a switched model did in the run on show, from its result (docs/throttling.md §3: the
+  // 429s are `totals.throttled`; §6: hedging's copies after the first are `totals.retries`).
+  const SWITCH_SAID = {
+    'server.admission': (r) => {
+      const a = r.request.server.admission;
+      const n = r.totals.throttled || 0;
+      const limit = `${num(a.ratePerSecond)} tokens a second, ${num(a.burst)} at most, ${a.scope === 'fleet' ? 'for the whole fleet' : 'for each client'}`;
+      if (!n) return `In the run on show it answered no attempt with a 429: no ${a.scope === 'fleet' ? 'second of the fleet' : 'client'} sent faster than its limit (${limit}).`;
+      const retried = (r.request.policy.retryOn || []).includes('429');
+      return `In the run on show it answered ${num(n)} of ${num(r.totals.attempts)} attempts with a 429 (${limit}), each without a worker or a place in the queue; ${retried ? 'the policy retries a 429' : 'the policy does not retry a 429 (retryOn), so each ended its request'}.`;
+    },
+    'policy.hedging': (r) => {
+      const hg = r.request.policy.hedging;
+      const copies = r.totals.retries;
+      return `In the run on show it sent ${num(copies)} ${copies === 1 ? 'copy' : 'copies'} after the first (${num(r.totals.attempts)} attempts for ${num(r.totals.requests)} requests, at most ${num(hg.maxAttempts)} each, ${num(hg.delayMs)} ms apart); retries per request are 0, as A6 asks. Every copy served charges a card without a key.`;
+    },
+  };
 
   // The gates before every send (docs/throttling.md §4, §5, §7) refuse no retry: each says what
   // it did in its own terms, from the result — the limiter's waits (the bins' gateWaitMs) and the
@@ -653,7 +782,9 @@ export function mountFleet(root, {
       const path = el.dataset.said;
       let text = '';
       const gate = /^gates\.(\w+)$/.exec(path);
-      if (gate && result.request.gates && result.request.gates[gate[1]] && SEND_GATES[gate[1]]) {
+      if (SWITCH_SAID[path]) {
+        if (getPath(result.request, path)) text = SWITCH_SAID[path](result);
+      } else if (gate && result.request.gates && result.request.gates[gate[1]] && SEND_GATES[gate[1]]) {
         text = SEND_GATES[gate[1]](result);
       } else if (gate && result.request.gates && result.request.gates[gate[1]]) {
         const breaker = gate[1] === 'breaker';
@@ -713,9 +844,33 @@ export function mountFleet(root, {
         }
       }
     }
+    syncSwitches(req);
     const preset = presets.find((p) => sameGates(gatesShown, p.gates));
     $('preset').value = preset ? preset.id : '';
     showPreset(preset || null);
+  }
+
+  // The switched models show the run on show's (or `req`'s while it computes); a refusal under a
+  // switch goes once a run is drawn.
+  function syncSwitches(req) {
+    for (const set of root.querySelectorAll('[data-switch]')) {
+      const path = set.dataset.switch;
+      const own = req ? getPath(req, path) : getPath(shown.result.request, path);
+      const sw = set.querySelector('[data-switch-on]');
+      if (!req) markField(sw, '');
+      sw.checked = Boolean(own);
+      set.classList.toggle('fl-gate-on', Boolean(own));
+      const values = { ...switchDefaults(table, path), ...(own || {}) };
+      for (const el of set.querySelectorAll('[data-switch-field]')) {
+        const v = values[el.dataset.switchField];
+        if (el.dataset.list !== undefined) {
+          for (const c of el.querySelectorAll('input')) c.checked = Array.isArray(v) && v.includes(c.value);
+        } else if (v !== undefined && doc.activeElement !== el && el.value !== (v === null ? '' : String(v))) {
+          el.value = v === null ? '' : String(v);
+          markField(el, '');
+        }
+      }
+    }
   }
 
   // Do a request's gates (as echoed) equal a preset's (its gates over their defaults, the others off)?

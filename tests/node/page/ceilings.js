@@ -100,4 +100,8 @@
 // Links carry hedging (codec.js's record, compare-link.js's echoed defaults): +145 bytes measured
 // (351,636 → 351,781 scrolled to the end, the same build with main's two files and with these).
 // Merged with hedginglink: +145 bytes.
-export const SCROLLED_CEILING_BYTES = 329.8 * 1024 + 954 + 12998 + 12044 + 3891 + 145;
+// Main at 3f0d833 (the fleetcharts merge; the compare headline reading GATE_LABELS so that it
+// builds) measured 367,869 bytes, 267 over the summed ceiling: raised by that.
+// Issue 34's throttling server and hedging as switches in the fleet section: +1,953 bytes,
+// 369,822 measured.
+export const SCROLLED_CEILING_BYTES = 329.8 * 1024 + 954 + 12998 + 12044 + 3891 + 145 + 267 + 1953;

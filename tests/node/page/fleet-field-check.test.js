@@ -24,3 +24,9 @@ test('below, above, empty, not a number, not whole: each in words, its numbers a
   assert.equal(fieldProblem('2.5', window, 'window (outcomes)'), `“window (outcomes)” takes a whole number from 1 to 10,000,000 outcomes; 2.5 is not whole.${kept}`);
   for (const text of ['', 'abc', 'NaN', 'Infinity']) assert.doesNotMatch(fieldProblem(text, capacity, 'capacity'), /NaN|got/);
 });
+
+test('a bound below the page’s two decimals is written whole, not rounded to 0 (server.admission.ratePerSecond’s 0.001)', () => {
+  const row = { type: 'number', whole: false, min: 0.001, max: 1000000, unit: 'tokens/s' };
+  assert.equal(fieldProblem('0', row, 'tokens a second'), '“tokens a second” takes a number from 0.001 to 1,000,000 tokens/s; 0 is below 0.001. The run on show is unchanged.');
+  assert.equal(fieldProblem('0.0005', row, 'tokens a second'), '“tokens a second” takes a number from 0.001 to 1,000,000 tokens/s; 0.0005 is below 0.001. The run on show is unchanged.');
+});

@@ -137,7 +137,9 @@ const LATER = [
   // its shared axes and its labels at their peaks, which compare mode carries: 38,758 bytes, +1,152.
   // 38.1 KB with issue 34's 429s on the storm chart (chart.js): 38,991 bytes, +233.
   // Merged with fleetcharts: its measured growth added (1385 bytes).
-  { what: 'compare mode', files: ['retrylab-compare.js', 'retrylab-compare.css'], ceiling: 38.1 * 1024 + 198 + 1094 + 1385 },
+  // Main at 3f0d833 (as above) measured 41,847 bytes, 156 over the summed ceiling: raised by that.
+  // +79 bytes with the switches' own rules in fleet.css, which compare mode carries: 41,926 measured.
+  { what: 'compare mode', files: ['retrylab-compare.js', 'retrylab-compare.css'], ceiling: 38.1 * 1024 + 198 + 1094 + 1385 + 156 + 79 },
   // Issue 20: the fleet section at the article's end (web/fleet/; the client presets' gates
   // come with it, through web/clients/presets.js, about 10 KB, and the anchors’ figures the
   // reproductions draw, web/fleet/reference.js, about 5 KB), and the fleet engine file it runs in a
@@ -189,7 +191,11 @@ const LATER = [
   // 54.2 KB with issue 34's hedging figure (hedging.js, closed.js hedgingForm, its paragraph):
   // 55,452 bytes measured, +2,192.
   // Merged with fleetcharts: its measured growth added (4399 bytes).
-  { what: 'the fleet section', files: ['retrylab-fleet-section.js', 'retrylab-fleet-section.css'], ceiling: 49.9 * 1024 + 83 + 1055 + 4399, scrolled: true },
+  // Main at 3f0d833 (the fleetcharts merge, with the compare headline reading GATE_LABELS so that
+  // it builds) measured 56,660 bytes, 26 over the summed ceiling: raised by that.
+  // +1,953 bytes with issue 34's throttling server and hedging as switches (section.js, model.js
+  // switchesOf, fleet.css): 58,613 bytes measured, 56,660 before.
+  { what: 'the fleet section', files: ['retrylab-fleet-section.js', 'retrylab-fleet-section.css'], ceiling: 49.9 * 1024 + 83 + 1055 + 4399 + 26 + 1953, scrolled: true },
   // Issue 32: the stability maps (web/fleet/stability.js, map.js: two maps, seeds, the closed-form
   // lines of closed.js, the files) and the literature's presets (literature.js), loaded by the
   // fleet section when its map nears the screen: 16.1 KB measured.
