@@ -6,7 +6,7 @@
 // same label map, which the build writes for it from this file (bindings/cli/fleet-words-data.mjs);
 // tests/node/link-cli.test.js holds the two to the same words, link for link.
 
-import { CONTROLS, FIELD_WORDS, GATES } from '../fleet/model.js';
+import { CONTROLS, FIELD_WORDS, GATE_LABELS } from '../fleet/model.js';
 import { num } from '../format.js';
 
 // A gate's name without the source its label credits ("Token bucket (Brooker)" → "Token bucket").
@@ -17,7 +17,8 @@ const gateName = (label) => label.replace(/\s*\([^)]*\)$/, '');
 // the list is its size, the one its headline names.
 export function fleetLabels() {
   const out = CONTROLS.map((c) => [c.path, c.label]);
-  for (const g of GATES) {
+  for (const [name, label] of Object.entries(GATE_LABELS)) {
+    const g = { name, label };
     out.push([`gates.${g.name}`, gateName(g.label)]);
     for (const [path, [words]] of Object.entries(FIELD_WORDS)) {
       if (path.startsWith(`gates.${g.name}.`)) out.push([path, `${gateName(g.label)}: ${words}`]);
