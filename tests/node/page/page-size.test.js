@@ -137,7 +137,9 @@ const LATER = [
   // its shared axes and its labels at their peaks, which compare mode carries: 38,758 bytes, +1,152.
   // 38.1 KB with issue 34's 429s on the storm chart (chart.js): 38,991 bytes, +233.
   // Merged with fleetcharts: its measured growth added (1385 bytes).
-  { what: 'compare mode', files: ['retrylab-compare.js', 'retrylab-compare.css'], ceiling: 38.1 * 1024 + 198 + 1094 + 1385 },
+  // +401 bytes with issue 35's item 9 (fleetphone): chart.js's phone drawing and key, fleet.css's
+  // phone fields and targets, which compare mode carries (39,078 + 2,802 → 39,312 + 2,969 at zlib 6).
+  { what: 'compare mode', files: ['retrylab-compare.js', 'retrylab-compare.css'], ceiling: 38.1 * 1024 + 198 + 1094 + 1385 + 401 },
   // Issue 20: the fleet section at the article's end (web/fleet/; the client presets' gates
   // come with it, through web/clients/presets.js, about 10 KB, and the anchors’ figures the
   // reproductions draw, web/fleet/reference.js, about 5 KB), and the fleet engine file it runs in a
