@@ -1,6 +1,6 @@
 // Issue 15's defects left after the fourth session's merge, held by the page as a reader meets
 // it: the fleet's storm chart legible on a phone (its words at 10 px or more, none over
-// another, in a labelled box that scrolls sideways and says so); the timeline's labels each
+// another, in a labelled box at the screen's width with its key above, issue 35 item 9); the timeline's labels each
 // shaded whole with the event they belong to, never split where the playhead's veil begins;
 // the inline figure's run and its Play in view after a "Try it" pressed mid-screen at 768 and
 // 390 px, the reader left where they were; and the opening run, paused before Play, drawn at
@@ -26,7 +26,7 @@ async function openFleet(page) {
 }
 
 describe('issue 15 polish: the storm chart on a phone', () => {
-  test('at 390×844 the chart’s words are drawn at 10 px or more, none over another, in a labelled box that scrolls sideways and says so', pageTest(env, { viewport: PHONE, sections: false }, async ({ page }) => {
+  test('at 390×844 the chart’s words are drawn at 10 px or more, none over another, at the screen’s width in a labelled box, its key above it', pageTest(env, { viewport: PHONE, sections: false }, async ({ page }) => {
     await openFleet(page);
     const box = page.locator('#fl-chart');
     await box.scrollIntoViewIfNeeded();
@@ -47,18 +47,16 @@ describe('issue 15 polish: the storm chart on a phone', () => {
         if (a !== b) assert.ok(!intersect(a, b), `"${a.text}" and "${b.text}" overlap`);
       }
     }
-    // The box: a stop for the keyboard, with a name, wider content than its width, and a
-    // visible line before it that says it scrolls.
+    // The box: a stop for the keyboard, with a name, the chart at its width (issue 35 item 9:
+    // no sideways scroll), the chart's key shown above it.
     assert.equal(await box.getAttribute('tabindex'), '0');
     assert.match(await box.getAttribute('aria-label'), /storm over time/);
     const { scrollWidth, clientWidth } = await box.evaluate((el) => ({ scrollWidth: el.scrollWidth, clientWidth: el.clientWidth }));
-    assert.ok(scrollWidth > clientWidth + 100, `the chart scrolls sideways (${scrollWidth} in ${clientWidth})`);
-    const cue = page.locator('#fl-chart-cue');
-    assert.ok(await cue.isVisible(), 'the cue is shown');
-    assert.match(await cue.textContent(), /scroll it sideways/);
-    const cueBox = await cue.boundingBox();
-    assert.ok(cueBox.y + cueBox.height <= (await box.boundingBox()).y + 1, 'the cue is above the chart');
-    // The keys step the seconds and the box follows the second they rest on.
+    assert.ok(scrollWidth <= clientWidth, `the chart fits its box (${scrollWidth} in ${clientWidth})`);
+    const key = page.locator('#fl-legend');
+    assert.ok(await key.isVisible(), 'the key is shown');
+    assert.ok((await key.boundingBox()).y + (await key.boundingBox()).height <= (await box.boundingBox()).y + 1, 'the key is above the chart');
+    // The keys step the seconds to the last, drawn inside the box with no scroll.
     await box.focus();
     await page.keyboard.press('End');
     const cursor = await box.evaluate((el) => {
@@ -66,7 +64,7 @@ describe('issue 15 polish: the storm chart on a phone', () => {
       const b = el.getBoundingClientRect();
       return { inside: r.x >= b.x - 1 && r.x + r.width <= b.x + b.width + 1, scrolled: el.scrollLeft };
     });
-    assert.ok(cursor.scrolled > 0 && cursor.inside, `the last second is scrolled into the box's view (${JSON.stringify(cursor)})`);
+    assert.ok(cursor.scrolled === 0 && cursor.inside, `the last second is in the box's view (${JSON.stringify(cursor)})`);
   }));
 
   test('at 390×844 a comparison of two fleet runs draws both storm charts at 10 px or more, each in a labelled box that scrolls', pageTest(env, { viewport: PHONE, sections: false, path: '/#v=1&view=compare&of=fleet&after.policy.maxRetries=0' }, async ({ page }) => {
@@ -115,29 +113,29 @@ describe('issue 15 polish: the storm chart on a phone', () => {
       await page.keyboard.press('Escape');
       assert.ok(n > 100, `${n} bins`);
       for (const bin of [5, 40, 100]) {
-        // The middle of the bin's column, from the chart's own drawing (its time axis: the
-        // plot from x 56 to 616 of the viewBox, the run's bins across it).
-        const at = await box.evaluate((el, [k, n]) => {
-          el.scrollLeft = 0;
-          const svg = el.querySelector('svg');
-          const ux = 56 + (560 * (k + 0.5)) / n;
-          const r = svg.getBoundingClientRect();
-          el.scrollLeft = Math.max(0, r.left + (ux / svg.viewBox.baseVal.width) * r.width - el.getBoundingClientRect().left - el.clientWidth / 2);
-          const r2 = svg.getBoundingClientRect();
-          return { x: r2.left + (ux / svg.viewBox.baseVal.width) * r2.width, y: r2.top + r2.height / 3 };
-        }, [bin, n]);
+        // The middle of the bin's column, from the chart's own drawing: its time axis's words
+        // ("0 s" … "120 s", each centred on its time) give where a second is drawn.
+        const at = await box.evaluate((el, k) => {
+          const ticks = [...el.querySelectorAll('svg text.fl-tick')].filter((t) => /^\d+ s$/.test(t.textContent))
+            .map((t) => { const r = t.getBoundingClientRect(); return { s: parseFloat(t.textContent), x: r.left + r.width / 2 }; });
+          const [first, last] = [ticks[0], ticks[ticks.length - 1]];
+          const perSecond = (last.x - first.x) / (last.s - first.s);
+          const r = el.querySelector('svg').getBoundingClientRect();
+          return { x: first.x + (k + 0.5 - first.s) * perSecond, y: r.top + r.height / 3 };
+        }, bin);
         await page.mouse.move(at.x, at.y);
         assert.match(await page.locator('#fl-readout').textContent(), new RegExp(`^${bin}–${bin + 1} s:`), `the pointer over second ${bin}`);
       }
     }));
   }
 
-  test('at 1280 px the chart fits its box: no sideways scroll and no cue', pageTest(env, { viewport: { width: 1280, height: 900 }, sections: false }, async ({ page }) => {
+  test('at 1280 px the chart fits its box: no sideways scroll, its series named at their peaks and no key', pageTest(env, { viewport: { width: 1280, height: 900 }, sections: false }, async ({ page }) => {
     await openFleet(page);
     const box = page.locator('#fl-chart');
     const { scrollWidth, clientWidth } = await box.evaluate((el) => ({ scrollWidth: el.scrollWidth, clientWidth: el.clientWidth }));
     assert.ok(scrollWidth <= clientWidth, `no scroll (${scrollWidth} in ${clientWidth})`);
-    assert.equal(await page.locator('#fl-chart-cue').isVisible(), false);
+    assert.equal(await page.locator('#fl-legend').isVisible(), false);
+    assert.ok(await box.locator('svg text.fl-label').count() >= 4, 'the series’ labels at their peaks');
   }));
 });
 

@@ -8,12 +8,23 @@ import { h } from '../dom.js';
 
 // 750 wide, the plots as wide as that leaves (each line is labelled at its peak, inside the
 // plot, so no margin is kept for labels at the right); the page draws it at the card's width.
+// On a phone (issue 35 item 9) the page asks for the box's own width instead, down to MIN_W:
+// the chart then fits the screen with its words at 12 px, its series named by the legend
+// above it (stormLegend) rather than at their peaks, where a narrow plot has no room.
 const W = 750;
+const MIN_W = 280;
+const RIGHT = 16; // the plots' margin at the right
 const LABEL_GAP = 16; // px between two labels' baselines: a 12 px line is 15 px from ascent to descent
 const CHAR_W = 7; // a generous width of one character at 12 px, for a label's room
-const TOP = { x: 56, y: 14, w: 678, h: 200 };
-const LOW = { x: 56, y: 262, w: 678, h: 100 };
-const H = 392;
+// The plots of a chart `width` wide, and its height: a phone's (narrower than W) shorter, so
+// that a gate's switch and the chart drawn after it share a 844 px screen (section.js bringNear).
+const plots = (width) => {
+  // [the rates' plot, the gap under it, the queue's plot (six decades 16 px apart), the time axis]
+  const [top, gap, low, foot] = width < W ? [90, 40, 80, 24] : [200, 48, 100, 30];
+  const TOP = { x: 56, y: 14, w: width - 56 - RIGHT, h: top };
+  const LOW = { x: 56, y: TOP.y + top + gap, w: TOP.w, h: low };
+  return { TOP, LOW, H: LOW.y + low + foot };
+};
 
 function niceMax(v) {
   if (!(v > 0)) return 1;
@@ -48,6 +59,12 @@ export const WORK = [
 // from 0 to twice the end of new requests (the opening run's queue drains for 58 s after its
 // 60 s of new requests), further only when a run's bins go on past that, to a whole tick.
 export const timeStep = (endMs) => (endMs > 90000 ? 20000 : 10000);
+// The step of a plot `plotW` px wide: doubled until its ticks ("100 s") stand 44 px apart.
+const tickStep = (endMs, plotW) => {
+  let step = timeStep(endMs);
+  while ((plotW * step) / endMs < 44) step *= 2;
+  return step;
+};
 export function timeAxisMs(durationMs, binsEndMs = 0) {
   const fixed = 2 * durationMs;
   if (binsEndMs <= fixed) return fixed;
@@ -133,8 +150,13 @@ const peakOf = (points, value) => points.reduce((a, p) => (value(p) > value(a) ?
 // The chart's view of stormSeries(result); `cursor`: the bin a keyboard or pointer rests on;
 // `ghost`: the run shown before (its stormSeries), drawn faint under this one on the same
 // axes, so a change is visible at a glance (its words are in the chart's description).
-export function stormChart(series, { id, cursor = null, title = 'The storm over time', ghost = null } = {}) {
+// `width`: the px the page draws it at where that is less than 750 (a phone): the chart is
+// drawn that wide, without the labels at the peaks (the page shows stormLegend above it).
+export function stormChart(series, { id, cursor = null, title = 'The storm over time', ghost = null, width = W } = {}) {
   const { points, binMs, trigger, durationMs, recovery } = series;
+  const wide = Math.max(MIN_W, Math.min(W, Math.round(width) || W));
+  const peaksLabelled = wide === W;
+  const { TOP, LOW, H } = plots(wide);
   const n = points.length;
   const ghostEnd = ghost && ghost.binMs === binMs ? ghost.points.length * binMs : 0;
   const endMs = timeAxisMs(durationMs, Math.max(n * binMs, ghostEnd));
@@ -177,7 +199,7 @@ export function stormChart(series, { id, cursor = null, title = 'The storm over 
     }
     children.push(h('text', { class: 'fl-tick', x: box.x, y: box.y - 3 }, label));
   }
-  const step = timeStep(endMs);
+  const step = tickStep(endMs, TOP.w);
   for (let t = 0; t <= endMs; t += step) {
     children.push(h('text', { class: 'fl-tick', x: round1(xOf(t)), y: LOW.y + LOW.h + 16, 'text-anchor': 'middle' }, `${t / 1000} s`));
   }
@@ -186,9 +208,13 @@ export function stormChart(series, { id, cursor = null, title = 'The storm over 
     if (ms > endMs) return;
     const x = round1(xOf(ms));
     children.push(h('line', { class: `fl-mark ${cls}`, x1: x, y1: TOP.y, x2: x, y2: LOW.y + LOW.h }));
-    // A note that would run into the plot's right edge ends at its line instead.
-    const end = x + 4 + text.length * CHAR_W > TOP.x + TOP.w;
-    note(end ? x - 4 : x + 4, TOP.y + 12 + (row + 1) * LABEL_GAP, text, end ? 'end' : null);
+    // A note that would run into the plot's right edge ends at its line instead; one that
+    // fits neither side of its line (a phone's narrow plot) ends at the plot's right edge.
+    const width = text.length * CHAR_W;
+    const y = TOP.y + 12 + (row + 1) * LABEL_GAP;
+    if (x + 4 + width <= TOP.x + TOP.w) note(x + 4, y, text);
+    else if (x - 4 - width >= TOP.x) note(x - 4, y, text, 'end');
+    else note(Math.max(TOP.x + 2, TOP.x + TOP.w - width), y, text);
   };
   if (recovery) mark(recovery.triggerEndMs, `slowdown ends ${recovery.triggerEndMs / 1000} s`, 'fl-mark-end', 0);
   // A fleet that rode the trigger out has no recovery to mark (FLEET.md v3 §8 `disrupted`).
@@ -228,7 +254,7 @@ export function stormChart(series, { id, cursor = null, title = 'The storm over 
     const inPeak = peakOf(worked, (p) => p.inTime);
     if (inPeak.inTime > 0) wants.push({ label: WORK[1][1], cls: WORK[1][2], x: centre(inPeak), y: yTop(doneOf(inPeak)) });
   }
-  for (const l of peakLabels(wants, { x: TOP.x, y: TOP.y, w: TOP.w, h: TOP.h }, rooms)) {
+  for (const l of peaksLabelled ? peakLabels(wants, { x: TOP.x, y: TOP.y, w: TOP.w, h: TOP.h }, rooms) : []) {
     children.push(h('text', { class: `fl-label ${l.cls}`, x: l.x, y: l.y }, l.label));
   }
   // The queue as an area, labelled at its peak.
@@ -236,7 +262,7 @@ export function stormChart(series, { id, cursor = null, title = 'The storm over 
   for (const p of points) qd += `L${round1(xOf(p.startMs))} ${round1(yLow(p.queue))}L${round1(xOf(p.startMs + binMs))} ${round1(yLow(p.queue))}`;
   qd += `L${round1(xOf(n * binMs))} ${yLow(0)}Z`;
   children.push(h('path', { class: 'fl-queue', d: qd }));
-  if (n) {
+  if (n && peaksLabelled) {
     const qPeak = peakOf(points, (p) => p.queue);
     const [q] = peakLabels([{ label: 'waiting', cls: 'fl-queue-label', x: centre(qPeak), y: yLow(qPeak.queue) }], { x: LOW.x, y: LOW.y, w: LOW.w, h: LOW.h });
     children.push(h('text', { class: 'fl-label fl-queue-label', x: q.x, y: q.y }, q.label));
@@ -249,9 +275,23 @@ export function stormChart(series, { id, cursor = null, title = 'The storm over 
   }
   children.push(...notes);
   return h('svg', {
-    xmlns: 'http://www.w3.org/2000/svg', class: 'fl-chart', viewBox: `0 0 ${W} ${H}`, width: W, height: H,
+    xmlns: 'http://www.w3.org/2000/svg', class: 'fl-chart', viewBox: `0 0 ${wide} ${H}`, width: wide, height: H,
     role: 'img', 'aria-labelledby': `${id}-title ${id}-desc`,
+    // The time axis in the chart's units, for the pointer (section.js) to find the second under it.
+    'data-plot-x': TOP.x, 'data-plot-w': TOP.w, 'data-axis-ms': endMs, 'data-bin-ms': binMs,
   }, h('desc', { id: `${id}-desc` }, `${stormSummary(series)}${before.length ? ` ${ghostSummary(ghost)}` : ''}`), ...children);
+}
+
+// The chart's key, for a chart drawn without its labels at the peaks (a phone): each series
+// drawn, in the order of the chart's own labels, as { label, cls, dash } for a line or
+// { label, cls, area: true } for an area (the work served, the queue).
+export function stormLegend(series) {
+  const { points } = series;
+  const lines = SERIES.filter(([key]) => drawn(points, key) && points.some((p) => p[key] !== null && p[key] !== undefined))
+    .map(([, label, cls, dash]) => ({ label, cls, dash }));
+  const worked = points.some((p) => Number.isFinite(p.served) && Number.isFinite(p.late));
+  const work = worked ? [...WORK].reverse().map(([, label, cls]) => ({ label, cls, area: true })) : [];
+  return [...lines, ...work, { label: 'waiting (the queue)', cls: 'fl-queue', area: true }];
 }
 
 // The faint run before, in words (the chart's description).

@@ -12,7 +12,7 @@ import {
   switchDefaults, switchFields, switchValue, switchesOf,
   isFleetLink, leaves, parseFleetLink, requestDiff, setPath, sideEffectsOf, stormSeries, undrawnWorkload, verdictOf,
 } from './model.js';
-import { binText, stormChart, tableColumns, tableRows } from './chart.js';
+import { binText, stormChart, stormLegend, tableColumns, tableRows } from './chart.js';
 import { awsCsv, brookerCsv, collapseCsv, fleetFileName, stormSvg, timelineCsv } from './export.js';
 import { STALE_MS, expectedAttempts, fleetComputer } from './compute.js';
 import { fleetPresets } from './presets.js';
@@ -78,8 +78,8 @@ export function mountFleet(root, {
         h('p', { class: 'fl-pending-inputs', id: id('pending-inputs'), hidden: true }),
         h('button', { type: 'button', id: id('stop') }, 'Stop computing')),
       h('p', { class: 'rl-failure', id: id('error'), role: 'alert', hidden: true }),
-      // Where the figure is narrower than the chart's least width (fleet.css), it says so.
-      h('p', { class: 'fl-scroll-cue', id: id('chart-cue') }, 'The chart is wider than the screen: scroll it sideways, or step through its seconds with the arrow keys →'),
+      // On a phone the chart is drawn at the screen's width and its key stands above it (chartWidth).
+      h('ul', { class: 'fl-legend fl-storm-legend', id: id('legend'), 'aria-label': 'The chart’s key', hidden: true }),
       h('div', { class: 'fl-chart-box', id: id('chart'), tabindex: 0, role: 'group', 'aria-roledescription': 'chart', 'aria-label': 'The storm over time; left and right arrows step through the seconds', 'aria-describedby': id('readout') }),
       h('p', { class: 'fl-readout', id: id('readout'), 'aria-live': 'polite' }, 'Arrow keys or the pointer on the chart: one second’s figures.'),
       h('p', { class: 'fl-summary', id: id('summary') }),
@@ -196,6 +196,39 @@ export function mountFleet(root, {
       }, { once: true });
     }
   }
+  // A phone's chart (issue 35 item 9): narrower than NARROW px, a box draws the chart at its own
+  // width (its words at 12 px, no sideways scroll) with the chart's key shown above it; wider,
+  // at 750 units scaled to the box, labelled at the peaks, as before. Each box is watched, and
+  // the chart drawn again when its width changes which it is.
+  const NARROW = 600;
+  const chartWidth = (box) => {
+    const w = box.clientWidth;
+    return w > 0 && w < NARROW ? Math.floor(w) : undefined;
+  };
+  const drawnWidth = new Map();
+  const widths = typeof win.ResizeObserver === 'function'
+    ? new win.ResizeObserver((entries) => {
+      if (!shown) return;
+      const changed = entries.some((e) => drawnWidth.get(e.target) !== chartWidth(e.target));
+      if (changed) draw(true);
+      if (changed && near && entries.some((e) => e.target === near.chart)) drawNear();
+    })
+    : { observe() {} };
+  function drawLegend(list, width, key) {
+    const box = list.nextElementSibling;
+    drawnWidth.set(box, width);
+    list.hidden = width === undefined;
+    if (list.hidden) return list.replaceChildren();
+    const swatch = (item, i) => h('svg', { class: 'fl-chart fl-swatch', width: 32, height: 12, viewBox: '0 0 32 12', 'aria-hidden': 'true', focusable: 'false' },
+      item.area
+        ? [item.cls === 'fl-late' ? h('defs', {}, h('pattern', { id: `${key}-hatch-${i}`, width: 6, height: 6, patternUnits: 'userSpaceOnUse', patternTransform: 'rotate(45)' },
+          h('rect', { class: 'fl-late-ground', width: 6, height: 6 }), h('line', { class: 'fl-late-hatch', x1: 0, y1: 0, x2: 0, y2: 6 }))) : null,
+        h('rect', { class: `fl-work ${item.cls}`, x: 1, y: 1, width: 30, height: 10, fill: item.cls === 'fl-late' ? `url(#${key}-hatch-${i})` : null })]
+        : h('line', { class: `fl-line ${item.cls}`, x1: 0, y1: 6, x2: 32, y2: 6, 'stroke-dasharray': item.dash || null }));
+    patch(list, ...stormLegend(shown.series).map((item, i) => h('li', {}, swatch(item, i), ` ${item.label}`)));
+  }
+  widths.observe(chartBox);
+
   function bringNear(control, group) {
     if (!shown || !control.isConnected || inView(chartBox)) return;
     const figure = chartBox.closest('.fl-figure');
@@ -208,8 +241,10 @@ export function mountFleet(root, {
         h('figcaption', { class: 'fl-near-caption', id: id('near-caption') },
           h('span', { class: 'fl-near-kicker' }, 'The storm with these settings'), ' ',
           h('span', { class: 'fl-near-verdict', id: id('near-verdict') })),
+        h('ul', { class: 'fl-legend fl-storm-legend', id: id('near-legend'), 'aria-label': 'The chart’s key', hidden: true }),
         h('div', { class: 'fl-chart-box', id: id('near-chart'), tabindex: 0, role: 'group', 'aria-roledescription': 'chart', 'aria-label': 'The storm over time, drawn again where you changed it' })), doc);
-      near = { box, verdict: box.querySelector(`#${id('near-verdict')}`), chart: box.querySelector(`#${id('near-chart')}`) };
+      near = { box, verdict: box.querySelector(`#${id('near-verdict')}`), chart: box.querySelector(`#${id('near-chart')}`), legend: box.querySelector(`#${id('near-legend')}`) };
+      widths.observe(near.chart);
     }
     if (group.nextElementSibling !== near.box) {
       const was = control.getBoundingClientRect().top;
@@ -222,7 +257,9 @@ export function mountFleet(root, {
   }
   function drawNear() {
     if (!near || !shown) return;
-    patch(near.chart, stormChart(shown.series, { id: id('near-svg'), ghost: shown.ghost }));
+    const width = chartWidth(near.chart);
+    patch(near.chart, stormChart(shown.series, { id: id('near-svg'), ghost: shown.ghost, width }));
+    drawLegend(near.legend, width, id('near-legend'));
     const verdict = verdictOf(shown.result);
     near.verdict.textContent = stale ? 'computing…' : verdict.shortText;
     if (stale) delete near.verdict.dataset.kind;
@@ -474,7 +511,9 @@ export function mountFleet(root, {
       verdictBox.dataset.kind = verdict.kind;
     }
     root.dataset.verdict = verdict.kind;
-    patch(chartBox, stormChart(series, { id: id('svg-chart'), cursor, ghost }));
+    const width = chartWidth(chartBox);
+    patch(chartBox, stormChart(series, { id: id('svg-chart'), cursor, ghost, width }));
+    drawLegend($('legend'), width, id('legend'));
     $('readout').textContent = cursor === null ? 'Arrow keys or the pointer on the chart: one second’s figures.' : binText(series, cursor);
     if (cursorOnly) return;
     drawNear();
@@ -515,12 +554,12 @@ export function mountFleet(root, {
     const svg = chartBox.querySelector('svg');
     if (!shown || !svg) return;
     const box = svg.getBoundingClientRect();
-    const x = ((event.clientX - box.left) / box.width) * 750; // in the chart's units: its viewBox is 750 wide (chart.js W)
+    // In the chart's units, on its time axis as the chart drew it (its data-* attributes, chart.js):
+    // the axis spans the run before too where it ran longer, and a phone's chart is narrower.
+    const x = ((event.clientX - box.left) / box.width) * svg.viewBox.baseVal.width;
     const n = shown.series.points.length;
-    // The time axis spans the run before too, where it ran longer (chart.js).
-    const { ghost } = shown;
-    const span = Math.max(n, ghost && ghost.binMs === shown.series.binMs ? ghost.points.length : 0);
-    const bin = Math.floor(((x - 56) / 560) * span);
+    const at = (name) => Number(svg.getAttribute(`data-${name}`));
+    const bin = Math.floor((((x - at('plot-x')) / at('plot-w')) * at('axis-ms')) / at('bin-ms'));
     if (bin >= 0 && bin < n && bin !== cursor) {
       cursor = bin;
       draw(true);

@@ -49,8 +49,9 @@ export function mountStability(box, host) {
       choice('map-kind', 'Map', Object.values(MAPS).map((m) => [m.key, m.title]), state.kind),
       choice('map-seeds', 'Seeds per cell', SEED_CHOICES.map((s) => [s, s === 1 ? '1 (the run’s own)' : `${s} (the run’s and the next ${s - 1})`]), state.seeds)),
     h('p', { id: id('map-status'), role: 'status' }, 'Computing the map…'),
-    h('div', { id: id('map'), class: 'fl-scroll-x' }),
+    // The key before the cells (issue 35 item 9): read first, and above the map on a phone.
     mapKey(),
+    h('div', { id: id('map'), class: 'fl-scroll-x' }),
     h('p', { id: id('map-lines'), class: 'fl-map-lines-text' }),
     h('p', { id: id('map-readout'), class: 'fl-readout', 'aria-live': 'polite' }),
     h('p', { class: 'fl-exports' },

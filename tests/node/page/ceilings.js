@@ -104,4 +104,6 @@
 // builds) measured 367,869 bytes, 267 over the summed ceiling: raised by that.
 // Issue 34's throttling server and hedging as switches in the fleet section: +1,953 bytes,
 // 369,822 measured.
-export const SCROLLED_CEILING_BYTES = 329.8 * 1024 + 954 + 12998 + 12044 + 3891 + 145 + 267 + 1953;
+// +1,127 bytes with issue 35's item 9 (fleetphone): the fleet section's phone chart and key
+// (section.js, chart.js +829), its phone fields and targets (fleet.css +190), the map's (map.css +108).
+export const SCROLLED_CEILING_BYTES = 329.8 * 1024 + 954 + 12998 + 12044 + 3891 + 145 + 267 + 1953 + 1127;

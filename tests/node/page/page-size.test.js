@@ -139,7 +139,9 @@ const LATER = [
   // Merged with fleetcharts: its measured growth added (1385 bytes).
   // Main at 3f0d833 (as above) measured 41,847 bytes, 156 over the summed ceiling: raised by that.
   // +79 bytes with the switches' own rules in fleet.css, which compare mode carries: 41,926 measured.
-  { what: 'compare mode', files: ['retrylab-compare.js', 'retrylab-compare.css'], ceiling: 38.1 * 1024 + 198 + 1094 + 1385 + 156 + 79 },
+  // +401 bytes with issue 35's item 9 (fleetphone): chart.js's phone drawing and key, fleet.css's
+  // phone fields and targets, which compare mode carries (39,078 + 2,802 → 39,312 + 2,969 at zlib 6).
+  { what: 'compare mode', files: ['retrylab-compare.js', 'retrylab-compare.css'], ceiling: 38.1 * 1024 + 198 + 1094 + 1385 + 156 + 79 + 401 },
   // Issue 20: the fleet section at the article's end (web/fleet/; the client presets' gates
   // come with it, through web/clients/presets.js, about 10 KB, and the anchors’ figures the
   // reproductions draw, web/fleet/reference.js, about 5 KB), and the fleet engine file it runs in a
