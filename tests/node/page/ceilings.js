@@ -106,4 +106,6 @@
 // 369,822 measured.
 // +1,127 bytes with issue 35's item 9 (fleetphone): the fleet section's phone chart and key
 // (section.js, chart.js +829), its phone fields and targets (fleet.css +190), the map's (map.css +108).
-export const SCROLLED_CEILING_BYTES = 329.8 * 1024 + 954 + 12998 + 12044 + 3891 + 145 + 267 + 1953 + 1127;
+// Session 10's merges together (compare35, layerspage33, hedging34, layersfleet33, fleetcharts,
+// hedginglink, fleetcontrols, fleetphone), measured on main's merged build: 371,128 bytes.
+export const SCROLLED_CEILING_BYTES = 371128;
