@@ -74,6 +74,8 @@ public:
     std::vector<Value> warnings;
     Value selection = Value::object();
     std::string format;
+    // Positions of values from a second text (AWS's environment, §8.1: "env.NAME").
+    std::map<std::string, Position> extraPositions;
 };
 
 std::string join(const std::string& path, const std::string& key);
@@ -106,6 +108,7 @@ void readGrpc(Reading& r, const Options& options);
 void readEnvoy(Reading& r, const Options& options);
 void readIstio(Reading& r, const Options& options);
 void readLinkerd(Reading& r, const Options& options);
+void readAws(Reading& r, const Options& options);
 // The shape checks of §3 (`--from NAME` and auto detection's rule name, "" when none holds).
 bool grpcShape(const Value& v);
 std::string envoyRule(const Value& v);
