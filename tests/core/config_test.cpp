@@ -108,3 +108,63 @@ TEST_CASE("every input is named by exactly one report entry (§2.5)", "[config]"
     CHECK(named == keys);
     CHECK(a.find("inputs")->find("maxRetries")->asNumber() == 3);
 }
+
+namespace {
+
+// An AWS shared config as the binding gives it (§8.1): sections of strings, each key at a line.
+config::Text awsConfig(const std::string& section, const std::vector<std::pair<std::string, std::string>>& keys) {
+    Value values = Value::object();
+    config::Document doc;
+    doc.positions[section] = {1, 1};
+    int line = 2;
+    for (const auto& [k, v] : keys) {
+        values.set(k, Value::string(v));
+        doc.positions[section + "." + k] = {line++, 1};
+    }
+    Value file = Value::object();
+    file.set(section, std::move(values));
+    doc.value = std::move(file);
+    return config::Text{{doc}, "ini"};
+}
+
+Value readAws(const config::Text& text, const std::string& sdk = "", const std::string& profile = "") {
+    config::Options o;
+    o.from = "aws";
+    if (!sdk.empty()) o.sdk = sdk, o.hasSdk = true;
+    if (!profile.empty()) o.profile = profile, o.hasProfile = true;
+    return config::read(text, o);
+}
+
+}  // namespace
+
+TEST_CASE("AWS: max_attempts counts every attempt, min(v, 101) − 1 retries, as Python's int() reads text (§8.3)", "[config]") {
+    auto retries = [](const char* text) {
+        Value a = readAws(awsConfig("default", {{"max_attempts", text}}));
+        REQUIRE(a.find("ok")->asBool());
+        return a.find("inputs")->find("maxRetries")->asNumber();
+    };
+    CHECK(retries("1") == 0);
+    CHECK(retries("10") == 9);
+    CHECK(retries(" 1_0 ") == 9);
+    CHECK(retries("101") == 100);
+    CHECK(retries("99999999999999999999999") == 100);  // clamped, never overflowing
+    for (const char* bad : {"", "ten", "1__0", "_1", "1_", "1.5", "0x10"}) {
+        CAPTURE(bad);
+        CHECK(firstCode(readAws(awsConfig("default", {{"max_attempts", bad}}))) == "wrong-type");
+    }
+    CHECK(firstCode(readAws(awsConfig("default", {{"max_attempts", "0"}}))) == "out-of-range");
+    CHECK(firstCode(readAws(awsConfig("default", {{"max_attempts", "-3"}}))) == "out-of-range");
+}
+
+TEST_CASE("AWS: retry_mode picks the (SDK, mode) pair's preset; [profile NAME] is a profile, [NAME] is not (§8.2, §8.3)", "[config]") {
+    Value legacy = readAws(awsConfig("profile batch", {{"retry_mode", "legacy"}}), "botocore-1.43", "batch");
+    REQUIRE(legacy.find("ok")->asBool());
+    // aws-botocore-legacy: 5 attempts, 1 s base, no cap, 509 retried; no quota gate.
+    CHECK(legacy.find("inputs")->find("maxRetries")->asNumber() == 4);
+    CHECK(legacy.find("inputs")->find("baseBackoffMs")->asNumber() == 1000);
+    CHECK(legacy.find("inputs")->find("maxBackoffMs")->isNull());
+    CHECK(legacy.find("inputs")->find("retryOnStatuses")->asArray().size() == 5);
+    CHECK(legacy.find("fleet")->find("gates") == nullptr);
+    CHECK(firstCode(readAws(awsConfig("batch", {{"retry_mode", "legacy"}}), "", "batch")) == "no-match");
+    CHECK(firstCode(readAws(awsConfig("default", {{"retry_mode", "Standard"}}))) == "not-a-choice");
+}
