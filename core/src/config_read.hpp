@@ -103,6 +103,9 @@ void writeConditions(Reading& r, Entry& e, const std::string& at, const Conditio
 // Go's time.ParseDuration (§2.2 `go`): whole nanoseconds, or nullopt and an error.
 std::optional<std::int64_t> goDuration(Reading& r, const std::string& path, const Value& v, const std::string& example);
 
+// .NET's TimeSpan.Parse, invariant culture (§2.2 `timespan`): ticks of 100 ns, or false.
+bool parseTimespan(const std::string& text, std::int64_t& ticks);
+
 // The readers.
 void readGrpc(Reading& r, const Options& options);
 void readEnvoy(Reading& r, const Options& options);

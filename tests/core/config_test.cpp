@@ -168,3 +168,34 @@ TEST_CASE("AWS: retry_mode picks the (SDK, mode) pair's preset; [profile NAME] i
     CHECK(firstCode(readAws(awsConfig("batch", {{"retry_mode", "legacy"}}), "", "batch")) == "no-match");
     CHECK(firstCode(readAws(awsConfig("default", {{"retry_mode", "Standard"}}))) == "not-a-choice");
 }
+
+TEST_CASE(".NET timespan: TimeSpan.Parse's shapes and bounds, in ticks of 100 ns (§2.2)", "[config]") {
+    auto ticks = [](const char* text) {
+        std::int64_t t = -1;
+        REQUIRE(config::detail::parseTimespan(text, t));
+        return t;
+    };
+    const std::int64_t second = 10000000;
+    CHECK(ticks("00:00:02") == 2 * second);
+    CHECK(ticks("00:00:00.5") == second / 2);
+    CHECK(ticks("1.00:00:00") == 86400 * second);
+    CHECK(ticks("00:02") == 120 * second);  // h:m: two minutes
+    CHECK(ticks("2") == 2 * 86400 * second);  // d: two days
+    CHECK(ticks("  00:00:01  ") == second);
+    CHECK(ticks("-00:00:01") == -second);
+    CHECK(ticks("1:2:.5") == (3600 + 120) * second + second / 2);  // h:m:.f
+    CHECK(ticks("1.2:3:4.25") == (86400 + 7200 + 180 + 4) * second + second / 4);  // d.h:m:s.f
+    CHECK(ticks("1.2:3:.1") == (86400 + 7200 + 180) * second + second / 10);  // d.h:m:.f
+    CHECK(ticks("0:0:0.1234567") == 1234567);
+    // More than 7 digits only after leading zeros, rounded half away from zero to 7.
+    CHECK(ticks("0:0:0.000000051") == 1);
+    CHECK(ticks("0:0:0.000000049") == 0);
+    CHECK(ticks("0:0:0.012345675") == 123457);
+    CHECK(ticks("10675199.02:48:05.4775807") == 9223372036854775807LL);  // TimeSpan.MaxValue
+    std::int64_t t = 0;
+    for (const char* bad : {"", "-", "1sec", "2s", "00:60", "24:00:00", "0:0:60", "1:2:3:4", "1.2", "0:0:0.12345678", "10675200",
+                            "268435456:00", "10675199.02:48:05.4775808", "10675199.23:59:59", "1::2", ":1", "1:", "00:00:02.", "+1", "1,5"}) {
+        CAPTURE(bad);
+        CHECK_FALSE(config::detail::parseTimespan(bad, t));
+    }
+}
