@@ -31,10 +31,10 @@ namespace md = retrylab::markdown;
 const char* const kFromUsage =
     "usage: retrysim --from FORMAT [--check|--fleet] [options] FILE\n"
     "       retrysim --compare --from FORMAT [options] OLD NEW [--format json|markdown] [--base-url URL]\n"
-    "  FORMAT: grpc envoy istio linkerd aws dotnet auto (this build reads grpc, envoy, istio, linkerd and aws)\n"
+    "  FORMAT: grpc envoy istio linkerd aws dotnet auto\n"
     "  options: --run FILE (the situation), --method S/M and --impl NAME (grpc), --route NAME (envoy, istio, linkerd),\n"
     "           --document N (YAML streams), --istio-default 1.25-503 (istio),\n"
-    "           --profile NAME, --sdk NAME, --env FILE (aws; with --env the FILE may be left out)\n";
+    "           --profile NAME, --sdk NAME, --env FILE (aws; with --env the FILE may be left out), --section A:B (dotnet)\n";
 
 int fail(const std::string& message) {
     std::cerr << "retrysim: " << retrylab::json::shownText(message) << "\n";
@@ -95,6 +95,24 @@ Read readSide(const std::string& path, const FromOptions& o) {
         return out;
     }
     config::Parsed parsed = config::parseText(bytes, false);
+    // §3: a JSON text only the reading with comments accepts can only be .NET's.
+    const std::string& from = o.reader.from;
+    if (!parsed.text && (from == "auto" || from == "dotnet")) {
+        std::size_t first = bytes.find_first_not_of(" \t\r\n");
+        if (first != std::string::npos && (bytes[first] == '{' || bytes[first] == '[')) {
+            config::Parsed lax = config::parseText(bytes, true);
+            if (lax.text) {
+                lax.text->syntax = "jsonc";
+                Value answer = config::read(*lax.text, o.reader);
+                const Value* ok = answer.find("ok");
+                const Value* format = answer.find("format");
+                if ((ok && ok->asBool()) || (format && format->kind() == Value::Kind::String && format->asString() == "dotnet")) {
+                    out.answer = std::move(answer);
+                    return out;
+                }
+            }
+        }
+    }
     if (!parsed.text) {
         const config::TextError& e = parsed.error;
         std::string where = e.line > 0 ? " (line " + std::to_string(e.line) + ", column " + std::to_string(e.column) + ")" : "";
@@ -567,6 +585,9 @@ int runFrom(const std::vector<std::string>& args) {
             o.reader.hasSdk = true;
         } else if (arg == "--env") {
             if (!value(o.envPath)) return fail(arg + " is given twice or has no value");
+        } else if (arg == "--section") {
+            if (!value(o.reader.section)) return fail(arg + " is given twice or has no value");
+            o.reader.hasSection = true;
         } else if (arg == "--document") {
             if (!value(document)) return fail(arg + " is given twice or has no value");
             char* end = nullptr;

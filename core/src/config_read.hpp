@@ -112,6 +112,7 @@ void readEnvoy(Reading& r, const Options& options);
 void readIstio(Reading& r, const Options& options);
 void readLinkerd(Reading& r, const Options& options);
 void readAws(Reading& r, const Options& options);
+void readDotnet(Reading& r, const Options& options);
 // The shape checks of §3 (`--from NAME` and auto detection's rule name, "" when none holds).
 bool grpcShape(const Value& v);
 std::string envoyRule(const Value& v);

@@ -44,6 +44,8 @@ struct Options {
     // AWS (§8.2): --profile, --sdk, and --env FILE's variables (its positions by variable name).
     std::string profile, sdk;
     bool hasProfile = false, hasSdk = false, hasEnv = false;
+    std::string section;  // .NET (§9.1): --section A:B
+    bool hasSection = false;
     Document env;
 };
 
