@@ -31,9 +31,10 @@ namespace md = retrylab::markdown;
 const char* const kFromUsage =
     "usage: retrysim --from FORMAT [--check|--fleet] [options] FILE\n"
     "       retrysim --compare --from FORMAT [options] OLD NEW [--format json|markdown] [--base-url URL]\n"
-    "  FORMAT: grpc envoy istio linkerd aws dotnet auto (this build reads grpc, envoy, istio and linkerd)\n"
+    "  FORMAT: grpc envoy istio linkerd aws dotnet auto\n"
     "  options: --run FILE (the situation), --method S/M and --impl NAME (grpc), --route NAME (envoy, istio, linkerd),\n"
-    "           --document N (YAML streams), --istio-default 1.25-503 (istio)\n";
+    "           --document N (YAML streams), --istio-default 1.25-503 (istio),\n"
+    "           --profile NAME, --sdk NAME, --env FILE (aws; with --env the FILE may be left out), --section A:B (dotnet)\n";
 
 int fail(const std::string& message) {
     std::cerr << "retrysim: " << retrylab::json::shownText(message) << "\n";
@@ -44,7 +45,7 @@ struct FromOptions {
     config::Options reader;
     std::string mode;  // "", "--check", "--fleet"
     bool compare = false;
-    std::string format = "json", baseUrl, runPath;
+    std::string format = "json", baseUrl, runPath, envPath;
     bool hasFormat = false, hasBaseUrl = false;
     std::vector<std::string> files;
 };
@@ -80,11 +81,38 @@ struct Read {
 Read readSide(const std::string& path, const FromOptions& o) {
     Read out;
     std::string bytes, error;
+    if (path.empty()) {  // §3: --from aws --env FILE with no config file: the environment alone
+        config::Text text;
+        text.syntax = "ini";
+        config::Document empty;
+        empty.value = Value::object();
+        text.documents.push_back(std::move(empty));
+        out.answer = config::read(text, o.reader);
+        return out;
+    }
     if (!readBytes(path, bytes, error)) {
         out.textError = error;
         return out;
     }
     config::Parsed parsed = config::parseText(bytes, false);
+    // §3: a JSON text only the reading with comments accepts can only be .NET's.
+    const std::string& from = o.reader.from;
+    if (!parsed.text && (from == "auto" || from == "dotnet")) {
+        std::size_t first = bytes.find_first_not_of(" \t\r\n");
+        if (first != std::string::npos && (bytes[first] == '{' || bytes[first] == '[')) {
+            config::Parsed lax = config::parseText(bytes, true);
+            if (lax.text) {
+                lax.text->syntax = "jsonc";
+                Value answer = config::read(*lax.text, o.reader);
+                const Value* ok = answer.find("ok");
+                const Value* format = answer.find("format");
+                if ((ok && ok->asBool()) || (format && format->kind() == Value::Kind::String && format->asString() == "dotnet")) {
+                    out.answer = std::move(answer);
+                    return out;
+                }
+            }
+        }
+    }
     if (!parsed.text) {
         const config::TextError& e = parsed.error;
         std::string where = e.line > 0 ? " (line " + std::to_string(e.line) + ", column " + std::to_string(e.column) + ")" : "";
@@ -137,8 +165,9 @@ Value configPart(const Value& answer) {
 }
 
 int runOne(const FromOptions& o) {
-    if (o.files.size() != 1) return fail(std::string("--from needs one FILE\n") + kFromUsage);
-    Read side = readSide(o.files.front(), o);
+    bool envAlone = o.files.empty() && o.reader.hasEnv;
+    if (o.files.size() != 1 && !envAlone) return fail(std::string("--from needs one FILE\n") + kFromUsage);
+    Read side = readSide(envAlone ? std::string() : o.files.front(), o);
     if (!side.textError.empty()) return fail(side.textError);
     if (!isOk(side.answer)) {
         printJson(side.answer);
@@ -548,6 +577,17 @@ int runFrom(const std::vector<std::string>& args) {
         } else if (arg == "--route") {
             if (!value(o.reader.route)) return fail(arg + " is given twice or has no value");
             o.reader.hasRoute = true;
+        } else if (arg == "--profile") {
+            if (!value(o.reader.profile)) return fail(arg + " is given twice or has no value");
+            o.reader.hasProfile = true;
+        } else if (arg == "--sdk") {
+            if (!value(o.reader.sdk)) return fail(arg + " is given twice or has no value");
+            o.reader.hasSdk = true;
+        } else if (arg == "--env") {
+            if (!value(o.envPath)) return fail(arg + " is given twice or has no value");
+        } else if (arg == "--section") {
+            if (!value(o.reader.section)) return fail(arg + " is given twice or has no value");
+            o.reader.hasSection = true;
         } else if (arg == "--document") {
             if (!value(document)) return fail(arg + " is given twice or has no value");
             char* end = nullptr;
@@ -576,6 +616,17 @@ int runFrom(const std::vector<std::string>& args) {
         if (!parsed.value) return fail("--run " + o.runPath + ": " + parsed.error);
         o.reader.run = std::move(*parsed.value);
         o.reader.hasRun = true;
+    }
+    if (!o.envPath.empty()) {  // §8.1: the environment file, read at the binding edge like the config
+        std::string bytes, error;
+        if (!readBytes(o.envPath, bytes, error)) return fail(error);
+        config::Parsed parsed = config::parseEnvironment(bytes);
+        if (!parsed.text) {
+            const config::TextError& e = parsed.error;
+            return fail("--env " + o.envPath + ": " + e.code + ": " + e.message);
+        }
+        o.reader.env = std::move(parsed.text->documents.front());
+        o.reader.hasEnv = true;
     }
     return o.compare ? runCompareFrom(o) : runOne(o);
 }

@@ -531,10 +531,43 @@ void writeConditions(Reading& r, Entry& e, const std::string& at, const Conditio
     }
 }
 
-void readEnvoy(Reading& r, const Options& o) {
-    const Value& doc = r.doc.value;
-    std::vector<Candidate> candidates;
-    std::string shape = envoyRule(doc);
+namespace {
+
+// §5.1: the routes of a bootstrap's listeners (each HttpConnectionManager's route_config).
+void addBootstrapRoutes(Reading& r, const Value& doc, std::vector<Candidate>& candidates) {
+    std::string srKey, lKey;
+    const Value* sr = get(doc, "static_resources", &srKey);
+    const Value* listeners = sr ? get(*sr, "listeners", &lKey) : nullptr;
+    if (listeners && listeners->kind() == Value::Kind::Array)
+        for (std::size_t l = 0; l < listeners->asArray().size(); ++l) {
+            std::string lp = indexed(join(srKey, lKey), l);
+            std::string fcKey;
+            const Value* chains = get(listeners->asArray()[l], "filter_chains", &fcKey);
+            if (!chains || chains->kind() != Value::Kind::Array) continue;
+            for (std::size_t f = 0; f < chains->asArray().size(); ++f) {
+                std::string fKey;
+                const Value* filters = get(chains->asArray()[f], "filters", &fKey);
+                if (!filters || filters->kind() != Value::Kind::Array) continue;
+                for (std::size_t k = 0; k < filters->asArray().size(); ++k) {
+                    std::string tcKey, rcKey;
+                    const Value* tc = get(filters->asArray()[k], "typed_config", &tcKey);
+                    const Value* type = tc ? get(*tc, "@type") : nullptr;
+                    const std::string hcm = "HttpConnectionManager";
+                    if (!type || type->kind() != Value::Kind::String || type->asString().size() < hcm.size() ||
+                        type->asString().compare(type->asString().size() - hcm.size(), hcm.size(), hcm) != 0)
+                        continue;
+                    const Value* rc = get(*tc, "route_config", &rcKey);
+                    if (!rc) continue;
+                    std::string rcPath = join(join(indexed(join(indexed(join(lp, fcKey), f), fKey), k), tcKey), rcKey);
+                    addRoutes(r, *rc, rcPath, candidates);
+                }
+            }
+            r.ignore(lp, "the listener, less the route configuration read");
+        }
+}
+
+// §5.1: every route of the file, by its shape; the top-level keys not read are ignored.
+bool envoyCandidates(Reading& r, const Value& doc, const std::string& shape, std::vector<Candidate>& candidates) {
     if (shape == "envoy-route") {
         Candidate c;
         c.path = "";
@@ -545,7 +578,7 @@ void readEnvoy(Reading& r, const Options& o) {
         const Value* action = get(doc, "route", &actionKey);
         if (!action || action->kind() != Value::Kind::Object) {
             r.error(actionKey, "wrong-type", actionKey + " must be an object (Envoy's RouteAction)");
-            return;
+            return false;
         }
         c.policy = get(*action, "retry_policy", &policyKey);
         c.policyPath = join(actionKey, policyKey);
@@ -555,35 +588,7 @@ void readEnvoy(Reading& r, const Options& o) {
     } else if (shape == "envoy-route-config") {
         addRoutes(r, doc, "", candidates);
     } else {
-        std::string srKey, lKey;
-        const Value* sr = get(doc, "static_resources", &srKey);
-        const Value* listeners = sr ? get(*sr, "listeners", &lKey) : nullptr;
-        if (listeners && listeners->kind() == Value::Kind::Array)
-            for (std::size_t l = 0; l < listeners->asArray().size(); ++l) {
-                std::string lp = indexed(join(srKey, lKey), l);
-                std::string fcKey;
-                const Value* chains = get(listeners->asArray()[l], "filter_chains", &fcKey);
-                if (!chains || chains->kind() != Value::Kind::Array) continue;
-                for (std::size_t f = 0; f < chains->asArray().size(); ++f) {
-                    std::string fKey;
-                    const Value* filters = get(chains->asArray()[f], "filters", &fKey);
-                    if (!filters || filters->kind() != Value::Kind::Array) continue;
-                    for (std::size_t k = 0; k < filters->asArray().size(); ++k) {
-                        std::string tcKey, rcKey;
-                        const Value* tc = get(filters->asArray()[k], "typed_config", &tcKey);
-                        const Value* type = tc ? get(*tc, "@type") : nullptr;
-                        const std::string hcm = "HttpConnectionManager";
-                        if (!type || type->kind() != Value::Kind::String || type->asString().size() < hcm.size() ||
-                            type->asString().compare(type->asString().size() - hcm.size(), hcm.size(), hcm) != 0)
-                            continue;
-                        const Value* rc = get(*tc, "route_config", &rcKey);
-                        if (!rc) continue;
-                        std::string rcPath = join(join(indexed(join(indexed(join(lp, fcKey), f), fKey), k), tcKey), rcKey);
-                        addRoutes(r, *rc, rcPath, candidates);
-                    }
-                }
-                r.ignore(lp, "the listener, less the route configuration read");
-            }
+        addBootstrapRoutes(r, doc, candidates);
         for (const Value::Member& m : doc.asObject())
             if (snake(m.key) != "static_resources") r.ignore(m.key, "not a retry section");
     }
@@ -596,9 +601,13 @@ void readEnvoy(Reading& r, const Options& o) {
         }
     if (candidates.empty()) {
         r.error("", "no-match", "the file holds no route with a route action");
-        return;
+        return false;
     }
-    // §5.1's selection.
+    return true;
+}
+
+// §5.1's selection: the index chosen, or -1 with a no-match error.
+int selectRoute(Reading& r, const Options& o, const std::vector<Candidate>& candidates) {
     int chosen = -1;
     if (o.hasRoute) {
         for (std::size_t i = 0; i < candidates.size() && chosen < 0; ++i) {
@@ -614,7 +623,7 @@ void readEnvoy(Reading& r, const Options& o) {
             for (std::size_t i = 0; i < candidates.size() && i < 20; ++i) all += (all.empty() ? "" : ", ") + candidates[i].name;
             if (candidates.size() > 20) all += ", and " + std::to_string(candidates.size() - 20) + " more";
             r.error("", "no-match", "--route " + o.route + " selects no route; the routes are " + all);
-            return;
+            return -1;
         }
         r.selection.set("rule", Value::string("option"));
     } else {
@@ -634,8 +643,12 @@ void readEnvoy(Reading& r, const Options& o) {
             r.ignore(candidates[i].path, "another route: " + candidates[i].name);
         }
     r.selection.set("others", std::move(others));
+    return chosen;
+}
 
-    // The route action: timeout and the keys not modelled; the rest one ignored entry.
+// The route action: its timeout (the deadline, written to `deadline`) and the keys not
+// modelled; the rest one ignored entry. False when the timeout cannot be read.
+bool readRouteAction(Reading& r, const Candidate& c, Value& deadline) {
     std::string actionKey;
     const Value* action = get(*c.route, "route", &actionKey);
     std::string ap = join(c.path, actionKey);
@@ -659,11 +672,10 @@ void readEnvoy(Reading& r, const Options& o) {
         e.note = "not retry settings: " + otherKeys;
     }
     std::string tKey;
-    Value deadline = Value::number(15000);
     if (const Value* t = get(*action, "timeout", &tKey)) {
         std::string at = join(ap, tKey);
         auto ms = msOf(r, at, *t, "15s");
-        if (!ms) return;
+        if (!ms) return false;
         Entry& e = sourceEntry(r, at, *t, "route.timeout → deadlineMs = ⌊ms⌋ (0s: none)", std::string(kProto) + " lines 1371-1374");
         double v = *ms;
         if (v == 0) deadline = Value::null();
@@ -680,6 +692,24 @@ void readEnvoy(Reading& r, const Options& o) {
         e.cite = std::string(kProto) + " line 1371; " + kSource + "config_impl.h line 872";
         r.input(e, "deadlineMs", deadline);
     }
+    return true;
+}
+
+}  // namespace
+
+void readEnvoy(Reading& r, const Options& o) {
+    const Value& doc = r.doc.value;
+    std::vector<Candidate> candidates;
+    std::string shape = envoyRule(doc);
+    if (!envoyCandidates(r, doc, shape, candidates)) return;
+    int chosen = selectRoute(r, o, candidates);
+    if (chosen < 0) return;
+    const Candidate& c = candidates[static_cast<std::size_t>(chosen)];
+    std::string actionKey;
+    get(*c.route, "route", &actionKey);
+    std::string ap = join(c.path, actionKey);
+    Value deadline = Value::number(15000);
+    if (!readRouteAction(r, c, deadline)) return;
     if (c.policy) {
         if (c.policyPath.find(ap) != 0) r.warn(c.policyPath, "the route has no retry_policy of its own: its virtual host's applies, whole");
         readPolicy(r, c.policyPath, *c.policy, &deadline);

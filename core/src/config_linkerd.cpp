@@ -154,6 +154,138 @@ Budget readBudget(Reading& r, const Value& spec) {
     return b;
 }
 
+// §7.1: the route chosen (-1: none, the file has no routes), or kNoMatch with the error.
+constexpr int kNoMatch = -2;
+std::string routeName(const Value::Array& routes, std::size_t i) {
+    const Value* n = routes[i].find("name");
+    return n && n->kind() == Value::Kind::String ? n->asString() : indexed("spec.routes", i);
+}
+
+int selectRoute(Reading& r, const Options& o, const Value::Array& routes) {
+    auto retryable = [&](std::size_t i) {
+        const Value* v = routes[i].find("isRetryable");
+        return v && v->kind() == Value::Kind::Bool && v->asBool();
+    };
+    int chosen = -1;
+    if (o.hasRoute) {
+        for (std::size_t i = 0; i < routes.size() && chosen < 0; ++i)
+            if (routeName(routes, i) == o.route || std::to_string(i) == o.route) chosen = static_cast<int>(i);
+        if (chosen < 0) {
+            std::string all;
+            for (std::size_t i = 0; i < routes.size() && i < 20; ++i) all += (all.empty() ? "" : ", ") + routeName(routes, i);
+            r.error("", "no-match", "--route " + o.route + " selects no route; the routes are " + (all.empty() ? "none" : all));
+            return kNoMatch;
+        }
+        r.selection.set("rule", Value::string("option"));
+    } else if (routes.empty()) {
+        r.selection.set("rule", Value::string("none"));
+    } else {
+        for (std::size_t i = 0; i < routes.size() && chosen < 0; ++i)
+            if (retryable(i)) chosen = static_cast<int>(i);
+        std::string rule = routes.size() == 1 ? "only" : chosen >= 0 ? "first-with-retries" : "first";
+        if (chosen < 0) chosen = 0;
+        r.selection.set("rule", Value::string(rule));
+    }
+    Value others = Value::array();
+    for (std::size_t i = 0; i < routes.size(); ++i)
+        if (static_cast<int>(i) != chosen) {
+            others.push(Value::string(indexed("spec.routes", i)));
+            r.ignore(indexed("spec.routes", i), "another route: " + routeName(routes, i));
+        }
+    r.selection.set("path", Value::string(chosen >= 0 ? indexed("spec.routes", static_cast<std::size_t>(chosen)) : ""));
+    r.selection.set("name", Value::string(chosen >= 0 ? routeName(routes, static_cast<std::size_t>(chosen)) : ""));
+    r.selection.set("others", std::move(others));
+
+    return chosen;
+}
+
+// routes[i].timeout → deadlineMs (the whole request's, retries included). False: an error.
+bool readRouteTimeout(Reading& r, const std::string& path, const Value& route) {
+    if (const Value* t = route.find("timeout")) {
+        auto ns = goDuration(r, join(path, "timeout"), *t, "10s");
+        if (!ns) return false;
+        Entry& d = r.entry(join(path, "timeout"), "read");
+        d.source = *t;
+        d.hasSource = true;
+        d.rule = "timeout → deadlineMs (the whole request, retries included)";
+        d.cite = std::string(kTranslator) + " line 263";
+        double ms = static_cast<double>(*ns) / 1e6;
+        if (ms > kMaxMs) {
+            d.status = "clamped";
+            d.note = "timeout: the engine allows at most 86,400,000 ms";
+            ms = kMaxMs;
+        }
+        r.input(d, "deadlineMs", Value::number(ms));
+    } else {
+        Entry& d = r.entry(join(path, "timeout"), "defaulted");
+        d.source = Value::string("none");
+        d.hasSource = true;
+        d.rule = "no timeout → none";
+        d.cite = std::string(kTranslator) + " line 261";
+        r.input(d, "deadlineMs", Value::null());
+    }
+    return true;
+}
+
+// routes[i].responseClasses → the failure statuses F → retryOn, retryOnStatuses. False: an error.
+bool readResponseClasses(Reading& r, const std::string& path, const Value& route) {
+    std::vector<std::pair<std::set<int>, bool>> classes;
+    const Value* rc = route.find("responseClasses");
+    if (rc) {
+        std::string at = join(path, "responseClasses");
+        if (!r.list(at, *rc)) return false;
+        for (std::size_t k = 0; k < rc->asArray().size(); ++k) {
+            std::string ck = indexed(at, k);
+            const Value* cls = r.object(ck, rc->asArray()[k]);
+            if (!cls) continue;
+            r.checkKeys(ck, *cls, {"condition", "isFailure"}, "Linkerd's ResponseClass");
+            bool failure = false;
+            if (const Value* f = cls->find("isFailure")) failure = r.boolean(join(ck, "isFailure"), *f).value_or(false);
+            const Value* cond = cls->find("condition");
+            if (!cond) {
+                r.errorAt(join(ck, "condition"), ck, "missing", join(ck, "condition") + " is required in a response class");
+                continue;
+            }
+            std::set<int> m;
+            if (readCondition(r, join(ck, "condition"), *cond, m)) classes.emplace_back(m, failure);
+        }
+        if (r.failed()) return false;
+    }
+    std::set<int> failures;
+    for (int s = 100; s <= 599; ++s) {
+        bool decided = false, failure = s >= 500;
+        for (const auto& [m, f] : classes)
+            if (m.count(s)) {
+                failure = f;
+                decided = true;
+                break;
+            }
+        (void)decided;
+        if (failure) failures.insert(s);
+    }
+    bool success2xx = false;
+    for (int s = 200; s <= 299; ++s) success2xx = success2xx || failures.count(s);
+    Entry& f = rc ? r.entry(join(path, "responseClasses"), "read") : r.entry(join(path, "responseClasses"), "defaulted");
+    f.source = rc ? *rc : Value::string("a 5xx is a failure");
+    f.hasSource = true;
+    f.rule = "the failure statuses F (first matching class, else 500–599) → retryOn 5xx when F is 500–599, else retryOnStatuses F";
+    f.cite = std::string(kProxy) + "linkerd/app/core/src/classify.rs lines 100-153";
+    bool exactly5xx = failures.size() == 100 && *failures.begin() == 500;
+    Value classesValue = Value::array();
+    Value statuses = Value::array();
+    if (exactly5xx) classesValue.push(Value::string("5xx"));
+    else
+        for (int s : failures)
+            if (s < 200 || s > 299) statuses.push(Value::number(s));
+    if (success2xx) {
+        f.note = "a 2xx classed as a failure is not modelled (the engine never retries a success)";
+        r.warn(join(path, "responseClasses"), "a 2xx is classed as a failure: the engine never retries a success");
+    }
+    r.input(f, "retryOn", std::move(classesValue));
+    r.input(f, "retryOnStatuses", std::move(statuses));
+    return true;
+}
+
 }  // namespace
 
 void readLinkerd(Reading& r, const Options& o) {
@@ -179,43 +311,8 @@ void readLinkerd(Reading& r, const Options& o) {
     }
     for (std::size_t i = 0; i < routes->size(); ++i)
         if (!r.object(indexed("spec.routes", i), (*routes)[i])) return;
-    auto nameOf = [&](std::size_t i) {
-        const Value* n = (*routes)[i].find("name");
-        return n && n->kind() == Value::Kind::String ? n->asString() : indexed("spec.routes", i);
-    };
-    auto retryable = [&](std::size_t i) {
-        const Value* v = (*routes)[i].find("isRetryable");
-        return v && v->kind() == Value::Kind::Bool && v->asBool();
-    };
-    int chosen = -1;
-    if (o.hasRoute) {
-        for (std::size_t i = 0; i < routes->size() && chosen < 0; ++i)
-            if (nameOf(i) == o.route || std::to_string(i) == o.route) chosen = static_cast<int>(i);
-        if (chosen < 0) {
-            std::string all;
-            for (std::size_t i = 0; i < routes->size() && i < 20; ++i) all += (all.empty() ? "" : ", ") + nameOf(i);
-            r.error("", "no-match", "--route " + o.route + " selects no route; the routes are " + (all.empty() ? "none" : all));
-            return;
-        }
-        r.selection.set("rule", Value::string("option"));
-    } else if (routes->empty()) {
-        r.selection.set("rule", Value::string("none"));
-    } else {
-        for (std::size_t i = 0; i < routes->size() && chosen < 0; ++i)
-            if (retryable(i)) chosen = static_cast<int>(i);
-        std::string rule = routes->size() == 1 ? "only" : chosen >= 0 ? "first-with-retries" : "first";
-        if (chosen < 0) chosen = 0;
-        r.selection.set("rule", Value::string(rule));
-    }
-    Value others = Value::array();
-    for (std::size_t i = 0; i < routes->size(); ++i)
-        if (static_cast<int>(i) != chosen) {
-            others.push(Value::string(indexed("spec.routes", i)));
-            r.ignore(indexed("spec.routes", i), "another route: " + nameOf(i));
-        }
-    r.selection.set("path", Value::string(chosen >= 0 ? indexed("spec.routes", static_cast<std::size_t>(chosen)) : ""));
-    r.selection.set("name", Value::string(chosen >= 0 ? nameOf(static_cast<std::size_t>(chosen)) : ""));
-    r.selection.set("others", std::move(others));
+    int chosen = selectRoute(r, o, *routes);
+    if (chosen == kNoMatch) return;
 
     // The budget gate (fleet) and what it allows a lone request (single run).
     Value gate = Value::object();
@@ -261,85 +358,8 @@ void readLinkerd(Reading& r, const Options& o) {
             e.note = "the budget allows a lone request " + grouped(retries) + " retries; the engine allows at most 100";
         }
         r.input(e, "maxRetries", Value::number(std::min(retries, 100.0)));
-        // timeout: the whole request's, retries included.
-        if (const Value* t = route.find("timeout")) {
-            auto ns = goDuration(r, join(path, "timeout"), *t, "10s");
-            if (!ns) return;
-            Entry& d = r.entry(join(path, "timeout"), "read");
-            d.source = *t;
-            d.hasSource = true;
-            d.rule = "timeout → deadlineMs (the whole request, retries included)";
-            d.cite = std::string(kTranslator) + " line 263";
-            double ms = static_cast<double>(*ns) / 1e6;
-            if (ms > kMaxMs) {
-                d.status = "clamped";
-                d.note = "timeout: the engine allows at most 86,400,000 ms";
-                ms = kMaxMs;
-            }
-            r.input(d, "deadlineMs", Value::number(ms));
-        } else {
-            Entry& d = r.entry(join(path, "timeout"), "defaulted");
-            d.source = Value::string("none");
-            d.hasSource = true;
-            d.rule = "no timeout → none";
-            d.cite = std::string(kTranslator) + " line 261";
-            r.input(d, "deadlineMs", Value::null());
-        }
-        // responseClasses → the failure statuses F.
-        std::vector<std::pair<std::set<int>, bool>> classes;
-        const Value* rc = route.find("responseClasses");
-        if (rc) {
-            std::string at = join(path, "responseClasses");
-            if (!r.list(at, *rc)) return;
-            for (std::size_t k = 0; k < rc->asArray().size(); ++k) {
-                std::string ck = indexed(at, k);
-                const Value* cls = r.object(ck, rc->asArray()[k]);
-                if (!cls) continue;
-                r.checkKeys(ck, *cls, {"condition", "isFailure"}, "Linkerd's ResponseClass");
-                bool failure = false;
-                if (const Value* f = cls->find("isFailure")) failure = r.boolean(join(ck, "isFailure"), *f).value_or(false);
-                const Value* cond = cls->find("condition");
-                if (!cond) {
-                    r.errorAt(join(ck, "condition"), ck, "missing", join(ck, "condition") + " is required in a response class");
-                    continue;
-                }
-                std::set<int> m;
-                if (readCondition(r, join(ck, "condition"), *cond, m)) classes.emplace_back(m, failure);
-            }
-            if (r.failed()) return;
-        }
-        std::set<int> failures;
-        for (int s = 100; s <= 599; ++s) {
-            bool decided = false, failure = s >= 500;
-            for (const auto& [m, f] : classes)
-                if (m.count(s)) {
-                    failure = f;
-                    decided = true;
-                    break;
-                }
-            (void)decided;
-            if (failure) failures.insert(s);
-        }
-        bool success2xx = false;
-        for (int s = 200; s <= 299; ++s) success2xx = success2xx || failures.count(s);
-        Entry& f = rc ? r.entry(join(path, "responseClasses"), "read") : r.entry(join(path, "responseClasses"), "defaulted");
-        f.source = rc ? *rc : Value::string("a 5xx is a failure");
-        f.hasSource = true;
-        f.rule = "the failure statuses F (first matching class, else 500–599) → retryOn 5xx when F is 500–599, else retryOnStatuses F";
-        f.cite = std::string(kProxy) + "linkerd/app/core/src/classify.rs lines 100-153";
-        bool exactly5xx = failures.size() == 100 && *failures.begin() == 500;
-        Value classesValue = Value::array();
-        Value statuses = Value::array();
-        if (exactly5xx) classesValue.push(Value::string("5xx"));
-        else
-            for (int s : failures)
-                if (s < 200 || s > 299) statuses.push(Value::number(s));
-        if (success2xx) {
-            f.note = "a 2xx classed as a failure is not modelled (the engine never retries a success)";
-            r.warn(join(path, "responseClasses"), "a 2xx is classed as a failure: the engine never retries a success");
-        }
-        r.input(f, "retryOn", std::move(classesValue));
-        r.input(f, "retryOnStatuses", std::move(statuses));
+        if (!readRouteTimeout(r, path, route)) return;
+        if (!readResponseClasses(r, path, route)) return;
     }
     Entry& timing = r.entry("", "set", "preset");
     timing.rule = "the proxy retries at once: baseBackoffMs 0, jitter none (no backoff field; retry.rs line 124)";

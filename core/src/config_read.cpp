@@ -101,7 +101,9 @@ std::string closest(const std::string& name, const std::vector<std::string>& nam
 
 Position Reading::at(const std::string& path) const {
     auto it = doc.positions.find(path);
-    return it == doc.positions.end() ? Position{} : it->second;
+    if (it != doc.positions.end()) return it->second;
+    auto extra = extraPositions.find(path);
+    return extra == extraPositions.end() ? Position{} : extra->second;
 }
 
 std::string Reading::lineWords(Position p) { return p.line > 0 ? " (line " + std::to_string(p.line) + ")" : ""; }
@@ -310,8 +312,23 @@ bool dotnetCandidate(const Value& v, int depth = 0) {
 }
 
 // §3's rules in order: the format and the rule's name, or "" for none.
-std::pair<std::string, std::string> detect(const Value& v, const std::string& syntax) {
+bool awsShape(const Value& v) {
+    if (v.kind() != Value::Kind::Object) return false;
+    for (const Value::Member& m : v.asObject())
+        if (m.value.kind() == Value::Kind::Object && (m.value.find("retry_mode") || m.value.find("max_attempts"))) return true;
+    return false;
+}
+
+std::pair<std::string, std::string> detect(const Value& v, const std::string& syntax, bool env) {
+    // Rule 6: the shared config is the only format read as INI (§3), so rules 1-5 never see it.
+    if (syntax == "ini") {
+        if (awsShape(v)) return {"aws", "aws-shared-config"};
+        if (env) return {"aws", "aws-environment"};
+        return {"", ""};
+    }
     if (v.kind() != Value::Kind::Object) return {"", ""};
+    // JSON with comments (§3): only .NET's reading accepts it.
+    if (syntax == "jsonc") return dotnetCandidate(v) ? std::pair<std::string, std::string>{"dotnet", "dotnet-appsettings"} : std::pair<std::string, std::string>{"", ""};
     if (startsWith(v.find("apiVersion"), "networking.istio.io/") && isString(v.find("kind"), "VirtualService"))
         return {"istio", "istio-virtual-service"};
     if (startsWith(v.find("apiVersion"), "linkerd.io/") && isString(v.find("kind"), "ServiceProfile"))
@@ -319,7 +336,7 @@ std::pair<std::string, std::string> detect(const Value& v, const std::string& sy
     std::string envoy = envoyRule(v);
     if (!envoy.empty()) return {"envoy", envoy};
     if (v.find("methodConfig") || v.find("retryThrottling")) return {"grpc", "grpc-service-config"};
-    if (syntax == "json" && dotnetCandidate(v)) return {"dotnet", "dotnet-appsettings"};
+    if ((syntax == "json" || syntax == "jsonc") && dotnetCandidate(v)) return {"dotnet", "dotnet-appsettings"};
     return {"", ""};
 }
 
@@ -552,7 +569,7 @@ Value finish(Reading& r, const Value& detected) {
 }  // namespace
 
 const std::vector<std::string>& formatNames() { return kFormats; }
-bool formatRead(const std::string& name) { return name == "grpc" || name == "envoy" || name == "istio" || name == "linkerd"; }
+bool formatRead(const std::string& name) { return std::find(kFormats.begin(), kFormats.end(), name) != kFormats.end(); }
 
 std::string formatTitle(const std::string& name) {
     if (name == "grpc") return "gRPC service config";
@@ -578,7 +595,7 @@ Value read(const Text& text, const Options& o) {
     if (automatic) {
         bool found = false;
         for (std::size_t i = (o.document > 0 ? index : 0); i < text.documents.size(); ++i) {
-            auto [f, why] = detect(text.documents[i].value, text.syntax);
+            auto [f, why] = detect(text.documents[i].value, text.syntax, o.hasEnv);
             if (!f.empty()) {
                 index = i;
                 format = f;
@@ -599,7 +616,7 @@ Value read(const Text& text, const Options& o) {
     }
     if (!formatRead(format))
         return oneError(format, "", "unknown-format",
-                        "the " + formatTitle(format) + " is specified in docs/config-in.md but not yet read by this build (it reads grpc, envoy, istio and linkerd)");
+                        "the " + formatTitle(format) + " is specified in docs/config-in.md but not yet read by this build");
     const Document& doc = text.documents[index];
     Reading r(doc);
     r.format = format;
@@ -617,7 +634,22 @@ Value read(const Text& text, const Options& o) {
     if (format == "envoy" && envoyRule(doc.value).empty())
         return oneError(format, "", "not-the-format",
                         "the file is not an Envoy route: none of static_resources, virtual_hosts, (match and route) at the top (line 1)");
+    if (format == "aws" && text.syntax != "ini")
+        return oneError(format, "", "not-the-format",
+                        "the file is not an AWS shared config: its first line that is not blank or a comment is not a [section] header (line 1)");
+    if (format == "dotnet" && !((text.syntax == "json" || text.syntax == "jsonc") && dotnetCandidate(doc.value)))
+        return oneError(format, "", "not-the-format",
+                        "the file is not a .NET appsettings.json with resilience options: JSON with a section holding Retry, AttemptTimeout, "
+                        "TotalRequestTimeout, CircuitBreaker, RateLimiter, Hedging or Endpoint (line 1)");
+    if (format != "aws" && text.syntax == "ini")
+        return oneError(format, "", "not-the-format", "the file is not a " + formatTitle(format) + ": it is an INI text (an AWS shared config)");
     // Options that do not apply to the format (§10.1).
+    if (o.hasProfile && format != "aws") return oneError(format, "", "conflict", "--profile goes with --from aws only");
+    if (o.hasSdk && format != "aws") return oneError(format, "", "conflict", "--sdk goes with --from aws only");
+    if (o.hasEnv && format != "aws") return oneError(format, "", "conflict", "--env goes with --from aws only");
+    if (o.hasSection && format != "dotnet") return oneError(format, "", "conflict", "--section goes with --from dotnet only");
+    if (o.hasRoute && format == "dotnet") return oneError(format, "", "conflict", "--route does not go with --from dotnet (--section selects)");
+    if (o.hasRoute && format == "aws") return oneError(format, "", "conflict", "--route does not go with --from aws (--profile selects)");
     if (o.hasMethod && format != "grpc") return oneError(format, "", "conflict", "--method goes with --from grpc only");
     if (o.hasImpl && format != "grpc") return oneError(format, "", "conflict", "--impl goes with --from grpc only");
     if (o.hasIstioDefault && format != "istio") return oneError(format, "", "conflict", "--istio-default goes with --from istio only");
@@ -626,6 +658,8 @@ Value read(const Text& text, const Options& o) {
     if (format == "grpc") readGrpc(r, o);
     else if (format == "istio") readIstio(r, o);
     else if (format == "linkerd") readLinkerd(r, o);
+    else if (format == "aws") readAws(r, o);
+    else if (format == "dotnet") readDotnet(r, o);
     else readEnvoy(r, o);
     for (std::size_t i = 0; i < text.documents.size(); ++i)
         if (i != index) {

@@ -74,6 +74,8 @@ public:
     std::vector<Value> warnings;
     Value selection = Value::object();
     std::string format;
+    // Positions of values from a second text (AWS's environment, §8.1: "env.NAME").
+    std::map<std::string, Position> extraPositions;
 };
 
 std::string join(const std::string& path, const std::string& key);
@@ -101,11 +103,16 @@ void writeConditions(Reading& r, Entry& e, const std::string& at, const Conditio
 // Go's time.ParseDuration (§2.2 `go`): whole nanoseconds, or nullopt and an error.
 std::optional<std::int64_t> goDuration(Reading& r, const std::string& path, const Value& v, const std::string& example);
 
+// .NET's TimeSpan.Parse, invariant culture (§2.2 `timespan`): ticks of 100 ns, or false.
+bool parseTimespan(const std::string& text, std::int64_t& ticks);
+
 // The readers.
 void readGrpc(Reading& r, const Options& options);
 void readEnvoy(Reading& r, const Options& options);
 void readIstio(Reading& r, const Options& options);
 void readLinkerd(Reading& r, const Options& options);
+void readAws(Reading& r, const Options& options);
+void readDotnet(Reading& r, const Options& options);
 // The shape checks of §3 (`--from NAME` and auto detection's rule name, "" when none holds).
 bool grpcShape(const Value& v);
 std::string envoyRule(const Value& v);

@@ -108,3 +108,94 @@ TEST_CASE("every input is named by exactly one report entry (§2.5)", "[config]"
     CHECK(named == keys);
     CHECK(a.find("inputs")->find("maxRetries")->asNumber() == 3);
 }
+
+namespace {
+
+// An AWS shared config as the binding gives it (§8.1): sections of strings, each key at a line.
+config::Text awsConfig(const std::string& section, const std::vector<std::pair<std::string, std::string>>& keys) {
+    Value values = Value::object();
+    config::Document doc;
+    doc.positions[section] = {1, 1};
+    int line = 2;
+    for (const auto& [k, v] : keys) {
+        values.set(k, Value::string(v));
+        doc.positions[section + "." + k] = {line++, 1};
+    }
+    Value file = Value::object();
+    file.set(section, std::move(values));
+    doc.value = std::move(file);
+    return config::Text{{doc}, "ini"};
+}
+
+Value readAws(const config::Text& text, const std::string& sdk = "", const std::string& profile = "") {
+    config::Options o;
+    o.from = "aws";
+    if (!sdk.empty()) o.sdk = sdk, o.hasSdk = true;
+    if (!profile.empty()) o.profile = profile, o.hasProfile = true;
+    return config::read(text, o);
+}
+
+}  // namespace
+
+TEST_CASE("AWS: max_attempts counts every attempt, min(v, 101) − 1 retries, as Python's int() reads text (§8.3)", "[config]") {
+    auto retries = [](const char* text) {
+        Value a = readAws(awsConfig("default", {{"max_attempts", text}}));
+        REQUIRE(a.find("ok")->asBool());
+        return a.find("inputs")->find("maxRetries")->asNumber();
+    };
+    CHECK(retries("1") == 0);
+    CHECK(retries("10") == 9);
+    CHECK(retries(" 1_0 ") == 9);
+    CHECK(retries("101") == 100);
+    CHECK(retries("99999999999999999999999") == 100);  // clamped, never overflowing
+    for (const char* bad : {"", "ten", "1__0", "_1", "1_", "1.5", "0x10"}) {
+        CAPTURE(bad);
+        CHECK(firstCode(readAws(awsConfig("default", {{"max_attempts", bad}}))) == "wrong-type");
+    }
+    CHECK(firstCode(readAws(awsConfig("default", {{"max_attempts", "0"}}))) == "out-of-range");
+    CHECK(firstCode(readAws(awsConfig("default", {{"max_attempts", "-3"}}))) == "out-of-range");
+}
+
+TEST_CASE("AWS: retry_mode picks the (SDK, mode) pair's preset; [profile NAME] is a profile, [NAME] is not (§8.2, §8.3)", "[config]") {
+    Value legacy = readAws(awsConfig("profile batch", {{"retry_mode", "legacy"}}), "botocore-1.43", "batch");
+    REQUIRE(legacy.find("ok")->asBool());
+    // aws-botocore-legacy: 5 attempts, 1 s base, no cap, 509 retried; no quota gate.
+    CHECK(legacy.find("inputs")->find("maxRetries")->asNumber() == 4);
+    CHECK(legacy.find("inputs")->find("baseBackoffMs")->asNumber() == 1000);
+    CHECK(legacy.find("inputs")->find("maxBackoffMs")->isNull());
+    CHECK(legacy.find("inputs")->find("retryOnStatuses")->asArray().size() == 5);
+    CHECK(legacy.find("fleet")->find("gates") == nullptr);
+    CHECK(firstCode(readAws(awsConfig("batch", {{"retry_mode", "legacy"}}), "", "batch")) == "no-match");
+    CHECK(firstCode(readAws(awsConfig("default", {{"retry_mode", "Standard"}}))) == "not-a-choice");
+}
+
+TEST_CASE(".NET timespan: TimeSpan.Parse's shapes and bounds, in ticks of 100 ns (§2.2)", "[config]") {
+    auto ticks = [](const char* text) {
+        std::int64_t t = -1;
+        REQUIRE(config::detail::parseTimespan(text, t));
+        return t;
+    };
+    const std::int64_t second = 10000000;
+    CHECK(ticks("00:00:02") == 2 * second);
+    CHECK(ticks("00:00:00.5") == second / 2);
+    CHECK(ticks("1.00:00:00") == 86400 * second);
+    CHECK(ticks("00:02") == 120 * second);  // h:m: two minutes
+    CHECK(ticks("2") == 2 * 86400 * second);  // d: two days
+    CHECK(ticks("  00:00:01  ") == second);
+    CHECK(ticks("-00:00:01") == -second);
+    CHECK(ticks("1:2:.5") == (3600 + 120) * second + second / 2);  // h:m:.f
+    CHECK(ticks("1.2:3:4.25") == (86400 + 7200 + 180 + 4) * second + second / 4);  // d.h:m:s.f
+    CHECK(ticks("1.2:3:.1") == (86400 + 7200 + 180) * second + second / 10);  // d.h:m:.f
+    CHECK(ticks("0:0:0.1234567") == 1234567);
+    // More than 7 digits only after leading zeros, rounded half away from zero to 7.
+    CHECK(ticks("0:0:0.000000051") == 1);
+    CHECK(ticks("0:0:0.000000049") == 0);
+    CHECK(ticks("0:0:0.012345675") == 123457);
+    CHECK(ticks("10675199.02:48:05.4775807") == 9223372036854775807LL);  // TimeSpan.MaxValue
+    std::int64_t t = 0;
+    for (const char* bad : {"", "-", "1sec", "2s", "00:60", "24:00:00", "0:0:60", "1:2:3:4", "1.2", "0:0:0.12345678", "10675200",
+                            "268435456:00", "10675199.02:48:05.4775808", "10675199.23:59:59", "1::2", ":1", "1:", "00:00:02.", "+1", "1,5"}) {
+        CAPTURE(bad);
+        CHECK_FALSE(config::detail::parseTimespan(bad, t));
+    }
+}

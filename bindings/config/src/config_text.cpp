@@ -452,6 +452,122 @@ private:
     Builder b_;
 };
 
+// §8.1: the AWS shared config, as Python's configparser.RawConfigParser reads it at its
+// defaults: `[section]` headers, `key = value` / `key: value` (the first `=` or `:`), keys
+// lower-cased, full-line `#`/`;` comments, an indented line continuing the value above. The
+// sections become one object of objects of strings, each member at its key's line and column.
+std::string trimmed(std::string_view s) {
+    std::size_t a = s.find_first_not_of(" \t\r\f\v");
+    if (a == std::string_view::npos) return "";
+    std::size_t b = s.find_last_not_of(" \t\r\f\v");
+    return std::string(s.substr(a, b - a + 1));
+}
+
+// A line the INI reading takes as a section header: `[`, one or more characters, `]` (the
+// name between the first `[` and the last `]`).
+bool iniHeader(const std::string& line, std::string* name = nullptr) {
+    if (line.size() < 3 || line.front() != '[') return false;
+    std::size_t close = line.rfind(']');
+    if (close == std::string::npos || close < 2) return false;
+    if (name) *name = line.substr(1, close - 1);
+    return true;
+}
+
+// §3: the first line that is neither blank nor a `#`/`;` comment is `^\s*\[[^\]]+\]\s*$`.
+bool iniFirst(std::string_view bytes) {
+    std::size_t from = 0;
+    while (from <= bytes.size()) {
+        std::size_t end = bytes.find('\n', from);
+        std::string line = trimmed(bytes.substr(from, end == std::string_view::npos ? std::string_view::npos : end - from));
+        if (!line.empty() && line[0] != '#' && line[0] != ';')
+            return line.size() >= 3 && line.front() == '[' && line.back() == ']' && line.find(']') == line.size() - 1;
+        if (end == std::string_view::npos) break;
+        from = end + 1;
+    }
+    return false;
+}
+
+struct LineReader {
+    std::string_view bytes;
+    std::size_t from = 0;
+    int number = 0;
+    bool next(std::string_view& line) {
+        if (from > bytes.size() || (from == bytes.size() && number > 0 && bytes.back() == '\n')) return false;
+        std::size_t end = bytes.find('\n', from);
+        line = bytes.substr(from, end == std::string_view::npos ? std::string_view::npos : end - from);
+        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+        from = end == std::string_view::npos ? bytes.size() + 1 : end + 1;
+        ++number;
+        return true;
+    }
+};
+
+Parsed unreadableAt(int line, int column, const std::string& message) {
+    Parsed out;
+    out.error = TextError{"unreadable", "", line, column, message + " at line " + std::to_string(line) + ", column " + std::to_string(column)};
+    return out;
+}
+
+Parsed parseIni(std::string_view bytes) {
+    Builder b;
+    b.startDocument();
+    b.open(true, {1, 1});
+    bool inSection = false, pending = false;
+    std::string key, value;
+    Position keyPos;
+    auto flush = [&]() {
+        if (!pending) return true;
+        pending = false;
+        return b.key(key, keyPos) && b.scalar(Value::string(value), keyPos);
+    };
+    LineReader reader{bytes};
+    std::string_view raw;
+    while (reader.next(raw)) {
+        std::string line = trimmed(raw);
+        if (line.empty() || line[0] == '#' || line[0] == ';') continue;
+        int column = static_cast<int>(raw.find_first_not_of(" \t\f\v")) + 1;
+        bool indented = column > 1;
+        if (indented && pending) {  // a continuation line: the value goes on
+            value += "\n" + line;
+            if (value.size() > kMaxStringBytes) break;
+            continue;
+        }
+        std::string name;
+        if (!indented && iniHeader(line, &name)) {
+            if (!flush()) break;
+            if (inSection) b.close();
+            if (!b.key(name, {reader.number, column}) || !b.open(true, {reader.number, column})) break;
+            inSection = true;
+            continue;
+        }
+        if (!inSection) return unreadableAt(reader.number, column, "malformed AWS shared config: a line before any [section] header");
+        std::size_t sep = line.find_first_of("=:");
+        if (sep == std::string::npos)
+            return unreadableAt(reader.number, column, "malformed AWS shared config: a line that is neither a [section], a key = value nor a comment");
+        if (!flush()) break;
+        key = trimmed(std::string_view(line).substr(0, sep));
+        if (key.empty()) return unreadableAt(reader.number, column, "malformed AWS shared config: a line with no key before its " + line.substr(sep, 1));
+        for (char& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        value = trimmed(std::string_view(line).substr(sep + 1));
+        keyPos = {reader.number, column};
+        pending = true;
+    }
+    if (!b.error && flush()) {
+        if (inSection) b.close();
+        b.close();
+        b.endDocument();
+    }
+    Parsed out;
+    if (!b.error && value.size() > kMaxStringBytes)
+        b.refuse("too-long", key, keyPos, key + " is a string longer than 65,536 bytes (line " + std::to_string(keyPos.line) + ")");
+    if (b.error) {
+        out.error = *b.error;
+        return out;
+    }
+    out.text = Text{std::move(b.documents), "ini"};
+    return out;
+}
+
 }  // namespace
 
 Parsed parseText(std::string_view bytes, bool comments) {
@@ -469,8 +585,62 @@ Parsed parseText(std::string_view bytes, bool comments) {
         return out;
     }
     std::size_t first = bytes.find_first_not_of(" \t\r\n");
-    if (first != std::string_view::npos && (bytes[first] == '{' || bytes[first] == '[')) return parseJson(bytes, lines, comments);
+    if (first != std::string_view::npos && (bytes[first] == '{' || bytes[first] == '[')) {
+        Parsed json = parseJson(bytes, lines, comments);
+        // §3: `[default]` is not JSON; a text whose first line is a section header and which the
+        // JSON reader refuses is an AWS shared config.
+        if (!json.text && bytes[first] == '[' && iniFirst(bytes)) return parseIni(bytes);
+        return json;
+    }
+    if (iniFirst(bytes)) return parseIni(bytes);
     return Yaml(bytes).run();
+}
+
+Parsed parseEnvironment(std::string_view bytes) {
+    Parsed out;
+    if (bytes.size() > kMaxFileBytes) {
+        out.error = TextError{"too-large", "", 0, 0, "the environment file is larger than 1 MiB (1,048,576 bytes)"};
+        return out;
+    }
+    Lines lines(bytes);
+    std::size_t nul = bytes.find('\0');
+    if (nul != std::string_view::npos) {
+        Position at = lines.at(nul);
+        return unreadableAt(at.line, at.column, "a NUL byte in the environment file");
+    }
+    Builder b;
+    b.startDocument();
+    b.open(true, {1, 1});
+    LineReader reader{bytes};
+    std::string_view raw;
+    std::size_t count = 0;
+    while (reader.next(raw)) {
+        if (trimmed(raw).empty() || raw[0] == '#') continue;
+        std::size_t eq = raw.find('=');
+        bool named = eq != std::string_view::npos && eq > 0 && !(raw[0] >= '0' && raw[0] <= '9');
+        for (std::size_t i = 0; named && i < eq; ++i) {
+            char c = raw[i];
+            named = c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+        }
+        if (!named) return unreadableAt(reader.number, 1, "malformed environment: a line that is not NAME=VALUE");
+        if (++count > 10000) {
+            out.error = TextError{"too-large", "", reader.number, 1, "the environment holds more than 10,000 variables"};
+            return out;
+        }
+        if (!b.key(std::string(raw.substr(0, eq)), {reader.number, 1}) ||
+            !b.scalar(Value::string(std::string(raw.substr(eq + 1))), {reader.number, 1}))
+            break;
+    }
+    if (!b.error) {
+        b.close();
+        b.endDocument();
+    }
+    if (b.error) {
+        out.error = *b.error;
+        return out;
+    }
+    out.text = Text{std::move(b.documents), "env"};
+    return out;
 }
 
 }  // namespace retrylab::config

@@ -41,6 +41,12 @@ struct Options {
     int document = 0;  // --document N (from 1); 0: not given
     Value run;         // --run FILE's object (the situation, §1)
     bool hasRun = false;
+    // AWS (§8.2): --profile, --sdk, and --env FILE's variables (its positions by variable name).
+    std::string profile, sdk;
+    bool hasProfile = false, hasSdk = false, hasEnv = false;
+    std::string section;  // .NET (§9.1): --section A:B
+    bool hasSection = false;
+    Document env;
 };
 
 // The formats §3 names, in detection order, and those this build reads.

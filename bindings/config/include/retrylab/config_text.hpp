@@ -36,8 +36,12 @@ struct Parsed {
     TextError error;  // when !text
 };
 
-// §3's choice of parser: JSON when the first non-space character is `{` or `[`, else YAML (the
-// AWS INI syntax is not read by this build). `comments`: JSON with comments allowed (.NET).
+// §3's choice of parser: JSON when the first non-space character is `{` or `[` (a `[section]`
+// header the JSON reader refuses: the AWS shared config), an AWS shared config (syntax "ini",
+// §8.1) when the first line that is not blank or a comment is a `[section]` header, else YAML.
+// `comments`: JSON with comments allowed (.NET).
 Parsed parseText(std::string_view bytes, bool comments = false);
+// §8.1's environment file: NAME=VALUE lines (syntax "env"), at most 10,000 variables.
+Parsed parseEnvironment(std::string_view bytes);
 
 }  // namespace retrylab::config
