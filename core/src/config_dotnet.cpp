@@ -395,8 +395,9 @@ void validatorWarnings(Reading& r, const std::string& sp, const RetryRead& retry
         r.warn(sp, why + "the breaker's sampling duration " + timeText(samplingMs) + " is under twice the attempt timeout " + timeText(attemptMs));
     if (retry.type == "Exponential" && retry.jitter) return;  // needs tanh: not computed (§9.3)
     double sum = 0;
-    for (double n = 1; n <= retry.retries && n <= 1000; ++n) {
-        double wait = retry.type == "Constant" ? retry.delayMs : retry.type == "Linear" ? retry.delayMs * n : retry.delayMs * std::pow(2.0, n - 1);
+    double doubling = 1;  // 2^(n - 1), exact (no C library pow in the core: core-rules.test.js)
+    for (double n = 1; n <= retry.retries && n <= 1000; ++n, doubling *= 2) {
+        double wait = retry.type == "Constant" ? retry.delayMs : retry.type == "Linear" ? retry.delayMs * n : retry.delayMs * doubling;
         if (retry.maxDelayMs) wait = std::min(wait, *retry.maxDelayMs);
         sum += wait;
     }

@@ -142,8 +142,8 @@ const LATER = [
   // +401 bytes with issue 35's item 9 (fleetphone): chart.js's phone drawing and key, fleet.css's
   // phone fields and targets, which compare mode carries (39,078 + 2,802 → 39,312 + 2,969 at zlib 6).
   // Session 10's merges together (the summed growths above, plus what each branch measured
-  // against an older main), measured on main's merged build: 42,354 bytes.
-  { what: 'compare mode', files: ['retrylab-compare.js', 'retrylab-compare.css'], ceiling: 42354 },
+  // against an older main), measured on main's merged build: 42,354 bytes; 42,364 with the switches' nonFatal labels at 44 px on a phone.
+  { what: 'compare mode', files: ['retrylab-compare.js', 'retrylab-compare.css'], ceiling: 42364 },
   // Issue 20: the fleet section at the article's end (web/fleet/; the client presets' gates
   // come with it, through web/clients/presets.js, about 10 KB, and the anchors’ figures the
   // reproductions draw, web/fleet/reference.js, about 5 KB), and the fleet engine file it runs in a
@@ -200,8 +200,9 @@ const LATER = [
   // +1,953 bytes with issue 34's throttling server and hedging as switches (section.js, model.js
   // switchesOf, fleet.css): 58,613 bytes measured, 56,660 before.
   // Session 10's merges together (fleetcharts, fleetcontrols' switches, fleetphone's reflow,
-  // compare35's button, hedging34's presets), measured on main's merged build: 59,662 bytes.
-  { what: 'the fleet section', files: ['retrylab-fleet-section.js', 'retrylab-fleet-section.css'], ceiling: 59662, scrolled: true },
+  // compare35's button, hedging34's presets), measured on main's merged build: 59,662 bytes; 59,670 with
+  // the switches' nonFatal labels at 44 px on a phone.
+  { what: 'the fleet section', files: ['retrylab-fleet-section.js', 'retrylab-fleet-section.css'], ceiling: 59670, scrolled: true },
   // Issue 32: the stability maps (web/fleet/stability.js, map.js: two maps, seeds, the closed-form
   // lines of closed.js, the files) and the literature's presets (literature.js), loaded by the
   // fleet section when its map nears the screen: 16.1 KB measured.
