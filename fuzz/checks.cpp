@@ -198,6 +198,48 @@ void checkLayeredRun(const Value& result) {
             "a refused wait exactly at a wait-budget stop");
 }
 
+// docs/throttling.md §6.1 and §8's invariants on one hedged { ok: true } run. Copies overlap and a
+// per-try timeout is soft (§8: the attempt stays in flight past it), so SPEC's one-at-a-time rules
+// (an attempt within its timeout, the next one after the wait) are not asked here.
+void checkHedgedRun(const Value& result) {
+    const Value& inputs = member(result, "inputs");
+    const Value& hedging = member(inputs, "hedging");
+    const Value& metrics = member(result, "metrics");
+    const Value::Array& attempts = list(result, "attempts");
+    const Value::Array& events = list(result, "events");
+    const bool write = text(inputs, "operation") != "read";
+    const Value* kind = hedging.find("kind");
+    const bool perTry = kind != nullptr && kind->kind() == Value::Kind::String && kind->asString() == "per-try-timeout";
+    const double most = perTry ? number(inputs, "maxRetries") + 1 : number(hedging, "maxAttempts");
+    require(static_cast<double>(attempts.size()) <= most, "a hedged run sends at most its copies (A6's maxAttempts; §8: maxRetries + 1)");
+    require(number(metrics, "attempts") == static_cast<double>(attempts.size()), "metrics.attempts counts the attempt rows");
+    double previousT = 0;
+    for (std::size_t i = 0; i < events.size(); ++i) {
+        double t = number(events[i], "tMs");
+        require(t >= 0 && (i == 0 || t >= previousT), "a hedged run's events in time order");
+        require(!text(events[i], "text").empty(), "every event has a sentence");
+        previousT = t;
+    }
+    double previousStart = 0;
+    for (std::size_t i = 0; i < attempts.size(); ++i) {
+        const Value& a = attempts[i];
+        double start = number(a, "startMs"), end = number(a, "endMs");
+        require(number(a, "n") == static_cast<double>(i + 1), "a hedged run's attempts numbered in order");
+        require(start >= 0 && start >= previousStart && end >= start, "copies start in order and end after they start");
+        previousStart = start;
+    }
+    const double charges = number(metrics, "charges");
+    if (write) require(charges <= static_cast<double>(attempts.size()), "charges <= copies for a write");
+    else require(charges == 0, "a read never charges");
+    require(number(metrics, "replays") <= static_cast<double>(attempts.size()), "replays <= copies");
+    require(number(metrics, "duplicates") == std::max(0.0, charges - 1), "duplicates are the charges beyond the first");
+    const Value& deadline = member(inputs, "deadlineMs");
+    if (!deadline.isNull()) require(number(metrics, "elapsedMs") <= number(inputs, "deadlineMs"), "a hedged run ends by its deadline");
+    const std::string& outcome = text(metrics, "outcome");
+    require(member(metrics, "lookupNeeded").asBool() == (write && outcome == "unknown"),
+            "a lookup is needed exactly for a write whose outcome is unknown");
+}
+
 // Issue 8's invariants on one { ok: true } run.
 void checkRun(const Value& result) {
     const Value& inputs = member(result, "inputs");
@@ -206,6 +248,11 @@ void checkRun(const Value& result) {
     require(layers == nullptr || !layers->isNull(), "the echo gives layers only when they are a stack");
     if (layers != nullptr) {
         checkLayeredRun(result);
+        return;
+    }
+    const Value* hedging = inputs.find("hedging");
+    if (hedging != nullptr && !hedging->isNull()) {
+        checkHedgedRun(result);
         return;
     }
     const Value& metrics = member(result, "metrics");
