@@ -510,9 +510,9 @@ std::vector<T> numbers(const Value& v, const char* name) {
     return out;
 }
 
-// The normalized value (no errors) as Inputs.
-Inputs readInputs(const FieldTable& t, const Value& v, std::vector<InputError>& errors) {
-    Inputs in;
+// The normalized value (no errors) as Inputs: each field `v` holds, over `base` (a layer's members
+// over the run's Inputs, docs/layers.md §2; the run's own over the defaults).
+Inputs readInputs(const FieldTable& t, const Value& v, std::vector<InputError>& errors, Inputs in = Inputs{}) {
     if (const std::string* s = text(v, "startDate")) {
         in.startDate = *s;
         in.startSeconds = parseHttpDate(*s, kDefaultStartSeconds).value_or(kDefaultStartSeconds);
@@ -547,7 +547,7 @@ Inputs readInputs(const FieldTable& t, const Value& v, std::vector<InputError>& 
     in.backoffMultiplier = number(v, "backoffMultiplier", in.backoffMultiplier);
     in.maxBackoffMs = optionalNumber(v, "maxBackoffMs", in.maxBackoffMs);
     in.jitter = choice(t, v, "jitter", in.jitter);
-    in.draws = numbers<double>(v, "draws");
+    if (v.find("draws")) in.draws = numbers<double>(v, "draws");
     in.seed = static_cast<std::uint64_t>(number(v, "seed", static_cast<double>(in.seed)));
     in.clientTimeoutMs = number(v, "clientTimeoutMs", in.clientTimeoutMs);
     in.deadlineMs = optionalNumber(v, "deadlineMs", in.deadlineMs);
@@ -575,9 +575,9 @@ Inputs readInputs(const FieldTable& t, const Value& v, std::vector<InputError>& 
     in.minBackoffMs = number(v, "minBackoffMs", in.minBackoffMs);
     in.jitterLow = number(v, "jitterLow", in.jitterLow);
     in.jitterHigh = number(v, "jitterHigh", in.jitterHigh);
-    in.ceilingScheduleMs = numbers<double>(v, "ceilingScheduleMs");
-    in.retryOnStatuses = numbers<int>(v, "retryOnStatuses");
-    in.retryAfterStatuses = numbers<int>(v, "retryAfterStatuses");
+    if (v.find("ceilingScheduleMs")) in.ceilingScheduleMs = numbers<double>(v, "ceilingScheduleMs");
+    if (v.find("retryOnStatuses")) in.retryOnStatuses = numbers<int>(v, "retryOnStatuses");
+    if (v.find("retryAfterStatuses")) in.retryAfterStatuses = numbers<int>(v, "retryAfterStatuses");
     in.retryAfterMode = choice(t, v, "retryAfterMode", in.retryAfterMode);
     in.retryAfterMaxMs = optionalNumber(v, "retryAfterMaxMs", in.retryAfterMaxMs);
     in.retryAfterOverMax = choice(t, v, "retryAfterOverMax", in.retryAfterOverMax);
@@ -758,14 +758,11 @@ ParsedInputs parseInputs(const Value& raw) {
     if (!result.errors.empty()) return result;
     if (layers.kind() == Value::Kind::Array) {
         const Field& row = table.field("layers").item.front();
+        const Inputs runInputs = in;  // before any layer is added to it
         for (const Value& l : layers.asArray()) {
-            // The layer's policy read by the one typed reader: its members first, then the run's.
-            Value merged = Value::object();
-            for (const Value::Member& m : l.asObject()) merged.set(m.key, m.value);
-            for (const Value::Member& m : normalized.value.asObject())
-                if (m.key != "layers") merged.set(m.key, m.value);
+            // The layer's policy read by the one typed reader: its members over the run's.
             Layer layer;
-            layer.policy = readInputs(table, merged, result.errors);
+            layer.policy = readInputs(table, l, result.errors, runInputs);
             layer.name = *text(l, "name");
             auto member = [&](const char* name) { return row.member(name)->valueOf(*text(l, name)); };
             layer.key = static_cast<LayerKey>(member("key"));
@@ -777,9 +774,7 @@ ParsedInputs parseInputs(const Value& raw) {
         }
         if (!result.errors.empty()) return result;
         // The echo: the filled layers in place of the given ones.
-        Value echo = Value::object();
-        for (const Value::Member& m : normalized.value.asObject()) echo.set(m.key, m.key == "layers" ? layers : m.value);
-        normalized.value = std::move(echo);
+        *normalized.value.find("layers") = std::move(layers);
     }
     result.inputs = std::move(in);
     result.echo = std::move(normalized.value);

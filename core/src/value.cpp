@@ -73,12 +73,28 @@ const Value* Value::find(std::string_view key) const {
     return nullptr;
 }
 
+Value* Value::find(std::string_view key) {
+    for (Member& m : object_)
+        if (m.key == key) return &m.value;
+    return nullptr;
+}
+
+// Room for at least 8 members or items at once: a Value is large to move, and growing a list
+// one step at a time (1, 2, 4, 8) moved each early member three times (docs/layers.md's filled
+// layers and every normalized input are objects of 10-60 members).
+template <typename List>
+void makeRoom(List& list) {
+    if (list.size() == list.capacity()) list.reserve(list.size() < 8 ? 8 : list.size() * 2);
+}
+
 Value& Value::set(std::string key, Value value) {
+    makeRoom(object_);
     object_.push_back(Member{std::move(key), std::move(value)});
     return *this;
 }
 
 Value& Value::set(const char* key, Value&& value) {
+    makeRoom(object_);
     object_.push_back(Member{key, std::move(value)});
     return *this;
 }
@@ -89,6 +105,7 @@ Value& Value::push(Value item) {
         compact_ = false;
         numbers_ = {};
     }
+    makeRoom(array_);
     array_.push_back(std::move(item));
     return *this;
 }

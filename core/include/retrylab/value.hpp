@@ -62,6 +62,7 @@ public:
 
     // Object access: the member named `key`, or nullptr.
     const Value* find(std::string_view key) const;
+    Value* find(std::string_view key);  // the same, to replace a member's value in place
     // Builders: append a member (objects) or an item (arrays).
     Value& set(std::string key, Value value);
     Value& set(const char* key, Value&& value);  // the same, for the core's literal names
