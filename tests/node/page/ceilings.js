@@ -108,4 +108,6 @@
 // (section.js, chart.js +829), its phone fields and targets (fleet.css +190), the map's (map.css +108).
 // Session 10's merges together (compare35, layerspage33, hedging34, layersfleet33, fleetcharts,
 // hedginglink, fleetcontrols, fleetphone), measured on main's merged build: 371,128 bytes.
-export const SCROLLED_CEILING_BYTES = 371128;
+// +1,613 bytes with issue 31's item 4 (fleetsplit31): the fleet section's mountFleet split into
+// small pieces over one state.
+export const SCROLLED_CEILING_BYTES = 371128 + 1613;
