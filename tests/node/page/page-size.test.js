@@ -214,7 +214,8 @@ const LATER = [
   // fleet section when its map nears the screen: 16.1 KB measured.
   // 16,690 bytes with fleetphone's map reflow and key before the cells (+~100), measured on
   // session 10's merged main.
-  { what: 'the stability maps', files: ['retrylab-fleet-map.js', 'retrylab-fleet-map.css'], ceiling: 16690, by: 'retrylab-fleet-section.js', scrolled: true },
+  // +277 bytes with issue 31's split of mountStability into small functions over its state.
+  { what: 'the stability maps', files: ['retrylab-fleet-map.js', 'retrylab-fleet-map.css'], ceiling: 16690 + 277, by: 'retrylab-fleet-section.js', scrolled: true },
   // 68.5 KB since issue 18's value.cpp at -O2 (the same core: +3.2 KB here); 69.2 KB with the
   // table of compare metrics (issue 17) in the same core. 74 KB with issue 18's session 4 in the
   // same core (fields.cpp at -O2, the draws as one block: +4.8 KB here, 73.7 KB). 74.1 KB with
