@@ -265,34 +265,99 @@ function controlsView(prefix, label, controls) {
       ...list.map((c) => controlNode(prefix, c)))));
 }
 
-// `source`: where the comparison comes from and goes to (source.js: the page's address, or the
-// element's attributes), each function given the fleet table (`hash(table)`, `read(table)`); `fleet`: { engineUrl, bundleUrl, mainEngine }
-// (the compare bundle doubles as the worker's script, web/compare/index.js); `metrics`: the
-// engine's compareMetrics(); `rowsOf(comparison, metrics)`: view.js's difference rows, the
-// single run's own (the summary is the fleet headline, headline.js); `idPrefix`: for the ids of several on a page.
-// `engine`: an engine file's API with markdown() (the page's), for Copy as Markdown; without it
-// (the element's fleet comparison) there is no such button.
-export function mountFleetCompare(box, { source, linkBase, fleet, metrics, rowsOf, idPrefix = 'cmpf-', engine = null }) {
-  const newTab = Boolean(source.newTab);
+// A side's controls: drawn again only when the fields shown change (a gate switched on, another
+// trigger), otherwise brought up to the run's values in place, so focus and typing stay.
+function drawSideControls(box, { table, request, prefix, label }) {
   const doc = box.ownerDocument;
-  const win = doc.defaultView;
-  const computer = fleetComputer(win, fleet);
-  const id = (name) => `${idPrefix}${name}`;
-  const side = (key, label) => h('section', { class: `rl-compare-side rl-compare-${key}`, 'aria-labelledby': id(`${key}-heading`), 'data-side': key },
-    h('div', { class: 'rl-compare-side-head' },
-      h('h3', { id: id(`${key}-heading`) }, label),
-      h('p', { class: 'fl-verdict', 'data-verdict': key }),
-      h('a', { class: 'rl-compare-alone', 'data-alone': key }, `Open the ${key} fleet run alone`)),
-    h('p', { class: 'rl-failure', role: 'alert', hidden: true, 'data-side-error': key }),
-    h('figure', { class: 'rl-compare-figure' },
-      // As the fleet section's: where the figure is narrower than the chart (a phone) the box
-      // scrolls sideways, a stop for the keyboard with a name, and a line says so (fleet.css).
-      h('p', { class: 'fl-scroll-cue' }, 'The chart is wider than the screen: scroll it sideways →'),
-      h('div', { class: 'fl-chart-box', 'data-chart': key, tabindex: 0, role: 'region', 'aria-label': `${label}: the storm over time` }),
-      h('figcaption', null, `${label}: attempts offered, capacity, successes and timeouts per second, and the queue below.`)),
-    h('div', { 'data-controls': key }));
-  const markdownControls = engine && engine.markdown ? copyMarkdownControls(h, id) : null;
-  const frame = mount(h('section', { class: 'rl-compare rl-compare-fleet', 'aria-labelledby': id('heading') },
+  const controls = fleetControls(table, request);
+  const shape = controls.map((c) => `${c.path}:${c.kind}`).join(' ');
+  if (box.dataset.shape !== shape) {
+    const open = new Set([...box.querySelectorAll('details[open]')].map((d) => d.dataset.group));
+    const focused = doc.activeElement && box.contains(doc.activeElement) ? doc.activeElement.dataset.path : null;
+    patch(box, controlsView(prefix, label, controls));
+    box.dataset.shape = shape;
+    if (open.size) for (const d of box.querySelectorAll('details')) d.open = open.has(d.dataset.group);
+    if (focused) {
+      const again = box.querySelector(`[data-path="${focused}"]`);
+      if (again) again.focus();
+    }
+    box.controls = new Map(controls.map((c) => [c.path, c]));
+    return;
+  }
+  box.controls = new Map(controls.map((c) => [c.path, c]));
+  for (const c of controls) {
+    const input = box.querySelector(`[data-path="${c.path}"]`);
+    if (!input || input === doc.activeElement) continue;
+    if (input.type === 'checkbox') input.checked = Boolean(c.value);
+    else input.value = c.value === null ? '' : Array.isArray(c.value) ? c.value.join(',') : String(c.value);
+  }
+}
+
+// A job's results into its sides: each good one is that side's run on show; a side whose run
+// failed keeps its last good one (its request goes back to it) and says why. The sides that
+// failed, by key.
+function keepResults(frame, sides, due, asked, results) {
+  const bad = [];
+  due.forEach((key, i) => {
+    const result = results[i];
+    const error = frame.querySelector(`[data-side-error="${key}"]`);
+    if (result && result.ok) {
+      sides[key].result = result;
+      sides[key].ran = asked[i];
+      sides[key].good = asked[i];
+      error.hidden = true;
+      error.textContent = '';
+    } else {
+      bad.push(key);
+      // The last good run stays on show; the request goes back to it.
+      sides[key].request = sides[key].good || asked[i];
+      sides[key].ran = sides[key].request;
+      error.hidden = false;
+      const errors = result && result.errors ? result.errors : [{ message: 'the fleet engine gave no result' }];
+      error.textContent = `${key === 'before' ? 'Before' : 'After'}: ${errors.map((e) => e.message).join(' ')}${sides[key].result ? ' The run on show is the last one that could run.' : ''}`;
+    }
+  });
+  return bad;
+}
+
+// A side's run: its verdict, its storm chart (`ghost` the run faint under it), its link alone.
+function drawSide(frame, key, result, { id, series, ghost, alone, newTab }) {
+  const $ = (selector) => frame.querySelector(selector);
+  const verdict = result.timeline ? verdictOf(result) : { kind: 'none', shortText: `the occ workload: means over ${result.runs ? result.runs.length : 0} runs` };
+  const v = $(`[data-verdict="${key}"]`);
+  v.dataset.kind = verdict.kind;
+  v.textContent = verdict.shortText;
+  patch($(`[data-chart="${key}"]`), series
+    ? stormChart(series, { id: id(`${key}-chart`), title: `${key === 'before' ? 'Before' : 'After'}: the storm over time`, ghost })
+    : h('p', { class: 'fl-progress' }, 'An occ run has no storm over time: its means are in the table above.'));
+  const link = $(`[data-alone="${key}"]`);
+  link.href = alone;
+  if (newTab) {
+    link.target = '_blank';
+    link.rel = 'noopener';
+  }
+}
+
+// One side of the comparison: its heading, verdict and link alone, its error, its storm chart and
+// its controls' box.
+const side = (id, key, label) => h('section', { class: `rl-compare-side rl-compare-${key}`, 'aria-labelledby': id(`${key}-heading`), 'data-side': key },
+  h('div', { class: 'rl-compare-side-head' },
+    h('h3', { id: id(`${key}-heading`) }, label),
+    h('p', { class: 'fl-verdict', 'data-verdict': key }),
+    h('a', { class: 'rl-compare-alone', 'data-alone': key }, `Open the ${key} fleet run alone`)),
+  h('p', { class: 'rl-failure', role: 'alert', hidden: true, 'data-side-error': key }),
+  h('figure', { class: 'rl-compare-figure' },
+    // As the fleet section's: where the figure is narrower than the chart (a phone) the box
+    // scrolls sideways, a stop for the keyboard with a name, and a line says so (fleet.css).
+    h('p', { class: 'fl-scroll-cue' }, 'The chart is wider than the screen: scroll it sideways →'),
+    h('div', { class: 'fl-chart-box', 'data-chart': key, tabindex: 0, role: 'region', 'aria-label': `${label}: the storm over time` }),
+    h('figcaption', null, `${label}: attempts offered, capacity, successes and timeouts per second, and the queue below.`)),
+  h('div', { 'data-controls': key }));
+
+// The comparison's frame: the heading, the summary, the status, the link (and Copy as Markdown,
+// `markdownControls`, when there is an engine to write it), and the two sides.
+function compareFrame(id, markdownControls) {
+  return h('section', { class: 'rl-compare rl-compare-fleet', 'aria-labelledby': id('heading') },
     h('div', { class: 'rl-compare-head' },
       h('h2', { id: id('heading'), class: 'rl-compare-title' }, 'Before and after: two fleet runs'),
       h('p', { class: 'rl-compare-summary', 'data-compare-summary': '' }),
@@ -307,7 +372,24 @@ export function mountFleetCompare(box, { source, linkBase, fleet, metrics, rowsO
         markdownControls && markdownControls[0]),
       markdownControls && h('p', { class: 'rl-share-status', id: id('status'), role: 'status' }),
       markdownControls && markdownControls[1]),
-    h('div', { class: 'rl-compare-sides rl-compare-fleet-sides' }, side('before', 'Before'), side('after', 'After'))), doc);
+    h('div', { class: 'rl-compare-sides rl-compare-fleet-sides' }, side(id, 'before', 'Before'), side(id, 'after', 'After')));
+}
+
+// `source`: where the comparison comes from and goes to (source.js: the page's address, or the
+// element's attributes), each function given the fleet table (`hash(table)`, `read(table)`); `fleet`: { engineUrl, bundleUrl, mainEngine }
+// (the compare bundle doubles as the worker's script, web/compare/index.js); `metrics`: the
+// engine's compareMetrics(); `rowsOf(comparison, metrics)`: view.js's difference rows, the
+// single run's own (the summary is the fleet headline, headline.js); `idPrefix`: for the ids of several on a page.
+// `engine`: an engine file's API with markdown() (the page's), for Copy as Markdown; without it
+// (the element's fleet comparison) there is no such button.
+export function mountFleetCompare(box, { source, linkBase, fleet, metrics, rowsOf, idPrefix = 'cmpf-', engine = null }) {
+  const newTab = Boolean(source.newTab);
+  const doc = box.ownerDocument;
+  const win = doc.defaultView;
+  const computer = fleetComputer(win, fleet);
+  const id = (name) => `${idPrefix}${name}`;
+  const markdownControls = engine && engine.markdown ? copyMarkdownControls(h, id) : null;
+  const frame = mount(compareFrame(id, markdownControls), doc);
   box.replaceChildren(frame);
   const $ = (selector) => frame.querySelector(selector);
   let table = null;
@@ -333,33 +415,7 @@ export function mountFleetCompare(box, { source, linkBase, fleet, metrics, rowsO
     frame.dataset.compared = 'failed';
   }
 
-  // A side's controls: drawn again only when the fields shown change (a gate switched on, another
-  // trigger), otherwise brought up to the run's values in place, so focus and typing stay.
-  function drawControls(key) {
-    const box = $(`[data-controls="${key}"]`);
-    const controls = fleetControls(table, sides[key].result.request);
-    const shape = controls.map((c) => `${c.path}:${c.kind}`).join(' ');
-    if (box.dataset.shape !== shape) {
-      const open = new Set([...box.querySelectorAll('details[open]')].map((d) => d.dataset.group));
-      const focused = doc.activeElement && box.contains(doc.activeElement) ? doc.activeElement.dataset.path : null;
-      patch(box, controlsView(`${idPrefix}${key}-`, key === 'before' ? 'Before' : 'After', controls));
-      box.dataset.shape = shape;
-      if (open.size) for (const d of box.querySelectorAll('details')) d.open = open.has(d.dataset.group);
-      if (focused) {
-        const again = box.querySelector(`[data-path="${focused}"]`);
-        if (again) again.focus();
-      }
-      box.controls = new Map(controls.map((c) => [c.path, c]));
-      return;
-    }
-    box.controls = new Map(controls.map((c) => [c.path, c]));
-    for (const c of controls) {
-      const input = box.querySelector(`[data-path="${c.path}"]`);
-      if (!input || input === doc.activeElement) continue;
-      if (input.type === 'checkbox') input.checked = Boolean(c.value);
-      else input.value = c.value === null ? '' : Array.isArray(c.value) ? c.value.join(',') : String(c.value);
-    }
-  }
+  const drawControls = (key) => drawSideControls($(`[data-controls="${key}"]`), { table, request: sides[key].result.request, prefix: `${idPrefix}${key}-`, label: key === 'before' ? 'Before' : 'After' });
 
   function draw() {
     const before = sides.before.result;
@@ -372,20 +428,8 @@ export function mountFleetCompare(box, { source, linkBase, fleet, metrics, rowsO
     // The occ workload (FLEET.md §7) has no storm over time: its means are in the table.
     const series = before.timeline && after.timeline ? alignedSeries(before, after) : [before, after].map((r) => (r.timeline ? stormSeries(r) : null));
     for (const [i, key, result] of [[0, 'before', before], [1, 'after', after]]) {
-      const verdict = result.timeline ? verdictOf(result) : { kind: 'none', shortText: `the occ workload: means over ${result.runs ? result.runs.length : 0} runs` };
-      const v = $(`[data-verdict="${key}"]`);
-      v.dataset.kind = verdict.kind;
-      v.textContent = verdict.shortText;
-      patch($(`[data-chart="${key}"]`), series[i]
-        // The after chart draws the before run faint under it, on the scales both need.
-        ? stormChart(series[i], { id: id(`${key}-chart`), title: `${key === 'before' ? 'Before' : 'After'}: the storm over time`, ghost: i === 1 ? series[0] : null })
-        : h('p', { class: 'fl-progress' }, 'An occ run has no storm over time: its means are in the table above.'));
-      const alone = $(`[data-alone="${key}"]`);
-      alone.href = `${linkBase()}#${encodeFleetLink(requestDiff(result.request, table.opening, table))}`;
-      if (newTab) {
-        alone.target = '_blank';
-        alone.rel = 'noopener';
-      }
+      // The after chart draws the before run faint under it, on the scales both need.
+      drawSide(frame, key, result, { id, series: series[i], ghost: i === 1 ? series[0] : null, alone: `${linkBase()}#${encodeFleetLink(requestDiff(result.request, table.opening, table))}`, newTab });
       drawControls(key);
     }
     const hash = `#${encodeFleetCompareLink(before.request, after.request, table)}`;
@@ -406,26 +450,7 @@ export function mountFleetCompare(box, { source, linkBase, fleet, metrics, rowsO
     const asked = due.map((key) => sides[key].request);
     computer.run(asked, {
       onDone(results) {
-        const bad = [];
-        due.forEach((key, i) => {
-          const result = results[i];
-          const error = $(`[data-side-error="${key}"]`);
-          if (result && result.ok) {
-            sides[key].result = result;
-            sides[key].ran = asked[i];
-            sides[key].good = asked[i];
-            error.hidden = true;
-            error.textContent = '';
-          } else {
-            bad.push(key);
-            // The last good run stays on show; the request goes back to it.
-            sides[key].request = sides[key].good || asked[i];
-            sides[key].ran = sides[key].request;
-            error.hidden = false;
-            const errors = result && result.errors ? result.errors : [{ message: 'the fleet engine gave no result' }];
-            error.textContent = `${key === 'before' ? 'Before' : 'After'}: ${errors.map((e) => e.message).join(' ')}${sides[key].result ? ' The run on show is the last one that could run.' : ''}`;
-          }
-        });
+        const bad = keepResults(frame, sides, due, asked, results);
         if (!sides.before.result || !sides.after.result) {
           fail(`A fleet run could not run: ${$(`[data-side-error="${bad[0]}"]`).textContent}`);
           return;

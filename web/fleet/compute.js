@@ -16,6 +16,7 @@
 // fields), which the section shows as it shows the engine's.
 
 import { loadBundle } from '../bundles.js';
+import { serveJobs, workerJobs } from '../worker-jobs.js';
 
 export const STALE_MS = 300;
 
@@ -69,26 +70,16 @@ export function mainThreadRefusal(request, opening) {
 // --- In the worker --------------------------------------------------------------------------
 
 export function serveFleet(scope) {
-  let engine = null;
-  scope.addEventListener('message', async (event) => {
-    const { id, engineUrl, requests, schema } = event.data;
-    try {
-      if (!engine) {
-        scope.importScripts(engineUrl);
-        engine = await scope.RetryLabEngine();
-      }
-      if (schema) {
-        scope.postMessage({ id, schema: engine.fleetSchema() });
-        return;
-      }
-      for (let i = 0; i < requests.length; ++i) {
-        scope.postMessage({ id, begin: i });
-        scope.postMessage({ id, index: i, result: engine.fleet(requests[i]) });
-      }
-      scope.postMessage({ id, done: true });
-    } catch (error) {
-      scope.postMessage({ id, error: error && error.message ? error.message : String(error) });
+  serveJobs(scope, (engine, { requests, schema }, post) => {
+    if (schema) {
+      post({ schema: engine.fleetSchema() });
+      return;
     }
+    for (let i = 0; i < requests.length; ++i) {
+      post({ begin: i });
+      post({ index: i, result: engine.fleet(requests[i]) });
+    }
+    post({ done: true });
   });
 }
 
@@ -130,20 +121,12 @@ export function fleetEngineWhere(doc, file) {
 //   of the worker once, or of the engine on the page where the worker cannot answer;
 //   mainEngine(): a promise of an engine with fleet() on the page, used when no worker can start.
 export function fleetComputer(view, { engineUrl, bundleUrl, mainEngine }) {
-  let worker = null;
   let schemaWanted = null; // { id, resolve } while the worker has been asked for the schema
   let schemaPromise = null;
-  let workerBroken = !bundleUrl || typeof view.Worker !== 'function';
   let running = null; // the job the worker is computing { id, requests, handlers, results, startedAt }
   let waiting = null; // the newest job, while another runs
   let nextId = 1;
   let mainTimer = 0;
-
-  function stopWorker() {
-    if (worker) worker.terminate();
-    worker = null;
-    if (schemaWanted) schemaOnMain();
-  }
 
   // The schema from the engine on the page (no worker, or the worker went away before it answered).
   function schemaOnMain() {
@@ -191,20 +174,13 @@ export function fleetComputer(view, { engineUrl, bundleUrl, mainEngine }) {
     }
   }
 
-  function startWorker() {
-    try {
-      worker = new view.Worker(bundleUrl);
-    } catch {
-      workerBroken = true;
-      return false;
-    }
-    worker.addEventListener('message', (event) => {
-      const { id, index, result, done, error, schema, begin } = event.data;
+  // The worker's answers: the schema asked for, or the running job's begin, result or end. A
+  // worker that cannot load the engine: the page computes from now on (the schema too).
+  const jobs = workerJobs(view, bundleUrl, {
+    onMessage({ id, index, result, done, error, schema, begin }) {
       if (schemaWanted && id === schemaWanted.id) {
-        if (error) {
-          workerBroken = true;
-          stopWorker(); // asks the page's engine instead
-        } else {
+        if (error) jobs.fail();
+        else {
           const { resolve } = schemaWanted;
           schemaWanted = null;
           resolve(schema);
@@ -213,38 +189,30 @@ export function fleetComputer(view, { engineUrl, bundleUrl, mainEngine }) {
       }
       const job = running;
       if (!job || job.id !== id) return;
-      if (error) {
-        // A worker that cannot load the engine: the page computes from now on.
-        workerBroken = true;
-        stopWorker();
-        onMain(job);
-        return;
-      }
-      if (done) {
-        finish(job);
-        return;
-      }
-      if (begin !== undefined) {
+      if (error) jobs.fail();
+      else if (done) finish(job);
+      else if (begin !== undefined) {
         if (!waiting) job.handlers.onBegin?.(begin);
-        return;
+      } else {
+        job.results[index] = result;
+        if (!waiting) job.handlers.onResult?.(index, result);
       }
-      job.results[index] = result;
-      if (!waiting) job.handlers.onResult?.(index, result);
-    });
-    worker.addEventListener('error', (event) => {
-      event.preventDefault();
-      workerBroken = true;
-      stopWorker();
+    },
+    onFailed() {
+      if (schemaWanted) schemaOnMain();
       if (running) onMain(running);
-    });
-    return true;
+    },
+  });
+  // The worker ended (a job replaced or cancelled): a schema it was asked for comes from the page.
+  function stopWorker() {
+    jobs.stop();
+    if (schemaWanted) schemaOnMain();
   }
 
   function start(job) {
     running = job;
     job.startedAt = view.performance.now();
-    if (!workerBroken && (worker || startWorker())) worker.postMessage({ id: job.id, engineUrl, requests: job.requests });
-    else onMain(job);
+    if (!jobs.post({ id: job.id, engineUrl, requests: job.requests })) onMain(job);
   }
 
   return {
@@ -252,8 +220,7 @@ export function fleetComputer(view, { engineUrl, bundleUrl, mainEngine }) {
       if (!schemaPromise) {
         schemaPromise = new Promise((resolve) => {
           schemaWanted = { id: nextId++, resolve };
-          if (!workerBroken && (worker || startWorker())) worker.postMessage({ id: schemaWanted.id, engineUrl, schema: true });
-          else schemaOnMain();
+          if (!jobs.post({ id: schemaWanted.id, engineUrl, schema: true })) schemaOnMain();
         });
       }
       return schemaPromise;
@@ -268,7 +235,7 @@ export function fleetComputer(view, { engineUrl, bundleUrl, mainEngine }) {
         // Long enough that waiting for it would leave the reader behind: end it.
         if (mainTimer) view.clearTimeout(mainTimer);
         mainTimer = 0;
-        if (worker) stopWorker();
+        stopWorker();
         waiting = null;
         start(job);
         return;
@@ -279,11 +246,11 @@ export function fleetComputer(view, { engineUrl, bundleUrl, mainEngine }) {
       if (mainTimer) view.clearTimeout(mainTimer);
       mainTimer = 0;
       waiting = null;
-      if (running && worker) stopWorker(); // the next job starts a fresh worker
+      if (running) stopWorker(); // the next job starts a fresh worker
       running = null;
     },
     busy: () => running !== null,
-    where: () => (workerBroken ? 'main' : 'worker'),
+    where: () => (jobs.broken() ? 'main' : 'worker'),
     destroy() {
       if (mainTimer) view.clearTimeout(mainTimer);
       running = null;

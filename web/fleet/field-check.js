@@ -28,3 +28,18 @@ export function fieldProblem(text, row, label, { badInput = false } = {}) {
   if (row.whole && !Number.isInteger(v)) return `${name} takes ${kind}${range}; ${num(v)} is not whole.${kept}`;
   return '';
 }
+
+// A field's message under it (the element `#<its id>-error` in `root`), and the field marked as
+// refused (aria-invalid, aria-describedby); '' takes both away.
+export function markField(root, el, problem) {
+  const box = root.querySelector(`#${el.id}-error`);
+  if (!box) return;
+  if (box.textContent !== problem) box.textContent = problem;
+  if (problem) {
+    el.setAttribute('aria-invalid', 'true');
+    el.setAttribute('aria-describedby', box.id);
+  } else {
+    el.removeAttribute('aria-invalid');
+    el.removeAttribute('aria-describedby');
+  }
+}

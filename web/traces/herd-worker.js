@@ -1,11 +1,11 @@
 // Large herds are computed off the page's main thread: the three compared runs of a million
 // callers still take the engine tens of milliseconds each (more on a slow phone), and the
-// evenly spread run carries its draws across. The page's own bundle doubles as the worker
-// script — no second file to ship, and the same CSP source ('self') — and the worker loads
-// the engine file beside it with importScripts(). Small herds, and pages where a worker
-// cannot start (file://), compute on the main thread.
+// evenly spread run carries its draws across. The sections' bundle doubles as the worker's
+// script (worker-jobs.js, the fleet's runner too). Small herds, and pages where a worker cannot
+// start (file://), compute on the main thread.
 
 import { herdRunInputs } from './herd.js';
+import { serveJobs, workerJobs } from '../worker-jobs.js';
 
 // Herds up to this size compute on the spot: a few milliseconds for all three runs.
 export const MAIN_THREAD_CALLERS = 10000;
@@ -16,21 +16,11 @@ const BUNDLE_URL = typeof document !== 'undefined' && document.currentScript ? d
 // --- In the worker --------------------------------------------------------------------------
 
 export function serveHerd(scope) {
-  let engine = null;
-  scope.addEventListener('message', async (event) => {
-    const { id, engineUrl, inputs, keys } = event.data;
-    try {
-      if (!engine) {
-        scope.importScripts(engineUrl);
-        engine = await scope.RetryLabEngine();
-      }
-      // Each run goes back as soon as it is done: the first histogram need not wait for the rest.
-      const started = scope.performance.now();
-      for (const key of keys) scope.postMessage({ id, key, result: engine.compute(herdRunInputs(inputs, key)) });
-      scope.postMessage({ id, done: true, ms: scope.performance.now() - started });
-    } catch (error) {
-      scope.postMessage({ id, error: error && error.message ? error.message : String(error) });
-    }
+  serveJobs(scope, (engine, { inputs, keys }, post) => {
+    // Each run goes back as soon as it is done: the first histogram need not wait for the rest.
+    const started = scope.performance.now();
+    for (const key of keys) post({ key, result: engine.compute(herdRunInputs(inputs, key)) });
+    post({ done: true, ms: scope.performance.now() - started });
   });
 }
 
@@ -41,10 +31,8 @@ export function serveHerd(scope) {
 // request in flight is abandoned by ending its worker: waiting for a million callers that are
 // no longer asked for would leave the panel behind.
 export function herdComputer(view, compute) {
-  let worker = null;
   let pending = null; // { id, inputs, keys, done }
   let nextId = 1;
-  let workerBroken = !BUNDLE_URL || typeof view.Worker !== 'function';
   let timer = 0;
   const engineUrl = BUNDLE_URL ? new URL('retrylab-engine.js', BUNDLE_URL).href : null;
 
@@ -69,26 +57,13 @@ export function herdComputer(view, compute) {
     step(0);
   }
 
-  function stopWorker() {
-    if (worker) worker.terminate();
-    worker = null;
-  }
-
-  function startWorker() {
-    try {
-      worker = new view.Worker(BUNDLE_URL);
-    } catch {
-      workerBroken = true;
-      return false;
-    }
-    worker.addEventListener('message', (event) => {
-      const { id, key, result, done, error, ms } = event.data;
+  // A worker that cannot load the engine: the page computes from now on.
+  const jobs = workerJobs(view, BUNDLE_URL, {
+    onMessage({ id, key, result, done, error, ms }) {
       if (!pending || pending.id !== id) return;
       const request = pending;
       if (error) {
-        workerBroken = true;
-        stopWorker();
-        onMain(request);
+        jobs.fail();
         return;
       }
       if (done) {
@@ -98,22 +73,18 @@ export function herdComputer(view, compute) {
       }
       request.results[key] = result;
       request.update({ results: { ...request.results }, complete: false, where: 'worker', ms: null });
-    });
-    worker.addEventListener('error', (event) => {
-      event.preventDefault();
-      workerBroken = true;
-      stopWorker();
+    },
+    onFailed() {
       if (pending) onMain(pending);
-    });
-    return true;
-  }
+    },
+  });
 
   return {
     run(inputs, keys, update) {
       if (timer) view.clearTimeout(timer);
       timer = 0;
+      if (pending) jobs.stop();
       if ((inputs.callers || 1) <= MAIN_THREAD_CALLERS) {
-        if (pending && worker) stopWorker();
         pending = null;
         const started = view.performance.now();
         const results = {};
@@ -121,17 +92,15 @@ export function herdComputer(view, compute) {
         update({ results, complete: true, where: 'main', ms: view.performance.now() - started });
         return;
       }
-      if (pending && worker) stopWorker();
       const request = { id: nextId++, inputs, keys, update, results: {} };
       pending = request;
-      if (!workerBroken && (worker || startWorker())) worker.postMessage({ id: request.id, engineUrl, inputs, keys });
-      else onMain(request);
+      if (!jobs.post({ id: request.id, engineUrl, inputs, keys })) onMain(request);
     },
     busy: () => pending !== null,
     destroy() {
       if (timer) view.clearTimeout(timer);
       pending = null;
-      stopWorker();
+      jobs.stop();
     },
   };
 }

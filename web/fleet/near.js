@@ -1,0 +1,126 @@
+// The storm where the reader acts (issue 35), for the fleet section (section.js).
+//
+// A change made below the figure is seen without scrolling. On a wide screen the figure is
+// sticky beside the story and the controls (fleet.css), so it is in view already; where the
+// end of the controls has pushed it partly out, the page scrolls it back by as little as that
+// takes. Elsewhere (a narrow screen, or the map, under the sticky part) the storm is drawn
+// again in a small figure of its own right after the group the reader acted in, as the
+// article's figure is on a phone (explorable/steps.js): made at the first such change, moved
+// to the group of the latest (the page then scrolled by as much as the move shifted the
+// control, so the control stays where it was on screen), then scrolled into view by as
+// little as shows it whole. It draws the state the figure does: the verdict in short, the
+// chart, with the ghost of the run before.
+
+import { h, mount, patch } from '../dom.js';
+import { verdictOf } from './model.js';
+import { stormChart } from './chart.js';
+import { chartWidth } from './storm.js';
+
+const MARGIN = 12;
+
+// The figure near the change, made once: { box, verdict, chart, legend }.
+function nearFigure(doc, id) {
+  const box = mount(h('figure', { class: 'fl-near', id: id('near'), 'aria-labelledby': id('near-caption') },
+    h('figcaption', { class: 'fl-near-caption', id: id('near-caption') },
+      h('span', { class: 'fl-near-kicker' }, 'The storm with these settings'), ' ',
+      h('span', { class: 'fl-near-verdict', id: id('near-verdict') })),
+    h('ul', { class: 'fl-legend fl-storm-legend', id: id('near-legend'), 'aria-label': 'The chart’s key', hidden: true }),
+    h('div', { class: 'fl-chart-box', id: id('near-chart'), tabindex: 0, role: 'group', 'aria-roledescription': 'chart', 'aria-label': 'The storm over time, drawn again where you changed it' })), doc);
+  return { box, verdict: box.querySelector(`#${id('near-verdict')}`), chart: box.querySelector(`#${id('near-chart')}`), legend: box.querySelector(`#${id('near-legend')}`) };
+}
+
+// mountNear(ctx) → { bring(control, group), draw(), resized(entries), shown(), destroy() }:
+// `bring` after a change made at `control` in `group`; `shown` once that change's run is drawn.
+export function mountNear(ctx) {
+  const { doc, win, id, s } = ctx;
+  const chartBox = ctx.$('chart');
+  let near = null; // nearFigure() once made
+  const smooth = () => (win.matchMedia && win.matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth');
+  const inView = (el) => {
+    const r = el.getBoundingClientRect();
+    return r.height > 0 && r.top >= 0 && r.bottom <= win.innerHeight;
+  };
+  // The box to show once the change's run is drawn too (a scroll under way may have been cut
+  // short by the redraw, or the run's words have moved it), unless the reader scrolls first.
+  let showAfter = null;
+  const readerScrolls = () => { showAfter = null; };
+  for (const type of ['wheel', 'touchstart']) win.addEventListener(type, readerScrolls, { passive: true });
+
+  function scrollToShow(box) {
+    showAfter = box;
+    const r = box.getBoundingClientRect();
+    let by = 0;
+    if (r.bottom > win.innerHeight - MARGIN) by = r.bottom - (win.innerHeight - MARGIN);
+    if (r.top - by < MARGIN) by = r.top - MARGIN;
+    if (Math.abs(by) < 1) return;
+    const behavior = smooth();
+    win.scrollBy({ top: by, behavior });
+    // A smooth scroll runs to where it aimed, though the page moved under it meanwhile (the
+    // run's redraw above, scroll anchoring): once it ends, the box is shown if it is not.
+    if (behavior === 'smooth') {
+      win.addEventListener('scrollend', () => {
+        if (showAfter === box && !inView(box)) {
+          const r2 = box.getBoundingClientRect();
+          win.scrollBy({ top: r2.bottom > win.innerHeight - MARGIN ? Math.min(r2.bottom - (win.innerHeight - MARGIN), r2.top - MARGIN) : r2.top - MARGIN, behavior: 'auto' });
+        }
+      }, { once: true });
+    }
+  }
+
+  function bring(control, group) {
+    if (!s.shown || !control.isConnected || inView(chartBox)) return;
+    const figure = chartBox.closest('.fl-figure');
+    if (win.getComputedStyle(figure).position === 'sticky' && control.closest('.fl-stops, .fl-effects, .fl-story')) {
+      scrollToShow(chartBox);
+      return;
+    }
+    if (!near) {
+      near = nearFigure(doc, id);
+      ctx.storm.watch(near.chart);
+    }
+    if (group.nextElementSibling !== near.box) {
+      const was = control.getBoundingClientRect().top;
+      group.after(near.box);
+      draw();
+      const moved = control.getBoundingClientRect().top - was;
+      if (Math.abs(moved) >= 1) win.scrollBy({ top: moved, behavior: 'auto' });
+    }
+    scrollToShow(near.box);
+  }
+
+  function draw() {
+    if (!near || !s.shown) return;
+    const width = chartWidth(near.chart);
+    patch(near.chart, stormChart(s.shown.series, { id: id('near-svg'), ghost: s.shown.ghost, width }));
+    ctx.storm.legend(near.legend, width, id('near-legend'));
+    const verdict = verdictOf(s.shown.result);
+    near.verdict.textContent = s.stale ? 'computing…' : verdict.shortText;
+    if (s.stale) delete near.verdict.dataset.kind;
+    else near.verdict.dataset.kind = verdict.kind;
+  }
+
+  // The box a change asked to show, once its run is drawn and the computing line above has
+  // gone: two frames on (scroll anchoring has then moved the page for both), and once more
+  // a little later, for a smooth scroll that was under way.
+  function shown() {
+    if (!showAfter) return;
+    const box = showAfter;
+    const check = () => {
+      if (showAfter === box && !inView(box)) scrollToShow(box);
+    };
+    win.requestAnimationFrame(() => win.requestAnimationFrame(check));
+    win.setTimeout(check, 400);
+  }
+
+  return {
+    bring,
+    draw,
+    shown,
+    resized(entries) {
+      if (near && entries.some((e) => e.target === near.chart)) draw();
+    },
+    destroy() {
+      for (const type of ['wheel', 'touchstart']) win.removeEventListener(type, readerScrolls);
+    },
+  };
+}
