@@ -11,7 +11,8 @@ import { h, show } from '../dom.js';
 import { sameInputs } from '../share/codec.js';
 import { makeIds } from '../views/controls.js';
 import { STORIES, layerFor, layerTable, serverChoices, stackInputs, stackOf } from './model.js';
-import { attemptsTable, controlsView, lanesView, layersTable, summaryView } from './view.js';
+import { controlsView } from './view.js';
+import { stackView } from '../views/stack.js';
 
 export function mountLayers(root, app, engine, { idPrefix = 'ly-' } = {}) {
   const id = makeIds(idPrefix);
@@ -62,10 +63,7 @@ export function mountLayers(root, app, engine, { idPrefix = 'ly-' } = {}) {
         h('div', { class: 'ly-run' },
           linkOnly ? h('p', { class: 'ly-note', id: id('link-note') }, 'This is the stack of the link you opened. Its layers are not all clients of this section, so the controls show another stack; change one to run theirs.') : null,
           problem ? h('p', { class: 'rl-failure', role: 'alert', id: id('problem') }, `Not run: ${problem} The figures below are the last stack the engine ran.`) : null,
-          summaryView(id, result),
-          lanesView(id, result),
-          layersTable(id, result),
-          attemptsTable(id, result),
+          stackView(id, result),
           h('p', { class: 'ly-link' }, h('a', { href: linkHref(), id: id('link') }, 'A link to this stack'),
             ' (opens it here and in the experiment above; retrysim --link runs it too)')))));
     if (focused) {
