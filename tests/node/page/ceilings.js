@@ -108,4 +108,7 @@
 // (section.js, chart.js +829), its phone fields and targets (fleet.css +190), the map's (map.css +108).
 // Session 10's merges together (compare35, layerspage33, hedging34, layersfleet33, fleetcharts,
 // hedginglink, fleetcontrols, fleetphone), measured on main's merged build: 371,128 bytes.
-export const SCROLLED_CEILING_BYTES = 371128;
+// +1,319 bytes (layersdoors33): the experiment, compare mode and <retry-lab> draw a linked stack
+// (views/stack.js and css/stack.css move into the first bundle, the sections' bundle keeping its
+// own copy; compare/stack-words.js), measured against main's build: 372,447.
+export const SCROLLED_CEILING_BYTES = 372447;
