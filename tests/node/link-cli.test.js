@@ -449,6 +449,8 @@ const FLEET_LINKS = [
   // by the fleet engine's table, both readers read them as numbers.
   'v=1&view=compare&of=fleet&after.server.queueLimit=2000&after.policy.maxBackoffMs=800',
   'v=1&view=compare&of=fleet&after.network.dist=uniform&after.network.lo=2&after.network.hi=8',
+  // A stack on the after side (docs/layers.md §9), written as the single run's `layers=` is.
+  'v=1&view=compare&of=fleet&after.policy.layers=name:agent~maxRetries:1,name:SDK~maxRetries:1',
 ];
 
 test('a fleet comparison link: retrysim runs the fleet requests the page reads, with the same rows, and FLEET.md §9.5\'s figures', async () => {
