@@ -111,4 +111,6 @@
 // +1,319 bytes (layersdoors33): the experiment, compare mode and <retry-lab> draw a linked stack
 // (views/stack.js and css/stack.css move into the first bundle, the sections' bundle keeping its
 // own copy; compare/stack-words.js), measured against main's build: 372,447.
-export const SCROLLED_CEILING_BYTES = 372447;
+// +2,934 bytes (layersdoors33): the layers section's door to the fleet and the fleet running a
+// stack (the sections +478, the fleet section +2,458, the stability maps -2): 375,381 measured.
+export const SCROLLED_CEILING_BYTES = 375381;
