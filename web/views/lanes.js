@@ -292,7 +292,7 @@ export function withLanes(run, timeline, view, id) {
     h('h3', { id: id('lanes-heading') }, 'Client and server, message by message'),
     h('div', { class: 'rl-lanes', id: id('lanes') }), h('div', { class: 'rl-statement-box' })), timeline.ownerDocument);
   const [heading, lanes, statement] = box.children;
-  const headingWords = heading.textContent;
+  let headingWords = null; // the heading's own words while a stack's run is drawn, else null
   // The mechanism is the figure: right after the question, then Play, then the timeline (the
   // precise view), so at 1280×720 and on a phone the first screen shows the lanes, the
   // question and Play. An article's figure (css/story.css) shows the lanes and the statement
@@ -337,7 +337,14 @@ export function withLanes(run, timeline, view, id) {
     // layers" draws it, lanes per layer, whole: these lanes draw one layer's messages.
     const stacked = isStack(result);
     lanes.classList.toggle('rl-lanes-stack', stacked);
-    heading.textContent = stacked ? 'Each layer’s attempts' : headingWords;
+    // The heading says what is drawn; its own words (another view may have set them) come back after.
+    if (stacked && headingWords === null) {
+      headingWords = heading.textContent;
+      heading.textContent = 'Each layer’s attempts';
+    } else if (!stacked && headingWords !== null) {
+      heading.textContent = headingWords;
+      headingWords = null;
+    }
     if (stacked) { // drawn once per run: it has no playhead
       if (drawing.result !== result || !drawing.stack) patchKnown(lanes, stackRunView(id, result, box.getAttribute('aria-labelledby')));
       drawing = { result, width, geometry: null, height: 0, stack: true };
