@@ -9,6 +9,7 @@
 import { mountFleet as mount } from './fleet/section.js';
 import { FLEET_CSS, mountFleetElement } from './fleet/embed.js';
 import { fleetEngineWhere, serveFleet } from './fleet/compute.js';
+import { withStack } from './fleet/stack.js';
 
 const ENGINE_FILE = 'retrylab-fleet.js';
 
@@ -18,7 +19,8 @@ if (typeof document === 'undefined') {
   const where = fleetEngineWhere(document, ENGINE_FILE); // read while this bundle runs
   const { bundleUrl } = where;
   self.RetryLabFleetCode = {
-    mountFleet: (box) => mount(box, where),
+    // The section, and the stack of layers it can run (fleet/stack.js: the layers section's door).
+    mountFleet: (box) => withStack(box, mount(box, where)),
     // <retry-lab view="fleet"> (web/fleet/embed.js), its stylesheet beside this bundle.
     mountFleetElement: (options) => mountFleetElement((box, more) => mount(box, { ...where, ...more }), {
       ...options, styleUrl: new URL(FLEET_CSS, bundleUrl || location.href).href,

@@ -140,10 +140,51 @@ const CompareMetric* metricNamed(bool fleet, const std::string& name) {
 }
 std::string unitText(const CompareMetric* m) { return m && std::string(m->unit) == "ms" ? " ms" : ""; }
 
+std::string inputText(const std::string& name, const Value* v, const Value* other = nullptr);
+
+// Is this input a stack (`layers`, or a fleet request's `policy.layers`) holding layers?
+bool isStackInput(const std::string& name, const Value& v) {
+    const std::string tail = "layers";
+    bool named = name == tail || (name.size() > tail.size() && name.compare(name.size() - tail.size() - 1, std::string::npos, "." + tail) == 0);
+    if (!named || v.kind() != Value::Kind::Array || v.asArray().empty()) return false;
+    for (const Value& layer : v.asArray())
+        if (layer.kind() != Value::Kind::Object) return false;
+    return true;
+}
+
+// A stack in the comparison's words (web/compare/stack-words.js says it the same): each layer,
+// top first, its name and in brackets its retries, its key and every other field whose value
+// differs from the other side's layer at the same place, joined by " over ".
+std::string stackText(const Value& layers, const Value* other) {
+    std::string out;
+    const Value::Array& list = layers.asArray();
+    for (std::size_t i = 0; i < list.size(); ++i) {
+        const Value& layer = list[i];
+        const Value* twin = other && other->kind() == Value::Kind::Array && i < other->asArray().size() &&
+                                    other->asArray()[i].kind() == Value::Kind::Object
+                                ? &other->asArray()[i]
+                                : nullptr;
+        std::string parts;
+        for (const Value::Member& m : layer.asObject()) {
+            if (m.key == "name") continue;
+            const Value* theirs = twin ? twin->find(m.key) : nullptr;
+            bool differs = twin && !(theirs && same(m.value, *theirs));
+            if (m.key != "maxRetries" && m.key != "key" && !differs) continue;
+            parts += (parts.empty() ? "" : ", ") + m.key + " " + inputText(m.key, &m.value);
+        }
+        const Value* name = layer.find("name");
+        std::string shown = name && name->kind() == Value::Kind::String ? name->asString() : "layer " + std::to_string(i + 1);
+        out += (i ? " over " : "") + shown + (parts.empty() ? "" : " (" + parts + ")");
+    }
+    return out;
+}
+
 // An input's value in words for the summary and the table: numbers as the page writes them,
-// null as "none", lists joined by commas, a script as a link writes it.
-std::string inputText(const std::string& name, const Value* v) {
+// null as "none", lists joined by commas, a script as a link writes it, a stack of layers as
+// stackText says it (`other`: the other side's value).
+std::string inputText(const std::string& name, const Value* v, const Value* other) {
     if (!v) return "(not set)";
+    if (isStackInput(name, *v)) return stackText(*v, other);
     switch (v->kind()) {
         case Value::Kind::Null: return "none";
         case Value::Kind::Bool: return v->asBool() ? "true" : "false";
@@ -232,7 +273,8 @@ Value fleetHeadline(const Value& inputs, const Value& before, const Value& after
     std::set<std::string> said;
     for (const Value& row : inputs.asArray()) {
         const std::string name = row.find("name")->asString();
-        const std::string x = inputText(name, row.find("before")), y = inputText(name, row.find("after"));
+        const std::string x = inputText(name, row.find("before"), row.find("after")),
+                          y = inputText(name, row.find("after"), row.find("before"));
         if (name.rfind("gates.", 0) == 0) {
             const std::string gate = name.substr(0, name.find('.', 6));
             const Value* was = at(before, "request." + gate);
@@ -451,7 +493,7 @@ Value compare(const Side& before, const Side& after, bool fleet) {
         if (x) row.set("before", *x);
         if (y) row.set("after", *y);
         inputs.push(std::move(row));
-        said.push_back("`" + path + "` " + inputText(path, x) + " → " + inputText(path, y));
+        said.push_back("`" + path + "` " + inputText(path, x, y) + " → " + inputText(path, y, x));
     };
     for (const auto& [path, x] : bl) addInput(path, x, find(al, path));
     for (const auto& [path, y] : al)
@@ -531,7 +573,8 @@ Value markdownWords(const Value& comparison, const std::string& baseUrl) {
     Value inputs = Value::array();
     for (const Value& row : comparison.find("inputs")->asArray()) {
         const std::string name = row.find("name")->asString();
-        const std::string x = inputText(name, row.find("before")), y = inputText(name, row.find("after"));
+        const std::string x = inputText(name, row.find("before"), row.find("after")),
+                          y = inputText(name, row.find("after"), row.find("before"));
         if (!first) summary.push(Value::string(", "));
         first = false;
         Value part = Value::object();

@@ -672,6 +672,26 @@ std::string fleetTypeOf(const std::string& path) {
     auto it = fleetTypes().find(path);
     return it == fleetTypes().end() ? std::string() : it->second;
 }
+// A fleet path whose field is a stack of layers (`policy.layers`, docs/layers.md §9): its field,
+// read as the single run's `layers=` is (readStack; web/fleet/model.js reads it the same way).
+const Field* fleetStackField(const std::string& path) {
+    static const std::map<std::string, const Field*> stacks = [] {
+        std::map<std::string, const Field*> out;
+        std::vector<std::pair<std::string, const std::vector<Field>*>> todo{{"", &retrylab::fleetFields().fields}};
+        while (!todo.empty()) {
+            auto [prefix, fields] = todo.back();
+            todo.pop_back();
+            for (const Field& f : *fields) {
+                const std::string here = prefix.empty() ? f.name : prefix + "." + f.name;
+                if (kindOf(f) == Kind::Stack) out.emplace(here, &f);
+                if (f.type == retrylab::FieldType::Object) todo.emplace_back(here, &f.members);
+            }
+        }
+        return out;
+    }();
+    auto it = stacks.find(path);
+    return it == stacks.end() ? nullptr : it->second;
+}
 
 bool lowerWord(const std::string& s) {
     if (s.empty()) return false;
@@ -796,6 +816,13 @@ Value readFleetSide(const Pairs& pairs, std::vector<LinkProblem>& problems) {
                 continue;
             }
             value = Value::boolean(raw == "true");
+        } else if (const Field* stack = fleetStackField(key)) {
+            try {
+                value = readStack(*stack, raw);
+            } catch (const Unreadable& e) {
+                problems.push_back(problem(key, safeDecode(raw), "unreadable", e.reason));
+                continue;
+            }
         } else if (type == "list") {
             value = Value::array();
             if (!raw.empty())

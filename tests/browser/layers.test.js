@@ -11,9 +11,9 @@ import assert from 'node:assert/strict';
 import { axeViolations, browserSuite, elementHost, hostSite, openPage, pageFor, pageTest } from './lib/harness.js';
 
 const env = browserSuite();
-// <retry-lab> with a stack: the element reads it, and draws one layer.
+// <retry-lab> with a stack: the element reads it, runs it and draws it.
 const STACK = 'name:agent~maxRetries:2~clientTimeoutMs:2000~baseBackoffMs:0,name:SDK~key:mint';
-const host = hostSite(env, { 'stack.html': elementHost('A stack', `<retry-lab layers="${STACK}" max-retries="0"></retry-lab>`) });
+const host = hostSite(env, { 'stack.html': elementHost('A stack', `<h2>The seed’s story, stacked</h2><retry-lab layers="${STACK}" max-retries="0"></retry-lab>`) });
 
 // The section as the reader sees it: scrolled to.
 async function section(page) {
@@ -105,8 +105,8 @@ describe('retries across layers', () => {
     const href = await page.locator('#ly-link').getAttribute('href');
     assert.match(href, /^#v=1&scenario=script&script=503&layers=name:agent~/);
     const before = await page.evaluate(() => window.retryLabLayers.getResult().inputs);
-    // Opened in a new page: the section shows the stack, scrolled to; the experiment above,
-    // which draws one layer, runs the link without it and its notice says so.
+    // Opened in a new page: the section shows the stack, scrolled to; the experiment above runs
+    // it too, with no notice.
     const opened = await openPage(env, { path: `/${href}` });
     await opened.page.waitForFunction(() => window.retryLabLayers && window.retryLabLayers.getResult().metrics.attempts === 64);
     const after = await opened.page.evaluate(() => window.retryLabLayers.getResult().inputs);
@@ -114,8 +114,8 @@ describe('retries across layers', () => {
     assert.equal(await count(opened.page), '4 × 4 × 4 = 64 server attempts');
     assert.equal(await opened.page.locator('#layers').getByLabel('Idempotency key').nth(0).inputValue(), 'mint');
     assert.equal(await opened.page.locator('#ly-link-note').count(), 0, 'the controls hold the link’s stack');
-    assert.equal(await opened.page.evaluate(() => window.retryLab.getState().result.inputs.layers), undefined);
-    assert.match(await opened.page.locator('#rl-notice').innerText(), /layers=name:agent~.*: is a stack of layers, drawn below in “Retries across layers”/);
+    assert.deepEqual(await opened.page.evaluate(() => window.retryLab.getState().result.inputs.layers), before.layers);
+    assert.equal(await opened.page.locator('#rl-notice').count(), 0, 'no notice');
     // A stack of layers the section has no client for is drawn as it is, and said so.
     const other = await openPage(env, { path: '/#v=1&layers=name:web~maxRetries:1,name:db~maxRetries:4' });
     await other.page.waitForFunction(() => window.retryLabLayers && window.retryLabLayers.getResult().inputs.layers[0].name === 'web');
@@ -137,26 +137,75 @@ describe('retries across layers', () => {
     assert.equal(await page.evaluate(() => document.activeElement.id), 'ly-server');
   }));
 
-  test('compare mode and <retry-lab> read a stack, run one layer and say so; nothing breaks', async () => {
-    // A comparison of §8.5's two stacks: each side draws one layer.
-    const compare = await openPage(env, { path: `/#v=1&view=compare&layers=${STACK}&after.layers=${STACK.replace('key:mint', 'key:pass').replace('baseBackoffMs:0', 'baseBackoffMs:0~key:mint')}` });
-    await compare.page.waitForFunction(() => document.documentElement.classList.contains('rl-compare-ready'));
-    const notice = await compare.page.locator('[data-compare-notice]').innerText();
-    assert.match(notice, /layers=name:agent.*: is a stack of layers; compare mode draws one layer a side/);
-    assert.match(notice, /after\.layers=name:agent/);
-    assert.deepEqual(compare.problems, [], 'no page error');
+  // docs/layers.md §8.1 as a link: three layers, every field the run's (3 retries, no wait, no
+  // timeouts), a server that always fails.
+  const SRE = '/#v=1&scenario=script&script=503&maxRetries=3&baseBackoffMs=0&clientTimeoutMs=60000&deadlineMs=none&layers=name:agent,name:SDK,name:HTTP';
+  test('the experiment runs a linked stack and draws it: 4 × 4 × 4 = 64 server attempts, lanes per layer, no notice', pageTest(env, { path: SRE }, async ({ page }) => {
+    const run = page.locator('#rl-lanes');
+    assert.equal(await page.locator('#rl-stack-count').innerText(), '4 × 4 × 4 = 64 server attempts');
+    assert.equal(await page.evaluate(() => window.retryLab.getState().result.metrics.attempts), 64);
+    assert.equal(await run.locator('.ly-lane').count(), 3);
+    assert.equal(await run.locator('.ly-lane').nth(2).locator('rect.ly-bar').count(), 64, 'one bar per server attempt');
+    assert.deepEqual(await run.locator('#rl-stack-per-layer tbody tr').evaluateAll((rows) => rows.map((r) => [...r.cells].slice(2, 5).map((c) => c.innerText))),
+      [['1', '4', '3'], ['4', '16', '12'], ['16', '64', '48']]);
+    assert.match(await page.locator('#rl-stack-head').innerText(), /stack of 3 layers, top first: agent over SDK over HTTP/);
+    assert.equal(await page.locator('#rl-lanes-heading').innerText(), 'Each layer’s attempts');
+    assert.equal(await page.locator('#rl-notice').count(), 0, 'no notice');
+    // Played to its end, nothing breaks; the link written is the stack's.
+    await page.locator('#rl-play').click();
+    await page.locator('#rl-seek').press('End');
+    assert.match(await page.evaluate(() => window.location.hash), /layers=name:agent/);
+  }));
+
+  test('compare mode runs each side\'s stack: the SDK\'s own key charges twice, the agent\'s passed down once, said in words', pageTest(env, {
+    path: `/#v=1&view=compare&layers=${STACK}&after.layers=${STACK.replace('key:mint', 'key:pass').replace('baseBackoffMs:0', 'baseBackoffMs:0~key:mint')}`,
+  }, async ({ page }) => {
+    await page.waitForFunction(() => document.documentElement.classList.contains('rl-compare-ready'));
+    assert.equal(await page.locator('[data-compare-notice]').innerText(), '', 'no notice');
+    // docs/layers.md §8.5: 2 server attempts a side; 2 charges, then 1 and a replay.
+    assert.equal(await page.locator('#cmp-b-stack-count').innerText(), '2 × 1 = 2 server attempts');
+    assert.equal(await page.locator('#cmp-b-stack-charges').innerText(), 'Charged twice');
+    assert.equal(await page.locator('#cmp-a-stack-charges').innerText(), 'Charged once');
+    const charges = page.locator('[data-compare-live] tr[data-metric="charges"]');
+    assert.deepEqual([await charges.locator('[data-side="before"]').innerText(), await charges.locator('[data-side="after"]').innerText()], ['2', '1']);
+    assert.equal(await charges.getAttribute('data-flag'), 'side-effect');
+    const summary = await page.locator('[data-compare-summary]').innerText();
+    assert.equal(summary, 'layers agent (maxRetries 2, key none) over SDK (maxRetries 3, key mint) → agent (maxRetries 2, key mint) over SDK (maxRetries 3, key pass)');
+    // The shared axis draws the server's attempts: 2 a side.
+    assert.equal(await page.locator('.cmp-lane[data-side="before"] rect.cmp-bar').count(), 2);
+    assert.equal(await page.locator('.cmp-lane[data-side="after"] rect.cmp-bar').count(), 2);
+  }));
+
+  test('<retry-lab layers="…"> runs the stack and draws it, with the other attributes', async () => {
     const { page } = await pageFor(env);
     const errors = [];
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(`${host.server.origin}/stack.html`);
     await page.waitForFunction(() => document.querySelector('retry-lab').classList.contains('rl-ready'));
-    const text = await page.evaluate(() => document.querySelector('retry-lab').shadowRoot.querySelector('.rl-notice').textContent);
-    assert.match(text, /layers=name:agent.*: is a stack of layers; <retry-lab> draws one layer, so it runs without it/);
-    assert.equal(await page.evaluate(() => document.querySelector('retry-lab').app.getState().result.inputs.maxRetries), 0, 'the other attributes are used');
+    const lab = page.locator('retry-lab');
+    assert.equal(await lab.locator('.rl-notice').innerText().catch(() => ''), '');
+    // max-retries="0" is the SDK's (a layer takes the run's field it leaves out): one attempt a call.
+    assert.equal(await lab.locator('.ly-count').innerText(), '2 × 1 = 2 server attempts');
+    assert.equal(await lab.locator('.ly-verdict span').first().innerText(), 'Charged twice');
+    assert.equal(await lab.locator('.ly-lane').count(), 2);
+    assert.equal(await page.evaluate(() => document.querySelector('retry-lab').app.getState().result.inputs.layers[1].maxRetries), 0);
     assert.deepEqual(errors, []);
   });
 
   for (const colorScheme of ['light', 'dark']) {
+    test(`axe finds nothing in a stack drawn by the experiment, compare mode and <retry-lab> (${colorScheme})`, async () => {
+      const experiment = await openPage(env, { path: SRE, colorScheme, bypassCSP: true });
+      await experiment.page.locator('#rl-lanes .ly-all summary').click();
+      assert.deepEqual(await axeViolations(experiment.page, '.rl-mechanism'), []);
+      const compare = await openPage(env, { path: `/#v=1&view=compare&layers=${STACK}&after.layers=${STACK}`, colorScheme, bypassCSP: true });
+      await compare.page.waitForFunction(() => document.documentElement.classList.contains('rl-compare-ready'));
+      assert.deepEqual(await axeViolations(compare.page, '.rl-compare'), []);
+      const { page } = await pageFor(env, { colorScheme, bypassCSP: true });
+      await page.goto(`${host.server.origin}/stack.html`);
+      await page.waitForFunction(() => document.querySelector('retry-lab').classList.contains('rl-ready'));
+      assert.deepEqual(await axeViolations(page), []);
+    });
+
     test(`axe finds nothing in the section (${colorScheme})`, pageTest(env, { colorScheme, bypassCSP: true }, async ({ page }) => {
       await section(page);
       await page.locator('#layers').getByRole('button', { name: 'Three layers of four attempts' }).click();

@@ -172,6 +172,26 @@ test('an idempotency key changes a side effect but not the outcome: charges 2 �
   assert.equal(c.outcomeChanged, false);
 });
 
+// docs/layers.md §8.5 compared: the stack is said in words, layer by layer (its retries, its key
+// and what differs from the other side's layer), never as JSON; the page's summary and Markdown
+// are retrysim's (the tests below hold them equal link for link).
+test('a comparison of two stacks says them in words: each layer\'s name, retries, key and what differs', () => {
+  const link = 'v=1&view=compare&layers=name:agent~maxRetries:2~baseBackoffMs:0~clientTimeoutMs:2000~key:none,name:SDK~maxRetries:2~key:mint' +
+    '&after.layers=name:agent~maxRetries:2~baseBackoffMs:0~clientTimeoutMs:2000~key:mint,name:SDK~maxRetries:2~key:pass';
+  const c = cliJson(['--link', link]).json;
+  assert.equal(c.summary, '`layers` agent (maxRetries 2, key none) over SDK (maxRetries 2, key mint) → agent (maxRetries 2, key mint) over SDK (maxRetries 2, key pass)');
+  assert.deepEqual([metric(c, 'charges').before, metric(c, 'charges').after], [2, 1], 'the stacks are run: 2 charges, then 1');
+  const md = cli(['--link', link, '--format', 'markdown']).stdout;
+  assert.ok(md.includes('agent (maxRetries 2, key none) over SDK (maxRetries 2, key mint)'), md);
+  assert.ok(!md.includes('{'), 'no JSON in the Markdown');
+  // A field that differs is named on both sides; a layer with no twin on the other side is its retries and key.
+  const deeper = cliJson(['--link', 'v=1&view=compare&layers=name:a~maxRetries:1~clientTimeoutMs:900&after.layers=name:a~maxRetries:1~clientTimeoutMs:800,name:b~maxRetries:0']).json;
+  assert.equal(deeper.summary, '`layers` a (maxRetries 1, clientTimeoutMs 900, key none) → a (maxRetries 1, clientTimeoutMs 800, key none) over b (maxRetries 0, key pass)');
+  // One side without a stack.
+  const one = cliJson(['--link', 'v=1&view=compare&after.layers=name:a~maxRetries:1']).json;
+  assert.equal(one.summary, '`layers` (not set) → a (maxRetries 1, key none)');
+});
+
 test('--compare BEFORE AFTER: two files, a file and a link, or stdin, give the same comparison', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'retrysim-compare-'));
   const before = path.join(dir, 'before.json');
@@ -429,6 +449,8 @@ const FLEET_LINKS = [
   // by the fleet engine's table, both readers read them as numbers.
   'v=1&view=compare&of=fleet&after.server.queueLimit=2000&after.policy.maxBackoffMs=800',
   'v=1&view=compare&of=fleet&after.network.dist=uniform&after.network.lo=2&after.network.hi=8',
+  // A stack on the after side (docs/layers.md §9), written as the single run's `layers=` is.
+  'v=1&view=compare&of=fleet&after.policy.layers=name:agent~maxRetries:1,name:SDK~maxRetries:1',
 ];
 
 test('a fleet comparison link: retrysim runs the fleet requests the page reads, with the same rows, and FLEET.md §9.5\'s figures', async () => {

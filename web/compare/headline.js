@@ -8,6 +8,7 @@
 
 import { CONTROLS, FIELD_WORDS, GATE_LABELS } from '../fleet/model.js';
 import { num } from '../format.js';
+import { isStackInput, stackText } from './stack-words.js';
 
 // A gate's name without the source its label credits ("Token bucket (Brooker)" → "Token bucket").
 const gateName = (label) => label.replace(/\s*\([^)]*\)$/, '');
@@ -31,6 +32,8 @@ const at = (value, path) => path.split('.').reduce((v, key) => (v && typeof v ==
 // A value as retrysim's inputText() writes it (compare.cpp): numbers as the page writes them.
 const valueText = (v) => (v === undefined ? '(not set)' : v === null ? 'none' : typeof v === 'number' ? num(v)
   : Array.isArray(v) ? (v.length ? v.map(valueText).join(',') : '(none)') : typeof v === 'object' ? JSON.stringify(v) : String(v));
+// A path's value, a stack of layers as stack-words.js says it (`other`: the other side's).
+const pathText = (name, v, other) => (isStackInput(name, v) ? stackText(v, other, (field, x) => valueText(x)) : valueText(v));
 
 // The recovery of one side as { kind, after }: kind 'none' (no trigger), 'rode-out',
 // 'recovered' (`after`: seconds from the trigger's end), 'metastable' or 'undecided' (FLEET.md §8).
@@ -86,8 +89,8 @@ export function fleetHeadline(inputs, before, after, labels = new Map(fleetLabel
       continue;
     }
     const label = labels.get(name);
-    if (label) add(`${label} ${valueText(x)} → ${valueText(y)}`);
-    else add({ code: name }, ` ${valueText(x)} → ${valueText(y)}`);
+    if (label) add(`${label} ${pathText(name, x, y)} → ${pathText(name, y, x)}`);
+    else add({ code: name }, ` ${pathText(name, x, y)} → ${pathText(name, y, x)}`);
   }
   if (!parts.length) parts.push('the same inputs');
   const clauses = [];

@@ -20,7 +20,7 @@ export function markdownWords(comparison, { metrics, codec, presetName = (id) =>
   if (afterClient !== client) lead = `client ${client ? presetName(client) : '(none)'} → ${afterClient ? presetName(afterClient) : '(none)'}`;
   const summary = lead ? [lead] : [];
   const inputs = comparison.inputs.map(({ name, before, after }, i) => {
-    const words = { name, before: inputText(name, before, codec), after: inputText(name, after, codec) };
+    const words = { name, before: inputText(name, before, codec, after), after: inputText(name, after, codec, before) };
     if (i > 0 || lead) summary.push(', ');
     summary.push({ code: name }, ` ${words.before} → ${words.after}`);
     return words;

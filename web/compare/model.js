@@ -6,6 +6,7 @@
 import { num } from '../format.js';
 import { sameInputValue } from '../share/codec.js';
 import { fleetHeadline } from './headline.js';
+import { isStackInput, stackText } from './stack-words.js';
 
 // The metrics a comparison lists are the engine's table, compareMetrics() (core/src/
 // compare_metrics.cpp, the one retrysim reads): `{ run: [row…], fleet: [row…] }`, each row
@@ -34,9 +35,11 @@ const at = (value, path) => path.split('.').reduce((v, key) => (v && typeof v ==
 const unitText = (row) => (row && row.unit === 'ms' ? ' ms' : '');
 
 // An input's value in words: numbers as the page writes them, null as "none", lists joined by
-// commas, a script as a link writes it.
-export function inputText(name, value, codec) {
+// commas, a script as a link writes it, a stack of layers as stack-words.js says it (`other`:
+// the other side's value, which a stack's words name the differences from).
+export function inputText(name, value, codec, other) {
   if (value === undefined) return '(not set)';
+  if (isStackInput(name, value)) return stackText(value, other, (field, v) => inputText(field, v, codec));
   if (value === null) return 'none';
   if (typeof value === 'boolean') return value ? 'true' : 'false';
   if (typeof value === 'number') return num(value);
@@ -78,7 +81,7 @@ export function compareRuns(before, after, { metrics: table, codec, client = '',
     if (x !== undefined) row.before = x;
     if (y !== undefined) row.after = y;
     inputs.push(row);
-    said.push(`\`${name}\` ${inputText(name, x, codec)} → ${inputText(name, y, codec)}`);
+    said.push(`\`${name}\` ${inputText(name, x, codec, y)} → ${inputText(name, y, codec, x)}`);
   };
   if (fleet) {
     const b = new Map(requestLeaves(before.request));

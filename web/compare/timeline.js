@@ -30,10 +30,14 @@ export function sharedEnd(results) {
 
 const markClass = (kinds) => (kinds.includes('commit') ? 'cmp-mark cmp-mark-commit' : kinds.includes('replay') ? 'cmp-mark cmp-mark-replay' : 'cmp-mark cmp-mark-other');
 
+// The attempts a lane draws: the server's (a stack's bottom layer, docs/layers.md §7: its upper
+// layers' rows are calls below, drawn per layer in each side's own figure).
+export const serverAttempts = (r) => (r.inputs.layers ? r.attempts.filter((a) => a.layer === r.inputs.layers.length) : r.attempts);
+
 function laneWords(label, r) {
-  const n = r.attempts.length;
+  const n = serverAttempts(r).length;
   const marks = serverMarks(r).map((m) => `${m.text} at ${ms(m.tMs)}`);
-  return `${label}: ${n === 1 ? '1 attempt' : `${num(n)} attempts`}, ending at ${ms(r.metrics.elapsedMs)}${marks.length ? `; ${marks.join(', ')}` : ''}`;
+  return `${label}: ${n === 1 ? '1 attempt' : `${num(n)} attempts`}${r.inputs.layers ? ' at the server' : ''}, ending at ${ms(r.metrics.elapsedMs)}${marks.length ? `; ${marks.join(', ')}` : ''}`;
 }
 
 export function alignedTimelines(sides, { width = 720 } = {}) {
@@ -56,7 +60,7 @@ export function alignedTimelines(sides, { width = 720 } = {}) {
     const d = result.inputs.deadlineMs;
     return h('g', { class: 'cmp-lane', 'data-side': label.toLowerCase() },
       h('text', { class: 'cmp-lane-label', x: 4, y: y + BAR / 2 + 4 }, label),
-      result.attempts.map((a) => h('rect', {
+      serverAttempts(result).map((a) => h('rect', {
         class: `cmp-bar ${a.clientClass === 'success' ? 'cmp-bar-ok' : a.clientClass === 'timeout' ? 'cmp-bar-timeout' : 'cmp-bar-error'}`,
         x: x(a.startMs), y, width: Math.max(3, x(a.endMs) - x(a.startMs)), height: BAR, rx: 3, 'data-start': a.startMs, 'data-end': a.endMs,
       })),

@@ -7,7 +7,6 @@
 import { h, mount, patch } from '../dom.js';
 import { presetById } from '../clients/presets.js';
 import { encodeCompareLink, isCompareLink, readCompareLink } from '../share/compare-link.js';
-import { splitLayers } from '../share/accept.js';
 import { compareRuns, deltaText, metricTable, metricText } from './model.js';
 import { comparisonMarkdown, copyMarkdownControls, wireCopyMarkdown } from './markdown.js';
 import { alignedTimelines } from './timeline.js';
@@ -152,14 +151,7 @@ export function mountCompare(box, { app, engine, createExplorable, linkBase, sou
   function read({ keep = false } = {}) {
     const said = from.read();
     const shown = readCompareLink(from.hash(), judge, { presetById });
-    // A side's stack of layers (docs/layers.md): each side draws one layer, so it runs without it.
-    const stacks = [['', shown.before], ['after.', shown.after]].flatMap(([prefix, side]) => {
-      const split = splitLayers(side.inputs);
-      if (!split) return [];
-      side.inputs = split.one;
-      return [{ key: `${prefix}layers`, value: judge.codec.valueText('layers', split.layers), reason: 'is a stack of layers; compare mode draws one layer a side, so it runs without it (“Retries across layers” draws a stack)' }];
-    });
-    const problems = [...said.problems, ...[...shown.problems, ...stacks].map(said.rename)];
+    const problems = [...said.problems, ...shown.problems.map(said.rename)];
     if (!notice(problems, said.source, keep)) return;
     clients = { client: shown.before.client, afterClient: shown.after.client };
     loading = true;

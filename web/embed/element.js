@@ -17,7 +17,7 @@ import ELEMENT_CSS from 'retrylab:element-css';
 import { createExplorable } from '../app.js';
 import { loadEngine } from '../engine.js';
 import { makeIds } from '../views/controls.js';
-import { acceptInputs, splitLayers } from '../share/accept.js';
+import { acceptInputs } from '../share/accept.js';
 import { compareLinkOfAttributes } from '../share/compare-link.js';
 import { attachShareBar, showNotice } from '../share/bar.js';
 import * as exportFiles from '../export/all.js';
@@ -243,11 +243,8 @@ class RetryLabElement extends HTMLElement {
     }
     if (this.compare) this.leaveCompare();
     const { inputs, problems } = this.readAttributes();
-    // A stack of layers: the element draws one layer, so it runs without it and says so.
-    const split = splitLayers(inputs);
-    this.app.load(split ? split.one : inputs);
-    const stack = split ? [{ key: 'layers', value: this.app.codec.valueText('layers', split.layers, inputs), reason: 'is a stack of layers; <retry-lab> draws one layer, so it runs without it (the full page draws the stack, in “Retries across layers”)' }] : [];
-    showNotice(this.box, this.id_, [...problems, ...stack], 'attributes');
+    this.app.load(inputs); // a stack of layers too: the explorable draws it (views/stack.js)
+    showNotice(this.box, this.id_, problems, 'attributes');
   }
 
   // Compare mode (issue 17, docs/compare.md §3): its code is a bundle of its own,

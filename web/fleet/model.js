@@ -3,6 +3,8 @@
 // what a fleet result says in words (the verdict, the side effects), all read from the
 // result's data (FLEET.md §8).
 
+import { stackFormatOf } from '../share/codec.js';
+
 // --- the field table ---------------------------------------------------------------------------
 
 // The fleet request's fields as dotted paths, { rows: path → row, opening, from } with each
@@ -264,12 +266,30 @@ export const LINK_VERSION = '1';
 
 const writeValue = (v) => (v === null ? 'null' : Array.isArray(v) ? v.map((x) => encodeURIComponent(String(x))).join(',') : encodeURIComponent(String(v)));
 
+// A stack of layers (`policy.layers`, docs/layers.md §9): a list of objects, which the fleet link
+// writes as the single run's link writes `layers=` (README, "Links to a run"; share/codec.js): its
+// layers joined by commas, each layer's fields `name:value` joined by "~". Written without the
+// table (every field the layer holds, in its order), read by the table's row (stackFormatOf).
+const isStackValue = (v) => Array.isArray(v) && v.length > 0 && v.every((x) => x && typeof x === 'object' && !Array.isArray(x));
+const STACK_ROW = (layers) => ({
+  type: 'list',
+  items: {
+    type: 'object',
+    members: Object.keys(Object.assign({}, ...layers)).map((name) => {
+      const sample = layers.map((l) => l[name]).find((v) => v !== undefined && v !== null);
+      const type = sample === undefined || typeof sample === 'number' ? 'number' : typeof sample === 'boolean' ? 'boolean' : Array.isArray(sample) ? 'list' : 'string';
+      return { name, type, items: type === 'list' ? { type: sample.every((x) => typeof x === 'number') ? 'number' : 'string' } : undefined };
+    }),
+  },
+});
+
 // `#v=1&view=fleet&…` for a request given as its differences (requestDiff): each leaf as
-// `path=value`, a gate on at its defaults as `gates.<name>=on`.
+// `path=value`, a gate on at its defaults as `gates.<name>=on`, a stack as above.
 export function encodeFleetLink(diff) {
   const parts = ['v=1', 'view=fleet'];
   for (const [path, value] of leaves(diff)) {
     if (path.startsWith('gates.') && path.split('.').length === 2 && value && typeof value === 'object') parts.push(`${path}=on`);
+    else if (isStackValue(value)) parts.push(`${path}=${stackFormatOf(STACK_ROW(value)).write(value)}`);
     else parts.push(`${path}=${writeValue(value)}`);
   }
   return parts.join('&');
@@ -377,8 +397,10 @@ function parseLinkParts(hash, table) {
       problems.push({ key, value: safeDecode(raw), reason: 'is not a field of the fleet request' });
       continue;
     }
+    const stack = stackFormatOf(row);
     try {
-      request = setPath(request, key, readValue(raw, row));
+      // A stack (`policy.layers`): `null` (the policy's own one layer), or its layers as above.
+      request = setPath(request, key, stack ? (raw === 'null' ? null : stack.read(raw)) : readValue(raw, row));
     } catch (error) {
       problems.push({ key, value: safeDecode(raw), reason: error.message });
     }

@@ -11,7 +11,9 @@ import { h, show } from '../dom.js';
 import { sameInputs } from '../share/codec.js';
 import { makeIds } from '../views/controls.js';
 import { STORIES, layerFor, layerTable, serverChoices, stackInputs, stackOf } from './model.js';
-import { attemptsTable, controlsView, lanesView, layersTable, summaryView } from './view.js';
+import { controlsView } from './view.js';
+import { stackView } from '../views/stack.js';
+import { doorView, fleetDoor } from './fleet-door.js';
 
 export function mountLayers(root, app, engine, { idPrefix = 'ly-' } = {}) {
   const id = makeIds(idPrefix);
@@ -33,9 +35,14 @@ export function mountLayers(root, app, engine, { idPrefix = 'ly-' } = {}) {
   let result = null; // the last run the engine accepted
   let problem = null; // the engine's words for a stack it refused, shown until the next good one
   let linkOnly = false; // the run is a link's whose stack the controls cannot show
+  // "Run this stack in the fleet" (fleet-door.js), on a page with the fleet section: what it
+  // last said, { text, failed }, shown under it until the stack changes.
+  const fleet = win.retryLabFleetSection ? fleetDoor(win) : null;
+  let doorSaid = null;
 
   function run(candidate) {
     linkOnly = false;
+    doorSaid = null;
     const next = engine.compute(stackInputs(candidate, table));
     stack = candidate;
     if (next && next.ok === true) {
@@ -62,12 +69,10 @@ export function mountLayers(root, app, engine, { idPrefix = 'ly-' } = {}) {
         h('div', { class: 'ly-run' },
           linkOnly ? h('p', { class: 'ly-note', id: id('link-note') }, 'This is the stack of the link you opened. Its layers are not all clients of this section, so the controls show another stack; change one to run theirs.') : null,
           problem ? h('p', { class: 'rl-failure', role: 'alert', id: id('problem') }, `Not run: ${problem} The figures below are the last stack the engine ran.`) : null,
-          summaryView(id, result),
-          lanesView(id, result),
-          layersTable(id, result),
-          attemptsTable(id, result),
+          stackView(id, result),
           h('p', { class: 'ly-link' }, h('a', { href: linkHref(), id: id('link') }, 'A link to this stack'),
-            ' (opens it here and in the experiment above; retrysim --link runs it too)')))));
+            ' (opens it here and in the experiment above; retrysim --link runs it too)'),
+          fleet ? doorView(id, doorSaid) : null))));
     if (focused) {
       const again = doc.getElementById(focused);
       if (again) again.focus({ preventScroll: true });
@@ -98,6 +103,10 @@ export function mountLayers(root, app, engine, { idPrefix = 'ly-' } = {}) {
   root.addEventListener('click', (event) => {
     const button = event.target.closest('button');
     if (!button || !root.contains(button)) return;
+    if (button.dataset.act === 'fleet' && fleet) {
+      toFleet();
+      return;
+    }
     if (button.dataset.story) {
       run(STORIES[button.dataset.story](stack.server));
       return;
@@ -112,6 +121,21 @@ export function mountLayers(root, app, engine, { idPrefix = 'ly-' } = {}) {
       doc.getElementById(id('server')).focus();
     }
   });
+
+  // The door: the stack on show, run by the fleet section; what it says is drawn under it and
+  // said in the status region. On success the fleet's stack is brought into view.
+  function toFleet() {
+    const asked = result;
+    doorSaid = { text: 'Opening the fleet section and running this stack there…', failed: false };
+    draw();
+    fleet.run(asked.inputs.layers).then((said) => {
+      if (result !== asked) return; // the reader changed the stack meanwhile
+      doorSaid = said;
+      draw();
+      live.textContent = said.text;
+      if (!said.failed) fleet.show();
+    });
+  }
 
   // A link's stack (its inputs as the engine accepted them): its run drawn as it is, the
   // controls showing its stack only when their stack is exactly that run; scrolled to.

@@ -3,14 +3,6 @@
 // engine's own words say why. Then the inputs it accepted run once. Pure: `validate` and
 // `compute` are the engine's.
 
-// A stack of layers (docs/layers.md), which the explorable does not draw (it draws one layer):
-// { one: the inputs without it, layers: the stack }, or null when the inputs hold none.
-export function splitLayers(inputs) {
-  if (inputs.layers === undefined || inputs.layers === null) return null;
-  const { layers, ...one } = inputs;
-  return { one, layers };
-}
-
 // "script[2].status" and "draws[1]" belong to the inputs "script" and "draws".
 const inputOf = (field) => String(field).split(/[.[]/)[0];
 

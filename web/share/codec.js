@@ -255,7 +255,9 @@ function objectFormat(members) {
 }
 
 // A stack: `layers=none`, or `layers=name:agent~maxRetries:2~retryOn:timeout;5xx,name:SDK~key:mint`,
-// its entries (objectFormat) joined by commas.
+// its entries (objectFormat) joined by commas. The fleet link writes `policy.layers` the same way
+// (fleet/model.js), from its own table's row: `stackFormatOf(row)`, null for a row that is no stack.
+export const stackFormatOf = (row) => (row && kindOf(row) === 'stack' ? stackFormat(row.items) : null);
 function stackFormat(itemRow) {
   const entry = objectFormat(itemRow.members || []);
   return {

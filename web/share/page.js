@@ -16,7 +16,7 @@ import { attachShareBar, showNotice } from './bar.js';
 import { loadBundle } from '../bundles.js';
 import { validateInputs } from '../validate.js';
 import { sameInputs } from './codec.js';
-import { splitLayers } from './accept.js';
+import { isStack } from '../views/stack.js';
 import { attachCompare } from '../compare/hook.js';
 
 export const isEmbed = (doc) => doc.documentElement.hasAttribute('data-embed');
@@ -95,26 +95,15 @@ function applyLink(app, engine, traces, inputs, result, page) {
   return problems;
 }
 
-// A link's stack of layers (`layers=`, docs/layers.md) is not the experiment's to draw (it draws
-// one layer): the experiment runs the link without it, the notice says so, and the section
-// "Retries across layers" (`layers`: { load(): a promise of its API }, null on a page without
-// it) shows the link's run whole.
-function splitStack(app, inputs, layers) {
-  const split = splitLayers(inputs);
-  if (!split) return null;
-  if (layers) layers.load().then((api) => api && api.showLink(inputs), () => {});
-  return {
-    one: split.one,
-    problem: {
-      key: 'layers', value: app.codec.valueText('layers', split.layers, inputs),
-      reason: layers ? 'is a stack of layers, drawn below in “Retries across layers”; the experiment draws one layer, so it runs the link without it'
-        : 'is a stack of layers; this experiment draws one layer, so it runs the link without it (the full page draws the stack)',
-    },
-  };
+// A link's stack of layers (`layers=`, docs/layers.md): the experiment runs it and draws it
+// (views/stack.js), and the section "Retries across layers" (`layers`: { load(): a promise of its
+// API }, null on a page without it) shows it too, with its controls set to it where they can be.
+function showStack(inputs, result, layers) {
+  if (layers && isStack(result)) layers.load().then((api) => api && api.showLink(inputs), () => {});
 }
 
 // `traces`: null on a page without the traces section; else { get(): the section's API, or
-// null until its bundle has arrived; load(): a promise of that API }. `layers`: see splitStack.
+// null until its bundle has arrived; load(): a promise of that API }. `layers`: see showStack.
 export function attachSharing(doc, root, app, engine, { idPrefix = 'rl-', traces = null, layers = null } = {}) {
   const id = makeIds(idPrefix);
   const embed = isEmbed(doc);
@@ -123,14 +112,8 @@ export function attachSharing(doc, root, app, engine, { idPrefix = 'rl-', traces
   const pageOf = (state = app.getState()) => pageKeysOf(state);
   // A link that names a trace before the traces have arrived (one followed later, or pasted
   // into the address bar): its run now, and the link read again, trace and all, once they come.
-  function apply(linked, linkedResult, page) {
-    const stack = splitStack(app, linked, layers);
-    const inputs = stack ? stack.one : linked;
-    const result = stack ? app.compute(inputs) : linkedResult;
-    const problems = applyOne(inputs, result, page);
-    return stack ? [...problems, stack.problem] : problems;
-  }
-  function applyOne(inputs, result, page) {
+  function apply(inputs, result, page) {
+    showStack(inputs, result, layers);
     const api = tracesNow();
     if (api || !traces || page.trace === undefined) return applyLink(app, engine, api, inputs, result, page);
     app.load(inputs);

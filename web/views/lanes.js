@@ -13,6 +13,7 @@ import { packRows } from './timeline.js';
 import { statementView } from './statement.js';
 import { h, mount, patchKnown } from '../dom.js';
 import { msAt, warpOf } from '../playback.js';
+import { isStack, stackView, stackWords } from './stack.js';
 
 const LEFT = 64; // as the timeline's margin, which packRows keeps labels inside
 const RIGHT = 14;
@@ -269,6 +270,18 @@ export function lanesView(result, { width = 640, tMs = Infinity, shown = Infinit
     server.placed.map((l) => label(l, SERVER_Y + 24)));
 }
 
+// A stack's run in the explorable: what it is, then the one drawing of a stack (views/stack.js).
+// The explorable's controls set the run's own fields, which a stack's layers do not read (each
+// layer's policy is its own, docs/layers.md §2), so the words say where the stack is changed.
+function stackRunView(id, result, within) {
+  const sid = (name) => id(`stack-${name}`);
+  const n = result.inputs.layers.length;
+  return h('div', { class: 'ly-stack' },
+    h('p', { class: 'ly-stack-head', id: sid('head') },
+      `This run is a stack of ${n === 1 ? 'one layer' : `${n} layers`}, top first: ${stackWords(result)}. Each layer has its own policy; the controls here set the server and the run’s own fields.`),
+    stackView(sid, result, within));
+}
+
 // Mounted beside the timeline (explorable/run-view.js hands over its run view): the lanes and
 // the statement are drawn from the same result and playhead as the timeline, on every call of
 // drawPlayhead, and redrawn for their box's width.
@@ -278,7 +291,8 @@ export function withLanes(run, timeline, view, id) {
   const box = drawnBox || mount(h('section', { class: 'rl-view rl-mechanism', 'aria-labelledby': id('lanes-heading') },
     h('h3', { id: id('lanes-heading') }, 'Client and server, message by message'),
     h('div', { class: 'rl-lanes', id: id('lanes') }), h('div', { class: 'rl-statement-box' })), timeline.ownerDocument);
-  const [, lanes, statement] = box.children;
+  const [heading, lanes, statement] = box.children;
+  let headingWords = null; // the heading's own words while a stack's run is drawn, else null
   // The mechanism is the figure: right after the question, then Play, then the timeline (the
   // precise view), so at 1280×720 and on a phone the first screen shows the lanes, the
   // question and Play. An article's figure (css/story.css) shows the lanes and the statement
@@ -319,8 +333,25 @@ export function withLanes(run, timeline, view, id) {
   // does not grow as it plays. Computed once per run and width, not on every playback frame.
   let drawing = { result: null, width: 0, geometry: null, height: 0 };
   const drawLanes = (result, playback) => {
+    // A stack's run (a link's `layers`, docs/layers.md) is drawn as the section "Retries across
+    // layers" draws it, lanes per layer, whole: these lanes draw one layer's messages.
+    const stacked = isStack(result);
+    lanes.classList.toggle('rl-lanes-stack', stacked);
+    // The heading says what is drawn; its own words (another view may have set them) come back after.
+    if (stacked && headingWords === null) {
+      headingWords = heading.textContent;
+      heading.textContent = 'Each layer’s attempts';
+    } else if (!stacked && headingWords !== null) {
+      heading.textContent = headingWords;
+      headingWords = null;
+    }
+    if (stacked) { // drawn once per run: it has no playhead
+      if (drawing.result !== result || !drawing.stack) patchKnown(lanes, stackRunView(id, result, box.getAttribute('aria-labelledby')));
+      drawing = { result, width, geometry: null, height: 0, stack: true };
+      return;
+    }
     if (!width) return;
-    if (drawing.result !== result || drawing.width !== width) {
+    if (drawing.result !== result || drawing.width !== width || drawing.stack) {
       const geometry = steps(result, lanesWidth(width) - LEFT - RIGHT);
       drawing = { result, width, geometry, height: lanesEndHeight(result, width, geometry) };
     }

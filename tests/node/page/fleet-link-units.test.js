@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { fleetTable, parseFleetLink, undrawnWorkload } from '../../../web/fleet/model.js';
+import { encodeFleetLink, fleetTable, parseFleetLink, requestDiff, undrawnWorkload } from '../../../web/fleet/model.js';
 import { readFleetAttributes } from '../../../web/fleet/embed.js';
 import { MAIN_THREAD_ATTEMPTS, expectedAttempts, mainThreadRefusal } from '../../../web/fleet/compute.js';
 import { DIST } from '../../browser/lib/dist.js';
@@ -58,4 +58,27 @@ test('the expected attempts are FLEET.md §3’s formula over the table’s defa
   assert.deepEqual(over.errors[0].fields, ['clients', 'ratePerClient', 'durationMs', 'policy.maxRetries']);
   assert.equal(over.errors[0].message, `This run ${over.errors[0].detail}`);
   assert.match(over.errors[0].detail, /^makes about 404,000 expected attempts/);
+});
+
+// docs/layers.md §9.5's 64 as a fleet link: `policy.layers` is written as the single run's
+// `layers=` is (README, "Links to a run"), read back whole, and runs the same request.
+test('a fleet link carries a stack of layers (policy.layers) both ways: written from the echo, read back, the same run', () => {
+  const request = {
+    clients: 1, arrivals: 'once', trigger: null, server: { serviceMs: 50, failureRate: 1 },
+    policy: { baseBackoffMs: 0, clientTimeoutMs: 60000, maxRetries: 3, layers: [{ name: 'agent' }, { name: 'SDK' }, { name: 'HTTP' }] },
+  };
+  const run = fleetEngine.fleet(request);
+  assert.equal(run.ok, true);
+  assert.equal(run.totals.attemptsPerRequest, 64, '4 × 4 × 4 bottom attempts');
+  const link = encodeFleetLink(requestDiff(run.request, table.opening, table));
+  assert.match(link, /&policy\.layers=name:agent~maxRetries:3~[^,&]*key:none[^,&]*,name:SDK~[^,&]*key:pass[^,&]*,name:HTTP~/);
+  const read = parseFleetLink(`#${link}`, table);
+  assert.deepEqual(read.problems, []);
+  assert.deepEqual(read.request.policy.layers, run.request.policy.layers);
+  assert.deepEqual(fleetEngine.fleet(read.request).request, run.request);
+  // `null` is the policy's own one layer; words that are no layer are named, not run.
+  assert.equal(parseFleetLink('#v=1&view=fleet&policy.layers=null', table).request.policy.layers, null);
+  const bad = parseFleetLink('#v=1&view=fleet&policy.layers=agent,SDK', table);
+  assert.deepEqual(bad.request, {});
+  assert.deepEqual(bad.problems.map((p) => [p.key, p.reason]), [['policy.layers', 'entry 1 has a part that is not name:value for one of its fields (agent)']]);
 });

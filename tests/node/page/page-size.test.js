@@ -91,9 +91,11 @@ const LATER = [
   // +1,249 bytes with issue 34's three hedging presets (gRPC's example, Envoy's hedge on per-try
   // timeout, .NET's standard hedging handler) and the card's hedging words: 44,719 measured, 43,470 on main.
   // Merged with hedging34: its measured growth added; re-measured after the session's merges.
+  // +478 bytes (layersdoors33): the layers section's door to the fleet (layers/fleet-door.js), its
+  // run's drawing moved to views/stack.js: 49,516 measured (49,038 before the door, 49,279 on main).
   // +68 bytes with issue 31's one worker job runner (web/worker-jobs.js, under traces/herd-worker.js);
   // +456 with createSweep split into small functions (web/sweep/controller.js).
-  { what: 'the sections below the article', files: ['retrylab-sections.js', 'retrylab-sections.css'], ceiling: 47.0 * 1024 + 1249 + 68 + 456, scrolled: true },
+  { what: 'the sections below the article', files: ['retrylab-sections.js', 'retrylab-sections.css'], ceiling: 49516 + 68 + 456, scrolled: true },
   // 5 KB until issue 15's SVG export gained its title, verdict and legend (5.4 KB).
   // 5.6 KB since the timeline's labels take a short form where the full one finds no room (+0.1 KB).
   // 5.8 KB since each timeline label names the event it belongs to, shaded with it (issue 15:
@@ -145,9 +147,13 @@ const LATER = [
   // phone fields and targets, which compare mode carries (39,078 + 2,802 → 39,312 + 2,969 at zlib 6).
   // Session 10's merges together (the summed growths above, plus what each branch measured
   // against an older main), measured on main's merged build: 42,354 bytes; 42,364 with the switches' nonFatal labels at 44 px on a phone.
+  // +76 bytes (layersdoors33): a comparison says a stack in words (compare/stack-words.js): 42,440 measured.
+  // +1,029 bytes (layersdoors33): the fleet link reads and writes a stack (fleet/model.js, with
+  // share/codec.js's stack format) and fleet.css's stack box, which compare mode carries: 43,469;
+  // +37 with the box's table readable on a phone: 43,506.
   // +112 bytes with issue 31's one worker job runner (web/worker-jobs.js, under fleet/compute.js);
   // +99 with mountFleetCompare split into small functions.
-  { what: 'compare mode', files: ['retrylab-compare.js', 'retrylab-compare.css'], ceiling: 42364 + 112 + 99 },
+  { what: 'compare mode', files: ['retrylab-compare.js', 'retrylab-compare.css'], ceiling: 43506 + 112 + 99 },
   // Issue 20: the fleet section at the article's end (web/fleet/; the client presets' gates
   // come with it, through web/clients/presets.js, about 10 KB, and the anchors’ figures the
   // reproductions draw, web/fleet/reference.js, about 5 KB), and the fleet engine file it runs in a
@@ -206,12 +212,15 @@ const LATER = [
   // Session 10's merges together (fleetcharts, fleetcontrols' switches, fleetphone's reflow,
   // compare35's button, hedging34's presets), measured on main's merged build: 59,662 bytes; 59,670 with
   // the switches' nonFatal labels at 44 px on a phone.
+  // +2,458 bytes (layersdoors33): the fleet running a stack (fleet/stack.js's box and runStack,
+  // compare/stack-words.js) and its link (share/codec.js's stack format): 62,128 measured; +46 with
+  // the box's table readable on a phone: 62,174.
   // +1,613 bytes with issue 31's item 4 (fleetsplit31): mountFleet split into small pieces over
   // one state (fleet/frame.js, storm.js, near.js, computing.js, controls.js, …), whose shared
   // state is read as properties that the minifier cannot shorten: 59,069 bytes of script measured,
   // 57,456 before. +89 bytes with its one worker job runner (web/worker-jobs.js); +3 with the latch
   // resolving with a value.
-  { what: 'the fleet section', files: ['retrylab-fleet-section.js', 'retrylab-fleet-section.css'], ceiling: 59670 + 1613 + 89 + 3, scrolled: true },
+  { what: 'the fleet section', files: ['retrylab-fleet-section.js', 'retrylab-fleet-section.css'], ceiling: 62174 + 1613 + 89 + 3, scrolled: true },
   // Issue 32: the stability maps (web/fleet/stability.js, map.js: two maps, seeds, the closed-form
   // lines of closed.js, the files) and the literature's presets (literature.js), loaded by the
   // fleet section when its map nears the screen: 16.1 KB measured.
