@@ -108,4 +108,6 @@
 // (section.js, chart.js +829), its phone fields and targets (fleet.css +190), the map's (map.css +108).
 // Session 10's merges together (compare35, layerspage33, hedging34, layersfleet33, fleetcharts,
 // hedginglink, fleetcontrols, fleetphone), measured on main's merged build: 371,128 bytes.
-export const SCROLLED_CEILING_BYTES = 371128;
+// +4,076 bytes with issue 36 (configpage36): the engine file +54 and the fleet engine file +189
+// (the config entry points answered with an error), the sections +3,844 ("Paste your config").
+export const SCROLLED_CEILING_BYTES = 371128 + 4087;
