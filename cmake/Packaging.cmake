@@ -2,7 +2,7 @@
 #
 #   cpack --preset deb          (after the native build; scripts/package runs it)
 #
-# The package holds /usr/bin/retrysim, its man page (retrysim.1.gz, written at build time
+# The package holds /usr/bin/retrysim, its copyright file (below), its man page (retrysim.1.gz, written at build time
 # from `retrysim --help` by packaging/deb/manpage.mjs, so the page lists exactly the flags the
 # binary has) and /usr/share/doc/retrysim/changelog.gz. Its version is the project's (the one
 # source: project(VERSION) in CMakeLists.txt), the same the engine reports in every result.
@@ -44,6 +44,23 @@ add_custom_command(
     VERBATIM)
 add_custom_target(retrysim_changelog ALL DEPENDS "${retrysim_changelog}")
 install(FILES "${retrysim_changelog}" DESTINATION "${CMAKE_INSTALL_DATAROOTDIR}/doc/retrysim")
+
+# The copyright file (Debian policy §12.5): retrysim's binary holds libyaml (third_party/libyaml)
+# and nlohmann-json (header-only, from Debian's nlohmann-json3-dev), whose MIT/Expat notices must
+# travel with it; packaging/deb/copyright.mjs writes it from libyaml's own License file and from
+# Debian's copyright file for nlohmann-json.
+find_file(RETRYLAB_NLOHMANN_COPYRIGHT copyright PATHS /usr/share/doc/nlohmann-json3-dev NO_DEFAULT_PATH REQUIRED)
+set(retrysim_copyright "${CMAKE_BINARY_DIR}/man/copyright")
+add_custom_command(
+    OUTPUT "${retrysim_copyright}"
+    COMMAND "${RETRYLAB_PACKAGING_NODE}" "${PROJECT_SOURCE_DIR}/packaging/deb/copyright.mjs"
+            "${PROJECT_SOURCE_DIR}/third_party/libyaml/License" "${RETRYLAB_NLOHMANN_COPYRIGHT}" "${retrysim_copyright}"
+    DEPENDS "${PROJECT_SOURCE_DIR}/packaging/deb/copyright.mjs" "${PROJECT_SOURCE_DIR}/third_party/libyaml/License"
+            "${RETRYLAB_NLOHMANN_COPYRIGHT}"
+    COMMENT "copyright: libyaml's and nlohmann-json's notices"
+    VERBATIM)
+add_custom_target(retrysim_copyright ALL DEPENDS "${retrysim_copyright}")
+install(FILES "${retrysim_copyright}" DESTINATION "${CMAKE_INSTALL_DATAROOTDIR}/doc/retrysim")
 
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME retrysim)

@@ -16,6 +16,9 @@ const dist = process.env.RETRYLAB_DIST ? resolve(repo, process.env.RETRYLAB_DIST
 const engineFile = process.env.RETRYLAB_ENGINE || join(repo, 'build/wasm/bindings/wasm/retrylab-engine.js');
 // The fleet engine file (docs/engine.md §7), beside the page's: the fleet section loads it.
 const fleetEngineFile = process.env.RETRYLAB_FLEET_ENGINE || join(dirname(engineFile), 'retrylab-fleet.js');
+// The config file (docs/config-in.md §13): the readers of "Paste your config", loaded by the
+// paste boxes (web/config/) when a reader opens or focuses one.
+const configFile = process.env.RETRYLAB_CONFIG_ENGINE || join(dirname(engineFile), 'retrylab-config.js');
 
 async function exists(path) {
   try {
@@ -63,6 +66,8 @@ for (const name of await readdir(join(repo, 'site'))) {
 }
 if (await exists(fleetEngineFile)) await copyFile(fleetEngineFile, join(dist, 'retrylab-fleet.js'));
 else console.error(`build: no fleet engine file at ${fleetEngineFile}: the fleet section will say it cannot load it.`);
+if (await exists(configFile)) await copyFile(configFile, join(dist, 'retrylab-config.js'));
+else console.error(`build: no config file at ${configFile}: "Paste your config" will say it cannot load it.`);
 // <retry-lab>: one script tag holding the engine and the custom element (web/embed/).
 await buildElement({ dist, engineFile });
 console.log(`build: wrote ${dist}`);

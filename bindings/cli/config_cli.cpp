@@ -14,6 +14,7 @@
 
 #include "compare.hpp"
 #include "retrylab/config.hpp"
+#include "retrylab/config_side.hpp"
 #include "retrylab/config_text.hpp"
 #include "retrylab/engine.hpp"
 #include "retrylab/fields.hpp"
@@ -94,32 +95,14 @@ Read readSide(const std::string& path, const FromOptions& o) {
         out.textError = error;
         return out;
     }
-    config::Parsed parsed = config::parseText(bytes, false);
-    // §3: a JSON text only the reading with comments accepts can only be .NET's.
-    const std::string& from = o.reader.from;
-    if (!parsed.text && (from == "auto" || from == "dotnet")) {
-        std::size_t first = bytes.find_first_not_of(" \t\r\n");
-        if (first != std::string::npos && (bytes[first] == '{' || bytes[first] == '[')) {
-            config::Parsed lax = config::parseText(bytes, true);
-            if (lax.text) {
-                lax.text->syntax = "jsonc";
-                Value answer = config::read(*lax.text, o.reader);
-                const Value* ok = answer.find("ok");
-                const Value* format = answer.find("format");
-                if ((ok && ok->asBool()) || (format && format->kind() == Value::Kind::String && format->asString() == "dotnet")) {
-                    out.answer = std::move(answer);
-                    return out;
-                }
-            }
-        }
-    }
-    if (!parsed.text) {
-        const config::TextError& e = parsed.error;
+    config::SideReading side = config::readSide(bytes, o.reader);  // bindings/config: the page's config file reads alike
+    if (side.textError) {
+        const config::TextError& e = *side.textError;
         std::string where = e.line > 0 ? " (line " + std::to_string(e.line) + ", column " + std::to_string(e.column) + ")" : "";
         out.textError = path + ": " + e.code + ": " + e.message + (e.message.find("line") == std::string::npos ? where : "");
         return out;
     }
-    out.answer = config::read(*parsed.text, o.reader);
+    out.answer = std::move(side.answer);
     return out;
 }
 
@@ -255,47 +238,6 @@ std::vector<std::string> singleInputs(const Value* entry) {
         if (name.rfind("fleet.", 0) != 0) out.push_back(name);
     }
     return out;
-}
-
-Value lineOf(const Value* entry) { return entry ? *entry->find("line") : Value::null(); }
-
-Value changedList(const Value& before, const Value& after) {
-    std::vector<SourceEntry> b = sourceEntries(before), a = sourceEntries(after);
-    const Value& inB = *before.find("inputs");
-    const Value& inA = *after.find("inputs");
-    Value changed = Value::array();
-    auto add = [&](const std::string& path, const Value* x, const Value* y) {
-        Value c = Value::object();
-        c.set("path", Value::string(path));
-        c.set("lineBefore", lineOf(x));
-        c.set("lineAfter", lineOf(y));
-        c.set("before", x ? *x->find("source") : Value::null());
-        c.set("after", y ? *y->find("source") : Value::null());
-        Value moved = Value::array();
-        std::vector<std::string> names = singleInputs(x);
-        for (const std::string& n : singleInputs(y))
-            if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
-        for (const std::string& n : names) {
-            const Value* vb = inB.find(n);
-            const Value* va = inA.find(n);
-            if (vb && va && retrylab::sameValue(*vb, *va)) continue;
-            Value m = Value::object();
-            m.set("name", Value::string(n));
-            m.set("before", vb ? *vb : Value::null());
-            m.set("after", va ? *va : Value::null());
-            moved.push(std::move(m));
-        }
-        c.set("inputs", std::move(moved));
-        changed.push(std::move(c));
-    };
-    for (const SourceEntry& y : a) {
-        const Value* x = findEntry(b, y.path);
-        if (x && retrylab::sameValue(*x->find("source"), *y.entry->find("source"))) continue;
-        add(y.path, x, y.entry);
-    }
-    for (const SourceEntry& x : b)
-        if (!findEntry(a, x.path)) add(x.path, x.entry, nullptr);
-    return changed;
 }
 
 std::string lineCell(const Value& before, const Value& after) {
@@ -510,7 +452,7 @@ int runCompareFrom(const FromOptions& o) {
         printJson(comparison);
         return fail("the engine refused the translated inputs (the errors are on stdout)");
     }
-    Value changed = changedList(before, after);
+    Value changed = config::changed(before, after);
     Value situation = o.reader.hasRun ? o.reader.run : Value::object();
     if (o.format == "markdown") {
         std::cout << commentOf(comparison, before, after, changed, situation, o);

@@ -2,7 +2,12 @@
 // file://, over HTTP, in a worker (importScripts) and with node's require(). Run by the build
 // (CMakeLists.txt here) after em++ has linked engine.wasm:
 //
-//   node assemble.js ENGINE.wasm compute.js loader.js OUT.js
+//   node assemble.js ENGINE.wasm compute.js loader.js OUT.js [GLOBAL [MAX_STRING]]
+//
+// GLOBAL names the factory's global (RetryLabEngine by default; the config file's is
+// RetryLabConfig, so that loading it never replaces the page's engine), MAX_STRING the longest
+// string the binding hands over whole (compute.js's RL_MAX_STRING; the config file takes a pasted
+// file of 1 MiB and one byte more, so that the core, not the binding, refuses a larger one).
 //
 // The wasm is inlined as the text of a "..." literal, byte by byte, instead of as base64:
 // base64 cuts bytes across characters, so gzip finds few of the module's repeats and the
@@ -17,7 +22,7 @@
 
 const fs = require('node:fs');
 
-const [wasmPath, computePath, loaderPath, outPath] = process.argv.slice(2);
+const [wasmPath, computePath, loaderPath, outPath, globalName = 'RetryLabEngine', maxString] = process.argv.slice(2);
 if (!outPath) {
   console.error('usage: node assemble.js ENGINE.wasm compute.js loader.js OUT.js');
   process.exit(2);
@@ -74,15 +79,21 @@ if (missing.length) {
 const { text, order } = encode(wasm);
 
 // The module's text goes in after minifying: free names the minifier keeps as they are.
-let code = `var RetryLabEngine = (function () {
+let compute = stripped(computePath);
+if (maxString) {
+  const line = /^var RL_MAX_STRING = \d+;$/m;
+  if (!line.test(compute)) throw new Error('assemble.js: compute.js has no RL_MAX_STRING line');
+  compute = compute.replace(line, `var RL_MAX_STRING = ${Number(maxString)};`);
+}
+let code = `var ${globalName} = (function () {
 'use strict';
 var RL_WASM = RL_WASM_TEXT__;
 var RL_WASM_ORDER = RL_WASM_ORDER__;
-${stripped(computePath)}
+${compute}
 ${stripped(loaderPath)}
 return RetryLabEngine;
 })();
-if (typeof module === 'object' && module.exports) module.exports = RetryLabEngine;
+if (typeof module === 'object' && module.exports) module.exports = ${globalName};
 `;
 let esbuild = null;
 try {

@@ -15,6 +15,9 @@
 //                                                                 5 fleetSchema, 6 compareMetrics,
 //                                                                 7 markdown (core/src/markdown.cpp;
 //                                      only in the page's file: the fleet file answers an error)
+//                                                                 8 readConfig, 9 compareConfigs, 10 configFormats (only in the
+//                                      config file, retrylab-config.js, built with RETRYLAB_ENGINE_CONFIG:
+//                                      config_entry.hpp; it answers an error for 0-7, the others for 8-9)
 //                                      (fleet and fleetSchema only in the fleet engine file, built
 //                                      with RETRYLAB_ENGINE_FLEET; the page's file answers an error)
 //   rl_free_result(output)
@@ -49,6 +52,9 @@
 #include "retrylab/markdown.hpp"
 #ifdef RETRYLAB_ENGINE_FLEET
 #include "retrylab/fleet.hpp"
+#endif
+#ifdef RETRYLAB_ENGINE_CONFIG
+#include "config_entry.hpp"
 #endif
 
 namespace {
@@ -465,7 +471,20 @@ EMSCRIPTEN_KEEPALIVE Output* rl_run(int entry, double* tape, std::size_t tapeLen
 #ifdef RETRYLAB_TEST_HOOKS
     testTrap(entry == 1 && inputs.find("inputs") ? *inputs.find("inputs") : inputs);
 #endif
+#ifdef RETRYLAB_ENGINE_CONFIG
+    // The config file (retrylab-config.js): the readers only; the page's engine computes the run.
+    if (entry == 8) return output(configentry::readConfig(inputs));
+    if (entry == 9) return output(configentry::compareConfigs(inputs));
+    if (entry == 10) return output(configentry::configFormats());
+    return output(failure("This is the config file, retrylab-config.js: it has readConfig(), compareConfigs() and configFormats() only."));
+#else
     switch (entry) {
+        case 8:
+        case 9:
+        case 10:
+            // The readers of docs/config-in.md (libyaml, nlohmann's parser, six formats) are their own
+            // file, loaded when a reader pastes a config: the page's engine stays within its budget.
+            return output(failure("This engine file has no config readers: load retrylab-config.js, the config file."));
         case 1: {
             // Straight onto the tape, as compute() below: no tree of the points in between.
             auto* out = new Output();
@@ -505,6 +524,7 @@ EMSCRIPTEN_KEEPALIVE Output* rl_run(int entry, double* tape, std::size_t tapeLen
             return out;
         }
     }
+#endif
 }
 
 EMSCRIPTEN_KEEPALIVE void rl_free_result(Output* out) { delete out; }

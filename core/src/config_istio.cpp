@@ -1,6 +1,7 @@
 // The Istio VirtualService reader (docs/config-in.md §6): an http[] route's retries and timeout,
 // read as the Envoy route Istio 1.30.3's pilot generates from them, by §5's rules.
 #include <algorithm>
+#include <cstdlib>
 #include <cstdint>
 
 #include "config_read.hpp"
@@ -162,8 +163,11 @@ bool readRetryOn(Reading& r, const std::string& at, const std::string& text, Con
             continue;
         }
         bool digits = !p.empty() && p.size() <= 6 && std::all_of(p.begin(), p.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
-        if (digits && goKnowsStatus(std::stoi(p))) {
-            c.statuses.insert(std::stoi(p));
+        // strtol, not std::stoi: at most six digits, and no exception path (whose message the
+        // WebAssembly config file would have to print, bindings/wasm/config_entry.hpp).
+        int status = digits ? static_cast<int>(std::strtol(p.c_str(), nullptr, 10)) : 0;
+        if (digits && goKnowsStatus(status)) {
+            c.statuses.insert(status);
             numbers = true;
             continue;
         }

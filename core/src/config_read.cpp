@@ -4,6 +4,7 @@
 #include "config_read.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cmath>
 #include <limits>
 #include <set>
@@ -237,12 +238,13 @@ std::optional<std::int64_t> Reading::protoDuration(const std::string& path, cons
     }
     if (i + 1 != s.size() || s[i] != 's') return bad("");
     std::string secondsText = s.substr(digitsFrom, intDigits);
-    if (intDigits > 12 || std::stoll(secondsText) > 315576000000LL) {
+    // strtoll, not std::stoll: at most 12 digits, and no exception path (see config_istio.cpp).
+    if (intDigits > 12 || std::strtoll(secondsText.c_str(), nullptr, 10) > 315576000000LL) {
         error(path, "out-of-range", path + " must be at most 315,576,000,000 seconds (protobuf's Duration); got \"" + s + "\"");
         return std::nullopt;
     }
     for (std::size_t k = fracDigits; k < 9; ++k) frac *= 10;
-    std::int64_t ns = std::stoll(secondsText) * 1000000000LL + frac;
+    std::int64_t ns = std::strtoll(secondsText.c_str(), nullptr, 10) * 1000000000LL + frac;
     if (negative && ns != 0) {
         error(path, "out-of-range", path + " must not be negative; got \"" + s + "\"");
         return std::nullopt;
@@ -363,6 +365,15 @@ Value oneError(const std::string& format, const std::string& field, const std::s
 
 const char* const kSituation[] = {"scenario", "script", "operation", "operationId", "responseMs", "draws",
                                   "seed", "startDate", "callers", "idempotencyKey"};
+
+}  // namespace
+
+const std::vector<std::string>& situationNames() {
+    static const std::vector<std::string> names(std::begin(kSituation), std::end(kSituation));
+    return names;
+}
+
+namespace {
 
 // §1: the situation's inputs from --run, each a `set` entry. deadlineMs is the reader's
 // (gRPC: the sooner of the two), so it is left in `run` for the reader.

@@ -21,9 +21,10 @@ describe('the built site', () => {
     // retry-lab-fleet.css, its styles scoped for <retry-lab view="fleet">'s shadow root;
     // retry-lab-compare.js, <retry-lab view="compare">'s code, loaded from beside the element's;
     // retrylab-fleet-map.js and .css, the stability maps the fleet section loads near them (issue 32);
-    // og-image.png, the picture a pasted link unfurls with (issue 35, site/og-image.png).
+    // og-image.png, the picture a pasted link unfurls with (issue 35, site/og-image.png);
+    // retrylab-config.js, the config readers "Paste your config" loads when opened (issue 36).
     assert.deepEqual(readdirSync(DIST).sort(), ['embed.html', 'favicon.svg', 'index.html', 'og-image.png', 'retry-lab-compare.js', 'retry-lab-element.js', 'retry-lab-fleet.css', 'retrylab-compare.css',
-      'retrylab-compare.js', 'retrylab-engine.js', 'retrylab-export.js', 'retrylab-fleet-map.css', 'retrylab-fleet-map.js', 'retrylab-fleet-section.css',
+      'retrylab-compare.js', 'retrylab-config.js', 'retrylab-engine.js', 'retrylab-export.js', 'retrylab-fleet-map.css', 'retrylab-fleet-map.js', 'retrylab-fleet-section.css',
       'retrylab-fleet-section.js', 'retrylab-fleet.js', 'retrylab-sections.css', 'retrylab-sections.js', 'retrylab.css', 'retrylab.js']);
     for (const name of ['retrylab.js', 'retrylab-sections.js', 'retrylab-export.js', 'retrylab-compare.js', 'retrylab-fleet-section.js', 'retrylab-fleet-map.js']) {
       const bundle = readFileSync(join(DIST, name), 'utf8');

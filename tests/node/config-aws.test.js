@@ -11,6 +11,7 @@ const path = require('node:path');
 const { test } = require('node:test');
 
 const { repo, runRetrysim } = require('./support.js');
+const examples = require('../config-examples.js');
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'config-aws-'));
 let n = 0;
@@ -69,11 +70,7 @@ function holdsInvariant(answer) {
 }
 
 // The Boto3 retries guide's example (docs/config-in.md §8.4), as the guide prints it.
-const guide = `[myConfigProfile]
-region = us-east-1
-max_attempts = 10
-retry_mode = standard
-`;
+const guide = examples.aws.text;
 const botocore2026 = {
   maxRetries: 2, baseBackoffMs: 50, backoffMultiplier: 2, maxBackoffMs: 20000, jitter: 'full', clientTimeoutMs: 60000,
   deadlineMs: null, retryOn: ['timeout', '429'], retryOnStatuses: [500, 502, 503, 504], honourRetryAfter: false,

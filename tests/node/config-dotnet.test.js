@@ -10,6 +10,7 @@ const path = require('node:path');
 const { test } = require('node:test');
 
 const { runRetrysim } = require('./support.js');
+const examples = require('../config-examples.js');
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'config-dotnet-'));
 let n = 0;
@@ -52,16 +53,7 @@ function holdsInvariant(answer) {
 const section = (body) => `{\n  "Client": {\n${body}\n  }\n}\n`;
 
 // docs/config-in.md §9.5 (constructed: no real example was found), in its own layout.
-const example = `{
-  "Logging": { "LogLevel": { "Default": "Information" } },
-  "PaymentsClient": {
-    "Retry": { "MaxRetryAttempts": 5, "BackoffType": "Constant", "UseJitter": false,
-               "Delay": "00:00:00.5" },
-    "AttemptTimeout": { "Timeout": "00:00:02" },
-    "TotalRequestTimeout": { "Timeout": "00:00:10" }
-  }
-}
-`;
+const example = examples.dotnet.text;
 
 test('.NET: §9.5\'s constructed example reads as its inputs; the opening run succeeds on the second attempt at 2,700 ms', () => {
   const { answer, stderr } = ok(example, [], 'auto');

@@ -12,6 +12,7 @@ const path = require('node:path');
 const { test } = require('node:test');
 
 const { repo, retrysimPath, runRetrysim } = require('./support.js');
+const examples = require('../config-examples.js');
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'config-in-'));
 function file(name, text) {
@@ -83,21 +84,7 @@ function holdsInvariant(answer) {
 
 // grpc-java v1.83.1's retrying example's settings (docs/config-in.md §4.5), in this file's own
 // layout (the lines below are this text's).
-const grpcExample = `{
-  "methodConfig": [
-    {
-      "name": [ { "service": "helloworld.Greeter", "method": "SayHello" } ],
-      "retryPolicy": {
-        "maxAttempts": 5,
-        "initialBackoff": "0.5s",
-        "maxBackoff": "30s",
-        "backoffMultiplier": 2,
-        "retryableStatusCodes": [ "UNAVAILABLE" ]
-      }
-    }
-  ]
-}
-`;
+const grpcExample = examples.grpc.text;
 
 test("gRPC: grpc-java's retrying example reads as §4.5's inputs, and its opening run waits 86,400,000 ms", () => {
   const a = ok('grpc', grpcExample);
@@ -234,33 +221,7 @@ test('gRPC: --method selects method, then service, then the default entry', () =
 // Envoy's retry-previous-hosts documentation example's settings (docs/config-in.md §5.5), in
 // this file's own layout: a bootstrap, one route whose retry_policy has only the host
 // predicate and host_selection_retry_max_attempts, a cluster without circuit breakers.
-const envoyBootstrap = `static_resources:
-  listeners:
-  - name: listener_0
-    address: {socket_address: {address: 0.0.0.0, port_value: 10000}}
-    filter_chains:
-    - filters:
-      - name: envoy.http_connection_manager
-        typed_config:
-          "@type": type.googleapis.com/envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager
-          stat_prefix: ingress_http
-          route_config:
-            name: local_route
-            virtual_hosts:
-            - name: local_service
-              domains: ["*"]
-              routes:
-              - match: {prefix: "/"}
-                route:
-                  cluster: cluster_0
-                  retry_policy:
-                    retry_host_predicate:
-                    - name: envoy.retry_host_predicates.previous_hosts
-                    host_selection_retry_max_attempts: 3
-  clusters:
-  - name: cluster_0
-    type: LOGICAL_DNS
-`;
+const envoyBootstrap = examples.envoy.text;
 
 test("Envoy: the retry-previous-hosts example reads as §5.5's inputs; its opening run ends at the 15 s route timeout", () => {
   const a = ok('envoy', envoyBootstrap);
@@ -386,23 +347,7 @@ test('Envoy: every error names its path and line', () => {
 
 // istio/api's HTTPRetry reference example (ratings-route, docs/config-in.md §6.4), in this
 // file's own layout.
-const istioExample = `apiVersion: networking.istio.io/v1
-kind: VirtualService
-metadata:
-  name: ratings-route
-spec:
-  hosts:
-  - ratings.prod.svc.cluster.local
-  http:
-  - route:
-    - destination:
-        host: ratings.prod.svc.cluster.local
-        subset: v1
-    retries:
-      attempts: 3
-      perTryTimeout: 2s
-      retryOn: gateway-error,connect-failure,refused-stream
-`;
+const istioExample = examples.istio.text;
 
 test("Istio: the HTTPRetry example reads as §6.4's inputs, and with a 0.4 draw succeeds on the second attempt at 2,210 ms", () => {
   const a = ok('istio', istioExample, ['--run', file('istio-run.json', '{"draws": [0.4]}')]);
@@ -501,19 +446,7 @@ test('Istio: a round trip for every field read, Go durations, and every error wi
 
 // The books app's authors profile with its HEAD route made retryable (linkerd/website's
 // "Retries" task, docs/config-in.md §7.3), in this file's own layout.
-const linkerdExample = `apiVersion: linkerd.io/v1alpha2
-kind: ServiceProfile
-metadata:
-  name: authors.booksapp.svc.cluster.local
-  namespace: booksapp
-spec:
-  routes:
-  - condition:
-      method: HEAD
-      pathRegex: /authors/[^/]*\\.json
-    name: HEAD /authors/{id}.json
-    isRetryable: true
-`;
+const linkerdExample = examples.linkerd.text;
 
 test("Linkerd: the books app's retryable route reads as §7.3's inputs and budget; an outage of two 503s succeeds on the third attempt at 600 ms", () => {
   const a = ok('linkerd', linkerdExample, ['--run', file('linkerd-run.json', '{"scenario": "outage-503-twice", "operation": "read"}')]);

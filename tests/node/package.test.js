@@ -279,9 +279,28 @@ test('deb: its control file and contents: retrysim, its man page and changelog, 
   assert.match(field('Depends'), /libc6/);
   assert.match(field('Depends'), /libstdc\+\+6/);
   const files = ok('dpkg-deb', ['-c', deb()]).stdout.split('\n').map((l) => l.split(/\s+/).pop()).filter(Boolean);
-  for (const f of ['./usr/bin/retrysim', './usr/share/man/man1/retrysim.1.gz', './usr/share/doc/retrysim/changelog.gz']) {
+  for (const f of ['./usr/bin/retrysim', './usr/share/man/man1/retrysim.1.gz', './usr/share/doc/retrysim/changelog.gz', './usr/share/doc/retrysim/copyright']) {
     assert.ok(files.includes(f), `the package holds ${f}: ${files.join(' ')}`);
   }
+});
+
+test("deb: its copyright file carries libyaml's License word for word and nlohmann-json's Expat notice from Debian's package", () => {
+  unpack();
+  const copyright = fs.readFileSync(path.join(root, 'usr', 'share', 'doc', 'retrysim', 'copyright'), 'utf8');
+  assert.match(copyright, /^Format: https:\/\/www\.debian\.org\/doc\/packaging-manuals\/copyright-format\/1\.0\/\n/);
+  // A field's continuation lines as the file writes them: " text", or " ." for a blank line.
+  const asField = (text) => text.trimEnd().split('\n').map((l) => (l.trim() === '' ? ' .' : ` ${l.trimEnd()}`)).join('\n');
+  const stanza = (files) => copyright.split(/\n\n/).find((p) => p.startsWith(`Files: ${files}\n`));
+  const yaml = stanza('third_party/libyaml/*');
+  assert.ok(yaml, 'a stanza for libyaml');
+  assert.ok(yaml.includes(asField(fs.readFileSync(path.join(repo, 'third_party', 'libyaml', 'License'), 'utf8'))), "libyaml's License, whole");
+  assert.match(yaml, /^Copyright: 2017-2020 Ingy döt Net\n {11}2006-2016 Kirill Simonov$/m);
+  const json = stanza('/usr/include/nlohmann/*');
+  assert.ok(json, 'a stanza for nlohmann-json');
+  const debian = fs.readFileSync('/usr/share/doc/nlohmann-json3-dev/copyright', 'utf8');
+  const expat = debian.split(/\n\s*\n/).find((p) => p.startsWith('License: Expat\n'));
+  assert.ok(json.trimEnd().endsWith(expat.trimEnd()), "nlohmann-json's Expat text, as Debian's package gives it");
+  assert.match(json, /^Copyright: 2013-2022 Niels Lohmann$/m);
 });
 
 test('deb: unpacked into a scratch root, the installed retrysim runs: --version, --help, a run, a fleet run, bad input', async () => {

@@ -15,6 +15,8 @@ const enginePath = process.env.RETRYLAB_ENGINE ||
 const retrysimPath = process.env.RETRYSIM || path.join(repo, 'build', 'native', 'bindings', 'cli', 'retrysim');
 const fleetEnginePath = process.env.RETRYLAB_FLEET_ENGINE ||
   path.join(repo, 'build', 'wasm', 'bindings', 'wasm', 'retrylab-fleet.js');
+// The config file (docs/config-in.md §13), built beside the page's engine file.
+const configEnginePath = process.env.RETRYLAB_CONFIG_ENGINE || path.join(path.dirname(enginePath), 'retrylab-config.js');
 const casesPath = process.env.RETRYLAB_CASES || path.join(repo, 'spec', 'conformance', 'cases.json');
 
 let enginePromise;
@@ -35,6 +37,16 @@ function loadFleetEngine() {
     fleetEnginePromise = require(fleetEnginePath)();
   }
   return fleetEnginePromise;
+}
+
+let configEnginePromise;
+// The config file's module (retrylab-config.js: readConfig, compareConfigs, configFormats), loaded once per test file.
+function loadConfigEngine() {
+  if (!configEnginePromise) {
+    assert.ok(fs.existsSync(configEnginePath), `no config file at ${configEnginePath}: build the wasm preset`);
+    configEnginePromise = require(configEnginePath)();
+  }
+  return configEnginePromise;
 }
 
 // Runs retrysim with `input` (a string or Buffer) on stdin, or with `args`.
@@ -123,7 +135,7 @@ function fleetInBothBindings(fleetEngine, request) {
 }
 
 module.exports = {
-  repo, enginePath, fleetEnginePath, retrysimPath, casesPath,
-  loadEngine, loadFleetEngine, runRetrysim, retrysimResult, loadCases, asJson, firstDifference, seededRandom,
+  repo, enginePath, fleetEnginePath, configEnginePath, retrysimPath, casesPath,
+  loadEngine, loadFleetEngine, loadConfigEngine, runRetrysim, retrysimResult, loadCases, asJson, firstDifference, seededRandom,
   fleetInBothBindings,
 };

@@ -10,6 +10,9 @@ import { POLICY_FIELDS, PRESETS, SEED_ID, policyOf, presetById, presetInputs } f
 import { clientChoiceView, presetCardView } from './view.js';
 import { sameInputs, sameInputValue } from '../share/codec.js';
 import { drawnNear } from '../explorable/near.js';
+import { mountConfigPaste } from '../config/paste.js';
+import { runFigures } from './view.js';
+import { verdictText } from '../views/metrics.js';
 
 
 export function mountClientLab(root, app, engine, { idPrefix = 'cl-', sweepPrefix = 'sw-' } = {}) {
@@ -29,10 +32,24 @@ export function mountClientLab(root, app, engine, { idPrefix = 'cl-', sweepPrefi
       h('h3', { id: id('sweep-heading') }, 'Where are the boundaries?'),
       h('p', { class: 'cl-sweep-intro' },
         'One input of the experiment’s current run, swept across a range: the engine computes every point in one call and names each place where the charges, the outcome or the number of attempts change.'),
-      h('div', { id: id('sweep') }))), doc));
+      h('div', { id: id('sweep') })),
+    h('div', { class: 'cl-paste', id: id('paste') })), doc));
   const select = root.querySelector(`#${id('client')}`);
   const card = root.querySelector(`#${id('card')}`);
   const sweepBox = root.querySelector(`#${id('sweep')}`);
+  // "Paste your config" (web/config/): a config's translated inputs run in the experiment, as a
+  // client's do; the server's behaviour (the situation) stays as the experiment has it.
+  const paste = mountConfigPaste(root.querySelector(`#${id('paste')}`), {
+    idPrefix: `${idPrefix}cfg-`,
+    situation: () => app.getState().result.inputs,
+    load: (inputs) => {
+      app.load(inputs);
+      const state = app.getState();
+      return Object.keys(state.errors).length ? null : state.result;
+    },
+    runView: (result) => [h('p', { class: 'cl-run-verdict' }, `${verdictText(result)}.`), h('p', { class: 'cl-run-figures' }, `${runFigures(result)}.`),
+      h('p', { class: 'cl-help' }, 'The experiment at the top of the page runs it now; its link carries these inputs.')],
+  });
 
   const policyFor = (choice) => {
     const preset = presetById(choice);
@@ -122,6 +139,7 @@ export function mountClientLab(root, app, engine, { idPrefix = 'cl-', sweepPrefi
     choose,
     getSelected: selectedNow,
     sweep,
+    paste,
     // The card drawn now if it waits for the screen (tests read it without scrolling to it).
     drawCard: () => cardDrawing.flush(),
     destroy() {

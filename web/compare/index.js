@@ -3,9 +3,11 @@
 // in a worker it runs fleet requests (bundle.js).
 import { attachCompareMode, compareLinkFrom, mountCompare } from './view.js';
 import { startCompareBundle } from './bundle.js';
+import { mountComparePaste } from '../config/paste.js';
 
 startCompareBundle('RetryLabCompareCode', (fleet) => ({
-  attachCompareMode: (root, options) => attachCompareMode(root, { ...options, fleet }),
+  // "Paste your config: before and after" (web/config/): the page's compare mode only.
+  attachCompareMode: (root, options) => attachCompareMode(root, { ...options, fleet, paste: mountComparePaste }),
   mountCompare,
   compareLinkFrom,
 }));

@@ -74,13 +74,14 @@ function frameView() {
         markdownControls[0]),
       h('p', { class: 'rl-share-status', id: 'cmp-status', role: 'status' }),
       markdownControls[1],
-      h('p', { class: 'rl-compare-status visually-hidden', role: 'status', 'data-compare-announce': '' })),
+      h('p', { class: 'rl-compare-status visually-hidden', role: 'status', 'data-compare-announce': '' }),
+      h('div', { class: 'rl-compare-paste', 'data-compare-paste': '' })),
     h('div', { class: 'rl-compare-sides' }, side('before', 'Before'), side('after', 'After')));
 }
 
 // `app`: the page's explorable (its codec, schema and engine calls judge the link);
 // `createExplorable`: app.js's, passed in so this bundle does not carry a second copy.
-export function mountCompare(box, { app, engine, createExplorable, linkBase, source = null }) {
+export function mountCompare(box, { app, engine, createExplorable, linkBase, source = null, paste = null }) {
   const doc = box.ownerDocument;
   const win = doc.defaultView;
   const from = source || pageSource(win);
@@ -172,6 +173,8 @@ export function mountCompare(box, { app, engine, createExplorable, linkBase, sou
     if (!loading && !timer) timer = win.setTimeout(write, WRITE_DELAY_MS);
   };
   const unsubscribe = [sides.before.subscribe(onChange), sides.after.subscribe(onChange)];
+  // `paste`: the page's "Paste your config" for two configs (web/config/paste.js), given by its bundle.
+  const pasted = paste ? paste($('[data-compare-paste]'), { sides }) : null;
 
   $('#cmp-copy').addEventListener('click', async () => {
     const link = `${from.address()}${linkHash()}`;
@@ -213,6 +216,7 @@ export function mountCompare(box, { app, engine, createExplorable, linkBase, sou
   return {
     read,
     sides,
+    paste: pasted,
     destroy() {
       for (const u of unsubscribe) u();
       win.removeEventListener('resize', onResize);

@@ -52,6 +52,9 @@ struct Options {
 // The formats §3 names, in detection order, and those this build reads.
 const std::vector<std::string>& formatNames();
 bool formatRead(const std::string& name);
+// §1's situation: the engine inputs a --run file may hold (the page's "Paste your config" takes
+// them from its own run, bindings/wasm/config_entry.hpp), in SPEC §2's order; deadlineMs aside.
+const std::vector<std::string>& situationNames();
 // A format's name as the comment's title says it ("Envoy route").
 std::string formatTitle(const std::string& name);
 
