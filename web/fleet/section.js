@@ -15,7 +15,7 @@ import {
 import { binText, stormChart, stormLegend, tableColumns, tableRows } from './chart.js';
 import { awsCsv, brookerCsv, collapseCsv, fleetFileName, stormSvg, timelineCsv } from './export.js';
 import { STALE_MS, expectedAttempts, fleetComputer } from './compute.js';
-import { fleetPresets } from './presets.js';
+import { fleetPresets, presetCard } from './presets.js';
 import { fieldProblem } from './field-check.js';
 import { num } from '../format.js';
 import { AWS_COLUMNS, CLIENTS, STRATEGIES, aws2015Requests, awsLegend, awsPanel, awsSummary, awsTableRows } from './aws2015.js';
@@ -923,10 +923,7 @@ export function mountFleet(root, {
   }
 
   function showPreset(preset) {
-    patch($('preset-card'), preset ? h('div', {},
-      h('p', {}, h('strong', {}, 'Source: '), preset.source),
-      h('p', {}, h('strong', {}, 'It sets: '), Object.entries(preset.gates).map(([g, v]) => `${g} ${Object.entries(v).map(([k, x]) => `${k} ${x}`).join(', ')}`).join('; ')),
-      h('p', {}, h('strong', {}, 'What this cannot represent: '), [...preset.cannot, 'Only the gate is set: the client’s own retry count, backoff and timeouts are not applied; the fleet keeps the ones above.'].join(' '))) : null);
+    patch($('preset-card'), preset ? presetCard(preset, table) : null);
   }
 
   $('preset').addEventListener('change', (e) => {
