@@ -282,8 +282,11 @@ describe('compare mode: from the fleet section', () => {
     const { copied, printed } = await copiedAndPrintedMarkdown(opened, hash, env.server.origin);
     assert.equal(copied, printed);
     assert.equal(copied.split('\n')[0], `**Retry Lab, before → after:** ${headline}`);
-    // The after chart draws the before run faint under it.
-    assert.equal(await page.locator('[data-chart="after"] .fl-ghost-label').count(), 1);
+    // Each chart draws the other run faint under it (issue 35), on the same axes.
+    assert.equal(await page.locator('[data-chart="after"] .fl-ghost-label').textContent(), 'faint: the before run');
+    assert.equal(await page.locator('[data-chart="before"] .fl-ghost-label').textContent(), 'faint: the after run');
+    const axes = (key) => page.locator(`[data-chart="${key}"] svg text.fl-tick:not(.fl-ghost-label)`).allTextContents();
+    assert.deepEqual(await axes('before'), await axes('after'));
     await assertClean(t, assert, opened);
   });
 });

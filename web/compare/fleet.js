@@ -377,8 +377,9 @@ export function mountFleetCompare(box, { source, linkBase, fleet, metrics, rowsO
       v.dataset.kind = verdict.kind;
       v.textContent = verdict.shortText;
       patch($(`[data-chart="${key}"]`), series[i]
-        // The after chart draws the before run faint under it, on the scales both need.
-        ? stormChart(series[i], { id: id(`${key}-chart`), title: `${key === 'before' ? 'Before' : 'After'}: the storm over time`, ghost: i === 1 ? series[0] : null })
+        // Each chart draws the other run faint under it (issue 35), so both are on the scales both
+        // need: the same time, rate and queue axes.
+        ? stormChart(series[i], { id: id(`${key}-chart`), title: `${key === 'before' ? 'Before' : 'After'}: the storm over time`, ghost: series[1 - i], ghostName: i === 1 ? 'the before run' : 'the after run' })
         : h('p', { class: 'fl-progress' }, 'An occ run has no storm over time: its means are in the table above.'));
       const alone = $(`[data-alone="${key}"]`);
       alone.href = `${linkBase()}#${encodeFleetLink(requestDiff(result.request, table.opening, table))}`;
