@@ -108,4 +108,8 @@
 // (section.js, chart.js +829), its phone fields and targets (fleet.css +190), the map's (map.css +108).
 // Session 10's merges together (compare35, layerspage33, hedging34, layersfleet33, fleetcharts,
 // hedginglink, fleetcontrols, fleetphone), measured on main's merged build: 371,128 bytes.
-export const SCROLLED_CEILING_BYTES = 371128;
+// +2,197 bytes with issue 35's minor items (minor35), measured against its base (c7d46a1) built
+// alike: the opening page +433 (index.html +15, retrylab.css +59, retrylab.js +359: the phone's
+// one-line statement, the timeline's labels by their bars, the sections a task each), the
+// sections +381, the fleet section +799, the stability maps +584: 373,325.
+export const SCROLLED_CEILING_BYTES = 371128 + 2197;
