@@ -23,7 +23,8 @@ const CHAR = 7; // a generous width of one character at the labels' 11–12px
 // The hint before Play, as long as the lanes' width holds (issue 35 item 10: a narrow
 // <retry-lab> cut "Play: the messages appear as they are sent." at its edge).
 const HINTS = ['Play: the messages appear as they are sent.', 'Play: messages appear as sent.', 'Play to send them.'];
-const hintFor = (room) => HINTS.find((t) => t.length * CHAR <= room) || HINTS[HINTS.length - 1];
+// Its words are 12 px and regular: 6.3 px a character (CHAR is a bold label's).
+const hintFor = (room) => HINTS.find((t) => t.length * 6.3 <= room) || HINTS[HINTS.length - 1];
 const SERVER_KINDS = new Set(['commit', 'replay', 'conflict', 'server-error', 'request-lost', 'response-lost']);
 const side = (kind) => (SERVER_KINDS.has(kind) ? 's' : 'c');
 const clamp01 = (f) => Math.min(1, Math.max(0, f));
