@@ -290,6 +290,8 @@ describe('compare mode: from the fleet section', () => {
     assert.equal(await page.locator('[data-chart="before"] .fl-ghost-label').textContent(), 'faint: the after run');
     const axes = (key) => page.locator(`[data-chart="${key}"] svg text.fl-tick:not(.fl-ghost-label)`).allTextContents();
     assert.deepEqual(await axes('before'), await axes('after'));
+    // Computed, neither chart is dimmed (the frame's data-computing had kept both at 0.4 for good).
+    for (const side of ['before', 'after']) assert.equal(await page.locator(`[data-chart="${side}"] svg`).evaluate((svg) => getComputedStyle(svg).opacity), '1', side);
     await assertClean(t, assert, opened);
   });
 });
