@@ -60,6 +60,11 @@ try {
       await page.locator('#rl-lanes').evaluate((el) => el.closest('.rl-mechanism').scrollIntoView({ block: 'start' }));
       await page.waitForTimeout(100);
       await page.screenshot({ path: join(out, `end-${name}-${colorScheme}.png`) });
+      // The traces matrix (issue 35): on a phone each row's result in its sticky trace column.
+      const matrix = page.locator('#traces .tm-scroll');
+      await matrix.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+      await page.waitForTimeout(150);
+      await page.screenshot({ path: join(out, `matrix-${name}-${colorScheme}.png`) });
       // The trace editor with an error in answer 1's status.
       await page.locator('#tr-ed-script-0-status').fill('9999999');
       await page.locator('#tr-ed-script-0-status').evaluate((el) => el.closest('fieldset').scrollIntoView({ block: 'center' }));
