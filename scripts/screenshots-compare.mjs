@@ -4,9 +4,10 @@
 // headline, the table and the two storm charts), the fleet section's share row with "Compare
 // with…" (fleet-compare-with-*), the article's figure said against its paragraph's baseline
 // with the lanes (story-baseline-*), Play paused in a gap (playback-gap-*), and, with OG=1, the picture a pasted link unfurls with
-// (site/og-image.png, 1200×630, light). At 1440, 1280×720 and 390, light and dark. Run after
-// `npm run build`:
-//   node scripts/screenshots-compare.mjs [outdir]
+// (site/og-image.png, 1200×630, light), and the two charts of the fleet comparison on the same
+// axes, each with the other run faint under it (compare-fleet-charts-*). At 1440, 1280×720 and
+// 390, light and dark. Run after `npm run build`:
+//   node scripts/screenshots-compare.mjs [outdir] [which, e.g. compare-fleet-charts]
 
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -21,6 +22,8 @@ const SIZES = [
   ['390', { width: 390, height: 844 }],
 ];
 const BUCKET = '#v=1&view=compare&of=fleet&after.gates.bucket=on';
+const only = process.argv[3] ? new Set(process.argv[3].split(',')) : null;
+const want = (what) => !only || only.has(what);
 
 async function fleetCompare(page, origin) {
   await page.goto(`${origin}/${BUCKET}`);
@@ -61,7 +64,17 @@ try {
       const context = await browser.newContext({ viewport, colorScheme, reducedMotion: 'reduce' });
       const page = await context.newPage();
       await fleetCompare(page, server.origin);
-      await page.screenshot({ path: join(out, `compare-fleet-${name}-${colorScheme}.png`) });
+      if (want('compare-fleet')) await page.screenshot({ path: join(out, `compare-fleet-${name}-${colorScheme}.png`) });
+      // The two storm charts (issue 35): the same axes, each with the other run faint under it.
+      if (want('compare-fleet-charts')) {
+        await page.locator('.rl-compare-fleet [data-chart="before"]').evaluate((el) => el.scrollIntoView({ block: 'start' }));
+        await page.waitForTimeout(200);
+        await page.screenshot({ path: join(out, `compare-fleet-charts-${name}-${colorScheme}.png`) });
+      }
+      if (only && !want('fleet-compare-with') && !want('story-baseline')) {
+        await context.close();
+        continue;
+      }
       // The fleet section's share row: Copy the fleet link, then Compare with….
       await page.goto(`${server.origin}/#v=1&view=fleet`);
       await page.waitForFunction(() => document.documentElement.classList.contains('rl-ready'));

@@ -8,7 +8,13 @@
 //   fleet-throttle-*  a throttling server (server.admission) with adaptive mode on: the 429s drawn,
 //                     the limiter's waits said beside its switch (issue 34)
 //   map-states-*      the trigger map in its three states: ok, +N, down (item 3)
-// Run after `npm run build`:  node scripts/screenshots-fleet.mjs [outdir] [sizes, e.g. 1440,390]
+//   fleet-hedging-*   issue 34's hedging figure: P(latency > x) with and without a second copy
+//   fleet-aws-*       the AWS 2015 reproduction: its panels filling the column, the completion
+//                     time on a log scale (issue 35 item 10)
+//   fleet-preset-*    a real client's defence chosen: its card in the section's words (item 10)
+//   map-caption-*     a map cell opened: the caption names the cell on show, ● on it (item 10)
+// Run after `npm run build`:
+//   node scripts/screenshots-fleet.mjs [outdir] [sizes, e.g. 1440,390] [states, e.g. fleet-aws]
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
@@ -19,7 +25,9 @@ const out = resolve(process.argv[2] || join(REPO, 'docs/screenshots'));
 const only = process.argv[3] ? new Set(process.argv[3].split(',')) : null;
 const SIZES = [['1440', { width: 1440, height: 900 }], ['1280x720', { width: 1280, height: 720 }], ['390', { width: 390, height: 844 }]];
 const THROTTLING = 'server.admission.ratePerSecond=1.5&server.admission.burst=2&policy.retryOn=timeout,5xx,429&gates.adaptive=on';
-const STATES = [['fleet-work', ''], ['fleet-recovered', 'policy.maxRetries=0'], ['fleet-rodeout', 'clients=18'], ['fleet-throttle', THROTTLING], ['map-states', 'map=trigger&seeds=1']];
+const STATES = [['fleet-work', ''], ['fleet-recovered', 'policy.maxRetries=0'], ['fleet-rodeout', 'clients=18'], ['fleet-throttle', THROTTLING], ['map-states', 'map=trigger&seeds=1'],
+  ['fleet-hedging', ''], ['fleet-aws', ''], ['fleet-preset', ''], ['map-caption', 'map=trigger&seeds=1']]
+  .filter(([state]) => !process.argv[4] || process.argv[4].split(',').includes(state));
 
 await mkdir(out, { recursive: true });
 const server = await startServer(DIST);
@@ -42,6 +50,29 @@ try {
           await page.evaluate(() => window.retryLabFleet.map());
           await page.waitForTimeout(300);
           await page.locator('.fl-map-part').screenshot({ path: file });
+        } else if (state === 'fleet-hedging' || state === 'fleet-aws') {
+          // A reproduction computed, its part of the section alone.
+          const chart = state === 'fleet-hedging' ? '#fl-hg-chart' : '#fl-aws-time';
+          await page.locator(chart).evaluate((el) => el.closest('.fl-repro').scrollIntoView({ block: 'start' }));
+          await page.evaluate((which) => window.retryLabFleet[which](), state === 'fleet-hedging' ? 'hedging' : 'aws');
+          await page.waitForTimeout(300);
+          await page.locator(`.fl-repro:has(${chart})`).screenshot({ path: file });
+        } else if (state === 'fleet-preset') {
+          // Brooker's post as a preset: what it sets in the controls' words, its source.
+          await page.locator('#fl-preset').evaluate((el) => el.scrollIntoView({ block: 'center' }));
+          await page.selectOption('#fl-preset', 'bucket:brooker-post');
+          await page.evaluate(() => new Promise((r) => setTimeout(r, 60)).then(() => window.retryLabFleet.settled()));
+          await page.waitForTimeout(500);
+          await page.locator('.fl-presets').screenshot({ path: file });
+        } else if (state === 'map-caption') {
+          // The cell ×3.5, 0.5 s opened: the caption says it is on show, and ● marks it.
+          await page.locator('#fl-map-box').evaluate((el) => el.scrollIntoView({ block: 'start' }));
+          await page.evaluate(() => window.retryLabFleet.map());
+          await page.locator('#fl-map td[data-row="4"][data-col="0"]').click();
+          await page.evaluate(() => new Promise((r) => setTimeout(r, 60)).then(() => window.retryLabFleet.settled()));
+          await page.waitForTimeout(600);
+          await page.locator('#fl-map-lines').evaluate((el) => el.scrollIntoView({ block: 'end' }));
+          await page.screenshot({ path: file });
         } else if (state === 'fleet-throttle') {
           // The adaptive switch with what it did, and the storm beside it (or drawn near it).
           await page.locator('[data-gate="adaptive"]').evaluate((el) => el.scrollIntoView({ block: 'center' }));

@@ -60,6 +60,11 @@ try {
       await page.locator('#rl-lanes').evaluate((el) => el.closest('.rl-mechanism').scrollIntoView({ block: 'start' }));
       await page.waitForTimeout(100);
       await page.screenshot({ path: join(out, `end-${name}-${colorScheme}.png`) });
+      // The traces matrix (issue 35): on a phone each row's result in its sticky trace column.
+      const matrix = page.locator('#traces .tm-scroll');
+      await matrix.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+      await page.waitForTimeout(150);
+      await page.screenshot({ path: join(out, `matrix-${name}-${colorScheme}.png`) });
       // The trace editor with an error in answer 1's status.
       await page.locator('#tr-ed-script-0-status').fill('9999999');
       await page.locator('#tr-ed-script-0-status').evaluate((el) => el.closest('fieldset').scrollIntoView({ block: 'center' }));
@@ -73,9 +78,9 @@ try {
       await page.waitForTimeout(150);
       // Its figure: the verdict, the line that says the chart scrolls (on a phone), the chart.
       await page.locator('.fl-figure:has(#fl-chart)').screenshot({ path: join(out, `fleet-${name}-${colorScheme}.png`) });
-      // The stability map (issue 32), at 1280 and 390 only: the opening run's map with its lines,
+      // The stability map (issue 32), at 1440, 1280 and 390: the opening run's map with its lines,
       // then the literature's presets with the HotOS and OSDI runs computed.
-      if (name === '1280x720' || name === '390') {
+      if (name === '1440' || name === '1280x720' || name === '390') {
         await page.locator('#fl-map-box').evaluate((el) => el.scrollIntoView({ block: 'start' }));
         await page.evaluate(() => window.retryLabFleet.map());
         await page.waitForTimeout(300);
@@ -85,10 +90,11 @@ try {
         await page.locator('#fl-lit-hotos2021').screenshot({ path: join(out, `hotos-${name}-${colorScheme}.png`) });
         await page.locator('#fl-lit-osdi2022').screenshot({ path: join(out, `osdi-${name}-${colorScheme}.png`) });
       }
-      // Issue 35's states, at 1280 and 390 only: a gate ticked (the storm in view beside it or
-      // drawn again after it, the ghost of the run before, what the gate refused), a bad value
-      // under its field, jitter changing nothing and saying why, a map cell opened.
-      if (name === '1280x720' || name === '390') {
+      // Issue 35's states, at 1440, 1280 and 390 (the issue asks each state at all three): a gate
+      // ticked (the storm in view beside it or drawn again after it, the ghost of the run before,
+      // what the gate refused), a bad value under its field, jitter changing nothing and saying
+      // why, a map cell opened.
+      if (name === '1440' || name === '1280x720' || name === '390') {
         const settled = async () => {
           await page.evaluate(() => new Promise((r) => setTimeout(r, 60)).then(() => window.retryLabFleet.settled()));
           await page.waitForTimeout(500);

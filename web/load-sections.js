@@ -91,7 +91,9 @@ function onDemand(doc, { boxes, sections, approaches, ids, code, style, globalNa
     pending = Promise.all([loadBundle(doc, code, globalName, { style }), needs && needs()])
       .then(([exports]) => {
         waited = focusedBox();
-        const offered = mount(exports);
+        return mount(exports); // may be a promise: the sections mounted one task each (main.js)
+      })
+      .then((offered) => {
         done = true;
         doc.documentElement.classList.add(`${flag}-ready`);
         keepFocus(waited, null);

@@ -144,9 +144,14 @@ async function start(doc) {
   const tracesBox = doc.querySelector('[data-retry-traces]'); // the invented policy's traces A–F
   const clientsBox = doc.querySelector('[data-client-lab]'); // "What would your client do?"
   const layersBox = doc.querySelector('[data-layers]'); // "Retries across layers"
-  const sections = sectionLoader(doc, ({ mountTraces, mountClientLab, mountLayers }) => {
+  // Each section mounts in a task of its own (issue 35 item 10): the three in one task, after the
+  // bundle's own, held a loaded machine's main thread for a second or more as the reader scrolled.
+  const nextTask = () => new Promise((resolve) => win.setTimeout(resolve, 0));
+  const sections = sectionLoader(doc, async ({ mountTraces, mountClientLab, mountLayers }) => {
     if (clientsBox) win.retryLabClients = mountClientLab(clientsBox, app, engine);
+    await nextTask();
     if (layersBox) win.retryLabLayers = mountLayers(layersBox, app, engine);
+    await nextTask();
     if (tracesBox) win.retryLabTraces = mountTraces(tracesBox, app, engine);
     return { traces: win.retryLabTraces || null, clients: win.retryLabClients || null, layers: win.retryLabLayers || null };
   }, { needs: needEngine }); // the sections compute as they mount

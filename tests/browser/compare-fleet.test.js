@@ -164,13 +164,16 @@ describe('compare mode: each fleet side\'s own controls', () => {
     assert.deepEqual([await value('before', 'policy.maxRetries'), await value('after', 'policy.maxRetries')], ['3', '0']);
 
     // The after side's retries 0 → 1: that side alone is computed again.
-    const beforeChart = await page.locator('[data-chart="before"]').innerHTML();
+    // The before chart's own run: its lines, not the after run drawn faint under it (issue 35).
+    const ownLines = (side) => page.locator(`[data-chart="${side}"] svg path:not(.fl-ghost)`).evaluateAll((ps) => ps.map((p) => p.getAttribute('d')));
+    const beforeChart = await ownLines('before');
     const retries = page.locator('[data-controls="after"] [data-path="policy.maxRetries"]');
     await retries.fill('1');
     await retries.press('Tab');
     await computedAgain(page, 'after', '3 → 1');
     assert.match(await page.locator('[data-compare-summary]').textContent(), /^Retries per request 3 → 1: /);
-    assert.equal(await page.locator('[data-chart="before"]').innerHTML(), beforeChart, 'the before side is as it was');
+    assert.deepEqual(await ownLines('before'), beforeChart, 'the before side is as it was');
+    assert.match(await page.locator('[data-chart="before"] svg desc').textContent(), /The faint lines are the after run/, 'drawn over the new after run');
     const hash = '#v=1&view=compare&of=fleet&after.policy.maxRetries=1';
     await page.waitForFunction((h) => window.location.hash === h, hash);
     assert.ok((await page.locator('.rl-compare-fleet .rl-share-link').inputValue()).endsWith(`/${hash}`));
@@ -282,8 +285,13 @@ describe('compare mode: from the fleet section', () => {
     const { copied, printed } = await copiedAndPrintedMarkdown(opened, hash, env.server.origin);
     assert.equal(copied, printed);
     assert.equal(copied.split('\n')[0], `**Retry Lab, before → after:** ${headline}`);
-    // The after chart draws the before run faint under it.
-    assert.equal(await page.locator('[data-chart="after"] .fl-ghost-label').count(), 1);
+    // Each chart draws the other run faint under it (issue 35), on the same axes.
+    assert.equal(await page.locator('[data-chart="after"] .fl-ghost-label').textContent(), 'faint: the before run');
+    assert.equal(await page.locator('[data-chart="before"] .fl-ghost-label').textContent(), 'faint: the after run');
+    const axes = (key) => page.locator(`[data-chart="${key}"] svg text.fl-tick:not(.fl-ghost-label)`).allTextContents();
+    assert.deepEqual(await axes('before'), await axes('after'));
+    // Computed, neither chart is dimmed (the frame's data-computing had kept both at 0.4 for good).
+    for (const side of ['before', 'after']) assert.equal(await page.locator(`[data-chart="${side}"] svg`).evaluate((svg) => getComputedStyle(svg).opacity), '1', side);
     await assertClean(t, assert, opened);
   });
 });

@@ -102,6 +102,23 @@ describe('<retry-lab>', () => {
     assert.equal(await inShadow(p, 'one', '[id$="metrics"] [data-metric="elapsed"] dd'), '900 ms');
     assert.equal(await inShadow(p, 'two', '[id$="metrics"] [data-metric="elapsed"] dd'), '1,200 ms');
     assert.equal(await inShadow(p, 'two', '#rl-2-notice'), null, 'data- and aria- attributes are not mistakes');
+    // Issue 35 item 10: the run in detail (events, answers, metrics) folded under one closed
+    // disclosure; the element is that much shorter, and opening it shows them.
+    const fold = await p.evaluate(() => {
+      const root = document.getElementById('one').shadowRoot;
+      const details = root.querySelector('details.rl-fold');
+      const tall = () => document.getElementById('one').getBoundingClientRect().height;
+      const closed = tall();
+      const inside = ['events', 'table', 'metrics'].map((n) => Boolean(details && details.querySelector(`[id$="${n}"]`)));
+      details.open = true;
+      const open = tall();
+      const seen = root.querySelector('[id$="metrics"]').checkVisibility();
+      details.open = false;
+      return { wasOpen: false, inside, closed, open, seen };
+    });
+    assert.deepEqual(fold.inside, [true, true, true]);
+    assert.ok(fold.seen, 'opened, the metrics are seen');
+    assert.ok(fold.open - fold.closed > 300, `closed ${fold.closed} px, open ${fold.open} px`);
 
     // Independent: a control inside one changes only that one.
     await p.locator('#one').getByRole('radio', { name: 'HTTP 400 on every attempt', exact: true }).check();

@@ -242,6 +242,32 @@ describe('the fleet section: acting changes what is on screen (issue 35, item 1)
       assert.deepEqual(await page.evaluate(() => [document.activeElement.dataset.row, document.activeElement.dataset.col]), ['4', '1']);
     }));
   }
+
+  // Issue 35 item 10: the map's caption said "This run" of the run mapped, whatever the chart showed.
+  test('the map’s caption and its ● follow the run on show: the mapped run, a cell opened, another run after a change, the opening run again', pageTest(env, { viewport: LAPTOP, reducedMotion: 'reduce', sections: false }, async ({ page }) => {
+    await fleetSettled(page);
+    await scrollTo(page, '#fl-map-box', 'start');
+    await page.evaluate(() => window.retryLabFleet.map());
+    const caption = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))).then(() => document.querySelector('#fl-map-lines').textContent));
+    const marked = () => page.locator('#fl-map td.fl-cell-opening').evaluateAll((els) => els.map((e) => [e.dataset.row, e.dataset.col].join(':')));
+    // The opening run: ×4, 10 s (row 5, the last column), a cell of its own map.
+    assert.match(await caption(), /^The storm chart shows the run this map is of \(marked ●\)\. .*The mapped run offers λ = 100: inside the band/);
+    assert.deepEqual(await marked(), ['5:11']);
+    await page.locator('#fl-map td[data-row="4"][data-col="0"]').click();
+    await changeSettled(page);
+    assert.match(await caption(), /^The storm chart shows the cell of a 0\.5 s slowdown of ×3\.5 \(marked ●\): rode it out: never knocked down\. .*The run on show offers λ = 100/);
+    assert.deepEqual(await marked(), ['4:0']);
+    // A control changed: the run on show is on no cell of this map, and none is marked.
+    await scrollTo(page, '#fl-gates', 'center');
+    await page.locator('[data-gate="bucket"] input[type="checkbox"]').first().check();
+    await changeSettled(page);
+    assert.match(await caption(), /^The storm chart shows a run this map is not of/);
+    assert.deepEqual(await marked(), []);
+    await page.locator('#fl-reset').click();
+    await changeSettled(page);
+    assert.match(await caption(), /^The storm chart shows the run this map is of/);
+    assert.deepEqual(await marked(), ['5:11']);
+  }));
 });
 
 describe('the fleet section: errors in the reader’s words, at the field (issue 35, item 5)', () => {
@@ -366,5 +392,36 @@ describe('the fleet section: controls that change nothing say why, from the resu
     await changeSettled(page);
     assert.equal(await said('server.queueOrder'), '');
     assert.equal(await said('policy.jitter'), '', 'the line goes with the next change');
+  }));
+});
+
+// Issue 35 item 10: the section's live regions said too much (the verdict box, progress lines,
+// the map's status and readout, each reproduction's status were live). What is said now is
+// recorded from every live region in the section: one short sentence per change, none while
+// the map and a reproduction compute.
+describe('the fleet section says one short thing per change (issue 35, item 10)', () => {
+  test('a gate ticked is said once, "Storm chart redrawn: recovered 9 s after the slowdown ended."; the map and the AWS reproduction computing say nothing', pageTest(env, { viewport: LAPTOP, reducedMotion: 'reduce', sections: false }, async ({ page }) => {
+    await fleetSettled(page);
+    await page.evaluate(() => {
+      window.saidHere = [];
+      const live = (node) => {
+        const el = node && (node.nodeType === 1 ? node : node.parentElement);
+        return el && el.closest('[role="status"], [role="alert"], [aria-live]:not([aria-live="off"])');
+      };
+      new MutationObserver((records) => {
+        const regions = new Set(records.map((r) => live(r.target)).filter(Boolean));
+        for (const el of regions) if (el.textContent.trim() && !el.closest('[hidden]')) window.saidHere.push(el.textContent.trim());
+      }).observe(document.querySelector('#fleet'), { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ['hidden'] });
+    });
+    await scrollTo(page, '#fl-gates', 'center');
+    await page.locator('[data-gate="bucket"] input[type="checkbox"]').first().check();
+    await changeSettled(page);
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    assert.deepEqual(await page.evaluate(() => window.saidHere), ['Storm chart redrawn: recovered 9 s after the slowdown ended.']);
+    await page.evaluate(() => { window.saidHere = []; });
+    await scrollTo(page, '#fl-map-box', 'start');
+    await page.evaluate(() => window.retryLabFleet.map());
+    await page.evaluate(() => window.retryLabFleet.aws());
+    assert.deepEqual(await page.evaluate(() => window.saidHere), []);
   }));
 });

@@ -231,6 +231,11 @@ describe('the fleet section', () => {
     const table = await page.locator('#fl-aws-table').textContent();
     for (const figure of ['2,421', '1,853', '812', '797', '1,002']) assert.ok(table.includes(figure), figure);
     await page.waitForFunction(() => /95 of 95 points computed/.test(document.querySelector('#fl-aws-status').textContent));
+    // Issue 35 item 10: the panels fill their column (they were 340 px at any width), the two side by side.
+    const boxes = await page.locator('.fl-repro >> nth=0').locator('svg.fl-small').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON()));
+    assert.equal(boxes.length, 2);
+    for (const b of boxes) assert.ok(b.width >= 440, `a panel ${b.width} px wide`);
+    assert.ok(Math.abs(boxes[0].top - boxes[1].top) < 1, 'the two panels side by side');
     await page.locator('.fl-repro >> nth=0').screenshot({ path: await artifactPath('fleet-aws2015.png') });
   });
 

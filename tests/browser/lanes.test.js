@@ -143,6 +143,13 @@ function collisions(root) {
   }
   const frame = svg.parentNode.getBoundingClientRect();
   for (const t of texts) if (t.box.left < frame.left - 0.5 || t.box.right > frame.right + 0.5) found.push(`${t.text} outside the box`);
+  // The lanes' words inside their drawing too (issue 35 item 10: a narrow element cut the hint).
+  const lanes = root.querySelector('[id$="lanes"] svg');
+  const edge = lanes.getBoundingClientRect();
+  for (const t of lanes.querySelectorAll('text')) {
+    const b = t.getBoundingClientRect();
+    if (b.width && (b.left < edge.left - 0.5 || b.right > edge.right + 0.5)) found.push(`lanes: ${t.textContent} outside the drawing`);
+  }
   return found;
 }
 

@@ -83,6 +83,25 @@ describe('issue 15 layout: the first screen shows the mechanism', () => {
     }));
   }
 
+  // Issue 35 item 9: the card statement beside the lanes on a phone too, as one line under them
+  // (the statement itself follows the playback bar, so that Play stays in the first screen).
+  test('at 390×844 the statement in one line stands between the lanes and Play, in the first screen, and counts the charges as they commit', pageTest(env, { viewport: { width: 390, height: 844 }, sections: false }, async ({ page }) => {
+    const line = page.locator('.retry-lab .rl-mechanism .rl-statement-line').first();
+    const box = await inView(page, line, 'the one-line statement');
+    const lanes = await page.locator(`${ID('lanes')} svg`).boundingBox();
+    const play = await inView(page, page.locator(ID('play')), 'Play');
+    assert.ok(lanes.y + lanes.height <= box.y + 1 && box.y + box.height <= play.y, 'the lanes, the line, then Play');
+    assert.equal(await line.textContent(), 'Card statement · no charges yet');
+    await page.locator(ID('seek')).focus();
+    await page.keyboard.press('End');
+    assert.equal(await line.textContent(), 'Card statement · 2 × 49.00, order o-17');
+    assert.equal((await line.boundingBox()).height, box.height, 'one line from start to end');
+  }));
+  test('at 1280×720 the statement stands beside the lanes itself, and the one-line statement is not shown', pageTest(env, { viewport: { width: 1280, height: 720 }, sections: false }, async ({ page }) => {
+    assert.equal(await page.locator('.retry-lab .rl-mechanism .rl-statement-line').first().isVisible(), false);
+    assert.ok(await page.locator('.retry-lab .rl-mechanism .rl-statement').first().isVisible());
+  }));
+
   for (const viewport of [{ width: 1280, height: 720 }, { width: 390, height: 844 }]) {
     test(`at ${viewport.width}×${viewport.height} Play and the lanes do not move while a run of four charges plays`, pageTest(env, { viewport }, async ({ page }) => {
       // A 150 ms timeout is shorter than the 200 ms the server takes to commit (SPEC §9's

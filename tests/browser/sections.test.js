@@ -46,6 +46,25 @@ describe('the sections below the article', () => {
     assert.equal(await page.locator('[data-client-lab] .rl-loading').textContent(), 'Loading the client lab…');
   }));
 
+  // Issue 35 item 10: the client lab, the layers and the traces mounted in one task after the
+  // bundle's (3 s with the CPU slowed four times, at the scroll that reached them). Each now
+  // mounts in a task of its own: when the task that mounted the client lab ends (its mutations
+  // are reported then), the other two are not mounted yet.
+  test('the three sections mount one task each, not all in one', pageTest(env, { sections: false }, async ({ page }) => {
+    const afterFirst = await page.evaluate(() => new Promise((resolve) => {
+      const box = document.querySelector('[data-client-lab]');
+      const seen = new MutationObserver(() => {
+        seen.disconnect();
+        resolve({ clients: Boolean(window.retryLabClients), layers: Boolean(window.retryLabLayers), traces: Boolean(window.retryLabTraces) });
+      });
+      seen.observe(box, { childList: true, subtree: true });
+      window.retryLabSections.load();
+    }));
+    assert.deepEqual(afterFirst, { clients: true, layers: false, traces: false });
+    await page.evaluate(() => window.retryLabSections.load());
+    assert.ok(await page.evaluate(() => Boolean(window.retryLabLayers && window.retryLabTraces)), 'all three once load() resolves');
+  }));
+
   test('without JavaScript each says what it needs, and nothing says it is loading', async () => {
     const context = await env.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();

@@ -177,6 +177,18 @@ describe('accessibility and screenshots', () => {
     assert.equal(overflow, 0, 'the page itself does not scroll sideways');
     const box = await opened.page.locator(TR('matrix')).evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
     assert.ok(box.scroll > box.client * 2, 'the matrix is wider than its box');
+    // Issue 35 item 10: the Result column is a screen's scroll away, so each row's result is
+    // seen in its sticky trace column, inside the box, with the matrix not scrolled.
+    const seen = await opened.page.locator(TR('matrix')).evaluate((el) => {
+      const box = el.getBoundingClientRect();
+      return [...el.querySelectorAll('tbody tr')].map((tr) => {
+        const shown = tr.querySelector('.tm-row-result');
+        const r = shown && shown.getBoundingClientRect();
+        return { summary: tr.querySelector('.tm-result .tm-summary').textContent, shown: shown && shown.textContent, inside: !!r && r.width > 0 && r.left >= box.left && r.right <= box.right };
+      });
+    });
+    assert.ok(seen.length >= 9, String(seen.length));
+    for (const row of seen) assert.ok(row.inside && row.shown === row.summary, JSON.stringify(row));
     await assertClean(t, assert, opened);
   });
 

@@ -242,7 +242,7 @@ const BOTO_STANDARD_PINS = {
 const BOTO_STANDARD_QUOTA = {
   gate: 'quota', params: { capacity: 500, retryCost: 5, timeoutCost: 10, successIncrement: 1 },
   pin: at(BOTO, 'botocore/retries/standard.py', '696-699', 'else: if self._is_timeout_error(context): capacity_amount = self._TIMEOUT_RETRY_REQUEST else: capacity_amount = self._RETRY_COST (_RETRY_COST = 5, line 670; _TIMEOUT_RETRY_REQUEST = 10, line 674)'),
-  note: 'FLEET §5’s quota defaults are exactly these.',
+  note: 'The fleet’s AWS retry quota has exactly these as its defaults.',
 };
 
 // Envoy's router, as every Envoy route retry policy meets it (the Envoy preset's, and Istio's,
@@ -273,7 +273,7 @@ const ISTIO_PINS = { ...ENVOY_ROUTER_PINS, idempotencyKey: NONE('the mesh adds n
 const ISTIO_CLUSTER = 'pilot/pkg/networking/core/cluster_traffic_policy.go';
 const istioNoRetryCap = (pin) => ({
   gate: 'budget', params: null, pin,
-  note: 'Not FLEET §5’s budget, and no gate at all: Envoy caps concurrent retries per cluster at 3 by default, and Istio raises that cap to 4,294,967,295 on every cluster it writes; it sets no retry budget.',
+  note: 'Not the fleet’s retry budget, and no gate at all: Envoy caps concurrent retries per cluster at 3 by default, and Istio raises that cap to 4,294,967,295 on every cluster it writes; it sets no retry budget.',
 });
 const ISTIO_CANNOT = [
   'connect-failure and refused-stream (the request never reached the application, so resending it is safe) and gRPC’s UNAVAILABLE and CANCELLED in the grpc-status header (which a server can send after it has done the work) are retried; the engine’s answers are HTTP statuses and its only network failure is the timeout.',
@@ -497,7 +497,7 @@ export const SOURCES = [
     gates: [{
       gate: 'quota', params: { capacity: 500, retryCost: 14, timeoutCost: 14, successIncrement: 1 },
       pin: at(BOTO, 'botocore/retries/standard.py', '690-694', 'if NEW_RETRIES_ENABLED: if self._is_throttling_error(context): capacity_amount = self._THROTTLING_RETRY_COST else: capacity_amount = self._RETRY_COST_V2 (_RETRY_COST_V2 = 14, line 671; _THROTTLING_RETRY_COST = 5, line 673; INITIAL_CAPACITY = 500, botocore/retries/quota.py line 7; _NO_RETRY_INCREMENT = 1, line 672)'),
-      note: 'A timeout costs 14 like any other non-throttling error under the switch; a throttling error costs 5, which FLEET §5’s quota has no field for (its 429 is not a failure that pays).',
+      note: 'A timeout costs 14 like any other non-throttling error under the switch; a throttling error costs 5, which the fleet’s quota has no setting for (a 429 there is not a failure that pays).',
     }],
     cannot: [
       ...BOTO_CANNOT,
@@ -530,7 +530,7 @@ export const SOURCES = [
     gates: [{
       gate: 'quota', params: { capacity: 500, retryCost: 14, timeoutCost: 14, successIncrement: 1 },
       pin: inPkg(SMITHY_CORE, SMITHY_RETRY, '420-425', 'static cost() { return 14; } static throttlingCost() { return 5; } (INITIAL_RETRY_TOKENS = 500, line 118; NO_RETRY_INCREMENT = 1, line 121; a TimeoutError is TRANSIENT and costs 14)'),
-      note: 'A timeout costs 14 like any other transient error; a throttling error (a 429 among them) costs 5, which FLEET §5’s quota has no field for. After a retried success the cost comes back, not the +1 (recordSuccess, line 541: this.capacity + (token.getRetryCost() ?? NO_RETRY_INCREMENT)).',
+      note: 'A timeout costs 14 like any other transient error; a throttling error (a 429 among them) costs 5, which the fleet’s quota has no setting for. After a retried success the cost comes back, not the +1 (recordSuccess, line 541: this.capacity + (token.getRetryCost() ?? NO_RETRY_INCREMENT)).',
     }],
     cannot: [
       'Retry-After and x-amz-retry-after: the wait is max(t, min(hint, t + 5,000 ms)), t the drawn backoff (line 521); the engine has no rule for that clamp, so the preset honours no header.',
@@ -832,7 +832,7 @@ export const SOURCES = [
       gate: 'breaker', params: { failureRatio: 0.1, minimumThroughput: 100, samplingDurationMs: 30000, breakDurationMs: 5000 },
       units: { failureRatio: '', minimumThroughput: 'calls', samplingDurationMs: 'ms', breakDurationMs: 'ms' }, // Polly's own, not FLEET §5's
       pin: at(POLLY, 'src/Polly.Core/CircuitBreaker/CircuitBreakerConstants.cs', '13-21', 'DefaultFailureRatio = 0.1; DefaultMinimumThroughput = 100; DefaultBreakDuration = TimeSpan.FromSeconds(5); DefaultSamplingDuration = TimeSpan.FromSeconds(30);'),
-      note: 'Polly samples outcomes over 30 s of time, not over the last N calls: FLEET §5’s breaker is count-based, so these values are data, not its parameters.',
+      note: 'Polly samples outcomes over 30 s of time, not over the last N calls: the fleet’s circuit breaker counts calls, so these values are data, not its settings.',
     }],
     cannot: [
       'Polly’s decorrelated jitter V2 (t = n − 1 + d; 2^t·tanh(√(4t)) differences × Delay/1.4) is approximated by full jitter of 2 s × 2^(n−1): Polly’s first wait lies in 0–2.754 s with a median near 1.795 s, here 0–2 s with a median of 1 s; later waits differ likewise. The opening run’s charges do not depend on the wait.',
@@ -953,7 +953,7 @@ export const SOURCES = [
     gates: [{
       gate: 'breaker', params: { window: 100, minCalls: 100, failurePercent: 50, openMs: 60000, halfOpenCalls: 10 },
       pin: at(R4J, 'resilience4j-circuitbreaker/src/main/java/io/github/resilience4j/circuitbreaker/CircuitBreakerConfig.java', '43-52', 'DEFAULT_FAILURE_RATE_THRESHOLD = 50; DEFAULT_WAIT_DURATION_IN_OPEN_STATE = 60; // Seconds DEFAULT_PERMITTED_CALLS_IN_HALF_OPEN_STATE = 10; DEFAULT_MINIMUM_NUMBER_OF_CALLS = 100; DEFAULT_SLIDING_WINDOW_SIZE = 100; DEFAULT_SLIDING_WINDOW_TYPE = SlidingWindowType.COUNT_BASED;'),
-      note: 'A separate CircuitBreaker, not part of Retry; FLEET §5’s breaker defaults are exactly these.',
+      note: 'A separate CircuitBreaker, not part of Retry; the fleet’s circuit breaker has exactly these as its defaults.',
     }],
     cannot: ['Statuses retried only when the HTTP client throws on them; whole-millisecond truncation of exponential intervals (not a default).'],
     opening: { attempts: 2, charges: 2, outcome: 'success', why: 'the timeout exception is retried after 500 ms without a key: exactly the seed’s opening run, whose policy resilience4j’s defaults are' },
@@ -1007,7 +1007,7 @@ export const SOURCES = [
     gates: [{
       gate: 'budget', params: null,
       pin: { ...at(ENVOY_API, 'envoy/config/cluster/v3/circuit_breaker.pb.go', '120-121', '// The maximum number of parallel retries that Envoy will allow to the // upstream cluster. If not specified, the default is 3.'), also: [at(ENVOY_API, 'envoy/config/cluster/v3/circuit_breaker.pb.go', 242, '// This parameter is optional. Defaults to 20%. (RetryBudget.budget_percent; min_retry_concurrency defaults to 3, line 265)')] },
-      note: 'Not FLEET §5’s budget: Envoy caps concurrent retries per cluster (max_retries, 3 by default); a retry_budget (20 %, at least 3) is off unless configured.',
+      note: 'Not the fleet’s retry budget: Envoy caps concurrent retries per cluster (max_retries, 3 by default); a retry_budget (20 %, at least 3) is off unless configured.',
     }],
     cannot: [
       'Whole-millisecond waits (random % backoff); retry host predicates, priorities, hedging, rate-limited back-off with Retry-After or X-RateLimit-Reset (off by default).',

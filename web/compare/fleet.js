@@ -321,14 +321,14 @@ function keepResults(frame, sides, due, asked, results) {
 }
 
 // A side's run: its verdict, its storm chart (`ghost` the run faint under it), its link alone.
-function drawSide(frame, key, result, { id, series, ghost, alone, newTab }) {
+function drawSide(frame, key, result, { id, series, ghost, ghostName, alone, newTab }) {
   const $ = (selector) => frame.querySelector(selector);
   const verdict = result.timeline ? verdictOf(result) : { kind: 'none', shortText: `the occ workload: means over ${result.runs ? result.runs.length : 0} runs` };
   const v = $(`[data-verdict="${key}"]`);
   v.dataset.kind = verdict.kind;
   v.textContent = verdict.shortText;
   patch($(`[data-chart="${key}"]`), series
-    ? stormChart(series, { id: id(`${key}-chart`), title: `${key === 'before' ? 'Before' : 'After'}: the storm over time`, ghost })
+    ? stormChart(series, { id: id(`${key}-chart`), title: `${key === 'before' ? 'Before' : 'After'}: the storm over time`, ghost, ghostName })
     : h('p', { class: 'fl-progress' }, 'An occ run has no storm over time: its means are in the table above.'));
   const link = $(`[data-alone="${key}"]`);
   link.href = alone;
@@ -428,8 +428,9 @@ export function mountFleetCompare(box, { source, linkBase, fleet, metrics, rowsO
     // The occ workload (FLEET.md §7) has no storm over time: its means are in the table.
     const series = before.timeline && after.timeline ? alignedSeries(before, after) : [before, after].map((r) => (r.timeline ? stormSeries(r) : null));
     for (const [i, key, result] of [[0, 'before', before], [1, 'after', after]]) {
-      // The after chart draws the before run faint under it, on the scales both need.
-      drawSide(frame, key, result, { id, series: series[i], ghost: i === 1 ? series[0] : null, alone: `${linkBase()}#${encodeFleetLink(requestDiff(result.request, table.opening, table))}`, newTab });
+      // Each chart draws the other run faint under it (issue 35), so both are on the scales both
+      // need: the same time, rate and queue axes.
+      drawSide(frame, key, result, { id, series: series[i], ghost: series[1 - i], ghostName: i === 1 ? 'the before run' : 'the after run', alone: `${linkBase()}#${encodeFleetLink(requestDiff(result.request, table.opening, table))}`, newTab });
       drawControls(key);
     }
     const hash = `#${encodeFleetCompareLink(before.request, after.request, table)}`;

@@ -24,6 +24,22 @@ import * as exportFiles from '../export/all.js';
 import { loadBundle } from '../bundles.js';
 
 const TAG = 'retry-lab';
+
+// The run in detail (the event trace, the server's answers, the metrics) folded under one
+// disclosure, closed: an element is a figure in someone else's article, and with them open it
+// stood 2,700 px tall at 900 px wide and 4,400 px at 300 (issue 35 item 10). The page keeps them open.
+export function foldPrecise(box) {
+  const precise = [...box.querySelectorAll('.rl-precise')];
+  if (!precise.length) return;
+  const doc = box.ownerDocument;
+  const fold = doc.createElement('details');
+  fold.className = 'rl-view rl-fold';
+  const summary = doc.createElement('summary');
+  summary.textContent = 'The run in detail: every event, the server’s answers, the metrics';
+  fold.append(summary);
+  precise[0].before(fold);
+  fold.append(...precise);
+}
 // Attributes any element may carry, which are not inputs and not mistakes.
 // `theme` (light, dark or auto) is the element's colours, not an input of the run.
 const GLOBAL = new Set(['theme', 'id', 'class', 'style', 'title', 'lang', 'dir', 'hidden', 'tabindex', 'slot', 'part', 'role', 'translate', 'inert', 'nonce', 'autofocus', 'exportparts', 'is', 'itemscope', 'itemprop', 'itemtype', 'itemid', 'itemref']);
@@ -183,6 +199,7 @@ class RetryLabElement extends HTMLElement {
       this.box.replaceChildren();
       this.loaded = loaded;
       this.app = createExplorable(this.box, loaded, { idPrefix: this.idPrefix });
+      foldPrecise(this.box);
       this.share = attachShareBar(this.box, this.app, {
         id: this.id_,
         linkBase,

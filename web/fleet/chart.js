@@ -152,17 +152,22 @@ const peakOf = (points, value) => points.reduce((a, p) => (value(p) > value(a) ?
 // axes, so a change is visible at a glance (its words are in the chart's description).
 // `width`: the px the page draws it at where that is less than 750 (a phone): the chart is
 // drawn that wide, without the labels at the peaks (the page shows stormLegend above it).
-export function stormChart(series, { id, cursor = null, title = 'The storm over time', ghost = null, width = W } = {}) {
+// `ghostName`: what the ghost is, in words ("the run before"; compare mode: "the after run").
+export function stormChart(series, { id, cursor = null, title = 'The storm over time', ghost = null, ghostName = 'the run before', width = W } = {}) {
   const { points, binMs, trigger, durationMs, recovery } = series;
   const wide = Math.max(MIN_W, Math.min(W, Math.round(width) || W));
   const peaksLabelled = wide === W;
   const { TOP, LOW, H } = plots(wide);
   const n = points.length;
   const ghostEnd = ghost && ghost.binMs === binMs ? ghost.points.length * binMs : 0;
-  const endMs = timeAxisMs(durationMs, Math.max(n * binMs, ghostEnd));
+  const span = Math.max(n * binMs, ghostEnd);
+  const endMs = Math.max(timeAxisMs(durationMs, span), ghostEnd ? timeAxisMs(ghost.durationMs, span) : 0);
   const xOf = (ms) => TOP.x + (TOP.w * ms) / endMs;
   const before = ghost && ghost.binMs === binMs ? ghost.points.filter((p) => p.startMs < endMs) : [];
-  const rateMax = niceMax(Math.max(1, ...points.map((p) => Math.max(p.offered, p.capacity || 0, p.succeeded, p.timeouts, p.served || 0, p.late || 0, p.throttled || 0)), ...before.map((p) => Math.max(p.offered, p.succeeded))));
+  // The rate axis is the larger of the two runs' own (a run drawn with the other as its ghost,
+  // and that one with this as its ghost, share every axis: compare mode, issue 35).
+  const rateOf = (p) => Math.max(p.offered, p.capacity || 0, p.succeeded, p.timeouts, p.served || 0, p.late || 0, p.throttled || 0);
+  const rateMax = niceMax(Math.max(1, ...points.map(rateOf), ...before.map(rateOf)));
   const qTop = queueTop(Math.max(0, ...points.map((p) => p.queue), ...before.map((p) => p.queue)));
   const yTop = (v) => TOP.y + TOP.h - (TOP.h * Math.min(v, rateMax)) / rateMax;
   const yLow = (v) => LOW.y + LOW.h - (LOW.h * logQ(v)) / logQ(qTop);
@@ -235,7 +240,7 @@ export function stormChart(series, { id, cursor = null, title = 'The storm over 
       if (d) children.push(h('path', { class: `fl-line fl-ghost ${cls}`, d, fill: 'none', 'stroke-dasharray': dash || null }));
     }
     children.push(h('path', { class: 'fl-ghost fl-ghost-queue', d: stepLine(before, 'queue', xOf, yLow, binMs, endMs), fill: 'none' }));
-    children.push(h('text', { class: 'fl-tick fl-ghost-label', x: TOP.x + TOP.w, y: TOP.y - 3, 'text-anchor': 'end' }, 'faint: the run before'));
+    children.push(h('text', { class: 'fl-tick fl-ghost-label', x: TOP.x + TOP.w, y: TOP.y - 3, 'text-anchor': 'end' }, `faint: ${ghostName}`));
   }
   // The series, each labelled at its peak (the areas at the middle of their peak's band).
   const wants = [];
@@ -279,7 +284,7 @@ export function stormChart(series, { id, cursor = null, title = 'The storm over 
     role: 'img', 'aria-labelledby': `${id}-title ${id}-desc`,
     // The time axis in the chart's units, for the pointer (section.js) to find the second under it.
     'data-plot-x': TOP.x, 'data-plot-w': TOP.w, 'data-axis-ms': endMs, 'data-bin-ms': binMs,
-  }, h('desc', { id: `${id}-desc` }, `${stormSummary(series)}${before.length ? ` ${ghostSummary(ghost)}` : ''}`), ...children);
+  }, h('desc', { id: `${id}-desc` }, `${stormSummary(series)}${before.length ? ` ${ghostSummary(ghost, ghostName)}` : ''}`), ...children);
 }
 
 // The chart's key, for a chart drawn without its labels at the peaks (a phone): each series
@@ -295,11 +300,11 @@ export function stormLegend(series) {
 }
 
 // The faint run before, in words (the chart's description).
-export function ghostSummary(ghost) {
+export function ghostSummary(ghost, name = 'the run before') {
   const peak = ghost.points.reduce((a, p) => Math.max(a, p.offered), 0);
   const rec = ghost.recovery;
   const how = !rec ? 'had no slowdown' : rec.disrupted === false ? 'rode it out' : rec.recoveredAtMs !== null ? `recovered ${(rec.recoveredAtMs - rec.triggerEndMs) / 1000} s after the slowdown ended` : 'was still down when new requests stopped';
-  return `The faint lines are the run before this change, for comparison: its attempts offered peaked at ${fmt(peak)} per second, and it ${how}.`;
+  return `The faint lines are ${name === 'the run before' ? 'the run before this change' : name}, for comparison: its attempts offered peaked at ${fmt(peak)} per second, and it ${how}.`;
 }
 
 // The chart in words: what a screen reader hears, and the text beside the chart.

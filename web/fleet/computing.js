@@ -10,7 +10,8 @@
 // STALE_MS, so a quick change does not flicker. A newer change replaces the computation (the
 // worker running it is ended, compute.js); Stop ends it and keeps the run on show.
 
-import { leaves, setPath, stormSeries, undrawnWorkload } from './model.js';
+import { leaves, setPath, stormSeries, undrawnWorkload, verdictOf } from './model.js';
+import { drawnWords } from './announce.js';
 import { STALE_MS } from './compute.js';
 import { refusalText, valueWords } from './refusal.js';
 
@@ -39,6 +40,8 @@ function accept(ctx, req, result, withKey, fromReader = false, by = null) {
   const ghost = fromReader && s.shown ? s.shown.series : null;
   const before = fromReader && s.shown ? s.shown.result : null; // for what a change changed (said.js)
   s.shown = { request: req, result, withKey, series: stormSeries(result), ghost, before, by };
+  if (ctx.map) ctx.map.shownChanged(); // the map's caption says which run is on show
+  if (fromReader) ctx.say(drawnWords(verdictOf(result))); // the section's one live region (announce.js)
   if (s.cursor !== null && s.cursor >= s.shown.series.points.length) s.cursor = null;
   ctx.storm.draw();
   ctx.controls.sync(s.stale && s.pending ? s.pending.request : null);

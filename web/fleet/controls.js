@@ -9,6 +9,7 @@ import { h, mount, patch } from '../dom.js';
 import { CHOICE_WORDS, CONTROLS, controlBounds, gateDefaults, gateFields, gatesOf, getPath, setPath } from './model.js';
 import { fieldProblem, markField } from './field-check.js';
 import { drawSaid } from './said.js';
+import { presetCard } from './presets.js';
 import { mountSwitches } from './switches.js';
 
 // The sliders and choices, one per CONTROLS row.
@@ -51,14 +52,6 @@ function gateNodes(table, id) {
           row.type === 'choice' ? null : h('p', { class: 'fl-field-error', id: `${gid}-${name}-error`, 'aria-live': 'polite' }),
         ])));
   });
-}
-
-// A preset's card: its source, what it sets, what it cannot represent.
-function presetCard(preset) {
-  return preset ? h('div', {},
-    h('p', {}, h('strong', {}, 'Source: '), preset.source),
-    h('p', {}, h('strong', {}, 'It sets: '), Object.entries(preset.gates).map(([g, v]) => `${g} ${Object.entries(v).map(([k, x]) => `${k} ${x}`).join(', ')}`).join('; ')),
-    h('p', {}, h('strong', {}, 'What this cannot represent: '), [...preset.cannot, 'Only the gate is set: the client’s own retry count, backoff and timeouts are not applied; the fleet keeps the ones above.'].join(' '))) : null;
 }
 
 // Do a request's gates (as echoed) equal a preset's (its gates over their defaults, the others off)?
@@ -190,7 +183,7 @@ export function mountControls(ctx) {
     switches.sync(req);
     const preset = ctx.presets.find((p) => sameGates(s.table, gatesShown, p.gates));
     $('preset').value = preset ? preset.id : '';
-    patch($('preset-card'), presetCard(preset || null));
+    patch($('preset-card'), preset ? presetCard(preset, s.table) : null);
   }
 
   $('preset').addEventListener('change', (e) => {

@@ -13,9 +13,8 @@ const num = (v) => (Number(pageNum(v).replace(/,/g, '')) === v ? pageNum(v) : St
 // '' when `text` is a value the row takes, else what is wrong with it. `badInput`: the
 // browser's own word that the field holds text that is no number (an <input type="number">
 // then reads as '').
-export function fieldProblem(text, row, label, { badInput = false } = {}) {
+export function fieldProblem(text, row, label, { badInput = false, kept = ' The run on show is unchanged.' } = {}) {
   const name = `“${label}”`;
-  const kept = ' The run on show is unchanged.';
   const range = typeof row.min === 'number' && typeof row.max === 'number'
     ? ` from ${num(row.min)} to ${num(row.max)}${row.unit ? ` ${row.unit}` : ''}` : '';
   const kind = row.whole ? 'a whole number' : 'a number';

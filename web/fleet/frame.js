@@ -17,7 +17,7 @@ function story(id) {
 // On a phone the chart is drawn at the screen's width and its key stands above it (storm.js chartWidth).
 function figure(id, linkAtStart) {
   return h('div', { class: 'fl-side' }, h('div', { class: 'fl-figure' },
-    h('p', { class: 'fl-verdict', id: id('verdict'), role: 'status', 'aria-live': 'polite' }, linkAtStart ? 'Computing the linked fleet run…' : 'Computing the opening fleet run…'),
+    h('p', { class: 'fl-verdict', id: id('verdict') }, linkAtStart ? 'Computing the linked fleet run…' : 'Computing the opening fleet run…'),
     h('div', { class: 'fl-pending', id: id('pending'), hidden: true },
       h('p', { class: 'fl-progress', id: id('progress') }),
       h('p', { class: 'fl-pending-inputs', id: id('pending-inputs'), hidden: true }),
@@ -63,7 +63,7 @@ function mapBox(id) {
     h('h3', { id: id('map-h') }, 'Where it recovers: the stability map'),
     h('p', {}, 'The same fleet over a grid of triggers (or of loads and retries), one engine run per cell and seed. Below some load no slowdown can leave it down; above it, a slowdown long and large enough tips it into a storm that outlives it, and the edge is sharp. Each cell says which: it rode the slowdown out, recovered some seconds after it, or was still down when new requests stopped. The lines are the closed forms of docs/metastability.md, drawn over the runs that test them. The run on show is marked ●. Arrow keys move between cells; Enter (or a click) draws that cell’s run in the storm chart, brought into view under the map, and the keys stay on the cell.'),
     h('p', { class: 'fl-note-text' }, 'A verdict is the engine’s own (FLEET.md §8): five-second windows from the slowdown’s start, each healthy when at least 90 % of its new requests succeed. A fleet with no unhealthy window rode it out; it recovered at the first second after the slowdown from which every window to the end of new requests is healthy.'),
-    h('div', { id: id('stability') }, h('p', { role: 'status' }, 'The map loads as you near it…')));
+    h('div', { id: id('stability') }, h('p', {}, 'The map loads as you near it…')));
 }
 
 // AWS 2015, reproduced (repros.js).
@@ -71,7 +71,7 @@ function aws(id) {
   return h('section', { class: 'fl-repro', 'aria-labelledby': id('aws-h') },
     h('h3', { id: id('aws-h') }, 'Reproduced here: AWS 2015, “Exponential Backoff and Jitter”'),
     h('p', {}, 'Marc Brooker’s post had clients contend for one row under optimistic concurrency: each reads the row’s version, writes with it, and retries after a backoff when another write got there first. Its simulator’s means over 100 runs are the crosses; the lines are this engine’s, computed in your browser for 10 to 190 clients and five strategies as you read. Jitter cuts the writes, and full jitter the time it takes everyone to finish.'),
-    h('p', { id: id('aws-status'), role: 'status' }, 'Waiting for the opening run…'),
+    h('p', { id: id('aws-status') }, 'Waiting for the opening run…'),
     h('div', { class: 'fl-panels' },
       h('figure', {}, h('div', { id: id('aws-writes') }), h('figcaption', {}, 'Writes, all clients together, against clients')),
       h('figure', {}, h('div', { id: id('aws-time') }), h('figcaption', {}, 'Time until the last client has written (ms), against clients'))),
@@ -86,7 +86,7 @@ function brooker(id) {
   return h('section', { class: 'fl-repro', 'aria-labelledby': id('bk-h') },
     h('h3', { id: id('bk-h') }, 'Reproduced here: Brooker 2022, token buckets against retries'),
     h('p', {}, 'A server that fails a share of its requests, and 100 clients sending 10 requests a second each for 10 seconds. Three retries buy success at the price of load, which grows fastest exactly when the server is failing; the token bucket lets a retry through only while first attempts keep succeeding, so its load stays near one attempt per request. The crosses are Brooker’s own simulator, whose bucket gains 0.1 token with each first attempt and retries while it holds more than one. His post words the rule otherwise: a deposit with each success, a retry while a whole token remains. That bucket, drawn beside his, earns less the more the server fails, so it retries less exactly then. The third panel splits the same 100 requests a second over 10, 100 and 1,000 clients, each with its own bucket (his simulator’s).'),
-    h('p', { id: id('bk-status'), role: 'status' }, 'Waiting for the reproduction above…'),
+    h('p', { id: id('bk-status') }, 'Waiting for the reproduction above…'),
     h('div', { class: 'fl-panels' },
       h('figure', {}, h('div', { id: id('bk-success') }), h('figcaption', {}, 'Success against the failure rate')),
       h('figure', {}, h('div', { id: id('bk-load') }), h('figcaption', {}, 'Load (attempts per request) against the failure rate')),
@@ -102,7 +102,7 @@ function collapse(id) {
   return h('section', { class: 'fl-repro', 'aria-labelledby': id('col-h') },
     h('h3', { id: id('col-h') }, 'Reproduced here: Brooker’s retry collapse'),
     h('p', {}, 'One busy client, 40 requests a second, and a server whose every attempt takes longer the more it is serving. A five-second spike to twice the rate pushes service past the three-second timeout; each timeout is retried at once, twice, and the server spends itself on attempts nobody is waiting for. Backing off with full jitter from a 20 s base spreads the same retries out, and every request succeeds.'),
-    h('p', { id: id('col-status'), role: 'status' }, 'Waiting for the reproductions above…'),
+    h('p', { id: id('col-status') }, 'Waiting for the reproductions above…'),
     h('div', { class: 'fl-panels' }, h('figure', {}, h('div', { id: id('col-chart') }), h('figcaption', {}, 'Successes per second, 0 to 80 s'))),
     h('div', { id: id('col-legend') }),
     h('p', { class: 'fl-exports' }, h('button', { type: 'button', id: id('col-csv') }, 'Download the figure’s data (CSV)')));
@@ -113,7 +113,7 @@ function hedging(id) {
   return h('section', { class: 'fl-repro', 'aria-labelledby': id('hg-h') },
     h('h3', { id: id('hg-h') }, 'Hedging: a second copy on purpose'),
     h('p', {}, 'gRPC’s hedging sends another copy of a request when the first has not answered after a delay, and takes whichever answers first (docs/throttling.md §6). Here every network leg takes an exponential time with a mean of 5 ms, with no queue: a second copy 20 ms after the first, sent for about one request in eleven, cuts the slowest hundredth’s latency. The lines are the closed form; the marks, p50, p90 and p99 of 100,000 requests the engine ran each way. A hedged payment without an idempotency key is charged once per copy served.'),
-    h('p', { id: id('hg-status'), role: 'status' }, 'Waiting for the reproductions above…'),
+    h('p', { id: id('hg-status') }, 'Waiting for the reproductions above…'),
     h('div', { class: 'fl-panels' }, h('figure', {}, h('div', { id: id('hg-chart') }), h('figcaption', {}, 'The chance a request takes longer than x, on a log scale: circles one copy, squares hedged'))),
     h('details', { class: 'fl-data' }, h('summary', {}, 'The percentiles as a table, beside the closed form'),
       h('div', { id: id('hg-table'), class: 'fl-scroll', tabindex: 0, role: 'region', 'aria-label': 'Hedging’s percentiles, as a table' })));

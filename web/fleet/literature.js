@@ -120,7 +120,7 @@ export function mountLiterature(box, host) {
       h('p', { class: 'fl-exports' },
         h('button', { type: 'button', id: id(`${p.id}-run`), 'data-preset': p.id }, `Compute its ${p.runs.length} runs`),
         h('button', { type: 'button', id: id(`${p.id}-csv`), 'data-preset-csv': p.id }, 'Download its runs (CSV)')),
-      h('p', { id: id(`${p.id}-status`), role: 'status' }),
+      h('p', { id: id(`${p.id}-status`) }), // progress, not announced (issue 35 item 10)
       h('div', { id: id(`${p.id}-body`) }))));
   const $ = (name) => box.querySelector(`#${id(name)}`);
 

@@ -53,6 +53,10 @@ export function mountMapDoor(ctx, after) {
   return {
     load,
     near,
+    // The run on show changed: the map's caption says which (stability.js shownChanged).
+    shownChanged() {
+      if (stability) stability.then((m) => m.shownChanged(), () => {});
+    },
     destroy() {
       if (stability) stability.then((m) => m.destroy(), () => {});
       if (observer) observer.disconnect();

@@ -1,12 +1,16 @@
 // A small line chart for the reproductions (pure, a dom.js tree): this engine's points as a
 // line with a dot at each, the anchor's own as crosses, each series with its dash pattern and
-// colour class, so that none is told by colour alone (the legend names each pattern).
+// colour class, so that none is told by colour alone (the legend names each pattern). Drawn 440
+// units wide, so that at a phone's width its words stay near 10 px and at a column's 32rem near
+// 14 px (issue 35: the reproductions were 340 px wide at any width). A series whose values span
+// orders of magnitude (the AWS figure's completion times: 382 ms to 101 s) takes `yLog`, a log
+// scale (yAxis), so that each line reads instead of all but one lying on zero.
 
 import { h } from '../dom.js';
 
-const W = 340;
-const H = 240;
-const BOX = { x: 52, y: 24, w: 270, h: 178 };
+const W = 440;
+const H = 290;
+const BOX = { x: 60, y: 26, w: 360, h: 220 };
 
 export function niceMax(v) {
   if (!(v > 0)) return 1;
@@ -17,22 +21,38 @@ export function niceMax(v) {
 const r1 = (n) => Math.round(n * 10) / 10;
 const tick = (v) => (Math.abs(v) >= 1000 ? v.toLocaleString('en-US') : String(Math.round(v * 1000) / 1000));
 
+// The y axis: a linear one from 0 to yMax (else the values' nice maximum), ticks at 0, half and
+// the top; or, with yLog, from the power of ten at or below the least value to the nice maximum
+// of the most (1, 2, 2.5 or 5 times a power of ten), a tick at each power of ten.
+export function yAxis(values, { yMax = null, yLog = false }) {
+  if (yLog) {
+    const pos = values.filter((v) => v > 0);
+    const lo = 10 ** Math.floor(Math.log10(pos.length ? Math.min(...pos) : 1));
+    const hi = Math.max(lo * 10, niceMax(pos.length ? Math.max(...pos) : 10));
+    const ticks = [];
+    for (let t = lo; t <= hi * 1.0001; t *= 10) ticks.push(t);
+    const span = Math.log10(hi / lo);
+    return { ticks, at: (v) => Math.min(1, Math.max(0, Math.log10(Math.max(v, lo) / lo) / span)) };
+  }
+  const max = yMax === null ? niceMax(Math.max(0, ...values)) : yMax;
+  return { ticks: [0, max / 2, max], at: (v) => Math.min(v, max) / max };
+}
+
 // series: [{ cls, dash, ours: [[x, y]], peer: [[x, y]] }]; x from xMin to xMax.
-export function linePanel(series, { id, title, unit, xLabel, xMin, xMax, xTicks, yMax = null, yFormat = tick }) {
-  const all = series.flatMap((s) => [...s.ours, ...s.peer].map((p) => p[1]));
-  const max = yMax === null ? niceMax(Math.max(0, ...all)) : yMax;
+export function linePanel(series, { id, title, unit, xLabel, xMin, xMax, xTicks, yMax = null, yLog = false, yFormat = tick }) {
+  const axis = yAxis(series.flatMap((s) => [...s.ours, ...s.peer].map((p) => p[1])), { yMax, yLog });
   const xOf = (x) => BOX.x + (BOX.w * (x - xMin)) / (xMax - xMin);
-  const yOf = (v) => BOX.y + BOX.h - (BOX.h * Math.min(v, max)) / max;
+  const yOf = (v) => BOX.y + BOX.h - BOX.h * axis.at(v);
   const kids = [h('title', { id: `${id}-title` }, title)];
   kids.push(h('line', { class: 'fl-axis', x1: BOX.x, y1: BOX.y + BOX.h, x2: BOX.x + BOX.w, y2: BOX.y + BOX.h }));
-  for (const f of [0, 0.5, 1]) {
-    const y = r1(yOf(max * f));
+  for (const v of axis.ticks) {
+    const y = r1(yOf(v));
     kids.push(h('line', { class: 'fl-grid', x1: BOX.x, y1: y, x2: BOX.x + BOX.w, y2: y }));
-    kids.push(h('text', { class: 'fl-tick', x: BOX.x - 4, y: y + 4, 'text-anchor': 'end' }, yFormat(max * f)));
+    kids.push(h('text', { class: 'fl-tick', x: BOX.x - 4, y: y + 4, 'text-anchor': 'end' }, yFormat(v)));
   }
-  for (const x of xTicks) kids.push(h('text', { class: 'fl-tick', x: r1(xOf(x)), y: BOX.y + BOX.h + 14, 'text-anchor': 'middle' }, tick(x)));
-  kids.push(h('text', { class: 'fl-tick', x: BOX.x + BOX.w, y: BOX.y + BOX.h + 28, 'text-anchor': 'end' }, xLabel));
-  kids.push(h('text', { class: 'fl-tick', x: BOX.x, y: BOX.y - 2 }, unit));
+  for (const x of xTicks) kids.push(h('text', { class: 'fl-tick', x: r1(xOf(x)), y: BOX.y + BOX.h + 16, 'text-anchor': 'middle' }, tick(x)));
+  kids.push(h('text', { class: 'fl-tick', x: BOX.x + BOX.w, y: BOX.y + BOX.h + 34, 'text-anchor': 'end' }, xLabel));
+  kids.push(h('text', { class: 'fl-tick', x: BOX.x, y: BOX.y - 8 }, yLog ? `${unit} (log scale)` : unit));
   for (const s of series) {
     let cross = '';
     for (const [x, y] of s.peer) {

@@ -5,7 +5,10 @@
 // only the gates: the rest of the fleet (its retries, backoff, timeouts) stays as the reader
 // has it, and each says what the gate cannot represent.
 
+import { h } from '../dom.js';
+import { num } from '../format.js';
 import { presetById } from '../clients/presets.js';
+import { gateFields, gatesOf } from './model.js';
 
 const fromClient = (id) => {
   const p = presetById(id);
@@ -38,20 +41,20 @@ export function fleetPresets() {
       label: 'Token bucket as Brooker’s 2022 post writes it',
       gates: { bucket: { capacity: 5, deposit: 0.1, cost: 1, depositOn: 'success', allowWhen: 'at-least-cost' } },
       source: 'Marc Brooker, “Fixing retries with token buckets and circuit breakers” (2022-02-28), as jmason.ie quotes it (2022-03-04): “If it succeeds, it drops part of a token into a limited-size token bucket. If the call fails, retry up to N times as long as there are (whole) tokens in the bucket. For example, each success could deposit 0.1 tokens, and each retry could consume 1 token.” The size 5 is his simulator’s (mbrooker/simulator_example retry_sim, AdaptiveRetryFactory(0.1, 5)).',
-      cannot: ['The post gives neither the bucket’s size nor its level at the start: 5 (his simulator’s) and full (FLEET §5’s). His simulator itself deposits on each first try and needs more than one token: FLEET §5’s default bucket, the reproduction below.'],
+      cannot: ['The post gives neither the bucket’s size nor its level at the start: 5 (his simulator’s) and full (as the fleet’s bucket starts). His simulator itself deposits on each first try and needs more than one token: the fleet’s default bucket, the reproduction below.'],
     },
     {
       id: 'budget:finagle',
       label: 'Finagle / Linkerd retry budget',
       gates: { budget: { percent: 20, minPerSecond: 10, ttlMs: 10000 } },
-      source: 'FLEET.md §5: “a retry budget as in Finagle and Linkerd { percent: 20, minPerSecond: 10, ttlMs: 10000 }” (no client preset of the client lab carries it)',
-      cannot: ['Finagle’s budget is kept per client and counts deposits and withdrawals over its TTL; FLEET §5’s counts retries and first attempts in the window before each decision. Finagle’s and Linkerd’s own sources were not read at a release for this page.'],
+      source: 'The retry budget Finagle and Linkerd describe, as this page’s fleet models it: retries up to 20 % of first attempts, and 10 a second besides, counted over 10 s (no client of the client lab carries it)',
+      cannot: ['Finagle’s budget is kept per client and counts deposits and withdrawals over its time to live; the fleet’s counts retries and first attempts in the window before each decision. Finagle’s and Linkerd’s own sources were not read at a release for this page.'],
     },
     {
       id: 'budget:sre',
       label: 'The SRE book’s 10 % per client',
       gates: { budget: { percent: 10, minPerSecond: 0 } },
-      source: 'FLEET.md §5: “The SRE book’s per-client 10 % is { percent: 10, minPerSecond: 0 }” (Site Reliability Engineering, “Handling Overload”)',
+      source: 'Site Reliability Engineering, “Handling Overload”: a per-client retry budget of 10 % of requests, with no allowance besides',
       cannot: ['The book also allows at most three attempts per request and retries at one layer of a stack only: set Retries per request to 2 for the first; the fleet has one layer.'],
     },
     clientGate('resilience4j', 'breaker', { label: 'resilience4j circuit breaker' }),
@@ -71,4 +74,41 @@ export function fleetPresets() {
     });
   }
   return list.filter(Boolean);
+}
+
+// A choice's words without the citation that ends them ("at least cost: a whole token (Brooker's
+// 2022 post)"): the preset's card cites its own source.
+const plain = (text) => String(text).replace(/\s*\([^()]*\)$/, '');
+
+// What a preset sets, in the section's words (issue 35 item 10: the card said "bucket capacity 5,
+// depositOn success"): each gate by its label, each field by the label its control has (the
+// table's description where the page has none) with its unit, a choice by its words.
+export function presetSettings(preset, table) {
+  return Object.entries(preset.gates).map(([gate, values]) => {
+    const label = (gatesOf(table).find((g) => g.name === gate) || { label: gate }).label;
+    const fields = gateFields(table, gate);
+    const parts = Object.entries(values).map(([name, v]) => {
+      const f = fields.find((x) => x.name === name);
+      if (!f) return null;
+      if (f.row.type === 'choice') {
+        const choice = (f.row.choices || []).find((c) => c.name === v);
+        // A choice's words that name another field of the gate name it by its label, and a path
+        // of the request by its row's description.
+        const words = choice ? fields.reduce((t, o) => (/[A-Z]/.test(o.name) ? t.split(o.name).join(`“${o.label}”`) : t), plain(choice.description))
+          .replace(/\b[a-z]+(?:\.[a-zA-Z]+)+\b/g, (path) => (table.rows.get(path) ? `“${table.rows.get(path).description}”` : path)) : v;
+        return `${f.label}: ${words}`;
+      }
+      const unit = !f.row.unit || f.label.includes(f.row.unit) ? '' : ` ${v === 1 && /^[a-z]+s$/.test(f.row.unit) ? f.row.unit.slice(0, -1) : f.row.unit}`;
+      return `${f.label}: ${typeof v === 'number' ? num(v) : v}${unit}`;
+    }).filter(Boolean);
+    return `${label}: ${parts.join('; ')}`;
+  }).join('. ');
+}
+
+// The preset's card: its source, what it sets, what it cannot represent.
+export function presetCard(preset, table) {
+  return h('div', {},
+    h('p', {}, h('strong', {}, 'Source: '), preset.source),
+    h('p', {}, h('strong', {}, 'It sets: '), presetSettings(preset, table)),
+    h('p', {}, h('strong', {}, 'What this cannot represent: '), [...preset.cannot, 'Only the gate is set: the client’s own retry count, backoff and timeouts are not applied; the fleet keeps the ones above.'].join(' ')));
 }

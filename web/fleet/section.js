@@ -15,6 +15,7 @@ import { latch } from '../latch.js';
 import { fleetTable, isFleetLink, undrawnWorkload, verdictOf } from './model.js';
 import { fleetComputer } from './compute.js';
 import { fleetPresets } from './presets.js';
+import { announcer } from './announce.js';
 import { fleetFrame } from './frame.js';
 import { mountStorm } from './storm.js';
 import { mountNear } from './near.js';
@@ -104,6 +105,7 @@ export function mountFleet(root, {
   const ctx = {
     doc, win, root, id, $, s, engine, computer, whole, address, fieldName, linkBase, presets,
     settle: latch(), // released as each computation reports (settled())
+    say: announcer(root), // the section's one polite live region (announce.js)
     showError(text) {
       const all = [s.linkNote, text].filter(Boolean).join(' ');
       errorBox.hidden = !all;
@@ -123,6 +125,7 @@ export function mountFleet(root, {
   mountDoors(ctx);
   const repros = whole ? mountRepros(ctx) : null;
   const map = mountMapDoor(ctx, () => repros.start());
+  ctx.map = map;
   const ready = opening(ctx, { linkAtStart, initial });
   // The map first (it follows the story), then the reproductions, one after another.
   if (whole) ready.then(() => s.shown && map.near());

@@ -15,6 +15,11 @@ import { latch } from '../latch.js';
 const seconds = (ms) => `${Math.round(ms / 10) / 100} s`;
 
 // The map's axes and seeds as link keys (`map=load&seeds=3`), beside a fleet link's own.
+// A request as text with its keys in order, so that two equal requests compare equal.
+const canonical = (v) => (v && typeof v === 'object' && !Array.isArray(v)
+  ? `{${Object.keys(v).sort().filter((k) => v[k] !== undefined).map((k) => `${k}:${canonical(v[k])}`).join(',')}}`
+  : Array.isArray(v) ? `[${v.map(canonical).join(',')}]` : JSON.stringify(v));
+
 export function mapLinkKeys(hash) {
   const text = hash.startsWith('#') ? hash.slice(1) : hash;
   const pairs = new Map(text.split('&').map((p) => p.split('=')));
@@ -33,12 +38,14 @@ function mapFrame(id, state) {
     h('div', { class: 'fl-map-part' }, h('div', { class: 'fl-map-controls' },
       choice('map-kind', 'Map', Object.values(MAPS).map((m) => [m.key, m.title]), state.kind),
       choice('map-seeds', 'Seeds per cell', SEED_CHOICES.map((s) => [s, s === 1 ? '1 (the run’s own)' : `${s} (the run’s and the next ${s - 1})`]), state.seeds)),
-    h('p', { id: id('map-status'), role: 'status' }, 'Computing the map…'),
+    // Progress and the cell under the pointer are text, not live regions (issue 35 item 10): a
+    // cell with the focus is named by its own words, and a cell opened is said by the section.
+    h('p', { id: id('map-status') }, 'Computing the map…'),
     // The key before the cells (issue 35 item 9): read first, and above the map on a phone.
     mapKey(),
     h('div', { id: id('map'), class: 'fl-scroll-x' }),
     h('p', { id: id('map-lines'), class: 'fl-map-lines-text' }),
-    h('p', { id: id('map-readout'), class: 'fl-readout', 'aria-live': 'polite' }),
+    h('p', { id: id('map-readout'), class: 'fl-readout' }),
     h('p', { class: 'fl-exports' },
       h('button', { type: 'button', id: id('map-again') }, 'Map the settings above instead'),
       h('button', { type: 'button', id: id('map-csv') }, 'Download the cells (CSV)'),
@@ -62,13 +69,27 @@ function engineEdge(state, row) {
   return { up, down };
 }
 
-// The lines' words: the closed form's band, and the fluid line against the engine's edge.
+// Which run the storm chart shows, said first: the map's own run, one of its cells, or another.
+function shownWords(state) {
+  const m = MAPS[state.kind];
+  const sh = state.shown;
+  if (sh.kind === 'cell') {
+    const v = state.verdicts.get(`${sh.cell.row}:${sh.cell.col}`);
+    return `The storm chart shows the cell of ${m.words(sh.cell.r, sh.cell.c)} (marked ●)${v && v.kind !== 'pending' ? `: ${v.words}` : ''}.`;
+  }
+  if (sh.kind === 'other') return 'The storm chart shows a run this map is not of (changed since it was mapped): the cells and lines are the mapped run’s; “Map the settings above instead” maps the one on show.';
+  return `The storm chart shows the run this map is of${state.marked ? ' (marked ●)' : ''}.`;
+}
+
+// The lines' words: which run is on show, the closed form's band, and the fluid line against the
+// engine's edge.
 function mapLinesWords(state) {
-  const e = stormEdge(state.echo);
-  const parts = [];
+  const e = stormEdge(state.shown.kind === 'cell' && state.shown.echo ? state.shown.echo : state.echo);
+  const parts = [shownWords(state)];
+  const which = state.shown.kind === 'cell' ? 'The run on show' : 'The mapped run';
   if (e.why) parts.push(`The bistable band has no closed form here: ${e.why}.`);
   else {
-    parts.push(`Closed form (docs/metastability.md §1): the server finishes μ = ${e.capacity} attempts a second; a storm in which every request makes ${e.attempts} attempts sustains itself from ${e.attempts} × λ ≥ μ, that is λ ≥ ${Math.round(e.lower * 100) / 100} requests a second (${Math.round(e.lowerPerClient * 1000) / 1000} per client); below it every storm drains, at μ − ${e.attempts}λ a second. This run offers λ = ${e.lambda}: ${e.state === 'bistable' ? 'inside the band, where a trigger decides' : e.state === 'stable' ? 'below the band: no trigger can leave it down for good' : 'at or above capacity: down with or without a trigger'}.`);
+    parts.push(`Closed form (docs/metastability.md §1): the server finishes μ = ${e.capacity} attempts a second; a storm in which every request makes ${e.attempts} attempts sustains itself from ${e.attempts} × λ ≥ μ, that is λ ≥ ${Math.round(e.lower * 100) / 100} requests a second (${Math.round(e.lowerPerClient * 1000) / 1000} per client); below it every storm drains, at μ − ${e.attempts}λ a second. ${which} offers λ = ${e.lambda}: ${e.state === 'bistable' ? 'inside the band, where a trigger decides' : e.state === 'stable' ? 'below the band: no trigger can leave it down for good' : 'at or above capacity: down with or without a trigger'}.`);
   }
   if (state.kind === 'trigger') {
     const unfit = fluidUnfit(state.echo);
@@ -234,6 +255,9 @@ export function mountStability(box, host) {
   const state = {
     kind: fromLink.kind || 'trigger', seeds: fromLink.seeds || 1, base: {}, echo: null, cells: [], results: new Map(),
     verdicts: new Map(), focus: [0, 0], marked: null, complete: false, fluid: new Map(), fluidDone: false, started: 0, firstMs: null, ms: null,
+    // What the storm chart shows against this map (issue 35 item 10: the caption went stale when
+    // a cell or a control changed the run on show): { kind: 'base' | 'cell' | 'other', cell, echo }.
+    shown: { kind: 'base', cell: null, echo: null }, baseMarked: null,
   };
   let computers = [];
   const mapped = latch(); // map()'s promises, released once the cells and the fluid line are both in
@@ -282,7 +306,9 @@ export function mountStability(box, host) {
     state.results = new Map();
     state.verdicts = new Map();
     // The run on show is a cell only if the map runs its own slowdown (not one raised to ×10).
-    state.marked = mapBase === base ? markedCell(state.kind, echo) : null;
+    state.baseMarked = mapBase === base ? markedCell(state.kind, echo) : null;
+    state.marked = state.baseMarked;
+    state.shown = { kind: 'base', cell: null, echo };
     if (state.marked) state.focus = state.marked;
     state.complete = false;
     state.fluid = new Map();
@@ -336,8 +362,23 @@ export function mountStability(box, host) {
   const literature = mountLiterature($('lit'), { ...host, computer: host.computer });
   if (fromLink.kind) box.scrollIntoView({ block: 'start' });
 
+  // The section tells of each run it shows: the map's own, one of its cells (● moves to it) or
+  // another; the caption is redrawn to say which.
+  function shownChanged() {
+    if (!state.echo) return;
+    const { request, echo } = host.shown();
+    const key = canonical(request);
+    const cell = state.cells.find((x) => canonical(x.requests[0]) === key);
+    if (cell) state.shown = { kind: 'cell', cell, echo };
+    else state.shown = { kind: canonical(state.base) === key ? 'base' : 'other', cell: null, echo };
+    state.marked = cell ? [cell.row, cell.col] : state.shown.kind === 'base' ? state.baseMarked : null;
+    schedule();
+  }
+
   return {
     run,
+    shownChanged,
+    shownWords: () => shownWords(state),
     // Resolves once the map on show is computed: its cells, their verdicts and the lines.
     map: () => (state.complete && state.fluidDone ? Promise.resolve() : mapped.wait()).then(() => ({
       kind: state.kind, seeds: state.seeds, base: state.base, marked: state.marked, ms: state.ms, firstMs: state.firstMs,

@@ -122,7 +122,8 @@ export function mountStorm(ctx) {
     const width = chartWidth(chartBox);
     patch(chartBox, stormChart(series, { id: id('svg-chart'), cursor: s.cursor, ghost, width }));
     legend($('legend'), width, id('legend'));
-    $('readout').textContent = s.cursor === null ? 'Arrow keys or the pointer on the chart: one second’s figures.' : binText(series, s.cursor);
+    const readout = s.cursor === null ? 'Arrow keys or the pointer on the chart: one second’s figures.' : binText(series, s.cursor);
+    if ($('readout').textContent !== readout) $('readout').textContent = readout; // live: written only when it changes
     if (cursorOnly) return;
     ctx.near.draw();
     ctx.controls.said();

@@ -5,6 +5,7 @@
 
 import { h } from '../dom.js';
 import { sameInputValue } from '../share/codec.js';
+import { fieldProblem } from '../fleet/field-check.js';
 
 // What the form holds comes from the engine's table of its inputs (engine.schema(), docs/engine.md
 // §4), so an input added there shows up here with nothing written in this file:
@@ -62,7 +63,7 @@ const choiceLabel = (field, c) => (CHOICE_WORDS[field] || {})[c.name] || c.name;
 export function editorForm(schema) {
   const rows = schema.inputs.filter((r) => FORM_GROUPS.includes(r.group) && !OWN_ROWS.has(r.name));
   const of = (...types) => rows.filter((r) => types.includes(r.type)).map((r) => ({
-    name: r.name, label: labelOf(r), unit: UNITS[r.name] || r.unit || '', nullable: r.nullable,
+    name: r.name, label: labelOf(r), unit: UNITS[r.name] || r.unit || '', nullable: r.nullable, row: r,
     options: r.choices && r.choices.map((c) => [c.name, choiceLabel(r.name, c)]),
   }));
   const numbers = of('number');
@@ -147,7 +148,13 @@ export function inputsFromEditor(form, fields, extra = {}) {
     const t = fields[f.name].trim();
     if (t === '' && f.nullable) inputs[f.name] = null;
     else if (Number.isNaN(readNumber(t))) errors[f.name] = f.nullable ? 'Enter a number, or leave it empty for none.' : 'Enter a number.';
-    else inputs[f.name] = readNumber(t);
+    else {
+      inputs[f.name] = readNumber(t);
+      // Judged by its row of the engine's table at once, in the page's words and numbers (issue
+      // 35 item 10: "First ceiling" −1 was the engine's "must be a number from 0 to 86400000").
+      const problem = f.row ? fieldProblem(String(inputs[f.name]), f.row, f.label, { kept: '' }) : '';
+      if (problem) errors[f.name] = problem;
+    }
   }
   for (const f of form.choices) inputs[f.name] = fields[f.name];
   for (const f of form.texts) inputs[f.name] = fields[f.name];

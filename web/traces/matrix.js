@@ -197,7 +197,10 @@ export function matrixView(rows, { focus, selected, captionId, labelledBy }) {
     h('th', { role: 'rowheader', scope: 'row', class: 'tm-trace-col', tabindex: tab(r, 0), 'data-row': r, 'data-col': 0 },
       h('span', { class: 'tm-label' }, row.title),
       h('span', { class: 'tm-request' }, row.request),
-      selected === row.id ? h('span', { class: 'tm-loaded' }, 'in the experiment') : null),
+      selected === row.id ? h('span', { class: 'tm-loaded' }, 'in the experiment') : null,
+      // On a phone the Result column is a screen's scroll away: its summary is shown here too,
+      // for the eye only (the Result cell says it to a screen reader). traces.css, issue 35.
+      row.result ? h('span', { class: `tm-row-result tm-${tone}`, 'aria-hidden': 'true' }, resultSummary(row.result)) : null),
     Array.from({ length: columns }, (_, c) => attemptCell(cells[c], r, c + 1, focus)),
     h('td', { role: 'gridcell', class: `tm-cell tm-result tm-${tone}`, tabindex: tab(r, lastCol), 'data-row': r, 'data-col': lastCol },
       row.result

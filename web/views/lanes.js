@@ -10,7 +10,7 @@
 
 import { ms } from '../format.js';
 import { packRows } from './timeline.js';
-import { statementView } from './statement.js';
+import { statementLine, statementView } from './statement.js';
 import { h, mount, patchKnown } from '../dom.js';
 import { msAt, warpOf } from '../playback.js';
 import { isStack, stackView, stackWords } from './stack.js';
@@ -21,6 +21,11 @@ const CLIENT_Y = 50;
 const SERVER_Y = 114;
 const STEP = 26; // px between two steps at one instant
 const CHAR = 7; // a generous width of one character at the labels' 11–12px
+// The hint before Play, as long as the lanes' width holds (issue 35 item 10: a narrow
+// <retry-lab> cut "Play: the messages appear as they are sent." at its edge).
+const HINTS = ['Play: the messages appear as they are sent.', 'Play: messages appear as sent.', 'Play to send them.'];
+// Its words are 12 px and regular: 6.3 px a character (CHAR is a bold label's).
+const hintFor = (room) => HINTS.find((t) => t.length * 6.3 <= room) || HINTS[HINTS.length - 1];
 const SERVER_KINDS = new Set(['commit', 'replay', 'conflict', 'server-error', 'request-lost', 'response-lost']);
 const side = (kind) => (SERVER_KINDS.has(kind) ? 's' : 'c');
 const clamp01 = (f) => Math.min(1, Math.max(0, f));
@@ -244,7 +249,7 @@ export function lanesView(result, { width = 640, tMs = Infinity, shown = Infinit
   if (shown === 0 && firstSend) {
     ready = h('g', { class: 'lanes-ready' }, clock(firstSend.x + 8, CLIENT_Y - 10, 0, false));
     notes.push({ x: firstSend.x + 2, text: '··', cls: '' },
-      { x: firstSend.x + 26, priority: 1, text: `attempt ${attempts[0].n} · waits up to ${ms(inputs.clientTimeoutMs)}`, cls: 'lanes-label lanes-note-ready' });
+      { x: firstSend.x + 26, priority: 1, text: `attempt ${attempts[0].n} · waits up to ${ms(inputs.clientTimeoutMs)}`, short: `waits up to ${ms(inputs.clientTimeoutMs)}`, cls: 'lanes-label lanes-note-ready' });
   }
   const label = (l, top) => h('text', { class: l.cls, x: l.anchorEnd ? l.right : l.left, y: top + l.row * 15, 'text-anchor': l.anchorEnd ? 'end' : 'start' }, l.text);
   const server = packRows(serverLabels, width, 2);
@@ -261,7 +266,7 @@ export function lanesView(result, { width = 640, tMs = Infinity, shown = Infinit
     h('line', { class: 'lanes-track', x1: LEFT, x2: width - RIGHT, y1: CLIENT_Y, y2: CLIENT_Y }),
     h('line', { class: 'lanes-track', x1: LEFT, x2: width - RIGHT, y1: SERVER_Y, y2: SERVER_Y }),
     shown < events.length ? h('line', { class: 'lanes-now', x1: nowX, x2: nowX, y1: CLIENT_Y - 16, y2: SERVER_Y + 8 }) : null,
-    shown === 0 ? h('text', { class: 'lanes-hint', x: LEFT + 8, y: (CLIENT_Y + SERVER_Y) / 2 + 4 }, attempts.length ? 'Play: the messages appear as they are sent.' : 'Nothing is sent.') : null,
+    shown === 0 ? h('text', { class: 'lanes-hint', x: LEFT + 8, y: (CLIENT_Y + SERVER_Y) / 2 + 4 }, attempts.length ? hintFor(width - RIGHT - LEFT - 8) : 'Nothing is sent.') : null,
     // The run's clock, between the lanes' names: 0 ms before Play.
     Number.isFinite(tMs) ? h('text', { class: 'lanes-time', x: 4, y: (CLIENT_Y + SERVER_Y) / 2 + 4 }, ms(Math.round(tMs))) : null,
     ready, drawn, marks,
@@ -293,6 +298,8 @@ export function withLanes(run, timeline, view, id) {
     h('div', { class: 'rl-lanes', id: id('lanes') }), h('div', { class: 'rl-statement-box' })), timeline.ownerDocument);
   const [heading, lanes, statement] = box.children;
   let headingWords = null; // the heading's own words while a stack's run is drawn, else null
+  // The statement in one line under the lanes, shown on a phone only (css/lanes.css).
+  const line = box.querySelector('.rl-statement-line') || box.appendChild(mount(h('p', { class: 'rl-statement-line', 'aria-hidden': 'true' }), box.ownerDocument));
   // The mechanism is the figure: right after the question, then Play, then the timeline (the
   // precise view), so at 1280×720 and on a phone the first screen shows the lanes, the
   // question and Play. An article's figure (css/story.css) shows the lanes and the statement
@@ -306,6 +313,7 @@ export function withLanes(run, timeline, view, id) {
   const placeStatement = () => {
     if (narrow.matches) { if (playback.nextElementSibling !== statement) playback.after(statement); } else if (lanes.nextElementSibling !== statement) lanes.after(statement);
     statement.classList.toggle('rl-statement-apart', narrow.matches);
+    box.classList.toggle('rl-mechanism-apart', narrow.matches); // its one-line statement shown
   };
   const firstScreen = figure && playback && !timeline.closest('.story-run');
   if (firstScreen) {
@@ -362,6 +370,7 @@ export function withLanes(run, timeline, view, id) {
     last = [result, playback];
     drawLanes(result, playback);
     patchKnown(statement, statementView(result, playback.shown, id('statement-heading')));
+    patchKnown(line, statementLine(result, playback.shown));
   };
   const resize = new view.ResizeObserver((entries) => {
     const w = Math.round(entries[entries.length - 1].contentRect.width); // .rl-lanes has no padding

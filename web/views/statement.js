@@ -38,3 +38,15 @@ export function statementView(result, shown = Infinity, headingId = null) {
       Array.from({ length: commits - charges }, (_, k) => h('p', { class: 'st-later' },
         lineText(), hedges.has(chargedBy[charges + k]) ? ' · a hedged copy' : null))) : null);
 }
+
+// The statement in one line (issue 35 item 9), for a phone, where the statement itself follows
+// the playback bar: under the lanes, so the charges are seen beside the messages and Play stays
+// in the first screen. For the eye only (the statement says the same to a screen reader); one
+// line from start to end, so nothing below it moves while the run plays.
+export function statementLine(result, shown = Infinity) {
+  const charge = result.inputs.operation === 'charge';
+  const charges = charge ? result.events.slice(0, shown).filter((e) => e.kind === 'commit').length : 0;
+  const heading = h('span', { class: 'st-line-heading' }, 'Card statement');
+  if (charge && charges) return [heading, ' · ', h('span', { class: charges > 1 ? 'st-again' : null }, `${charges} × ${money(ORDER.cents)}, order ${ORDER.id}`)];
+  return [heading, ` · ${!charge ? 'no charge' : shown < result.events.length ? 'no charges yet' : 'no charges'}`];
+}

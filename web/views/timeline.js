@@ -52,7 +52,8 @@ export function packRows(labels, width, maxRows = Infinity) {
     return { ...label, text, anchorEnd, left, right: left + w, fits: w <= limit - MARGIN.left };
   };
   const sized = labels.map((label) => size(label, label.text));
-  // Marks first, notes (priority 1, such as a far deadline) after them, left to right.
+  // Marks first, then waits above the bars (0.5), then notes (priority 1, such as a far
+  // deadline), left to right within each.
   sized.sort((a, b) => (a.priority || 0) - (b.priority || 0) || a.left - b.left);
   const rows = [];
   const placed = [];
@@ -175,13 +176,23 @@ export function timelineView(result, { width = 720 } = {}) {
   // Client lane: labels above the bars.
   const clientLabels = [];
   const inBar = [];
+  const onArrow = [];
   attempts.forEach((a, i) => {
     // An attempt's label goes inside its bar when it fits, above it otherwise.
     const text = `attempt ${a.n} · ${a.clientSaw}`;
     const event = eventOf(a.n, END);
     if (barRows === 1 && x(a.endMs) - x(a.startMs) >= text.length * CHAR + 12) inBar.push({ a, text, event });
     else clientLabels.push({ x: x(a.startMs), text, cls: 'tl-label tl-label-attempt', event, at: a.endMs });
-    if (a.waitAfterMs !== null && attempts[i + 1] && attempts[i + 1].startMs >= a.endMs) clientLabels.push({ x: (x(a.endMs) + x(attempts[i + 1].startMs)) / 2, align: 'middle', ...waitLabel(a, plot), cls: 'tl-label tl-label-wait', event: eventOf(a.n, ['wait']), at: a.endMs });
+    if (a.waitAfterMs !== null && attempts[i + 1] && attempts[i + 1].startMs >= a.endMs) {
+      // A wait's label stands on its arrow, between the two bars, where it fits there (in full,
+      // else short); else above, with the attempts' (issue 35 item 10: stacked in rows above,
+      // "HTTP 400, retrying every failure"'s waits pushed the attempts' labels away from their bars).
+      const wait = { ...waitLabel(a, plot), cls: 'tl-label tl-label-wait', event: eventOf(a.n, ['wait']), at: a.endMs };
+      const room = x(attempts[i + 1].startMs) - x(a.endMs) - 14;
+      const fits = [wait.text, wait.short].find((t) => t && t.length * CHAR <= room);
+      if (barRows === 1 && fits) onArrow.push({ ...wait, text: fits, x: (x(a.endMs) + x(attempts[i + 1].startMs)) / 2 });
+      else clientLabels.push({ x: (x(a.endMs) + x(attempts[i + 1].startMs)) / 2, align: 'middle', priority: 0.5, ...wait });
+    }
   });
   const client = packRows(clientLabels, width, MAX_ROWS);
   const laneTop = MARGIN.top + 6;
@@ -207,8 +218,10 @@ export function timelineView(result, { width = 720 } = {}) {
   }
 
   const owner = (l) => (l.event !== null && l.event !== undefined ? { 'data-event': l.event } : { 'data-at': l.at });
-  const label = (l, top) => h('text', {
-    class: l.cls, x: l.anchorEnd ? l.right : l.left, y: top + l.row * ROW + 12, 'text-anchor': l.anchorEnd ? 'end' : 'start', ...owner(l),
+  // `rows`: the client's, whose labels stand above the bars, so row 0 (the first a label finds,
+  // the attempts' before later ones) is the one nearest the bars; the server's row 0 is its top.
+  const label = (l, top, rows = 0) => h('text', {
+    class: l.cls, x: l.anchorEnd ? l.right : l.left, y: top + (rows ? rows - 1 - l.row : l.row) * ROW + 12, 'text-anchor': l.anchorEnd ? 'end' : 'start', ...owner(l),
   }, l.text);
 
   const deadlineMark = dom.deadlineShown
@@ -240,7 +253,8 @@ export function timelineView(result, { width = 720 } = {}) {
   h('rect', { class: 'tl-veil', 'data-playhead': 'veil', x: x(0) + 8, y: MARGIN.top - 4, width: Math.max(0, plot - 8), height: height - MARGIN.top - MARGIN.bottom + 4 }),
   // The labels over the veil: each shaded whole, with its event (shadeLabels).
   inBar.map(({ a, text, event }) => h('text', { class: `tl-label tl-label-inbar ${barClass(a).replace('tl-bar ', 'on-')}`, x: x(a.startMs) + 7, y: barY + BAR / 2 + 4, ...owner({ event, at: a.endMs }) }, text)),
-  client.placed.map((l) => label(l, laneTop)),
+  onArrow.map((l) => h('text', { class: `${l.cls} tl-label-on-arrow`, x: l.x, y: barY + BAR / 2 - 4, 'text-anchor': 'middle', ...owner(l) }, l.text)),
+  client.placed.map((l) => label(l, laneTop, client.rows)),
   server.placed.map((l) => label(l, serverLabelTop)),
   // The playhead runs from the bars' lower edge through the server's marks: the rows of labels
   // above the bars, the labels inside them and those below the marks stay clear of it, so no

@@ -98,14 +98,17 @@ const LATER = [
   // +68 bytes with issue 31's one worker job runner (web/worker-jobs.js, under traces/herd-worker.js);
   // +456 with createSweep split into small functions (web/sweep/controller.js).
   // +3,833 bytes with issue 36's "Paste your config" in the clients section (web/config/: the box,
-  { what: 'the sections below the article', files: ['retrylab-sections.js', 'retrylab-sections.css'], ceiling: 49516 + 68 + 456 + 3844, scrolled: true },
+  { what: 'the sections below the article', files: ['retrylab-sections.js', 'retrylab-sections.css'], ceiling: 49516 + 68 + 456 + 3844 + 381, scrolled: true },
+  // +381 bytes with issue 35's minor items (minor35): the traces matrix's result in its trace
+  // column on a phone, the editor's numbers judged by the table, the sections mounted a task each.
   // 5 KB until issue 15's SVG export gained its title, verdict and legend (5.4 KB).
   // 5.6 KB since the timeline's labels take a short form where the full one finds no room (+0.1 KB).
   // 5.8 KB since each timeline label names the event it belongs to, shaded with it (issue 15:
   // 5,841 bytes measured at level 6, +173).
   // +123 bytes with the timeline's rows for a hedged run's overlapping attempts (issue 34): 5,981
   // measured, 5,858 on main.
-  { what: 'the downloads', files: ['retrylab-export.js'], ceiling: 5.8 * 1024 + 123 },
+  // +129 bytes with the timeline's waits on their arrows (issue 35, minor35: the SVG export draws it).
+  { what: 'the downloads', files: ['retrylab-export.js'], ceiling: 5.8 * 1024 + 123 + 129 },
   // Compare mode (issue 17): two explorables' differences, the shared axis, and the client presets
   // a comparison link may name (about 10 KB of the 17): 17.1 KB when it came. 25.4 KB since it
   // draws a comparison of two fleet runs (the fleet section's link reader, storm chart, worker
@@ -158,12 +161,14 @@ const LATER = [
   // +99 with mountFleetCompare split into small functions.
   // +3,586 bytes with issue 36's "Paste your config: before and after" (web/config/ and config.css):
   // 45,950 measured (42,364 on main).
-  { what: 'compare mode', files: ['retrylab-compare.js', 'retrylab-compare.css'], ceiling: 43506 + 112 + 99 + 3586 },
+  { what: 'compare mode', files: ['retrylab-compare.js', 'retrylab-compare.css'], ceiling: 43506 + 112 + 99 + 3586 + 82 + 12 + 20 },
   // Issue 36: the config file (bindings/wasm, RETRYLAB_ENGINE_CONFIG: six readers, libyaml, the JSON
   // parser and the core's validator the readings end with), loaded only when a reader opens or
   // focuses a "Paste your config" box (web/config/reader.js), by the sections' bundle or compare
   // mode's: 167,148 bytes measured. Not `scrolled`: scrolling never loads it.
   { what: 'the config file, when a reader opens "Paste your config"', files: ['retrylab-config.js'], ceiling: 167148, by: 'retrylab-sections.js' },
+  // +82 bytes with issue 35's shared scales (minor35: each fleet chart the other's ghost) and the
+  // timeline's and the panels' changes it carries: 42,446 bytes measured; +12 with the panels' grid; +20 with its charts not dimmed for good.
   // Issue 20: the fleet section at the article's end (web/fleet/; the client presets' gates
   // come with it, through web/clients/presets.js, about 10 KB, and the anchors’ figures the
   // reproductions draw, web/fleet/reference.js, about 5 KB), and the fleet engine file it runs in a
@@ -230,7 +235,10 @@ const LATER = [
   // state is read as properties that the minifier cannot shorten: 59,069 bytes of script measured,
   // 57,456 before. +89 bytes with its one worker job runner (web/worker-jobs.js); +3 with the latch
   // resolving with a value.
-  { what: 'the fleet section', files: ['retrylab-fleet-section.js', 'retrylab-fleet-section.css'], ceiling: 62174 + 1613 + 89 + 3, scrolled: true },
+  { what: 'the fleet section', files: ['retrylab-fleet-section.js', 'retrylab-fleet-section.css'], ceiling: 62174 + 1613 + 89 + 3 + 799 + 9 + 21, scrolled: true },
+  // +799 bytes with issue 35's minor items (minor35): the preset card in the controls' words, the
+  // one live region, the reproductions' panels and log axis, shared ghost axes: 60,469 measured;
+  // +9 with the panels in even columns (a grid); +21 with compare mode's charts not dimmed for good.
   // Issue 32: the stability maps (web/fleet/stability.js, map.js: two maps, seeds, the closed-form
   // lines of closed.js, the files) and the literature's presets (literature.js), loaded by the
   // fleet section when its map nears the screen: 16.1 KB measured.
@@ -238,7 +246,8 @@ const LATER = [
   // session 10's merged main.
   // +277 bytes with issue 31's split of mountStability into small functions over its state; +2
   // with the latch resolving with a value.
-  { what: 'the stability maps', files: ['retrylab-fleet-map.js', 'retrylab-fleet-map.css'], ceiling: 16690 + 277 + 2, by: 'retrylab-fleet-section.js', scrolled: true },
+  // +584 bytes with the map's caption following the run on show and the panels (minor35).
+  { what: 'the stability maps', files: ['retrylab-fleet-map.js', 'retrylab-fleet-map.css'], ceiling: 16690 + 277 + 2 + 584, by: 'retrylab-fleet-section.js', scrolled: true },
   // 68.5 KB since issue 18's value.cpp at -O2 (the same core: +3.2 KB here); 69.2 KB with the
   // table of compare metrics (issue 17) in the same core. 74 KB with issue 18's session 4 in the
   // same core (fields.cpp at -O2, the draws as one block: +4.8 KB here, 73.7 KB). 74.1 KB with

@@ -156,6 +156,17 @@ describe('the editor', () => {
     assert.ok(extended.owned.has('throwawayMs'));
   });
 
+  // Issue 35 item 10: a number outside its row's bounds, or not whole where the row says whole,
+  // is named before the engine is asked, in the page's words, with its numbers as the page writes them.
+  test('a number outside its row of the engine’s table is named at its field, in the page’s words', () => {
+    const { fields } = editorFromInputs(form, compute(traceInputs(TRACES[0])).inputs, defaults);
+    const { errors } = inputsFromEditor(form, { ...fields, baseBackoffMs: '-1', maxRetries: '2.5', clientTimeoutMs: '3000' });
+    assert.deepEqual(errors, {
+      baseBackoffMs: '“First ceiling” takes a number from 0 to 86,400,000 ms; -1 is below 0.',
+      maxRetries: '“Retries after the first attempt” takes a whole number from 0 to 100; 2.5 is not whole.',
+    });
+  });
+
   test('unreadable entries are named before the engine is asked', () => {
     const { fields } = editorFromInputs(form, compute(traceInputs(TRACES[0])).inputs, defaults);
     const { errors } = inputsFromEditor(form, { ...fields, draws: '0.1 0.2,x', maxBackoffMs: '', seed: 'one', script: [{ ...fields.script[0], status: '4o4' }] });

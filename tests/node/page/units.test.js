@@ -102,6 +102,30 @@ describe('timeline', () => {
     assert.match(tree.attrs['aria-label'], /Server: at 200 ms, charge #1, response lost; at 3,700 ms, charge #2\./);
   });
 
+  // Issue 35 item 10: "HTTP 400, retrying every failure" drew its waits' labels in rows above
+  // the bars, pushing the attempts' labels two and three rows away from their bars.
+  test('a wait’s label stands on its arrow where it fits, and the attempts’ labels take the rows nearest the bars', () => {
+    const result = compute({ scenario: 'bad-request-400', retryOn: ['timeout', '429', '5xx', '4xx'] });
+    const { tree } = timelineView(result, { width: 810 });
+    const bars = findAll(tree, (n) => n.tag === 'rect' && /tl-bar/.test(n.attrs.class));
+    const barTop = bars[0].attrs.y;
+    const barBottom = barTop + bars[0].attrs.height;
+    const texts = (cls) => findAll(tree, (n) => n.tag === 'text' && n.attrs.class && n.attrs.class.split(' ').includes(cls));
+    const waits = texts('tl-label-wait');
+    const onArrow = waits.filter((t) => t.attrs.y > barTop && t.attrs.y < barBottom);
+    assert.ok(onArrow.length >= 2, `waits on their arrows: ${onArrow.map(textOf)}`);
+    for (const t of onArrow) {
+      // Between the bars it belongs to: the wait after attempt k lies between bars k and k + 1.
+      const k = result.attempts.findIndex((a) => textOf(t).startsWith(`wait ${a.waitAfterMs.toLocaleString('en-US')} ms`));
+      assert.ok(t.attrs.x > bars[k].attrs.x + bars[k].attrs.width && t.attrs.x < bars[k + 1].attrs.x, textOf(t));
+    }
+    const attemptYs = texts('tl-label-attempt').map((t) => t.attrs.y);
+    const waitsAbove = waits.filter((t) => t.attrs.y < barTop).map((t) => t.attrs.y);
+    assert.ok(attemptYs.length >= 2);
+    for (const y of waitsAbove) assert.ok(y < Math.min(...attemptYs), 'a wait above the bars stands above every attempt’s label');
+    assert.equal(Math.max(...attemptYs), barTop - 6 - 18 + 12, 'attempt labels in the row nearest the bars');
+  });
+
   test('the lanes: an attempt the deadline cuts ends there, its clock run out (docs/engine.md §2.1)', () => {
     // attemptStart "before-deadline", a 2,000 ms deadline: attempt 1 commits at 200, its answer
     // is lost, and the client stops listening at 2,000 with a deadline event, not a timeout.
