@@ -12,7 +12,7 @@ import {
   switchDefaults, switchFields, switchValue, switchesOf,
   isFleetLink, leaves, parseFleetLink, requestDiff, setPath, sideEffectsOf, stormSeries, undrawnWorkload, verdictOf,
 } from './model.js';
-import { binText, stormChart, stormLegend, tableColumns, tableRows } from './chart.js';
+import { binText, limiterSaid, stormChart, stormLegend, tableColumns, tableRows } from './chart.js';
 import { awsCsv, brookerCsv, collapseCsv, fleetFileName, stormSvg, timelineCsv } from './export.js';
 import { STALE_MS, expectedAttempts, fleetComputer } from './compute.js';
 import { fleetPresets } from './presets.js';
@@ -795,7 +795,7 @@ export function mountFleet(root, {
     adaptive: (r) => {
       const waitMs = r.timeline.bins.reduce((a, b) => a + (b.gateWaitMs || 0), 0);
       const throttled = r.totals.throttled || 0;
-      return waitMs ? `In the run on show it held sends for ${num(Math.round(waitMs / 1000))} s in all (every request’s waits summed), slowing after ${num(throttled)} throttling answers (429).`
+      return waitMs ? `In the run on show it held sends for ${num(Math.round(waitMs / 1000))} s in all (every request’s waits summed), slowing after ${num(throttled)} throttling answers (429).${limiterSaid(r)}`
         : `In the run on show it held no send: it slows only after a throttling answer (429), and the server gave ${throttled ? num(throttled) : 'none'}${throttled ? '' : ' (switch on its admission limit)'}.`;
     },
     local: (r) => {
