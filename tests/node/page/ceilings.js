@@ -108,4 +108,7 @@
 // (section.js, chart.js +829), its phone fields and targets (fleet.css +190), the map's (map.css +108).
 // Session 10's merges together (compare35, layerspage33, hedging34, layersfleet33, fleetcharts,
 // hedginglink, fleetcontrols, fleetphone), measured on main's merged build: 371,128 bytes.
-export const SCROLLED_CEILING_BYTES = 371128;
+// +2,300 bytes with issue 34's send rate on the storm and the JavaScript SDK v3's adaptive preset
+// (adaptive34): the sections +461, the fleet section +1,302 and its CSS +30, the fleet engine file
+// +507 (the bins' limiting and sendRate), each measured at level 6 against main's build.
+export const SCROLLED_CEILING_BYTES = 371128 + 2300;
