@@ -41,6 +41,7 @@ const engine = await factory();
 const nodeOut = {};
 nodeOut.opening = timed(15, () => engine.fleet(requests.opening));
 nodeOut.openingLayers = timed(15, () => engine.fleet(requests.openingLayers));  // docs/layers.md §9 (issue 33)
+nodeOut.openingAdaptive = timed(15, () => engine.fleet(requests.openingAdaptive));  // docs/throttling.md §4 (issue 34)
 nodeOut.sweep = timed(3, () => { for (const r of requests.sweep) engine.fleet(r); });
 {
   const fresh = await factory();
@@ -79,6 +80,10 @@ const chromiumOut = await page.evaluate(async ({ requests, engineText }) => {
   const later = [];
   for (let i = 0; i < 24; ++i) { const t = performance.now(); engine.fleet(requests.opening); later.push(performance.now() - t); }
   const openingLater = median(later);
+  // The opening run with the adaptive limiter on every client (issue 34), after the calls above.
+  const adaptiveTimes = [];
+  for (let i = 0; i < 15; ++i) { const t = performance.now(); engine.fleet(requests.openingAdaptive); adaptiveTimes.push(performance.now() - t); }
+  const openingAdaptive = median(adaptiveTimes);
   // Two workers, each with its own engine, take the sweep's requests in turn (interleaved, so
   // both get large and small client counts).
   const workerCode = engineText + `
@@ -109,7 +114,7 @@ const chromiumOut = await page.evaluate(async ({ requests, engineText }) => {
   for (const r of requests.sweep) engine.fleet(r);
   const oneThread = performance.now() - t;
   workers.forEach((w) => w.terminate());
-  return { opening, openingFirst, openingLater, sweep: median(sweepTimes), writes, oneThread };
+  return { opening, openingFirst, openingLater, openingAdaptive, sweep: median(sweepTimes), writes, oneThread };
 }, { requests, engineText });
 const chromiumVersion = browser.version();
 await browser.close();
@@ -126,6 +131,10 @@ const rows = [
   ['… with three layers (docs/layers.md §9)', f(native.openingLayers.ms),
     `${f(nodeOut.openingLayers)} ${ratio(nodeOut.openingLayers, native.openingLayers.ms)}; ${(nodeOut.openingLayers / nodeOut.opening).toFixed(1)}× the opening run`,
     '', '≤ 3× the opening run in WebAssembly (issue 33)', verdict(nodeOut.openingLayers <= 3 * nodeOut.opening)],
+  ['… with AWS adaptive mode on every client (docs/throttling.md §4)', f(native.openingAdaptive.ms),
+    `${f(nodeOut.openingAdaptive)} ${ratio(nodeOut.openingAdaptive, native.openingAdaptive.ms)}; ${(nodeOut.openingAdaptive / nodeOut.opening).toFixed(1)}× the opening run`,
+    `${f(chromiumOut.openingAdaptive)}; ${(chromiumOut.openingAdaptive / chromiumOut.openingLater).toFixed(1)}× calls 17–40 of the opening run`,
+    '≤ 2× the opening run in WebAssembly (issue 34)', verdict(nodeOut.openingAdaptive <= 2 * nodeOut.opening && chromiumOut.openingAdaptive <= 2 * chromiumOut.openingLater)],
   ['AWS 2015 sweep (95 × 100 runs)', f(native.sweep.ms), `${f(nodeOut.sweep)} ${ratio(nodeOut.sweep, native.sweep.ms)}`,
     `${f(chromiumOut.sweep)} on 2 workers (1 thread: ${f(chromiumOut.oneThread)}); ${(PEER_SWEEP_MS / chromiumOut.sweep).toFixed(0)}× the peer's 103 s`,
     '≤ 1 s in Chromium, ≥ 100× the peer', verdict(chromiumOut.sweep <= 1000)],

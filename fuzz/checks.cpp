@@ -503,10 +503,18 @@ void checkService(const FleetRequest& r, const Value& result) {
     if (r.idempotencyKey) require(t.duplicateCharges == 0, "a key leaves no duplicate charge");
     std::uint64_t created = 0, succeeded = 0, failed = 0, served = 0, late = 0, shed = 0, rejected = 0, throttled = 0;
     std::uint64_t admissionRejected = 0;  // docs/throttling.md §7, by the send's time
+    // docs/throttling.md §4.1: the limiters enabled never fall (none is disabled), at most one an owner; a
+    // send rate exactly while one is, never below the bucket's 0.5 a second; no 429 answered, none enabled.
+    const std::uint64_t limiters = r.gates.adaptive ? (r.gates.adaptive->scope == GateScope::Fleet ? 1 : r.clients) : 0;
+    std::uint64_t limiting = 0;
     for (const ServiceBin& b : run.bins) {
         throttled += b.throttled;
         admissionRejected += b.admissionRejected;
         require(b.gateWaitMs >= 0 && (r.gates.adaptive || b.gateWaitMs == 0), "the limiter's waits: only with it, never negative");
+        require(b.limiting >= limiting && b.limiting <= limiters, "the limiters enabled: never fewer, at most one an owner");
+        limiting = b.limiting;
+        require(b.sendRate.has_value() == (b.limiting > 0) && (!b.sendRate || *b.sendRate >= 0.5),
+                "a send rate exactly while a limiter is enabled, at least 0.5 a second");
         created += b.created;
         succeeded += b.succeeded;
         failed += b.failed;
@@ -522,6 +530,7 @@ void checkService(const FleetRequest& r, const Value& result) {
             "the bins hold the server's counts");
     require(admissionRejected == t.admissionRejected, "the bins hold the admission filter's rejections");
     require(!run.bins.empty(), "at least one bin");
+    require(t.throttled > 0 || limiting == 0, "a limiter is enabled only by a 429");
     require(t.endMs <= horizon, "endMs at most the horizon");
     if (!trace.events.empty()) require(t.endMs >= trace.events.back().tMs, "endMs is the last event's");
 }

@@ -7,6 +7,8 @@
 //   fleet-rodeout-*   FLEET §9.9's 18 clients: "rode it out" (item 3)
 //   fleet-throttle-*  a throttling server (server.admission) with adaptive mode on: the 429s drawn,
 //                     the limiter's waits said beside its switch (issue 34)
+//   fleet-send-rate-* the same run's storm: the limiters' send rate on its own axis at the right
+//                     (docs/throttling.md §4.1, issue 34)
 //   map-states-*      the trigger map in its three states: ok, +N, down (item 3)
 //   fleet-hedging-*   issue 34's hedging figure: P(latency > x) with and without a second copy
 //   fleet-aws-*       the AWS 2015 reproduction: its panels filling the column, the completion
@@ -14,7 +16,7 @@
 //   fleet-preset-*    a real client's defence chosen: its card in the section's words (item 10)
 //   map-caption-*     a map cell opened: the caption names the cell on show, ● on it (item 10)
 // Run after `npm run build`:
-//   node scripts/screenshots-fleet.mjs [outdir] [sizes, e.g. 1440,390] [states, e.g. fleet-aws]
+//   node scripts/screenshots-fleet.mjs [outdir] [sizes, e.g. 1440,390] [states, e.g. fleet-aws,fleet-send-rate]
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
@@ -23,9 +25,10 @@ import { DIST, REPO } from '../tests/browser/lib/dist.js';
 
 const out = resolve(process.argv[2] || join(REPO, 'docs/screenshots'));
 const only = process.argv[3] ? new Set(process.argv[3].split(',')) : null;
+const onlyStates = process.argv[4] ? new Set(process.argv[4].split(',')) : null;
 const SIZES = [['1440', { width: 1440, height: 900 }], ['1280x720', { width: 1280, height: 720 }], ['390', { width: 390, height: 844 }]];
 const THROTTLING = 'server.admission.ratePerSecond=1.5&server.admission.burst=2&policy.retryOn=timeout,5xx,429&gates.adaptive=on';
-const STATES = [['fleet-work', ''], ['fleet-recovered', 'policy.maxRetries=0'], ['fleet-rodeout', 'clients=18'], ['fleet-throttle', THROTTLING], ['map-states', 'map=trigger&seeds=1'],
+const STATES = [['fleet-work', ''], ['fleet-recovered', 'policy.maxRetries=0'], ['fleet-rodeout', 'clients=18'], ['fleet-throttle', THROTTLING], ['fleet-send-rate', THROTTLING], ['map-states', 'map=trigger&seeds=1'],
   ['fleet-hedging', ''], ['fleet-aws', ''], ['fleet-preset', ''], ['map-caption', 'map=trigger&seeds=1']]
   .filter(([state]) => !process.argv[4] || process.argv[4].split(',').includes(state));
 
@@ -37,6 +40,7 @@ try {
     if (only && !only.has(name)) continue;
     for (const colorScheme of ['light', 'dark']) {
       for (const [state, link] of STATES) {
+        if (onlyStates && !onlyStates.has(state)) continue;
         const context = await browser.newContext({ viewport, colorScheme, reducedMotion: 'reduce' });
         const page = await context.newPage();
         await page.goto(`${server.origin}/${link ? `#v=1&view=fleet&${link}` : ''}`);

@@ -42,6 +42,9 @@ constexpr double kAdmissionBytes = 16;
 constexpr double kLimiterBytes = 160;
 constexpr double kThrottlerBytes = 160;
 constexpr double kNsPerClearedBin = 10;
+// docs/throttling.md §4.1: a limiter's fill rate added into a bin's sendRate (a dense array of
+// doubles, summed once after a bin in which a rate was set).
+constexpr double kNsPerSummedFill = 1;
 // docs/throttling.md §7: Envoy's admission control window, held out of line (its ring, start
 // and sums), and a bucket of it (its start and two counts).
 constexpr double kWindowBytes = 96;
@@ -215,6 +218,10 @@ FleetCost fleetCost(const FleetRequest& r) {
     }
     c.bytes = bytes;
     c.binMs = c.bins * kNsPerBin / 1e6;
+    if (r.gates.adaptive) {
+        const double limiters = r.gates.adaptive->scope == GateScope::Client ? clients : 1;
+        c.binMs += std::min(c.bins, 2 * c.attempts) * limiters * kNsPerSummedFill / 1e6;
+    }
     // A budget's or breaker's windows, or the admission control's (§7: its counts at each send, a
     // record at each answer), are written at every attempt.
     const bool windows = r.gates.budget || r.gates.breaker || r.gates.admissionControl;

@@ -344,7 +344,11 @@ Value fleetToValue(const FleetRequest& request, const ServiceResult& result) {
         if (request.server.admission) x.set("throttled", count(b.throttled));
         if (request.gates.admissionControl) x.set("admissionRejected", count(b.admissionRejected));
         x.set("late", count(b.late));
-        if (request.gates.adaptive) x.set("gateWaitMs", num(b.gateWaitMs));
+        if (request.gates.adaptive) {  // docs/throttling.md §4, §4.1
+            x.set("gateWaitMs", num(b.gateWaitMs));
+            x.set("limiting", count(b.limiting));
+            x.set("sendRate", orNull(b.sendRate));
+        }
         x.set("queue", count(b.queue));
         x.set("inService", count(b.inService));
         x.set("tokens", orNull(b.tokens));

@@ -281,6 +281,7 @@ public:
             if (r.gates.admissionControl && fleetOwner == (r.gates.admissionControl->scope == GateScope::Fleet))
                 o.admissionControl = std::make_unique<throttling::AdmissionWindow>(r.gates.admissionControl->windowMs);
         }
+        if (r.gates.adaptive) fills_.assign(r.gates.adaptive->scope == GateScope::Fleet ? 1 : r.clients, 0.0);
         if (r.server.admission) {
             admission_.resize(r.server.admission->scope == GateScope::Fleet ? 1 : r.clients);
             for (AdmissionLimit& l : admission_) l.tokens = r.server.admission->burst;
@@ -477,6 +478,31 @@ private:
         s.queue = queue_.size();
         s.inService = inService_;
         s.tokens = fleetTokens();
+        if (r_.gates.adaptive) writeSendRate(s);
+    }
+    // docs/throttling.md §4.1: the enabled limiters and the mean of their fill rates, summed in
+    // client order (a limiter not enabled holds 0 in fills_, which adds exactly nothing). Summed
+    // again only after a bin in which some limiter's rate was set.
+    void writeSendRate(ServiceBin& s) {
+        if (fillsChanged_) {
+            double sum = 0;
+            for (double f : fills_) sum += f;
+            sendRate_ = limiting_ ? std::optional<double>(sum / static_cast<double>(limiting_)) : std::nullopt;
+            fillsChanged_ = false;
+        }
+        s.limiting = limiting_;
+        s.sendRate = sendRate_;
+    }
+    // §4: an outcome the client sees reaches its limiter (or the fleet's); §4.1 keeps its fill.
+    void limiterHears(std::uint32_t client, double t, bool throttled) {
+        const bool fleet = r_.gates.adaptive->scope == GateScope::Fleet;
+        throttling::AdaptiveLimiter& l = *owner(r_.gates.adaptive->scope, client).adaptive;
+        l.onResponse(t / 1000, throttled);
+        if (!l.enabled()) return;
+        double& f = fills_[fleet ? 0 : client];
+        if (f == 0) ++limiting_;
+        f = l.fillRate();
+        fillsChanged_ = true;
     }
     std::optional<double> fleetTokens() const {
         if (r_.gates.quota && r_.gates.quota->scope == GateScope::Fleet) return owners_[0].quota;
@@ -758,7 +784,7 @@ private:
 
     // docs/throttling.md §4–§5: what the send gates learn of an answer the client sees in time.
     void answerSeen(const Request& q, double t, bool throttled) {
-        if (r_.gates.adaptive) owner(r_.gates.adaptive->scope, q.client).adaptive->onResponse(t / 1000, throttled);
+        if (r_.gates.adaptive) limiterHears(q.client, t, throttled);
         if (r_.gates.local) owner(r_.gates.local->scope, q.client).local->registerResponse(t / 1000, throttled);
     }
 
@@ -902,7 +928,7 @@ private:
         requests_[id].flags |= Resolved;
         ++bin(t).timeouts;
         // botocore's needs-retry hook runs after a timeout too, with no throttling code (§4).
-        if (r_.gates.adaptive) owner(r_.gates.adaptive->scope, requests_[id].client).adaptive->onResponse(t / 1000, false);
+        if (r_.gates.adaptive) limiterHears(requests_[id].client, t, false);
         if (hedging_) {
             hedge_[id].resolved = static_cast<std::uint8_t>(hedge_[id].resolved | (1u << n));
             requests_[id].period = hedge_[id].period[n];
@@ -1115,6 +1141,12 @@ private:
     std::uint64_t inService_ = 0;
     std::vector<double> latencies_;
     std::size_t stateBin_ = 0;
+    // docs/throttling.md §4.1: each limiter's fill rate once enabled (0 before), by client (one with
+    // scope fleet); how many are enabled; the mean last summed, and whether a rate was set since.
+    std::vector<double> fills_;
+    std::uint64_t limiting_ = 0;
+    std::optional<double> sendRate_;
+    bool fillsChanged_ = false;
     std::size_t binIndex_ = 0;
     double binLo_ = 1, binHi_ = 0;  // none cached yet
     ServiceResult result_;

@@ -188,8 +188,17 @@ describe('the fleet section: acting changes what is on screen (issue 35, item 1)
     await changeSettled(page);
     const held = await page.evaluate(() => window.retryLabFleet.state().result);
     const waitS = held.timeline.bins.reduce((a, b) => a + b.gateWaitMs, 0) / 1000;
-    assert.match(await page.locator('[data-said="gates.adaptive"]').textContent(), new RegExp(`^In the run on show it held sends for ${Math.round(waitS).toLocaleString('en-US')} s in all \\(every request’s waits summed\\), slowing after ${held.totals.throttled.toLocaleString('en-US')} throttling answers \\(429\\)\\.$`));
+    // docs/throttling.md §4.1: the limiters on at the end and their lowest mean send rate, from the bins.
+    const rates = held.timeline.bins.filter((b) => b.sendRate !== null);
+    const limiting = rates[rates.length - 1].limiting;
+    const low = Math.min(...rates.map((b) => b.sendRate));
+    const lowText = String(low < 10 ? Math.round(low * 100) / 100 : Math.round(low * 10) / 10).replace('.', '\\.');
+    assert.match(await page.locator('[data-said="gates.adaptive"]').textContent(), new RegExp(`^In the run on show it held sends for ${Math.round(waitS).toLocaleString('en-US')} s in all \\(every request’s waits summed\\), slowing after ${held.totals.throttled.toLocaleString('en-US')} throttling answers \\(429\\)\\. By the end ${limiting.toLocaleString('en-US')} of ${held.request.clients.toLocaleString('en-US')} clients’ limiters ${limiting === 1 ? 'was' : 'were'} on, their mean send rate down to ${lowText} a second at its lowest \\(the chart’s dash-dot line, right axis\\)\\.$`));
     assert.match(await chart.locator('desc').textContent(), /rate limiters held sends for [\d,.]+ s in all/);
+    // The send rate drawn on its own axis at the right, and said in the chart's description.
+    assert.equal(await chart.locator('path.fl-line.fl-send-rate').count(), 1);
+    assert.equal(await chart.locator('text.fl-tick.fl-send-rate').last().textContent(), 'limiter sends /s');
+    assert.match(await chart.locator('desc').textContent(), /[\d,]+ clients? limiting by [\d.]+ s and [\d,]+ clients? at the end; the rate fell to [\d.]+ in the bin ending/);
     assert.ok(held.totals.throttled < plain.throttled, 'fewer 429s');
     await page.locator('[data-gate-on="adaptive"]').uncheck();
     await changeSettled(page);

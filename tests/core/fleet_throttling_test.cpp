@@ -206,6 +206,94 @@ TEST_CASE("§4's worked figure: the adaptive limiter holds client 1's retry afte
     }
 }
 
+TEST_CASE("§4.1's worked figure: the bins hold the limiters enabled and the mean of their fill rates after "
+          "each bin's last event (client scope 0.5, 0.5, 1.6; fleet scope 0.5, 0.5, 2 × (1.5 × 0.8))",
+          "[fleet][throttling][adaptive]") {
+    FleetRequest q = quietFleet();
+    q.clients = 2;
+    q.arrivals = Arrivals::Once;
+    q.server.admission = Admission{GateScope::Fleet, 1, 1, 0, std::nullopt};
+    q.policy.retryOn = {"429"};
+    q.policy.retryTimeout = q.policy.retry5xx = false;
+    q.policy.retry429 = true;
+    q.policy.baseBackoffMs = 0;
+    q.gates.adaptive = AdaptiveGate{GateScope::Client};
+    auto limiting = [](const ServiceResult& r) {
+        std::vector<std::uint64_t> v;
+        for (const ServiceBin& b : r.bins) v.push_back(b.limiting);
+        return v;
+    };
+    auto rates = [](const ServiceResult& r) {
+        std::vector<double> v;
+        for (const ServiceBin& b : r.bins) v.push_back(b.sendRate.value_or(-1));
+        return v;
+    };
+    // Bin 0: client 1's 429 at 10 enables its limiter at fill max(0, 0.5); client 0's 200 at 60 sets client 0's
+    // bucket to 0.5 too but does not enable it (left out). Bin 1: the held send at 1,990 sets no rate. Bin 2:
+    // client 1's 200 at 2,050: 2 responses over the clocker's 2 s, measured 1 × 0.8; CUBIC 0.4 × 2.04³ = 3.39…;
+    // min(3.39…, 2 × 0.8) = 1.6.
+    const ServiceResult c = simulateService(q);
+    REQUIRE(c.bins.size() == 3);
+    CHECK(limiting(c) == std::vector<std::uint64_t>{1, 1, 1});
+    CHECK(rates(c) == std::vector<double>{0.5, 0.5, 2 * (1 * 0.8)});
+    CHECK(c.bins[2].sendRate == 1.6);
+
+    SECTION("fleet scope: one limiter hears all three answers; at 2,050 3 responses over 2 s, measured 1.5 × 0.8") {
+        q.gates.adaptive->scope = GateScope::Fleet;
+        const ServiceResult f = simulateService(q);
+        REQUIRE(f.bins.size() == 3);
+        CHECK(limiting(f) == std::vector<std::uint64_t>{1, 1, 1});
+        CHECK(rates(f) == std::vector<double>{0.5, 0.5, 2 * (1.5 * 0.8 + 0 * (1 - 0.8))});
+        CHECK(f.bins[2].sendRate == 2.4000000000000004);
+    }
+    SECTION("without an admission limit no 429 enables a limiter: limiting 0 and no send rate in every bin") {
+        q.server.admission.reset();
+        const ServiceResult n = simulateService(q);
+        REQUIRE(!n.bins.empty());
+        for (const ServiceBin& b : n.bins) {
+            CHECK(b.limiting == 0);
+            CHECK(!b.sendRate);
+        }
+    }
+    SECTION("a bin with no event repeats the state before it: 100 ms bins 1–19 hold bin 0's 0.5") {
+        q.binMs = 100;
+        const ServiceResult b = simulateService(q);
+        REQUIRE(b.bins.size() == 21);
+        for (std::size_t i = 0; i < 20; ++i) CHECK(b.bins[i].sendRate == 0.5);
+        CHECK(b.bins[20].sendRate == 1.6);  // 2,050 is bin 20's
+    }
+}
+
+TEST_CASE("§4.1 on a busy run: limiting never falls, a send rate exactly where some limiter is enabled and never "
+          "below the 0.5 a second minimum, every client limiting once each met its quota",
+          "[fleet][throttling][adaptive][relations]") {
+    // A relation on a busy run: 20 clients at 20 a second against a per-client limit of 5 a second, 429s retried.
+    FleetRequest q = quietFleet();
+    q.clients = 20;
+    q.ratePerClient = 20;
+    q.durationMs = 10000;
+    q.server.admission = Admission{GateScope::Client, 5, 5, 0, std::nullopt};
+    q.policy.retryOn = {"429"};
+    q.policy.retryTimeout = q.policy.retry5xx = false;
+    q.policy.retry429 = true;
+    q.gates.adaptive = AdaptiveGate{GateScope::Client};
+    const ServiceResult r = simulateService(q);
+    std::uint64_t before = 0;
+    bool some = false;
+    for (const ServiceBin& b : r.bins) {
+        CHECK(b.limiting >= before);  // a limiter, once enabled, stays so
+        CHECK(b.limiting <= 20);
+        before = b.limiting;
+        CHECK(b.sendRate.has_value() == (b.limiting > 0));
+        if (b.sendRate) {
+            some = true;
+            CHECK(*b.sendRate >= 0.5);  // every fill is at least the minimum
+        }
+    }
+    CHECK(some);
+    CHECK(r.bins.back().limiting == 20);
+}
+
 TEST_CASE("§5's relation: in a sustained overload with no retries the server throttles about ratio − 1 requests "
           "for each it accepts (1 at ratio 2, 0.1 at ratio 1.1)", "[fleet][throttling][local][relations]") {
     // One client sending 1,000 a second (poisson) at a server admitting 100 a second (burst 1), no retries, a
@@ -339,6 +427,8 @@ TEST_CASE("the new fields: errors name their paths; absent or null they leave ev
     const Value& bin0 = a.find("timeline")->find("bins")->asArray()[0];
     CHECK(bin0.find("throttled") == nullptr);
     CHECK(bin0.find("gateWaitMs") == nullptr);
+    CHECK(bin0.find("limiting") == nullptr);
+    CHECK(bin0.find("sendRate") == nullptr);
 
     // Given: echoed in full with their defaults, the typed echo the same, and the result's new keys there.
     const FleetParsed set = parseFleetRequest(request({{"server.admission", Value::object()},
@@ -374,6 +464,8 @@ TEST_CASE("the new fields: errors name their paths; absent or null they leave ev
     const Value& first = run.find("timeline")->find("bins")->asArray()[0];
     CHECK(first.find("throttled") != nullptr);
     CHECK(first.find("gateWaitMs") != nullptr);
+    CHECK(first.find("limiting") != nullptr);
+    CHECK(first.find("sendRate") != nullptr);
 }
 
 TEST_CASE("the cost bound counts the send gates: a throttler's lookbacks are bins × 16 bytes an owner, and emptying "

@@ -43,6 +43,21 @@ test('§4\'s worked figure: client 1\'s retry held to 1,990, latency 2,050, gate
   assert.equal('local-throttle' in r.totals.failed, false);
 });
 
+test('§4.1\'s worked figure: the bins\' limiting and sendRate, client scope 0.5, 0.5, 1.6 and fleet scope 0.5, 0.5, 2 × (1.5 × 0.8), in both bindings', () => {
+  // Client scope: client 1's limiter enabled by its 429 at 10 (fill 0.5), client 0's never (left out);
+  // at 2,050 client 1's clocker: 2 responses over 2 s, measured 0.8; min(0.4 × 2.04³, 2 × 0.8) = 1.6.
+  const c = bothBindings(figure);
+  assert.deepEqual(c.timeline.bins.map((b) => [b.limiting, b.sendRate]), [[1, 0.5], [1, 0.5], [1, 2 * (1 * 0.8)]]);
+  assert.deepEqual(Object.keys(c.timeline.bins[0]).slice(-6, -3), ['gateWaitMs', 'limiting', 'sendRate']);
+  // Fleet scope: one limiter hears all three; at 2,050 3 responses over 2 s, measured 1.5 × 0.8 (1.2000000000000002).
+  const f = bothBindings({ ...figure, gates: { adaptive: { scope: 'fleet' } } });
+  assert.deepEqual(f.timeline.bins.map((b) => [b.limiting, b.sendRate]), [[1, 0.5], [1, 0.5], [1, 2 * (1.5 * 0.8 + 0 * (1 - 0.8))]]);
+  assert.equal(f.timeline.bins[2].sendRate, 2.4000000000000004);
+  // No admission limit, no 429: no limiter enabled, every bin 0 and null.
+  const none = bothBindings({ ...figure, server: {} });
+  assert.ok(none.timeline.bins.every((b) => b.limiting === 0 && b.sendRate === null));
+});
+
 test('client-side throttling in both bindings: local-throttle counted, before unfinished', () => {
   const r = bothBindings({
     clients: 1, ratePerClient: 200, durationMs: 20000, trigger: null,
@@ -97,6 +112,8 @@ test('without the new fields, or with them null, the echo and the result have no
   assert.deepEqual(Object.keys(plain.request.gates), ['quota', 'bucket', 'throttle', 'budget', 'breaker']);
   assert.equal('throttled' in plain.totals, false);
   assert.equal('gateWaitMs' in plain.timeline.bins[0], false);
+  assert.equal('limiting' in plain.timeline.bins[0], false);
+  assert.equal('sendRate' in plain.timeline.bins[0], false);
   // A bad one is named by its path, in both.
   const bad = { gates: { local: { bins: 0 }, admissionControl: { aggression: 0 } }, server: { admission: { burst: 0 } } };
   const wasm = asJson(fleetEngine.fleet(bad));

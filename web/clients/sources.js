@@ -245,6 +245,29 @@ const BOTO_STANDARD_QUOTA = {
   note: 'The fleet’s AWS retry quota has exactly these as its defaults.',
 };
 
+// The AWS SDK for JavaScript v3's standard strategy (@smithy/core 3.40.0–3.41.1), which its
+// adaptive strategy wraps (AdaptiveRetryStrategy, dist-cjs/submodules/retry/index.js lines 577-586).
+const JS_V3_INPUTS = { maxRetries: 2, baseBackoffMs: 50, backoffMultiplier: 2, maxBackoffMs: 20000, jitter: 'full', clientTimeoutMs: 3000, deadlineMs: 10000, idempotencyKey: false, retryOn: ['timeout', '429'], retryWritesWithoutKey: true, honourRetryAfter: false, retryOnStatuses: [500, 502, 503, 504] };
+const JS_V3_PINS = {
+    maxRetries: inPkg(SMITHY_CORE, SMITHY_RETRY, 477, 'const DEFAULT_MAX_ATTEMPTS = 3;'),
+    baseBackoffMs: { ...inPkg(SMITHY_CORE, SMITHY_RETRY, '413-416', 'static v2026 = true; static delay() { return 50; }'), also: [inPkg(SMITHY_CORE_340, SMITHY_RETRY, 404, 'static v2026 = true; (the first release with it)'), inPkg(SMITHY_CORE_339, SMITHY_RETRY, 404, 'static v2026 = typeof process !== "undefined" && process.env?.SMITHY_NEW_RETRIES_2026 === "true"; (before: return Retry.v2026 ? 50 : 100;, line 406)')] },
+    backoffMultiplier: inPkg(SMITHY_CORE, SMITHY_RETRY, '435-436', 'const r = 2; const t_i = b * Math.min(this.x * r ** i, MAXIMUM_RETRY_DELAY); (i is the retries so far: 0 before the first retry, refreshRetryTokenForRetry line 518)'),
+    maxBackoffMs: inPkg(SMITHY_CORE, SMITHY_RETRY, 116, 'const MAXIMUM_RETRY_DELAY = 20 * 1000;'),
+    jitter: { ...inPkg(SMITHY_CORE, SMITHY_RETRY, '434-437', 'const b = Math.random(); … const t_i = b * Math.min(this.x * r ** i, MAXIMUM_RETRY_DELAY); return Math.floor(t_i);'), approximated: 'the SDK rounds each wait down to a whole millisecond (Math.floor); the engine does not, so a wait here is at most 1 ms longer than the SDK’s for the same draw' },
+    clientTimeoutMs: SEED_TIMEOUT('the SDK sets none by default (@smithy/node-http-handler 4.14.2 dist-cjs/index.js line 232: const DEFAULT_REQUEST_TIMEOUT = 0;); a timeout the caller sets raises a TimeoutError (line 144), a transient error'),
+    deadlineMs: SEED_DEADLINE('the SDK sets no overall deadline (an abortSignal ends the retries)'),
+    idempotencyKey: { ...inPkg(SMITHY_CORE, SMITHY_RETRY, 204, 'request.headers[INVOCATION_ID_HEADER] = v4(); (amz-sdk-invocation-id, one per call: a header for tracing, not a key the service dedupes by; a key only for operations whose model has an idempotency token)') },
+    retryOn: { ...inPkg(SMITHY_CORE, SMITHY_RETRY, 36, 'const TRANSIENT_ERROR_CODES = ["TimeoutError", "RequestTimeout", "RequestTimeoutException"];'), also: [inPkg(SMITHY_CORE, SMITHY_RETRY, 58, 'const isThrottlingError = (error) => error.$metadata?.httpStatusCode === 429 || (429 by its status, whatever the error code)'), inPkg(NODE_HTTP_HANDLER, 'dist-cjs/index.js', 144, '{ name: "TimeoutError" } (the socket timeout’s error)')] },
+    retryWritesWithoutKey: inPkg(SMITHY_CORE, SMITHY_RETRY, '273-284', 'const getRetryErrorType = (error) => { if (isThrottlingError(error)) { return "THROTTLING"; } if (isTransientError(error)) { return "TRANSIENT"; } … (no check looks at the method)'),
+    honourRetryAfter: { ...inPkg(SMITHY_CORE, SMITHY_RETRY, 521, 'retryDelay = Math.max(delayFromErrorType, Math.min(errorInfo.retryAfterHint.getTime() - Date.now(), delayFromErrorType + 5_000));') },
+    retryOnStatuses: inPkg(SMITHY_CORE, SMITHY_RETRY, 37, 'const TRANSIENT_ERROR_STATUS_CODES = [500, 502, 503, 504];'),
+  };
+const JS_V3_QUOTA = {
+    gate: 'quota', params: { capacity: 500, retryCost: 14, timeoutCost: 14, successIncrement: 1 },
+    pin: inPkg(SMITHY_CORE, SMITHY_RETRY, '420-425', 'static cost() { return 14; } static throttlingCost() { return 5; } (INITIAL_RETRY_TOKENS = 500, line 118; NO_RETRY_INCREMENT = 1, line 121; a TimeoutError is TRANSIENT and costs 14)'),
+    note: 'A timeout costs 14 like any other transient error; a throttling error (a 429 among them) costs 5, which the fleet’s quota has no setting for. After a retried success the cost comes back, not the +1 (recordSuccess, line 541: this.capacity + (token.getRetryCost() ?? NO_RETRY_INCREMENT)).',
+  };
+
 // Envoy's router, as every Envoy route retry policy meets it (the Envoy preset's, and Istio's,
 // which writes an Envoy policy for every route): its back-off, blind to the method, no Retry-After.
 const ENVOY_ROUTER_PINS = {
@@ -512,32 +535,46 @@ export const SOURCES = [
     short: 'the AWS SDK for JavaScript v3',
     library: '@smithy/core (npm), the AWS SDK for JavaScript v3’s retry strategy',
     versions: '@smithy/core 3.40.0–3.41.1 (read at 3.40.0 and 3.41.1 in their npm tarballs on 2026-12-04, 3.41.1 the newest that day; @aws-sdk/client-s3 3.1166.0 requires @smithy/core ^3.40.0, 3.1178.0 ^3.41.1; @smithy/util-retry 4.6.2 re-exports @smithy/core/retry); 3.39.0 had the same rules behind SMITHY_NEW_RETRIES_2026=true and 100 ms, 5 and 10 without it (read at 3.39.0)',
-    inputs: { maxRetries: 2, baseBackoffMs: 50, backoffMultiplier: 2, maxBackoffMs: 20000, jitter: 'full', clientTimeoutMs: 3000, deadlineMs: 10000, idempotencyKey: false, retryOn: ['timeout', '429'], retryWritesWithoutKey: true, honourRetryAfter: false, retryOnStatuses: [500, 502, 503, 504] },
-    pins: {
-      maxRetries: inPkg(SMITHY_CORE, SMITHY_RETRY, 477, 'const DEFAULT_MAX_ATTEMPTS = 3;'),
-      baseBackoffMs: { ...inPkg(SMITHY_CORE, SMITHY_RETRY, '413-416', 'static v2026 = true; static delay() { return 50; }'), also: [inPkg(SMITHY_CORE_340, SMITHY_RETRY, 404, 'static v2026 = true; (the first release with it)'), inPkg(SMITHY_CORE_339, SMITHY_RETRY, 404, 'static v2026 = typeof process !== "undefined" && process.env?.SMITHY_NEW_RETRIES_2026 === "true"; (before: return Retry.v2026 ? 50 : 100;, line 406)')] },
-      backoffMultiplier: inPkg(SMITHY_CORE, SMITHY_RETRY, '435-436', 'const r = 2; const t_i = b * Math.min(this.x * r ** i, MAXIMUM_RETRY_DELAY); (i is the retries so far: 0 before the first retry, refreshRetryTokenForRetry line 518)'),
-      maxBackoffMs: inPkg(SMITHY_CORE, SMITHY_RETRY, 116, 'const MAXIMUM_RETRY_DELAY = 20 * 1000;'),
-      jitter: { ...inPkg(SMITHY_CORE, SMITHY_RETRY, '434-437', 'const b = Math.random(); … const t_i = b * Math.min(this.x * r ** i, MAXIMUM_RETRY_DELAY); return Math.floor(t_i);'), approximated: 'the SDK rounds each wait down to a whole millisecond (Math.floor); the engine does not, so a wait here is at most 1 ms longer than the SDK’s for the same draw' },
-      clientTimeoutMs: SEED_TIMEOUT('the SDK sets none by default (@smithy/node-http-handler 4.14.2 dist-cjs/index.js line 232: const DEFAULT_REQUEST_TIMEOUT = 0;); a timeout the caller sets raises a TimeoutError (line 144), a transient error'),
-      deadlineMs: SEED_DEADLINE('the SDK sets no overall deadline (an abortSignal ends the retries)'),
-      idempotencyKey: { ...inPkg(SMITHY_CORE, SMITHY_RETRY, 204, 'request.headers[INVOCATION_ID_HEADER] = v4(); (amz-sdk-invocation-id, one per call: a header for tracing, not a key the service dedupes by; a key only for operations whose model has an idempotency token)') },
-      retryOn: { ...inPkg(SMITHY_CORE, SMITHY_RETRY, 36, 'const TRANSIENT_ERROR_CODES = ["TimeoutError", "RequestTimeout", "RequestTimeoutException"];'), also: [inPkg(SMITHY_CORE, SMITHY_RETRY, 58, 'const isThrottlingError = (error) => error.$metadata?.httpStatusCode === 429 || (429 by its status, whatever the error code)'), inPkg(NODE_HTTP_HANDLER, 'dist-cjs/index.js', 144, '{ name: "TimeoutError" } (the socket timeout’s error)')] },
-      retryWritesWithoutKey: inPkg(SMITHY_CORE, SMITHY_RETRY, '273-284', 'const getRetryErrorType = (error) => { if (isThrottlingError(error)) { return "THROTTLING"; } if (isTransientError(error)) { return "TRANSIENT"; } … (no check looks at the method)'),
-      honourRetryAfter: { ...inPkg(SMITHY_CORE, SMITHY_RETRY, 521, 'retryDelay = Math.max(delayFromErrorType, Math.min(errorInfo.retryAfterHint.getTime() - Date.now(), delayFromErrorType + 5_000));') },
-      retryOnStatuses: inPkg(SMITHY_CORE, SMITHY_RETRY, 37, 'const TRANSIENT_ERROR_STATUS_CODES = [500, 502, 503, 504];'),
-    },
-    gates: [{
-      gate: 'quota', params: { capacity: 500, retryCost: 14, timeoutCost: 14, successIncrement: 1 },
-      pin: inPkg(SMITHY_CORE, SMITHY_RETRY, '420-425', 'static cost() { return 14; } static throttlingCost() { return 5; } (INITIAL_RETRY_TOKENS = 500, line 118; NO_RETRY_INCREMENT = 1, line 121; a TimeoutError is TRANSIENT and costs 14)'),
-      note: 'A timeout costs 14 like any other transient error; a throttling error (a 429 among them) costs 5, which the fleet’s quota has no setting for. After a retried success the cost comes back, not the +1 (recordSuccess, line 541: this.capacity + (token.getRetryCost() ?? NO_RETRY_INCREMENT)).',
+    inputs: JS_V3_INPUTS,
+    pins: JS_V3_PINS,
+    gates: [JS_V3_QUOTA],
+    cannot: [
+      'Retry-After and x-amz-retry-after: the wait is max(t, min(hint, t + 5,000 ms)), t the drawn backoff (line 521); the engine has no rule for that clamp, so the preset honours no header.',
+      'A throttling error (a 429, or a throttling error code) backs off from 1 s, not 50 ms (static throttlingDelay() { return 1_000; }, line 418), and costs 5.',
+      'Other transient errors (connection resets, clock skew, $retryable traits); a streaming request body is never retried (line 220); adaptive mode’s client-side rate limiting (the aws-js-v3-adaptive preset).',
+    ],
+    opening: { attempts: 2, charges: 2, outcome: 'success', why: 'the timeout (a TimeoutError, transient) is retried after at most 50 ms and no idempotency key is sent for a call that models none, so the second attempt charges again' },
+  }),
+  preset({
+    id: 'aws-js-v3-adaptive',
+    group: 'AWS SDKs',
+    name: 'AWS SDK for JavaScript v3 (@smithy/core 3.40.0–3.41.1), retryMode = "adaptive" (the 2026 retries and a client rate limiter)',
+    short: 'the AWS SDK for JavaScript v3’s adaptive mode',
+    library: '@smithy/core (npm), the AWS SDK for JavaScript v3’s retry strategy',
+    versions: '@smithy/core 3.40.0–3.41.1, retryMode "adaptive" (read at 3.41.1 and 3.40.0 in their npm tarballs on 2026-12-07, 3.41.1 the newest that day: DefaultRateLimiter and AdaptiveRetryStrategy the same in both); the standard strategy it wraps as the aws-js-v3 preset',
+    inputs: JS_V3_INPUTS,
+    pins: JS_V3_PINS,
+    gates: [JS_V3_QUOTA, {
+      gate: 'adaptive', params: {},
+      pin: {
+        ...inPkg(SMITHY_CORE, SMITHY_RETRY, '806-811', 'const adaptive = (await normalizeProvider(retryMode)()) === RETRY_MODES.ADAPTIVE; if (adaptive) { return new AdaptiveRetryStrategy$1(maxAttemptsProvider, { maxAttempts, baseDelay: defaultBaseDelay, }); }'),
+        also: [
+          inPkg(SMITHY_CORE, SMITHY_RETRY, '587-597', 'async acquireInitialRetryToken(retryTokenScope) { const token = await this.standardRetryStrategy.acquireInitialRetryToken(retryTokenScope); await this.rateLimiter.getSendToken(); … async refreshRetryTokenForRetry(tokenToRenew, errorInfo) { this.rateLimiter.updateClientSendingRate(errorInfo); const token = await this.standardRetryStrategy.refreshRetryTokenForRetry(tokenToRenew, errorInfo); await this.rateLimiter.getSendToken();'),
+          inPkg(SMITHY_CORE, SMITHY_RETRY, '320-328', 'this.beta = options?.beta ?? 0.7; this.minCapacity = options?.minCapacity ?? 1; this.minFillRate = options?.minFillRate ?? 0.5; this.scaleConstant = options?.scaleConstant ?? 0.4; this.smooth = options?.smooth ?? 0.8; … this.fillRate = this.minFillRate; this.maxCapacity = this.minCapacity;'),
+          inPkg(SMITHY_CORE, SMITHY_RETRY, 350, 'const newRate = Math.min(calculatedRate, 2 * this.measuredTxRate);'),
+          inPkg(SMITHY_CORE, SMITHY_RETRY, '368-373', 'refillTokenBucket() { const timestamp = this.getCurrentTimeInSeconds(); if (!this.lastTimestamp) { this.lastTimestamp = timestamp; return; }'),
+          inPkg(SMITHY_CORE, SMITHY_RETRY, '407-409', 'getPrecise(num) { return parseFloat(num.toFixed(8)); }'),
+        ],
+      },
+      note: 'The SDK’s DefaultRateLimiter is botocore’s limiter (docs/throttling.md §1, the fleet’s gate §4) with the same constants, clock, CUBIC and wait, heard at every attempt’s outcome and waited for before the first attempt and after each retry’s backoff (§4.2). Not modelled (§4.2): its bucket starts with no tokens and no refill time, where botocore’s starts refilling at rate 1 from the clock’s start, so the SDK’s first held send after its first throttle waits up to 1 / fill (2 s at 0.5 a second) longer, once per limiter; it rounds every rate to 8 decimals (getPrecise); its clock is whole milliseconds. It reacts to the 429s of a server with an admission limit (server.admission, §3).',
     }],
     cannot: [
       'Retry-After and x-amz-retry-after: the wait is max(t, min(hint, t + 5,000 ms)), t the drawn backoff (line 521); the engine has no rule for that clamp, so the preset honours no header.',
       'A throttling error (a 429, or a throttling error code) backs off from 1 s, not 50 ms (static throttlingDelay() { return 1_000; }, line 418), and costs 5.',
-      'Other transient errors (connection resets, clock skew, $retryable traits); a streaming request body is never retried (line 220); adaptive mode’s client-side rate limiting.',
+      'Other transient errors (connection resets, clock skew, $retryable traits); a streaming request body is never retried (line 220).',
+      'The rate limiter acts across a client’s requests: it is a gate of the fleet, and one request never waits for it. Its first held wait is botocore’s, up to 2 s shorter than the SDK’s (docs/throttling.md §4.2).',
     ],
-    opening: { attempts: 2, charges: 2, outcome: 'success', why: 'the timeout (a TimeoutError, transient) is retried after at most 50 ms and no idempotency key is sent for a call that models none, so the second attempt charges again' },
+    opening: { attempts: 2, charges: 2, outcome: 'success', why: 'adaptive mode is the standard strategy in one request (its rate limiter is a fleet gate, off until a throttling answer): the timeout (a TimeoutError, transient) is retried after at most 50 ms and no idempotency key is sent for a call that models none, so the second attempt charges again' },
   }),
   preset({
     id: 'aws-botocore-standard',

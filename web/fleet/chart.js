@@ -14,14 +14,17 @@ import { h } from '../dom.js';
 const W = 750;
 const MIN_W = 280;
 const RIGHT = 16; // the plots' margin at the right
+const RIGHT_AXIS = 44; // the margin with the limiters' send rate's own axis at the right (docs/throttling.md §4.1)
+const HEAD = 14; // above the plots: the axes' words
+const HEAD_RIGHT = 28; // … and a line more for the right axis's words above its top tick
 const LABEL_GAP = 16; // px between two labels' baselines: a 12 px line is 15 px from ascent to descent
 const CHAR_W = 7; // a generous width of one character at 12 px, for a label's room
 // The plots of a chart `width` wide, and its height: a phone's (narrower than W) shorter, so
 // that a gate's switch and the chart drawn after it share a 844 px screen (section.js bringNear).
-const plots = (width) => {
+const plots = (width, right = RIGHT, head = HEAD) => {
   // [the rates' plot, the gap under it, the queue's plot (six decades 16 px apart), the time axis]
   const [top, gap, low, foot] = width < W ? [90, 40, 80, 24] : [200, 48, 100, 30];
-  const TOP = { x: 56, y: 14, w: width - 56 - RIGHT, h: top };
+  const TOP = { x: 56, y: head, w: width - 56 - right, h: top };
   const LOW = { x: 56, y: TOP.y + top + gap, w: TOP.w, h: low };
   return { TOP, LOW, H: LOW.y + low + foot };
 };
@@ -34,6 +37,9 @@ function niceMax(v) {
 }
 const fmt = (n) => (Math.abs(n) >= 1000 ? n.toLocaleString('en-US') : String(Math.round(n * 10) / 10));
 const round1 = (n) => Math.round(n * 10) / 10;
+// A send rate (sends a second): two decimals below 10 (the limiter's floor is 0.5; a tick at half
+// of 2.5 is 1.25), else as fmt.
+const fmtRate = (n) => (n < 10 ? String(Math.round(n * 100) / 100) : fmt(n));
 
 // The series the chart draws as lines: [key, label, css class, dash].
 export const SERIES = [
@@ -42,9 +48,16 @@ export const SERIES = [
   ['succeeded', 'successes /s', 'fl-succeeded', '2 2'],
   ['timeouts', 'timeouts /s', 'fl-timeouts', '8 3 2 3'],
   ['throttled', 'throttled (429) /s', 'fl-throttled', '1 3'],
+  // docs/throttling.md §4.1: the mean fill rate of the adaptive limiters enabled, on its own axis
+  // at the right (sends a second one limiting client may make, not the fleet's).
+  ['sendRate', 'limiter’s send rate /s a client (right axis)', 'fl-send-rate', '6 2 1 2'],
 ];
-// A series drawn only where the run has it: the 429s only with an admission limit that gave one.
-const drawn = (points, key) => key !== 'throttled' || points.some((p) => p.throttled > 0);
+// A series drawn only where the run has it: the 429s only with an admission limit that gave one;
+// the limiters' send rate only once some limiter is enabled.
+const drawn = (points, key) => (key === 'throttled' ? points.some((p) => p.throttled > 0)
+  : key === 'sendRate' ? points.some((p) => p.sendRate !== null && p.sendRate !== undefined) : true);
+// The series on the right-hand axis.
+const RIGHT_KEYS = ['sendRate'];
 export const seriesDrawn = (points) => SERIES.filter(([key]) => drawn(points, key));
 
 // What the server did each second, drawn as two stacked areas under the capacity line
@@ -157,7 +170,8 @@ export function stormChart(series, { id, cursor = null, title = 'The storm over 
   const { points, binMs, trigger, durationMs, recovery } = series;
   const wide = Math.max(MIN_W, Math.min(W, Math.round(width) || W));
   const peaksLabelled = wide === W;
-  const { TOP, LOW, H } = plots(wide);
+  const limited = drawn(points, 'sendRate');
+  const { TOP, LOW, H } = plots(wide, limited ? RIGHT_AXIS : RIGHT, limited ? HEAD_RIGHT : HEAD);
   const n = points.length;
   const ghostEnd = ghost && ghost.binMs === binMs ? ghost.points.length * binMs : 0;
   const span = Math.max(n * binMs, ghostEnd);
@@ -170,6 +184,10 @@ export function stormChart(series, { id, cursor = null, title = 'The storm over 
   const rateMax = niceMax(Math.max(1, ...points.map(rateOf), ...before.map(rateOf)));
   const qTop = queueTop(Math.max(0, ...points.map((p) => p.queue), ...before.map((p) => p.queue)));
   const yTop = (v) => TOP.y + TOP.h - (TOP.h * Math.min(v, rateMax)) / rateMax;
+  // The limiters' send rate on its own scale (its ticks at the right), from 0 to a nice top.
+  const sendMax = limited ? niceMax(Math.max(...points.map((p) => p.sendRate || 0))) : 1;
+  const ySend = (v) => TOP.y + TOP.h - (TOP.h * Math.min(v, sendMax)) / sendMax;
+  const yOfKey = (key) => (RIGHT_KEYS.includes(key) ? ySend : yTop);
   const yLow = (v) => LOW.y + LOW.h - (LOW.h * logQ(v)) / logQ(qTop);
   const children = [];
   // The notes at the top are drawn last, over the lines, each on a halo of the chart's
@@ -203,6 +221,17 @@ export function stormChart(series, { id, cursor = null, title = 'The storm over 
       children.push(h('text', { class: 'fl-tick', x: box.x - 6, y: y + 4, 'text-anchor': 'end' }, text));
     }
     children.push(h('text', { class: 'fl-tick', x: box.x, y: box.y - 3 }, label));
+  }
+  const rightLabel = 'limiter sends /s';
+  if (limited) {
+    const x = TOP.x + TOP.w;
+    children.push(h('line', { class: 'fl-axis fl-send-rate', x1: x, y1: TOP.y, x2: x, y2: TOP.y + TOP.h }));
+    for (const f of [0, 0.5, 1]) {
+      const y = round1(ySend(sendMax * f));
+      children.push(h('line', { class: 'fl-axis fl-send-rate', x1: x, y1: y, x2: x + 4, y2: y }));
+      children.push(h('text', { class: 'fl-tick fl-send-rate', x: x + 6, y: y + 4 }, fmtRate(sendMax * f)));
+    }
+    children.push(h('text', { class: 'fl-tick fl-send-rate', x: wide - 2, y: TOP.y - 15, 'text-anchor': 'end' }, rightLabel));
   }
   const step = tickStep(endMs, TOP.w);
   for (let t = 0; t <= endMs; t += step) {
@@ -246,12 +275,13 @@ export function stormChart(series, { id, cursor = null, title = 'The storm over 
   const wants = [];
   const centre = (p) => xOf(p.startMs + binMs / 2);
   for (const [key, label, cls, dash] of SERIES.filter(([key]) => drawn(points, key))) {
-    const d = stepLine(points, key, xOf, yTop, binMs, endMs);
+    const yOf = yOfKey(key);
+    const d = stepLine(points, key, xOf, yOf, binMs, endMs);
     if (!d) continue;
     children.push(h('path', { class: `fl-line ${cls}`, d, fill: 'none', 'stroke-dasharray': dash || null }));
     const drawn = points.filter((p) => p[key] !== null && p[key] !== undefined);
     const peak = peakOf(drawn, (p) => p[key]);
-    wants.push({ label, cls, x: centre(peak), y: yTop(peak[key]) });
+    wants.push({ label, cls, x: centre(peak), y: yOf(peak[key]) });
   }
   if (worked.length) {
     const latePeak = peakOf(worked, lateOf);
@@ -323,6 +353,8 @@ export function stormSummary(series) {
   if (work) parts.push(work);
   const held = heldSummary(series);
   if (held) parts.push(held);
+  const send = sendRateSummary(series);
+  if (send) parts.push(send);
   if (recovery) parts.push(recovery.disrupted === false ? 'The fleet rode it out: never knocked down.' : recovery.recoveredAtMs !== null ? `Recovered ${(recovery.recoveredAtMs - recovery.triggerEndMs) / 1000} s after the trigger ended, at ${recovery.recoveredAtMs / 1000} s.` : recovery.metastable ? 'It does not recover before new requests stop: a metastable failure.' : 'Not recovered when new requests stop.');
   return parts.join(' ');
 }
@@ -357,6 +389,32 @@ export function heldSummary(series) {
   return parts.join(' ');
 }
 
+// The adaptive limiters' send rate in words (docs/throttling.md §4.1: the bins' `limiting` and
+// `sendRate`, the state at each bin's end): when the first limiter was enabled, how many were by
+// the end, the lowest mean rate and where, and the rate when new requests stopped.
+export function sendRateSummary(series) {
+  const { points, binMs, durationMs } = series;
+  const on = points.filter((p) => p.sendRate !== null && p.sendRate !== undefined);
+  if (!on.length) return '';
+  const low = on.reduce((a, p) => (p.sendRate < a.sendRate ? p : a), on[0]);
+  const last = points[points.length - 1];
+  const stop = points.find((p) => p.startMs + binMs >= durationMs);
+  const clients = (n) => `${fmt(n)} ${n === 1 ? 'client' : 'clients'}`;
+  const atStop = !stop || stop.sendRate === null || stop.sendRate === undefined ? '' : `, and ${fmtRate(stop.sendRate)} when new requests stopped at ${durationMs / 1000} s`;
+  return `After its first throttling answer a client’s limiter holds every send to its rate (the dash-dot line, on its own axis at the right: the mean over the limiting clients, in sends a second each): ${clients(on[0].limiting)} limiting by ${(on[0].startMs + binMs) / 1000} s and ${clients(last.limiting)} at the end; the rate fell to ${fmtRate(low.sendRate)} in the bin ending ${(low.startMs + binMs) / 1000} s${atStop}. So the limiters trade the server’s 429s for waits at the client.`;
+}
+
+// The same in the adaptive gate's own words beside its switch, from a result's bins (§4.1).
+export function limiterSaid(result) {
+  const bins = result.timeline.bins.filter((b) => b.sendRate !== null && b.sendRate !== undefined);
+  if (!bins.length) return '';
+  const low = Math.min(...bins.map((b) => b.sendRate));
+  const n = bins[bins.length - 1].limiting;
+  const on = result.request.gates.adaptive.scope === 'fleet' ? 'the fleet’s one limiter was on, its send rate'
+    : `${fmt(n)} of ${fmt(result.request.clients)} clients’ limiters ${n === 1 ? 'was' : 'were'} on, their mean send rate`;
+  return ` By the end ${on} down to ${fmtRate(low)} a second at its lowest (the chart’s dash-dot line, right axis).`;
+}
+
 // One bin in words, for the keyboard cursor's readout.
 export function binText(series, i) {
   const p = series.points[i];
@@ -364,7 +422,8 @@ export function binText(series, i) {
   const s = (ms) => ms / 1000;
   return `${s(p.startMs)}–${s(p.startMs + series.binMs)} s: ${fmt(p.offered)} attempts offered per second (${fmt(p.retries)} retries), ` +
     `capacity ${p.capacity === null ? 'unlimited' : fmt(p.capacity)}, ${fmt(p.served)} served (${fmt(p.late)} answers after the caller had gone), ${fmt(p.succeeded)} successes, ${fmt(p.timeouts)} timeouts${p.throttled ? `, ${fmt(p.throttled)} throttled (429)` : ''} per second; ${fmt(p.queue)} waiting at its end` +
-    `${p.heldMs ? `; the rate limiters began ${fmt(Math.round(p.heldMs / 100) / 10)} s of waits` : ''}.`;
+    `${p.heldMs ? `; the rate limiters began ${fmt(Math.round(p.heldMs / 100) / 10)} s of waits` : ''}` +
+    `${p.sendRate !== null && p.sendRate !== undefined ? `; ${fmt(p.limiting)} limiting, at ${fmtRate(p.sendRate)} sends a second each (mean)` : ''}.`;
 }
 
 // The data table's rows (and the CSV's): one per bin.
@@ -373,6 +432,11 @@ export const TABLE_COLUMNS = ['from (s)', 'attempts offered /s', 'of them retrie
 const THROTTLING = (series) => [
   ...(series.points.some((p) => p.throttled > 0) ? [['throttled (429) /s', (p) => fmt(p.throttled)]] : []),
   ...(series.points.some((p) => p.heldMs > 0) ? [['waits begun by the rate limiters (s)', (p) => fmt(Math.round((p.heldMs || 0) / 100) / 10)]] : []),
+  // docs/throttling.md §4.1: the limiters enabled at the bin's end and their mean send rate.
+  ...(drawn(series.points, 'sendRate') ? [
+    ['clients limiting at end', (p) => fmt(p.limiting || 0)],
+    ['limiter’s send rate /s a client (mean)', (p) => (p.sendRate === null || p.sendRate === undefined ? '–' : fmtRate(p.sendRate))],
+  ] : []),
 ];
 export const tableColumns = (series) => [...TABLE_COLUMNS, ...THROTTLING(series).map(([name]) => name)];
 export function tableRows(series) {

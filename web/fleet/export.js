@@ -72,7 +72,7 @@ const STYLE = [
   `svg{font:12px system-ui,sans-serif}`, `text{fill:${LIGHT.fg}}`, `.fl-tick{fill:${LIGHT.muted}}`,
   `.fl-axis{stroke:${LIGHT.muted}}`, `.fl-grid{stroke:${LIGHT.rule};stroke-width:.5}`, `.fl-trigger{fill:${LIGHT.chargeSoft}}`,
   `.fl-line{stroke-width:2}`, `.fl-offered{stroke:${LIGHT.client};fill:${LIGHT.client}}`, `.fl-capacity{stroke:${LIGHT.fg};fill:${LIGHT.fg}}`,
-  `.fl-succeeded{stroke:${LIGHT.replay};fill:${LIGHT.replay}}`, `.fl-timeouts{stroke:${LIGHT.error};fill:${LIGHT.error}}`, `.fl-throttled{stroke:${LIGHT.deadline};fill:${LIGHT.deadline}}`,
+  `.fl-succeeded{stroke:${LIGHT.replay};fill:${LIGHT.replay}}`, `.fl-timeouts{stroke:${LIGHT.error};fill:${LIGHT.error}}`, `.fl-throttled{stroke:${LIGHT.deadline};fill:${LIGHT.deadline}}`, `.fl-send-rate{stroke:${LIGHT.wait};fill:${LIGHT.wait}}`, `path.fl-send-rate{stroke-width:2.5}`,
   `path.fl-line{fill:none}`, `.fl-queue{fill:${LIGHT.lost};opacity:.45}`, `text.fl-queue-label{fill:${LIGHT.fg}}`,
   `text.fl-note{paint-order:stroke;stroke:${LIGHT.panel};stroke-width:4px;stroke-linejoin:round}`, `.fl-mark{stroke:${LIGHT.fg};stroke-dasharray:3 3}`, `.fl-mark-good{stroke:${LIGHT.replay};stroke-width:2}`, '.fl-cursor{display:none}',
   `.fl-in-time{fill:#e3f4e8;stroke:${LIGHT.replay};stroke-width:.75}`, `.fl-late{stroke:${LIGHT.charge};stroke-width:.75}`,

@@ -533,6 +533,10 @@ export function stormSeries(result) {
     // run with no admission limit) and the waits an adaptive client's limiter began in the bin.
     throttled: b.throttled === undefined ? null : b.throttled * perSecond,
     heldMs: b.gateWaitMs === undefined ? null : b.gateWaitMs,
+    // §4.1: the limiters enabled at the bin's end and the mean of their fill rates (sends a second
+    // a client; null while none is enabled, and in a run without gates.adaptive).
+    limiting: b.limiting === undefined ? null : b.limiting,
+    sendRate: b.sendRate === undefined ? null : b.sendRate,
     created: b.created * perSecond,
     queue: b.queue,
     capacity: capacityAt(i * binMs),

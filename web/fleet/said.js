@@ -4,6 +4,7 @@
 
 import { num } from '../format.js';
 import { getPath, verdictOf } from './model.js';
+import { limiterSaid } from './chart.js';
 
 // What a switched model did in the run on show, from its result (docs/throttling.md §3: the
 // 429s are `totals.throttled`; §6: hedging's copies after the first are `totals.retries`).
@@ -31,7 +32,7 @@ const SEND_GATES = {
   adaptive: (r) => {
     const waitMs = r.timeline.bins.reduce((a, b) => a + (b.gateWaitMs || 0), 0);
     const throttled = r.totals.throttled || 0;
-    return waitMs ? `In the run on show it held sends for ${num(Math.round(waitMs / 1000))} s in all (every request’s waits summed), slowing after ${num(throttled)} throttling answers (429).`
+    return waitMs ? `In the run on show it held sends for ${num(Math.round(waitMs / 1000))} s in all (every request’s waits summed), slowing after ${num(throttled)} throttling answers (429).${limiterSaid(r)}`
       : `In the run on show it held no send: it slows only after a throttling answer (429), and the server gave ${throttled ? num(throttled) : 'none'}${throttled ? '' : ' (switch on its admission limit)'}.`;
   },
   local: (r) => {

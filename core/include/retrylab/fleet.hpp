@@ -282,6 +282,10 @@ struct ServiceBin {
     std::uint64_t throttled = 0;  // by arrival; in the result only with server.admission
     std::uint64_t admissionRejected = 0;  // by the send's time; in the result only with gates.admissionControl
     double gateWaitMs = 0;        // the adaptive limiter's waits, by the time each began; only with gates.adaptive
+    // docs/throttling.md §4.1, the state after the bin's last event, only with gates.adaptive: the limiters
+    // enabled, and the mean of their fill rates (sends a second; none while no limiter is enabled).
+    std::uint64_t limiting = 0;
+    std::optional<double> sendRate;
     std::vector<std::uint64_t> layerAttempts;  // docs/layers.md §9.2: each layer's attempts sent; only with policy.layers
     std::uint64_t queue = 0, inService = 0;
     std::optional<double> tokens;

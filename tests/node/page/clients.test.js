@@ -295,6 +295,8 @@ describe('the opening run under each preset gives the charges its card states', 
     'aws-sdk-go-v2': { attempts: 2, charges: 2, outcome: 'success' },
     // @smithy/core 3.41.1: the TimeoutError is transient, retried after floor(d × min(50, 20 s)) < 50 ms; no key.
     'aws-js-v3': { attempts: 2, charges: 2, outcome: 'success' },
+    // Its adaptive mode is the same strategy in one request: the rate limiter is a fleet gate.
+    'aws-js-v3-adaptive': { attempts: 2, charges: 2, outcome: 'success' },
     // Retried after 375–500 ms on the POST too; no key is sent.
     'openai-python': { attempts: 2, charges: 2, outcome: 'success' },
     'openai-python-251': { attempts: 2, charges: 2, outcome: 'success' },
@@ -589,6 +591,38 @@ describe('the gates for the fleet (FLEET.md §5), as data', () => {
       policy: { retryOn: ['429'], baseBackoffMs: 0 }, gates: { quota: standard.gates[0].params },
     });
     assert.ok(plain.totals.throttled > 1, `${plain.totals.throttled} throttled`);
+  });
+
+  test('the JavaScript SDK v3’s adaptive mode: its standard strategy’s policy and quota, and the rate limiter as the fleet’s adaptive gate, which holds docs/throttling.md §4.2’s worked figure', () => {
+    const adaptive = p('aws-js-v3-adaptive');
+    const standard = p('aws-js-v3');
+    assert.deepEqual(adaptive.inputs, standard.inputs);
+    assert.deepEqual(adaptive.gates.map((g) => g.gate), ['quota', 'adaptive']);
+    assert.deepEqual(adaptive.gates[0].params, { capacity: 500, retryCost: 14, timeoutCost: 14, successIncrement: 1 });
+    assert.deepEqual(adaptive.gates[1].params, {});
+    // §4.2 by hand: the retry after client 1's 429 at 10 costs 14 of 500 and is let go; the limiter
+    // holds it as §4's (1 − 0.01) / 0.5 = 1.98 s: sent at 1,990, latency 2,050.
+    const gates = Object.fromEntries(adaptive.gates.map((g) => [g.gate, g.params]));
+    const r = fleetEngine.fleet({
+      clients: 2, arrivals: 'once', trigger: null, network: { dist: 'fixed', ms: 5 },
+      server: { admission: { scope: 'fleet', ratePerSecond: 1, burst: 1 } },
+      policy: { retryOn: ['429'], baseBackoffMs: 0 }, gates,
+    });
+    assert.equal(r.ok, true, JSON.stringify(r.errors));
+    assert.deepEqual([r.totals.attempts, r.totals.throttled, r.totals.latencyMs.max], [3, 1, 2050]);
+    assert.equal(r.timeline.bins[0].gateWaitMs, 1980);
+    // The quota for the whole fleet, to read it in the bins: 486 at 10, + 1 at 60, + 14 back at 2,050 (capped).
+    const fleetQuota = fleetEngine.fleet({
+      clients: 2, arrivals: 'once', trigger: null, network: { dist: 'fixed', ms: 5 },
+      server: { admission: { scope: 'fleet', ratePerSecond: 1, burst: 1 } },
+      policy: { retryOn: ['429'], baseBackoffMs: 0 }, gates: { ...gates, quota: { ...gates.quota, scope: 'fleet' } },
+    });
+    assert.deepEqual(fleetQuota.timeline.bins.map((b) => b.tokens), [487, 487, 500]);
+    // Its notes say what the model does not: the SDK's empty bucket (2,010 there) and its 8 decimals.
+    assert.match(adaptive.gates[1].note, /no tokens and no refill time/);
+    assert.match(adaptive.gates[1].note, /8 decimals/);
+    const pin = SOURCES.find((q) => q.id === 'aws-js-v3-adaptive').gates[1].pin;
+    assert.deepEqual([pin.package, pin.version, pin.file, pin.line], ['@smithy/core', '3.41.1', 'dist-cjs/submodules/retry/index.js', '806-811']);
   });
 
   test('the clients whose gates FLEET §5 takes its defaults from give exactly those defaults', () => {

@@ -12,7 +12,7 @@ import {
   GATE_LABELS, encodeFleetLink, fleetTable, gateDefaults, gateFields, gatesOf, isFleetLink, parseFleetLink, requestDiff, sideEffectsOf, stormSeries, verdictOf,
 } from '../../../web/fleet/model.js';
 import { hedgingForm } from '../../../web/fleet/closed.js';
-import { binText, heldSummary, queueTop, stormChart, stormSummary, tableColumns, tableRows, timeAxisMs, workSummary } from '../../../web/fleet/chart.js';
+import { binText, heldSummary, limiterSaid, queueTop, sendRateSummary, stormChart, stormLegend, stormSummary, tableColumns, tableRows, timeAxisMs, workSummary } from '../../../web/fleet/chart.js';
 import { awsCsv, collapseCsv, fleetFileName, stormSvg, timelineCsv } from '../../../web/fleet/export.js';
 import { attributeOfPath, readFleetAttributes } from '../../../web/fleet/embed.js';
 import { fleetPresets } from '../../../web/fleet/presets.js';
@@ -222,6 +222,46 @@ test('a throttling server and an adaptive client on the storm (issue 34): the 42
   assert.doesNotMatch(toMarkup(stormChart(s, { id: 't' })), /fl-throttled/);
   assert.equal(tableColumns(s).length, 9);
   assert.equal(heldSummary(s), '');
+});
+
+test('the adaptive limiters’ send rate on the storm (docs/throttling.md §4.1): the bins’ figures drawn on their own right-hand axis, tabled, said, in the key; nothing of it without a limiter on', () => {
+  // §4.1's worked run: client scope, sendRate 0.5, 0.5, 1.6 and limiting 1, 1, 1 (bins of 1 s).
+  const r = fleetEngine.fleet({
+    clients: 2, arrivals: 'once', trigger: null, network: { dist: 'fixed', ms: 5 },
+    server: { admission: { scope: 'fleet', ratePerSecond: 1, burst: 1 } },
+    policy: { retryOn: ['429'], baseBackoffMs: 0 }, gates: { adaptive: {} },
+  });
+  assert.ok(r.ok, JSON.stringify(r.errors));
+  const s = stormSeries(r);
+  assert.deepEqual(s.points.map((p) => [p.limiting, p.sendRate]), r.timeline.bins.map((b) => [b.limiting, b.sendRate]));
+  const svg = toMarkup(stormChart(s, { id: 't' }));
+  // Its own scale: a nice top of 2 over the 200 px plot from y 28 (a line lower, for the right axis's
+  // words): 0.5 at 178, 1.6 at 68 (not the left axis's).
+  const line = svg.match(/<path class="fl-line fl-send-rate" d="([^"]+)"/);
+  assert.ok(line, 'the send rate drawn');
+  const ys = [...line[1].matchAll(/[ML][\d.]+ ([\d.]+)/g)].map((m) => Number(m[1]));
+  assert.deepEqual([...new Set(ys)], [178, 68]);
+  const ticks = [...svg.matchAll(/<text class="fl-tick fl-send-rate"[^>]*>([^<]+)</g)].map((m) => m[1]);
+  assert.deepEqual(ticks, ['0', '1', '2', 'limiter sends /s']);
+  // The plot leaves the right axis its room: 750 − 56 − 44 px wide.
+  assert.match(svg, /data-plot-w="650"/);
+  assert.ok(stormLegend(s).some((item) => item.cls === 'fl-send-rate'));
+  const cols = tableColumns(s);
+  const rows = tableRows(s);
+  assert.deepEqual(rows.map((row) => row.slice(cols.indexOf('clients limiting at end'))), [['1', '0.5'], ['1', '0.5'], ['1', '1.6']]);
+  assert.match(binText(s, 2), /; 1 limiting, at 1\.6 sends a second each \(mean\)\.$/);
+  assert.match(sendRateSummary(s), /1 client limiting by 1 s and 1 client at the end; the rate fell to 0\.5 in the bin ending 1 s\. So the limiters trade/);
+  assert.ok(stormSummary(s).includes(sendRateSummary(s)), 'in the chart’s description');
+  assert.equal(limiterSaid(r), ' By the end 1 of 2 clients’ limiters was on, their mean send rate down to 0.5 a second at its lowest (the chart’s dash-dot line, right axis).');
+  // Without the gate, or with it and no 429: no line, no axis, no column, no words; the plot as wide as before.
+  for (const q of [opening, fleetEngine.fleet({ clients: 2, arrivals: 'once', trigger: null, gates: { adaptive: {} } })]) {
+    const plain = stormSeries(q);
+    const markup = toMarkup(stormChart(plain, { id: 't' }));
+    assert.doesNotMatch(markup, /fl-send-rate/);
+    assert.match(markup, /data-plot-w="678"/);
+    assert.equal(tableColumns(plain).includes('clients limiting at end'), false);
+    assert.equal(sendRateSummary(plain), '');
+  }
 });
 
 test('hedging’s closed form (docs/throttling.md §6): 0.09158 extra copies, p99 33.19 → 28.84 ms, p99.9 46.17 → 36.14 ms, and the engine’s runs within §6’s sampling error', () => {
