@@ -21,7 +21,7 @@ async function fieldState(page, name) {
 }
 
 describe('bad input', () => {
-  test('a value the engine refuses shows its message beside the field and keeps the last good run', pageTest(env, {}, async ({ page }) => {
+  test('a value the engine refuses shows its message beside the field and keeps the last good run', pageTest(env, { sections: false }, async ({ page }) => {
     await page.locator(ID('maxRetries')).fill('-1');
     const state = await fieldState(page, 'maxRetries');
     assert.equal(state.invalid, 'true');
@@ -42,7 +42,7 @@ describe('bad input', () => {
     assert.equal(await page.locator(ID('general-error')).textContent(), '');
   }));
 
-  test('an empty or unreadable number says so, and fixing it recomputes', pageTest(env, {}, async ({ page }) => {
+  test('an empty or unreadable number says so, and fixing it recomputes', pageTest(env, { sections: false }, async ({ page }) => {
     await page.locator(ID('clientTimeoutMs')).fill('');
     assert.equal((await fieldState(page, 'clientTimeoutMs')).message, 'Enter a number of milliseconds.');
     await page.locator(ID('clientTimeoutMs')).focus();

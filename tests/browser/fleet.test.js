@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
-import { DIST, REPO, artifactPath, browserSuite, openPage, pageTest } from './lib/harness.js';
+import { DIST, REPO, artifactPath, assertClean, browserSuite, keptPage, openPage, pageTest } from './lib/harness.js';
 
 const require = createRequire(import.meta.url);
 const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -39,6 +39,17 @@ const shownTotals = (page) => page.evaluate(() => {
   const s = window.retryLabFleet.state();
   return { totals: s.result.totals, recovery: s.result.recovery, withKey: s.withKey.totals, request: s.request };
 });
+
+// The reproductions below the map (AWS 2015, Brooker 2022, the collapse, hedging) are one chain
+// of runs in the section's workers, the same on every page: computed once, on a page the tests
+// that read them share (harness.js keptPage), none of which changes what another reads.
+const keptReproductions = keptPage(env, {});
+async function reproductionsPage() {
+  const opened = await keptReproductions();
+  await opened.page.evaluate(() => window.retryLabFleetSection.load());
+  await fleetSettled(opened.page);
+  return opened;
+}
 
 // Each control the reader changes, as the reader does it.
 async function choose(page, path, value) {
@@ -207,9 +218,7 @@ describe('the fleet section', () => {
   }
 
   test('the AWS 2015 reproduction fills in beside the peer’s means, within FLEET §9.6’s tolerance', async (t) => {
-    const { page } = await openPage(env, {});
-    await page.evaluate(() => window.retryLabFleetSection.load());
-    await fleetSettled(page);
+    const { page } = await reproductionsPage();
     const { points, ms } = await page.evaluate(() => window.retryLabFleet.aws());
     t.diagnostic(`the 95 points in ${Math.round(ms)} ms (two workers; the budget of 2 s is timed by the benchmark)`);
     // The peer's own means (spec/reference/aws-2015-peer-seed1.csv), at a few client counts.
@@ -240,9 +249,7 @@ describe('the fleet section', () => {
   });
 
   test('the Brooker 2022 reproduction: three retries give 1 − p⁴ at (1 − p⁴)/(1 − p) attempts; the bucket 57 % at 114 % (FLEET §9.7)', async () => {
-    const { page } = await openPage(env, {});
-    await page.evaluate(() => window.retryLabFleetSection.load());
-    await fleetSettled(page);
+    const { page } = await reproductionsPage();
     const { points } = await page.evaluate(() => window.retryLabFleet.brooker());
     for (const p of [0.1, 0.3, 0.5]) {
       const three = points[`three:${p}`];
@@ -291,9 +298,7 @@ describe('the fleet section', () => {
   }));
 
   test('Brooker’s retry collapse: without backoff no request succeeds from about 30 s; with jittered backoff every one does (FLEET §9.8)', async () => {
-    const { page } = await openPage(env, {});
-    await page.evaluate(() => window.retryLabFleetSection.load());
-    await fleetSettled(page);
+    const { page } = await reproductionsPage();
     const { onset, totals } = await page.evaluate(() => window.retryLabFleet.collapse());
     assert.ok(onset >= 27 && onset <= 31, `onset ${onset} s`);
     assert.ok(totals[0].succeeded < totals[0].requests);
@@ -391,9 +396,9 @@ describe('the fleet section', () => {
 
   // Issue 34: hedging's figure, docs/throttling.md §6's check drawn — the closed form's lines, the
   // engine's percentiles as marks, within §6's stated sampling error (four sds).
-  test('hedging’s figure: two runs of about 100,000 requests beside §6’s closed form, p99 33.19 → 28.84 ms, drawn, said and tabled', pageTest(env, {}, async ({ page }) => {
-    await page.evaluate(() => window.retryLabFleetSection.load());
-    await fleetSettled(page);
+  test('hedging’s figure: two runs of about 100,000 requests beside §6’s closed form, p99 33.19 → 28.84 ms, drawn, said and tabled', async (t) => {
+    const opened = await reproductionsPage();
+    const { page } = opened;
     const hg = await page.evaluate(() => window.retryLabFleet.hedging());
     const [plain, hedged] = hg.totals;
     assert.deepEqual(hg.requests[1].policy.hedging, { maxAttempts: 2, delayMs: 20, nonFatal: [] });
@@ -411,7 +416,8 @@ describe('the fleet section', () => {
     const p99 = await page.locator('#fl-hg-table tbody tr >> nth=2').evaluate((tr) => [...tr.children].map((c) => c.textContent));
     assert.deepEqual([p99[0], p99[2], p99[4]], ['p99', '33.19 ms', '28.84 ms']);
     assert.equal(p99[1], `${Math.round(plain.latencyMs.p99 * 100) / 100} ms`);
-  }));
+    await assertClean(t, assert, opened);
+  });
 
   // Issue 35 item 3: a cell's words and short text from its run's `recovery.disrupted` (FLEET.md
   // v3 §8), never its clock time: a run never knocked down rode it out ("ok"), one knocked down

@@ -160,7 +160,7 @@ const timelineLabels = (page) => page.locator(`${ID('timeline')} svg`).evaluate(
 const futureEvents = (page) => page.locator(`${ID('events')} li`).evaluateAll((lis) => lis.map((li) => li.classList.contains('future')));
 
 describe('issue 15 polish: a timeline label is shaded with its event, whole', () => {
-  test('stepping through the opening run, no label is split by the veil and each is future exactly while its event is', pageTest(env, {}, async ({ page }) => {
+  test('stepping through the opening run, no label is split by the veil and each is future exactly while its event is', pageTest(env, { sections: false }, async ({ page }) => {
     const next = () => page.locator(ID('next')).click();
     await page.locator(ID('seek')).focus();
     await page.keyboard.press('Home');

@@ -12,14 +12,14 @@ const env = browserSuite();
 const EVENTS_IN_OPENING_RUN = 9; // send, commit, lost, timeout, wait, send, commit, receive, stop
 
 describe('playback', () => {
-  test('the run opens rewound: time 0, every event after the playhead dimmed, paused', pageTest(env, {}, async ({ page }) => {
+  test('the run opens rewound: time 0, every event after the playhead dimmed, paused', pageTest(env, { sections: false }, async ({ page }) => {
     assert.deepEqual(await slider(page), { now: 0, text: '0 s — before attempt 1 is sent' });
     assert.equal(await page.locator(`${ID('events')} li`).count(), EVENTS_IN_OPENING_RUN);
     assert.equal(await futureCount(page), EVENTS_IN_OPENING_RUN);
     assert.equal(await page.locator(ID('play')).textContent(), 'Play');
   }));
 
-  test('Play advances the playhead and Pause stops it; Restart rewinds', pageTest(env, {}, async ({ page }) => {
+  test('Play advances the playhead and Pause stops it; Restart rewinds', pageTest(env, { sections: false }, async ({ page }) => {
     await page.locator(ID('play')).click();
     assert.equal(await page.locator(ID('play')).textContent(), 'Pause');
     await page.waitForFunction(() => Number(document.querySelector('#rl-seek').getAttribute('aria-valuenow')) >= 9.4);
@@ -41,7 +41,7 @@ describe('playback', () => {
     assert.equal(await futureCount(page), EVENTS_IN_OPENING_RUN);
   }));
 
-  test('Next event reveals one event at a time, even at a shared instant', pageTest(env, {}, async ({ page }) => {
+  test('Next event reveals one event at a time, even at a shared instant', pageTest(env, { sections: false }, async ({ page }) => {
     const next = page.locator(ID('next'));
     const expected = [
       '0 s — attempt 1 in flight', // send at 0
@@ -64,7 +64,7 @@ describe('playback', () => {
     assert.deepEqual(await slider(page), { now: 60, text: '3.7 s — run over: success' });
   }));
 
-  test('the inspection-time slider moves by arrows, Page Up/Down and Home/End', pageTest(env, {}, async ({ page }) => {
+  test('the inspection-time slider moves by arrows, Page Up/Down and Home/End', pageTest(env, { sections: false }, async ({ page }) => {
     const seek = page.getByRole('slider', { name: 'Inspection time' });
     await seek.focus();
     const steps = [
@@ -88,7 +88,7 @@ describe('playback', () => {
     assert.equal(await futureCount(page), EVENTS_IN_OPENING_RUN - 5);
   }));
 
-  test('the slider seeks by pointer too', pageTest(env, {}, async ({ page }) => {
+  test('the slider seeks by pointer too', pageTest(env, { sections: false }, async ({ page }) => {
     await page.locator(ID('seek')).scrollIntoViewIfNeeded();
     const box = await page.locator(ID('seek')).boundingBox();
     await page.mouse.click(box.x + box.width - 1, box.y + box.height / 2);
@@ -100,7 +100,7 @@ describe('playback', () => {
     assert.ok((await slider(page)).now < 2);
   }));
 
-  test('Speed changes the pace: 8× covers far more inspection time than 1× would', pageTest(env, {}, async ({ page }) => {
+  test('Speed changes the pace: 8× covers far more inspection time than 1× would', pageTest(env, { sections: false }, async ({ page }) => {
     await page.getByLabel('Speed').selectOption('8');
     const start = Date.now();
     await page.locator(ID('play')).click();
@@ -118,7 +118,7 @@ describe('playback', () => {
     assert.equal(await futureCount(page), 0);
   }));
 
-  test('an input change recomputes and rewinds without autoplay', pageTest(env, {}, async ({ page }) => {
+  test('an input change recomputes and rewinds without autoplay', pageTest(env, { sections: false }, async ({ page }) => {
     await page.locator(ID('play')).click();
     await page.waitForFunction(() => Number(document.querySelector('#rl-seek').getAttribute('aria-valuenow')) >= 1);
     await setInputs(page, { maxRetries: 0 });
@@ -129,7 +129,7 @@ describe('playback', () => {
     assert.equal(await page.locator(`${ID('events')} li`).count(), await futureCount(page));
   }));
 
-  test('with reduced motion, playback steps from event to event instead of gliding', pageTest(env, { reducedMotion: 'reduce' }, async ({ page }) => {
+  test('with reduced motion, playback steps from event to event instead of gliding', pageTest(env, { reducedMotion: 'reduce', sections: false }, async ({ page }) => {
     // At 1×: each event is held 0.6 s (issue 35's rhythm), long enough for the polls below.
     // The inspection seconds at which the opening run's events fall: 0, 200, 3,000, 3,500 and
     // 3,700 ms at 0, 9.3, 30, 50.7 and 60 s (stretches of 200, 444, 444 and 200 of 1,288 parts).
@@ -148,7 +148,7 @@ describe('playback', () => {
     assert.ok(seen.size >= 3, `it visited several events (${[...seen]})`);
   }));
 
-  test('playback pauses while the explorable is off-screen and resumes when it is back', pageTest(env, { viewport: { width: 1280, height: 700 } }, async ({ page }) => {
+  test('playback pauses while the explorable is off-screen and resumes when it is back', pageTest(env, { viewport: { width: 1280, height: 700 }, sections: false }, async ({ page }) => {
     await page.locator(ID('play')).click();
     await page.locator('.colophon').scrollIntoViewIfNeeded();
     await page.waitForFunction(() => document.querySelector('#rl-play').textContent === 'Play');
@@ -167,7 +167,7 @@ describe('playback', () => {
 // not 60 s, and the same with reduced motion.
 describe('playback: event by event', () => {
   for (const reducedMotion of ['no-preference', 'reduce']) {
-    test(`at 1× the opening run plays in about 9 s, its 2.8 s wait named as a gap while it is a pause (${reducedMotion} motion)`, pageTest(env, { reducedMotion }, async ({ page }) => {
+    test(`at 1× the opening run plays in about 9 s, its 2.8 s wait named as a gap while it is a pause (${reducedMotion} motion)`, pageTest(env, { reducedMotion, sections: false }, async ({ page }) => {
       // A log of the gap line and the events shown, frame by frame, from the press of Play.
       await page.evaluate(() => {
         window.__rhythm = [];

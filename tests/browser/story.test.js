@@ -9,7 +9,7 @@ import { metricsOf, setInputs, sides, tableRows, timelineText, verdict } from '.
 const env = browserSuite();
 
 describe('the seed story through the UI', () => {
-  test('the page opens on the opening run: 2 attempts, 2 charges, success at 3,700 ms', pageTest(env, {}, async ({ page }) => {
+  test('the page opens on the opening run: 2 attempts, 2 charges, success at 3,700 ms', pageTest(env, { sections: false }, async ({ page }) => {
     assert.deepEqual(await metricsOf(page), { attempts: '2', charges: '2', replays: '0', elapsed: '3,700 ms', outcome: 'success', lookup: 'no' });
     // The opening run asks before it answers: played to its end, it says what happened.
     assert.equal(await verdict(page), 'How many times was the card charged?');
@@ -34,7 +34,7 @@ describe('the seed story through the UI', () => {
     assert.equal(await page.locator('#rl-deadlineMs').inputValue(), '10000');
   }));
 
-  test('an idempotency key: 1 charge and 1 replay after 3,700 ms', pageTest(env, {}, async ({ page }) => {
+  test('an idempotency key: 1 charge and 1 replay after 3,700 ms', pageTest(env, { sections: false }, async ({ page }) => {
     await setInputs(page, { idempotencyKey: true });
     assert.deepEqual(await metricsOf(page), { attempts: '2', charges: '1', replays: '1', elapsed: '3,700 ms', outcome: 'success', lookup: 'no' });
     assert.equal(await verdict(page), 'Reports success, charged once.');
@@ -42,7 +42,7 @@ describe('the seed story through the UI', () => {
     assert.ok((await timelineText(page)).includes('replay'));
   }));
 
-  test('maximum retries 0: one charge, the agent reports a timeout, the outcome is unknown', pageTest(env, {}, async ({ page }) => {
+  test('maximum retries 0: one charge, the agent reports a timeout, the outcome is unknown', pageTest(env, { sections: false }, async ({ page }) => {
     await setInputs(page, { maxRetries: 0 });
     assert.deepEqual(await metricsOf(page), { attempts: '1', charges: '1', replays: '0', elapsed: '3,000 ms', outcome: 'unknown', lookup: 'yes' });
     assert.equal(await verdict(page), 'Reports a timeout, charged once.');
@@ -51,7 +51,7 @@ describe('the seed story through the UI', () => {
     assert.match(real, /only a status lookup can/);
   }));
 
-  test('deadline 4,000 ms still charges twice; 3,500 ms never sends attempt 2 and leaves it unknown', pageTest(env, {}, async ({ page }) => {
+  test('deadline 4,000 ms still charges twice; 3,500 ms never sends attempt 2 and leaves it unknown', pageTest(env, { sections: false }, async ({ page }) => {
     await setInputs(page, { deadlineMs: 4000 });
     assert.deepEqual(await metricsOf(page), { attempts: '2', charges: '2', replays: '0', elapsed: '3,700 ms', outcome: 'success', lookup: 'no' });
     assert.ok((await timelineText(page)).includes('deadline 4,000 ms'));
@@ -65,7 +65,7 @@ describe('the seed story through the UI', () => {
     assert.match(await page.locator('#rl-metrics [data-metric="stop"] dd').textContent(), /deadline/);
   }));
 
-  test('client timeout 500 ms moves the duplicate charge to 1,200 ms', pageTest(env, {}, async ({ page }) => {
+  test('client timeout 500 ms moves the duplicate charge to 1,200 ms', pageTest(env, { sections: false }, async ({ page }) => {
     await setInputs(page, { clientTimeoutMs: 500 });
     const m = await metricsOf(page);
     assert.equal(m.charges, '2');
@@ -75,7 +75,7 @@ describe('the seed story through the UI', () => {
     assert.match((await sides(page))[1], /charge #2 at 1,200 ms/);
   }));
 
-  test('the outage: attempts 0–200, 700–900, 1,900–2,100 ms and exactly one charge', pageTest(env, {}, async ({ page }) => {
+  test('the outage: attempts 0–200, 700–900, 1,900–2,100 ms and exactly one charge', pageTest(env, { sections: false }, async ({ page }) => {
     await setInputs(page, { scenario: 'HTTP 503 twice, then succeeds' });
     const rows = await tableRows(page);
     assert.deepEqual(rows.map((r) => [r[1], r[2], r[3], r[4]]), [
@@ -88,7 +88,7 @@ describe('the seed story through the UI', () => {
     assert.equal(await verdict(page), 'Reports success, charged once.');
   }));
 
-  test('the outage with 1 retry, or a 2,000 ms deadline, ends at 900 ms with no charge', pageTest(env, {}, async ({ page }) => {
+  test('the outage with 1 retry, or a 2,000 ms deadline, ends at 900 ms with no charge', pageTest(env, { sections: false }, async ({ page }) => {
     await setInputs(page, { scenario: 'HTTP 503 twice, then succeeds', maxRetries: 1 });
     let m = await metricsOf(page);
     assert.deepEqual([m.attempts, m.charges, m.elapsed, m.outcome], ['2', '0', '900 ms', 'failed']);
@@ -98,7 +98,7 @@ describe('the seed story through the UI', () => {
     assert.deepEqual([m.attempts, m.charges, m.elapsed, m.outcome], ['2', '0', '900 ms', 'failed']);
   }));
 
-  test('HTTP 400: one 200 ms attempt; retrying every failure gives 4 attempts ending at 4,300 ms', pageTest(env, {}, async ({ page }) => {
+  test('HTTP 400: one 200 ms attempt; retrying every failure gives 4 attempts ending at 4,300 ms', pageTest(env, { sections: false }, async ({ page }) => {
     await setInputs(page, { scenario: 'HTTP 400 on every attempt' });
     let m = await metricsOf(page);
     assert.deepEqual([m.attempts, m.charges, m.elapsed], ['1', '0', '200 ms']);
@@ -110,7 +110,7 @@ describe('the seed story through the UI', () => {
     assert.deepEqual((await tableRows(page)).map((r) => r[2]), ['200 ms', '900 ms', '2,100 ms', '4,300 ms']);
   }));
 
-  test('the article quotes the engine\'s numbers, and its "Try it" buttons load each step', pageTest(env, {}, async ({ page }) => {
+  test('the article quotes the engine\'s numbers, and its "Try it" buttons load each step', pageTest(env, { sections: false }, async ({ page }) => {
     assert.equal(await page.locator('.fact:empty').count(), 0, 'every computed number is filled in');
     const fact = (story, f) => page.locator(`.fact[data-story="${story}"][data-fact="${f}"]`).first().textContent();
     assert.equal(await fact('opening', 'attempts.1.endMs'), '3,700 ms');

@@ -240,6 +240,28 @@ export function pageTest(env, options, body) {
   };
 }
 
+// A page kept for a group of a file's tests that read one state and leave it as they found it
+// (issue 31: the fleet's reproductions, computed once for the file instead of once a test):
+// openPage's page with `options`, opened at the group's first call (whichever test runs first)
+// in a context of its own that no test's end closes, and closed after the file's last test.
+// keptPage(env, options) at the file's top level; `await kept()` in each test of the group.
+export function keptPage(env, options = {}) {
+  let opened = null;
+  env.tearDown(async () => {
+    if (opened) await opened.then((o) => o.context.close(), () => {});
+  });
+  return () => {
+    if (!opened) {
+      const own = { ...env, takePage: null, newContext: (o) => env.browser.newContext(o) };
+      opened = openPage(own, options).catch((error) => {
+        opened = null;
+        throw error;
+      });
+    }
+    return opened;
+  };
+}
+
 export async function artifactPath(name) {
   await mkdir(ARTIFACTS, { recursive: true });
   return join(ARTIFACTS, name);
