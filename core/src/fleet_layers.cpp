@@ -3,7 +3,8 @@
 // call to the layer below, and only the bottom layer's attempts reach the server (FLEET §4's,
 // unchanged). One event loop in FLEET §6's order with the key (time, kind, client, request,
 // (layer, id(path))): every event names a call, and a call's record lives while an event or a
-// live call below names it.
+// live call below names it. A caller's handle on the call its attempt waits for carries the
+// record's generation, so a record released and given to another call is never taken for it.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -11,6 +12,7 @@
 #include <optional>
 #include <vector>
 
+#include "fleet_layers.hpp"
 #include "fleet_network.hpp"
 #include "min_heap.hpp"
 #include "policy.hpp"
@@ -62,7 +64,9 @@ struct Call {
     std::uint64_t key = 0;     // the key value its attempts carry (§5); 0 none
     std::uint32_t request = 0;
     std::uint32_t parent = kNone;
-    std::uint32_t child = kNone;   // the call its current attempt made (upper layers)
+    std::uint32_t child = kNone;   // the call its current attempt made and waits for (upper layers)
+    std::uint32_t childGeneration = 0;  // that call's record's generation when it was made
+    std::uint32_t generation = 0;  // how many times this record has been released
     std::uint32_t pending = 0;     // events, queue entries and live calls below that name it
     std::uint32_t period = 0;      // the breaker period its current attempt was sent in
     std::uint8_t layer = 0;        // from 0
@@ -70,6 +74,7 @@ struct Call {
     std::uint8_t state = Running;
     std::uint8_t last = TimedOut;  // the last answer's status (relayed by last-failure)
     bool orphan = false;           // it, or a call above it, was left running (§4.5)
+    bool left = false;             // its caller stopped waiting for it: its result reaches no one (§4.5)
     bool resolved = false;         // its current attempt was answered in time or timed out
     bool paidCost = false;
     bool inUse = false;
@@ -156,7 +161,8 @@ struct LayerRun {
 
 class LayeredRun {
 public:
-    LayeredRun(const FleetRequest& r, FleetTrace* trace, FleetWork* work) : r_(r), trace_(trace), work_(work) {
+    LayeredRun(const FleetRequest& r, FleetTrace* trace, FleetWork* work, RecordReuse reuse)
+        : r_(r), trace_(trace), work_(work), reuse_(reuse == RecordReuse::Reuse) {
         k_ = r.policy.layers.size();
         for (const FleetLayer& l : r.policy.layers) {
             LayerRun run;
@@ -238,7 +244,7 @@ private:
         q.client = client;
         q.number = k;
         q.inUse = true;
-        if (!freeRequests_.empty()) {
+        if (reuse_ && !freeRequests_.empty()) {
             const std::uint32_t slot = freeRequests_.back();
             freeRequests_.pop_back();
             requests_[slot] = std::move(q);
@@ -275,9 +281,10 @@ private:
         if (c.orphan) ++row.orphaned;
         ++requests_[request].live;
         if (parent != kNone) ++calls_[parent].pending;
-        if (!freeCalls_.empty()) {
+        if (reuse_ && !freeCalls_.empty()) {
             const std::uint32_t slot = freeCalls_.back();
             freeCalls_.pop_back();
+            c.generation = calls_[slot].generation;
             calls_[slot] = c;
             return slot;
         }
@@ -292,6 +299,7 @@ private:
             Call& c = calls_[slot];
             if (!c.inUse || c.state == Running || c.pending != 0) return;
             c.inUse = false;
+            ++c.generation;
             freeCalls_.push_back(slot);
             const std::uint32_t parent = c.parent;
             Request& q = requests_[c.request];
@@ -437,6 +445,7 @@ private:
         schedule(c.cutoff, Limit, slot, n);
         const std::uint32_t below = newCall(request, layer + 1, slot, t);  // may move calls_: `c` is not used after
         calls_[slot].child = below;
+        calls_[slot].childGeneration = calls_[below].generation;
         schedule(t, Send, below, 1);
     }
 
@@ -563,8 +572,7 @@ private:
         c.resolved = true;
         if (bottom(c)) {
             ++bin(t).timeouts;
-        } else if (c.child != kNone && calls_[c.child].state == Running) {
-            const std::uint32_t below = c.child;
+        } else if (const std::uint32_t below = runningChild(c); below != kNone) {
             c.child = kNone;  // no longer this call's to wait for
             if (layers_[c.layer].layer->cancel == Cancel::Propagate) cancelBelow(below);
             else orphanBelow(below);
@@ -572,23 +580,34 @@ private:
         fail(slot, n, TimedOut, t, -1);
     }
 
-    // §4.5: the call and every call beneath it stop now, except one orphaned before.
+    // The call that c's current attempt waits for, if it is still running (none at the bottom).
+    std::uint32_t runningChild(const Call& c) const {
+        if (bottom(c) || c.child == kNone) return kNone;
+        const Call& below = calls_[c.child];
+        return below.generation == c.childGeneration && below.state == Running ? c.child : kNone;
+    }
+
+    // §4.5: the call and every call beneath it that is waited for stop now (a call left earlier is
+    // no one's to wait for, so the walk never reaches it).
     void cancelBelow(std::uint32_t slot) {
-        while (slot != kNone && calls_[slot].state == Running && !calls_[slot].orphan) {
+        while (slot != kNone) {
             Call& c = calls_[slot];
             c.state = Cancelled;
             ++result_.totals.layers[c.layer].cancelled;
-            const std::uint32_t below = bottom(c) ? kNone : c.child;
+            const std::uint32_t below = runningChild(c);
             release(slot);
             slot = below;
         }
     }
+    // §4.5: the call is left, its result reaching no one; it and the calls beneath it are
+    // orphaned, each counted once (the calls below an orphan are orphans already).
     void orphanBelow(std::uint32_t slot) {
-        while (slot != kNone && calls_[slot].state == Running && !calls_[slot].orphan) {
+        calls_[slot].left = true;
+        while (slot != kNone && !calls_[slot].orphan) {
             Call& c = calls_[slot];
             c.orphan = true;
             ++result_.totals.layers[c.layer].orphaned;
-            slot = bottom(c) ? kNone : c.child;
+            slot = runningChild(c);
         }
     }
 
@@ -701,12 +720,13 @@ private:
     }
 
     // A call ends: layer 1's is its request's end; another's result reaches the attempt that
-    // made it (§4.4) as an answer at t, unless the call was orphaned.
+    // made it (§4.4) as an answer at t, unless its caller left it (§4.5: an orphan below a left
+    // call still answers its own caller).
     void endCall(std::uint32_t slot, EndReason reason, double t) {
         Call& c = calls_[slot];
         c.state = Ended;
         if (c.layer == 0) return endRequest(c.request, reason, t);
-        if (c.orphan) return;
+        if (c.left) return;
         const FleetLayer& l = *layers_[c.layer].layer;
         std::uint32_t status = Ok200;
         double retryAfter = -1;
@@ -828,6 +848,7 @@ private:
     const FleetRequest& r_;
     FleetTrace* trace_;
     FleetWork* work_;
+    bool reuse_;
     std::size_t k_ = 1;
     std::vector<LayerRun> layers_;
     streams::Distribution network_;
@@ -850,8 +871,12 @@ private:
 
 }  // namespace
 
+ServiceResult simulateLayeredService(const FleetRequest& request, FleetTrace* trace, FleetWork* work, RecordReuse reuse) {
+    return LayeredRun(request, trace, work, reuse).run();
+}
+
 ServiceResult simulateLayeredService(const FleetRequest& request, FleetTrace* trace, FleetWork* work) {
-    return LayeredRun(request, trace, work).run();
+    return simulateLayeredService(request, trace, work, RecordReuse::Reuse);
 }
 
 }  // namespace retrylab
