@@ -3,7 +3,8 @@
 // call to the layer below, and only the bottom layer's attempts reach the server (FLEET §4's,
 // unchanged). One event loop in FLEET §6's order with the key (time, kind, client, request,
 // (layer, id(path))): every event names a call, and a call's record lives while an event or a
-// live call below names it.
+// live call below names it. A caller's handle on the call its attempt waits for carries the
+// record's generation, so a record released and given to another call is never taken for it.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -11,6 +12,8 @@
 #include <optional>
 #include <vector>
 
+#include "fleet_gates.hpp"
+#include "fleet_layers.hpp"
 #include "fleet_network.hpp"
 #include "min_heap.hpp"
 #include "policy.hpp"
@@ -62,7 +65,9 @@ struct Call {
     std::uint64_t key = 0;     // the key value its attempts carry (§5); 0 none
     std::uint32_t request = 0;
     std::uint32_t parent = kNone;
-    std::uint32_t child = kNone;   // the call its current attempt made (upper layers)
+    std::uint32_t child = kNone;   // the call its current attempt made and waits for (upper layers)
+    std::uint32_t childGeneration = 0;  // that call's record's generation when it was made
+    std::uint32_t generation = 0;  // how many times this record has been released
     std::uint32_t pending = 0;     // events, queue entries and live calls below that name it
     std::uint32_t period = 0;      // the breaker period its current attempt was sent in
     std::uint8_t layer = 0;        // from 0
@@ -70,6 +75,7 @@ struct Call {
     std::uint8_t state = Running;
     std::uint8_t last = TimedOut;  // the last answer's status (relayed by last-failure)
     bool orphan = false;           // it, or a call above it, was left running (§4.5)
+    bool left = false;             // its caller stopped waiting for it: its result reaches no one (§4.5)
     bool resolved = false;         // its current attempt was answered in time or timed out
     bool paidCost = false;
     bool inUse = false;
@@ -115,38 +121,6 @@ private:
     std::size_t head_ = 0;
 };
 
-// Times in a sliding window, oldest first (the budget's retries and first attempts).
-class TimeWindow {
-public:
-    void push(double t) { times_.push_back(t); }
-    std::size_t countAfter(double after) {
-        while (head_ < times_.size() && !(times_[head_] > after)) ++head_;
-        return times_.size() - head_;
-    }
-
-private:
-    std::vector<double> times_;
-    std::size_t head_ = 0;
-};
-
-// FLEET §5's count-based breaker.
-struct Breaker {
-    enum class State { Closed, Open, HalfOpen };
-    State state = State::Closed;
-    std::uint32_t period = 0;
-    double openedAt = 0;
-    std::vector<std::uint8_t> ring;
-    std::size_t head = 0;
-    std::uint64_t failures = 0;
-    std::uint32_t halfSent = 0, halfIn = 0, halfFailures = 0;
-};
-
-struct Owner {
-    double quota = 0, bucket = 0, throttle = 0;
-    TimeWindow budgetRetries, budgetFirsts;
-    Breaker breaker;
-};
-
 // One layer's policy as the loop reads it.
 struct LayerRun {
     const FleetLayer* layer = nullptr;
@@ -156,7 +130,9 @@ struct LayerRun {
 
 class LayeredRun {
 public:
-    LayeredRun(const FleetRequest& r, FleetTrace* trace, FleetWork* work) : r_(r), trace_(trace), work_(work) {
+    LayeredRun(const FleetRequest& r, FleetTrace* trace, FleetWork* work, RecordReuse reuse)
+        : r_(r), trace_(trace), work_(work), reuse_(reuse == RecordReuse::Reuse),
+          gates_(r.gates, r.clients, r.policy.layers.size()) {
         k_ = r.policy.layers.size();
         for (const FleetLayer& l : r.policy.layers) {
             LayerRun run;
@@ -172,12 +148,6 @@ public:
         result_.totals.layers.resize(k_);
         network_ = distributionOf(r.network);
         horizon_ = 2 * r.durationMs + 60000;
-        owners_.resize(r.clients + 1);
-        for (Owner& o : owners_) {
-            if (r.gates.quota) o.quota = r.gates.quota->capacity;
-            if (r.gates.bucket) o.bucket = r.gates.bucket->capacity;
-            if (r.gates.throttle) o.throttle = r.gates.throttle->maxTokens;
-        }
         keyArrival_ = streams::purposeKey(r.seed, streams::Arrival);
         keyOut_ = streams::purposeKey(r.seed, streams::Out);
         keyBack_ = streams::purposeKey(r.seed, streams::Back);
@@ -224,21 +194,13 @@ private:
         return streams::exponentialFrom(1000 / rate, u0);
     }
 
-    Owner& owner(GateScope scope, std::uint32_t client) {
-        return scope == GateScope::Fleet ? owners_[0] : owners_[client + 1];
-    }
-    // §9.3: whether a gate acts on this layer (from 0); none is the bottom.
-    bool at(const std::optional<int>& gateLayer, std::size_t layer) const {
-        return (gateLayer ? static_cast<std::size_t>(*gateLayer - 1) : k_ - 1) == layer;
-    }
-
     std::uint32_t newRequest(std::uint32_t client, std::uint32_t k, double at) {
         Request q;
         q.createdMs = at;
         q.client = client;
         q.number = k;
         q.inUse = true;
-        if (!freeRequests_.empty()) {
+        if (reuse_ && !freeRequests_.empty()) {
             const std::uint32_t slot = freeRequests_.back();
             freeRequests_.pop_back();
             requests_[slot] = std::move(q);
@@ -275,9 +237,10 @@ private:
         if (c.orphan) ++row.orphaned;
         ++requests_[request].live;
         if (parent != kNone) ++calls_[parent].pending;
-        if (!freeCalls_.empty()) {
+        if (reuse_ && !freeCalls_.empty()) {
             const std::uint32_t slot = freeCalls_.back();
             freeCalls_.pop_back();
+            c.generation = calls_[slot].generation;
             calls_[slot] = c;
             return slot;
         }
@@ -292,6 +255,7 @@ private:
             Call& c = calls_[slot];
             if (!c.inUse || c.state == Running || c.pending != 0) return;
             c.inUse = false;
+            ++c.generation;
             freeCalls_.push_back(slot);
             const std::uint32_t parent = c.parent;
             Request& q = requests_[c.request];
@@ -357,12 +321,7 @@ private:
         s.inService = inService_;
         s.tokens = fleetTokens();
     }
-    std::optional<double> fleetTokens() const {
-        if (r_.gates.quota && r_.gates.quota->scope == GateScope::Fleet) return owners_[0].quota;
-        if (r_.gates.bucket && r_.gates.bucket->scope == GateScope::Fleet) return owners_[0].bucket;
-        if (r_.gates.throttle && r_.gates.throttle->scope == GateScope::Fleet) return owners_[0].throttle;
-        return std::nullopt;
-    }
+    std::optional<double> fleetTokens() const { return gates_.fleetTokens(); }
 
     // ---- the loop -----------------------------------------------------------------------------
 
@@ -415,8 +374,7 @@ private:
         // §4.1: a call whose deadline is already past sends nothing (only an inherited one can be).
         if (n == 1 && calls_[slot].deadline < t) return endCall(slot, EndReason::Deadline, t);
         std::uint32_t period = 0;
-        if (r_.gates.breaker && at(r_.gates.layer.breaker, layer) &&
-            !breakerAllows(owner(r_.gates.breaker->scope, client).breaker, t, period)) {
+        if (!gates_.admits(layer, client, t, period)) {
             // §9.3: the refused attempt is FLEET's circuit-open; its layer relays a 503 (§4.4).
             calls_[slot].last = Busy503;
             calls_[slot].lastRetryAfter = -1;
@@ -437,6 +395,7 @@ private:
         schedule(c.cutoff, Limit, slot, n);
         const std::uint32_t below = newCall(request, layer + 1, slot, t);  // may move calls_: `c` is not used after
         calls_[slot].child = below;
+        calls_[slot].childGeneration = calls_[below].generation;
         schedule(t, Send, below, 1);
     }
 
@@ -449,11 +408,7 @@ private:
         ++row.attempts;
         ++b.layerAttempts[layer];
         if (n > 1) ++row.retries;
-        if (n == 1) {
-            if (r_.gates.bucket && at(r_.gates.layer.bucket, layer) && r_.gates.bucket->depositOn == BucketDeposit::FirstAttempt)
-                deposit(client);
-            if (r_.gates.budget && at(r_.gates.layer.budget, layer)) owner(r_.gates.budget->scope, client).budgetFirsts.push(t);
-        }
+        if (n == 1) gates_.firstSent(layer, client, t);
         if (!bottom(c)) return;
         ++result_.totals.attempts;
         if (n == 1) {
@@ -563,8 +518,7 @@ private:
         c.resolved = true;
         if (bottom(c)) {
             ++bin(t).timeouts;
-        } else if (c.child != kNone && calls_[c.child].state == Running) {
-            const std::uint32_t below = c.child;
+        } else if (const std::uint32_t below = runningChild(c); below != kNone) {
             c.child = kNone;  // no longer this call's to wait for
             if (layers_[c.layer].layer->cancel == Cancel::Propagate) cancelBelow(below);
             else orphanBelow(below);
@@ -572,45 +526,45 @@ private:
         fail(slot, n, TimedOut, t, -1);
     }
 
-    // §4.5: the call and every call beneath it stop now, except one orphaned before.
+    // The call that c's current attempt waits for, if it is still running (none at the bottom).
+    std::uint32_t runningChild(const Call& c) const {
+        if (bottom(c) || c.child == kNone) return kNone;
+        const Call& below = calls_[c.child];
+        return below.generation == c.childGeneration && below.state == Running ? c.child : kNone;
+    }
+
+    // §4.5: the call and every call beneath it that is waited for stop now (a call left earlier is
+    // no one's to wait for, so the walk never reaches it).
     void cancelBelow(std::uint32_t slot) {
-        while (slot != kNone && calls_[slot].state == Running && !calls_[slot].orphan) {
+        while (slot != kNone) {
             Call& c = calls_[slot];
             c.state = Cancelled;
             ++result_.totals.layers[c.layer].cancelled;
-            const std::uint32_t below = bottom(c) ? kNone : c.child;
+            const std::uint32_t below = runningChild(c);
             release(slot);
             slot = below;
         }
     }
+    // §4.5: the call is left, its result reaching no one; it and the calls beneath it are
+    // orphaned, each counted once (the calls below an orphan are orphans already).
     void orphanBelow(std::uint32_t slot) {
-        while (slot != kNone && calls_[slot].state == Running && !calls_[slot].orphan) {
+        calls_[slot].left = true;
+        while (slot != kNone && !calls_[slot].orphan) {
             Call& c = calls_[slot];
             c.orphan = true;
             ++result_.totals.layers[c.layer].orphaned;
-            slot = bottom(c) ? kNone : c.child;
+            slot = runningChild(c);
         }
     }
 
+    // What the gates read of an answer to call c's current attempt.
+    static gates::Received received(const Call& c, double t, bool retryable) {
+        return gates::Received{t, c.period, c.paidCost ? std::optional<double>(c.lastCost) : std::nullopt, retryable};
+    }
+
     void succeed(std::uint32_t slot, double t) {
-        Call& c = calls_[slot];
-        const std::uint32_t client = requests_[c.request].client;
-        const std::size_t layer = c.layer;
-        if (r_.gates.quota && at(r_.gates.layer.quota, layer)) {
-            const QuotaGate& g = *r_.gates.quota;
-            Owner& o = owner(g.scope, client);
-            double level = o.quota + (c.paidCost ? c.lastCost : g.successIncrement);
-            if (c.paidCost && g.refund == QuotaRefund::CostAndIncrement) level = level + g.successIncrement;
-            o.quota = std::min(g.capacity, level);
-        }
-        if (r_.gates.bucket && at(r_.gates.layer.bucket, layer) && r_.gates.bucket->depositOn == BucketDeposit::Success)
-            deposit(client);
-        if (r_.gates.throttle && at(r_.gates.layer.throttle, layer)) {
-            Owner& o = owner(r_.gates.throttle->scope, client);
-            o.throttle = std::min(r_.gates.throttle->maxTokens, o.throttle + r_.gates.throttle->tokenRatio);
-        }
-        if (r_.gates.breaker && at(r_.gates.layer.breaker, layer))
-            breakerRecord(owner(r_.gates.breaker->scope, client).breaker, c.period, false, t);
+        const Call& c = calls_[slot];
+        gates_.succeeded(c.layer, requests_[c.request].client, received(c, t, false));
         endCall(slot, EndReason::Success, t);
     }
 
@@ -629,13 +583,7 @@ private:
         c.last = static_cast<std::uint8_t>(status);
         c.lastRetryAfter = retryAfterMs;
         const bool retryable = retried(p, status);
-        if (r_.gates.throttle && at(r_.gates.layer.throttle, layer) &&
-            (r_.gates.throttle->countFailures == ThrottleCount::All || retryable)) {
-            Owner& o = owner(r_.gates.throttle->scope, q.client);
-            o.throttle = std::max(0.0, o.throttle - 1);
-        }
-        if (r_.gates.breaker && at(r_.gates.layer.breaker, layer))
-            breakerRecord(owner(r_.gates.breaker->scope, q.client).breaker, c.period, true, t);
+        gates_.failed(layer, q.client, received(c, t, retryable));
         if (!retryable) return endCall(slot, EndReason::NotRetryable, t);
         if (n >= *p.maxRetries + 1) return endCall(slot, EndReason::AttemptLimit, t);
         double wait = 0;
@@ -660,53 +608,23 @@ private:
 
     // FLEET §4 rule 4 for a retry of this call's layer: the gates on that layer, in order.
     std::optional<EndReason> askRetryGates(Call& c, std::uint32_t client, double t, bool afterTimeout) {
-        const Gates& g = r_.gates;
-        const std::size_t layer = c.layer;
-        const bool quota = g.quota && at(g.layer.quota, layer), bucket = g.bucket && at(g.layer.bucket, layer);
-        const bool throttle = g.throttle && at(g.layer.throttle, layer), budget = g.budget && at(g.layer.budget, layer);
-        double quotaCost = 0;
-        if (quota) {
-            quotaCost = afterTimeout ? g.quota->timeoutCost : g.quota->retryCost;
-            if (owner(g.quota->scope, client).quota < quotaCost) return EndReason::GateQuota;
-        }
-        if (bucket) {
-            const double tokens = owner(g.bucket->scope, client).bucket;
-            const bool allowed = g.bucket->allowWhen == BucketAllow::AtLeastCost ? tokens >= g.bucket->cost
-                                                                                  : tokens > g.bucket->cost;
-            if (!allowed) return EndReason::GateBucket;
-        }
-        if (throttle && !(owner(g.throttle->scope, client).throttle > g.throttle->maxTokens / 2))
-            return EndReason::GateThrottle;
-        if (budget) {
-            Owner& o = owner(g.budget->scope, client);
-            const double after = t - g.budget->ttlMs;
-            const auto retries = static_cast<double>(o.budgetRetries.countAfter(after));
-            const auto firsts = static_cast<double>(o.budgetFirsts.countAfter(after));
-            if (!(100 * retries < g.budget->percent * firsts + g.budget->minPerSecond * g.budget->ttlMs / 10))
-                return EndReason::GateBudget;
-        }
-        if (quota) {
-            owner(g.quota->scope, client).quota -= quotaCost;
-            c.lastCost = quotaCost;
+        gates::RetryAsk ask{t, afterTimeout, std::nullopt};
+        const std::optional<EndReason> refused = gates_.askRetry(c.layer, client, ask);
+        if (ask.quotaPaid) {
+            c.lastCost = *ask.quotaPaid;
             c.paidCost = true;
         }
-        if (bucket) owner(g.bucket->scope, client).bucket -= g.bucket->cost;
-        if (budget) owner(g.budget->scope, client).budgetRetries.push(t);
-        return std::nullopt;
-    }
-
-    void deposit(std::uint32_t client) {
-        Owner& o = owner(r_.gates.bucket->scope, client);
-        o.bucket = std::min(r_.gates.bucket->capacity, o.bucket + r_.gates.bucket->deposit);
+        return refused;
     }
 
     // A call ends: layer 1's is its request's end; another's result reaches the attempt that
-    // made it (§4.4) as an answer at t, unless the call was orphaned.
+    // made it (§4.4) as an answer at t, unless its caller left it (§4.5: an orphan below a left
+    // call still answers its own caller).
     void endCall(std::uint32_t slot, EndReason reason, double t) {
         Call& c = calls_[slot];
         c.state = Ended;
         if (c.layer == 0) return endRequest(c.request, reason, t);
-        if (c.orphan) return;
+        if (c.left) return;
         const FleetLayer& l = *layers_[c.layer].layer;
         std::uint32_t status = Ok200;
         double retryAfter = -1;
@@ -739,59 +657,6 @@ private:
             const double next = std::max(t, q.createdMs + gap(client, k + 1, q.createdMs));
             if (next < r_.durationMs) scheduleCreation(client, k + 1, next);
         }
-    }
-
-    // ---- the breaker (FLEET §5) ---------------------------------------------------------------
-
-    bool breakerAllows(Breaker& b, double t, std::uint32_t& period) {
-        const BreakerGate& g = *r_.gates.breaker;
-        if (b.state == Breaker::State::Open) {
-            if (!(t >= b.openedAt + g.openMs)) return false;
-            b.state = Breaker::State::HalfOpen;
-            ++b.period;
-            b.halfSent = b.halfIn = b.halfFailures = 0;
-        }
-        if (b.state == Breaker::State::HalfOpen) {
-            if (b.halfSent >= g.halfOpenCalls) return false;
-            ++b.halfSent;
-        }
-        period = b.period;
-        return true;
-    }
-    static void breakerReset(Breaker& b) {
-        ++b.period;
-        b.ring.clear();
-        b.head = 0;
-        b.failures = 0;
-    }
-    void breakerRecord(Breaker& b, std::uint32_t period, bool failure, double t) {
-        if (period != b.period) return;
-        const BreakerGate& g = *r_.gates.breaker;
-        if (b.state == Breaker::State::Closed) {
-            if (b.ring.size() < g.window) {
-                b.ring.push_back(failure);
-            } else {
-                b.failures -= b.ring[b.head];
-                b.ring[b.head] = failure;
-                b.head = (b.head + 1) % b.ring.size();
-            }
-            b.failures += failure;
-            const auto count = static_cast<double>(b.ring.size());
-            if (b.ring.size() >= g.minCalls && static_cast<double>(b.failures) * 100 >= g.failurePercent * count) {
-                b.state = Breaker::State::Open;
-                b.openedAt = t;
-                breakerReset(b);
-            }
-            return;
-        }
-        if (b.state != Breaker::State::HalfOpen) return;
-        ++b.halfIn;
-        b.halfFailures += failure;
-        if (b.halfIn < g.halfOpenCalls) return;
-        const bool open = static_cast<double>(b.halfFailures) * 100 >= g.failurePercent * g.halfOpenCalls;
-        b.state = open ? Breaker::State::Open : Breaker::State::Closed;
-        if (open) b.openedAt = t;
-        breakerReset(b);
     }
 
     // ---- the end ------------------------------------------------------------------------------
@@ -828,6 +693,7 @@ private:
     const FleetRequest& r_;
     FleetTrace* trace_;
     FleetWork* work_;
+    bool reuse_;
     std::size_t k_ = 1;
     std::vector<LayerRun> layers_;
     streams::Distribution network_;
@@ -838,7 +704,7 @@ private:
     std::vector<std::uint32_t> freeCalls_;
     std::vector<Request> requests_;
     std::vector<std::uint32_t> freeRequests_;
-    std::vector<Owner> owners_;
+    gates::GateSet gates_;
     WaitQueue queue_;
     std::uint64_t deepest_ = 0;
     std::uint64_t inService_ = 0;
@@ -850,8 +716,12 @@ private:
 
 }  // namespace
 
+ServiceResult simulateLayeredService(const FleetRequest& request, FleetTrace* trace, FleetWork* work, RecordReuse reuse) {
+    return LayeredRun(request, trace, work, reuse).run();
+}
+
 ServiceResult simulateLayeredService(const FleetRequest& request, FleetTrace* trace, FleetWork* work) {
-    return LayeredRun(request, trace, work).run();
+    return simulateLayeredService(request, trace, work, RecordReuse::Reuse);
 }
 
 }  // namespace retrylab

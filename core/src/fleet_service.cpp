@@ -12,6 +12,7 @@
 #include <optional>
 #include <vector>
 
+#include "fleet_gates.hpp"
 #include "fleet_network.hpp"
 #include "min_heap.hpp"
 #include "policy.hpp"
@@ -183,41 +184,9 @@ private:
     std::size_t head_ = 0, size_ = 0;
 };
 
-// Times in a sliding window, oldest first (the budget's retries and first attempts).
-class TimeWindow {
-public:
-    void push(double t) { times_.push_back(t); }
-    // Forgets the times x with x ≤ after (the window keeps x > after) and counts the rest.
-    std::size_t countAfter(double after) {
-        while (head_ < times_.size() && !(times_[head_] > after)) ++head_;
-        if (head_ > 4096 && head_ * 2 > times_.size()) {
-            times_.erase(times_.begin(), times_.begin() + static_cast<std::ptrdiff_t>(head_));
-            head_ = 0;
-        }
-        return times_.size() - head_;
-    }
-
-private:
-    std::vector<double> times_;
-    std::size_t head_ = 0;
-};
-
-// §5's count-based breaker, one per owner (a client, or the fleet).
-struct Breaker {
-    enum class State { Closed, Open, HalfOpen };
-    State state = State::Closed;
-    std::uint32_t period = 0;  // a closed period or one half-open period
-    double openedAt = 0;
-    std::vector<std::uint8_t> ring;  // the closed window's outcomes, 1 a failure; grows as needed
-    std::size_t head = 0;
-    std::uint64_t failures = 0;
-    std::uint32_t halfSent = 0, halfIn = 0, halfFailures = 0;
-};
-
+// docs/throttling.md's client gates, per owner (a client, or the fleet); FLEET §5's retry gates
+// hold theirs in gates::GateSet.
 struct Owner {
-    double quota = 0, bucket = 0, throttle = 0;
-    TimeWindow budgetRetries, budgetFirsts;
-    Breaker breaker;
     // Out of line, so that a run without them holds no more per owner (fleet_cost.cpp's kOwnerBytes).
     std::unique_ptr<throttling::AdaptiveLimiter> adaptive;  // docs/throttling.md §4
     std::unique_ptr<throttling::AdaptiveThrottler> local;   // docs/throttling.md §5
@@ -244,7 +213,8 @@ struct AdmissionLimit {
 
 class ServiceRun {
 public:
-    ServiceRun(const FleetRequest& r, FleetTrace* trace, FleetWork* work) : r_(r), trace_(trace), work_(work) {
+    ServiceRun(const FleetRequest& r, FleetTrace* trace, FleetWork* work)
+        : r_(r), trace_(trace), work_(work), gates_(r.gates, r.clients, 1) {
         const FleetPolicy& p = r.policy;
         backoff_.baseBackoffMs = p.baseBackoffMs;
         backoff_.backoffMultiplier = p.backoffMultiplier;
@@ -257,20 +227,12 @@ public:
         for (std::size_t n = 1; n < ceilings_.size(); ++n) ceilings_[n] = ceilingFor(backoff_, static_cast<int>(n));
         horizon_ = 2 * r.durationMs + 60000;
         hedging_ = r.policy.hedging.has_value();
-        const bool anyClientGate = (r.gates.quota && r.gates.quota->scope == GateScope::Client) ||
-                                   (r.gates.bucket && r.gates.bucket->scope == GateScope::Client) ||
-                                   (r.gates.throttle && r.gates.throttle->scope == GateScope::Client) ||
-                                   (r.gates.budget && r.gates.budget->scope == GateScope::Client) ||
-                                   (r.gates.breaker && r.gates.breaker->scope == GateScope::Client) ||
-                                   (r.gates.adaptive && r.gates.adaptive->scope == GateScope::Client) ||
+        const bool anyClientGate = (r.gates.adaptive && r.gates.adaptive->scope == GateScope::Client) ||
                                    (r.gates.local && r.gates.local->scope == GateScope::Client) ||
                                    (r.gates.admissionControl && r.gates.admissionControl->scope == GateScope::Client);
         owners_.resize(anyClientGate ? r.clients + 1 : 1);
         for (std::size_t i = 0; i < owners_.size(); ++i) {
             Owner& o = owners_[i];
-            if (r.gates.quota) o.quota = r.gates.quota->capacity;
-            if (r.gates.bucket) o.bucket = r.gates.bucket->capacity;
-            if (r.gates.throttle) o.throttle = r.gates.throttle->maxTokens;
             // The limiters and throttlers hold more state: only the owners their scope uses.
             const bool fleetOwner = i == 0;
             if (r.gates.adaptive && fleetOwner == (r.gates.adaptive->scope == GateScope::Fleet)) o.adaptive = std::make_unique<throttling::AdaptiveLimiter>(0.0);
@@ -504,12 +466,7 @@ private:
         f = l.fillRate();
         fillsChanged_ = true;
     }
-    std::optional<double> fleetTokens() const {
-        if (r_.gates.quota && r_.gates.quota->scope == GateScope::Fleet) return owners_[0].quota;
-        if (r_.gates.bucket && r_.gates.bucket->scope == GateScope::Fleet) return owners_[0].bucket;
-        if (r_.gates.throttle && r_.gates.throttle->scope == GateScope::Fleet) return owners_[0].throttle;
-        return std::nullopt;
-    }
+    std::optional<double> fleetTokens() const { return gates_.fleetTokens(); }
 
     void process(const Event& e) {
         const Kind kind = keyKind(e.key);
@@ -561,12 +518,10 @@ private:
         if (hedging_ && held) --hedge_[id].holding;
         if (!held && (r_.gates.local || r_.gates.adaptive) && !sendGates(id, n, t)) return;
         std::uint32_t period = 0;
-        if (r_.gates.breaker) {
-            if (!breakerAllows(owner(r_.gates.breaker->scope, client).breaker, t, period)) {
-                if (hedging_ && n > 1) return stopCopies(id, t, EndReason::CircuitOpen);
-                end(id, EndReason::CircuitOpen, t);
-                return;
-            }
+        if (!gates_.admits(0, client, t, period)) {
+            if (hedging_ && n > 1) return stopCopies(id, t, EndReason::CircuitOpen);
+            end(id, EndReason::CircuitOpen, t);
+            return;
         }
         // docs/throttling.md §7: Envoy's admission control, after every client gate has let the attempt go.
         const bool rejected = r_.gates.admissionControl && admissionRejects(id, n, t);
@@ -580,8 +535,7 @@ private:
             if (n == 1) {
                 ++result_.totals.firstAttempts;
                 ++b.firstAttempts;
-                if (r_.gates.bucket && r_.gates.bucket->depositOn == BucketDeposit::FirstAttempt) deposit(sent.client);
-                if (r_.gates.budget) owner(r_.gates.budget->scope, sent.client).budgetFirsts.push(t);
+                gates_.firstSent(0, sent.client, t);
             } else {
                 ++result_.totals.retries;
                 ++b.retries;
@@ -652,36 +606,18 @@ private:
     // retry and for a hedged copy alike (docs/throttling.md §6). The first refusal's reason; or,
     // when none refuses, each gate's cost paid and nothing returned.
     std::optional<EndReason> askRetryGates(Request& q, double t, bool afterTimeout) {
-        const Gates& g = r_.gates;
-        double quotaCost = 0;
-        if (g.quota) {
-            quotaCost = afterTimeout ? g.quota->timeoutCost : g.quota->retryCost;
-            if (owner(g.quota->scope, q.client).quota < quotaCost) return EndReason::GateQuota;
-        }
-        if (g.bucket) {
-            const double tokens = owner(g.bucket->scope, q.client).bucket;
-            const bool allowed = g.bucket->allowWhen == BucketAllow::AtLeastCost ? tokens >= g.bucket->cost
-                                                                                  : tokens > g.bucket->cost;
-            if (!allowed) return EndReason::GateBucket;
-        }
-        if (g.throttle && !(owner(g.throttle->scope, q.client).throttle > g.throttle->maxTokens / 2))
-            return EndReason::GateThrottle;
-        if (g.budget) {
-            Owner& o = owner(g.budget->scope, q.client);
-            const double after = t - g.budget->ttlMs;
-            const auto retries = static_cast<double>(o.budgetRetries.countAfter(after));
-            const auto firsts = static_cast<double>(o.budgetFirsts.countAfter(after));
-            if (!(100 * retries < g.budget->percent * firsts + g.budget->minPerSecond * g.budget->ttlMs / 10))
-                return EndReason::GateBudget;
-        }
-        if (g.quota) {
-            owner(g.quota->scope, q.client).quota -= quotaCost;
-            q.lastCost = quotaCost;
+        gates::RetryAsk ask{t, afterTimeout, std::nullopt};
+        const std::optional<EndReason> refused = gates_.askRetry(0, q.client, ask);
+        if (ask.quotaPaid) {
+            q.lastCost = *ask.quotaPaid;
             q.flags |= PaidCost;
         }
-        if (g.bucket) owner(g.bucket->scope, q.client).bucket -= g.bucket->cost;
-        if (g.budget) owner(g.budget->scope, q.client).budgetRetries.push(t);
-        return std::nullopt;
+        return refused;
+    }
+
+    // What the gates read of an answer to request q's current attempt.
+    gates::Received received(const Request& q, double t, bool retryable) const {
+        return gates::Received{t, q.period, (q.flags & PaidCost) ? std::optional<double>(q.lastCost) : std::nullopt, retryable};
     }
 
     bool copyDone(std::uint32_t id, int n) const {
@@ -733,11 +669,7 @@ private:
     // send and none in flight, ends it attempt-limit.
     void hedgeFail(std::uint32_t id, Failure failure, double t) {
         Request& q = requests_[id];
-        if (r_.gates.throttle && (r_.gates.throttle->countFailures == ThrottleCount::All || retried(failure))) {
-            Owner& o = owner(r_.gates.throttle->scope, q.client);
-            o.throttle = std::max(0.0, o.throttle - 1);
-        }
-        if (r_.gates.breaker) breakerRecord(owner(r_.gates.breaker->scope, q.client).breaker, q.period, true, t);
+        gates_.failed(0, q.client, received(q, t, retried(failure)));
         const Hedging& hp = *r_.policy.hedging;
         const bool nonFatal = failure == Failure::Timeout ? hp.nonFatalTimeout
                               : failure == Failure::ServerError ? hp.nonFatal5xx : hp.nonFatal429;
@@ -937,30 +869,8 @@ private:
         fail(id, n, Failure::Timeout, t, -1);
     }
 
-    // The bucket's deposit (FLEET.md §5), never above its capacity: at each first attempt sent,
-    // or with depositOn "success" at each request's success (docs/engine.md §7.1).
-    void deposit(std::uint32_t client) {
-        Owner& o = owner(r_.gates.bucket->scope, client);
-        o.bucket = std::min(r_.gates.bucket->capacity, o.bucket + r_.gates.bucket->deposit);
-    }
-
     void succeed(std::uint32_t id, double t) {
-        const Request& q = requests_[id];
-        if (r_.gates.quota) {
-            const QuotaGate& g = *r_.gates.quota;
-            Owner& o = owner(g.scope, q.client);
-            // The last cost, or the increment if it paid none; aws-sdk-go-v2's rule (§7.1) adds
-            // the increment after the cost too.
-            double level = o.quota + ((q.flags & PaidCost) ? q.lastCost : g.successIncrement);
-            if ((q.flags & PaidCost) && g.refund == QuotaRefund::CostAndIncrement) level = level + g.successIncrement;
-            o.quota = std::min(g.capacity, level);
-        }
-        if (r_.gates.bucket && r_.gates.bucket->depositOn == BucketDeposit::Success) deposit(q.client);
-        if (r_.gates.throttle) {
-            Owner& o = owner(r_.gates.throttle->scope, q.client);
-            o.throttle = std::min(r_.gates.throttle->maxTokens, o.throttle + r_.gates.throttle->tokenRatio);
-        }
-        if (r_.gates.breaker) breakerRecord(owner(r_.gates.breaker->scope, q.client).breaker, q.period, false, t);
+        gates_.succeeded(0, requests_[id].client, received(requests_[id], t, false));
         end(id, EndReason::Success, t);
     }
 
@@ -977,11 +887,7 @@ private:
         // Every failure takes a token, or with countFailures "retryable" only one of a class rule 1
         // retries (gRPC A6; docs/engine.md §7.1), before the retry decision. A 429 is a failure
         // for every gate (docs/throttling.md §3).
-        if (r_.gates.throttle && (r_.gates.throttle->countFailures == ThrottleCount::All || retryable)) {
-            Owner& o = owner(r_.gates.throttle->scope, q.client);
-            o.throttle = std::max(0.0, o.throttle - 1);
-        }
-        if (r_.gates.breaker) breakerRecord(owner(r_.gates.breaker->scope, q.client).breaker, q.period, true, t);
+        gates_.failed(0, q.client, received(q, t, retryable));
         if (!retryable) return end(id, EndReason::NotRetryable, t);
         if (p.maxRetries && n >= *p.maxRetries + 1) return end(id, EndReason::AttemptLimit, t);
         double wait = 0;
@@ -998,64 +904,6 @@ private:
 
         if (const std::optional<EndReason> refused = askRetryGates(q, t, timedOut)) return end(id, *refused, t);
         scheduleAfter(t, wait, Send, id, n + 1);
-    }
-
-    bool breakerAllows(Breaker& b, double t, std::uint32_t& period) {
-        const BreakerGate& g = *r_.gates.breaker;
-        if (b.state == Breaker::State::Open) {
-            if (!(t >= b.openedAt + g.openMs)) return false;
-            b.state = Breaker::State::HalfOpen;
-            ++b.period;
-            b.halfSent = b.halfIn = b.halfFailures = 0;
-        }
-        if (b.state == Breaker::State::HalfOpen) {
-            if (b.halfSent >= g.halfOpenCalls) return false;
-            ++b.halfSent;
-        }
-        period = b.period;
-        return true;
-    }
-
-    void breakerOpen(Breaker& b, double t) {
-        b.state = Breaker::State::Open;
-        b.openedAt = t;
-        ++b.period;
-        b.ring.clear();
-        b.head = 0;
-        b.failures = 0;
-    }
-
-    void breakerRecord(Breaker& b, std::uint32_t period, bool failure, double t) {
-        if (period != b.period) return;
-        const BreakerGate& g = *r_.gates.breaker;
-        if (b.state == Breaker::State::Closed) {
-            if (b.ring.size() < g.window) {
-                b.ring.push_back(failure);
-            } else {
-                b.failures -= b.ring[b.head];
-                b.ring[b.head] = failure;
-                b.head = (b.head + 1) % b.ring.size();
-            }
-            b.failures += failure;
-            const auto count = static_cast<double>(b.ring.size());
-            if (b.ring.size() >= g.minCalls && static_cast<double>(b.failures) * 100 >= g.failurePercent * count)
-                breakerOpen(b, t);
-            return;
-        }
-        if (b.state == Breaker::State::HalfOpen) {
-            ++b.halfIn;
-            b.halfFailures += failure;
-            if (b.halfIn < g.halfOpenCalls) return;
-            if (static_cast<double>(b.halfFailures) * 100 >= g.failurePercent * g.halfOpenCalls) {
-                breakerOpen(b, t);
-            } else {
-                b.state = Breaker::State::Closed;
-                ++b.period;
-                b.ring.clear();
-                b.head = 0;
-                b.failures = 0;
-            }
-        }
     }
 
     void end(std::uint32_t id, EndReason reason, double t) {
@@ -1134,6 +982,7 @@ private:
     std::vector<Request> requests_;
     std::vector<std::uint32_t> free_;
     std::vector<Owner> owners_;
+    gates::GateSet gates_;
     std::vector<AdmissionLimit> admission_;  // rule 1a's limits: one per client, or the fleet's
     bool hedging_ = false;                   // policy.hedging (docs/throttling.md §6)
     std::vector<HedgeState> hedge_;          // by slot, with hedging

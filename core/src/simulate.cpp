@@ -1094,11 +1094,13 @@ private:
         afterAttempt(index, t);
     }
 
-    // §4.5 "propagate": the call and every call beneath it end at t; an orphan left below earlier
-    // runs on untouched (it was left, not waited for).
+    // §4.5 "propagate": the call and every call beneath it that is waited for end at t. A call
+    // left earlier runs on untouched: its caller's attempt is done, so this walk down the attempts
+    // in flight never reaches it. A call made by an orphan is waited for by its own caller, so the
+    // orphan's own cutoff cancels it.
     void cancelCall(int callIndex, double t, int byAttempt) {
         Call& c = calls_[static_cast<std::size_t>(callIndex)];
-        if (c.ended || c.orphaned) return;
+        if (c.ended) return;
         c.ended = true;
         ++run_.metrics.layers[static_cast<std::size_t>(c.layer)].cancelled;
         const Attempt& by = attempts_[static_cast<std::size_t>(byAttempt)];

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "fleet_layers.hpp"
 #include "fleet_support.hpp"
 #include "retrylab/fleet.hpp"
 
@@ -247,6 +248,55 @@ TEST_CASE("layers fleet §9.5: orphaned calls run on after the request has ended
     }
 }
 
+namespace {
+
+// §9.5's orphan that keeps retrying: every bottom answer a 500 at s + 60; an agent that leaves its
+// call after `agentTimeoutMs` over an SDK that waits `sdkTimeoutMs` per attempt over an HTTP library.
+Value orphanRetrying(double agentTimeoutMs, double sdkTimeoutMs) {
+    Value request = failingStack({layerOf({{"name", Value::string("agent")}, {"maxRetries", Value::number(0)}}),
+                                  layerOf({{"name", Value::string("SDK")}, {"maxRetries", Value::number(2)}}),
+                                  layerOf({{"name", Value::string("HTTP")}, {"maxRetries", Value::number(1)}})});
+    Value layers = Value::array();
+    const Value& given = *request.find("policy")->find("layers");
+    layers.push(with(with(given.asArray()[0], "clientTimeoutMs", Value::number(agentTimeoutMs)), "cancel",
+                     Value::string("orphan")));
+    layers.push(with(given.asArray()[1], "clientTimeoutMs", Value::number(sdkTimeoutMs)));
+    layers.push(given.asArray()[2]);
+    Value policy = Value::object();
+    policy.set("layers", std::move(layers));
+    return with(request, "policy", std::move(policy));
+}
+
+}  // namespace
+
+TEST_CASE("layers fleet §9.5: an orphan keeps retrying on its own calls' results; only its own result is dropped",
+          "[layers-fleet]") {
+    const Value r = runFleet(orphanRetrying(100, 1000));
+    CHECK(total(r, "attempts") == 6);
+    CHECK(failed(r, "attempt-limit") == 1);
+    CHECK(total(r, "endMs") == 360);
+    CHECK(total(r, "late") == 0);
+    CHECK(layerColumn(r, "calls") == std::vector<double>{1, 1, 3});
+    CHECK(layerColumn(r, "attempts") == std::vector<double>{1, 3, 6});
+    CHECK(layerColumn(r, "retries") == std::vector<double>{0, 2, 3});
+    CHECK(layerColumn(r, "orphaned") == std::vector<double>{0, 1, 3});
+    CHECK(layerColumn(r, "cancelled") == std::vector<double>{0, 0, 0});
+    CHECK(arrivals(orphanRetrying(100, 1000)) == std::vector<double>{5, 65, 125, 185, 245, 305});
+}
+
+TEST_CASE("layers fleet §9.5: an orphan's own cutoffs cancel its calls below by its own layer's cancel",
+          "[layers-fleet]") {
+    const Value r = runFleet(orphanRetrying(50, 90));
+    CHECK(total(r, "attempts") == 6);
+    CHECK(failed(r, "attempt-limit") == 1);
+    CHECK(total(r, "late") == 3);
+    CHECK(total(r, "wastedServiceMs") == 150);
+    CHECK(total(r, "endMs") == 300);
+    CHECK(layerColumn(r, "cancelled") == std::vector<double>{0, 0, 3});
+    CHECK(layerColumn(r, "orphaned") == std::vector<double>{0, 1, 3});
+    CHECK(arrivals(orphanRetrying(50, 90)) == std::vector<double>{5, 65, 95, 155, 185, 245});
+}
+
 TEST_CASE("layers fleet §9.5: mean bottom attempts per request within 2 % of (1 − p^ΠN) / (1 − p) over 10,000 "
           "requests",
           "[layers-fleet]") {
@@ -374,6 +424,93 @@ TEST_CASE("layers fleet: one layer is FLEET.md's run on generated requests, ever
         sameRun(plain, layered);
         CHECK(layered.totals.layers.size() == 1);
         CHECK(layered.totals.layers[0].attempts == layered.totals.attempts);
+    }
+}
+
+namespace {
+
+// The stack's own members (§9.2) alike too.
+void sameStack(const ServiceResult& a, const ServiceResult& b) {
+    sameRun(a, b);
+    REQUIRE(a.totals.layers.size() == b.totals.layers.size());
+    for (std::size_t i = 0; i < a.totals.layers.size(); ++i) {
+        const ServiceTotals::LayerRow &x = a.totals.layers[i], &y = b.totals.layers[i];
+        INFO("layer " << i + 1);
+        CHECK(x.calls == y.calls);
+        CHECK(x.attempts == y.attempts);
+        CHECK(x.retries == y.retries);
+        CHECK(x.cancelled == y.cancelled);
+        CHECK(x.orphaned == y.orphaned);
+    }
+    for (std::size_t i = 0; i < a.bins.size() && i < b.bins.size(); ++i) CHECK(a.bins[i].layerAttempts == b.bins[i].layerAttempts);
+}
+
+}  // namespace
+
+// §4.5 and §9: a call's record is the engine's bookkeeping; when it is released and its slot
+// given to another call must change nothing. Stacks of 2–4 layers, orphaning and cancelling
+// layers mixed, timeouts short enough that orphans retry while their calls below end, gates on
+// any layer: each run with released records reused and with every record new.
+TEST_CASE("layers fleet: no result depends on when a call's record is released", "[layers-fleet]") {
+    std::uint64_t state = 4533;
+    auto next = [&state](std::uint64_t n) {
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        return (state >> 33) % n;
+    };
+    for (int i = 0; i < 60; ++i) {
+        FleetRequest r = quietFleet();
+        r.seed = next(1000);
+        r.clients = static_cast<std::uint32_t>(1 + next(12));
+        r.arrivals = static_cast<Arrivals>(next(4));
+        r.ratePerClient = 2 + static_cast<double>(next(10));
+        r.durationMs = 1000 + static_cast<double>(next(3000));
+        r.server.workers = static_cast<std::uint32_t>(1 + next(6));
+        r.server.serviceMs = 10 + static_cast<double>(next(60));
+        r.server.failureRate = static_cast<double>(next(8)) / 10;
+        r.network.dist = static_cast<NetworkDist>(next(4));
+        r.network.ms = 5;
+        r.network.lo = 1;
+        r.network.hi = 30;
+        r.network.mean = 10;
+        r.network.sd = 3;
+        r.idempotencyKey = next(2);
+        const std::size_t k = 2 + next(3);
+        for (std::size_t j = 0; j < k; ++j) {
+            FleetLayer l;
+            l.name = "layer " + std::to_string(j + 1);
+            l.policy = r.policy;
+            l.policy.maxRetries = static_cast<int>(next(3));
+            l.policy.baseBackoffMs = static_cast<double>(next(3) * 20);
+            l.policy.jitter = static_cast<Jitter>(next(4));
+            // Cutoffs about as long as one bottom attempt or a few, so upper layers leave calls
+            // that are still running and those calls' own calls below end while they run on.
+            l.policy.clientTimeoutMs = 30 + static_cast<double>(next(300));
+            if (next(4) == 0) l.policy.deadlineMs = 300 + static_cast<double>(next(1500));
+            l.key = j == 0 ? (r.idempotencyKey ? LayerKey::Mint : LayerKey::None) : static_cast<LayerKey>(next(3));
+            l.giveUp = next(4) == 0 ? GiveUp::DoNotRetry : GiveUp::LastFailure;
+            l.cancel = next(3) == 0 ? Cancel::Propagate : Cancel::Orphan;
+            l.inheritDeadline = next(3) == 0;
+            l.deadlineMarginMs = static_cast<double>(next(3) * 10);
+            r.policy.layers.push_back(l);
+        }
+        auto gateLayer = [&]() -> std::optional<int> {
+            const std::uint64_t at = next(k + 1);
+            return at == 0 ? std::nullopt : std::optional<int>(static_cast<int>(at));
+        };
+        if (next(3) == 0) r.gates.quota = QuotaGate{next(2) ? GateScope::Fleet : GateScope::Client, 20, 5, 10, 1};
+        if (next(3) == 0) r.gates.bucket = BucketGate{next(2) ? GateScope::Fleet : GateScope::Client, 5, 0.1, 1};
+        if (next(3) == 0) r.gates.throttle = ThrottleGate{next(2) ? GateScope::Fleet : GateScope::Client, 10, 0.1};
+        if (next(3) == 0) r.gates.budget = BudgetGate{next(2) ? GateScope::Fleet : GateScope::Client, 20, 2, 1000};
+        if (next(3) == 0) r.gates.breaker = BreakerGate{next(2) ? GateScope::Fleet : GateScope::Client, 20, 10, 50, 500, 3};
+        r.gates.layer.quota = gateLayer();
+        r.gates.layer.bucket = gateLayer();
+        r.gates.layer.throttle = gateLayer();
+        r.gates.layer.budget = gateLayer();
+        r.gates.layer.breaker = gateLayer();
+        r.binMs = 100;
+        INFO("request " << i);
+        sameStack(simulateLayeredService(r, nullptr, nullptr, RecordReuse::Reuse),
+                  simulateLayeredService(r, nullptr, nullptr, RecordReuse::Fresh));
     }
 }
 

@@ -3,6 +3,8 @@
 #include <catch2/catch.hpp>
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "streams.hpp"
 #include "support.hpp"
@@ -197,6 +199,57 @@ TEST_CASE("an orphaned call charges twice while the agent reports a timeout (8.4
     CHECK(metricText(p, "agentReport") == "timeout");
     CHECK(metric(p, "lastWorkMs") == 2000);
     CHECK(rowCount(p, 1, "cancelled") == 2);
+}
+
+namespace {
+// 8.6: an agent that leaves its call after `agentTimeoutMs` over an SDK that waits `sdkTimeoutMs`
+// per attempt over an HTTP library; every answer a 503 at 60 ms.
+Value orphanRetrying(double agentTimeoutMs, double sdkTimeoutMs) {
+    return with(common(statuses({503}), 60), "layers",
+                list({obj({{"name", str("agent")}, {"clientTimeoutMs", num(agentTimeoutMs)}, {"maxRetries", num(0)},
+                           {"cancel", str("orphan")}}),
+                      obj({{"name", str("SDK")}, {"clientTimeoutMs", num(sdkTimeoutMs)}, {"maxRetries", num(2)},
+                           {"baseBackoffMs", num(0)}}),
+                      obj({{"name", str("HTTP")}, {"maxRetries", num(1)}, {"baseBackoffMs", num(0)}})}));
+}
+}  // namespace
+
+TEST_CASE("an orphan keeps retrying on the results of its own calls below; only its own result is dropped (8.6)",
+          "[layers]") {
+    const Value r = run(orphanRetrying(100, 1000));
+    CHECK(metric(r, "attempts") == 6);
+    CHECK(metric(r, "orphanAttempts") == 4);
+    CHECK(metric(r, "elapsedMs") == 100);
+    CHECK(metricText(r, "agentReport") == "timeout");
+    CHECK(metric(r, "lastWorkMs") == 360);
+    CHECK(attemptAt(r, "1.1").find("clientSaw")->asString() == "503");  // HTTP call 1.1's end reached it
+    CHECK(attemptAt(r, "1.1").find("endMs")->asNumber() == 120);
+    CHECK(attemptAt(r, "1.2").find("startMs")->asNumber() == 120);
+    CHECK(attemptAt(r, "1.3").find("startMs")->asNumber() == 240);
+    CHECK(attemptAt(r, "1.3.2").find("startMs")->asNumber() == 300);
+    const std::vector<std::pair<const char*, std::vector<double>>> rows = {
+        {"calls", {1, 1, 3}}, {"attempts", {1, 3, 6}}, {"retries", {0, 2, 3}}, {"orphaned", {0, 1, 3}}, {"cancelled", {0, 0, 0}}};
+    for (const auto& [name, expected] : rows)
+        for (std::size_t i = 0; i < 3; ++i) {
+            INFO(name << " of layer " << i + 1);
+            CHECK(rowCount(r, i, name) == expected[i]);
+        }
+}
+
+TEST_CASE("an orphan's own cutoffs cancel its calls below by its own layer's cancel (8.6)", "[layers]") {
+    const Value r = run(orphanRetrying(50, 90));
+    CHECK(metric(r, "attempts") == 6);
+    CHECK(metric(r, "orphanAttempts") == 5);
+    CHECK(metric(r, "elapsedMs") == 50);
+    CHECK(metric(r, "lastWorkMs") == 300);
+    CHECK(attemptAt(r, "1.1.2").find("clientSaw")->asString() == "cancelled");
+    CHECK(attemptAt(r, "1.1.2").find("endMs")->asNumber() == 90);
+    CHECK(attemptAt(r, "1.2.1").find("startMs")->asNumber() == 90);
+    CHECK(attemptAt(r, "1.3.2").find("startMs")->asNumber() == 240);
+    CHECK(rowCount(r, 2, "cancelled") == 3);
+    CHECK(rowCount(r, 1, "cancelled") == 0);
+    CHECK(rowCount(r, 1, "orphaned") == 1);
+    CHECK(rowCount(r, 2, "orphaned") == 3);
 }
 
 namespace {

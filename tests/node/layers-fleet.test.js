@@ -58,6 +58,34 @@ test('a quota gate acts on its own layer: 18 at the bottom, 24 on layer 2, 48 on
   }
 });
 
+// §9.5's orphan that keeps retrying: an agent that leaves its call over an SDK over an HTTP library.
+const orphanRetrying = (agentTimeoutMs, sdkTimeoutMs) => failingStack([
+  { name: 'agent', maxRetries: 0, clientTimeoutMs: agentTimeoutMs, cancel: 'orphan' },
+  { name: 'SDK', maxRetries: 2, clientTimeoutMs: sdkTimeoutMs },
+  { name: 'HTTP', maxRetries: 1 },
+]);
+
+test('an orphan keeps retrying on its own calls\' results: 6 bottom attempts, endMs 360, in both bindings (9.5)', () => {
+  const r = fleetInBothBindings(fleetEngine, orphanRetrying(100, 1000));
+  assert.equal(r.totals.attempts, 6);
+  assert.equal(r.totals.failed['attempt-limit'], 1);
+  assert.equal(r.totals.endMs, 360);
+  assert.equal(r.totals.late, 0);
+  assert.deepEqual(r.totals.layers.map((l) => l.calls), [1, 1, 3]);
+  assert.deepEqual(r.totals.layers.map((l) => l.attempts), [1, 3, 6]);
+  assert.deepEqual(r.totals.layers.map((l) => l.orphaned), [0, 1, 3]);
+});
+
+test('an orphan\'s own cutoffs cancel its calls below: 3 late answers, endMs 300, in both bindings (9.5)', () => {
+  const r = fleetInBothBindings(fleetEngine, orphanRetrying(50, 90));
+  assert.equal(r.totals.attempts, 6);
+  assert.equal(r.totals.late, 3);
+  assert.equal(r.totals.wastedServiceMs, 150);
+  assert.equal(r.totals.endMs, 300);
+  assert.deepEqual(r.totals.layers.map((l) => l.cancelled), [0, 0, 3]);
+  assert.deepEqual(r.totals.layers.map((l) => l.orphaned), [0, 1, 3]);
+});
+
 test('mean bottom attempts per request within 2 % of (1 − p^24) / (1 − p) over 10,000 requests (9.5)', () => {
   for (const p of [0.5, 0.9, 0.99]) {
     const r = fleetInBothBindings(fleetEngine, failingStack(each(3, 1, 2), {

@@ -1,4 +1,4 @@
-// docs/layers.md through both bindings: §8.1 and §8.5 in compute() (the engine file) and in
+// docs/layers.md through both bindings: §8.1, §8.5 and §8.6 in compute() (the engine file) and in
 // retrysim give the figures the page works by hand and the identical JSON, and `layers: [{}]`
 // is the run without layers on every conformance case (docs/layers.md §2).
 'use strict';
@@ -68,6 +68,30 @@ test('the seed\'s story stacked: a key per SDK call charges twice, the agent\'s 
   assert.equal(passed.metrics.replays, 1);
   assert.equal(at(passed, '2.1').server, 'replay');
   assert.equal(at(passed, '2.1').key, 'op-0001');
+});
+
+// 8.6: an agent that leaves its call over an SDK over an HTTP library, every answer a 503 at 60 ms.
+const orphanRetrying = (agentTimeoutMs, sdkTimeoutMs) => common([{ status: 503 }], {
+  responseMs: 60,
+  layers: [
+    { name: 'agent', clientTimeoutMs: agentTimeoutMs, maxRetries: 0, cancel: 'orphan' },
+    { name: 'SDK', clientTimeoutMs: sdkTimeoutMs, maxRetries: 2, baseBackoffMs: 0 },
+    { name: 'HTTP', maxRetries: 1, baseBackoffMs: 0 },
+  ],
+});
+
+test('an orphan keeps retrying on its calls\' results, and its own cutoffs cancel below it, in both bindings (8.6)', () => {
+  const r = both(orphanRetrying(100, 1000));
+  assert.equal(r.metrics.attempts, 6);
+  assert.equal(r.metrics.orphanAttempts, 4);
+  assert.equal(r.metrics.lastWorkMs, 360);
+  assert.equal(at(r, '1.1').endMs, 120);
+  assert.deepEqual(r.metrics.layers.map((l) => [l.calls, l.attempts, l.orphaned, l.cancelled]), [[1, 1, 0, 0], [1, 3, 1, 0], [3, 6, 3, 0]]);
+  const own = both(orphanRetrying(50, 90));
+  assert.equal(own.metrics.attempts, 6);
+  assert.equal(own.metrics.lastWorkMs, 300);
+  assert.equal(at(own, '1.1.2').clientSaw, 'cancelled');
+  assert.deepEqual(own.metrics.layers.map((l) => l.cancelled), [0, 0, 3]);
 });
 
 test('layers: [{}] is the run without layers on every conformance case, in both bindings', () => {
