@@ -529,6 +529,15 @@ void checkService(const FleetRequest& r, const Value& result) {
                 throttled == t.throttled,
             "the bins hold the server's counts");
     require(admissionRejected == t.admissionRejected, "the bins hold the admission filter's rejections");
+    // docs/throttling.md §6 and §8: a request sends at most A6's maxAttempts copies, or (§8's hedge on
+    // per-try timeout, whose attempts overlap) maxRetries + 1 attempts; a key, one charge a request.
+    if (r.policy.layers.empty()) {
+        const bool a6 = r.policy.hedging && r.policy.hedging->kind == HedgeKind::A6;
+        const double most = a6 ? r.policy.hedging->maxAttempts : r.policy.maxRetries ? *r.policy.maxRetries + 1 : 1e9;
+        for (const FleetTraceEvent& e : trace.events)
+            if (e.kind == 5) require(e.attempt <= most, "a request sends at most maxRetries + 1 attempts (A6: maxAttempts)");
+        if (r.idempotencyKey) require(t.charges <= t.requests, "a key: at most one charge a request");
+    }
     require(!run.bins.empty(), "at least one bin");
     require(t.throttled > 0 || limiting == 0, "a limiter is enabled only by a 429");
     require(t.endMs <= horizon, "endMs at most the horizon");

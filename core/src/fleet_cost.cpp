@@ -25,6 +25,7 @@ constexpr double kRecordBytes = 40;
 constexpr double kWaitingBytes = 16;
 constexpr double kEventBytes = 32;
 constexpr double kLatencyBytes = 8;
+constexpr double kTryStateBytes = 40;  // docs/throttling.md §8: two 128-bit masks and the counts
 // A container grown by doubling holds at most twice what it keeps, and for a moment while it
 // grows the old block too: three times.
 constexpr double kGrowth = 3;
@@ -97,8 +98,11 @@ FleetCost fleetCost(const FleetRequest& r) {
     const double horizon = 2 * r.durationMs + 60000;
     const double clients = r.clients;
     // A service request always has maxRetries (§3); none would be at most 100 retries.
-    // A hedged request (docs/throttling.md §6, maxRetries 0) sends up to maxAttempts copies, delayMs apart.
-    const int retries = r.policy.hedging ? r.policy.hedging->maxAttempts - 1 : r.policy.maxRetries.value_or(100);
+    // A hedged request (docs/throttling.md §6, maxRetries 0) sends up to maxAttempts copies, delayMs apart;
+    // §8's hedge on per-try timeout at most maxRetries + 1 attempts, each with a soft cutoff besides.
+    const bool a6 = r.policy.hedging && r.policy.hedging->kind == HedgeKind::A6;
+    const bool perTry = r.policy.hedging && r.policy.hedging->kind == HedgeKind::PerTryTimeout;
+    const int retries = a6 ? r.policy.hedging->maxAttempts - 1 : r.policy.maxRetries.value_or(100);
     double tries = retries + 1.0;
     // docs/layers.md §9.4: a stack's bottom attempts, at most the product of its layers' tries.
     if (!r.policy.layers.empty()) {
@@ -115,7 +119,7 @@ FleetCost fleetCost(const FleetRequest& r) {
     // Every attempt is at most five events: its send, its arrival, its waiting limit, its
     // completion and its answer; and each client's first creation. The adaptive limiter's held
     // send (docs/throttling.md §4) is one more.
-    c.events = (r.gates.adaptive ? 6 : 5) * c.attempts + clients;
+    c.events = ((r.gates.adaptive ? 6 : 5) + (perTry ? 1 : 0)) * c.attempts + clients;
     // An upper layer's attempt is three events more (its send, its cutoff, its call's end), and a
     // layer's calls are at most the bottom's attempts: at most 8 an attempt with a stack.
     if (r.policy.layers.size() > 1) c.events = 8 * c.attempts + clients;
@@ -134,15 +138,17 @@ FleetCost fleetCost(const FleetRequest& r) {
     for (int n = 1; n <= retries && wait < horizon; ++n) wait *= std::max(r.policy.backoffMultiplier, 3.0);
     if (r.policy.maxBackoffMs) wait = std::min(wait, *r.policy.maxBackoffMs);
     if (r.server.rejectRetryAfterMs && r.policy.honourRetryAfter) wait = std::max(wait, *r.server.rejectRetryAfterMs);
-    if (r.policy.hedging) wait = std::max(wait, r.policy.hedging->delayMs);
+    if (a6) wait = std::max(wait, r.policy.hedging->delayMs);
     wait = std::min(horizon, wait);
     const double timeout = std::min(horizon, r.policy.clientTimeoutMs);
     // The adaptive limiter may hold a send for as long as its bucket needs (0.5 tokens a second
     // at the least, a whole fleet's sends behind one limiter): a request may then stay open to
     // the horizon.
     const double held = r.gates.adaptive ? horizon : 0;
-    const double attemptSpan = std::min(horizon, held + wait + std::max(timeout, 2 * leg + service));
-    const double requestSpan = std::min(horizon, held + tries * (timeout + wait) + 2 * leg + service);
+    // §8: an attempt is waited for until the request's deadline (a per-try timeout does not end it).
+    const double kept = perTry ? std::max(timeout, *r.policy.deadlineMs) : timeout;
+    const double attemptSpan = std::min(horizon, held + wait + std::max(kept, 2 * leg + service));
+    const double requestSpan = std::min(horizon, held + tries * (timeout + wait) + 2 * leg + service + (perTry ? kept : 0));
     // The requests created in any span of d ms (the rate with its spike factor, over the
     // whole duration; once: all at time 0).
     auto createdWithin = [&](double d) {
@@ -174,13 +180,18 @@ FleetCost fleetCost(const FleetRequest& r) {
     c.records = std::min(c.requests, createdWithin(requestSpan) + c.queue + workers + answering);
     // Two events an attempt at most at once (its waiting limit and its send, arrival,
     // completion or answer) over an attempt's span, those served from the queue, the arrivals.
-    c.pending = std::min(2 * c.attempts + clients,
-                         2 * tries * createdWithin(attemptSpan) + 2 * workers + answering + clients);
+    // §8's attempt holds its soft cutoff too: three at once.
+    const double perAttempt = perTry ? 3 : 2;
+    c.pending = std::min(perAttempt * c.attempts + clients,
+                         perAttempt * tries * createdWithin(attemptSpan) + 2 * workers + answering + clients);
     c.bins = std::floor(horizon / r.binMs) + 1;
 
     double bytes = kBaseBytes;
     bytes += kGrowth * (kRecordBytes * c.records + kWaitingBytes * c.queue + kEventBytes * c.pending);
     bytes += kGrowth * kLatencyBytes * c.requests;
+    // §8's attempts' state beside each record (fleet_service.cpp's TryState), and with a breaker the
+    // period of each of its maxRetries + 2 attempt numbers.
+    if (perTry) bytes += kGrowth * c.records * (kTryStateBytes + (r.gates.breaker ? 4 * (tries + 1) : 0));
     c.binBytes = kBinBytes * c.bins;
     bytes += c.binBytes;
     const double owners = clientScoped(r.gates) ? clients + 1 : 1;

@@ -20,6 +20,7 @@ namespace {
 constexpr double kMaxMs = 86400000;
 constexpr double kMaxSafeInteger = 9007199254740991.0;  // 2^53 - 1
 constexpr double kBillion = 1000000000;
+constexpr const char* kA6Only = "maxAttempts, delayMs and nonFatal belong to gRPC A6's hedging";
 
 Field ms(const char* name, const char* group, const char* description, double lo, double hi) {
     return Field::number(name, group, "ms", description).range(lo, hi);
@@ -291,18 +292,28 @@ FieldTable makeFleet(bool occ) {
                 .words("failure classes (\"timeout\", \"5xx\", \"429\")", "class")
                 .defaults(Literal::strings({"timeout", "5xx"})),
             Field::boolean("honourRetryAfter", "policy", "a 503's Retry-After replaces the backoff wait").defaults(true),
-            // docs/throttling.md §6: null by default and echoed only when given.
-            Field::object("hedging", "policy", "gRPC A6's hedging: copies of a request delayMs apart; null: none "
-                                               "(needs maxRetries 0)", {
+            // docs/throttling.md §6 and §8: null by default and echoed only when given; its kind
+            // echoed only when not "a6", so that every §6 request echoes as before.
+            Field::object("hedging", "policy", "hedging: gRPC A6's copies of a request delayMs apart (needs "
+                                               "maxRetries 0), or Envoy's hedge on per-try timeout; null: none", {
+                Field::choice("kind", "policy", "which hedging: gRPC A6's or Envoy's per-try timeout", {
+                    {"a6", static_cast<int>(HedgeKind::A6),
+                     "gRPC A6: copies delayMs apart, the first 200 wins (needs maxRetries 0)"},
+                    {"per-try-timeout", static_cast<int>(HedgeKind::PerTryTimeout),
+                     "Envoy: a per-try timeout sends the next retry and keeps the attempt in flight (needs deadlineMs)"},
+                }).defaults("a6").echoSparse(),
                 Field::number("maxAttempts", "policy", "copies", "the most copies sent, the first included")
-                    .wholeNumber().range(2, 5).needed(),
-                ms("delayMs", "policy", "between one copy and the next", 0, kMaxMs).defaults(0),
+                    .wholeNumber().range(2, 5).only("kind", Literal::string("a6"), kA6Only)
+                    .requiredIf("kind", Literal::string("a6"), "gRPC A6's hedging needs maxAttempts, a whole number from 2 to 5"),
+                ms("delayMs", "policy", "between one copy and the next", 0, kMaxMs).defaults(0)
+                    .only("kind", Literal::string("a6"), kA6Only),
                 Field::list("nonFatal", "policy", "", "the failure classes after which the next copy goes at once",
                             retryClass)
                     .length(0, 3)
                     .distinctItems()
                     .words("failure classes (\"timeout\", \"5xx\", \"429\")", "class")
-                    .defaults(Literal::strings({})),
+                    .defaults(Literal::strings({}))
+                    .only("kind", Literal::string("a6"), kA6Only),
             }).orNull().defaults(Literal::null()).echoSparse(),
         })).defaults(Literal::filled()),
         Field::object("gates", "gates", "client-side retry gates, each null (off) or an object", {
@@ -410,9 +421,13 @@ FleetPolicy readPolicy(const Field& policy, const Value& p) {
     out.honourRetryAfter = p.find("honourRetryAfter")->asBool();
     if (const Value* h = p.find("hedging"); h && !h->isNull()) {
         Hedging hedging;
+        static const Field kind = *member(policy, "hedging").member("kind");
+        hedging.kind = sparseChoiceAt<HedgeKind>(kind, *h);
         hedging.maxAttempts = static_cast<int>(numberAt(*h, "maxAttempts"));
         hedging.delayMs = numberAt(*h, "delayMs");
-        for (const Value& c : h->find("nonFatal")->asArray()) {
+        static const Value none = Value::array();
+        const Value* nonFatal = h->find("nonFatal");  // a6's only (docs/throttling.md §8)
+        for (const Value& c : (nonFatal ? *nonFatal : none).asArray()) {
             hedging.nonFatal.push_back(c.asString());
             if (c.asString() == "timeout") hedging.nonFatalTimeout = true;
             if (c.asString() == "5xx") hedging.nonFatal5xx = true;
@@ -644,7 +659,12 @@ void crossChecks(const FleetRequest& r, std::vector<InputError>& errors) {
             fail(errors, "policy.maxBackoffMs", "needs-cap",
                  "must be a number from 0 to 86400000 when policy.maxRetries is null (no limit); got null.");
     }
-    if (!occ && r.policy.hedging && r.policy.maxRetries && *r.policy.maxRetries != 0)
+    const bool perTry = r.policy.hedging && r.policy.hedging->kind == HedgeKind::PerTryTimeout;
+    if (!occ && perTry && !r.policy.deadlineMs)
+        fail(errors, "policy.hedging.kind", "needs-deadline",
+             "cannot be \"per-try-timeout\" with policy.deadlineMs null: without an overall deadline nothing ends an "
+             "attempt whose answer never comes (Envoy's route timeout; docs/throttling.md §8).");
+    if (!occ && r.policy.hedging && !perTry && r.policy.maxRetries && *r.policy.maxRetries != 0)
         fail(errors, "policy.hedging", "needs-no-retries",
              "must be null when policy.maxRetries is not 0 (gRPC A6: a retry policy and a hedging policy exclude each "
              "other); got policy.maxRetries " + formatInt(*r.policy.maxRetries) + ".");
@@ -672,8 +692,9 @@ void crossChecks(const FleetRequest& r, std::vector<InputError>& errors) {
     if (!r.policy.layers.empty()) return;
     if (r.arrivals == Arrivals::Once || !r.policy.maxRetries) return;
     const double factor = r.spike ? std::max(1.0, r.spike->factor) : 1.0;
-    // A hedged request sends up to maxAttempts copies (maxRetries is then 0).
-    const double tries = r.policy.hedging ? r.policy.hedging->maxAttempts : *r.policy.maxRetries + 1;
+    // A6's hedged request sends up to maxAttempts copies (maxRetries is then 0); §8's per-try timeout at
+    // most maxRetries + 1 attempts, as an unhedged one.
+    const double tries = r.policy.hedging && !perTry ? r.policy.hedging->maxAttempts : *r.policy.maxRetries + 1;
     const double work = r.clients * r.ratePerClient * factor * r.durationMs / 1000 * tries;
     if (work > 20000000)
         fail(errors, "durationMs", "too-much-work",

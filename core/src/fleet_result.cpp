@@ -150,7 +150,11 @@ Value fleetRequestToValue(const FleetRequest& r) {
         v.set("trigger", Value::null());
     }
     Value p = policyValue(r.policy);
-    if (r.policy.hedging) {  // sparse (docs/throttling.md §6): absent when null
+    if (r.policy.hedging && r.policy.hedging->kind == HedgeKind::PerTryTimeout) {  // docs/throttling.md §8
+        Value h = Value::object();
+        h.set("kind", str("per-try-timeout"));
+        p.set("hedging", std::move(h));
+    } else if (r.policy.hedging) {  // sparse (docs/throttling.md §6): absent when null; kind "a6" not echoed
         Value h = Value::object();
         h.set("maxAttempts", num(r.policy.hedging->maxAttempts));
         h.set("delayMs", num(r.policy.hedging->delayMs));

@@ -206,6 +206,22 @@ struct HedgeState {
 // A hedge's Send event x: what asked for it (the quota's cost follows).
 constexpr double kHedgeOnDelay = 0, kHedgeAfterTimeout = 1, kHedgeAfterFailure = 2;
 
+// docs/throttling.md §8: a request under Envoy's hedge on per-try timeout. Its attempts (at most
+// maxRetries + 1 ≤ 101; bit n of a mask for attempt n) may overlap: each is waited for until the
+// request's deadline, its per-try timeout a soft cutoff.
+struct TryState {
+    std::uint64_t resolved[2] = {};  // attempt n's answer has reached the client in time
+    std::uint64_t hedged[2] = {};    // attempt n's soft cutoff has come
+    std::uint16_t failures = 0;      // SPEC §4's failure number so far (soft cutoffs and failing answers)
+    std::uint8_t inFlight = 0;       // attempts sent whose answer is not in
+    bool scheduled = false;          // a retry is scheduled (or held by the adaptive limiter)
+    bool stopped = false;            // a send was refused: no further retry
+};
+inline bool hasBit(const std::uint64_t (&mask)[2], int n) { return (mask[n >> 6] >> (n & 63)) & 1u; }
+inline void setBit(std::uint64_t (&mask)[2], int n) { mask[n >> 6] |= std::uint64_t{1} << (n & 63); }
+// A Limit event's status: 0 the waiting limit L, 1 §8's soft cutoff (the per-try timeout).
+constexpr std::uint32_t kSoftCutoff = 1;
+
 // docs/throttling.md §3's rule 1a: one admission limit (a client's, or the fleet's).
 struct AdmissionLimit {
     double tokens = 0, last = 0;
@@ -226,7 +242,9 @@ public:
         ceilings_.resize(static_cast<std::size_t>(p.maxRetries ? *p.maxRetries + 2 : 102));
         for (std::size_t n = 1; n < ceilings_.size(); ++n) ceilings_[n] = ceilingFor(backoff_, static_cast<int>(n));
         horizon_ = 2 * r.durationMs + 60000;
-        hedging_ = r.policy.hedging.has_value();
+        hedging_ = r.policy.hedging && r.policy.hedging->kind == HedgeKind::A6;
+        perTry_ = r.policy.hedging && r.policy.hedging->kind == HedgeKind::PerTryTimeout;
+        if (perTry_ && r.gates.breaker) periodStride_ = static_cast<std::size_t>(*p.maxRetries) + 2;
         const bool anyClientGate = (r.gates.adaptive && r.gates.adaptive->scope == GateScope::Client) ||
                                    (r.gates.local && r.gates.local->scope == GateScope::Client) ||
                                    (r.gates.admissionControl && r.gates.admissionControl->scope == GateScope::Client);
@@ -338,10 +356,15 @@ private:
             free_.pop_back();
             requests_[slot] = q;
             if (hedging_) hedge_[slot] = HedgeState{};
+            if (perTry_) tries_[slot] = TryState{};
             return slot;
         }
         requests_.push_back(q);
         if (hedging_) hedge_.push_back(HedgeState{});
+        if (perTry_) {
+            tries_.push_back(TryState{});
+            periods_.resize(requests_.size() * periodStride_);
+        }
         return static_cast<std::uint32_t>(requests_.size() - 1);
     }
 
@@ -476,12 +499,19 @@ private:
         --q.pending;
         // A waiting limit whose attempt was answered in time, or whose request has ended, is
         // not an event.
-        if (kind == Limit && (hedging_ ? copyDone(id, n) : ((q.flags & (Ended | Resolved)) || q.attempt != n))) {
+        if (kind == Limit && (hedging_  ? copyDone(id, n)
+                              : perTry_ ? tryDone(id, n)
+                                        : ((q.flags & (Ended | Resolved)) || q.attempt != n))) {
             release(id);
             return;
         }
         // A hedge's send that another has overtaken, or after the request's end, is not an event either.
         if (hedging_ && kind == Send && staleCopy(id, n, e.status == kHeldSend)) {
+            release(id);
+            return;
+        }
+        // §8: a retry scheduled that comes after the request's end is not an event.
+        if (perTry_ && kind == Send && (q.flags & Ended)) {
             release(id);
             return;
         }
@@ -493,7 +523,7 @@ private:
             case Arrival: arrive(id, n, e.t, e.x); break;
             case Completion: complete(id, n, e.t, e.x); break;
             case Answer: answer(id, n, e.t, e.x, e.status); break;
-            case Limit: timeout(id, n, e.t); break;
+            case Limit: perTry_ ? tryLimit(id, n, e.t, e.status == kSoftCutoff) : timeout(id, n, e.t); break;
         }
         release(id);
     }
@@ -520,6 +550,7 @@ private:
         std::uint32_t period = 0;
         if (!gates_.admits(0, client, t, period)) {
             if (hedging_ && n > 1) return stopCopies(id, t, EndReason::CircuitOpen);
+            if (perTry_ && n > 1) return refuseRetry(id, t, EndReason::CircuitOpen);
             end(id, EndReason::CircuitOpen, t);
             return;
         }
@@ -544,7 +575,9 @@ private:
         sent.attempt = static_cast<std::uint8_t>(n);
         sent.flags &= static_cast<std::uint8_t>(~Resolved);
         sent.period = period;
+        if (perTry_) trySent(id, n, period);
         if (rejected) return rejectLocally(id, n, t, period);
+        if (perTry_) return tryLimits(id, n, t);
         double limit = t + r_.policy.clientTimeoutMs;
         if (r_.policy.deadlineMs) limit = std::min(limit, sent.createdMs + *r_.policy.deadlineMs);
         if (laneNetwork_ >= 0)  // a fixed network: every leg is the lane's delay
@@ -683,6 +716,118 @@ private:
         if (h.failed == h.sent && h.holding == 0) end(id, EndReason::AttemptLimit, t);
     }
 
+    // ---- docs/throttling.md §8: Envoy's hedge on per-try timeout -----------------------------------
+
+    bool tryDone(std::uint32_t id, int n) const {
+        return (requests_[id].flags & Ended) || hasBit(tries_[id].resolved, n);
+    }
+    // D = a + deadlineMs (the request's validation needs a deadline; a typed request without one
+    // waits to the horizon).
+    double tryDeadline(const Request& q) const {
+        return r_.policy.deadlineMs ? q.createdMs + *r_.policy.deadlineMs : std::numeric_limits<double>::infinity();
+    }
+    std::uint32_t tryPeriod(std::uint32_t id, int n) const {
+        return periodStride_ ? periods_[id * periodStride_ + static_cast<std::size_t>(n)] : 0;
+    }
+    // Attempt n has gone (or been rejected by the admission control, its 503 to come at once).
+    void trySent(std::uint32_t id, int n, std::uint32_t period) {
+        TryState& s = tries_[id];
+        s.scheduled = false;
+        ++s.inFlight;
+        if (periodStride_) periods_[id * periodStride_ + static_cast<std::size_t>(n)] = period;
+    }
+    // Attempt n sent at t: its arrival with the waiting limit L = D, the limit at D, and its soft
+    // cutoff at t + clientTimeoutMs when that is before D.
+    void tryLimits(std::uint32_t id, int n, double t) {
+        const Request& q = requests_[id];
+        const double deadline = tryDeadline(q);
+        if (laneNetwork_ >= 0)
+            scheduleIn(laneNetwork_, t + network_.a, Arrival, id, n, deadline);
+        else
+            scheduleAfter(t, leg(keyOut_, q, n), Arrival, id, n, deadline);
+        if (deadline <= horizon_) schedule(deadline, Limit, id, n);
+        const double soft = t + r_.policy.clientTimeoutMs;
+        if (soft < deadline) scheduleIn(laneTimeout_, soft, Limit, id, n, 0, kSoftCutoff);
+    }
+    // A send refused after attempt 1 (the local throttle, the breaker, the limiter's deadline): no
+    // further retry; with no attempt in flight the request ends now by the refusal's reason.
+    void refuseRetry(std::uint32_t id, double t, EndReason reason) {
+        TryState& s = tries_[id];
+        s.scheduled = false;
+        s.stopped = true;
+        if (s.inFlight == 0) end(id, reason, t);
+    }
+    // A failure the client sees (a soft cutoff or a failing answer): the throttle's token and the
+    // breaker's outcome, as FLEET §4 takes them for any failure.
+    void tryFailureSeen(Request& q, Failure failure, double t) {
+        gates_.failed(0, q.client, received(q, t, retried(failure)));
+    }
+    // The retry after failure number f of attempt n at t (FLEET §4 rules 2–4 as §8 reads them): none
+    // when a retry is scheduled or none is left; else the wait (an honoured Retry-After, or the
+    // backoff for failure f with WAIT of attempt n), the deadline and the gates. The reason it is
+    // not scheduled, or none when it is.
+    std::optional<EndReason> tryRetry(std::uint32_t id, int n, double t, bool afterTimeout, double retryAfterMs) {
+        Request& q = requests_[id];
+        TryState& s = tries_[id];
+        if (s.scheduled || s.stopped || q.attempt >= *r_.policy.maxRetries + 1) return EndReason::AttemptLimit;
+        const FleetPolicy& p = r_.policy;
+        double wait = 0;
+        const bool backoff = !(retryAfterMs >= 0 && p.honourRetryAfter);
+        if (!backoff) {
+            wait = retryAfterMs;
+        } else {
+            const auto f = static_cast<std::size_t>(s.failures);
+            const double ceiling = f < ceilings_.size() ? ceilings_[f] : ceilingFor(backoff_, s.failures);
+            const double d = p.jitter == Jitter::None ? 0.0 : attemptDraw(keyWait_, q, n);
+            wait = jitteredWait(backoff_, ceiling, q.previousMs, d);
+        }
+        if (t + wait >= tryDeadline(q)) return EndReason::Deadline;
+        if (const std::optional<EndReason> refused = askRetryGates(q, t, afterTimeout)) return refused;
+        if (backoff) q.previousMs = wait;
+        s.scheduled = true;
+        scheduleAfter(t, wait, Send, id, q.attempt + 1);
+        return std::nullopt;
+    }
+    // A limit of attempt n at t: the deadline ends the request; a soft cutoff is a timeout the gates
+    // learn of, the attempt hedged and a retry scheduled if one may be, the attempt left in flight.
+    void tryLimit(std::uint32_t id, int n, double t, bool soft) {
+        ++bin(t).timeouts;
+        if (!soft) return end(id, EndReason::Deadline, t);
+        Request& q = requests_[id];
+        TryState& s = tries_[id];
+        setBit(s.hedged, n);
+        ++s.failures;
+        if (r_.gates.adaptive) owner(r_.gates.adaptive->scope, q.client).adaptive->onResponse(t / 1000, false);
+        q.period = tryPeriod(id, n);
+        tryFailureSeen(q, Failure::Timeout, t);
+        tryRetry(id, n, t, true, -1);
+    }
+    // An answer of attempt n at t: late after the end; else the gates learn of it, a 200 ends the
+    // request, a failure outside retryOn ends it, and one the policy would retry is retried, or
+    // dropped while another attempt is in flight or a retry scheduled, or ends the request.
+    void tryAnswer(std::uint32_t id, int n, double t, double serviceMs, std::uint32_t status) {
+        Request& q = requests_[id];
+        if (q.flags & Ended) return lateAnswer(t, serviceMs);
+        TryState& s = tries_[id];
+        setBit(s.resolved, n);
+        --s.inFlight;
+        if (r_.gates.adaptive || r_.gates.local) answerSeen(q, t, status == Throttled429);
+        if (r_.gates.admissionControl) admissionRecord(q, t, status);
+        q.period = tryPeriod(id, n);
+        if (status == Ok200) return succeed(id, t);
+        ++s.failures;
+        const Failure failure = status == Throttled429 ? Failure::Throttled : Failure::ServerError;
+        tryFailureSeen(q, failure, t);
+        if (!retried(failure)) return end(id, EndReason::NotRetryable, t);
+        double retryAfterMs = -1;
+        if (status == Busy503 && r_.server.rejectRetryAfterMs) retryAfterMs = *r_.server.rejectRetryAfterMs;
+        if (status == Throttled429 && r_.server.admission->retryAfterMs) retryAfterMs = *r_.server.admission->retryAfterMs;
+        const std::optional<EndReason> reason =
+            hasBit(s.hedged, n) ? std::optional<EndReason>(EndReason::AttemptLimit) : tryRetry(id, n, t, false, retryAfterMs);
+        if (!reason || s.inFlight > 0 || s.scheduled) return;  // retried, or dropped
+        end(id, *reason, t);
+    }
+
     // docs/throttling.md §4–§5, before every send: the local throttle (which may refuse it), then
     // the adaptive limiter (which may hold it). False: not sent now (ended, or held to t + w).
     bool sendGates(std::uint32_t id, int n, double t) {
@@ -691,6 +836,7 @@ private:
             const double u = attemptDraw(keyLocal_, q, n);
             if (owner(r_.gates.local->scope, q.client).local->shouldThrottle(t / 1000, u)) {
                 if (hedging_ && n > 1) stopCopies(id, t, EndReason::LocalThrottle);
+                else if (perTry_ && n > 1) refuseRetry(id, t, EndReason::LocalThrottle);
                 else end(id, EndReason::LocalThrottle, t);
                 return false;
             }
@@ -702,6 +848,7 @@ private:
                 if (r_.policy.deadlineMs && at >= q.createdMs + *r_.policy.deadlineMs) {
                     // The token is not given back.
                     if (hedging_ && n > 1) stopCopies(id, t, EndReason::Deadline);
+                    else if (perTry_ && n > 1) refuseRetry(id, t, EndReason::Deadline);
                     else end(id, EndReason::Deadline, t);
                     return false;
                 }
@@ -807,7 +954,9 @@ private:
             q.flags |= Committed;
         }
         const double back = leg(keyBack_, q, n);
-        if (!trace_ && (hedging_ ? copyDone(id, n) : ((q.flags & (Ended | Resolved)) || q.attempt != n))) {
+        if (!trace_ && (hedging_  ? copyDone(id, n)
+                        : perTry_ ? (q.flags & Ended) != 0
+                                  : ((q.flags & (Ended | Resolved)) || q.attempt != n))) {
             // Already answered by its waiting limit, or its request has ended: whatever happens
             // before the answer arrives, it is late (a request's attempt number only grows, and
             // its flags for attempt n stay set), so it is counted now, in the bin of its time,
@@ -837,6 +986,7 @@ private:
 
     void answer(std::uint32_t id, int n, double t, double serviceMs, std::uint32_t status) {
         if (hedging_) return hedgeAnswer(id, n, t, serviceMs, status);
+        if (perTry_) return tryAnswer(id, n, t, serviceMs, status);
         Request& q = requests_[id];
         if ((q.flags & (Ended | Resolved)) || q.attempt != n) {
             lateAnswer(t, serviceMs);
@@ -984,8 +1134,12 @@ private:
     std::vector<Owner> owners_;
     gates::GateSet gates_;
     std::vector<AdmissionLimit> admission_;  // rule 1a's limits: one per client, or the fleet's
-    bool hedging_ = false;                   // policy.hedging (docs/throttling.md §6)
+    bool hedging_ = false;                   // policy.hedging, kind a6 (docs/throttling.md §6)
     std::vector<HedgeState> hedge_;          // by slot, with hedging
+    bool perTry_ = false;                    // policy.hedging, kind per-try-timeout (docs/throttling.md §8)
+    std::vector<TryState> tries_;            // by slot, with perTry_
+    std::size_t periodStride_ = 0;           // with perTry_ and a breaker: maxRetries + 2 periods a slot
+    std::vector<std::uint32_t> periods_;     // the breaker period attempt n of slot s was sent in, at s × stride + n
     WaitQueue queue_;
     std::uint64_t inService_ = 0;
     std::vector<double> latencies_;

@@ -1,7 +1,9 @@
 // Failure-boundary sweeps: one input varied across a range, every point computed, and each
 // change of behaviour located exactly (bisection on the continuous fields).
 #include <cmath>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "format.hpp"
 #include "retrylab/engine.hpp"
@@ -139,6 +141,25 @@ SweepRun failure(std::vector<InputError> errors) {
     return run;
 }
 
+// docs/engine.md §3: a field the run would not read. gRPC A6's hedged run (docs/throttling.md §6.1)
+// sends hedging.maxAttempts copies with maxRetries 0 and makes no backoff wait; with an explicit
+// ceilingScheduleMs the backoff's base is read only by decorrelated jitter (its floor).
+void noOpField(const Inputs& in, std::string_view name, std::vector<InputError>& errors) {
+    auto refuse = [&](const std::string& why) {
+        errors.push_back(problem("vary", "conflict", "vary",
+                                 "cannot be \"" + std::string(name) + "\" " + why + ": every point would be the same run."));
+    };
+    const bool a6 = in.hedging && in.hedging->kind == HedgeKind::A6;
+    if (a6 && name == "maxRetries")
+        refuse("with gRPC A6's inputs.hedging: its copies are inputs.hedging.maxAttempts and maxRetries must stay 0 "
+               "(docs/throttling.md §6.1)");
+    else if (a6 && name == "baseBackoffMs")
+        refuse("with gRPC A6's inputs.hedging: a hedged run makes no backoff wait (docs/throttling.md §6.1)");
+    else if (name == "baseBackoffMs" && !in.ceilingScheduleMs.empty() && in.jitter != Jitter::Decorrelated)
+        refuse("with inputs.ceilingScheduleMs: the schedule gives every ceiling (docs/engine.md §2), and only "
+               "decorrelated jitter reads the base");
+}
+
 }  // namespace
 
 SweepRun runSweep(const Value& request) {
@@ -182,6 +203,9 @@ SweepRun runSweep(const Value& request) {
         errors.push_back(problem("vary", "conflict", "vary",
                                  "must be \"responseMs\" when inputs.layers is given: " + std::string(field->name) +
                                      " is each layer's own (docs/layers.md §2)."));
+    // A swept field the run does not read would give the same run at every point (issue 34): refused,
+    // naming what the run reads instead. docs/engine.md §3.
+    if (field && parsed.inputs) noOpField(*parsed.inputs, field->name, errors);
 
     auto bound = [&](const char* name, double& out) {
         const Value* v = request.find(name);

@@ -68,6 +68,14 @@ std::vector<Shape> shapes() {
                   {"trigger", Value::null()}}),
          "durationMs", 600000},
         {"bins", request({{"clients", num(1)}, {"binMs", num(1)}}), "durationMs", 10000},
+        // docs/throttling.md §8: every attempt's per-try timeout passes and sends the next at once; all of them
+        // stay in flight (and their soft cutoffs and limits pending) until their answers or the deadline.
+        {"per-try timeouts that overlap",
+         request({{"clients", num(10000)}, {"server.workers", Value::null()}, {"server.serviceMs", num(1000)},
+                  {"policy.maxRetries", num(10)}, {"policy.clientTimeoutMs", num(1)}, {"policy.baseBackoffMs", num(0)},
+                  {"policy.deadlineMs", num(100000)}, {"policy.hedging.kind", str("per-try-timeout")},
+                  {"trigger", Value::null()}}),
+         "durationMs", 600000},
         {"per-client gates",
          request({{"clients", num(10000)}, {"ratePerClient", num(1000)}, {"gates.breaker.window", num(10000000)},
                   {"gates.breaker.minCalls", num(10000000)}, {"gates.budget.ttlMs", num(86400000)}, {"gates.budget.percent", num(100)},

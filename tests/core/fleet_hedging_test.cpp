@@ -3,7 +3,10 @@
 // fraction and the p99 with its sampling error argued, and the validation and echo.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <map>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -195,4 +198,217 @@ TEST_CASE("policy.hedging: null by default and absent from the echo; given, echo
     const FleetParsed refused = parseFleetRequest(hedgedBig, unbounded);
     REQUIRE(refused.errors.size() == 1);
     CHECK(refused.errors[0].field == "durationMs");
+}
+
+// ---- docs/throttling.md §8 in the fleet: Envoy's hedge on per-try timeout ---------------------------
+
+namespace {
+
+Hedging perTryTimeout() {
+    Hedging h;
+    h.kind = HedgeKind::PerTryTimeout;
+    return h;
+}
+
+// §8's fleet figures: one client at 0, legs of 5, no worker limit, 1,500 ms of service; maxRetries 2, a
+// per-try timeout of 1,000, a backoff of 25 (waits 25, 50, 100 for failures 1, 2, 3), D = 10,000.
+FleetRequest perTryFleet(bool hedged = true) {
+    FleetRequest q = oneClientOnce();
+    q.server.workers.reset();
+    q.server.serviceMs = 1500;
+    q.policy.maxRetries = 2;
+    q.policy.clientTimeoutMs = 1000;
+    q.policy.baseBackoffMs = 25;
+    q.policy.deadlineMs = 10000;
+    if (hedged) q.policy.hedging = perTryTimeout();
+    return q;
+}
+
+std::uint64_t timeouts(const ServiceResult& r) {
+    std::uint64_t n = 0;
+    for (const ServiceBin& b : r.bins) n += b.timeouts;
+    return n;
+}
+
+}  // namespace
+
+TEST_CASE("§8's fleet figure: attempt 1's 200 at 1,510 ends the request; its soft cutoff at 1,000 sent attempt 2 at "
+          "1,025, served and answered late: 2 charges (1 and a replay with a key); unhedged, attempt-limit at 3,075 "
+          "with 3 charges",
+          "[fleet][hedging][per-try]") {
+    FleetTrace trace;
+    const ServiceResult r = simulateService(perTryFleet(), &trace);
+    CHECK(sendTimes(trace) == std::vector<double>{0, 1025});
+    CHECK(r.totals.succeeded == 1);
+    CHECK(r.totals.latencyMs->max == 1510);
+    CHECK(r.totals.attempts == 2);
+    CHECK(r.totals.retries == 1);
+    CHECK(timeouts(r) == 1);
+    CHECK(r.totals.charges == 2);
+    CHECK(r.totals.duplicateCharges == 1);
+    CHECK(r.totals.late == 1);
+    CHECK(r.totals.wastedServiceMs == 1500);
+    CHECK(r.totals.endMs == 2535);
+    FleetRequest keyed = perTryFleet();
+    keyed.idempotencyKey = true;
+    const ServiceResult k = simulateService(keyed);
+    CHECK(k.totals.charges == 1);
+    CHECK(k.totals.replays == 1);
+    FleetTrace plainTrace;
+    const ServiceResult plain = simulateService(perTryFleet(false), &plainTrace);
+    CHECK(sendTimes(plainTrace) == std::vector<double>{0, 1025, 2075});
+    CHECK(failed(plain, EndReason::AttemptLimit) == 1);
+    REQUIRE(plainTrace.ends.size() == 1);
+    CHECK(plainTrace.ends[0].tMs == 3075);
+    CHECK(plain.totals.charges == 3);
+    CHECK(plain.totals.duplicateCharges == 2);
+    CHECK(plain.totals.late == 3);
+    CHECK(plain.totals.endMs == 3585);
+}
+
+TEST_CASE("§8's fleet figure, every service failing: a hedged attempt's 500 is dropped while another is in flight, "
+          "the wait after failure 3 is 100, and the last attempt's 500 ends it attempt-limit at 3,635",
+          "[fleet][hedging][per-try]") {
+    FleetRequest q = perTryFleet();
+    q.server.failureRate = 1;
+    FleetTrace trace;
+    const ServiceResult r = simulateService(q, &trace);
+    CHECK(sendTimes(trace) == std::vector<double>{0, 1025, 2125});
+    CHECK(failed(r, EndReason::AttemptLimit) == 1);
+    REQUIRE(trace.ends.size() == 1);
+    CHECK(trace.ends[0].tMs == 3635);
+    CHECK(r.totals.attempts == 3);
+    CHECK(r.totals.retries == 2);
+    CHECK(timeouts(r) == 3);
+    CHECK(r.totals.late == 0);
+    CHECK(r.totals.charges == 0);
+    CHECK(r.totals.endMs == 3635);
+}
+
+TEST_CASE("§8's fleet figure with the quota: a gate's refusal at a soft cutoff schedules nothing and ends nothing; "
+          "the success at 2,510 refunds the cost",
+          "[fleet][hedging][per-try]") {
+    FleetRequest q = perTryFleet();
+    q.server.serviceMs = 2500;
+    q.gates.quota = QuotaGate{GateScope::Fleet, 10, 5, 10, 1};
+    FleetTrace trace;
+    const ServiceResult r = simulateService(q, &trace);
+    CHECK(sendTimes(trace) == std::vector<double>{0, 1025});
+    CHECK(r.totals.succeeded == 1);
+    CHECK(r.totals.latencyMs->max == 2510);
+    CHECK(r.totals.attempts == 2);
+    CHECK(r.totals.charges == 2);
+    CHECK(*r.bins.back().tokens == 10);
+    CHECK(timeouts(r) == 2);
+    q.gates.quota.reset();
+    FleetTrace open;
+    const ServiceResult without = simulateService(q, &open);
+    CHECK(sendTimes(open) == std::vector<double>{0, 1025, 2075});
+    CHECK(without.totals.charges == 3);
+    CHECK(without.totals.latencyMs->max == 2510);
+}
+
+TEST_CASE("§8's fleet figure at the deadline: soft cutoffs at 1,000 and 2,025 send attempts 2 and 3; the request "
+          "ends deadline at 3,000 with three in flight, served and answered late",
+          "[fleet][hedging][per-try]") {
+    FleetRequest q = perTryFleet();
+    q.server.serviceMs = 5000;
+    q.policy.deadlineMs = 3000;
+    FleetTrace trace;
+    const ServiceResult r = simulateService(q, &trace);
+    CHECK(sendTimes(trace) == std::vector<double>{0, 1025, 2075});
+    CHECK(failed(r, EndReason::Deadline) == 1);
+    REQUIRE(trace.ends.size() == 1);
+    CHECK(trace.ends[0].tMs == 3000);
+    CHECK(timeouts(r) == 3);
+    CHECK(r.totals.charges == 3);
+    CHECK(r.totals.late == 3);
+    CHECK(r.totals.endMs == 7085);
+    CHECK_FALSE(r.totals.latencyMs.has_value());
+}
+
+TEST_CASE("§8's relations in a busy fleet: never more than maxRetries + 1 attempts a request; with an idempotency key "
+          "at most one charge a request; every request ends once",
+          "[fleet][hedging][per-try][relations]") {
+    for (std::uint64_t seed : {1u, 2u, 3u}) {
+        FleetRequest q = loadIndependent();
+        q.seed = seed;
+        q.policy.maxRetries = 3;
+        q.policy.deadlineMs = 600;
+        q.policy.hedging = perTryTimeout();
+        q.policy.clientTimeoutMs = 100;  // two legs of mean 20 and 50 ms of service pass it about a third of the time
+        q.server.failureRate = 0.1;
+        q.idempotencyKey = true;
+        q.gates.breaker = BreakerGate{GateScope::Fleet, 50, 50, 50, 1000, 5};
+        FleetTrace trace;
+        const ServiceResult r = simulateService(q, &trace);
+        REQUIRE(r.totals.requests > 1000);
+        CHECK(r.totals.charges <= r.totals.requests);
+        std::map<std::pair<std::uint32_t, std::uint32_t>, int> sends, ends;
+        int most = 0;
+        for (const FleetTraceEvent& e : trace.events)
+            if (e.kind == 5) most = std::max(most, e.attempt);
+        for (const FleetTraceEnd& e : trace.ends) ++ends[{e.client, e.request}];
+        CHECK(most <= 4);
+        CHECK(ends.size() == r.totals.requests);
+        for (const auto& [key, times] : ends) CHECK(times == 1);
+        CHECK(r.totals.attempts <= 4 * r.totals.requests);
+        CHECK(r.totals.duplicateCharges == 0);
+        // The relations bite: the run hedges (attempts overlap), and without a key it charges twice.
+        CHECK(r.totals.replays > 0);
+        q.idempotencyKey = false;
+        CHECK(simulateService(q).totals.duplicateCharges > 0);
+    }
+}
+
+TEST_CASE("policy.hedging.kind: a6 by default and not echoed (every §6 request echoes and runs as before); "
+          "per-try-timeout echoed alone, with A6's members an error, a deadline needed and maxRetries its own",
+          "[fleet][hedging][per-try][validation]") {
+    const Value a6 = request({{"policy.maxRetries", num(0)}, {"policy.hedging.maxAttempts", num(3)}});
+    Value explicitA6 = a6;
+    setPath(explicitA6, "policy.hedging.kind", str("a6"));
+    const FleetParsed plain = parseFleetRequest(a6), given = parseFleetRequest(explicitA6);
+    REQUIRE(plain.errors.empty());
+    REQUIRE(given.errors.empty());
+    CHECK(sameValue(plain.echo, given.echo));
+    CHECK(plain.echo.find("policy")->find("hedging")->find("kind") == nullptr);
+    CHECK(given.request->policy.hedging->kind == HedgeKind::A6);
+    CHECK(sameValue(fleet(a6), fleet(explicitA6)));
+
+    const Value perTry = request({{"policy.deadlineMs", num(10000)}, {"policy.hedging.kind", str("per-try-timeout")}});
+    const FleetParsed set = parseFleetRequest(perTry);
+    REQUIRE(set.errors.empty());
+    const Value& h = *set.echo.find("policy")->find("hedging");
+    REQUIRE(h.asObject().size() == 1);
+    CHECK(h.find("kind")->asString() == "per-try-timeout");
+    CHECK(set.request->policy.hedging->kind == HedgeKind::PerTryTimeout);
+    CHECK(*set.request->policy.maxRetries == 3);  // the policy's own retries: no needs-no-retries
+    CHECK(sameValue(fleetRequestToValue(*set.request), set.echo));
+
+    // A6's members are errors with per-try-timeout; maxAttempts is needed only by a6.
+    Value withMembers = perTry;
+    setPath(withMembers, "policy.hedging.maxAttempts", num(2));
+    setPath(withMembers, "policy.hedging.delayMs", num(5));
+    setPath(withMembers, "policy.hedging.nonFatal", Value::array());
+    const Value refused = fleet(withMembers);
+    CHECK(errorFields(refused) == "policy.hedging.maxAttempts,policy.hedging.delayMs,policy.hedging.nonFatal");
+    CHECK(refused.find("errors")->asArray()[0].find("code")->asString() == "only-with");
+    CHECK(errorFields(fleet(request({{"policy.maxRetries", num(0)}, {"policy.hedging.kind", str("a6")}}))) ==
+          "policy.hedging.maxAttempts");
+    CHECK(errorFields(fleet(request({{"policy.hedging.kind", str("envoy")}}))) == "policy.hedging.kind");
+    // No deadline: an error on the kind.
+    const Value noDeadline = fleet(request({{"policy.hedging.kind", str("per-try-timeout")}}));
+    CHECK(errorFields(noDeadline) == "policy.hedging.kind");
+    CHECK(noDeadline.find("errors")->asArray()[0].find("code")->asString() == "needs-deadline");
+    // The work bound counts maxRetries + 1 attempts, as unhedged: 10,000 × 1,000 × 1 s × 3 = 30,000,000.
+    FleetOptions unbounded;
+    unbounded.costBound = false;
+    Value big = request({{"clients", num(10000)}, {"ratePerClient", num(1000)}, {"durationMs", num(1000)},
+                         {"policy.maxRetries", num(1)}, {"policy.deadlineMs", num(10000)},
+                         {"policy.hedging.kind", str("per-try-timeout")}});
+    CHECK(parseFleetRequest(big, unbounded).errors.empty());
+    setPath(big, "policy.maxRetries", num(2));
+    const FleetParsed tooBig = parseFleetRequest(big, unbounded);
+    REQUIRE(tooBig.errors.size() == 1);
+    CHECK(tooBig.errors[0].field == "durationMs");
 }

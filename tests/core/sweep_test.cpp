@@ -70,3 +70,47 @@ TEST_CASE("a bad sweep request names its fields", "[sweep][validation]") {
           std::vector<std::string>{"inputs.maxRetries"});
     CHECK(fields(sweep(Value::array())) == std::vector<std::string>{""});
 }
+
+// docs/engine.md §3: a field the run does not read is refused, not swept to the same run at every point.
+TEST_CASE("a sweep refuses a field the run does not read: maxRetries or baseBackoffMs with A6's hedging, "
+          "baseBackoffMs under a ceiling schedule; a per-try-timeout hedge reads every swept field",
+          "[sweep][validation][hedging]") {
+    auto errorOf = [](const Value& result) {
+        REQUIRE(result.find("errors"));
+        REQUIRE(result.find("errors")->asArray().size() == 1);
+        const Value& e = result.find("errors")->asArray()[0];
+        return e.find("field")->asString() + " " + e.find("code")->asString() + ": " + e.find("message")->asString();
+    };
+    auto ok = [](const Value& result) { return result.find("ok") && result.find("ok")->asBool(); };
+    // §6.1's A6 timeline: its copies are hedging.maxAttempts; maxRetries stays 0.
+    const Value a6 = obj({{"scenario", str("script")}, {"script", Value::array({obj({{"status", num(200)}})})},
+                          {"responseMs", num(2000)}, {"clientTimeoutMs", num(5000)}, {"maxRetries", num(0)},
+                          {"hedging", obj({{"maxAttempts", num(4)}, {"delayMs", num(500)}})}});
+    const std::string retries = errorOf(sweep(request(a6, "maxRetries", 0, 5, 6)));
+    CHECK(retries.rfind("vary conflict: vary cannot be \"maxRetries\" with gRPC A6's inputs.hedging", 0) == 0);
+    CHECK(retries.find("inputs.hedging.maxAttempts") != std::string::npos);
+    CHECK(errorOf(sweep(request(a6, "baseBackoffMs", 0, 500, 6))).rfind("vary conflict", 0) == 0);
+    // The fields an A6 run reads still sweep: the response time moves the success.
+    const Value byResponse = sweep(request(a6, "responseMs", 100, 6000, 3));
+    REQUIRE(ok(byResponse));
+    // The ceiling schedule: the base is read only by decorrelated jitter.
+    const Value schedule = obj({{"ceilingScheduleMs", Value::array({num(100), num(200)})}});
+    CHECK(errorOf(sweep(request(schedule, "baseBackoffMs", 0, 500, 6))).rfind("vary conflict", 0) == 0);
+    Value decorrelated = obj({{"ceilingScheduleMs", Value::array({num(100), num(200)})}, {"jitter", str("decorrelated")}});
+    CHECK(ok(sweep(request(decorrelated, "baseBackoffMs", 0, 500, 6))));
+    // §8's per-try timeout reads maxRetries (its retries) and the backoff's base (its waits): the points differ.
+    const Value perTry = obj({{"scenario", str("script")}, {"script", Value::array({obj({{"status", num(200)}})})},
+                              {"responseMs", num(1500)}, {"maxRetries", num(2)}, {"clientTimeoutMs", num(1000)},
+                              {"baseBackoffMs", num(25)}, {"jitter", str("none")}, {"deadlineMs", num(10000)},
+                              {"hedging", obj({{"kind", str("per-try-timeout")}})}});
+    const Value byRetries = sweep(request(perTry, "maxRetries", 0, 2, 3));
+    REQUIRE(ok(byRetries));
+    const auto& points = byRetries.find("points")->asArray();
+    CHECK(points[0].find("charges")->asNumber() == 1);  // no retry left at the soft cutoff
+    CHECK(points[1].find("charges")->asNumber() == 2);  // §8's figure: the hedge at 1,025 charges again
+    const Value byBase = sweep(request(perTry, "baseBackoffMs", 0, 1000, 3));
+    REQUIRE(ok(byBase));
+    // A wait of 500 sends attempt 2 at 1,500, after attempt 1's 200 at the same instant: not sent, one charge.
+    CHECK(byBase.find("points")->asArray()[1].find("charges")->asNumber() == 1);
+    CHECK(byBase.find("points")->asArray()[0].find("charges")->asNumber() == 2);
+}

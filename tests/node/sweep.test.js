@@ -105,3 +105,31 @@ test('every point of a sweep over a long script and many draws is the run comput
 // allocates is counted, and 998 more points cost exactly as much over 100,000 draws or 1,000
 // answers as over none, and the inputs cost a sweep what they cost one compute(). Speed is
 // measured by scripts/bench only.
+
+test('a sweep refuses a field the run does not read (docs/engine.md §3): maxRetries with A6\'s hedging, in both bindings and retrysim\'s exit 2', () => {
+  const a6 = {
+    scenario: 'script', script: [{ status: 200 }], responseMs: 2000, clientTimeoutMs: 5000, maxRetries: 0,
+    hedging: { maxAttempts: 4, delayMs: 500 },
+  };
+  for (const [inputs, vary] of [[a6, 'maxRetries'], [a6, 'baseBackoffMs'], [{ ceilingScheduleMs: [100, 200] }, 'baseBackoffMs']]) {
+    const request = { inputs, vary, from: 0, to: 5, points: 6 };
+    const wasm = asJson(engine.sweep(request));
+    assert.equal(wasm.ok, false, vary);
+    assert.deepEqual(wasm.errors.map((e) => [e.field, e.code]), [['vary', 'conflict']]);
+    assert.match(wasm.errors[0].message, new RegExp(`^vary cannot be "${vary}" .*every point would be the same run\\.$`));
+    const native = nativeSweep(request);
+    assert.equal(native.status, 2);
+    assert.equal(firstDifference(wasm, native.result), null);
+  }
+  // §8's per-try timeout reads maxRetries: its points differ (1 charge at 0 retries, 2 at 1).
+  const perTry = {
+    scenario: 'script', script: [{ status: 200 }], responseMs: 1500, maxRetries: 2, clientTimeoutMs: 1000,
+    baseBackoffMs: 25, jitter: 'none', deadlineMs: 10000, hedging: { kind: 'per-try-timeout' },
+  };
+  const request = { inputs: perTry, vary: 'maxRetries', from: 0, to: 2, points: 3 };
+  const wasm = asJson(engine.sweep(request));
+  assert.deepEqual(wasm.points.map((p) => p.charges), [1, 2, 2]);
+  const native = nativeSweep(request);
+  assert.equal(native.status, 0);
+  assert.equal(firstDifference(wasm, native.result), null);
+});

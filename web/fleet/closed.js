@@ -260,6 +260,7 @@ export function collapseEdges(echo) {
 export function hedgingForm(echo) {
   const hedging = echo.policy && echo.policy.hedging;
   if (!hedging) return { why: 'the policy does not hedge' };
+  if (hedging.kind === 'per-try-timeout') return { why: 'the closed form is gRPC A6’s: copies delayMs apart, not Envoy’s hedge on per-try timeout' };
   if (echo.network.dist !== 'exponential') return { why: 'the closed form takes exponential network legs' };
   if (echo.server.workers !== null || echo.server.serviceMs !== 0) return { why: 'the closed form has no queue and no service time (server.workers null, serviceMs 0)' };
   if (echo.server.failureRate !== 0 || echo.trigger) return { why: 'the closed form has no failure and no trigger' };

@@ -145,10 +145,14 @@ export const SWITCH_WORDS = {
   'policy.hedging.nonFatal': ['the next copy at once after', null],
 };
 
-// A switched model's fields, in the table's order: { name, row, label, step }.
+// A switched model's fields, in the table's order: { name, row, label, step }. A member that
+// others are `onlyWhen` (a form's discriminator: policy.hedging.kind, docs/throttling.md §8) is
+// not a control: the switch runs its default form, whose members are the ones shown.
 export function switchFields(table, path) {
   const row = table && table.rows.get(path);
-  return ((row && row.members) || []).map((m) => {
+  const members = (row && row.members) || [];
+  const forms = new Set(members.filter((m) => m.onlyWhen).map((m) => m.onlyWhen.field));
+  return members.filter((m) => !forms.has(m.name)).map((m) => {
     const [label, step] = SWITCH_WORDS[`${path}.${m.name}`] || [m.description, m.whole ? 1 : 'any'];
     return { name: m.name, row: m, label, step: step === null ? (m.whole ? 1 : 'any') : step };
   });
@@ -161,9 +165,18 @@ export function switchDefaults(table, path) {
   const row = table && table.rows.get(path);
   for (const m of (row && row.members) || []) {
     if (m.default !== undefined) out[m.name] = m.default;
-    else if (m.required && typeof m.min === 'number') out[m.name] = m.min;
+    else if (neededAtDefaults(m, row.members) && typeof m.min === 'number') out[m.name] = m.min;
   }
   return out;
+}
+
+// A member the engine needs: always (`required`), or when its `requiredWhen` sibling holds at its
+// default (A6's maxAttempts under the default kind).
+function neededAtDefaults(m, members) {
+  if (m.required) return true;
+  if (!m.requiredWhen) return false;
+  const sibling = members.find((o) => o.name === m.requiredWhen.field);
+  return Boolean(sibling) && sameValue(sibling.default, m.requiredWhen.value);
 }
 
 // The object a switched model is sent as: its fields that differ from their defaults, and every
@@ -174,7 +187,7 @@ export function switchValue(table, path, values) {
   const out = {};
   for (const m of (row && row.members) || []) {
     if (!(m.name in values)) continue;
-    if (m.required || !sameValue(values[m.name], defaults[m.name])) out[m.name] = values[m.name];
+    if (neededAtDefaults(m, row.members) || !sameValue(values[m.name], defaults[m.name])) out[m.name] = values[m.name];
   }
   return out;
 }

@@ -69,8 +69,11 @@ struct Trigger {
 };
 
 // docs/throttling.md §6: gRPC A6's hedging policy (with maxRetries 0): copies delayMs apart, the
-// next at once after a failure of a class in nonFatal.
+// next at once after a failure of a class in nonFatal; or §8's Envoy hedge on per-try timeout (kind
+// PerTryTimeout: the policy's own retries, a per-try timeout that keeps its attempt in flight; the
+// members below are A6's only).
 struct Hedging {
+    HedgeKind kind = HedgeKind::A6;
     int maxAttempts = 2;
     double delayMs = 0;
     bool nonFatalTimeout = false, nonFatal5xx = false, nonFatal429 = false;

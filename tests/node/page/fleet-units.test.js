@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   GATE_LABELS, encodeFleetLink, fleetTable, gateDefaults, gateFields, gatesOf, isFleetLink, parseFleetLink, requestDiff, sideEffectsOf, stormSeries, verdictOf,
+  switchDefaults, switchFields, switchValue,
 } from '../../../web/fleet/model.js';
 import { hedgingForm } from '../../../web/fleet/closed.js';
 import { binText, heldSummary, limiterSaid, queueTop, sendRateSummary, stormChart, stormLegend, stormSummary, tableColumns, tableRows, timeAxisMs, workSummary } from '../../../web/fleet/chart.js';
@@ -569,4 +570,15 @@ test('each view’s link is recognised by one reader: the single run’s, compar
   const read = linkCodec(pageEngine.schema()).parseLink('#v=1&view=fleets&maxRetries=2');
   assert.equal(read.inputs.maxRetries, 2);
   assert.deepEqual(read.problems.map((p) => [p.key, p.value]), [['view', 'fleets']]);
+});
+
+test('the hedging switch runs A6’s form (docs/throttling.md §8’s kind is its discriminator, not a control): maxAttempts needed at the default kind, the least value to start', () => {
+  assert.deepEqual(table.rows.get('policy.hedging.kind').choices.map((c) => c.name), ['a6', 'per-try-timeout']);
+  assert.deepEqual(switchFields(table, 'policy.hedging').map((f) => f.name), ['maxAttempts', 'delayMs', 'nonFatal']);
+  const d = switchDefaults(table, 'policy.hedging');
+  assert.deepEqual(d, { kind: 'a6', maxAttempts: 2, delayMs: 0, nonFatal: [] });
+  assert.deepEqual(switchValue(table, 'policy.hedging', d), { maxAttempts: 2 });
+  assert.deepEqual(switchValue(table, 'policy.hedging', { ...d, delayMs: 200 }), { maxAttempts: 2, delayMs: 200 });
+  // §8's form has no closed form of its own: the figure says why.
+  assert.match(hedgingForm({ policy: { hedging: { kind: 'per-try-timeout' } } }).why, /gRPC A6/);
 });
