@@ -48,6 +48,7 @@ nodeOut.sweep = timed(3, () => { for (const r of requests.sweep) engine.fleet(r)
   const before = fresh.heapTop();
   const t = performance.now();
   const result = fresh.fleet(requests.big);
+  if (!result.ok) throw new Error(`the engine refused the big request: ${result.errors[0].message}`);
   nodeOut.big = { ms: performance.now() - t, peakHeapBytes: fresh.heapTop() - before, requests: result.totals.requests };
 }
 nodeOut.growth = requests.growth.map((r) => {
@@ -138,7 +139,7 @@ const rows = [
   ['AWS 2015 sweep (95 × 100 runs)', f(native.sweep.ms), `${f(nodeOut.sweep)} ${ratio(nodeOut.sweep, native.sweep.ms)}`,
     `${f(chromiumOut.sweep)} on 2 workers (1 thread: ${f(chromiumOut.oneThread)}); ${(PEER_SWEEP_MS / chromiumOut.sweep).toFixed(0)}× the peer's 103 s`,
     '≤ 1 s in Chromium, ≥ 100× the peer', verdict(chromiumOut.sweep <= 1000)],
-  ['2,000,000-request run', `${f(native.big.ms)}, ${mb(native.big.peakHeapBytes)}`,
+  ['1,980,000-request run', `${f(native.big.ms)}, ${mb(native.big.peakHeapBytes)}`,
     `${f(nodeOut.big.ms)}, ${mb(nodeOut.big.peakHeapBytes)}`, '', '≤ 256 MB', verdict(Math.max(native.big.peakHeapBytes, nodeOut.big.peakHeapBytes) <= 256 * 2 ** 20)],
 ];
 const growth = native.growth.map((g, i) => {

@@ -39,7 +39,21 @@ double median(int rounds, F call) {
     return times[times.size() / 2];
 }
 
-double number(const Value& v, const char* a, const char* b) { return v.find(a)->find(b)->asNumber(); }
+// A member's member of a fleet result; a refused request (an error result, as the cost bound of
+// docs/robustness.md gives one) stops the bench with the engine's words instead of reading nothing.
+double number(const Value& v, const char* a, const char* b) {
+    const Value* outer = v.find(a);
+    const Value* inner = outer ? outer->find(b) : nullptr;
+    if (!inner || inner->kind() != Value::Kind::Number) {
+        const Value* errors = v.find("errors");
+        const Value* first = errors && errors->kind() == Value::Kind::Array && !errors->asArray().empty()
+                                 ? errors->asArray().front().find("message") : nullptr;
+        std::fprintf(stderr, "retrylab-fleet-bench: the engine refused a bench request: %s\n",
+                     first && first->kind() == Value::Kind::String ? first->asString().c_str() : "(no message)");
+        std::exit(1);
+    }
+    return inner->asNumber();
+}
 
 }  // namespace
 
