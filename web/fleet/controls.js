@@ -6,7 +6,7 @@
 // computing while it does, and what each did beside it (said.js).
 
 import { h, mount, patch } from '../dom.js';
-import { CHOICE_WORDS, CONTROLS, controlBounds, gateDefaults, gateFields, gatesOf, getPath, setPath } from './model.js';
+import { CHOICE_WORDS, CONTROLS, choiceWords, controlBounds, gateDefaults, gateFields, gatesOf, getPath, setPath } from './model.js';
 import { fieldProblem, markField } from './field-check.js';
 import { drawSaid } from './said.js';
 import { presetCard } from './presets.js';
@@ -32,7 +32,7 @@ function controlNodes(table, id) {
 }
 
 // The gates: each a switch, its scope and its fields, starting from its defaults.
-function gateNodes(table, id) {
+export function gateNodes(table, id) {
   return gatesOf(table).map((g) => {
     const d = gateDefaults(table, g.name);
     const gid = id(`g-${g.name}`);
@@ -46,7 +46,8 @@ function gateNodes(table, id) {
           h('label', { for: `${gid}-${name}` }, label),
           row.type === 'choice'
             ? h('select', { id: `${gid}-${name}`, 'data-gate-field': name },
-              ...row.choices.map((c) => h('option', { value: c.name, title: c.description }, c.name)))
+              // Each choice in words (the engine's name stays the value).
+              ...row.choices.map((c) => h('option', { value: c.name }, choiceWords(table, gateFields(table, g.name), c))))
             : h('input', { type: 'number', id: `${gid}-${name}`, 'data-gate-field': name, step, value: d[name] }),
           // What is wrong with a typed value, under its field (issue 35): empty until then.
           row.type === 'choice' ? null : h('p', { class: 'fl-field-error', id: `${gid}-${name}-error`, 'aria-live': 'polite' }),

@@ -105,6 +105,16 @@ export function gateFields(table, name) {
   });
 }
 
+// A gate choice in the section's words (issue 35 item 10: the card said "depositOn success" and
+// the menus "first-attempt"): its description without the citation that ends it ("at least
+// cost: a whole token (Brooker's 2022 post)"), another field of the gate named by its label, a
+// path of the request by its row's description. `fields`: gateFields() of the choice's gate.
+export function choiceWords(table, fields, choice) {
+  const plain = String(choice.description).replace(/\s*\([^()]*\)$/, '');
+  return fields.reduce((t, o) => (/[A-Z]/.test(o.name) ? t.split(o.name).join(`“${o.label}”`) : t), plain)
+    .replace(/\b[a-z]+(?:\.[a-zA-Z]+)+\b/g, (path) => (table.rows.get(path) ? `“${table.rows.get(path).description}”` : path));
+}
+
 // A gate's defaults, which a gate switched on starts from: its row's members' defaults (a rule
 // choice too, though the echo leaves it out at its default).
 export function gateDefaults(table, name) {

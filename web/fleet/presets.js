@@ -8,7 +8,7 @@
 import { h } from '../dom.js';
 import { num } from '../format.js';
 import { presetById } from '../clients/presets.js';
-import { gateFields, gatesOf } from './model.js';
+import { choiceWords, gateFields, gatesOf } from './model.js';
 
 const fromClient = (id) => {
   const p = presetById(id);
@@ -76,10 +76,6 @@ export function fleetPresets() {
   return list.filter(Boolean);
 }
 
-// A choice's words without the citation that ends them ("at least cost: a whole token (Brooker's
-// 2022 post)"): the preset's card cites its own source.
-const plain = (text) => String(text).replace(/\s*\([^()]*\)$/, '');
-
 // What a preset sets, in the section's words (issue 35 item 10: the card said "bucket capacity 5,
 // depositOn success"): each gate by its label, each field by the label its control has (the
 // table's description where the page has none) with its unit, a choice by its words.
@@ -92,11 +88,7 @@ export function presetSettings(preset, table) {
       if (!f) return null;
       if (f.row.type === 'choice') {
         const choice = (f.row.choices || []).find((c) => c.name === v);
-        // A choice's words that name another field of the gate name it by its label, and a path
-        // of the request by its row's description.
-        const words = choice ? fields.reduce((t, o) => (/[A-Z]/.test(o.name) ? t.split(o.name).join(`“${o.label}”`) : t), plain(choice.description))
-          .replace(/\b[a-z]+(?:\.[a-zA-Z]+)+\b/g, (path) => (table.rows.get(path) ? `“${table.rows.get(path).description}”` : path)) : v;
-        return `${f.label}: ${words}`;
+        return `${f.label}: ${choice ? choiceWords(table, fields, choice) : v}`;
       }
       const unit = !f.row.unit || f.label.includes(f.row.unit) ? '' : ` ${v === 1 && /^[a-z]+s$/.test(f.row.unit) ? f.row.unit.slice(0, -1) : f.row.unit}`;
       return `${f.label}: ${typeof v === 'number' ? num(v) : v}${unit}`;

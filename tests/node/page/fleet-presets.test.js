@@ -38,3 +38,21 @@ test('what a preset sets is said by the controls’ labels, never the engine’s
   const brooker = fleetPresets().find((p) => p.id === 'bucket:brooker-post');
   assert.equal(presetSettings(brooker, table), 'Token bucket (Brooker): capacity: 5 tokens; a deposit: 0.1 tokens; a retry takes: 1 token; what adds the deposit: each request that succeeds; how many tokens a retry needs: at least cost: a whole token');
 });
+
+// The gates' menus say each choice in words (issue 35 item 10: they showed "first-attempt",
+// "cost-or-increment"); the engine's name stays the option's value.
+test('each gate menu option is a choice in words, its value the engine’s name', async () => {
+  const { gateNodes } = await import('../../../web/fleet/controls.js');
+  const boxes = gateNodes(table, (name) => `t-${name}`);
+  const markup = boxes.map((b) => toMarkup(b)).join('');
+  assert.doesNotMatch(markup, /FLEET/, 'no spec section in the menus, their titles included');
+  const options = [...markup.matchAll(/<option value="([^"]*)"[^>]*>([^<]*)<\/option>/g)];
+  const gateOptions = options.filter(([, value]) => value !== 'client' && value !== 'fleet');
+  assert.ok(gateOptions.length >= 6, `the gates' menus: ${gateOptions.length} options`);
+  for (const [, value, words] of gateOptions) {
+    assert.notEqual(words, value, `option ${value} says its engine name`);
+    assert.doesNotMatch(words, /\(|FLEET|[a-z][A-Z]/, `option ${value}: ${words}`);
+  }
+  assert.ok(gateOptions.some(([, v, w]) => v === 'first-attempt' && w === 'each first attempt sent'));
+  assert.ok(gateOptions.some(([, v, w]) => v === 'cost-or-increment' && w === 'its last cost, or “a success that paid nothing adds” if it paid none'), JSON.stringify(gateOptions.filter(([, v]) => v === 'cost-or-increment')));
+});
