@@ -147,9 +147,11 @@ describe('the fleet section', () => {
     assert.equal(retryable.request.gates.throttle.countFailures, 'retryable');
     assert.deepEqual(retryable.totals, all.totals);
     assert.match(await page.evaluate(() => window.retryLabFleet.link()), /gates\.throttle\.countFailures=retryable/);
-    // The bucket's two rule choices and the quota's refund are there too, each with its names.
-    assert.deepEqual(await page.locator('#fl-g-bucket-allowWhen option').allTextContents(), ['more-than-cost', 'at-least-cost']);
-    assert.deepEqual(await page.locator('#fl-g-quota-refund option').allTextContents(), ['cost-or-increment', 'cost-and-increment']);
+    // The bucket's two rule choices and the quota's refund are there too, each with its engine
+    // name as its value and its words as its text (issue 35 item 10).
+    const options = (id) => page.locator(`${id} option`).evaluateAll((os) => os.map((o) => [o.value, o.textContent]));
+    assert.deepEqual(await options('#fl-g-bucket-allowWhen'), [['more-than-cost', 'more than cost'], ['at-least-cost', 'at least cost: a whole token']]);
+    assert.deepEqual(await options('#fl-g-quota-refund'), [['cost-or-increment', 'its last cost, or “a success that paid nothing adds” if it paid none'], ['cost-and-increment', 'its last cost and then “a success that paid nothing adds”']]);
     await page.locator('#fl-gates').screenshot({ path: await artifactPath('fleet-gate-rules.png') });
   }));
 
