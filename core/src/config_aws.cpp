@@ -44,7 +44,7 @@ const std::vector<Preset>& presets() {
         {"aws-js-v3", 2, 50, 20000, {500, 502, 503, 504}, true, {500, 14, 14, 1, ""},
          {"Retry-After and x-amz-retry-after: the wait is max(t, min(hint, t + 5,000 ms)), t the drawn backoff (line 521); the engine has no rule for that clamp, so the preset honours no header.",
           "A throttling error (a 429, or a throttling error code) backs off from 1 s, not 50 ms (static throttlingDelay() { return 1_000; }, line 418), and costs 5.",
-          "Other transient errors (connection resets, clock skew, $retryable traits); a streaming request body is never retried (line 220); adaptive mode’s client-side rate limiting."},
+          "Other transient errors (connection resets, clock skew, $retryable traits); a streaming request body is never retried (line 220); adaptive mode’s client-side rate limiting (the aws-js-v3-adaptive preset)."},
          "@smithy/core 3.40.0–3.41.1, the aws-js-v3 preset (docs/clients.md §2)"},
         {"aws-sdk-go-v2", 2, 2000, 20000, {500, 502, 503, 504}, true, {500, 5, 10, 1, "cost-and-increment"},
          {"After a fifth attempt fails the wait is 20 s without jitter (jitter_backoff.go lines 35-37: attempt > int(log2(20)) returns maxBackoff); a 429 is retried only with a throttling error code; a context deadline or cancel is not retried (NoRetryCanceledError).",
@@ -256,7 +256,7 @@ const Preset* readMode(Reading& r, const Sdk& sdk, const Found& f, const std::st
         n.hasSource = true;
         n.source = Value::string(mode);
         n.rule = "adaptive mode's client-side rate limiter";
-        n.note = "adaptive mode's rate limiter: docs/throttling.md §4, not yet an engine input; the run is standard mode's";
+        n.note = "adaptive mode's rate limiter: the fleet's gates.adaptive (docs/throttling.md §4), which this reader does not set yet; the run is standard mode's";
     }
     return &p;
 }

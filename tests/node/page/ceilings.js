@@ -127,7 +127,8 @@
 // hedge34 (issue 34: §8's per-try hedge in the fleet, the sweep's refusal, the hedging switch's form
 // read from the table): +3,318 bytes, the engine file +379, the fleet engine file +2,789 and the
 // fleet section +150, each measured against main's dist at this branch's base.
-export const SCROLLED_CEILING_BYTES = 375444 + 1613 + 157 + 277 + 461 + 4087 + 2197 + 9 + 21 + 2300 + 3318;
+// Session 11's merges together and the gate menus in words, measured on main's merged build: 391,109 bytes.
+export const SCROLLED_CEILING_BYTES = 391109;
 // +2,197 bytes with issue 35's minor items (minor35), measured against its base (c7d46a1) built
 // alike: the opening page +433 (index.html +15, retrylab.css +59, retrylab.js +359: the phone's
 // one-line statement, the timeline's labels by their bars, the sections a task each), the
