@@ -66,8 +66,8 @@ const LATER = [
   // kind (issue 34, docs/engine.md §3, docs/throttling.md §8): 76,074 measured against main's 75,695
   // (its dist at 7da0e5f, this branch's base), the same build.
   // Session 11's merges together (layersbudget33, fleetsplit31, layersdoors33, configpage36, minor35,
-  // adaptive34, suite31, layersfix33, hedge34) and the gate menus in words, measured on main's merged build: 76,566 bytes.
-  { what: 'the engine file, on first need', files: ['retrylab-engine.js'], ceiling: 76566, scrolled: true },
+  // adaptive34, suite31, layersfix33, hedge34) and the gate menus in words, measured on main's merged build: 76,566 bytes; 76,572 with the version 3.0.0.
+  { what: 'the engine file, on first need', files: ['retrylab-engine.js'], ceiling: 76572, scrolled: true },
   // 31 KB until issue 16, whose 25 client presets (each with its versions, releases, what the
   // engine cannot represent and what the page sets) took the sections from 28.4 to 33.8 KB
   // gzipped; their quotes and file/line pins stay out of the page (web/clients/sources.js,
