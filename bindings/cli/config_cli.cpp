@@ -207,38 +207,10 @@ std::string situationWords(const Value& v) {
     return retrylab::json::dump(v, -1);
 }
 
-struct SourceEntry {
-    const Value* entry;
-    std::string path;
-};
-
-// The entries with a source value, one per path (the first), in report order.
-std::vector<SourceEntry> sourceEntries(const Value& answer) {
-    std::vector<SourceEntry> out;
-    std::set<std::string> seen;
-    for (const Value& e : answer.find("report")->asArray()) {
-        std::string path = e.find("path")->asString();
-        if (path.empty() || !e.find("source") || !seen.insert(path).second) continue;
-        out.push_back({&e, path});
-    }
-    return out;
-}
-
-const Value* findEntry(const std::vector<SourceEntry>& list, const std::string& path) {
-    for (const SourceEntry& s : list)
-        if (s.path == path) return s.entry;
-    return nullptr;
-}
-
-std::vector<std::string> singleInputs(const Value* entry) {
-    std::vector<std::string> out;
-    if (!entry) return out;
-    for (const Value& i : entry->find("inputs")->asArray()) {
-        std::string name = i.find("name")->asString();
-        if (name.rfind("fleet.", 0) != 0) out.push_back(name);
-    }
-    return out;
-}
+using config::SourceEntry;
+using config::findEntry;
+using config::singleInputs;
+using config::sourceEntries;
 
 std::string lineCell(const Value& before, const Value& after) {
     auto one = [](const Value& v) { return v.isNull() ? std::string("—") : retrylab::json::dump(v, -1); };

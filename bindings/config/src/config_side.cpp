@@ -16,10 +16,11 @@ bool okAnswer(const Value& v) {
     return ok && ok->kind() == Value::Kind::Bool && ok->asBool();
 }
 
-struct SourceEntry {
-    const Value* entry;
-    std::string path;
-};
+Value lineOf(const Value* entry) { return entry ? *entry->find("line") : Value::null(); }
+
+Value numberOrNull(int n) { return n > 0 ? Value::number(n) : Value::null(); }
+
+}  // namespace
 
 // The entries with a source value, one per path (the first), in report order.
 std::vector<SourceEntry> sourceEntries(const Value& answer) {
@@ -48,12 +49,6 @@ std::vector<std::string> singleInputs(const Value* entry) {
     }
     return out;
 }
-
-Value lineOf(const Value* entry) { return entry ? *entry->find("line") : Value::null(); }
-
-Value numberOrNull(int n) { return n > 0 ? Value::number(n) : Value::null(); }
-
-}  // namespace
 
 SideReading readSide(std::string_view bytes, const Options& options) {
     SideReading out;

@@ -6,7 +6,9 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "retrylab/config.hpp"
 #include "retrylab/config_text.hpp"
@@ -29,5 +31,16 @@ Value textErrorAnswer(const TextError& error);
 // that one side has and the other not, in the after file's order then the before file's
 // removed ones, each with the engine inputs its change moved.
 Value changed(const Value& before, const Value& after);
+
+// A reading's report entries that have a source value, one per path (the first), in report
+// order; the one with `path`; and an entry's single-run inputs (its `fleet.` ones left out).
+// `changed()` and retrysim's comment (§10.4) read a reading through these.
+struct SourceEntry {
+    const Value* entry;
+    std::string path;
+};
+std::vector<SourceEntry> sourceEntries(const Value& answer);
+const Value* findEntry(const std::vector<SourceEntry>& list, const std::string& path);
+std::vector<std::string> singleInputs(const Value* entry);
 
 }  // namespace retrylab::config
