@@ -20,16 +20,9 @@ import { tracesFrameView } from './frame.js';
 
 const TRACE_F = TRACES.find((t) => t.herd);
 
-export function mountTraces(root, app, engine, { idPrefix = 'tr-' } = {}) {
-  const id = makeIds(idPrefix);
-  const doc = root.ownerDocument;
-  const view = doc.defaultView;
-  const compute = (inputs) => app.compute(inputs);
-
-  root.replaceChildren(mount(tracesFrameView(id), doc));
-  const $ = (name) => root.querySelector(`#${id(name)}`);
-  const els = { policy: $('policy'), matrix: $('matrix'), status: $('status'), show: $('show') };
-
+// The seed's traces as one caller each under a herd, computed once for the seed's herd (trace
+// F's again when the herd's seed changes), and the inputs a row stands for.
+function traceRuns(app, compute) {
   // One caller of a trace, under a herd (trace F's seed is the herd's).
   const oneCaller = (trace, herd = app.getState().herd || SEED_HERD) => traceInputs(trace, herd, { callers: 1 });
   const fixedRun = (trace, herd) => {
@@ -54,7 +47,51 @@ export function mountTraces(root, app, engine, { idPrefix = 'tr-' } = {}) {
     else app.update(sections);
   }
 
-  let focus = { row: 1, col: 0 }; // the grid's roving tab stop; row 0 is the header row
+  return { oneCaller, fixed, inputsOf, loadTrace, refreshHerd: (herd) => fixed.set(TRACE_F.id, fixedRun(TRACE_F, herd)) };
+}
+
+// The matrix as a grid with one roving tab stop (row 0 is the header row); `rows()` gives the
+// rows to draw, `onActivate(row)` chooses one. `draw()` keeps the focus and the scroll.
+function mountMatrix(box, { id, app, rows, onActivate }) {
+  const doc = box.ownerDocument;
+  let focus = { row: 1, col: 0 };
+  let drawnSelection; // the trace the matrix last showed as selected
+  const sizeOf = (list) => ({ rows: list.length + 1, cols: matrixColumns(list) + 2 });
+
+  function draw() {
+    const list = rows();
+    const size = sizeOf(list);
+    focus = { row: Math.min(focus.row, size.rows - 1), col: Math.min(focus.col, size.cols - 1) };
+    const hadFocus = box.contains(doc.activeElement);
+    const scrollLeft = box.scrollLeft;
+    drawnSelection = app.getState().trace;
+    show(box, matrixView(list, {
+      focus, selected: drawnSelection, captionId: id('keys'), labelledBy: id('matrix-heading'),
+    }));
+    box.scrollLeft = scrollLeft;
+    if (hadFocus) box.querySelector(`[data-row="${focus.row}"][data-col="${focus.col}"]`)?.focus({ preventScroll: true });
+  }
+
+  attachGrid(box, {
+    size: () => sizeOf(rows()),
+    position: () => focus,
+    onMove: (pos) => { focus = pos; },
+    onActivate,
+  });
+  return { draw, drawnSelection: () => drawnSelection };
+}
+
+export function mountTraces(root, app, engine, { idPrefix = 'tr-' } = {}) {
+  const id = makeIds(idPrefix);
+  const doc = root.ownerDocument;
+  const view = doc.defaultView;
+  const compute = (inputs) => app.compute(inputs);
+
+  root.replaceChildren(mount(tracesFrameView(id), doc));
+  const $ = (name) => root.querySelector(`#${id(name)}`);
+  const els = { policy: $('policy'), matrix: $('matrix'), status: $('status'), show: $('show') };
+  const { oneCaller, fixed, inputsOf, loadTrace, refreshHerd } = traceRuns(app, compute);
+
   let herdPanel = null;
   let editor = null;
   const rowsNow = () => [
@@ -63,25 +100,8 @@ export function mountTraces(root, app, engine, { idPrefix = 'tr-' } = {}) {
     })),
     { id: CUSTOM_ID, title: 'Your trace', request: 'from the editor below', result: editor.result(), stale: editor.stale() },
   ];
-  const gridSize = () => {
-    const rows = rowsNow();
-    return { rows: rows.length + 1, cols: matrixColumns(rows) + 2 };
-  };
-
-  let drawnSelection; // the trace the matrix last showed as selected
-  function drawMatrix() {
-    const rows = rowsNow();
-    const size = { rows: rows.length + 1, cols: matrixColumns(rows) + 2 };
-    focus = { row: Math.min(focus.row, size.rows - 1), col: Math.min(focus.col, size.cols - 1) };
-    const hadFocus = els.matrix.contains(doc.activeElement);
-    const scrollLeft = els.matrix.scrollLeft;
-    drawnSelection = app.getState().trace;
-    show(els.matrix, matrixView(rows, {
-      focus, selected: drawnSelection, captionId: id('keys'), labelledBy: id('matrix-heading'),
-    }));
-    els.matrix.scrollLeft = scrollLeft;
-    if (hadFocus) els.matrix.querySelector(`[data-row="${focus.row}"][data-col="${focus.col}"]`)?.focus({ preventScroll: true });
-  }
+  const matrix = mountMatrix(els.matrix, { id, app, rows: rowsNow, onActivate: (row) => selectTrace(rowsNow()[row - 1].id) });
+  const drawMatrix = matrix.draw;
 
   herdPanel = mountHerdPanel(root, id, {
     engine,
@@ -116,20 +136,13 @@ export function mountTraces(root, app, engine, { idPrefix = 'tr-' } = {}) {
     return true;
   }
 
-  attachGrid(els.matrix, {
-    size: gridSize,
-    position: () => focus,
-    onMove: (pos) => { focus = pos; },
-    onActivate: (row) => selectTrace(rowsNow()[row - 1].id),
-  });
-
   // The state → the section. Trace F's row and histograms follow the herd, the reader's row
   // and the editor follow state.custom, and the matrix shows which trace the experiment holds.
   // Redrawn only for those: redrawing the matrix costs most of an input's latency.
   function follow(state, before = {}) {
-    let redraw = state.trace !== drawnSelection;
+    let redraw = state.trace !== matrix.drawnSelection();
     if (state.herd !== before.herd) {
-      if (!before.herd || state.herd.seed !== before.herd.seed) fixed.set(TRACE_F.id, fixedRun(TRACE_F, state.herd));
+      if (!before.herd || state.herd.seed !== before.herd.seed) refreshHerd(state.herd);
       herdPanel.show(state.herd);
       redraw = true;
     }

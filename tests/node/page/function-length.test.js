@@ -21,7 +21,6 @@ const NOT_YET_SPLIT = new Map([
   ['app.js createExplorable', 184],
   ['explorable/steps.js attachSteps', 179],
   ['share/codec.js linkCodec', 167],
-  ['traces/section.js mountTraces', 163],
   ['explorable/run-view.js createRunView', 163],
 ]);
 

@@ -105,7 +105,7 @@ const LATER = [
   // +3,833 bytes with issue 36's "Paste your config" in the clients section (web/config/: the box,
   // +461 bytes with issue 34's aws-js-v3-adaptive preset (the JavaScript SDK v3's adaptive mode, its
   // notes and pins): 49,740 measured, 49,279 on main.
-  { what: 'the sections below the article', files: ['retrylab-sections.js', 'retrylab-sections.css'], ceiling: 49516 + 68 + 456 + 3844 + 381 + 461, scrolled: true },
+  { what: 'the sections below the article', files: ['retrylab-sections.js', 'retrylab-sections.css'], ceiling: 49516 + 68 + 456 + 3844 + 381 + 461 + 78, scrolled: true },
   // +381 bytes with issue 35's minor items (minor35): the traces matrix's result in its trace
   // column on a phone, the editor's numbers judged by the table, the sections mounted a task each.
   // 5 KB until issue 15's SVG export gained its title, verdict and legend (5.4 KB).
