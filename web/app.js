@@ -59,6 +59,11 @@ const newsworthy = (a, b) => a.result !== b.result || a.trace !== b.trace || a.h
 // `lazy`: the timeline, event list, table and metrics are drawn in a change's frame only if they
 // are on screen; off screen, after that frame is painted, or in the frame that brings them on
 // screen (explorable/near.js `drawnOnScreen`; issue 18). index.html's explorable only.
+/**
+ * @param {any} root
+ * @param {any} engine
+ * @param {{ idPrefix?: string, opening?: any, schema?: any, ready?: () => boolean, ensure?: any, hydrate?: boolean, lazy?: boolean }} [options]
+ */
 export function createExplorable(root, engine, { idPrefix = 'rl-', opening = null, schema = null, ready = () => true, ensure = null, hydrate = false, lazy = false } = {}) {
   const id = makeIds(idPrefix);
   const compute = guardedCompute(engine);

@@ -4,7 +4,7 @@
 // a global, which the promise resolves to.
 
 // The page bundle's own address, read while it runs: the others live beside it.
-const BUNDLE_URL = typeof document !== 'undefined' && document.currentScript ? document.currentScript.src : '';
+const BUNDLE_URL = typeof document !== 'undefined' && document.currentScript ? /** @type {HTMLScriptElement} */ (document.currentScript).src : '';
 
 const loaded = new WeakMap(); // document → Map(file → promise): one load per file and page
 

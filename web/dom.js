@@ -5,6 +5,9 @@
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
+/** @typedef {{ tag: string, attrs: Record<string, any>, children: Array<VNode | string> }} VNode */
+
+/** @returns {VNode} */
 export function h(tag, attrs, ...children) {
   return { tag, attrs: attrs || {}, children: flatten(children) };
 }

@@ -89,7 +89,7 @@ export function engineVersion(engine) {
 // `addScript(file)`: a promise that the classic script `file` has run (web/bundles.js).
 // `check(engine)`: throws if the engine that arrived cannot serve the page (main.js: it must
 // compute the opening run the page was built with); `onFailure(error)`: told of each failed load.
-export function engineOnDemand(global, { addScript, file = 'retrylab-engine.js', schema = null, check = () => {}, onFailure = () => {} }) {
+export function engineOnDemand(global, { addScript, file = 'retrylab-engine.js', schema = null, check = (_engine) => {}, onFailure = (_error) => {} }) {
   let current = null;
   let pending = null;
   function load() {

@@ -115,6 +115,7 @@ export function fieldsFromInputs(inputs, controls) {
 
 // The engine inputs the fields stand for, or the fields that cannot be read as numbers.
 export function inputsFromFields(fields, controls, extra = {}) {
+  /** @type {Record<string, any>} */
   const inputs = { ...extra, scenario: fields.scenario, idempotencyKey: fields.idempotencyKey };
   const errors = {};
   const retryOn = RETRY_ON.find((r) => r.value === fields.retryOn);

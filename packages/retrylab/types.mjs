@@ -154,12 +154,16 @@ export interface EngineFailure {
 export type Outcome = 'success' | 'unknown' | 'failed';
 export type StopReason = 'success' | 'not-retryable' | 'write-without-key' | 'attempt-limit' | 'wait-budget' | 'deadline';
 
-/** An event of the run, in time order (SPEC.md §5). */
+/** An event of the run, in time order (SPEC.md §5; call, give-up, cancel and orphan: docs/layers.md §7). */
 export interface RunEvent {
   tMs: number;
-  kind: 'send' | 'commit' | 'replay' | 'conflict' | 'server-error' | 'request-lost' | 'response-lost' | 'receive' | 'timeout' | 'deadline' | 'wait' | 'stop';
-  attempt: number;
+  kind: 'send' | 'commit' | 'replay' | 'conflict' | 'server-error' | 'request-lost' | 'response-lost' | 'receive' | 'timeout' | 'deadline' | 'wait' | 'stop' | 'call' | 'give-up' | 'cancel' | 'orphan';
+  /** The attempt's number; null for an event of no attempt (a stack's call, give-up or stop). */
+  attempt: number | null;
   text: string;
+  /** With a stack of layers (docs/layers.md §7): the event's layer (1 the top) and its path. */
+  layer?: number;
+  path?: string;
 }
 
 /** One attempt (SPEC.md §5, docs/engine.md §5). */
@@ -167,9 +171,10 @@ export interface Attempt {
   n: number;
   startMs: number;
   endMs: number;
-  server: string;
+  /** null for an upper layer's attempt (a call to the layer below, docs/layers.md §7). */
+  server: string | null;
   commitMs: number | null;
-  effect: string;
+  effect: string | null;
   clientSaw: string;
   waitAfterMs: number | null;
   waitRule: string | null;
@@ -177,10 +182,28 @@ export interface Attempt {
   draw: number | null;
   retryAfter: { raw: string; waitMs: number | null; note: 'seconds' | 'date' | 'past' | 'unusable' } | null;
   waitKind: 'header' | 'backoff' | 'none';
-  scriptIndex: number;
-  scriptRepeats: boolean;
-  clientClass: 'success' | 'timeout' | '429' | '5xx' | '4xx' | 'other';
+  scriptIndex: number | null;
+  scriptRepeats: boolean | null;
+  /** 'cancelled' (a hedged or cancelled attempt, docs/throttling.md §6) and 'given-up' (a layer's "do not retry", docs/layers.md §4.4). */
+  clientClass: 'success' | 'timeout' | '429' | '5xx' | '4xx' | 'other' | 'cancelled' | 'given-up';
   chargeNumber: number | null;
+  /** With a stack of layers (docs/layers.md §7): the attempt's layer, path, the key it carried and its call's deadline. */
+  layer?: number;
+  path?: string;
+  key?: string | null;
+  callDeadlineMs?: number | null;
+  /** With hedging (docs/throttling.md §6): whether this attempt is a hedged copy. */
+  hedge?: boolean;
+}
+
+/** One layer's counts (docs/layers.md §7). */
+export interface LayerMetrics {
+  name: string;
+  calls: number;
+  attempts: number;
+  retries: number;
+  cancelled: number;
+  orphaned: number;
 }
 
 /** The run's metrics (SPEC.md §5). */
@@ -197,6 +220,14 @@ export interface Metrics {
   lookupNeeded: boolean;
   /** "success", "error 400" (the status), "timeout" or "not-sent". */
   agentReport: string;
+  /** With a stack of layers (docs/layers.md §7). */
+  layers?: LayerMetrics[];
+  orphanAttempts?: number;
+  orphanCharges?: number;
+  lastWorkMs?: number;
+  /** With hedging (docs/throttling.md §6.1). */
+  hedges?: number;
+  lateAnswers?: number;
 }
 
 /** Many callers (SPEC.md §6): present when callers > 1. */
@@ -286,6 +317,8 @@ export interface FleetTotals {
     'gate-throttle': number;
     'gate-budget': number;
     'circuit-open': number;
+    /** Only with gates.local (docs/throttling.md §5). */
+    'local-throttle'?: number;
     unfinished: number;
   };
   successRate: number;
@@ -293,10 +326,17 @@ export interface FleetTotals {
   firstAttempts: number;
   retries: number;
   load: number;
+  /** With a stack of layers (docs/layers.md §9.2): server attempts per created request, and each layer's counts. */
+  attemptsPerRequest?: number;
+  layers?: LayerMetrics[];
   served: number;
   cancelled: number;
   shed: number;
   outageRejected: number;
+  /** With server.admission (docs/throttling.md §3). */
+  throttled?: number;
+  /** With gates.admissionControl (docs/throttling.md §7). */
+  admissionRejected?: number;
   late: number;
   wastedServiceMs: number;
   charges: number;
@@ -311,13 +351,23 @@ export interface FleetBin {
   created: number;
   firstAttempts: number;
   retries: number;
+  /** With a stack of layers (docs/layers.md §9.2): each layer's attempts sent in the bin. */
+  layerAttempts?: number[];
   succeeded: number;
   failed: number;
   timeouts: number;
   shed: number;
   outageRejected: number;
   served: number;
+  /** With server.admission (docs/throttling.md §3). */
+  throttled?: number;
+  /** With gates.admissionControl (docs/throttling.md §7). */
+  admissionRejected?: number;
   late: number;
+  /** With gates.adaptive (docs/throttling.md §4, §4.1). */
+  gateWaitMs?: number;
+  limiting?: number;
+  sendRate?: number | null;
   queue: number;
   inService: number;
   tokens: number | null;

@@ -229,6 +229,22 @@ test('npm: the engine\'s real results and echoes type-check as the declarations 
   const fleetCases = JSON.parse(fs.readFileSync(path.join(repo, 'spec', 'conformance', 'fleet-cases.json'), 'utf8')).cases;
   const runs = [{}, { idempotencyKey: true }, { callers: 20, jitter: 'full' }, { scenario: 'script', script: [{ status: 429, retryAfter: '2' }, { status: 503, lost: true }, { dropped: true }, { status: 200 }], maxRetries: 4, retryOn: ['timeout', '429', '5xx'], honourRetryAfter: true }]
     .map((i) => engine.compute(i));
+  // What the inputs add to a result beyond SPEC.md's run: a stack of layers (orphans, keys,
+  // given-up calls), hedging of both kinds, and in the fleet the stack, hedging, the throttling
+  // server and the adaptive and local gates (docs/layers.md, docs/throttling.md).
+  const added = [
+    { layers: [{ name: 'agent', maxRetries: 2, clientTimeoutMs: 1000, cancel: 'orphan', key: 'none' }, { name: 'SDK', key: 'mint', maxRetries: 2 }], responseMs: 1500 },
+    { layers: [{ maxRetries: 1, giveUp: 'do-not-retry', inheritDeadline: true, deadlineMarginMs: 100 }, { maxRetries: 1 }], scenario: 'outage-503-twice' },
+    { maxRetries: 0, hedging: { maxAttempts: 3, delayMs: 100, nonFatal: ['429', '5xx'] } },
+    { hedging: { kind: 'per-try-timeout' }, clientTimeoutMs: 100, responseMs: 300 },
+  ].map((i) => engine.compute(i));
+  const addedFleet = [
+    { durationMs: 5000, policy: { layers: [{ maxRetries: 1 }, { maxRetries: 2, cancel: 'orphan' }] } },
+    { durationMs: 5000, policy: { maxRetries: 0, hedging: { kind: 'a6', maxAttempts: 2, delayMs: 20 } } },
+    { durationMs: 5000, policy: { deadlineMs: 5000, hedging: { kind: 'per-try-timeout' } } },
+    { durationMs: 5000, server: { admission: { scope: 'fleet', ratePerSecond: 50, burst: 5 } }, gates: { adaptive: {} } },
+    { durationMs: 5000, server: { admission: { ratePerSecond: 20, burst: 20 } }, gates: { local: {} } },
+  ].map((r) => fleetEngine.fleet(r));
   const good = list.map((c) => c.inputs ?? c.input).filter((i) => i && engine.compute(i).ok);
   const goodFleet = fleetCases.map((c) => c.request ?? c.inputs ?? c.input).filter((r) => r && fleetEngine.fleet(r).ok);
   assert.ok(good.length > 50, `${good.length} valid single-run cases`);
@@ -239,18 +255,18 @@ test('npm: the engine\'s real results and echoes type-check as the declarations 
   const sweep = engine.sweep({ vary: 'deadlineMs', from: 1000, to: 8000, points: 6 });
   const lit = (v) => JSON.stringify(v);
   const text = `import type * as T from 'retrylab';
-export const runs: T.ComputeSuccess[] = ${lit(runs)};
+export const runs: T.ComputeSuccess[] = ${lit([...runs, ...added])};
 export const given: T.Inputs[] = ${lit(good)};
 export const echoes: T.InputsEcho[] = ${lit(good.map((i) => engine.compute(i).inputs))};
 export const fleetGiven: T.FleetRequest[] = ${lit(goodFleet)};
-export const service: T.ServiceSuccess[] = ${lit([service, noTrigger])};
+export const service: T.ServiceSuccess[] = ${lit([service, noTrigger, ...addedFleet])};
 export const occ: T.OccSuccess = ${lit(occ)};
 export const sweep: T.SweepSuccess = ${lit(sweep)};
 export const failure: T.EngineFailure = ${lit(engine.compute({ maxRetries: -1, jitter: 'x' }))};
 export const schema: T.Schema = ${lit(engine.schema())};
 export const fleetSchema: T.FleetSchema = ${lit(fleetEngine.fleetSchema())};
 `;
-  for (const r of [...runs, service, noTrigger, occ, sweep]) assert.equal(r.ok, true);
+  for (const r of [...runs, ...added, service, noTrigger, ...addedFleet, occ, sweep]) assert.equal(r.ok, true, JSON.stringify(r.errors));
   const r = typeCheck(path.join(project, 'ts-results'), { 'results.mts': text });
   assert.equal(r.status, 0, `the engine's results do not match the declarations:\n${r.stdout.slice(0, 4000)}`);
 });

@@ -220,7 +220,7 @@ export function withControl(request, control, value, table) {
   return setPath(request, path, value);
 }
 
-const LABELS = new Map(fleetLabels());
+const LABELS = new Map(/** @type {Array<[string, string]>} */ (fleetLabels()));
 const GROUP_WORDS = { policy: 'Retry policy', server: 'Server', trigger: 'What goes wrong', gates: 'What stops a storm (gates)', network: 'Network', spike: 'Spike' };
 
 function controlNode(prefix, control) {

@@ -64,7 +64,7 @@ function recoveryClause(before, after) {
 // and `after` the two fleet results. A gate switched on is its name, scope and size; one
 // switched off "<gate> off"; another path its label, or its path as code where the section
 // has no label for it, with "x → y".
-export function fleetHeadline(inputs, before, after, labels = new Map(fleetLabels())) {
+export function fleetHeadline(inputs, before, after, labels = new Map(/** @type {Array<[string, string]>} */ (fleetLabels()))) {
   const parts = [];
   const said = new Set();
   const add = (...items) => {

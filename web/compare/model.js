@@ -70,7 +70,7 @@ export function deltaText(row, delta) {
 // after, delta, changed, flag }], sideEffectChanged, outcomeChanged } for two compute() results
 // (or two fleet() results, `of: 'fleet'`). `metrics`: metricTable(engine.compareMetrics());
 // `presetName(id)`: a preset's short name.
-export function compareRuns(before, after, { metrics: table, codec, client = '', afterClient = client, presetName = (id) => id, of = 'run' }) {
+export function compareRuns(before, after, { metrics: table, codec = null, client = '', afterClient = client, presetName = (id) => id, of = 'run' }) {
   const rows = metricTable(table)[of === 'fleet' ? 'fleet' : 'run'];
   const fleet = of === 'fleet';
   const inputs = [];

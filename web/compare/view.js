@@ -238,7 +238,7 @@ export function compareLinkFrom(app) {
 
 // A comparison of two fleet runs with the single run's difference rows and summary (for the
 // element, web/compare/element.js; the page's is mounted below).
-export const mountFleetCompareWith = (box, options) => mountFleetCompare(box, { rowsOf: differenceRows, summaryNodes, ...options });
+export const mountFleetCompareWith = (box, options) => mountFleetCompare(box, { rowsOf: differenceRows, ...options });
 export { fleetCompareLinkOfAttributes, isFleetCompareLink };
 
 // Compare mode on a page (compare/hook.js loads this bundle and calls it once): while the
@@ -256,7 +256,7 @@ export function attachCompareMode(root, options) {
   const mountFor = (hash) => (isFleetCompareLink(hash)
     ? mountFleetCompare(box, {
       source: pageSource(win), linkBase: options.linkBase, fleet: options.fleet, metrics: metricTable(options.engine.compareMetrics()),
-      rowsOf: differenceRows, summaryNodes, engine: options.engine,
+      rowsOf: differenceRows, engine: options.engine,
     })
     : mountCompare(box, options));
   // The comparison's heading, focused (and so scrolled to) when a reader arrives at it.

@@ -46,7 +46,7 @@ const GLOBAL = new Set(['theme', 'id', 'class', 'style', 'title', 'lang', 'dir',
 const isGlobal = (name) => GLOBAL.has(name) || name.startsWith('data-') || name.startsWith('aria-');
 
 // The site beside this script: "Copy link" and "Open in Retry Lab" go to its index.html.
-const SCRIPT_URL = typeof document !== 'undefined' && document.currentScript ? document.currentScript.src : '';
+const SCRIPT_URL = typeof document !== 'undefined' && document.currentScript ? /** @type {HTMLScriptElement} */ (document.currentScript).src : '';
 const SITE = SCRIPT_URL ? new URL('index.html', SCRIPT_URL).href : null;
 // The page a link goes to: the site beside this script, or (without one) the host page.
 const linkBase = () => SITE || window.location.href.split('#')[0];

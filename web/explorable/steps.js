@@ -37,6 +37,7 @@ const BAND = '-45% 0px -50% 0px';
 export function changeWords(before, after) {
   if (!before) return '';
   const counted = after.inputs.operation === 'create' ? 'records' : 'charges';
+  /** @type {Array<[string, string, (n: any) => string]>} */
   const fields = [
     ['attempts', 'attempts', num],
     ['charges', counted, num],

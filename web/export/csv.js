@@ -22,6 +22,7 @@ export function csvCell(text) {
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
+/** @param {Array<Array<string | number>>} rows */
 export function toCsv(rows) {
   return rows.map((row) => row.map(csvCell).join(',')).map((line) => `${line}\r\n`).join('');
 }

@@ -21,6 +21,7 @@ export const LIGHT = {
 const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif';
 
 // [test, paint] pairs in cascade order: a later match overrides an earlier one.
+/** @type {Array<[(n: any) => boolean, Record<string, string | number>]>} */
 const PAINT = [
   [(n) => n.tag === 'svg', { 'font-size': 12, 'font-family': FONT }],
   [(n) => n.tag === 'text', { fill: LIGHT.fg }], // .timeline text (0,1,1)
@@ -69,6 +70,7 @@ const LEGEND = 30; // the key below it
 
 // The key to the marks, painted as the timeline paints them.
 function legend(y, width) {
+  /** @type {Array<[string, (x: number, y: number) => import('../dom.js').VNode]>} */
   const items = [
     ['charge', (x) => h('path', { d: `M${x} ${y - 6}L${x + 6} ${y}L${x} ${y + 6}L${x - 6} ${y}Z`, fill: LIGHT.charge })],
     ['replay', (x) => h('circle', { cx: x, cy: y, r: 5, fill: LIGHT.replay })],
@@ -95,7 +97,7 @@ function legend(y, width) {
 // timeline, and a key to its marks.
 export function timelineSvg(result, { width = 720 } = {}) {
   const { tree } = timelineView(result, { width });
-  const painted = paintTree(tree);
+  const painted = /** @type {import('../dom.js').VNode} */ (paintTree(tree));
   const height = Number(painted.attrs.height);
   const key = legend(HEAD + height + 14, Number(painted.attrs.width));
   const total = HEAD + height + LEGEND + (key.rows - 1) * 18;

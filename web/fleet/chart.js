@@ -166,6 +166,10 @@ const peakOf = (points, value) => points.reduce((a, p) => (value(p) > value(a) ?
 // `width`: the px the page draws it at where that is less than 750 (a phone): the chart is
 // drawn that wide, without the labels at the peaks (the page shows stormLegend above it).
 // `ghostName`: what the ghost is, in words ("the run before"; compare mode: "the after run").
+/**
+ * @param {any} series
+ * @param {{ id?: string, cursor?: any, title?: string, ghost?: any, ghostName?: string, width?: number }} [options]
+ */
 export function stormChart(series, { id, cursor = null, title = 'The storm over time', ghost = null, ghostName = 'the run before', width = W } = {}) {
   const { points, binMs, trigger, durationMs, recovery } = series;
   const wide = Math.max(MIN_W, Math.min(W, Math.round(width) || W));
@@ -209,7 +213,7 @@ export function stormChart(series, { id, cursor = null, title = 'The storm over 
     note(x0 + 4, TOP.y + 12, trigger.kind === 'outage' ? 'outage' : `slowdown ×${trigger.factor}`);
   }
   // Axes and grid: the rate in halves, the queue in powers of ten.
-  const ticks = [[TOP, [0, 0.5, 1].map((f) => [TOP.y + TOP.h - TOP.h * f, fmt(rateMax * f)]), 'per second']];
+  const ticks = /** @type {Array<[{ x: number, y: number, w: number, h: number }, Array<[number, string]>, string]>} */ ([[TOP, [0, 0.5, 1].map((f) => [TOP.y + TOP.h - TOP.h * f, fmt(rateMax * f)]), 'per second']]);
   const decades = [0];
   for (let v = 10; v <= qTop; v *= 10) decades.push(v);
   ticks.push([LOW, decades.map((v) => [yLow(v), fmt(v)]), 'queue (log scale)']);
@@ -441,5 +445,5 @@ const THROTTLING = (series) => [
 export const tableColumns = (series) => [...TABLE_COLUMNS, ...THROTTLING(series).map(([name]) => name)];
 export function tableRows(series) {
   const more = THROTTLING(series);
-  return series.points.map((p) => [p.startMs / 1000, fmt(p.offered), fmt(p.retries), p.capacity === null ? 'unlimited' : fmt(p.capacity), fmt(p.served), fmt(p.late), fmt(p.succeeded), fmt(p.timeouts), fmt(p.queue), ...more.map(([, f]) => f(p))]);
+  return series.points.map((p) => [p.startMs / 1000, fmt(p.offered), fmt(p.retries), p.capacity === null ? 'unlimited' : fmt(p.capacity), fmt(p.served), fmt(p.late), fmt(p.succeeded), fmt(p.timeouts), fmt(p.queue), ...more.map(([, f]) => /** @type {(p: any) => string} */ (f)(p))]);
 }

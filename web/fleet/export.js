@@ -98,7 +98,7 @@ function chartKey(y, points) {
   for (const [label, mark] of items) {
     const w = 34 + label.length * 6.4;
     if (x + w > 704 && x > 16) { x = 16; row += 1; }
-    out.push(mark(x), h('text', { class: 'fl-tick', x: x + 30, y: y + row * 18 + 4 }, label));
+    out.push(/** @type {(x: number) => import('../dom.js').VNode} */ (mark)(x), h('text', { class: 'fl-tick', x: x + 30, y: y + row * 18 + 4 }, label));
     x += w;
   }
   return { tree: h('g', { 'data-part': 'key' }, out), rows: row + 1 };
@@ -127,6 +127,7 @@ export function stormSvg(result) {
 
 // AWS 2015: per client count and strategy, the engine's means and the peer's.
 export function awsCsv(points) {
+  /** @type {Array<Array<string | number>>} */
   const rows = [['clients', 'strategy', 'writes', 'makespanMs', 'failures', 'peerWrites', 'peerMakespanMs']];
   for (const c of CLIENTS) {
     for (const s of STRATEGIES) {
@@ -154,10 +155,12 @@ export function brookerCsv(points) {
 
 // The collapse: per second, each run's successes, retries and timeouts, and his runs' successes.
 export function collapseCsv(results) {
+  /** @type {Array<string | number>} */
   const head = ['second'];
   for (const run of COLLAPSE_RUNS) head.push(`${run.key}Succeeded`, `${run.key}Retries`, `${run.key}Timeouts`, `${run.key}PeerSuccesses`);
   const rows = [head];
   for (let s = 0; s < 80; ++s) {
+    /** @type {Array<string | number>} */
     const row = [s];
     COLLAPSE_RUNS.forEach((run, i) => {
       const b = results[i] && results[i].timeline.bins[s];

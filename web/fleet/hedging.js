@@ -23,6 +23,7 @@ const DECADES = 4; // P from 1 down to 1e-4
 const round1 = (n) => Math.round(n * 10) / 10;
 const xOf = (ms) => BOX.x + (BOX.w * Math.min(ms, X_MAX)) / X_MAX;
 const yOf = (p) => BOX.y + (BOX.h * Math.min(DECADES, -Math.log10(Math.max(p, 10 ** -DECADES)))) / DECADES;
+/** @type {Array<[string, number]>} */
 const QS = [['p50', 0.5], ['p90', 0.9], ['p99', 0.99]];
 const fmt = (ms) => `${Math.round(ms * 100) / 100} ms`;
 

@@ -48,7 +48,7 @@ async function copyText(win, box, text) {
 // Mount the bar at the end of `root` and keep it current. linkBase(): the URL (without
 // hash) a copied link opens; pageOf(state): the page's own link keys (see codec.js encodeLink);
 // loadExports(): a promise of web/export/all.js's functions.
-export function attachShareBar(root, app, { id, linkBase, loadExports, openLabel = null, pageOf = () => ({}) }) {
+export function attachShareBar(root, app, { id, linkBase, loadExports, openLabel = null, pageOf = (_state) => ({}) }) {
   const doc = root.ownerDocument;
   const win = doc.defaultView;
   const bar = mount(shareView(id, { openLabel }), doc);

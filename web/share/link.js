@@ -31,7 +31,7 @@ const samePage = (a, b) => Object.keys(a).length === Object.keys(b).length && Ob
 // change no run on show, but they are in its link)?
 export const linkMoved = (pageOf) => (state, before) => state.result !== before.result || !samePage(pageOf(state), pageOf(before));
 
-export function syncLink(win, app, { onProblems, pageKeys = [], pageOf = () => ({}), apply = null }) {
+export function syncLink(win, app, { onProblems, pageKeys = [], pageOf = (_state) => ({}), apply = null }) {
   const location = win.location;
   const load = apply || ((inputs) => { app.load(inputs); return []; });
 

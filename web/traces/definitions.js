@@ -67,6 +67,11 @@ export const traceById = (id) => TRACES.find((t) => t.id === id) || null;
 // The full inputs of a trace: the policy, then the trace's own inputs. Trace F takes the
 // herd's callers and seed; `callers: 1` gives its one-caller run (SPEC §6: the events,
 // attempts and metrics of a herd are those of one caller).
+/**
+ * @param {any} trace
+ * @param {{ callers: number, seed: number }} [herd]
+ * @param {{ callers?: number }} [options]
+ */
 export function traceInputs(trace, herd = SEED_HERD, { callers = herd.callers } = {}) {
   const inputs = { ...SEED_POLICY, ...trace.inputs };
   if (trace.herd) {

@@ -23,6 +23,7 @@ export function mountEditorPanel(box, id, { compute, schema, defaults, oneCaller
   let lastRead = null; // read()'s last answer, which show() often gets straight back
 
   // Whole inputs → the editor's reading of them: { inputs, result } or { errors } (the engine's).
+  /** @returns {{ errors?: any, inputs?: any, result?: any, fields?: any, extra?: any }} */
   function read(inputs) {
     const checked = compute(inputs);
     if (!checked || checked.ok !== true) return { errors: checked ? checked.errors : noResult };

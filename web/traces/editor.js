@@ -124,6 +124,7 @@ function readNumber(textValue) {
 // engine keys its errors). The engine judges everything that can be read.
 export function inputsFromEditor(form, fields, extra = {}) {
   const errors = {};
+  /** @type {Record<string, any>} */
   const inputs = { ...extra, scenario: 'script' };
   inputs.script = fields.script.map((row, i) => {
     const entry = {};

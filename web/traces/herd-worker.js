@@ -11,7 +11,7 @@ import { serveJobs, workerJobs } from '../worker-jobs.js';
 export const MAIN_THREAD_CALLERS = 10000;
 
 // The bundle's own address, read while it runs as a page script.
-const BUNDLE_URL = typeof document !== 'undefined' && document.currentScript ? document.currentScript.src : null;
+const BUNDLE_URL = typeof document !== 'undefined' && document.currentScript ? /** @type {HTMLScriptElement} */ (document.currentScript).src : null;
 
 // --- In the worker --------------------------------------------------------------------------
 

@@ -8,6 +8,8 @@ import { h } from '../dom.js';
 import { ms, plural } from '../format.js';
 import { stopBecause } from '../words.js';
 
+/** @typedef {import('retrylab-types').ComputeSuccess} Run */
+
 // The engine's sentence with its times in the page's number style: "3000 ms" and
 // "2747.951 ms" read "3,000 ms" and "2,747.95 ms" as everywhere else. Only the digits'
 // presentation changes; the page reads no fact from the sentence.
@@ -19,6 +21,7 @@ export const eventSentence = (result, e) => (e.kind === 'stop' ? `the run stops 
 
 export const FUTURE_WORDS = 'not yet shown: ';
 
+/** @param {Run} result */
 export function eventsView(result, shown = Infinity) {
   return h('ol', { class: 'events' },
     result.events.map((e, i) => h('li', { class: `event event-${e.kind}${i >= shown ? ' future' : ''}`, 'data-index': i, 'aria-current': i === shown - 1 ? 'step' : null },

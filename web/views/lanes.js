@@ -15,6 +15,8 @@ import { h, mount, patchKnown } from '../dom.js';
 import { msAt, warpOf } from '../playback.js';
 import { isStack, stackView, stackWords } from './stack.js';
 
+/** @typedef {import('retrylab-types').ComputeSuccess} Run */
+
 const LEFT = 64; // as the timeline's margin, which packRows keeps labels inside
 const RIGHT = 14;
 const CLIENT_Y = 50;
@@ -33,9 +35,11 @@ const clamp01 = (f) => Math.min(1, Math.max(0, f));
 // The steps: each event, and the server's answer of an attempt that has no server event (a
 // read answered 200), at its time; consecutive points at one instant on one side share a
 // step. Each gets an x: STEP apart plus the time between them in proportion.
+/** @param {Run} result */
 export function steps(result, plot) {
   const { events, attempts } = result;
   const rMs = result.inputs.responseMs;
+  /** @type {Array<{ t: number, side: string, seq: number, attempt?: number }>} */
   const points = events.map((e, i) => ({ t: e.tMs, side: side(e.kind), seq: i }));
   for (const a of attempts) {
     if (a.server === 'dropped' || events.some((e) => e.attempt === a.n && side(e.kind) === 's')) continue;
@@ -44,6 +48,7 @@ export function steps(result, plot) {
     points.push({ t, side: 's', seq: (at === -1 ? events.length : at) - 0.5, attempt: a.n });
   }
   points.sort((p, q) => p.t - q.t || p.seq - q.seq);
+  /** @type {Array<{ t: number, side: string, seqs: any[], x?: number }>} */
   const list = [];
   for (const p of points) {
     const last = list[list.length - 1];
@@ -119,6 +124,7 @@ export const lanesWidth = (width) => Math.max(280, Math.round(width));
 // server labels alone: what withLanes holds the drawing to from the run's start, without
 // drawing the end of the run. At the end every event is seen, so an attempt has a server
 // label when its request reached the server: a server event, or the answer of a read.
+/** @param {Run} result */
 export function lanesEndHeight(result, width = 640, geometry = null) {
   width = lanesWidth(width);
   const { events, attempts, inputs } = result;
@@ -136,6 +142,7 @@ export function lanesEndHeight(result, width = 640, geometry = null) {
 }
 
 // What the drawing shows, in words, for its aria-label: every attempt's messages and waits.
+/** @param {Run} result */
 export function lanesSummary(result) {
   const lost = new Set(result.events.filter((e) => e.kind === 'response-lost').map((e) => e.attempt));
   const parts = result.attempts.map((a) => {
@@ -159,6 +166,7 @@ export function lanesSummary(result) {
 // does not grow while the run plays as the server's labels need a second row.
 // `geometry`: steps(result, plot) for this width (withLanes computes it once per run and width
 // and hands it to every draw; it depends on neither the playhead nor the motion setting).
+/** @param {Run} result */
 export function lanesView(result, { width = 640, tMs = Infinity, shown = Infinity, reduced = false, minHeight = 0, geometry = null } = {}) {
   width = lanesWidth(width);
   const plot = width - LEFT - RIGHT;

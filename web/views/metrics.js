@@ -5,9 +5,12 @@ import { h } from '../dom.js';
 import { capitalise, ms, num, plural, times, word } from '../format.js';
 import { reportTitle, reportWords, stopBecause } from '../words.js';
 
+/** @typedef {import('retrylab-types').ComputeSuccess} Run */
+
 const isWrite = (result) => result.inputs.operation !== 'read';
 
 // "charged twice", "no charge", "one record created".
+/** @param {Run} result */
 export function effectWords(result) {
   const { charges } = result.metrics;
   if (!isWrite(result)) return 'no side effect (a read)';
@@ -17,6 +20,7 @@ export function effectWords(result) {
 
 // good: the report and the world agree and nothing was duplicated; bad: a duplicate, or
 // a report that hides a side effect; neutral: an honest failure with nothing done.
+/** @param {Run} result */
 export function verdictTone(result) {
   const { metrics } = result;
   if (metrics.duplicates > 0) return 'bad';
@@ -26,6 +30,7 @@ export function verdictTone(result) {
   return 'neutral';
 }
 
+/** @param {Run} result */
 export function verdictText(result) {
   return `Reports ${reportWords(result.metrics.agentReport)}, ${effectWords(result)}`;
 }
@@ -49,6 +54,7 @@ function reportDetail(result) {
   return `${tried}; stopped because ${stopBecause(metrics.stopReason)}.`;
 }
 
+/** @param {Run} result */
 export function verdictView(result) {
   return h('div', { class: `verdict verdict-${verdictTone(result)}` },
     h('p', { class: 'verdict-line' }, `${verdictText(result)}.`),
@@ -63,6 +69,7 @@ export function verdictView(result) {
         h('p', { class: 'side-detail' }, realityDetail(result)))));
 }
 
+/** @param {Run} result */
 export function metricsView(result) {
   const m = result.metrics;
   const item = (key, label, value) => h('div', { class: 'metric', 'data-metric': key },
@@ -79,6 +86,7 @@ export function metricsView(result) {
 }
 
 // One line under the inputs, so the effect of a change is visible without scrolling.
+/** @param {Run} result */
 export function nowView(result) {
   return h('p', { class: `rl-now rl-now-${verdictTone(result)}` },
     h('span', { class: 'rl-now-label' }, 'This run: '),
@@ -86,12 +94,14 @@ export function nowView(result) {
 }
 
 // Before the reader has played the opening run: the question its end answers, and no answer.
+/** @param {Run} result */
 export function questionText(result) {
   if (result.inputs.operation === 'create') return 'How many records were created?';
   if (result.inputs.operation === 'read') return 'What does the agent report?';
   return 'How many times was the card charged?';
 }
 
+/** @param {Run} result */
 export function questionView(result) {
   return h('div', { class: 'verdict verdict-question' },
     h('p', { class: 'verdict-line' }, questionText(result)),

@@ -10,6 +10,8 @@ import { h } from '../dom.js';
 import { ms, num } from '../format.js';
 import { eventText } from './events.js';
 
+/** @typedef {import('retrylab-types').ComputeSuccess} Run */
+
 const MARGIN = { left: 64, right: 16, top: 26, bottom: 10 };
 const ROW = 18; // height of one row of labels
 const BAR = 28; // height of an attempt bar
@@ -26,6 +28,7 @@ export function tickStep(max, target) {
 }
 
 // The last instant any mark needs, and the deadline if it is close enough to be worth the room.
+/** @param {Run} result */
 export function domain(result, plotWidth) {
   let last = 0;
   for (const e of result.events) last = Math.max(last, e.tMs);
@@ -84,6 +87,7 @@ export function packRows(labels, width, maxRows = Infinity) {
 const commitWord = (operation) => (operation === 'create' ? 'record' : 'charge');
 
 // Server-side marks: one per (attempt, instant), their words joined ("charge #1, response lost").
+/** @param {Run} result */
 export function serverMarks(result) {
   const marks = [];
   const word = commitWord(result.inputs.operation);
@@ -133,6 +137,7 @@ function glyph(kinds, x, y) {
   return h('rect', { class: 'tl-mark tl-mark-error', x: x - 5.5, y: y - 5.5, width: 11, height: 11 });
 }
 
+/** @param {Run} result */
 export function summary(result) {
   const parts = result.attempts.map((a, i) => {
     const wait = a.waitAfterMs !== null && result.attempts[i + 1] ? `; wait ${ms(a.waitAfterMs)}` : '';
@@ -143,6 +148,7 @@ export function summary(result) {
   return `${head}. ${parts.join('; ') || 'Nothing sent'}. Server: ${marks.join('; ') || 'nothing happened'}.`;
 }
 
+/** @param {Run} result */
 export function timelineView(result, { width = 720 } = {}) {
   width = Math.max(300, Math.round(width));
   const plot = width - MARGIN.left - MARGIN.right;
@@ -201,6 +207,7 @@ export function timelineView(result, { width = 720 } = {}) {
   // Server lane: marks below the bars, their labels below the marks.
   const marks = serverMarks(result);
   const deadline = result.inputs.deadlineMs;
+  /** @type {Array<{ x: number, text: string, cls: string, mark?: any, event: any, at: number, priority?: number }>} */
   const serverLabels = marks.map((m) => ({ x: x(m.tMs), text: m.text, cls: 'tl-label tl-label-server', mark: m, event: m.event, at: m.tMs }));
   // The deadline's label belongs to its instant (the run may stop before it).
   if (dom.deadlineShown) serverLabels.push({ x: x(deadline) + 4, text: `deadline ${ms(deadline)}`, cls: 'tl-label tl-deadline-label', event: null, at: deadline });
