@@ -26,6 +26,7 @@
 // run does, through the explorable's subscribers.
 
 import { restart } from './playback.js';
+import { inputLabel } from './input-words.js';
 
 export const SCENARIOS = [
   { value: 'response-lost', label: 'Charge commits, response lost' },
@@ -61,12 +62,12 @@ export const RETRY_ON = [
 // it refuses). Everything the inputs themselves are (type, unit, whether null is a value, the
 // bounds, their order) is read from the engine's table, schema(), by explorableControls().
 const SLIDERS = {
-  maxRetries: { label: 'Maximum retries', span: [0, 10], step: 1 },
-  baseBackoffMs: { label: 'Base backoff', span: [0, 5000], step: 100 },
-  clientTimeoutMs: { label: 'Client timeout per attempt', span: [100, 10000], step: 100 },
+  maxRetries: { span: [0, 10], step: 1 },
+  baseBackoffMs: { span: [0, 5000], step: 100 },
+  clientTimeoutMs: { span: [100, 10000], step: 100 },
   // Empty is no deadline: the reader asks for none by clearing the box (which shows "none"
   // then); text that is not a number, typed or pasted over it, is an error (web/app.js).
-  deadlineMs: { label: 'Overall deadline', span: [0, 20000], step: 100, none: 'no deadline' },
+  deadlineMs: { span: [0, 20000], step: 100, none: 'no deadline' },
 };
 // The other controls (web/views/controls.js draws them): the scenario and "Retry on" radio
 // groups (SCENARIOS, RETRY_ON above) and the key switch, with the type each needs.
@@ -91,8 +92,8 @@ export function explorableControls(schema) {
     if (byName.get(name)?.type !== type) refuse(`no ${type} input "${name}"`);
   }
   const numbers = rows.filter((r) => r.name in SLIDERS).map((row) => {
-    const { label, span: [min, max], step, none = 'none' } = SLIDERS[row.name];
-    return { name: row.name, label, unit: row.unit || '', nullable: row.nullable === true, none, whole: row.whole === true, min, max, step };
+    const { span: [min, max], step, none = 'none' } = SLIDERS[row.name];
+    return { name: row.name, label: inputLabel(row.name, row), unit: row.unit || '', nullable: row.nullable === true, none, whole: row.whole === true, min, max, step };
   });
   const names = rows.filter((r) => r.name in SLIDERS || r.name in OTHER_CONTROLS).map((r) => r.name);
   return { numbers, names };

@@ -97,9 +97,9 @@ describe('your own trace', () => {
       ['draws', '0.4, 2', /^Draw 2 must be a number from 0 to 1; got 2\.$/],
       ['draws', '0.4, many', /^Draw 2, “many”, is not a number\.$/],
       // Numbers judged by their row of the engine's table at once, in the page's words and numbers (issue 35).
-      ['maxRetries', '200', /^“Retries after the first attempt” takes a whole number from 0 to 100; 200 is above 100\.$/],
-      ['maxRetries', '2.5', /^“Retries after the first attempt” takes a whole number from 0 to 100; 2\.5 is not whole\.$/],
-      ['baseBackoffMs', '-1', /^“First ceiling” takes a number from 0 to 86,400,000 ms; -1 is below 0\.$/],
+      ['maxRetries', '200', /^“Maximum retries” takes a whole number from 0 to 100; 200 is above 100\.$/],
+      ['maxRetries', '2.5', /^“Maximum retries” takes a whole number from 0 to 100; 2\.5 is not whole\.$/],
+      ['baseBackoffMs', '-1', /^“Base backoff” takes a number from 0 to 86,400,000 ms; -1 is below 0\.$/],
       ['baseBackoffMs', '', /^Enter a number\.$/],
       ['startDate', 'now', /^Clock at time 0 \(an HTTP-date\) must be an HTTP-date/],
       ['startDate', 'yesterday', /^Clock at time 0 \(an HTTP-date\) must be an HTTP-date such as "Sun, 29 Nov 2026 10:00:00 GMT"; got the string "yesterday"\.$/],

@@ -165,7 +165,7 @@ describe('issue 15: a first screen that asks', () => {
       const text = await page.locator('.retry-lab').innerText();
       assert.doesNotMatch(text, /charged twice/i, 'the answer is not printed before Play');
       // Only the key switch until the first interaction; then the full panel.
-      assert.equal(await page.getByRole('checkbox', { name: 'Send an idempotency key the server honours' }).isVisible(), true);
+      assert.equal(await page.locator('#rl-controls').getByRole('checkbox', { name: 'Send an idempotency key the server honours' }).isVisible(), true);
       assert.equal(await page.getByRole('radio', { name: 'Charge commits, response lost' }).isVisible(), false);
       await page.locator(ID('next')).click();
       assert.equal(await page.getByRole('radio', { name: 'Charge commits, response lost' }).isVisible(), true, 'the first interaction opens every input');

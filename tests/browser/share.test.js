@@ -286,7 +286,7 @@ describe('links in the browser', () => {
     const historyBefore = await page.evaluate(() => history.length);
     for (const value of ['1', '2', '3', '4', '5', '0']) await page.locator(ID('maxRetries')).fill(value);
     await page.getByRole('radio', { name: 'HTTP 503 twice, then succeeds', exact: true }).check();
-    await page.getByRole('checkbox', { name: 'Send an idempotency key the server honours' }).check();
+    await page.locator('#rl-controls').getByRole('checkbox', { name: 'Send an idempotency key the server honours' }).check();
     await page.locator(ID('deadlineMs')).fill('2500');
     await page.waitForFunction(() => location.hash === '#v=1&scenario=outage-503-twice&maxRetries=0&deadlineMs=2500&idempotencyKey=true');
     assert.equal(await page.evaluate(() => history.length), historyBefore, 'no history entries');

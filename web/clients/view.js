@@ -8,19 +8,10 @@ import { h } from '../dom.js';
 import { ms, num, plural } from '../format.js';
 import { verdictText, verdictTone } from '../views/metrics.js';
 import { inputName } from '../words.js';
+import { inputLabel } from '../input-words.js';
 import { PRESETS, SEED_ID } from './presets.js';
 
-const LABELS = {
-  maxRetries: 'Maximum retries', baseBackoffMs: 'Base backoff', backoffMultiplier: 'Backoff multiplier',
-  maxBackoffMs: 'Maximum backoff', jitter: 'Jitter', jitterLow: 'Jitter low', jitterHigh: 'Jitter high',
-  clientTimeoutMs: 'Client timeout per attempt', deadlineMs: 'Overall deadline', waitBudgetMs: 'Wait budget',
-  idempotencyKey: 'Idempotency key', retryOn: 'Retry on', retryWritesWithoutKey: 'Retry writes without a key',
-  honourRetryAfter: 'Honour Retry-After', firstRetryImmediate: 'First retry at once', minBackoffMs: 'Minimum wait',
-  ceilingScheduleMs: 'Ceiling schedule', retryOnStatuses: 'Statuses retried', retryAfterStatuses: 'Retry-After statuses',
-  retryAfterMode: 'Retry-After mode', retryAfterMaxMs: 'Largest Retry-After honoured',
-  retryAfterOverMax: 'A larger Retry-After', attemptStart: 'When an attempt is sent',
-};
-export const fieldLabel = (name) => LABELS[name] || name;
+export const fieldLabel = (name) => inputLabel(name);
 
 export function clientChoiceView(id, selected) {
   const groups = [];

@@ -6,6 +6,7 @@
 import { h } from '../dom.js';
 import { sameInputValue } from '../share/codec.js';
 import { fieldProblem } from '../fleet/field-check.js';
+import { inputLabel } from '../input-words.js';
 
 // What the form holds comes from the engine's table of its inputs (engine.schema(), docs/engine.md
 // §4), so an input added there shows up here with nothing written in this file:
@@ -23,26 +24,6 @@ const FORM_GROUPS = ['request', 'policy', 'limits', 'server', 'randomness'];
 const OWN_WIDGETS = { scenario: 'answers', script: 'answers', draws: 'draws', retryOn: 'checkboxes' };
 const OWN_ROWS = new Set(Object.keys(OWN_WIDGETS));
 
-const WORDS = {
-  maxRetries: 'Retries after the first attempt',
-  baseBackoffMs: 'First ceiling',
-  backoffMultiplier: 'Ceiling growth per failure',
-  maxBackoffMs: 'Ceiling cap',
-  waitBudgetMs: 'Total waiting allowed',
-  deadlineMs: 'Overall deadline',
-  clientTimeoutMs: 'Client timeout per attempt',
-  responseMs: 'Server answer time',
-  seed: 'Generator seed, after the draws run out',
-  operation: 'Operation',
-  jitter: 'Jitter',
-  operationId: 'Operation identifier',
-  startDate: 'Clock at time 0 (an HTTP-date)',
-  idempotencyKey: 'Send the identifier as an idempotency key the provider honours',
-  retryWritesWithoutKey: 'Retry a write that carries no identifier',
-  honourRetryAfter: 'Honour Retry-After: the header replaces the backoff',
-  retryOn: 'Retry on',
-  attemptStart: 'Send an attempt',
-};
 const UNITS = { backoffMultiplier: '×' };
 // The page's words for some choices' names; another shows as its name.
 const CHOICE_WORDS = {
@@ -55,7 +36,7 @@ const CHOICE_WORDS = {
   retryOn: { timeout: 'timeouts', 429: '429', '5xx': '5xx', '4xx': 'other 4xx' },
 };
 
-const labelOf = (row) => WORDS[row.name] || row.description;
+const labelOf = (row) => inputLabel(row.name, row);
 const choiceLabel = (field, c) => (CHOICE_WORDS[field] || {})[c.name] || c.name;
 
 // The form for an engine's table: { numbers, texts, flags, choices, retryClasses, scripts,

@@ -5,6 +5,7 @@
 import { h } from '../dom.js';
 import { RETRY_ON, SCENARIOS, SCRIPTED, scriptSummary } from '../state.js';
 import { INSPECTION_SECONDS, SPEEDS } from '../playback.js';
+import { INPUT_LABELS } from '../input-words.js';
 
 export const makeIds = (prefix) => (name) => `${prefix}${name}`;
 
@@ -61,13 +62,13 @@ export function controlsView(id, controls, fields, script = null) {
   return h('form', { class: 'rl-controls', id: id('controls'), 'aria-label': 'Inputs', novalidate: true },
     h('div', { class: 'rl-check rl-key' },
       h('input', { type: 'checkbox', id: id('idempotencyKey'), 'data-field': 'idempotencyKey', checked: fields.idempotencyKey }),
-      h('label', { for: id('idempotencyKey') }, 'Send an idempotency key the server honours')),
+      h('label', { for: id('idempotencyKey') }, INPUT_LABELS.idempotencyKey)),
     h('div', { class: 'rl-more', id: id('more') },
-      radioGroup(id, 'scenario', 'Server behaviour', SCENARIOS, fields.scenario, scriptedOption(id, script, fields.scenario)),
+      radioGroup(id, 'scenario', INPUT_LABELS.scenario, SCENARIOS, fields.scenario, scriptedOption(id, script, fields.scenario)),
       h('fieldset', { class: 'rl-group rl-group-policy' },
         h('legend', null, 'Client retry policy'),
         controls.numbers.map((f) => numberField(id, f, fields[f.name]))),
-      radioGroup(id, 'retryOn', 'Retry on', RETRY_ON, fields.retryOn)),
+      radioGroup(id, 'retryOn', INPUT_LABELS.retryOn, RETRY_ON, fields.retryOn)),
     h('button', { type: 'button', class: 'rl-button rl-open-inputs', id: id('open-inputs'), 'aria-controls': id('more'), 'aria-expanded': 'false' }, 'All the inputs'),
     h('p', { class: 'rl-error rl-general-error', id: id('general-error'), 'aria-live': 'polite' }),
     // Shown while a change waits for the engine, which the page loads on first need (engine.js).

@@ -7,7 +7,8 @@ export const ID = (name) => `#rl-${name}`;
 export async function setInputs(page, { scenario, retryOn, idempotencyKey, ...numbers } = {}) {
   if (scenario) await page.getByRole('radio', { name: scenario, exact: true }).check();
   if (retryOn) await page.getByRole('radio', { name: retryOn, exact: true }).check();
-  if (idempotencyKey !== undefined) await page.getByRole('checkbox', { name: 'Send an idempotency key the server honours' }).setChecked(idempotencyKey);
+  // The explorable's own switch: the traces editor's has the same label (web/input-words.js).
+  if (idempotencyKey !== undefined) await page.locator(ID('controls')).getByRole('checkbox', { name: 'Send an idempotency key the server honours' }).setChecked(idempotencyKey);
   for (const [name, value] of Object.entries(numbers)) await page.locator(ID(name)).fill(String(value));
 }
 

@@ -115,7 +115,7 @@ describe('the editor', () => {
     assert.match(errors['script[1].status'], /^Answer 2 status must be a whole number from 100 to 599/);
     assert.match(errors['script[2]'], /^Answer 3 cannot be both lost and dropped/);
     assert.match(errors.draws, /^Draw 2 must be a number from 0 to 1/);
-    assert.match(errors.maxRetries, /^Retries after the first attempt must be a whole number from 0 to 100/);
+    assert.match(errors.maxRetries, /^Maximum retries must be a whole number from 0 to 100/);
     assert.match(errors.operationId, /^Operation identifier must be 1 to 255 characters/);
     assert.deepEqual(Object.keys(errors).sort(), ['draws', 'maxRetries', 'operationId', 'script[1].status', 'script[2]']);
     assert.deepEqual([errorKey(form, 'retryOn[1]'), errorKey(form, 'callers'), errorKey(form, 'script')], ['retryOn', 'general', 'script']);
@@ -162,8 +162,8 @@ describe('the editor', () => {
     const { fields } = editorFromInputs(form, compute(traceInputs(TRACES[0])).inputs, defaults);
     const { errors } = inputsFromEditor(form, { ...fields, baseBackoffMs: '-1', maxRetries: '2.5', clientTimeoutMs: '3000' });
     assert.deepEqual(errors, {
-      baseBackoffMs: '“First ceiling” takes a number from 0 to 86,400,000 ms; -1 is below 0.',
-      maxRetries: '“Retries after the first attempt” takes a whole number from 0 to 100; 2.5 is not whole.',
+      baseBackoffMs: '“Base backoff” takes a number from 0 to 86,400,000 ms; -1 is below 0.',
+      maxRetries: '“Maximum retries” takes a whole number from 0 to 100; 2.5 is not whole.',
     });
   });
 
