@@ -174,9 +174,6 @@ export function encodeCompareLink(beforeEcho, afterEcho, { client = '', afterCli
   return parts.join('&');
 }
 
-// Each side alone, as a single-run link (codec.js): the before link and the after link.
-export const sideLink = (echo, codec) => codec.encodeLink(echo);
-
 // <retry-lab view="compare">'s attributes as a compare link (docs/compare.md §3). `link` holds
 // a compare link as the page writes it (a whole address or its hash); every other attribute is
 // an input of the before side in kebab-case (the single-run element's attributes), `after-` and

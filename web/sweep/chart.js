@@ -13,8 +13,6 @@ const PANELS = { charges: 64, outcome: 24, elapsed: 84 };
 const GAP = 30;
 const CHAR = 7; // a generous width of one character of the 12px labels
 
-export const OUTCOMES = ['success', 'unknown', 'failed'];
-
 // Nice ticks over [from, to]: multiples of a round step.
 function ticks(from, to, plotWidth, whole) {
   const span = to - from;

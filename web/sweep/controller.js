@@ -12,6 +12,7 @@
 
 import { mount, patchKnown, show } from '../dom.js';
 import { latch } from '../latch.js';
+import { setText } from '../explorable/write.js';
 import { makeIds } from '../views/controls.js';
 import { boundaryListView, sweepChartView, sweepTableView } from './chart.js';
 import { sweepFrameView } from './frame.js';
@@ -19,11 +20,6 @@ import {
   defaultForm, errorsByField, indexAtOrAfter, nearestIndex, pointWords, requestFromForm, summaryWords, sweepKey,
   varyByName, varyChoices,
 } from './model.js';
-
-// A text written only when it changed: the same text written again is a new text node to lay out.
-const setText = (el, text) => {
-  if (el.textContent !== text) el.textContent = text;
-};
 
 // The form's errors under their fields (and the fields marked), or none.
 function drawFormErrors(root, $, errors) {
