@@ -40,6 +40,16 @@ export function mount(node, doc = document, inSvg = false) {
   return el;
 }
 
+// The paragraph that says something could not run or load, in every place the page says so:
+// styled as a failure (.rl-failure) and, unless `alert` is false, announced (role="alert").
+export function failureNote(doc, text, { alert = true } = {}) {
+  const p = doc.createElement('p');
+  p.className = 'rl-failure';
+  if (alert) p.setAttribute('role', 'alert');
+  p.textContent = text;
+  return p;
+}
+
 // Replace everything inside `container` with the mounted tree(s).
 export function show(container, ...nodes) {
   const doc = container.ownerDocument;

@@ -20,17 +20,15 @@
 // rather than falling back to the top of the page when the placeholder goes.
 
 import { loadBundle } from './bundles.js';
+import { failureNote } from './dom.js';
 
 const CODE = 'retrylab-sections.js';
 const STYLE = 'retrylab-sections.css';
 const SECTION_IDS = ['traces', 'clients', 'layers'];
 
 function showFailure(box, message) {
-  const p = box.ownerDocument.createElement('p');
-  p.className = 'rl-failure';
-  p.setAttribute('role', 'alert');
+  const p = failureNote(box.ownerDocument, `This section could not load (${message}). The experiment above still works.`);
   p.tabIndex = -1; // so that focus waiting on the placeholder can stay here
-  p.textContent = `This section could not load (${message}). The experiment above still works.`;
   box.replaceChildren(p);
 }
 

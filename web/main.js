@@ -24,16 +24,13 @@ import { sectionLoader } from './load-sections.js';
 import { isLink } from './share/codec.js';
 import { loadBundle } from './bundles.js';
 import { attachSteps } from './explorable/steps.js';
+import { failureNote } from './dom.js';
 
 function showFailure(doc, message) {
   for (const box of doc.querySelectorAll('[data-retry-lab], [data-retry-traces], [data-client-lab], [data-layers], [data-fleet]')) {
     if (box.closest('[hidden]')) continue; // embed.html's fleet view, shown only by a fleet link
-    const p = doc.createElement('p');
-    p.className = 'rl-failure';
-    p.setAttribute('role', 'alert');
     // embed.html has no article around it: it says what to do instead (data-failure-note).
-    p.textContent = `${message} ${box.dataset.failureNote || 'The article below still reads, but its computed numbers and the explorable are missing.'}`;
-    box.replaceChildren(p);
+    box.replaceChildren(failureNote(doc, `${message} ${box.dataset.failureNote || 'The article below still reads, but its computed numbers and the explorable are missing.'}`));
   }
   for (const button of doc.querySelectorAll('button[data-try]')) button.hidden = true; // nothing they could load
   doc.documentElement.classList.add('rl-engine-failed');

@@ -3,7 +3,7 @@
 // come from and what the model leaves out, and the sweep panel finds the boundaries of the
 // experiment's current run. Everything here follows the explorable's result.
 
-import { h, mount, patchKnown } from '../dom.js';
+import { failureNote, h, mount, patchKnown } from '../dom.js';
 import { makeIds } from '../views/controls.js';
 import { createSweep } from '../sweep/controller.js';
 import { POLICY_FIELDS, PRESETS, SEED_ID, policyOf, presetById, presetInputs } from './presets.js';
@@ -62,10 +62,7 @@ export function mountClientLab(root, app, engine, { idPrefix = 'cl-', sweepPrefi
       sweep: (request) => engine.sweep(request), load: (inputs) => app.load(inputs), numbers: app.getState().controls.numbers, idPrefix: sweepPrefix,
     });
   } else {
-    const p = doc.createElement('p');
-    p.className = 'rl-failure';
-    p.textContent = 'This build of the retry engine has no sweep(), so the boundaries cannot be computed.';
-    sweepBox.replaceChildren(p);
+    sweepBox.replaceChildren(failureNote(doc, 'This build of the retry engine has no sweep(), so the boundaries cannot be computed.', { alert: false }));
   }
 
   // Each choice's whole policy, from the data: the preset's values over the engine's defaults.

@@ -5,6 +5,7 @@
 
 import { createExplorable } from '../app.js';
 import { loadBundle } from '../bundles.js';
+import { failureNote } from '../dom.js';
 import { isCompareLink } from '../share/compare-link.js';
 
 // `linkBase()`: the address (without hash) of the page a side opens alone on.
@@ -19,11 +20,7 @@ export function attachCompare(doc, root, app, engine, { linkBase }) {
     mode.catch((error) => {
       mode = null;
       if (!isCompareLink(win.location.hash)) return;
-      const p = doc.createElement('p');
-      p.className = 'rl-failure';
-      p.setAttribute('role', 'alert');
-      p.textContent = `The comparison could not load (${error.message}). Reload the page to try again.`;
-      root.prepend(p);
+      root.prepend(failureNote(doc, `The comparison could not load (${error.message}). Reload the page to try again.`));
     });
     return mode;
   };

@@ -22,6 +22,7 @@ import { compareLinkOfAttributes } from '../share/compare-link.js';
 import { attachShareBar, showNotice } from '../share/bar.js';
 import * as exportFiles from '../export/all.js';
 import { loadBundle } from '../bundles.js';
+import { failureNote } from '../dom.js';
 
 const TAG = 'retry-lab';
 
@@ -327,12 +328,7 @@ class RetryLabElement extends HTMLElement {
       current: () => this.compareToken === token && Boolean(this.app),
       gone: () => {},
       failed: (error) => {
-        holder.replaceChildren();
-        const p = document.createElement('p');
-        p.className = 'rl-failure';
-        p.setAttribute('role', 'alert');
-        p.textContent = `The comparison could not load (${error.message}): retry-lab-compare.js belongs beside retry-lab-element.js.`;
-        holder.append(p);
+        holder.replaceChildren(failureNote(document, `The comparison could not load (${error.message}): retry-lab-compare.js belongs beside retry-lab-element.js.`));
       },
     });
   }
@@ -351,14 +347,10 @@ class RetryLabElement extends HTMLElement {
   // `error`: loadEngine's EngineUnavailable (engine.js), whose code says why.
   fail(error) {
     const { message } = error;
-    const p = document.createElement('p');
-    p.className = 'rl-failure';
-    p.setAttribute('role', 'alert');
     const csp = error.code === 'no-webassembly' || error.code === 'start-failed'
       ? " If this page sets a Content-Security-Policy, its script-src needs 'wasm-unsafe-eval'."
       : '';
-    p.textContent = `${message}${csp} The Retry Lab explorable cannot run here.`;
-    this.box.replaceChildren(p);
+    this.box.replaceChildren(failureNote(document, `${message}${csp} The Retry Lab explorable cannot run here.`));
     this.classList.add('rl-engine-failed');
     this.dispatchEvent(new CustomEvent('retry-lab-failed', { bubbles: true, detail: { message } }));
   }
