@@ -27,6 +27,15 @@ export function fleetLayers(layers, itemRow) {
   return { layers: out, dropped: [...dropped] };
 }
 
+// The summary's load (docs/layers.md §9.2): FLEET's `load` (attempts per first attempt) without
+// a stack; with one, the server's attempts per request (`attemptsPerRequest`, the layers'
+// attempts multiplied), and `load` said for what it counts there: the bottom layer's attempts
+// per call, 1.00 under any stack whose bottom layer does not retry.
+export function loadText(totals) {
+  if (!Array.isArray(totals.layers)) return `load ${totals.load.toFixed(2)}×`;
+  return `load ${totals.attemptsPerRequest.toFixed(2)}× a request through ${plural(totals.layers.length, 'retry layer')}; ${totals.load.toFixed(2)} attempts per call of the bottom layer`;
+}
+
 const valueText = (v) => (v === null ? 'none' : typeof v === 'number' ? num(v) : Array.isArray(v) ? v.join(',') || '(none)' : String(v));
 
 // Where a fleet run's stack is set, in words: the section's ("Retries across layers"), or the
