@@ -286,7 +286,7 @@ function stackRunView(id, result, within) {
     h('p', { class: 'ly-stack-head', id: sid('head') },
       `This run is a stack of ${n === 1 ? 'one layer' : `${n} layers`}, top first: ${stackWords(result)}. Each layer has its own policy; the controls here set the server and the run’s own fields.`),
     h('p', { class: 'ly-clear' },
-      h('button', { type: 'button', id: sid('clear'), 'data-act': 'clear-stack', 'aria-describedby': sid('clear-help') }, 'Clear the stack'),
+      h('button', { type: 'button', class: 'rl-button', id: sid('clear'), 'data-act': 'clear-stack', 'aria-describedby': sid('clear-help') }, 'Clear the stack'),
       ' ', h('span', { id: sid('clear-help') }, 'Back to one layer: the policy the controls set.')),
     stackView(sid, result, within));
 }
