@@ -20,6 +20,7 @@ import { bindFields } from './explorable/fields.js';
 import { createRunView } from './explorable/run-view.js';
 import { attachSeek } from './explorable/seek.js';
 import { createClock } from './explorable/clock.js';
+import { withClearStack } from './explorable/clear-stack.js';
 import { validateInputs } from './validate.js';
 import { linkCodec } from './share/codec.js';
 
@@ -194,27 +195,12 @@ export function createExplorable(root, engine, { idPrefix = 'rl-', opening = nul
   });
   visibility.observe(root);
 
-  // "Clear the stack" (views/lanes.js, under a stack's run): the run without `layers`, the
-  // one-layer default whose policy is the controls' (docs/layers.md §2), so the link loses the
-  // stack too. The button is gone then: focus goes to the lanes' heading, which names the
-  // one layer's drawing now, and the live region says what changed.
-  root.addEventListener('click', (event) => {
-    if (!event.target.closest('[data-act="clear-stack"]') || !state.result.inputs.layers) return;
-    const { layers, ...one } = state.result.inputs;
-    change((s) => withInputs(s, one, compute, null));
-    if (state.result.inputs.layers) return; // refused: the errors say why, the stack stays
-    const heading = $('lanes-heading');
-    heading.tabIndex = -1;
-    heading.focus();
-    announce.textContent = `The stack is cleared: one layer, the policy the controls set. ${announce.textContent}`;
-  });
-
   // The first draw; a page whose HTML holds it already (`hydrate`) takes it as drawn: the
   // fields, the policy in force, the run and the playhead are the opening state's there.
   if (hydrate) run.adopt(state.result, state.playback);
   else change((s) => s);
 
-  return {
+  return withClearStack(root, id, {
     getState: () => state,
     // Be told of every new run (a control, a story step, a loaded link) and of every change to
     // the sections' part of the state (state.js: trace, herd, custom, client); returns the unsubscribe.
@@ -256,5 +242,5 @@ export function createExplorable(root, engine, { idPrefix = 'rl-', opening = nul
       visibility.disconnect();
       run.destroy();
     },
-  };
+  });
 }

@@ -278,7 +278,7 @@ export function lanesView(result, { width = 640, tMs = Infinity, shown = Infinit
 // A stack's run in the explorable: what it is, then the one drawing of a stack (views/stack.js).
 // The explorable's controls set the run's own fields, which a stack's layers do not read (each
 // layer's policy is its own, docs/layers.md §2), so the words say where the stack is changed,
-// and "Clear the stack" (app.js: `data-act="clear-stack"`) runs it with one layer again.
+// and "Clear the stack" (explorable/clear-stack.js) runs it with one layer again.
 function stackRunView(id, result, within) {
   const sid = (name) => id(`stack-${name}`);
   const n = result.inputs.layers.length;
