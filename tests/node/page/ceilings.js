@@ -130,8 +130,9 @@
 // Session 11's merges together and the gate menus in words, measured on main's merged build: 391,109 bytes.
 // stack33ui (issue 33: the experiment's "Clear the stack", the fleet element's stack box, a
 // stack's load in the fleet's summary): +284 bytes, the opening page +182 (retrylab.js +168,
-// retrylab.css +14) and the fleet section +102, measured against this branch's base (391,108).
-export const SCROLLED_CEILING_BYTES = 391393;
+// retrylab.css +14) and the fleet section +102, measured against this branch's base (391,108);
+// +1 with the handler in its own module (explorable/clear-stack.js; retrylab.js +169 in all).
+export const SCROLLED_CEILING_BYTES = 391394;
 // +2,197 bytes with issue 35's minor items (minor35), measured against its base (c7d46a1) built
 // alike: the opening page +433 (index.html +15, retrylab.css +59, retrylab.js +359: the phone's
 // one-line statement, the timeline's labels by their bars, the sections a task each), the
