@@ -20,6 +20,7 @@ import { bindFields } from './explorable/fields.js';
 import { createRunView } from './explorable/run-view.js';
 import { attachSeek } from './explorable/seek.js';
 import { createClock } from './explorable/clock.js';
+import { withClearStack } from './explorable/clear-stack.js';
 import { validateInputs } from './validate.js';
 import { linkCodec } from './share/codec.js';
 
@@ -204,7 +205,7 @@ export function createExplorable(root, engine, { idPrefix = 'rl-', opening = nul
   if (hydrate) run.adopt(state.result, state.playback);
   else change((s) => s);
 
-  return {
+  return withClearStack(root, id, {
     getState: () => state,
     // Be told of every new run (a control, a story step, a loaded link) and of every change to
     // the sections' part of the state (state.js: trace, herd, custom, client); returns the unsubscribe.
@@ -246,5 +247,5 @@ export function createExplorable(root, engine, { idPrefix = 'rl-', opening = nul
       visibility.disconnect();
       run.destroy();
     },
-  };
+  });
 }

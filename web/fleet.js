@@ -12,6 +12,7 @@ import { fleetEngineWhere, serveFleet } from './fleet/compute.js';
 import { withStack } from './fleet/stack.js';
 
 const ENGINE_FILE = 'retrylab-fleet.js';
+const ELEMENT_SETS = 'given by this element’s policy.layers (its attribute, or its link)';
 
 if (typeof document === 'undefined') {
   serveFleet(self);
@@ -21,8 +22,9 @@ if (typeof document === 'undefined') {
   self.RetryLabFleetCode = {
     // The section, and the stack of layers it can run (fleet/stack.js: the layers section's door).
     mountFleet: (box) => withStack(box, mount(box, where)),
-    // <retry-lab view="fleet"> (web/fleet/embed.js), its stylesheet beside this bundle.
-    mountFleetElement: (options) => mountFleetElement((box, more) => mount(box, { ...where, ...more }), {
+    // <retry-lab view="fleet"> (web/fleet/embed.js), its stylesheet beside this bundle; the
+    // stack its attributes give (policy.layers) is drawn as the section draws it.
+    mountFleetElement: (options) => mountFleetElement((box, more) => withStack(box, mount(box, { ...where, ...more }), { setIn: ELEMENT_SETS }), {
       ...options, styleUrl: new URL(FLEET_CSS, bundleUrl || location.href).href,
     }),
   };

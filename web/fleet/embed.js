@@ -13,7 +13,7 @@
 // attributes dropped would be a run nobody asked for. The engine judges the values it reads;
 // one it refuses is named by its attribute too, and the last good run stays as well.
 
-import { attributeName } from '../share/codec.js';
+import { attributeName, stackFormatOf } from '../share/codec.js';
 import { gatesOf, getPath, isFleetLink, leaves, parseFleetLink, setPath } from './model.js';
 
 const ELEMENT = '<retry-lab view="fleet">';
@@ -22,8 +22,10 @@ export const FLEET_CSS = 'retry-lab-fleet.css'; // the fleet view's styles, scop
 // `policy.maxRetries` → `policy.max-retries`.
 export const attributeOfPath = (path) => path.split('.').map(attributeName).join('.');
 
-// A value as a fleet link writes it: %-escaped, a list's commas kept.
-const linkText = (value) => encodeURIComponent(value).replace(/%2C/gi, ',');
+// A value as a fleet link writes it: %-escaped, a list's commas kept. A stack's (policy.layers)
+// is given as a link writes it already (name:agent~maxRetries:2,…; its ":", "~", ";" and ","
+// are the format's own, share/codec.js): only what would end the link's part is escaped.
+const linkText = (value, row) => (stackFormatOf(row) ? value.replace(/[&#]/g, encodeURIComponent) : encodeURIComponent(value).replace(/%2C/gi, ','));
 
 // The attributes ([name, value] pairs, globals and `theme` already left out) as
 // { request, problems }: `problems` [{ key, value, reason }], keys as the attributes are named.
@@ -57,7 +59,7 @@ export function readFleetAttributes(pairs, table) {
     }
     given.push([path, value]);
   }
-  const hash = ['v=1', ...given.map(([path, value]) => `${path}=${linkText(value)}`)].join('&');
+  const hash = ['v=1', ...given.map(([path, value]) => `${path}=${linkText(value, table.rows.get(path))}`)].join('&');
   const read = parseFleetLink(hash, table);
   for (const p of read.problems) problems.push({ key: attributeOfPath(p.key), value: p.value, reason: p.reason });
   let request = fromLink;

@@ -27,17 +27,30 @@ export function fleetLayers(layers, itemRow) {
   return { layers: out, dropped: [...dropped] };
 }
 
+// The summary's load (docs/layers.md §9.2): FLEET's `load` (attempts per first attempt) without
+// a stack; with one, the server's attempts per request (`attemptsPerRequest`, the layers'
+// attempts multiplied), and `load` said for what it counts there: the bottom layer's attempts
+// per call, 1.00 under any stack whose bottom layer does not retry.
+export function loadText(totals) {
+  if (!Array.isArray(totals.layers)) return `load ${totals.load.toFixed(2)}×`;
+  return `load ${totals.attemptsPerRequest.toFixed(2)}× a request through ${plural(totals.layers.length, 'retry layer')}; ${totals.load.toFixed(2)} attempts per call of the bottom layer`;
+}
+
 const valueText = (v) => (v === null ? 'none' : typeof v === 'number' ? num(v) : Array.isArray(v) ? v.join(',') || '(none)' : String(v));
 
+// Where a fleet run's stack is set, in words: the section's ("Retries across layers"), or the
+// element's (<retry-lab view="fleet">, fleet.js).
+export const SET_IN_SECTION = 'set in “Retries across layers”';
+
 // The stack a fleet result runs, in words and a table, or null when it runs none.
-export function fleetStackView(id, result) {
+export function fleetStackView(id, result, setIn = SET_IN_SECTION) {
   const layers = result.request.policy && result.request.policy.layers;
   if (!Array.isArray(layers)) return null;
   const rows = result.totals.layers || [];
   return [
     h('h4', { id: id('stack-h'), tabindex: -1 }, 'The stack each client runs'),
     h('p', { id: id('stack-words') }, `Every request goes through ${plural(layers.length, 'retry layer')}, top first: ${stackText(layers, null, (field, v) => valueText(v))}. `,
-      `${num(result.totals.attemptsPerRequest)} attempts reached the server per request. Each layer has its own policy, set in “Retries across layers”: the retry controls below do not change it.`),
+      `${num(result.totals.attemptsPerRequest)} attempts reached the server per request. Each layer has its own policy, ${setIn}: the retry controls below do not change it.`),
     h('div', { class: 'fl-scroll', tabindex: 0, role: 'region', 'aria-labelledby': id('stack-caption') },
       h('table', { class: 'fl-table' },
         h('caption', { id: id('stack-caption') }, 'What each layer did, the whole fleet'),
@@ -48,8 +61,9 @@ export function fleetStackView(id, result) {
   ];
 }
 
-// `root`: the fleet section's box; `api`: mountFleet()'s answer. Returns the API with `runStack`.
-export function withStack(root, api, { id = (name) => `fl-${name}` } = {}) {
+// `root`: the fleet section's box; `api`: mountFleet()'s answer; `setIn`: see fleetStackView.
+// Returns the API with `runStack`.
+export function withStack(root, api, { id = (name) => `fl-${name}`, setIn = SET_IN_SECTION } = {}) {
   const doc = root.ownerDocument;
   const win = doc.defaultView;
   const box = mount(h('div', { class: 'fl-stack', id: id('stack'), hidden: true }), doc);
@@ -61,11 +75,12 @@ export function withStack(root, api, { id = (name) => `fl-${name}` } = {}) {
     const result = state ? state.result : null;
     if (result === drawn) return;
     drawn = result;
-    const view = result ? fleetStackView(id, result) : null;
+    const view = result ? fleetStackView(id, result, setIn) : null;
     box.hidden = !view;
     patch(box, ...(view || []));
   };
-  new win.MutationObserver(draw).observe(root, { attributes: true, attributeFilter: ['data-verdict'] });
+  const redraws = new win.MutationObserver(draw);
+  redraws.observe(root, { attributes: true, attributeFilter: ['data-verdict'] });
   box.addEventListener('click', (event) => {
     if (!event.target.closest(`#${id('stack-clear')}`)) return;
     const state = api.state();
@@ -102,5 +117,6 @@ export function withStack(root, api, { id = (name) => `fl-${name}` } = {}) {
     box.querySelector(`#${id('stack-h')}`)?.focus({ preventScroll: true });
   };
   draw();
-  return Object.assign(api, { runStack, showStack: show });
+  const { destroy } = api;
+  return Object.assign(api, { runStack, showStack: show, destroy: () => { redraws.disconnect(); destroy(); } });
 }

@@ -285,13 +285,17 @@ export function lanesView(result, { width = 640, tMs = Infinity, shown = Infinit
 
 // A stack's run in the explorable: what it is, then the one drawing of a stack (views/stack.js).
 // The explorable's controls set the run's own fields, which a stack's layers do not read (each
-// layer's policy is its own, docs/layers.md §2), so the words say where the stack is changed.
+// layer's policy is its own, docs/layers.md §2), so the words say where the stack is changed,
+// and "Clear the stack" (explorable/clear-stack.js) runs it with one layer again.
 function stackRunView(id, result, within) {
   const sid = (name) => id(`stack-${name}`);
   const n = result.inputs.layers.length;
   return h('div', { class: 'ly-stack' },
     h('p', { class: 'ly-stack-head', id: sid('head') },
       `This run is a stack of ${n === 1 ? 'one layer' : `${n} layers`}, top first: ${stackWords(result)}. Each layer has its own policy; the controls here set the server and the run’s own fields.`),
+    h('p', { class: 'ly-clear' },
+      h('button', { type: 'button', class: 'rl-button', id: sid('clear'), 'data-act': 'clear-stack', 'aria-describedby': sid('clear-help') }, 'Clear the stack'),
+      ' ', h('span', { id: sid('clear-help') }, 'Back to one layer: the policy the controls set.')),
     stackView(sid, result, within));
 }
 

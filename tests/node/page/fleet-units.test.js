@@ -378,6 +378,17 @@ test('<retry-lab view="fleet">: each field path in kebab-case per part is an att
   assert.deepEqual(read([['link', '#v=1&view=fleet&policy.maxRetries=x']]).problems.map((p) => p.key), ['link (policy.maxRetries)']);
 });
 
+test('<retry-lab view="fleet">: a stack attribute (policy.layers) is read as a fleet link writes it, its ":" "~" ";" "," the format\'s own (issue 33)', () => {
+  const read = (pairs) => readFleetAttributes(pairs, table);
+  const layers = [{ name: 'agent', maxRetries: 2, retryOn: ['timeout', '5xx'] }, { name: 'pay SDK', key: 'mint' }];
+  assert.deepEqual(read([['policy.layers', 'name:agent~maxRetries:2~retryOn:timeout;5xx,name:pay%20SDK~key:mint']]), { request: { policy: { layers } }, problems: [] });
+  assert.deepEqual(read([['link', '#v=1&view=fleet&policy.layers=name:agent~maxRetries:2~retryOn:timeout;5xx,name:pay%20SDK~key:mint']]).request, { policy: { layers } });
+  // What would end a link's part is the text's own: a name with "&" or "#".
+  assert.deepEqual(read([['policy.layers', 'name:a&b#c']]).request, { policy: { layers: [{ name: 'a&b#c' }] } });
+  assert.deepEqual(read([['policy.layers', 'null']]).request, { policy: { layers: null } });
+  assert.deepEqual(read([['policy.layers', 'name:agent~colour:red']]).problems.map((p) => p.key), ['policy.layers']);
+});
+
 test('a gate’s controls are its rows in the table: a field or choice the engine adds appears with no edit in web/ (issue 31)', () => {
   // docs/engine.md §7.1's rule choices, each a choice row with both names, its default the gate's.
   const names = (gate) => gateFields(table, gate).map((f) => f.name);
