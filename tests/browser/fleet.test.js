@@ -40,10 +40,16 @@ const shownTotals = (page) => page.evaluate(() => {
   return { totals: s.result.totals, recovery: s.result.recovery, withKey: s.withKey.totals, request: s.request };
 });
 
+// axe-core's script served from the page's own origin (a route), so that a page under its CSP
+// can load it.
+const AXE_URL = '/axe-core.min.js';
+const AXE_ROUTE = [`**${AXE_URL}`, (route) => route.fulfill({ contentType: 'text/javascript', body: AXE })];
+
 // The reproductions below the map (AWS 2015, Brooker 2022, the collapse, hedging) are one chain
 // of runs in the section's workers, the same on every page: computed once, on a page the tests
-// that read them share (harness.js keptPage), none of which changes what another reads.
-const keptReproductions = keptPage(env, {});
+// that read them share (harness.js keptPage), none of which changes what another reads; the
+// axe tests, last in the file, read it too, with a gate on and every table open.
+const keptReproductions = keptPage(env, { route: AXE_ROUTE });
 async function reproductionsPage() {
   const opened = await keptReproductions();
   await opened.page.evaluate(() => window.retryLabFleetSection.load());
@@ -196,35 +202,6 @@ describe('the fleet section', () => {
     assert.match(error, /policy\.maxRetries/);
     assert.deepEqual((await shownTotals(page)).recovery, caseNamed('9.5 the opening fleet run').result.recovery);
   }));
-
-  // The two modes on one page (harness.js keptPage): the section, its map and the reproductions
-  // up to Brooker's computed once, the colour scheme switched between them (the page's colours
-  // are its stylesheet's alone). Each test does every step itself, so either passes alone.
-  const keptForAxe = keptPage(env, { bypassCSP: true }); // axe is injected as an inline script: a context that bypasses the page's CSP
-  for (const colorScheme of ['light', 'dark']) {
-    test(`axe-core reports nothing on the fleet section in ${colorScheme} mode, the keyboard cursor on a bin and a gate on`, async () => {
-      const { page } = await keptForAxe();
-      await page.emulateMedia({ colorScheme });
-      await page.evaluate(() => window.retryLabFleetSection.load());
-      await fleetSettled(page);
-      await page.locator('#fl-chart').focus();
-      for (const key of ['End', 'ArrowLeft', 'ArrowLeft']) await page.keyboard.press(key);
-      // The readout says the bin in words; the table holds every bin.
-      assert.match(await page.locator('#fl-readout').textContent(), /^\d+–\d+ s: [\d,.]+ attempts offered per second/);
-      await page.check('[data-gate-on="breaker"]');
-      await page.evaluate(() => new Promise((r) => setTimeout(r, 50)));
-      await page.evaluate(() => window.retryLabFleet.settled());
-      await page.evaluate(() => window.retryLabFleet.brooker());
-      // Every data table opened (one the other mode's test opened stays open).
-      for (const summary of await page.locator('.fl-data summary').all()) {
-        if (!(await summary.evaluate((el) => el.parentElement.open))) await summary.click();
-      }
-      await page.addScriptTag({ content: AXE });
-      const violations = await page.evaluate(() => window.axe.run('#fleet', { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 5).join(', ')}`)));
-      assert.deepEqual(violations, []);
-      await page.locator('#fleet').screenshot({ path: await artifactPath(`fleet-${colorScheme}.png`) });
-    });
-  }
 
   test('the AWS 2015 reproduction fills in beside the peer’s means, within FLEET §9.6’s tolerance', async (t) => {
     const { page } = await reproductionsPage();
@@ -550,4 +527,32 @@ describe('the fleet section', () => {
     assert.equal(await page.evaluate(async () => (await window.RetryLabEngine()).fleet({}).ok), false);
     assert.deepEqual(problems, []);
   });
+
+  // Last, on the reproductions' page (they are all drawn there by now, and the tests that read
+  // it are done): the section, its map and the reproductions computed once for the file. axe
+  // comes from the page's own origin (AXE_ROUTE), which its CSP allows. The two modes on that
+  // page, the colour scheme switched between them (the page's colours are its stylesheet's
+  // alone); each test does every step itself, so either passes alone.
+  for (const colorScheme of ['light', 'dark']) {
+    test(`axe-core reports nothing on the fleet section in ${colorScheme} mode, the keyboard cursor on a bin and a gate on`, async () => {
+      const { page } = await reproductionsPage();
+      await page.emulateMedia({ colorScheme });
+      await page.locator('#fl-chart').focus();
+      for (const key of ['End', 'ArrowLeft', 'ArrowLeft']) await page.keyboard.press(key);
+      // The readout says the bin in words; the table holds every bin.
+      assert.match(await page.locator('#fl-readout').textContent(), /^\d+–\d+ s: [\d,.]+ attempts offered per second/);
+      await page.check('[data-gate-on="breaker"]');
+      await page.evaluate(() => new Promise((r) => setTimeout(r, 50)));
+      await page.evaluate(() => window.retryLabFleet.settled());
+      await page.evaluate(() => window.retryLabFleet.brooker());
+      // Every data table opened (one the other mode's test opened stays open).
+      for (const summary of await page.locator('.fl-data summary').all()) {
+        if (!(await summary.evaluate((el) => el.parentElement.open))) await summary.click();
+      }
+      if (!(await page.evaluate(() => Boolean(window.axe)))) await page.addScriptTag({ url: AXE_URL });
+      const violations = await page.evaluate(() => window.axe.run('#fleet', { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 5).join(', ')}`)));
+      assert.deepEqual(violations, []);
+      await page.locator('#fleet').screenshot({ path: await artifactPath(`fleet-${colorScheme}.png`) });
+    });
+  }
 });
