@@ -143,9 +143,12 @@ describe('<retry-lab view="compare">', () => {
     assert.equal(await inShadow(p, '.retry-lab', 'hidden'), false);
   });
 
+  // Both modes on one page, its colour scheme switched (the element's colours are its
+  // stylesheet's alone): its runs computed once.
   test('axe-core finds nothing on the element in compare mode, light and dark', async () => {
+    const p = await axePage('attrs.html', compared, 'light');
     for (const colorScheme of ['light', 'dark']) {
-      const p = await axePage('attrs.html', compared, colorScheme);
+      await p.emulateMedia({ colorScheme });
       assert.deepEqual(await axeViolations(p), [], colorScheme);
     }
   });
@@ -232,8 +235,9 @@ describe('<retry-lab view="compare" of="fleet">', () => {
   });
 
   test('axe-core finds nothing on two fleet runs in the element, every group of controls open, light and dark', async () => {
+    const p = await axePage('fleet.html', fleetCompared, 'light');
     for (const colorScheme of ['light', 'dark']) {
-      const p = await axePage('fleet.html', fleetCompared, colorScheme);
+      await p.emulateMedia({ colorScheme });
       await p.evaluate(() => { for (const d of document.getElementById('c').shadowRoot.querySelectorAll('.rl-fc-group')) d.open = true; });
       assert.deepEqual(await axeViolations(p), [], colorScheme);
       await p.locator('#c').screenshot({ path: await artifactPath(`compare-element-fleet-${colorScheme}.png`) });

@@ -98,9 +98,12 @@ describe('compare mode: two fleet runs', () => {
     await assertClean(t, assert, opened);
   });
 
+  // Both modes on one page, its colour scheme switched (the page's colours are its stylesheets'
+  // alone): the two fleet runs computed once.
   test('axe-core finds nothing on a fleet comparison, light and dark', async () => {
+    const opened = await openFleetCompare(NO_RETRIES, { bypassCSP: true });
     for (const colorScheme of ['light', 'dark']) {
-      const opened = await openFleetCompare(NO_RETRIES, { colorScheme, bypassCSP: true });
+      await opened.page.emulateMedia({ colorScheme });
       assert.deepEqual(await axeViolations(opened.page), [], colorScheme);
       if (colorScheme === 'dark') await opened.page.screenshot({ path: await artifactPath('compare-fleet-dark.png'), fullPage: true });
     }
@@ -244,8 +247,9 @@ describe('compare mode: each fleet side\'s own controls', () => {
   });
 
   test('axe-core finds nothing on the fleet comparison with every group of controls open, light and dark', async () => {
+    const opened = await openFleetCompare(NO_RETRIES, { bypassCSP: true });
     for (const colorScheme of ['light', 'dark']) {
-      const opened = await openFleetCompare(NO_RETRIES, { colorScheme, bypassCSP: true });
+      await opened.page.emulateMedia({ colorScheme });
       await opened.page.evaluate(() => { for (const d of document.querySelectorAll('.rl-fc-group')) d.open = true; });
       assert.deepEqual(await axeViolations(opened.page), [], colorScheme);
       await opened.page.screenshot({ path: await artifactPath(`compare-fleet-controls-${colorScheme}.png`), fullPage: true });

@@ -43,7 +43,8 @@ async function downloadOf(page, label) {
   return { name: download.suggestedFilename(), path, text: await readFile(path, 'utf8') };
 }
 
-const openRun = (inputs, options = {}) => openPage(env, { ...options, path: `/#${linkCodec(env.engine.schema()).encodeLink(env.engine.compute(inputs).inputs)}` });
+// The top experiment alone (no test here looks below the article): the sections are not loaded.
+const openRun = (inputs, options = {}) => openPage(env, { sections: false, ...options, path: `/#${linkCodec(env.engine.schema()).encodeLink(env.engine.compute(inputs).inputs)}` });
 
 describe('exports', () => {
   test('Run as JSON is exactly compute()\'s result, in the page and in node', async (t) => {

@@ -40,10 +40,16 @@ const shownTotals = (page) => page.evaluate(() => {
   return { totals: s.result.totals, recovery: s.result.recovery, withKey: s.withKey.totals, request: s.request };
 });
 
+// axe-core's script served from the page's own origin (a route), so that a page under its CSP
+// can load it.
+const AXE_URL = '/axe-core.min.js';
+const AXE_ROUTE = [`**${AXE_URL}`, (route) => route.fulfill({ contentType: 'text/javascript', body: AXE })];
+
 // The reproductions below the map (AWS 2015, Brooker 2022, the collapse, hedging) are one chain
 // of runs in the section's workers, the same on every page: computed once, on a page the tests
-// that read them share (harness.js keptPage), none of which changes what another reads.
-const keptReproductions = keptPage(env, {});
+// that read them share (harness.js keptPage), none of which changes what another reads; the
+// axe tests, last in the file, read it too, with a gate on and every table open.
+const keptReproductions = keptPage(env, { route: AXE_ROUTE });
 async function reproductionsPage() {
   const opened = await keptReproductions();
   await opened.page.evaluate(() => window.retryLabFleetSection.load());
@@ -100,7 +106,7 @@ describe('the fleet section', () => {
     ['9.5 drop unfinishable', 'server.dropStale', 'unfinishable', 20],
     ['9.5 lifo', 'server.queueOrder', 'lifo', 20],
   ]) {
-    test(`switching ${path} to ${value} redraws a recovery, and the verdict says when (${seconds} s)`, pageTest(env, {}, async ({ page }) => {
+    test(`switching ${path} to ${value} redraws a recovery, and the verdict says when (${seconds} s)`, pageTest(env, { sections: false }, async ({ page }) => {
       await page.evaluate(() => window.retryLabFleetSection.load());
       await fleetSettled(page);
       await choose(page, path, value);
@@ -112,7 +118,7 @@ describe('the fleet section', () => {
     }));
   }
 
-  test('switching on the token bucket redraws a recovery at 29 s; at fleet scope, 25 s', pageTest(env, {}, async ({ page }) => {
+  test('switching on the token bucket redraws a recovery at 29 s; at fleet scope, 25 s', pageTest(env, { sections: false }, async ({ page }) => {
     await page.evaluate(() => window.retryLabFleetSection.load());
     await fleetSettled(page);
     await page.check('[data-gate-on="bucket"]');
@@ -127,7 +133,7 @@ describe('the fleet section', () => {
     assert.match(await verdictText(page), recoveredWords(25));
   }));
 
-  test('a gate rule the engine adds is a control of its own (docs/engine.md §7.1): the throttle counting retryable failures, in the echo and the link', pageTest(env, {}, async ({ page }) => {
+  test('a gate rule the engine adds is a control of its own (docs/engine.md §7.1): the throttle counting retryable failures, in the echo and the link', pageTest(env, { sections: false }, async ({ page }) => {
     await page.evaluate(() => window.retryLabFleetSection.load());
     await fleetSettled(page);
     const settle = async () => {
@@ -155,7 +161,7 @@ describe('the fleet section', () => {
     await page.locator('#fl-gates').screenshot({ path: await artifactPath('fleet-gate-rules.png') });
   }));
 
-  test('a real client’s defence as a preset: gRPC throttling recovers at 27 s, the AWS quota per client does not', pageTest(env, {}, async ({ page }) => {
+  test('a real client’s defence as a preset: gRPC throttling recovers at 27 s, the AWS quota per client does not', pageTest(env, { sections: false }, async ({ page }) => {
     await page.evaluate(() => window.retryLabFleetSection.load());
     await fleetSettled(page);
     await page.selectOption('#fl-preset', 'client:grpc-go-169');
@@ -170,7 +176,7 @@ describe('the fleet section', () => {
     assert.match(await verdictText(page), /metastable failure/);
   }));
 
-  test('a fleet link opened in a fresh page shows the same figures', pageTest(env, {}, async ({ page }) => {
+  test('a fleet link opened in a fresh page shows the same figures', pageTest(env, { sections: false }, async ({ page }) => {
     await page.evaluate(() => window.retryLabFleetSection.load());
     await fleetSettled(page);
     await choose(page, 'server.dropStale', 'unfinishable');
@@ -196,28 +202,6 @@ describe('the fleet section', () => {
     assert.match(error, /policy\.maxRetries/);
     assert.deepEqual((await shownTotals(page)).recovery, caseNamed('9.5 the opening fleet run').result.recovery);
   }));
-
-  for (const colorScheme of ['light', 'dark']) {
-    test(`axe-core reports nothing on the fleet section in ${colorScheme} mode, the keyboard cursor on a bin and a gate on`, async () => {
-      // axe is injected as an inline script: a context that bypasses the page's CSP.
-      const { page } = await openPage(env, { colorScheme, bypassCSP: true });
-      await page.evaluate(() => window.retryLabFleetSection.load());
-      await fleetSettled(page);
-      await page.locator('#fl-chart').focus();
-      for (const key of ['End', 'ArrowLeft', 'ArrowLeft']) await page.keyboard.press(key);
-      // The readout says the bin in words; the table holds every bin.
-      assert.match(await page.locator('#fl-readout').textContent(), /^\d+–\d+ s: [\d,.]+ attempts offered per second/);
-      await page.check('[data-gate-on="breaker"]');
-      await page.evaluate(() => new Promise((r) => setTimeout(r, 50)));
-      await page.evaluate(() => window.retryLabFleet.settled());
-      await page.evaluate(() => window.retryLabFleet.brooker());
-      for (const summary of await page.locator('.fl-data summary').all()) await summary.click();
-      await page.addScriptTag({ content: AXE });
-      const violations = await page.evaluate(() => window.axe.run('#fleet', { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 5).join(', ')}`)));
-      assert.deepEqual(violations, []);
-      await page.locator('#fleet').screenshot({ path: await artifactPath(`fleet-${colorScheme}.png`) });
-    });
-  }
 
   test('the AWS 2015 reproduction fills in beside the peer’s means, within FLEET §9.6’s tolerance', async (t) => {
     const { page } = await reproductionsPage();
@@ -276,7 +260,7 @@ describe('the fleet section', () => {
     await page.locator('.fl-repro >> nth=1').screenshot({ path: await artifactPath('fleet-brooker2022.png') });
   });
 
-  test('a run over 300 ms shows its progress, and a newer input cancels it: only the newer is drawn', pageTest(env, {}, async ({ page, t }) => {
+  test('a run over 300 ms shows its progress, and a newer input cancels it: only the newer is drawn', pageTest(env, { sections: false }, async ({ page, t }) => {
     await page.evaluate(() => window.retryLabFleetSection.load());
     await fleetSettled(page);
     // The main thread's long tasks from here on (the computing is in workers).
@@ -310,7 +294,7 @@ describe('the fleet section', () => {
     await page.locator('.fl-repro >> nth=2').screenshot({ path: await artifactPath('fleet-collapse.png') });
   });
 
-  test('the stability map: its own bundle, near it; the opening run’s cell marked with its verdict; the keys step through cells, Enter draws one; the fluid line over it', pageTest(env, {}, async ({ page }) => {
+  test('the stability map: its own bundle, near it; the opening run’s cell marked with its verdict; the keys step through cells, Enter draws one; the fluid line over it', pageTest(env, { sections: false }, async ({ page }) => {
     await page.evaluate(() => window.retryLabFleetSection.load());
     await fleetSettled(page);
     assert.ok(!(await loadedFiles(page)).some((f) => f.endsWith('/retrylab-fleet-map.js')), 'the map’s bundle waits until the map is near');
@@ -359,7 +343,7 @@ describe('the fleet section', () => {
     await page.locator('.fl-map-box').screenshot({ path: await artifactPath('fleet-map.png') });
   }));
 
-  test('the stability map at three seeds shows a cell whose verdict changes with the seed as such; the load map draws the lower edge; its files and link', pageTest(env, {}, async ({ page }) => {
+  test('the stability map at three seeds shows a cell whose verdict changes with the seed as such; the load map draws the lower edge; its files and link', pageTest(env, { sections: false }, async ({ page }) => {
     await page.evaluate(() => window.retryLabFleetSection.load());
     await fleetSettled(page);
     await page.evaluate(() => window.retryLabFleet.map());
@@ -424,12 +408,24 @@ describe('the fleet section', () => {
   // Issue 35 item 3: a cell's words and short text from its run's `recovery.disrupted` (FLEET.md
   // v3 §8), never its clock time: a run never knocked down rode it out ("ok"), one knocked down
   // and back says how long after the slowdown ("+N"), one still down says so ("down").
-  const cellShown = (page, c) => page.locator(`#fl-map td[data-row="${c.row}"][data-col="${c.col}"]`).evaluate((td) => ({
-    text: td.querySelector('.fl-cell-text').textContent.replace('●', ''), words: td.querySelector('.visually-hidden').textContent,
-  }));
-  const saysItsState = async (page, c, words) => {
+  // Every cell as drawn, read at once: "row:col" → its short text and its words (one cell a place).
+  const cellsShown = async (page) => {
+    const cells = await page.locator('#fl-map td[data-row][data-col]').evaluateAll((tds) => tds.map((td) => [
+      `${td.dataset.row}:${td.dataset.col}`,
+      { text: td.querySelector('.fl-cell-text').textContent.replace('●', ''), words: td.querySelector('.visually-hidden').textContent },
+    ]));
+    const drawn = Object.fromEntries(cells);
+    assert.equal(Object.keys(drawn).length, cells.length, 'one cell a row and column');
+    return drawn;
+  };
+  const cellShown = (drawn, c) => {
+    const shown = drawn[`${c.row}:${c.col}`];
+    assert.ok(shown, `a cell drawn at row ${c.row}, column ${c.col}`);
+    return shown;
+  };
+  const saysItsState = (drawn, c, words) => {
     const rec = c.recoveries[0];
-    const shown = await cellShown(page, c);
+    const shown = cellShown(drawn, c);
     const where = `${c.r}, ${c.c}: ${JSON.stringify(shown)}`;
     if (rec.disrupted === false) {
       assert.equal(shown.text, 'ok', where);
@@ -449,7 +445,8 @@ describe('the fleet section', () => {
     const m = await page.evaluate(() => window.retryLabFleet.map());
     const kinds = new Set(m.cells.map((c) => c.verdict.kind));
     for (const k of ['rode-out', 'recovered', 'metastable']) assert.ok(kinds.has(k), `the map shows ${k}: ${[...kinds].join()}`);
-    for (const c of m.cells) await saysItsState(page, c, (x) => `a ${x.c} s slowdown of ×${x.r}`);
+    const drawn = await cellsShown(page);
+    for (const c of m.cells) saysItsState(drawn, c, (x) => `a ${x.c} s slowdown of ×${x.r}`);
   }));
 
   test('the load map’s lightest load reads no clock time: "ok" or how long after the slowdown it came back, never "20 s" or "42 s"', pageTest(env, { path: '/#v=1&view=fleet&map=load&seeds=1', sections: false }, async ({ page }) => {
@@ -461,9 +458,10 @@ describe('the fleet section', () => {
     // slowdown (FLEET §3: 10 workers, 50 ms each): never stays down.
     for (const c of lightest) assert.notEqual(c.verdict.kind, 'metastable', `${c.c} retries`);
     const words = (x) => `${x.r} requests a second per client, ${x.c} ${x.c === 1 ? 'retry' : 'retries'}`;
-    for (const c of m.cells) await saysItsState(page, c, words);
+    const drawn = await cellsShown(page);
+    for (const c of m.cells) saysItsState(drawn, c, words);
     for (const c of lightest) {
-      const { text } = await cellShown(page, c);
+      const { text } = cellShown(drawn, c);
       assert.notEqual(text, `+${c.recoveries[0].recoveredAtMs / 1000}`, 'not the clock time of the recovery');
     }
   }));
@@ -489,7 +487,7 @@ describe('the fleet section', () => {
     assert.equal(await page.locator('#fl-error').isVisible(), false, 'the fleet link’s reader leaves map= and seeds= alone');
   }));
 
-  test('the HotOS 2021 preset: 149 QPS and a budget of 19 retries a second come back; 151 QPS and 25 a second stay down, beside 150 and 20', pageTest(env, {}, async ({ page }) => {
+  test('the HotOS 2021 preset: 149 QPS and a budget of 19 retries a second come back; 151 QPS and 25 a second stay down, beside 150 and 20', pageTest(env, { sections: false }, async ({ page }) => {
     await page.evaluate(() => window.retryLabFleetSection.load());
     await fleetSettled(page);
     const rows = await page.evaluate(() => window.retryLabFleet.stability().then((s) => s.literature.compute('hotos2021')).then((rs) => rs.map((r) => [r.run.key, r.result.recovery])));
@@ -529,4 +527,32 @@ describe('the fleet section', () => {
     assert.equal(await page.evaluate(async () => (await window.RetryLabEngine()).fleet({}).ok), false);
     assert.deepEqual(problems, []);
   });
+
+  // Last, on the reproductions' page (they are all drawn there by now, and the tests that read
+  // it are done): the section, its map and the reproductions computed once for the file. axe
+  // comes from the page's own origin (AXE_ROUTE), which its CSP allows. The two modes on that
+  // page, the colour scheme switched between them (the page's colours are its stylesheet's
+  // alone); each test does every step itself, so either passes alone.
+  for (const colorScheme of ['light', 'dark']) {
+    test(`axe-core reports nothing on the fleet section in ${colorScheme} mode, the keyboard cursor on a bin and a gate on`, async () => {
+      const { page } = await reproductionsPage();
+      await page.emulateMedia({ colorScheme });
+      await page.locator('#fl-chart').focus();
+      for (const key of ['End', 'ArrowLeft', 'ArrowLeft']) await page.keyboard.press(key);
+      // The readout says the bin in words; the table holds every bin.
+      assert.match(await page.locator('#fl-readout').textContent(), /^\d+–\d+ s: [\d,.]+ attempts offered per second/);
+      await page.check('[data-gate-on="breaker"]');
+      await page.evaluate(() => new Promise((r) => setTimeout(r, 50)));
+      await page.evaluate(() => window.retryLabFleet.settled());
+      await page.evaluate(() => window.retryLabFleet.brooker());
+      // Every data table opened (one the other mode's test opened stays open).
+      for (const summary of await page.locator('.fl-data summary').all()) {
+        if (!(await summary.evaluate((el) => el.parentElement.open))) await summary.click();
+      }
+      if (!(await page.evaluate(() => Boolean(window.axe)))) await page.addScriptTag({ url: AXE_URL });
+      const violations = await page.evaluate(() => window.axe.run('#fleet', { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 5).join(', ')}`)));
+      assert.deepEqual(violations, []);
+      await page.locator('#fleet').screenshot({ path: await artifactPath(`fleet-${colorScheme}.png`) });
+    });
+  }
 });

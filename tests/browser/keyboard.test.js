@@ -21,10 +21,18 @@ const focused = (page) => page.evaluate(() => {
 
 // Press Tab until `key` has focus (wrapping round the page if need be: a lap of the page is
 // longer since the fleet section at its end, with its controls and gates).
+// focused's key where it is an id or a step (every key tabTo is asked for), else null: without
+// its focus ring's style or its place among all the page's elements, a walk of the whole
+// document at each of the hundreds of stops a Tab round the page makes.
+const focusedKey = (page) => page.evaluate(() => {
+  const el = document.activeElement;
+  return el.id || (el.dataset && el.dataset.try ? `try:${el.dataset.try}` : null);
+});
+
 async function tabTo(page, key, limit = 240) {
   for (let i = 0; i < limit; i += 1) {
     await page.keyboard.press('Tab');
-    if ((await focused(page)).key === key) return;
+    if ((await focusedKey(page)) === key) return;
   }
   throw new Error(`Tab never reached ${key}`);
 }

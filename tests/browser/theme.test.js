@@ -38,19 +38,27 @@ async function palette(page) {
   });
 }
 
-async function paletteOf({ colorScheme, theme = null, media = 'screen' }) {
-  const { page } = await openPage(env, { colorScheme, sections: false, inputs: false });
-  if (theme) await page.evaluate((t) => { document.documentElement.dataset.theme = t; }, theme);
-  await page.emulateMedia({ media });
+// The palette with the system's colour scheme, the page's data-theme (none: the attribute
+// absent) and the media as given, on one page a test opens and sets each time: the page's
+// colours are its stylesheets' alone (no script reads the scheme), so setting them is opening
+// the page with them, without a renderer and a page load for each of a test's up to six.
+async function paletteOf(page, { colorScheme, theme = null, media = 'screen' }) {
+  await page.emulateMedia({ colorScheme, media });
+  await page.evaluate((t) => {
+    if (t) document.documentElement.dataset.theme = t;
+    else delete document.documentElement.dataset.theme;
+  }, theme);
   return palette(page);
 }
+const openPlain = async () => (await openPage(env, { sections: false, inputs: false })).page;
 
 describe('one dark palette', () => {
   test('system dark, data-theme="dark" and both give the same colours; light and dark differ in every token', async () => {
-    const light = await paletteOf({ colorScheme: 'light' });
-    const systemDark = await paletteOf({ colorScheme: 'dark' });
-    const themeDark = await paletteOf({ colorScheme: 'light', theme: 'dark' });
-    const bothDark = await paletteOf({ colorScheme: 'dark', theme: 'dark' });
+    const page = await openPlain();
+    const light = await paletteOf(page, { colorScheme: 'light' });
+    const systemDark = await paletteOf(page, { colorScheme: 'dark' });
+    const themeDark = await paletteOf(page, { colorScheme: 'light', theme: 'dark' });
+    const bothDark = await paletteOf(page, { colorScheme: 'dark', theme: 'dark' });
     assert.ok(Object.keys(light).length >= 20, `${Object.keys(light).length} colour tokens`);
     assert.deepEqual(themeDark, systemDark, 'data-theme="dark" is the system setting’s dark palette');
     assert.deepEqual(bothDark, systemDark);
@@ -59,14 +67,15 @@ describe('one dark palette', () => {
   });
 
   test('data-theme="light" keeps the light palette under a dark system, and print is light whatever the theme', async () => {
-    const light = await paletteOf({ colorScheme: 'light' });
-    assert.deepEqual(await paletteOf({ colorScheme: 'dark', theme: 'light' }), light);
+    const page = await openPlain();
+    const light = await paletteOf(page, { colorScheme: 'light' });
+    assert.deepEqual(await paletteOf(page, { colorScheme: 'dark', theme: 'light' }), light);
     // Print has a rule of its own (css/print.css: no veil over the future), so print is held to
     // a light system's print, and that to the light palette but for what print.css sets.
-    const lightPrint = await paletteOf({ colorScheme: 'light', media: 'print' });
-    assert.deepEqual(await paletteOf({ colorScheme: 'dark', media: 'print' }), lightPrint);
-    assert.deepEqual(await paletteOf({ colorScheme: 'light', theme: 'dark', media: 'print' }), lightPrint);
-    assert.deepEqual(await paletteOf({ colorScheme: 'dark', theme: 'dark', media: 'print' }), lightPrint);
+    const lightPrint = await paletteOf(page, { colorScheme: 'light', media: 'print' });
+    assert.deepEqual(await paletteOf(page, { colorScheme: 'dark', media: 'print' }), lightPrint);
+    assert.deepEqual(await paletteOf(page, { colorScheme: 'light', theme: 'dark', media: 'print' }), lightPrint);
+    assert.deepEqual(await paletteOf(page, { colorScheme: 'dark', theme: 'dark', media: 'print' }), lightPrint);
     assert.deepEqual(Object.keys(lightPrint).filter((k) => lightPrint[k] !== light[k]), ['--veil']);
   });
 });
