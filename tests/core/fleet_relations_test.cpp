@@ -497,7 +497,8 @@ TEST_CASE("lanes and the heap order events alike: a fixed network equals uniform
         drawn.network.lo = drawn.network.hi = q.network.ms;
         const ServiceResult inHeap = simulateService(drawn);
         REQUIRE(inLanes.totals.attempts == inHeap.totals.attempts);
-        REQUIRE(sameValue(withoutRequest(fleetToValue(Value::null(), q, inLanes)), withoutRequest(fleetToValue(Value::null(), drawn, inHeap))));
+        REQUIRE(sameValue(withoutRequest(fleetToValue(Value::null(), q, inLanes)),
+                          withoutRequest(fleetToValue(Value::null(), drawn, inHeap))));
     };
     SECTION("the opening fleet run") { check(FleetRequest{}); }
     SECTION("generated requests") {

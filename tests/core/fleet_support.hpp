@@ -159,7 +159,8 @@ inline Value rawFleet(const FleetRequest& r) {
     v.set("server", std::move(s));
     if (!r.trigger) v.set("trigger", Value::null());
     else if (r.trigger->kind == TriggerKind::Outage)
-        v.set("trigger", object({{"kind", str("outage")}, {"startMs", num(r.trigger->startMs)}, {"endMs", num(r.trigger->endMs)}}));
+        v.set("trigger", object({{"kind", str("outage")}, {"startMs", num(r.trigger->startMs)},
+                                 {"endMs", num(r.trigger->endMs)}}));
     else
         v.set("trigger", object({{"kind", str("slowdown")}, {"startMs", num(r.trigger->startMs)},
                                  {"endMs", num(r.trigger->endMs)}, {"factor", num(r.trigger->factor)}}));

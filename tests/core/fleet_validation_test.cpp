@@ -508,7 +508,8 @@ TEST_CASE("every row of the fleet tables is echoed as the table says, by no code
     for (const Field& f : occ.table.fields) occRows.push_back(f);
     for (Field& f : occRows)
         if (f.name == "policy")
-            f.members.erase(std::remove_if(f.members.begin(), f.members.end(), [](const Field& m) { return m.name == "layers"; }),
+            f.members.erase(std::remove_if(f.members.begin(), f.members.end(),
+                                           [](const Field& m) { return m.name == "layers"; }),
                             f.members.end());
     occ.rows(occRows, {}, occ.base);
     INFO(service.checked << " service requests, " << occ.checked << " occ requests");
