@@ -94,9 +94,9 @@ json measure(const FleetParsed& parsed) {
         if (r.workload == retrylab::FleetWorkload::Occ) {
             const retrylab::OccResult occ = retrylab::simulateOcc(r);
             for (const retrylab::OccRun& run : occ.runs) writes += run.writes;
-            result = retrylab::fleetToValue(r, occ);
+            result = retrylab::fleetToValue(parsed.echo, r, occ);
         } else {
-            result = retrylab::fleetToValue(r, retrylab::simulateService(r, nullptr, &work));
+            result = retrylab::fleetToValue(parsed.echo, r, retrylab::simulateService(r, nullptr, &work));
         }
     }
     const double cpu = cpuMs() - cpu0;

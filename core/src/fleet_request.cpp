@@ -189,32 +189,9 @@ Variant networkVariant(NetworkDist dist, bool occ) {
     return {};
 }
 
-FieldTable makeFleet(bool occ) {
-    FieldTable t;
-    t.name = "fleet";
-    t.subject = "The fleet request";
-    t.example = "{ \"clients\": 100 }";
-    t.unknownWords = "is not a field of the fleet request (check its spelling).";
-
-    std::vector<Variant> networks;
-    for (NetworkDist d : {NetworkDist::Fixed, NetworkDist::Uniform, NetworkDist::Exponential, NetworkDist::Normal})
-        networks.push_back(networkVariant(d, occ));
-    if (occ) std::rotate(networks.begin(), networks.end() - 1, networks.end());  // normal first: the default
-
-    Field maxRetries = Field::number("maxRetries", "policy", "retries",
-                                     "retries after the first attempt (occ: null, no limit, is the default)")
-                           .wholeNumber().range(0, 100).orNull();
-    if (occ) maxRetries.defaults(Literal::null()); else maxRetries.defaults(3);
-    Field cap = ms("maxBackoffMs", "policy", "the cap on the backoff ceiling; null: none", 0, kMaxMs).orNull();
-    if (occ) cap.defaults(2000); else cap.defaults(Literal::null());
-
-    Field retryClass = Field::choice("", "", "a failure class", {
-        {"timeout", static_cast<int>(FailureClass::Timeout), "no answer in time"},
-        {"5xx", static_cast<int>(FailureClass::ServerError), "a 500 or a 503"},
-        {"429", static_cast<int>(FailureClass::TooManyRequests), "a 429 of server.admission (docs/throttling.md §3)"},
-    });
-
-    t.fields = {
+// FLEET.md §3: the fleet itself: its workload, seed and clients.
+std::vector<Field> fleetRows() {
+    return {
         Field::choice("workload", "fleet", "what the fleet does", {
             {"service", static_cast<int>(FleetWorkload::Service), "requests to one server with workers and a queue"},
             {"occ", static_cast<int>(FleetWorkload::Occ), "clients contending for one row (the AWS 2015 experiment)"},
@@ -223,6 +200,12 @@ FieldTable makeFleet(bool occ) {
             .wholeNumber().range(0, kMaxSafeInteger).defaults(1),
         Field::number("clients", "fleet", "clients", "callers sharing the server (occ: 1–1,000)")
             .wholeNumber().range(1, 10000).defaults(100),
+    };
+}
+
+// FLEET.md §3: how each client creates its requests.
+std::vector<Field> arrivalRows() {
+    return {
         Field::choice("arrivals", "arrivals", "how each client creates its requests", {
             {"poisson", static_cast<int>(Arrivals::Poisson), "gaps exponential(1000 / rate)"},
             {"uniform", static_cast<int>(Arrivals::Uniform), "gaps uniform(0, 2000 / rate)"},
@@ -237,7 +220,23 @@ FieldTable makeFleet(bool occ) {
             ms("endMs", "arrivals", "the spike's end (at least startMs)", 0, kMaxMs).needed(),
             Field::number("factor", "arrivals", "×", "the rate's factor").range(0.01, 100).needed(),
         }).orNull().defaults(Literal::null()),
+    };
+}
+
+// FLEET.md §3: one leg's delay; the occ workload's default is the normal one (§7).
+std::vector<Field> networkRows(bool occ) {
+    std::vector<Variant> networks;
+    for (NetworkDist d : {NetworkDist::Fixed, NetworkDist::Uniform, NetworkDist::Exponential, NetworkDist::Normal})
+        networks.push_back(networkVariant(d, occ));
+    if (occ) std::rotate(networks.begin(), networks.end() - 1, networks.end());  // normal first: the default
+    return {
         Field::variant("network", "network", "one leg's delay", "dist", networks).defaults(Literal::filled()),
+    };
+}
+
+// FLEET.md §3 and docs/throttling.md §3: the one server.
+std::vector<Field> serverRows() {
+    return {
         Field::object("server", "server", "one server: workers, a queue, a failure rate", {
             Field::number("workers", "server", "attempts", "attempts in service at once; null: no limit")
                 .wholeNumber().range(1, 100000).orNull().defaults(10),
@@ -261,6 +260,12 @@ FieldTable makeFleet(bool occ) {
                0, kMaxMs).orNull().defaults(Literal::null()),
             admission(),
         }).defaults(Literal::filled()),
+    };
+}
+
+// FLEET.md §3: what goes wrong.
+std::vector<Field> triggerRows() {
+    return {
         Field::variant("trigger", "trigger", "what goes wrong; null: nothing", "kind", {
             {"slowdown", static_cast<int>(TriggerKind::Slowdown), "service starting in [startMs, endMs) takes factor times as long", {
                 ms("startMs", "trigger", "the trigger's start", 0, kMaxMs).defaults(10000),
@@ -272,6 +277,56 @@ FieldTable makeFleet(bool occ) {
                 ms("endMs", "trigger", "the trigger's end (at least startMs)", 0, kMaxMs),
             }},
         }).orNull().defaults(Literal::filled()),
+    };
+}
+
+// A failure class a policy may retry (policy.retryOn, policy.hedging.nonFatal).
+Field failureClass() {
+    return Field::choice("", "", "a failure class", {
+        {"timeout", static_cast<int>(FailureClass::Timeout), "no answer in time"},
+        {"5xx", static_cast<int>(FailureClass::ServerError), "a 500 or a 503"},
+        {"429", static_cast<int>(FailureClass::TooManyRequests), "a 429 of server.admission (docs/throttling.md §3)"},
+    });
+}
+
+// docs/throttling.md §6 and §8: null by default and echoed only when given; its kind
+// echoed only when not "a6", so that every §6 request echoes as before.
+Field hedging() {
+    const Field retryClass = failureClass();
+    return Field::object("hedging", "policy", "hedging: gRPC A6's copies of a request delayMs apart (needs "
+                         "maxRetries 0), or Envoy's hedge on per-try timeout; null: none", {
+        Field::choice("kind", "policy", "which hedging: gRPC A6's or Envoy's per-try timeout", {
+            {"a6", static_cast<int>(HedgeKind::A6),
+             "gRPC A6: copies delayMs apart, the first 200 wins (needs maxRetries 0)"},
+            {"per-try-timeout", static_cast<int>(HedgeKind::PerTryTimeout),
+             "Envoy: a per-try timeout sends the next retry and keeps the attempt in flight (needs deadlineMs)"},
+        }).defaults("a6").echoSparse(),
+        Field::number("maxAttempts", "policy", "copies", "the most copies sent, the first included")
+            .wholeNumber().range(2, 5).only("kind", Literal::string("a6"), kA6Only)
+            .requiredIf("kind", Literal::string("a6"), "gRPC A6's hedging needs maxAttempts, a whole number from 2 to 5"),
+        ms("delayMs", "policy", "between one copy and the next", 0, kMaxMs).defaults(0)
+            .only("kind", Literal::string("a6"), kA6Only),
+        Field::list("nonFatal", "policy", "", "the failure classes after which the next copy goes at once",
+                    retryClass)
+            .length(0, 3)
+            .distinctItems()
+            .words("failure classes (\"timeout\", \"5xx\", \"429\")", "class")
+            .defaults(Literal::strings({}))
+            .only("kind", Literal::string("a6"), kA6Only),
+    }).orNull().defaults(Literal::null()).echoSparse();
+}
+
+// FLEET.md §3's policy (its occ defaults, §7), with docs/throttling.md's hedging and docs/layers.md §9's layers.
+std::vector<Field> policyRows(bool occ) {
+    Field maxRetries = Field::number("maxRetries", "policy", "retries",
+                                     "retries after the first attempt (occ: null, no limit, is the default)")
+                           .wholeNumber().range(0, 100).orNull();
+    if (occ) maxRetries.defaults(Literal::null()); else maxRetries.defaults(3);
+    Field cap = ms("maxBackoffMs", "policy", "the cap on the backoff ceiling; null: none", 0, kMaxMs).orNull();
+    if (occ) cap.defaults(2000); else cap.defaults(Literal::null());
+    const Field retryClass = failureClass();
+
+    return {
         Field::object("policy", "policy", "each client's retry policy", policyMembers(occ, {
             maxRetries,
             ms("baseBackoffMs", "policy", "the backoff's base", 0, kMaxMs).defaults(occ ? 10 : 100),
@@ -292,30 +347,14 @@ FieldTable makeFleet(bool occ) {
                 .words("failure classes (\"timeout\", \"5xx\", \"429\")", "class")
                 .defaults(Literal::strings({"timeout", "5xx"})),
             Field::boolean("honourRetryAfter", "policy", "a 503's Retry-After replaces the backoff wait").defaults(true),
-            // docs/throttling.md §6 and §8: null by default and echoed only when given; its kind
-            // echoed only when not "a6", so that every §6 request echoes as before.
-            Field::object("hedging", "policy", "hedging: gRPC A6's copies of a request delayMs apart (needs "
-                                               "maxRetries 0), or Envoy's hedge on per-try timeout; null: none", {
-                Field::choice("kind", "policy", "which hedging: gRPC A6's or Envoy's per-try timeout", {
-                    {"a6", static_cast<int>(HedgeKind::A6),
-                     "gRPC A6: copies delayMs apart, the first 200 wins (needs maxRetries 0)"},
-                    {"per-try-timeout", static_cast<int>(HedgeKind::PerTryTimeout),
-                     "Envoy: a per-try timeout sends the next retry and keeps the attempt in flight (needs deadlineMs)"},
-                }).defaults("a6").echoSparse(),
-                Field::number("maxAttempts", "policy", "copies", "the most copies sent, the first included")
-                    .wholeNumber().range(2, 5).only("kind", Literal::string("a6"), kA6Only)
-                    .requiredIf("kind", Literal::string("a6"), "gRPC A6's hedging needs maxAttempts, a whole number from 2 to 5"),
-                ms("delayMs", "policy", "between one copy and the next", 0, kMaxMs).defaults(0)
-                    .only("kind", Literal::string("a6"), kA6Only),
-                Field::list("nonFatal", "policy", "", "the failure classes after which the next copy goes at once",
-                            retryClass)
-                    .length(0, 3)
-                    .distinctItems()
-                    .words("failure classes (\"timeout\", \"5xx\", \"429\")", "class")
-                    .defaults(Literal::strings({}))
-                    .only("kind", Literal::string("a6"), kA6Only),
-            }).orNull().defaults(Literal::null()).echoSparse(),
+            hedging(),
         })).defaults(Literal::filled()),
+    };
+}
+
+// FLEET.md §5's gates, docs/layers.md §9.3's layer of each, docs/throttling.md §4, §5 and §7's send gates.
+std::vector<Field> gateRows() {
+    return {
         Field::object("gates", "gates", "client-side retry gates, each null (off) or an object", {
             layeredGate("quota", "the AWS SDKs' retry quota", {
                 amount("capacity", "gates", "tokens", "the quota when full, its start", 500),
@@ -355,6 +394,12 @@ FieldTable makeFleet(bool occ) {
             local(),
             admissionControl(),
         }).defaults(Literal::filled()),
+    };
+}
+
+// FLEET.md §3: what a request does, the timeline's bins and the occ workload's runs.
+std::vector<Field> requestRows() {
+    return {
         Field::choice("operation", "request", "what a request does", {
             {"charge", static_cast<int>(Operation::Charge), "a 200 commits a charge"},
             {"read", static_cast<int>(Operation::Read), "no side effect"},
@@ -365,6 +410,18 @@ FieldTable makeFleet(bool occ) {
         Field::number("runs", "occ", "runs", "occ only: independent runs, run r with seed + r")
             .wholeNumber().range(1, 1000).defaults(100),
     };
+}
+
+FieldTable makeFleet(bool occ) {
+    FieldTable t;
+    t.name = "fleet";
+    t.subject = "The fleet request";
+    t.example = "{ \"clients\": 100 }";
+    t.unknownWords = "is not a field of the fleet request (check its spelling).";
+
+    for (const std::vector<Field>& rows : {fleetRows(), arrivalRows(), networkRows(occ), serverRows(), triggerRows(),
+                                           policyRows(occ), gateRows(), requestRows()})
+        t.fields.insert(t.fields.end(), rows.begin(), rows.end());
     return t;
 }
 

@@ -1,5 +1,6 @@
-// FLEET.md §1 and §8: the fleet request's echo and result as Values, and fleet(), the whole
-// contract.
+// FLEET.md §1 and §8: the fleet's result as a Value, and fleet(), the whole contract. Its
+// `request` is the echo the field table made (parseFleetRequest's, as the single run's `inputs`
+// is: docs/engine.md §4): no line here names a field of the request.
 #include <algorithm>
 #include <cmath>
 
@@ -12,38 +13,6 @@ namespace {
 Value num(double x) { return Value::number(x); }
 Value count(std::uint64_t x) { return Value::number(static_cast<double>(x)); }
 Value orNull(const std::optional<double>& x) { return x ? Value::number(*x) : Value::null(); }
-Value str(const char* s) { return Value::string(s); }
-
-const char* scopeName(GateScope s) { return s == GateScope::Fleet ? "fleet" : "client"; }
-// A gate's rule choice (docs/engine.md §7.1), named by its row and echoed as the row says: only
-// when it is not the default (Field::sparseMember).
-void sparseChoice(Value& gate, const char* gateName, const char* name, int value) {
-    const Field& row = *fleetFields().field("gates").member(gateName)->member(name);
-    const char* chosen = row.nameOf(value);
-    if (row.sparseMember && row.defaultValue.text == chosen) return;
-    gate.set(name, Value::string(chosen));
-}
-const char* jitterName(Jitter j) {
-    switch (j) {
-        case Jitter::None: return "none";
-        case Jitter::Full: return "full";
-        case Jitter::Equal: return "equal";
-        case Jitter::Decorrelated: return "decorrelated";
-        case Jitter::Proportional: return "proportional";
-    }
-    return "none";
-}
-
-Value networkValue(const Network& n) {
-    Value v = Value::object();
-    switch (n.dist) {
-        case NetworkDist::Fixed: v.set("dist", str("fixed")); v.set("ms", num(n.ms)); break;
-        case NetworkDist::Uniform: v.set("dist", str("uniform")); v.set("lo", num(n.lo)); v.set("hi", num(n.hi)); break;
-        case NetworkDist::Exponential: v.set("dist", str("exponential")); v.set("mean", num(n.mean)); break;
-        case NetworkDist::Normal: v.set("dist", str("normal")); v.set("mean", num(n.mean)); v.set("sd", num(n.sd)); break;
-    }
-    return v;
-}
 
 }  // namespace
 
@@ -64,212 +33,12 @@ const char* endReasonName(EndReason reason) {
     return "unfinished";
 }
 
-// FLEET.md §3's policy members, as the echo writes them (the request's, or a layer's).
-Value policyValue(const FleetPolicy& policy) {
-    Value p = Value::object();
-    p.set("maxRetries", policy.maxRetries ? num(*policy.maxRetries) : Value::null());
-    p.set("baseBackoffMs", num(policy.baseBackoffMs));
-    p.set("backoffMultiplier", num(policy.backoffMultiplier));
-    p.set("maxBackoffMs", orNull(policy.maxBackoffMs));
-    p.set("jitter", str(jitterName(policy.jitter)));
-    p.set("clientTimeoutMs", num(policy.clientTimeoutMs));
-    p.set("deadlineMs", orNull(policy.deadlineMs));
-    Value classes = Value::array();
-    for (const std::string& c : policy.retryOn) classes.push(Value::string(c));
-    p.set("retryOn", std::move(classes));
-    p.set("honourRetryAfter", Value::boolean(policy.honourRetryAfter));
-    return p;
-}
-
-// docs/layers.md §9: one layer as the echo writes it, every field filled in (the table's order).
-Value layerValue(const FleetLayer& l) {
-    const Field& row = fleetFields().field("policy").member("layers")->item.front();
-    Value v = Value::object();
-    v.set("name", Value::string(l.name));
-    const Value policy = policyValue(l.policy);
-    for (const Value::Member& m : policy.asObject()) v.set(m.key, m.value);
-    v.set("key", Value::string(row.member("key")->nameOf(static_cast<int>(l.key))));
-    v.set("giveUp", Value::string(row.member("giveUp")->nameOf(static_cast<int>(l.giveUp))));
-    v.set("cancel", Value::string(row.member("cancel")->nameOf(static_cast<int>(l.cancel))));
-    v.set("inheritDeadline", Value::boolean(l.inheritDeadline));
-    v.set("deadlineMarginMs", num(l.deadlineMarginMs));
-    return v;
-}
-// docs/layers.md §9.3: a gate's layer, echoed only when given (null is the bottom).
-void gateLayer(Value& gate, const std::optional<int>& layer) {
-    if (layer) gate.set("layer", num(*layer));
-}
-
-Value fleetRequestToValue(const FleetRequest& r) {
-    Value v = Value::object();
-    v.set("workload", str(r.workload == FleetWorkload::Occ ? "occ" : "service"));
-    v.set("seed", num(static_cast<double>(r.seed)));
-    v.set("clients", count(r.clients));
-    const char* arrivals[] = {"poisson", "uniform", "serial", "once"};
-    v.set("arrivals", str(arrivals[static_cast<int>(r.arrivals)]));
-    v.set("ratePerClient", num(r.ratePerClient));
-    v.set("durationMs", num(r.durationMs));
-    if (r.spike) {
-        Value s = Value::object();
-        s.set("startMs", num(r.spike->startMs));
-        s.set("endMs", num(r.spike->endMs));
-        s.set("factor", num(r.spike->factor));
-        v.set("spike", std::move(s));
-    } else {
-        v.set("spike", Value::null());
-    }
-    v.set("network", networkValue(r.network));
-    Value s = Value::object();
-    s.set("workers", r.server.workers ? count(*r.server.workers) : Value::null());
-    s.set("queueLimit", r.server.queueLimit ? count(*r.server.queueLimit) : Value::null());
-    s.set("queueOrder", str(r.server.queueOrder == QueueOrder::Lifo ? "lifo" : "fifo"));
-    s.set("serviceMs", num(r.server.serviceMs));
-    s.set("serviceMsPerInFlight", num(r.server.serviceMsPerInFlight));
-    s.set("failureRate", num(r.server.failureRate));
-    const char* drops[] = {"never", "expired", "unfinishable"};
-    s.set("dropStale", str(drops[static_cast<int>(r.server.dropStale)]));
-    s.set("rejectRetryAfterMs", orNull(r.server.rejectRetryAfterMs));
-    if (r.server.admission) {  // sparse (docs/throttling.md §3): absent when null
-        Value a = Value::object();
-        a.set("scope", str(scopeName(r.server.admission->scope)));
-        a.set("ratePerSecond", num(r.server.admission->ratePerSecond));
-        a.set("burst", num(r.server.admission->burst));
-        a.set("answerMs", num(r.server.admission->answerMs));
-        a.set("retryAfterMs", orNull(r.server.admission->retryAfterMs));
-        s.set("admission", std::move(a));
-    }
-    v.set("server", std::move(s));
-    if (r.trigger) {
-        Value t = Value::object();
-        t.set("kind", str(r.trigger->kind == TriggerKind::Outage ? "outage" : "slowdown"));
-        t.set("startMs", num(r.trigger->startMs));
-        t.set("endMs", num(r.trigger->endMs));
-        if (r.trigger->kind == TriggerKind::Slowdown) t.set("factor", num(r.trigger->factor));
-        v.set("trigger", std::move(t));
-    } else {
-        v.set("trigger", Value::null());
-    }
-    Value p = policyValue(r.policy);
-    if (r.policy.hedging && r.policy.hedging->kind == HedgeKind::PerTryTimeout) {  // docs/throttling.md §8
-        Value h = Value::object();
-        h.set("kind", str("per-try-timeout"));
-        p.set("hedging", std::move(h));
-    } else if (r.policy.hedging) {  // sparse (docs/throttling.md §6): absent when null; kind "a6" not echoed
-        Value h = Value::object();
-        h.set("maxAttempts", num(r.policy.hedging->maxAttempts));
-        h.set("delayMs", num(r.policy.hedging->delayMs));
-        Value nonFatal = Value::array();
-        for (const std::string& c : r.policy.hedging->nonFatal) nonFatal.push(Value::string(c));
-        h.set("nonFatal", std::move(nonFatal));
-        p.set("hedging", std::move(h));
-    }
-    if (!r.policy.layers.empty()) {  // sparse (docs/layers.md §9): absent when null
-        Value layers = Value::array();
-        for (const FleetLayer& l : r.policy.layers) layers.push(layerValue(l));
-        p.set("layers", std::move(layers));
-    }
-    v.set("policy", std::move(p));
-    Value g = Value::object();
-    if (r.gates.quota) {
-        Value q = Value::object();
-        q.set("scope", str(scopeName(r.gates.quota->scope)));
-        q.set("capacity", num(r.gates.quota->capacity));
-        q.set("retryCost", num(r.gates.quota->retryCost));
-        q.set("timeoutCost", num(r.gates.quota->timeoutCost));
-        q.set("successIncrement", num(r.gates.quota->successIncrement));
-        sparseChoice(q, "quota", "refund", static_cast<int>(r.gates.quota->refund));
-        gateLayer(q, r.gates.layer.quota);
-        g.set("quota", std::move(q));
-    } else {
-        g.set("quota", Value::null());
-    }
-    if (r.gates.bucket) {
-        Value b = Value::object();
-        b.set("scope", str(scopeName(r.gates.bucket->scope)));
-        b.set("capacity", num(r.gates.bucket->capacity));
-        b.set("deposit", num(r.gates.bucket->deposit));
-        b.set("cost", num(r.gates.bucket->cost));
-        sparseChoice(b, "bucket", "depositOn", static_cast<int>(r.gates.bucket->depositOn));
-        sparseChoice(b, "bucket", "allowWhen", static_cast<int>(r.gates.bucket->allowWhen));
-        gateLayer(b, r.gates.layer.bucket);
-        g.set("bucket", std::move(b));
-    } else {
-        g.set("bucket", Value::null());
-    }
-    if (r.gates.throttle) {
-        Value t = Value::object();
-        t.set("scope", str(scopeName(r.gates.throttle->scope)));
-        t.set("maxTokens", num(r.gates.throttle->maxTokens));
-        t.set("tokenRatio", num(r.gates.throttle->tokenRatio));
-        sparseChoice(t, "throttle", "countFailures", static_cast<int>(r.gates.throttle->countFailures));
-        gateLayer(t, r.gates.layer.throttle);
-        g.set("throttle", std::move(t));
-    } else {
-        g.set("throttle", Value::null());
-    }
-    if (r.gates.budget) {
-        Value b = Value::object();
-        b.set("scope", str(scopeName(r.gates.budget->scope)));
-        b.set("percent", num(r.gates.budget->percent));
-        b.set("minPerSecond", num(r.gates.budget->minPerSecond));
-        b.set("ttlMs", num(r.gates.budget->ttlMs));
-        gateLayer(b, r.gates.layer.budget);
-        g.set("budget", std::move(b));
-    } else {
-        g.set("budget", Value::null());
-    }
-    if (r.gates.breaker) {
-        Value b = Value::object();
-        b.set("scope", str(scopeName(r.gates.breaker->scope)));
-        b.set("window", count(r.gates.breaker->window));
-        b.set("minCalls", count(r.gates.breaker->minCalls));
-        b.set("failurePercent", num(r.gates.breaker->failurePercent));
-        b.set("openMs", num(r.gates.breaker->openMs));
-        b.set("halfOpenCalls", count(r.gates.breaker->halfOpenCalls));
-        gateLayer(b, r.gates.layer.breaker);
-        g.set("breaker", std::move(b));
-    } else {
-        g.set("breaker", Value::null());
-    }
-    if (r.gates.adaptive) {  // sparse (docs/throttling.md §4–§5): absent when null
-        Value a = Value::object();
-        a.set("scope", str(scopeName(r.gates.adaptive->scope)));
-        g.set("adaptive", std::move(a));
-    }
-    if (r.gates.local) {
-        Value l = Value::object();
-        l.set("scope", str(scopeName(r.gates.local->scope)));
-        l.set("windowMs", num(r.gates.local->windowMs));
-        l.set("bins", count(r.gates.local->bins));
-        l.set("ratio", num(r.gates.local->ratio));
-        l.set("padding", num(r.gates.local->padding));
-        g.set("local", std::move(l));
-    }
-    if (r.gates.admissionControl) {  // sparse (docs/throttling.md §7): absent when null
-        const AdmissionControlGate& ac = *r.gates.admissionControl;
-        Value a = Value::object();
-        a.set("scope", str(scopeName(ac.scope)));
-        a.set("windowMs", num(ac.windowMs));
-        a.set("srThreshold", num(ac.srThreshold));
-        a.set("aggression", num(ac.aggression));
-        a.set("rpsThreshold", num(ac.rpsThreshold));
-        a.set("maxRejectionProbability", num(ac.maxRejectionProbability));
-        g.set("admissionControl", std::move(a));
-    }
-    v.set("gates", std::move(g));
-    v.set("operation", str(r.operation == Operation::Read ? "read" : "charge"));
-    v.set("idempotencyKey", Value::boolean(r.idempotencyKey));
-    v.set("binMs", count(r.binMs));
-    v.set("runs", count(r.runs));
-    return v;
-}
-
-Value fleetToValue(const FleetRequest& request, const ServiceResult& result) {
+Value fleetToValue(Value echo, const FleetRequest& request, const ServiceResult& result) {
     const ServiceTotals& t = result.totals;
     Value v = Value::object();
     v.set("ok", Value::boolean(true));
     v.set("engine", Value::string(engineVersion()));
-    v.set("request", fleetRequestToValue(request));
+    v.set("request", std::move(echo));
     Value totals = Value::object();
     totals.set("requests", count(t.requests));
     totals.set("succeeded", count(t.succeeded));
@@ -383,11 +152,11 @@ Value occRunValue(const OccRun& run) {
 }
 }  // namespace
 
-Value fleetToValue(const FleetRequest& request, const OccResult& result) {
+Value fleetToValue(Value echo, const FleetRequest&, const OccResult& result) {
     Value v = Value::object();
     v.set("ok", Value::boolean(true));
     v.set("engine", Value::string(engineVersion()));
-    v.set("request", fleetRequestToValue(request));
+    v.set("request", std::move(echo));
     Value::Array runs;
     runs.reserve(result.runs.size());
     for (const OccRun& run : result.runs) runs.push_back(occRunValue(run));
@@ -438,12 +207,9 @@ Value fleet(const Value& rawRequest, const FleetOptions& options) {
     FleetParsed parsed = parseFleetRequest(rawRequest, options);
     if (!parsed.request) return toValue(parsed.errors);
     const FleetRequest& r = *parsed.request;
-    Value result = r.workload == FleetWorkload::Occ ? fleetToValue(r, simulateOcc(r)) : fleetToValue(r, simulateService(r));
-    // The echo as the field table normalized it.
-    Value::Object members = result.asObject();
-    for (Value::Member& m : members)
-        if (m.key == "request") m.value = std::move(parsed.echo);
-    return Value::object(std::move(members));
+    // The echo as the field table normalized it (FLEET.md §1, docs/engine.md §4).
+    if (r.workload == FleetWorkload::Occ) return fleetToValue(std::move(parsed.echo), r, simulateOcc(r));
+    return fleetToValue(std::move(parsed.echo), r, simulateService(r));
 }
 
 }  // namespace retrylab

@@ -57,7 +57,7 @@ TEST_CASE("§9.2 every attempt fails: sent at 0, 160, 420, failing at 60, 220, 4
     CHECK(failed(r, EndReason::AttemptLimit) == 1);
     CHECK(r.totals.attempts == 3);
     CHECK(r.totals.retries == 2);
-    CHECK(fleetToValue(q, r).find("totals")->find("load")->asNumber() == 3);
+    CHECK(fleetToValue(Value::null(), q, r).find("totals")->find("load")->asNumber() == 3);
 }
 
 TEST_CASE("§9.3 an outage: 503s at 10, 120, 330; attempt 4 at 730 arrives inside it, attempt-limit at 740", "[fleet][figures]") {

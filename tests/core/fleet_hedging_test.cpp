@@ -185,7 +185,7 @@ TEST_CASE("policy.hedging: null by default and absent from the echo; given, echo
     CHECK(h.find("nonFatal")->asArray().empty());
     REQUIRE(set.request);
     CHECK(set.request->policy.hedging->maxAttempts == 3);
-    CHECK(sameValue(fleetRequestToValue(*set.request), set.echo));
+    CHECK(sameValue(parseFleetRequest(rawFleet(*set.request)).echo, set.echo));
     // §3's work bound with maxAttempts copies a request: 10,000 × 1,000 × 1 s × 5 = 50,000,000 attempts; the same
     // without hedging (maxRetries 0) is 10,000,000.
     FleetOptions unbounded;
@@ -383,7 +383,7 @@ TEST_CASE("policy.hedging.kind: a6 by default and not echoed (every §6 request 
     CHECK(h.find("kind")->asString() == "per-try-timeout");
     CHECK(set.request->policy.hedging->kind == HedgeKind::PerTryTimeout);
     CHECK(*set.request->policy.maxRetries == 3);  // the policy's own retries: no needs-no-retries
-    CHECK(sameValue(fleetRequestToValue(*set.request), set.echo));
+    CHECK(sameValue(parseFleetRequest(rawFleet(*set.request)).echo, set.echo));
 
     // A6's members are errors with per-try-timeout; maxAttempts is needed only by a6.
     Value withMembers = perTry;

@@ -108,8 +108,8 @@ TEST_CASE("a fleet-scoped gate with one client equals the client-scoped one", "[
         fleetScoped.clients = 1;
         fleetScoped.ratePerClient = 50;
         const FleetRequest perClient = clientScoped(fleetScoped);
-        const Value a = withoutTokens(fleetToValue(fleetScoped, simulateService(fleetScoped)));
-        const Value b = withoutTokens(fleetToValue(perClient, simulateService(perClient)));
+        const Value a = withoutTokens(fleetToValue(Value::null(), fleetScoped, simulateService(fleetScoped)));
+        const Value b = withoutTokens(fleetToValue(Value::null(), perClient, simulateService(perClient)));
         CHECK(sameValue(a, b));
     });
 }
@@ -240,7 +240,7 @@ TEST_CASE("on generated requests: load ≥ 1, charges ≥ succeeded writes, coun
             REQUIRE(t.latencyMs->p99 <= t.latencyMs->max);
         }
         // The same request gives the same result.
-        REQUIRE(sameValue(fleetToValue(q, r), fleetToValue(q, simulateService(q))));
+        REQUIRE(sameValue(fleetToValue(Value::null(), q, r), fleetToValue(Value::null(), q, simulateService(q))));
     }
 }
 
@@ -454,7 +454,7 @@ TEST_CASE("a late answer known at its completion is counted without an event: as
         FleetTrace trace;
         const ServiceResult traced = simulateService(request, &trace);
         const ServiceResult run = simulateService(request);
-        CHECK(sameValue(fleetToValue(request, run), fleetToValue(request, traced)));
+        CHECK(sameValue(fleetToValue(Value::null(), request, run), fleetToValue(Value::null(), request, traced)));
         return run;
     };
     const ServiceResult r = asTraced(q);
@@ -497,7 +497,8 @@ TEST_CASE("lanes and the heap order events alike: a fixed network equals uniform
         drawn.network.lo = drawn.network.hi = q.network.ms;
         const ServiceResult inHeap = simulateService(drawn);
         REQUIRE(inLanes.totals.attempts == inHeap.totals.attempts);
-        REQUIRE(sameValue(withoutRequest(fleetToValue(q, inLanes)), withoutRequest(fleetToValue(drawn, inHeap))));
+        REQUIRE(sameValue(withoutRequest(fleetToValue(Value::null(), q, inLanes)),
+                          withoutRequest(fleetToValue(Value::null(), drawn, inHeap))));
     };
     SECTION("the opening fleet run") { check(FleetRequest{}); }
     SECTION("generated requests") {

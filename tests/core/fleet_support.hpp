@@ -101,6 +101,135 @@ inline Value request(std::initializer_list<std::pair<const char*, Value>> fields
     return v;
 }
 
+// A typed request written as the raw request a binding would pass (every field; choice names
+// from the table's rows): the fleet's rawInputs (support.hpp), for the tests that build a typed
+// request and then run it through fleet(). Not the echo, which is the table's (parseFleetRequest):
+// a test holds the two together ("a typed request written as a raw request reads back ...").
+inline Value rawFleet(const FleetRequest& r) {
+    const FieldTable& t = fleetFields();
+    auto named = [](const Field& row, auto choice) { return str(row.nameOf(static_cast<int>(choice))); };
+    auto orNull = [](const auto& x) { return x ? num(static_cast<double>(*x)) : Value::null(); };
+    auto strings = [](const std::vector<std::string>& xs) {
+        Value out = Value::array();
+        for (const std::string& x : xs) out.push(Value::string(x));
+        return out;
+    };
+    auto object = [](std::initializer_list<std::pair<const char*, Value>> members) {
+        Value v = Value::object();
+        for (const auto& m : members) v.set(m.first, m.second);
+        return v;
+    };
+    const Field& server = t.field("server");
+    const Field& policy = t.field("policy");
+    const Field& gates = t.field("gates");
+    auto scope = [&](GateScope s) { return named(*gates.member("quota")->member("scope"), s); };
+    auto policyValue = [&](const FleetPolicy& p) {
+        return object({{"maxRetries", orNull(p.maxRetries)}, {"baseBackoffMs", num(p.baseBackoffMs)},
+                       {"backoffMultiplier", num(p.backoffMultiplier)}, {"maxBackoffMs", orNull(p.maxBackoffMs)},
+                       {"jitter", named(*policy.member("jitter"), p.jitter)}, {"clientTimeoutMs", num(p.clientTimeoutMs)},
+                       {"deadlineMs", orNull(p.deadlineMs)}, {"retryOn", strings(p.retryOn)},
+                       {"honourRetryAfter", Value::boolean(p.honourRetryAfter)}});
+    };
+    auto gate = [](std::optional<int> layer, Value v) {
+        if (layer) v.set("layer", num(*layer));
+        return v;
+    };
+    Value v = object({{"workload", named(t.field("workload"), r.workload)}, {"seed", num(static_cast<double>(r.seed))},
+                      {"clients", num(r.clients)}, {"arrivals", named(t.field("arrivals"), r.arrivals)},
+                      {"ratePerClient", num(r.ratePerClient)}, {"durationMs", num(r.durationMs)}});
+    v.set("spike", r.spike ? object({{"startMs", num(r.spike->startMs)}, {"endMs", num(r.spike->endMs)},
+                                     {"factor", num(r.spike->factor)}})
+                           : Value::null());
+    const Network& n = r.network;
+    const char* dist = t.field("network").variants[static_cast<std::size_t>(n.dist)].name.c_str();
+    v.set("network", n.dist == NetworkDist::Fixed ? object({{"dist", str(dist)}, {"ms", num(n.ms)}})
+                     : n.dist == NetworkDist::Uniform ? object({{"dist", str(dist)}, {"lo", num(n.lo)}, {"hi", num(n.hi)}})
+                     : n.dist == NetworkDist::Exponential ? object({{"dist", str(dist)}, {"mean", num(n.mean)}})
+                     : object({{"dist", str(dist)}, {"mean", num(n.mean)}, {"sd", num(n.sd)}}));
+    Value s = object({{"workers", orNull(r.server.workers)}, {"queueLimit", orNull(r.server.queueLimit)},
+                      {"queueOrder", named(*server.member("queueOrder"), r.server.queueOrder)},
+                      {"serviceMs", num(r.server.serviceMs)}, {"serviceMsPerInFlight", num(r.server.serviceMsPerInFlight)},
+                      {"failureRate", num(r.server.failureRate)},
+                      {"dropStale", named(*server.member("dropStale"), r.server.dropStale)},
+                      {"rejectRetryAfterMs", orNull(r.server.rejectRetryAfterMs)}});
+    if (const auto& a = r.server.admission)
+        s.set("admission", object({{"scope", scope(a->scope)}, {"ratePerSecond", num(a->ratePerSecond)},
+                                   {"burst", num(a->burst)}, {"answerMs", num(a->answerMs)},
+                                   {"retryAfterMs", orNull(a->retryAfterMs)}}));
+    v.set("server", std::move(s));
+    if (!r.trigger) v.set("trigger", Value::null());
+    else if (r.trigger->kind == TriggerKind::Outage)
+        v.set("trigger", object({{"kind", str("outage")}, {"startMs", num(r.trigger->startMs)},
+                                 {"endMs", num(r.trigger->endMs)}}));
+    else
+        v.set("trigger", object({{"kind", str("slowdown")}, {"startMs", num(r.trigger->startMs)},
+                                 {"endMs", num(r.trigger->endMs)}, {"factor", num(r.trigger->factor)}}));
+    Value p = policyValue(r.policy);
+    if (const auto& h = r.policy.hedging) {
+        const Field& kind = *policy.member("hedging")->member("kind");
+        p.set("hedging", h->kind == HedgeKind::PerTryTimeout
+                             ? object({{"kind", named(kind, h->kind)}})
+                             : object({{"kind", named(kind, h->kind)}, {"maxAttempts", num(h->maxAttempts)},
+                                       {"delayMs", num(h->delayMs)}, {"nonFatal", strings(h->nonFatal)}}));
+    }
+    if (!r.policy.layers.empty()) {
+        const Field& row = policy.member("layers")->item.front();
+        Value layers = Value::array();
+        for (const FleetLayer& l : r.policy.layers) {
+            Value layer = policyValue(l.policy);
+            layer.set("name", Value::string(l.name));
+            layer.set("key", named(*row.member("key"), l.key));
+            layer.set("giveUp", named(*row.member("giveUp"), l.giveUp));
+            layer.set("cancel", named(*row.member("cancel"), l.cancel));
+            layer.set("inheritDeadline", Value::boolean(l.inheritDeadline));
+            layer.set("deadlineMarginMs", num(l.deadlineMarginMs));
+            layers.push(std::move(layer));
+        }
+        p.set("layers", std::move(layers));
+    }
+    v.set("policy", std::move(p));
+    const Gates& g = r.gates;
+    auto rule = [&](const char* gateName, const char* name, auto choice) {
+        return named(*gates.member(gateName)->member(name), choice);
+    };
+    Value gs = Value::object();
+    gs.set("quota", !g.quota ? Value::null() : gate(g.layer.quota, object({
+        {"scope", scope(g.quota->scope)}, {"capacity", num(g.quota->capacity)}, {"retryCost", num(g.quota->retryCost)},
+        {"timeoutCost", num(g.quota->timeoutCost)}, {"successIncrement", num(g.quota->successIncrement)},
+        {"refund", rule("quota", "refund", g.quota->refund)}})));
+    gs.set("bucket", !g.bucket ? Value::null() : gate(g.layer.bucket, object({
+        {"scope", scope(g.bucket->scope)}, {"capacity", num(g.bucket->capacity)}, {"deposit", num(g.bucket->deposit)},
+        {"cost", num(g.bucket->cost)}, {"depositOn", rule("bucket", "depositOn", g.bucket->depositOn)},
+        {"allowWhen", rule("bucket", "allowWhen", g.bucket->allowWhen)}})));
+    gs.set("throttle", !g.throttle ? Value::null() : gate(g.layer.throttle, object({
+        {"scope", scope(g.throttle->scope)}, {"maxTokens", num(g.throttle->maxTokens)},
+        {"tokenRatio", num(g.throttle->tokenRatio)},
+        {"countFailures", rule("throttle", "countFailures", g.throttle->countFailures)}})));
+    gs.set("budget", !g.budget ? Value::null() : gate(g.layer.budget, object({
+        {"scope", scope(g.budget->scope)}, {"percent", num(g.budget->percent)},
+        {"minPerSecond", num(g.budget->minPerSecond)}, {"ttlMs", num(g.budget->ttlMs)}})));
+    gs.set("breaker", !g.breaker ? Value::null() : gate(g.layer.breaker, object({
+        {"scope", scope(g.breaker->scope)}, {"window", num(g.breaker->window)}, {"minCalls", num(g.breaker->minCalls)},
+        {"failurePercent", num(g.breaker->failurePercent)}, {"openMs", num(g.breaker->openMs)},
+        {"halfOpenCalls", num(g.breaker->halfOpenCalls)}})));
+    if (g.adaptive) gs.set("adaptive", object({{"scope", scope(g.adaptive->scope)}}));
+    if (g.local)
+        gs.set("local", object({{"scope", scope(g.local->scope)}, {"windowMs", num(g.local->windowMs)},
+                                {"bins", num(g.local->bins)}, {"ratio", num(g.local->ratio)},
+                                {"padding", num(g.local->padding)}}));
+    if (const auto& a = g.admissionControl)
+        gs.set("admissionControl", object({{"scope", scope(a->scope)}, {"windowMs", num(a->windowMs)},
+                                           {"srThreshold", num(a->srThreshold)}, {"aggression", num(a->aggression)},
+                                           {"rpsThreshold", num(a->rpsThreshold)},
+                                           {"maxRejectionProbability", num(a->maxRejectionProbability)}}));
+    v.set("gates", std::move(gs));
+    v.set("operation", named(t.field("operation"), r.operation));
+    v.set("idempotencyKey", Value::boolean(r.idempotencyKey));
+    v.set("binMs", num(r.binMs));
+    v.set("runs", num(r.runs));
+    return v;
+}
+
 // The fields named by the errors of a fleet() result, in order.
 inline std::string errorFields(const Value& result) {
     std::string out;

@@ -372,7 +372,7 @@ TEST_CASE("the send gates never add an attempt: the local throttle only removes 
     }
     SECTION("no admission limit: no 429, so the throttler's p is never above 0 and the limiter never enables") {
         const FleetRequest base = loadIndependent();
-        const Value free = fleetToValue(base, simulateService(base));
+        const Value free = fleetToValue(Value::null(), base, simulateService(base));
         for (GateScope scope : {GateScope::Client, GateScope::Fleet}) {
             FleetRequest local = base;
             local.gates.local = LocalGate{scope, 30000, 100, 1, 0};  // the least throttling: ratio 1, no padding
@@ -383,8 +383,8 @@ TEST_CASE("the send gates never add an attempt: the local throttle only removes 
             ServiceResult a = simulateService(adaptive);
             for (const ServiceBin& b : a.bins) CHECK(b.gateWaitMs == 0);
             // The same run: the results as values, written for the ungated request.
-            CHECK(sameValue(fleetToValue(base, l), free));
-            CHECK(sameValue(fleetToValue(base, a), free));
+            CHECK(sameValue(fleetToValue(Value::null(), base, l), free));
+            CHECK(sameValue(fleetToValue(Value::null(), base, a), free));
         }
     }
 }
@@ -450,7 +450,7 @@ TEST_CASE("the new fields: errors name their paths; absent or null they leave ev
     REQUIRE(set.request);
     CHECK(set.request->server.admission->ratePerSecond == 10);
     CHECK(set.request->gates.local->ratio == 1.5);
-    CHECK(sameValue(fleetRequestToValue(*set.request), set.echo));
+    CHECK(sameValue(parseFleetRequest(rawFleet(*set.request)).echo, set.echo));
     const FleetParsed again = parseFleetRequest(set.echo);
     REQUIRE(again.errors.empty());
     CHECK(sameValue(again.echo, set.echo));
@@ -478,7 +478,7 @@ TEST_CASE("the cost bound counts the send gates: a throttler's lookbacks are bin
     wide.gates.local = LocalGate{GateScope::Client, 30000, 10000, 2, 8};
     const FleetCost w = fleetCost(wide);
     CHECK(w.bytes > 10000.0 * (160 + 160000));
-    const Value memory = fleet(fleetRequestToValue(wide));
+    const Value memory = fleet(rawFleet(wide));
     CHECK(errorFields(memory) == "durationMs");
     CHECK(memory.find("errors")->asArray()[0].find("message")->asString().find("lower gates.local.bins") !=
           std::string::npos);
@@ -497,10 +497,10 @@ TEST_CASE("the cost bound counts the send gates: a throttler's lookbacks are bin
     fine.gates.local = LocalGate{GateScope::Client, 1, 10000, 2, 8};
     const FleetCost f = fleetCost(fine);
     CHECK(f.clearedBins == 420000000);
-    CHECK(errorFields(fleet(fleetRequestToValue(fine))) == "gates.local.bins");
+    CHECK(errorFields(fleet(rawFleet(fine))) == "gates.local.bins");
     fine.gates.local->windowMs = 30000;  // bins of 3 ms: 2 × (80,000 / 3 + 1 + 10,000) = 73,334 at most
     CHECK(fleetCost(fine).clearedBins == 2 * (std::floor(80000 / 3.0) + 1 + 10000));
-    CHECK(ok(fleet(fleetRequestToValue(fine))));
+    CHECK(ok(fleet(rawFleet(fine))));
 
     // The held send: six events an attempt instead of five.
     FleetRequest held = quietFleet();
@@ -600,9 +600,9 @@ TEST_CASE("on generated requests with the admission limit and the send gates: ev
         REQUIRE(firsts == t.firstAttempts);
         REQUIRE(retries == t.retries);
         // The result is the same through the echo (every new field read back as given).
-        const Value result = fleet(fleetRequestToValue(q));
+        const Value result = fleet(rawFleet(q));
         REQUIRE(ok(result));
-        CHECK(sameValue(*result.find("totals"), *fleetToValue(q, r).find("totals")));
+        CHECK(sameValue(*result.find("totals"), *fleetToValue(Value::null(), q, r).find("totals")));
     }
     INFO(withThrottled << " runs with 429s, " << withRefusals << " with local refusals, " << withWaits << " bins with waits, "
                        << withHedges << " with hedges");
@@ -859,9 +859,9 @@ TEST_CASE("§7: a rejection is recorded nowhere and counts as no attempt: over g
         // Each attempt number a request reaches is one send: sent, rejected, or refused before the gate.
         REQUIRE(t.attempts + t.admissionRejected <= t.requests * static_cast<std::uint64_t>(*q.policy.maxRetries + 1));
         withRejections += t.admissionRejected > 0;
-        const Value result = fleet(fleetRequestToValue(q));
+        const Value result = fleet(rawFleet(q));
         REQUIRE(ok(result));
-        CHECK(sameValue(*result.find("totals"), *fleetToValue(q, r).find("totals")));
+        CHECK(sameValue(*result.find("totals"), *fleetToValue(Value::null(), q, r).find("totals")));
     }
     CHECK(withRejections >= 10);
 }
@@ -910,7 +910,7 @@ TEST_CASE("gates.admissionControl: errors name their paths (windowMs a whole num
     CHECK(ac.find("maxRejectionProbability")->asNumber() == 80);
     REQUIRE(set.request);
     CHECK(set.request->gates.admissionControl->aggression == 2);
-    CHECK(sameValue(fleetRequestToValue(*set.request), set.echo));
+    CHECK(sameValue(parseFleetRequest(rawFleet(*set.request)).echo, set.echo));
     const Value run = fleet(request({{"durationMs", num(2000)}, {"gates.admissionControl", Value::object()}}));
     REQUIRE(ok(run));
     CHECK(run.find("totals")->find("admissionRejected") != nullptr);

@@ -243,10 +243,6 @@ struct FleetOptions {
 // named; nothing runs. Then the cost bound, unless options say not.
 FleetParsed parseFleetRequest(const Value& raw, const FleetOptions& options = {});
 
-// A typed request as the echo writes it (the same value parseFleetRequest's echo holds for
-// the request it parsed; a test holds the two together).
-Value fleetRequestToValue(const FleetRequest& request);
-
 // ---- The service workload's result (§8) ----------------------------------------------------
 
 enum class EndReason {
@@ -363,8 +359,10 @@ OccResult simulateOcc(const FleetRequest& request);
 
 // ---- Values ------------------------------------------------------------------------------------
 
-Value fleetToValue(const FleetRequest& request, const ServiceResult& result);
-Value fleetToValue(const FleetRequest& request, const OccResult& result);
+// The result of §8 (service) or §7 (occ): `echo` is its `request`, parseFleetRequest's echo of
+// the request (the table's; a test that does not read it may give null).
+Value fleetToValue(Value echo, const FleetRequest& request, const ServiceResult& result);
+Value fleetToValue(Value echo, const FleetRequest& request, const OccResult& result);
 
 // The whole contract: validate, simulate, describe. Never throws.
 Value fleet(const Value& rawRequest, const FleetOptions& options = {});
