@@ -128,7 +128,9 @@
 // read from the table): +3,318 bytes, the engine file +379, the fleet engine file +2,789 and the
 // fleet section +150, each measured against main's dist at this branch's base.
 // Session 11's merges together and the gate menus in words, measured on main's merged build: 391,109 bytes.
-export const SCROLLED_CEILING_BYTES = 391109;
+// +1,049 bytes with issue 33's budgets (budget33: the engine file +47, the fleet engine file +1,003 against
+// main's build), 392,158 measured on this branch's dist.
+export const SCROLLED_CEILING_BYTES = 392158;
 // +2,197 bytes with issue 35's minor items (minor35), measured against its base (c7d46a1) built
 // alike: the opening page +433 (index.html +15, retrylab.css +59, retrylab.js +359: the phone's
 // one-line statement, the timeline's labels by their bars, the sections a task each), the
