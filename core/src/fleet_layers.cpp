@@ -15,6 +15,7 @@
 #include "fleet_gates.hpp"
 #include "fleet_layers.hpp"
 #include "fleet_network.hpp"
+#include "lane.hpp"
 #include "min_heap.hpp"
 #include "policy.hpp"
 #include "retrylab/fleet.hpp"
@@ -51,6 +52,9 @@ struct EventLess {
         return (a.t < b.t) | ((a.t == b.t) & ((a.key < b.key) | ((a.key == b.key) & (a.sub < b.sub))));
     }
 };
+
+// Events made now + a recurring delay wait in a lane (lane.hpp) instead of the heap.
+using Lane = EventLane<Event, EventLess>;
 
 enum CallState : std::uint8_t { Running, Ended, Cancelled };
 
@@ -126,6 +130,7 @@ struct LayerRun {
     const FleetLayer* layer = nullptr;
     Backoff backoff;
     std::vector<double> ceilings;  // by failure number n
+    int laneTimeout = -1;          // the lane of now + its clientTimeoutMs, or -1 (the heap)
 };
 
 class LayeredRun {
@@ -154,12 +159,38 @@ public:
         keyFail_ = streams::purposeKey(r.seed, streams::Fail);
         keyWait_ = streams::purposeKey(r.seed, streams::Wait);
         keyLayerWait_ = streams::purposeKey(r.seed, streams::LayerWait);
+        // The delays that recur (see Lane), at most kLanes of them: a call's first send below
+        // and a call's end reaching its caller (0), a fixed network's legs, each layer's timeout,
+        // the service.
+        addLane(0);
+        if (r.network.dist == NetworkDist::Fixed) addLane(r.network.ms);
+        for (const FleetLayer& l : r.policy.layers) addLane(l.policy.clientTimeoutMs);
+        if (r.server.serviceMsPerInFlight == 0) {
+            addLane(r.server.serviceMs * 1);
+            if (r.trigger && r.trigger->kind == TriggerKind::Slowdown) addLane(r.server.serviceMs * r.trigger->factor);
+        }
+        laneNow_ = laneFor(0);
+        laneNetwork_ = r.network.dist == NetworkDist::Fixed ? laneFor(r.network.ms) : -1;
+        for (LayerRun& l : layers_) l.laneTimeout = laneFor(l.layer->policy.clientTimeoutMs);
     }
 
     ServiceResult run() {
         startArrivals();
-        while (!events_.empty() && events_.top().t <= horizon_) {
-            const Event e = events_.pop();
+        for (;;) {
+            // The next event: the heap's first or a lane's, whichever comes first.
+            int from = -1;  // -1: the heap
+            const Event* next = events_.empty() ? &none_ : &events_.top();
+            const EventLess less;
+            for (int i = 0; i < lanes_; ++i) {
+                if (lane_[i].empty()) continue;
+                const Event& f = lane_[i].front();
+                if (less(f, *next)) {
+                    next = &f;
+                    from = i;
+                }
+            }
+            if (!(next->t <= horizon_)) break;  // none_ is past every horizon
+            const Event e = from < 0 ? events_.pop() : lane_[from].pop();
             process(e);
             ++eventsTaken_;
         }
@@ -270,14 +301,43 @@ private:
         }
     }
 
+    void addLane(double delay) {
+        for (int i = 0; i < lanes_; ++i)
+            if (lane_[i].delay() == delay) return;
+        if (lanes_ < kLanes) lane_[lanes_++] = Lane(delay);
+    }
+    // The lane of this delay, or -1 (the heap).
+    int laneFor(double delay) const {
+        for (int i = 0; i < lanes_; ++i)
+            if (lane_[i].delay() == delay) return i;
+        return -1;
+    }
+    // An event at now + the lane's delay in lane i, or in the heap when i < 0. Every event goes
+    // through here: the loop takes events in time order, so a lane's events come in time order.
+    void put(int i, const Event& e) {
+        if (i >= 0)
+            lane_[i].push(e);
+        else
+            events_.push(e);
+    }
+
+    // An event at t, in the heap.
     void schedule(double t, Kind kind, std::uint32_t slot, int n, double x = 0, std::uint32_t status = 0) {
+        scheduleIn(-1, t, kind, slot, n, x, status);
+    }
+    // An event at now + delay: in the lane of that delay if there is one, else in the heap.
+    void scheduleAfter(double now, double delay, Kind kind, std::uint32_t slot, int n, double x = 0,
+                       std::uint32_t status = 0) {
+        scheduleIn(laneFor(delay), now + delay, kind, slot, n, x, status);
+    }
+    void scheduleIn(int lane, double t, Kind kind, std::uint32_t slot, int n, double x = 0, std::uint32_t status = 0) {
         Call& c = calls_[slot];
         ++c.pending;
         const Request& q = requests_[c.request];
         const std::uint64_t key = (static_cast<std::uint64_t>(kind) << kKindShift) |
                                   (static_cast<std::uint64_t>(q.client) << kClientShift) | q.number;
         const std::uint64_t sub = (static_cast<std::uint64_t>(c.layer + 1) << kLayerShift) | attemptId(c, n);
-        events_.push(Event{t, key, sub, x, slot, status});
+        put(lane, Event{t, key, sub, x, slot, status});
     }
 
     void scheduleCreation(std::uint32_t client, std::uint32_t k, double at) {
@@ -298,12 +358,19 @@ private:
 
     // ---- bins ---------------------------------------------------------------------------------
 
-    std::size_t binOf(double t) const {
+    // The bin b with b × binMs ≤ t < (b + 1) × binMs, exactly (the division may round).
+    // Events come in time order, so the last bin found usually holds the next time too (as
+    // fleet_service.cpp's: a layered event counts into a bin up to three times).
+    std::size_t binOf(double t) {
+        if (t >= binLo_ && t < binHi_) return binIndex_;
         const double binMs = r_.binMs;
         double b = std::floor(t / binMs);
         if (b * binMs > t) b -= 1;
         if ((b + 1) * binMs <= t) b += 1;
-        return static_cast<std::size_t>(b);
+        binIndex_ = static_cast<std::size_t>(b);
+        binLo_ = b * binMs;
+        binHi_ = (b + 1) * binMs;
+        return binIndex_;
     }
     ServiceBin& bin(double t) {
         const std::size_t b = binOf(t);
@@ -385,18 +452,37 @@ private:
         c.resolved = false;
         c.period = period;
         const LayerRun& l = layers_[layer];
-        c.cutoff = std::min(t + l.layer->policy.clientTimeoutMs, c.deadline);
+        const double timeoutAt = t + l.layer->policy.clientTimeoutMs;
+        c.cutoff = std::min(timeoutAt, c.deadline);
+        const int cutoffLane = c.cutoff == timeoutAt ? l.laneTimeout : -1;  // a deadline's cutoff: the heap
+        const bool shadowed = cutoffShadowed(c);
         countSend(c, n, t);
         if (bottom(c)) {
-            schedule(t + leg(keyOut_, c, n), Arrival, slot, n, c.cutoff);
-            schedule(c.cutoff, Limit, slot, n);
+            if (laneNetwork_ >= 0)  // a fixed network: every leg is the lane's delay
+                scheduleIn(laneNetwork_, t + network_.a, Arrival, slot, n, c.cutoff);
+            else
+                schedule(t + leg(keyOut_, c, n), Arrival, slot, n, c.cutoff);
+            if (!shadowed) scheduleIn(cutoffLane, c.cutoff, Limit, slot, n);
             return;
         }
-        schedule(c.cutoff, Limit, slot, n);
+        if (!shadowed) scheduleIn(cutoffLane, c.cutoff, Limit, slot, n);
         const std::uint32_t below = newCall(request, layer + 1, slot, t);  // may move calls_: `c` is not used after
         calls_[slot].child = below;
         calls_[slot].childGeneration = calls_[below].generation;
-        schedule(t, Send, below, 1);
+        scheduleIn(laneNow_, t, Send, below, 1);
+    }
+
+    // Whether the cutoff of c's current attempt can never be an event (isEvent), so that it need
+    // not be queued: c's caller cancels the calls below it (propagate) and its attempt's cutoff
+    // comes no later (at an equal time the caller's, of a lower layer, is processed first, §9.1).
+    // By then c has ended, or that cutoff cancels it (runningChild: under propagate a running c
+    // is always its caller's current child), or the caller was cancelled from above, the walk
+    // cancelling c with it; so c's own cutoff finds it stopped. With three layers of one policy
+    // (the opening run's stack) every call below the top is so: two of every attempt's ten events.
+    bool cutoffShadowed(const Call& c) const {
+        if (c.layer == 0) return false;
+        const Call& caller = calls_[c.parent];
+        return layers_[caller.layer].layer->cancel == Cancel::Propagate && c.cutoff >= caller.cutoff;
     }
 
     void countSend(const Call& c, int n, double t) {
@@ -425,7 +511,7 @@ private:
     bool workerFree() const { return !r_.server.workers || inService_ < *r_.server.workers; }
 
     void reject(std::uint32_t slot, int n, double t) {
-        schedule(t + leg(keyBack_, calls_[slot], n), Answer, slot, n, 0, Busy503);
+        scheduleAfter(t, leg(keyBack_, calls_[slot], n), Answer, slot, n, 0, Busy503);
     }
 
     void arrive(std::uint32_t slot, int n, double t, double limit) {
@@ -460,7 +546,7 @@ private:
         ++result_.totals.served;
         ++bin(t).served;
         ++inService_;
-        schedule(t + s, Completion, w.call, static_cast<int>(w.attempt), s);
+        scheduleAfter(t, s, Completion, w.call, static_cast<int>(w.attempt), s);
     }
 
     void complete(std::uint32_t slot, int n, double t, double serviceMs) {
@@ -480,7 +566,7 @@ private:
                 if (c.key) q.keys.push_back(c.key);
             }
         }
-        schedule(t + leg(keyBack_, c, n), Answer, slot, n, serviceMs, failed ? Error500 : Ok200);
+        scheduleAfter(t, leg(keyBack_, c, n), Answer, slot, n, serviceMs, failed ? Error500 : Ok200);
         while (workerFree() && !queue_.empty()) {
             const Waiting next = r_.server.queueOrder == QueueOrder::Fifo ? queue_.popOldest() : queue_.popNewest();
             --calls_[next.call].pending;
@@ -637,7 +723,7 @@ private:
         const Request& q = requests_[c.request];
         const std::uint64_t key = (static_cast<std::uint64_t>(Answer) << kKindShift) |
                                   (static_cast<std::uint64_t>(q.client) << kClientShift) | q.number;
-        events_.push(Event{t, key, (static_cast<std::uint64_t>(p.layer + 1) << kLayerShift) | c.id, retryAfter, c.parent, status});
+        put(laneNow_, Event{t, key, (static_cast<std::uint64_t>(p.layer + 1) << kLayerShift) | c.id, retryAfter, c.parent, status});
     }
 
     void endRequest(std::uint32_t request, EndReason reason, double t) {
@@ -711,6 +797,13 @@ private:
     std::uint64_t eventsTaken_ = 0;
     std::vector<double> latencies_;
     std::size_t stateBin_ = 0;
+    std::size_t binIndex_ = 0;                 // binOf's last answer, the bin [binLo_, binHi_)
+    double binLo_ = kNever, binHi_ = -kNever;  // none yet
+    const Event none_{kNever, 0, 0, 0, 0, 0};  // "no event": later than any
+    static constexpr int kLanes = 8;  // a ninth delay (five layers, a network, a slowdown) goes to the heap
+    Lane lane_[kLanes];
+    int lanes_ = 0;
+    int laneNow_ = -1, laneNetwork_ = -1;
     ServiceResult result_;
 };
 

@@ -14,6 +14,7 @@
 
 #include "fleet_gates.hpp"
 #include "fleet_network.hpp"
+#include "lane.hpp"
 #include "min_heap.hpp"
 #include "policy.hpp"
 #include "retrylab/fleet.hpp"
@@ -83,32 +84,6 @@ struct Waiting {
     std::uint32_t attempt;
 };
 
-// A ring's storage: a power of two of plain values, never zeroed (every slot is written before
-// it is read), grown by doubling with the live run [head, head + size) moved to its start. The
-// metastable opening run queues about 11,000 attempts: zeroing each doubling was about 4 % of
-// its time in WebAssembly.
-template <class T, std::size_t kFirst>
-class Ring {
-public:
-    std::size_t size() const { return capacity_; }
-    std::size_t mask() const { return capacity_ - 1; }
-    T& operator[](std::size_t i) { return items_[i]; }
-    const T& operator[](std::size_t i) const { return items_[i]; }
-    // Doubles the storage; the run of `size` values from `head` becomes [0, size): head is 0.
-    void grow(std::size_t& head, std::size_t size) {
-        const std::size_t bigger = capacity_ ? capacity_ * 2 : kFirst;
-        std::unique_ptr<T[]> items(new T[bigger]);
-        for (std::size_t i = 0; i < size; ++i) items[i] = items_[(head + i) & (capacity_ - 1)];
-        items_ = std::move(items);
-        capacity_ = bigger;
-        head = 0;
-    }
-
-private:
-    std::unique_ptr<T[]> items_;
-    std::size_t capacity_ = 0;
-};
-
 // The waiting attempts: a ring for first-in first-out, its back for last-in first-out.
 class WaitQueue {
 public:
@@ -137,52 +112,7 @@ private:
     std::size_t head_ = 0, size_ = 0, deepest_ = 0;
 };
 
-// Events made "now + d" for one constant d, in the order they are made. The loop takes events
-// in time order, so such events come in time order too; only equal times may come out of key
-// order, and those are put in place as they join. A lane costs O(1) where the heap costs
-// O(log n): with a fixed network every arrival and answer is now + ms, every waiting limit
-// without a deadline now + clientTimeoutMs, every service now + serviceMs (or its slowdown).
-class Lane {
-public:
-    explicit Lane(double delay = 0) : delay_(delay) {}
-    double delay() const { return delay_; }
-    bool empty() const { return size_ == 0; }
-    const Event& front() const { return ring_[head_]; }
-    void push(const Event& e) {
-        if (size_ == ring_.size()) ring_.grow(head_, size_);
-        const std::size_t mask = ring_.mask();
-        std::size_t at = (head_ + size_) & mask;
-        ring_[at] = e;
-        ++size_;
-        // Times never fall along a lane: only an event at its predecessor's time may belong
-        // before it (by key), so a later time is in place at once.
-        if (size_ == 1 || ring_[(at - 1) & mask].t < e.t) return;
-        placeTie(at);
-    }
-    Event pop() {
-        Event e = ring_[head_];
-        head_ = (head_ + 1) & ring_.mask();
-        --size_;
-        return e;
-    }
-
-private:
-    // Moves the event at `at`, the newest, before those of its time with a greater key. Rare,
-    // and kept out of line: the loop's every push inlines the part above.
-    [[gnu::noinline]] void placeTie(std::size_t at) {
-        const std::size_t mask = ring_.mask();
-        EventLess less;
-        for (std::size_t i = size_ - 1; i > 0; --i) {
-            const std::size_t before = (head_ + i - 1) & mask;
-            if (!less(ring_[at], ring_[before])) break;
-            std::swap(ring_[at], ring_[before]);
-            at = before;
-        }
-    }
-    double delay_;
-    Ring<Event, 256> ring_;
-    std::size_t head_ = 0, size_ = 0;
-};
+using Lane = EventLane<Event, EventLess>;  // lane.hpp
 
 // docs/throttling.md's client gates, per owner (a client, or the fleet); FLEET §5's retry gates
 // hold theirs in gates::GateSet.

@@ -67,7 +67,9 @@ const LATER = [
   // (its dist at 7da0e5f, this branch's base), the same build.
   // Session 11's merges together (layersbudget33, fleetsplit31, layersdoors33, configpage36, minor35,
   // adaptive34, suite31, layersfix33, hedge34) and the gate menus in words, measured on main's merged build: 76,566 bytes; 76,572 with the version 3.0.0.
-  { what: 'the engine file, on first need', files: ['retrylab-engine.js'], ceiling: 76572, scrolled: true },
+  // +47 bytes with issue 33's three-layer budget (budget33: simulate.cpp's path text written into one
+  // buffer), 76,619 measured at level 6 against main's build (76,572).
+  { what: 'the engine file, on first need', files: ['retrylab-engine.js'], ceiling: 76619, scrolled: true },
   // 31 KB until issue 16, whose 25 client presets (each with its versions, releases, what the
   // engine cannot represent and what the page sets) took the sections from 28.4 to 33.8 KB
   // gzipped; their quotes and file/line pins stay out of the page (web/clients/sources.js,
@@ -312,7 +314,9 @@ const LATER = [
   // this branch's base.
   // Session 11's merges together (layersbudget33, fleetsplit31, layersdoors33, configpage36, minor35,
   // adaptive34, suite31, layersfix33, hedge34) and the gate menus in words, measured on main's merged build: 122,104 bytes.
-  { what: 'the fleet engine file', files: ['retrylab-fleet.js'], ceiling: 122104, by: 'retrylab-fleet-section.js', scrolled: true },
+  // +995 bytes over this ceiling with issue 33's fleet budget (budget33: fleet_layers.cpp's events in
+  // lane.hpp's lanes, its bin cache and its unqueued cutoffs; the loop at -O2): 123,099 measured, 122,096 main's build.
+  { what: 'the fleet engine file', files: ['retrylab-fleet.js'], ceiling: 123099, by: 'retrylab-fleet-section.js', scrolled: true },
 ];
 
 // The ceiling of everything a reader who scrolls to the end loads: ./ceilings.js, which
