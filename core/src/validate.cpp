@@ -945,9 +945,11 @@ void checkServers(const Value& normalized, std::vector<InputError>& errors) {
             const double gStart = number(g, "startMs", 0), gEnd = number(g, "endMs", 0);
             if (!(gStart < gEnd) || !(gStart < end && start < gEnd)) continue;
             const Value* other = g.find("servers");
+            // Null names every server; an empty list none.
             auto all = [](const Value* v) { return !v || v->kind() != Value::Kind::Array; };
-            bool shared = all(names) || all(other);
-            for (std::size_t a = 0; !shared && a < names->asArray().size(); ++a)
+            bool shared = all(names) && all(other);
+            if (all(names) != all(other)) shared = !(all(names) ? other : names)->asArray().empty();
+            for (std::size_t a = 0; !shared && !all(names) && !all(other) && a < names->asArray().size(); ++a)
                 for (const Value& b : other->asArray()) shared = shared || b.asNumber() == names->asArray()[a].asNumber();
             if (!shared) continue;
             fail(memberPath(at, "servers"), "conflict",
