@@ -907,7 +907,7 @@ void checkServers(const Value& normalized, std::vector<InputError>& errors) {
                 fail("servers.overrides", "too-many",
                      "may hold at most " + count(kMaxOverrideAnswers) + " script answers in all (docs/servers.md §10); got " +
                          count(static_cast<double>(answers)) + ".");
-            std::vector<bool> seen(1000, false);
+            std::vector<unsigned char> seen(1000, 0);
             for (std::size_t i = 0; i < overrides->asArray().size(); ++i) {
                 const double index = number(overrides->asArray()[i], "index", 0);
                 const std::string path = memberPath(itemPath("servers.overrides", i), "index");
@@ -916,7 +916,7 @@ void checkServers(const Value& normalized, std::vector<InputError>& errors) {
                 else if (seen[static_cast<std::size_t>(index)])
                     fail(path, "repeated", "names server " + count(index) + " again; each server may have one override.");
                 else
-                    seen[static_cast<std::size_t>(index)] = true;
+                    seen[static_cast<std::size_t>(index)] = 1;
             }
         }
     }
