@@ -128,7 +128,10 @@
 // read from the table): +3,318 bytes, the engine file +379, the fleet engine file +2,789 and the
 // fleet section +150, each measured against main's dist at this branch's base.
 // Session 11's merges together and the gate menus in words, measured on main's merged build: 391,109 bytes.
-export const SCROLLED_CEILING_BYTES = 391109;
+// +18,951 bytes with issue 39's single run on many servers: the engine file +8,791, the fleet engine
+// file +9,029 and index.html's data block (the input table's six new rows) +1,131, each measured
+// gzipped against main's dist at this branch's base: 410,060.
+export const SCROLLED_CEILING_BYTES = 410060;
 // +2,197 bytes with issue 35's minor items (minor35), measured against its base (c7d46a1) built
 // alike: the opening page +433 (index.html +15, retrylab.css +59, retrylab.js +359: the phone's
 // one-line statement, the timeline's labels by their bars, the sections a task each), the
