@@ -6,6 +6,7 @@
 // tests and benchmarks use them directly.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -32,8 +33,9 @@ enum class RetryAfterOverMax { Backoff, Stop };
 // by the deadline (SPEC §4, the seed's rule), or whenever it starts before the deadline, as a
 // real client does, which cannot know the server's response time (docs/engine.md §4).
 enum class AttemptStart { Fits, BeforeDeadline };
-// How the client classifies what it saw after an attempt (SPEC §4).
-enum class FailureClass { Success, Timeout, TooManyRequests, ServerError, ClientError, Other };
+// How the client classifies what it saw after an attempt (SPEC §4); Refused and Reset are a
+// crashed server's (docs/servers.md §5): a refused connection, a connection reset at work.
+enum class FailureClass { Success, Timeout, TooManyRequests, ServerError, ClientError, Other, Refused, Reset };
 
 struct ScriptEntry {
     std::optional<int> status;             // absent only when dropped
@@ -49,6 +51,38 @@ struct RetryOn {
     bool tooManyRequests = false;  // 429
     bool serverError = true;       // 5xx
     bool clientError = false;      // 4xx but 429
+    bool refused = false;          // a refused connection (docs/servers.md §5); serverError covers it too
+    bool reset = false;            // a connection reset (docs/servers.md §5); serverError covers it too
+};
+
+// docs/servers.md §2: the single run's many servers. The enums are core/src/servers.hpp's (its
+// primitives read them); declared here so that Inputs can hold them.
+namespace servers {
+enum class BalancerKind;  // RoundRobin (0), Random, LeastOutstanding, TwoChoices
+enum class KeyScope;      // Shared (0), PerServer, Replicated
+}  // namespace servers
+
+// One server's own fields (`servers.overrides[i]`): those not given are the run's.
+struct ServerOverride {
+    std::size_t index = 0;
+    std::optional<double> responseMs;
+    bool hasScript = false;          // a script of its own, read by docs/servers.md §7.1's rule
+    std::vector<ScriptEntry> script;
+};
+
+// docs/servers.md §5: a crash or a partition of some servers over [startMs, endMs).
+enum class FaultKind { Crash, Partition };
+struct Fault {
+    FaultKind kind = FaultKind::Crash;
+    bool allServers = true;            // `servers: null`
+    std::vector<std::size_t> servers;  // otherwise, the indices named
+    double startMs = 0, endMs = 0;
+    bool names(std::size_t j) const {
+        if (allServers) return true;
+        for (std::size_t s : servers) if (s == j) return true;
+        return false;
+    }
+    bool covers(double t) const { return startMs <= t && t < endMs; }
 };
 
 // docs/layers.md §2: what a layer's attempts carry, what its call relays when it gives up, and
@@ -110,6 +144,17 @@ struct Inputs {
 
     // docs/layers.md: empty for `layers: null` (the run above, exactly), else 1-5 layers, top first.
     std::vector<Layer> layers;
+
+    // docs/servers.md §2: `servers` null is one server made of the fields above (today, exactly).
+    bool serversGiven = false;                   // `servers` not null: the rows of §7.2 are written
+    std::size_t serverCount = 1;                 // K
+    std::vector<ServerOverride> serverOverrides;  // in the order given
+    servers::BalancerKind balancer = static_cast<servers::BalancerKind>(0);  // round robin
+    bool previousHosts = false;                  // retryHost "previous-hosts"
+    int hostSelectionRetryMaxAttempts = 1;
+    std::vector<Fault> faults;
+    servers::KeyScope keyScope = static_cast<servers::KeyScope>(0);  // shared
+    double keyLagMs = 0;
 };
 
 // One layer of docs/layers.md §2, every field filled in (the echo's values).
@@ -149,7 +194,8 @@ Value scriptToValue(const std::vector<ScriptEntry>& script);
 enum class EventKind {
     Send, Commit, Replay, Conflict, ServerError, RequestLost, ResponseLost,
     Receive, Timeout, Deadline, Wait, Stop,
-    Call, GiveUp, Cancel, Orphan  // docs/layers.md §7: only in a layered run
+    Call, GiveUp, Cancel, Orphan,  // docs/layers.md §7: only in a layered run
+    Refused, Reset                 // docs/servers.md §7.1: a crashed server's
 };
 const char* eventKindName(EventKind kind);
 
@@ -160,6 +206,7 @@ struct Event {
     std::string text;
     int layer = 0;     // a layered run's (docs/layers.md §7): the layer from 1; 0 in a run without layers
     std::string path;  // and the attempt's or call's path, "2.1" ("" for layer 1's call)
+    int host = -1;     // docs/servers.md §7.2: the server of its attempt, with `servers` given; else -1
 };
 
 struct RetryAfterSeen {
@@ -204,6 +251,9 @@ struct AttemptRow {
     // A hedged run's (docs/throttling.md §6.1), written only when `hedging` is set.
     bool hedgedRun = false;
     bool hedge = false;                // sent while an earlier attempt was still in flight
+    // docs/servers.md §7.2: the server it was sent to, written only when `servers` is given.
+    std::optional<int> host;
+    bool noEntry = false;              // refused or cut off: no script entry was read (scriptIndex null)
 };
 
 enum class Outcome { Success, Unknown, Failed };
@@ -237,6 +287,14 @@ struct Metrics {
     bool hedgedRun = false;
     int hedges = 0;        // attempts sent while an earlier one was still in flight
     int lateAnswers = 0;   // attempts still in flight when the run ended (their answers come to no one)
+    // docs/servers.md §7.2: one row per server, written only when `servers` is given.
+    struct ServerRow {
+        int host = 0;
+        int attempts = 0, charges = 0, replays = 0, conflicts = 0, refused = 0, aborted = 0, dropped = 0,
+            answersLost = 0, duplicates = 0;
+    };
+    bool serversRun = false;
+    std::vector<ServerRow> servers;
 };
 
 struct Herd {

@@ -69,7 +69,10 @@ const LATER = [
   // adaptive34, suite31, layersfix33, hedge34) and the gate menus in words, measured on main's merged build: 76,566 bytes; 76,572 with the version 3.0.0.
   // +47 bytes with issue 33's three-layer budget (budget33: simulate.cpp's path text written into one
   // buffer), 76,619 measured at level 6 against main's build (76,572).
-  { what: 'the engine file, on first need', files: ['retrylab-engine.js'], ceiling: 76619, scrolled: true },
+  // +8,791 bytes with issue 39's single run on many servers (docs/servers.md §2, §7: validate.cpp's six
+  // rows and their cross-field rules, simulate.cpp's balancer, faults, key store and server rows,
+  // the result's host and metrics.servers): 85,363 measured against 76,572, the same build.
+  { what: 'the engine file, on first need', files: ['retrylab-engine.js'], ceiling: 76619 + 8791, scrolled: true },
   // 31 KB until issue 16, whose 25 client presets (each with its versions, releases, what the
   // engine cannot represent and what the page sets) took the sections from 28.4 to 33.8 KB
   // gzipped; their quotes and file/line pins stay out of the page (web/clients/sources.js,
@@ -316,7 +319,9 @@ const LATER = [
   // adaptive34, suite31, layersfix33, hedge34) and the gate menus in words, measured on main's merged build: 122,104 bytes.
   // +995 bytes over this ceiling with issue 33's fleet budget (budget33: fleet_layers.cpp's events in
   // lane.hpp's lanes, its bin cache and its unqueued cutoffs; the loop at -O2): 123,099 measured, 122,096 main's build.
-  { what: 'the fleet engine file', files: ['retrylab-fleet.js'], ceiling: 123099, by: 'retrylab-fleet-section.js', scrolled: true },
+  // +9,029 bytes with issue 39's single run on many servers (the same core as the engine file's):
+  // 131,125 measured against main's 122,096, the same build.
+  { what: 'the fleet engine file', files: ['retrylab-fleet.js'], ceiling: 123099 + 9029, by: 'retrylab-fleet-section.js', scrolled: true },
 ];
 
 // The ceiling of everything a reader who scrolls to the end loads: ./ceilings.js, which
