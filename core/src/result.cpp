@@ -27,6 +27,8 @@ const char* eventKindName(EventKind kind) {
         case EventKind::GiveUp: return "give-up";
         case EventKind::Cancel: return "cancel";
         case EventKind::Orphan: return "orphan";
+        case EventKind::Refused: return "refused";
+        case EventKind::Reset: return "reset";
     }
     return "";
 }

@@ -9,6 +9,7 @@
 #include "http_date.hpp"
 #include "policy.hpp"
 #include "retrylab/engine.hpp"
+#include "servers.hpp"
 
 namespace retrylab {
 
@@ -91,12 +92,17 @@ RetryAfterSeen readRetryAfter(const Inputs& in_, const ScriptEntry& entry, doubl
 }
 
 
-// The first committed result under the idempotency key.
+// The first committed result under the idempotency key (a layered run's, per key value).
 struct StoredResult {
     double committedMs = 0;
     int status = 200;
     int effectNumber = 1;
 };
+
+// Whether the client saw an HTTP status (not a timeout, a refusal or a reset).
+bool hasStatus(FailureClass c) {
+    return c != FailureClass::Timeout && c != FailureClass::Refused && c != FailureClass::Reset;
+}
 
 // A sentence not yet made: a reference to the callable that makes it, so that the functions
 // taking one are not instantiated once per caller (a layered run has some thirty sentences).
@@ -121,6 +127,20 @@ public:
           script_(in.scenario == Scenario::Script ? in.script : builtIn_),
           draws_(in.draws, in.seed) {
         previousDecorrelated_ = in.baseBackoffMs;
+        // docs/servers.md §7: K servers, each the run's own fields changed by its override.
+        const std::size_t count = in.serversGiven ? in.serverCount : 1;
+        servers_.assign(count, Server{in.responseMs, nullptr, 0});
+        for (const ServerOverride& o : in.serverOverrides) {
+            if (o.responseMs) servers_[o.index].responseMs = *o.responseMs;
+            if (o.hasScript) servers_[o.index].script = &o.script;
+        }
+        tried_.assign(count, false);
+        balancer_.kind = in.balancer;
+        if (in.serversGiven) {
+            run_.metrics.serversRun = true;
+            run_.metrics.servers.resize(count);
+            for (std::size_t j = 0; j < count; ++j) run_.metrics.servers[j].host = static_cast<int>(j);
+        }
     }
 
     Run build() {
@@ -140,7 +160,7 @@ public:
         for (int n = 1;; ++n) {
             AttemptRow& row = attempt(n, start);
             std::optional<int> status;
-            if (lastSeen_ != FailureClass::Timeout) status = lastStatus_;
+            if (hasStatus(lastSeen_)) status = lastStatus_;
             if (auto reason = stopBeforeWaiting(in_, n, lastSeen_, status, carriesRetryAfter(row),
                                                 headerRefusesRetry(in_, row.retryAfter))) {
                 finish(*reason, n, [&] { return stopText(*reason, n, row); });
@@ -198,6 +218,10 @@ private:
         std::optional<int> answered;  // the status the server sends back, if it sees the request
         bool scripted = false;
         double answerMs = 0;
+        bool lost = false;     // the answer never arrives: the entry's `lost`, or a partition (docs/servers.md §5)
+        bool refused = false;  // a crashed server refused the connection at the start
+        bool reset = false;    // a crash aborted the work: the connection is reset at resetAt
+        double resetAt = 0;
     };
     struct Copy {
         Served served;
@@ -285,7 +309,7 @@ private:
                 if (hedge) ++run_.metrics.hedges;
                 run_.metrics.waitingMs += pendingWait;
                 pendingWait = 0;
-                const bool answered = c.served.answered && !c.served.entry->lost;
+                const bool answered = c.served.answered && !c.served.lost;
                 if (a6) {
                     c.arrives = answered && c.served.answerMs <= t + in_.clientTimeoutMs &&
                                 (!in_.deadlineMs || c.served.answerMs <= *in_.deadlineMs);
@@ -385,7 +409,7 @@ private:
         // Envoy's hedge on per-try timeout (§8): an answer the policy would not retry is the run's.
         ++failures;
         std::optional<int> status;
-        if (seen != FailureClass::Timeout) status = lastStatus_;
+        if (hasStatus(seen)) status = lastStatus_;
         const bool refuses = headerRefusesRetry(in_, row.retryAfter);
         std::optional<StopReason> reason =
             stopBeforeWaiting(in_, sentOrScheduled, seen, status, carriesRetryAfter(row), refuses);
@@ -443,6 +467,14 @@ private:
         finish(reason, n, [&] { return text(); });
     }
 
+    // What the client saw, as a stop sentence names it.
+    static std::string seenWords(const AttemptRow& row) {
+        if (row.clientClass == FailureClass::Timeout) return "a timeout";
+        if (row.clientClass == FailureClass::Refused) return "a refused connection";
+        if (row.clientClass == FailureClass::Reset) return "a connection reset";
+        return row.clientSaw;
+    }
+
     static bool carriesRetryAfter(const AttemptRow& row) {
         return row.retryAfter && row.retryAfter->raw.find_first_not_of(" \t") != std::string::npos;
     }
@@ -451,81 +483,258 @@ private:
     // events at all, so no sentence is ever made.
     template <typename Text>
     void event(double t, EventKind kind, std::optional<int> attempt, Text text) {
-        if (describe_) run_.events.push_back(Event{t, kind, attempt, text(), 0, {}});
+        if (!describe_) return;
+        const int host = in_.serversGiven && attempt ? *run_.attempts[static_cast<std::size_t>(*attempt - 1)].host : -1;
+        run_.events.push_back(Event{t, kind, attempt, text(), 0, {}, host});
     }
 
-    // SPEC §3 for attempt n sent at `start`: its row, its send event and the server's work (whose
-    // events are made now, at their own times). `sentWhile` ends the send's sentence.
+    struct Server {
+        double responseMs = 0;
+        const std::vector<ScriptEntry>* script = nullptr;  // its own (an override's); null: the run's
+        int reached = 0;                                   // attempts that reached rule 1 on it
+    };
+    struct Record {
+        std::size_t server = 0;
+        double mark = 0, result = 0;
+        int status = 200;
+        int effect = 1;
+    };
+    // "attempt n", and with `servers` given "attempt n → server j": every sentence of an attempt
+    // names its host (docs/servers.md §7.2).
+    std::string label(int n) const {
+        std::string text = attemptLabel(n);
+        if (in_.serversGiven) text += " → server " + formatInt(*run_.attempts[static_cast<std::size_t>(n - 1)].host);
+        return text;
+    }
+
+    // docs/servers.md §4.2: attempt n's server. With one server, server 0 and no draw.
+    std::size_t pickHost(int n) {
+        const std::size_t count = servers_.size();
+        if (count == 1) return 0;
+        const std::uint64_t key = streams::streamKey(in_.seed, servers::kPurposeBalance, 0, 0, static_cast<std::uint64_t>(n - 1));
+        const auto none = [](std::size_t) { return 0; };  // §4.3: in the single run every count is 0
+        const auto tried = [&](std::size_t j) { return static_cast<bool>(tried_[j]); };
+        const std::size_t j = servers::chooseHost(balancer_, key, count, n > 1, in_.previousHosts,
+                                                  static_cast<std::uint64_t>(in_.hostSelectionRetryMaxAttempts), tried, none);
+        tried_[j] = true;
+        return j;
+    }
+
+    // docs/servers.md §5: whether a fault of this kind on server j covers t.
+    bool under(FaultKind kind, std::size_t j, double t) const {
+        for (const Fault& f : in_.faults)
+            if (f.kind == kind && f.names(j) && f.covers(t)) return true;
+        return false;
+    }
+
+    // §7.1 (a): the earliest start of a crash on server j in (after, by], if any.
+    std::optional<double> crashStarting(std::size_t j, double after, double by) const {
+        std::optional<double> first;
+        for (const Fault& f : in_.faults)
+            if (f.kind == FaultKind::Crash && f.names(j) && after < f.startMs && f.startMs <= by &&
+                (!first || f.startMs < *first))
+                first = f.startMs;
+        return first;
+    }
+
+    // §6: whether a time x written by server `writer` is visible to server `reader` at t.
+    bool visibleAt(std::size_t writer, std::size_t reader, double x, double t) const {
+        return servers::visible(in_.keyScope, in_.keyLagMs, writer, reader, x, t);
+    }
+
+    Metrics::ServerRow* serverRow(std::size_t j) {
+        return in_.serversGiven ? &run_.metrics.servers[j] : nullptr;
+    }
+
+    // SPEC §3 for attempt n sent at `start`, on the server the balancer picks (docs/servers.md
+    // §7.1): its row, its send event and the server's work (whose events are made now, at their
+    // own times). `sentWhile` ends the send's sentence.
     Served serve(int n, double start, const std::string& sentWhile = std::string()) {
-        const std::size_t index = std::min<std::size_t>(static_cast<std::size_t>(n - 1), script_.size() - 1);
-        const ScriptEntry& entry = script_[index];
+        const std::size_t j = pickHost(n);
+        Server& server = servers_[j];
+        Metrics::ServerRow* tally = serverRow(j);
         run_.attempts.push_back(AttemptRow{});
         AttemptRow& row = run_.attempts.back();
+        const std::size_t rowIndex = run_.attempts.size() - 1;
         row.n = n;
-        row.scriptIndex = static_cast<int>(index);
-        row.scriptRepeats = index + 1 == script_.size();
         row.startMs = start;
+        if (in_.serversGiven) row.host = static_cast<int>(j);
+        if (tally) ++tally->attempts;
         run_.metrics.attempts = n;
 
         const bool write = isWrite(in_.operation);
         const bool keyed = write && in_.idempotencyKey;
         event(start, EventKind::Send, n, [&] {
             std::string sends =
-                attemptLabel(n) + ": the client sends " + operationName(in_.operation) + " " + in_.operationId;
+                label(n) + ": the client sends " + operationName(in_.operation) + " " + in_.operationId;
             if (write) sends += keyed ? " with idempotency key " + in_.operationId : " without an idempotency key";
             return sends + sentWhile;
         });
 
-        const double answerMs = start + in_.responseMs;
-        std::optional<int> answered;
-        bool scripted = false;
+        Served served;
+        served.row = rowIndex;
+        served.entry = &kNoEntry;
+        served.answerMs = start + server.responseMs;
+        const std::string host = "server " + formatInt(static_cast<int>(j));
+        // (p): the request never arrives; (c): the connection is refused.
+        if (under(FaultKind::Partition, j, start)) {
+            row.noEntry = true;
+            row.server = "dropped";
+            row.effect = "none: " + host + " is cut off (a partition); the request never arrived";
+            if (tally) ++tally->dropped;
+            event(start, EventKind::RequestLost, n, [&] {
+                return label(n) + ": " + host + " is cut off (a partition); the request never arrives";
+            });
+            return served;
+        }
+        if (under(FaultKind::Crash, j, start)) {
+            row.noEntry = true;
+            row.server = "refused";
+            row.effect = "none: " + host + " is down; the connection was refused";
+            if (tally) ++tally->refused;
+            served.refused = true;
+            event(start, EventKind::Refused, n, [&] {
+                return label(n) + ": " + host + " is down; the connection is refused";
+            });
+            return served;
+        }
+
+        // Rules 1–4 with the server's script entry: its own script's entry m (the attempts that
+        // reached rule 1 on it), or the run's entry n.
+        ++server.reached;
+        const std::vector<ScriptEntry>& script = server.script ? *server.script : script_;
+        const int which = server.script ? server.reached : n;
+        const std::size_t index = std::min<std::size_t>(static_cast<std::size_t>(which - 1), script.size() - 1);
+        const ScriptEntry& entry = script[index];
+        served.entry = &entry;
+        row.scriptIndex = static_cast<int>(index);
+        row.scriptRepeats = index + 1 == script.size();
+        const double answerMs = served.answerMs;
+
         if (entry.dropped) {
             row.server = "dropped";
             row.effect = "none: the request never reached the server";
-            event(start, EventKind::RequestLost, n, [&] { return std::string(attemptLabel(n) + ": the request is lost on the way; the server never sees it"); });
-        } else if (keyed && stored_ && stored_->committedMs > start) {
-            answered = 409;
+            event(start, EventKind::RequestLost, n, [&] { return std::string(label(n) + ": the request is lost on the way; the server never sees it"); });
+            return served;
+        }
+        // §6: the key store read at arrival: rule 2 (a mark visible, its result not), then rule 3
+        // (a result visible: the earliest such result is replayed).
+        const Record* inFlight = nullptr;
+        const Record* stored = nullptr;
+        if (keyed) {
+            for (const Record& r : records_) {
+                if (visibleAt(r.server, j, r.result, start)) {
+                    if (!stored || r.result < stored->result) stored = &r;
+                } else if (!inFlight && visibleAt(r.server, j, r.mark, start)) {
+                    inFlight = &r;
+                }
+            }
+        }
+        // (a): a crash on j starting in (start, answerMs] aborts what rules 2–4 decided.
+        if (const std::optional<double> crash = crashStarting(j, start, answerMs)) {
+            const double at = *crash;
+            row.server = "aborted";
+            row.effect = "none: " + host + " crashed at " + ms(at) + " before it answered; nothing was committed";
+            if (tally) ++tally->aborted;
+            served.reset = true;
+            served.resetAt = at;
+            event(at, EventKind::Reset, n, [&] {
+                return label(n) + ": " + host + " crashes at " + ms(at) + "; the connection is reset; nothing is committed";
+            });
+            return served;
+        }
+        if (inFlight) {
+            served.answered = 409;
             row.server = "409";
-            row.effect = "none: " + sideEffect(in_, stored_->effectNumber) + " is still in flight";
-            event(answerMs, EventKind::Conflict, n, [&] { return std::string(attemptLabel(n) + ": the server answers 409 Conflict: " + sideEffect(in_, stored_->effectNumber) +
-                      " under key " + in_.operationId + " is still in flight; nothing is committed"); });
-        } else if (keyed && stored_) {
-            answered = stored_->status;
+            row.effect = "none: " + sideEffect(in_, inFlight->effect) + " is still in flight";
+            if (tally) ++tally->conflicts;
+            event(answerMs, EventKind::Conflict, n, [&] {
+                return label(n) + ": the server answers 409 Conflict: " + sideEffect(in_, inFlight->effect) +
+                       " under key " + in_.operationId + " is still in flight" + whereKept(*inFlight, j) +
+                       "; nothing is committed";
+            });
+        } else if (stored) {
+            served.answered = stored->status;
             row.server = "replay";
-            row.effect = "none: replays " + sideEffect(in_, stored_->effectNumber);
+            row.effect = "none: replays " + sideEffect(in_, stored->effect);
             ++run_.metrics.replays;
-            event(answerMs, EventKind::Replay, n, [&] { return std::string(attemptLabel(n) + ": the server finds key " + in_.operationId + " and replays the stored " +
-                      formatInt(stored_->status) + " (" + sideEffect(in_, stored_->effectNumber) + "); nothing new is committed"); });
+            if (tally) ++tally->replays;
+            event(answerMs, EventKind::Replay, n, [&] {
+                return label(n) + ": the server finds key " + in_.operationId + whereKept(*stored, j) +
+                       " and replays the stored " + formatInt(stored->status) + " (" + sideEffect(in_, stored->effect) +
+                       "); nothing new is committed";
+            });
         } else {
             const int status = *entry.status;
-            answered = status;
-            scripted = true;
+            served.answered = status;
+            served.scripted = true;
             row.server = formatInt(status);
             if (classify(status) == FailureClass::Success && write) {
                 int k = ++run_.metrics.charges;
                 row.commitMs = answerMs;
                 row.chargeNumber = k;
                 row.effect = sideEffect(in_, k);
-                if (keyed && !stored_) stored_ = StoredResult{answerMs, status, k};
-                event(answerMs, EventKind::Commit, n, [&] { return std::string(attemptLabel(n) + ": the server commits " + sideEffect(in_, k)); });
+                if (keyed) records_.push_back(Record{j, start, answerMs, status, k});
+                if (tally) {
+                    ++tally->charges;
+                    if (k > 1) ++tally->duplicates;
+                }
+                event(answerMs, EventKind::Commit, n, [&] {
+                    const std::string unseen = keyed ? noRecordText(j) : std::string();
+                    return label(n) + ": " + (unseen.empty() ? "the server commits " : unseen + "; it commits ") +
+                           sideEffect(in_, k);
+                });
             } else if (classify(status) == FailureClass::Success) {
                 row.effect = "none: a read changes nothing";
             } else {
                 row.effect = "none";
-                event(answerMs, EventKind::ServerError, n, [&] { return std::string(attemptLabel(n) + ": the server answers " + formatInt(status) + "; nothing is committed"); });
+                event(answerMs, EventKind::ServerError, n, [&] { return std::string(label(n) + ": the server answers " + formatInt(status) + "; nothing is committed"); });
             }
         }
 
-        if (answered && entry.lost)
-            event(answerMs, EventKind::ResponseLost, n, [&] { return std::string(attemptLabel(n) + ": the " + formatInt(*answered) + " response is lost; the client never sees it"); });
-        return Served{run_.attempts.size() - 1, &entry, answered, scripted, answerMs};
+        // The answer is lost as the entry says, or to a partition of j when it leaves.
+        const bool cutOff = under(FaultKind::Partition, j, answerMs);
+        served.lost = entry.lost || cutOff;
+        if (cutOff && tally) ++tally->answersLost;
+        if (served.lost)
+            event(answerMs, EventKind::ResponseLost, n, [&] {
+                return label(n) + ": the " + formatInt(*served.answered) +
+                       (entry.lost ? std::string(" response is lost") : " response leaves " + host + " during a partition and is lost") +
+                       "; the client never sees it";
+            });
+        return served;
+    }
+
+    // " (written by server 0 at 200 ms)" when the record is another server's (docs/servers.md §6).
+    std::string whereKept(const Record& r, std::size_t reader) const {
+        if (r.server == reader) return "";
+        return " (written by server " + formatInt(static_cast<int>(r.server)) + ", " + keyStoreWords() + ")";
+    }
+
+    std::string keyStoreWords() const {
+        switch (in_.keyScope) {
+            case servers::KeyScope::Shared: return "a shared key store";
+            case servers::KeyScope::PerServer: return "per-server keys";
+            case servers::KeyScope::Replicated: return "a store replicated after " + ms(in_.keyLagMs);
+        }
+        return "";
+    }
+
+    // "server 1 has no record of op-0001 (per-server keys)" when a record exists that this
+    // server cannot see: the second charge of docs/servers.md §11.1.
+    std::string noRecordText(std::size_t j) const {
+        for (const Record& r : records_)
+            if (r.server != j)
+                return "server " + formatInt(static_cast<int>(j)) + " has no record of " + in_.operationId + " (" +
+                       keyStoreWords() + ")";
+        return "";
     }
 
     AttemptRow& attempt(int n, double start) {
         const Served served = serve(n, start);
         // Under attemptStart "before-deadline" an answer can be due after the deadline: the server
         // still does the work, but the client has stopped listening at the deadline.
-        const bool arrives = served.answered && !served.entry->lost && served.answerMs <= start + in_.clientTimeoutMs &&
+        const bool arrives = served.answered && !served.lost && served.answerMs <= start + in_.clientTimeoutMs &&
                              (!in_.deadlineMs || served.answerMs <= *in_.deadlineMs);
         AttemptRow& row = run_.attempts[served.row];
         land(row, served, arrives, start + in_.clientTimeoutMs);
@@ -541,6 +750,16 @@ private:
         const double answerMs = served.answerMs;
         const std::optional<int>& answered = served.answered;
         const bool scripted = served.scripted;
+        // docs/servers.md §7.1: a refusal reaches the client at the start, a reset at the crash's
+        // start when that is by the cutoff; their events are the server's (no receive follows).
+        const double cutoff = in_.deadlineMs ? std::min(timeoutAt, *in_.deadlineMs) : timeoutAt;
+        if (served.refused || (served.reset && served.resetAt <= cutoff)) {
+            row.endMs = served.refused ? row.startMs : served.resetAt;
+            lastSeen_ = served.refused ? FailureClass::Refused : FailureClass::Reset;
+            row.clientClass = lastSeen_;
+            row.clientSaw = failureClassName(lastSeen_);
+            return;
+        }
         if (arrives) {
             row.endMs = answerMs;
             row.clientSaw = formatInt(*answered);
@@ -577,8 +796,7 @@ private:
                 if (headerRefusesRetry(in_, row.retryAfter))
                     return "the run stops: Retry-After asks for " + ms(*row.retryAfter->waitMs) + ", more than the " +
                            ms(*in_.retryAfterMaxMs) + " this client waits, so it does not retry";
-                return "the run stops: " + (row.clientSaw == "timeout" ? std::string("a timeout") : row.clientSaw) +
-                       " is not retried (retry on: " + classesRetried(in_.retryOn) + ")";
+                return "the run stops: " + seenWords(row) + " is not retried (retry on: " + classesRetried(in_.retryOn) + ")";
             case StopReason::WriteWithoutKey:
                 return std::string("the run stops: a ") + operationName(in_.operation) +
                        " without an idempotency key is never retried; a person is told, and only a status lookup can "
@@ -603,6 +821,10 @@ private:
         } else if (lastSeen_ == FailureClass::Timeout) {
             m.outcome = Outcome::Unknown;
             m.agentReport = "timeout";
+        } else if (!hasStatus(lastSeen_)) {
+            // docs/servers.md §5: a refusal is a certain failure, a reset ambiguous.
+            m.outcome = lastSeen_ == FailureClass::Refused ? Outcome::Failed : Outcome::Unknown;
+            m.agentReport = std::string("error ") + failureClassName(lastSeen_);
         } else {
             m.outcome = Outcome::Failed;
             m.agentReport = "error " + formatInt(lastStatus_);
@@ -634,7 +856,13 @@ private:
     const std::vector<ScriptEntry>& script_;
     DrawStream draws_;
     double previousDecorrelated_ = 0;
-    std::optional<StoredResult> stored_;
+    // docs/servers.md §7: the servers, the tried ones, the balancer and the key store's records
+    // (one per keyed commit: its server, mark and result, §6).
+    static inline const ScriptEntry kNoEntry{};
+    std::vector<Server> servers_;
+    std::vector<bool> tried_;
+    servers::Balancer balancer_;
+    std::vector<Record> records_;
     FailureClass lastSeen_ = FailureClass::Timeout;
     int lastStatus_ = 0;
     Run run_;

@@ -194,7 +194,8 @@ Value scriptToValue(const std::vector<ScriptEntry>& script);
 enum class EventKind {
     Send, Commit, Replay, Conflict, ServerError, RequestLost, ResponseLost,
     Receive, Timeout, Deadline, Wait, Stop,
-    Call, GiveUp, Cancel, Orphan  // docs/layers.md §7: only in a layered run
+    Call, GiveUp, Cancel, Orphan,  // docs/layers.md §7: only in a layered run
+    Refused, Reset                 // docs/servers.md §7.1: a crashed server's
 };
 const char* eventKindName(EventKind kind);
 
@@ -205,6 +206,7 @@ struct Event {
     std::string text;
     int layer = 0;     // a layered run's (docs/layers.md §7): the layer from 1; 0 in a run without layers
     std::string path;  // and the attempt's or call's path, "2.1" ("" for layer 1's call)
+    int host = -1;     // docs/servers.md §7.2: the server of its attempt, with `servers` given; else -1
 };
 
 struct RetryAfterSeen {
@@ -249,6 +251,9 @@ struct AttemptRow {
     // A hedged run's (docs/throttling.md §6.1), written only when `hedging` is set.
     bool hedgedRun = false;
     bool hedge = false;                // sent while an earlier attempt was still in flight
+    // docs/servers.md §7.2: the server it was sent to, written only when `servers` is given.
+    std::optional<int> host;
+    bool noEntry = false;              // refused or cut off: no script entry was read (scriptIndex null)
 };
 
 enum class Outcome { Success, Unknown, Failed };
@@ -282,6 +287,14 @@ struct Metrics {
     bool hedgedRun = false;
     int hedges = 0;        // attempts sent while an earlier one was still in flight
     int lateAnswers = 0;   // attempts still in flight when the run ended (their answers come to no one)
+    // docs/servers.md §7.2: one row per server, written only when `servers` is given.
+    struct ServerRow {
+        int host = 0;
+        int attempts = 0, charges = 0, replays = 0, conflicts = 0, refused = 0, aborted = 0, dropped = 0,
+            answersLost = 0, duplicates = 0;
+    };
+    bool serversRun = false;
+    std::vector<ServerRow> servers;
 };
 
 struct Herd {

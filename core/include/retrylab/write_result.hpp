@@ -93,6 +93,7 @@ struct RunWriter {
             count("layer", e.layer);
             member("path", std::string_view(e.path));
         }
+        if (e.host >= 0) count("host", e.host);
         out.endObject();
     }
 
@@ -130,7 +131,7 @@ struct RunWriter {
             out.null();
         }
         member("waitKind", waitKindName(a.waitKind));
-        if (a.upper) {
+        if (a.upper || a.noEntry) {
             out.key("scriptIndex");
             out.null();
             out.key("scriptRepeats");
@@ -148,6 +149,7 @@ struct RunWriter {
             orNull("callDeadlineMs", a.callDeadlineMs);
         }
         if (a.hedgedRun) member("hedge", a.hedge);
+        if (a.host) count("host", *a.host);
         out.endObject();
     }
 
@@ -186,7 +188,28 @@ struct RunWriter {
             count("hedges", m.hedges);
             count("lateAnswers", m.lateAnswers);
         }
+        if (m.serversRun) servers(m.servers);
         out.endObject();
+    }
+
+    void servers(const std::vector<Metrics::ServerRow>& rows) {
+        out.key("servers");
+        out.beginArray();
+        for (const Metrics::ServerRow& s : rows) {
+            out.beginObject();
+            count("host", s.host);
+            count("attempts", s.attempts);
+            count("charges", s.charges);
+            count("replays", s.replays);
+            count("conflicts", s.conflicts);
+            count("refused", s.refused);
+            count("aborted", s.aborted);
+            count("dropped", s.dropped);
+            count("answersLost", s.answersLost);
+            count("duplicates", s.duplicates);
+            out.endObject();
+        }
+        out.endArray();
     }
 
     void herd(const Herd& h) {
