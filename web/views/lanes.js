@@ -37,7 +37,8 @@ const CHAR = 7; // a generous width of one character at the labels' 11–12px
 const HINTS = ['Play: the messages appear as they are sent.', 'Play: messages appear as sent.', 'Play to send them.'];
 // Its words are 12 px and regular: 6.3 px a character (CHAR is a bold label's).
 const hintFor = (room) => HINTS.find((t) => t.length * 6.3 <= room) || HINTS[HINTS.length - 1];
-const SERVER_KINDS = new Set(['commit', 'replay', 'conflict', 'server-error', 'request-lost', 'response-lost']);
+// A refused connection and a reset (docs/servers.md §5) are the server's answer at their instant.
+const SERVER_KINDS = new Set(['commit', 'replay', 'conflict', 'server-error', 'request-lost', 'response-lost', 'refused', 'reset']);
 const side = (kind) => (SERVER_KINDS.has(kind) ? 's' : 'c');
 const clamp01 = (f) => Math.min(1, Math.max(0, f));
 
@@ -246,6 +247,9 @@ export function lanesView(result, { width = 640, tMs = Infinity, shown = Infinit
         if (seen(lostAt)) {
           parts.push(arrow(answer, sx, SY, sx + step, CLIENT_Y, 0.5, false), cross(sx + step / 2, (SY + CLIENT_Y) / 2));
         }
+      } else if (serverAt !== -1 && (events[serverAt].kind === 'refused' || events[serverAt].kind === 'reset')) {
+        // The refusal or the reset reaches the client at once: the client's answer is that event.
+        parts.push(arrow(answer, sx, SY, sx + step, CLIENT_Y, 1));
       } else if (endAt !== -1 && events[endAt].kind === 'receive') {
         const target = byEvent[endAt];
         const f = ended ? 1 : clamp01((tMs - station.t) / (target.t - station.t || Infinity));
