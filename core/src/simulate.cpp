@@ -134,7 +134,7 @@ public:
             if (o.responseMs) servers_[o.index].responseMs = *o.responseMs;
             if (o.hasScript) servers_[o.index].script = &o.script;
         }
-        tried_.assign(count, false);
+        tried_.assign(count, 0);
         balancer_.kind = in.balancer;
         if (in.serversGiven) {
             run_.metrics.serversRun = true;
@@ -516,7 +516,7 @@ private:
         const auto tried = [&](std::size_t j) { return static_cast<bool>(tried_[j]); };
         const std::size_t j = servers::chooseHost(balancer_, key, count, n > 1, in_.previousHosts,
                                                   static_cast<std::uint64_t>(in_.hostSelectionRetryMaxAttempts), tried, none);
-        tried_[j] = true;
+        tried_[j] = 1;
         return j;
     }
 
@@ -860,7 +860,7 @@ private:
     // (one per keyed commit: its server, mark and result, §6).
     static inline const ScriptEntry kNoEntry{};
     std::vector<Server> servers_;
-    std::vector<bool> tried_;
+    std::vector<unsigned char> tried_;  // 1: the request sent to that server
     servers::Balancer balancer_;
     std::vector<Record> records_;
     FailureClass lastSeen_ = FailureClass::Timeout;

@@ -907,7 +907,7 @@ void checkServers(const Value& normalized, std::vector<InputError>& errors) {
                 fail("servers.overrides", "too-many",
                      "may hold at most " + count(kMaxOverrideAnswers) + " script answers in all (docs/servers.md §10); got " +
                          count(static_cast<double>(answers)) + ".");
-            std::vector<bool> seen(1000, false);
+            std::vector<unsigned char> seen(1000, 0);
             for (std::size_t i = 0; i < overrides->asArray().size(); ++i) {
                 const double index = number(overrides->asArray()[i], "index", 0);
                 const std::string path = memberPath(itemPath("servers.overrides", i), "index");
@@ -916,7 +916,7 @@ void checkServers(const Value& normalized, std::vector<InputError>& errors) {
                 else if (seen[static_cast<std::size_t>(index)])
                     fail(path, "repeated", "names server " + count(index) + " again; each server may have one override.");
                 else
-                    seen[static_cast<std::size_t>(index)] = true;
+                    seen[static_cast<std::size_t>(index)] = 1;
             }
         }
     }
@@ -945,9 +945,11 @@ void checkServers(const Value& normalized, std::vector<InputError>& errors) {
             const double gStart = number(g, "startMs", 0), gEnd = number(g, "endMs", 0);
             if (!(gStart < gEnd) || !(gStart < end && start < gEnd)) continue;
             const Value* other = g.find("servers");
+            // Null names every server; an empty list none.
             auto all = [](const Value* v) { return !v || v->kind() != Value::Kind::Array; };
-            bool shared = all(names) || all(other);
-            for (std::size_t a = 0; !shared && a < names->asArray().size(); ++a)
+            bool shared = all(names) && all(other);
+            if (all(names) != all(other)) shared = !(all(names) ? other : names)->asArray().empty();
+            for (std::size_t a = 0; !shared && !all(names) && !all(other) && a < names->asArray().size(); ++a)
                 for (const Value& b : other->asArray()) shared = shared || b.asNumber() == names->asArray()[a].asNumber();
             if (!shared) continue;
             fail(memberPath(at, "servers"), "conflict",

@@ -184,4 +184,14 @@ TEST_CASE("windows that only touch, empty windows and different servers may shar
                                                   {"kind": "partition", "servers": [1], "startMs": 0, "endMs": 5}]})")
               .empty());
     CHECK(errorsOf(R"({"faults": [{"kind": "crash", "servers": [0], "startMs": 0, "endMs": 0}]})").empty());
+    // An empty list names no server, so it overlaps nothing; null names them all.
+    CHECK(errorsOf(R"({"servers": {}, "faults": [{"kind": "crash", "startMs": 0, "endMs": 5},
+                                                  {"kind": "crash", "servers": [], "startMs": 0, "endMs": 5}]})")
+              .empty());
+    CHECK(errorsOf(R"({"servers": {}, "faults": [{"kind": "crash", "servers": [], "startMs": 0, "endMs": 5},
+                                                  {"kind": "crash", "startMs": 0, "endMs": 5}]})")
+              .empty());
+    CHECK(errorsOf(R"({"servers": {}, "faults": [{"kind": "crash", "startMs": 0, "endMs": 5},
+                                                  {"kind": "crash", "startMs": 4, "endMs": 5}]})") ==
+          std::vector<std::string>{"faults[1].servers conflict"});
 }

@@ -67,7 +67,10 @@ const LATER = [
   // (its dist at 7da0e5f, this branch's base), the same build.
   // Session 11's merges together (layersbudget33, fleetsplit31, layersdoors33, configpage36, minor35,
   // adaptive34, suite31, layersfix33, hedge34) and the gate menus in words, measured on main's merged build: 76,566 bytes; 76,572 with the version 3.0.0.
-  { what: 'the engine file, on first need', files: ['retrylab-engine.js'], ceiling: 76572, scrolled: true },
+  // +8,791 bytes with issue 39's single run on many servers (docs/servers.md §2, §7: validate.cpp's six
+  // rows and their cross-field rules, simulate.cpp's balancer, faults, key store and server rows,
+  // the result's host and metrics.servers): 85,363 measured against 76,572, the same build.
+  { what: 'the engine file, on first need', files: ['retrylab-engine.js'], ceiling: 85363, scrolled: true },
   // 31 KB until issue 16, whose 25 client presets (each with its versions, releases, what the
   // engine cannot represent and what the page sets) took the sections from 28.4 to 33.8 KB
   // gzipped; their quotes and file/line pins stay out of the page (web/clients/sources.js,
@@ -315,7 +318,9 @@ const LATER = [
   // this branch's base.
   // Session 11's merges together (layersbudget33, fleetsplit31, layersdoors33, configpage36, minor35,
   // adaptive34, suite31, layersfix33, hedge34) and the gate menus in words, measured on main's merged build: 122,104 bytes.
-  { what: 'the fleet engine file', files: ['retrylab-fleet.js'], ceiling: 122104, by: 'retrylab-fleet-section.js', scrolled: true },
+  // +9,029 bytes with issue 39's single run on many servers (the same core as the engine file's):
+  // 131,125 measured against main's 122,096, the same build.
+  { what: 'the fleet engine file', files: ['retrylab-fleet.js'], ceiling: 131125, by: 'retrylab-fleet-section.js', scrolled: true },
 ];
 
 // The ceiling of everything a reader who scrolls to the end loads: ./ceilings.js, which
