@@ -44,10 +44,10 @@ await mkdir(dist, { recursive: true });
 // mode a fourth (web/compare/), the first time a reader opens a comparison; the fleet section
 // at the article's end (web/fleet/) a fifth, loaded when the reader nears it, and its stability
 // maps (web/fleet/stability.js) a sixth, loaded when the reader nears them.
-for (const [entry, name] of [['main', 'retrylab'], ['sections', 'retrylab-sections'], ['export-bundle', 'retrylab-export'], ['compare/index', 'retrylab-compare'], ['fleet', 'retrylab-fleet-section'], ['fleet-map', 'retrylab-fleet-map']]) {
+for (const [entry, name] of [['main', 'retrylab'], ['sections', 'retrylab-sections'], ['export-bundle', 'retrylab-export'], ['compare/index', 'retrylab-compare'], ['fleet', 'retrylab-fleet-section'], ['fleet-map', 'retrylab-fleet-map'], ['servers-step', 'retrylab-servers-step']]) {
   await bundleScript(join(repo, `web/${entry}.js`), { outfile: join(dist, `${name}.js`) });
 }
-for (const [entry, name] of [['styles', 'retrylab'], ['sections', 'retrylab-sections'], ['compare/compare', 'retrylab-compare'], ['fleet/fleet', 'retrylab-fleet-section'], ['fleet/map', 'retrylab-fleet-map']]) {
+for (const [entry, name] of [['styles', 'retrylab'], ['sections', 'retrylab-sections'], ['compare/compare', 'retrylab-compare'], ['fleet/fleet', 'retrylab-fleet-section'], ['fleet/map', 'retrylab-fleet-map'], ['servers/step', 'retrylab-servers-step']]) {
   await bundleCss(join(repo, `web/${entry}.css`), { outfile: join(dist, `${name}.css`) });
 }
 

@@ -25,6 +25,7 @@ import { isLink } from './share/codec.js';
 import { loadBundle } from './bundles.js';
 import { attachSteps } from './explorable/steps.js';
 import { failureNote } from './dom.js';
+import { serversDoor } from './explorable/servers-door.js';
 
 function showFailure(doc, message) {
   for (const box of doc.querySelectorAll('[data-retry-lab], [data-retry-traces], [data-client-lab], [data-layers], [data-fleet]')) {
@@ -135,7 +136,9 @@ async function start(doc) {
   for (const button of doc.querySelectorAll('button[data-try]')) {
     for (const type of ['pointerenter', 'focus']) button.addEventListener(type, preload, { once: true });
   }
-  attachSteps(doc, { ready: needEngine }); // the article's figure and its "Try it" buttons
+  const story = attachSteps(doc, { ready: needEngine }); // the article's figure and its "Try it" buttons
+  // The step "The retry went to another server": its control loaded as the reader nears it.
+  win.retryLabServersStep = serversDoor(doc, { story, app, ready: needEngine });
 
   // The traces and the client lab, mounted when their bundle arrives.
   const tracesBox = doc.querySelector('[data-retry-traces]'); // the invented policy's traces A–F

@@ -8,6 +8,7 @@ import { reportWords } from './words.js';
 import { ms, num, times, word } from './format.js';
 
 const EVERY_FAILURE = ['timeout', '429', '5xx', '4xx'];
+export const SERVERS = { idempotencyKey: true, servers: { count: 2 } };
 
 export const STORY = {
   opening: {},
@@ -24,7 +25,20 @@ export const STORY = {
   'outage-deadline': { scenario: 'outage-503-twice', deadlineMs: 2000 },
   'bad-request': { scenario: 'bad-request-400' },
   'bad-request-every': { scenario: 'bad-request-400', retryOn: EVERY_FAILURE },
+  // docs/servers.md §11.1: the opening run with a key on two replicas behind a round-robin
+  // balancer; the retry goes to server 1, and where the keys live decides. The article's control
+  // (servers/step.js) sets `keyStore` over SERVERS; the prose quotes these five.
+  servers: SERVERS,
+  'servers-per-server': { ...SERVERS, keyStore: { scope: 'per-server' } },
+  'servers-lag-replay': { ...SERVERS, keyStore: { scope: 'replicated', lagMs: 3300 } },
+  'servers-lag-409': { ...SERVERS, keyStore: { scope: 'replicated', lagMs: 3301 } },
+  'servers-lag-charge': { ...SERVERS, keyStore: { scope: 'replicated', lagMs: 3501 } },
 };
+
+// The steps the article reaches with a control instead of a "Try it" (its box `[data-step]` in
+// site/index.html): each is a position of the control (servers/step.js: the key store's scope
+// and lag), and the prose quotes its run.
+export const CONTROLLED = { servers: ['servers', 'servers-per-server', 'servers-lag-replay', 'servers-lag-409', 'servers-lag-charge'] };
 
 // The run each step's paragraph compares it with (issue 35 item 7), for the figure's "What
 // changed": the opening run unless the paragraph builds on a step of its own ("At 3,500 ms the
@@ -35,6 +49,12 @@ export const BASELINE = {
   'outage-one-retry': 'outage',
   'outage-deadline': 'outage',
   'bad-request-every': 'bad-request',
+  // Two servers against one, both with the key: "key on".
+  servers: 'key',
+  'servers-per-server': 'key',
+  'servers-lag-replay': 'key',
+  'servers-lag-409': 'key',
+  'servers-lag-charge': 'key',
 };
 export const baselineOf = (step) => (step === 'opening' ? null : BASELINE[step] || 'opening');
 

@@ -22,11 +22,12 @@ describe('the built site', () => {
     // retry-lab-compare.js, <retry-lab view="compare">'s code, loaded from beside the element's;
     // retrylab-fleet-map.js and .css, the stability maps the fleet section loads near them (issue 32);
     // og-image.png, the picture a pasted link unfurls with (issue 35, site/og-image.png);
-    // retrylab-config.js, the config readers "Paste your config" loads when opened (issue 36).
+    // retrylab-config.js, the config readers "Paste your config" loads when opened (issue 36);
+    // retrylab-servers-step.js and .css, the article's step on many servers, loaded near it (issue 39).
     assert.deepEqual(readdirSync(DIST).sort(), ['embed.html', 'favicon.svg', 'index.html', 'og-image.png', 'retry-lab-compare.js', 'retry-lab-element.js', 'retry-lab-fleet.css', 'retrylab-compare.css',
       'retrylab-compare.js', 'retrylab-config.js', 'retrylab-engine.js', 'retrylab-export.js', 'retrylab-fleet-map.css', 'retrylab-fleet-map.js', 'retrylab-fleet-section.css',
-      'retrylab-fleet-section.js', 'retrylab-fleet.js', 'retrylab-sections.css', 'retrylab-sections.js', 'retrylab.css', 'retrylab.js']);
-    for (const name of ['retrylab.js', 'retrylab-sections.js', 'retrylab-export.js', 'retrylab-compare.js', 'retrylab-fleet-section.js', 'retrylab-fleet-map.js']) {
+      'retrylab-fleet-section.js', 'retrylab-fleet.js', 'retrylab-sections.css', 'retrylab-sections.js', 'retrylab-servers-step.css', 'retrylab-servers-step.js', 'retrylab.css', 'retrylab.js']);
+    for (const name of ['retrylab.js', 'retrylab-sections.js', 'retrylab-export.js', 'retrylab-compare.js', 'retrylab-fleet-section.js', 'retrylab-fleet-map.js', 'retrylab-servers-step.js']) {
       const bundle = readFileSync(join(DIST, name), 'utf8');
       assert.match(bundle, /^\(\(\)=>\{/, `${name}: an IIFE`);
       assert.doesNotMatch(bundle, /\bimport\s*[{(*]|\bexport\s*\{|\beval\(|new Function\(/, `${name}: no module syntax, no eval`);

@@ -92,9 +92,14 @@ export function attachSteps(doc, { ready }) {
   const side = doc.querySelector('[data-story-side]');
   const names = {};
   for (const b of buttons) names[b.dataset.try] ||= stepName(b);
+  // A step a control reaches instead of a button (story.js CONTROLLED) is named by its box.
+  for (const box of doc.querySelectorAll('[data-step][data-step-name]')) names[box.dataset.step] ||= box.dataset.stepName;
 
   const figures = new Map(); // place (the sticky figure's box, or an inline slot) → figure
   let made = 0;
+  // Steps whose inputs a control in the article chooses (step → () => ({ inputs, name })):
+  // the figure shows the control's choice, whether the reading band or the control asks.
+  const provided = new Map();
 
   // A figure in `place`: its caption, what changed, "Back to the opening run", a line for an
   // engine that failed, and the explorable.
@@ -134,11 +139,15 @@ export function attachSteps(doc, { ready }) {
     if (heading) heading.textContent = place === side ? 'The run, drawn, beside the article' : `The run, drawn, after “${names[firstStep(place)]}”`;
     const lanesHeading = root.querySelector(`#${prefix}lanes-heading`);
     if (lanesHeading) lanesHeading.textContent = place === side ? 'Client and server, message by message, beside the article' : `Client and server, message by message, after “${names[firstStep(place)]}”`;
-    const figure = { place, box, app, step: null, what: '', prefix };
+    const figure = { place, box, app, step: null, inputs: null, what: '', prefix };
     back.addEventListener('click', () => show(figure, 'opening'));
     figure.show = (step) => {
       const before = app.getState().result;
-      app.load(STORY[step]);
+      // A step with a control of its own (a `provide`d step) shows what its control chose.
+      const own = provided.get(step)?.();
+      const inputs = own ? own.inputs : STORY[step];
+      if (own) names[step] = own.name;
+      app.load(inputs);
       const after = app.getState();
       if (after.result === before) {
         // The engine refused or failed: the figure keeps the run it showed, and says so.
@@ -146,8 +155,9 @@ export function attachSteps(doc, { ready }) {
         return false;
       }
       error.textContent = '';
-      const again = step === figure.step; // the same step again: the run rewound, its change kept
+      const again = step === figure.step && inputs === figure.inputs; // the same run again: rewound, its change kept
       figure.step = step;
+      figure.inputs = inputs;
       box.dataset.showing = step;
       name.textContent = names[step];
       // Against the run the step's paragraph names, whatever the figure showed before.
@@ -167,7 +177,7 @@ export function attachSteps(doc, { ready }) {
   }
 
   // A slot's step: its paragraph's first button's.
-  const firstStep = (slot) => slot.previousElementSibling?.querySelector('button[data-try]')?.dataset.try || 'opening';
+  const firstStep = (slot) => slot.previousElementSibling?.querySelector('button[data-try]')?.dataset.try || slot.previousElementSibling?.dataset.step || 'opening';
 
   // The place a button's step is shown: the sticky figure on a wide screen, else the slot
   // right after the button's paragraph.
@@ -235,7 +245,7 @@ export function attachSteps(doc, { ready }) {
       if (pressedAt !== null && Math.abs(win.scrollY - pressedAt) < win.innerHeight / 4) return;
       pressedAt = null;
       const step = entered.target.dataset.step;
-      if (step === scrolled || !Object.prototype.hasOwnProperty.call(STORY, step)) return;
+      if (step === scrolled || !(Object.prototype.hasOwnProperty.call(STORY, step) || provided.has(step))) return;
       scrolled = step;
       showAt(side, step);
     }, { rootMargin: BAND });
@@ -252,6 +262,20 @@ export function attachSteps(doc, { ready }) {
   }
 
   const api = {
+    // A control in the article for `step` (loaded as the reader nears it: servers/step.js):
+    // `choice()` is { inputs, name }, what the figure shows for the step from now on; the returned
+    // function shows the current choice where `anchor`'s step is shown (the sticky figure on a
+    // wide screen, else a figure right after `anchor`), as a "Try it" would.
+    provide(step, choice, anchor) {
+      provided.set(step, choice);
+      names[step] = choice().name;
+      return async () => {
+        pressedAt = win.scrollY;
+        const place = placeFor(anchor);
+        await showAt(place, step);
+        if (place !== side) win.requestAnimationFrame(() => win.requestAnimationFrame(() => revealFigure(win, anchor, figures.get(place))));
+      };
+    },
     // The figure showing runs at the sticky place (wide) or in the slot after `button`.
     figureAt: (place) => figures.get(place) || null,
     figures: () => [...figures.values()].map((f) => ({ step: f.step, prefix: f.prefix, state: f.app.getState() })),

@@ -26,5 +26,8 @@ export function eventsView(result, shown = Infinity) {
   return h('ol', { class: 'events' },
     result.events.map((e, i) => h('li', { class: `event event-${e.kind}${i >= shown ? ' future' : ''}`, 'data-index': i, 'aria-current': i === shown - 1 ? 'step' : null },
       h('span', { class: 'event-time' }, ms(e.tMs)),
-      h('span', { class: 'event-text' }, h('span', { class: 'event-state visually-hidden' }, i >= shown ? FUTURE_WORDS : null), eventSentence(result, e)))));
+      h('span', { class: 'event-text' }, h('span', { class: 'event-state visually-hidden' }, i >= shown ? FUTURE_WORDS : null),
+        // A run on many servers: the event's server, from its `host` (docs/servers.md §7.2).
+        Number.isInteger(e.host) ? h('span', { class: 'event-host', 'data-host': e.host }, `server ${e.host}`, h('span', { class: 'visually-hidden' }, ': ')) : null,
+        eventSentence(result, e)))));
 }

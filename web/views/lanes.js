@@ -22,13 +22,25 @@ const RIGHT = 14;
 const CLIENT_Y = 50;
 const SERVER_Y = 114;
 const STEP = 26; // px between two steps at one instant
+// Many servers (docs/servers.md §7.2): a run whose result has per-server rows draws one server
+// lane per host, up to MAX_LANES of them, LANE_GAP apart (room for two rows of labels); a run of
+// more hosts keeps one lane and names each host on its server label. A run without servers has
+// the one lane it always had.
+const MAX_LANES = 4;
+const LANE_GAP = 60;
+const hostsOf = (result) => (result.metrics && Array.isArray(result.metrics.servers) ? result.metrics.servers.length : 0);
+export const serverLanes = (result) => (hostsOf(result) > 1 && hostsOf(result) <= MAX_LANES ? hostsOf(result) : 1);
+// The y of an attempt's server lane, from its row's host (never from a sentence).
+const laneOf = (lanes, a) => (lanes > 1 && Number.isInteger(a.host) ? a.host : 0);
+const laneY = (lane) => SERVER_Y + lane * LANE_GAP;
 const CHAR = 7; // a generous width of one character at the labels' 11–12px
 // The hint before Play, as long as the lanes' width holds (issue 35 item 10: a narrow
 // <retry-lab> cut "Play: the messages appear as they are sent." at its edge).
 const HINTS = ['Play: the messages appear as they are sent.', 'Play: messages appear as sent.', 'Play to send them.'];
 // Its words are 12 px and regular: 6.3 px a character (CHAR is a bold label's).
 const hintFor = (room) => HINTS.find((t) => t.length * 6.3 <= room) || HINTS[HINTS.length - 1];
-const SERVER_KINDS = new Set(['commit', 'replay', 'conflict', 'server-error', 'request-lost', 'response-lost']);
+// A refused connection and a reset (docs/servers.md §5) are the server's answer at their instant.
+const SERVER_KINDS = new Set(['commit', 'replay', 'conflict', 'server-error', 'request-lost', 'response-lost', 'refused', 'reset']);
 const side = (kind) => (SERVER_KINDS.has(kind) ? 's' : 'c');
 const clamp01 = (f) => Math.min(1, Math.max(0, f));
 
@@ -114,10 +126,19 @@ function clock(x, y, f, out) {
 
 // The server's label of an attempt whose request reached it: its charge once committed, else
 // what it answered.
-const serverLabel = (a, x, committed, word) => (committed
-  ? { x, align: 'middle', text: `${word} #${a.chargeNumber}`, cls: 'lanes-label lanes-label-commit' }
-  : { x, align: 'middle', text: a.server === 'replay' ? 'replay' : a.server, cls: 'lanes-label' });
-const heightFor = (serverRows) => SERVER_Y + 24 + Math.max(1, serverRows) * 15;
+// On one lane for several hosts, the label names the host ("server 7 · charge #2"; its short form
+// without it).
+function serverLabel(a, x, committed, word, named = false) {
+  const text = committed ? `${word} #${a.chargeNumber}` : a.server === 'replay' ? 'replay' : String(a.server);
+  const cls = committed ? 'lanes-label lanes-label-commit' : 'lanes-label';
+  return named && Number.isInteger(a.host) ? { x, align: 'middle', text: `server ${a.host} · ${text}`, short: text, cls } : { x, align: 'middle', text, cls };
+}
+const heightFor = (serverRows, lanes = 1) => laneY(lanes - 1) + 24 + Math.max(1, serverRows) * 15;
+// The server labels packed lane by lane, each in at most two rows (between its lane and the
+// next; the last lane's rows set the drawing's height).
+function packLanes(labels, lanes, width) {
+  return Array.from({ length: lanes }, (_, k) => packRows(labels.filter((l) => l.lane === k), width, 2));
+}
 export const lanesWidth = (width) => Math.max(280, Math.round(width));
 
 // The drawing's height at the run's end (lanesView(result, { width }).attrs.height), from its
@@ -130,15 +151,17 @@ export function lanesEndHeight(result, width = 640, geometry = null) {
   const { events, attempts, inputs } = result;
   const { byEvent, serverOf } = geometry || steps(result, width - LEFT - RIGHT);
   const word = inputs.operation === 'create' ? 'record' : 'charge';
+  const lanes = serverLanes(result);
+  const named = lanes === 1 && hostsOf(result) > 1;
   const labels = [];
   for (const a of attempts) {
     if (a.server === 'dropped' || !events.some((e) => e.attempt === a.n && e.kind === 'send')) continue;
     const serverAt = events.findIndex((e) => e.attempt === a.n && SERVER_KINDS.has(e.kind));
     const station = serverAt !== -1 ? byEvent[serverAt] : serverOf.get(a.n);
     if (!station) continue;
-    labels.push(serverLabel(a, station.x, events.some((e) => e.attempt === a.n && e.kind === 'commit'), word));
+    labels.push({ ...serverLabel(a, station.x, events.some((e) => e.attempt === a.n && e.kind === 'commit'), word, named), lane: laneOf(lanes, a) });
   }
-  return heightFor(packRows(labels, width, 2).rows);
+  return heightFor(packLanes(labels, lanes, width)[lanes - 1].rows, lanes);
 }
 
 // What the drawing shows, in words, for its aria-label: every attempt's messages and waits.
@@ -154,9 +177,11 @@ export function lanesSummary(result) {
     else answer = `the answer ${a.clientSaw} arrives`;
     const timeout = a.clientSaw === 'timeout' ? `, and the client's clock runs out at ${ms(a.endMs)}` : '';
     const wait = a.waitAfterMs !== null && a.waitAfterMs !== undefined ? `; wait ${ms(a.waitAfterMs)}` : '';
-    return `attempt ${a.n} sent at ${ms(a.startMs)}: ${answer}${timeout}${wait}`;
+    const to = Number.isInteger(a.host) ? ` to server ${a.host}` : '';
+    return `attempt ${a.n} sent${to} at ${ms(a.startMs)}: ${answer}${timeout}${wait}`;
   });
-  return `Messages between client and server: ${parts.join('; ') || 'nothing is sent'}.`;
+  const between = hostsOf(result) > 1 ? `the client and ${hostsOf(result)} servers` : 'client and server';
+  return `Messages between ${between}: ${parts.join('; ') || 'nothing is sent'}.`;
 }
 
 // The drawing at the playhead: virtual time tMs with the first `shown` events revealed.
@@ -175,6 +200,8 @@ export function lanesView(result, { width = 640, tMs = Infinity, shown = Infinit
   const seen = (i) => i !== -1 && i < shown;
   const index = (n, test) => events.findIndex((e) => e.attempt === n && test(e.kind));
   const word = inputs.operation === 'create' ? 'record' : 'charge';
+  const lanes = serverLanes(result);
+  const named = lanes === 1 && hostsOf(result) > 1;
   const marks = [];
   const serverLabels = [];
   const waitLabels = [];
@@ -183,6 +210,8 @@ export function lanesView(result, { width = 640, tMs = Infinity, shown = Infinit
     const sendAt = index(a.n, (k) => k === 'send');
     if (!seen(sendAt)) return null;
     const x0 = byEvent[sendAt].x;
+    const lane = laneOf(lanes, a);
+    const SY = laneY(lane); // its server's lane
     const serverAt = index(a.n, (k) => SERVER_KINDS.has(k));
     const endAt = index(a.n, (k) => k === 'receive' || k === 'timeout' || k === 'deadline');
     const lostAt = index(a.n, (k) => k === 'response-lost');
@@ -205,9 +234,9 @@ export function lanesView(result, { width = 640, tMs = Infinity, shown = Infinit
       const f = reached ? 1 : clamp01((tMs - a.startMs) / (station.t - a.startMs || 1));
       const lostRequest = events[serverAt] && events[serverAt].kind === 'request-lost';
       if (lostRequest && reached) {
-        parts.push(arrow('lanes-msg lanes-request', x0, CLIENT_Y, station.x, SERVER_Y, 0.6, false), cross(x0 + (station.x - x0) * 0.6, CLIENT_Y + (SERVER_Y - CLIENT_Y) * 0.6));
+        parts.push(arrow('lanes-msg lanes-request', x0, CLIENT_Y, station.x, SY, 0.6, false), cross(x0 + (station.x - x0) * 0.6, CLIENT_Y + (SY - CLIENT_Y) * 0.6));
       } else {
-        parts.push(arrow(`lanes-msg lanes-request${!reached && reduced ? ' lanes-flying' : ''}`, x0, CLIENT_Y, station.x, SERVER_Y, reduced ? 1 : f));
+        parts.push(arrow(`lanes-msg lanes-request${!reached && reduced ? ' lanes-flying' : ''}`, x0, CLIENT_Y, station.x, SY, reduced ? 1 : f));
       }
     }
     // What the server did, and its answer.
@@ -217,22 +246,25 @@ export function lanesView(result, { width = 640, tMs = Infinity, shown = Infinit
       const answer = good ? 'lanes-msg lanes-answer' : 'lanes-msg lanes-answer lanes-answer-bad';
       const committed = events.findIndex((e) => e.attempt === a.n && e.kind === 'commit');
       if (seen(committed)) {
-        marks.push(h('path', { class: 'lanes-commit', d: `M${sx} ${SERVER_Y - 7}l7 7l-7 7l-7 -7Z` }));
+        marks.push(h('path', { class: 'lanes-commit', d: `M${sx} ${SY - 7}l7 7l-7 7l-7 -7Z` }));
       } else {
-        marks.push(h('circle', { class: a.server === 'replay' ? 'lanes-replay' : good ? 'lanes-ok' : 'lanes-bad', cx: sx, cy: SERVER_Y, r: 4.5 }));
+        marks.push(h('circle', { class: a.server === 'replay' ? 'lanes-replay' : good ? 'lanes-ok' : 'lanes-bad', cx: sx, cy: SY, r: 4.5 }));
       }
-      serverLabels.push(serverLabel(a, sx, seen(committed), word));
+      serverLabels.push({ ...serverLabel(a, sx, seen(committed), word, named), lane });
       if (lostAt !== -1) {
         if (seen(lostAt)) {
-          parts.push(arrow(answer, sx, SERVER_Y, sx + step, CLIENT_Y, 0.5, false), cross(sx + step / 2, (SERVER_Y + CLIENT_Y) / 2));
+          parts.push(arrow(answer, sx, SY, sx + step, CLIENT_Y, 0.5, false), cross(sx + step / 2, (SY + CLIENT_Y) / 2));
         }
+      } else if (serverAt !== -1 && (events[serverAt].kind === 'refused' || events[serverAt].kind === 'reset')) {
+        // The refusal or the reset reaches the client at once: the client's answer is that event.
+        parts.push(arrow(answer, sx, SY, sx + step, CLIENT_Y, 1));
       } else if (endAt !== -1 && events[endAt].kind === 'receive') {
         const target = byEvent[endAt];
         const f = ended ? 1 : clamp01((tMs - station.t) / (target.t - station.t || Infinity));
-        parts.push(arrow(`${answer}${!ended && reduced ? ' lanes-flying' : ''}`, sx, SERVER_Y, target.x, CLIENT_Y, reduced ? 1 : f));
+        parts.push(arrow(`${answer}${!ended && reduced ? ' lanes-flying' : ''}`, sx, SY, target.x, CLIENT_Y, reduced ? 1 : f));
       } else {
         // The answer comes after the client stopped waiting: it arrives to no one.
-        parts.push(arrow(`${answer} lanes-late`, sx, SERVER_Y, sx + step, CLIENT_Y, 1));
+        parts.push(arrow(`${answer} lanes-late`, sx, SY, sx + step, CLIENT_Y, 1));
       }
     }
     // The wait before the next attempt: a bracket that grows to its length.
@@ -260,27 +292,29 @@ export function lanesView(result, { width = 640, tMs = Infinity, shown = Infinit
       { x: firstSend.x + 26, priority: 1, text: `attempt ${attempts[0].n} · waits up to ${ms(inputs.clientTimeoutMs)}`, short: `waits up to ${ms(inputs.clientTimeoutMs)}`, cls: 'lanes-label lanes-note-ready' });
   }
   const label = (l, top) => h('text', { class: l.cls, x: l.anchorEnd ? l.right : l.left, y: top + l.row * 15, 'text-anchor': l.anchorEnd ? 'end' : 'start' }, l.text);
-  const server = packRows(serverLabels, width, 2);
+  const server = packLanes(serverLabels, lanes, width);
   const waits = packRows(waitLabels, width, 1);
   const said = packRows(notes, width, 1).placed.filter((l) => l.priority);
-  const height = Math.max(minHeight, heightFor(server.rows));
+  const height = Math.max(minHeight, heightFor(server[lanes - 1].rows, lanes));
+  const bottom = laneY(lanes - 1);
+  const laneName = (k) => (lanes > 1 ? `Server ${k}` : 'Server');
   // The playhead: at the last revealed event's step when the time is its instant.
   const lastShown = shown > 0 && shown <= events.length ? byEvent[shown - 1] : null;
   const nowX = Math.min(width - RIGHT, lastShown && Math.abs(lastShown.t - tMs) < 1e-6 ? lastShown.x : xAt(list, tMs, scale));
 
   return h('svg', { class: 'lanes', width, height, viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': lanesSummary(result) },
     h('text', { class: 'lanes-lane', x: 4, y: CLIENT_Y + 4 }, 'Client'),
-    h('text', { class: 'lanes-lane', x: 4, y: SERVER_Y + 4 }, 'Server'),
+    Array.from({ length: lanes }, (_, k) => h('text', { class: 'lanes-lane', x: 4, y: laneY(k) + 4 }, laneName(k))),
     h('line', { class: 'lanes-track', x1: LEFT, x2: width - RIGHT, y1: CLIENT_Y, y2: CLIENT_Y }),
-    h('line', { class: 'lanes-track', x1: LEFT, x2: width - RIGHT, y1: SERVER_Y, y2: SERVER_Y }),
-    shown < events.length ? h('line', { class: 'lanes-now', x1: nowX, x2: nowX, y1: CLIENT_Y - 16, y2: SERVER_Y + 8 }) : null,
+    Array.from({ length: lanes }, (_, k) => h('line', { class: 'lanes-track', x1: LEFT, x2: width - RIGHT, y1: laneY(k), y2: laneY(k) })),
+    shown < events.length ? h('line', { class: 'lanes-now', x1: nowX, x2: nowX, y1: CLIENT_Y - 16, y2: bottom + 8 }) : null,
     shown === 0 ? h('text', { class: 'lanes-hint', x: LEFT + 8, y: (CLIENT_Y + SERVER_Y) / 2 + 4 }, attempts.length ? hintFor(width - RIGHT - LEFT - 8) : 'Nothing is sent.') : null,
     // The run's clock, between the lanes' names: 0 ms before Play.
     Number.isFinite(tMs) ? h('text', { class: 'lanes-time', x: 4, y: (CLIENT_Y + SERVER_Y) / 2 + 4 }, ms(Math.round(tMs))) : null,
     ready, drawn, marks,
     waits.placed.map((l) => label(l, 20)),
     said.map((l) => label(l, CLIENT_Y - 6)),
-    server.placed.map((l) => label(l, SERVER_Y + 24)));
+    server.map((packed, k) => packed.placed.map((l) => label(l, laneY(k) + 24))));
 }
 
 // A stack's run in the explorable: what it is, then the one drawing of a stack (views/stack.js).

@@ -69,8 +69,36 @@ export function verdictView(result) {
         h('p', { class: 'side-detail' }, realityDetail(result)))));
 }
 
+// The per-server rows (docs/servers.md §7.2, `metrics.servers`) as a table a screen reader reads
+// cell by cell: a row per server, a column per count the rows hold, in their order; a column
+// every server has at 0 is left out, and the caption says so. Its labels are the page's words for
+// the rows' keys (a key without one is shown by its name).
+const SERVER_COUNTS = {
+  attempts: 'Attempts', charges: 'Charges', duplicates: 'Duplicate charges', replays: 'Replays', conflicts: '409s',
+  refused: 'Refused', aborted: 'Aborted', dropped: 'Requests lost to a partition', answersLost: 'Answers lost to a partition',
+};
+/** @param {Run} result */
+export function serversView(result) {
+  const rows = result.metrics.servers;
+  if (!Array.isArray(rows) || !rows.length) return null;
+  const keys = Object.keys(rows[0]).filter((k) => k !== 'host');
+  const shown = keys.filter((k) => k === 'attempts' || k === 'charges' || rows.some((r) => r[k] !== 0));
+  const left = keys.length - shown.length;
+  return h('table', { class: 'answers rl-servers' },
+    h('caption', null, `Per server${left ? ` (the ${left === 1 ? 'count' : 'counts'} at 0 on every server left out)` : ''}`),
+    h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'Server'), shown.map((k) => h('th', { scope: 'col', 'data-count': k }, SERVER_COUNTS[k] || k)))),
+    h('tbody', null, rows.map((r) => h('tr', { 'data-host': r.host },
+      h('th', { scope: 'row' }, `server ${r.host}`),
+      shown.map((k) => h('td', { class: 'num', 'data-count': k }, num(r[k])))))));
+}
+
 /** @param {Run} result */
 export function metricsView(result) {
+  const servers = serversView(result);
+  return servers ? [metricsList(result), h('div', { class: 'rl-scroll rl-servers-box', role: 'region', tabindex: 0, 'aria-label': 'Per-server counts, scrollable' }, servers)] : metricsList(result);
+}
+
+function metricsList(result) {
   const m = result.metrics;
   const item = (key, label, value) => h('div', { class: 'metric', 'data-metric': key },
     h('dt', null, label), h('dd', null, value));

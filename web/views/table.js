@@ -11,6 +11,8 @@ export function serverWords(result, attempt) {
   if (attempt.server === 'dropped') return 'nothing: request lost';
   if (attempt.server === 'replay') return `stored result replayed${lost}`;
   if (attempt.server === '409') return `409 Conflict${lost}`;
+  if (attempt.server === 'refused') return 'refused the connection (down)';
+  if (attempt.server === 'aborted') return 'aborted by a crash: nothing committed';
   return `${attempt.server}${lost}`;
 }
 
@@ -35,9 +37,17 @@ function waitCell(attempt) {
 
 const HEADINGS = ['Attempt', 'Start', 'End', 'Server answered', 'Side effect', 'Client saw', 'Wait after'];
 
+// A run on many servers (docs/servers.md §7.2: each attempt row's `host`) has a column for the
+// server each attempt went to, after the attempt's number; a run on one server has none.
+const hosted = (result) => result.attempts.some((a) => Number.isInteger(a.host));
+export const hostWords = (host) => `server ${host}`;
+
 export function tableView(result) {
+  const withHost = hosted(result);
+  const headings = withHost ? [HEADINGS[0], 'Server', ...HEADINGS.slice(1)] : HEADINGS;
   const rows = result.attempts.map((a) => h('tr', { 'data-start': a.startMs },
     h('th', { scope: 'row' }, String(a.n), a.hedge ? h('span', { class: 'hedge-mark' }, ' (hedge)') : null),
+    withHost ? h('td', { 'data-host': a.host }, Number.isInteger(a.host) ? hostWords(a.host) : 'none') : null,
     h('td', { class: 'num' }, ms(a.startMs)),
     h('td', { class: 'num' }, ms(a.endMs)),
     h('td', null, serverWords(result, a), answerHeaders(result, a).map((t) => [h('span', { class: 'visually-hidden' }, '; '), h('span', { class: 'answer-header' }, t)])),
@@ -45,7 +55,7 @@ export function tableView(result) {
     h('td', null, a.clientSaw),
     waitCell(a)));
   return h('table', { class: 'answers' },
-    h('caption', null, h('span', { class: 'answers-caption' }, 'What the server answered and did, and what the client saw, per attempt')),
-    h('thead', null, h('tr', null, HEADINGS.map((t) => h('th', { scope: 'col' }, t)))),
-    h('tbody', null, rows.length ? rows : h('tr', null, h('td', { colspan: HEADINGS.length }, 'No attempt was sent.'))));
+    h('caption', null, h('span', { class: 'answers-caption' }, withHost ? 'What each server answered and did, and what the client saw, per attempt' : 'What the server answered and did, and what the client saw, per attempt')),
+    h('thead', null, h('tr', null, headings.map((t) => h('th', { scope: 'col' }, t)))),
+    h('tbody', null, rows.length ? rows : h('tr', null, h('td', { colspan: headings.length }, 'No attempt was sent.'))));
 }

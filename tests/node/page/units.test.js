@@ -19,7 +19,7 @@ import {
   INSPECTION_SECONDS, advance, momentPhrase, nextEvent, play, restart, runSpan, secondsAt, warpOf, seek, shownAt,
 } from '../../../web/playback.js';
 import { explorableControls, fieldsFromInputs, initialState, inputsFromFields, withFields } from '../../../web/state.js';
-import { STORY, computeStory, factsOf, formatFact } from '../../../web/story.js';
+import { CONTROLLED, STORY, computeStory, factsOf, formatFact } from '../../../web/story.js';
 
 let engine;
 let compute;
@@ -217,6 +217,14 @@ describe('verdict', () => {
       'outage-deadline': ['Reports error 503, no charge', 'neutral'],
       'bad-request': ['Reports error 400, no charge', 'neutral'],
       'bad-request-every': ['Reports error 400, no charge', 'neutral'],
+      // docs/servers.md §11.1: two replicas, the key on, the retry on server 1: a shared store
+      // replays; per-server keys charge again; a replicated store by its lag: 3,300 replays,
+      // 3,301 answers 409 (one charge the agent reports as an error), 3,501 charges again.
+      servers: ['Reports success, charged once', 'good'],
+      'servers-per-server': ['Reports success, charged twice', 'bad'],
+      'servers-lag-replay': ['Reports success, charged once', 'good'],
+      'servers-lag-409': ['Reports error 409, charged once', 'bad'],
+      'servers-lag-charge': ['Reports success, charged twice', 'bad'],
     });
   });
 });
@@ -399,9 +407,11 @@ describe('the article', () => {
     }
   });
 
-  test('every Try it button names a story step, and every step has a button', () => {
+  test('every Try it button names a story step, and every step has a button or a control', () => {
     const buttons = [...html.matchAll(/data-try="([^"]+)"/g)].map((m) => m[1]);
-    assert.deepEqual([...new Set(buttons)].sort(), Object.keys(STORY).sort());
+    // A step a control reaches (story.js CONTROLLED) has the control's box in the article instead.
+    for (const step of Object.keys(CONTROLLED)) assert.match(html, new RegExp(`<div class="try[^"]*" data-step="${step}"`), `${step}'s control box`);
+    assert.deepEqual([...new Set([...buttons, ...Object.values(CONTROLLED).flat()])].sort(), Object.keys(STORY).sort());
   });
 
   test('the page has no inline script or style, and names no other host', () => {
