@@ -577,3 +577,19 @@ TEST_CASE("§5 the classes refused and reset: 5xx covers both; each alone retrie
     CHECK(latency(run(reset)) == 185);
     CHECK(errorsOf(with5(classes({"timeout", "5xx", "429", "refused", "reset", "timeout"}))) == "policy.retryOn");
 }
+
+TEST_CASE("§8.4 with hedging each copy picks its host: least-outstanding sends copy 1 to server 0 (BALANCE(0, 0, 0) "
+          "draw 0, 0.241…, of the tie) and copy 2, at the same instant, to server 1, the one with none outstanding",
+          "[servers-fleet]") {
+    Value q = twelve();
+    setPath(q, "balancer.kind", str("least-outstanding"));
+    setPath(q, "policy.maxRetries", num(0));
+    setPath(q, "policy.hedging.maxAttempts", num(2));
+    setPath(q, "policy.hedging.delayMs", num(0));
+    const ServiceResult r = run(q);
+    CHECK(latency(r) == 60);
+    CHECK(r.totals.servers[0].attempts == 1);
+    CHECK(r.totals.servers[1].attempts == 1);
+    CHECK(r.totals.servers[0].okInTime == 1);
+    CHECK(r.totals.servers[1].late == 1);
+}
