@@ -42,6 +42,7 @@ const nodeOut = {};
 nodeOut.opening = timed(15, () => engine.fleet(requests.opening));
 nodeOut.openingLayers = timed(15, () => engine.fleet(requests.openingLayers));  // docs/layers.md §9 (issue 33)
 nodeOut.openingAdaptive = timed(15, () => engine.fleet(requests.openingAdaptive));  // docs/throttling.md §4 (issue 34)
+nodeOut.openingServers = timed(15, () => engine.fleet(requests.openingServers));  // docs/servers.md (issue 39)
 nodeOut.sweep = timed(3, () => { for (const r of requests.sweep) engine.fleet(r); });
 {
   const fresh = await factory();
@@ -136,6 +137,9 @@ const rows = [
     `${f(nodeOut.openingAdaptive)} ${ratio(nodeOut.openingAdaptive, native.openingAdaptive.ms)}; ${(nodeOut.openingAdaptive / nodeOut.opening).toFixed(1)}× the opening run`,
     `${f(chromiumOut.openingAdaptive)}; ${(chromiumOut.openingAdaptive / chromiumOut.openingLater).toFixed(1)}× calls 17–40 of the opening run`,
     '≤ 2× the opening run in WebAssembly (issue 34)', verdict(nodeOut.openingAdaptive <= 2 * nodeOut.opening && chromiumOut.openingAdaptive <= 2 * chromiumOut.openingLater)],
+  ['… over 10 replicas behind round robin (docs/servers.md)', f(native.openingServers.ms),
+    `${f(nodeOut.openingServers)} ${ratio(nodeOut.openingServers, native.openingServers.ms)}; ${(nodeOut.openingServers / nodeOut.opening).toFixed(1)}× the opening run`,
+    '', '≤ 1.5× the opening run in WebAssembly (issue 39)', verdict(nodeOut.openingServers <= 1.5 * nodeOut.opening)],
   ['AWS 2015 sweep (95 × 100 runs)', f(native.sweep.ms), `${f(nodeOut.sweep)} ${ratio(nodeOut.sweep, native.sweep.ms)}`,
     `${f(chromiumOut.sweep)} on 2 workers (1 thread: ${f(chromiumOut.oneThread)}); ${(PEER_SWEEP_MS / chromiumOut.sweep).toFixed(0)}× the peer's 103 s`,
     '≤ 1 s in Chromium, ≥ 100× the peer', verdict(chromiumOut.sweep <= 1000)],

@@ -1,6 +1,6 @@
 // retrylab-fleet-bench: the fleet (FLEET.md) timed natively, the reference bench/fleet.mjs
 // sets WebAssembly (node, Chromium) beside. Prints one JSON object:
-//   { opening: {ms}, openingLayers: {ms}, openingAdaptive: {ms}, sweep: {ms, writes}, big: {ms, peakHeapBytes, requests, attempts},
+//   { opening: {ms}, openingLayers: {ms}, openingAdaptive: {ms}, openingServers: {ms}, sweep: {ms, writes}, big: {ms, peakHeapBytes, requests, attempts},
 //     growth: [{requests, ms}] }
 // The requests are bench/fleet-requests.json's, the same that the WebAssembly side runs.
 #include <algorithm>
@@ -72,6 +72,9 @@ int main(int argc, char** argv) {
     // docs/throttling.md §4: the opening run with AWS adaptive mode's limiter on every client (issue 34: ≤ 2×).
     const Value openingAdaptive = toValue(requests["openingAdaptive"]);
     out["openingAdaptive"] = {{"ms", median(15, [&] { retrylab::fleet(openingAdaptive); })}};
+    // docs/servers.md: the opening run over 10 replicas behind round robin (issue 39: ≤ 1.5×).
+    const Value openingServers = toValue(requests["openingServers"]);
+    out["openingServers"] = {{"ms", median(15, [&] { retrylab::fleet(openingServers); })}};
 
     std::vector<Value> sweep;
     for (const auto& r : requests["sweep"]) sweep.push_back(toValue(r));

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -205,9 +206,11 @@ TEST_CASE("the fleet's two tables: every §3 field a row with its group and desc
             CHECK_FALSE(row.find("description")->asString().empty());
             CHECK_FALSE(row.find("group")->asString().empty());
         }
+        // servers, balancer, faults and keyStore: docs/servers.md §2 (issue 39).
         CHECK(names == std::vector<std::string>{"workload", "seed", "clients", "arrivals", "ratePerClient", "durationMs",
-                                                "spike", "network", "server", "trigger", "policy", "gates", "operation",
-                                                "idempotencyKey", "binMs", "runs"});
+                                                "spike", "network", "server", "servers", "balancer", "trigger", "faults",
+                                                "policy", "gates", "operation", "idempotencyKey", "keyStore", "binMs",
+                                                "runs"});
     }
     // The occ table differs in the defaults of network and policy only (§7).
     FleetRequest occ = occDefaults();
@@ -319,6 +322,10 @@ Value changed(const Field& f) {
         case FieldType::String: return Value::string(std::string(std::max<std::size_t>(f.minLength, 1), 'x'));
         case FieldType::List: {  // of choices: the last alone, or the first when that is the default
             Value one = Value::array();
+            if (f.item.front().type == FieldType::Number) {  // of numbers (server indices): the lowest alone
+                one.push(Value::number(f.item.front().lo));
+                return one;
+            }
             one.push(Value::string(f.item.front().choices.back().name));
             if (d.kind == Literal::Kind::List && d.matches(one)) {
                 one = Value::array();
@@ -355,12 +362,18 @@ struct EchoWalk {
     std::string tableName;
     Value base;  // short and cheap: every request of the walk starts from it
     int checked = 0;
+    std::set<std::string> sparseObjects;  // objects (filled by default) echoed only when not at their default
 
     // What a path needs of the rest of the request (FLEET.md §3's rules across fields;
     // docs/throttling.md §6 and §8: A6's hedging needs maxRetries 0, §8's a deadline).
     std::vector<std::pair<Path, Value>> needsOf(const Path& p) const {
         if (p.size() >= 2 && p[0] == "policy" && p[1] == "hedging")
             return {{{"policy", "maxRetries"}, num(0)}, {{"policy", "deadlineMs"}, num(1000)}};
+        // docs/servers.md §2: an override's serviceSigma only where its server's serviceDist is
+        // "lognormal" (a rule across the override and the server object, not the table's).
+        if (p == Path{"keyStore", "lagMs"}) return {{{"keyStore", "scope"}, str("replicated")}};  // a lag: replicated only
+        if (p.size() == 4 && p[0] == "servers" && p[1] == "overrides" && p[3] == "serviceSigma")
+            return {{{"servers", "overrides", p[2], "serviceDist"}, str("lognormal")}};
         return {};
     }
 
@@ -408,8 +421,14 @@ struct EchoWalk {
             const Value given = minimal(f);
             const Value inside = edited(context, p, given);
             const std::optional<Value> echo = echoOf(inside, p);
-            REQUIRE(at(*echo, p));
-            CHECK(at(*echo, p)->kind() == Value::Kind::Object);
+            const bool sparseFilled = f.sparseMember && f.defaultValue.kind != Literal::Kind::Null;
+            if (sparseFilled) sparseObjects.insert(dotted(p));
+            if (sparseFilled && given.asObject().empty()) {
+                CHECK(at(*echo, p) == nullptr);  // a sparse object given at its default: not echoed
+            } else {
+                REQUIRE(at(*echo, p));
+                CHECK(at(*echo, p)->kind() == Value::Kind::Object);
+            }
             if (f.nullable && f.defaultValue.kind == Literal::Kind::Null) absentOrNull(f, p, context);
             rows(f.members, p, inside);
             return;
@@ -424,6 +443,11 @@ struct EchoWalk {
             return;
         }
         if (f.type == FieldType::Variant) return variant(f, p, context);
+        if (!f.onlyWhen.field.empty()) {  // a row only with a sibling's value: that value given
+            Path sibling(p.begin(), p.end() - 1);
+            sibling.push_back(f.onlyWhen.field);
+            context = edited(context, sibling, f.onlyWhen.value.toValue());
+        }
         leaf(f, siblings, p, context);
     }
 
@@ -462,6 +486,10 @@ struct EchoWalk {
         for (const Field& m : f.variants.front().members) {
             Path q = p;
             q.push_back(m.name);
+            if (m.sparseMember) {  // a sparse member at its default is not echoed
+                CHECK(at(echo, q) == nullptr);
+                continue;
+            }
             REQUIRE(at(echo, q));
             CHECK(sameValue(*at(echo, q), defaultValueOf(m)));
         }
@@ -484,7 +512,8 @@ struct EchoWalk {
         // Given its default, and left out: echoed with its default, or absent when the row is sparse.
         for (const std::optional<Value>& given : {std::optional<Value>(f.defaultValue.toValue()), std::optional<Value>()}) {
             const Value e = *echoOf(edited(context, p, given), p);
-            if (f.sparseMember) {
+            const Path parent(p.begin(), p.end() - 1);
+            if (f.sparseMember || (sparseObjects.count(dotted(parent)) && at(e, parent) == nullptr)) {
                 CHECK(at(e, p) == nullptr);
             } else {
                 REQUIRE(at(e, p));
@@ -506,11 +535,21 @@ TEST_CASE("every row of the fleet tables is echoed as the table says, by no code
     // layer rows are the service table's, walked there.
     std::vector<Field> occRows;
     for (const Field& f : occ.table.fields) occRows.push_back(f);
-    for (Field& f : occRows)
-        if (f.name == "policy")
-            f.members.erase(std::remove_if(f.members.begin(), f.members.end(),
-                                           [](const Field& m) { return m.name == "layers"; }),
-                            f.members.end());
+    // docs/servers.md §8.4: nor does it take the many-servers rows (an error, servers-excluded);
+    // they too are walked in the service table.
+    auto drop = [](std::vector<Field>& rows, std::initializer_list<const char*> names) {
+        rows.erase(std::remove_if(rows.begin(), rows.end(), [&](const Field& m) {
+                       return std::any_of(names.begin(), names.end(), [&](const char* n) { return m.name == n; });
+                   }),
+                   rows.end());
+    };
+    drop(occRows, {"servers", "balancer", "faults", "keyStore"});
+    for (Field& f : occRows) {
+        if (f.name == "policy") drop(f.members, {"layers", "retryHost", "hostSelectionRetryMaxAttempts"});
+        if (f.name == "server") drop(f.members, {"serviceDist", "serviceSigma"});
+        if (f.name == "trigger")
+            for (Variant& v : f.variants) drop(v.members, {"servers"});
+    }
     occ.rows(occRows, {}, occ.base);
     INFO(service.checked << " service requests, " << occ.checked << " occ requests");
     CHECK(service.checked >= 300);  // the walk reached the rows (312 requests when written)

@@ -28,7 +28,8 @@ function defaultsOf(rows) {
   const byName = new Map(rows.map((r) => [r.name, r]));
   const applies = (r) => !r.onlyWhen || JSON.stringify(byName.get(r.onlyWhen.field).default) === JSON.stringify(r.onlyWhen.value);
   const out = {};
-  for (const r of rows) if ('default' in r && applies(r)) out[r.name] = r.default;
+  // A sparse row (docs/engine.md §4) is echoed only when given and not its default.
+  for (const r of rows) if ('default' in r && applies(r) && !r.sparse) out[r.name] = r.default;
   return out;
 }
 
@@ -40,9 +41,10 @@ test('retrysim --schema --fleet and the fleet engine file\'s fleetSchema() retur
   assert.equal(native.engine, fleetEngine.version());
   assert.deepEqual(wasmLimits, fleetEngine.limits());
   assert.equal(nativeLimits.inputBytes, 64 * 1024 * 1024);
-  // FLEET.md §3's top-level fields, in the echo's order.
+  // FLEET.md §3's top-level fields, in the echo's order (servers, balancer, faults, keyStore: docs/servers.md §2).
   const names = ['workload', 'seed', 'clients', 'arrivals', 'ratePerClient', 'durationMs', 'spike', 'network',
-    'server', 'trigger', 'policy', 'gates', 'operation', 'idempotencyKey', 'binMs', 'runs'];
+    'server', 'servers', 'balancer', 'trigger', 'faults', 'policy', 'gates', 'operation', 'idempotencyKey', 'keyStore',
+    'binMs', 'runs'];
   assert.deepEqual(native.fleet.map((r) => r.name), names);
   assert.deepEqual(native.occ.map((r) => r.name), names);
   // The single run's table is not the fleet's: --schema alone still prints { engine, inputs, scenarios }.
