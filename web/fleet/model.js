@@ -263,6 +263,26 @@ export function leaves(obj, prefix = '') {
 
 const sameValue = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
+// A field's value in the opening run: { known, value }. The opening echo's, else (a field the
+// sparse echo leaves out at its default: issue 39's balancer, keyStore, policy.retryHost…) its
+// object's default member or its row's default, where that object is there by default; a member
+// of an object that is null by default (`servers`) has no default of its own to drop it by.
+function defaultOf(table, openingEcho, path) {
+  const own = getPath(openingEcho, path);
+  if (own !== undefined || !table) return { known: own !== undefined || !table, value: own };
+  const parts = path.split('.');
+  const last = parts.pop();
+  const parentPath = parts.join('.');
+  const row = table.rows.get(path);
+  if (!parentPath) return row && row.default !== undefined ? { known: true, value: row.default } : { known: false };
+  const parentOpening = getPath(openingEcho, parentPath);
+  const parentRow = table.rows.get(parentPath);
+  const parent = parentOpening !== undefined ? parentOpening : parentRow ? parentRow.default : undefined;
+  if (!parent || typeof parent !== 'object' || Array.isArray(parent)) return { known: false };
+  if (parent[last] !== undefined) return { known: true, value: parent[last] };
+  return row && row.default !== undefined ? { known: true, value: row.default } : { known: false };
+}
+
 // The differences of a request (as the engine echoes it) from the opening run's echo, as the
 // smallest request that makes it: every leaf that differs, and a gate that is on as its own
 // fields that differ from the gate's defaults (an empty object when none do).
@@ -270,7 +290,8 @@ export function requestDiff(echo, openingEcho, table) {
   let out = {};
   for (const [path, value] of leaves(echo)) {
     if (path.startsWith('gates.')) continue;
-    if (!sameValue(value, getPath(openingEcho, path))) out = setPath(out, path, value);
+    const base = defaultOf(table, openingEcho, path);
+    if (!base.known || !sameValue(value, base.value)) out = setPath(out, path, value);
   }
   for (const gate of gatesOf(table)) {
     const on = echo.gates && echo.gates[gate.name];
@@ -308,11 +329,14 @@ const STACK_ROW = (layers) => ({
 
 // `#v=1&view=fleet&…` for a request given as its differences (requestDiff): each leaf as
 // `path=value`, a gate on at its defaults as `gates.<name>=on`, a stack as above.
-export function encodeFleetLink(diff) {
+// `table` (fleetTable()): a list of objects (a stack, issue 39's `faults` and
+// `servers.overrides`) is written by its own row, its members' defaults left out (a fault's
+// `servers: null`, every server); without it, by the members the values hold.
+export function encodeFleetLink(diff, table = null) {
   const parts = ['v=1', 'view=fleet'];
   for (const [path, value] of leaves(diff)) {
     if (path.startsWith('gates.') && path.split('.').length === 2 && value && typeof value === 'object') parts.push(`${path}=on`);
-    else if (isStackValue(value)) parts.push(`${path}=${stackFormatOf(STACK_ROW(value)).write(value)}`);
+    else if (isStackValue(value)) parts.push(`${path}=${(stackFormatOf(table && table.rows.get(path)) || stackFormatOf(STACK_ROW(value))).write(value)}`);
     else parts.push(`${path}=${writeValue(value)}`);
   }
   return parts.join('&');
@@ -345,7 +369,16 @@ function readValue(text, row) {
     if (text === 'false') return false;
     throw new Error('is not true or false');
   }
-  if (type === 'list') return text === '' ? [] : text.split(',').map(safeDecode);
+  if (type === 'list') {
+    const items = text === '' ? [] : text.split(',').map(safeDecode);
+    // A list of numbers (issue 39's trigger.servers: server indices) reads each as a number.
+    if (!row.items || row.items.type !== 'number') return items;
+    return items.map((item) => {
+      const n = Number(item);
+      if (item.trim() === '' || !Number.isFinite(n)) throw new Error('is not a list of numbers');
+      return n;
+    });
+  }
   return safeDecode(text);
 }
 
