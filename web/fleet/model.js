@@ -35,7 +35,9 @@ export function fleetTable(schema) {
     }
   };
   walk(schema.fleet, '');
-  const opening = Object.fromEntries(schema.fleet.map((row) => [row.name, row.default === undefined ? null : row.default]));
+  // A row echoed only away from its default (`sparse`: docs/servers.md §2's fields) is not in the
+  // opening run's echo either.
+  const opening = Object.fromEntries(schema.fleet.filter((row) => !row.sparse).map((row) => [row.name, row.default === undefined ? null : row.default]));
   return { rows, opening, from: 'fleetSchema' };
 }
 
