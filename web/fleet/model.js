@@ -491,6 +491,15 @@ function failureCause(result) {
   return ` Of its ${count(total)} failed requests, ${count(n)} ended ${REASON_WORDS[reason] || reason}.`;
 }
 
+// What the verdict judges the fleet against, in a word: the trigger's kind, or a fault's
+// (docs/servers.md §8.3: the disturbance runs from the earliest start of the trigger and the
+// faults to the latest end), "disturbance" for more than one kind.
+export function disturbanceWord(request) {
+  const kinds = new Set((request.faults || []).map((f) => f.kind));
+  if (request.trigger) kinds.add(request.trigger.kind === 'outage' ? 'outage' : 'slowdown');
+  return kinds.size === 1 ? [...kinds][0] : kinds.size ? 'disturbance' : 'slowdown';
+}
+
 // The verdict of a service result, from `recovery` (FLEET.md v3 §8: five-bin windows, and
 // `disrupted`, whether any window from the trigger's start on was unhealthy).
 //   { kind: 'none' | 'rode-out' | 'recovered' | 'metastable' | 'undecided', text, shortText }
@@ -501,7 +510,7 @@ export function verdictOf(result) {
   const rec = result.recovery;
   const durationMs = result.request.durationMs;
   if (!rec) return { kind: 'none', shortText: 'no trigger', text: 'Nothing goes wrong in this run: it has no slowdown to recover from.' };
-  const what = result.request.trigger && result.request.trigger.kind === 'outage' ? 'outage' : 'slowdown';
+  const what = disturbanceWord(result.request);
   if (rec.disrupted === false) {
     return {
       kind: 'rode-out',
@@ -604,6 +613,7 @@ export function stormSeries(result) {
     binMs,
     points,
     trigger: trig,
+    ended: disturbanceWord(req), // the mark at recovery.triggerEndMs: "<word> ends"
     durationMs: req.durationMs,
     recovery: result.recovery,
   };
