@@ -177,7 +177,8 @@ public:
                 if (requiredHere) {
                     fail(path, "missing", "is missing: " + f.requiredWhen.why + ".");
                     ok = false;
-                } else if (f.required || !defaultsApply) {
+                } else if (f.required || (!defaultsApply && !f.sparseMember)) {
+                    // A sparse member reads as its default when absent, in any variant.
                     fail(path, "missing", "is missing.");
                     ok = false;
                 } else if (f.defaultValue.kind != Literal::Kind::None && !sparse && !f.sparseMember) {
@@ -190,7 +191,10 @@ public:
                 ok = false;
                 continue;
             }
-            if ((sparse || f.sparseMember) && f.defaultValue.kind != Literal::Kind::None && f.defaultValue.matches(member))
+            // A filled object's default is its members' defaults (defaultValueOf), not the literal's empty object.
+            if ((sparse || f.sparseMember) && f.defaultValue.kind != Literal::Kind::None &&
+                (f.defaultValue.kind == Literal::Kind::Filled ? sameValue(defaultValueOf(f), member)
+                                                              : f.defaultValue.matches(member)))
                 continue;
             out.set(f.name, std::move(member));
         }

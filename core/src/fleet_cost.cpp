@@ -6,8 +6,10 @@
 // the estimate). parseFleetRequest() refuses a request whose time or bytes pass the bound.
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "retrylab/fleet.hpp"
+#include "servers.hpp"
 
 namespace retrylab {
 
@@ -22,8 +24,8 @@ constexpr double kNsPerBin = 1000;
 constexpr double kNsPerWrite = 120;
 // The layout (fleet_service.cpp): a request record, a queue entry, an event, a latency.
 constexpr double kRecordBytes = 40;
-constexpr double kWaitingBytes = 16;
-constexpr double kEventBytes = 32;
+constexpr double kWaitingBytes = 24;  // its limit, slot, attempt and arrival (docs/servers.md §8.3's residence)
+constexpr double kEventBytes = 40;
 constexpr double kLatencyBytes = 8;
 constexpr double kTryStateBytes = 40;  // docs/throttling.md §8: two 128-bit masks and the counts
 // A container grown by doubling holds at most twice what it keeps, and for a moment while it
@@ -50,6 +52,19 @@ constexpr double kNsPerSummedFill = 1;
 // and sums), and a bucket of it (its start and two counts).
 constexpr double kWindowBytes = 96;
 constexpr double kWindowBucketBytes = 24;
+// docs/servers.md §10: a step of a pick (least-outstanding reads K counts a pick, every other kind
+// one), a per-server row of a bin (its ServerBin, Value and JSON text), a server's state (its
+// queue's ring, its counters, its totals row), a request's tried servers and records (a vector
+// each, and an entry per attempt), an outstanding count, a balancer.
+constexpr double kNsPerPickStep = 5;
+constexpr double kServerBinBytes = 700;
+constexpr double kNsPerServerBin = 500;
+constexpr double kServerBytes = 1200;
+constexpr double kSlotVectorBytes = 24;
+constexpr double kTriedBytes = 2;
+constexpr double kRecordEntryBytes = 16;
+constexpr double kCountBytes = 4;
+constexpr double kBalancerBytes = 16;
 // An occ client, and a run of the result.
 constexpr double kOccClientBytes = 48;
 constexpr double kOccRunBytes = 400;
@@ -66,6 +81,31 @@ double longestLeg(const Network& n) {
         case NetworkDist::Normal: return n.mean + 4 * n.sd;
     }
     return n.ms;
+}
+
+// docs/servers.md §10: the servers of a request (one without `servers`).
+const std::vector<Server>& serversOf(const FleetRequest& r) {
+    static thread_local std::vector<Server> one(1);
+    if (r.servers) return r.servers->each;
+    one[0] = r.server;
+    return one;
+}
+// The longest base service time a server's draw can give (§3.3): fixed serviceMs; exponential
+// 37 × serviceMs, as a leg; log-normal the horizon (its values are capped at 86,400,000 ms).
+double longestBase(const Server& s, double horizon) {
+    switch (s.serviceDist) {
+        case servers::ServiceDist::Exponential: return 37 * s.serviceMs;
+        case servers::ServiceDist::Lognormal: return horizon;
+        case servers::ServiceDist::Fixed: break;
+    }
+    return s.serviceMs;
+}
+
+// Its mean base service time, the rate its workers serve at: serviceMs (fixed, exponential), or
+// the log-normal's mean serviceMs × e^(σ²/2).
+double meanBase(const Server& s) {
+    if (s.serviceDist != servers::ServiceDist::Lognormal) return s.serviceMs;
+    return s.serviceMs * streams::exactExp(s.serviceSigma * s.serviceSigma / 2);
 }
 
 bool clientScoped(const Gates& g) {
@@ -127,17 +167,25 @@ FleetCost fleetCost(const FleetRequest& r) {
     // How long an attempt and a request can keep their events and record outside the queue.
     const double leg = std::min(horizon, longestLeg(r.network));
     const double slow = r.trigger && r.trigger->kind == TriggerKind::Slowdown ? r.trigger->factor : 1.0;
-    double service = r.server.serviceMs;
-    if (r.server.serviceMsPerInFlight > 0)
-        service = r.server.workers ? r.server.serviceMs + r.server.serviceMsPerInFlight * (*r.server.workers + 1.0)
-                                   : horizon;  // no bound on the attempts in service: the whole run
+    const std::vector<Server>& servers = serversOf(r);
+    const double k = static_cast<double>(servers.size());
+    // The longest service over the servers (docs/servers.md §10).
+    double service = 0;
+    for (const Server& s : servers) {
+        double own = longestBase(s, horizon);
+        if (s.serviceMsPerInFlight > 0)
+            own = s.workers ? own + s.serviceMsPerInFlight * (*s.workers + 1.0)
+                            : horizon;  // no bound on the attempts in service: the whole run
+        service = std::max(service, own);
+    }
     service = std::min(horizon, service * slow);
     // The longest wait before a retry: the backoff ceiling grows at most by max(m, 3) a failure
     // (decorrelated's 3 × previous), capped; an honoured Retry-After replaces it.
     double wait = r.policy.baseBackoffMs;
     for (int n = 1; n <= retries && wait < horizon; ++n) wait *= std::max(r.policy.backoffMultiplier, 3.0);
     if (r.policy.maxBackoffMs) wait = std::min(wait, *r.policy.maxBackoffMs);
-    if (r.server.rejectRetryAfterMs && r.policy.honourRetryAfter) wait = std::max(wait, *r.server.rejectRetryAfterMs);
+    for (const Server& s : servers)
+        if (s.rejectRetryAfterMs && r.policy.honourRetryAfter) wait = std::max(wait, *s.rejectRetryAfterMs);
     if (a6) wait = std::max(wait, r.policy.hedging->delayMs);
     wait = std::min(horizon, wait);
     const double timeout = std::min(horizon, r.policy.clientTimeoutMs);
@@ -160,19 +208,27 @@ FleetCost fleetCost(const FleetRequest& r) {
     // ms, over the span they can arrive in; the workers serve μ = workers / S a ms (μ / factor
     // during a slowdown). It grows by at most λ − μ a ms, plus the attempts of one service
     // time arriving at once; at most every attempt, or queueLimit.
-    const double workers = r.server.workers ? std::min<double>(*r.server.workers, c.attempts) : 0;
-    if (r.server.workers) {
+    // docs/servers.md §10: the deepest queues and the workers summed over the servers, each with its
+    // own μ and queueLimit (a server's λ is at most all of it).
+    double workers = 0;
+    double queued = 0;
+    for (const Server& s : servers) {
+        const double own = s.workers ? std::min<double>(*s.workers, c.attempts) : 0;
+        workers += own;
+        if (!s.workers) continue;
         const double arriving = std::min(horizon, r.durationMs + tries * (timeout + wait) + leg);
         const double lambda = once ? c.attempts : c.attempts / r.durationMs;
-        const double full = r.server.serviceMs + r.server.serviceMsPerInFlight * (workers + 1);
-        const double mu = full > 0 ? workers / full : c.attempts;
+        const double full = meanBase(s) + s.serviceMsPerInFlight * (own + 1);
+        const double mu = full > 0 ? own / full : c.attempts;
         double slowSpan = 0;
         if (r.trigger && r.trigger->kind == TriggerKind::Slowdown)
             slowSpan = std::max(0.0, std::min(r.trigger->endMs, arriving) - r.trigger->startMs);
         const double fluid = std::max(0.0, lambda - mu) * arriving + std::max(0.0, lambda - mu / slow) * slowSpan;
-        const double burst = tries * createdWithin(full * slow) + workers;
-        c.queue = std::min({c.attempts, r.server.queueLimit ? *r.server.queueLimit : c.attempts, fluid + burst});
+        const double burst = tries * createdWithin(std::min(horizon, full * slow)) + own;
+        queued += std::min({c.attempts, s.queueLimit ? *s.queueLimit : c.attempts, fluid + burst});
     }
+    workers = std::min(workers, c.attempts);
+    c.queue = std::min(c.attempts, queued);
     // Attempts served from the queue whose answers are still on their way back.
     const double answering = std::min(c.queue, service > 0 ? workers * (leg / service + 1) : c.queue);
     // A record is held while its request is open and its events pending (requestSpan), or by
@@ -185,6 +241,17 @@ FleetCost fleetCost(const FleetRequest& r) {
     c.pending = std::min(perAttempt * c.attempts + clients,
                          perAttempt * tries * createdWithin(attemptSpan) + 2 * workers + answering + clients);
     c.bins = std::floor(horizon / r.binMs) + 1;
+    // docs/servers.md §10: the crash events (one a crash and server), the picks, the per-server bins.
+    double crashes = 0;
+    for (const Fault& f : r.faults)
+        if (f.kind == FaultKind::Crash) crashes += f.servers ? static_cast<double>(f.servers->size()) : k;
+    c.events += crashes;
+    const bool previousHosts = r.policy.retryHost == HostRule::PreviousHosts && k > 1;
+    const double picks = k > 1 ? c.attempts * (1 + (previousHosts ? r.policy.hostSelectionRetryMaxAttempts : 0)) : 0;
+    const bool scans = r.balancer.kind == servers::BalancerKind::LeastOutstanding;
+    const double pickMs = picks * (scans ? k : 1) * kNsPerPickStep / 1e6;
+    const bool perServer = r.servers || !r.faults.empty();
+    const double serverBins = perServer ? k * c.bins : 0;
 
     double bytes = kBaseBytes;
     bytes += kGrowth * (kRecordBytes * c.records + kWaitingBytes * c.queue + kEventBytes * c.pending);
@@ -192,7 +259,15 @@ FleetCost fleetCost(const FleetRequest& r) {
     // §8's attempts' state beside each record (fleet_service.cpp's TryState), and with a breaker the
     // period of each of its maxRetries + 2 attempt numbers.
     if (perTry) bytes += kGrowth * c.records * (kTryStateBytes + (r.gates.breaker ? 4 * (tries + 1) : 0));
-    c.binBytes = kBinBytes * c.bins;
+    c.binBytes = kBinBytes * c.bins + kServerBinBytes * serverBins;
+    if (perServer) {  // the servers, each attempt's send time, the tried servers and the records
+        bytes += kServerBytes * k + kGrowth * 8 * c.records * (perTry ? tries + 1 : a6 ? tries + 1 : 1);
+        if (previousHosts) bytes += kGrowth * (kSlotVectorBytes * c.records + kTriedBytes * c.attempts);
+        if (r.idempotencyKey) bytes += kGrowth * (kSlotVectorBytes * c.records + kRecordEntryBytes * c.attempts);
+        const bool perClient = r.balancer.scope == GateScope::Client;
+        bytes += kBalancerBytes * (perClient ? clients : 1);
+        if (scans || r.balancer.kind == servers::BalancerKind::TwoChoices) bytes += kCountBytes * k * (perClient ? clients : 1);
+    }
     bytes += c.binBytes;
     const double owners = clientScoped(r.gates) ? clients + 1 : 1;
     bytes += kClientBytes * clients + kOwnerBytes * owners;
@@ -206,7 +281,7 @@ FleetCost fleetCost(const FleetRequest& r) {
         bytes += 2 * kGrowth * 8 * held;
     }
     // docs/throttling.md §3–§5: the admission limits, the limiters, the throttlers' lookbacks.
-    if (r.server.admission) bytes += kAdmissionBytes * (r.server.admission->scope == GateScope::Client ? clients : 1);
+    if (r.server.admission) bytes += kAdmissionBytes * k * (r.server.admission->scope == GateScope::Client ? clients : 1);
     if (r.gates.adaptive) bytes += kLimiterBytes * (r.gates.adaptive->scope == GateScope::Client ? clients : 1);
     if (r.gates.local) {
         const double owners = r.gates.local->scope == GateScope::Client ? clients : 1;
@@ -228,7 +303,7 @@ FleetCost fleetCost(const FleetRequest& r) {
         bytes += owners * kWindowBytes + kGrowth * kWindowBucketBytes * std::min(owners * kept, 2 * c.attempts + owners);
     }
     c.bytes = bytes;
-    c.binMs = c.bins * kNsPerBin / 1e6;
+    c.binMs = c.bins * kNsPerBin / 1e6 + serverBins * kNsPerServerBin / 1e6;
     if (r.gates.adaptive) {
         const double limiters = r.gates.adaptive->scope == GateScope::Client ? clients : 1;
         c.binMs += std::min(c.bins, 2 * c.attempts) * limiters * kNsPerSummedFill / 1e6;
@@ -236,7 +311,7 @@ FleetCost fleetCost(const FleetRequest& r) {
     // A budget's or breaker's windows, or the admission control's (§7: its counts at each send, a
     // record at each answer), are written at every attempt.
     const bool windows = r.gates.budget || r.gates.breaker || r.gates.admissionControl;
-    c.ms = c.events * (windows ? kNsPerWindowedEvent : kNsPerEvent) / 1e6 + c.binMs + c.throttlerMs;
+    c.ms = c.events * (windows ? kNsPerWindowedEvent : kNsPerEvent) / 1e6 + c.binMs + c.throttlerMs + pickMs;
     return c;
 }
 

@@ -12,6 +12,7 @@
 #include "format.hpp"
 #include "retrylab/fields.hpp"
 #include "retrylab/fleet.hpp"
+#include "servers.hpp"
 
 namespace retrylab {
 
@@ -124,6 +125,99 @@ Field admissionControl() {
     }).echoSparse();
 }
 
+// docs/servers.md §2's rows. Each is echoed only when given and not its default, so that every
+// request without them echoes exactly as before (§9).
+Field serviceDist() {
+    return Field::choice("serviceDist", "server", "how an attempt's service time is drawn (docs/servers.md §3.3)", {
+        {"fixed", static_cast<int>(servers::ServiceDist::Fixed), "serviceMs itself (FLEET.md)"},
+        {"exponential", static_cast<int>(servers::ServiceDist::Exponential), "a draw of mean serviceMs"},
+        {"lognormal", static_cast<int>(servers::ServiceDist::Lognormal), "a draw of median serviceMs and shape serviceSigma"},
+    }).defaults("fixed").echoSparse();
+}
+Field serviceSigma() {
+    return Field::number("serviceSigma", "server", "", "σ of the log-normal service time (serviceDist \"lognormal\")")
+        .range(0, 4).defaults(1).echoSparse();
+}
+// The members an override may replace (docs/servers.md §2): the server's rows but admission, with
+// no default (an absent one is the server object's), after the override's `index`.
+Field serverOverride(const std::vector<Field>& serverRows) {
+    std::vector<Field> rows;
+    rows.push_back(Field::number("index", "servers", "", "the server this override changes, 0 … count − 1")
+                       .wholeNumber().range(0, 999).needed());
+    for (const Field& m : serverRows) {
+        if (m.name == "admission") continue;
+        Field copy = m;
+        copy.defaultValue = Literal::none();
+        copy.onlyWhen = Presence{};
+        copy.sparseMember = false;
+        rows.push_back(std::move(copy));
+    }
+    return Field::object("", "servers", "one server's own fields", std::move(rows))
+        .objectWords("{ \"index\": 0, \"failureRate\": 1 }", "is not a field a server may override; an override may have");
+}
+Field serversRow(const std::vector<Field>& serverRows) {
+    return Field::object("servers", "servers", "K replicas behind a balancer, each the server object changed by its "
+                                               "override (docs/servers.md §2); null: one server", {
+        Field::number("count", "servers", "servers", "K, the replicas").wholeNumber().range(1, 1000).defaults(2),
+        Field::list("overrides", "servers", "", "per-server changes to the server object", serverOverride(serverRows))
+            .length(0, 1000)
+            .words("override objects", "override")
+            .defaults(Literal::list({})),
+    }).orNull().defaults(Literal::null()).echoSparse();
+}
+Field balancerRow() {
+    return Field::object("balancer", "servers", "how each attempt's server is chosen (docs/servers.md §4)", {
+        Field::choice("kind", "servers", "the balancer's rule", {
+            {"round-robin", static_cast<int>(servers::BalancerKind::RoundRobin), "each server in turn"},
+            {"random", static_cast<int>(servers::BalancerKind::Random), "a uniform draw"},
+            {"least-outstanding", static_cast<int>(servers::BalancerKind::LeastOutstanding),
+             "the fewest outstanding attempts, ties by a draw (Envoy's least request, full scan)"},
+            {"two-choices", static_cast<int>(servers::BalancerKind::TwoChoices),
+             "the less loaded of two drawn (Envoy's least request, its default)"},
+        }).defaults("round-robin"),
+        Field::choice("scope", "servers", "one balancer per client (a sidecar), or one for the fleet", {
+            {"client", static_cast<int>(GateScope::Client), "one per client"},
+            {"fleet", static_cast<int>(GateScope::Fleet), "one shared by all clients"},
+        }).defaults("client"),
+    }).defaults(Literal::filled()).echoSparse();
+}
+Field indexList(const char* name, const char* group, const char* description) {
+    return Field::list(name, group, "", description,
+                       Field::number("", group, "", "a server index").wholeNumber().range(0, 999))
+        .length(1, 1000)
+        .distinctItems()
+        .words("server indices (whole numbers from 0 to 999)", "server")
+        .orNull()
+        .defaults(Literal::null());
+}
+Field faultsRow() {
+    Field item = Field::object("", "faults", "a crash or a partition of some servers", {
+        Field::choice("kind", "faults", "what goes wrong", {
+            {"crash", static_cast<int>(FaultKind::Crash), "the server refuses connections; work at it is aborted"},
+            {"partition", static_cast<int>(FaultKind::Partition), "nothing reaches the server or comes back from it"},
+        }).needed(),
+        indexList("servers", "faults", "the servers it acts on; null: every one"),
+        ms("startMs", "faults", "the fault's start", 0, kMaxMs).needed(),
+        ms("endMs", "faults", "the fault's end (at least startMs)", 0, kMaxMs).needed(),
+    }).objectWords("{ \"kind\": \"crash\", \"servers\": [0], \"startMs\": 10000, \"endMs\": 20000 }",
+                   "is not a fault field; a fault may have");
+    return Field::list("faults", "faults", "", "crashes and partitions of servers (docs/servers.md §5)", std::move(item))
+        .length(0, 100)
+        .words("fault objects", "fault")
+        .defaults(Literal::list({}))
+        .echoSparse();
+}
+Field keyStoreRow() {
+    return Field::object("keyStore", "request", "where the idempotency records live (docs/servers.md §6)", {
+        Field::choice("scope", "request", "one store, one per server, or one replicated with a lag", {
+            {"shared", static_cast<int>(servers::KeyScope::Shared), "one store every server reads at once"},
+            {"per-server", static_cast<int>(servers::KeyScope::PerServer), "each server its own: never seen by another"},
+            {"replicated", static_cast<int>(servers::KeyScope::Replicated), "other servers see a write lagMs later"},
+        }).defaults("shared"),
+        ms("lagMs", "request", "the replication lag (scope \"replicated\" only)", 0, kMaxMs).defaults(0),
+    }).defaults(Literal::filled()).echoSparse();
+}
+
 // docs/layers.md §9: policy's members and, after them, `layers`: a list of 1–5 layer objects, each
 // with §2's own rows around a copy of every policy row but hedging (from the same declarations),
 // without its default: an absent one is the policy's. Null (the default) is FLEET.md's one layer,
@@ -133,7 +227,7 @@ std::vector<Field> policyMembers(bool occ, std::vector<Field> members) {
     std::vector<Field> layerRows;
     layerRows.push_back(Field::string("name", "policy", "shown in the totals; default \"layer i\"").length(1, 64));
     for (const Field& m : members) {
-        if (m.name == "hedging") continue;
+        if (m.name == "hedging" || m.name == "retryHost" || m.name == "hostSelectionRetryMaxAttempts") continue;
         Field copy = m;
         copy.defaultValue = Literal::none();
         if (copy.name == "maxRetries") copy.nullable = false;
@@ -214,6 +308,32 @@ FieldTable makeFleet(bool occ) {
         {"429", static_cast<int>(FailureClass::TooManyRequests), "a 429 of server.admission (docs/throttling.md §3)"},
     });
 
+    const std::vector<Field> serverRows = {
+            Field::number("workers", "server", "attempts", "attempts in service at once; null: no limit")
+                .wholeNumber().range(1, 100000).orNull().defaults(10),
+            Field::number("queueLimit", "server", "attempts", "most attempts waiting; null: no limit")
+                .wholeNumber().range(0, 10000000).orNull().defaults(Literal::null()),
+            Field::choice("queueOrder", "server", "which waiting attempt is served next", {
+                {"fifo", static_cast<int>(QueueOrder::Fifo), "the oldest"},
+                {"lifo", static_cast<int>(QueueOrder::Lifo), "the newest"},
+            }).defaults("fifo"),
+            ms("serviceMs", "server", "time to serve one attempt", 0, 600000).defaults(50),
+            ms("serviceMsPerInFlight", "server", "added per attempt in service (itself included) when service starts",
+               0, 60000).defaults(0),
+            Field::number("failureRate", "server", "", "a served attempt fails (500) with this probability")
+                .range(0, 1).defaults(0),
+            Field::choice("dropStale", "server", "which stale attempts a worker drops unserved", {
+                {"never", static_cast<int>(DropStale::Never), "none"},
+                {"expired", static_cast<int>(DropStale::Expired), "those whose client has stopped waiting"},
+                {"unfinishable", static_cast<int>(DropStale::Unfinishable), "also those that cannot finish in time"},
+            }).defaults("never"),
+            ms("rejectRetryAfterMs", "server", "the Retry-After of a 503 from an outage or a full queue; null: none",
+               0, kMaxMs).orNull().defaults(Literal::null()),
+            admission(),
+            serviceDist(),
+            serviceSigma().only("serviceDist", Literal::string("lognormal"), "σ shapes the log-normal only"),
+    };
+
     t.fields = {
         Field::choice("workload", "fleet", "what the fleet does", {
             {"service", static_cast<int>(FleetWorkload::Service), "requests to one server with workers and a queue"},
@@ -238,40 +358,24 @@ FieldTable makeFleet(bool occ) {
             Field::number("factor", "arrivals", "×", "the rate's factor").range(0.01, 100).needed(),
         }).orNull().defaults(Literal::null()),
         Field::variant("network", "network", "one leg's delay", "dist", networks).defaults(Literal::filled()),
-        Field::object("server", "server", "one server: workers, a queue, a failure rate", {
-            Field::number("workers", "server", "attempts", "attempts in service at once; null: no limit")
-                .wholeNumber().range(1, 100000).orNull().defaults(10),
-            Field::number("queueLimit", "server", "attempts", "most attempts waiting; null: no limit")
-                .wholeNumber().range(0, 10000000).orNull().defaults(Literal::null()),
-            Field::choice("queueOrder", "server", "which waiting attempt is served next", {
-                {"fifo", static_cast<int>(QueueOrder::Fifo), "the oldest"},
-                {"lifo", static_cast<int>(QueueOrder::Lifo), "the newest"},
-            }).defaults("fifo"),
-            ms("serviceMs", "server", "time to serve one attempt", 0, 600000).defaults(50),
-            ms("serviceMsPerInFlight", "server", "added per attempt in service (itself included) when service starts",
-               0, 60000).defaults(0),
-            Field::number("failureRate", "server", "", "a served attempt fails (500) with this probability")
-                .range(0, 1).defaults(0),
-            Field::choice("dropStale", "server", "which stale attempts a worker drops unserved", {
-                {"never", static_cast<int>(DropStale::Never), "none"},
-                {"expired", static_cast<int>(DropStale::Expired), "those whose client has stopped waiting"},
-                {"unfinishable", static_cast<int>(DropStale::Unfinishable), "also those that cannot finish in time"},
-            }).defaults("never"),
-            ms("rejectRetryAfterMs", "server", "the Retry-After of a 503 from an outage or a full queue; null: none",
-               0, kMaxMs).orNull().defaults(Literal::null()),
-            admission(),
-        }).defaults(Literal::filled()),
+        Field::object("server", "server", "one server: workers, a queue, a failure rate", serverRows)
+            .defaults(Literal::filled()),
+        serversRow(serverRows),
+        balancerRow(),
         Field::variant("trigger", "trigger", "what goes wrong; null: nothing", "kind", {
             {"slowdown", static_cast<int>(TriggerKind::Slowdown), "service starting in [startMs, endMs) takes factor times as long", {
                 ms("startMs", "trigger", "the trigger's start", 0, kMaxMs).defaults(10000),
                 ms("endMs", "trigger", "the trigger's end (at least startMs)", 0, kMaxMs).defaults(20000),
                 Field::number("factor", "trigger", "×", "how many times as long").range(1, 1000).defaults(4),
+                indexList("servers", "trigger", "the servers it acts on (docs/servers.md §5); null: every one").echoSparse(),
             }},
             {"outage", static_cast<int>(TriggerKind::Outage), "every attempt arriving in [startMs, endMs) gets 503 at once", {
                 ms("startMs", "trigger", "the trigger's start", 0, kMaxMs),
                 ms("endMs", "trigger", "the trigger's end (at least startMs)", 0, kMaxMs),
+                indexList("servers", "trigger", "the servers it acts on (docs/servers.md §5); null: every one").echoSparse(),
             }},
         }).orNull().defaults(Literal::filled()),
+        faultsRow(),
         Field::object("policy", "policy", "each client's retry policy", policyMembers(occ, {
             maxRetries,
             ms("baseBackoffMs", "policy", "the backoff's base", 0, kMaxMs).defaults(occ ? 10 : 100),
@@ -292,6 +396,14 @@ FieldTable makeFleet(bool occ) {
                 .words("failure classes (\"timeout\", \"5xx\", \"429\")", "class")
                 .defaults(Literal::strings({"timeout", "5xx"})),
             Field::boolean("honourRetryAfter", "policy", "a 503's Retry-After replaces the backoff wait").defaults(true),
+            Field::choice("retryHost", "policy", "which server a retry may go to (docs/servers.md §4.2)", {
+                {"any", static_cast<int>(HostRule::Any), "the balancer's pick"},
+                {"previous-hosts", static_cast<int>(HostRule::PreviousHosts),
+                 "not a server the request tried, if a pick finds one (Envoy's previous_hosts)"},
+            }).defaults("any").echoSparse(),
+            Field::number("hostSelectionRetryMaxAttempts", "policy", "picks",
+                          "picks a retry makes after its first under previous-hosts (Envoy's; its default 1)")
+                .wholeNumber().range(0, 100).defaults(1).echoSparse(),
             // docs/throttling.md §6 and §8: null by default and echoed only when given; its kind
             // echoed only when not "a6", so that every §6 request echoes as before.
             Field::object("hedging", "policy", "hedging: gRPC A6's copies of a request delayMs apart (needs "
@@ -361,6 +473,7 @@ FieldTable makeFleet(bool occ) {
         }).defaults("charge"),
         Field::boolean("idempotencyKey", "request", "a request's commits after its first are replays, not charges")
             .defaults(false),
+        keyStoreRow(),
         Field::number("binMs", "result", "ms", "the timeline's bin width").wholeNumber().range(1, 600000).defaults(1000),
         Field::number("runs", "occ", "runs", "occ only: independent runs, run r with seed + r")
             .wholeNumber().range(1, 1000).defaults(100),
@@ -400,6 +513,50 @@ std::optional<int> gateLayerAt(const Value& gate) {
     return at ? std::optional<int>(static_cast<int>(*at)) : std::nullopt;
 }
 
+// FLEET.md §3's server members present in `s` over `base` (every member, for the server object;
+// the members given, for an override: docs/servers.md §2).
+Server readServer(const Field& server, const Value& s, Server out) {
+    if (const Value* w = s.find("workers"))
+        out.workers = w->isNull() ? std::nullopt : std::optional<std::uint32_t>(static_cast<std::uint32_t>(w->asNumber()));
+    if (const Value* q = s.find("queueLimit"))
+        out.queueLimit = q->isNull() ? std::nullopt : std::optional<std::uint32_t>(static_cast<std::uint32_t>(q->asNumber()));
+    if (s.find("queueOrder")) out.queueOrder = choiceAt<QueueOrder>(member(server, "queueOrder"), s);
+    if (s.find("serviceMs")) out.serviceMs = numberAt(s, "serviceMs");
+    if (s.find("serviceMsPerInFlight")) out.serviceMsPerInFlight = numberAt(s, "serviceMsPerInFlight");
+    if (s.find("failureRate")) out.failureRate = numberAt(s, "failureRate");
+    if (s.find("dropStale")) out.dropStale = choiceAt<DropStale>(member(server, "dropStale"), s);
+    if (s.find("rejectRetryAfterMs")) out.rejectRetryAfterMs = optionalAt(s, "rejectRetryAfterMs");
+    if (const Value* a = s.find("admission"); a && !a->isNull())  // sparse: absent at its default
+        out.admission = Admission{scopeAt(*a), numberAt(*a, "ratePerSecond"), numberAt(*a, "burst"),
+                                  numberAt(*a, "answerMs"), optionalAt(*a, "retryAfterMs")};
+    if (s.find("serviceDist")) out.serviceDist = choiceAt<servers::ServiceDist>(member(server, "serviceDist"), s);
+    if (s.find("serviceSigma")) out.serviceSigma = numberAt(s, "serviceSigma");
+    return out;
+}
+// docs/servers.md §2: K copies of the server object, each changed by its override.
+FleetServers readServers(const Field& server, const Value& k, const Server& base) {
+    FleetServers out;
+    out.count = static_cast<std::uint32_t>(numberAt(k, "count"));
+    out.each.assign(out.count, base);
+    for (const Value& o : k.find("overrides")->asArray()) {
+        ServerOverride given;
+        given.index = static_cast<std::uint32_t>(numberAt(o, "index"));
+        for (const Value::Member& m : o.asObject())
+            if (m.key != "index") given.given.push_back(m.key);
+        if (given.index < out.count) out.each[given.index] = readServer(server, o, out.each[given.index]);
+        out.overrides.push_back(std::move(given));
+    }
+    return out;
+}
+// A list of server indices (faults[i].servers, trigger.servers); absent or null: none (every server).
+std::optional<std::vector<std::uint32_t>> indicesAt(const Value& object, const char* name) {
+    const Value* v = object.find(name);
+    if (!v || v->isNull()) return std::nullopt;
+    std::vector<std::uint32_t> out;
+    for (const Value& i : v->asArray()) out.push_back(static_cast<std::uint32_t>(i.asNumber()));
+    return out;
+}
+
 // FLEET.md §3's policy members of a normalized policy object (or of a filled layer over it).
 FleetPolicy readPolicy(const Field& policy, const Value& p) {
     FleetPolicy out;
@@ -419,6 +576,10 @@ FleetPolicy readPolicy(const Field& policy, const Value& p) {
         if (c.asString() == "429") out.retry429 = true;
     }
     out.honourRetryAfter = p.find("honourRetryAfter")->asBool();
+    static const Field retryHost = member(policy, "retryHost");
+    out.retryHost = sparseChoiceAt<HostRule>(retryHost, p);
+    const std::optional<double> picks = optionalAt(p, "hostSelectionRetryMaxAttempts");
+    out.hostSelectionRetryMaxAttempts = picks ? static_cast<std::uint32_t>(*picks) : 1;
     if (const Value* h = p.find("hedging"); h && !h->isNull()) {
         Hedging hedging;
         static const Field kind = *member(policy, "hedging").member("kind");
@@ -517,17 +678,28 @@ FleetRequest typed(const FieldTable& table, const Value& v) {
     r.network.sd = numberAt(n, "sd");
     const Value& s = *v.find("server");
     const Field& server = table.field("server");
-    if (auto w = optionalAt(s, "workers")) r.server.workers = static_cast<std::uint32_t>(*w); else r.server.workers.reset();
-    if (auto q = optionalAt(s, "queueLimit")) r.server.queueLimit = static_cast<std::uint32_t>(*q);
-    r.server.queueOrder = choiceAt<QueueOrder>(member(server, "queueOrder"), s);
-    r.server.serviceMs = numberAt(s, "serviceMs");
-    r.server.serviceMsPerInFlight = numberAt(s, "serviceMsPerInFlight");
-    r.server.failureRate = numberAt(s, "failureRate");
-    r.server.dropStale = choiceAt<DropStale>(member(server, "dropStale"), s);
-    r.server.rejectRetryAfterMs = optionalAt(s, "rejectRetryAfterMs");
-    if (const Value* a = s.find("admission"); a && !a->isNull())  // sparse: absent at its default
-        r.server.admission = Admission{scopeAt(*a), numberAt(*a, "ratePerSecond"), numberAt(*a, "burst"),
-                                       numberAt(*a, "answerMs"), optionalAt(*a, "retryAfterMs")};
+    r.server = readServer(server, s, Server{});
+    if (const Value* k = v.find("servers"); k && !k->isNull()) r.servers = readServers(server, *k, r.server);
+    if (const Value* b = v.find("balancer")) {
+        const Field& row = table.field("balancer");
+        r.balancer.kind = choiceAt<servers::BalancerKind>(member(row, "kind"), *b);
+        r.balancer.scope = choiceAt<GateScope>(member(row, "scope"), *b);
+    }
+    if (const Value* f = v.find("faults")) {
+        const Field& row = table.field("faults").item.front();
+        for (const Value& item : f->asArray()) {
+            Fault fault;
+            fault.kind = choiceAt<FaultKind>(member(row, "kind"), item);
+            fault.servers = indicesAt(item, "servers");
+            fault.startMs = numberAt(item, "startMs");
+            fault.endMs = numberAt(item, "endMs");
+            r.faults.push_back(std::move(fault));
+        }
+    }
+    if (const Value* k = v.find("keyStore")) {
+        r.keyStore.scope = choiceAt<servers::KeyScope>(member(table.field("keyStore"), "scope"), *k);
+        r.keyStore.lagMs = numberAt(*k, "lagMs");
+    }
     const Value& t = *v.find("trigger");
     if (t.isNull()) {
         r.trigger.reset();
@@ -537,6 +709,7 @@ FleetRequest typed(const FieldTable& table, const Value& v) {
         trigger.startMs = numberAt(t, "startMs");
         trigger.endMs = numberAt(t, "endMs");
         trigger.factor = trigger.kind == TriggerKind::Slowdown ? numberAt(t, "factor") : 1;
+        r.triggerServers = indicesAt(t, "servers");
         r.trigger = trigger;
     }
     const Value& p = *v.find("policy");
@@ -591,6 +764,8 @@ FleetRequest typed(const FieldTable& table, const Value& v) {
     return r;
 }
 
+std::string grouped(double value);
+
 void fail(std::vector<InputError>& errors, const std::string& field, const char* code, const std::string& detail) {
     errors.push_back({field, code, field + " " + detail, detail});
 }
@@ -638,6 +813,120 @@ void layerChecks(const FleetRequest& r, std::vector<InputError>& errors) {
              "bottom attempts (docs/layers.md §9.4); got " + formatMs(std::floor(work), 0) + ".");
 }
 
+// docs/servers.md's fields that are not at their defaults, by the name an error gives: what a run
+// of one server (the occ workload, a stack of layers) cannot take.
+const char* serversFieldGiven(const FleetRequest& r) {
+    if (r.servers) return "servers";
+    if (!r.faults.empty()) return "faults";
+    if (r.balancer.kind != servers::BalancerKind::RoundRobin || r.balancer.scope != GateScope::Client) return "balancer";
+    if (r.keyStore.scope != servers::KeyScope::Shared || r.keyStore.lagMs != 0) return "keyStore";
+    if (r.policy.retryHost != HostRule::Any) return "policy.retryHost";
+    if (r.policy.hostSelectionRetryMaxAttempts != 1) return "policy.hostSelectionRetryMaxAttempts";
+    if (r.trigger && r.triggerServers) return "trigger.servers";
+    if (r.server.serviceDist != servers::ServiceDist::Fixed) return "server.serviceDist";
+    return nullptr;
+}
+
+std::string indexPath(const std::string& list, std::size_t i) { return list + "[" + formatInt(static_cast<std::int64_t>(i)) + "]"; }
+
+// Indices of a list naming servers (faults[i].servers, trigger.servers) below K.
+void indicesBelow(const std::optional<std::vector<std::uint32_t>>& list, std::size_t k, const std::string& path,
+                  std::vector<InputError>& errors) {
+    if (!list) return;
+    for (std::size_t m = 0; m < list->size(); ++m)
+        if ((*list)[m] >= k)
+            fail(errors, indexPath(path, m), "no-such-server",
+                 "must name a server, a whole number from 0 to " + formatInt(static_cast<std::int64_t>(k - 1)) +
+                     (k == 1 ? " (without servers there is one server, 0)" : " (servers.count − 1)") + "; got " +
+                     formatInt((*list)[m]) + ".");
+}
+
+// Whether two faults' server lists (none: all) share a server.
+bool shareServer(const Fault& a, const Fault& b) {
+    if (!a.servers || !b.servers) return true;
+    for (std::uint32_t x : *a.servers)
+        if (std::find(b.servers->begin(), b.servers->end(), x) != b.servers->end()) return true;
+    return false;
+}
+
+// docs/servers.md §2's rules across its fields, and §10's bounds (errors on servers.count).
+void serverChecks(const FleetRequest& r, std::vector<InputError>& errors) {
+    const std::size_t k = r.servers ? r.servers->count : 1;
+    if (r.servers) {
+        const std::vector<ServerOverride>& o = r.servers->overrides;
+        if (o.size() > k)
+            fail(errors, "servers.overrides", "too-many",
+                 "must hold at most servers.count (" + formatInt(static_cast<std::int64_t>(k)) +
+                     ") overrides, one a server; got " + formatInt(static_cast<std::int64_t>(o.size())) + ".");
+        std::vector<std::size_t> first(k, o.size());
+        for (std::size_t i = 0; i < o.size(); ++i) {
+            const std::string path = indexPath("servers.overrides", i);
+            const std::uint32_t j = o[i].index;
+            if (j >= k) {
+                fail(errors, path + ".index", "no-such-server",
+                     "must name a server, a whole number from 0 to " + formatInt(static_cast<std::int64_t>(k - 1)) +
+                         " (servers.count − 1); got " + formatInt(j) + ".");
+                continue;
+            }
+            if (first[j] < o.size()) {
+                fail(errors, path + ".index", "duplicate",
+                     "names server " + formatInt(j) + " a second time (" + indexPath("servers.overrides", first[j]) +
+                         " names it first); one override a server.");
+                continue;
+            }
+            first[j] = i;
+            const bool sigma = std::find(o[i].given.begin(), o[i].given.end(), "serviceSigma") != o[i].given.end();
+            if (sigma && r.servers->each[j].serviceDist != servers::ServiceDist::Lognormal)
+                fail(errors, path + ".serviceSigma", "only-with",
+                     "is used only with serviceDist \"lognormal\" (the override's, else server.serviceDist): σ shapes "
+                     "the log-normal only.");
+        }
+    }
+    if (r.trigger) indicesBelow(r.triggerServers, k, "trigger.servers", errors);
+    for (std::size_t i = 0; i < r.faults.size(); ++i) {
+        const Fault& f = r.faults[i];
+        const std::string path = indexPath("faults", i);
+        if (f.endMs < f.startMs) {
+            fail(errors, path + ".endMs", "out-of-order",
+                 "must be at least " + path + ".startMs (" + formatMs(f.startMs, 6) + "); got " + formatMs(f.endMs, 6) + ".");
+            continue;
+        }
+        indicesBelow(f.servers, k, path + ".servers", errors);
+        for (std::size_t j = 0; j < i; ++j) {
+            const Fault& g = r.faults[j];
+            const bool overlap = f.startMs < f.endMs && g.startMs < g.endMs && f.startMs < g.endMs && g.startMs < f.endMs;
+            if (overlap && g.startMs <= g.endMs && shareServer(f, g)) {
+                fail(errors, path + ".servers", "overlapping-faults",
+                     "names a server that " + indexPath("faults", j) + " also names over an overlapping window: a server "
+                     "is under one fault at a time (docs/servers.md §2).");
+                break;
+            }
+        }
+    }
+    if (r.keyStore.lagMs != 0 && r.keyStore.scope != servers::KeyScope::Replicated)
+        fail(errors, "keyStore.lagMs", "only-with",
+             "must be 0 unless keyStore.scope is \"replicated\" (only a replicated store has a lag); got " +
+                 formatMs(r.keyStore.lagMs, 6) + ".");
+    if (!r.servers) return;
+    // §10: the per-server bin cells, and a count per client and server for a client-scoped balancer
+    // that reads counts (or a client-scoped admission limit on every server).
+    const double horizon = 2 * r.durationMs + 60000;
+    const double cells = static_cast<double>(k) * (std::floor(horizon / r.binMs) + 1);
+    if (cells > 1000000)
+        fail(errors, "servers.count", "too-much-work",
+             "× the bins to the horizon (floor((2 × durationMs + 60,000) / binMs) + 1) must be at most 1,000,000 "
+             "per-server bin cells (docs/servers.md §10); got " + grouped(cells) + ".");
+    const bool counts = r.balancer.scope == GateScope::Client && (r.balancer.kind == servers::BalancerKind::LeastOutstanding ||
+                                                                 r.balancer.kind == servers::BalancerKind::TwoChoices);
+    const bool limits = r.server.admission && r.server.admission->scope == GateScope::Client;
+    if ((counts || limits) && static_cast<double>(r.clients) * static_cast<double>(k) > 1000000)
+        fail(errors, "servers.count", "too-much-work",
+             std::string("× clients must be at most 1,000,000 with ") +
+                 (counts ? "a client-scoped least-outstanding or two-choices balancer (a count per client and server)"
+                         : "a client-scoped server.admission (a limit per client and server)") +
+                 " (docs/servers.md §10); got " + grouped(static_cast<double>(r.clients) * static_cast<double>(k)) + ".");
+}
+
 // The rules across fields, on a normalized request whose every field is valid.
 void crossChecks(const FleetRequest& r, std::vector<InputError>& errors) {
     const bool occ = r.workload == FleetWorkload::Occ;
@@ -677,6 +966,12 @@ void crossChecks(const FleetRequest& r, std::vector<InputError>& errors) {
         fail(errors, "durationMs", "too-many-bins",
              "must be at most 10,000 × binMs (" + formatMs(10000.0 * r.binMs, 6) + "): at most 10,000 bins; got " +
                  formatMs(r.durationMs, 6) + ".");
+    if (const char* given = serversFieldGiven(r); given && (occ || !r.policy.layers.empty()))
+        return fail(errors, given, "servers-excluded",
+                    occ ? std::string("is for the service workload only: the occ workload has no server (docs/servers.md).")
+                        : std::string("must be left at its default with policy.layers: a stack of layers runs one server "
+                                      "for now (docs/servers.md §8.4)."));
+    serverChecks(r, errors);
     if (occ && !r.policy.layers.empty()) return layerChecks(r, errors);
     if (occ) {
         if (r.clients > 1000)

@@ -264,6 +264,48 @@ Value fleetRequestToValue(const FleetRequest& r) {
     return v;
 }
 
+namespace {
+// docs/servers.md §8.3's rows, in its order.
+Value serverTotalsValue(const ServerTotals& s) {
+    Value v = Value::object();
+    v.set("attempts", count(s.attempts));
+    v.set("served", count(s.served));
+    v.set("succeeded", count(s.succeeded));
+    v.set("failed", count(s.failed));
+    v.set("shed", count(s.shed));
+    v.set("outageRejected", count(s.outageRejected));
+    v.set("cancelled", count(s.cancelled));
+    v.set("refused", count(s.refused));
+    v.set("partitioned", count(s.partitioned));
+    v.set("aborted", count(s.aborted));
+    v.set("answersLost", count(s.answersLost));
+    v.set("late", count(s.late));
+    v.set("okInTime", count(s.okInTime));
+    v.set("wastedServiceMs", num(s.wastedServiceMs));
+    v.set("charges", count(s.charges));
+    v.set("replays", count(s.replays));
+    v.set("duplicateCharges", count(s.duplicateCharges));
+    v.set("meanServiceMs", orNull(s.meanServiceMs));
+    v.set("meanResidenceMs", orNull(s.meanResidenceMs));
+    return v;
+}
+Value serverBinValue(const ServerBin& s) {
+    Value v = Value::object();
+    v.set("attempts", count(s.attempts));
+    v.set("okInTime", count(s.okInTime));
+    v.set("late", count(s.late));
+    v.set("served", count(s.served));
+    v.set("shed", count(s.shed));
+    v.set("outageRejected", count(s.outageRejected));
+    v.set("refused", count(s.refused));
+    v.set("partitioned", count(s.partitioned));
+    v.set("aborted", count(s.aborted));
+    v.set("queue", count(s.queue));
+    v.set("inService", count(s.inService));
+    return v;
+}
+}  // namespace
+
 Value fleetToValue(const FleetRequest& request, const ServiceResult& result) {
     const ServiceTotals& t = result.totals;
     Value v = Value::object();
@@ -324,6 +366,16 @@ Value fleetToValue(const FleetRequest& request, const ServiceResult& result) {
     latency.set("max", t.latencyMs ? num(t.latencyMs->max) : Value::null());
     totals.set("latencyMs", std::move(latency));
     totals.set("endMs", num(t.endMs));
+    const bool perServer = !t.servers.empty();  // docs/servers.md §8.3: with servers or faults
+    if (perServer) {
+        totals.set("refused", count(t.refused));
+        totals.set("partitioned", count(t.partitioned));
+        totals.set("aborted", count(t.aborted));
+        totals.set("answersLost", count(t.answersLost));
+        Value rows = Value::array();
+        for (const ServerTotals& s : t.servers) rows.push(serverTotalsValue(s));
+        totals.set("servers", std::move(rows));
+    }
     v.set("totals", std::move(totals));
     Value timeline = Value::object();
     timeline.set("binMs", count(request.binMs));
@@ -356,6 +408,11 @@ Value fleetToValue(const FleetRequest& request, const ServiceResult& result) {
         x.set("queue", count(b.queue));
         x.set("inService", count(b.inService));
         x.set("tokens", orNull(b.tokens));
+        if (perServer) {
+            Value rows = Value::array();
+            for (const ServerBin& s : b.servers) rows.push(serverBinValue(s));
+            x.set("servers", std::move(rows));
+        }
         bins.push_back(std::move(x));
     }
     timeline.set("bins", Value::array(std::move(bins)));
@@ -366,6 +423,17 @@ Value fleetToValue(const FleetRequest& request, const ServiceResult& result) {
         rec.set("recoveredAtMs", orNull(result.recovery->recoveredAtMs));
         rec.set("metastable", Value::boolean(result.recovery->metastable));
         rec.set("disrupted", Value::boolean(result.recovery->disrupted));
+        if (perServer) {  // docs/servers.md §8.3
+            Value rows = Value::array();
+            for (const Recovery& own : result.serverRecovery) {
+                Value row = Value::object();
+                row.set("recoveredAtMs", orNull(own.recoveredAtMs));
+                row.set("metastable", Value::boolean(own.metastable));
+                row.set("disrupted", Value::boolean(own.disrupted));
+                rows.push(std::move(row));
+            }
+            rec.set("servers", std::move(rows));
+        }
         v.set("recovery", std::move(rec));
     } else {
         v.set("recovery", Value::null());

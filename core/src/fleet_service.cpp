@@ -17,6 +17,7 @@
 #include "min_heap.hpp"
 #include "policy.hpp"
 #include "retrylab/fleet.hpp"
+#include "servers.hpp"
 #include "streams.hpp"
 #include "throttling.hpp"
 
@@ -27,12 +28,22 @@ namespace {
 using streams::Distribution;
 
 // §6's kinds, in their order at equal times.
-enum Kind : std::uint64_t { Completion = 1, Arrival = 2, Answer = 3, Limit = 4, Send = 5 };
+// Crash: docs/servers.md §8.2's kind 0, a crash starting on a server (its index in the client's place).
+enum Kind : std::uint64_t { Crash = 0, Completion = 1, Arrival = 2, Answer = 3, Limit = 4, Send = 5 };
 // Rejected503: Envoy's admission control's local reply (docs/throttling.md §7), at the send itself,
 // with no Retry-After.
-enum Status : std::uint32_t { Ok200 = 0, Error500 = 1, Busy503 = 2, Throttled429 = 3, Rejected503 = 4 };
-// A failure's class (FLEET.md §4; the 429 of docs/throttling.md §3).
-enum class Failure { Timeout, ServerError, Throttled };
+// Refused and Reset: docs/servers.md §5's crash, a refused connection and a reset one.
+enum Status : std::uint32_t { Ok200 = 0, Error500 = 1, Busy503 = 2, Throttled429 = 3, Rejected503 = 4, Refused = 5, Reset = 6 };
+// A failure's class (FLEET.md §4; the 429 of docs/throttling.md §3; docs/servers.md §5's two).
+enum class Failure { Timeout, ServerError, Throttled, Refused, Reset };
+// An attempt's events carry its server (docs/servers.md) above the low byte of `status`, which
+// holds what it held before (an answer's status, a held send, a soft cutoff; a completion's
+// crash epoch): with one server, server 0, every status is as before.
+constexpr int kServerShift = 8;
+inline std::uint32_t lowOf(std::uint32_t status) { return status & 0xFFu; }
+inline std::uint32_t serverOf(std::uint32_t status) { return status >> kServerShift; }
+inline std::uint32_t withServer(std::uint32_t low, std::uint32_t server) { return low | (server << kServerShift); }
+constexpr std::uint32_t kNoSlot = 0xFFFFFFFFu;  // a crash's event names no request
 // A send event's status: 0 a send that asks the send gates, 1 one the adaptive limiter held
 // (docs/throttling.md §4), sent when it comes with its token already taken.
 constexpr std::uint32_t kHeldSend = 1;
@@ -48,6 +59,7 @@ struct Event {
     double x;  // Arrival: the waiting limit L; Completion, Answer: the attempt's service time
     std::uint32_t slot;  // the request's record
     std::uint32_t status;
+    double y;  // Completion: the attempt's arrival at its server (docs/servers.md §8.3's residence)
 };
 
 struct EventLess {
@@ -81,6 +93,7 @@ struct Waiting {
     double limitMs;
     std::uint32_t request;  // the slot
     std::uint32_t attempt;
+    double arrivedMs;       // at its server
 };
 
 // A ring's storage: a power of two of plain values, never zeroed (every slot is written before
@@ -227,6 +240,23 @@ struct AdmissionLimit {
     double tokens = 0, last = 0;
 };
 
+// docs/servers.md: the servers (one without `servers`), each with its queue and work.
+struct Working {  // an attempt in service on a server a crash names
+    std::uint64_t key;
+    std::uint32_t slot;
+    std::uint32_t attempt;
+    double limitMs;
+};
+struct Replica {
+    const Server* cfg = nullptr;
+    WaitQueue queue;
+    std::uint64_t inService = 0;
+    bool triggered = true;  // FLEET's trigger acts on it
+    std::vector<std::pair<double, double>> crashes, partitions;  // its faults' windows
+    bool tracked = false;  // a crash names it: its work in service is listed
+    std::vector<Working> working;
+    std::uint32_t epoch = 0;  // its crashes that aborted work
+};
 class ServiceRun {
 public:
     ServiceRun(const FleetRequest& r, FleetTrace* trace, FleetWork* work)
@@ -262,8 +292,11 @@ public:
                 o.admissionControl = std::make_unique<throttling::AdmissionWindow>(r.gates.admissionControl->windowMs);
         }
         if (r.gates.adaptive) fills_.assign(r.gates.adaptive->scope == GateScope::Fleet ? 1 : r.clients, 0.0);
+        setUpServers();
         if (r.server.admission) {
-            admission_.resize(r.server.admission->scope == GateScope::Fleet ? 1 : r.clients);
+            // docs/servers.md: every server its own limits (a client's, or the fleet's), server-major.
+            admissionPer_ = r.server.admission->scope == GateScope::Fleet ? 1 : r.clients;
+            admission_.resize(admissionPer_ * k_);
             for (AdmissionLimit& l : admission_) l.tokens = r.server.admission->burst;
         }
         keyArrival_ = streams::purposeKey(r.seed, streams::Arrival);
@@ -282,9 +315,11 @@ public:
         addLane(r.policy.clientTimeoutMs);
         laneNetwork_ = r.network.dist == NetworkDist::Fixed ? laneFor(r.network.ms) : -1;
         laneTimeout_ = laneFor(r.policy.clientTimeoutMs);
-        if (r.server.serviceMsPerInFlight == 0) {
-            addLane(r.server.serviceMs * 1);
-            if (r.trigger && r.trigger->kind == TriggerKind::Slowdown) addLane(r.server.serviceMs * r.trigger->factor);
+        for (const Replica& each : replicas_) {
+            const Server& c = *each.cfg;
+            if (c.serviceMsPerInFlight != 0 || c.serviceDist != servers::ServiceDist::Fixed) continue;
+            addLane(c.serviceMs * 1);
+            if (r.trigger && r.trigger->kind == TriggerKind::Slowdown && each.triggered) addLane(c.serviceMs * r.trigger->factor);
         }
     }
 
@@ -311,7 +346,7 @@ public:
         finish();
         if (work_) {
             work_->events = eventsTaken_;
-            work_->queue = queue_.deepest();
+            for (const Replica& each : replicas_) work_->queue = std::max<std::uint64_t>(work_->queue, each.queue.deepest());
             work_->records = requests_.size();
         }
         return std::move(result_);
@@ -357,8 +392,13 @@ private:
             requests_[slot] = q;
             if (hedging_) hedge_[slot] = HedgeState{};
             if (perTry_) tries_[slot] = TryState{};
+            if (previousHosts_) tried_[slot].clear();
+            if (keysTracked_) records_[slot].clear();
             return slot;
         }
+        if (previousHosts_) tried_.emplace_back();
+        if (keysTracked_) records_.emplace_back();
+        if (sentStride_) sentAt_.resize((requests_.size() + 1) * sentStride_);
         requests_.push_back(q);
         if (hedging_) hedge_.push_back(HedgeState{});
         if (perTry_) {
@@ -392,15 +432,15 @@ private:
 
     // An event at now + delay: in the lane of that delay if there is one, else in the heap.
     void scheduleAfter(double now, double delay, Kind kind, std::uint32_t slot, int attempt, double x = 0,
-                       std::uint32_t status = 0) {
-        scheduleIn(laneFor(delay), now + delay, kind, slot, attempt, x, status);
+                       std::uint32_t status = 0, double y = 0) {
+        scheduleIn(laneFor(delay), now + delay, kind, slot, attempt, x, status, y);
     }
     // An event at t in lane i (t being now + the lane's delay), or in the heap when i < 0.
     [[gnu::always_inline]] void scheduleIn(int i, double t, Kind kind, std::uint32_t slot, int attempt, double x = 0,
-                    std::uint32_t status = 0) {
+                    std::uint32_t status = 0, double y = 0) {
         Request& q = requests_[slot];
         ++q.pending;
-        const Event e{t, makeKey(kind, q.client, q.number, attempt), x, slot, status};
+        const Event e{t, makeKey(kind, q.client, q.number, attempt), x, slot, status, y};
         if (i >= 0)
             lane_[i].push(e);
         else
@@ -410,7 +450,7 @@ private:
     void schedule(double t, Kind kind, std::uint32_t slot, int attempt, double x = 0, std::uint32_t status = 0) {
         Request& q = requests_[slot];
         ++q.pending;
-        events_.push(Event{t, makeKey(kind, q.client, q.number, attempt), x, slot, status});
+        events_.push(Event{t, makeKey(kind, q.client, q.number, attempt), x, slot, status, 0});
     }
 
     void scheduleCreation(std::uint32_t client, std::uint32_t k, double at) {
@@ -445,8 +485,16 @@ private:
 
     ServiceBin& bin(double t) {
         const std::size_t b = binOf(t);
-        if (b >= result_.bins.size()) result_.bins.resize(b + 1);
+        if (b >= result_.bins.size()) growBins(b + 1);
         return result_.bins[b];
+    }
+    // The bins to `size`, each with a row per server when the result has them (docs/servers.md §8.3).
+    void growBins(std::size_t size) {
+        const std::size_t from = result_.bins.size();
+        if (size <= from) return;
+        result_.bins.resize(size);
+        if (extended_)
+            for (std::size_t b = from; b < size; ++b) result_.bins[b].servers.resize(k_);
     }
 
     // Writes the state after the last event into every bin before the one at time t.
@@ -458,10 +506,20 @@ private:
         }
     }
     void writeState(std::size_t b) {
-        if (b >= result_.bins.size()) result_.bins.resize(b + 1);
+        if (b >= result_.bins.size()) growBins(b + 1);
         ServiceBin& s = result_.bins[b];
-        s.queue = queue_.size();
-        s.inService = inService_;
+        std::uint64_t queued = 0, serving = 0;
+        for (std::size_t j = 0; j < k_; ++j) {
+            const Replica& each = replicas_[j];
+            queued += each.queue.size();
+            serving += each.inService;
+            if (extended_) {
+                s.servers[j].queue = each.queue.size();
+                s.servers[j].inService = each.inService;
+            }
+        }
+        s.queue = queued;
+        s.inService = serving;
         s.tokens = fleetTokens();
         if (r_.gates.adaptive) writeSendRate(s);
     }
@@ -493,6 +551,7 @@ private:
 
     void process(const Event& e) {
         const Kind kind = keyKind(e.key);
+        if (kind == Crash) return crash(e);
         const std::uint32_t id = e.slot;
         const int n = keyAttempt(e.key);
         Request& q = requests_[id];
@@ -502,6 +561,16 @@ private:
         if (kind == Limit && (hedging_  ? copyDone(id, n)
                               : perTry_ ? tryDone(id, n)
                                         : ((q.flags & (Ended | Resolved)) || q.attempt != n))) {
+            // docs/servers.md §4.3: an attempt of a request that has ended stops being outstanding at
+            // its limit all the same, unless its answer came in time.
+            if (countsOn_ && lowOf(e.status) != kSoftCutoff &&
+                (hedging_ ? !(hedge_[id].resolved & (1u << n)) : perTry_ && !hasBit(tries_[id].resolved, n)))
+                endOutstanding(q.client, serverOf(e.status));
+            release(id);
+            return;
+        }
+        // docs/servers.md §5: a completion whose work a crash aborted is not an event.
+        if (kind == Completion && lowOf(e.status) != replicas_[serverOf(e.status)].epoch) {
             release(id);
             return;
         }
@@ -520,10 +589,14 @@ private:
         if (trace_) trace_->events.push_back(FleetTraceEvent{e.t, static_cast<int>(kind), q.client, q.number, n});
         switch (kind) {
             case Send: send(id, n, e.t, e.status == kHeldSend, e.x); break;
-            case Arrival: arrive(id, n, e.t, e.x); break;
-            case Completion: complete(id, n, e.t, e.x); break;
+            case Arrival: arrive(id, n, e.t, e.x, serverOf(e.status)); break;
+            case Completion: complete(id, n, e.t, e.x, e.y, serverOf(e.status)); break;
             case Answer: answer(id, n, e.t, e.x, e.status); break;
-            case Limit: perTry_ ? tryLimit(id, n, e.t, e.status == kSoftCutoff) : timeout(id, n, e.t); break;
+            case Limit:
+                perTry_ ? tryLimit(id, n, e.t, lowOf(e.status) == kSoftCutoff, serverOf(e.status))
+                        : timeout(id, n, e.t, serverOf(e.status));
+                break;
+            case Crash: break;
         }
         release(id);
     }
@@ -577,17 +650,19 @@ private:
         sent.period = period;
         if (perTry_) trySent(id, n, period);
         if (rejected) return rejectLocally(id, n, t, period);
-        if (perTry_) return tryLimits(id, n, t);
+        const std::uint32_t host = pickHost(id, n, t);
+        if (perTry_) return tryLimits(id, n, t, host);
         double limit = t + r_.policy.clientTimeoutMs;
         if (r_.policy.deadlineMs) limit = std::min(limit, sent.createdMs + *r_.policy.deadlineMs);
+        const std::uint32_t at = withServer(0, host);
         if (laneNetwork_ >= 0)  // a fixed network: every leg is the lane's delay
-            scheduleIn(laneNetwork_, t + network_.a, Arrival, id, n, limit);
+            scheduleIn(laneNetwork_, t + network_.a, Arrival, id, n, limit, at);
         else
-            scheduleAfter(t, leg(keyOut_, sent, n), Arrival, id, n, limit);
+            scheduleAfter(t, leg(keyOut_, sent, n), Arrival, id, n, limit, at);
         if (limit == t + r_.policy.clientTimeoutMs)
-            scheduleIn(laneTimeout_, limit, Limit, id, n);
+            scheduleIn(laneTimeout_, limit, Limit, id, n, 0, at);
         else
-            schedule(limit, Limit, id, n);
+            schedule(limit, Limit, id, n, 0, at);
         if (hedging_) {
             HedgeState& h = hedge_[id];
             h.sent = static_cast<std::uint8_t>(n);
@@ -686,15 +761,17 @@ private:
         return true;
     }
 
-    void hedgeAnswer(std::uint32_t id, int n, double t, double serviceMs, std::uint32_t status) {
+    void hedgeAnswer(std::uint32_t id, int n, double t, double serviceMs, std::uint32_t packed) {
         Request& q = requests_[id];
-        if (copyDone(id, n)) return lateAnswer(t, serviceMs);
+        const std::uint32_t host = serverOf(packed), status = lowOf(packed);
+        if (copyDone(id, n)) return lateAnswer(t, serviceMs, host);
+        answeredInTime(id, n, host, status);
         hedge_[id].resolved = static_cast<std::uint8_t>(hedge_[id].resolved | (1u << n));
         if (r_.gates.adaptive || r_.gates.local) answerSeen(q, t, status == Throttled429);
         if (r_.gates.admissionControl) admissionRecord(q, t, status);
         q.period = hedge_[id].period[n];
         if (status == Ok200) return succeed(id, t);
-        hedgeFail(id, status == Throttled429 ? Failure::Throttled : Failure::ServerError, t);
+        hedgeFail(id, failureOf(status), t);
     }
 
     // A copy's failure: the throttle's token and the breaker's outcome as any failure's; a fatal
@@ -704,8 +781,11 @@ private:
         Request& q = requests_[id];
         gates_.failed(0, q.client, received(q, t, retried(failure)));
         const Hedging& hp = *r_.policy.hedging;
-        const bool nonFatal = failure == Failure::Timeout ? hp.nonFatalTimeout
-                              : failure == Failure::ServerError ? hp.nonFatal5xx : hp.nonFatal429;
+        const bool nonFatal = failure == Failure::Timeout       ? hp.nonFatalTimeout
+                              : failure == Failure::ServerError ? hp.nonFatal5xx
+                              : failure == Failure::Refused     ? hp.nonFatal5xx || hp.nonFatalRefused
+                              : failure == Failure::Reset       ? hp.nonFatal5xx || hp.nonFatalReset
+                                                                : hp.nonFatal429;
         if (!nonFatal) return end(id, EndReason::NotRetryable, t);
         HedgeState& h = hedge_[id];
         ++h.failed;
@@ -738,16 +818,17 @@ private:
     }
     // Attempt n sent at t: its arrival with the waiting limit L = D, the limit at D, and its soft
     // cutoff at t + clientTimeoutMs when that is before D.
-    void tryLimits(std::uint32_t id, int n, double t) {
+    void tryLimits(std::uint32_t id, int n, double t, std::uint32_t host) {
         const Request& q = requests_[id];
         const double deadline = tryDeadline(q);
+        const std::uint32_t at = withServer(0, host);
         if (laneNetwork_ >= 0)
-            scheduleIn(laneNetwork_, t + network_.a, Arrival, id, n, deadline);
+            scheduleIn(laneNetwork_, t + network_.a, Arrival, id, n, deadline, at);
         else
-            scheduleAfter(t, leg(keyOut_, q, n), Arrival, id, n, deadline);
-        if (deadline <= horizon_) schedule(deadline, Limit, id, n);
+            scheduleAfter(t, leg(keyOut_, q, n), Arrival, id, n, deadline, at);
+        if (deadline <= horizon_) schedule(deadline, Limit, id, n, 0, at);
         const double soft = t + r_.policy.clientTimeoutMs;
-        if (soft < deadline) scheduleIn(laneTimeout_, soft, Limit, id, n, 0, kSoftCutoff);
+        if (soft < deadline) scheduleIn(laneTimeout_, soft, Limit, id, n, 0, withServer(kSoftCutoff, host));
     }
     // A send refused after attempt 1 (the local throttle, the breaker, the limiter's deadline): no
     // further retry; with no attempt in flight the request ends now by the refusal's reason.
@@ -790,7 +871,8 @@ private:
     }
     // A limit of attempt n at t: the deadline ends the request; a soft cutoff is a timeout the gates
     // learn of, the attempt hedged and a retry scheduled if one may be, the attempt left in flight.
-    void tryLimit(std::uint32_t id, int n, double t, bool soft) {
+    void tryLimit(std::uint32_t id, int n, double t, bool soft, std::uint32_t host) {
+        if (!soft && countsOn_) endOutstanding(requests_[id].client, host);
         ++bin(t).timeouts;
         if (!soft) return end(id, EndReason::Deadline, t);
         Request& q = requests_[id];
@@ -805,9 +887,11 @@ private:
     // An answer of attempt n at t: late after the end; else the gates learn of it, a 200 ends the
     // request, a failure outside retryOn ends it, and one the policy would retry is retried, or
     // dropped while another attempt is in flight or a retry scheduled, or ends the request.
-    void tryAnswer(std::uint32_t id, int n, double t, double serviceMs, std::uint32_t status) {
+    void tryAnswer(std::uint32_t id, int n, double t, double serviceMs, std::uint32_t packed) {
         Request& q = requests_[id];
-        if (q.flags & Ended) return lateAnswer(t, serviceMs);
+        const std::uint32_t host = serverOf(packed), status = lowOf(packed);
+        if (q.flags & Ended) return lateAnswer(t, serviceMs, host);
+        answeredInTime(id, n, host, status);
         TryState& s = tries_[id];
         setBit(s.resolved, n);
         --s.inFlight;
@@ -816,11 +900,12 @@ private:
         q.period = tryPeriod(id, n);
         if (status == Ok200) return succeed(id, t);
         ++s.failures;
-        const Failure failure = status == Throttled429 ? Failure::Throttled : Failure::ServerError;
+        const Failure failure = failureOf(status);
         tryFailureSeen(q, failure, t);
         if (!retried(failure)) return end(id, EndReason::NotRetryable, t);
         double retryAfterMs = -1;
-        if (status == Busy503 && r_.server.rejectRetryAfterMs) retryAfterMs = *r_.server.rejectRetryAfterMs;
+        const Server& from = *replicas_[host].cfg;
+        if (status == Busy503 && from.rejectRetryAfterMs) retryAfterMs = *from.rejectRetryAfterMs;
         if (status == Throttled429 && r_.server.admission->retryAfterMs) retryAfterMs = *r_.server.admission->retryAfterMs;
         const std::optional<EndReason> reason =
             hasBit(s.hedged, n) ? std::optional<EndReason>(EndReason::AttemptLimit) : tryRetry(id, n, t, false, retryAfterMs);
@@ -867,44 +952,83 @@ private:
         if (r_.gates.local) owner(r_.gates.local->scope, q.client).local->registerResponse(t / 1000, throttled);
     }
 
-    bool outageAt(double t) const {
-        return r_.trigger && r_.trigger->kind == TriggerKind::Outage && t >= r_.trigger->startMs && t < r_.trigger->endMs;
+    bool outageAt(double t, std::uint32_t host) const {
+        return r_.trigger && r_.trigger->kind == TriggerKind::Outage && replicas_[host].triggered &&
+               t >= r_.trigger->startMs && t < r_.trigger->endMs;
     }
-    bool workerFree() const { return !r_.server.workers || inService_ < *r_.server.workers; }
+    bool workerFree(const Replica& s) const { return !s.cfg->workers || s.inService < *s.cfg->workers; }
+    ServerTotals& row(std::uint32_t host) { return result_.totals.servers[host]; }
 
-    void reject(std::uint32_t id, int n, double t) {
+    void reject(std::uint32_t id, int n, double t, std::uint32_t host) {
         const Request& q = requests_[id];
-        scheduleAfter(t, leg(keyBack_, q, n), Answer, id, n, 0, Busy503);
+        scheduleAfter(t, leg(keyBack_, q, n), Answer, id, n, 0, withServer(Busy503, host));
     }
 
-    void arrive(std::uint32_t id, int n, double t, double limit) {
-        if (outageAt(t)) {
+    void arrive(std::uint32_t id, int n, double t, double limit, std::uint32_t host) {
+        Replica& server = replicas_[host];
+        if (faultsOn_ && arriveFaulted(id, n, t, host)) return;
+        if (outageAt(t, host)) {
             ++result_.totals.outageRejected;
-            ++bin(t).outageRejected;
-            reject(id, n, t);
+            ServiceBin& b = bin(t);
+            ++b.outageRejected;
+            if (extended_) ++row(host).outageRejected, ++b.servers[host].outageRejected;
+            reject(id, n, t, host);
             return;
         }
-        if (r_.server.admission && !admit(id, n, t)) return;
-        const Waiting w{limit, id, static_cast<std::uint32_t>(n)};
-        if (workerFree()) {
-            startService(w, t);
+        if (r_.server.admission && !admit(id, n, t, host)) return;
+        const Waiting w{limit, id, static_cast<std::uint32_t>(n), t};
+        if (workerFree(server)) {
+            startService(w, t, host);
             return;
         }
-        if (!r_.server.queueLimit || queue_.size() < *r_.server.queueLimit) {
+        if (!server.cfg->queueLimit || server.queue.size() < *server.cfg->queueLimit) {
             ++requests_[id].pending;
-            queue_.push(w);
+            server.queue.push(w);
             return;
         }
         ++result_.totals.shed;
-        ++bin(t).shed;
-        reject(id, n, t);
+        ServiceBin& b = bin(t);
+        ++b.shed;
+        if (extended_) ++row(host).shed, ++b.servers[host].shed;
+        reject(id, n, t, host);
+    }
+
+    // docs/servers.md §8.1: a partition covering t drops the attempt on its way (no answer: its
+    // limit decides); a crash covering t refuses it, the refusal leaving at t. True: so handled.
+    bool arriveFaulted(std::uint32_t id, int n, double t, std::uint32_t host) {
+        const Replica& server = replicas_[host];
+        if (covers(server.partitions, t)) {
+            ++result_.totals.partitioned;
+            ++row(host).partitioned;
+            ++bin(t).servers[host].partitioned;
+            return true;
+        }
+        if (!covers(server.crashes, t)) return false;
+        ++result_.totals.refused;
+        ++row(host).refused;
+        ++bin(t).servers[host].refused;
+        scheduleAfter(t, leg(keyBack_, requests_[id], n), Answer, id, n, 0, withServer(Refused, host));
+        return true;
+    }
+    static bool covers(const std::vector<std::pair<double, double>>& windows, double t) {
+        for (const auto& w : windows)
+            if (w.first <= t && t < w.second) return true;
+        return false;
+    }
+    // An answer leaving `host` at t under a partition never arrives (docs/servers.md §5). True: lost.
+    bool answerLost(std::uint32_t host, double t) {
+        if (!faultsOn_ || !covers(replicas_[host].partitions, t)) return false;
+        ++result_.totals.answersLost;
+        ++row(host).answersLost;
+        return true;
     }
 
     // docs/throttling.md §3's rule 1a: the limit refills by the time since its last arrival and
-    // takes a token, or the attempt is answered 429 at t + answerMs (no worker, no queue).
-    bool admit(std::uint32_t id, int n, double t) {
+    // takes a token, or the attempt is answered 429 at t + answerMs (no worker, no queue). Each
+    // server holds its own limits (docs/servers.md).
+    bool admit(std::uint32_t id, int n, double t, std::uint32_t host) {
         const Admission& a = *r_.server.admission;
-        AdmissionLimit& l = admission_[a.scope == GateScope::Fleet ? 0 : requests_[id].client];
+        AdmissionLimit& l = admission_[host * admissionPer_ + (a.scope == GateScope::Fleet ? 0 : requests_[id].client)];
         l.tokens = std::min(a.burst, l.tokens + ((t - l.last) * a.ratePerSecond) / 1000);
         l.last = t;
         if (l.tokens >= 1) {
@@ -913,85 +1037,310 @@ private:
         }
         ++result_.totals.throttled;
         ++bin(t).throttled;
+        if (answerLost(host, t + a.answerMs)) return false;
         const double back = leg(keyBack_, requests_[id], n);
         if (a.answerMs == 0)
-            scheduleAfter(t, back, Answer, id, n, 0, Throttled429);
+            scheduleAfter(t, back, Answer, id, n, 0, withServer(Throttled429, host));
         else
-            schedule((t + a.answerMs) + back, Answer, id, n, 0, Throttled429);
+            schedule((t + a.answerMs) + back, Answer, id, n, 0, withServer(Throttled429, host));
         return false;
     }
 
-    [[gnu::always_inline]] void startService(const Waiting& w, double t) {
+    [[gnu::always_inline]] void startService(const Waiting& w, double t, std::uint32_t host) {
+        Replica& server = replicas_[host];
+        const Server& c = *server.cfg;
         double f = 1;
-        if (r_.trigger && r_.trigger->kind == TriggerKind::Slowdown && t >= r_.trigger->startMs && t < r_.trigger->endMs)
+        if (r_.trigger && r_.trigger->kind == TriggerKind::Slowdown && server.triggered && t >= r_.trigger->startMs &&
+            t < r_.trigger->endMs)
             f = r_.trigger->factor;
-        const double s = (r_.server.serviceMs + r_.server.serviceMsPerInFlight * (inService_ + 1)) * f;
-        if ((r_.server.dropStale != DropStale::Never && t >= w.limitMs) ||
-            (r_.server.dropStale == DropStale::Unfinishable && t + s > w.limitMs)) {
+        double base = c.serviceMs;
+        if (c.serviceDist != servers::ServiceDist::Fixed) {  // docs/servers.md §3.3: SERVICE (client, request, attempt id)
+            const Request& q = requests_[w.request];
+            const std::uint64_t key = streams::step(streams::step(streams::step(keyService_, q.client), q.number),
+                                                    static_cast<std::uint64_t>(w.attempt - 1));
+            base = servers::serviceBase(c.serviceDist, c.serviceMs, c.serviceSigma, key);
+        }
+        const double s = (base + c.serviceMsPerInFlight * (server.inService + 1)) * f;
+        if ((c.dropStale != DropStale::Never && t >= w.limitMs) ||
+            (c.dropStale == DropStale::Unfinishable && t + s > w.limitMs)) {
             ++result_.totals.cancelled;
+            if (extended_) ++row(host).cancelled;
             return;
         }
         ++result_.totals.served;
-        ++bin(t).served;
-        ++inService_;
-        scheduleAfter(t, s, Completion, w.request, static_cast<int>(w.attempt), s);
+        ServiceBin& b = bin(t);
+        ++b.served;
+        if (extended_) ++row(host).served, ++b.servers[host].served;
+        ++server.inService;
+        if (server.tracked) {
+            const Request& q = requests_[w.request];
+            server.working.push_back(Working{makeKey(Arrival, q.client, q.number, static_cast<int>(w.attempt)), w.request,
+                                             w.attempt, w.limitMs});
+        }
+        scheduleAfter(t, s, Completion, w.request, static_cast<int>(w.attempt), s, withServer(server.epoch, host), w.arrivedMs);
     }
 
-    void complete(std::uint32_t id, int n, double t, double serviceMs) {
-        --inService_;
+    // FLEET §4's commit of a 200 to a charge on `host` at t: a replay when the request's earlier
+    // charge is visible to it at t (docs/servers.md §6; with one store, any earlier commit), else a
+    // charge, a duplicate after the request's first.
+    void commit(Request& q, std::uint32_t id, std::uint32_t host, double t) {
+        bool replay = r_.idempotencyKey && (q.flags & Committed);
+        if (replay && keysTracked_) {
+            replay = false;
+            for (const auto& record : records_[id])
+                if (servers::visible(r_.keyStore.scope, r_.keyStore.lagMs, record.first, host, record.second, t)) replay = true;
+        }
+        if (replay) {
+            ++result_.totals.replays;
+            if (extended_) ++row(host).replays;
+        } else {
+            ++result_.totals.charges;
+            if (extended_) ++row(host).charges;
+            if (q.flags & Committed) {
+                ++result_.totals.duplicateCharges;
+                if (extended_) ++row(host).duplicateCharges;
+            }
+            if (keysTracked_) records_[id].emplace_back(static_cast<std::uint16_t>(host), t);
+        }
+        q.flags |= Committed;
+    }
+
+    void complete(std::uint32_t id, int n, double t, double serviceMs, double arrivedMs, std::uint32_t host) {
+        Replica& server = replicas_[host];
+        --server.inService;
+        if (server.tracked) forget(server, id, n);
         Request& q = requests_[id];
         // The coin FAIL below failureRate. A draw lies in [0, 1), so a rate of 0 never fails
         // and a rate of 1 always does: the draw is made only when it can decide.
-        const double rate = r_.server.failureRate;
+        const double rate = server.cfg->failureRate;
         const bool failed = rate > 0 && (rate >= 1 || attemptDraw(keyFail_, q, n) < rate);
-        if (!failed && r_.operation != Operation::Read) {
-            if (r_.idempotencyKey && (q.flags & Committed)) {
-                ++result_.totals.replays;
+        if (!failed && r_.operation != Operation::Read) commit(q, id, host, t);
+        if (extended_) {
+            ServerTotals& own = row(host);
+            ++(failed ? own.failed : own.succeeded);
+            ++own.completions;
+            own.serviceSumMs += serviceMs;
+            own.residenceSumMs += t - arrivedMs;
+        }
+        if (!answerLost(host, t)) {
+            const double back = leg(keyBack_, q, n);
+            if (!trace_ && (hedging_  ? copyDone(id, n)
+                            : perTry_ ? (q.flags & Ended) != 0
+                                      : ((q.flags & (Ended | Resolved)) || q.attempt != n))) {
+                // Already answered by its waiting limit, or its request has ended: whatever happens
+                // before the answer arrives, it is late (a request's attempt number only grows, and
+                // its flags for attempt n stay set), so it is counted now, in the bin of its time,
+                // and never becomes an event. A traced run (FleetTrace) keeps it as one; the counts
+                // are the same.
+                lateAnswer(t + back, serviceMs, host);
             } else {
-                ++result_.totals.charges;
-                if (q.flags & Committed) ++result_.totals.duplicateCharges;
+                scheduleAfter(t, back, Answer, id, n, serviceMs, withServer(failed ? Error500 : Ok200, host));
             }
-            q.flags |= Committed;
         }
-        const double back = leg(keyBack_, q, n);
-        if (!trace_ && (hedging_  ? copyDone(id, n)
-                        : perTry_ ? (q.flags & Ended) != 0
-                                  : ((q.flags & (Ended | Resolved)) || q.attempt != n))) {
-            // Already answered by its waiting limit, or its request has ended: whatever happens
-            // before the answer arrives, it is late (a request's attempt number only grows, and
-            // its flags for attempt n stay set), so it is counted now, in the bin of its time,
-            // and never becomes an event. A traced run (FleetTrace) keeps it as one; the counts
-            // are the same.
-            lateAnswer(t + back, serviceMs);
-        } else {
-            scheduleAfter(t, back, Answer, id, n, serviceMs, failed ? Error500 : Ok200);
-        }
-        while (workerFree() && !queue_.empty()) {
-            const Waiting next = r_.server.queueOrder == QueueOrder::Fifo ? queue_.popOldest() : queue_.popNewest();
+        while (workerFree(server) && !server.queue.empty()) {
+            const Waiting next = server.cfg->queueOrder == QueueOrder::Fifo ? server.queue.popOldest() : server.queue.popNewest();
             --requests_[next.request].pending;
-            startService(next, t);
+            startService(next, t, host);
             release(next.request);
+        }
+    }
+
+    // ---- docs/servers.md: K servers, the balancer, faults, the key store ----------------------------
+
+    void setUpServers() {
+        const FleetRequest& r = r_;
+        k_ = r.servers ? r.servers->count : 1;
+        extended_ = r.servers || !r.faults.empty();
+        faultsOn_ = !r.faults.empty();
+        replicas_.resize(k_);
+        for (std::uint32_t j = 0; j < k_; ++j) {
+            Replica& each = replicas_[j];
+            each.cfg = r.servers ? &r.servers->each[j] : &r.server;
+            each.triggered = !r.trigger || !r.triggerServers ||
+                             std::find(r.triggerServers->begin(), r.triggerServers->end(), j) != r.triggerServers->end();
+        }
+        for (const Fault& f : r.faults) {
+            if (!(f.startMs < f.endMs)) continue;  // an empty window covers nothing and starts no crash
+            for (std::uint32_t j = 0; j < k_; ++j) {
+                if (f.servers && std::find(f.servers->begin(), f.servers->end(), j) == f.servers->end()) continue;
+                Replica& each = replicas_[j];
+                (f.kind == FaultKind::Crash ? each.crashes : each.partitions).emplace_back(f.startMs, f.endMs);
+                if (f.kind != FaultKind::Crash) continue;
+                each.tracked = true;
+                events_.push(Event{f.startMs, makeKey(Crash, j, 0, 0), 0, kNoSlot, 0, 0});
+            }
+        }
+        if (extended_) result_.totals.servers.resize(k_);
+        const bool perClient = r.balancer.scope == GateScope::Client;
+        if (k_ > 1) {
+            balancers_.resize(perClient ? r.clients : 1);
+            for (std::size_t c = 0; c < balancers_.size(); ++c) {
+                balancers_[c].kind = r.balancer.kind;
+                balancers_[c].next = perClient ? c % k_ : 0;  // §4.1: client c starts at c mod K
+            }
+        }
+        countsOn_ = k_ > 1 && (r.balancer.kind == servers::BalancerKind::LeastOutstanding ||
+                               r.balancer.kind == servers::BalancerKind::TwoChoices);
+        if (countsOn_) outstanding_.assign((perClient ? r.clients : 1) * k_, 0);
+        previousHosts_ = k_ > 1 && r.policy.retryHost == HostRule::PreviousHosts;
+        keysTracked_ = k_ > 1 && r.idempotencyKey && r.operation != Operation::Read &&
+                       !(r.keyStore.scope == servers::KeyScope::Shared ||
+                         (r.keyStore.scope == servers::KeyScope::Replicated && r.keyStore.lagMs == 0));
+        keyBalance_ = streams::purposeKey(r.seed, servers::kPurposeBalance);
+        keyService_ = streams::purposeKey(r.seed, servers::kPurposeService);
+        if (extended_)
+            sentStride_ = hedging_ ? static_cast<std::size_t>(r.policy.hedging->maxAttempts) + 1
+                          : perTry_ ? static_cast<std::size_t>(*r.policy.maxRetries) + 2
+                                    : 1;
+    }
+    std::size_t sentIndex(std::uint32_t id, int n) const {
+        return id * sentStride_ + (sentStride_ == 1 ? 0 : static_cast<std::size_t>(n));
+    }
+
+    // §4: the server of attempt n of request id, sent at t (its gates have let it go): the host rule
+    // over the balancer's picks; then the attempt is counted sent to it, tried and outstanding.
+    std::uint32_t pickHost(std::uint32_t id, int n, double t) {
+        std::uint32_t host = 0;
+        const Request& q = requests_[id];
+        if (k_ > 1) {
+            const std::size_t owner = r_.balancer.scope == GateScope::Client ? q.client : 0;
+            const std::uint64_t key =
+                r_.balancer.kind == servers::BalancerKind::RoundRobin
+                    ? 0
+                    : streams::step(streams::step(streams::step(keyBalance_, q.client), q.number), static_cast<std::uint64_t>(n - 1));
+            const std::uint32_t* counts = countsOn_ ? &outstanding_[owner * k_] : nullptr;
+            auto outstanding = [counts](std::size_t j) { return counts ? counts[j] : 0u; };
+            const std::vector<std::uint16_t>* tried = previousHosts_ ? &tried_[id] : nullptr;
+            auto wasTried = [tried](std::size_t j) {
+                return tried && std::find(tried->begin(), tried->end(), static_cast<std::uint16_t>(j)) != tried->end();
+            };
+            host = static_cast<std::uint32_t>(servers::chooseHost(balancers_[owner], key, k_, n > 1, previousHosts_,
+                                                                  r_.policy.hostSelectionRetryMaxAttempts, wasTried, outstanding));
+            if (previousHosts_) tried_[id].push_back(static_cast<std::uint16_t>(host));
+            if (countsOn_) ++outstanding_[owner * k_ + host];
+        }
+        if (extended_) {
+            ++row(host).attempts;
+            ++bin(t).servers[host].attempts;
+            sentAt_[sentIndex(id, n)] = t;
+        }
+        return host;
+    }
+    // §4.3: an attempt to `host` has ended for its client's balancer.
+    void endOutstanding(std::uint32_t client, std::uint32_t host) {
+        --outstanding_[(r_.balancer.scope == GateScope::Client ? client : 0) * k_ + host];
+    }
+    // An answer of attempt n from `host` reaches its client in time: no longer outstanding; a 200
+    // counted okInTime in the bin of the attempt's send (§8.3).
+    void answeredInTime(std::uint32_t id, int n, std::uint32_t host, std::uint32_t status) {
+        if (status == Rejected503) return;  // the sidecar's own answer: never sent, never outstanding
+        if (countsOn_) endOutstanding(requests_[id].client, host);
+        if (!extended_ || status != Ok200) return;
+        ++row(host).okInTime;
+        ++bin(sentAt_[sentIndex(id, n)]).servers[host].okInTime;
+    }
+    // The attempt leaves `server`'s list of work in service.
+    static void forget(Replica& server, std::uint32_t id, int n) {
+        for (std::size_t i = 0; i < server.working.size(); ++i) {
+            if (server.working[i].slot != id || server.working[i].attempt != static_cast<std::uint32_t>(n)) continue;
+            server.working[i] = server.working.back();
+            server.working.pop_back();
+            return;
+        }
+    }
+    // §8.2's kind 0: a crash starting on a server aborts its work in service, then its queue, each
+    // in key order, a reset leaving for each at t; a crash that finds no work is no event.
+    void crash(const Event& e) {
+        const auto host = static_cast<std::uint32_t>((e.key >> (kRequestBits + kAttemptBits)) & ((1u << kClientBits) - 1));
+        Replica& server = replicas_[host];
+        if (server.inService == 0 && server.queue.empty()) return;
+        const double t = e.t;
+        advanceTo(t);
+        result_.totals.endMs = t;
+        if (trace_) trace_->events.push_back(FleetTraceEvent{t, static_cast<int>(Crash), host, 0, 0});
+        std::sort(server.working.begin(), server.working.end(),
+                  [](const Working& a, const Working& b) { return a.key < b.key; });
+        std::vector<Waiting> queued;
+        while (!server.queue.empty()) queued.push_back(server.queue.popOldest());
+        std::sort(queued.begin(), queued.end(), [this](const Waiting& a, const Waiting& b) {
+            return attemptKey(a.request, a.attempt) < attemptKey(b.request, b.attempt);
+        });
+        ++server.epoch;  // the completions scheduled are no events now
+        server.inService = 0;
+        for (const Working& w : server.working) abortWork(w.slot, static_cast<int>(w.attempt), t, host);
+        server.working.clear();
+        for (const Waiting& w : queued) {
+            --requests_[w.request].pending;
+            abortWork(w.request, static_cast<int>(w.attempt), t, host);
+            release(w.request);
+        }
+    }
+    std::uint64_t attemptKey(std::uint32_t id, std::uint32_t attempt) const {
+        const Request& q = requests_[id];
+        return makeKey(Arrival, q.client, q.number, static_cast<int>(attempt));
+    }
+    void abortWork(std::uint32_t id, int n, double t, std::uint32_t host) {
+        ++result_.totals.aborted;
+        ++row(host).aborted;
+        ++bin(t).servers[host].aborted;
+        scheduleAfter(t, leg(keyBack_, requests_[id], n), Answer, id, n, 0, withServer(Reset, host));
+    }
+    // §8.3: each server's means, the rows' sums, and the recovery of the disturbance (the trigger's
+    // and the faults' windows, from the earliest start to the latest end) for the fleet and each server.
+    void finishServers() {
+        for (ServerTotals& own : result_.totals.servers) {
+            if (own.completions == 0) continue;
+            own.meanServiceMs = own.serviceSumMs / static_cast<double>(own.completions);
+            own.meanResidenceMs = own.residenceSumMs / static_cast<double>(own.completions);
+        }
+        if (!r_.trigger && r_.faults.empty()) return;
+        FleetRequest judged = r_;
+        Trigger window = r_.trigger ? *r_.trigger : Trigger{};
+        if (!r_.trigger) window.startMs = r_.faults.front().startMs, window.endMs = r_.faults.front().endMs;
+        for (const Fault& f : r_.faults) {
+            window.startMs = std::min(window.startMs, f.startMs);
+            window.endMs = std::max(window.endMs, f.endMs);
+        }
+        judged.trigger = window;
+        result_.recovery = recoveryOf(judged, result_.bins);
+        if (!extended_) return;
+        std::vector<ServiceBin> own(result_.bins.size());
+        for (std::uint32_t j = 0; j < k_; ++j) {
+            for (std::size_t b = 0; b < own.size(); ++b) {
+                own[b].created = result_.bins[b].servers[j].attempts;
+                own[b].succeeded = result_.bins[b].servers[j].okInTime;
+            }
+            result_.serverRecovery.push_back(recoveryOf(judged, own));
         }
     }
 
     // A late answer at time t: counted, nothing else. One past the horizon is not counted, as
     // an event past it is never taken; the last one counted may be the run's last event.
-    [[gnu::always_inline]] void lateAnswer(double t, double serviceMs) {
+    [[gnu::always_inline]] void lateAnswer(double t, double serviceMs, std::uint32_t host) {
         if (t > horizon_) return;
         ++result_.totals.late;
-        ++bin(t).late;
+        ServiceBin& b = bin(t);
+        ++b.late;
         result_.totals.wastedServiceMs += serviceMs;
         lastLateMs_ = std::max(lastLateMs_, t);
+        if (extended_) {
+            ServerTotals& row = result_.totals.servers[host];
+            ++row.late;
+            row.wastedServiceMs += serviceMs;
+            ++b.servers[host].late;
+        }
     }
 
-    void answer(std::uint32_t id, int n, double t, double serviceMs, std::uint32_t status) {
-        if (hedging_) return hedgeAnswer(id, n, t, serviceMs, status);
-        if (perTry_) return tryAnswer(id, n, t, serviceMs, status);
+    void answer(std::uint32_t id, int n, double t, double serviceMs, std::uint32_t packed) {
+        if (hedging_) return hedgeAnswer(id, n, t, serviceMs, packed);
+        if (perTry_) return tryAnswer(id, n, t, serviceMs, packed);
         Request& q = requests_[id];
+        const std::uint32_t host = serverOf(packed), status = lowOf(packed);
         if ((q.flags & (Ended | Resolved)) || q.attempt != n) {
-            lateAnswer(t, serviceMs);
+            lateAnswer(t, serviceMs, host);
             return;
         }
+        answeredInTime(id, n, host, status);
         q.flags |= Resolved;
         if (r_.gates.adaptive || r_.gates.local) answerSeen(q, t, status == Throttled429);
         if (r_.gates.admissionControl) admissionRecord(q, t, status);
@@ -999,14 +1348,16 @@ private:
             succeed(id, t);
             return;
         }
-        // A Retry-After: a 503's of rule 1 or 4, a 429's of rule 1a (negative: none).
+        // A Retry-After: a 503's of rule 1 or 4 (its server's), a 429's of rule 1a (negative: none).
         double retryAfterMs = -1;
-        if (status == Busy503 && r_.server.rejectRetryAfterMs) retryAfterMs = *r_.server.rejectRetryAfterMs;
+        const Server& from = *replicas_[host].cfg;
+        if (status == Busy503 && from.rejectRetryAfterMs) retryAfterMs = *from.rejectRetryAfterMs;
         if (status == Throttled429 && r_.server.admission->retryAfterMs) retryAfterMs = *r_.server.admission->retryAfterMs;
-        fail(id, n, status == Throttled429 ? Failure::Throttled : Failure::ServerError, t, retryAfterMs);
+        fail(id, n, failureOf(status), t, retryAfterMs);
     }
 
-    void timeout(std::uint32_t id, int n, double t) {
+    void timeout(std::uint32_t id, int n, double t, std::uint32_t host) {
+        if (countsOn_) endOutstanding(requests_[id].client, host);
         requests_[id].flags |= Resolved;
         ++bin(t).timeouts;
         // botocore's needs-retry hook runs after a timeout too, with no throttling code (§4).
@@ -1026,7 +1377,20 @@ private:
 
     bool retried(Failure c) const {
         const FleetPolicy& p = r_.policy;
-        return c == Failure::Timeout ? p.retryTimeout : c == Failure::ServerError ? p.retry5xx : p.retry429;
+        switch (c) {
+            case Failure::Timeout: return p.retryTimeout;
+            case Failure::ServerError: return p.retry5xx;
+            case Failure::Throttled: return p.retry429;
+            case Failure::Refused: return p.retry5xx || p.retryRefused;  // docs/servers.md §5: 5xx covers both
+            case Failure::Reset: return p.retry5xx || p.retryReset;
+        }
+        return false;
+    }
+    static Failure failureOf(std::uint32_t status) {
+        return status == Throttled429 ? Failure::Throttled
+               : status == Refused    ? Failure::Refused
+               : status == Reset      ? Failure::Reset
+                                      : Failure::ServerError;
     }
 
     void fail(std::uint32_t id, int n, Failure failure, double t, double retryAfterMs) {
@@ -1091,7 +1455,7 @@ private:
             end(id, EndReason::Unfinished, horizon_);
         }
         const std::size_t last = binOf(result_.totals.endMs);
-        if (result_.bins.size() < last + 1) result_.bins.resize(last + 1);
+        if (result_.bins.size() < last + 1) growBins(last + 1);
         while (stateBin_ <= last) writeState(stateBin_++);
 
         if (!latencies_.empty()) {
@@ -1105,11 +1469,8 @@ private:
             l.max = latencies_.back();
             result_.totals.latencyMs = l;
         }
-        if (r_.trigger) result_.recovery = recovery();
+        finishServers();
     }
-
-    // §8 (v3): windows of five bins judged together (recoveryOf, fleet_result.cpp).
-    Recovery recovery() const { return recoveryOf(r_, result_.bins); }
 
     const FleetRequest& r_;
     FleetTrace* trace_;
@@ -1123,7 +1484,7 @@ private:
     std::uint64_t keyArrival_ = 0, keyOut_ = 0, keyBack_ = 0, keyFail_ = 0, keyWait_ = 0, keyLocal_ = 0, keyAdmission_ = 0;
     std::vector<std::uint64_t> arrivalKeys_;  // ARRIVAL(c)'s stream key, by client
     MinHeap<Event, EventLess> events_;
-    const Event none_{std::numeric_limits<double>::infinity(), 0, 0, 0, 0};  // "no event": later than any
+    const Event none_{std::numeric_limits<double>::infinity(), 0, 0, 0, 0, 0};  // "no event": later than any
     static constexpr int kLanes = 4;
     Lane lane_[kLanes];
     int lanes_ = 0;
@@ -1140,8 +1501,21 @@ private:
     std::vector<TryState> tries_;            // by slot, with perTry_
     std::size_t periodStride_ = 0;           // with perTry_ and a breaker: maxRetries + 2 periods a slot
     std::vector<std::uint32_t> periods_;     // the breaker period attempt n of slot s was sent in, at s × stride + n
-    WaitQueue queue_;
-    std::uint64_t inService_ = 0;
+    std::vector<Replica> replicas_;
+    std::size_t k_ = 1;
+    bool extended_ = false;      // servers or faults: the result's per-server rows
+    bool faultsOn_ = false;
+    bool countsOn_ = false;      // the balancer reads outstanding counts (§4.3)
+    bool previousHosts_ = false; // a retry's host rule needs the tried servers
+    bool keysTracked_ = false;   // a request's records, where not every store sees them at once (§6)
+    std::vector<servers::Balancer> balancers_;  // one per client, or the fleet's
+    std::vector<std::uint32_t> outstanding_;    // by owner × K + server
+    std::vector<std::vector<std::uint16_t>> tried_;                        // by slot
+    std::vector<std::vector<std::pair<std::uint16_t, double>>> records_;  // by slot: (server, commit time)
+    std::vector<double> sentAt_;  // by slot × stride + attempt: each attempt's send time
+    std::size_t sentStride_ = 0;
+    std::size_t admissionPer_ = 1;
+    std::uint64_t keyBalance_ = 0, keyService_ = 0;
     std::vector<double> latencies_;
     std::size_t stateBin_ = 0;
     // docs/throttling.md §4.1: each limiter's fill rate once enabled (0 before), by client (one with

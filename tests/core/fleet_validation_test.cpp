@@ -202,9 +202,11 @@ TEST_CASE("the fleet's two tables: every §3 field a row with its group and desc
             CHECK_FALSE(row.find("description")->asString().empty());
             CHECK_FALSE(row.find("group")->asString().empty());
         }
+        // servers, balancer, faults and keyStore: docs/servers.md §2 (issue 39).
         CHECK(names == std::vector<std::string>{"workload", "seed", "clients", "arrivals", "ratePerClient", "durationMs",
-                                                "spike", "network", "server", "trigger", "policy", "gates", "operation",
-                                                "idempotencyKey", "binMs", "runs"});
+                                                "spike", "network", "server", "servers", "balancer", "trigger", "faults",
+                                                "policy", "gates", "operation", "idempotencyKey", "keyStore", "binMs",
+                                                "runs"});
     }
     // The occ table differs in the defaults of network and policy only (§7).
     FleetRequest occ = occDefaults();

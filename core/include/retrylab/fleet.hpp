@@ -31,6 +31,14 @@ enum class QuotaRefund { CostOrIncrement, CostAndIncrement };  // aws-sdk-go-v2 
 enum class BucketDeposit { FirstAttempt, Success };            // Brooker's post: on success
 enum class BucketAllow { MoreThanCost, AtLeastCost };          // Brooker's post: a whole token
 enum class ThrottleCount { All, Retryable };                   // gRPC A6: retryable failures only
+// docs/servers.md's choices, declared in core/src/servers.hpp (opaque here: every value is its own).
+namespace servers {
+enum class BalancerKind;  // RoundRobin (0, the default), Random, LeastOutstanding, TwoChoices
+enum class KeyScope;      // Shared (0, the default), PerServer, Replicated
+enum class ServiceDist;   // Fixed (0, the default), Exponential, Lognormal
+}  // namespace servers
+enum class FaultKind { Crash, Partition };  // docs/servers.md §5
+enum class HostRule { Any, PreviousHosts };  // docs/servers.md §4.2
 
 struct Network {
     NetworkDist dist = NetworkDist::Fixed;
@@ -61,6 +69,41 @@ struct Server {
     DropStale dropStale = DropStale::Never;
     std::optional<double> rejectRetryAfterMs;
     std::optional<Admission> admission;  // none: no limit (FLEET.md's server)
+    // docs/servers.md §3.3: the service time's distribution (Fixed: serviceMs, FLEET.md's) and the
+    // log-normal's σ.
+    servers::ServiceDist serviceDist{};
+    double serviceSigma = 1;
+};
+
+// docs/servers.md §2: K servers, each the request's `server` changed by its override (`each`,
+// resolved when the request is read; `given`, the override members as given, for the echo).
+struct ServerOverride {
+    std::uint32_t index = 0;
+    std::vector<std::string> given;
+};
+struct FleetServers {
+    std::uint32_t count = 2;
+    std::vector<ServerOverride> overrides;
+    std::vector<Server> each;  // count servers, index order
+};
+
+// docs/servers.md §4: one balancer per client, or one for the fleet.
+struct BalancerChoice {
+    servers::BalancerKind kind{};
+    GateScope scope = GateScope::Client;
+};
+
+// docs/servers.md §5: a crash or a partition of some servers (none: all) over [startMs, endMs).
+struct Fault {
+    FaultKind kind = FaultKind::Crash;
+    std::optional<std::vector<std::uint32_t>> servers;
+    double startMs = 0, endMs = 0;
+};
+
+// docs/servers.md §6: where the idempotency records live.
+struct KeyStore {
+    servers::KeyScope scope{};
+    double lagMs = 0;
 };
 
 struct Trigger {
@@ -77,6 +120,7 @@ struct Hedging {
     int maxAttempts = 2;
     double delayMs = 0;
     bool nonFatalTimeout = false, nonFatal5xx = false, nonFatal429 = false;
+    bool nonFatalRefused = false, nonFatalReset = false;  // docs/servers.md §5's classes
     std::vector<std::string> nonFatal;  // as given, for the echo
 };
 
@@ -91,12 +135,16 @@ struct FleetPolicy {
     double clientTimeoutMs = 1000;
     std::optional<double> deadlineMs;
     bool retryTimeout = true, retry5xx = true, retry429 = false;
+    bool retryRefused = false, retryReset = false;  // docs/servers.md §5 (5xx covers both)
     std::vector<std::string> retryOn = {"timeout", "5xx"};  // as given, for the echo
     bool honourRetryAfter = true;
     std::optional<Hedging> hedging;  // none: no hedging (FLEET.md's policy)
     // docs/layers.md §9: empty for `policy.layers: null` (FLEET.md's one layer, exactly), else 1-5
     // layers, top first.
     std::vector<FleetLayer> layers;
+    // docs/servers.md §4.2: the retry's host rule and Envoy's host_selection_retry_max_attempts.
+    HostRule retryHost = HostRule::Any;
+    std::uint32_t hostSelectionRetryMaxAttempts = 1;
 };
 
 // One layer of docs/layers.md §9 (its §2 with FLEET.md §3's policy fields), every field filled in.
@@ -184,11 +232,17 @@ struct FleetRequest {
     std::optional<Spike> spike;
     Network network;
     Server server;
+    std::optional<FleetServers> servers;  // docs/servers.md: none, one server (FLEET.md's)
+    BalancerChoice balancer;
     std::optional<Trigger> trigger = Trigger{};
+    // docs/servers.md §5: trigger.servers, the servers the trigger acts on (none: every one).
+    std::optional<std::vector<std::uint32_t>> triggerServers;
+    std::vector<Fault> faults;
     FleetPolicy policy;
     Gates gates;
     Operation operation = Operation::Charge;  // Charge or Read
     bool idempotencyKey = false;
+    KeyStore keyStore;
     std::uint32_t binMs = 1000;
     std::uint32_t runs = 100;
 };
@@ -261,6 +315,24 @@ struct Latency {
     double p50 = 0, p90 = 0, p99 = 0, max = 0;
 };
 
+// docs/servers.md §8.3: one server's totals (with servers or faults; none otherwise).
+struct ServerTotals {
+    std::uint64_t attempts = 0, served = 0, succeeded = 0, failed = 0, shed = 0, outageRejected = 0, cancelled = 0;
+    std::uint64_t refused = 0, partitioned = 0, aborted = 0, answersLost = 0, late = 0, okInTime = 0;
+    double wastedServiceMs = 0;
+    std::uint64_t charges = 0, replays = 0, duplicateCharges = 0;
+    std::uint64_t completions = 0;  // the services completed: the means' divisor
+    double serviceSumMs = 0, residenceSumMs = 0;  // summed in the order completions are processed
+    std::optional<double> meanServiceMs, meanResidenceMs;  // none when no service completed
+};
+// docs/servers.md §8.3: one server's counts in a bin.
+struct ServerBin {
+    std::uint64_t attempts = 0, okInTime = 0;  // by the attempt's send time
+    std::uint64_t late = 0;                    // by arrival at the client
+    std::uint64_t served = 0, shed = 0, outageRejected = 0, refused = 0, partitioned = 0, aborted = 0;  // by when
+    std::uint64_t queue = 0, inService = 0;    // after the bin's last event
+};
+
 struct ServiceTotals {
     std::uint64_t requests = 0, succeeded = 0;
     std::uint64_t failed[kEndReasons] = {};  // by EndReason; [Success] stays 0
@@ -277,6 +349,9 @@ struct ServiceTotals {
     std::vector<LayerRow> layers;
     std::optional<Latency> latencyMs;  // none when no request succeeded
     double endMs = 0;
+    // docs/servers.md §8.3, with servers or faults only: the sums of the rows, and the rows.
+    std::uint64_t refused = 0, partitioned = 0, aborted = 0, answersLost = 0;
+    std::vector<ServerTotals> servers;
 };
 
 struct ServiceBin {
@@ -292,6 +367,7 @@ struct ServiceBin {
     std::vector<std::uint64_t> layerAttempts;  // docs/layers.md §9.2: each layer's attempts sent; only with policy.layers
     std::uint64_t queue = 0, inService = 0;
     std::optional<double> tokens;
+    std::vector<ServerBin> servers;  // docs/servers.md §8.3: one a server, with servers or faults only
 };
 
 struct Recovery {
@@ -303,7 +379,8 @@ struct Recovery {
 
 // What happened, event by event, for tests and fuzzers that check invariants (time order, every
 // request ended once). Kinds as §6 numbers them: 1 completion, 2 arrival, 3 answer, 4 waiting
-// limit, 5 send; a request's end is recorded apart.
+// limit, 5 send, and 0 a crash's start (docs/servers.md §8.2, its server in `client`); a request's
+// end is recorded apart.
 struct FleetTraceEvent {
     double tMs;
     int kind;
@@ -326,6 +403,7 @@ struct ServiceResult {
     ServiceTotals totals;
     std::vector<ServiceBin> bins;
     std::optional<Recovery> recovery;
+    std::vector<Recovery> serverRecovery;  // docs/servers.md §8.3: recovery.servers, one a server
 };
 
 // What a service run did, for the cost model's tests and benchmark: the events taken (a
