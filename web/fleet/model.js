@@ -3,7 +3,7 @@
 // what a fleet result says in words (the verdict, the side effects), all read from the
 // result's data (FLEET.md §8).
 
-import { stackFormatOf } from '../share/codec.js';
+import { objectListFormatOf } from '../share/codec.js';
 
 // --- the field table ---------------------------------------------------------------------------
 
@@ -339,7 +339,7 @@ export function encodeFleetLink(diff, table = null) {
   const parts = ['v=1', 'view=fleet'];
   for (const [path, value] of leaves(diff)) {
     if (path.startsWith('gates.') && path.split('.').length === 2 && value && typeof value === 'object') parts.push(`${path}=on`);
-    else if (isStackValue(value)) parts.push(`${path}=${(stackFormatOf(table && table.rows.get(path)) || stackFormatOf(STACK_ROW(value))).write(value)}`);
+    else if (isStackValue(value)) parts.push(`${path}=${(objectListFormatOf(table && table.rows.get(path)) || objectListFormatOf(STACK_ROW(value))).write(value)}`);
     else parts.push(`${path}=${writeValue(value)}`);
   }
   return parts.join('&');
@@ -456,7 +456,7 @@ function parseLinkParts(hash, table) {
       problems.push({ key, value: safeDecode(raw), reason: 'is not a field of the fleet request' });
       continue;
     }
-    const stack = stackFormatOf(row);
+    const stack = objectListFormatOf(row);
     try {
       // A stack (`policy.layers`): `null` (the policy's own one layer), or its layers as above.
       request = setPath(request, key, stack ? (raw === 'null' ? null : stack.read(raw)) : readValue(raw, row));

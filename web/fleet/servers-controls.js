@@ -112,6 +112,20 @@ export function withControl(table, opening, c, req, value) {
   return setPath(next, c.path, value);
 }
 
+// Whether the table takes every choice a preset's request names (a value of a choice row, or
+// each item of a list of choices): a preset the engine would refuse is not offered. (The
+// engine of this session has no `refused` class in policy.retryOn yet, which Istio's default
+// preset needs: docs/servers.md §2.)
+export function tableTakes(table, request) {
+  return leaves(request).every(([path, value]) => {
+    const row = table.rows.get(path);
+    const names = (r) => (r && Array.isArray(r.choices) ? r.choices.map((c) => c.name) : null);
+    if (row && row.type === 'choice') return names(row).includes(value);
+    if (row && row.type === 'list' && names(row.items) && Array.isArray(value)) return value.every((v) => names(row.items).includes(v));
+    return true;
+  });
+}
+
 // Two requests the same, whatever their keys' order.
 const sameRequest = (a, b) => {
   const key = (r) => JSON.stringify(leaves(r).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)));
@@ -130,7 +144,7 @@ function presetCard(preset, result) {
 // shows `req` while it computes, else the run on show.
 export function mountServerControls(ctx) {
   const { doc, root, id, $, s } = ctx;
-  const presets = serverPresets();
+  let presets = serverPresets();
   let shown = []; // [{ c, row, el }]
   const current = () => (s.pending ? s.pending.request : s.request);
 
@@ -164,6 +178,7 @@ export function mountServerControls(ctx) {
       });
       x.el.addEventListener('change', () => ctx.near.bring(x.el, x.el.closest('.fl-control')));
     });
+    presets = serverPresets().filter((p) => tableTakes(s.table, p.request));
     const select = $('servers-preset');
     select.replaceChildren(...[h('option', { value: '' }, 'none (the run as the controls set it)'), ...presets.map((p) => h('option', { value: p.id }, p.label))].map((n) => mount(n, doc)));
     select.addEventListener('change', () => {
@@ -190,5 +205,5 @@ export function mountServerControls(ctx) {
     patch($('servers-card'), preset ? presetCard(preset, req ? null : s.shown.result) : null);
   }
 
-  return { build, sync, presets };
+  return { build, sync, presets: () => presets };
 }

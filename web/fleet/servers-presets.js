@@ -66,7 +66,7 @@ export function serverPresets() {
       source: `Issue 39 and docs/servers.md §5, §13.3; the host rule as Istio’s default (${ISTIO}, retry.go lines 35-56), the client’s own retry policy the fleet’s (a 1 s timeout per attempt: Istio sets none). ${ENVOY}: router.cc lines 1582-1586 count a refused host as tried.`,
       sets: 'Ten replicas behind two-choice balancers; a retry goes to a host not yet tried (up to 5 more picks); server 0 is down from 10 s to 20 s: it refuses connections at once. No slowdown.',
       cannot: ['Switch the fault to a partition (server 0’s fault, above) to compare: the crash’s run then stays faint under it. ' + NO_OUTLIER],
-      said: (r) => `In the run on show server 0 refused ${num(r.totals.refused || 0)} attempts, each failing at once and retried on another host: ${num(r.totals.succeeded)} of ${num(r.totals.requests)} requests succeeded.`,
+      said: (r) => `In the run on show server 0 refused ${num(r.totals.refused || 0)} attempts, each failing at once and retried on another host: ${num(r.totals.succeeded)} of ${num(r.totals.requests)} requests succeeded, the slowest in ${num(r.totals.latencyMs.max)} ms.`,
     },
     {
       id: 'servers:partition',
@@ -75,7 +75,7 @@ export function serverPresets() {
       source: 'As the crash above: the same fleet, the fault a partition (docs/servers.md §5).',
       sets: 'As the crash, but server 0 is cut off from 10 s to 20 s: attempts to it never arrive, and each waits out its 1 s timeout before it is retried.',
       cannot: ['Switch the fault to a crash to compare: the partition’s run then stays faint under it. ' + NO_OUTLIER],
-      said: (r) => `In the run on show ${num(r.totals.partitioned || 0)} attempts went to server 0 and were never answered: each waited out its timeout (${num(r.totals.timeouts)} timeouts in all) before its retry; ${num(r.totals.succeeded)} of ${num(r.totals.requests)} requests succeeded.`,
+      said: (r) => `In the run on show ${num(r.totals.partitioned || 0)} attempts went to server 0 and were never answered: each waited out its ${num(r.request.policy.clientTimeoutMs)} ms timeout before its retry; ${num(r.totals.succeeded)} of ${num(r.totals.requests)} requests succeeded, the slowest in ${num(r.totals.latencyMs.max)} ms.`,
     },
   ];
 }
