@@ -105,7 +105,7 @@ export function serversChart(result, { id, width = W, cursor = null } = {}) {
   const k = Math.min(result.totals.servers.length, DRAWN_ROWS);
   const wide = Math.max(MIN_W, Math.min(W, Math.round(width) || W));
   const left = wide < W ? 44 : 76;
-  const right = wide < W ? 8 : 150;
+  const right = wide < W ? 16 : 150;
   const rowH = k > 12 ? 18 : 28;
   const gap = 4;
   const head = 16;
@@ -119,7 +119,7 @@ export function serversChart(result, { id, width = W, cursor = null } = {}) {
   const children = [h('title', { id: `${id}-title` }, 'Each server over time'),
     h('defs', {}, h('pattern', { id: `${id}-hatch`, width: 6, height: 6, patternUnits: 'userSpaceOnUse', patternTransform: 'rotate(45)' },
       h('rect', { class: 'fl-late-ground', width: 6, height: 6 }), h('line', { class: 'fl-late-hatch', x1: 0, y1: 0, x2: 0, y2: 6 })))];
-  children.push(h('text', { class: 'fl-tick', x: left, y: head - 4 }, `each row: attempts /s (line), answered in time (solid), late (hatched); top ${fmt(top)} /s`));
+  children.push(h('text', { class: 'fl-tick', x: left, y: head - 4 }, wide < W ? `each row to ${fmt(top)} attempts /s` : `each row: attempts /s (line), answered in time (solid), late (hatched); top ${fmt(top)} /s`));
   for (let j = 0; j < k; j += 1) {
     const y0 = head + j * (rowH + gap);
     const yOf = (v) => y0 + rowH - (rowH * Math.min(v, top)) / top;

@@ -165,3 +165,16 @@ test('the verdict and the storm’s mark name the disturbance: a fault’s kind 
   const r = run({ clients: 1, arrivals: 'once', trigger: null, network: { dist: 'fixed', ms: 5 }, servers: { count: 2 }, faults: [{ kind: 'crash', servers: [0], startMs: 0, endMs: 1000 }] });
   assert.match(verdictOf(r).text, /^Rode it out: from the crash’s start .* The crash \(it ended at 1 s\)/);
 });
+
+test('the storm’s capacity line with K servers is the sum of theirs: ten replicas ten times one, nine while one of them is down', async () => {
+  const { stormSeries } = await import('../../../web/fleet/model.js');
+  const at = (series, ms) => series.points.find((p) => p.startMs === ms).capacity;
+  const one = stormSeries(run({ durationMs: 30000 }));
+  const ten = stormSeries(run({ durationMs: 30000, servers: { count: 10 } }));
+  const crash = stormSeries(run({ durationMs: 30000, servers: { count: 10 }, trigger: null, faults: [{ kind: 'crash', servers: [0], startMs: 10000, endMs: 20000 }] }));
+  assert.ok(at(one, 0) > 0);
+  assert.equal(at(ten, 0), 10 * at(one, 0));
+  assert.equal(at(ten, 15000), 10 * at(one, 15000), 'the slowdown on every server');
+  assert.equal(at(crash, 15000), 9 * at(one, 0));
+  assert.equal(at(crash, 25000), 10 * at(one, 0));
+});
