@@ -37,6 +37,7 @@ try {
       await page.selectOption('#fl-servers-preset', 'servers:bad-host-5xx');
       await settled(page);
       await page.mouse.move(0, 0);
+      await page.waitForTimeout(700); // the storm drawn near the change has been scrolled to (near.js)
       // The figure: the fleet's verdict with the per-server verdicts, the storm.
       await page.locator('#fl-verdict').evaluate((el) => el.scrollIntoView({ block: 'start' }));
       await page.waitForTimeout(400);
@@ -51,6 +52,7 @@ try {
       await page.selectOption('#fl-sv-faults', 'partition');
       await settled(page);
       await page.mouse.move(0, 0);
+      await page.waitForTimeout(700);
       await page.locator('#fl-servers-box').evaluate((el) => el.scrollIntoView({ block: 'start' }));
       await page.waitForTimeout(400);
       await page.locator('#fl-servers-box').screenshot({ path: join(out, `fleet-servers-crash-${name}-${colorScheme}.png`) });
