@@ -38,6 +38,11 @@ describe('the fleet section: many servers (issue 39)', () => {
     assert.deepEqual(await options('#fl-sv-balancer-kind'), rows.kinds);
     assert.deepEqual(await options('#fl-sv-policy-retryHost'), rows.hosts);
     assert.equal(await page.locator('#fl-sv-servers-count').inputValue(), '1', 'the opening run: one server');
+    // The replicas: from the row's least (1) to the page's 20, within the row's 1,000.
+    const count = await page.evaluate(() => { const r = window.retryLabFleet.table().rows.get('servers.count'); return [r.min, r.max]; });
+    assert.deepEqual(count, [1, 1000]);
+    assert.equal(await page.locator('#fl-sv-servers-count').getAttribute('min'), '1');
+    assert.equal(await page.locator('#fl-sv-servers-count').getAttribute('max'), '20');
     assert.equal(await page.locator('#fl-sv-balancer-kind').inputValue(), 'round-robin');
     assert.match(await page.locator('#fl-servers-view').textContent(), /The run on show has one server/);
     assert.equal(await page.locator('#fl-server-verdicts').isHidden(), true);

@@ -85,6 +85,9 @@ for (const [name, req] of [
 test('a field at its default is left out of the link, as every field is (the sparse echo)', () => {
   assert.equal(linkOf({ balancer: { kind: 'round-robin', scope: 'client' }, policy: { retryHost: 'any' }, keyStore: { scope: 'shared', lagMs: 0 } }), 'v=1&view=fleet');
   assert.equal(linkOf({}), 'v=1&view=fleet');
+  // An object echoed whole once one member differs: its members at their defaults are left out.
+  assert.equal(linkOf({ balancer: { kind: 'two-choices' } }), 'v=1&view=fleet&balancer.kind=two-choices');
+  assert.equal(linkOf({ keyStore: { scope: 'per-server' } }), 'v=1&view=fleet&keyStore.scope=per-server');
 });
 
 test('a link’s list of server indices that is not numbers is said, not run', () => {
