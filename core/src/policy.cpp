@@ -1,5 +1,7 @@
 #include "policy.hpp"
 
+#include "failure_classes.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -36,6 +38,11 @@ bool classRetried(const RetryOn& retryOn, FailureClass cls) {
         case FailureClass::TooManyRequests: return retryOn.tooManyRequests;
         case FailureClass::ServerError: return retryOn.serverError;
         case FailureClass::ClientError: return retryOn.clientError;
+        // docs/servers.md §5: a refusal or a reset, by its own name or by 5xx.
+        case FailureClass::Refused:
+        case FailureClass::Reset:
+            return (cls == FailureClass::Refused ? retryOn.refused : retryOn.reset) ||
+                   (coveredBy5xx(cls) && retryOn.serverError);
         case FailureClass::Success:
         case FailureClass::Other: return false;
     }

@@ -58,6 +58,8 @@ std::string classesRetried(const RetryOn& r) {
     add(r.tooManyRequests, "429");
     add(r.serverError, "5xx");
     add(r.clientError, "4xx");
+    add(r.refused, "refused");
+    add(r.reset, "reset");
     return out.empty() ? "nothing" : out;
 }
 

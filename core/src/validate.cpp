@@ -3,9 +3,11 @@
 #include <string>
 #include <type_traits>
 
+#include "failure_classes.hpp"
 #include "format.hpp"
 #include "http_date.hpp"
 #include "retrylab/engine.hpp"
+#include "servers.hpp"
 
 namespace retrylab {
 
@@ -17,6 +19,8 @@ constexpr double kMaxSafeInteger = 9007199254740991.0;  // 2^53 - 1
 // so that a layered result stays within docs/robustness.md's budget (1,000: 1.5 MB of JSON and
 // 34 MB at peak natively, measured).
 constexpr double kMaxServerAttempts = 1000;
+// docs/servers.md §10: the answers of every override's script together, as many as one script.
+constexpr double kMaxOverrideAnswers = 1000;
 
 const std::int64_t kDefaultStartSeconds = Inputs{}.startSeconds;
 
@@ -48,7 +52,7 @@ struct Row {
     const char* description = "";
     FieldType type = FieldType::Number;
     Lit def = Lit::Keep;  // Keep: what the builder gives
-    bool whole = false, nullable = false, distinct = false, sparse = false;
+    bool whole = false, nullable = false, distinct = false, sparse = false, required = false, sparseMember = false;
     unsigned char nameCount = 0;  // Strings: a list of `names`
     unsigned char choiceCount = 0;
     unsigned char memberCount = 0;
@@ -74,6 +78,9 @@ struct Row {
     constexpr Row orNull() const { Row r = *this; r.nullable = true; return r; }
     constexpr Row distinctItems() const { Row r = *this; r.distinct = true; return r; }
     constexpr Row sparseEcho() const { Row r = *this; r.sparse = true; return r; }
+    constexpr Row needed() const { Row r = *this; r.required = true; return r; }
+    // Echoed only when given and not its default (fields.hpp's sparseMember).
+    constexpr Row echoSparse() const { Row r = *this; r.sparseMember = true; return r; }
     constexpr Row literal(Lit kind, double n = 0, const char* s = nullptr) const {
         Row r = *this; r.def = kind; r.x = n; r.text = s; return r;
     }
@@ -180,6 +187,14 @@ constexpr ChoiceRow kFailureClasses[] = {
     {"4xx", static_cast<int>(FailureClass::ClientError), "400-499 but 429"},
 };
 constexpr Row kRetryClass = choice("", "", "a failure class", kFailureClasses);
+// retryOn's classes: the four above and a crashed server's (docs/servers.md §2, §5), named once
+// for both entry points in failure_classes.hpp. hedging.nonFatal keeps the four.
+constexpr ChoiceRow kRetryOnClasses[] = {
+    kFailureClasses[0], kFailureClasses[1], kFailureClasses[2], kFailureClasses[3],
+    {kFaultClasses[0].name, static_cast<int>(kFaultClasses[0].value), kFaultClasses[0].description},
+    {kFaultClasses[1].name, static_cast<int>(kFaultClasses[1].value), kFaultClasses[1].description},
+};
+constexpr Row kRetryOnClass = choice("", "", "a failure class", kRetryOnClasses);
 constexpr const char* kRetryOnDefault[] = {"timeout", "5xx"};
 
 constexpr ChoiceRow kScenarios[] = {
@@ -249,8 +264,8 @@ constexpr Row kInputRows[] = {
         .orNull().defaultsNull(),
     ms("responseMs", "server", "how long the server takes to answer").defaults(200),
     boolean("idempotencyKey", "request", "send operationId as a key the server honours").defaults(false),
-    list("retryOn", "policy", "", "the failure classes retried", kRetryClass)
-        .length(0, 4)
+    list("retryOn", "policy", "", "the failure classes retried", kRetryOnClass)
+        .length(0, 6)
         .distinctItems()
         .words(nullptr, "class")
         .defaultsStrings(kRetryOnDefault),
@@ -351,6 +366,111 @@ constexpr Row kHedgingRow =
         .defaultsNull()
         .objectWords("{ \"maxAttempts\": 4, \"delayMs\": 500 }", "is not a hedging field; hedging may have");
 
+// docs/servers.md §2: the single run's many servers, a balancer, faults and the key store.
+// Each row is echoed only when given and not its default, so that every run without them
+// echoes, and results, byte for byte as before (§9).
+constexpr Row kOverrideMembers[] = {
+    number("index", "", "", "the server this override changes, from 0 to servers.count − 1")
+        .wholeNumber().range(0, 999).noDefault().needed(),
+    ms("responseMs", "", "how long this server takes to answer; absent: the run's responseMs").noDefault(),
+    list("script", "", "",
+         "this server's own answers: the m-th attempt to reach it gets entry min(m, length) (docs/servers.md "
+         "§7.1); absent: the run's",
+         kAnswer)
+        .length(1, 1000)
+        .words("answers", "answer")
+        .noDefault(),
+};
+constexpr Row kOverride = object("", "", "one server's own fields", kOverrideMembers)
+    .noDefault()
+    .objectWords("{ \"index\": 0, \"responseMs\": 1000 }", "is not a server's field; an override may have")
+    .sparseEcho();
+constexpr Row kServersMembers[] = {
+    number("count", "", "servers", "K, the servers (replicas) behind the balancer").wholeNumber().range(1, 1000).defaults(2),
+    list("overrides", "", "", "the servers whose fields differ from the run's, each index once", kOverride)
+        .length(0, 1000)
+        .words("override objects", "override")
+        .defaultsEmptyList(),
+};
+constexpr ChoiceRow kBalancerKinds[] = {
+    {"round-robin", static_cast<int>(servers::BalancerKind::RoundRobin), "each pick the next server in turn, from server 0"},
+    {"random", static_cast<int>(servers::BalancerKind::Random), "each pick a server drawn uniformly"},
+    {"least-outstanding", static_cast<int>(servers::BalancerKind::LeastOutstanding),
+     "a server with the fewest attempts in flight, ties drawn (Envoy's least request, full scan)"},
+    {"two-choices", static_cast<int>(servers::BalancerKind::TwoChoices),
+     "the less loaded of two servers drawn, the first on a tie (Envoy's least request)"},
+};
+constexpr ChoiceRow kBalancerScopes[] = {
+    {"client", 0, "one balancer per client (the single run has one client)"},
+};
+constexpr Row kBalancerMembers[] = {
+    choice("kind", "", "how the balancer picks a server (docs/servers.md §4.1)", kBalancerKinds).defaults("round-robin"),
+    choice("scope", "", "whose balancer it is: the single run's one client's", kBalancerScopes).defaults("client"),
+};
+constexpr ChoiceRow kRetryHosts[] = {
+    {"any", 0, "every pick is taken"},
+    {"previous-hosts", 1, "a retry's pick of a server the request already tried is picked again (Envoy's previous_hosts)"},
+};
+constexpr ChoiceRow kFaultKinds[] = {
+    {"crash", static_cast<int>(FaultKind::Crash), "the server is down: connections refused, work at it aborted"},
+    {"partition", static_cast<int>(FaultKind::Partition), "the network to the server is cut both ways: requests and answers lost"},
+};
+constexpr Row kServerIndex = number("", "", "", "a server index").wholeNumber().range(0, 999);
+constexpr Row kFaultMembers[] = {
+    choice("kind", "", "a crash or a partition (docs/servers.md §5)", kFaultKinds).noDefault().needed(),
+    list("servers", "", "", "the servers it acts on; null: every server", kServerIndex)
+        .length(0, 1000)
+        .distinctItems()
+        .words("server indices from 0 to 999", "server")
+        .orNull()
+        .defaultsNull(),
+    ms("startMs", "", "the window's start (covered)").noDefault().needed(),
+    ms("endMs", "", "the window's end (not covered), at least startMs").noDefault().needed(),
+};
+constexpr Row kFault = object("", "", "one fault", kFaultMembers)
+    .noDefault()
+    .objectWords("{ \"kind\": \"crash\", \"servers\": [0], \"startMs\": 0, \"endMs\": 5000 }",
+                 "is not a fault's field; a fault may have");
+constexpr ChoiceRow kKeyScopes[] = {
+    {"shared", static_cast<int>(servers::KeyScope::Shared), "one store every server reads at once"},
+    {"per-server", static_cast<int>(servers::KeyScope::PerServer), "each server its own: a key written on one is never seen by another"},
+    {"replicated", static_cast<int>(servers::KeyScope::Replicated), "one store whose writes reach the other servers lagMs later"},
+};
+constexpr Row kKeyStoreMembers[] = {
+    choice("scope", "", "where idempotency keys live (docs/servers.md §6)", kKeyScopes).defaults("shared"),
+    ms("lagMs", "", "replicated: how long a write takes to reach the other servers").defaults(0),
+};
+constexpr Row kServerRows[] = {
+    object("servers", "servers", "replicas behind a balancer (docs/servers.md); null: one server, the run's own",
+           kServersMembers)
+        .orNull()
+        .defaultsNull()
+        .objectWords("{ \"count\": 2 }", "is not a servers field; servers may have")
+        .echoSparse(),
+    object("balancer", "servers", "how each attempt's server is picked (docs/servers.md §4)", kBalancerMembers)
+        .sparseEcho()
+        .echoSparse()
+        .objectWords("{ \"kind\": \"random\" }", "is not a balancer field; the balancer may have"),
+    choice("retryHost", "servers", "which server a retry may go to (docs/servers.md §4.2)", kRetryHosts)
+        .defaults("any")
+        .echoSparse(),
+    number("hostSelectionRetryMaxAttempts", "servers", "picks",
+           "previous-hosts: the most picks a retry makes after its first (Envoy's host_selection_retry_max_attempts)")
+        .wholeNumber()
+        .range(0, 100)
+        .defaults(1)
+        .echoSparse(),
+    list("faults", "servers", "", "crashes and partitions of servers over [startMs, endMs) (docs/servers.md §5)", kFault)
+        .length(0, 100)
+        .words("fault objects", "fault")
+        .defaultsEmptyList()
+        .echoSparse(),
+    object("keyStore", "servers", "where the servers keep idempotency keys (docs/servers.md §6)", kKeyStoreMembers)
+        .sparseEcho()
+        .echoSparse()
+        .objectWords("{ \"scope\": \"per-server\" }", "is not a keyStore field; the key store may have"),
+};
+
 #ifdef RETRYLAB_SCRATCH_ROW
 constexpr std::ptrdiff_t kScratchRows = 1;
 #else
@@ -397,6 +517,8 @@ void fillField(Field& f, const Row& r) {
     f.nullable = r.nullable;
     f.distinct = r.distinct;
     f.sparseEcho = r.sparse;
+    f.required = r.required;
+    f.sparseMember = r.sparseMember;
     f.lo = r.lo;
     f.hi = r.hi;
     f.minLength = r.minLength;
@@ -461,6 +583,7 @@ FieldTable makeInputs() {
     Field& hedging = *t.fields.insert(t.fields.end() - kScratchRows, Field());
     fillField(hedging, kHedgingRow);
     hedging.sparseMember = true;
+    for (const Row& r : kServerRows) fillField(*t.fields.insert(t.fields.end() - kScratchRows, Field()), r);
     return t;
 }
 
@@ -510,6 +633,79 @@ std::vector<T> numbers(const Value& v, const char* name) {
     return out;
 }
 
+// A list of answers (the `script` input, or an override's, at `at`) as ScriptEntry; dates read
+// against startDate (an rfc850 two-digit year's century).
+std::vector<ScriptEntry> readScript(const Value& script, const std::string& at, std::int64_t startSeconds,
+                                    std::vector<InputError>& errors) {
+    std::vector<ScriptEntry> out;
+    for (std::size_t i = 0; i < script.asArray().size(); ++i) {
+        const Value& a = script.asArray()[i];
+        ScriptEntry e;
+        if (const Value* status = a.find("status")) e.status = static_cast<int>(status->asNumber());
+        if (const std::string* retryAfter = text(a, "retryAfter")) e.retryAfter = *retryAfter;
+        if (const std::string* date = text(a, "date")) {
+            e.date = *date;
+            e.dateSeconds = parseHttpDate(*date, startSeconds);
+            if (!e.dateSeconds) {
+                std::string path = memberPath(itemPath(at, i), "date");
+                std::string detail = "must be an HTTP-date such as \"Sun, 29 Nov 2026 10:00:00 GMT\"; got " +
+                                     describeValue(*a.find("date")) + ".";
+                errors.push_back({path, "bad-date", path + " " + detail, detail});
+            }
+        }
+        e.lost = flag(a, "lost", false);
+        e.dropped = flag(a, "dropped", false);
+        out.push_back(std::move(e));
+    }
+    return out;
+}
+
+// docs/servers.md §2's fields (the echo is sparse: an absent member is its default).
+void readServers(const FieldTable& t, const Value& v, Inputs& in, std::vector<InputError>& errors) {
+    if (const Value* s = v.find("servers"); s && s->kind() == Value::Kind::Object) {
+        in.serversGiven = true;
+        in.serverCount = static_cast<std::size_t>(number(*s, "count", 2));
+        if (const Value* overrides = s->find("overrides")) {
+            for (std::size_t i = 0; i < overrides->asArray().size(); ++i) {
+                const Value& o = overrides->asArray()[i];
+                ServerOverride so;
+                so.index = static_cast<std::size_t>(number(o, "index", 0));
+                so.responseMs = optionalNumber(o, "responseMs", std::nullopt);
+                if (const Value* script = o.find("script")) {
+                    so.hasScript = true;
+                    so.script = readScript(*script, memberPath(itemPath("servers.overrides", i), "script"),
+                                           in.startSeconds, errors);
+                }
+                in.serverOverrides.push_back(std::move(so));
+            }
+        }
+    }
+    auto member = [&](const char* object, const char* name) -> int {
+        const Value* o = v.find(object);
+        const std::string* s = o ? text(*o, name) : nullptr;
+        return s ? t.field(object).member(name)->valueOf(*s) : 0;  // absent: the first choice, the default
+    };
+    if (v.find("balancer")) in.balancer = static_cast<servers::BalancerKind>(member("balancer", "kind"));
+    if (v.find("retryHost")) in.previousHosts = choiceValue(t, v, "retryHost") == 1;
+    in.hostSelectionRetryMaxAttempts =
+        static_cast<int>(number(v, "hostSelectionRetryMaxAttempts", in.hostSelectionRetryMaxAttempts));
+    if (const Value* faults = v.find("faults")) {
+        for (const Value& f : faults->asArray()) {
+            Fault fault;
+            fault.kind = static_cast<FaultKind>(t.field("faults").item.front().member("kind")->valueOf(*text(f, "kind")));
+            if (const Value* names = f.find("servers"); names && names->kind() == Value::Kind::Array) {
+                fault.allServers = false;
+                for (const Value& j : names->asArray()) fault.servers.push_back(static_cast<std::size_t>(j.asNumber()));
+            }
+            fault.startMs = number(f, "startMs", 0);
+            fault.endMs = number(f, "endMs", 0);
+            in.faults.push_back(std::move(fault));
+        }
+    }
+    if (v.find("keyStore")) in.keyScope = static_cast<servers::KeyScope>(member("keyStore", "scope"));
+    if (const Value* k = v.find("keyStore")) in.keyLagMs = number(*k, "lagMs", 0);
+}
+
 // The normalized value (no errors) as Inputs: each field `v` holds, over `base` (a layer's members
 // over the run's Inputs, docs/layers.md §2; the run's own over the defaults).
 Inputs readInputs(const FieldTable& t, const Value& v, std::vector<InputError>& errors, Inputs in = Inputs{}) {
@@ -518,28 +714,7 @@ Inputs readInputs(const FieldTable& t, const Value& v, std::vector<InputError>& 
         in.startSeconds = parseHttpDate(*s, kDefaultStartSeconds).value_or(kDefaultStartSeconds);
     }
     in.scenario = choice(t, v, "scenario", in.scenario);
-    if (const Value* script = v.find("script")) {
-        for (std::size_t i = 0; i < script->asArray().size(); ++i) {
-            const Value& a = script->asArray()[i];
-            ScriptEntry e;
-            if (const Value* status = a.find("status")) e.status = static_cast<int>(status->asNumber());
-            if (const std::string* retryAfter = text(a, "retryAfter")) e.retryAfter = *retryAfter;
-            if (const std::string* date = text(a, "date")) {
-                // Script dates are read against startDate (an rfc850 two-digit year's century).
-                e.date = *date;
-                e.dateSeconds = parseHttpDate(*date, in.startSeconds);
-                if (!e.dateSeconds) {
-                    std::string path = memberPath(itemPath("script", i), "date");
-                    std::string detail = "must be an HTTP-date such as \"Sun, 29 Nov 2026 10:00:00 GMT\"; got " +
-                                         describeValue(*a.find("date")) + ".";
-                    errors.push_back({path, "bad-date", path + " " + detail, detail});
-                }
-            }
-            e.lost = flag(a, "lost", false);
-            e.dropped = flag(a, "dropped", false);
-            in.script.push_back(std::move(e));
-        }
-    }
+    if (const Value* script = v.find("script")) in.script = readScript(*script, "script", in.startSeconds, errors);
     in.operation = choice(t, v, "operation", in.operation);
     if (const std::string* s = text(v, "operationId")) in.operationId = *s;
     in.maxRetries = static_cast<int>(number(v, "maxRetries", in.maxRetries));
@@ -563,6 +738,8 @@ Inputs readInputs(const FieldTable& t, const Value& v, std::vector<InputError>& 
                 case FailureClass::TooManyRequests: in.retryOn.tooManyRequests = true; break;
                 case FailureClass::ServerError: in.retryOn.serverError = true; break;
                 case FailureClass::ClientError: in.retryOn.clientError = true; break;
+                case FailureClass::Refused: in.retryOn.refused = true; break;
+                case FailureClass::Reset: in.retryOn.reset = true; break;
                 case FailureClass::Success:
                 case FailureClass::Other: break;
             }
@@ -595,13 +772,13 @@ Inputs readInputs(const FieldTable& t, const Value& v, std::vector<InputError>& 
                     case FailureClass::TooManyRequests: hedging.nonFatal.tooManyRequests = true; break;
                     case FailureClass::ServerError: hedging.nonFatal.serverError = true; break;
                     case FailureClass::ClientError: hedging.nonFatal.clientError = true; break;
-                    case FailureClass::Success:
-                    case FailureClass::Other: break;
+                    default: break;
                 }
             }
         }
         in.hedging = hedging;
     }
+    readServers(t, v, in, errors);
     return in;
 }
 
@@ -707,6 +884,104 @@ void checkHedging(const Value& normalized, std::vector<InputError>& errors) {
                             "own); got " + formatInt(static_cast<std::int64_t>(number(normalized, "callers", 1))) + ".");
 }
 
+// docs/servers.md §2's rules across fields, on the fields found valid: each override's index
+// below servers.count and given once; each fault's window in order, its servers below K, and
+// no server under two faults whose windows overlap; lagMs only with a replicated store; and
+// `servers` and `faults` only in a run of one caller, one layer and no hedging.
+void checkServers(const Value& normalized, std::vector<InputError>& errors) {
+    auto fail = [&](const std::string& path, const char* code, const std::string& detail) {
+        errors.push_back({path, code, path + " " + detail, detail});
+    };
+    auto count = [](double x) { return formatInt(static_cast<std::int64_t>(x)); };
+    const Value* servers = normalized.find("servers");
+    const bool given = servers && servers->kind() == Value::Kind::Object;
+    const double k = given ? number(*servers, "count", 2) : 1;
+    if (given) {
+        if (const Value* overrides = servers->find("overrides")) {
+            // The overrides' scripts hold at most as many answers together as one script may
+            // (docs/servers.md §10: the input stays within the bindings' limits on values).
+            std::size_t answers = 0;
+            for (const Value& o : overrides->asArray())
+                if (const Value* script = o.find("script")) answers += script->asArray().size();
+            if (answers > kMaxOverrideAnswers)
+                fail("servers.overrides", "too-many",
+                     "may hold at most " + count(kMaxOverrideAnswers) + " script answers in all (docs/servers.md §10); got " +
+                         count(static_cast<double>(answers)) + ".");
+            std::vector<bool> seen(1000, false);
+            for (std::size_t i = 0; i < overrides->asArray().size(); ++i) {
+                const double index = number(overrides->asArray()[i], "index", 0);
+                const std::string path = memberPath(itemPath("servers.overrides", i), "index");
+                if (index >= k)
+                    fail(path, "out-of-range", "must be below servers.count (" + count(k) + "); got " + count(index) + ".");
+                else if (seen[static_cast<std::size_t>(index)])
+                    fail(path, "repeated", "names server " + count(index) + " again; each server may have one override.");
+                else
+                    seen[static_cast<std::size_t>(index)] = true;
+            }
+        }
+    }
+    const Value* faults = normalized.find("faults");
+    const std::size_t faultCount = faults && faults->kind() == Value::Kind::Array ? faults->asArray().size() : 0;
+    for (std::size_t i = 0; i < faultCount; ++i) {
+        const Value& f = faults->asArray()[i];
+        const std::string at = itemPath("faults", i);
+        const double start = number(f, "startMs", 0), end = number(f, "endMs", 0);
+        if (end < start)
+            fail(memberPath(at, "endMs"), "conflict",
+                 "must be at least startMs (" + formatMs(start, 6) + "); got " + formatMs(end, 6) + ".");
+        const Value* names = f.find("servers");
+        if (names && names->kind() == Value::Kind::Array) {
+            for (std::size_t j = 0; j < names->asArray().size(); ++j) {
+                const double index = names->asArray()[j].asNumber();
+                if (index >= k)
+                    fail(itemPath(memberPath(at, "servers"), j), "out-of-range",
+                         "must be below " + std::string(given ? "servers.count" : "1 (one server: servers is null)") +
+                             (given ? " (" + count(k) + ")" : std::string()) + "; got " + count(index) + ".");
+            }
+        }
+        if (!(start < end)) continue;  // an empty (or reversed) window overlaps nothing
+        for (std::size_t e = 0; e < i; ++e) {
+            const Value& g = faults->asArray()[e];
+            const double gStart = number(g, "startMs", 0), gEnd = number(g, "endMs", 0);
+            if (!(gStart < gEnd) || !(gStart < end && start < gEnd)) continue;
+            const Value* other = g.find("servers");
+            auto all = [](const Value* v) { return !v || v->kind() != Value::Kind::Array; };
+            bool shared = all(names) || all(other);
+            for (std::size_t a = 0; !shared && a < names->asArray().size(); ++a)
+                for (const Value& b : other->asArray()) shared = shared || b.asNumber() == names->asArray()[a].asNumber();
+            if (!shared) continue;
+            fail(memberPath(at, "servers"), "conflict",
+                 "names a server that " + itemPath("faults", e) +
+                     " also names over an overlapping window; a server is under one fault at a time.");
+            break;
+        }
+    }
+    if (const Value* store = normalized.find("keyStore"); store && store->kind() == Value::Kind::Object) {
+        const std::string* scope = text(*store, "scope");
+        const double lag = number(*store, "lagMs", 0);
+        if (lag != 0 && !(scope && *scope == "replicated"))
+            fail("keyStore.lagMs", "conflict",
+                 "must be 0 unless keyStore.scope is \"replicated\" (only a replicated store has a lag); got " +
+                     formatMs(lag, 6) + ".");
+    }
+    // The herd, the stack and hedging are one-server figures (docs/servers.md §2, §7).
+    const double callers = number(normalized, "callers", 1);
+    const Value* layers = normalized.find("layers");
+    const bool layered = layers && layers->kind() == Value::Kind::Array;
+    const Value* hedging = normalized.find("hedging");
+    const bool hedged = hedging && hedging->kind() == Value::Kind::Object;
+    auto oneServerFigures = [&](const char* path, const char* what) {
+        if (callers != 1)
+            fail(path, "conflict", std::string("must be ") + what + " with callers above 1 (the herd is a one-server figure); got callers " + count(callers) + ".");
+        if (layered)
+            fail(path, "conflict", std::string("must be ") + what + " with layers (the stack of layers is a one-server figure).");
+        if (hedged)
+            fail(path, "conflict", std::string("must be ") + what + " with hedging (hedged copies on many servers are not modelled in the single run).");
+    };
+    if (given) oneServerFigures("servers", "null");
+    if (faultCount > 0) oneServerFigures("faults", "empty");
+}
+
 // The rules between fields that the table cannot say, on what the generic pass found valid.
 void checkAcrossFields(const Value& raw, const Value& normalized, std::vector<InputError>& errors) {
     // A dropped request never reaches the server, so it has no response to lose.
@@ -727,6 +1002,7 @@ void checkAcrossFields(const Value& raw, const Value& normalized, std::vector<In
         }
     }
     checkHedging(normalized, errors);
+    checkServers(normalized, errors);
     const Value* low = normalized.find("jitterLow");
     const Value* high = normalized.find("jitterHigh");
     if (low && high && low->asNumber() > high->asNumber()) {

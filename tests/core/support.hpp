@@ -110,6 +110,8 @@ inline Value rawInputs(const Inputs& in) {
     if (in.retryOn.tooManyRequests) retryOn.push(str("429"));
     if (in.retryOn.serverError) retryOn.push(str("5xx"));
     if (in.retryOn.clientError) retryOn.push(str("4xx"));
+    if (in.retryOn.refused) retryOn.push(str("refused"));
+    if (in.retryOn.reset) retryOn.push(str("reset"));
     v.set("retryOn", std::move(retryOn));
     v.set("retryWritesWithoutKey", boolean(in.retryWritesWithoutKey));
     v.set("honourRetryAfter", boolean(in.honourRetryAfter));

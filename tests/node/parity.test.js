@@ -177,6 +177,39 @@ function generateInputs() {
       else if (inputs.deadlineMs === null) inputs.deadlineMs = rng.int(1, 100000);
     }
   }
+  // docs/servers.md §2: servers and faults with one caller, one layer and no hedging; each
+  // override's index below the count and given once; a fault's servers below K, its window in
+  // order, no server under two faults at once; lagMs only with a replicated store.
+  const manyServers = inputs.servers !== null && typeof inputs.servers === 'object';
+  const faulted = Array.isArray(inputs.faults) && inputs.faults.length > 0;
+  if (manyServers || faulted) {
+    delete inputs.callers;
+    delete inputs.layers;
+    delete inputs.hedging;
+  }
+  const count = manyServers ? (inputs.servers.count ?? 2) : 1;
+  if (manyServers && Array.isArray(inputs.servers.overrides)) {
+    const taken = new Set();
+    inputs.servers.overrides = inputs.servers.overrides.filter((o) => {
+      o.index %= count;
+      if (taken.has(o.index)) return false;
+      taken.add(o.index);
+      return true;
+    });
+  }
+  if (faulted) {
+    const kept = [];
+    for (const fault of inputs.faults) {
+      if (fault.endMs < fault.startMs) [fault.startMs, fault.endMs] = [fault.endMs, fault.startMs];
+      if (Array.isArray(fault.servers)) fault.servers = [...new Set(fault.servers.map((j) => j % count))];
+      const names = (f) => (Array.isArray(f.servers) ? f.servers : Array.from({ length: count }, (_, j) => j));
+      const clash = kept.some((f) => f.startMs < f.endMs && fault.startMs < fault.endMs && f.startMs < fault.endMs &&
+        fault.startMs < f.endMs && names(f).some((j) => names(fault).includes(j)));
+      if (!clash) kept.push(fault);
+    }
+    inputs.faults = kept;
+  }
+  if (inputs.keyStore && inputs.keyStore.lagMs && inputs.keyStore.scope !== 'replicated') inputs.keyStore.scope = 'replicated';
   if (inputs.callers > 1) note('callers > 1');
   return inputs;
 }

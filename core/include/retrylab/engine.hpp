@@ -6,6 +6,7 @@
 // tests and benchmarks use them directly.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -32,8 +33,9 @@ enum class RetryAfterOverMax { Backoff, Stop };
 // by the deadline (SPEC §4, the seed's rule), or whenever it starts before the deadline, as a
 // real client does, which cannot know the server's response time (docs/engine.md §4).
 enum class AttemptStart { Fits, BeforeDeadline };
-// How the client classifies what it saw after an attempt (SPEC §4).
-enum class FailureClass { Success, Timeout, TooManyRequests, ServerError, ClientError, Other };
+// How the client classifies what it saw after an attempt (SPEC §4); Refused and Reset are a
+// crashed server's (docs/servers.md §5): a refused connection, a connection reset at work.
+enum class FailureClass { Success, Timeout, TooManyRequests, ServerError, ClientError, Other, Refused, Reset };
 
 struct ScriptEntry {
     std::optional<int> status;             // absent only when dropped
@@ -49,6 +51,38 @@ struct RetryOn {
     bool tooManyRequests = false;  // 429
     bool serverError = true;       // 5xx
     bool clientError = false;      // 4xx but 429
+    bool refused = false;          // a refused connection (docs/servers.md §5); serverError covers it too
+    bool reset = false;            // a connection reset (docs/servers.md §5); serverError covers it too
+};
+
+// docs/servers.md §2: the single run's many servers. The enums are core/src/servers.hpp's (its
+// primitives read them); declared here so that Inputs can hold them.
+namespace servers {
+enum class BalancerKind;  // RoundRobin (0), Random, LeastOutstanding, TwoChoices
+enum class KeyScope;      // Shared (0), PerServer, Replicated
+}  // namespace servers
+
+// One server's own fields (`servers.overrides[i]`): those not given are the run's.
+struct ServerOverride {
+    std::size_t index = 0;
+    std::optional<double> responseMs;
+    bool hasScript = false;          // a script of its own, read by docs/servers.md §7.1's rule
+    std::vector<ScriptEntry> script;
+};
+
+// docs/servers.md §5: a crash or a partition of some servers over [startMs, endMs).
+enum class FaultKind { Crash, Partition };
+struct Fault {
+    FaultKind kind = FaultKind::Crash;
+    bool allServers = true;            // `servers: null`
+    std::vector<std::size_t> servers;  // otherwise, the indices named
+    double startMs = 0, endMs = 0;
+    bool names(std::size_t j) const {
+        if (allServers) return true;
+        for (std::size_t s : servers) if (s == j) return true;
+        return false;
+    }
+    bool covers(double t) const { return startMs <= t && t < endMs; }
 };
 
 // docs/layers.md §2: what a layer's attempts carry, what its call relays when it gives up, and
@@ -110,6 +144,17 @@ struct Inputs {
 
     // docs/layers.md: empty for `layers: null` (the run above, exactly), else 1-5 layers, top first.
     std::vector<Layer> layers;
+
+    // docs/servers.md §2: `servers` null is one server made of the fields above (today, exactly).
+    bool serversGiven = false;                   // `servers` not null: the rows of §7.2 are written
+    std::size_t serverCount = 1;                 // K
+    std::vector<ServerOverride> serverOverrides;  // in the order given
+    servers::BalancerKind balancer = static_cast<servers::BalancerKind>(0);  // round robin
+    bool previousHosts = false;                  // retryHost "previous-hosts"
+    int hostSelectionRetryMaxAttempts = 1;
+    std::vector<Fault> faults;
+    servers::KeyScope keyScope = static_cast<servers::KeyScope>(0);  // shared
+    double keyLagMs = 0;
 };
 
 // One layer of docs/layers.md §2, every field filled in (the echo's values).
