@@ -244,7 +244,7 @@ FleetCost fleetCost(const FleetRequest& r) {
     // docs/servers.md §10: the crash events (one a crash and server), the picks, the per-server bins.
     double crashes = 0;
     for (const Fault& f : r.faults)
-        if (f.kind == FaultKind::Crash) crashes += f.servers ? static_cast<double>(f.servers->size()) : k;
+        if (f.kind == FaultKind::Crash) crashes += f.allServers ? k : static_cast<double>(f.servers.size());
     c.events += crashes;
     const bool previousHosts = r.policy.retryHost == HostRule::PreviousHosts && k > 1;
     const double picks = k > 1 ? c.attempts * (1 + (previousHosts ? r.policy.hostSelectionRetryMaxAttempts : 0)) : 0;

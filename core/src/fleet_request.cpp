@@ -12,6 +12,7 @@
 #include "format.hpp"
 #include "retrylab/fields.hpp"
 #include "retrylab/fleet.hpp"
+#include "failure_classes.hpp"
 #include "servers.hpp"
 
 namespace retrylab {
@@ -302,11 +303,14 @@ FieldTable makeFleet(bool occ) {
     Field cap = ms("maxBackoffMs", "policy", "the cap on the backoff ceiling; null: none", 0, kMaxMs).orNull();
     if (occ) cap.defaults(2000); else cap.defaults(Literal::null());
 
-    Field retryClass = Field::choice("", "", "a failure class", {
+    std::vector<Choice> classes = {
         {"timeout", static_cast<int>(FailureClass::Timeout), "no answer in time"},
-        {"5xx", static_cast<int>(FailureClass::ServerError), "a 500 or a 503"},
+        {"5xx", static_cast<int>(FailureClass::ServerError), "a 500 or a 503 (and a refusal or a reset)"},
         {"429", static_cast<int>(FailureClass::TooManyRequests), "a 429 of server.admission (docs/throttling.md §3)"},
-    });
+    };
+    for (const FaultClass& c : kFaultClasses) classes.push_back({c.name, static_cast<int>(c.value), c.description});
+    Field retryClass = Field::choice("", "", "a failure class", std::move(classes));
+    const char* classWords = "failure classes (\"timeout\", \"5xx\", \"429\", \"refused\", \"reset\")";
 
     const std::vector<Field> serverRows = {
             Field::number("workers", "server", "attempts", "attempts in service at once; null: no limit")
@@ -391,9 +395,9 @@ FieldTable makeFleet(bool occ) {
             ms("deadlineMs", "policy", "per request, from its creation; null: none", 0, kMaxMs)
                 .orNull().defaults(Literal::null()),
             Field::list("retryOn", "policy", "", "the failure classes retried", retryClass)
-                .length(0, 3)
+                .length(0, 5)
                 .distinctItems()
-                .words("failure classes (\"timeout\", \"5xx\", \"429\")", "class")
+                .words(classWords, "class")
                 .defaults(Literal::strings({"timeout", "5xx"})),
             Field::boolean("honourRetryAfter", "policy", "a 503's Retry-After replaces the backoff wait").defaults(true),
             Field::choice("retryHost", "policy", "which server a retry may go to (docs/servers.md §4.2)", {
@@ -421,9 +425,9 @@ FieldTable makeFleet(bool occ) {
                     .only("kind", Literal::string("a6"), kA6Only),
                 Field::list("nonFatal", "policy", "", "the failure classes after which the next copy goes at once",
                             retryClass)
-                    .length(0, 3)
+                    .length(0, 5)
                     .distinctItems()
-                    .words("failure classes (\"timeout\", \"5xx\", \"429\")", "class")
+                    .words(classWords, "class")
                     .defaults(Literal::strings({}))
                     .only("kind", Literal::string("a6"), kA6Only),
             }).orNull().defaults(Literal::null()).echoSparse(),
@@ -539,7 +543,7 @@ FleetServers readServers(const Field& server, const Value& k, const Server& base
     out.count = static_cast<std::uint32_t>(numberAt(k, "count"));
     out.each.assign(out.count, base);
     for (const Value& o : k.find("overrides")->asArray()) {
-        ServerOverride given;
+        FleetServerOverride given;
         given.index = static_cast<std::uint32_t>(numberAt(o, "index"));
         for (const Value::Member& m : o.asObject())
             if (m.key != "index") given.given.push_back(m.key);
@@ -574,6 +578,8 @@ FleetPolicy readPolicy(const Field& policy, const Value& p) {
         if (c.asString() == "timeout") out.retryTimeout = true;
         if (c.asString() == "5xx") out.retry5xx = true;
         if (c.asString() == "429") out.retry429 = true;
+        if (c.asString() == "refused") out.retryRefused = true;
+        if (c.asString() == "reset") out.retryReset = true;
     }
     out.honourRetryAfter = p.find("honourRetryAfter")->asBool();
     static const Field retryHost = member(policy, "retryHost");
@@ -593,6 +599,8 @@ FleetPolicy readPolicy(const Field& policy, const Value& p) {
             if (c.asString() == "timeout") hedging.nonFatalTimeout = true;
             if (c.asString() == "5xx") hedging.nonFatal5xx = true;
             if (c.asString() == "429") hedging.nonFatal429 = true;
+            if (c.asString() == "refused") hedging.nonFatalRefused = true;
+            if (c.asString() == "reset") hedging.nonFatalReset = true;
         }
         out.hedging = hedging;
     }
@@ -690,7 +698,10 @@ FleetRequest typed(const FieldTable& table, const Value& v) {
         for (const Value& item : f->asArray()) {
             Fault fault;
             fault.kind = choiceAt<FaultKind>(member(row, "kind"), item);
-            fault.servers = indicesAt(item, "servers");
+            if (const std::optional<std::vector<std::uint32_t>> named = indicesAt(item, "servers")) {
+                fault.allServers = false;
+                fault.servers.assign(named->begin(), named->end());
+            }
             fault.startMs = numberAt(item, "startMs");
             fault.endMs = numberAt(item, "endMs");
             r.faults.push_back(std::move(fault));
@@ -841,11 +852,11 @@ void indicesBelow(const std::optional<std::vector<std::uint32_t>>& list, std::si
                      formatInt((*list)[m]) + ".");
 }
 
-// Whether two faults' server lists (none: all) share a server.
+// Whether two faults' server lists (all, or those named) share a server.
 bool shareServer(const Fault& a, const Fault& b) {
-    if (!a.servers || !b.servers) return true;
-    for (std::uint32_t x : *a.servers)
-        if (std::find(b.servers->begin(), b.servers->end(), x) != b.servers->end()) return true;
+    if (a.allServers || b.allServers) return true;
+    for (std::size_t x : a.servers)
+        if (b.names(x)) return true;
     return false;
 }
 
@@ -853,7 +864,7 @@ bool shareServer(const Fault& a, const Fault& b) {
 void serverChecks(const FleetRequest& r, std::vector<InputError>& errors) {
     const std::size_t k = r.servers ? r.servers->count : 1;
     if (r.servers) {
-        const std::vector<ServerOverride>& o = r.servers->overrides;
+        const std::vector<FleetServerOverride>& o = r.servers->overrides;
         if (o.size() > k)
             fail(errors, "servers.overrides", "too-many",
                  "must hold at most servers.count (" + formatInt(static_cast<std::int64_t>(k)) +
@@ -891,7 +902,8 @@ void serverChecks(const FleetRequest& r, std::vector<InputError>& errors) {
                  "must be at least " + path + ".startMs (" + formatMs(f.startMs, 6) + "); got " + formatMs(f.endMs, 6) + ".");
             continue;
         }
-        indicesBelow(f.servers, k, path + ".servers", errors);
+        if (!f.allServers)
+            indicesBelow(std::vector<std::uint32_t>(f.servers.begin(), f.servers.end()), k, path + ".servers", errors);
         for (std::size_t j = 0; j < i; ++j) {
             const Fault& g = r.faults[j];
             const bool overlap = f.startMs < f.endMs && g.startMs < g.endMs && f.startMs < g.endMs && g.startMs < f.endMs;

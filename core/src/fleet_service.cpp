@@ -1162,7 +1162,7 @@ private:
         for (const Fault& f : r.faults) {
             if (!(f.startMs < f.endMs)) continue;  // an empty window covers nothing and starts no crash
             for (std::uint32_t j = 0; j < k_; ++j) {
-                if (f.servers && std::find(f.servers->begin(), f.servers->end(), j) == f.servers->end()) continue;
+                if (!f.names(j)) continue;
                 Replica& each = replicas_[j];
                 (f.kind == FaultKind::Crash ? each.crashes : each.partitions).emplace_back(f.startMs, f.endMs);
                 if (f.kind != FaultKind::Crash) continue;

@@ -58,6 +58,12 @@ double latency(const ServiceResult& r) {
 
 std::string errorsOf(const Value& raw) { return errorFields(fleet(raw)); }
 
+Value with5(Value retryOn) {
+    Value q = twelve();
+    setPath(q, "policy.retryOn", std::move(retryOn));
+    return q;
+}
+
 }  // namespace
 
 TEST_CASE("§12.1 one bad host: round robin sends the retry to server 1, success at 220; random (seed 1) puts all "
@@ -544,4 +550,30 @@ TEST_CASE("§12.9 exponential service of mean 50: meanServiceMs within 0.52 % of
     const ServiceResult r = runLong(q);
     REQUIRE(r.totals.servers[0].meanServiceMs);
     CHECK(*r.totals.servers[0].meanServiceMs == Approx(50).epsilon(0.0052));
+}
+
+TEST_CASE("§5 the classes refused and reset: 5xx covers both; each alone retries only its own", "[servers-fleet]") {
+    auto classes = [](std::initializer_list<const char*> names) {
+        Value list = Value::array();
+        for (const char* n : names) list.push(str(n));
+        return list;
+    };
+    Value refusal = twelve();
+    setPath(refusal, "faults", arrayOf({fault("crash", {num(0)}, 0, 1000)}));
+    Value reset = twelve();
+    setPath(reset, "faults", arrayOf({fault("crash", {num(0)}, 20, 1000)}));
+    setPath(refusal, "policy.retryOn", classes({"timeout"}));
+    setPath(reset, "policy.retryOn", classes({"timeout"}));
+    CHECK(failed(run(refusal), EndReason::NotRetryable) == 1);
+    CHECK(run(refusal).totals.endMs == 10);
+    CHECK(failed(run(reset), EndReason::NotRetryable) == 1);
+    setPath(refusal, "policy.retryOn", classes({"refused"}));
+    setPath(reset, "policy.retryOn", classes({"refused"}));
+    CHECK(latency(run(refusal)) == 170);
+    CHECK(failed(run(reset), EndReason::NotRetryable) == 1);
+    setPath(refusal, "policy.retryOn", classes({"reset"}));
+    setPath(reset, "policy.retryOn", classes({"reset"}));
+    CHECK(failed(run(refusal), EndReason::NotRetryable) == 1);
+    CHECK(latency(run(reset)) == 185);
+    CHECK(errorsOf(with5(classes({"timeout", "5xx", "429", "refused", "reset", "timeout"}))) == "policy.retryOn");
 }

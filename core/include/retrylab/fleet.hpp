@@ -37,7 +37,6 @@ enum class BalancerKind;  // RoundRobin (0, the default), Random, LeastOutstandi
 enum class KeyScope;      // Shared (0, the default), PerServer, Replicated
 enum class ServiceDist;   // Fixed (0, the default), Exponential, Lognormal
 }  // namespace servers
-enum class FaultKind { Crash, Partition };  // docs/servers.md §5
 enum class HostRule { Any, PreviousHosts };  // docs/servers.md §4.2
 
 struct Network {
@@ -77,13 +76,13 @@ struct Server {
 
 // docs/servers.md §2: K servers, each the request's `server` changed by its override (`each`,
 // resolved when the request is read; `given`, the override members as given, for the echo).
-struct ServerOverride {
+struct FleetServerOverride {
     std::uint32_t index = 0;
     std::vector<std::string> given;
 };
 struct FleetServers {
     std::uint32_t count = 2;
-    std::vector<ServerOverride> overrides;
+    std::vector<FleetServerOverride> overrides;
     std::vector<Server> each;  // count servers, index order
 };
 
@@ -91,13 +90,6 @@ struct FleetServers {
 struct BalancerChoice {
     servers::BalancerKind kind{};
     GateScope scope = GateScope::Client;
-};
-
-// docs/servers.md §5: a crash or a partition of some servers (none: all) over [startMs, endMs).
-struct Fault {
-    FaultKind kind = FaultKind::Crash;
-    std::optional<std::vector<std::uint32_t>> servers;
-    double startMs = 0, endMs = 0;
 };
 
 // docs/servers.md §6: where the idempotency records live.
@@ -237,7 +229,7 @@ struct FleetRequest {
     std::optional<Trigger> trigger = Trigger{};
     // docs/servers.md §5: trigger.servers, the servers the trigger acts on (none: every one).
     std::optional<std::vector<std::uint32_t>> triggerServers;
-    std::vector<Fault> faults;
+    std::vector<Fault> faults;  // docs/servers.md §5 (engine.hpp's Fault, the single run's too)
     FleetPolicy policy;
     Gates gates;
     Operation operation = Operation::Charge;  // Charge or Read
