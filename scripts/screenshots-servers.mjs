@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The fleet section's "Many servers" box (issue 39) for docs/screenshots/ (as
 // scripts/screenshots-fleet.mjs, only these): at 1280×720 and 390×844, light and dark,
-//   fleet-servers-storm-*      one bad host of ten (its 5xx variant: Istio's default needs retryOn's refused class) on show: the fleet's verdict and
+//   fleet-servers-storm-*      one bad host of ten (Istio's default) on show: the fleet's verdict and
 //                              the per-server verdicts under it, the storm chart (the figure)
 //   fleet-servers-bad-host-*   the same preset: the per-server strip, its table and the card
 //   fleet-servers-crash-*      a crash vs a partition: the partition on show, the crash faint under
@@ -34,7 +34,7 @@ try {
       await page.evaluate(() => window.retryLabFleetSection.load());
       await page.waitForFunction(() => window.retryLabFleet && window.retryLabFleet.state(), null, { timeout: 30000 });
       await page.evaluate(() => window.retryLabFleet.ready.then(() => window.retryLabFleet.settled()));
-      await page.selectOption('#fl-servers-preset', 'servers:bad-host-5xx');
+      await page.selectOption('#fl-servers-preset', 'servers:bad-host');
       await settled(page);
       await page.mouse.move(0, 0);
       await page.waitForTimeout(700); // the storm drawn near the change has been scrolled to (near.js)

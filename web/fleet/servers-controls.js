@@ -113,9 +113,8 @@ export function withControl(table, opening, c, req, value) {
 }
 
 // Whether the table takes every choice a preset's request names (a value of a choice row, or
-// each item of a list of choices): a preset the engine would refuse is not offered. (The
-// engine of this session has no `refused` class in policy.retryOn yet, which Istio's default
-// preset needs: docs/servers.md §2.)
+// each item of a list of choices): a preset the engine would refuse is not offered (an engine
+// without docs/servers.md §2's `refused` class in policy.retryOn cannot run Istio's default).
 export function tableTakes(table, request) {
   return leaves(request).every(([path, value]) => {
     const row = table.rows.get(path);
