@@ -44,7 +44,8 @@ export function serverPresets() {
       cannot: ['Istio retries a refused connection, not a 500: its default retry_on has no 5xx and leaves 503 out, and refused-stream, unavailable and cancelled are HTTP/2 and gRPC answers no server here gives. So every request whose first attempt the bad host gets fails, whatever the host rule. The next preset retries 5xx, as Envoy’s common retry_on does.', NO_OUTLIER, NOT_READ],
       said: (r) => {
         const notRetried = failedOf(r, 'not-retryable');
-        return `In the run on show ${num(notRetried)} of ${num(r.totals.requests)} requests (${pct(notRetried, r.totals.requests)}) ended on a failure not retried: a 500 from the bad host, which this policy does not retry.`;
+        const down = r.recovery && r.recovery.disrupted !== false && r.recovery.recoveredAtMs === null;
+        return `In the run on show ${num(notRetried)} of ${num(r.totals.requests)} requests (${pct(notRetried, r.totals.requests)}) ended on a failure not retried: a 500 from the bad host, which this policy does not retry.${down ? ' So the fleet’s verdict says it is still down: a window is healthy when at least 90 % of its new requests succeed, and the bad host’s share fails in every window, the slowdown or not. No storm keeps it down; the host does.' : ''}`;
       },
     },
     {
