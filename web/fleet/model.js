@@ -321,8 +321,7 @@ const STACK_ROW = (layers) => ({
   type: 'list',
   items: {
     type: 'object',
-    // (A member null in every entry is left out: read back, it takes its default, null.)
-    members: Object.keys(Object.assign({}, ...layers)).filter((name) => layers.some((l) => l[name] !== null && l[name] !== undefined)).map((name) => {
+    members: Object.keys(Object.assign({}, ...layers)).map((name) => {
       const sample = layers.map((l) => l[name]).find((v) => v !== undefined && v !== null);
       const type = sample === undefined || typeof sample === 'number' ? 'number' : typeof sample === 'boolean' ? 'boolean' : Array.isArray(sample) ? 'list' : 'string';
       return { name, type, items: type === 'list' ? { type: sample.every((x) => typeof x === 'number') ? 'number' : 'string' } : undefined };
