@@ -329,6 +329,16 @@ const STACK_ROW = (layers) => ({
   },
 });
 
+// A list of objects' format: by the members its entries hold (every one written: a stack's layers
+// read back whole), unless an entry holds null where the table's row has a list (a fault's
+// `servers: null`, every server), which only the row can write (leaving it out, its default).
+function listFormat(path, value, table) {
+  const row = table && table.rows.get(path);
+  const lists = new Set(((row && row.items && row.items.members) || []).filter((m) => m.type === 'list').map((m) => m.name));
+  const nullList = value.some((e) => Object.entries(e).some(([k, v]) => v === null && lists.has(k)));
+  return (nullList && objectListFormatOf(row)) || objectListFormatOf(STACK_ROW(value));
+}
+
 // `#v=1&view=fleet&…` for a request given as its differences (requestDiff): each leaf as
 // `path=value`, a gate on at its defaults as `gates.<name>=on`, a stack as above.
 // `table` (fleetTable()): a list of objects (a stack, issue 39's `faults` and
@@ -338,7 +348,7 @@ export function encodeFleetLink(diff, table = null) {
   const parts = ['v=1', 'view=fleet'];
   for (const [path, value] of leaves(diff)) {
     if (path.startsWith('gates.') && path.split('.').length === 2 && value && typeof value === 'object') parts.push(`${path}=on`);
-    else if (isStackValue(value)) parts.push(`${path}=${(objectListFormatOf(table && table.rows.get(path)) || objectListFormatOf(STACK_ROW(value))).write(value)}`);
+    else if (isStackValue(value)) parts.push(`${path}=${listFormat(path, value, table).write(value)}`);
     else parts.push(`${path}=${writeValue(value)}`);
   }
   return parts.join('&');
