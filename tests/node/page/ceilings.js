@@ -128,9 +128,9 @@
 // read from the table): +3,318 bytes, the engine file +379, the fleet engine file +2,789 and the
 // fleet section +150, each measured against main's dist at this branch's base.
 // Session 11's merges together and the gate menus in words, measured on main's merged build: 391,109 bytes.
-// +7,675 bytes with issue 39's Many servers box in the fleet section (+7,621) and the map's bundle
-// (+54), servers39fleetpage; the engine files' growth from the engine's side is not counted here.
-export const SCROLLED_CEILING_BYTES = 391109 + 7675;
+// +7,740 bytes with issue 39's Many servers box in the fleet section (+7,682) and the map's bundle
+// (+58), servers39fleetpage; the engine files' growth from the engine's side is not counted here.
+export const SCROLLED_CEILING_BYTES = 391109 + 7740;
 // +2,197 bytes with issue 35's minor items (minor35), measured against its base (c7d46a1) built
 // alike: the opening page +433 (index.html +15, retrylab.css +59, retrylab.js +359: the phone's
 // one-line statement, the timeline's labels by their bars, the sections a task each), the
