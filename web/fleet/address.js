@@ -9,7 +9,7 @@ import { shownName } from './computing.js';
 // mountAddress(ctx) → { now(), write(), request(), read(), destroy() }.
 export function mountAddress(ctx) {
   const { win, s, address } = ctx;
-  const now = () => `#${encodeFleetLink(requestDiff(s.shown.result.request, s.opening, s.table))}`;
+  const now = () => `#${encodeFleetLink(requestDiff(s.shown.result.request, s.opening, s.table), s.table)}`;
   function write() {
     if (!address) return;
     const hash = now();

@@ -254,7 +254,7 @@ export function stormChart(series, { id, cursor = null, title = 'The storm over 
     else if (x - 4 - width >= TOP.x) note(x - 4, y, text, 'end');
     else note(Math.max(TOP.x + 2, TOP.x + TOP.w - width), y, text);
   };
-  if (recovery) mark(recovery.triggerEndMs, `slowdown ends ${recovery.triggerEndMs / 1000} s`, 'fl-mark-end', 0);
+  if (recovery) mark(recovery.triggerEndMs, `${series.ended || 'slowdown'} ends ${recovery.triggerEndMs / 1000} s`, 'fl-mark-end', 0);
   // A fleet that rode the trigger out has no recovery to mark (FLEET.md v3 §8 `disrupted`).
   const back = recovery && recovery.disrupted !== false && recovery.recoveredAtMs !== null;
   if (back) mark(recovery.recoveredAtMs, `recovered ${recovery.recoveredAtMs / 1000} s`, 'fl-mark-good', 1);
@@ -337,7 +337,7 @@ export function stormLegend(series) {
 export function ghostSummary(ghost, name = 'the run before') {
   const peak = ghost.points.reduce((a, p) => Math.max(a, p.offered), 0);
   const rec = ghost.recovery;
-  const how = !rec ? 'had no slowdown' : rec.disrupted === false ? 'rode it out' : rec.recoveredAtMs !== null ? `recovered ${(rec.recoveredAtMs - rec.triggerEndMs) / 1000} s after the slowdown ended` : 'was still down when new requests stopped';
+  const how = !rec ? 'had no slowdown' : rec.disrupted === false ? 'rode it out' : rec.recoveredAtMs !== null ? `recovered ${(rec.recoveredAtMs - rec.triggerEndMs) / 1000} s after the ${ghost.ended || 'slowdown'} ended` : 'was still down when new requests stopped';
   return `The faint lines are ${name === 'the run before' ? 'the run before this change' : name}, for comparison: its attempts offered peaked at ${fmt(peak)} per second, and it ${how}.`;
 }
 

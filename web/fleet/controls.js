@@ -11,6 +11,7 @@ import { fieldProblem, markField } from './field-check.js';
 import { drawSaid } from './said.js';
 import { presetCard } from './presets.js';
 import { mountSwitches } from './switches.js';
+import { mountServerControls } from './servers-controls.js';
 
 // The sliders and choices, one per CONTROLS row.
 function controlNodes(table, id) {
@@ -118,6 +119,7 @@ export function mountControls(ctx) {
     return own === undefined ? getPath(s.opening, path) : own;
   };
   const switches = mountSwitches(ctx, { current, valueOf });
+  const servers = mountServerControls(ctx);
 
   function change(path, value) {
     const base = current();
@@ -149,6 +151,7 @@ export function mountControls(ctx) {
     $('gates').replaceChildren(...gateNodes(s.table, id).map((n) => mount(n, doc)));
     for (const set of $('gates').querySelectorAll('[data-gate]')) wireGate(ctx, set, change);
     switches.build();
+    servers.build();
   }
 
   function syncGates(gatesShown) {
@@ -182,6 +185,7 @@ export function mountControls(ctx) {
     }
     syncGates(gatesShown);
     switches.sync(req);
+    servers.sync(req);
     const preset = ctx.presets.find((p) => sameGates(s.table, gatesShown, p.gates));
     $('preset').value = preset ? preset.id : '';
     patch($('preset-card'), preset ? presetCard(preset, s.table) : null);

@@ -18,6 +18,7 @@ function story(id) {
 function figure(id, linkAtStart) {
   return h('div', { class: 'fl-side' }, h('div', { class: 'fl-figure' },
     h('p', { class: 'fl-verdict', id: id('verdict') }, linkAtStart ? 'Computing the linked fleet run…' : 'Computing the opening fleet run…'),
+    h('p', { class: 'fl-server-verdicts', id: id('server-verdicts'), hidden: true }),
     h('div', { class: 'fl-pending', id: id('pending'), hidden: true },
       h('p', { class: 'fl-progress', id: id('progress') }),
       h('p', { class: 'fl-pending-inputs', id: id('pending-inputs'), hidden: true }),
@@ -40,6 +41,21 @@ function effects(id) {
   return h('section', { class: 'fl-effects', 'aria-labelledby': id('effects-h') },
     h('h3', { id: id('effects-h') }, 'What the storm did to the payments'),
     h('div', { id: id('effects') }));
+}
+
+// Many servers (issue 39, docs/servers.md): the storm server by server (servers-view.js), the
+// replicas, the balancer and the faults (servers-controls.js) and their presets; hidden until the
+// table has the rows.
+function servers(id) {
+  return h('section', { class: 'fl-servers', 'aria-labelledby': id('servers-h'), id: id('servers-box'), hidden: true },
+    h('h3', { id: id('servers-h') }, 'Many servers: one bad host of ten'),
+    h('p', {}, 'Production retries meet many servers: a balancer spreads the attempts over replicas, and Envoy and Istio send a retry to a host other than the one that failed. One bad host of ten is the most common partial outage; a replica that crashed refuses connections at once, while one cut off by a partition swallows them until the timeout. Each row below is one server: how many attempts it got each second, and how many it answered in time.'),
+    h('div', { class: 'fl-servers-view', id: id('servers-view') }),
+    h('div', { class: 'fl-controls', id: id('servers-controls') }),
+    h('div', { class: 'fl-presets' },
+      h('label', { for: id('servers-preset') }, 'A fleet of replicas, as a mesh sets it up'),
+      h('select', { id: id('servers-preset') }),
+      h('div', { id: id('servers-card'), class: 'fl-card' })));
 }
 
 // What stops it: the controls, the switched models, the gates and the presets (controls.js, switches.js).
@@ -126,6 +142,7 @@ export function fleetFrame(doc, { id, whole, linkAtStart, presets }) {
     whole && story(id),
     figure(id, linkAtStart),
     effects(id),
+    servers(id),
     stops(id, presets),
     whole && mapBox(id),
     whole && aws(id),

@@ -3,7 +3,7 @@
 // what a fleet result says in words (the verdict, the side effects), all read from the
 // result's data (FLEET.md §8).
 
-import { stackFormatOf } from '../share/codec.js';
+import { objectListFormatOf } from '../share/codec.js';
 
 // --- the field table ---------------------------------------------------------------------------
 
@@ -35,7 +35,9 @@ export function fleetTable(schema) {
     }
   };
   walk(schema.fleet, '');
-  const opening = Object.fromEntries(schema.fleet.map((row) => [row.name, row.default === undefined ? null : row.default]));
+  // A row echoed only away from its default (`sparse`: docs/servers.md §2's fields) is not in the
+  // opening run's echo either.
+  const opening = Object.fromEntries(schema.fleet.filter((row) => !row.sparse).map((row) => [row.name, row.default === undefined ? null : row.default]));
   return { rows, opening, from: 'fleetSchema' };
 }
 
@@ -263,6 +265,26 @@ export function leaves(obj, prefix = '') {
 
 const sameValue = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
+// A field's value in the opening run: { known, value }. The opening echo's, else (a field the
+// sparse echo leaves out at its default: issue 39's balancer, keyStore, policy.retryHost…) its
+// object's default member or its row's default, where that object is there by default; a member
+// of an object that is null by default (`servers`) has no default of its own to drop it by.
+function defaultOf(table, openingEcho, path) {
+  const own = getPath(openingEcho, path);
+  if (own !== undefined || !table) return { known: own !== undefined || !table, value: own };
+  const parts = path.split('.');
+  const last = parts.pop();
+  const parentPath = parts.join('.');
+  const row = table.rows.get(path);
+  if (!parentPath) return row && row.default !== undefined ? { known: true, value: row.default } : { known: false };
+  const parentOpening = getPath(openingEcho, parentPath);
+  const parentRow = table.rows.get(parentPath);
+  const parent = parentOpening !== undefined ? parentOpening : parentRow ? parentRow.default : undefined;
+  if (!parent || typeof parent !== 'object' || Array.isArray(parent)) return { known: false };
+  if (parent[last] !== undefined) return { known: true, value: parent[last] };
+  return row && row.default !== undefined ? { known: true, value: row.default } : { known: false };
+}
+
 // The differences of a request (as the engine echoes it) from the opening run's echo, as the
 // smallest request that makes it: every leaf that differs, and a gate that is on as its own
 // fields that differ from the gate's defaults (an empty object when none do).
@@ -270,7 +292,8 @@ export function requestDiff(echo, openingEcho, table) {
   let out = {};
   for (const [path, value] of leaves(echo)) {
     if (path.startsWith('gates.')) continue;
-    if (!sameValue(value, getPath(openingEcho, path))) out = setPath(out, path, value);
+    const base = defaultOf(table, openingEcho, path);
+    if (!base.known || !sameValue(value, base.value)) out = setPath(out, path, value);
   }
   for (const gate of gatesOf(table)) {
     const on = echo.gates && echo.gates[gate.name];
@@ -306,13 +329,26 @@ const STACK_ROW = (layers) => ({
   },
 });
 
+// A list of objects' format: by the members its entries hold (every one written: a stack's layers
+// read back whole), unless an entry holds null where the table's row has a list (a fault's
+// `servers: null`, every server), which only the row can write (leaving it out, its default).
+function listFormat(path, value, table) {
+  const row = table && table.rows.get(path);
+  const lists = new Set(((row && row.items && row.items.members) || []).filter((m) => m.type === 'list').map((m) => m.name));
+  const nullList = value.some((e) => Object.entries(e).some(([k, v]) => v === null && lists.has(k)));
+  return (nullList && objectListFormatOf(row)) || objectListFormatOf(STACK_ROW(value));
+}
+
 // `#v=1&view=fleet&…` for a request given as its differences (requestDiff): each leaf as
 // `path=value`, a gate on at its defaults as `gates.<name>=on`, a stack as above.
-export function encodeFleetLink(diff) {
+// `table` (fleetTable()): a list of objects (a stack, issue 39's `faults` and
+// `servers.overrides`) is written by its own row, its members' defaults left out (a fault's
+// `servers: null`, every server); without it, by the members the values hold.
+export function encodeFleetLink(diff, table = null) {
   const parts = ['v=1', 'view=fleet'];
   for (const [path, value] of leaves(diff)) {
     if (path.startsWith('gates.') && path.split('.').length === 2 && value && typeof value === 'object') parts.push(`${path}=on`);
-    else if (isStackValue(value)) parts.push(`${path}=${stackFormatOf(STACK_ROW(value)).write(value)}`);
+    else if (isStackValue(value)) parts.push(`${path}=${listFormat(path, value, table).write(value)}`);
     else parts.push(`${path}=${writeValue(value)}`);
   }
   return parts.join('&');
@@ -345,7 +381,16 @@ function readValue(text, row) {
     if (text === 'false') return false;
     throw new Error('is not true or false');
   }
-  if (type === 'list') return text === '' ? [] : text.split(',').map(safeDecode);
+  if (type === 'list') {
+    const items = text === '' ? [] : text.split(',').map(safeDecode);
+    // A list of numbers (issue 39's trigger.servers: server indices) reads each as a number.
+    if (!row.items || row.items.type !== 'number') return items;
+    return items.map((item) => {
+      const n = Number(item);
+      if (item.trim() === '' || !Number.isFinite(n)) throw new Error('is not a list of numbers');
+      return n;
+    });
+  }
   return safeDecode(text);
 }
 
@@ -420,7 +465,7 @@ function parseLinkParts(hash, table) {
       problems.push({ key, value: safeDecode(raw), reason: 'is not a field of the fleet request' });
       continue;
     }
-    const stack = stackFormatOf(row);
+    const stack = objectListFormatOf(row);
     try {
       // A stack (`policy.layers`): `null` (the policy's own one layer), or its layers as above.
       request = setPath(request, key, stack ? (raw === 'null' ? null : stack.read(raw)) : readValue(raw, row));
@@ -455,6 +500,15 @@ function failureCause(result) {
   return ` Of its ${count(total)} failed requests, ${count(n)} ended ${REASON_WORDS[reason] || reason}.`;
 }
 
+// What the verdict judges the fleet against, in a word: the trigger's kind, or a fault's
+// (docs/servers.md §8.3: the disturbance runs from the earliest start of the trigger and the
+// faults to the latest end), "disturbance" for more than one kind.
+export function disturbanceWord(request) {
+  const kinds = new Set((request.faults || []).map((f) => f.kind));
+  if (request.trigger) kinds.add(request.trigger.kind === 'outage' ? 'outage' : 'slowdown');
+  return kinds.size === 1 ? [...kinds][0] : kinds.size ? 'disturbance' : 'slowdown';
+}
+
 // The verdict of a service result, from `recovery` (FLEET.md v3 §8: five-bin windows, and
 // `disrupted`, whether any window from the trigger's start on was unhealthy).
 //   { kind: 'none' | 'rode-out' | 'recovered' | 'metastable' | 'undecided', text, shortText }
@@ -465,7 +519,7 @@ export function verdictOf(result) {
   const rec = result.recovery;
   const durationMs = result.request.durationMs;
   if (!rec) return { kind: 'none', shortText: 'no trigger', text: 'Nothing goes wrong in this run: it has no slowdown to recover from.' };
-  const what = result.request.trigger && result.request.trigger.kind === 'outage' ? 'outage' : 'slowdown';
+  const what = disturbanceWord(result.request);
   if (rec.disrupted === false) {
     return {
       kind: 'rode-out',
@@ -529,14 +583,28 @@ export function stormSeries(result) {
   const req = result.request;
   const perSecond = 1000 / binMs;
   const trig = req.trigger;
-  const workers = req.server.workers;
+  // With K servers (docs/servers.md §8.1) the capacity is the sum of each server's, its own
+  // fields (an override over the server object), the trigger on the servers it names and a
+  // crash taking a server's away while it lasts; a log-normal service's mean is
+  // serviceMs × e^(σ²/2) (§12.8). Unlimited (null) when any server has no worker limit.
+  const k = req.servers ? req.servers.count : 1;
+  const overrides = (req.servers && req.servers.overrides) || [];
+  const serversNow = Array.from({ length: k }, (_, j) => ({ ...req.server, ...(overrides.find((o) => o.index === j) || {}) }));
+  const covers = (w, j, t) => t >= w.startMs && t < w.endMs && (w.servers === null || w.servers === undefined || w.servers.includes(j));
   const capacityAt = (t) => {
-    if (workers === null) return null;
-    const base = req.server.serviceMs + req.server.serviceMsPerInFlight * workers;
-    const f = trig && trig.kind === 'slowdown' && t >= trig.startMs && t < trig.endMs ? trig.factor : 1;
-    const out = trig && trig.kind === 'outage' && t >= trig.startMs && t < trig.endMs;
-    if (out) return 0;
-    return base === 0 ? null : (workers * 1000) / (base * f);
+    let sum = 0;
+    for (const [j, sv] of serversNow.entries()) {
+      const workers = sv.workers;
+      if (workers === null) return null;
+      const mean = sv.serviceDist === 'lognormal' ? sv.serviceMs * Math.exp(((sv.serviceSigma ?? 1) ** 2) / 2) : sv.serviceMs;
+      const base = mean + sv.serviceMsPerInFlight * workers;
+      const f = trig && trig.kind === 'slowdown' && covers(trig, j, t) ? trig.factor : 1;
+      if (trig && trig.kind === 'outage' && covers(trig, j, t)) continue;
+      if ((req.faults || []).some((x) => x.kind === 'crash' && covers(x, j, t))) continue;
+      if (base === 0) return null;
+      sum += (workers * 1000) / (base * f);
+    }
+    return sum;
   };
   const points = bins.map((b, i) => ({
     bin: i,
@@ -568,6 +636,7 @@ export function stormSeries(result) {
     binMs,
     points,
     trigger: trig,
+    ended: disturbanceWord(req), // the mark at recovery.triggerEndMs: "<word> ends"
     durationMs: req.durationMs,
     recovery: result.recovery,
   };

@@ -70,7 +70,7 @@ export function mountNear(ctx) {
   function bring(control, group) {
     if (!s.shown || !control.isConnected || inView(chartBox)) return;
     const figure = chartBox.closest('.fl-figure');
-    if (win.getComputedStyle(figure).position === 'sticky' && control.closest('.fl-stops, .fl-effects, .fl-story')) {
+    if (win.getComputedStyle(figure).position === 'sticky' && control.closest('.fl-stops, .fl-effects, .fl-story, .fl-servers')) {
       scrollToShow(chartBox);
       return;
     }

@@ -25,6 +25,7 @@ import { mountAddress } from './address.js';
 import { mountDoors } from './doors.js';
 import { mountMapDoor } from './map-door.js';
 import { mountRepros } from './repros.js';
+import { mountServers } from './servers-view.js';
 
 const P = 'fl-'; // the section's id prefix
 const id = (name) => `${P}${name}`;
@@ -118,6 +119,7 @@ export function mountFleet(root, {
     },
   };
   ctx.storm = mountStorm(ctx);
+  ctx.servers = mountServers(ctx);
   ctx.near = mountNear(ctx);
   ctx.run = mountComputing(ctx);
   ctx.controls = mountControls(ctx);

@@ -125,6 +125,7 @@ export function mountStorm(ctx) {
     legend($('legend'), width, id('legend'));
     const readout = s.cursor === null ? 'Arrow keys or the pointer on the chart: one second’s figures.' : binText(series, s.cursor);
     if ($('readout').textContent !== readout) $('readout').textContent = readout; // live: written only when it changes
+    if (ctx.servers) ctx.servers.draw(cursorOnly); // the storm server by server (servers-view.js)
     if (cursorOnly) return;
     ctx.near.draw();
     ctx.controls.said();

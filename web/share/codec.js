@@ -258,6 +258,9 @@ function objectFormat(members) {
 // its entries (objectFormat) joined by commas. The fleet link writes `policy.layers` the same way
 // (fleet/model.js), from its own table's row: `stackFormatOf(row)`, null for a row that is no stack.
 export const stackFormatOf = (row) => (row && kindOf(row) === 'stack' ? stackFormat(row.items) : null);
+// Any list of objects written so (the fleet link's `faults` and `servers.overrides`, docs/servers.md §2,
+// whose members are all flat: the single run's `entries`, written here as a stack's).
+export const objectListFormatOf = (row) => (row && ['stack', 'entries'].includes(kindOf(row)) && row.items.type === 'object' ? stackFormat(row.items) : null);
 function stackFormat(itemRow) {
   const entry = objectFormat(itemRow.members || []);
   return {

@@ -146,7 +146,9 @@
 // base (684c8b0) built alike: the opening page +2,194 (index.html +669: the step's prose; retrylab.js
 // +1,468: the views naming the host, the step's door and steps.js provide; retrylab.css +57), the
 // step's own bundle 3,166 and the sections +41 (index.html's data block is the engine's, above).
-export const SCROLLED_CEILING_BYTES = 391109 + 78 + 2 + 257 + 52 + 285 + 2 + 1049 + 18951 + 5401;
+// +7,740 bytes with issue 39's Many servers box in the fleet section (+7,682) and the map's bundle
+// (+58), servers39fleetpage; the engine files' growth from the engine's side is not counted here.
+export const SCROLLED_CEILING_BYTES = 391109 + 78 + 2 + 257 + 52 + 285 + 2 + 1049 + 18951 + 5401 + 7740;
 // +2,197 bytes with issue 35's minor items (minor35), measured against its base (c7d46a1) built
 // alike: the opening page +433 (index.html +15, retrylab.css +59, retrylab.js +359: the phone's
 // one-line statement, the timeline's labels by their bars, the sections a task each), the
