@@ -7,6 +7,7 @@ interface Window {
   RetryLabFleetMapCode: unknown;
   RetryLabFleetCode: unknown;
   RetryLabSectionCode: unknown;
+  RetryLabServersStepCode: unknown;
 }
 
 declare module 'retrylab:element-css' {

@@ -45,7 +45,9 @@ function typeOf(row, mode, indent) {
       t = `Array<${item}>`;
       break;
     }
-    case 'object': t = objectType(row.members, mode, indent); break;
+    // An object whose default is {} and that is sparse (docs/servers.md §2's balancer and keyStore in
+    // compute()) echoes only its members that differ from their defaults: each may be absent.
+    case 'object': t = objectType(row.members, mode === 'echo' && row.sparse && isEmptyObject(row.default) ? 'entry' : mode, indent); break;
     case 'variant': t = variantType(row, mode, indent); break;
     default: throw new Error(`types.mjs: a row of type ${row.type} (${row.name}), which this does not know`);
   }
@@ -59,10 +61,12 @@ function typeOf(row, mode, indent) {
 // 'echo-all' is a variant's members in an echo, every one there.
 function optional(row, mode) {
   if (mode === 'input') return !row.required;
-  if (mode === 'echo-all') return false; // a variant's members, in an echo: all there
+  if (mode === 'echo-all') return Boolean(row.sparse); // a variant's members, in an echo: all there but the sparse
   if (mode === 'entry') return true;
   return Boolean(row.onlyWhen) || Boolean(row.sparse) || !('default' in row);
 }
+
+const isEmptyObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0;
 
 function objectType(members, mode, indent, extra = '') {
   const inner = `${indent}  `;
@@ -78,7 +82,8 @@ function variantType(row, mode, indent) {
   return row.variants.map((v, i) => {
     const first = i === 0;
     const disc = `${inner}/** ${v.description.replace(/\*\//g, '* /')} */\n${inner}${key(row.discriminator)}${mode === 'input' && first ? '?' : ''}: ${quote(v.name)};\n`;
-    const members = v.members.map((m) => ({ ...m, required: m.required || !(first && 'default' in m) }));
+    // A sparse member may be left out of any variant (docs/servers.md §2's trigger.servers).
+    const members = v.members.map((m) => ({ ...m, required: m.required || (!m.sparse && !(first && 'default' in m)) }));
     return objectType(members, mode === 'input' ? 'input' : 'echo-all', indent, disc);
   }).join(' | ');
 }
@@ -157,13 +162,15 @@ export type StopReason = 'success' | 'not-retryable' | 'write-without-key' | 'at
 /** An event of the run, in time order (SPEC.md §5; call, give-up, cancel and orphan: docs/layers.md §7). */
 export interface RunEvent {
   tMs: number;
-  kind: 'send' | 'commit' | 'replay' | 'conflict' | 'server-error' | 'request-lost' | 'response-lost' | 'receive' | 'timeout' | 'deadline' | 'wait' | 'stop' | 'call' | 'give-up' | 'cancel' | 'orphan';
+  kind: 'send' | 'commit' | 'replay' | 'conflict' | 'server-error' | 'request-lost' | 'response-lost' | 'receive' | 'timeout' | 'deadline' | 'wait' | 'stop' | 'call' | 'give-up' | 'cancel' | 'orphan' | 'refused' | 'reset';
   /** The attempt's number; null for an event of no attempt (a stack's call, give-up or stop). */
   attempt: number | null;
   text: string;
   /** With a stack of layers (docs/layers.md §7): the event's layer (1 the top) and its path. */
   layer?: number;
   path?: string;
+  /** With servers (docs/servers.md §7.2): the server of the event's attempt. */
+  host?: number;
 }
 
 /** One attempt (SPEC.md §5, docs/engine.md §5). */
@@ -185,7 +192,7 @@ export interface Attempt {
   scriptIndex: number | null;
   scriptRepeats: boolean | null;
   /** 'cancelled' (a hedged or cancelled attempt, docs/throttling.md §6) and 'given-up' (a layer's "do not retry", docs/layers.md §4.4). */
-  clientClass: 'success' | 'timeout' | '429' | '5xx' | '4xx' | 'other' | 'cancelled' | 'given-up';
+  clientClass: 'success' | 'timeout' | '429' | '5xx' | '4xx' | 'other' | 'cancelled' | 'given-up' | 'refused' | 'reset';
   chargeNumber: number | null;
   /** With a stack of layers (docs/layers.md §7): the attempt's layer, path, the key it carried and its call's deadline. */
   layer?: number;
@@ -194,6 +201,22 @@ export interface Attempt {
   callDeadlineMs?: number | null;
   /** With hedging (docs/throttling.md §6): whether this attempt is a hedged copy. */
   hedge?: boolean;
+  /** With servers (docs/servers.md §7.2): the server the attempt was sent to. */
+  host?: number;
+}
+
+/** One server's counts in a single run (docs/servers.md §7.2). */
+export interface ServerMetrics {
+  host: number;
+  attempts: number;
+  charges: number;
+  replays: number;
+  conflicts: number;
+  refused: number;
+  aborted: number;
+  dropped: number;
+  answersLost: number;
+  duplicates: number;
 }
 
 /** One layer's counts (docs/layers.md §7). */
@@ -228,6 +251,8 @@ export interface Metrics {
   /** With hedging (docs/throttling.md §6.1). */
   hedges?: number;
   lateAnswers?: number;
+  /** With servers (docs/servers.md §7.2): one row per server. */
+  servers?: ServerMetrics[];
 }
 
 /** Many callers (SPEC.md §6): present when callers > 1. */
@@ -344,6 +369,50 @@ export interface FleetTotals {
   duplicateCharges: number;
   latencyMs: { p50: number | null; p90: number | null; p99: number | null; max: number | null };
   endMs: number;
+  /** With servers or faults (docs/servers.md §8.3): the rows' sums, and one row per server. */
+  refused?: number;
+  partitioned?: number;
+  aborted?: number;
+  answersLost?: number;
+  servers?: FleetServerTotals[];
+}
+
+/** One server's totals (docs/servers.md §8.3). */
+export interface FleetServerTotals {
+  attempts: number;
+  served: number;
+  succeeded: number;
+  failed: number;
+  shed: number;
+  outageRejected: number;
+  cancelled: number;
+  refused: number;
+  partitioned: number;
+  aborted: number;
+  answersLost: number;
+  late: number;
+  okInTime: number;
+  wastedServiceMs: number;
+  charges: number;
+  replays: number;
+  duplicateCharges: number;
+  meanServiceMs: number | null;
+  meanResidenceMs: number | null;
+}
+
+/** One server's counts in a bin (docs/servers.md §8.3). */
+export interface FleetServerBin {
+  attempts: number;
+  okInTime: number;
+  late: number;
+  served: number;
+  shed: number;
+  outageRejected: number;
+  refused: number;
+  partitioned: number;
+  aborted: number;
+  queue: number;
+  inService: number;
 }
 
 /** One bin of the timeline (FLEET.md §8). */
@@ -371,6 +440,8 @@ export interface FleetBin {
   queue: number;
   inService: number;
   tokens: number | null;
+  /** With servers or faults (docs/servers.md §8.3). */
+  servers?: FleetServerBin[];
 }
 
 /** The recovery verdict (FLEET.md v3 §8): five-bin windows. */
@@ -379,6 +450,8 @@ export interface FleetRecovery {
   recoveredAtMs: number | null;
   metastable: boolean;
   disrupted: boolean;
+  /** With servers or faults (docs/servers.md §8.3): each server's verdict on the run's disturbance. */
+  servers?: Array<{ recoveredAtMs: number | null; metastable: boolean; disrupted: boolean }>;
 }
 
 export interface ServiceSuccess {

@@ -237,6 +237,9 @@ test('npm: the engine\'s real results and echoes type-check as the declarations 
     { layers: [{ maxRetries: 1, giveUp: 'do-not-retry', inheritDeadline: true, deadlineMarginMs: 100 }, { maxRetries: 1 }], scenario: 'outage-503-twice' },
     { maxRetries: 0, hedging: { maxAttempts: 3, delayMs: 100, nonFatal: ['429', '5xx'] } },
     { hedging: { kind: 'per-try-timeout' }, clientTimeoutMs: 100, responseMs: 300 },
+    // docs/servers.md §11.3: a replica that crashes under the work, and one cut off.
+    { servers: { count: 2 }, keyStore: { scope: 'per-server' }, idempotencyKey: true, faults: [{ kind: 'crash', servers: [0], startMs: 100, endMs: 5000 }] },
+    { servers: { count: 3, overrides: [{ index: 0, script: [{ status: 503 }] }] }, faults: [{ kind: 'partition', servers: [1], startMs: 0, endMs: 5000 }], retryOn: ['timeout', 'refused'] },
   ].map((i) => engine.compute(i));
   const addedFleet = [
     { durationMs: 5000, policy: { layers: [{ maxRetries: 1 }, { maxRetries: 2, cancel: 'orphan' }] } },
@@ -244,6 +247,7 @@ test('npm: the engine\'s real results and echoes type-check as the declarations 
     { durationMs: 5000, policy: { deadlineMs: 5000, hedging: { kind: 'per-try-timeout' } } },
     { durationMs: 5000, server: { admission: { scope: 'fleet', ratePerSecond: 50, burst: 5 } }, gates: { adaptive: {} } },
     { durationMs: 5000, server: { admission: { ratePerSecond: 20, burst: 20 } }, gates: { local: {} } },
+    { durationMs: 5000, servers: { count: 3, overrides: [{ index: 0, failureRate: 1 }] }, balancer: { kind: 'two-choices' }, faults: [{ kind: 'crash', servers: [1], startMs: 1000, endMs: 2000 }], policy: { retryHost: 'previous-hosts' } },
   ].map((r) => fleetEngine.fleet(r));
   const good = list.map((c) => c.inputs ?? c.input).filter((i) => i && engine.compute(i).ok);
   const goodFleet = fleetCases.map((c) => c.request ?? c.inputs ?? c.input).filter((r) => r && fleetEngine.fleet(r).ok);

@@ -84,6 +84,81 @@ export function revealFigure(win, button, figure) {
   win.scrollBy({ top: Math.ceil(by), behavior: reduced ? 'auto' : 'smooth' });
 }
 
+// A figure in `place`: its caption, what changed, "Back to the opening run", a line for an
+// engine that failed, and the explorable. `side`: the sticky figure's box; `prefix`: its ids';
+// `names`: each step's name (`after`, the step whose slot this is); `provided`: the steps a
+// control chooses (attachSteps); `onBack(figure)`: "Back to the opening run" pressed. Null when
+// the explorable cannot be made (said in the figure).
+function createFigure(doc, place, engine, { side, prefix, names, provided, after, onBack }) {
+  const box = place === side ? place.querySelector('[data-story-figure]') : el(doc, 'figure', { class: 'story-figure' });
+  box.setAttribute('aria-labelledby', `${prefix}story-caption`);
+  const caption = el(doc, 'figcaption', { class: 'story-caption', id: `${prefix}story-caption` });
+  const kicker = el(doc, 'span', { class: 'story-kicker' }, 'Showing ');
+  const name = el(doc, 'span', { class: 'story-name' });
+  caption.append(kicker, name);
+  // The figure's live region: the step, its verdict (for a screen reader) and what changed.
+  const change = el(doc, 'p', { class: 'story-change', role: 'status' });
+  const said = el(doc, 'span', { class: 'visually-hidden' });
+  const changed = el(doc, 'span');
+  change.append(said, changed);
+  const baselines = new Map(); // baseline step → its result, computed once
+  const back = el(doc, 'button', { type: 'button', class: 'rl-button story-back' }, 'Back to the opening run');
+  const error = el(doc, 'p', { class: 'rl-error story-error', role: 'alert' });
+  const root = el(doc, 'div', { class: 'retry-lab story-run' });
+  const bar = el(doc, 'div', { class: 'story-bar' });
+  bar.append(caption, back);
+  box.replaceChildren(bar, change, error, root);
+  if (place !== side) place.append(box);
+  let app;
+  try {
+    app = createExplorable(root, engine, { idPrefix: prefix });
+  } catch (failure) {
+    error.textContent = `${failure.message} The article still reads; its figure cannot be drawn.`;
+    root.replaceChildren();
+    return null;
+  }
+  const announce = root.querySelector(`#${prefix}announce`);
+  // Its drawing's region has a name of its own: a page with several figures names each once.
+  const heading = root.querySelector(`#${prefix}figure-heading`);
+  if (heading) heading.textContent = place === side ? 'The run, drawn, beside the article' : `The run, drawn, after “${after}”`;
+  const lanesHeading = root.querySelector(`#${prefix}lanes-heading`);
+  if (lanesHeading) lanesHeading.textContent = place === side ? 'Client and server, message by message, beside the article' : `Client and server, message by message, after “${after}”`;
+  const figure = { place, box, app, step: null, inputs: null, what: '', prefix };
+  back.addEventListener('click', () => onBack(figure));
+  figure.show = (step) => {
+    const before = app.getState().result;
+    // A step with a control of its own (a `provide`d step) shows what its control chose.
+    const own = provided.get(step)?.();
+    const inputs = own ? own.inputs : STORY[step];
+    if (own) names[step] = own.name;
+    app.load(inputs);
+    const after = app.getState();
+    if (after.result === before) {
+      // The engine refused or failed: the figure keeps the run it showed, and says so.
+      error.textContent = `${after.errors.general || Object.values(after.errors)[0] || 'The run could not be computed.'} The figure still shows ${names[figure.step] || 'the run before'}.`;
+      return false;
+    }
+    error.textContent = '';
+    const again = step === figure.step && inputs === figure.inputs; // the same run again: rewound, its change kept
+    figure.step = step;
+    figure.inputs = inputs;
+    box.dataset.showing = step;
+    name.textContent = names[step];
+    // Against the run the step's paragraph names, whatever the figure showed before.
+    const base = baselineOf(step);
+    if (base && !baselines.has(base)) baselines.set(base, base === step ? null : engine.compute(STORY[base]));
+    const baseResult = base ? baselines.get(base) : null;
+    figure.what = baseResult && baseResult.ok ? changeWords(baseResult, after.result) : '';
+    const { what } = figure;
+    const against = `What changed against ${base === 'opening' ? 'the opening run' : names[base]}: `;
+    said.textContent = `The figure shows ${names[step]}${again ? ', rewound' : ''}: ${verdictText(after.result)}. `;
+    changed.textContent = what ? `${against}${what}` : 'Read on, or press a “Try it”: each step says here what it changes against the run its paragraph names.';
+    announce.textContent = `The figure shows ${names[step]}${again ? ', rewound' : ''}: ${verdictText(after.result)}.${what ? ` ${against}${what.replaceAll(' · ', ', ')}.` : ''}`;
+    return true;
+  };
+  return figure;
+}
+
 export function attachSteps(doc, { ready }) {
   const win = doc.defaultView;
   const buttons = [...doc.querySelectorAll('button[data-try]')].filter((b) => Object.prototype.hasOwnProperty.call(STORY, b.dataset.try));
@@ -101,78 +176,14 @@ export function attachSteps(doc, { ready }) {
   // the figure shows the control's choice, whether the reading band or the control asks.
   const provided = new Map();
 
-  // A figure in `place`: its caption, what changed, "Back to the opening run", a line for an
-  // engine that failed, and the explorable.
+  // A figure in `place`, numbered in the order they are made (the sticky one first: rs-).
   function makeFigure(place, engine) {
     const prefix = made === 0 && place === side ? 'rs-' : `rs${made + 1}-`;
     made += 1;
-    const box = place === side ? place.querySelector('[data-story-figure]') : el(doc, 'figure', { class: 'story-figure' });
-    box.setAttribute('aria-labelledby', `${prefix}story-caption`);
-    const caption = el(doc, 'figcaption', { class: 'story-caption', id: `${prefix}story-caption` });
-    const kicker = el(doc, 'span', { class: 'story-kicker' }, 'Showing ');
-    const name = el(doc, 'span', { class: 'story-name' });
-    caption.append(kicker, name);
-    // The figure's live region: the step, its verdict (for a screen reader) and what changed.
-    const change = el(doc, 'p', { class: 'story-change', role: 'status' });
-    const said = el(doc, 'span', { class: 'visually-hidden' });
-    const changed = el(doc, 'span');
-    change.append(said, changed);
-    const baselines = new Map(); // baseline step → its result, computed once
-    const back = el(doc, 'button', { type: 'button', class: 'rl-button story-back' }, 'Back to the opening run');
-    const error = el(doc, 'p', { class: 'rl-error story-error', role: 'alert' });
-    const root = el(doc, 'div', { class: 'retry-lab story-run' });
-    const bar = el(doc, 'div', { class: 'story-bar' });
-    bar.append(caption, back);
-    box.replaceChildren(bar, change, error, root);
-    if (place !== side) place.append(box);
-    let app;
-    try {
-      app = createExplorable(root, engine, { idPrefix: prefix });
-    } catch (failure) {
-      error.textContent = `${failure.message} The article still reads; its figure cannot be drawn.`;
-      root.replaceChildren();
-      return null;
-    }
-    const announce = root.querySelector(`#${prefix}announce`);
-    // Its drawing's region has a name of its own: a page with several figures names each once.
-    const heading = root.querySelector(`#${prefix}figure-heading`);
-    if (heading) heading.textContent = place === side ? 'The run, drawn, beside the article' : `The run, drawn, after “${names[firstStep(place)]}”`;
-    const lanesHeading = root.querySelector(`#${prefix}lanes-heading`);
-    if (lanesHeading) lanesHeading.textContent = place === side ? 'Client and server, message by message, beside the article' : `Client and server, message by message, after “${names[firstStep(place)]}”`;
-    const figure = { place, box, app, step: null, inputs: null, what: '', prefix };
-    back.addEventListener('click', () => show(figure, 'opening'));
-    figure.show = (step) => {
-      const before = app.getState().result;
-      // A step with a control of its own (a `provide`d step) shows what its control chose.
-      const own = provided.get(step)?.();
-      const inputs = own ? own.inputs : STORY[step];
-      if (own) names[step] = own.name;
-      app.load(inputs);
-      const after = app.getState();
-      if (after.result === before) {
-        // The engine refused or failed: the figure keeps the run it showed, and says so.
-        error.textContent = `${after.errors.general || Object.values(after.errors)[0] || 'The run could not be computed.'} The figure still shows ${names[figure.step] || 'the run before'}.`;
-        return false;
-      }
-      error.textContent = '';
-      const again = step === figure.step && inputs === figure.inputs; // the same run again: rewound, its change kept
-      figure.step = step;
-      figure.inputs = inputs;
-      box.dataset.showing = step;
-      name.textContent = names[step];
-      // Against the run the step's paragraph names, whatever the figure showed before.
-      const base = baselineOf(step);
-      if (base && !baselines.has(base)) baselines.set(base, base === step ? null : engine.compute(STORY[base]));
-      const baseResult = base ? baselines.get(base) : null;
-      figure.what = baseResult && baseResult.ok ? changeWords(baseResult, after.result) : '';
-      const { what } = figure;
-      const against = `What changed against ${base === 'opening' ? 'the opening run' : names[base]}: `;
-      said.textContent = `The figure shows ${names[step]}${again ? ', rewound' : ''}: ${verdictText(after.result)}. `;
-      changed.textContent = what ? `${against}${what}` : 'Read on, or press a “Try it”: each step says here what it changes against the run its paragraph names.';
-      announce.textContent = `The figure shows ${names[step]}${again ? ', rewound' : ''}: ${verdictText(after.result)}.${what ? ` ${against}${what.replaceAll(' · ', ', ')}.` : ''}`;
-      return true;
-    };
-    figures.set(place, figure);
+    const figure = createFigure(doc, place, engine, {
+      side, prefix, names, provided, after: names[firstStep(place)], onBack: (f) => show(f, 'opening'),
+    });
+    if (figure) figures.set(place, figure);
     return figure;
   }
 

@@ -165,7 +165,7 @@ export function mountServerControls(ctx) {
   function build() {
     const box = $('servers-controls');
     if (!box) return;
-    shown = SERVER_CONTROLS.map((c) => ({ c, row: rowOf(s.table, c) })).filter((x) => x.row);
+    shown = SERVER_CONTROLS.map((c) => ({ c, row: rowOf(s.table, c), el: /** @type {any} */ (null) })).filter((x) => x.row);
     box.replaceChildren(...shown.map((x) => mount(controlNode(x.c, x.row), doc)));
     shown.forEach((x, i) => {
       x.el = box.children[i].querySelector('select, input');

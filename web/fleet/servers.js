@@ -99,6 +99,10 @@ function windowsOf(request, j) {
 // The strip: a row per server (at most DRAWN_ROWS), on the storm's time axis (chart.js
 // timeAxisMs), every row on one scale of attempts a second so that shares compare by eye.
 // `width`: the px the page draws it at below 750 (a phone), as the storm chart's.
+/**
+ * @param {any} result
+ * @param {{ id?: string, width?: number, cursor?: number | null }} [options]
+ */
 export function serversChart(result, { id, width = W, cursor = null } = {}) {
   const { binMs, bins } = result.timeline;
   const perSecond = 1000 / binMs;

@@ -19,7 +19,6 @@ const LIMIT = 150;
 // file (under web/) and function name → its length in lines when it was listed.
 const NOT_YET_SPLIT = new Map([
   ['app.js createExplorable', 184],
-  ['explorable/steps.js attachSteps', 179],
   ['share/codec.js linkCodec', 167],
   ['explorable/run-view.js createRunView', 163],
 ]);
