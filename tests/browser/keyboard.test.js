@@ -20,7 +20,8 @@ const focused = (page) => page.evaluate(() => {
 });
 
 // Press Tab until `key` has focus (wrapping round the page if need be: a lap of the page is
-// longer since the fleet section at its end, with its controls and gates).
+// longer since the fleet section at its end, with its controls and gates, and longer again with
+// issue 39's step and Many servers box).
 // focused's key where it is an id or a step (every key tabTo is asked for), else null: without
 // its focus ring's style or its place among all the page's elements, a walk of the whole
 // document at each of the hundreds of stops a Tab round the page makes.
@@ -29,7 +30,7 @@ const focusedKey = (page) => page.evaluate(() => {
   return el.id || (el.dataset && el.dataset.try ? `try:${el.dataset.try}` : null);
 });
 
-async function tabTo(page, key, limit = 240) {
+async function tabTo(page, key, limit = 400) {
   for (let i = 0; i < limit; i += 1) {
     await page.keyboard.press('Tab');
     if ((await focusedKey(page)) === key) return;
