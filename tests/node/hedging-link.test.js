@@ -9,7 +9,7 @@ const assert = require('node:assert/strict');
 const path = require('node:path');
 const { test, before } = require('node:test');
 
-const { loadEngine, runRetrysim, asJson, firstDifference } = require('./support.js');
+const { loadLinkSide, cliLinkRun, asJson, firstDifference } = require('./support.js');
 
 const repo = path.resolve(__dirname, '..', '..');
 let engine;
@@ -18,20 +18,11 @@ let readLink;
 let explorable;
 let presetById;
 before(async () => {
-  engine = await loadEngine();
-  const { linkCodec } = await import(path.join(repo, 'web/share/codec.js'));
-  ({ readLink } = await import(path.join(repo, 'web/share/link.js')));
+  ({ engine, codec, readLink, explorable } = await loadLinkSide());
   ({ presetById } = await import(path.join(repo, 'web/clients/presets.js')));
-  const { validateInputs } = await import(path.join(repo, 'web/validate.js'));
-  codec = linkCodec(engine.schema());
-  explorable = { codec, validate: (inputs) => validateInputs(engine, inputs), compute: (inputs) => engine.compute(inputs) };
 });
 
-function cliRun(link) {
-  const run = runRetrysim('', ['--link', link]);
-  assert.equal(run.signal, null);
-  return { status: run.status, json: JSON.parse(run.stdout), stderr: run.stderr };
-}
+const cliRun = cliLinkRun;
 
 // §8's single run (tests/node/hedging.test.js): a per-try timeout of 1,000 ms against 1,500 ms answers.
 const perTry = { responseMs: 1500, scenario: 'script', script: [{ status: 200 }], maxRetries: 2, clientTimeoutMs: 1000, baseBackoffMs: 25, jitter: 'none', deadlineMs: 10000 };

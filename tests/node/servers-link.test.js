@@ -6,30 +6,19 @@
 'use strict';
 
 const assert = require('node:assert/strict');
-const path = require('node:path');
 const { test, before } = require('node:test');
 
-const { loadEngine, runRetrysim, asJson, firstDifference } = require('./support.js');
+const { loadLinkSide, cliLinkRun, asJson, firstDifference } = require('./support.js');
 
-const repo = path.resolve(__dirname, '..', '..');
 let engine;
 let codec;
 let readLink;
 let explorable;
 before(async () => {
-  engine = await loadEngine();
-  const { linkCodec } = await import(path.join(repo, 'web/share/codec.js'));
-  ({ readLink } = await import(path.join(repo, 'web/share/link.js')));
-  const { validateInputs } = await import(path.join(repo, 'web/validate.js'));
-  codec = linkCodec(engine.schema());
-  explorable = { codec, validate: (inputs) => validateInputs(engine, inputs), compute: (inputs) => engine.compute(inputs) };
+  ({ engine, codec, readLink, explorable } = await loadLinkSide());
 });
 
-function cliRun(link) {
-  const run = runRetrysim('', ['--link', link]);
-  assert.equal(run.signal, null);
-  return { status: run.status, json: JSON.parse(run.stdout), stderr: run.stderr };
-}
+const cliRun = cliLinkRun;
 
 const script = { scenario: 'script', script: [{ status: 200 }] };
 const RUNS = {

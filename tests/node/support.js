@@ -134,8 +134,25 @@ function fleetInBothBindings(fleetEngine, request) {
   return wasm;
 }
 
+// What the link tests share (tests/node/*-link.test.js): the engine, the page's codec for its
+// schema, the page's link reader, an explorable's stand-in for readLink, and `retrysim --link`.
+async function loadLinkSide() {
+  const engine = await loadEngine();
+  const { linkCodec } = await import(path.join(repo, 'web/share/codec.js'));
+  const { readLink } = await import(path.join(repo, 'web/share/link.js'));
+  const { validateInputs } = await import(path.join(repo, 'web/validate.js'));
+  const codec = linkCodec(engine.schema());
+  const explorable = { codec, validate: (inputs) => validateInputs(engine, inputs), compute: (inputs) => engine.compute(inputs) };
+  return { engine, codec, readLink, explorable };
+}
+function cliLinkRun(link) {
+  const run = runRetrysim('', ['--link', link]);
+  assert.equal(run.signal, null);
+  return { status: run.status, json: JSON.parse(run.stdout), stderr: run.stderr };
+}
+
 module.exports = {
   repo, enginePath, fleetEnginePath, configEnginePath, retrysimPath, casesPath,
   loadEngine, loadFleetEngine, loadConfigEngine, runRetrysim, retrysimResult, loadCases, asJson, firstDifference, seededRandom,
-  fleetInBothBindings,
+  fleetInBothBindings, loadLinkSide, cliLinkRun,
 };
