@@ -85,6 +85,13 @@ if (maxString) {
   if (!line.test(compute)) throw new Error('assemble.js: compute.js has no RL_MAX_STRING line');
   compute = compute.replace(line, `var RL_MAX_STRING = ${Number(maxString)};`);
 }
+// The entry points' names, from the one list engine.cpp switches on (entries.hpp).
+const entryList = /#define RL_ENTRY_LIST\(X\)((?:[^\n]*\\\n)*[^\n]*)/.exec(
+  fs.readFileSync(require('node:path').join(__dirname, 'entries.hpp'), 'utf8'));
+const entries = entryList ? [...entryList[1].matchAll(/X\((\w+)\)/g)].map((m) => m[1]) : [];
+if (!entries.length) throw new Error('assemble.js: entries.hpp has no RL_ENTRY_LIST');
+if (compute.split('RL_ENTRIES__').length !== 2) throw new Error('assemble.js: RL_ENTRIES__ is not in compute.js once');
+compute = compute.replace('RL_ENTRIES__', JSON.stringify(entries));
 let code = `var ${globalName} = (function () {
 'use strict';
 var RL_WASM = RL_WASM_TEXT__;

@@ -335,10 +335,11 @@ function rlReadResult(out, heap, keys) {
 var RL_OUT_OF_STACK = rlFailure('The JavaScript stack ran out; nothing was computed.');
 Object.freeze(Object.freeze(Object.freeze(RL_OUT_OF_STACK).errors)[0]);
 
-// The entry points, in the order of rl_run()'s `entry` (engine.cpp). Each becomes a method of
-// the engine built the same way (rlEngine below), so each has the same guard: it never throws,
-// and an instance interrupted inside a call is never used again.
-var RL_ENTRIES = ['compute', 'sweep', 'validate', 'schema', 'fleet', 'fleetSchema', 'compareMetrics', 'markdown', 'readConfig', 'compareConfigs', 'configFormats'];
+// The entry points by name, in the order of entries.hpp's list, which rl_run()'s `entry` is a
+// place in: assemble.js writes the list here from that file (the one list both sides read).
+// Each becomes a method of the engine built the same way (rlEngine below), so each has the same
+// guard: it never throws, and an instance interrupted inside a call is never used again.
+var RL_ENTRIES = RL_ENTRIES__;
 
 // The engine's API (compute, sweep, version, heapInUse, heapTop, limits, restarts) over an
 // instance of the module. `instantiate()` (loader.js) makes a fresh instance's exports, or a
@@ -394,8 +395,7 @@ function rlEngine(first, instantiate) {
     return wasm;
   }
 
-  // Reads `input` onto a tape and runs the C++ entry point (RL_ENTRIES: 0 compute, 1 sweep,
-  // 2 validate, 3 schema, 4 fleet, 5 fleetSchema) on it.
+  // Reads `input` onto a tape and runs the C++ entry point `entry` (its place in RL_ENTRIES) on it.
   function run(entry, input) {
     var flat;
     try {

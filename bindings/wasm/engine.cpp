@@ -9,17 +9,18 @@
 // type registry, RTTI and the C++ side of emscripten::val), and a result crosses in one copy
 // instead of one JS call per member.
 //
-//   rl_run(entry, tape, tapeLength, text, textBytes) -> Output*   entry 0 compute, 1 sweep,
+//   rl_run(entry, tape, tapeLength, text, textBytes) -> Output*   entry: a name's place in
+//                                      entries.hpp's list (compute, sweep, validate, schema, fleet,
+//                                      fleetSchema, compareMetrics, markdown, readConfig,
+//                                      compareConfigs, configFormats), which compute.js reads too
 //                                      (tape: a malloc'ed block holding the text too, freed here)
-//                                                                 2 validate, 3 schema, 4 fleet,
-//                                                                 5 fleetSchema, 6 compareMetrics,
-//                                                                 7 markdown (core/src/markdown.cpp;
-//                                      only in the page's file: the fleet file answers an error)
-//                                                                 8 readConfig, 9 compareConfigs, 10 configFormats (only in the
-//                                      config file, retrylab-config.js, built with RETRYLAB_ENGINE_CONFIG:
-//                                      config_entry.hpp; it answers an error for 0-7, the others for 8-9)
-//                                      (fleet and fleetSchema only in the fleet engine file, built
-//                                      with RETRYLAB_ENGINE_FLEET; the page's file answers an error)
+//                                      markdown only in the page's file (core/src/markdown.cpp; the
+//                                      fleet file answers an error); fleet and fleetSchema only in the
+//                                      fleet engine file, built with RETRYLAB_ENGINE_FLEET (the page's
+//                                      file answers an error); readConfig, compareConfigs and
+//                                      configFormats only in the config file, retrylab-config.js,
+//                                      built with RETRYLAB_ENGINE_CONFIG (config_entry.hpp), which
+//                                      answers an error for every other entry
 //   rl_free_result(output)
 //   rl_version() -> const char*        rl_heap_in_use() -> bytes malloc'ed now
 //   rl_heap_top() -> the heap's highest point so far
@@ -50,6 +51,7 @@
 #include "retrylab/engine.hpp"
 #include "retrylab/write_result.hpp"
 #include "retrylab/markdown.hpp"
+#include "entries.hpp"
 #ifdef RETRYLAB_ENGINE_FLEET
 #include "retrylab/fleet.hpp"
 #endif
@@ -60,6 +62,7 @@
 namespace {
 
 using retrylab::Value;
+using retrylab::wasm::Entry;
 
 enum Code { Null = 0, False = 1, True = 2, Number = 3, String = 4, Array = 5, Object = 6, Unsupported = 7, Numbers = 8 };
 
@@ -458,44 +461,45 @@ void testTrap(const Value& inputs) {
 
 extern "C" {
 
-// Runs compute() (entry 0), sweep() (1), validate() (2), schema() (3, no inputs), fleet() (4) or
-// fleetSchema() (5, no inputs) on the inputs compute.js wrote. The tape and the text are one
-// block that compute.js malloc'ed, the tape at its start; rl_run() frees it once it has read
-// it (issue 18, session 5: one call into the module fewer each way per compute()).
+// Runs the entry point `entry` names (its place in entries.hpp's list) on the inputs compute.js
+// wrote. The tape and the text are one block that compute.js malloc'ed, the tape at its start;
+// rl_run() frees it once it has read it (issue 18, session 5: one call into the module fewer each
+// way per compute()).
 EMSCRIPTEN_KEEPALIVE Output* rl_run(int entry, double* tape, std::size_t tapeLength, const char* text,
                                     std::size_t textBytes) {
     TapeReader reader(tape, tapeLength, text, textBytes);
     Value inputs = reader.value();
     free(tape);
     if (!reader.ok()) return output(failure("The binding could not read its own copy of the inputs."));
+    const auto named = static_cast<Entry>(entry);
 #ifdef RETRYLAB_TEST_HOOKS
-    testTrap(entry == 1 && inputs.find("inputs") ? *inputs.find("inputs") : inputs);
+    testTrap(named == Entry::sweep && inputs.find("inputs") ? *inputs.find("inputs") : inputs);
 #endif
 #ifdef RETRYLAB_ENGINE_CONFIG
     // The config file (retrylab-config.js): the readers only; the page's engine computes the run.
-    if (entry == 8) return output(configentry::readConfig(inputs));
-    if (entry == 9) return output(configentry::compareConfigs(inputs));
-    if (entry == 10) return output(configentry::configFormats());
+    if (named == Entry::readConfig) return output(configentry::readConfig(inputs));
+    if (named == Entry::compareConfigs) return output(configentry::compareConfigs(inputs));
+    if (named == Entry::configFormats) return output(configentry::configFormats());
     return output(failure("This is the config file, retrylab-config.js: it has readConfig(), compareConfigs() and configFormats() only."));
 #else
-    switch (entry) {
-        case 8:
-        case 9:
-        case 10:
+    switch (named) {
+        case Entry::readConfig:
+        case Entry::compareConfigs:
+        case Entry::configFormats:
             // The readers of docs/config-in.md (libyaml, nlohmann's parser, six formats) are their own
             // file, loaded when a reader pastes a config: the page's engine stays within its budget.
             return output(failure("This engine file has no config readers: load retrylab-config.js, the config file."));
-        case 1: {
+        case Entry::sweep: {
             // Straight onto the tape, as compute() below: no tree of the points in between.
             auto* out = new Output();
             retrylab::sweepTo(out->writer, inputs);
             out->writer.finish(out->header);
             return out;
         }
-        case 2: return output(retrylab::validate(inputs));
-        case 3: return output(retrylab::schema());
-        case 6: return output(retrylab::compareMetrics());  // compareMetrics(): the metrics a comparison lists (issue 17)
-        case 7:  // markdown(words): the one Markdown writer (issue 30, docs/compare.md §5)
+        case Entry::validate: return output(retrylab::validate(inputs));
+        case Entry::schema: return output(retrylab::schema());
+        case Entry::compareMetrics: return output(retrylab::compareMetrics());  // the metrics a comparison lists (issue 17)
+        case Entry::markdown:  // markdown(words): the one Markdown writer (issue 30, docs/compare.md §5)
 #ifdef RETRYLAB_ENGINE_FLEET
             // The page's engine file writes the page's Markdown (4.2 KB gzipped): the fleet
             // file, loaded beside it, does not carry a second copy.
@@ -503,7 +507,7 @@ EMSCRIPTEN_KEEPALIVE Output* rl_run(int entry, double* tape, std::size_t tapeLen
 #else
             return output(retrylab::markdown::comparison(inputs));
 #endif
-        case 4:
+        case Entry::fleet:
 #ifdef RETRYLAB_ENGINE_FLEET
             return output(retrylab::fleet(inputs));
 #else
@@ -511,19 +515,22 @@ EMSCRIPTEN_KEEPALIVE Output* rl_run(int entry, double* tape, std::size_t tapeLen
             // the fleet engine file, retrylab-fleet.js, has it.
             return output(failure("This engine file has no fleet(): load retrylab-fleet.js, the engine file with the fleet."));
 #endif
-        case 5:
+        case Entry::fleetSchema:
 #ifdef RETRYLAB_ENGINE_FLEET
             return output(retrylab::fleetSchema());
 #else
             return output(failure("This engine file has no fleetSchema(): load retrylab-fleet.js, the engine file with the fleet."));
 #endif
-        default: {
-            auto* out = new Output();
-            retrylab::computeTo(out->writer, inputs);
-            out->writer.finish(out->header);
-            return out;
-        }
+        case Entry::compute:
+        case Entry::count:
+            break;
     }
+    // compute(), and an entry number outside the list (compute.js sends none): straight onto
+    // the tape, no Value tree of the result in between.
+    auto* out = new Output();
+    retrylab::computeTo(out->writer, inputs);
+    out->writer.finish(out->header);
+    return out;
 #endif
 }
 

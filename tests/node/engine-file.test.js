@@ -268,3 +268,19 @@ test('a result\'s keys cross as numbers once the instance knows them, and any or
     assert.deepEqual(asJson(engine[name](input)), expected[k], `after the restart: ${name}`);
   }
 });
+
+test('every entry point of entries.hpp is a method by its name, and each answers as its own entry', async () => {
+  const header = fs.readFileSync(path.join(__dirname, '../../bindings/wasm/entries.hpp'), 'utf8');
+  const names = [.../#define RL_ENTRY_LIST\(X\)((?:[^\n]*\\\n)*[^\n]*)/.exec(header)[1].matchAll(/X\((\w+)\)/g)].map((m) => m[1]);
+  assert.ok(names.length >= 11, 'the list is read');
+  const engine = await loadEngine();
+  for (const name of names) assert.equal(typeof engine[name], 'function', `${name} is a method`);
+  // Each name reaches its own C++ entry (a swap of two would answer the other's shape).
+  assert.equal(engine.compute({}).metrics.attempts, 2);
+  assert.ok(Array.isArray(engine.sweep({ inputs: {}, vary: 'maxRetries', from: 0, to: 2, points: 3 }).points));
+  assert.equal(engine.validate({ maxRetries: -1 }).ok, false);
+  assert.ok(engine.schema().inputs, 'schema() answers the input table');
+  assert.ok(engine.compareMetrics().run, 'compareMetrics() answers the metrics a comparison lists');
+  assert.match(engine.fleet({}).errors[0].message, /no fleet\(\)/, 'the page\'s file names the fleet file');
+  assert.match(engine.readConfig({}).errors[0].message, /no config readers/);
+});
