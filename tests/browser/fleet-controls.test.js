@@ -18,7 +18,8 @@ async function fleetSettled(page) {
   await page.waitForFunction(() => window.retryLabFleet && window.retryLabFleet.state(), null, { timeout: 20000 });
   await page.evaluate(() => window.retryLabFleet.ready.then(() => window.retryLabFleet.settled()));
 }
-const changeSettled = (page) => page.evaluate(() => new Promise((r) => setTimeout(r, 80)).then(() => window.retryLabFleet.settled()));
+// A change's handler starts its run at once (web/fleet/controls.js), so settled() waits for it.
+const changeSettled = (page) => page.evaluate(() => window.retryLabFleet.settled());
 const state = (page) => page.evaluate(() => window.retryLabFleet.state());
 const said = (page, path) => page.locator(`[data-said="${path}"]`).textContent();
 const type = async (page, selector, text) => {

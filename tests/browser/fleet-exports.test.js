@@ -35,8 +35,7 @@ describe('the fleet section’s downloads', () => {
     for (const step of ['opening', 'unfinishable']) {
       if (step === 'unfinishable') {
         await page.selectOption('[data-path="server.dropStale"]', 'unfinishable');
-        await page.evaluate(() => new Promise((r) => setTimeout(r, 50)));
-        await page.evaluate(() => window.retryLabFleet.settled());
+        await page.evaluate(() => window.retryLabFleet.settled()); // the change's handler started its run
       }
       const result = await page.evaluate(() => JSON.parse(JSON.stringify(window.retryLabFleet.state().result)));
       const { name, text } = await downloaded(page, '#fl-csv');

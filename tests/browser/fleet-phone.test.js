@@ -24,7 +24,7 @@ async function fleetWithMap(page) {
 async function gateTicked(page, gate) {
   await page.locator(`[data-gate="${gate}"]`).evaluate((el) => el.scrollIntoView({ block: 'center' }));
   await page.locator(`[data-gate-on="${gate}"]`).check();
-  await page.evaluate(() => new Promise((r) => setTimeout(r, 60)).then(() => window.retryLabFleet.settled()));
+  await page.evaluate(() => window.retryLabFleet.settled()); // the switch's handler started its run at once
   await page.waitForSelector('#fl-near svg.fl-chart');
 }
 

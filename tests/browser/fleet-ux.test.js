@@ -18,21 +18,12 @@ async function fleetSettled(page) {
   await page.waitForFunction(() => window.retryLabFleet && window.retryLabFleet.state(), null, { timeout: 20000 });
   await page.evaluate(() => window.retryLabFleet.ready.then(() => window.retryLabFleet.settled()));
 }
-// After a change: its run computed and drawn, and any scroll it started ended.
+// After a change: its run computed and drawn, and the section's last look done (the storm
+// brought into view, the look after its run is drawn, any smooth scroll it began ended:
+// window.retryLabFleet.looked(), web/fleet/near.js). A change's handler starts its run at once,
+// so settled() already waits for it.
 async function changeSettled(page) {
-  await page.evaluate(() => new Promise((r) => setTimeout(r, 60)).then(() => window.retryLabFleet.settled()));
-  await page.evaluate(() => new Promise((r) => setTimeout(r, 450))); // the section's last look (section.js done())
-  await page.evaluate(() => new Promise((resolve) => {
-    let last = -1;
-    let still = 0;
-    const look = () => {
-      still = window.scrollY === last ? still + 1 : 0;
-      last = window.scrollY;
-      if (still >= 5) resolve();
-      else requestAnimationFrame(look);
-    };
-    look();
-  }));
+  await page.evaluate(() => window.retryLabFleet.settled().then(() => window.retryLabFleet.looked()));
 }
 // Where an element's box is against the window: whole inside it, or not.
 const wholeInView = (page, selector) => page.locator(selector).evaluate((el) => {

@@ -57,16 +57,28 @@ async function reproductionsPage() {
   return opened;
 }
 
-// Each control the reader changes, as the reader does it.
+// Each control the reader changes, as the reader does it. A change's handler starts its run at
+// once (web/fleet/controls.js), so settled() waits for that run.
 async function choose(page, path, value) {
   await page.selectOption(`[data-path="${path}"]`, value);
-  await page.evaluate(() => new Promise((r) => setTimeout(r, 50)));
   await page.evaluate(() => window.retryLabFleet.settled());
 }
 
 describe('the fleet section', () => {
   test('the page opens without it: neither the section’s bundle nor the fleet engine file is fetched', pageTest(env, { sections: false }, async ({ page }) => {
-    await page.evaluate(() => new Promise((r) => setTimeout(r, 500)));
+    // What would fetch them at the start is the page's watch on the section (load-sections.js)
+    // reporting it near: watched here with the same margin, reported after the page's own
+    // (observers report in the order they were made), then a frame more. A fetch it began would
+    // have put the bundle's script in the page then, before any response.
+    await page.evaluate(() => new Promise((resolve) => {
+      const seen = new IntersectionObserver(() => {
+        seen.disconnect();
+        requestAnimationFrame(() => setTimeout(resolve, 0));
+      }, { rootMargin: '150% 0px 150% 0px' });
+      seen.observe(document.getElementById('fleet'));
+    }));
+    const added = await page.evaluate(() => [...document.querySelectorAll('script[src], link[href]')].map((el) => new URL(el.src || el.href).pathname));
+    assert.deepEqual(added.filter((f) => FLEET_FILES.test(f)), [], added.join(', '));
     const files = await loadedFiles(page);
     assert.deepEqual(files.filter((f) => FLEET_FILES.test(f)), [], files.join(', '));
     assert.equal(await page.locator('[data-fleet] .rl-loading').textContent(), 'Loading the fleet…');
@@ -122,12 +134,10 @@ describe('the fleet section', () => {
     await page.evaluate(() => window.retryLabFleetSection.load());
     await fleetSettled(page);
     await page.check('[data-gate-on="bucket"]');
-    await page.evaluate(() => new Promise((r) => setTimeout(r, 50)));
     await page.evaluate(() => window.retryLabFleet.settled());
     assert.deepEqual((await shownTotals(page)).recovery, caseNamed('9.5 token bucket').result.recovery);
     assert.match(await verdictText(page), recoveredWords(29));
     await page.selectOption('#fl-g-bucket-scope', 'fleet');
-    await page.evaluate(() => new Promise((r) => setTimeout(r, 50)));
     await page.evaluate(() => window.retryLabFleet.settled());
     assert.deepEqual((await shownTotals(page)).recovery, caseNamed('fleet-scoped bucket').result.recovery);
     assert.match(await verdictText(page), recoveredWords(25));
@@ -137,7 +147,6 @@ describe('the fleet section', () => {
     await page.evaluate(() => window.retryLabFleetSection.load());
     await fleetSettled(page);
     const settle = async () => {
-      await page.evaluate(() => new Promise((r) => setTimeout(r, 50)));
       await page.evaluate(() => window.retryLabFleet.settled());
     };
     await page.check('[data-gate-on="throttle"]');
@@ -165,12 +174,10 @@ describe('the fleet section', () => {
     await page.evaluate(() => window.retryLabFleetSection.load());
     await fleetSettled(page);
     await page.selectOption('#fl-preset', 'client:grpc-go-169');
-    await page.evaluate(() => new Promise((r) => setTimeout(r, 50)));
     await page.evaluate(() => window.retryLabFleet.settled());
     assert.deepEqual((await shownTotals(page)).recovery, caseNamed('gRPC throttling').result.recovery);
     assert.match(await page.locator('#fl-preset-card').textContent(), /What this cannot represent/);
     await page.selectOption('#fl-preset', 'client:aws-botocore-standard');
-    await page.evaluate(() => new Promise((r) => setTimeout(r, 50)));
     await page.evaluate(() => window.retryLabFleet.settled());
     assert.deepEqual((await shownTotals(page)).recovery, caseNamed('AWS quota per client').result.recovery);
     assert.match(await verdictText(page), /metastable failure/);
@@ -334,7 +341,6 @@ describe('the fleet section', () => {
     assert.match(await page.locator('#fl-map-readout').textContent(), /^a 0\.5 s slowdown of ×3\.5: rode it out: never knocked down\.$/);
     // Enter draws the cell's run in the storm chart, with the same verdict.
     await page.keyboard.press('Enter');
-    await page.evaluate(() => new Promise((r) => setTimeout(r, 50)));
     await page.evaluate(() => window.retryLabFleet.settled());
     const shown = await shownTotals(page);
     assert.deepEqual(shown.request, { trigger: { kind: 'slowdown', startMs: 10000, endMs: 10500, factor: 3.5 } });
@@ -542,7 +548,6 @@ describe('the fleet section', () => {
       // The readout says the bin in words; the table holds every bin.
       assert.match(await page.locator('#fl-readout').textContent(), /^\d+–\d+ s: [\d,.]+ attempts offered per second/);
       await page.check('[data-gate-on="breaker"]');
-      await page.evaluate(() => new Promise((r) => setTimeout(r, 50)));
       await page.evaluate(() => window.retryLabFleet.settled());
       await page.evaluate(() => window.retryLabFleet.brooker());
       // Every data table opened (one the other mode's test opened stays open).

@@ -12,6 +12,7 @@
 // chart, with the ghost of the run before.
 
 import { h, mount, patch } from '../dom.js';
+import { latch } from '../latch.js';
 import { verdictOf } from './model.js';
 import { stormChart } from './chart.js';
 import { chartWidth } from './storm.js';
@@ -29,8 +30,10 @@ function nearFigure(doc, id) {
   return { box, verdict: box.querySelector(`#${id('near-verdict')}`), chart: box.querySelector(`#${id('near-chart')}`), legend: box.querySelector(`#${id('near-legend')}`) };
 }
 
-// mountNear(ctx) → { bring(control, group), draw(), resized(entries), shown(), destroy() }:
-// `bring` after a change made at `control` in `group`; `shown` once that change's run is drawn.
+// mountNear(ctx) → { bring(control, group), draw(), resized(entries), shown(), looked(), destroy() }:
+// `bring` after a change made at `control` in `group`; `shown` once that change's run is drawn;
+// `looked()` resolves once the last look shown() scheduled has run and no smooth scroll this
+// started is under way (the state a reader then sees, for whoever must wait for it).
 export function mountNear(ctx) {
   const { doc, win, id, s } = ctx;
   const chartBox = ctx.$('chart');
@@ -43,6 +46,13 @@ export function mountNear(ctx) {
   // The box to show once the change's run is drawn too (a scroll under way may have been cut
   // short by the redraw, or the run's words have moved it), unless the reader scrolls first.
   let showAfter = null;
+  // The looks shown() scheduled and not yet run, and the smooth scroll under way (until its scrollend).
+  let looks = 0;
+  let scrolling = false;
+  const quiet = latch();
+  const lookDone = () => {
+    if (!looks && !scrolling) quiet.release();
+  };
   const readerScrolls = () => { showAfter = null; };
   for (const type of ['wheel', 'touchstart']) win.addEventListener(type, readerScrolls, { passive: true });
 
@@ -54,15 +64,20 @@ export function mountNear(ctx) {
     if (r.top - by < MARGIN) by = r.top - MARGIN;
     if (Math.abs(by) < 1) return;
     const behavior = smooth();
+    const from = win.scrollY;
+    const to = Math.min(Math.max(0, from + by), doc.documentElement.scrollHeight - win.innerHeight);
     win.scrollBy({ top: by, behavior });
     // A smooth scroll runs to where it aimed, though the page moved under it meanwhile (the
     // run's redraw above, scroll anchoring): once it ends, the box is shown if it is not.
     if (behavior === 'smooth') {
+      if (Math.abs(to - from) >= 1) scrolling = true; // one that moves ends with a scrollend
       win.addEventListener('scrollend', () => {
         if (showAfter === box && !inView(box)) {
           const r2 = box.getBoundingClientRect();
           win.scrollBy({ top: r2.bottom > win.innerHeight - MARGIN ? Math.min(r2.bottom - (win.innerHeight - MARGIN), r2.top - MARGIN) : r2.top - MARGIN, behavior: 'auto' });
         }
+        scrolling = false;
+        lookDone();
       }, { once: true });
     }
   }
@@ -105,8 +120,11 @@ export function mountNear(ctx) {
   function shown() {
     if (!showAfter) return;
     const box = showAfter;
+    looks += 2;
     const check = () => {
+      looks -= 1;
       if (showAfter === box && !inView(box)) scrollToShow(box);
+      lookDone();
     };
     win.requestAnimationFrame(() => win.requestAnimationFrame(check));
     win.setTimeout(check, 400);
@@ -116,6 +134,7 @@ export function mountNear(ctx) {
     bring,
     draw,
     shown,
+    looked: () => (!looks && !scrolling ? Promise.resolve() : quiet.wait()),
     resized(entries) {
       if (near && entries.some((e) => e.target === near.chart)) draw();
     },

@@ -146,6 +146,9 @@ export function mountFleet(root, {
     aws: after('aws'),
     // Resolves once no computation is pending.
     settled: () => (!s.busy ? Promise.resolve() : ctx.settle.wait()),
+    // Resolves once the section's last look after a change is done (near.js): the storm brought
+    // into view where the reader acted, its later check run, any smooth scroll it began ended.
+    looked: () => ctx.near.looked(),
     // Whether the section's computer still has a job (a stopped or replaced one has none).
     working: () => computer.busy(),
     state: () => (s.shown ? { request: s.shown.request, result: s.shown.result, withKey: s.shown.withKey, verdict: verdictOf(s.shown.result), ghost: Boolean(s.shown.ghost) } : null),
