@@ -36,6 +36,12 @@ export function loadText(totals) {
   return `load ${totals.attemptsPerRequest.toFixed(2)}× a request through ${plural(totals.layers.length, 'retry layer')}; ${totals.load.toFixed(2)} attempts per call of the bottom layer`;
 }
 
+// The storm's line under its chart: the requests, the attempts they made, the load, what succeeded;
+// "1 request made 1 attempt" in the singular.
+export function runSummary(totals) {
+  return `${plural(totals.requests, 'request')} made ${plural(totals.attempts, 'attempt')} (${loadText(totals)}); ${num(totals.succeeded)} succeeded.`;
+}
+
 const valueText = (v) => (v === null ? 'none' : typeof v === 'number' ? num(v) : Array.isArray(v) ? v.join(',') || '(none)' : String(v));
 
 // Where a fleet run's stack is set, in words: the section's ("Retries across layers"), or the

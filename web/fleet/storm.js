@@ -6,7 +6,7 @@
 import { h, patch } from '../dom.js';
 import { sideEffectsOf, verdictOf } from './model.js';
 import { binText, stormChart, stormLegend, tableColumns, tableRows } from './chart.js';
-import { loadText } from './stack.js';
+import { runSummary } from './stack.js';
 
 // A phone's chart (issue 35 item 9): narrower than NARROW px, a box draws the chart at its own
 // width (its words at 12 px, no sideways scroll) with the chart's key shown above it; wider,
@@ -129,7 +129,7 @@ export function mountStorm(ctx) {
     if (cursorOnly) return;
     ctx.near.draw();
     ctx.controls.said();
-    $('summary').textContent = `${result.totals.requests.toLocaleString('en-US')} requests made ${result.totals.attempts.toLocaleString('en-US')} attempts (${loadText(result.totals)}); ${result.totals.succeeded.toLocaleString('en-US')} succeeded.`;
+    $('summary').textContent = runSummary(result.totals);
     drawStormTable();
     patch($('effects'), ...effectsTable(result, withKey));
   }

@@ -278,7 +278,7 @@ const LATER = [
   // +125 bytes (suiteF, issue 31 item 6): the section says when its last look after a change is
   // done (near.js looked(), section.js), which the fleet browser tests wait for instead of
   // sleeping: 74,166 measured against 74,041 at this branch's base.
-  { what: 'the fleet section', files: ['retrylab-fleet-section.js', 'retrylab-fleet-section.css'], ceiling: 66329 + 1 + 7682 + 29 + 125, scrolled: true },
+  { what: 'the fleet section', files: ['retrylab-fleet-section.js', 'retrylab-fleet-section.css'], ceiling: 66329 + 1 + 7682 + 29 + 125 + 4, scrolled: true }, // +4: runSummary's singular
   // +799 bytes with issue 35's minor items (minor35): the preset card in the controls' words, the
   // one live region, the reproductions' panels and log axis, shared ghost axes: 60,469 measured;
   // +9 with the panels in even columns (a grid); +21 with compare mode's charts not dimmed for good.

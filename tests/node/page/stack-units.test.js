@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { findAll, textOf } from '../../../web/dom.js';
 import { isStack, multiplication, stackView } from '../../../web/views/stack.js';
 import { stackText } from '../../../web/compare/stack-words.js';
+import { runSummary } from '../../../web/fleet/stack.js';
 import { loadEngineInNode } from '../../browser/lib/engine.js';
 
 let engine;
@@ -41,4 +42,11 @@ test('a stack in words: each layer top first, joined by "over", its retries and 
   const slower = engine.compute({ layers: [{ name: 'agent', maxRetries: 2, key: 'none', clientTimeoutMs: 900 }, { name: 'SDK', key: 'mint' }] }).inputs.layers;
   assert.equal(stackText(slower, a, text), 'agent (maxRetries 2, clientTimeoutMs 900, key none) over SDK (maxRetries 3, key mint)');
   assert.equal(stackText(a, slower, text), 'agent (maxRetries 2, clientTimeoutMs 3000, key none) over SDK (maxRetries 3, key mint)');
+});
+
+test('the storm\'s line under its chart says one request and one attempt in the singular, and groups thousands', () => {
+  assert.equal(runSummary({ requests: 1, attempts: 1, load: 1, succeeded: 1 }), '1 request made 1 attempt (load 1.00×); 1 succeeded.');
+  assert.equal(runSummary({ requests: 20895, attempts: 41790, load: 2, succeeded: 1000 }), '20,895 requests made 41,790 attempts (load 2.00×); 1,000 succeeded.');
+  assert.equal(runSummary({ requests: 2, attempts: 8, load: 1, attemptsPerRequest: 4, layers: [{}, {}], succeeded: 0 }),
+    '2 requests made 8 attempts (load 4.00× a request through 2 retry layers; 1.00 attempts per call of the bottom layer); 0 succeeded.');
 });
