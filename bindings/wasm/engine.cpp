@@ -251,7 +251,10 @@ public:
     static constexpr std::size_t kMaxBytes = 64;
 
     // The key's number, or -1 when it is not in the table; `added`: it was put in just now.
-    int number(std::string_view k, bool valid, bool& added) {
+    // `length` is the key's UTF-16 length (utf16Length), asked for only when the key is new: a
+    // key found crosses as its number alone, so most keys of a result are never scanned twice.
+    template <class Length>
+    int number(std::string_view k, Length length, bool& added) {
         added = false;
         if (k.size() > kMaxBytes) return -1;
         std::uint32_t h = 2166136261u;  // FNV-1a
@@ -259,7 +262,7 @@ public:
         for (std::size_t slot = h & (kSlots - 1);; slot = (slot + 1) & (kSlots - 1)) {
             const std::uint16_t at = slots_[slot];
             if (at == 0) {
-                if (!valid || count_ == kMaxKeys) return -1;
+                if (count_ == kMaxKeys || length() < 0) return -1;
                 slots_[slot] = static_cast<std::uint16_t>(count_ + 1);
                 lengths_[count_] = static_cast<std::uint8_t>(k.size());
                 if (!k.empty()) memcpy(pool_ + count_ * kMaxBytes, k.data(), k.size());
@@ -306,10 +309,14 @@ public:
     void key(std::string_view k) {
         ++open_.back().count;
         bool added;
-        const long length = utf16Length(k);
-        const int n = keyTable.number(k, length >= 0, added);
+        long length = -2;  // not measured yet
+        auto measured = [&] {
+            if (length == -2) length = utf16Length(k);
+            return length;
+        };
+        const int n = keyTable.number(k, measured, added);
         if (n < 0) {
-            put(k, length);
+            put(k, measured());
             return;
         }
         tape_.push(-1.0 - n);

@@ -79,6 +79,16 @@ Value* Value::find(std::string_view key) {
     return nullptr;
 }
 
+const Value* Value::find(std::string_view key, std::size_t& cursor) const {
+    const std::size_t n = object_.size();
+    for (std::size_t k = 0, i = cursor < n ? cursor : 0; k < n; ++k, i = i + 1 == n ? 0 : i + 1) {
+        if (object_[i].key != key) continue;
+        cursor = i + 1;
+        return &object_[i].value;
+    }
+    return nullptr;
+}
+
 // Room for at least 8 members or items at once: a Value is large to move, and growing a list
 // one step at a time (1, 2, 4, 8) moved each early member three times (docs/layers.md's filled
 // layers and every normalized input are objects of 10-60 members).

@@ -63,6 +63,10 @@ public:
     // Object access: the member named `key`, or nullptr.
     const Value* find(std::string_view key) const;
     Value* find(std::string_view key);  // the same, to replace a member's value in place
+    // The same member, searched from member `cursor` on and then from the start, and `cursor`
+    // left just after it: for reading one object's members in the order they were written
+    // (a layer's policy members in the run's order, docs/layers.md §2), each found at once.
+    const Value* find(std::string_view key, std::size_t& cursor) const;
     // Builders: append a member (objects) or an item (arrays).
     Value& set(std::string key, Value value);
     Value& set(const char* key, Value&& value);  // the same, for the core's literal names
