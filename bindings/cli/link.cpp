@@ -621,18 +621,6 @@ std::string valueText(const std::string& name, const Value& value, const Value* 
     return "";
 }
 
-std::vector<std::string> linkPairs(const Value& inputs, const std::string& prefix) {
-    std::vector<std::string> pairs;
-    for (const Field& field : retrylab::inputFields().fields) {
-        if (kindOf(field) == Kind::None) continue;
-        const Value* v = inputs.find(field.name);
-        if (!v) continue;
-        if (field.defaultValue.kind != retrylab::Literal::Kind::None && sameLiteral(*v, retrylab::defaultValueOf(field))) continue;
-        pairs.push_back(prefix + field.name + "=" + valueText(field.name, *v, &inputs));
-    }
-    return pairs;
-}
-
 // --- a comparison of two fleet runs --------------------------------------------------------
 
 namespace {

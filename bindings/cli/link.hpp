@@ -75,11 +75,9 @@ struct FleetSides {
 FleetSides readFleetSides(const Link& link);
 
 // Writing, as codec.js writes: a value's text (`inputs`, the run it belongs to, lets a stack
-// leave out what it would take from the run), and `name=value` for every input of `inputs`
-// (a full echo or a partial set) that differs from the table's default, in table order,
-// each name prefixed with `prefix`.
+// leave out what it would take from the run), for the comparison's link (compare.cpp). retrysim
+// writes no single-run link: the page's codec (encodeLink) is the one writer of those.
 std::string valueText(const std::string& name, const retrylab::Value& value, const retrylab::Value* inputs = nullptr);
-std::vector<std::string> linkPairs(const retrylab::Value& inputs, const std::string& prefix = "");
 // Is `name` an input a v=1 link can carry?
 bool isLinkInput(const std::string& name);
 // JavaScript's String(number): the shortest text that reads back as exactly n.

@@ -69,3 +69,22 @@ test('a bad many-servers value in a link is named by the page and by retrysim (e
       `${link}: the page names it: ${JSON.stringify(shown.problems)}`);
   }
 });
+
+// Issue 39: `servers` has no form in v=1 (its overrides' scripts are lists inside a list), so a
+// run holding it has no link: writing one is an error naming the field, never a link that
+// leaves it out and so opens another run. At its default (null, or not given) nothing is lost.
+test('a run holding servers has no link: writing one is an error naming servers; at its default the run keeps its link', () => {
+  const run = engine.compute({ idempotencyKey: true, servers: { count: 2 } });
+  assert.equal(run.ok, true, JSON.stringify(run.errors));
+  assert.deepEqual(codec.uncarried(run.inputs), ['servers']);
+  assert.throws(() => codec.encodeLink(run.inputs), (e) => e.name === 'LinkError' && e.field === 'servers' && e.message.startsWith('servers '));
+  assert.throws(() => codec.encodeLink({ ...run.inputs, servers: { count: 1, overrides: [] } }, { trace: 'A' }), (e) => e.field === 'servers',
+    'one server behind the balancer is still not the run without servers');
+  // Without servers, or with servers at its default (null), the same run writes its link.
+  const { servers, ...rest } = run.inputs;
+  assert.equal(servers.count, 2);
+  assert.deepEqual(codec.uncarried(rest), []);
+  assert.equal(codec.encodeLink(rest), 'v=1&idempotencyKey=true');
+  assert.equal(codec.encodeLink({ ...rest, servers: null }), 'v=1&idempotencyKey=true');
+  for (const inputs of Object.values(RUNS)) assert.deepEqual(codec.uncarried(engine.compute(inputs).inputs), [], 'every carried input is written');
+});

@@ -127,7 +127,9 @@ export function mountCompare(box, { app, engine, createExplorable, linkBase, sou
     patch(drawn, alignedTimelines([{ label: 'Before', result: b }, { label: 'After', result: a }], { width }));
     for (const [key, result] of [['before', b], ['after', a]]) {
       const alone = $(`[data-alone="${key}"]`);
-      alone.href = `${linkBase()}#${app.codec.encodeLink(result.inputs)}`;
+      // A side holding an input a link cannot carry (codec.js uncarried: `servers`) has no link of its own.
+      alone.hidden = app.codec.uncarried(result.inputs).length > 0;
+      if (!alone.hidden) alone.href = `${linkBase()}#${app.codec.encodeLink(result.inputs)}`;
       if (embed) {
         alone.target = '_blank';
         alone.rel = 'noopener';

@@ -88,13 +88,15 @@ export function mountServersStep(box, { story, base, schema, codec, validate, re
     return { inputs, name: stepName(base.servers.count, state.scope, state.lagMs, readsLag(state.scope)) };
   };
   // The link is offered only when it carries every input of the run (read back, it is the same
-  // inputs): a link format that leaves one out would open another run.
+  // inputs): a run holding one the format cannot carry (`servers`, codec.js uncarried) has none,
+  // and the hidden link keeps the text of the inputs it can.
   const draw = () => {
     lagBox.hidden = !readsLag(state.scope);
     const { inputs } = choice();
-    const text = codec.encodeLink(inputs);
+    const left = codec.uncarried(inputs);
+    const text = codec.encodeLink({ ...inputs, ...Object.fromEntries(left.map((name) => [name, undefined])) });
     link.setAttribute('href', `#${text}`);
-    link.parentElement.hidden = !sameInputs(codec.parseLink(`#${text}`).inputs, inputs);
+    link.parentElement.hidden = left.length > 0 || !sameInputs(codec.parseLink(`#${text}`).inputs, inputs);
   };
   const showChoice = story.provide('servers', choice, box);
   draw();

@@ -59,14 +59,26 @@ export function attachShareBar(root, app, { id, linkBase, loadExports, openLabel
   const open = openLabel ? $('open') : null;
 
   const linkNow = () => `${linkBase()}#${app.codec.encodeLink(app.getState().result.inputs, pageOf(app.getState()))}`;
+  // A run holding an input the link format cannot carry (codec.js uncarried: `servers`) has no
+  // link: the box is empty and the bar says which input and where the run is carried whole.
+  const noLink = () => {
+    const [field] = app.codec.uncarried(app.getState().result.inputs);
+    return field ? `This run's ${field} cannot be written into a link yet; the JSON download carries the whole run.` : null;
+  };
   function update() {
-    const link = linkNow();
+    const why = noLink();
+    const link = why ? '' : linkNow();
     box.value = link;
-    if (open) open.href = link;
-    status.textContent = '';
+    if (open) open.href = link || linkBase();
+    status.textContent = why || '';
   }
 
   $('copy').addEventListener('click', async () => {
+    const why = noLink();
+    if (why) {
+      update();
+      return;
+    }
     const link = linkNow();
     box.value = link;
     const copied = await copyText(win, box, link);

@@ -95,6 +95,15 @@ export function sameInputs(a, b) {
 
 class Unreadable extends Error {}
 
+// A run a link cannot be written for: `field` names the input the format has no form for.
+export class LinkError extends Error {
+  constructor(field, message) {
+    super(message);
+    this.name = 'LinkError';
+    this.field = field;
+  }
+}
+
 function decode(text) {
   try {
     return decodeURIComponent(text);
@@ -280,6 +289,25 @@ function recordFormat(row) {
   };
 }
 
+// The names of the inputs a run holds that the table has and v=1 has no form for (`servers`,
+// whose overrides' scripts are lists inside a list, docs/servers.md §2), each held at other than
+// its default: a link written without them would open another run (issue 39).
+function uncarriedIn(allRows) {
+  const left = allRows.filter((row) => kindOf(row) === null);
+  return (inputs) => left.filter((row) => inputs[row.name] !== undefined
+    && !('default' in row && sameInputValue(inputs[row.name], row.default))).map((row) => row.name);
+}
+function refuseUncarried(names) {
+  if (names.length > 0) throw new LinkError(names[0], `${names[0]} is an input of the engine that v=${LINK_VERSION} links do not carry, so this run has no link`);
+}
+
+// HTML lowercases attribute names, so maxRetries="3" arrives as "maxretries": say which name
+// was meant.
+const attributeHintOf = (fieldNames) => (attribute) => {
+  const field = fieldNames.find((f) => f.toLowerCase() === attribute.toLowerCase().replace(/-/g, ''));
+  return field ? `is not an attribute of <retry-lab>; did you mean ${attributeName(field)}?` : 'is not an attribute of <retry-lab>';
+};
+
 // The link format for a schema() answer ({ inputs: [row...] }, docs/engine.md §4): the names,
 // kinds and defaults of its inputs, in the table's order, which is the order links are written.
 // One format per schema object.
@@ -294,6 +322,7 @@ export function linkCodec(schema) {
   const stacks = new Map(rows.filter((row) => kinds.get(row.name) === 'stack').map((row) => [row.name, stackFormat(row.items)]));
   const records = new Map(rows.filter((row) => kinds.get(row.name) === 'record').map((row) => [row.name, recordFormat(row)]));
   const fieldNames = rows.map((row) => row.name);
+  const uncarried = uncarriedIn(allRows);
   // The defaults a link leaves out; an input with none (the script) is always written.
   const defaults = Object.freeze(Object.fromEntries(rows.filter((row) => 'default' in row).map((row) => [row.name, row.default])));
 
@@ -315,8 +344,10 @@ export function linkCodec(schema) {
 
   // The hash (without "#") for a full set of inputs, such as compute()'s `inputs` echo, and
   // the page's own keys that are not engine inputs (`trace`: the policy trace on show, right
-  // after the version; null values are left out).
+  // after the version; null values are left out). A run holding an input the format cannot
+  // carry (uncarried) has no link: a LinkError naming that input, never a link without it.
   function encodeLink(inputs, page = {}) {
+    refuseUncarried(uncarried(inputs));
     const parts = [`v=${LINK_VERSION}`];
     for (const [key, value] of Object.entries(page)) {
       if (value !== null && value !== undefined) parts.push(`${escapeText(key)}=${escapeText(value)}`);
@@ -423,12 +454,6 @@ export function linkCodec(schema) {
   // <retry-lab>'s attributes: each input's name in kebab-case.
   const attributes = fieldNames.map(attributeName);
   const fieldOfAttributeMap = new Map(fieldNames.map((f) => [attributeName(f), f]));
-  // HTML lowercases attribute names, so maxRetries="3" arrives as "maxretries": say which
-  // name was meant.
-  function attributeHint(attribute) {
-    const field = fieldNames.find((f) => f.toLowerCase() === attribute.toLowerCase().replace(/-/g, ''));
-    return field ? `is not an attribute of <retry-lab>; did you mean ${attributeName(field)}?` : 'is not an attribute of <retry-lab>';
-  }
 
   // The input each one given only with another's value depends on (its onlyWhen rule):
   // `script` on `scenario`, `jitterLow` on `jitter`.
@@ -441,12 +466,13 @@ export function linkCodec(schema) {
     isInput: (name) => kinds.has(name),
     valueText,
     encodeLink,
+    uncarried,
     readPairs,
     parseLink,
     attributes: Object.freeze(attributes),
     fieldOfAttribute: (attribute) => fieldOfAttributeMap.get(attribute),
     attributeOf: (field) => (kinds.has(field) ? attributeName(field) : field),
-    attributeHint,
+    attributeHint: attributeHintOf(fieldNames),
   });
   formats.set(schema, codec);
   return codec;

@@ -62,9 +62,11 @@ export function syncLink(win, app, { onProblems, pageKeys = [], pageOf = (_state
   const hashNow = () => `#${app.codec.encodeLink(app.getState().result.inputs, pageOf(app.getState()))}`;
   function write() {
     timer = 0;
+    // A run too big for a link (100,000 draws), or holding an input the format cannot carry
+    // (codec.js uncarried: `servers`), keeps the last link that fit; the share bar says why, and
+    // its JSON export carries it whole.
+    if (app.codec.uncarried(app.getState().result.inputs).length > 0) return;
     const hash = hashNow();
-    // A run too big for a link (100,000 draws) keeps the last link that fit; its JSON export
-    // carries it whole.
     if (location.hash === hash || hash.length > MAX_LINK_LENGTH) return;
     try {
       // Keep whatever history.state another script put there.
