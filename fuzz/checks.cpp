@@ -12,6 +12,7 @@
 #include "retrylab/engine.hpp"
 #include "retrylab/fleet.hpp"
 #include "retrylab/json.hpp"
+#include "../tests/core/fleet_support.hpp"
 
 namespace retrylab::fuzz {
 namespace {
@@ -534,8 +535,8 @@ void checkService(const FleetRequest& r, const Value& result) {
     if (r.policy.layers.empty()) {
         const bool a6 = r.policy.hedging && r.policy.hedging->kind == HedgeKind::A6;
         const double most = a6 ? r.policy.hedging->maxAttempts : r.policy.maxRetries ? *r.policy.maxRetries + 1 : 1e9;
-        for (const FleetTraceEvent& e : trace.events)
-            if (e.kind == 5) require(e.attempt <= most, "a request sends at most maxRetries + 1 attempts (A6: maxAttempts)");
+        for (const auto& [client, request, attempt] : test::sendsOf(trace))
+            require(attempt <= most, "a request sends at most maxRetries + 1 attempts (A6: maxAttempts)");
         if (r.idempotencyKey) require(t.charges <= t.requests, "a key: at most one charge a request");
     }
     require(!run.bins.empty(), "at least one bin");

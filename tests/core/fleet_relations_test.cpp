@@ -18,13 +18,11 @@ using namespace retrylab::test;
 
 namespace {
 
-using AttemptId = std::tuple<std::uint32_t, std::uint32_t, int>;  // client, request, attempt
+using AttemptId = SendId;  // client, request, attempt
 
 std::set<AttemptId> sends(const FleetTrace& trace) {
-    std::set<AttemptId> out;
-    for (const FleetTraceEvent& e : trace.events)
-        if (e.kind == 5) out.insert({e.client, e.request, e.attempt});
-    return out;
+    const std::vector<SendId> all = sendsOf(trace);
+    return {all.begin(), all.end()};
 }
 
 
