@@ -254,26 +254,17 @@ TEST_CASE("§8.3 the rows sum to the totals; with a shared store and a key at mo
     setPath(raw, "faults", arrayOf({fault("crash", {num(1)}, 2000, 4000), fault("partition", {num(2)}, 3000, 9000)}));
     FleetTrace trace;
     const ServiceResult r = run(raw, &trace);
-    std::uint64_t attempts = 0, charges = 0, duplicates = 0, late = 0, refused = 0, aborted = 0, partitioned = 0;
-    for (const ServerTotals& s : r.totals.servers) {
-        attempts += s.attempts;
-        charges += s.charges;
-        duplicates += s.duplicateCharges;
-        late += s.late;
-        refused += s.refused;
-        aborted += s.aborted;
-        partitioned += s.partitioned;
-        CHECK(s.okInTime <= s.attempts);
-    }
-    CHECK(attempts == r.totals.attempts);
-    CHECK(charges == r.totals.charges);
-    CHECK(duplicates == r.totals.duplicateCharges);
-    CHECK(late == r.totals.late);
-    CHECK(refused == r.totals.refused);
-    CHECK(aborted == r.totals.aborted);
-    CHECK(partitioned == r.totals.partitioned);
-    CHECK(refused > 0);
-    CHECK(partitioned > 0);
+    for (const ServerTotals& s : r.totals.servers) CHECK(s.okInTime <= s.attempts);
+    const std::vector<ServerTotals>& servers = r.totals.servers;
+    CHECK(sumOf(servers, &ServerTotals::attempts) == r.totals.attempts);
+    CHECK(sumOf(servers, &ServerTotals::charges) == r.totals.charges);
+    CHECK(sumOf(servers, &ServerTotals::duplicateCharges) == r.totals.duplicateCharges);
+    CHECK(sumOf(servers, &ServerTotals::late) == r.totals.late);
+    CHECK(sumOf(servers, &ServerTotals::refused) == r.totals.refused);
+    CHECK(sumOf(servers, &ServerTotals::aborted) == r.totals.aborted);
+    CHECK(sumOf(servers, &ServerTotals::partitioned) == r.totals.partitioned);
+    CHECK(sumOf(servers, &ServerTotals::refused) > 0);
+    CHECK(sumOf(servers, &ServerTotals::partitioned) > 0);
     CHECK(r.totals.duplicateCharges == 0);  // a shared store: every later commit replays
     CHECK(r.totals.charges <= r.totals.succeeded + r.totals.late);
     // Per request, at most maxRetries + 1 sends.

@@ -68,6 +68,14 @@ inline FleetRequest clientScoped(FleetRequest q) {
     return q;
 }
 
+// The sum of one count over a result's rows (its bins, its servers): what the totals must say.
+template <class Row, class Count>
+Count sumOf(const std::vector<Row>& rows, Count Row::*count) {
+    Count total{};
+    for (const Row& row : rows) total += row.*count;
+    return total;
+}
+
 // A fleet trace's sends (§6's kind-5 events), each (client, request, attempt), in the trace's
 // order: the one place the tests and the fuzzers' checks (fuzz/checks.cpp) read them.
 using SendId = std::tuple<std::uint32_t, std::uint32_t, int>;
