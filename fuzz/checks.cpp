@@ -12,6 +12,7 @@
 #include "retrylab/engine.hpp"
 #include "retrylab/fleet.hpp"
 #include "retrylab/json.hpp"
+#include "../tests/core/fleet_support.hpp"
 
 namespace retrylab::fuzz {
 namespace {
@@ -501,41 +502,34 @@ void checkService(const FleetRequest& r, const Value& result) {
     else require(t.charges + t.replays >= t.succeeded, "every success a commit");
     require(t.charges + t.replays <= t.served, "commits only from service");
     if (r.idempotencyKey) require(t.duplicateCharges == 0, "a key leaves no duplicate charge");
-    std::uint64_t created = 0, succeeded = 0, failed = 0, served = 0, late = 0, shed = 0, rejected = 0, throttled = 0;
-    std::uint64_t admissionRejected = 0;  // docs/throttling.md §7, by the send's time
     // docs/throttling.md §4.1: the limiters enabled never fall (none is disabled), at most one an owner; a
     // send rate exactly while one is, never below the bucket's 0.5 a second; no 429 answered, none enabled.
     const std::uint64_t limiters = r.gates.adaptive ? (r.gates.adaptive->scope == GateScope::Fleet ? 1 : r.clients) : 0;
     std::uint64_t limiting = 0;
     for (const ServiceBin& b : run.bins) {
-        throttled += b.throttled;
-        admissionRejected += b.admissionRejected;
         require(b.gateWaitMs >= 0 && (r.gates.adaptive || b.gateWaitMs == 0), "the limiter's waits: only with it, never negative");
         require(b.limiting >= limiting && b.limiting <= limiters, "the limiters enabled: never fewer, at most one an owner");
         limiting = b.limiting;
         require(b.sendRate.has_value() == (b.limiting > 0) && (!b.sendRate || *b.sendRate >= 0.5),
                 "a send rate exactly while a limiter is enabled, at least 0.5 a second");
-        created += b.created;
-        succeeded += b.succeeded;
-        failed += b.failed;
-        served += b.served;
-        late += b.late;
-        shed += b.shed;
-        rejected += b.outageRejected;
     }
-    require(created == t.requests && succeeded == t.succeeded && failed == t.requests - t.succeeded,
+    using test::sumOf;
+    require(sumOf(run.bins, &ServiceBin::created) == t.requests && sumOf(run.bins, &ServiceBin::succeeded) == t.succeeded &&
+                sumOf(run.bins, &ServiceBin::failed) == t.requests - t.succeeded,
             "the bins hold the requests' creations and ends");
-    require(served == t.served && late == t.late && shed == t.shed && rejected == t.outageRejected &&
-                throttled == t.throttled,
+    require(sumOf(run.bins, &ServiceBin::served) == t.served && sumOf(run.bins, &ServiceBin::late) == t.late &&
+                sumOf(run.bins, &ServiceBin::shed) == t.shed && sumOf(run.bins, &ServiceBin::outageRejected) == t.outageRejected &&
+                sumOf(run.bins, &ServiceBin::throttled) == t.throttled,
             "the bins hold the server's counts");
-    require(admissionRejected == t.admissionRejected, "the bins hold the admission filter's rejections");
+    // docs/throttling.md §7, by the send's time.
+    require(sumOf(run.bins, &ServiceBin::admissionRejected) == t.admissionRejected, "the bins hold the admission filter's rejections");
     // docs/throttling.md §6 and §8: a request sends at most A6's maxAttempts copies, or (§8's hedge on
     // per-try timeout, whose attempts overlap) maxRetries + 1 attempts; a key, one charge a request.
     if (r.policy.layers.empty()) {
         const bool a6 = r.policy.hedging && r.policy.hedging->kind == HedgeKind::A6;
         const double most = a6 ? r.policy.hedging->maxAttempts : r.policy.maxRetries ? *r.policy.maxRetries + 1 : 1e9;
-        for (const FleetTraceEvent& e : trace.events)
-            if (e.kind == 5) require(e.attempt <= most, "a request sends at most maxRetries + 1 attempts (A6: maxAttempts)");
+        for (const auto& [client, request, attempt] : test::sendsOf(trace))
+            require(attempt <= most, "a request sends at most maxRetries + 1 attempts (A6: maxAttempts)");
         if (r.idempotencyKey) require(t.charges <= t.requests, "a key: at most one charge a request");
     }
     require(!run.bins.empty(), "at least one bin");

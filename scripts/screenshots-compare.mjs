@@ -9,20 +9,18 @@
 // 390, light and dark. Run after `npm run build`:
 //   node scripts/screenshots-compare.mjs [outdir] [which, e.g. compare-fleet-charts]
 
-import { mkdir } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
-import { chromium } from 'playwright-core';
-import { startServer } from '../tests/browser/lib/server.js';
-import { DIST, REPO } from '../tests/browser/lib/dist.js';
+import { join } from 'node:path';
+import { REPO } from '../tests/browser/lib/dist.js';
+import { onlySizes, screenshotDir, withBrowser } from './lib-screenshots.mjs';
 
-const out = resolve(process.argv[2] || join(REPO, 'docs/screenshots'));
+const out = screenshotDir();
 const SIZES = [
   ['1440', { width: 1440, height: 900 }],
   ['1280x720', { width: 1280, height: 720 }],
   ['390', { width: 390, height: 844 }],
 ];
 const BUCKET = '#v=1&view=compare&of=fleet&after.gates.bucket=on';
-const only = process.argv[3] ? new Set(process.argv[3].split(',')) : null;
+const only = onlySizes();
 const want = (what) => !only || only.has(what);
 
 async function fleetCompare(page, origin) {
@@ -32,10 +30,7 @@ async function fleetCompare(page, origin) {
   await page.waitForTimeout(200);
 }
 
-await mkdir(out, { recursive: true });
-const server = await startServer(DIST);
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
-try {
+await withBrowser(out, async ({ server, browser }) => {
   if (process.env.OG) {
     const context = await browser.newContext({ viewport: { width: 1200, height: 630 }, colorScheme: 'light', reducedMotion: 'reduce' });
     const page = await context.newPage();
@@ -106,7 +101,4 @@ try {
       await context.close();
     }
   }
-} finally {
-  await browser.close();
-  await server.close();
-}
+});

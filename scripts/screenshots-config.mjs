@@ -6,15 +6,12 @@
 // `npm run build`:
 //   node scripts/screenshots-config.mjs [outdir]
 // Uses playwright-core and /usr/bin/chromium as the tests do.
-import { mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { join, resolve } from 'node:path';
-import { chromium } from 'playwright-core';
-import { startServer } from '../tests/browser/lib/server.js';
-import { DIST, REPO } from '../tests/browser/lib/dist.js';
+import { join } from 'node:path';
+import { readyPage, screenshotDir, withBrowser } from './lib-screenshots.mjs';
 
 const examples = createRequire(import.meta.url)('../tests/config-examples.js');
-const out = resolve(process.argv[2] || join(REPO, 'docs/screenshots'));
+const out = screenshotDir();
 const SIZES = [['1280', { width: 1280, height: 900 }], ['390', { width: 390, height: 844 }]];
 const BEFORE = 'name: charge\nmatch: {prefix: "/pay"}\nroute:\n  cluster: payments\n  timeout: 3s\n  retry_policy:\n    retry_on: 5xx\n    num_retries: 1\n';
 const AFTER = BEFORE.replace('num_retries: 1', 'num_retries: 3\n    per_try_timeout: 0.5s');
@@ -31,16 +28,10 @@ async function open(page, prefix) {
   return box;
 }
 
-await mkdir(out, { recursive: true });
-const server = await startServer(DIST);
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
-try {
+await withBrowser(out, async ({ server, browser }) => {
   for (const [name, viewport] of SIZES) {
     for (const colorScheme of ['light', 'dark']) {
-      const context = await browser.newContext({ viewport, colorScheme, reducedMotion: 'reduce' });
-      const page = await context.newPage();
-      await page.goto(server.origin + '/');
-      await page.waitForFunction(() => document.documentElement.classList.contains('rl-ready'));
+      const { context, page } = await readyPage(browser, server, { viewport, colorScheme });
       await page.evaluate(() => Promise.all([window.retryLabEngine.load(), window.retryLabSections.load()]));
       const box = await open(page, 'cl-cfg-');
       await page.locator('#cl-cfg-config-text').fill(examples.istio.text);
@@ -63,8 +54,5 @@ try {
       await context.close();
     }
   }
-} finally {
-  await browser.close();
-  await server.close();
-}
+});
 console.log(`screenshots: wrote ${out}/config-*.png`);

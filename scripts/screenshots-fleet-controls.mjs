@@ -6,21 +6,16 @@
 //   fleet-refused-*   a stack of layers on show (policy.layers) and the throttling server switched
 //                     on: the engine's refusal under its switch (docs/layers.md §9.6)
 // Run after `npm run build`:  node scripts/screenshots-fleet-controls.mjs [outdir]
-import { mkdir } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
-import { chromium } from 'playwright-core';
-import { startServer } from '../tests/browser/lib/server.js';
-import { DIST, REPO } from '../tests/browser/lib/dist.js';
+import { join } from 'node:path';
+import { screenshotDir, withBrowser } from './lib-screenshots.mjs';
 
-const out = resolve(process.argv[2] || join(REPO, 'docs/screenshots'));
+const out = screenshotDir();
 const SIZES = [['1280', { width: 1280, height: 720 }], ['390', { width: 390, height: 844 }]];
 const LINK = 'server.admission.ratePerSecond=1.5&server.admission.burst=2&policy.maxRetries=0&policy.hedging.maxAttempts=2&policy.hedging.delayMs=200';
 
-await mkdir(out, { recursive: true });
-const server = await startServer(DIST);
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
 const settled = (page) => page.evaluate(() => window.retryLabFleet.ready.then(() => new Promise((r) => setTimeout(r, 100))).then(() => window.retryLabFleet.settled()));
-try {
+
+await withBrowser(out, async ({ server, browser }) => {
   for (const [name, viewport] of SIZES) {
     for (const colorScheme of ['light', 'dark']) {
       for (const state of ['fleet-controls', 'fleet-refused']) {
@@ -44,7 +39,4 @@ try {
       }
     }
   }
-} finally {
-  await browser.close();
-  await server.close();
-}
+});

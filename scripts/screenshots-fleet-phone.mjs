@@ -6,29 +6,18 @@
 //                        drawn after it with its key (at 1280: the sticky figure beside it)
 //   fleet-phone-map-*    the stability map fitted to the screen, its key above it
 // Run after `npm run build`:  node scripts/screenshots-fleet-phone.mjs [outdir]
-import { mkdir } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
-import { chromium } from 'playwright-core';
-import { startServer } from '../tests/browser/lib/server.js';
-import { DIST, REPO } from '../tests/browser/lib/dist.js';
+import { join } from 'node:path';
+import { fleetSectionReady, readyPage, screenshotDir, withBrowser } from './lib-screenshots.mjs';
 
-const out = resolve(process.argv[2] || join(REPO, 'docs/screenshots'));
+const out = screenshotDir();
 const SIZES = [['390', { width: 390, height: 844 }], ['1280x720', { width: 1280, height: 720 }]];
 
-await mkdir(out, { recursive: true });
-const server = await startServer(DIST);
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
-try {
+await withBrowser(out, async ({ server, browser }) => {
   for (const [name, viewport] of SIZES) {
     for (const colorScheme of ['light', 'dark']) {
       for (const state of ['chart', 'gate', 'map']) {
-        const context = await browser.newContext({ viewport, colorScheme, reducedMotion: 'reduce' });
-        const page = await context.newPage();
-        await page.goto(`${server.origin}/`);
-        await page.waitForFunction(() => document.documentElement.classList.contains('rl-ready'));
-        await page.evaluate(() => window.retryLabFleetSection.load());
-        await page.waitForFunction(() => window.retryLabFleet && window.retryLabFleet.state(), null, { timeout: 30000 });
-        await page.evaluate(() => window.retryLabFleet.ready.then(() => window.retryLabFleet.settled()));
+        const { context, page } = await readyPage(browser, server, { viewport, colorScheme });
+        await fleetSectionReady(page);
         const file = join(out, `fleet-phone-${state}-${name}-${colorScheme}.png`);
         if (state === 'chart') {
           await page.locator('#fl-chart').scrollIntoViewIfNeeded();
@@ -51,7 +40,4 @@ try {
       }
     }
   }
-} finally {
-  await browser.close();
-  server.close();
-}
+});

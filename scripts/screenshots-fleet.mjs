@@ -17,14 +17,11 @@
 //   map-caption-*     a map cell opened: the caption names the cell on show, ● on it (item 10)
 // Run after `npm run build`:
 //   node scripts/screenshots-fleet.mjs [outdir] [sizes, e.g. 1440,390] [states, e.g. fleet-aws,fleet-send-rate]
-import { mkdir } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
-import { chromium } from 'playwright-core';
-import { startServer } from '../tests/browser/lib/server.js';
-import { DIST, REPO } from '../tests/browser/lib/dist.js';
+import { join } from 'node:path';
+import { fleetSectionReady, onlySizes, screenshotDir, withBrowser } from './lib-screenshots.mjs';
 
-const out = resolve(process.argv[2] || join(REPO, 'docs/screenshots'));
-const only = process.argv[3] ? new Set(process.argv[3].split(',')) : null;
+const out = screenshotDir();
+const only = onlySizes();
 const onlyStates = process.argv[4] ? new Set(process.argv[4].split(',')) : null;
 const SIZES = [['1440', { width: 1440, height: 900 }], ['1280x720', { width: 1280, height: 720 }], ['390', { width: 390, height: 844 }]];
 const THROTTLING = 'server.admission.ratePerSecond=1.5&server.admission.burst=2&policy.retryOn=timeout,5xx,429&gates.adaptive=on';
@@ -32,10 +29,7 @@ const STATES = [['fleet-work', ''], ['fleet-recovered', 'policy.maxRetries=0'], 
   ['fleet-hedging', ''], ['fleet-aws', ''], ['fleet-preset', ''], ['map-caption', 'map=trigger&seeds=1']]
   .filter(([state]) => !process.argv[4] || process.argv[4].split(',').includes(state));
 
-await mkdir(out, { recursive: true });
-const server = await startServer(DIST);
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
-try {
+await withBrowser(out, async ({ server, browser }) => {
   for (const [name, viewport] of SIZES) {
     if (only && !only.has(name)) continue;
     for (const colorScheme of ['light', 'dark']) {
@@ -45,9 +39,7 @@ try {
         const page = await context.newPage();
         await page.goto(`${server.origin}/${link ? `#v=1&view=fleet&${link}` : ''}`);
         await page.waitForFunction(() => document.documentElement.classList.contains('rl-ready'));
-        await page.evaluate(() => window.retryLabFleetSection.load());
-        await page.waitForFunction(() => window.retryLabFleet && window.retryLabFleet.state(), null, { timeout: 30000 });
-        await page.evaluate(() => window.retryLabFleet.ready.then(() => window.retryLabFleet.settled()));
+        await fleetSectionReady(page);
         const file = join(out, `${state}-${name}-${colorScheme}.png`);
         if (state === 'map-states') {
           await page.locator('#fl-map-box').evaluate((el) => el.scrollIntoView({ block: 'start' }));
@@ -91,7 +83,4 @@ try {
       }
     }
   }
-} finally {
-  await browser.close();
-  server.close();
-}
+});

@@ -9,14 +9,11 @@
 //   node scripts/screenshots-layers-doors.mjs [outdir]
 // Uses playwright-core and /usr/bin/chromium as the tests do (scripts/screenshots.mjs).
 
-import { mkdir } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
-import { chromium } from 'playwright-core';
-import { startServer } from '../tests/browser/lib/server.js';
-import { DIST, REPO } from '../tests/browser/lib/dist.js';
+import { join } from 'node:path';
+import { screenshotDir, withBrowser } from './lib-screenshots.mjs';
 import { elementHost } from '../tests/browser/lib/harness.js';
 
-const out = resolve(process.argv[2] || join(REPO, 'docs/screenshots'));
+const out = screenshotDir();
 const SIZES = [['1280', { width: 1280, height: 900 }], ['390', { width: 390, height: 844 }]];
 // docs/layers.md §8.5: the SDK mints a key per call (charged twice); the agent's key passed down (once).
 const STACK = 'name:agent~maxRetries:2~clientTimeoutMs:2000~baseBackoffMs:0,name:payment%20SDK~maxRetries:2~clientTimeoutMs:3000~key:mint';
@@ -24,10 +21,7 @@ const PASSED = 'name:agent~maxRetries:2~clientTimeoutMs:2000~baseBackoffMs:0~key
 const COMPARE = `/#v=1&view=compare&clientTimeoutMs=60000&deadlineMs=none&layers=${STACK}&after.layers=${PASSED}`;
 const HOST = elementHost('A stack of retry layers', `<h2>The agent over the payment SDK</h2><retry-lab layers="${STACK}" client-timeout-ms="60000" deadline-ms="none"></retry-lab>`);
 
-await mkdir(out, { recursive: true });
-const server = await startServer(DIST);
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
-try {
+await withBrowser(out, async ({ server, browser }) => {
   for (const [name, viewport] of SIZES) {
     for (const colorScheme of ['light', 'dark']) {
       const context = await browser.newContext({ viewport, colorScheme, reducedMotion: 'reduce' });
@@ -56,7 +50,4 @@ try {
       await context.close();
     }
   }
-} finally {
-  await browser.close();
-  await server.close();
-}
+});

@@ -6,19 +6,13 @@
 //   node scripts/screenshots-layers.mjs [outdir]
 // Uses playwright-core and /usr/bin/chromium as the tests do (scripts/screenshots.mjs).
 
-import { mkdir } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
-import { chromium } from 'playwright-core';
-import { startServer } from '../tests/browser/lib/server.js';
-import { DIST, REPO } from '../tests/browser/lib/dist.js';
+import { join } from 'node:path';
+import { screenshotDir, withBrowser } from './lib-screenshots.mjs';
 
-const out = resolve(process.argv[2] || join(REPO, 'docs/screenshots'));
+const out = screenshotDir();
 const SIZES = [['1280', { width: 1280, height: 900 }], ['390', { width: 390, height: 844 }]];
 
-await mkdir(out, { recursive: true });
-const server = await startServer(DIST);
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
-try {
+await withBrowser(out, async ({ server, browser }) => {
   for (const [name, viewport] of SIZES) {
     for (const colorScheme of ['light', 'dark']) {
       const context = await browser.newContext({ viewport, colorScheme, reducedMotion: 'reduce' });
@@ -36,7 +30,4 @@ try {
       await context.close();
     }
   }
-} finally {
-  await browser.close();
-  await server.close();
-}
+});

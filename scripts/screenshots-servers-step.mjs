@@ -8,13 +8,10 @@
 //   node scripts/screenshots-servers-step.mjs [outdir]
 // Uses playwright-core and /usr/bin/chromium as the tests do (scripts/screenshots.mjs).
 
-import { mkdir } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
-import { chromium } from 'playwright-core';
-import { startServer } from '../tests/browser/lib/server.js';
-import { DIST, REPO } from '../tests/browser/lib/dist.js';
+import { join } from 'node:path';
+import { screenshotDir, withBrowser } from './lib-screenshots.mjs';
 
-const out = resolve(process.argv[2] || join(REPO, 'docs/screenshots'));
+const out = screenshotDir();
 const SIZES = [['1280', { width: 1280, height: 900 }], ['390', { width: 390, height: 844 }]];
 
 // The figure showing the step played to its end (the sticky one, or the one after the control).
@@ -29,10 +26,7 @@ async function playToEnd(page, wide) {
   return figure;
 }
 
-await mkdir(out, { recursive: true });
-const server = await startServer(DIST);
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
-try {
+await withBrowser(out, async ({ server, browser }) => {
   for (const [name, viewport] of SIZES) {
     const wide = viewport.width >= 960;
     for (const colorScheme of ['light', 'dark']) {
@@ -57,7 +51,4 @@ try {
       await context.close();
     }
   }
-} finally {
-  await browser.close();
-  await server.close();
-}
+});

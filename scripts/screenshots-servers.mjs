@@ -8,32 +8,21 @@
 //                              it, the strip with server 0's window shaded, the card
 // Run after `npm run build`:
 //   node scripts/screenshots-servers.mjs [outdir] [sizes, e.g. 1280x720,390]
-import { mkdir } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
-import { chromium } from 'playwright-core';
-import { startServer } from '../tests/browser/lib/server.js';
-import { DIST, REPO } from '../tests/browser/lib/dist.js';
+import { join } from 'node:path';
+import { fleetSectionReady, onlySizes, readyPage, screenshotDir, withBrowser } from './lib-screenshots.mjs';
 
-const out = resolve(process.argv[2] || join(REPO, 'docs/screenshots'));
-const only = process.argv[3] ? new Set(process.argv[3].split(',')) : null;
+const out = screenshotDir();
+const only = onlySizes();
 const SIZES = [['1280x720', { width: 1280, height: 720 }], ['390', { width: 390, height: 844 }]];
 
 const settled = (page) => page.evaluate(() => new Promise((r) => setTimeout(r, 80)).then(() => window.retryLabFleet.settled()));
 
-await mkdir(out, { recursive: true });
-const server = await startServer(DIST);
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
-try {
+await withBrowser(out, async ({ server, browser }) => {
   for (const [name, viewport] of SIZES) {
     if (only && !only.has(name)) continue;
     for (const colorScheme of ['light', 'dark']) {
-      const context = await browser.newContext({ viewport, colorScheme, reducedMotion: 'reduce' });
-      const page = await context.newPage();
-      await page.goto(`${server.origin}/`);
-      await page.waitForFunction(() => document.documentElement.classList.contains('rl-ready'));
-      await page.evaluate(() => window.retryLabFleetSection.load());
-      await page.waitForFunction(() => window.retryLabFleet && window.retryLabFleet.state(), null, { timeout: 30000 });
-      await page.evaluate(() => window.retryLabFleet.ready.then(() => window.retryLabFleet.settled()));
+      const { context, page } = await readyPage(browser, server, { viewport, colorScheme });
+      await fleetSectionReady(page);
       await page.selectOption('#fl-servers-preset', 'servers:bad-host');
       await settled(page);
       await page.mouse.move(0, 0);
@@ -62,7 +51,4 @@ try {
       await context.close();
     }
   }
-} finally {
-  await browser.close();
-  await server.close();
-}
+});

@@ -8,24 +8,18 @@
 //   node scripts/screenshots-stack-ui.mjs [outdir]
 // Uses playwright-core and /usr/bin/chromium as the tests do (scripts/screenshots.mjs).
 
-import { mkdir } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
-import { chromium } from 'playwright-core';
-import { startServer } from '../tests/browser/lib/server.js';
-import { DIST, REPO } from '../tests/browser/lib/dist.js';
+import { join } from 'node:path';
+import { screenshotDir, withBrowser } from './lib-screenshots.mjs';
 import { elementHost } from '../tests/browser/lib/harness.js';
 
-const out = resolve(process.argv[2] || join(REPO, 'docs/screenshots'));
+const out = screenshotDir();
 const SIZES = [['1280', { width: 1280, height: 900 }], ['390', { width: 390, height: 844 }]];
 const STACK = 'name:agent~maxRetries:2~baseBackoffMs:0,name:payment%20SDK~maxRetries:1';
 const HOST = elementHost('A stacked fleet', `<h2>Many agents over one payment SDK</h2><retry-lab id="f" view="fleet" policy.layers="${STACK}"></retry-lab>`);
 // docs/layers.md §8.1 as a link: three layers of 4 attempts, a server that always fails.
 const SRE = '/#v=1&scenario=script&script=503&maxRetries=3&baseBackoffMs=0&clientTimeoutMs=60000&deadlineMs=none&layers=name:agent,name:SDK,name:HTTP';
 
-await mkdir(out, { recursive: true });
-const server = await startServer(DIST);
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
-try {
+await withBrowser(out, async ({ server, browser }) => {
   for (const [name, viewport] of SIZES) {
     for (const colorScheme of ['light', 'dark']) {
       const context = await browser.newContext({ viewport, colorScheme, reducedMotion: 'reduce' });
@@ -50,7 +44,4 @@ try {
       await context.close();
     }
   }
-} finally {
-  await browser.close();
-  await server.close();
-}
+});

@@ -13,14 +13,11 @@
 // (default docs/screenshots, every width). Uses playwright-core and /usr/bin/chromium as the
 // tests do.
 
-import { mkdir } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
-import { chromium } from 'playwright-core';
-import { startServer } from '../tests/browser/lib/server.js';
-import { DIST, REPO } from '../tests/browser/lib/dist.js';
+import { join } from 'node:path';
+import { fleetSectionReady, onlySizes, readyPage, screenshotDir, withBrowser } from './lib-screenshots.mjs';
 
-const out = resolve(process.argv[2] || join(REPO, 'docs/screenshots'));
-const only = process.argv[3] ? new Set(process.argv[3].split(',')) : null;
+const out = screenshotDir();
+const only = onlySizes();
 const SIZES = [
   ['1440', { width: 1440, height: 900 }],
   ['1280x720', { width: 1280, height: 720 }],
@@ -29,17 +26,11 @@ const SIZES = [
   ['390', { width: 390, height: 844 }],
 ];
 
-await mkdir(out, { recursive: true });
-const server = await startServer(DIST);
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
-try {
+await withBrowser(out, async ({ server, browser }) => {
   for (const [name, viewport] of SIZES) {
     if (only && !only.has(name)) continue;
     for (const colorScheme of ['light', 'dark']) {
-      const context = await browser.newContext({ viewport, colorScheme, reducedMotion: 'reduce' });
-      const page = await context.newPage();
-      await page.goto(server.origin + '/');
-      await page.waitForFunction(() => document.documentElement.classList.contains('rl-ready'));
+      const { context, page } = await readyPage(browser, server, { viewport, colorScheme });
       await page.evaluate(() => window.retryLabSections && window.retryLabSections.load());
       await page.waitForTimeout(200);
       await page.screenshot({ path: join(out, `first-${name}-${colorScheme}.png`) });
@@ -71,9 +62,7 @@ try {
       await page.waitForTimeout(150);
       await page.locator('#tr-ed-script-0-status').locator('xpath=ancestor::fieldset[1]').screenshot({ path: join(out, `editor-${name}-${colorScheme}.png`) });
       // The fleet's storm chart, its run settled.
-      await page.evaluate(() => window.retryLabFleetSection.load());
-      await page.waitForFunction(() => window.retryLabFleet && window.retryLabFleet.state(), null, { timeout: 30000 });
-      await page.evaluate(() => window.retryLabFleet.ready.then(() => window.retryLabFleet.settled()));
+      await fleetSectionReady(page);
       await page.locator('#fl-chart').scrollIntoViewIfNeeded();
       await page.waitForTimeout(150);
       // Its figure: the verdict, the line that says the chart scrolls (on a phone), the chart.
@@ -142,8 +131,5 @@ try {
       await context.close();
     }
   }
-} finally {
-  await browser.close();
-  await server.close();
-}
+});
 console.log(`screenshots: wrote ${out}`);

@@ -46,6 +46,135 @@ export function guardedCompute(engine) {
 // What subscribers hear about: a new run, or a change to what the sections keep in the state.
 const newsworthy = (a, b) => a.result !== b.result || a.trace !== b.trace || a.herd !== b.herd || a.custom !== b.custom || a.client !== b.client;
 
+// The opening run, computed here unless the build gave it: a run the engine cannot make is the
+// page's to say, not a blank explorable.
+function openingRun(compute, opening) {
+  const run = opening || compute({});
+  if (!run || run.ok !== true) {
+    const why = run && Array.isArray(run.errors) && run.errors[0] ? ` ${run.errors[0].message}` : '';
+    throw new Error(`The retry engine could not compute the opening run.${why}`);
+  }
+  return run;
+}
+
+// The engine's table of its inputs (engine.schema()) and the link format for it.
+function inputTable(engine, schema) {
+  try {
+    const table = schema || engine.schema();
+    return { schema: table, codec: linkCodec(table) };
+  } catch (error) {
+    throw new Error(`The retry engine could not describe its inputs (${error && error.message ? error.message : error}).`);
+  }
+}
+
+// Playback: the clock's frames, Play, Next event, Restart, the speed and the slider, and the
+// pause while the explorable is off screen. `ctx`: { root, $, view, state(), setState(s),
+// drawPlayhead(), openInputs() }. Each event Next event or Play reveals is said in the polite
+// live region (a seek, which can jump over many, is said by the slider's own value text); the
+// run's end adds the verdict.
+function mountPlayback(ctx) {
+  const { root, $, view } = ctx;
+  const reducedMotion = view.matchMedia('(prefers-reduced-motion: reduce)');
+  const announce = $('announce');
+  function announceShown(before, after) {
+    const { events } = ctx.state().result;
+    if (after.shown <= before.shown || after.shown - before.shown > 3) return;
+    const result = ctx.state().result;
+    const said = events.slice(before.shown, after.shown).map((e) => `${ms(e.tMs)}: ${eventSentence(result, e)}.`);
+    if (after.shown === events.length) said.push(`Run over: ${verdictText(result)}.`);
+    announce.textContent = said.join(' ');
+  }
+  const clock = createClock(view, (dt) => {
+    const s = ctx.state();
+    const playback = advance(s.result, s.playback, dt, reducedMotion.matches);
+    ctx.setState({ ...s, playback });
+    announceShown(s.playback, playback);
+    ctx.drawPlayhead();
+    return playback.playing;
+  });
+  function set(playback, { say = false } = {}) {
+    if (say) announceShown(ctx.state().playback, playback);
+    ctx.setState({ ...ctx.state(), playback });
+    if (playback.playing) clock.start();
+    else clock.stop();
+    ctx.drawPlayhead();
+  }
+  const now = () => ctx.state();
+  $('play').addEventListener('click', () => {
+    ctx.openInputs();
+    set(now().playback.playing ? pause(now().playback) : play(now().result, now().playback));
+  });
+  $('next').addEventListener('click', () => { ctx.openInputs(); set(nextEvent(now().result, now().playback), { say: true }); });
+  $('restart').addEventListener('click', () => { ctx.openInputs(); set(restart(now().result, now().playback.speed)); });
+  const speed = $('speed');
+  speed.addEventListener('change', () => set({ ...now().playback, speed: Number(speed.value) }));
+  attachSeek($('seek'), {
+    position: () => now().playback.s,
+    max: INSPECTION_SECONDS,
+    onSeek: (s) => { ctx.openInputs(); set(seek(now().result, pause(now().playback), clampSeconds(s))); },
+  });
+  // Pause while the explorable is off-screen; carry on when it is back.
+  const visibility = new view.IntersectionObserver((entries) => {
+    const visible = entries.some((e) => e.isIntersecting);
+    if (!visible && now().playback.playing) set(pause(now().playback, true));
+    else if (visible && now().playback.autoPaused) set(play(now().result, now().playback));
+  });
+  visibility.observe(root);
+  return {
+    set,
+    running: () => clock.running(),
+    destroy() {
+      set(pause(now().playback));
+      visibility.disconnect();
+    },
+  };
+}
+
+// A computation asked for before the engine has arrived waits for it, in order; the engine's
+// failure to load is the page's to show (`ensure()` rejects: main.js). Returns whenEngine(work).
+function engineWait(root, $, ready, ensure) {
+  const loadingNote = $('engine-loading');
+  let waiting = [];
+  return function whenEngine(work) {
+    if (ready()) return work();
+    waiting.push(work);
+    if (waiting.length > 1) return undefined;
+    loadingNote.hidden = false;
+    root.setAttribute('aria-busy', 'true');
+    ensure().then(() => {
+      const queued = waiting;
+      waiting = [];
+      loadingNote.hidden = true;
+      root.removeAttribute('aria-busy');
+      for (const w of queued) w();
+    }, () => {
+      waiting = [];
+    });
+    return undefined;
+  };
+}
+
+// The first screen asks before it explains: only the key switch shows until the reader's first
+// interaction (Play, Next event, the slider, a control, a load), or "All the inputs". Returns
+// openInputs(focusFirst).
+function inputsOpener(root, $) {
+  const more = $('more');
+  const openButton = $('open-inputs');
+  let inputsOpen = false;
+  function openInputs(focusFirst = false) {
+    if (inputsOpen) return;
+    inputsOpen = true;
+    more.hidden = false;
+    openButton.hidden = true;
+    openButton.setAttribute('aria-expanded', 'true');
+    if (focusFirst) more.querySelector('input:checked, input')?.focus();
+  }
+  if (!more.hidden) more.hidden = true;
+  openButton.addEventListener('click', () => openInputs(true));
+  root.querySelector('.rl-controls').addEventListener('change', () => openInputs());
+  return openInputs;
+}
+
 // `engine`: the engine, or one that stands for it until it has loaded (engine.js,
 // engineOnDemand): then `opening` and `schema` are what the build computed with the same
 // engine (compute({}) and schema(), web/prerender.mjs), `ready()` says whether the engine is
@@ -68,60 +197,27 @@ const newsworthy = (a, b) => a.result !== b.result || a.trace !== b.trace || a.h
 export function createExplorable(root, engine, { idPrefix = 'rl-', opening = null, schema = null, ready = () => true, ensure = null, hydrate = false, lazy = false } = {}) {
   const id = makeIds(idPrefix);
   const compute = guardedCompute(engine);
-  opening = opening || compute({});
-  if (!opening || opening.ok !== true) {
-    const why = opening && Array.isArray(opening.errors) && opening.errors[0] ? ` ${opening.errors[0].message}` : '';
-    throw new Error(`The retry engine could not compute the opening run.${why}`);
-  }
-
-  // The engine's table of its inputs (engine.schema()): the link format and the attributes.
-  let codec;
-  try {
-    schema = schema || engine.schema();
-    codec = linkCodec(schema);
-  } catch (error) {
-    throw new Error(`The retry engine could not describe its inputs (${error && error.message ? error.message : error}).`);
-  }
+  opening = openingRun(compute, opening);
+  const table = inputTable(engine, schema);
+  schema = table.schema;
 
   let state = initialState(opening, schema);
   if (!hydrate) root.replaceChildren(mount(frameView(id, state.controls, state.fields, state.loadedScript), root.ownerDocument));
   const $ = (name) => root.querySelector(`#${id(name)}`);
   const view = root.ownerDocument.defaultView;
-  const reducedMotion = view.matchMedia('(prefers-reduced-motion: reduce)');
   const announce = $('announce');
   const run = createRunView(root, id, view, { lazy });
   const inForce = $('in-force');
   const drawPlayhead = () => run.drawPlayhead(state.result, state.playback);
-
-  // Each event Next event or Play reveals is said in the polite live region (a seek, which can
-  // jump over many, is said by the slider's own value text); the run's end adds the verdict.
-  function announceShown(before, after) {
-    const { events } = state.result;
-    if (after.shown <= before.shown || after.shown - before.shown > 3) return;
-    const said = events.slice(before.shown, after.shown).map((e) => `${ms(e.tMs)}: ${eventSentence(state.result, e)}.`);
-    if (after.shown === events.length) said.push(`Run over: ${verdictText(state.result)}.`);
-    announce.textContent = said.join(' ');
-  }
-  const clock = createClock(view, (dt) => {
-    const before = state.playback;
-    state = { ...state, playback: advance(state.result, state.playback, dt, reducedMotion.matches) };
-    announceShown(before, state.playback);
-    drawPlayhead();
-    return state.playback.playing;
-  });
-  function setPlayback(playback, { say = false } = {}) {
-    if (say) announceShown(state.playback, playback);
-    state = { ...state, playback };
-    if (playback.playing) clock.start();
-    else clock.stop();
-    drawPlayhead();
-  }
+  const openInputs = inputsOpener(root, $);
+  const whenEngine = engineWait(root, $, ready, ensure);
 
   const listeners = new Set(); // called with (state, before) after each newsworthy change
   let fields = null;
+  let playback = null;
   function change(step, changedElement = null) {
     const before = state;
-    if (clock.running()) setPlayback(pause(state.playback));
+    if (playback.running()) playback.set(pause(state.playback));
     state = step(state);
     run.drawRun(state.result, state.playback);
     fields.draw(state, changedElement);
@@ -136,69 +232,9 @@ export function createExplorable(root, engine, { idPrefix = 'rl-', opening = nul
   function tell(before) {
     if (newsworthy(state, before)) for (const listener of listeners) listener(state, before); // e.g. the link in the URL
   }
-  // A computation asked for before the engine has arrived waits for it, in order; the
-  // engine's failure to load is the page's to show (`ensure()` rejects: main.js).
-  const loadingNote = $('engine-loading');
-  let waiting = [];
-  function whenEngine(work) {
-    if (ready()) return work();
-    waiting.push(work);
-    if (waiting.length > 1) return undefined;
-    loadingNote.hidden = false;
-    root.setAttribute('aria-busy', 'true');
-    ensure().then(() => {
-      const queued = waiting;
-      waiting = [];
-      loadingNote.hidden = true;
-      root.removeAttribute('aria-busy');
-      for (const w of queued) w();
-    }, () => {
-      waiting = [];
-    });
-    return undefined;
-  }
   const setFields = (changes, changedElement) => whenEngine(() => change((s) => withFields(s, changes, compute), changedElement));
-
-  // The first screen asks before it explains: only the key switch shows until the reader's
-  // first interaction (Play, Next event, the slider, a control, a load), or "All the inputs".
-  const more = $('more');
-  const openButton = $('open-inputs');
-  let inputsOpen = false;
-  function openInputs(focusFirst = false) {
-    if (inputsOpen) return;
-    inputsOpen = true;
-    more.hidden = false;
-    openButton.hidden = true;
-    openButton.setAttribute('aria-expanded', 'true');
-    if (focusFirst) more.querySelector('input:checked, input')?.focus();
-  }
-  if (!more.hidden) more.hidden = true;
-  openButton.addEventListener('click', () => openInputs(true));
-  root.querySelector('.rl-controls').addEventListener('change', () => openInputs());
   fields = bindFields(root, id, { onChange: setFields, numbers: state.controls.numbers, script: state.loadedScript });
-
-  // Playback controls.
-  $('play').addEventListener('click', () => {
-    openInputs();
-    setPlayback(state.playback.playing ? pause(state.playback) : play(state.result, state.playback));
-  });
-  $('next').addEventListener('click', () => { openInputs(); setPlayback(nextEvent(state.result, state.playback), { say: true }); });
-  $('restart').addEventListener('click', () => { openInputs(); setPlayback(restart(state.result, state.playback.speed)); });
-  const speed = $('speed');
-  speed.addEventListener('change', () => setPlayback({ ...state.playback, speed: Number(speed.value) }));
-  attachSeek($('seek'), {
-    position: () => state.playback.s,
-    max: INSPECTION_SECONDS,
-    onSeek: (s) => { openInputs(); setPlayback(seek(state.result, pause(state.playback), clampSeconds(s))); },
-  });
-
-  // Pause while the explorable is off-screen; carry on when it is back.
-  const visibility = new view.IntersectionObserver((entries) => {
-    const visible = entries.some((e) => e.isIntersecting);
-    if (!visible && state.playback.playing) setPlayback(pause(state.playback, true));
-    else if (visible && state.playback.autoPaused) setPlayback(play(state.result, state.playback));
-  });
-  visibility.observe(root);
+  playback = mountPlayback({ root, $, view, state: () => state, setState: (s) => { state = s; }, drawPlayhead, openInputs: () => openInputs() });
 
   // The first draw; a page whose HTML holds it already (`hydrate`) takes it as drawn: the
   // fields, the policy in force, the run and the playhead are the opening state's there.
@@ -241,10 +277,9 @@ export function createExplorable(root, engine, { idPrefix = 'rl-', opening = nul
     validate: (inputs) => validateInputs(engine, inputs),
     // The engine's table of its inputs (docs/engine.md §4), and the link format for it (share/codec.js).
     schema,
-    codec,
+    codec: table.codec,
     destroy() {
-      setPlayback(pause(state.playback));
-      visibility.disconnect();
+      playback.destroy();
       run.destroy();
     },
   });

@@ -130,80 +130,112 @@ FleetCost occCost(const FleetRequest& r) {
     return c;
 }
 
-}  // namespace
+// What the bound's parts share: the request's sizes, the tries a request may make, and how long an
+// attempt and a request can keep their events and record outside the queue.
+struct CostShape {
+    double horizon = 0;
+    double clients = 0;
+    bool a6 = false;
+    bool perTry = false;
+    bool once = false;
+    int retries = 0;
+    double tries = 0;
+    const std::vector<Server>* servers = nullptr;
+    double k = 0;
+    double leg = 0;
+    double slow = 1;
+    double service = 0;
+    double wait = 0;
+    double timeout = 0;
+    double attemptSpan = 0;
+    double requestSpan = 0;
+    double requests = 0;
+    double durationMs = 0;
+    // The requests created in any span of d ms (the rate with its spike factor, over the
+    // whole duration; once: all at time 0).
+    double createdWithin(double d) const {
+        if (once) return requests;
+        return std::min(requests, requests * d / durationMs + clients);
+    }
+};
 
-FleetCost fleetCost(const FleetRequest& r) {
-    if (r.workload == FleetWorkload::Occ) return occCost(r);
-    FleetCost c;
-    const double horizon = 2 * r.durationMs + 60000;
-    const double clients = r.clients;
+// The requests, attempts and events (c.requests, c.attempts, c.events), and the tries behind them.
+CostShape countsOf(const FleetRequest& r, FleetCost& c) {
+    CostShape s;
+    s.horizon = 2 * r.durationMs + 60000;
+    s.clients = r.clients;
+    s.durationMs = r.durationMs;
     // A service request always has maxRetries (§3); none would be at most 100 retries.
     // A hedged request (docs/throttling.md §6, maxRetries 0) sends up to maxAttempts copies, delayMs apart;
     // §8's hedge on per-try timeout at most maxRetries + 1 attempts, each with a soft cutoff besides.
-    const bool a6 = r.policy.hedging && r.policy.hedging->kind == HedgeKind::A6;
-    const bool perTry = r.policy.hedging && r.policy.hedging->kind == HedgeKind::PerTryTimeout;
-    const int retries = a6 ? r.policy.hedging->maxAttempts - 1 : r.policy.maxRetries.value_or(100);
-    double tries = retries + 1.0;
+    s.a6 = r.policy.hedging && r.policy.hedging->kind == HedgeKind::A6;
+    s.perTry = r.policy.hedging && r.policy.hedging->kind == HedgeKind::PerTryTimeout;
+    s.retries = s.a6 ? r.policy.hedging->maxAttempts - 1 : r.policy.maxRetries.value_or(100);
+    s.tries = s.retries + 1.0;
     // docs/layers.md §9.4: a stack's bottom attempts, at most the product of its layers' tries.
     if (!r.policy.layers.empty()) {
-        tries = 1;
-        for (const FleetLayer& l : r.policy.layers) tries *= l.policy.maxRetries.value_or(100) + 1.0;
+        s.tries = 1;
+        for (const FleetLayer& l : r.policy.layers) s.tries *= l.policy.maxRetries.value_or(100) + 1.0;
     }
-    const bool once = r.arrivals == Arrivals::Once;
+    s.once = r.arrivals == Arrivals::Once;
     const double factor = r.spike ? std::max(1.0, r.spike->factor) : 1.0;
     // The expected count, and five standard deviations above it: a Poisson count passes that
     // less than once in three million runs, and never by much.
-    const double expected = clients * r.ratePerClient * factor * r.durationMs / 1000;
-    c.requests = once ? clients : expected + 5 * std::sqrt(expected);
-    c.attempts = c.requests * tries;
+    const double expected = s.clients * r.ratePerClient * factor * r.durationMs / 1000;
+    c.requests = s.once ? s.clients : expected + 5 * std::sqrt(expected);
+    s.requests = c.requests;
+    c.attempts = c.requests * s.tries;
     // Every attempt is at most five events: its send, its arrival, its waiting limit, its
     // completion and its answer; and each client's first creation. The adaptive limiter's held
     // send (docs/throttling.md §4) is one more.
-    c.events = ((r.gates.adaptive ? 6 : 5) + (perTry ? 1 : 0)) * c.attempts + clients;
+    c.events = ((r.gates.adaptive ? 6 : 5) + (s.perTry ? 1 : 0)) * c.attempts + s.clients;
     // An upper layer's attempt is three events more (its send, its cutoff, its call's end), and a
     // layer's calls are at most the bottom's attempts: at most 8 an attempt with a stack.
-    if (r.policy.layers.size() > 1) c.events = 8 * c.attempts + clients;
+    if (r.policy.layers.size() > 1) c.events = 8 * c.attempts + s.clients;
+    return s;
+}
 
-    // How long an attempt and a request can keep their events and record outside the queue.
-    const double leg = std::min(horizon, longestLeg(r.network));
-    const double slow = r.trigger && r.trigger->kind == TriggerKind::Slowdown ? r.trigger->factor : 1.0;
-    const std::vector<Server>& servers = serversOf(r);
-    const double k = static_cast<double>(servers.size());
+// How long an attempt and a request can keep their events and record outside the queue.
+void spansOf(const FleetRequest& r, CostShape& s) {
+    const double horizon = s.horizon;
+    s.leg = std::min(horizon, longestLeg(r.network));
+    s.slow = r.trigger && r.trigger->kind == TriggerKind::Slowdown ? r.trigger->factor : 1.0;
+    s.servers = &serversOf(r);
+    s.k = static_cast<double>(s.servers->size());
     // The longest service over the servers (docs/servers.md §10).
     double service = 0;
-    for (const Server& s : servers) {
-        double own = longestBase(s, horizon);
-        if (s.serviceMsPerInFlight > 0)
-            own = s.workers ? own + s.serviceMsPerInFlight * (*s.workers + 1.0)
+    for (const Server& v : *s.servers) {
+        double own = longestBase(v, horizon);
+        if (v.serviceMsPerInFlight > 0)
+            own = v.workers ? own + v.serviceMsPerInFlight * (*v.workers + 1.0)
                             : horizon;  // no bound on the attempts in service: the whole run
         service = std::max(service, own);
     }
-    service = std::min(horizon, service * slow);
+    s.service = std::min(horizon, service * s.slow);
     // The longest wait before a retry: the backoff ceiling grows at most by max(m, 3) a failure
     // (decorrelated's 3 × previous), capped; an honoured Retry-After replaces it.
     double wait = r.policy.baseBackoffMs;
-    for (int n = 1; n <= retries && wait < horizon; ++n) wait *= std::max(r.policy.backoffMultiplier, 3.0);
+    for (int n = 1; n <= s.retries && wait < horizon; ++n) wait *= std::max(r.policy.backoffMultiplier, 3.0);
     if (r.policy.maxBackoffMs) wait = std::min(wait, *r.policy.maxBackoffMs);
-    for (const Server& s : servers)
-        if (s.rejectRetryAfterMs && r.policy.honourRetryAfter) wait = std::max(wait, *s.rejectRetryAfterMs);
-    if (a6) wait = std::max(wait, r.policy.hedging->delayMs);
-    wait = std::min(horizon, wait);
-    const double timeout = std::min(horizon, r.policy.clientTimeoutMs);
+    for (const Server& v : *s.servers)
+        if (v.rejectRetryAfterMs && r.policy.honourRetryAfter) wait = std::max(wait, *v.rejectRetryAfterMs);
+    if (s.a6) wait = std::max(wait, r.policy.hedging->delayMs);
+    s.wait = std::min(horizon, wait);
+    s.timeout = std::min(horizon, r.policy.clientTimeoutMs);
     // The adaptive limiter may hold a send for as long as its bucket needs (0.5 tokens a second
     // at the least, a whole fleet's sends behind one limiter): a request may then stay open to
     // the horizon.
     const double held = r.gates.adaptive ? horizon : 0;
     // §8: an attempt is waited for until the request's deadline (a per-try timeout does not end it).
-    const double kept = perTry ? std::max(timeout, *r.policy.deadlineMs) : timeout;
-    const double attemptSpan = std::min(horizon, held + wait + std::max(kept, 2 * leg + service));
-    const double requestSpan = std::min(horizon, held + tries * (timeout + wait) + 2 * leg + service + (perTry ? kept : 0));
-    // The requests created in any span of d ms (the rate with its spike factor, over the
-    // whole duration; once: all at time 0).
-    auto createdWithin = [&](double d) {
-        if (once) return c.requests;
-        return std::min(c.requests, c.requests * d / r.durationMs + clients);
-    };
+    const double kept = s.perTry ? std::max(s.timeout, *r.policy.deadlineMs) : s.timeout;
+    s.attemptSpan = std::min(horizon, held + s.wait + std::max(kept, 2 * s.leg + s.service));
+    s.requestSpan = std::min(horizon, held + s.tries * (s.timeout + s.wait) + 2 * s.leg + s.service + (s.perTry ? kept : 0));
+}
 
+// The queue, the records and the events waiting at once, and the bins (c.queue, c.records,
+// c.pending, c.bins).
+void heldAtOnce(const FleetRequest& r, const CostShape& s, FleetCost& c) {
+    const double horizon = s.horizon;
     // The queue, as a fluid: attempts arrive at most at λ = (maxRetries + 1) × R / durationMs a
     // ms, over the span they can arrive in; the workers serve μ = workers / S a ms (μ / factor
     // during a slowdown). It grows by at most λ − μ a ms, plus the attempts of one service
@@ -212,76 +244,79 @@ FleetCost fleetCost(const FleetRequest& r) {
     // own μ and queueLimit (a server's λ is at most all of it).
     double workers = 0;
     double queued = 0;
-    for (const Server& s : servers) {
-        const double own = s.workers ? std::min<double>(*s.workers, c.attempts) : 0;
+    for (const Server& v : *s.servers) {
+        const double own = v.workers ? std::min<double>(*v.workers, c.attempts) : 0;
         workers += own;
-        if (!s.workers) continue;
-        const double arriving = std::min(horizon, r.durationMs + tries * (timeout + wait) + leg);
-        const double lambda = once ? c.attempts : c.attempts / r.durationMs;
-        const double full = meanBase(s) + s.serviceMsPerInFlight * (own + 1);
+        if (!v.workers) continue;
+        const double arriving = std::min(horizon, r.durationMs + s.tries * (s.timeout + s.wait) + s.leg);
+        const double lambda = s.once ? c.attempts : c.attempts / r.durationMs;
+        const double full = meanBase(v) + v.serviceMsPerInFlight * (own + 1);
         const double mu = full > 0 ? own / full : c.attempts;
         double slowSpan = 0;
         if (r.trigger && r.trigger->kind == TriggerKind::Slowdown)
             slowSpan = std::max(0.0, std::min(r.trigger->endMs, arriving) - r.trigger->startMs);
-        const double fluid = std::max(0.0, lambda - mu) * arriving + std::max(0.0, lambda - mu / slow) * slowSpan;
-        const double burst = tries * createdWithin(std::min(horizon, full * slow)) + own;
-        queued += std::min({c.attempts, s.queueLimit ? *s.queueLimit : c.attempts, fluid + burst});
+        const double fluid = std::max(0.0, lambda - mu) * arriving + std::max(0.0, lambda - mu / s.slow) * slowSpan;
+        const double burst = s.tries * s.createdWithin(std::min(horizon, full * s.slow)) + own;
+        queued += std::min({c.attempts, v.queueLimit ? *v.queueLimit : c.attempts, fluid + burst});
     }
     workers = std::min(workers, c.attempts);
     c.queue = std::min(c.attempts, queued);
     // Attempts served from the queue whose answers are still on their way back.
-    const double answering = std::min(c.queue, service > 0 ? workers * (leg / service + 1) : c.queue);
+    const double answering = std::min(c.queue, s.service > 0 ? workers * (s.leg / s.service + 1) : c.queue);
     // A record is held while its request is open and its events pending (requestSpan), or by
     // a queue entry, an attempt in service from the queue, or its answer.
-    c.records = std::min(c.requests, createdWithin(requestSpan) + c.queue + workers + answering);
+    c.records = std::min(c.requests, s.createdWithin(s.requestSpan) + c.queue + workers + answering);
     // Two events an attempt at most at once (its waiting limit and its send, arrival,
     // completion or answer) over an attempt's span, those served from the queue, the arrivals.
     // §8's attempt holds its soft cutoff too: three at once.
-    const double perAttempt = perTry ? 3 : 2;
-    c.pending = std::min(perAttempt * c.attempts + clients,
-                         perAttempt * tries * createdWithin(attemptSpan) + 2 * workers + answering + clients);
+    const double perAttempt = s.perTry ? 3 : 2;
+    c.pending = std::min(perAttempt * c.attempts + s.clients,
+                         perAttempt * s.tries * s.createdWithin(s.attemptSpan) + 2 * workers + answering + s.clients);
     c.bins = std::floor(horizon / r.binMs) + 1;
-    // docs/servers.md §10: the crash events (one a crash and server), the picks, the per-server bins.
+}
+
+// docs/servers.md §10: the crash events (one a crash and server, added to c.events), the
+// balancer's picks and their time, and whether the run keeps per-server bins.
+struct ServerCost {
+    bool previousHosts = false;
+    bool scans = false;
+    bool perServer = false;
+    double pickMs = 0;
+    double serverBins = 0;
+};
+ServerCost serverCost(const FleetRequest& r, const CostShape& s, FleetCost& c) {
+    const double k = s.k;
     double crashes = 0;
     for (const Fault& f : r.faults)
         if (f.kind == FaultKind::Crash) crashes += f.allServers ? k : static_cast<double>(f.servers.size());
     c.events += crashes;
-    const bool previousHosts = r.policy.retryHost == HostRule::PreviousHosts && k > 1;
-    const double picks = k > 1 ? c.attempts * (1 + (previousHosts ? r.policy.hostSelectionRetryMaxAttempts : 0)) : 0;
-    const bool scans = r.balancer.kind == servers::BalancerKind::LeastOutstanding;
-    const double pickMs = picks * (scans ? k : 1) * kNsPerPickStep / 1e6;
-    const bool perServer = r.servers || !r.faults.empty();
-    const double serverBins = perServer ? k * c.bins : 0;
+    ServerCost v;
+    v.previousHosts = r.policy.retryHost == HostRule::PreviousHosts && k > 1;
+    const double picks = k > 1 ? c.attempts * (1 + (v.previousHosts ? r.policy.hostSelectionRetryMaxAttempts : 0)) : 0;
+    v.scans = r.balancer.kind == servers::BalancerKind::LeastOutstanding;
+    v.pickMs = picks * (v.scans ? k : 1) * kNsPerPickStep / 1e6;
+    v.perServer = r.servers || !r.faults.empty();
+    v.serverBins = v.perServer ? k * c.bins : 0;
+    return v;
+}
 
-    double bytes = kBaseBytes;
-    bytes += kGrowth * (kRecordBytes * c.records + kWaitingBytes * c.queue + kEventBytes * c.pending);
-    bytes += kGrowth * kLatencyBytes * c.requests;
-    // §8's attempts' state beside each record (fleet_service.cpp's TryState), and with a breaker the
-    // period of each of its maxRetries + 2 attempt numbers.
-    if (perTry) bytes += kGrowth * c.records * (kTryStateBytes + (r.gates.breaker ? 4 * (tries + 1) : 0));
-    c.binBytes = kBinBytes * c.bins + kServerBinBytes * serverBins;
-    if (perServer) {  // the servers, each attempt's send time, the tried servers and the records
-        bytes += kServerBytes * k + kGrowth * 8 * c.records * (perTry ? tries + 1 : a6 ? tries + 1 : 1);
-        if (previousHosts) bytes += kGrowth * (kSlotVectorBytes * c.records + kTriedBytes * c.attempts);
-        if (r.idempotencyKey) bytes += kGrowth * (kSlotVectorBytes * c.records + kRecordEntryBytes * c.attempts);
-        const bool perClient = r.balancer.scope == GateScope::Client;
-        bytes += kBalancerBytes * (perClient ? clients : 1);
-        if (scans || r.balancer.kind == servers::BalancerKind::TwoChoices) bytes += kCountBytes * k * (perClient ? clients : 1);
-    }
-    bytes += c.binBytes;
-    const double owners = clientScoped(r.gates) ? clients + 1 : 1;
-    bytes += kClientBytes * clients + kOwnerBytes * owners;
+// The gates' state: the breaker's and the budget's windows, the admission limits, the limiters,
+// the throttlers' lookbacks (c.clearedBins, c.throttlerMs) and the admission control's windows,
+// added to `bytes` in that order.
+void addGateBytes(const FleetRequest& r, const CostShape& s, FleetCost& c, double& bytes) {
+    const double clients = s.clients;
+    const double horizon = s.horizon;
     if (r.gates.breaker) {  // a closed window's outcomes, one byte each, per owner
         const double scoped = r.gates.breaker->scope == GateScope::Client ? clients : 1;
         bytes += kGrowth * std::min(scoped * r.gates.breaker->window, c.attempts);
     }
     if (r.gates.budget) {  // two windows of times; each keeps up to 4,096 stale ones per owner
         const double scoped = r.gates.budget->scope == GateScope::Client ? clients : 1;
-        const double held = std::min(c.attempts, scoped * 4097 + 2 * tries * createdWithin(r.gates.budget->ttlMs));
+        const double held = std::min(c.attempts, scoped * 4097 + 2 * s.tries * s.createdWithin(r.gates.budget->ttlMs));
         bytes += 2 * kGrowth * 8 * held;
     }
     // docs/throttling.md §3–§5: the admission limits, the limiters, the throttlers' lookbacks.
-    if (r.server.admission) bytes += kAdmissionBytes * k * (r.server.admission->scope == GateScope::Client ? clients : 1);
+    if (r.server.admission) bytes += kAdmissionBytes * s.k * (r.server.admission->scope == GateScope::Client ? clients : 1);
     if (r.gates.adaptive) bytes += kLimiterBytes * (r.gates.adaptive->scope == GateScope::Client ? clients : 1);
     if (r.gates.local) {
         const double owners = r.gates.local->scope == GateScope::Client ? clients : 1;
@@ -302,16 +337,54 @@ FleetCost fleetCost(const FleetRequest& r) {
         const double kept = std::min(r.gates.admissionControl->windowMs / 1000, std::floor(horizon / 1000) + 1);
         bytes += owners * kWindowBytes + kGrowth * kWindowBucketBytes * std::min(owners * kept, 2 * c.attempts + owners);
     }
+}
+
+// The peak heap (c.bytes, c.binBytes): the records, the queue, the events, the latencies, the
+// servers' state, the bins, the clients and owners, and the gates'.
+void heapBytes(const FleetRequest& r, const CostShape& s, const ServerCost& v, FleetCost& c) {
+    const double clients = s.clients;
+    const double tries = s.tries;
+    double bytes = kBaseBytes;
+    bytes += kGrowth * (kRecordBytes * c.records + kWaitingBytes * c.queue + kEventBytes * c.pending);
+    bytes += kGrowth * kLatencyBytes * c.requests;
+    // §8's attempts' state beside each record (fleet_service.cpp's TryState), and with a breaker the
+    // period of each of its maxRetries + 2 attempt numbers.
+    if (s.perTry) bytes += kGrowth * c.records * (kTryStateBytes + (r.gates.breaker ? 4 * (tries + 1) : 0));
+    c.binBytes = kBinBytes * c.bins + kServerBinBytes * v.serverBins;
+    if (v.perServer) {  // the servers, each attempt's send time, the tried servers and the records
+        bytes += kServerBytes * s.k + kGrowth * 8 * c.records * (s.perTry ? tries + 1 : s.a6 ? tries + 1 : 1);
+        if (v.previousHosts) bytes += kGrowth * (kSlotVectorBytes * c.records + kTriedBytes * c.attempts);
+        if (r.idempotencyKey) bytes += kGrowth * (kSlotVectorBytes * c.records + kRecordEntryBytes * c.attempts);
+        const bool perClient = r.balancer.scope == GateScope::Client;
+        bytes += kBalancerBytes * (perClient ? clients : 1);
+        if (v.scans || r.balancer.kind == servers::BalancerKind::TwoChoices) bytes += kCountBytes * s.k * (perClient ? clients : 1);
+    }
+    bytes += c.binBytes;
+    const double owners = clientScoped(r.gates) ? clients + 1 : 1;
+    bytes += kClientBytes * clients + kOwnerBytes * owners;
+    addGateBytes(r, s, c, bytes);
     c.bytes = bytes;
-    c.binMs = c.bins * kNsPerBin / 1e6 + serverBins * kNsPerServerBin / 1e6;
+}
+
+}  // namespace
+
+FleetCost fleetCost(const FleetRequest& r) {
+    if (r.workload == FleetWorkload::Occ) return occCost(r);
+    FleetCost c;
+    CostShape s = countsOf(r, c);
+    spansOf(r, s);
+    heldAtOnce(r, s, c);
+    const ServerCost v = serverCost(r, s, c);
+    heapBytes(r, s, v, c);
+    c.binMs = c.bins * kNsPerBin / 1e6 + v.serverBins * kNsPerServerBin / 1e6;
     if (r.gates.adaptive) {
-        const double limiters = r.gates.adaptive->scope == GateScope::Client ? clients : 1;
+        const double limiters = r.gates.adaptive->scope == GateScope::Client ? s.clients : 1;
         c.binMs += std::min(c.bins, 2 * c.attempts) * limiters * kNsPerSummedFill / 1e6;
     }
     // A budget's or breaker's windows, or the admission control's (§7: its counts at each send, a
     // record at each answer), are written at every attempt.
     const bool windows = r.gates.budget || r.gates.breaker || r.gates.admissionControl;
-    c.ms = c.events * (windows ? kNsPerWindowedEvent : kNsPerEvent) / 1e6 + c.binMs + c.throttlerMs + pickMs;
+    c.ms = c.events * (windows ? kNsPerWindowedEvent : kNsPerEvent) / 1e6 + c.binMs + c.throttlerMs + v.pickMs;
     return c;
 }
 

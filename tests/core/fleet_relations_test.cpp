@@ -18,13 +18,11 @@ using namespace retrylab::test;
 
 namespace {
 
-using AttemptId = std::tuple<std::uint32_t, std::uint32_t, int>;  // client, request, attempt
+using AttemptId = SendId;  // client, request, attempt
 
 std::set<AttemptId> sends(const FleetTrace& trace) {
-    std::set<AttemptId> out;
-    for (const FleetTraceEvent& e : trace.events)
-        if (e.kind == 5) out.insert({e.client, e.request, e.attempt});
-    return out;
+    const std::vector<SendId> all = sendsOf(trace);
+    return {all.begin(), all.end()};
 }
 
 
@@ -215,23 +213,13 @@ TEST_CASE("on generated requests: load ≥ 1, charges ≥ succeeded writes, coun
         for (std::size_t k = 1; k < trace.events.size(); ++k) REQUIRE(trace.events[k - 1].tMs <= trace.events[k].tMs);
         if (!trace.events.empty()) REQUIRE(t.endMs >= trace.events.back().tMs);
         // The bins hold what the totals count.
-        std::uint64_t created = 0, succeeded = 0, failed = 0, firsts = 0, retries = 0, served = 0, late = 0;
-        for (const ServiceBin& b : r.bins) {
-            created += b.created;
-            succeeded += b.succeeded;
-            failed += b.failed;
-            firsts += b.firstAttempts;
-            retries += b.retries;
-            served += b.served;
-            late += b.late;
-        }
-        REQUIRE(created == t.requests);
-        REQUIRE(succeeded == t.succeeded);
-        REQUIRE(failed == t.requests - t.succeeded);
-        REQUIRE(firsts == t.firstAttempts);
-        REQUIRE(retries == t.retries);
-        REQUIRE(served == t.served);
-        REQUIRE(late == t.late);
+        REQUIRE(sumOf(r.bins, &ServiceBin::created) == t.requests);
+        REQUIRE(sumOf(r.bins, &ServiceBin::succeeded) == t.succeeded);
+        REQUIRE(sumOf(r.bins, &ServiceBin::failed) == t.requests - t.succeeded);
+        REQUIRE(sumOf(r.bins, &ServiceBin::firstAttempts) == t.firstAttempts);
+        REQUIRE(sumOf(r.bins, &ServiceBin::retries) == t.retries);
+        REQUIRE(sumOf(r.bins, &ServiceBin::served) == t.served);
+        REQUIRE(sumOf(r.bins, &ServiceBin::late) == t.late);
         REQUIRE(!std::isnan(t.wastedServiceMs));
         REQUIRE(r.bins.size() == static_cast<std::size_t>(std::floor(t.endMs / q.binMs)) + 1);
         if (t.latencyMs) {

@@ -5,7 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
-#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -254,35 +254,21 @@ TEST_CASE("§8.3 the rows sum to the totals; with a shared store and a key at mo
     setPath(raw, "faults", arrayOf({fault("crash", {num(1)}, 2000, 4000), fault("partition", {num(2)}, 3000, 9000)}));
     FleetTrace trace;
     const ServiceResult r = run(raw, &trace);
-    std::uint64_t attempts = 0, charges = 0, duplicates = 0, late = 0, refused = 0, aborted = 0, partitioned = 0;
-    for (const ServerTotals& s : r.totals.servers) {
-        attempts += s.attempts;
-        charges += s.charges;
-        duplicates += s.duplicateCharges;
-        late += s.late;
-        refused += s.refused;
-        aborted += s.aborted;
-        partitioned += s.partitioned;
-        CHECK(s.okInTime <= s.attempts);
-    }
-    CHECK(attempts == r.totals.attempts);
-    CHECK(charges == r.totals.charges);
-    CHECK(duplicates == r.totals.duplicateCharges);
-    CHECK(late == r.totals.late);
-    CHECK(refused == r.totals.refused);
-    CHECK(aborted == r.totals.aborted);
-    CHECK(partitioned == r.totals.partitioned);
-    CHECK(refused > 0);
-    CHECK(partitioned > 0);
+    for (const ServerTotals& s : r.totals.servers) CHECK(s.okInTime <= s.attempts);
+    const std::vector<ServerTotals>& servers = r.totals.servers;
+    CHECK(sumOf(servers, &ServerTotals::attempts) == r.totals.attempts);
+    CHECK(sumOf(servers, &ServerTotals::charges) == r.totals.charges);
+    CHECK(sumOf(servers, &ServerTotals::duplicateCharges) == r.totals.duplicateCharges);
+    CHECK(sumOf(servers, &ServerTotals::late) == r.totals.late);
+    CHECK(sumOf(servers, &ServerTotals::refused) == r.totals.refused);
+    CHECK(sumOf(servers, &ServerTotals::aborted) == r.totals.aborted);
+    CHECK(sumOf(servers, &ServerTotals::partitioned) == r.totals.partitioned);
+    CHECK(sumOf(servers, &ServerTotals::refused) > 0);
+    CHECK(sumOf(servers, &ServerTotals::partitioned) > 0);
     CHECK(r.totals.duplicateCharges == 0);  // a shared store: every later commit replays
     CHECK(r.totals.charges <= r.totals.succeeded + r.totals.late);
     // Per request, at most maxRetries + 1 sends.
-    std::map<std::pair<std::uint32_t, std::uint32_t>, int> sends;
-    for (const FleetTraceEvent& e : trace.events)
-        if (e.kind == 5) ++sends[{e.client, e.request}];
-    int most = 0;
-    for (const auto& s : sends) most = std::max(most, s.second);
-    CHECK(most <= *q.policy.maxRetries + 1);
+    CHECK(mostSendsOfOneRequest(trace) <= *q.policy.maxRetries + 1);
     // The same with per-server keys charges some requests twice.
     setPath(raw, "keyStore.scope", str("per-server"));
     CHECK(run(raw).totals.duplicateCharges > 0);
@@ -459,6 +445,21 @@ Value noTimeouts(double clients, double rate) {
                     {"network.ms", num(0)}, {"policy.clientTimeoutMs", num(86400000)}});
 }
 
+// §12.6–§12.9's one server and no retries over noTimeouts(clients, rate): `workers` (null: no
+// limit), the service time drawn from `dist` with median or mean `serviceMs` (and `sigma`, a
+// log-normal's), run long.
+ServiceResult oneServerRun(double clients, double rate, Value workers, const char* dist, double serviceMs,
+                           std::optional<double> sigma = std::nullopt) {
+    Value q = noTimeouts(clients, rate);
+    setPath(q, "servers.count", num(1));
+    setPath(q, "server.workers", std::move(workers));
+    setPath(q, "server.serviceDist", str(dist));
+    setPath(q, "server.serviceMs", num(serviceMs));
+    if (sigma) setPath(q, "server.serviceSigma", num(*sigma));
+    setPath(q, "policy.maxRetries", num(0));
+    return runLong(q);
+}
+
 bool withinErrors(double share, double p, double n, double errors) {
     const double se = std::sqrt(p * (1 - p) / n);
     INFO("share " << share << ", p " << p << ", n " << n << ", standard error " << se);
@@ -499,13 +500,7 @@ TEST_CASE("§12.5 one bad host of four, uniform random, no timeouts, N = 2: (1/4
 
 TEST_CASE("§12.6 M/M/1: exponential service of mean 0.25 ms, λ = 2 a ms: the mean time in system within 2 % of "
           "1/(μ − λ) = 0.5 ms (about 4 s)", "[servers-fleet][long]") {
-    Value q = noTimeouts(1000, 2);
-    setPath(q, "servers.count", num(1));
-    setPath(q, "server.workers", num(1));
-    setPath(q, "server.serviceDist", str("exponential"));
-    setPath(q, "server.serviceMs", num(0.25));
-    setPath(q, "policy.maxRetries", num(0));
-    const ServiceResult r = runLong(q);
+    const ServiceResult r = oneServerRun(1000, 2, num(1), "exponential", 0.25);
     REQUIRE(r.totals.servers[0].meanResidenceMs);
     CHECK(r.totals.servers[0].completions > 1150000);
     CHECK(*r.totals.servers[0].meanResidenceMs == Approx(0.5).epsilon(0.02));
@@ -513,27 +508,14 @@ TEST_CASE("§12.6 M/M/1: exponential service of mean 0.25 ms, λ = 2 a ms: the m
 
 TEST_CASE("§12.7 M/M/c: four workers, mean service 1.5 ms, λ = 2 a ms: the mean time in system within 2 % of "
           "Erlang C's 1.5 × 80/53 = 2.26415 ms (about 4 s)", "[servers-fleet][long]") {
-    Value q = noTimeouts(1000, 2);
-    setPath(q, "servers.count", num(1));
-    setPath(q, "server.workers", num(4));
-    setPath(q, "server.serviceDist", str("exponential"));
-    setPath(q, "server.serviceMs", num(1.5));
-    setPath(q, "policy.maxRetries", num(0));
-    const ServiceResult r = runLong(q);
+    const ServiceResult r = oneServerRun(1000, 2, num(4), "exponential", 1.5);
     REQUIRE(r.totals.servers[0].meanResidenceMs);
     CHECK(*r.totals.servers[0].meanResidenceMs == Approx(1.5 * 80.0 / 53.0).epsilon(0.02));
 }
 
 TEST_CASE("§12.8 the log-normal, median 50, σ 1: latency p50 within 0.7 % of 50, meanServiceMs within 0.7 % of "
           "50 e^0.5 = 82.436 (about 2 s)", "[servers-fleet][long]") {
-    Value q = noTimeouts(100, 10);
-    setPath(q, "servers.count", num(1));
-    setPath(q, "server.workers", Value::null());
-    setPath(q, "server.serviceDist", str("lognormal"));
-    setPath(q, "server.serviceMs", num(50));
-    setPath(q, "server.serviceSigma", num(1));
-    setPath(q, "policy.maxRetries", num(0));
-    const ServiceResult r = runLong(q);
+    const ServiceResult r = oneServerRun(100, 10, Value::null(), "lognormal", 50, 1.0);
     REQUIRE(r.totals.latencyMs);
     CHECK(r.totals.latencyMs->p50 == Approx(50).epsilon(0.007));
     REQUIRE(r.totals.servers[0].meanServiceMs);
@@ -541,13 +523,7 @@ TEST_CASE("§12.8 the log-normal, median 50, σ 1: latency p50 within 0.7 % of 5
 }
 
 TEST_CASE("§12.9 exponential service of mean 50: meanServiceMs within 0.52 % of 50 (about 2 s)", "[servers-fleet][long]") {
-    Value q = noTimeouts(100, 10);
-    setPath(q, "servers.count", num(1));
-    setPath(q, "server.workers", Value::null());
-    setPath(q, "server.serviceDist", str("exponential"));
-    setPath(q, "server.serviceMs", num(50));
-    setPath(q, "policy.maxRetries", num(0));
-    const ServiceResult r = runLong(q);
+    const ServiceResult r = oneServerRun(100, 10, Value::null(), "exponential", 50);
     REQUIRE(r.totals.servers[0].meanServiceMs);
     CHECK(*r.totals.servers[0].meanServiceMs == Approx(50).epsilon(0.0052));
 }

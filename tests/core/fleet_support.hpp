@@ -2,9 +2,12 @@
 // Values addressed by dotted paths (for the validation tests).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <initializer_list>
+#include <map>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -63,6 +66,32 @@ inline FleetRequest clientScoped(FleetRequest q) {
     if (q.gates.budget) q.gates.budget->scope = GateScope::Client;
     if (q.gates.breaker) q.gates.breaker->scope = GateScope::Client;
     return q;
+}
+
+// The sum of one count over a result's rows (its bins, its servers): what the totals must say.
+template <class Row, class Count>
+Count sumOf(const std::vector<Row>& rows, Count Row::*count) {
+    Count total{};
+    for (const Row& row : rows) total += row.*count;
+    return total;
+}
+
+// A fleet trace's sends (§6's kind-5 events), each (client, request, attempt), in the trace's
+// order: the one place the tests and the fuzzers' checks (fuzz/checks.cpp) read them.
+using SendId = std::tuple<std::uint32_t, std::uint32_t, int>;
+inline std::vector<SendId> sendsOf(const FleetTrace& trace) {
+    std::vector<SendId> out;
+    for (const FleetTraceEvent& e : trace.events)
+        if (e.kind == 5) out.emplace_back(e.client, e.request, e.attempt);
+    return out;
+}
+
+// The most sends one request (client, request) made.
+inline int mostSendsOfOneRequest(const FleetTrace& trace) {
+    std::map<std::pair<std::uint32_t, std::uint32_t>, int> sends;
+    int most = 0;
+    for (const auto& [client, request, attempt] : sendsOf(trace)) most = std::max(most, ++sends[{client, request}]);
+    return most;
 }
 
 inline Value num(double x) { return Value::number(x); }

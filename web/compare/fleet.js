@@ -117,7 +117,11 @@ function differences(comparison) {
 // The after side's keys: every leaf where the after request's echo differs from the before
 // request's, and a part the after side switches off (a gate, the trigger) as `null`. A gate
 // the after side switches on at its defaults is `gates.<name>=on`.
-export function afterDiff(afterEcho, beforeEcho, table) {
+export function afterDiff(afterShown, beforeShown, table) {
+  // A sparse row the echo leaves out at its default is still held (heldRequest): a fault list the
+  // after side empties is `after.faults=`, not left out (the before side's faults would return).
+  const afterEcho = heldRequest(table, afterShown);
+  const beforeEcho = heldRequest(table, beforeShown);
   let out = {};
   for (const [path, value] of leaves(afterEcho)) {
     if (JSON.stringify(value) === JSON.stringify(getPath(beforeEcho, path))) continue;
@@ -161,27 +165,55 @@ export function encodeFleetCompareLink(beforeEcho, afterEcho, table) {
 
 // --- each side's controls, from the fleet engine's table ---------------------------------------
 
-// The controls a side shows for a request's echo: a row of the table for every field the echo
-// holds (a member of a part switched off, or of another variant, is not shown), and a switch for
-// each part that may be off (the trigger, a gate). { path, row, kind, value }, kind one of
-// 'number', 'boolean', 'choice', 'list', 'text', 'switch'.
+// The request a run holds: its echo, with each sparse row the echo leaves out at its default
+// (docs/engine.md §4: absent, a sparse row still reads as its default; docs/servers.md §2's
+// balancer, faults, keyStore, policy.retryHost, server.serviceDist…) set to that default, where
+// the object that holds it is there. A sparse row whose default is null (a part switched off)
+// stays out; a member of a sparse object takes the object's default member.
+export function heldRequest(table, echo) {
+  let out = echo;
+  for (const [path, row] of table.rows) {
+    if (getPath(out, path) !== undefined) continue;
+    const dot = path.lastIndexOf('.');
+    const parentPath = dot === -1 ? null : path.slice(0, dot);
+    const holder = parentPath === null ? out : getPath(out, parentPath);
+    if (!holder || typeof holder !== 'object' || Array.isArray(holder)) continue;
+    const parent = parentPath === null ? null : table.rows.get(parentPath);
+    const fromParent = parent && parent.sparse && parent.default && typeof parent.default === 'object' ? parent.default[row.name] : undefined;
+    const value = row.sparse && row.default !== undefined ? row.default : fromParent;
+    if (value === undefined || value === null) continue;
+    out = setPath(out, path, JSON.parse(JSON.stringify(value)));
+  }
+  return out;
+}
+
+// A list whose items are objects (docs/servers.md §2's faults and servers.overrides, a stack of
+// layers) is written and read as JSON.
+const isObjectList = (row) => row.type === 'list' && Boolean(row.items) && row.items.type === 'object';
+const KINDS = { number: 'number', boolean: 'boolean', choice: 'choice', list: 'list' };
+
+// The controls a side shows for a request's echo: a row of the table for every field the run
+// holds (heldRequest: the echo's, and a sparse row at its default; a member of a part switched
+// off, or of another variant, is not shown), and a switch for each part that may be off (the
+// trigger, a gate). { path, row, kind, value }, kind one of 'number', 'boolean', 'choice',
+// 'list', 'json' (a list of objects), 'text', 'switch'.
 export function fleetControls(table, echo) {
+  const held = heldRequest(table, echo);
   const out = [];
   for (const [path, row] of table.rows) {
     const dot = path.lastIndexOf('.');
     const parent = dot === -1 ? null : path.slice(0, dot);
     if (parent !== null) {
-      const holder = getPath(echo, parent);
+      const holder = getPath(held, parent);
       if (!holder || typeof holder !== 'object') continue;
     }
-    const value = getPath(echo, path);
+    const value = getPath(held, path);
     if (row.type === 'object' || row.type === 'variant') {
       if (row.nullable) out.push({ path, row, kind: 'switch', value: Boolean(value && typeof value === 'object') });
       continue;
     }
     if (value === undefined) continue;
-    const kind = row.type === 'number' ? 'number' : row.type === 'boolean' ? 'boolean' : row.type === 'choice' ? 'choice' : row.type === 'list' ? 'list' : 'text';
-    out.push({ path, row, kind, value });
+    out.push({ path, row, kind: isObjectList(row) ? 'json' : KINDS[row.type] || 'text', value });
   }
   return out;
 }
@@ -191,6 +223,16 @@ export function readControl(control, text, checked) {
   const { row, kind } = control;
   if (kind === 'switch' || kind === 'boolean') return { value: Boolean(checked) };
   if (kind === 'choice' || kind === 'text') return { value: text };
+  if (kind === 'json') {
+    let list;
+    try {
+      list = JSON.parse(text.trim() === '' ? '[]' : text);
+    } catch {
+      return { problem: 'is a list written as JSON, [{"name": value, …}, …]' };
+    }
+    if (!Array.isArray(list) || list.some((item) => !item || typeof item !== 'object' || Array.isArray(item))) return { problem: 'is a list of objects, [{…}, …]' };
+    return { value: list };
+  }
   if (kind === 'list') {
     const items = text.split(',').map((t) => t.trim()).filter((t) => t !== '');
     if (row.items && row.items.type === 'number') {
@@ -220,8 +262,11 @@ export function withControl(request, control, value, table) {
   return setPath(request, path, value);
 }
 
+// A control's value as its text box shows it.
+const controlText = ({ kind, value }) => (value === null ? '' : kind === 'json' ? JSON.stringify(value) : Array.isArray(value) ? value.join(',') : String(value));
+
 const LABELS = new Map(/** @type {Array<[string, string]>} */ (fleetLabels()));
-const GROUP_WORDS = { policy: 'Retry policy', server: 'Server', trigger: 'What goes wrong', gates: 'What stops a storm (gates)', network: 'Network', spike: 'Spike' };
+const GROUP_WORDS = { policy: 'Retry policy', server: 'Server', trigger: 'What goes wrong', gates: 'What stops a storm (gates)', network: 'Network', spike: 'Spike', servers: 'Servers (replicas)', balancer: 'The balancer', faults: 'Faults: crashes and partitions', keyStore: 'Where the idempotency keys live' };
 
 function controlNode(prefix, control) {
   const { path, row, kind, value } = control;
@@ -237,7 +282,7 @@ function controlNode(prefix, control) {
   } else if (kind === 'boolean' || kind === 'switch') {
     input = h('input', { ...common, type: 'checkbox', checked: Boolean(value) });
   } else {
-    const text = value === null ? '' : Array.isArray(value) ? value.join(',') : String(value);
+    const text = controlText(control);
     input = h('input', {
       ...common, type: 'text', value: text, spellcheck: 'false', autocomplete: 'off',
       inputmode: kind === 'number' ? 'decimal' : null, placeholder: value === null ? 'none' : null,
@@ -251,11 +296,14 @@ function controlNode(prefix, control) {
 }
 
 // A side's controls, grouped by the first part of each path, each group a <details> (the retry
-// policy open).
+// policy open). A top-level part's own switch (the trigger, many servers) is in its part's group,
+// and so is a top-level list of objects (the faults); the other top-level fields are the load's.
+const groupOf = ({ path, row, kind }) => (path.includes('.') ? path.slice(0, path.indexOf('.'))
+  : kind === 'switch' || kind === 'json' || row.type === 'object' ? path : 'load');
 function controlsView(prefix, label, controls) {
   const groups = new Map();
   for (const c of controls) {
-    const top = c.path.includes('.') ? c.path.slice(0, c.path.indexOf('.')) : 'load';
+    const top = groupOf(c);
     if (!groups.has(top)) groups.set(top, []);
     groups.get(top).push(c);
   }
@@ -289,7 +337,7 @@ function drawSideControls(box, { table, request, prefix, label }) {
     const input = box.querySelector(`[data-path="${c.path}"]`);
     if (!input || input === doc.activeElement) continue;
     if (input.type === 'checkbox') input.checked = Boolean(c.value);
-    else input.value = c.value === null ? '' : Array.isArray(c.value) ? c.value.join(',') : String(c.value);
+    else input.value = controlText(c);
   }
 }
 

@@ -22,6 +22,53 @@ export function valueText(result, playback) {
   return `${seconds(t)} — ${momentPhrase(result, t, playback.shown)}`;
 }
 
+// The timeline's playhead at `t` ms: its line and the veil over what is still to come.
+function moveTimelinePlayhead(timeline, result, playback, t) {
+  const { scale } = timeline;
+  const px = scale.x0 + Math.min(1, scale.max > 0 ? t / scale.max : 0) * scale.plot;
+  // At the run's end everything drawn is past: no veil, and no playhead through the last
+  // marks. Before it, the veil starts a mark's half-width after the playhead, so a mark
+  // the playhead has reached is drawn whole, not half in the future.
+  const ended = playback.s >= INSPECTION_SECONDS && playback.shown >= result.events.length;
+  const veilX = Math.min(scale.right, px + MARK_HALF);
+  setAttr(timeline.line, 'x1', px);
+  setAttr(timeline.line, 'x2', px);
+  setAttr(timeline.line, 'visibility', ended ? 'hidden' : 'visible');
+  setAttr(timeline.veil, 'x', veilX);
+  setAttr(timeline.veil, 'width', ended ? 0 : Math.max(0, scale.right - veilX));
+  shadeLabels(timeline.labels, { shown: playback.shown, tMs: t, ended });
+}
+
+// The event list's marks: the events still to come, and the last one shown as the current step.
+function markEvents(eventItems, playback) {
+  eventItems.forEach((li, i) => {
+    const future = i >= playback.shown;
+    li.classList.toggle('future', future);
+    // Not only a class: the words say which events are still to come.
+    const state = li.querySelector('.event-state');
+    if (state) setText(state, future ? FUTURE_WORDS : '');
+    if (i === playback.shown - 1) setAttr(li, 'aria-current', 'step');
+    else li.removeAttribute('aria-current');
+  });
+}
+
+// The seek slider, its readout, the run's clock, the gap and the Play button at `t` ms.
+function drawSeek(els, result, playback, t) {
+  const pct = `${(playback.s / INSPECTION_SECONDS) * 100}%`;
+  els.seekFill.style.width = pct; // CSSOM, which a strict style-src allows
+  els.seekThumb.style.left = pct;
+  setAttr(els.seek, 'aria-valuenow', Math.round(playback.s * 10) / 10);
+  const text = valueText(result, playback);
+  setAttr(els.seek, 'aria-valuetext', text);
+  setText(els.readout, `${text} · ${Math.floor(playback.s)} of ${INSPECTION_SECONDS} inspection seconds`);
+  // The run's clock is the big number; a compressed quiet stretch is marked as a gap.
+  setText(els.clock, ms(Math.round(t)));
+  // Playing, the pause Play is in names its gap (playback.js beatAt); else the slider's place.
+  const gap = playback.playing ? playback.gap : gapAt(result, playback.s);
+  setText(els.gap, gap ? `⋯ ${seconds(gap.toMs - gap.fromMs)} later ⋯` : '');
+  setText(els.play, playback.playing ? 'Pause' : 'Play');
+}
+
 export function createRunView(root, id, view, { lazy = false } = {}) {
   const $ = (name) => root.querySelector(`#${id(name)}`);
   const els = {
@@ -125,42 +172,11 @@ export function createRunView(root, id, view, { lazy = false } = {}) {
     if (asking && playback.shown >= result.events.length && playback.s >= INSPECTION_SECONDS) answer();
     const t = msAt(playback.s, warpOf(result));
     if (timeline && !(later && later.waits(els.timeline))) {
-      const scale = timeline.scale || (timeline.scale = timelineView(drawn, { width: timeline.width }).scale);
-      const px = scale.x0 + Math.min(1, scale.max > 0 ? t / scale.max : 0) * scale.plot;
-      // At the run's end everything drawn is past: no veil, and no playhead through the last
-      // marks. Before it, the veil starts a mark's half-width after the playhead, so a mark
-      // the playhead has reached is drawn whole, not half in the future.
-      const ended = playback.s >= INSPECTION_SECONDS && playback.shown >= result.events.length;
-      const veilX = Math.min(scale.right, px + MARK_HALF);
-      setAttr(timeline.line, 'x1', px);
-      setAttr(timeline.line, 'x2', px);
-      setAttr(timeline.line, 'visibility', ended ? 'hidden' : 'visible');
-      setAttr(timeline.veil, 'x', veilX);
-      setAttr(timeline.veil, 'width', ended ? 0 : Math.max(0, scale.right - veilX));
-      shadeLabels(timeline.labels, { shown: playback.shown, tMs: t, ended });
+      if (!timeline.scale) timeline.scale = timelineView(drawn, { width: timeline.width }).scale;
+      moveTimelinePlayhead(timeline, result, playback, t);
     }
-    if (!(later && later.waits(els.events))) eventItems.forEach((li, i) => {
-      const future = i >= playback.shown;
-      li.classList.toggle('future', future);
-      // Not only a class: the words say which events are still to come.
-      const state = li.querySelector('.event-state');
-      if (state) setText(state, future ? FUTURE_WORDS : '');
-      if (i === playback.shown - 1) setAttr(li, 'aria-current', 'step');
-      else li.removeAttribute('aria-current');
-    });
-    const pct = `${(playback.s / INSPECTION_SECONDS) * 100}%`;
-    els.seekFill.style.width = pct; // CSSOM, which a strict style-src allows
-    els.seekThumb.style.left = pct;
-    setAttr(els.seek, 'aria-valuenow', Math.round(playback.s * 10) / 10);
-    const text = valueText(result, playback);
-    setAttr(els.seek, 'aria-valuetext', text);
-    setText(els.readout, `${text} · ${Math.floor(playback.s)} of ${INSPECTION_SECONDS} inspection seconds`);
-    // The run's clock is the big number; a compressed quiet stretch is marked as a gap.
-    setText(els.clock, ms(Math.round(t)));
-    // Playing, the pause Play is in names its gap (playback.js beatAt); else the slider's place.
-    const gap = playback.playing ? playback.gap : gapAt(result, playback.s);
-    setText(els.gap, gap ? `⋯ ${seconds(gap.toMs - gap.fromMs)} later ⋯` : '');
-    setText(els.play, playback.playing ? 'Pause' : 'Play');
+    if (!(later && later.waits(els.events))) markEvents(eventItems, playback);
+    drawSeek(els, result, playback, t);
     root.classList.toggle('rl-playing', playback.playing);
   }
 
