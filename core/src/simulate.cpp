@@ -576,28 +576,7 @@ private:
         served.entry = &kNoEntry;
         served.answerMs = start + server.responseMs;
         const std::string host = "server " + formatInt(static_cast<int>(j));
-        // (p): the request never arrives; (c): the connection is refused.
-        if (under(FaultKind::Partition, j, start)) {
-            row.noEntry = true;
-            row.server = "dropped";
-            row.effect = "none: " + host + " is cut off (a partition); the request never arrived";
-            if (tally) ++tally->dropped;
-            event(start, EventKind::RequestLost, n, [&] {
-                return label(n) + ": " + host + " is cut off (a partition); the request never arrives";
-            });
-            return served;
-        }
-        if (under(FaultKind::Crash, j, start)) {
-            row.noEntry = true;
-            row.server = "refused";
-            row.effect = "none: " + host + " is down; the connection was refused";
-            if (tally) ++tally->refused;
-            served.refused = true;
-            event(start, EventKind::Refused, n, [&] {
-                return label(n) + ": " + host + " is down; the connection is refused";
-            });
-            return served;
-        }
+        if (refusedOrDropped(n, start, j, host, row, tally, served)) return served;
 
         // Rules 1–4 with the server's script entry: its own script's entry m (the attempts that
         // reached rule 1 on it), or the run's entry n.
@@ -643,6 +622,57 @@ private:
             });
             return served;
         }
+        applyRules(n, start, j, entry, inFlight, stored, row, tally, served);
+
+        // The answer is lost as the entry says, or to a partition of j when it leaves.
+        const bool cutOff = under(FaultKind::Partition, j, answerMs);
+        served.lost = entry.lost || cutOff;
+        if (cutOff && tally) ++tally->answersLost;
+        if (served.lost)
+            event(answerMs, EventKind::ResponseLost, n, [&] {
+                return label(n) + ": the " + formatInt(*served.answered) +
+                       (entry.lost ? std::string(" response is lost") : " response leaves " + host + " during a partition and is lost") +
+                       "; the client never sees it";
+            });
+        return served;
+    }
+
+    // (p): the request never arrives at a partitioned server; (c): a crashed one refuses the
+    // connection (docs/servers.md §7.1). True when either ended attempt n at `start`.
+    bool refusedOrDropped(int n, double start, std::size_t j, const std::string& host, AttemptRow& row,
+                          Metrics::ServerRow* tally, Served& served) {
+        if (under(FaultKind::Partition, j, start)) {
+            row.noEntry = true;
+            row.server = "dropped";
+            row.effect = "none: " + host + " is cut off (a partition); the request never arrived";
+            if (tally) ++tally->dropped;
+            event(start, EventKind::RequestLost, n, [&] {
+                return label(n) + ": " + host + " is cut off (a partition); the request never arrives";
+            });
+            return true;
+        }
+        if (under(FaultKind::Crash, j, start)) {
+            row.noEntry = true;
+            row.server = "refused";
+            row.effect = "none: " + host + " is down; the connection was refused";
+            if (tally) ++tally->refused;
+            served.refused = true;
+            event(start, EventKind::Refused, n, [&] {
+                return label(n) + ": " + host + " is down; the connection is refused";
+            });
+            return true;
+        }
+        return false;
+    }
+
+    // SPEC §3's rules 2–4 for attempt n on server j, its answer due at served.answerMs: a 409 while
+    // a mark is visible and its result is not, the earliest visible result replayed, or the script
+    // entry's status answered (and, a success of a write, committed).
+    void applyRules(int n, double start, std::size_t j, const ScriptEntry& entry, const Record* inFlight,
+                    const Record* stored, AttemptRow& row, Metrics::ServerRow* tally, Served& served) {
+        const bool write = isWrite(in_.operation);
+        const bool keyed = write && in_.idempotencyKey;
+        const double answerMs = served.answerMs;
         if (inFlight) {
             served.answered = 409;
             row.server = "409";
@@ -691,18 +721,6 @@ private:
                 event(answerMs, EventKind::ServerError, n, [&] { return std::string(label(n) + ": the server answers " + formatInt(status) + "; nothing is committed"); });
             }
         }
-
-        // The answer is lost as the entry says, or to a partition of j when it leaves.
-        const bool cutOff = under(FaultKind::Partition, j, answerMs);
-        served.lost = entry.lost || cutOff;
-        if (cutOff && tally) ++tally->answersLost;
-        if (served.lost)
-            event(answerMs, EventKind::ResponseLost, n, [&] {
-                return label(n) + ": the " + formatInt(*served.answered) +
-                       (entry.lost ? std::string(" response is lost") : " response leaves " + host + " during a partition and is lost") +
-                       "; the client never sees it";
-            });
-        return served;
     }
 
     // " (written by server 0 at 200 ms)" when the record is another server's (docs/servers.md §6).
