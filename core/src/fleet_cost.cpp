@@ -25,7 +25,8 @@ constexpr double kNsPerWrite = 120;
 // The layout (fleet_service.cpp): a request record, a queue entry, an event, a latency.
 constexpr double kRecordBytes = 40;
 constexpr double kWaitingBytes = 24;  // its limit, slot, attempt and arrival (docs/servers.md §8.3's residence)
-constexpr double kEventBytes = 40;
+constexpr double kEventBytes = 40;  // fleet_layers.cpp's; fleet_service.cpp's is 32
+constexpr double kTicketBytes = 16;  // fleet_service.cpp's Ticket (docs/servers.md §8.3's residence)
 constexpr double kLatencyBytes = 8;
 constexpr double kTryStateBytes = 40;  // docs/throttling.md §8: two 128-bit masks and the counts
 // A container grown by doubling holds at most twice what it keeps, and for a moment while it
@@ -262,6 +263,11 @@ FleetCost fleetCost(const FleetRequest& r) {
     c.binBytes = kBinBytes * c.bins + kServerBinBytes * serverBins;
     if (perServer) {  // the servers, each attempt's send time, the tried servers and the records
         bytes += kServerBytes * k + kGrowth * 8 * c.records * (perTry ? tries + 1 : a6 ? tries + 1 : 1);
+        // A ticket an attempt in service (its service time and arrival): at most the workers, or
+        // with a server of unlimited workers one a pending event (its completion).
+        bool unlimited = false;
+        for (const Server& s : servers) unlimited = unlimited || !s.workers;
+        bytes += kGrowth * kTicketBytes * (unlimited ? c.pending : workers);
         if (previousHosts) bytes += kGrowth * (kSlotVectorBytes * c.records + kTriedBytes * c.attempts);
         if (r.idempotencyKey) bytes += kGrowth * (kSlotVectorBytes * c.records + kRecordEntryBytes * c.attempts);
         const bool perClient = r.balancer.scope == GateScope::Client;
