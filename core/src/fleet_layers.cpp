@@ -12,6 +12,7 @@
 #include <optional>
 #include <vector>
 
+#include "fleet_bins.hpp"
 #include "fleet_gates.hpp"
 #include "fleet_layers.hpp"
 #include "fleet_network.hpp"
@@ -392,20 +393,7 @@ private:
 
     // ---- bins ---------------------------------------------------------------------------------
 
-    // The bin b with b × binMs ≤ t < (b + 1) × binMs, exactly (the division may round).
-    // Events come in time order, so the last bin found usually holds the next time too (as
-    // fleet_service.cpp's: a layered event counts into a bin up to three times).
-    std::size_t binOf(double t) {
-        if (t >= binLo_ && t < binHi_) return binIndex_;
-        const double binMs = r_.binMs;
-        double b = std::floor(t / binMs);
-        if (b * binMs > t) b -= 1;
-        if ((b + 1) * binMs <= t) b += 1;
-        binIndex_ = static_cast<std::size_t>(b);
-        binLo_ = b * binMs;
-        binHi_ = (b + 1) * binMs;
-        return binIndex_;
-    }
+    std::size_t binOf(double t) { return binClock_.of(t); }  // fleet_bins.hpp
     ServiceBin& bin(double t) {
         const std::size_t b = binOf(t);
         if (b >= result_.bins.size()) result_.bins.resize(b + 1);
@@ -796,15 +784,7 @@ private:
         while (stateBin_ <= last) writeState(stateBin_++);
         for (ServiceBin& b : result_.bins) b.layerAttempts.resize(k_);
         if (!latencies_.empty()) {
-            std::sort(latencies_.begin(), latencies_.end());
-            const std::size_t count = latencies_.size();
-            auto rank = [count](std::size_t percent) { return (percent * count + 99) / 100; };
-            Latency l;
-            l.p50 = latencies_[rank(50) - 1];
-            l.p90 = latencies_[rank(90) - 1];
-            l.p99 = latencies_[rank(99) - 1];
-            l.max = latencies_.back();
-            result_.totals.latencyMs = l;
+            result_.totals.latencyMs = latencyOf(latencies_);
         }
         if (r_.trigger) result_.recovery = recoveryOf(r_, result_.bins);
     }
@@ -830,8 +810,7 @@ private:
     std::uint64_t eventsTaken_ = 0;
     std::vector<double> latencies_;
     std::size_t stateBin_ = 0;
-    std::size_t binIndex_ = 0;                 // binOf's last answer, the bin [binLo_, binHi_)
-    double binLo_ = kNever, binHi_ = -kNever;  // none yet
+    BinClock binClock_{static_cast<double>(r_.binMs)};
     const Event none_{kNever, 0, 0, 0};  // "no event": later than any
     static constexpr int kLanes = 8;  // a ninth delay (five layers, a network, a slowdown) goes to the heap
     Lane lane_[kLanes];
