@@ -25,7 +25,8 @@ constexpr double kNsPerWrite = 120;
 // The layout (fleet_service.cpp): a request record, a queue entry, an event, a latency.
 constexpr double kRecordBytes = 40;
 constexpr double kWaitingBytes = 24;  // its limit, slot, attempt and arrival (docs/servers.md §8.3's residence)
-constexpr double kEventBytes = 40;
+constexpr double kEventBytes = 40;  // fleet_layers.cpp's; fleet_service.cpp's is 32
+constexpr double kTicketBytes = 16;  // fleet_service.cpp's Ticket (docs/servers.md §8.3's residence)
 constexpr double kLatencyBytes = 8;
 constexpr double kTryStateBytes = 40;  // docs/throttling.md §8: two 128-bit masks and the counts
 // A container grown by doubling holds at most twice what it keeps, and for a moment while it
@@ -148,6 +149,8 @@ struct CostShape {
     double wait = 0;
     double timeout = 0;
     double attemptSpan = 0;
+    double workers = 0;      // the workers summed over the servers, at most the attempts (heldAtOnce)
+    bool unlimited = false;  // a server has no worker limit (heldAtOnce)
     double requestSpan = 0;
     double requests = 0;
     double durationMs = 0;
@@ -234,7 +237,7 @@ void spansOf(const FleetRequest& r, CostShape& s) {
 
 // The queue, the records and the events waiting at once, and the bins (c.queue, c.records,
 // c.pending, c.bins).
-void heldAtOnce(const FleetRequest& r, const CostShape& s, FleetCost& c) {
+void heldAtOnce(const FleetRequest& r, CostShape& s, FleetCost& c) {
     const double horizon = s.horizon;
     // The queue, as a fluid: attempts arrive at most at λ = (maxRetries + 1) × R / durationMs a
     // ms, over the span they can arrive in; the workers serve μ = workers / S a ms (μ / factor
@@ -247,6 +250,7 @@ void heldAtOnce(const FleetRequest& r, const CostShape& s, FleetCost& c) {
     for (const Server& v : *s.servers) {
         const double own = v.workers ? std::min<double>(*v.workers, c.attempts) : 0;
         workers += own;
+        s.unlimited = s.unlimited || !v.workers;
         if (!v.workers) continue;
         const double arriving = std::min(horizon, r.durationMs + s.tries * (s.timeout + s.wait) + s.leg);
         const double lambda = s.once ? c.attempts : c.attempts / r.durationMs;
@@ -260,6 +264,7 @@ void heldAtOnce(const FleetRequest& r, const CostShape& s, FleetCost& c) {
         queued += std::min({c.attempts, v.queueLimit ? *v.queueLimit : c.attempts, fluid + burst});
     }
     workers = std::min(workers, c.attempts);
+    s.workers = workers;
     c.queue = std::min(c.attempts, queued);
     // Attempts served from the queue whose answers are still on their way back.
     const double answering = std::min(c.queue, s.service > 0 ? workers * (s.leg / s.service + 1) : c.queue);
@@ -353,6 +358,9 @@ void heapBytes(const FleetRequest& r, const CostShape& s, const ServerCost& v, F
     c.binBytes = kBinBytes * c.bins + kServerBinBytes * v.serverBins;
     if (v.perServer) {  // the servers, each attempt's send time, the tried servers and the records
         bytes += kServerBytes * s.k + kGrowth * 8 * c.records * (s.perTry ? tries + 1 : s.a6 ? tries + 1 : 1);
+        // A ticket an attempt in service (its service time and arrival): at most the workers, or
+        // with a server of unlimited workers one a pending event (its completion).
+        bytes += kGrowth * kTicketBytes * (s.unlimited ? c.pending : s.workers);
         if (v.previousHosts) bytes += kGrowth * (kSlotVectorBytes * c.records + kTriedBytes * c.attempts);
         if (r.idempotencyKey) bytes += kGrowth * (kSlotVectorBytes * c.records + kRecordEntryBytes * c.attempts);
         const bool perClient = r.balancer.scope == GateScope::Client;

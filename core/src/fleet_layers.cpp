@@ -12,6 +12,7 @@
 #include <optional>
 #include <vector>
 
+#include "fleet_bins.hpp"
 #include "fleet_gates.hpp"
 #include "fleet_layers.hpp"
 #include "fleet_network.hpp"
@@ -34,22 +35,44 @@ enum Kind : std::uint64_t { Completion = 1, Arrival = 2, Answer = 3, Limit = 4, 
 // What an attempt receives: the server's statuses, or a call's relayed result (§4.4).
 enum Status : std::uint32_t { Ok200 = 0, Error500 = 1, Busy503 = 2, TimedOut = 3, GivenUp = 4 };
 
-// key: kind (3 bits), client (14), request (36); sub: the layer from 1 (above bit 40) and id(q),
-// the path's numbers less one as base-128 digits (§6): at most 5 × 7 = 35 bits.
-constexpr int kClientShift = 36, kKindShift = 50, kLayerShift = 40;
+// FLEET §6's key below the time, 91 bits: kind (3), client (14), request (36), then the layer from 1
+// (3) and id(q), the path's numbers less one as base-128 digits (§6: at most 5 × 7 = 35 bits). An
+// event holds them in `hi` and the top 27 bits of `lo`, and below them in `lo` the call's record
+// (32 bits) and the status (3): 32 bytes, as fleet_service.cpp's event, where 40 (the key, the
+// layer and path, the call and status apart) took about 8 % more of the three-layer opening run
+// in WebAssembly. No two events share the 91 bits (an attempt has one send, arrival, cutoff,
+// completion and answer), so what lies below them never orders two events.
+constexpr int kClientShift = 36, kKindShift = 50, kPathBits = 38, kLayerShift = 35;
+constexpr int kLoKeyBits = kPathBits - 11;  // the path's bits in lo; its top 11 end hi
+constexpr int kStatusShift = 32;
+constexpr int kKeyLayerShift = 40;  // a minted key's layer (§5), above id(p)
 
 struct Event {
     double t;
-    std::uint64_t key;
-    std::uint64_t sub;
+    std::uint64_t hi;
+    std::uint64_t lo;
     double x;  // Arrival: the cutoff L; Completion and a bottom Answer: the service time; an upper Answer: Retry-After
-    std::uint32_t call;
-    std::uint32_t status;
+    Kind kind() const { return static_cast<Kind>(hi >> (kKindShift + 11)); }
+    int attempt() const { return static_cast<int>((lo >> (64 - kLoKeyBits)) & 127) + 1; }
+    std::uint32_t call() const { return static_cast<std::uint32_t>(lo); }
+    std::uint32_t status() const { return static_cast<std::uint32_t>(lo >> kStatusShift) & 7u; }
 };
+static_assert(sizeof(Event) == 32, "a layered event is 32 bytes");
+
+// An event at t of `kind` for request (client, number) naming the attempt (layer from 1, id).
+inline Event makeEvent(double t, Kind kind, std::uint32_t client, std::uint64_t number, std::uint64_t layerFrom1,
+                       std::uint64_t id, double x, std::uint32_t call, std::uint32_t status) {
+    const std::uint64_t key = (static_cast<std::uint64_t>(kind) << kKindShift) |
+                              (static_cast<std::uint64_t>(client) << kClientShift) | number;
+    const std::uint64_t path = (layerFrom1 << kLayerShift) | id;
+    return Event{t, (key << 11) | (path >> kLoKeyBits),
+                 (path << (64 - kLoKeyBits)) | (static_cast<std::uint64_t>(status) << kStatusShift) | call, x};
+}
+
 struct EventLess {
     // Without short-circuits, so the heap can pick a child without a branch (as fleet_service.cpp's).
     bool operator()(const Event& a, const Event& b) const {
-        return (a.t < b.t) | ((a.t == b.t) & ((a.key < b.key) | ((a.key == b.key) & (a.sub < b.sub))));
+        return (a.t < b.t) | ((a.t == b.t) & ((a.hi < b.hi) | ((a.hi == b.hi) & (a.lo < b.lo))));
     }
 };
 
@@ -59,7 +82,6 @@ using Lane = EventLane<Event, EventLess>;
 enum CallState : std::uint8_t { Running, Ended, Cancelled };
 
 struct Call {
-    double startMs = 0;
     double deadline = kNever;  // D (§4.2), absolute
     double cutoff = 0;         // its current attempt's cutoff X (§4.3)
     double previousMs = 0;     // decorrelated's "previous": this call's last backoff wait
@@ -242,41 +264,57 @@ private:
     }
 
     // A call to layer `layer` made at t by attempt n of `parent` (none: the request's own call).
+    // Written in its slot member by member: a whole record copied in was a memcpy call, about 6 %
+    // of the three-layer opening run in WebAssembly.
     std::uint32_t newCall(std::uint32_t request, std::size_t layer, std::uint32_t parent, double t) {
-        Call c;
-        c.inUse = true;
-        c.request = request;
-        c.layer = static_cast<std::uint8_t>(layer);
-        c.parent = parent;
-        c.startMs = t;
+        std::uint32_t slot;
+        if (reuse_ && !freeCalls_.empty()) {
+            slot = freeCalls_.back();
+            freeCalls_.pop_back();
+        } else {
+            slot = static_cast<std::uint32_t>(calls_.size());
+            calls_.emplace_back();
+        }
         const FleetLayer& l = *layers_[layer].layer;
+        Call& c = calls_[slot];  // its generation is kept
+        c.deadline = l.policy.deadlineMs ? t + *l.policy.deadlineMs : kNever;
+        c.cutoff = 0;
         c.previousMs = l.policy.baseBackoffMs;
-        if (l.policy.deadlineMs) c.deadline = t + *l.policy.deadlineMs;
+        c.lastCost = 0;
+        c.lastRetryAfter = -1;
+        c.id = 0;
+        c.request = request;
+        c.parent = parent;
+        c.child = kNone;
+        c.childGeneration = 0;
+        c.pending = 0;
+        c.period = 0;
+        c.layer = static_cast<std::uint8_t>(layer);
+        c.attempt = 0;
+        c.state = Running;
+        c.last = TimedOut;
+        c.orphan = false;
+        c.left = false;
+        c.resolved = false;
+        c.paidCost = false;
+        c.inUse = true;
         std::uint64_t given = 0;  // the key the call is given: its caller's attempt's
         if (parent != kNone) {
-            const Call& p = calls_[parent];
+            Call& p = calls_[parent];
             c.id = attemptId(p, p.attempt);
             c.orphan = p.orphan;
             given = p.key;
             // §4.2: an inherited deadline is the caller's cutoff less the margin.
             if (l.inheritDeadline) c.deadline = std::min(c.deadline, p.cutoff - l.deadlineMarginMs);
+            ++p.pending;
         }
         c.key = l.key == LayerKey::None ? 0 : l.key == LayerKey::Pass ? given
-                                                 : ((static_cast<std::uint64_t>(layer + 1) << kLayerShift) | c.id) + 1;
+                                                 : ((static_cast<std::uint64_t>(layer + 1) << kKeyLayerShift) | c.id) + 1;
         ServiceTotals::LayerRow& row = result_.totals.layers[layer];
         ++row.calls;
         if (c.orphan) ++row.orphaned;
         ++requests_[request].live;
-        if (parent != kNone) ++calls_[parent].pending;
-        if (reuse_ && !freeCalls_.empty()) {
-            const std::uint32_t slot = freeCalls_.back();
-            freeCalls_.pop_back();
-            c.generation = calls_[slot].generation;
-            calls_[slot] = c;
-            return slot;
-        }
-        calls_.push_back(c);
-        return static_cast<std::uint32_t>(calls_.size() - 1);
+        return slot;
     }
 
     // Gives a call's record back once it has stopped and nothing names it; then its caller's and
@@ -334,10 +372,7 @@ private:
         Call& c = calls_[slot];
         ++c.pending;
         const Request& q = requests_[c.request];
-        const std::uint64_t key = (static_cast<std::uint64_t>(kind) << kKindShift) |
-                                  (static_cast<std::uint64_t>(q.client) << kClientShift) | q.number;
-        const std::uint64_t sub = (static_cast<std::uint64_t>(c.layer + 1) << kLayerShift) | attemptId(c, n);
-        put(lane, Event{t, key, sub, x, slot, status});
+        put(lane, makeEvent(t, kind, q.client, q.number, c.layer + 1u, attemptId(c, n), x, slot, status));
     }
 
     void scheduleCreation(std::uint32_t client, std::uint32_t k, double at) {
@@ -358,20 +393,7 @@ private:
 
     // ---- bins ---------------------------------------------------------------------------------
 
-    // The bin b with b × binMs ≤ t < (b + 1) × binMs, exactly (the division may round).
-    // Events come in time order, so the last bin found usually holds the next time too (as
-    // fleet_service.cpp's: a layered event counts into a bin up to three times).
-    std::size_t binOf(double t) {
-        if (t >= binLo_ && t < binHi_) return binIndex_;
-        const double binMs = r_.binMs;
-        double b = std::floor(t / binMs);
-        if (b * binMs > t) b -= 1;
-        if ((b + 1) * binMs <= t) b += 1;
-        binIndex_ = static_cast<std::size_t>(b);
-        binLo_ = b * binMs;
-        binHi_ = (b + 1) * binMs;
-        return binIndex_;
-    }
+    std::size_t binOf(double t) { return binClock_.of(t); }  // fleet_bins.hpp
     ServiceBin& bin(double t) {
         const std::size_t b = binOf(t);
         if (b >= result_.bins.size()) result_.bins.resize(b + 1);
@@ -401,9 +423,10 @@ private:
     }
 
     void process(const Event& e) {
-        const auto kind = static_cast<Kind>(e.key >> kKindShift);
-        const int n = static_cast<int>(e.sub & 127) + 1;
-        Call& c = calls_[e.call];
+        const Kind kind = e.kind();
+        const int n = e.attempt();
+        const std::uint32_t call = e.call();
+        Call& c = calls_[call];
         --c.pending;
         if (isEvent(kind, c, n)) {
             advanceTo(e.t);
@@ -413,14 +436,14 @@ private:
                 trace_->events.push_back(FleetTraceEvent{e.t, static_cast<int>(kind), q.client, q.number, n});
             }
             switch (kind) {
-                case Send: send(e.call, n, e.t); break;
-                case Arrival: arrive(e.call, n, e.t, e.x); break;
-                case Completion: complete(e.call, n, e.t, e.x); break;
-                case Answer: answer(e.call, n, e.t, e.x, e.status); break;
-                case Limit: cutoff(e.call, n, e.t); break;
+                case Send: send(call, n, e.t); break;
+                case Arrival: arrive(call, n, e.t, e.x); break;
+                case Completion: complete(call, n, e.t, e.x); break;
+                case Answer: answer(call, n, e.t, e.x, e.status()); break;
+                case Limit: cutoff(call, n, e.t); break;
             }
         }
-        release(e.call);
+        release(call);
     }
 
     bool bottom(const Call& c) const { return c.layer + 1u == k_; }
@@ -721,9 +744,7 @@ private:
         Call& p = calls_[c.parent];
         ++p.pending;
         const Request& q = requests_[c.request];
-        const std::uint64_t key = (static_cast<std::uint64_t>(Answer) << kKindShift) |
-                                  (static_cast<std::uint64_t>(q.client) << kClientShift) | q.number;
-        put(laneNow_, Event{t, key, (static_cast<std::uint64_t>(p.layer + 1) << kLayerShift) | c.id, retryAfter, c.parent, status});
+        put(laneNow_, makeEvent(t, Answer, q.client, q.number, p.layer + 1u, c.id, retryAfter, c.parent, status));
     }
 
     void endRequest(std::uint32_t request, EndReason reason, double t) {
@@ -763,15 +784,7 @@ private:
         while (stateBin_ <= last) writeState(stateBin_++);
         for (ServiceBin& b : result_.bins) b.layerAttempts.resize(k_);
         if (!latencies_.empty()) {
-            std::sort(latencies_.begin(), latencies_.end());
-            const std::size_t count = latencies_.size();
-            auto rank = [count](std::size_t percent) { return (percent * count + 99) / 100; };
-            Latency l;
-            l.p50 = latencies_[rank(50) - 1];
-            l.p90 = latencies_[rank(90) - 1];
-            l.p99 = latencies_[rank(99) - 1];
-            l.max = latencies_.back();
-            result_.totals.latencyMs = l;
+            result_.totals.latencyMs = latencyOf(latencies_);
         }
         if (r_.trigger) result_.recovery = recoveryOf(r_, result_.bins);
     }
@@ -797,9 +810,8 @@ private:
     std::uint64_t eventsTaken_ = 0;
     std::vector<double> latencies_;
     std::size_t stateBin_ = 0;
-    std::size_t binIndex_ = 0;                 // binOf's last answer, the bin [binLo_, binHi_)
-    double binLo_ = kNever, binHi_ = -kNever;  // none yet
-    const Event none_{kNever, 0, 0, 0, 0, 0};  // "no event": later than any
+    BinClock binClock_{static_cast<double>(r_.binMs)};
+    const Event none_{kNever, 0, 0, 0};  // "no event": later than any
     static constexpr int kLanes = 8;  // a ninth delay (five layers, a network, a slowdown) goes to the heap
     Lane lane_[kLanes];
     int lanes_ = 0;

@@ -12,6 +12,7 @@
 #include <optional>
 #include <vector>
 
+#include "fleet_bins.hpp"
 #include "fleet_gates.hpp"
 #include "fleet_network.hpp"
 #include "lane.hpp"
@@ -54,13 +55,24 @@ constexpr int kAttemptBits = 7;
 constexpr int kRequestBits = 36;
 constexpr int kClientBits = 14;
 
+// 32 bytes: the heap and the lanes move every event several times, and at 40 (an arrival time for
+// §8.3's residence in each) the one-server opening run took about 13 % longer in WebAssembly. With
+// per-server rows a completion's x names its ticket instead (ServiceRun's tickets_).
 struct Event {
     double t;
     std::uint64_t key;
     double x;  // Arrival: the waiting limit L; Completion, Answer: the attempt's service time
     std::uint32_t slot;  // the request's record
     std::uint32_t status;
-    double y;  // Completion: the attempt's arrival at its server (docs/servers.md §8.3's residence)
+};
+static_assert(sizeof(Event) == 32, "the fleet's event is 32 bytes");
+
+// docs/servers.md §8.3: an attempt in service, with per-server rows, holds its service time and its
+// arrival at its server (for meanResidenceMs) in a ticket its completion's x names, given back when
+// the completion is taken (or found aborted by a crash).
+struct Ticket {
+    double serviceMs;
+    double arrivedMs;
 };
 
 struct EventLess {
@@ -362,15 +374,15 @@ private:
 
     // An event at now + delay: in the lane of that delay if there is one, else in the heap.
     void scheduleAfter(double now, double delay, Kind kind, std::uint32_t slot, int attempt, double x = 0,
-                       std::uint32_t status = 0, double y = 0) {
-        scheduleIn(laneFor(delay), now + delay, kind, slot, attempt, x, status, y);
+                       std::uint32_t status = 0) {
+        scheduleIn(laneFor(delay), now + delay, kind, slot, attempt, x, status);
     }
     // An event at t in lane i (t being now + the lane's delay), or in the heap when i < 0.
     [[gnu::always_inline]] void scheduleIn(int i, double t, Kind kind, std::uint32_t slot, int attempt, double x = 0,
-                    std::uint32_t status = 0, double y = 0) {
+                    std::uint32_t status = 0) {
         Request& q = requests_[slot];
         ++q.pending;
-        const Event e{t, makeKey(kind, q.client, q.number, attempt), x, slot, status, y};
+        const Event e{t, makeKey(kind, q.client, q.number, attempt), x, slot, status};
         if (i >= 0)
             lane_[i].push(e);
         else
@@ -380,7 +392,7 @@ private:
     void schedule(double t, Kind kind, std::uint32_t slot, int attempt, double x = 0, std::uint32_t status = 0) {
         Request& q = requests_[slot];
         ++q.pending;
-        events_.push(Event{t, makeKey(kind, q.client, q.number, attempt), x, slot, status, 0});
+        events_.push(Event{t, makeKey(kind, q.client, q.number, attempt), x, slot, status});
     }
 
     void scheduleCreation(std::uint32_t client, std::uint32_t k, double at) {
@@ -399,19 +411,7 @@ private:
         }
     }
 
-    // The bin b with b × binMs ≤ t < (b + 1) × binMs, exactly (the division may round).
-    // Events come in time order, so the last bin found usually holds the next time too.
-    std::size_t binOf(double t) {
-        if (t >= binLo_ && t < binHi_) return binIndex_;
-        const double binMs = r_.binMs;
-        double b = std::floor(t / binMs);
-        if (b * binMs > t) b -= 1;
-        if ((b + 1) * binMs <= t) b += 1;
-        binIndex_ = static_cast<std::size_t>(b);
-        binLo_ = b * binMs;
-        binHi_ = (b + 1) * binMs;
-        return binIndex_;
-    }
+    std::size_t binOf(double t) { return binClock_.of(t); }  // fleet_bins.hpp
 
     ServiceBin& bin(double t) {
         const std::size_t b = binOf(t);
@@ -501,6 +501,7 @@ private:
         }
         // docs/servers.md §5: a completion whose work a crash aborted is not an event.
         if (kind == Completion && lowOf(e.status) != replicas_[serverOf(e.status)].epoch) {
+            freeTickets_.push_back(static_cast<std::uint32_t>(e.x));  // a crash names a server: rows are on
             release(id);
             return;
         }
@@ -520,7 +521,7 @@ private:
         switch (kind) {
             case Send: send(id, n, e.t, e.status == kHeldSend, e.x); break;
             case Arrival: arrive(id, n, e.t, e.x, serverOf(e.status)); break;
-            case Completion: complete(id, n, e.t, e.x, e.y, serverOf(e.status)); break;
+            case Completion: complete(id, n, e.t, e.x, serverOf(e.status)); break;
             case Answer: answer(id, n, e.t, e.x, e.status); break;
             case Limit:
                 perTry_ ? tryLimit(id, n, e.t, lowOf(e.status) == kSoftCutoff, serverOf(e.status))
@@ -1007,7 +1008,8 @@ private:
             server.working.push_back(Working{makeKey(Arrival, q.client, q.number, static_cast<int>(w.attempt)), w.request,
                                              w.attempt, w.limitMs});
         }
-        scheduleAfter(t, s, Completion, w.request, static_cast<int>(w.attempt), s, withServer(server.epoch, host), w.arrivedMs);
+        scheduleAfter(t, s, Completion, w.request, static_cast<int>(w.attempt), extended_ ? ticket(s, w.arrivedMs) : s,
+                      withServer(server.epoch, host));
     }
 
     // FLEET §4's commit of a 200 to a charge on `host` at t: a replay when the request's earlier
@@ -1035,7 +1037,29 @@ private:
         q.flags |= Committed;
     }
 
-    void complete(std::uint32_t id, int n, double t, double serviceMs, double arrivedMs, std::uint32_t host) {
+    // A ticket for an attempt starting service (its index, exact as a double).
+    double ticket(double serviceMs, double arrivedMs) {
+        std::uint32_t i;
+        if (freeTickets_.empty()) {
+            i = static_cast<std::uint32_t>(tickets_.size());
+            tickets_.push_back(Ticket{serviceMs, arrivedMs});
+        } else {
+            i = freeTickets_.back();
+            freeTickets_.pop_back();
+            tickets_[i] = Ticket{serviceMs, arrivedMs};
+        }
+        return i;
+    }
+
+    // `x`: the completion's service time, or with per-server rows its ticket.
+    void complete(std::uint32_t id, int n, double t, double x, std::uint32_t host) {
+        double serviceMs = x, arrivedMs = 0;
+        if (extended_) {
+            const auto i = static_cast<std::uint32_t>(x);
+            serviceMs = tickets_[i].serviceMs;
+            arrivedMs = tickets_[i].arrivedMs;
+            freeTickets_.push_back(i);
+        }
         Replica& server = replicas_[host];
         --server.inService;
         if (server.tracked) forget(server, id, n);
@@ -1097,7 +1121,7 @@ private:
                 (f.kind == FaultKind::Crash ? each.crashes : each.partitions).emplace_back(f.startMs, f.endMs);
                 if (f.kind != FaultKind::Crash) continue;
                 each.tracked = true;
-                events_.push(Event{f.startMs, makeKey(Crash, j, 0, 0), 0, kNoSlot, 0, 0});
+                events_.push(Event{f.startMs, makeKey(Crash, j, 0, 0), 0, kNoSlot, 0});
             }
         }
         if (extended_) result_.totals.servers.resize(k_);
@@ -1188,21 +1212,24 @@ private:
         advanceTo(t);
         result_.totals.endMs = t;
         if (trace_) trace_->events.push_back(FleetTraceEvent{t, static_cast<int>(Crash), host, 0, 0});
-        std::sort(server.working.begin(), server.working.end(),
-                  [](const Working& a, const Working& b) { return a.key < b.key; });
-        std::vector<Waiting> queued;
-        while (!server.queue.empty()) queued.push_back(server.queue.popOldest());
-        std::sort(queued.begin(), queued.end(), [this](const Waiting& a, const Waiting& b) {
-            return attemptKey(a.request, a.attempt) < attemptKey(b.request, b.attempt);
-        });
+        // Both lists in key order by one sort (each std::sort instantiated is about 4 KB of the fleet
+        // engine file): the queue's entries as work with their keys.
+        auto byKey = [](const Working& a, const Working& b) { return a.key < b.key; };
+        std::sort(server.working.begin(), server.working.end(), byKey);
+        std::vector<Working> queued;
+        while (!server.queue.empty()) {
+            const Waiting w = server.queue.popOldest();
+            queued.push_back(Working{attemptKey(w.request, w.attempt), w.request, w.attempt, w.limitMs});
+        }
+        std::sort(queued.begin(), queued.end(), byKey);
         ++server.epoch;  // the completions scheduled are no events now
         server.inService = 0;
         for (const Working& w : server.working) abortWork(w.slot, static_cast<int>(w.attempt), t, host);
         server.working.clear();
-        for (const Waiting& w : queued) {
-            --requests_[w.request].pending;
-            abortWork(w.request, static_cast<int>(w.attempt), t, host);
-            release(w.request);
+        for (const Working& w : queued) {
+            --requests_[w.slot].pending;
+            abortWork(w.slot, static_cast<int>(w.attempt), t, host);
+            release(w.slot);
         }
     }
     std::uint64_t attemptKey(std::uint32_t id, std::uint32_t attempt) const {
@@ -1389,15 +1416,7 @@ private:
         while (stateBin_ <= last) writeState(stateBin_++);
 
         if (!latencies_.empty()) {
-            std::sort(latencies_.begin(), latencies_.end());
-            const std::size_t count = latencies_.size();
-            auto rank = [count](std::size_t percent) { return (percent * count + 99) / 100; };  // ⌈q × n⌉
-            Latency l;
-            l.p50 = latencies_[rank(50) - 1];
-            l.p90 = latencies_[rank(90) - 1];
-            l.p99 = latencies_[rank(99) - 1];
-            l.max = latencies_.back();
-            result_.totals.latencyMs = l;
+            result_.totals.latencyMs = latencyOf(latencies_);
         }
         finishServers();
     }
@@ -1414,7 +1433,7 @@ private:
     std::uint64_t keyArrival_ = 0, keyOut_ = 0, keyBack_ = 0, keyFail_ = 0, keyWait_ = 0, keyLocal_ = 0, keyAdmission_ = 0;
     std::vector<std::uint64_t> arrivalKeys_;  // ARRIVAL(c)'s stream key, by client
     MinHeap<Event, EventLess> events_;
-    const Event none_{std::numeric_limits<double>::infinity(), 0, 0, 0, 0, 0};  // "no event": later than any
+    const Event none_{std::numeric_limits<double>::infinity(), 0, 0, 0, 0};  // "no event": later than any
     static constexpr int kLanes = 4;
     Lane lane_[kLanes];
     int lanes_ = 0;
@@ -1443,6 +1462,8 @@ private:
     std::vector<std::vector<std::uint16_t>> tried_;                        // by slot
     std::vector<std::vector<std::pair<std::uint16_t, double>>> records_;  // by slot: (server, commit time)
     std::vector<double> sentAt_;  // by slot × stride + attempt: each attempt's send time
+    std::vector<Ticket> tickets_;  // with per-server rows: the attempts in service (complete())
+    std::vector<std::uint32_t> freeTickets_;
     std::size_t sentStride_ = 0;
     std::size_t admissionPer_ = 1;
     std::uint64_t keyBalance_ = 0, keyService_ = 0;
@@ -1454,8 +1475,7 @@ private:
     std::uint64_t limiting_ = 0;
     std::optional<double> sendRate_;
     bool fillsChanged_ = false;
-    std::size_t binIndex_ = 0;
-    double binLo_ = 1, binHi_ = 0;  // none cached yet
+    BinClock binClock_{static_cast<double>(r_.binMs)};
     ServiceResult result_;
 };
 

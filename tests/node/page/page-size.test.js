@@ -347,7 +347,10 @@ const LATER = [
   // 131,125 measured against main's 122,096, the same build.
   // 148,127 measured on main after session 12's merges: issue 39's many-servers fleet loop and rows
   // (servers39fleet raised none) on top of the sums above (132,128).
-  { what: 'the fleet engine file', files: ['retrylab-fleet.js'], ceiling: 148127, by: 'retrylab-fleet-section.js', scrolled: true },
+  // −1,259 bytes with perfF (the fleet's size pass: a crash's lists sorted by one std::sort instantiation,
+  // the loops' bins and percentiles in fleet_bins.hpp, with the 32-byte events and their tickets):
+  // 146,867 measured against 148,126 built from main's sources alike.
+  { what: 'the fleet engine file', files: ['retrylab-fleet.js'], ceiling: 148127 - 1259, by: 'retrylab-fleet-section.js', scrolled: true },
 ];
 
 // The ceiling of everything a reader who scrolls to the end loads: ./ceilings.js, which
