@@ -338,7 +338,7 @@ Object.freeze(Object.freeze(Object.freeze(RL_OUT_OF_STACK).errors)[0]);
 // The entry points, in the order of rl_run()'s `entry` (engine.cpp). Each becomes a method of
 // the engine built the same way (rlEngine below), so each has the same guard: it never throws,
 // and an instance interrupted inside a call is never used again.
-var RL_ENTRIES = ['compute', 'sweep', 'validate', 'schema', 'fleet', 'fleetSchema', 'compareMetrics', 'markdown', 'readConfig', 'compareConfigs', 'configFormats'];
+var RL_ENTRIES = ['compute', 'sweep', 'validate', 'schema', 'fleet', 'fleetSchema', 'compareMetrics', 'markdown', 'readConfig', 'compareConfigs', 'configFormats', 'compareResults'];
 
 // The engine's API (compute, sweep, version, heapInUse, heapTop, limits, restarts) over an
 // instance of the module. `instantiate()` (loader.js) makes a fresh instance's exports, or a

@@ -17,7 +17,9 @@
 //                                      only in the page's file: the fleet file answers an error)
 //                                                                 8 readConfig, 9 compareConfigs, 10 configFormats (only in the
 //                                      config file, retrylab-config.js, built with RETRYLAB_ENGINE_CONFIG:
-//                                      config_entry.hpp; it answers an error for 0-7, the others for 8-9)
+//                                      config_entry.hpp; it answers an error for 0-7 and 11, the others for 8-10)
+//                                                                 11 compareResults (compare_metrics.hpp; only in
+//                                      the fleet file: the page's file answers an error)
 //                                      (fleet and fleetSchema only in the fleet engine file, built
 //                                      with RETRYLAB_ENGINE_FLEET; the page's file answers an error)
 //   rl_free_result(output)
@@ -495,6 +497,14 @@ EMSCRIPTEN_KEEPALIVE Output* rl_run(int entry, double* tape, std::size_t tapeLen
         case 2: return output(retrylab::validate(inputs));
         case 3: return output(retrylab::schema());
         case 6: return output(retrylab::compareMetrics());  // compareMetrics(): the metrics a comparison lists (issue 17)
+        case 11:  // compareResults(): two results compared (docs/compare.md §2, §7)
+#ifdef RETRYLAB_ENGINE_FLEET
+            return output(retrylab::compareResults(inputs));
+#else
+            // The page compares by the table in its compare bundle (docs/compare.md §7: 2.4 KB
+            // gzipped here for every reader, against 1.4 KB there for compare mode's).
+            return output(failure("This engine file has no compareResults(): load retrylab-fleet.js, the engine file with the fleet."));
+#endif
         case 7:  // markdown(words): the one Markdown writer (issue 30, docs/compare.md §5)
 #ifdef RETRYLAB_ENGINE_FLEET
             // The page's engine file writes the page's Markdown (4.2 KB gzipped): the fleet
