@@ -154,7 +154,9 @@
 // the summed 132,128), the step's bundle +1, the fleet section +29; the config file 175,385 (+7,284:
 // the same core's many-servers rows and checks).
 // +2 with the version 3.1.0 in the engine files (the engine file +3, the fleet engine file −1), measured on a fresh clone.
-export const SCROLLED_CEILING_BYTES = 440989 + 2;
+// +2,843 with issue 31's compareResults() in the fleet engine file (compare31, docs/compare.md §7:
+// the fleet file 148,126 → 150,892, +2,766) and the engine file's +77.
+export const SCROLLED_CEILING_BYTES = 440989 + 2 + 2843;
 // +2,197 bytes with issue 35's minor items (minor35), measured against its base (c7d46a1) built
 // alike: the opening page +433 (index.html +15, retrylab.css +59, retrylab.js +359: the phone's
 // one-line statement, the timeline's labels by their bars, the sections a task each), the
