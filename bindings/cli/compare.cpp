@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "presets.hpp"
+#include "retrylab/compare_metrics.hpp"
 #include "retrylab/engine.hpp"
 #include "retrylab/fields.hpp"
 #include "retrylab/fleet.hpp"
@@ -77,26 +78,6 @@ Value dropStrandedDependents(Value inputs, const Value& own) {
     return inputs;
 }
 
-bool same(const Value& a, const Value& b) {
-    if (a.kind() == Value::Kind::Number && b.kind() == Value::Kind::Number) return a.asNumber() == b.asNumber();
-    if (a.kind() != b.kind()) return false;
-    if (a.kind() == Value::Kind::Array) {
-        if (a.asArray().size() != b.asArray().size()) return false;
-        for (std::size_t i = 0; i < a.asArray().size(); ++i)
-            if (!same(a.asArray()[i], b.asArray()[i])) return false;
-        return true;
-    }
-    if (a.kind() == Value::Kind::Object) {
-        if (a.asObject().size() != b.asObject().size()) return false;
-        for (const Value::Member& m : a.asObject()) {
-            const Value* other = b.find(m.key);
-            if (!other || !same(m.value, *other)) return false;
-        }
-        return true;
-    }
-    return retrylab::sameValue(a, b);
-}
-
 bool isOk(const Value& result) {
     const Value* ok = result.find("ok");
     return ok && ok->kind() == Value::Kind::Bool && ok->asBool();
@@ -115,15 +96,6 @@ const Value* at(const Value& v, const std::string& path) {
         start = dot + 1;
     }
     return nullptr;
-}
-
-// Every leaf of an object as "a.b.c" paths (lists are leaves), in the object's order.
-void leaves(const Value& v, const std::string& prefix, std::vector<std::pair<std::string, const Value*>>& out) {
-    for (const Value::Member& m : v.asObject()) {
-        std::string path = prefix.empty() ? m.key : prefix + "." + m.key;
-        if (m.value.kind() == Value::Kind::Object && !m.value.asObject().empty()) leaves(m.value, path, out);
-        else out.emplace_back(path, &m.value);
-    }
 }
 
 using retrylab::CompareMetric;
@@ -168,7 +140,7 @@ std::string stackText(const Value& layers, const Value* other) {
         for (const Value::Member& m : layer.asObject()) {
             if (m.key == "name") continue;
             const Value* theirs = twin ? twin->find(m.key) : nullptr;
-            bool differs = twin && !(theirs && same(m.value, *theirs));
+            bool differs = twin && !(theirs && retrylab::sameJson(m.value, *theirs));
             if (m.key != "maxRetries" && m.key != "key" && !differs) continue;
             parts += (parts.empty() ? "" : ", ") + m.key + " " + inputText(m.key, &m.value);
         }
@@ -363,7 +335,7 @@ std::string compareLink(const Side& before, const Side& after, const Value& befo
         const Value* d = !before.client.empty() ? echoed(baseEcho, field, heldBase)
                          : field.defaultValue.kind != retrylab::Literal::Kind::None ? &fieldDefault
                                                                                       : nullptr;
-        if (b && !(d && same(*b, *d))) parts.push_back(field.name + "=" + valueText(field.name, *b));
+        if (b && !(d && retrylab::sameJson(*b, *d))) parts.push_back(field.name + "=" + valueText(field.name, *b));
     }
     // The after side: what differs from the before side (after the after preset's policy).
     Value afterBase = beforeEcho;
@@ -373,7 +345,7 @@ std::string compareLink(const Side& before, const Side& after, const Value& befo
         Value heldAfter, heldBase;
         const Value* a = echoed(afterEcho, field, heldAfter);
         const Value* b = echoed(afterBase, field, heldBase);
-        if (a && !(b && same(*a, *b))) parts.push_back("after." + field.name + "=" + valueText(field.name, *a));
+        if (a && !(b && retrylab::sameJson(*a, *b))) parts.push_back("after." + field.name + "=" + valueText(field.name, *a));
     }
     std::string out;
     for (std::size_t i = 0; i < parts.size(); ++i) out += (i ? "&" : "") + parts[i];
@@ -469,56 +441,14 @@ Value compare(const Side& before, const Side& after, bool fleet) {
     const Value& beforeEcho = *b.find(echoKey);
     const Value& afterEcho = *a.find(echoKey);
 
-    // The inputs that differ, as paths (the fleet's nested ones dotted; a single run's by name,
-    // an object input such as hedging whole, as web/compare/model.js lists them).
-    std::vector<std::pair<std::string, const Value*>> bl, al;
-    if (fleet) {
-        leaves(beforeEcho, "", bl);
-        leaves(afterEcho, "", al);
-    } else {
-        for (const Value::Member& m : beforeEcho.asObject()) bl.emplace_back(m.key, &m.value);
-        for (const Value::Member& m : afterEcho.asObject()) al.emplace_back(m.key, &m.value);
-    }
-    Value inputs = Value::array();
+    // The inputs that differ and the metrics' rows: the core's comparison (compare_metrics.hpp).
+    Value compared = retrylab::compareResults(b, a, fleet);
+    Value inputs = *compared.find("inputs");
     std::vector<std::string> said;
-    auto find = [](const std::vector<std::pair<std::string, const Value*>>& list, const std::string& path) -> const Value* {
-        for (const auto& item : list)
-            if (item.first == path) return item.second;
-        return nullptr;
-    };
-    auto addInput = [&](const std::string& path, const Value* x, const Value* y) {
-        if (x && y && same(*x, *y)) return;
-        Value row = Value::object();
-        row.set("name", Value::string(path));
-        if (x) row.set("before", *x);
-        if (y) row.set("after", *y);
-        inputs.push(std::move(row));
-        said.push_back("`" + path + "` " + inputText(path, x, y) + " → " + inputText(path, y, x));
-    };
-    for (const auto& [path, x] : bl) addInput(path, x, find(al, path));
-    for (const auto& [path, y] : al)
-        if (!find(bl, path)) addInput(path, nullptr, y);
-
-    Value rows = Value::array();
-    bool sideEffect = false, outcome = false;
-    for (const CompareMetric& m : metricsOf(fleet)) {
-        if (!b.find(m.when) && !a.find(m.when)) continue;  // a row of the other workload
-        const Value* x = at(b, m.path);
-        const Value* y = at(a, m.path);
-        bool changed = !(x && y && same(*x, *y)) && (x || y);
-        Value row = Value::object();
-        row.set("name", Value::string(m.name));
-        row.set("label", Value::string(m.label));
-        row.set("before", x ? *x : Value::null());
-        row.set("after", y ? *y : Value::null());
-        bool numbers = x && y && x->kind() == Value::Kind::Number && y->kind() == Value::Kind::Number;
-        row.set("delta", numbers ? Value::number(y->asNumber() - x->asNumber()) : Value::null());
-        row.set("changed", Value::boolean(changed));
-        std::string flag = changed ? m.flag : "";
-        row.set("flag", flag.empty() ? Value::null() : Value::string(flag));
-        sideEffect = sideEffect || flag == "side-effect";
-        outcome = outcome || flag == "outcome";
-        rows.push(std::move(row));
+    for (const Value& row : inputs.asArray()) {
+        const std::string name = row.find("name")->asString();
+        const Value *x = row.find("before"), *y = row.find("after");
+        said.push_back("`" + name + "` " + inputText(name, x, y) + " → " + inputText(name, y, x));
     }
 
     std::string summary;
@@ -544,9 +474,7 @@ Value compare(const Side& before, const Side& after, bool fleet) {
     out.set("summary", Value::string(summary));
     if (fleet) out.set("headline", Value::string(headlineText(fleetHeadline(inputs, b, a))));
     out.set("inputs", std::move(inputs));
-    out.set("metrics", std::move(rows));
-    out.set("sideEffectChanged", Value::boolean(sideEffect));
-    out.set("outcomeChanged", Value::boolean(outcome));
+    for (const char* key : {"metrics", "sideEffectChanged", "outcomeChanged"}) out.set(key, *compared.find(key));
     if (!fleet) out.set("link", Value::string("#" + compareLink(before, after, beforeEcho, afterEcho)));
     out.set("before", std::move(b));
     out.set("after", std::move(a));

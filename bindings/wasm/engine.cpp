@@ -12,7 +12,7 @@
 //   rl_run(entry, tape, tapeLength, text, textBytes) -> Output*   entry: a name's place in
 //                                      entries.hpp's list (compute, sweep, validate, schema, fleet,
 //                                      fleetSchema, compareMetrics, markdown, readConfig,
-//                                      compareConfigs, configFormats), which compute.js reads too
+//                                      compareConfigs, configFormats, compareResults), which compute.js reads too
 //                                      (tape: a malloc'ed block holding the text too, freed here)
 //                                      markdown only in the page's file (core/src/markdown.cpp; the
 //                                      fleet file answers an error); fleet and fleetSchema only in the
@@ -20,7 +20,8 @@
 //                                      file answers an error); readConfig, compareConfigs and
 //                                      configFormats only in the config file, retrylab-config.js,
 //                                      built with RETRYLAB_ENGINE_CONFIG (config_entry.hpp), which
-//                                      answers an error for every other entry
+//                                      answers an error for every other entry; compareResults only in the fleet
+//                                      file (compare_metrics.hpp; the page's file answers an error)
 //   rl_free_result(output)
 //   rl_version() -> const char*        rl_heap_in_use() -> bytes malloc'ed now
 //   rl_heap_top() -> the heap's highest point so far
@@ -506,6 +507,14 @@ EMSCRIPTEN_KEEPALIVE Output* rl_run(int entry, double* tape, std::size_t tapeLen
         case Entry::validate: return output(retrylab::validate(inputs));
         case Entry::schema: return output(retrylab::schema());
         case Entry::compareMetrics: return output(retrylab::compareMetrics());  // the metrics a comparison lists (issue 17)
+        case Entry::compareResults:  // compareResults(): two results compared (docs/compare.md §2, §7)
+#ifdef RETRYLAB_ENGINE_FLEET
+            return output(retrylab::compareResults(inputs));
+#else
+            // The page compares by the table in its compare bundle (docs/compare.md §7: 2.4 KB
+            // gzipped here for every reader, against 1.4 KB there for compare mode's).
+            return output(failure("This engine file has no compareResults(): load retrylab-fleet.js, the engine file with the fleet."));
+#endif
         case Entry::markdown:  // markdown(words): the one Markdown writer (issue 30, docs/compare.md §5)
 #ifdef RETRYLAB_ENGINE_FLEET
             // The page's engine file writes the page's Markdown (4.2 KB gzipped): the fleet

@@ -17,7 +17,8 @@
     X(markdown)          \
     X(readConfig)        \
     X(compareConfigs)    \
-    X(configFormats)
+    X(configFormats)     \
+    X(compareResults)
 
 namespace retrylab::wasm {
 

@@ -144,6 +144,23 @@ bool sameValue(const Value& a, const Value& b) {
     return false;
 }
 
+bool sameJson(const Value& a, const Value& b) {
+    if (a.kind() != b.kind()) return false;
+    if (a.kind() == Value::Kind::Array) {
+        if (a.asArray().size() != b.asArray().size()) return false;
+        for (std::size_t i = 0; i < a.asArray().size(); ++i)
+            if (!sameJson(a.asArray()[i], b.asArray()[i])) return false;
+        return true;
+    }
+    if (a.kind() != Value::Kind::Object) return sameValue(a, b);
+    if (a.asObject().size() != b.asObject().size()) return false;
+    for (const Value::Member& m : a.asObject()) {
+        const Value* other = b.find(m.key);
+        if (!other || !sameJson(m.value, *other)) return false;
+    }
+    return true;
+}
+
 const char* describeKind(Value::Kind kind) {
     switch (kind) {
         case Value::Kind::Null: return "null";

@@ -533,6 +533,8 @@ export interface Engine {
   schema(): Schema;
   fleetSchema(): FleetSchema | EngineFailure;
   compareMetrics(): unknown;
+  /** Two ok results compared (docs/compare.md §2): { ok, engine, of, inputs, metrics, sideEffectChanged, outcomeChanged } or an EngineFailure. */
+  compareResults(request: { before: unknown; after: unknown; of?: 'run' | 'fleet' }): unknown;
   version(): string;
   heapInUse(): number;
   heapTop(): number;

@@ -1,7 +1,9 @@
 // Two runs and what differs between them, as data (issue 17). Pure: results in, a comparison
-// out. retrysim --compare builds the same object in C++ (bindings/cli/compare.cpp) from the
-// same results, and tests/node/link-cli.test.js holds the two to the same figures; the
-// Markdown table a reviewer pastes and the page's difference lines read these rows.
+// out, by the rules of docs/compare.md §2 and the rows of the engine's table. retrysim prints
+// the core's comparison by the same table (core/src/compare_metrics.cpp, compareResults(), also
+// the engine files' compareResults()); tests/node/link-cli.test.js and compare-stack.test.js
+// hold the two to the same figures. The page reads the table and compares here, in its compare
+// bundle, rather than calling the engine: docs/compare.md §7 gives the bytes and the reason.
 
 import { num } from '../format.js';
 import { sameInputValue } from '../share/codec.js';
@@ -31,7 +33,9 @@ function requestLeaves(value, prefix = '', out = []) {
   return out;
 }
 
-const at = (value, path) => path.split('.').reduce((v, key) => (v && typeof v === 'object' && key in v ? v[key] : undefined), value);
+const valueAt = (value, path) => path.split('.').reduce((v, key) => (v && typeof v === 'object' && key in v ? v[key] : undefined), value);
+// A row's value: the first of its path's alternatives ("a.b|c", docs/compare.md §2) the result holds.
+const at = (value, path) => path.split('|').map((p) => valueAt(value, p)).find((v) => v !== undefined);
 const unitText = (row) => (row && row.unit === 'ms' ? ' ms' : '');
 
 // An input's value in words: numbers as the page writes them, null as "none", lists joined by
@@ -92,8 +96,8 @@ export function compareRuns(before, after, { metrics: table, codec = null, clien
     for (const name of Object.keys(before.inputs)) add(name, before.inputs[name], after.inputs[name]);
     for (const name of Object.keys(after.inputs)) if (!(name in before.inputs)) add(name, undefined, after.inputs[name]);
   }
-  // A row is listed when either run has its `when` member (the fleet's two workloads differ).
-  const list = rows.filter((row) => before[row.when] !== undefined || after[row.when] !== undefined);
+  // A row is listed when either run has its `when` member (the fleet's two workloads differ; a stack's row).
+  const list = rows.filter((row) => valueAt(before, row.when) !== undefined || valueAt(after, row.when) !== undefined);
 
   let sideEffectChanged = false;
   let outcomeChanged = false;

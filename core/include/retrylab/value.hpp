@@ -92,6 +92,11 @@ struct Value::Member {
 // for two results of the engine (which always writes members in the same order).
 bool sameValue(const Value& a, const Value& b);
 
+// Equal as JSON values whatever the order of an object's members (two echoes, a script entry
+// or a layer written by hand): the equality of a comparison's inputs and metrics
+// (docs/compare.md §2), web/share/codec.js's sameInputValue().
+bool sameJson(const Value& a, const Value& b);
+
 // A readable name of a kind, for messages: "a string", "an array", ...
 const char* describeKind(Value::Kind kind);
 
