@@ -157,7 +157,9 @@
 // +125 with the fleet section's looked() (suiteF, issue 31 item 6: the fleet browser tests wait
 // for it instead of sleeping), measured against this branch's base built alike.
 // +4 with the storm's summary in the singular for one request (runSummary, issue 33's "1 requests").
-export const SCROLLED_CEILING_BYTES = 440989 + 2 + 125 + 4;
+// +618 with issue 31's result facts (infer31): the engine file +62, the fleet engine file +556,
+// each measured at level 6 against main's build at 0f7cf32.
+export const SCROLLED_CEILING_BYTES = 440989 + 2 + 125 + 4 + 618;
 // +2,197 bytes with issue 35's minor items (minor35), measured against its base (c7d46a1) built
 // alike: the opening page +433 (index.html +15, retrylab.css +59, retrylab.js +359: the phone's
 // one-line statement, the timeline's labels by their bars, the sections a task each), the
