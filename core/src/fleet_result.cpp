@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "retrylab/fleet.hpp"
+#include "servers.hpp"
 
 namespace retrylab {
 
@@ -72,6 +73,36 @@ Value serverBinValue(const ServerBin& s) {
     v.set("queue", count(s.queue));
     v.set("inService", count(s.inService));
     return v;
+}
+
+// docs/fleet.md "The capacity in each bin": the attempts the servers finish in a bin of binMs with
+// every worker busy, at the service times in force at t (the bin's start); none when a server up at
+// t has no bound (no worker limit, or a service time of 0).
+bool underTrigger(const FleetRequest& r, TriggerKind kind, std::uint32_t j, double t) {
+    if (!r.trigger || r.trigger->kind != kind || t < r.trigger->startMs || t >= r.trigger->endMs) return false;
+    return !r.triggerServers || std::find(r.triggerServers->begin(), r.triggerServers->end(), j) != r.triggerServers->end();
+}
+bool crashed(const FleetRequest& r, std::uint32_t j, double t) {
+    return std::any_of(r.faults.begin(), r.faults.end(),
+                       [&](const Fault& f) { return f.kind == FaultKind::Crash && f.names(j) && f.covers(t); });
+}
+std::optional<double> capacityAt(const FleetRequest& r, double t) {
+    const std::uint32_t k = r.servers ? r.servers->count : 1;
+    double sum = 0;
+    for (std::uint32_t j = 0; j < k; ++j) {
+        const Server& s = r.servers ? r.servers->each[j] : r.server;
+        if (underTrigger(r, TriggerKind::Outage, j, t) || crashed(r, j, t)) continue;  // down: 0
+        if (!s.workers) return std::nullopt;
+        const double mean = s.serviceDist == servers::ServiceDist::Lognormal
+                                ? s.serviceMs * streams::exactExp(s.serviceSigma * s.serviceSigma / 2)
+                                : s.serviceMs;
+        const double workers = *s.workers;
+        const double f = underTrigger(r, TriggerKind::Slowdown, j, t) ? r.trigger->factor : 1;
+        const double busy = (mean + s.serviceMsPerInFlight * workers) * f;
+        if (busy == 0) return std::nullopt;
+        sum += (workers * r.binMs) / busy;
+    }
+    return sum;
 }
 }  // namespace
 
@@ -177,6 +208,7 @@ Value fleetToValue(Value echo, const FleetRequest& request, const ServiceResult&
         x.set("queue", count(b.queue));
         x.set("inService", count(b.inService));
         x.set("tokens", orNull(b.tokens));
+        x.set("capacity", orNull(capacityAt(request, static_cast<double>(bins.size()) * request.binMs)));
         if (perServer) {
             Value rows = Value::array();
             for (const ServerBin& s : b.servers) rows.push(serverBinValue(s));

@@ -784,6 +784,7 @@ private:
             lastSeen_ = classify(*answered);
             lastStatus_ = *answered;
             row.clientClass = lastSeen_;
+            row.scripted = scripted;
             if (scripted && entry.retryAfter) row.retryAfter = readRetryAfter(in_, entry, answerMs);
             event(answerMs, EventKind::Receive, n, [&] {
                 std::string text = attemptLabel(n) + ": the client receives " + row.clientSaw;
@@ -1279,6 +1280,7 @@ private:
         r.timedOut = false;
         r.status = *a.answered;
         if (a.scripted && a.entry->retryAfter) r.retryAfter = readRetryAfter(in_, *a.entry, t);
+        run_.attempts[a.row].scripted = a.scripted;
         received(index, t, std::move(r));
     }
 

@@ -194,6 +194,8 @@ export interface Attempt {
   /** 'cancelled' (a hedged or cancelled attempt, docs/throttling.md §6) and 'given-up' (a layer's "do not retry", docs/layers.md §4.4). */
   clientClass: 'success' | 'timeout' | '429' | '5xx' | '4xx' | 'other' | 'cancelled' | 'given-up' | 'refused' | 'reset';
   chargeNumber: number | null;
+  /** The client received the answer of the script entry drawn (docs/engine.md §5): its headers are the ones read. */
+  scripted: boolean;
   /** With a stack of layers (docs/layers.md §7): the attempt's layer, path, the key it carried and its call's deadline. */
   layer?: number;
   path?: string;
@@ -440,6 +442,8 @@ export interface FleetBin {
   queue: number;
   inService: number;
   tokens: number | null;
+  /** The attempts the servers could finish in the bin, every worker busy (docs/fleet.md); null for no bound. */
+  capacity: number | null;
   /** With servers or faults (docs/servers.md §8.3). */
   servers?: FleetServerBin[];
 }

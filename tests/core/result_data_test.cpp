@@ -146,6 +146,25 @@ TEST_CASE("chargeNumber: the side effect an attempt committed, null for none", "
     CHECK(numbers(obj({{"operation", str("create")}}), "chargeNumber") == std::vector<double>{1, 2});
 }
 
+TEST_CASE("scripted: the client received the answer of the entry drawn, not a replay, a 409 or a timeout",
+          "[result][scripted]") {
+    // docs/engine.md §5's worked figures. [503 with Retry-After: 2, 200], answers in 100 ms: the
+    // client reads both entries' own answers.
+    Value twoEntries = script({obj({{"status", num(503)}, {"retryAfter", str("2")}}), obj({{"status", num(200)}})},
+                              obj({{"responseMs", num(100)}}));
+    CHECK(flags(twoEntries, "scripted") == std::vector<bool>{true, true});
+    // The same with a 50 ms timeout: every answer comes after it.
+    twoEntries.set("clientTimeoutMs", num(50));
+    const std::vector<bool> late = flags(twoEntries, "scripted");
+    CHECK(late.size() >= 2);
+    CHECK(late == std::vector<bool>(late.size(), false));
+    // response-lost, [200 lost, 200]: the key on replays the stored 200; the key off gets the entry's.
+    CHECK(flags(obj({{"idempotencyKey", boolean(true)}}), "scripted") == std::vector<bool>{false, false});
+    CHECK(flags(Value::object(), "scripted") == std::vector<bool>{false, true});
+    // A dropped request (request-lost: [dropped, 200]) is no answer at all.
+    CHECK(flags(obj({{"scenario", str("request-lost")}}), "scripted") == std::vector<bool>{false, true});
+}
+
 TEST_CASE("the added fields agree with the sentences and numbers beside them", "[result][property]") {
     // Over many inputs: a header wait is one whose rule begins "Retry-After", no wait is a null
     // waitAfterMs, a charge number is a commit, numbered 1, 2, ... in attempt order.
@@ -172,6 +191,11 @@ TEST_CASE("the added fields agree with the sentences and numbers beside them", "
             CHECK(a.find("chargeNumber")->isNull() == a.find("commitMs")->isNull());
             if (!a.find("chargeNumber")->isNull()) CHECK(a.find("chargeNumber")->asNumber() == ++charges);
             CHECK((a.find("clientClass")->asString() == "timeout") == (a.find("clientSaw")->asString() == "timeout"));
+            // scripted: the server answered a status of the script and the client saw that status.
+            const std::string server = a.find("server")->asString();
+            const bool status = !server.empty() && server.find_first_not_of("0123456789") == std::string::npos;
+            CHECK(a.find("scripted")->asBool() == (status && a.find("clientSaw")->asString() == server));
+            if (!a.find("retryAfter")->isNull()) CHECK(a.find("scripted")->asBool());
         }
         CHECK(charges == result.find("metrics")->find("charges")->asNumber());
     }

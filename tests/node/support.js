@@ -134,6 +134,21 @@ function fleetInBothBindings(fleetEngine, request) {
   return wasm;
 }
 
+// A fleet result as the conformance file (FLEET.md §8, written before it) holds it: without each
+// bin's `capacity` (docs/fleet.md "The capacity in each bin", an addition to the result), which
+// every bin of a service result must hold, a number or null; its figures are tested on their own
+// (tests/core/fleet_capacity_test.cpp, tests/node/result-facts.test.js).
+function withoutCapacity(result) {
+  const assert = require('node:assert/strict');
+  const copy = asJson(result);
+  if (!copy || !copy.timeline) return copy;
+  for (const bin of copy.timeline.bins) {
+    assert.ok(bin.capacity === null || typeof bin.capacity === 'number', `a bin's capacity: ${JSON.stringify(bin.capacity)}`);
+    delete bin.capacity;
+  }
+  return copy;
+}
+
 // What the link tests share (tests/node/*-link.test.js): the engine, the page's codec for its
 // schema, the page's link reader, an explorable's stand-in for readLink, and `retrysim --link`.
 async function loadLinkSide() {
@@ -154,5 +169,5 @@ function cliLinkRun(link) {
 module.exports = {
   repo, enginePath, fleetEnginePath, configEnginePath, retrysimPath, casesPath,
   loadEngine, loadFleetEngine, loadConfigEngine, runRetrysim, retrysimResult, loadCases, asJson, firstDifference, seededRandom,
-  fleetInBothBindings, loadLinkSide, cliLinkRun,
+  fleetInBothBindings, withoutCapacity, loadLinkSide, cliLinkRun,
 };

@@ -18,23 +18,18 @@ const cell = (v) => (v === null || v === undefined ? '' : String(v));
 
 // --- the storm's timeline -----------------------------------------------------------------------
 
-// The bin's own fields in the engine's order (every bin has the same), then what the chart
-// derives: `offered` (first attempts + retries sent in the bin) and `capacity` (the attempts
-// the server finishes in the bin with every worker busy: workers × bin ÷ service time, the
-// slowdown's factor applied; empty for no worker limit or no service time, 0 in an outage).
+// The bin's own fields in the engine's order (every bin has the same; its `capacity` the
+// servers' capacity in the bin, docs/fleet.md), then what the chart derives: `offered` (first
+// attempts + retries sent in the bin).
 export function timelineColumns(result) {
   const bins = result.timeline.bins;
-  return ['startMs', 'endMs', ...(bins.length ? Object.keys(bins[0]) : []), 'offered', 'capacity'];
+  return ['startMs', 'endMs', ...(bins.length ? Object.keys(bins[0]) : []), 'offered'];
 }
 
 export function timelineCsv(result) {
   const { binMs, bins } = result.timeline;
   const own = bins.length ? Object.keys(bins[0]) : [];
-  const series = stormSeries(result);
-  const rows = bins.map((b, i) => {
-    const cap = series.points[i].capacity;
-    return [i * binMs, (i + 1) * binMs, ...own.map((k) => cell(b[k])), b.firstAttempts + b.retries, cap === null ? '' : (cap * binMs) / 1000];
-  });
+  const rows = bins.map((b, i) => [i * binMs, (i + 1) * binMs, ...own.map((k) => cell(b[k])), b.firstAttempts + b.retries]);
   return toCsv([timelineColumns(result), ...rows]);
 }
 

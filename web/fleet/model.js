@@ -576,36 +576,13 @@ export function sideEffectsOf(without, withKey) {
 
 // --- the timeline as chart data -------------------------------------------------------------
 
-// Per-second rates from each bin (FLEET.md §8's counts per bin), the capacity the server can
-// serve at full occupancy (workers ÷ service time, slowed in the trigger), and the marks.
+// Per-second rates from each bin (FLEET.md §8's counts per bin), the capacity the servers can
+// serve at full occupancy (the bin's `capacity`, docs/fleet.md: null for no bound), and the marks.
 export function stormSeries(result) {
   const { binMs, bins } = result.timeline;
   const req = result.request;
   const perSecond = 1000 / binMs;
   const trig = req.trigger;
-  // With K servers (docs/servers.md §8.1) the capacity is the sum of each server's, its own
-  // fields (an override over the server object), the trigger on the servers it names and a
-  // crash taking a server's away while it lasts; a log-normal service's mean is
-  // serviceMs × e^(σ²/2) (§12.8). Unlimited (null) when any server has no worker limit.
-  const k = req.servers ? req.servers.count : 1;
-  const overrides = (req.servers && req.servers.overrides) || [];
-  const serversNow = Array.from({ length: k }, (_, j) => ({ ...req.server, ...(overrides.find((o) => o.index === j) || {}) }));
-  const covers = (w, j, t) => t >= w.startMs && t < w.endMs && (w.servers === null || w.servers === undefined || w.servers.includes(j));
-  const capacityAt = (t) => {
-    let sum = 0;
-    for (const [j, sv] of serversNow.entries()) {
-      const workers = sv.workers;
-      if (workers === null) return null;
-      const mean = sv.serviceDist === 'lognormal' ? sv.serviceMs * Math.exp(((sv.serviceSigma ?? 1) ** 2) / 2) : sv.serviceMs;
-      const base = mean + sv.serviceMsPerInFlight * workers;
-      const f = trig && trig.kind === 'slowdown' && covers(trig, j, t) ? trig.factor : 1;
-      if (trig && trig.kind === 'outage' && covers(trig, j, t)) continue;
-      if ((req.faults || []).some((x) => x.kind === 'crash' && covers(x, j, t))) continue;
-      if (base === 0) return null;
-      sum += (workers * 1000) / (base * f);
-    }
-    return sum;
-  };
   const points = bins.map((b, i) => ({
     bin: i,
     startMs: i * binMs,
@@ -630,7 +607,7 @@ export function stormSeries(result) {
     sendRate: b.sendRate === undefined ? null : b.sendRate,
     created: b.created * perSecond,
     queue: b.queue,
-    capacity: capacityAt(i * binMs),
+    capacity: b.capacity === null ? null : b.capacity * perSecond,
   }));
   return {
     binMs,

@@ -39,12 +39,12 @@ export function answerText(result, attempt) {
 // Retry-After (or "no header" on a failure, as the seed's trace A writes it).
 export function headerTexts(result, attempt) {
   const out = [];
-  const entry = scriptEntry(result.inputs, attempt);
-  // The entry's own answer reached the client: not a replay, a 409, a lost request or response.
-  const scripted = !['replay', '409', 'dropped'].includes(attempt.server) && attempt.clientClass !== 'timeout';
-  if (scripted && entry && entry.date) out.push(`Date: ${entry.date}`);
+  // `scripted`: the entry's own answer reached the client (docs/engine.md §5), so its headers
+  // are the ones the client read.
+  const entry = attempt.scripted ? scriptEntry(result.inputs, attempt) : null;
+  if (entry && entry.date) out.push(`Date: ${entry.date}`);
   if (attempt.retryAfter) out.push(`Retry-After: ${attempt.retryAfter.raw}`);
-  else if (scripted && attempt.clientClass !== 'success') out.push('no header');
+  else if (attempt.scripted && attempt.clientClass !== 'success') out.push('no header');
   return out;
 }
 

@@ -240,6 +240,7 @@ struct AttemptRow {
     bool scriptRepeats = false;     // that entry is the script's last, the one that repeats
     FailureClass clientClass = FailureClass::Timeout;  // the class of what the client saw
     std::optional<int> chargeNumber;  // the side effect this attempt committed: #k
+    bool scripted = false;  // the client received the script entry's own answer (docs/engine.md §5)
     // A layered run's (docs/layers.md §7); layer 0 in a run without layers, and none written.
     int layer = 0;
     std::string path;                  // "2.1"

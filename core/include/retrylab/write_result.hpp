@@ -142,6 +142,7 @@ struct RunWriter {
         }
         member("clientClass", a.cancelled ? "cancelled" : a.givenUp ? "given-up" : failureClassName(a.clientClass));
         orNull("chargeNumber", a.chargeNumber);
+        member("scripted", a.scripted);
         if (a.layer > 0) {
             count("layer", a.layer);
             member("path", std::string_view(a.path));

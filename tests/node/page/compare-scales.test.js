@@ -3,16 +3,13 @@
 // charts have the same time axis, rate axis and queue axis whatever the two runs are.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { stormChart } from '../../../web/fleet/chart.js';
 import { alignedSeries } from '../../../web/compare/fleet.js';
 import { toMarkup } from '../../../web/dom.js';
+import { caseNamed } from './fleet-cases.js';
 
-const repo = join(dirname(fileURLToPath(import.meta.url)), '../../..');
-const CASES = JSON.parse(readFileSync(join(repo, 'spec/conformance/fleet-cases.json'), 'utf8')).cases;
-const result = (name) => CASES.find((c) => c.name === name).result;
+// The independent model's results, each bin's capacity the engine's (fleet-cases.js).
+const result = (name) => caseNamed(name).result;
 // The axis labels a chart writes: its ticks, not its ghost's note.
 const ticks = (svg) => [...toMarkup(svg).matchAll(/<text class="fl-tick"[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]);
 

@@ -1,6 +1,7 @@
 // The fleet section's pure part (web/fleet/model.js, chart.js, presets.js) in node: the fleet
 // link, the request's differences, the verdict and side effects read from results. The results
-// are the independent model's (spec/conformance/fleet-cases.json), not the engine's.
+// are the independent model's (spec/conformance/fleet-cases.json), not the engine's, but for each
+// bin's capacity (fleet-cases.js).
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -20,9 +21,10 @@ import { fleetPresets } from '../../../web/fleet/presets.js';
 import { toMarkup } from '../../../web/dom.js';
 import { DIST } from '../../browser/lib/dist.js';
 
+import { caseNamed } from './fleet-cases.js';
+
 const repo = join(dirname(fileURLToPath(import.meta.url)), '../../..');
-const CASES = JSON.parse(readFileSync(join(repo, 'spec/conformance/fleet-cases.json'), 'utf8')).cases;
-const caseNamed = (name) => CASES.find((c) => c.name === name);
+// The cases' results with each bin's capacity the engine's (fleet-cases.js).
 const opening = caseNamed('9.5 the opening fleet run').result;
 // The fleet engine file the page serves (dist/retrylab-fleet.js) and its fleetSchema().
 const require = createRequire(import.meta.url);
@@ -311,13 +313,13 @@ const csvRecords = (text) => {
   return lines.map((line) => Object.fromEntries(line.split(',').map((v, i) => [names[i], v])));
 };
 
-test('the timeline CSV is the bins: one row per bin with every field of the bin, its time, and offered and capacity per bin', () => {
+test('the timeline CSV is the bins: one row per bin with every field of the bin (its capacity among them), its time, and offered per bin', () => {
   const bins = opening.timeline.bins;
   const rows = csvRecords(timelineCsv(opening));
   assert.equal(rows.length, bins.length);
   rows.forEach((row, i) => {
     // Every field the bin has, as the bin has it (null as an empty cell), and nothing else.
-    assert.deepEqual(Object.keys(row), ['startMs', 'endMs', ...Object.keys(bins[i]), 'offered', 'capacity']);
+    assert.deepEqual(Object.keys(row), ['startMs', 'endMs', ...Object.keys(bins[i]), 'offered']);
     for (const [k, v] of Object.entries(bins[i])) assert.equal(row[k], v === null ? '' : String(v), `bin ${i} ${k}`);
     assert.equal(Number(row.startMs), i * 1000);
     assert.equal(Number(row.endMs), (i + 1) * 1000);
