@@ -65,8 +65,25 @@ export async function futureCount(page) {
   return page.locator(`${ID('events')} li.future`).count();
 }
 
+// Resolves after `n` of the page's frames and then the tasks queued before them: what a scroll,
+// a click or a change set going in the page's frames (IntersectionObserver notices, a handler
+// chained on requestAnimationFrame) has run by then. A wait for the page's state, in frames, not
+// a guess in milliseconds.
+export const frames = (page, n = 2) => page.evaluate((count) => new Promise((resolve) => {
+  let left = count;
+  (function next() {
+    if (left <= 0) setTimeout(resolve, 0);
+    else {
+      left -= 1;
+      requestAnimationFrame(next);
+    }
+  }());
+}), n);
+
 // Resolves once the page has not scrolled for ten frames running (a smooth scroll under way,
-// such as the one that brings an inline figure's Play into view, has ended).
+// such as the one that brings an inline figure's Play into view, has ended). Called right after a
+// "Try it" shows its figure, it also covers the two frames revealFigure (web/explorable/steps.js)
+// waits before it scrolls: a scroll it starts resets the count.
 export const scrollSettled = (page) => page.evaluate(() => new Promise((resolve) => {
   let last = scrollY;
   let still = 0;
