@@ -162,9 +162,10 @@ describe('issue 15: the figure beside the words', () => {
       await page.locator(`button[data-try="${step}"]`).click();
       const figure = figureFor(page, step, true);
       await waitShowing(page, figure, step);
-      // The band's observer has been told of the scroll the click made (its notices come in the
-      // frames after a scroll): had it taken the figure back, it would have by now.
-      await frames(page, 3);
+      // A fixed wait, kept: nothing on the page marks that the band has had its say after a
+      // press, and a band that takes the press back (steps.js's pressedAt guard broken) shows
+      // within it only some of the time (seen passing so, with this wait and with three frames).
+      await page.waitForTimeout(600);
       assert.equal((await shown(figure)).step, step, `${step} still shown`);
     }
   }));
