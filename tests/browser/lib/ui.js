@@ -21,11 +21,18 @@ export async function metric(page, key) {
   return (await page.locator(`${ID('metrics')} [data-metric="${key}"] dd`).textContent()).trim();
 }
 
+// The six metrics as metric() reads them, in one visit to the page instead of twelve (issue 31:
+// robust-input reads them twice for each of hundreds of values): drawn first, each figure's
+// one element waited for as a locator waits, its text trimmed.
+const METRICS = ['attempts', 'charges', 'replays', 'elapsed', 'outcome', 'lookup'];
 export async function metricsOf(page) {
-  const keys = ['attempts', 'charges', 'replays', 'elapsed', 'outcome', 'lookup'];
-  const out = {};
-  for (const k of keys) out[k] = await metric(page, k);
-  return out;
+  const read = await page.waitForFunction(([box, keys]) => {
+    window.retryLab?.drawViews?.();
+    const found = keys.map((k) => document.querySelectorAll(`${box} [data-metric="${k}"] dd`));
+    if (found.some((els) => els.length !== 1)) return null;
+    return Object.fromEntries(keys.map((k, i) => [k, found[i][0].textContent.trim()]));
+  }, [ID('metrics'), METRICS]);
+  return read.jsonValue();
 }
 
 // The server-answer table as arrays of cell texts.
