@@ -8,8 +8,9 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO, artifactPath, assertClean, axeViolations, browserSuite, copiedAndPrintedMarkdown, differenceLines, openPage, retrysimMarkdown } from './lib/harness.js';
-import { serve, siteCopy, watchedPage } from './lib/sites.js';
+import { REPO, artifactPath, assertClean, axeViolations, browserSuite, copiedAndPrintedMarkdown, differenceLines, openPage, retrysimMarkdown, watchedPage } from './lib/harness.js';
+import { serve, siteCopy } from './lib/sites.js';
+import { frames } from './lib/ui.js';
 
 
 const env = browserSuite();
@@ -232,7 +233,7 @@ describe('compare mode in the iframe', () => {
     for (let i = 0; i < 40; i += 1) {
       now = await sizes();
       if (now.attribute === now.content && now.attribute !== 900) break;
-      await page.waitForTimeout(100);
+      await frames(page, 3);
     }
     assert.equal(now.attribute, now.content, 'the frame is as tall as the comparison');
     assert.ok(now.content > 900, `a tall comparison (${now.content}px)`);

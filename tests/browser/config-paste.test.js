@@ -13,6 +13,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DIST, axeViolations, browserSuite, openPage, pageTest } from './lib/harness.js';
+import { frames } from './lib/ui.js';
 
 const require = createRequire(import.meta.url);
 const examples = require('../config-examples.js');
@@ -46,7 +47,7 @@ describe('paste your config', () => {
     const asked = [];
     page.on('request', (r) => { if (/retrylab-config\.js/.test(r.url())) asked.push(r.url()); });
     await page.locator('#clients').scrollIntoViewIfNeeded();
-    await page.waitForTimeout(300);
+    await frames(page, 3); // what nearing the section loads, the observers that see it have asked for by now
     assert.deepEqual(asked, [], 'not with the page, not with the sections');
     assert.equal(await page.evaluate(() => typeof window.RetryLabConfig), 'undefined');
     await openBox(page);

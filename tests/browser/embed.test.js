@@ -8,8 +8,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { REPO, browserSuite } from './lib/harness.js';
-import { serve, siteCopy, watchedPage } from './lib/sites.js';
+import { REPO, browserSuite, watchedPage } from './lib/harness.js';
+import { serve, siteCopy } from './lib/sites.js';
+import { frames } from './lib/ui.js';
 
 const require = createRequire(import.meta.url);
 const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -79,7 +80,7 @@ async function settled(page) {
     const now = await sizes(page);
     if (last && now.attribute === now.content && JSON.stringify(now) === JSON.stringify(last)) return now;
     last = now;
-    await page.waitForTimeout(100);
+    await frames(page, 3);
   }
   return last;
 }
@@ -123,10 +124,18 @@ describe('embed.html in an iframe', () => {
     const other = await (await page.locator('#second').elementHandle()).contentFrame();
     await other.waitForFunction(() => document.documentElement.classList.contains('rl-ready'));
     const otherBefore = await other.evaluate(() => Math.ceil(document.documentElement.getBoundingClientRect().height));
+    // The second embed's message of its new height, heard here after the snippet's own listener
+    // (added first, so it has had the message by then): the one a careless parent would take.
+    await page.evaluate((before) => {
+      window.__secondPosted = new Promise((resolve) => window.addEventListener('message', (e) => {
+        if (e.source === document.getElementById('second').contentWindow && e.data?.type === 'retry-lab:height' && e.data.height !== before) resolve(e.data.height);
+      }));
+    }, otherBefore);
     await other.getByRole('radio', { name: 'Every failure, including 400', exact: true }).check();
     await other.locator('#rl-maxRetries').fill('10');
     await other.waitForFunction((h) => Math.ceil(document.documentElement.getBoundingClientRect().height) !== h, otherBefore);
-    await page.waitForTimeout(500);
+    await page.evaluate(() => window.__secondPosted);
+    await frames(page, 2); // a frame resized by it would show by now
     const after = await sizes(page);
     assert.equal(after.attribute, narrow.attribute, 'no forged height was taken');
     const second = await page.locator('#second').evaluate((el) => [el.height, el.contentWindow === null]);

@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { browserSuite, openPage, pageTest } from './lib/harness.js';
 import { serve, siteCopy } from './lib/sites.js';
-import { ID, metricsOf, scrollSettled } from './lib/ui.js';
+import { ID, frames, metricsOf, scrollSettled } from './lib/ui.js';
 import { CONTROLLED, STORY } from '../../web/story.js';
 import { verdictText } from '../../web/views/metrics.js';
 
@@ -57,12 +57,12 @@ const waitShowing = (page, figure, step) => figure.evaluate((box, s) => new Prom
 // figure follow.
 async function readTo(page, locator) {
   await locator.evaluate((el) => el.scrollIntoView({ block: 'center' }));
-  await page.waitForTimeout(150);
+  await frames(page); // the reading band's observer has seen it
 }
 
 const inViewport = async (page, locator) => {
   const box = await locator.boundingBox();
-  const { w, h } = await page.evaluate(() => ({ w: innerWidth, h: innerHeight }));
+  const { width: w, height: h } = page.viewportSize(); // innerWidth × innerHeight, known without asking the page
   return box && box.y >= 0 && box.y + box.height <= h && box.x >= 0 && box.x + box.width <= w;
 };
 
@@ -131,8 +131,7 @@ describe('issue 15: the figure beside the words', () => {
         await button.click();
         const figure = figureFor(page, step, wide);
         await waitShowing(page, figure, step);
-        await page.waitForTimeout(150); // a smooth scroll, were there one, would be under way
-        await scrollSettled(page);
+        await scrollSettled(page); // a smooth scroll revealFigure starts, were there one, has ended
         const moved = (await page.evaluate(() => scrollY)) - y;
         if (wide) assert.ok(Math.abs(moved) <= 3, `${step}: the page did not scroll (moved ${moved} px)`);
         else {
@@ -163,6 +162,9 @@ describe('issue 15: the figure beside the words', () => {
       await page.locator(`button[data-try="${step}"]`).click();
       const figure = figureFor(page, step, true);
       await waitShowing(page, figure, step);
+      // A fixed wait, kept: nothing on the page marks that the band has had its say after a
+      // press, and a band that takes the press back (steps.js's pressedAt guard broken) shows
+      // within it only some of the time (seen passing so, with this wait and with three frames).
       await page.waitForTimeout(600);
       assert.equal((await shown(figure)).step, step, `${step} still shown`);
     }

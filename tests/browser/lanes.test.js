@@ -7,9 +7,9 @@
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browserSuite, pageTest } from './lib/harness.js';
-import { serve, siteCopy, watchedPage } from './lib/sites.js';
-import { ID, setInputs } from './lib/ui.js';
+import { browserSuite, pageTest, watchedPage } from './lib/harness.js';
+import { serve, siteCopy } from './lib/sites.js';
+import { ID, frames, setInputs } from './lib/ui.js';
 
 const env = browserSuite();
 
@@ -103,7 +103,7 @@ describe('issue 15: the mechanism drawn', () => {
           return Math.abs(Number(l.getAttribute('y2')) - Number(svg.querySelectorAll('.lanes-track')[1].getAttribute('y1'))) < 0.01;
         });
         seen.push({ ...r, whole });
-        await page.waitForTimeout(100);
+        await frames(page, 3); // the next sample a few of the clock's frames on
       }
       const partial = seen.filter((s) => !s.whole);
       if (reducedMotion === 'reduce') {

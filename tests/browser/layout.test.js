@@ -12,17 +12,21 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { browserSuite, openPage, pageTest } from './lib/harness.js';
-import { ID, scrollSettled, setInputs } from './lib/ui.js';
+import { ID, frames, scrollSettled, setInputs } from './lib/ui.js';
 
 const require = createRequire(import.meta.url);
 const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
 const env = browserSuite();
 
-const viewportOf = (page) => page.evaluate(() => ({ w: innerWidth, h: innerHeight }));
+// The viewport the page was given (innerWidth × innerHeight), known without asking the page.
+const viewportOf = (page) => {
+  const { width, height } = page.viewportSize();
+  return { w: width, h: height };
+};
 async function inView(page, locator, what) {
   const box = await locator.boundingBox();
-  const { w, h } = await viewportOf(page);
+  const { w, h } = viewportOf(page);
   assert.ok(box, `${what} is drawn`);
   assert.ok(box.y >= 0 && box.y + box.height <= h && box.x >= 0 && box.x + box.width <= w,
     `${what} in the ${w}×${h} viewport (at y ${Math.round(box.y)}–${Math.round(box.y + box.height)})`);
@@ -40,13 +44,12 @@ describe('issue 15 layout: the figure a "Try it" changes is in view when it is p
       for (const step of steps) {
         const button = page.locator(`button[data-try="${step}"]`);
         await button.evaluate((el) => el.scrollIntoView({ block: 'center' }));
-        await page.waitForTimeout(150);
+        await frames(page); // the reading band has seen where the reader is
         await button.click();
         const figure = beside
           ? page.locator('[data-story-figure]')
           : page.locator(`p.try:has(button[data-try="${step}"]) + .story-slot .story-figure`);
         await page.waitForFunction(([f, s]) => [...document.querySelectorAll(f)].some((b) => b.dataset.showing === s), [beside ? '[data-story-figure]' : '.story-slot .story-figure', step]);
-        await page.waitForTimeout(150);
         await scrollSettled(page); // a smooth scroll that brings an inline figure's Play into view
         const pressed = await inView(page, button, `${step}: its button`);
         await inView(page, figure.locator('.verdict'), `${step}: the figure's verdict`);

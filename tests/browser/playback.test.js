@@ -5,7 +5,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { browserSuite, pageTest } from './lib/harness.js';
-import { ID, futureCount, setInputs, slider } from './lib/ui.js';
+import { ID, frames, futureCount, setInputs, slider } from './lib/ui.js';
 
 const env = browserSuite();
 
@@ -31,7 +31,9 @@ describe('playback', () => {
     await page.locator(ID('play')).click();
     assert.equal(await page.locator(ID('play')).textContent(), 'Play');
     const paused = (await slider(page)).now;
-    await page.waitForTimeout(400);
+    // Paused in the glide from the commit (9.32 s) to the timeout (30 s), about 10 inspection
+    // seconds a wall second: a clock still running would have moved it within a dozen frames.
+    await frames(page, 12);
     assert.equal((await slider(page)).now, paused, 'paused playback does not move');
     const veilAfter = Number(await page.locator(`${ID('timeline')} [data-playhead="veil"]`).getAttribute('width'));
     assert.ok(veilAfter <= veilWidth, 'the dimming veil shrinks as the playhead moves');
@@ -124,26 +126,37 @@ describe('playback', () => {
     await setInputs(page, { maxRetries: 0 });
     assert.equal(await page.locator(ID('play')).textContent(), 'Play');
     assert.equal((await slider(page)).now, 0);
-    await page.waitForTimeout(300);
+    await frames(page, 12); // an autoplay would have started the clock's frames by now
     assert.equal((await slider(page)).now, 0, 'still paused');
     assert.equal(await page.locator(`${ID('events')} li`).count(), await futureCount(page));
   }));
 
   test('with reduced motion, playback steps from event to event instead of gliding', pageTest(env, { reducedMotion: 'reduce', sections: false }, async ({ page }) => {
-    // At 1×: each event is held 0.6 s (issue 35's rhythm), long enough for the polls below.
+    // At 1×: each event is held 0.6 s (issue 35's rhythm).
     // The inspection seconds at which the opening run's events fall: 0, 200, 3,000, 3,500 and
     // 3,700 ms at 0, 9.3, 30, 50.7 and 60 s (stretches of 200, 444, 444 and 200 of 1,288 parts).
     const eventSeconds = new Set([0, 200, 644, 1088, 1288].map((parts) => Math.round((parts / 1288) * 600) / 10));
     // Start at 40 s to keep the test short: events still fall at 50.7 and 60 s.
     await page.locator(ID('seek')).focus();
     for (const key of ['PageUp', 'PageUp', 'PageUp', 'PageUp']) await page.keyboard.press(key);
+    // Every value the slider takes, seen by the page itself (not sampled) until playback ends.
+    await page.locator(ID('seek')).evaluate((seek) => {
+      window.__rests = new Promise((resolve) => {
+        const seen = [Number(seek.getAttribute('aria-valuenow'))];
+        const play = document.getElementById('rl-play');
+        const watch = new MutationObserver(() => {
+          seen.push(Number(seek.getAttribute('aria-valuenow')));
+          if (play.textContent === 'Play') {
+            watch.disconnect();
+            resolve(seen);
+          }
+        });
+        watch.observe(seek, { attributes: true, attributeFilter: ['aria-valuenow'] });
+        watch.observe(play, { childList: true, characterData: true, subtree: true });
+      });
+    });
     await page.locator(ID('play')).click();
-    const seen = new Set();
-    while (await page.locator(ID('play')).textContent() === 'Pause') {
-      seen.add((await slider(page)).now);
-      await page.waitForTimeout(40);
-    }
-    seen.add((await slider(page)).now);
+    const seen = new Set(await page.evaluate(() => window.__rests));
     for (const s of seen) assert.ok(eventSeconds.has(s) || s === 40 || s === 60, `the playhead rested at ${s} s, which is no event's time`);
     assert.ok(seen.size >= 3, `it visited several events (${[...seen]})`);
   }));
@@ -153,7 +166,7 @@ describe('playback', () => {
     await page.locator('.colophon').scrollIntoViewIfNeeded();
     await page.waitForFunction(() => document.querySelector('#rl-play').textContent === 'Play');
     const parked = (await slider(page)).now;
-    await page.waitForTimeout(400);
+    await frames(page, 12); // a clock still running would have moved it by now
     assert.equal((await slider(page)).now, parked, 'no progress off-screen');
     await page.locator(ID('seek')).scrollIntoViewIfNeeded();
     await page.waitForFunction(() => document.querySelector('#rl-play').textContent === 'Pause');

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO, assertClean, browserSuite, openPage } from './lib/harness.js';
 import { random } from './lib/engine.js';
-import { ID, drawViews, metricsOf } from './lib/ui.js';
+import { ID, drawViews, frames, metricsOf } from './lib/ui.js';
 import { MAX_LINK_LENGTH, attributeName, isLink, linkCodec } from '../../web/share/codec.js';
 import { acceptInputs } from '../../web/share/accept.js';
 import { readLink } from '../../web/share/link.js';
@@ -342,7 +342,7 @@ describe('links in the browser', () => {
       noticeElements: document.querySelectorAll('.rl-notice *:not(p):not(ul):not(li):not(button)').length,
     }));
     assert.deepEqual(state, { pwned: undefined, polluted: undefined, images: 0, svgs: 0, inlineScripts: 0, noticeElements: 0 });
-    await page.waitForTimeout(300);
+    await frames(page, 2); // an element that fetches starts when it is drawn: its request has been seen by now
     assert.deepEqual(requests.filter((u) => !u.startsWith('data:')), [], 'nothing was fetched (no /x)');
     assert.equal(await page.evaluate(() => location.hash.startsWith('#v=1&scenario=')), true, 'the link is left as it was');
 

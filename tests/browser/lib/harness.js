@@ -1,6 +1,6 @@
 // Shared set-up for the browser tests: the built site, Debian's Chromium through
-// playwright-core, and a page that records console errors, CSP violations and every
-// request that leaves 127.0.0.1.
+// playwright-core, and the one page recorder (watchedPage: console errors, CSP violations and
+// every request; openPage also refuses each request that leaves 127.0.0.1).
 
 import { after, afterEach, before, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
@@ -170,8 +170,44 @@ export async function pageFor(env, options = {}) {
   return { context, page, reused: Boolean(taken), on };
 }
 
-// A fresh context and page that remembers what went wrong (console errors, page errors, CSP
-// violations, requests to other hosts), opened once the page is ready.
+// Recorded before any script of the page runs: violations of the page's CSP (also those
+// raised inside shadow roots, which reach the document composed).
+function recordViolations() {
+  window.__violations = [];
+  const note = (e) => window.__violations.push(`${e.violatedDirective}: ${e.blockedURI} (${e.sourceFile}:${e.lineNumber})`);
+  document.addEventListener('securitypolicyviolation', note, true);
+}
+
+// The page recorder, the one every browser test's page is watched by: a page for the test now
+// running (pageFor: the file's reused page when `contextOptions` are all a page can take, else a
+// fresh context's; closed after the test either way) that remembers console errors and CSP
+// warnings, page errors, every request, and the CSP violations the page sees.
+//   problems: one line each for a console error, a CSP console message and a page error;
+//   requests: every URL asked for; violations(): the CSP violations of the page now shown;
+//   close(): done with it before the test ends (a reused page is left for the next test, which
+//   resets it; a fresh context is closed).
+export async function watchedPage(env, contextOptions = {}) {
+  const { context, page, reused, on } = await pageFor(env, contextOptions);
+  const problems = [];
+  const requests = [];
+  on('console', (msg) => {
+    if (msg.type() === 'error' || /Content Security Policy|Refused to/i.test(msg.text())) problems.push(`console ${msg.type()}: ${msg.text()}`);
+  });
+  on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  on('request', (request) => requests.push(request.url()));
+  await page.addInitScript(recordViolations); // on a reused page, removed at the next reset (guardReuse)
+  return {
+    context,
+    page,
+    problems,
+    requests,
+    violations: () => page.evaluate(() => window.__violations),
+    close: () => (reused ? page.goto('about:blank') : context.close()),
+  };
+}
+
+// watchedPage's page, opened once it is ready, where nothing may leave 127.0.0.1 (offHost:
+// each request to another host, refused).
 //   path: a page on the test server; url: any address instead (a file:// page);
 //   sections: also load the sections below the article (the traces, the client lab), which
 //     the page itself loads only when the reader nears them (web/load-sections.js); false
@@ -186,23 +222,14 @@ export async function openPage(env, {
   colorScheme = 'light', viewport = { width: 1280, height: 900 }, reducedMotion = 'no-preference',
   path = '/', url = null, sections = true, bypassCSP = false, init = null, route = null, inputs = true, engine = true,
 } = {}) {
-  const { context, page, on } = await pageFor(env, { colorScheme, viewport, reducedMotion, bypassCSP });
-  const problems = [];
+  const watched = await watchedPage(env, { colorScheme, viewport, reducedMotion, bypassCSP });
+  const { context, page } = watched;
   const offHost = [];
-  on('console', (msg) => {
-    if (msg.type() === 'error' || msg.type() === 'warning' && /Content Security Policy/i.test(msg.text())) problems.push(`console ${msg.type()}: ${msg.text()}`);
-  });
-  on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   await context.route('**/*', (route) => {
     const where = new URL(route.request().url());
     if (where.origin === env.server.origin || ['data:', 'blob:', 'file:'].includes(where.protocol)) return route.continue();
     offHost.push(route.request().url());
     return route.abort();
-  });
-  // On a reused page the guard (guardReuse) removes these at the next reset.
-  await page.addInitScript(() => {
-    window.__cspViolations = [];
-    document.addEventListener('securitypolicyviolation', (e) => window.__cspViolations.push(`${e.violatedDirective}: ${e.blockedURI}`));
   });
   if (init) await page.addInitScript(...init);
   if (route) await page.route(...route); // [url pattern, handler]: ahead of the host check above
@@ -213,7 +240,7 @@ export async function openPage(env, {
   // inputs: open "All the inputs", as a reader does at their first interaction (the page
   // opens with the key switch alone); false leaves the first screen as it is.
   if (inputs) await page.evaluate(() => window.retryLab && window.retryLab.openInputs && window.retryLab.openInputs());
-  return { page, context, problems, offHost };
+  return { ...watched, offHost };
 }
 
 // The page's engine loaded (or failed, which the page shows): true if it is there.
@@ -223,7 +250,7 @@ export function loadEngine(page) {
 
 // Nothing went wrong on the page: no console error, no CSP violation, no other host.
 export async function assertClean(t, assert, opened) {
-  const violations = await opened.page.evaluate(() => window.__cspViolations);
+  const violations = await opened.violations();
   assert.deepEqual(opened.problems, [], 'console errors');
   assert.deepEqual(violations, [], 'CSP violations');
   assert.deepEqual(opened.offHost, [], 'requests to another host');

@@ -1,11 +1,11 @@
 // For the share, embed and export tests: the built site copied under a subpath or beside
-// host pages of our own, servers on other ports (other origins), pages that record every
-// console error, CSP violation and request, and an RFC 4180 reader for the CSV export.
+// host pages of our own, servers on other ports (other origins), and an RFC 4180 reader for the
+// CSV export.
 
 import { cpSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { DIST, loadSections, pageFor } from './harness.js';
+import { DIST, loadSections, watchedPage } from './harness.js';
 import { startServer } from './server.js';
 
 // A temporary folder holding the site at `subpath` ('' for the top; none if !copySite) and `files`
@@ -24,37 +24,9 @@ export function siteCopy({ subpath = '', files = {}, copySite = true } = {}) {
 
 export const serve = (dir, options) => startServer(dir, options);
 
-// Recorded before any script of the page runs: violations of the page's CSP (also those
-// raised inside shadow roots, which reach the document composed), and errors.
-function recordViolations() {
-  window.__violations = [];
-  const note = (e) => window.__violations.push(`${e.violatedDirective}: ${e.blockedURI} (${e.sourceFile}:${e.lineNumber})`);
-  document.addEventListener('securitypolicyviolation', note, true);
-}
-
-// A page that remembers console errors, CSP warnings, page errors and requests; `env` is
-// harness.js's, which closes it after the test. Context options a page can take get the file's
-// reused page (harness.js pageFor), others a fresh context.
-export async function watchedPage(env, contextOptions = {}) {
-  const { context, page, reused, on } = await pageFor(env, contextOptions);
-  const problems = [];
-  const requests = [];
-  on('console', (msg) => {
-    if (msg.type() === 'error' || /Content Security Policy|Refused to/i.test(msg.text())) problems.push(`console ${msg.type()}: ${msg.text()}`);
-  });
-  on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  on('request', (request) => requests.push(request.url()));
-  await page.addInitScript(recordViolations); // removed at the next reset of a reused page
-  return {
-    context,
-    page,
-    problems,
-    requests,
-    violations: () => page.evaluate(() => window.__violations),
-    // A reused page is left for the next test (which resets it); a fresh context is closed.
-    close: () => (reused ? page.goto('about:blank') : context.close()),
-  };
-}
+// The page recorder is harness.js's (one for every browser test): here too for the files that
+// open host pages.
+export { watchedPage };
 
 // Ready, with the sections below the article loaded too (as harness.js's openPage does).
 export async function waitReady(page) {

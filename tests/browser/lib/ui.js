@@ -21,11 +21,18 @@ export async function metric(page, key) {
   return (await page.locator(`${ID('metrics')} [data-metric="${key}"] dd`).textContent()).trim();
 }
 
+// The six metrics as metric() reads them, in one visit to the page instead of twelve (issue 31:
+// robust-input reads them twice for each of hundreds of values): drawn first, each figure's
+// one element waited for as a locator waits, its text trimmed.
+const METRICS = ['attempts', 'charges', 'replays', 'elapsed', 'outcome', 'lookup'];
 export async function metricsOf(page) {
-  const keys = ['attempts', 'charges', 'replays', 'elapsed', 'outcome', 'lookup'];
-  const out = {};
-  for (const k of keys) out[k] = await metric(page, k);
-  return out;
+  const read = await page.waitForFunction(([box, keys]) => {
+    window.retryLab?.drawViews?.();
+    const found = keys.map((k) => document.querySelectorAll(`${box} [data-metric="${k}"] dd`));
+    if (found.some((els) => els.length !== 1)) return null;
+    return Object.fromEntries(keys.map((k, i) => [k, found[i][0].textContent.trim()]));
+  }, [ID('metrics'), METRICS]);
+  return read.jsonValue();
 }
 
 // The server-answer table as arrays of cell texts.
@@ -65,8 +72,25 @@ export async function futureCount(page) {
   return page.locator(`${ID('events')} li.future`).count();
 }
 
+// Resolves after `n` of the page's frames and then the tasks queued before them: what a scroll,
+// a click or a change set going in the page's frames (IntersectionObserver notices, a handler
+// chained on requestAnimationFrame) has run by then. A wait for the page's state, in frames, not
+// a guess in milliseconds.
+export const frames = (page, n = 2) => page.evaluate((count) => new Promise((resolve) => {
+  let left = count;
+  (function next() {
+    if (left <= 0) setTimeout(resolve, 0);
+    else {
+      left -= 1;
+      requestAnimationFrame(next);
+    }
+  }());
+}), n);
+
 // Resolves once the page has not scrolled for ten frames running (a smooth scroll under way,
-// such as the one that brings an inline figure's Play into view, has ended).
+// such as the one that brings an inline figure's Play into view, has ended). Called right after a
+// "Try it" shows its figure, it also covers the two frames revealFigure (web/explorable/steps.js)
+// waits before it scrolls: a scroll it starts resets the count.
 export const scrollSettled = (page) => page.evaluate(() => new Promise((resolve) => {
   let last = scrollY;
   let still = 0;
