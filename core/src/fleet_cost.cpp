@@ -25,7 +25,7 @@ constexpr double kNsPerWrite = 120;
 // The layout (fleet_service.cpp): a request record, a queue entry, an event, a latency.
 constexpr double kRecordBytes = 40;
 constexpr double kWaitingBytes = 24;  // its limit, slot, attempt and arrival (docs/servers.md §8.3's residence)
-constexpr double kEventBytes = 40;  // fleet_layers.cpp's; fleet_service.cpp's is 32
+constexpr double kEventBytes = 32;  // both loops' events (static_asserts in fleet_service.cpp and fleet_layers.cpp)
 constexpr double kTicketBytes = 16;  // fleet_service.cpp's Ticket (docs/servers.md §8.3's residence)
 constexpr double kLatencyBytes = 8;
 constexpr double kTryStateBytes = 40;  // docs/throttling.md §8: two 128-bit masks and the counts
