@@ -152,8 +152,10 @@ void checkLayeredRun(const Value& result) {
         require(layer >= 1 && layer <= k, "every row names its layer");
         const Value& policy = layers[static_cast<std::size_t>(layer) - 1];
         perLayer[static_cast<std::size_t>(layer) - 1] += 1;
-        if (layer == k) ++bottom;
-        else require(member(a, "server").isNull() && member(a, "commitMs").isNull(), "an upper row has no server");
+        if (layer == k)
+            ++bottom;
+        else
+            require(member(a, "server").isNull() && member(a, "commitMs").isNull(), "an upper row has no server");
         const double start = number(a, "startMs"), end = number(a, "endMs");
         require(start >= 0 && end >= start, "a row ends after it starts");
         require(end <= start + number(policy, "clientTimeoutMs"), "a row ends within its layer's timeout");
@@ -166,7 +168,8 @@ void checkLayeredRun(const Value& result) {
                         "layer 1's next attempt starts when its wait ends");
                 waited += number(*lastTop, "waitAfterMs");
             }
-            require(number(a, "n") == (lastTop ? number(*lastTop, "n") + 1 : 1), "layer 1's attempts are numbered in order");
+            require(number(a, "n") == (lastTop ? number(*lastTop, "n") + 1 : 1),
+                    "layer 1's attempts are numbered in order");
             lastTop = &a;
         }
     }
@@ -176,8 +179,10 @@ void checkLayeredRun(const Value& result) {
     require(attemptCount == bottom, "metrics.attempts counts the bottom rows");
     require(attemptCount <= product, "the server attempts are at most the product");
     const double charges = number(metrics, "charges");
-    if (write) require(charges <= attemptCount, "charges <= attempts for a write");
-    else require(charges == 0, "a read never charges");
+    if (write)
+        require(charges <= attemptCount, "charges <= attempts for a write");
+    else
+        require(charges == 0, "a read never charges");
     require(number(metrics, "replays") <= attemptCount, "replays <= attempts");
     require(number(metrics, "duplicates") == std::max(0.0, charges - 1), "duplicates are the charges beyond the first");
     require(number(metrics, "orphanCharges") <= charges, "orphan charges are charges");
@@ -212,8 +217,10 @@ void checkHedgedRun(const Value& result) {
     const Value* kind = hedging.find("kind");
     const bool perTry = kind != nullptr && kind->kind() == Value::Kind::String && kind->asString() == "per-try-timeout";
     const double most = perTry ? number(inputs, "maxRetries") + 1 : number(hedging, "maxAttempts");
-    require(static_cast<double>(attempts.size()) <= most, "a hedged run sends at most its copies (A6's maxAttempts; §8: maxRetries + 1)");
-    require(number(metrics, "attempts") == static_cast<double>(attempts.size()), "metrics.attempts counts the attempt rows");
+    require(static_cast<double>(attempts.size()) <= most,
+            "a hedged run sends at most its copies (A6's maxAttempts; §8: maxRetries + 1)");
+    require(number(metrics, "attempts") == static_cast<double>(attempts.size()),
+            "metrics.attempts counts the attempt rows");
     double previousT = 0;
     for (std::size_t i = 0; i < events.size(); ++i) {
         double t = number(events[i], "tMs");
@@ -230,12 +237,15 @@ void checkHedgedRun(const Value& result) {
         previousStart = start;
     }
     const double charges = number(metrics, "charges");
-    if (write) require(charges <= static_cast<double>(attempts.size()), "charges <= copies for a write");
-    else require(charges == 0, "a read never charges");
+    if (write)
+        require(charges <= static_cast<double>(attempts.size()), "charges <= copies for a write");
+    else
+        require(charges == 0, "a read never charges");
     require(number(metrics, "replays") <= static_cast<double>(attempts.size()), "replays <= copies");
     require(number(metrics, "duplicates") == std::max(0.0, charges - 1), "duplicates are the charges beyond the first");
     const Value& deadline = member(inputs, "deadlineMs");
-    if (!deadline.isNull()) require(number(metrics, "elapsedMs") <= number(inputs, "deadlineMs"), "a hedged run ends by its deadline");
+    if (!deadline.isNull())
+        require(number(metrics, "elapsedMs") <= number(inputs, "deadlineMs"), "a hedged run ends by its deadline");
     const std::string& outcome = text(metrics, "outcome");
     require(member(metrics, "lookupNeeded").asBool() == (write && outcome == "unknown"),
             "a lookup is needed exactly for a write whose outcome is unknown");
@@ -273,8 +283,10 @@ void checkRun(const Value& result) {
     const double replays = number(metrics, "replays");
     require(attemptCount == static_cast<double>(attempts.size()), "metrics.attempts counts the attempt rows");
     require(attemptCount <= number(inputs, "maxRetries") + 1, "attempts <= maxRetries + 1");
-    if (write) require(charges <= attemptCount, "charges <= attempts for a write");
-    else require(charges == 0, "a read never charges");
+    if (write)
+        require(charges <= attemptCount, "charges <= attempts for a write");
+    else
+        require(charges == 0, "a read never charges");
     require(replays <= attemptCount, "replays <= attempts");
     require(number(metrics, "duplicates") == std::max(0.0, charges - 1), "duplicates are the charges beyond the first");
 
@@ -300,10 +312,11 @@ void checkRun(const Value& result) {
             // attemptStart "before-deadline" also sends an attempt that starts before the deadline.
             const bool fits = start + responseMs <= deadline;
             if (beforeDeadline)
-                require(fits || start < deadline, row + " starts before the deadline: " + show(start) + " >= " + show(deadline));
+                require(fits || start < deadline,
+                        row + " starts before the deadline: " + show(start) + " >= " + show(deadline));
             else
-                require(fits, row + " starts no later than the deadline minus the response time: " + show(start) + " + " +
-                                  show(responseMs) + " > " + show(deadline));
+                require(fits, row + " starts no later than the deadline minus the response time: " + show(start) +
+                                  " + " + show(responseMs) + " > " + show(deadline));
             require(end <= deadline, row + " ends by the deadline");
         }
         const Value& wait = member(a, "waitAfterMs");
@@ -356,7 +369,8 @@ void checkRun(const Value& result) {
         Value single = compute(with(inputs, "callers", Value::number(1)));
         require(isOk(single), "the herd's inputs with one caller are valid");
         for (const char* part : {"events", "attempts", "metrics"})
-            require(sameValue(member(single, part), member(result, part)), std::string("a herd's ") + part + " are one caller's");
+            require(sameValue(member(single, part), member(result, part)),
+                    std::string("a herd's ") + part + " are one caller's");
     }
 }
 
@@ -370,8 +384,7 @@ Value computeAt(const Value& inputs, const std::string& field, double x) {
 
 bool sameBehaviour(const Value& point, const Value& metrics) {
     return number(point, "attempts") == number(metrics, "attempts") &&
-           number(point, "charges") == number(metrics, "charges") &&
-           text(point, "outcome") == text(metrics, "outcome");
+           number(point, "charges") == number(metrics, "charges") && text(point, "outcome") == text(metrics, "outcome");
 }
 
 }  // namespace
@@ -445,8 +458,8 @@ void checkSweep(const Value& request) {
         require(next < boundaries.size(), "a boundary for every change of behaviour");
         const Value& b = boundaries[next++];
         double edge = number(b, "value");
-        require(edge > previousX && edge <= x, "boundary " + show(edge) + " lies in (" + show(previousX) + ", " +
-                                                   show(x) + "]");
+        require(edge > previousX && edge <= x,
+                "boundary " + show(edge) + " lies in (" + show(previousX) + ", " + show(x) + "]");
         require(text(b, "before") == text(before, "outcome") && text(b, "after") == text(p, "outcome") &&
                     number(b, "chargesBefore") == number(before, "charges") &&
                     number(b, "chargesAfter") == number(p, "charges"),
@@ -498,8 +511,10 @@ void checkService(const FleetRequest& r, const Value& result) {
     if (!r.server.admission) require(t.throttled == 0, "no 429 without an admission limit");
     if (!r.gates.admissionControl) require(t.admissionRejected == 0, "no rejection without the admission filter");
     require(t.late <= t.attempts, "late answers at most the attempts");
-    if (r.operation == Operation::Read) require(t.charges == 0 && t.replays == 0, "reads commit nothing");
-    else require(t.charges + t.replays >= t.succeeded, "every success a commit");
+    if (r.operation == Operation::Read)
+        require(t.charges == 0 && t.replays == 0, "reads commit nothing");
+    else
+        require(t.charges + t.replays >= t.succeeded, "every success a commit");
     require(t.charges + t.replays <= t.served, "commits only from service");
     if (r.idempotencyKey) require(t.duplicateCharges == 0, "a key leaves no duplicate charge");
     // docs/throttling.md §4.1: the limiters enabled never fall (none is disabled), at most one an owner; a
@@ -507,22 +522,27 @@ void checkService(const FleetRequest& r, const Value& result) {
     const std::uint64_t limiters = r.gates.adaptive ? (r.gates.adaptive->scope == GateScope::Fleet ? 1 : r.clients) : 0;
     std::uint64_t limiting = 0;
     for (const ServiceBin& b : run.bins) {
-        require(b.gateWaitMs >= 0 && (r.gates.adaptive || b.gateWaitMs == 0), "the limiter's waits: only with it, never negative");
-        require(b.limiting >= limiting && b.limiting <= limiters, "the limiters enabled: never fewer, at most one an owner");
+        require(b.gateWaitMs >= 0 && (r.gates.adaptive || b.gateWaitMs == 0),
+                "the limiter's waits: only with it, never negative");
+        require(b.limiting >= limiting && b.limiting <= limiters,
+                "the limiters enabled: never fewer, at most one an owner");
         limiting = b.limiting;
         require(b.sendRate.has_value() == (b.limiting > 0) && (!b.sendRate || *b.sendRate >= 0.5),
                 "a send rate exactly while a limiter is enabled, at least 0.5 a second");
     }
     using test::sumOf;
-    require(sumOf(run.bins, &ServiceBin::created) == t.requests && sumOf(run.bins, &ServiceBin::succeeded) == t.succeeded &&
+    require(sumOf(run.bins, &ServiceBin::created) == t.requests &&
+                sumOf(run.bins, &ServiceBin::succeeded) == t.succeeded &&
                 sumOf(run.bins, &ServiceBin::failed) == t.requests - t.succeeded,
             "the bins hold the requests' creations and ends");
     require(sumOf(run.bins, &ServiceBin::served) == t.served && sumOf(run.bins, &ServiceBin::late) == t.late &&
-                sumOf(run.bins, &ServiceBin::shed) == t.shed && sumOf(run.bins, &ServiceBin::outageRejected) == t.outageRejected &&
+                sumOf(run.bins, &ServiceBin::shed) == t.shed &&
+                sumOf(run.bins, &ServiceBin::outageRejected) == t.outageRejected &&
                 sumOf(run.bins, &ServiceBin::throttled) == t.throttled,
             "the bins hold the server's counts");
     // docs/throttling.md §7, by the send's time.
-    require(sumOf(run.bins, &ServiceBin::admissionRejected) == t.admissionRejected, "the bins hold the admission filter's rejections");
+    require(sumOf(run.bins, &ServiceBin::admissionRejected) == t.admissionRejected,
+            "the bins hold the admission filter's rejections");
     // docs/throttling.md §6 and §8: a request sends at most A6's maxAttempts copies, or (§8's hedge on
     // per-try timeout, whose attempts overlap) maxRetries + 1 attempts; a key, one charge a request.
     if (r.policy.layers.empty()) {
@@ -568,8 +588,10 @@ void checkFleet(const Value& request) {
     const FleetRequest& r = *parsed.request;
     require(sameValue(fleet(request), result), "fleet() is deterministic");
     require(sameValue(fleet(member(result, "request")), result), "the fleet echo reproduces the result");
-    if (r.workload == FleetWorkload::Occ) checkOcc(r, result);
-    else checkService(r, result);
+    if (r.workload == FleetWorkload::Occ)
+        checkOcc(r, result);
+    else
+        checkService(r, result);
 }
 
 }  // namespace retrylab::fuzz

@@ -30,8 +30,8 @@ using retrylab::Value;
 
 constexpr std::size_t kMaxText = retrylab::json::kMaxInputBytes + 16;
 
-const char* const kFamilies[] = {"wide", "deep-lists", "deep-objects", "list", "string", "key", "number",
-                                 "spaces", "script", "repeat", "raw", "errors"};
+const char* const kFamilies[] = {"wide",   "deep-lists", "deep-objects", "list",   "string", "key",
+                                 "number", "spaces",     "script",       "repeat", "raw",    "errors"};
 const char* const kPlaces[] = {"top", "draws0", "script", "sweep", "unknown", "nul", "cut"};
 
 [[noreturn]] void violated(const std::string& what) {
@@ -79,7 +79,11 @@ std::string write(std::size_t family, std::size_t count, std::size_t size, const
     std::size_t budget = size;
     auto key = [&](std::string& o, std::size_t i) { o += "\"" + element + std::to_string(i) + "\":0"; };
     switch (family) {
-        case 0: out = "{"; repeat(out, count, budget, ",", key); out += "}"; break;
+        case 0:
+            out = "{";
+            repeat(out, count, budget, ",", key);
+            out += "}";
+            break;
         case 1:
         case 2: {
             std::size_t depth = count % 600;
@@ -95,7 +99,8 @@ std::string write(std::size_t family, std::size_t count, std::size_t size, const
         }
         case 3:
             out = "[";
-            repeat(out, count, budget, ",", [&](std::string& o, std::size_t) { o += element.empty() ? "\"\"" : element; });
+            repeat(out, count, budget, ",",
+                   [&](std::string& o, std::size_t) { o += element.empty() ? "\"\"" : element; });
             out += "]";
             break;
         case 4: out = "\"" + std::string(count % kMaxText, 'x') + element + "\""; break;

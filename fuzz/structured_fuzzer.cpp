@@ -29,20 +29,69 @@ using retrylab::Value;
 using retrylab::Field;
 using retrylab::FieldType;
 
-const char* const kNames[] = {"response-lost", "request-lost", "outage-503-twice", "bad-request-400", "script",
-                              "charge", "create", "read", "none", "full", "equal", "decorrelated", "proportional",
-                              "timeout", "429", "5xx", "4xx", "replace", "at-least", "backoff", "stop", "fits",
-                              "before-deadline", "op-0001", ""};
-const char* const kDates[] = {"Sun, 29 Nov 2026 10:00:00 GMT", "Sun, 29 Nov 2026 10:00:07 GMT",
+const char* const kNames[] = {"response-lost",
+                              "request-lost",
+                              "outage-503-twice",
+                              "bad-request-400",
+                              "script",
+                              "charge",
+                              "create",
+                              "read",
+                              "none",
+                              "full",
+                              "equal",
+                              "decorrelated",
+                              "proportional",
+                              "timeout",
+                              "429",
+                              "5xx",
+                              "4xx",
+                              "replace",
+                              "at-least",
+                              "backoff",
+                              "stop",
+                              "fits",
+                              "before-deadline",
+                              "op-0001",
+                              ""};
+const char* const kDates[] = {"Sun, 29 Nov 2026 10:00:00 GMT",  "Sun, 29 Nov 2026 10:00:07 GMT",
                               "Sunday, 29-Nov-26 10:00:05 GMT", "Sun Nov 29 10:00:09 2026",
-                              "Sat, 31 Dec 2016 23:59:60 GMT", "Thu, 01 Jan 1970 00:00:00 GMT",
-                              "Fri, 31 Dec 9999 23:59:59 GMT", "Mon, 01 Jan 0001 00:00:00 GMT",
+                              "Sat, 31 Dec 2016 23:59:60 GMT",  "Thu, 01 Jan 1970 00:00:00 GMT",
+                              "Fri, 31 Dec 9999 23:59:59 GMT",  "Mon, 01 Jan 0001 00:00:00 GMT",
                               "Sunday, 06-Nov-94 08:49:37 GMT", "Sun, 29 Feb 2026 10:00:00 GMT"};
-const char* const kRetryAfters[] = {"0", "1", "2", "7", "86400", "86401", "-1", "1.5", " 3 ", "\t9\t",
-                                    "99999999999999999999", "soon", ""};
-const double kNumbers[] = {0, -0.0, 0.4, 0.5, 1, 2, 3, 10, 11, 100, 101, 199, 200, 500, 3000, 3500, 3700,
-                           10000, 86400000, 86400001, 1e15, 9007199254740991.0, 9007199254740992.0, 1000000,
-                           1000001, 5e-324, 1e-300, 0.999999999999, 1.0000000000001, -1, 1e308};
+const char* const kRetryAfters[] = {
+    "0", "1", "2", "7", "86400", "86401", "-1", "1.5", " 3 ", "\t9\t", "99999999999999999999", "soon", ""};
+const double kNumbers[] = {0,
+                           -0.0,
+                           0.4,
+                           0.5,
+                           1,
+                           2,
+                           3,
+                           10,
+                           11,
+                           100,
+                           101,
+                           199,
+                           200,
+                           500,
+                           3000,
+                           3500,
+                           3700,
+                           10000,
+                           86400000,
+                           86400001,
+                           1e15,
+                           9007199254740991.0,
+                           9007199254740992.0,
+                           1000000,
+                           1000001,
+                           5e-324,
+                           1e-300,
+                           0.999999999999,
+                           1.0000000000001,
+                           -1,
+                           1e308};
 
 // The fleet request's paths (FLEET.md §3) and the names its choice fields take, from its two
 // tables (vocabulary.hpp): a fleet field added to core/ is fuzzed with nothing written here.
@@ -64,11 +113,14 @@ public:
             case 1: return in_.ConsumeIntegralInRange<int>(-2, 1100);
             case 2: return in_.ConsumeProbability<double>();
             case 3: {
-                const double special[] = {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity(),
+                const double special[] = {std::numeric_limits<double>::quiet_NaN(),
+                                          std::numeric_limits<double>::infinity(),
                                           -std::numeric_limits<double>::infinity()};
                 return special[in_.ConsumeIntegralInRange<int>(0, 2)];
             }
-            default: return in_.PickValueInArray(kNumbers) + (in_.ConsumeBool() ? 0 : in_.ConsumeIntegralInRange<int>(-3, 3));
+            default:
+                return in_.PickValueInArray(kNumbers) +
+                       (in_.ConsumeBool() ? 0 : in_.ConsumeIntegralInRange<int>(-3, 3));
         }
     }
 
@@ -91,7 +143,9 @@ public:
                 out += static_cast<char>(b);
                 continue;
             }
-            std::uint32_t c = b < 0xC0 ? 0x80 + (b - 0x80) * 61 : b < 0xF0 ? 0x1000 + (b - 0xC0) * 1021 : 0x1F600 + (b - 0xF0);
+            std::uint32_t c = b < 0xC0   ? 0x80 + (b - 0x80) * 61
+                              : b < 0xF0 ? 0x1000 + (b - 0xC0) * 1021
+                                         : 0x1F600 + (b - 0xF0);
             if (c >= 0xD800 && c <= 0xDFFF) c -= 0x800;
             if (c < 0x800) {
                 out += static_cast<char>(0xC0 | (c >> 6));
@@ -116,8 +170,9 @@ public:
             case 2: return Value::string(text());
             case 3: return Value::unsupported("a function");
             case 4: return depth < 3 ? list(depth + 1) : Value::number(number());
-            case 5: return depth < 3 ? object(retrylab::inputFields().field("script").item.front().members, 6, depth + 1)
-                                     : Value::null();
+            case 5:
+                return depth < 3 ? object(retrylab::inputFields().field("script").item.front().members, 6, depth + 1)
+                                 : Value::null();
             default: return Value::number(number());
         }
     }
@@ -125,7 +180,9 @@ public:
     Value list(int depth) {
         Value::Array items;
         for (std::size_t n = in_.ConsumeIntegralInRange<std::size_t>(0, 12); n > 0 && in_.remaining_bytes() > 0; --n)
-            items.push_back(in_.ConsumeBool() ? Value::number(number()) : in_.ConsumeBool() ? Value::string(text()) : value(depth));
+            items.push_back(in_.ConsumeBool()   ? Value::number(number())
+                            : in_.ConsumeBool() ? Value::string(text())
+                                                : value(depth));
         return Value::array(std::move(items));
     }
 
@@ -170,15 +227,18 @@ private:
             members.push_back({head, Value::object()});
             slot = &members.back().value;
         }
-        if (dot == std::string::npos) *slot = std::move(v);
-        else setPath(*slot, path.substr(dot + 1), std::move(v));
+        if (dot == std::string::npos)
+            *slot = std::move(v);
+        else
+            setPath(*slot, path.substr(dot + 1), std::move(v));
         object = Value::object(std::move(members));
     }
 
     // Up to `most` members of `rows`, now and then one with a key no row has.
     Value object(const std::vector<Field>& rows, std::size_t most, int depth) {
         Value object = Value::object();
-        for (std::size_t n = in_.ConsumeIntegralInRange<std::size_t>(0, most); n > 0 && in_.remaining_bytes() > 0; --n) {
+        for (std::size_t n = in_.ConsumeIntegralInRange<std::size_t>(0, most); n > 0 && in_.remaining_bytes() > 0;
+             --n) {
             if (in_.ConsumeIntegralInRange<int>(0, 40) == 0) {
                 object.set(text(), value(depth));
                 continue;
@@ -205,16 +265,19 @@ private:
             case FieldType::String: return Value::string(text());
             case FieldType::Choice:
                 if (in_.ConsumeIntegralInRange<int>(0, 5) == 0) return Value::string(in_.PickValueInArray(kNames));
-                return Value::string(row.choices[in_.ConsumeIntegralInRange<std::size_t>(0, row.choices.size() - 1)].name);
+                return Value::string(
+                    row.choices[in_.ConsumeIntegralInRange<std::size_t>(0, row.choices.size() - 1)].name);
             case FieldType::HttpDate: return Value::string(in_.PickValueInArray(kDates));
             case FieldType::List: {
                 if (depth > 3) return Value::array();
                 Value::Array items;
-                for (std::size_t n = in_.ConsumeIntegralInRange<std::size_t>(0, 10); n > 0 && in_.remaining_bytes() > 0; --n)
+                for (std::size_t n = in_.ConsumeIntegralInRange<std::size_t>(0, 10); n > 0 && in_.remaining_bytes() > 0;
+                     --n)
                     items.push_back(field(row.item.front(), depth + 1));
                 return Value::array(std::move(items));
             }
-            case FieldType::Object: return depth > 3 ? Value::object() : object(row.members, row.members.size() + 1, depth + 1);
+            case FieldType::Object:
+                return depth > 3 ? Value::object() : object(row.members, row.members.size() + 1, depth + 1);
             case FieldType::Variant: {
                 if (depth > 3 || row.variants.empty()) return Value::object();
                 const auto& option = row.variants[in_.ConsumeIntegralInRange<std::size_t>(0, row.variants.size() - 1)];
@@ -247,7 +310,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     Value request = Value::object();
     request.set("inputs", std::move(inputs));
-    request.set("vary", Value::string(in.PickValueInArray({"deadlineMs", "clientTimeoutMs", "baseBackoffMs", "responseMs", "maxRetries", "seed"})));
+    request.set("vary", Value::string(in.PickValueInArray(
+                            {"deadlineMs", "clientTimeoutMs", "baseBackoffMs", "responseMs", "maxRetries", "seed"})));
     request.set("from", Value::number(build.number()));
     request.set("to", Value::number(build.number()));
     request.set("points", Value::number(in.ConsumeBool() ? in.ConsumeIntegralInRange<int>(0, 1001) : build.number()));

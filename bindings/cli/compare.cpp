@@ -117,7 +117,8 @@ std::string inputText(const std::string& name, const Value* v, const Value* othe
 // Is this input a stack (`layers`, or a fleet request's `policy.layers`) holding layers?
 bool isStackInput(const std::string& name, const Value& v) {
     const std::string tail = "layers";
-    bool named = name == tail || (name.size() > tail.size() && name.compare(name.size() - tail.size() - 1, std::string::npos, "." + tail) == 0);
+    bool named = name == tail || (name.size() > tail.size() &&
+                                  name.compare(name.size() - tail.size() - 1, std::string::npos, "." + tail) == 0);
     if (!named || v.kind() != Value::Kind::Array || v.asArray().empty()) return false;
     for (const Value& layer : v.asArray())
         if (layer.kind() != Value::Kind::Object) return false;
@@ -145,7 +146,8 @@ std::string stackText(const Value& layers, const Value* other) {
             parts += (parts.empty() ? "" : ", ") + m.key + " " + inputText(m.key, &m.value);
         }
         const Value* name = layer.find("name");
-        std::string shown = name && name->kind() == Value::Kind::String ? name->asString() : "layer " + std::to_string(i + 1);
+        std::string shown =
+            name && name->kind() == Value::Kind::String ? name->asString() : "layer " + std::to_string(i + 1);
         out += (i ? " over " : "") + shown + (parts.empty() ? "" : " (" + parts + ")");
     }
     return out;
@@ -165,7 +167,8 @@ std::string inputText(const std::string& name, const Value* v, const Value* othe
         case Value::Kind::Array: {
             if (name == "script") return valueText(name, *v);
             std::string out;
-            for (std::size_t i = 0; i < v->asArray().size(); ++i) out += (i ? "," : "") + inputText(name, &v->asArray()[i]);
+            for (std::size_t i = 0; i < v->asArray().size(); ++i)
+                out += (i ? "," : "") + inputText(name, &v->asArray()[i]);
             return out.empty() ? "(none)" : out;
         }
         default: return retrylab::json::dump(*v, -1);
@@ -210,23 +213,25 @@ std::pair<std::string, std::string> recoveryOf(const Value& result) {
     if (recovered && recovered->kind() == Value::Kind::Number)
         return {"recovered", pageNumber((recovered->asNumber() - rec->find("triggerEndMs")->asNumber()) / 1000)};
     const Value* metastable = rec->find("metastable");
-    return {metastable && metastable->kind() == Value::Kind::Bool && metastable->asBool() ? "metastable" : "undecided", ""};
+    return {metastable && metastable->kind() == Value::Kind::Bool && metastable->asBool() ? "metastable" : "undecided",
+            ""};
 }
 
 std::string recoveryClause(const Value& before, const Value& after) {
     const auto b = recoveryOf(before), a = recoveryOf(after);
     if (a.first == "none" && b.first == "none") return "";
     const Value* kind = at(after, "request.trigger.kind");
-    const std::string what = kind && kind->kind() == Value::Kind::String && kind->asString() == "outage" ? "outage" : "slowdown";
-    std::string said = a.first == "none"       ? "nothing goes wrong"
-                       : a.first == "rode-out" ? "rides it out"
-                       : a.first == "recovered" ? "recovers " + a.second + " s after the " + what
+    const std::string what =
+        kind && kind->kind() == Value::Kind::String && kind->asString() == "outage" ? "outage" : "slowdown";
+    std::string said = a.first == "none"         ? "nothing goes wrong"
+                       : a.first == "rode-out"   ? "rides it out"
+                       : a.first == "recovered"  ? "recovers " + a.second + " s after the " + what
                        : a.first == "metastable" ? "never recovers"
                                                  : "has not recovered when new requests stop";
     if (a == b) return said + ", as before";
-    const std::string was = b.first == "none"       ? "nothing going wrong"
-                            : b.first == "rode-out" ? "riding it out"
-                            : b.first == "recovered" ? b.second + " s after"
+    const std::string was = b.first == "none"         ? "nothing going wrong"
+                            : b.first == "rode-out"   ? "riding it out"
+                            : b.first == "recovered"  ? b.second + " s after"
                             : b.first == "metastable" ? "never"
                                                       : "not recovered when new requests stop";
     return said + " instead of " + was;
@@ -290,8 +295,10 @@ Value fleetHeadline(const Value& inputs, const Value& before, const Value& after
     const Value* x = at(before, "totals.duplicateCharges");
     const Value* y = at(after, "totals.duplicateCharges");
     if (x && y && x->kind() == Value::Kind::Number && y->kind() == Value::Kind::Number)
-        clauses.push_back(x->asNumber() == y->asNumber() ? "duplicate charges " + pageNumber(y->asNumber()) + ", as before"
-                                                         : "duplicate charges " + pageNumber(x->asNumber()) + " \xE2\x86\x92 " + pageNumber(y->asNumber()));
+        clauses.push_back(x->asNumber() == y->asNumber()
+                              ? "duplicate charges " + pageNumber(y->asNumber()) + ", as before"
+                              : "duplicate charges " + pageNumber(x->asNumber()) + " \xE2\x86\x92 " +
+                                    pageNumber(y->asNumber()));
     if (!clauses.empty()) {
         std::string text = ": ";
         for (std::size_t i = 0; i < clauses.size(); ++i) text += (i ? "; " : "") + clauses[i];
@@ -302,7 +309,8 @@ Value fleetHeadline(const Value& inputs, const Value& before, const Value& after
 
 std::string headlineText(const Value& parts) {
     std::string out;
-    for (const Value& p : parts.asArray()) out += p.kind() == Value::Kind::String ? p.asString() : "`" + p.find("code")->asString() + "`";
+    for (const Value& p : parts.asArray())
+        out += p.kind() == Value::Kind::String ? p.asString() : "`" + p.find("code")->asString() + "`";
     return out;
 }
 
@@ -321,7 +329,8 @@ const Value* echoed(const Value& echo, const Field& field, Value& holder) {
 std::string compareLink(const Side& before, const Side& after, const Value& beforeEcho, const Value& afterEcho) {
     std::vector<std::string> parts = {"v=1", "view=compare"};
     if (!before.client.empty()) parts.push_back("client=" + escapeText(before.client));
-    if (after.client != before.client && !after.client.empty()) parts.push_back("after.client=" + escapeText(after.client));
+    if (after.client != before.client && !after.client.empty())
+        parts.push_back("after.client=" + escapeText(after.client));
     // The before side: against the preset's own run of the defaults when it names one.
     Value base = Value::object();
     if (!before.client.empty()) base = presetPolicy(before.client);
@@ -331,21 +340,24 @@ std::string compareLink(const Side& before, const Side& after, const Value& befo
         Value held, heldBase;
         const Value* b = echoed(beforeEcho, field, held);
         // Without a preset, against the table's defaults (as codec.js's encodeLink).
-        Value fieldDefault = field.defaultValue.kind != retrylab::Literal::Kind::None ? retrylab::defaultValueOf(field) : Value();
-        const Value* d = !before.client.empty() ? echoed(baseEcho, field, heldBase)
+        Value fieldDefault =
+            field.defaultValue.kind != retrylab::Literal::Kind::None ? retrylab::defaultValueOf(field) : Value();
+        const Value* d = !before.client.empty()                                     ? echoed(baseEcho, field, heldBase)
                          : field.defaultValue.kind != retrylab::Literal::Kind::None ? &fieldDefault
-                                                                                      : nullptr;
+                                                                                    : nullptr;
         if (b && !(d && retrylab::sameJson(*b, *d))) parts.push_back(field.name + "=" + valueText(field.name, *b));
     }
     // The after side: what differs from the before side (after the after preset's policy).
     Value afterBase = beforeEcho;
-    if (!after.client.empty() && after.client != before.client) afterBase = overlay(afterBase, presetPolicy(after.client));
+    if (!after.client.empty() && after.client != before.client)
+        afterBase = overlay(afterBase, presetPolicy(after.client));
     for (const Field& field : retrylab::inputFields().fields) {
         if (!isLinkInput(field.name)) continue;
         Value heldAfter, heldBase;
         const Value* a = echoed(afterEcho, field, heldAfter);
         const Value* b = echoed(afterBase, field, heldBase);
-        if (a && !(b && retrylab::sameJson(*a, *b))) parts.push_back("after." + field.name + "=" + valueText(field.name, *a));
+        if (a && !(b && retrylab::sameJson(*a, *b)))
+            parts.push_back("after." + field.name + "=" + valueText(field.name, *a));
     }
     std::string out;
     for (std::size_t i = 0; i < parts.size(); ++i) out += (i ? "&" : "") + parts[i];
@@ -454,12 +466,13 @@ Value compare(const Side& before, const Side& after, bool fleet) {
     std::string summary;
     if (!before.client.empty()) summary = presetName(before.client);
     if (after.client != before.client) {
-        std::string change = "client " + (before.client.empty() ? std::string("(none)") : presetName(before.client)) + " → " +
-                             (after.client.empty() ? std::string("(none)") : presetName(after.client));
+        std::string change = "client " + (before.client.empty() ? std::string("(none)") : presetName(before.client)) +
+                             " → " + (after.client.empty() ? std::string("(none)") : presetName(after.client));
         summary = change;
     }
     for (const std::string& s : said) summary += (summary.empty() ? "" : ", ") + s;
-    if (said.empty() && after.client == before.client) summary += (summary.empty() ? "" : ", ") + std::string("the same inputs");
+    if (said.empty() && after.client == before.client)
+        summary += (summary.empty() ? "" : ", ") + std::string("the same inputs");
 
     Value out = Value::object();
     out.set("ok", Value::boolean(true));
@@ -515,9 +528,11 @@ Value markdownWords(const Value& comparison, const std::string& baseUrl) {
         words.set("after", Value::string(y));
         inputs.push(std::move(words));
     }
-    if (inputs.asArray().empty() && after == before) summary.push(Value::string(lead.empty() ? "the same inputs" : ", the same inputs"));
+    if (inputs.asArray().empty() && after == before)
+        summary.push(Value::string(lead.empty() ? "the same inputs" : ", the same inputs"));
     // A fleet comparison's summary is its headline, in the section's words.
-    if (fleet) summary = fleetHeadline(*comparison.find("inputs"), *comparison.find("before"), *comparison.find("after"));
+    if (fleet)
+        summary = fleetHeadline(*comparison.find("inputs"), *comparison.find("before"), *comparison.find("after"));
 
     Value metrics = Value::array(), unchanged = Value::array();
     for (const Value& row : comparison.find("metrics")->asArray()) {
@@ -530,7 +545,10 @@ Value markdownWords(const Value& comparison, const std::string& baseUrl) {
         const Value& delta = *row.find("delta");
         std::string change;
         if (delta.kind() == Value::Kind::Number)
-            change = (delta.asNumber() > 0 ? "+" : delta.asNumber() < 0 ? "-" : "") + pageNumber(std::fabs(delta.asNumber())) + unitText(m);
+            change = (delta.asNumber() > 0   ? "+"
+                      : delta.asNumber() < 0 ? "-"
+                                             : "") +
+                     pageNumber(std::fabs(delta.asNumber())) + unitText(m);
         Value words = Value::object();
         words.set("label", Value::string(label));
         words.set("before", Value::string(metricText(m, row.find("before"))));
@@ -580,8 +598,10 @@ std::string pageNumber(double n) {
     if (digits[static_cast<std::size_t>(point + 2)] >= '5') {
         long i = static_cast<long>(kept.size()) - 1;
         while (i >= 0 && kept[static_cast<std::size_t>(i)] == '9') kept[static_cast<std::size_t>(i--)] = '0';
-        if (i >= 0) ++kept[static_cast<std::size_t>(i)];
-        else kept.insert(kept.begin(), '1');
+        if (i >= 0)
+            ++kept[static_cast<std::size_t>(i)];
+        else
+            kept.insert(kept.begin(), '1');
     }
     std::string units = kept.substr(0, kept.size() - 2);
     std::string cents = kept.substr(kept.size() - 2);

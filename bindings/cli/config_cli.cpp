@@ -33,9 +33,11 @@ const char* const kFromUsage =
     "usage: retrysim --from FORMAT [--check|--fleet] [options] FILE\n"
     "       retrysim --compare --from FORMAT [options] OLD NEW [--format json|markdown] [--base-url URL]\n"
     "  FORMAT: grpc envoy istio linkerd aws dotnet auto\n"
-    "  options: --run FILE (the situation), --method S/M and --impl NAME (grpc), --route NAME (envoy, istio, linkerd),\n"
+    "  options: --run FILE (the situation), --method S/M and --impl NAME (grpc), --route NAME (envoy, istio, "
+    "linkerd),\n"
     "           --document N (YAML streams), --istio-default 1.25-503 (istio),\n"
-    "           --profile NAME, --sdk NAME, --env FILE (aws; with --env the FILE may be left out), --section A:B (dotnet)\n";
+    "           --profile NAME, --sdk NAME, --env FILE (aws; with --env the FILE may be left out), --section A:B "
+    "(dotnet)\n";
 
 int fail(const std::string& message) {
     std::cerr << "retrysim: " << retrylab::json::shownText(message) << "\n";
@@ -95,11 +97,14 @@ Read readSide(const std::string& path, const FromOptions& o) {
         out.textError = error;
         return out;
     }
-    config::SideReading side = config::readSide(bytes, o.reader);  // bindings/config: the page's config file reads alike
+    config::SideReading side =
+        config::readSide(bytes, o.reader);  // bindings/config: the page's config file reads alike
     if (side.textError) {
         const config::TextError& e = *side.textError;
-        std::string where = e.line > 0 ? " (line " + std::to_string(e.line) + ", column " + std::to_string(e.column) + ")" : "";
-        out.textError = path + ": " + e.code + ": " + e.message + (e.message.find("line") == std::string::npos ? where : "");
+        std::string where =
+            e.line > 0 ? " (line " + std::to_string(e.line) + ", column " + std::to_string(e.column) + ")" : "";
+        out.textError =
+            path + ": " + e.code + ": " + e.message + (e.message.find("line") == std::string::npos ? where : "");
         return out;
     }
     out.answer = std::move(side.answer);
@@ -117,7 +122,8 @@ std::string firstErrorWords(const Value& answer) {
     const Value& e = errors.front();
     std::string field = e.find("field")->asString();
     const Value* line = e.find("line");
-    std::string words = (field.empty() ? "the file" : field) + (line && !line->isNull() ? " (line " + retrylab::json::dump(*line, -1) + ")" : "");
+    std::string words = (field.empty() ? "the file" : field) +
+                        (line && !line->isNull() ? " (line " + retrylab::json::dump(*line, -1) + ")" : "");
     if (errors.size() > 1) words += ", and " + std::to_string(errors.size() - 1) + " more";
     return words;
 }
@@ -129,8 +135,12 @@ void printWarnings(const Value& answer, const std::string& side) {
     for (const Value& w : answer.find("warnings")->asArray()) {
         std::string field = w.find("field")->asString();
         const Value* line = w.find("line");
-        std::string where = field.empty() ? "" : field + (line && !line->isNull() ? " (line " + retrylab::json::dump(*line, -1) + ")" : "") + ": ";
-        std::cerr << "retrysim: warning: " << side << retrylab::json::shownText(where + w.find("message")->asString()) << "\n";
+        std::string where =
+            field.empty()
+                ? ""
+                : field + (line && !line->isNull() ? " (line " + retrylab::json::dump(*line, -1) + ")" : "") + ": ";
+        std::cerr << "retrysim: warning: " << side << retrylab::json::shownText(where + w.find("message")->asString())
+                  << "\n";
     }
 }
 
@@ -162,7 +172,8 @@ int runOne(const FromOptions& o) {
     out.set("engine", Value::string(retrylab::engineVersion()));
     out.set("config", configPart(side.answer));
     if (o.mode != "--check") {
-        Value result = o.mode == "--fleet" ? retrylab::fleet(*side.answer.find("fleet")) : retrylab::compute(*side.answer.find("inputs"));
+        Value result = o.mode == "--fleet" ? retrylab::fleet(*side.answer.find("fleet"))
+                                           : retrylab::compute(*side.answer.find("inputs"));
         if (!isOk(result)) {
             printJson(result);
             return fail("the engine refused the translated inputs (the errors are on stdout)");
@@ -207,10 +218,10 @@ std::string situationWords(const Value& v) {
     return retrylab::json::dump(v, -1);
 }
 
-using config::SourceEntry;
 using config::findEntry;
 using config::singleInputs;
 using config::sourceEntries;
+using config::SourceEntry;
 
 std::string lineCell(const Value& before, const Value& after) {
     auto one = [](const Value& v) { return v.isNull() ? std::string("—") : retrylab::json::dump(v, -1); };
@@ -232,8 +243,10 @@ void comparisonBlocks(const std::string& text, std::vector<std::string>& middle,
         from = gap + 2;
     }
     for (std::size_t i = 1; i < blocks.size(); ++i) {
-        if (blocks[i].rfind("[Open the comparison", 0) == 0) link = blocks[i];
-        else middle.push_back(blocks[i]);
+        if (blocks[i].rfind("[Open the comparison", 0) == 0)
+            link = blocks[i];
+        else
+            middle.push_back(blocks[i]);
     }
 }
 
@@ -285,7 +298,8 @@ std::string readLines(const Value& before, const Value& after, const Value& chan
     collect(before, 1);
     collect(after, 2);
     std::string nm;
-    for (const auto& [w, s] : notModelled) nm += (nm.empty() ? "" : "; ") + w + (s == 1 ? " (before only)" : s == 2 ? " (after only)" : "");
+    for (const auto& [w, s] : notModelled)
+        nm += (nm.empty() ? "" : "; ") + w + (s == 1 ? " (before only)" : s == 2 ? " (after only)" : "");
     lines += "Not modelled: " + (nm.empty() ? std::string("none") : nm) + "\n";
     std::vector<std::string> notes;
     for (const Value* answer : {&before, &after})
@@ -301,7 +315,8 @@ std::string readLines(const Value& before, const Value& after, const Value& chan
     auto warn = [&](const Value& answer, int side) {
         for (const Value& w : answer.find("warnings")->asArray()) {
             std::string path = w.find("field")->asString();
-            std::string words = (path.empty() ? "" : md::code(path, false) + ": ") + md::text(w.find("message")->asString());
+            std::string words =
+                (path.empty() ? "" : md::code(path, false) + ": ") + md::text(w.find("message")->asString());
             bool found = false;
             for (auto& [x, s] : warnings)
                 if (x == words) s |= side, found = true;
@@ -311,7 +326,8 @@ std::string readLines(const Value& before, const Value& after, const Value& chan
     warn(before, 1);
     warn(after, 2);
     std::string ws;
-    for (const auto& [w, s] : warnings) ws += (ws.empty() ? "" : "; ") + w + (s == 1 ? " (before)" : s == 2 ? " (after)" : " (both)");
+    for (const auto& [w, s] : warnings)
+        ws += (ws.empty() ? "" : "; ") + w + (s == 1 ? " (before)" : s == 2 ? " (after)" : " (both)");
     lines += "Warnings: " + (ws.empty() ? std::string("none") : ws);
     return lines;
 }
@@ -334,14 +350,15 @@ std::string commentOf(const Value& comparison, const Value& before, const Value&
     const Value& sel = *after.find("selection");
     std::string selName = sel.find("name") ? sel.find("name")->asString() : "";
     if (selName.empty() && sel.find("path")) selName = sel.find("path")->asString();
-    std::string title = "**Retry Lab, before → after:** " + md::text(config::formatTitle(format)) + (selName.empty() ? "" : " " + md::code(selName, false)) + ": ";
+    std::string title = "**Retry Lab, before → after:** " + md::text(config::formatTitle(format)) +
+                        (selName.empty() ? "" : " " + md::code(selName, false)) + ": ";
     const auto& list = changed.asArray();
     if (list.empty()) title += "(no field changed)";
     for (std::size_t i = 0; i < list.size() && i < 3; ++i) {
         const Value& c = list[i];
         auto side = [](const Value& v) { return v.isNull() ? std::string("—") : written(v); };
-        title += (i ? ", " : "") + md::code(c.find("path")->asString(), false) + " " + md::text(side(*c.find("before"))) + " → " +
-                 md::text(side(*c.find("after")));
+        title += (i ? ", " : "") + md::code(c.find("path")->asString(), false) + " " +
+                 md::text(side(*c.find("before"))) + " → " + md::text(side(*c.find("after")));
     }
     if (list.size() > 3) title += ", and " + std::to_string(list.size() - 3) + " more";
     std::string out = title + "\n\n";
@@ -352,17 +369,21 @@ std::string commentOf(const Value& comparison, const Value& before, const Value&
             std::string moved;
             for (const Value& m : c.find("inputs")->asArray())
                 moved += (moved.empty() ? "" : "; ") + md::code(m.find("name")->asString(), true) + " " +
-                         md::text(inputWords(*m.find("before")), false) + " → " + md::text(inputWords(*m.find("after")), false);
+                         md::text(inputWords(*m.find("before")), false) + " → " +
+                         md::text(inputWords(*m.find("after")), false);
             if (moved.empty()) {
                 bool notModelled = false;
                 for (const Value* answer : {&before, &after})
                     for (const Value& e : answer->find("report")->asArray())
-                        if (e.find("path")->asString() == c.find("path")->asString() && e.find("status")->asString() == "not-modelled")
+                        if (e.find("path")->asString() == c.find("path")->asString() &&
+                            e.find("status")->asString() == "not-modelled")
                             notModelled = true;
                 moved = notModelled ? "none (not modelled)" : "none";
             }
-            out += "| " + md::code(c.find("path")->asString(), true) + " | " + lineCell(*c.find("lineBefore"), *c.find("lineAfter")) + " | " +
-                   md::text(side(*c.find("before")), true) + " | " + md::text(side(*c.find("after")), true) + " | " + moved + " |\n";
+            out += "| " + md::code(c.find("path")->asString(), true) + " | " +
+                   lineCell(*c.find("lineBefore"), *c.find("lineAfter")) + " | " +
+                   md::text(side(*c.find("before")), true) + " | " + md::text(side(*c.find("after")), true) + " | " +
+                   moved + " |\n";
         }
         out += "\n";
     }
@@ -506,7 +527,8 @@ int runFrom(const std::vector<std::string>& args) {
             if (!value(document)) return fail(arg + " is given twice or has no value");
             char* end = nullptr;
             long n = std::strtol(document.c_str(), &end, 10);
-            if (document.empty() || *end != '\0' || n < 1 || n > 1000000) return fail("--document is a number from 1, not " + document);
+            if (document.empty() || *end != '\0' || n < 1 || n > 1000000)
+                return fail("--document is a number from 1, not " + document);
             o.reader.document = static_cast<int>(n);
         } else if (arg.size() > 1 && arg[0] == '-') {
             return fail("unknown option " + arg + " with --from\n" + kFromUsage);

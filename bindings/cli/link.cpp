@@ -27,7 +27,9 @@ const char* const kLinkVersion = "1";
 
 enum class Kind { None, Number, Boolean, String, Numbers, Strings, Entries, Stack, Record };
 
-bool memberKind(Kind k) { return k == Kind::Number || k == Kind::Boolean || k == Kind::String || k == Kind::Numbers || k == Kind::Strings; }
+bool memberKind(Kind k) {
+    return k == Kind::Number || k == Kind::Boolean || k == Kind::String || k == Kind::Numbers || k == Kind::Strings;
+}
 
 Kind kindOf(const Field& f) {
     switch (f.type) {
@@ -47,8 +49,10 @@ Kind kindOf(const Field& f) {
                 bool flat = true;
                 for (const Field& m : f.item.front().members) {
                     const Kind k = kindOf(m);
-                    if (k == Kind::Numbers || k == Kind::Strings) flat = false;
-                    else if (k != Kind::Number && k != Kind::Boolean && k != Kind::String) return Kind::None;
+                    if (k == Kind::Numbers || k == Kind::Strings)
+                        flat = false;
+                    else if (k != Kind::Number && k != Kind::Boolean && k != Kind::String)
+                        return Kind::None;
                 }
                 return flat ? Kind::Entries : Kind::Stack;
             }
@@ -186,7 +190,9 @@ std::vector<std::string> split(std::string_view text, char sep) {
     }
 }
 
-std::vector<std::string> list(const std::string& raw) { return raw.empty() ? std::vector<std::string>{} : split(raw, ','); }
+std::vector<std::string> list(const std::string& raw) {
+    return raw.empty() ? std::vector<std::string>{} : split(raw, ',');
+}
 
 // A script entry's part names where they are not the member's own (codec.js's PART_NAMES).
 std::string partName(const Field& m) { return m.name == "retryAfter" ? "ra" : m.name; }
@@ -202,8 +208,10 @@ EntryFormat entryFormat(const Field& item) {
     for (const Field& m : item.members)
         if (!f.bare && m.type == FieldType::Number) f.bare = &m;
     for (const Field& m : item.members) {
-        if (m.type == FieldType::Boolean) f.switches.push_back(&m);
-        else if (&m != f.bare) f.named.push_back(&m);
+        if (m.type == FieldType::Boolean)
+            f.switches.push_back(&m);
+        else if (&m != f.bare)
+            f.named.push_back(&m);
     }
     std::vector<std::string> parts;
     if (f.bare) parts.push_back("a status");
@@ -248,10 +256,12 @@ Value readEntries(const Field& field, const std::string& raw) {
                 entry.set(flag->name, Value::boolean(true));
             } else if (member) {
                 std::string text = decodeOrThrow(std::string_view(part).substr(colon + 1));
-                entry.set(member->name, member->type == FieldType::Number ? readNumber(text, false) : Value::string(text));
+                entry.set(member->name,
+                          member->type == FieldType::Number ? readNumber(text, false) : Value::string(text));
             } else {
                 std::string shown = decodeOrThrow(part);
-                throw Unreadable{"entry " + n + " has a part that is not " + f.said + " (" + (shown.empty() ? "empty" : shown) + ")"};
+                throw Unreadable{"entry " + n + " has a part that is not " + f.said + " (" +
+                                 (shown.empty() ? "empty" : shown) + ")"};
             }
         }
         entries.push(std::move(entry));
@@ -270,7 +280,8 @@ Value readStackMember(const Field& m, const std::string& text) {
             Value items = Value::array();
             if (text.empty()) return items;
             for (const std::string& item : split(text, ';'))
-                items.push(kindOf(m) == Kind::Numbers ? readNumber(decodeOrThrow(item), false) : Value::string(decodeOrThrow(item)));
+                items.push(kindOf(m) == Kind::Numbers ? readNumber(decodeOrThrow(item), false)
+                                                      : Value::string(decodeOrThrow(item)));
             return items;
         }
     }
@@ -291,13 +302,15 @@ Value readObject(const std::vector<Field>& members, const std::string& text, con
                 if (m.name == part.substr(0, colon)) member = &m;
         if (!member) {
             std::string shown = decodeOrThrow(part);
-            throw Unreadable{lead + "has a part that is not name:value for one of its fields (" + (shown.empty() ? "empty" : shown) + ")"};
+            throw Unreadable{lead + "has a part that is not name:value for one of its fields (" +
+                             (shown.empty() ? "empty" : shown) + ")"};
         }
         if (object.find(member->name)) throw Unreadable{lead + "says " + member->name + " twice"};
         try {
             object.set(member->name, readStackMember(*member, part.substr(colon + 1)));
         } catch (const Unreadable& e) {
-            throw Unreadable{(subject.empty() ? std::string("its") : subject + "'s") + " " + member->name + " " + e.reason};
+            throw Unreadable{(subject.empty() ? std::string("its") : subject + "'s") + " " + member->name + " " +
+                             e.reason};
         }
     }
     return object;
@@ -307,7 +320,8 @@ Value readStack(const Field& field, const std::string& raw) {
     if (raw == "none") return Value::null();
     Value stack = Value::array();
     std::vector<std::string> texts = list(raw);
-    for (std::size_t i = 0; i < texts.size(); ++i) stack.push(readObject(field.item.front().members, texts[i], "entry " + std::to_string(i + 1)));
+    for (std::size_t i = 0; i < texts.size(); ++i)
+        stack.push(readObject(field.item.front().members, texts[i], "entry " + std::to_string(i + 1)));
     return stack;
 }
 
@@ -390,7 +404,8 @@ ReadInputs readPairs(const std::vector<std::pair<std::string, std::string>>& pai
             continue;
         }
         if (counts[key] > 1) {
-            if (!reported.count(key)) read.problems.push_back(problem(key, safeDecode(raw), "given-twice", "is given more than once"));
+            if (!reported.count(key))
+                read.problems.push_back(problem(key, safeDecode(raw), "given-twice", "is given more than once"));
             reported.insert(key);
             continue;
         }
@@ -407,8 +422,9 @@ Link readLink(std::string_view linkText) {
     Link link;
     const std::string text = hashOf(linkText);
     if (text.size() > kMaxLinkLength) {
-        link.problems.push_back(problem("link", text.substr(0, 40) + "…", "too-long",
-                                        "is " + std::to_string(text.size()) + " characters long, more than retrysim reads"));
+        link.problems.push_back(
+            problem("link", text.substr(0, 40) + "…", "too-long",
+                    "is " + std::to_string(text.size()) + " characters long, more than retrysim reads"));
         return link;
     }
     std::vector<std::pair<std::string, std::string>> pairs;
@@ -426,7 +442,8 @@ Link readLink(std::string_view linkText) {
             version = safeDecode(raw);
             ++versions;
         } else if (kPageKeys.count(key)) {
-            if (page.count(key) && !twice.count(key)) link.problems.push_back(problem(key, safeDecode(raw), "given-twice", "is given more than once"));
+            if (page.count(key) && !twice.count(key))
+                link.problems.push_back(problem(key, safeDecode(raw), "given-twice", "is given more than once"));
             if (page.count(key)) twice.insert(key);
             page[key] = safeDecode(raw);
         } else {
@@ -438,8 +455,9 @@ Link readLink(std::string_view linkText) {
         return link;
     }
     if (version != kLinkVersion) {
-        link.problems = {problem("v", version, "link-version",
-                                 std::string("is a link format retrysim does not read (it reads v=") + kLinkVersion + ")")};
+        link.problems = {
+            problem("v", version, "link-version",
+                    std::string("is a link format retrysim does not read (it reads v=") + kLinkVersion + ")")};
         return link;
     }
     link.read = true;
@@ -448,14 +466,17 @@ Link readLink(std::string_view linkText) {
     link.view = pageValue("view");
     link.of = pageValue("of");
     if (!link.view.empty() && link.view != "compare") {
-        link.problems.push_back(problem("view", link.view, "not-a-view",
-                                        link.view == "fleet" ? "is the fleet's view, which retrysim reads as a fleet request file (--fleet), not as a link"
-                                                             : "is not a view of Retry Lab (compare, or none for a single run)"));
+        link.problems.push_back(
+            problem("view", link.view, "not-a-view",
+                    link.view == "fleet"
+                        ? "is the fleet's view, which retrysim reads as a fleet request file (--fleet), not as a link"
+                        : "is not a view of Retry Lab (compare, or none for a single run)"));
         link.view.clear();
     }
     if (link.view != "compare") {
         for (const char* key : {"of", "client", "after.client"})
-            if (page.count(key)) link.problems.push_back(problem(key, page[key], "only-with", "is used only with view=compare"));
+            if (page.count(key))
+                link.problems.push_back(problem(key, page[key], "only-with", "is used only with view=compare"));
         ReadInputs read = readPairs(pairs);
         link.before = std::move(read.inputs);
         link.problems.insert(link.problems.end(), read.problems.begin(), read.problems.end());
@@ -464,11 +485,15 @@ Link readLink(std::string_view linkText) {
     if (link.of == "fleet") {
         // The page's reader (web/compare/fleet.js): a preset or a trace is a single run's.
         for (const char* key : {"client", "after.client", "trace", "herdCallers"})
-            if (page.count(key)) link.problems.push_back(problem(key, page[key], "only-with", "is used only in a comparison of single runs"));
+            if (page.count(key))
+                link.problems.push_back(
+                    problem(key, page[key], "only-with", "is used only in a comparison of single runs"));
         const std::string prefix = "after.";
         for (auto& pair : pairs) {
-            if (pair.first.compare(0, prefix.size(), prefix) == 0) link.fleetAfter.emplace_back(pair.first.substr(prefix.size()), pair.second);
-            else link.fleetBefore.push_back(std::move(pair));
+            if (pair.first.compare(0, prefix.size(), prefix) == 0)
+                link.fleetAfter.emplace_back(pair.first.substr(prefix.size()), pair.second);
+            else
+                link.fleetBefore.push_back(std::move(pair));
         }
         return link;
     }
@@ -477,14 +502,17 @@ Link readLink(std::string_view linkText) {
         return link;
     }
     for (const char* key : {"trace", "herdCallers"})
-        if (page.count(key)) link.problems.push_back(problem(key, page[key], "only-with", "is used only with a single run"));
+        if (page.count(key))
+            link.problems.push_back(problem(key, page[key], "only-with", "is used only with a single run"));
     link.client = pageValue("client");
     link.afterClient = pageValue("after.client");
     std::vector<std::pair<std::string, std::string>> before, after;
     const std::string prefix = "after.";
     for (auto& pair : pairs) {
-        if (pair.first.compare(0, prefix.size(), prefix) == 0) after.emplace_back(pair.first.substr(prefix.size()), pair.second);
-        else before.push_back(std::move(pair));
+        if (pair.first.compare(0, prefix.size(), prefix) == 0)
+            after.emplace_back(pair.first.substr(prefix.size()), pair.second);
+        else
+            before.push_back(std::move(pair));
     }
     ReadInputs readBefore = readPairs(before);
     ReadInputs readAfter = readPairs(after);
@@ -537,7 +565,8 @@ std::string escapeText(const std::string& text) {
     std::string out;
     for (char ch : text) {
         auto c = static_cast<unsigned char>(ch);
-        bool plain = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.';
+        bool plain = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' ||
+                     c == '_' || c == '.';
         if (plain) {
             out += ch;
         } else {
@@ -567,12 +596,16 @@ std::string objectText(const std::vector<Field>& members, const Value& object, c
         }
         std::string text;
         const Kind k = kindOf(m);
-        if (k == Kind::Number) text = number(*v);
-        else if (k == Kind::Boolean) text = v->asBool() ? "true" : "false";
-        else if (k == Kind::String) text = escapeText(v->asString());
+        if (k == Kind::Number)
+            text = number(*v);
+        else if (k == Kind::Boolean)
+            text = v->asBool() ? "true" : "false";
+        else if (k == Kind::String)
+            text = escapeText(v->asString());
         else
             for (std::size_t i = 0; i < v->asArray().size(); ++i)
-                text += (i ? ";" : "") + (k == Kind::Numbers ? number(v->asArray()[i]) : escapeText(v->asArray()[i].asString()));
+                text += (i ? ";" : "") +
+                        (k == Kind::Numbers ? number(v->asArray()[i]) : escapeText(v->asArray()[i].asString()));
         out += (out.empty() ? "" : "~") + m.name + ":" + text;
     }
     return out;
@@ -607,14 +640,18 @@ std::string valueText(const std::string& name, const Value& value, const Value* 
                 for (const Field* m : f.named) {
                     const Value* v = entry.find(m->name);
                     if (!v) continue;
-                    parts.push_back(partName(*m) + ":" + (m->type == FieldType::Number ? number(*v) : escapeText(v->asString())));
+                    parts.push_back(partName(*m) + ":" +
+                                    (m->type == FieldType::Number ? number(*v) : escapeText(v->asString())));
                 }
                 std::string out;
                 for (std::size_t i = 0; i < parts.size(); ++i) out += (i ? "~" : "") + parts[i];
                 return out;
             });
         }
-        case Kind::Stack: return value.isNull() ? "none" : joined(value, [&](const Value& entry) { return objectText(field->item.front().members, entry, inputs); });
+        case Kind::Stack:
+            return value.isNull() ? "none" : joined(value, [&](const Value& entry) {
+                return objectText(field->item.front().members, entry, inputs);
+            });
         case Kind::Record: return value.isNull() ? "none" : objectText(field->members, value, nullptr);
         case Kind::None: break;
     }
@@ -631,15 +668,20 @@ using Pairs = std::vector<std::pair<std::string, std::string>>;
 // (web/fleet/model.js fleetTable, from the same table, fleetFields(), that fleetSchema() gives
 // the page): a variant's members are rows of their own and a path two variants share keeps the
 // first's; the variant's name (trigger.kind) is text. "object" for an object or a variant.
-void fleetRows(const std::vector<retrylab::Field>& fields, const std::string& prefix, std::map<std::string, std::string>& types) {
+void fleetRows(const std::vector<retrylab::Field>& fields, const std::string& prefix,
+               std::map<std::string, std::string>& types) {
     using retrylab::FieldType;
     for (const retrylab::Field& f : fields) {
         const std::string path = prefix.empty() ? f.name : prefix + "." + f.name;
         std::string type = "string";
-        if (f.type == FieldType::Object || f.type == FieldType::Variant) type = "object";
-        else if (f.type == FieldType::Number) type = f.nullable ? "number-or-none" : "number";
-        else if (f.type == FieldType::Boolean) type = "boolean";
-        else if (f.type == FieldType::List) type = "list";
+        if (f.type == FieldType::Object || f.type == FieldType::Variant)
+            type = "object";
+        else if (f.type == FieldType::Number)
+            type = f.nullable ? "number-or-none" : "number";
+        else if (f.type == FieldType::Boolean)
+            type = "boolean";
+        else if (f.type == FieldType::List)
+            type = "list";
         types.emplace(path, type);
         if (f.type == FieldType::Object) fleetRows(f.members, path, types);
         if (f.type == FieldType::Variant) {
@@ -728,7 +770,8 @@ std::string trimmed(const std::string& s) {
 bool jsNumber(const std::string& raw, double& out) {
     const std::string t = trimmed(raw);
     if (t.empty()) return false;
-    if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X' || t[1] == 'o' || t[1] == 'O' || t[1] == 'b' || t[1] == 'B')) {
+    if (t.size() > 2 && t[0] == '0' &&
+        (t[1] == 'x' || t[1] == 'X' || t[1] == 'o' || t[1] == 'O' || t[1] == 'b' || t[1] == 'B')) {
         const int base = (t[1] == 'x' || t[1] == 'X') ? 16 : (t[1] == 'o' || t[1] == 'O') ? 8 : 2;
         double n = 0;
         for (std::size_t i = 2; i < t.size(); ++i) {
@@ -753,13 +796,16 @@ Value readFleetSide(const Pairs& pairs, std::vector<LinkProblem>& problems) {
     for (const auto& [key, raw] : pairs) {
         if (key == "view") continue;
         if (times[key] > 1) {
-            if (!said.count(key)) problems.push_back(problem(key, safeDecode(raw), "given-twice", "is given more than once"));
+            if (!said.count(key))
+                problems.push_back(problem(key, safeDecode(raw), "given-twice", "is given more than once"));
             said.insert(key);
             continue;
         }
         if (key == "v") {
             if (safeDecode(raw) != kLinkVersion) {
-                problems = {problem(key, safeDecode(raw), "link-version", std::string("is a link format retrysim does not read (it reads v=") + kLinkVersion + ")")};
+                problems = {
+                    problem(key, safeDecode(raw), "link-version",
+                            std::string("is a link format retrysim does not read (it reads v=") + kLinkVersion + ")")};
                 return Value::object();
             }
             continue;
@@ -769,7 +815,8 @@ Value readFleetSide(const Pairs& pairs, std::vector<LinkProblem>& problems) {
         if (keys.size() == 2 && keys[0] == "gates" && lowerWord(keys[1]) && fleetTypeOf(key) == "object") {
             if (raw == "on") {
                 const Value* have = atPath(request, keys);
-                request = withPath(request, keys, 0, have && have->kind() == Value::Kind::Object ? *have : Value::object());
+                request =
+                    withPath(request, keys, 0, have && have->kind() == Value::Kind::Object ? *have : Value::object());
             } else if (raw == "null") {
                 request = withPath(request, keys, 0, Value::null());
             } else {
@@ -779,8 +826,11 @@ Value readFleetSide(const Pairs& pairs, std::vector<LinkProblem>& problems) {
         }
         const std::string type = fleetTypeOf(key);
         if (type == "object") {
-            if (raw == "null") request = withPath(request, keys, 0, Value::null());
-            else problems.push_back(problem(key, safeDecode(raw), "unreadable", "is written by its fields (or as null)"));
+            if (raw == "null")
+                request = withPath(request, keys, 0, Value::null());
+            else
+                problems.push_back(
+                    problem(key, safeDecode(raw), "unreadable", "is written by its fields (or as null)"));
             continue;
         }
         if (type.empty()) {
@@ -826,8 +876,10 @@ Value readFleetSide(const Pairs& pairs, std::vector<LinkProblem>& problems) {
 void fleetLeaves(const Value& v, const std::string& prefix, std::vector<std::pair<std::string, Value>>& out) {
     for (const Value::Member& m : v.asObject()) {
         std::string path = prefix.empty() ? m.key : prefix + "." + m.key;
-        if (m.value.kind() == Value::Kind::Object && !m.value.asObject().empty()) fleetLeaves(m.value, path, out);
-        else out.emplace_back(path, m.value);
+        if (m.value.kind() == Value::Kind::Object && !m.value.asObject().empty())
+            fleetLeaves(m.value, path, out);
+        else
+            out.emplace_back(path, m.value);
     }
 }
 

@@ -53,7 +53,7 @@ struct Link {
     bool read = false;  // false: the version could not be read, nothing else was
     retrylab::Value before = retrylab::Value::object();
     retrylab::Value after = retrylab::Value::object();  // the after side's own keys
-    std::string client, afterClient;                      // preset ids, "" when none
+    std::string client, afterClient;                    // preset ids, "" when none
     // of=fleet: the sides' own [key, raw value] pairs (after keys without their prefix), read
     // into fleet requests by readFleetSides, by the fleet request's table.
     std::vector<std::pair<std::string, std::string>> fleetBefore, fleetAfter;

@@ -70,7 +70,8 @@ const char* const kUsage =
 // bytes from the input), then the usage when the message ends with it.
 int fail(const std::string& message) {
     std::string line = message, usage;
-    if (line.size() >= std::strlen(kUsage) && line.compare(line.size() - std::strlen(kUsage), std::string::npos, kUsage) == 0) {
+    if (line.size() >= std::strlen(kUsage) &&
+        line.compare(line.size() - std::strlen(kUsage), std::string::npos, kUsage) == 0) {
         usage = kUsage;
         line.resize(line.size() - usage.size());
         if (!line.empty() && line.back() == '\n') line.pop_back();
@@ -194,8 +195,10 @@ Value withEngineErrors(Value errors, const Value& result, const Value& given) {
         const std::string input = field.substr(0, field.find_first_of(".["));
         const retrylab::Field* row = retrylab::inputFields().find(input);
         std::string pinnedOn;
-        if (!given.find(input) && row && !row->onlyWhen.field.empty() && given.find(row->onlyWhen.field)) pinnedOn = row->onlyWhen.field;
-        else if (input != field && given.find(input)) pinnedOn = input;
+        if (!given.find(input) && row && !row->onlyWhen.field.empty() && given.find(row->onlyWhen.field))
+            pinnedOn = row->onlyWhen.field;
+        else if (input != field && given.find(input))
+            pinnedOn = input;
         if (!named.insert(pinnedOn.empty() ? field : pinnedOn).second) continue;
         if (pinnedOn.empty()) {
             errors.push(e);
@@ -231,13 +234,15 @@ int runCompare(const Options& o) {
     std::vector<retrysim::LinkProblem> problems;
     std::string fleetLink;
     if (o.hasLink) {
-        if (!o.files.empty()) return fail(std::string("--compare --link takes no FILE: the link holds both sides\n") + kUsage);
+        if (!o.files.empty())
+            return fail(std::string("--compare --link takes no FILE: the link holds both sides\n") + kUsage);
         std::string text, error;
         if (!readLinkText(o.link, text, error)) return fail(error);
         retrysim::Link link = retrysim::readLink(text);
         problems = link.problems;
         if (link.read && link.view != "compare" && problems.empty())
-            problems.push_back({"view", link.view, "not-a-view", "is not compare: the link holds one run (give two links, or a view=compare link)"});
+            problems.push_back({"view", link.view, "not-a-view",
+                                "is not compare: the link holds one run (give two links, or a view=compare link)"});
         if (link.view == "compare" && link.of == "fleet") {
             // Two fleet runs: the paths are typed by the fleet request's table, as the page's are.
             fleet = true;
@@ -249,23 +254,28 @@ int runCompare(const Options& o) {
             fleetLink = retrysim::hashOf(text);
         } else {
             if (fleet && problems.empty())
-                problems.push_back({"of", link.of, "not-a-view", "is not fleet: --compare --fleet --link reads a comparison of two fleet runs (of=fleet)"});
+                problems.push_back(
+                    {"of", link.of, "not-a-view",
+                     "is not fleet: --compare --fleet --link reads a comparison of two fleet runs (of=fleet)"});
             retrysim::Sides both = retrysim::sidesOfLink(link, problems);
             if (!problems.empty()) return print(failure(linkErrors(problems)));
             sides[0] = both.before;
             sides[1] = both.after;
         }
     } else {
-        if (o.files.size() != 2) return fail(std::string("--compare needs BEFORE and AFTER (two files or links), or --link\n") + kUsage);
+        if (o.files.size() != 2)
+            return fail(std::string("--compare needs BEFORE and AFTER (two files or links), or --link\n") + kUsage);
         if (o.files[0] == "-" && o.files[1] == "-") return fail("only one of BEFORE and AFTER can be read from stdin");
         for (int i = 0; i < 2; ++i) {
             const std::string& arg = o.files[static_cast<std::size_t>(i)];
             const std::string side = i == 0 ? "before" : "after";
             if (looksLikeLink(arg)) {
-                if (fleet) return fail("the " + side + " side is a link; a fleet comparison reads two fleet request files");
+                if (fleet)
+                    return fail("the " + side + " side is a link; a fleet comparison reads two fleet request files");
                 retrysim::Link link = retrysim::readLink(arg);
                 if (link.read && link.view == "compare" && link.problems.empty())
-                    link.problems.push_back({"view", "compare", "not-a-view", "holds two runs; give it alone with --compare --link"});
+                    link.problems.push_back(
+                        {"view", "compare", "not-a-view", "holds two runs; give it alone with --compare --link"});
                 for (retrysim::LinkProblem& p : link.problems) {
                     if (i == 1) p.key = "after." + p.key;
                     problems.push_back(p);
@@ -282,7 +292,8 @@ int runCompare(const Options& o) {
     Value comparison = retrysim::compare(sides[0], sides[1], fleet);
     // A comparison of two fleet runs read from a link has that link (retrysim writes no fleet
     // links of its own): the Markdown's "Open the comparison" line.
-    if (fleet && !fleetLink.empty() && comparison.find("ok")->asBool()) comparison.set("link", Value::string("#" + fleetLink));
+    if (fleet && !fleetLink.empty() && comparison.find("ok")->asBool())
+        comparison.set("link", Value::string("#" + fleetLink));
     const Value* ok = comparison.find("ok");
     if (o.format == "markdown" && ok && ok->asBool()) {
         std::cout << retrysim::markdown(comparison, o.baseUrl);
@@ -365,7 +376,8 @@ int run(int argc, char** argv) {
     // The fleet's cost bound is lifted only for a fleet request file run on purpose: never for
     // a link, a comparison or Markdown (docs/robustness.md, "The fleet's cost bound").
     if (o.noLimits && (o.mode != "--fleet" || o.compare || o.hasLink || o.hasFormat || o.hasBaseUrl))
-        return fail(std::string("--no-limits goes with --fleet FILE only (not with a link or a comparison)\n") + kUsage);
+        return fail(std::string("--no-limits goes with --fleet FILE only (not with a link or a comparison)\n") +
+                    kUsage);
     if (o.format != "json" && o.format != "markdown") return fail("--format is json or markdown, not " + o.format);
     // Where Retry Lab is, for the Markdown's link: an absolute http(s) URL only, and one that
     // the writer (core/src/markdown.cpp) can put in a link whole (docs/compare.md §5).
@@ -375,14 +387,17 @@ int run(int argc, char** argv) {
         if (!why.empty()) return fail("--base-url " + why);
     }
     // A view=compare link is a comparison by itself: --format and --base-url go with it too.
-    if ((o.hasFormat || o.hasBaseUrl) && !o.compare && !o.hasLink) return fail(std::string("--format and --base-url go with --compare\n") + kUsage);
+    if ((o.hasFormat || o.hasBaseUrl) && !o.compare && !o.hasLink)
+        return fail(std::string("--format and --base-url go with --compare\n") + kUsage);
     if (o.compare) {
-        if (!o.mode.empty() && o.mode != "--fleet") return fail(std::string("--compare goes with --fleet only\n") + kUsage);
+        if (!o.mode.empty() && o.mode != "--fleet")
+            return fail(std::string("--compare goes with --fleet only\n") + kUsage);
         return runCompare(o);
     }
     if (o.hasLink) {
         if (!o.files.empty()) return fail(std::string("--link takes no FILE: the link holds the inputs\n") + kUsage);
-        if (!o.mode.empty() && o.mode != "--check") return fail(std::string("--link goes with --check or --compare only\n") + kUsage);
+        if (!o.mode.empty() && o.mode != "--check")
+            return fail(std::string("--link goes with --check or --compare only\n") + kUsage);
         std::string text, error;
         if (!readLinkText(o.link, text, error)) return fail(error);
         retrysim::Link link = retrysim::readLink(text);
@@ -392,8 +407,11 @@ int run(int argc, char** argv) {
             return runCompare(compare);
         }
         if (o.hasFormat || o.hasBaseUrl)
-            return fail(std::string("--format and --base-url go with a comparison: this link holds one run (a view=compare link, or --compare with two runs)\n") + kUsage);
-        if (link.view == "compare") link.problems.push_back({"view", "compare", "not-a-view", "holds two runs, which --check does not read"});
+            return fail(std::string("--format and --base-url go with a comparison: this link holds one run (a "
+                                    "view=compare link, or --compare with two runs)\n") +
+                        kUsage);
+        if (link.view == "compare")
+            link.problems.push_back({"view", "compare", "not-a-view", "holds two runs, which --check does not read"});
         Value errors = linkErrors(link.problems);
         Value result = o.mode == "--check" ? retrylab::validate(link.before) : retrylab::compute(link.before);
         const Value* ran = result.find("ok");
@@ -420,9 +438,7 @@ int run(int argc, char** argv) {
 int main(int argc, char** argv) {
     try {
         return run(argc, argv);
-    } catch (const std::bad_alloc&) {
-        std::cerr << "retrysim: out of memory\n";
-    } catch (const std::exception& e) {
+    } catch (const std::bad_alloc&) { std::cerr << "retrysim: out of memory\n"; } catch (const std::exception& e) {
         std::cerr << "retrysim: " << e.what() << "\n";
     }
     return 1;

@@ -8,4 +8,4 @@ extern const char* const kPresetsJson;
 // The fleet section's labels (web/compare/headline.js fleetLabels(), written by
 // fleet-words-data.mjs): `{ labels: [[path, label]...] }`, for a fleet comparison's headline.
 extern const char* const kFleetWordsJson;
-}
+}  // namespace retrysim

@@ -60,14 +60,22 @@ inline bool readOptions(const Value& given, config::Options& o, Value& error) {
             return true;
         };
         bool ok = true;
-        if (k == "from") ok = text(o.from, nullptr);
-        else if (k == "method") ok = text(o.method, &o.hasMethod);
-        else if (k == "route") ok = text(o.route, &o.hasRoute);
-        else if (k == "impl") ok = text(o.impl, &o.hasImpl);
-        else if (k == "istioDefault") ok = text(o.istioDefault, &o.hasIstioDefault);
-        else if (k == "profile") ok = text(o.profile, &o.hasProfile);
-        else if (k == "sdk") ok = text(o.sdk, &o.hasSdk);
-        else if (k == "section") ok = text(o.section, &o.hasSection);
+        if (k == "from")
+            ok = text(o.from, nullptr);
+        else if (k == "method")
+            ok = text(o.method, &o.hasMethod);
+        else if (k == "route")
+            ok = text(o.route, &o.hasRoute);
+        else if (k == "impl")
+            ok = text(o.impl, &o.hasImpl);
+        else if (k == "istioDefault")
+            ok = text(o.istioDefault, &o.hasIstioDefault);
+        else if (k == "profile")
+            ok = text(o.profile, &o.hasProfile);
+        else if (k == "sdk")
+            ok = text(o.sdk, &o.hasSdk);
+        else if (k == "section")
+            ok = text(o.section, &o.hasSection);
         else if (k == "document") {
             double n = m.value.kind() == Value::Kind::Number ? m.value.asNumber() : 0;
             if (!(n >= 1 && n <= 1000000 && n == static_cast<double>(static_cast<int>(n)))) {
@@ -77,7 +85,8 @@ inline bool readOptions(const Value& given, config::Options& o, Value& error) {
             o.document = static_cast<int>(n);
         } else if (k == "run") {
             if (m.value.kind() != Value::Kind::Object) {
-                error = refusal(field, "wrong-type", "options.run must be an object (the situation, docs/config-in.md §1)");
+                error =
+                    refusal(field, "wrong-type", "options.run must be an object (the situation, docs/config-in.md §1)");
                 return false;
             }
             o.run = m.value;
@@ -129,7 +138,8 @@ inline Value readConfig(const Value& input) {
     if (!readOptions(options ? *options : Value::null(), o, error)) return error;
     for (const Value::Member& m : input.asObject())
         if (m.key != "text" && m.key != "options")
-            return refusal(m.key, "unknown-field", m.key + " is not a member of readConfig()'s argument (text, options)");
+            return refusal(m.key, "unknown-field",
+                           m.key + " is not a member of readConfig()'s argument (text, options)");
     if (!text && o.hasEnv) {  // §3: the environment alone (--from aws --env FILE with no file)
         config::Text t;
         t.syntax = "ini";
@@ -138,7 +148,8 @@ inline Value readConfig(const Value& input) {
         t.documents.push_back(std::move(empty));
         return config::read(t, o);
     }
-    if (!text || text->kind() != Value::Kind::String) return refusal("text", "wrong-type", "text must be the config file's text");
+    if (!text || text->kind() != Value::Kind::String)
+        return refusal("text", "wrong-type", "text must be the config file's text");
     config::SideReading side = config::readSide(text->asString(), o);
     if (side.textError) return config::textErrorAnswer(*side.textError);
     return side.answer;
@@ -155,15 +166,19 @@ inline bool okAnswer(const Value& v) {
 inline Value compareConfigs(const Value& input) {
     const Value* before = input.kind() == Value::Kind::Object ? input.find("before") : nullptr;
     const Value* after = input.kind() == Value::Kind::Object ? input.find("after") : nullptr;
-    if (!before || !after) return refusal("", "wrong-type", "compareConfigs() takes { before, after }, each { text, options }");
+    if (!before || !after)
+        return refusal("", "wrong-type", "compareConfigs() takes { before, after }, each { text, options }");
     Value out = Value::object();
     out.set("ok", Value::boolean(true));
     Value b = readConfig(*before), a = readConfig(*after);
     Value changedList = Value::null();
     if (okAnswer(b) && okAnswer(a)) {
         std::string fb = b.find("format")->asString(), fa = a.find("format")->asString();
-        if (fb == fa) changedList = config::changed(b, a);
-        else out.set("conflict", Value::string("the before config is a " + config::formatTitle(fb) + ", the after config a " + config::formatTitle(fa)));
+        if (fb == fa)
+            changedList = config::changed(b, a);
+        else
+            out.set("conflict", Value::string("the before config is a " + config::formatTitle(fb) +
+                                              ", the after config a " + config::formatTitle(fa)));
     }
     out.set("before", std::move(b));
     out.set("after", std::move(a));

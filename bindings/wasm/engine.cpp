@@ -65,7 +65,17 @@ namespace {
 using retrylab::Value;
 using retrylab::wasm::Entry;
 
-enum Code { Null = 0, False = 1, True = 2, Number = 3, String = 4, Array = 5, Object = 6, Unsupported = 7, Numbers = 8 };
+enum Code {
+    Null = 0,
+    False = 1,
+    True = 2,
+    Number = 3,
+    String = 4,
+    Array = 5,
+    Object = 6,
+    Unsupported = 7,
+    Numbers = 8
+};
 
 // Reads the tape compute.js wrote. The tape is ours, not the caller's, but a reader that runs
 // off its end still stops cleanly.
@@ -278,7 +288,7 @@ public:
 
 private:
     static constexpr std::size_t kSlots = 4 * kMaxKeys;  // never more than a quarter full
-    std::uint16_t slots_[kSlots] = {};  // a key's number + 1, or 0 for an empty slot
+    std::uint16_t slots_[kSlots] = {};                   // a key's number + 1, or 0 for an empty slot
     std::uint8_t lengths_[kMaxKeys] = {};
     char pool_[kMaxKeys * kMaxBytes] = {};
     std::size_t count_ = 0;
@@ -402,7 +412,7 @@ private:
     Buffer<Open> open_;
     Buffer<std::size_t> stringAt_;  // where each string's length is on the tape
     Buffer<double> bytes_;          // and its length in bytes
-    bool valid_ = true;                  // every string was valid UTF-8
+    bool valid_ = true;             // every string was valid UTF-8
 };
 
 // A result as compute.js finds it (TapeWriter::finish). rl_free_result() deletes it.
@@ -488,7 +498,9 @@ EMSCRIPTEN_KEEPALIVE Output* rl_run(int entry, double* tape, std::size_t tapeLen
     if (named == Entry::readConfig) return output(configentry::readConfig(inputs));
     if (named == Entry::compareConfigs) return output(configentry::compareConfigs(inputs));
     if (named == Entry::configFormats) return output(configentry::configFormats());
-    return output(failure("This is the config file, retrylab-config.js: it has readConfig(), compareConfigs() and configFormats() only."));
+    return output(
+        failure("This is the config file, retrylab-config.js: it has readConfig(), compareConfigs() and "
+                "configFormats() only."));
 #else
     switch (named) {
         case Entry::readConfig:
@@ -506,20 +518,23 @@ EMSCRIPTEN_KEEPALIVE Output* rl_run(int entry, double* tape, std::size_t tapeLen
         }
         case Entry::validate: return output(retrylab::validate(inputs));
         case Entry::schema: return output(retrylab::schema());
-        case Entry::compareMetrics: return output(retrylab::compareMetrics());  // the metrics a comparison lists (issue 17)
+        case Entry::compareMetrics:
+            return output(retrylab::compareMetrics());  // the metrics a comparison lists (issue 17)
         case Entry::compareResults:  // compareResults(): two results compared (docs/compare.md §2, §7)
 #ifdef RETRYLAB_ENGINE_FLEET
             return output(retrylab::compareResults(inputs));
 #else
-            // The page compares by the table in its compare bundle (docs/compare.md §7: 2.4 KB
+                                     // The page compares by the table in its compare bundle (docs/compare.md §7: 2.4 KB
             // gzipped here for every reader, against 1.4 KB there for compare mode's).
-            return output(failure("This engine file has no compareResults(): load retrylab-fleet.js, the engine file with the fleet."));
+            return output(failure(
+                "This engine file has no compareResults(): load retrylab-fleet.js, the engine file with the fleet."));
 #endif
         case Entry::markdown:  // markdown(words): the one Markdown writer (issue 30, docs/compare.md §5)
 #ifdef RETRYLAB_ENGINE_FLEET
-            // The page's engine file writes the page's Markdown (4.2 KB gzipped): the fleet
+                               // The page's engine file writes the page's Markdown (4.2 KB gzipped): the fleet
             // file, loaded beside it, does not carry a second copy.
-            return output(failure("This engine file has no markdown(): the page's engine file, retrylab-engine.js, has it."));
+            return output(
+                failure("This engine file has no markdown(): the page's engine file, retrylab-engine.js, has it."));
 #else
             return output(retrylab::markdown::comparison(inputs));
 #endif
@@ -529,17 +544,18 @@ EMSCRIPTEN_KEEPALIVE Output* rl_run(int entry, double* tape, std::size_t tapeLen
 #else
             // The page's engine file stays within its size budget without the fleet (BENCHMARKS.md):
             // the fleet engine file, retrylab-fleet.js, has it.
-            return output(failure("This engine file has no fleet(): load retrylab-fleet.js, the engine file with the fleet."));
+            return output(
+                failure("This engine file has no fleet(): load retrylab-fleet.js, the engine file with the fleet."));
 #endif
         case Entry::fleetSchema:
 #ifdef RETRYLAB_ENGINE_FLEET
             return output(retrylab::fleetSchema());
 #else
-            return output(failure("This engine file has no fleetSchema(): load retrylab-fleet.js, the engine file with the fleet."));
+            return output(failure(
+                "This engine file has no fleetSchema(): load retrylab-fleet.js, the engine file with the fleet."));
 #endif
         case Entry::compute:
-        case Entry::count:
-            break;
+        case Entry::count: break;
     }
     // compute(), and an entry number outside the list (compute.js sends none): straight onto
     // the tape, no Value tree of the result in between.

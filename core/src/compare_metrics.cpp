@@ -66,7 +66,7 @@ std::size_t fleetStart() {
 }
 
 // A row's members as the table writes them, in this order.
-const std::pair<const char*, const char* CompareMetric::*> kMembers[] = {
+const std::pair<const char*, const char * CompareMetric::*> kMembers[] = {
     {"path", &CompareMetric::path}, {"name", &CompareMetric::name}, {"label", &CompareMetric::label},
     {"flag", &CompareMetric::flag}, {"unit", &CompareMetric::unit}, {"none", &CompareMetric::none},
     {"when", &CompareMetric::when},
@@ -111,8 +111,10 @@ using Leaves = std::vector<std::pair<std::string, const Value*>>;
 void leavesOf(const Value& v, const std::string& prefix, bool deep, Leaves& out) {
     for (const Value::Member& m : v.asObject()) {
         std::string path = prefix.empty() ? m.key : prefix + "." + m.key;
-        if (deep && m.value.kind() == Value::Kind::Object && !m.value.asObject().empty()) leavesOf(m.value, path, deep, out);
-        else out.emplace_back(std::move(path), &m.value);
+        if (deep && m.value.kind() == Value::Kind::Object && !m.value.asObject().empty())
+            leavesOf(m.value, path, deep, out);
+        else
+            out.emplace_back(std::move(path), &m.value);
     }
 }
 
@@ -188,13 +190,16 @@ Value compareResults(const Value& request) {
         errors.push_back({field, code, field + " " + detail, detail});
     };
     if (request.kind() != Value::Kind::Object) {
-        errors.push_back({"", "wrong-type", "The comparison must be an object { before, after, of }.", "must be an object { before, after, of }"});
+        errors.push_back({"", "wrong-type", "The comparison must be an object { before, after, of }.",
+                          "must be an object { before, after, of }"});
         return toValue(errors);
     }
     for (const Value::Member& m : request.asObject())
-        if (m.key != "before" && m.key != "after" && m.key != "of") problem(m.key, "unknown-field", "is not a member of a comparison (before, after, of)");
+        if (m.key != "before" && m.key != "after" && m.key != "of")
+            problem(m.key, "unknown-field", "is not a member of a comparison (before, after, of)");
     const Value* of = request.find("of");
-    const bool named = of && of->kind() == Value::Kind::String && (of->asString() == "run" || of->asString() == "fleet");
+    const bool named =
+        of && of->kind() == Value::Kind::String && (of->asString() == "run" || of->asString() == "fleet");
     if (of && !named) problem("of", "not-a-choice", "must be \"run\" or \"fleet\"");
     const bool fleet = named && of->asString() == "fleet";
     for (const char* side : {"before", "after"}) {
@@ -202,7 +207,8 @@ Value compareResults(const Value& request) {
         const Value* ok = r && r->kind() == Value::Kind::Object ? r->find("ok") : nullptr;
         const Value* echo = ok ? r->find(fleet ? "request" : "inputs") : nullptr;
         if (!ok || ok->kind() != Value::Kind::Bool || !ok->asBool() || !echo || echo->kind() != Value::Kind::Object)
-            problem(side, r ? "wrong-type" : "required", fleet ? "must be a fleet() result that is ok" : "must be a compute() result that is ok");
+            problem(side, r ? "wrong-type" : "required",
+                    fleet ? "must be a fleet() result that is ok" : "must be a compute() result that is ok");
     }
     if (!errors.empty()) return toValue(errors);
     Value out = Value::object();

@@ -29,26 +29,69 @@ struct Preset {
 
 const std::vector<Preset>& presets() {
     static const std::vector<Preset> rows = {
-        {"aws-botocore-2026", 2, 50, 20000, {500, 502, 503, 504}, true, {500, 14, 14, 1, ""},
-         {"A 429 is retried only when its error code is a throttling one (Throttling, ThrottlingException, TooManyRequestsException…); here every 429 is.",
-          "Connect timeouts apart from read timeouts; modeled retryable errors; adaptive mode’s client-side rate limiting.",
-          "A throttling error backs off from 1 s, not 50 ms (throttling_base_scale 1); x-amz-retry-after (milliseconds, kept between the backoff and the backoff + 5 s); DynamoDB’s 4 attempts and 25 ms base."},
+        {"aws-botocore-2026",
+         2,
+         50,
+         20000,
+         {500, 502, 503, 504},
+         true,
+         {500, 14, 14, 1, ""},
+         {"A 429 is retried only when its error code is a throttling one (Throttling, ThrottlingException, "
+          "TooManyRequestsException…); here every 429 is.",
+          "Connect timeouts apart from read timeouts; modeled retryable errors; adaptive mode’s client-side rate "
+          "limiting.",
+          "A throttling error backs off from 1 s, not 50 ms (throttling_base_scale 1); x-amz-retry-after "
+          "(milliseconds, kept between the backoff and the backoff + 5 s); DynamoDB’s 4 attempts and 25 ms base."},
          "boto/botocore 1.43.67 (c10ac1e3), the aws-botocore-2026 preset (docs/clients.md §2)"},
-        {"aws-botocore-standard", 2, 1000, 20000, {500, 502, 503, 504}, true, {500, 5, 10, 1, ""},
-         {"A 429 is retried only when its error code is a throttling one (Throttling, ThrottlingException, TooManyRequestsException…); here every 429 is.",
-          "Connect timeouts apart from read timeouts; modeled retryable errors; adaptive mode’s client-side rate limiting."},
+        {"aws-botocore-standard",
+         2,
+         1000,
+         20000,
+         {500, 502, 503, 504},
+         true,
+         {500, 5, 10, 1, ""},
+         {"A 429 is retried only when its error code is a throttling one (Throttling, ThrottlingException, "
+          "TooManyRequestsException…); here every 429 is.",
+          "Connect timeouts apart from read timeouts; modeled retryable errors; adaptive mode’s client-side rate "
+          "limiting."},
          "boto/botocore 1.43.67 (c10ac1e3), the aws-botocore-standard preset (docs/clients.md §2)"},
-        {"aws-botocore-legacy", 4, 1000, -1, {500, 502, 503, 504, 509}, false, {0, 0, 0, 0, ""},
-         {"Throttling recognised by error code on a 400 (Throttling, ThrottlingException…); per-service policies (DynamoDB: 10 attempts, 50 ms base); connect apart from read timeouts. Legacy mode differs per SDK: this is botocore’s."},
+        {"aws-botocore-legacy",
+         4,
+         1000,
+         -1,
+         {500, 502, 503, 504, 509},
+         false,
+         {0, 0, 0, 0, ""},
+         {"Throttling recognised by error code on a 400 (Throttling, ThrottlingException…); per-service policies "
+          "(DynamoDB: 10 attempts, 50 ms base); connect apart from read timeouts. Legacy mode differs per SDK: this is "
+          "botocore’s."},
          "boto/botocore 1.43.67 (c10ac1e3), the aws-botocore-legacy preset (docs/clients.md §2)"},
-        {"aws-js-v3", 2, 50, 20000, {500, 502, 503, 504}, true, {500, 14, 14, 1, ""},
-         {"Retry-After and x-amz-retry-after: the wait is max(t, min(hint, t + 5,000 ms)), t the drawn backoff (line 521); the engine has no rule for that clamp, so the preset honours no header.",
-          "A throttling error (a 429, or a throttling error code) backs off from 1 s, not 50 ms (static throttlingDelay() { return 1_000; }, line 418), and costs 5.",
-          "Other transient errors (connection resets, clock skew, $retryable traits); a streaming request body is never retried (line 220); adaptive mode’s client-side rate limiting (the aws-js-v3-adaptive preset)."},
+        {"aws-js-v3",
+         2,
+         50,
+         20000,
+         {500, 502, 503, 504},
+         true,
+         {500, 14, 14, 1, ""},
+         {"Retry-After and x-amz-retry-after: the wait is max(t, min(hint, t + 5,000 ms)), t the drawn backoff (line "
+          "521); the engine has no rule for that clamp, so the preset honours no header.",
+          "A throttling error (a 429, or a throttling error code) backs off from 1 s, not 50 ms (static "
+          "throttlingDelay() { return 1_000; }, line 418), and costs 5.",
+          "Other transient errors (connection resets, clock skew, $retryable traits); a streaming request body is "
+          "never retried (line 220); adaptive mode’s client-side rate limiting (the aws-js-v3-adaptive preset)."},
          "@smithy/core 3.40.0–3.41.1, the aws-js-v3 preset (docs/clients.md §2)"},
-        {"aws-sdk-go-v2", 2, 2000, 20000, {500, 502, 503, 504}, true, {500, 5, 10, 1, "cost-and-increment"},
-         {"After a fifth attempt fails the wait is 20 s without jitter (jitter_backoff.go lines 35-37: attempt > int(log2(20)) returns maxBackoff); a 429 is retried only with a throttling error code; a context deadline or cancel is not retried (NoRetryCanceledError).",
-          "The 2026 retries, the default from v1.48.0: not read at a release (botocore’s and the JavaScript SDK’s presets have them)."},
+        {"aws-sdk-go-v2",
+         2,
+         2000,
+         20000,
+         {500, 502, 503, 504},
+         true,
+         {500, 5, 10, 1, "cost-and-increment"},
+         {"After a fifth attempt fails the wait is 20 s without jitter (jitter_backoff.go lines 35-37: attempt > "
+          "int(log2(20)) returns maxBackoff); a 429 is retried only with a throttling error code; a context deadline "
+          "or cancel is not retried (NoRetryCanceledError).",
+          "The 2026 retries, the default from v1.48.0: not read at a release (botocore’s and the JavaScript SDK’s "
+          "presets have them)."},
          "aws-sdk-go-v2 v1.16.0 (vendored in grafana/loki 1d397605), the aws-sdk-go-v2 preset (docs/clients.md §2)"},
     };
     return rows;
@@ -76,12 +119,15 @@ const std::vector<Sdk>& sdks() {
     static const std::vector<Sdk> rows = {
         {"botocore-2026", "standard", "aws-botocore-2026", "aws-botocore-legacy", true, 60000,
          "botocore's read timeout: 60 s (botocore/endpoint.py line 39, DEFAULT_TIMEOUT = 60)",
-         "boto/botocore 1.43.67 (c10ac1e3) botocore/configprovider.py line 41: _DEFAULT_RETRY_MODE = 'standard' if NEW_RETRIES_ENABLED else 'legacy'"},
+         "boto/botocore 1.43.67 (c10ac1e3) botocore/configprovider.py line 41: _DEFAULT_RETRY_MODE = 'standard' if "
+         "NEW_RETRIES_ENABLED else 'legacy'"},
         {"botocore-1.43", "legacy", "aws-botocore-standard", "aws-botocore-legacy", true, 60000,
          "botocore's read timeout: 60 s (botocore/endpoint.py line 39, DEFAULT_TIMEOUT = 60)",
-         "boto/botocore 1.43.67 (c10ac1e3) botocore/configprovider.py line 41: _DEFAULT_RETRY_MODE = 'standard' if NEW_RETRIES_ENABLED else 'legacy'"},
+         "boto/botocore 1.43.67 (c10ac1e3) botocore/configprovider.py line 41: _DEFAULT_RETRY_MODE = 'standard' if "
+         "NEW_RETRIES_ENABLED else 'legacy'"},
         {"js-v3", "standard", "aws-js-v3", "aws-js-v3", false, kMaxMs,
-         "the JavaScript SDK sets no request timeout (@smithy/node-http-handler 4.14.2: DEFAULT_REQUEST_TIMEOUT = 0): clientTimeoutMs 86,400,000",
+         "the JavaScript SDK sets no request timeout (@smithy/node-http-handler 4.14.2: DEFAULT_REQUEST_TIMEOUT = 0): "
+         "clientTimeoutMs 86,400,000",
          "the aws-js-v3 preset (docs/clients.md §2): standard"},
         {"go-v2-1.16", "standard", "aws-sdk-go-v2", "aws-sdk-go-v2", false, kMaxMs,
          "aws-sdk-go-v2's own HTTP client timeouts were not read: clientTimeoutMs 86,400,000",
@@ -122,8 +168,8 @@ struct Found {
     std::string where;  // "the environment", "the profile", "[DEFAULT]"
 };
 
-Found find(const Value& file, const Value* profile, const std::string& section, const Options& o, const std::string& key,
-           const std::string& variable) {
+Found find(const Value& file, const Value* profile, const std::string& section, const Options& o,
+           const std::string& key, const std::string& variable) {
     if (o.hasEnv)
         if (const Value* v = o.env.value.find(variable)) return {"env." + variable, v, "the environment"};
     if (profile)
@@ -172,13 +218,18 @@ Chosen selectProfile(Reading& r, const Options& o) {
         std::string list;
         for (std::size_t i = 0; i < names.size() && i < 20; ++i) list += (i ? ", " : "") + names[i];
         if (names.size() > 20) list += ", and " + std::to_string(names.size() - 20) + " more";
-        std::string hint = file.find(c.profile) ? " ([" + c.profile + "] is not a profile in the shared config file: the SDKs ignore it (write [profile " +
-                                                       c.profile + "]))"
-                                                 : "";
+        std::string hint =
+            file.find(c.profile)
+                ? " ([" + c.profile +
+                      "] is not a profile in the shared config file: the SDKs ignore it (write [profile " + c.profile +
+                      "]))"
+                : "";
         std::string how = rule == "option" ? "--profile " : "AWS_PROFILE=";
         // --profile has no line of its own (the root's "" would give line 1).
-        r.errorAt(rule == "option" ? "" : "env.AWS_PROFILE", rule == "option" ? "--profile" : "env.AWS_PROFILE", "no-match",
-                how + c.profile + " selects no profile" + hint + "; the profiles are " + (list.empty() ? std::string("none") : list));
+        r.errorAt(rule == "option" ? "" : "env.AWS_PROFILE", rule == "option" ? "--profile" : "env.AWS_PROFILE",
+                  "no-match",
+                  how + c.profile + " selects no profile" + hint + "; the profiles are " +
+                      (list.empty() ? std::string("none") : list));
         c.ok = false;
         return c;
     }
@@ -186,8 +237,11 @@ Chosen selectProfile(Reading& r, const Options& o) {
     for (const Value::Member& m : file.asObject()) {
         if (m.key == c.section || m.key == "DEFAULT") continue;
         if (isProfileSection(m.key)) others.push(Value::string(m.key));
-        if (!isProfileSection(m.key) && m.key.rfind("sso-session ", 0) != 0 && m.key.rfind("services ", 0) != 0 && holdsRetryKeys(m.value))
-            r.warn(m.key, "[" + m.key + "] is not a profile in the shared config file: the SDKs ignore it (write [profile " + m.key + "])");
+        if (!isProfileSection(m.key) && m.key.rfind("sso-session ", 0) != 0 && m.key.rfind("services ", 0) != 0 &&
+            holdsRetryKeys(m.value))
+            r.warn(m.key, "[" + m.key +
+                              "] is not a profile in the shared config file: the SDKs ignore it (write [profile " +
+                              m.key + "])");
         r.ignore(m.key, isProfileSection(m.key) ? "another profile" : "not a profile: not read");
     }
     r.selection.set("path", Value::string(c.values ? c.section : ""));
@@ -210,8 +264,9 @@ const Preset* readMode(Reading& r, const Sdk& sdk, const Found& f, const std::st
         mode = f.value->asString();
         if (mode != "legacy" && mode != "standard" && mode != "adaptive") {
             std::string near = closest(mode, {"legacy", "standard", "adaptive"});
-            r.error(f.path, "not-a-choice", f.path + " names \"" + mode + "\", which is not a retry mode (legacy, standard or adaptive" +
-                                                (near.empty() ? ")" : "; did you mean " + near + "?)"));
+            r.error(f.path, "not-a-choice",
+                    f.path + " names \"" + mode + "\", which is not a retry mode (legacy, standard or adaptive" +
+                        (near.empty() ? ")" : "; did you mean " + near + "?)"));
             return nullptr;
         }
         e = &r.entry(f.path, "read");
@@ -226,10 +281,10 @@ const Preset* readMode(Reading& r, const Sdk& sdk, const Found& f, const std::st
     }
     const bool legacy = mode == "legacy";
     const Preset& p = preset(legacy ? sdk.legacy : sdk.standard);
-    e->rule = "retry_mode " + mode + " with --sdk " + sdk.id + " → the " + p.id + " preset" + (mode == "adaptive" ? " (standard's rules)" : "");
+    e->rule = "retry_mode " + mode + " with --sdk " + sdk.id + " → the " + p.id + " preset" +
+              (mode == "adaptive" ? " (standard's rules)" : "");
     if (e->cite.empty()) e->cite = p.cite;
-    if (legacy && !sdk.legacyRead)
-        r.warn(e->path, "legacy is not read for this SDK: its standard rules are used");
+    if (legacy && !sdk.legacyRead) r.warn(e->path, "legacy is not read for this SDK: its standard rules are used");
     r.input(*e, "baseBackoffMs", Value::number(p.baseBackoffMs));
     r.input(*e, "backoffMultiplier", Value::number(2));
     r.input(*e, "maxBackoffMs", p.maxBackoffMs < 0 ? Value::null() : Value::number(p.maxBackoffMs));
@@ -256,7 +311,9 @@ const Preset* readMode(Reading& r, const Sdk& sdk, const Found& f, const std::st
         n.hasSource = true;
         n.source = Value::string(mode);
         n.rule = "adaptive mode's client-side rate limiter";
-        n.note = "adaptive mode's rate limiter: the fleet's gates.adaptive (docs/throttling.md §4), which this reader does not set yet; the run is standard mode's";
+        n.note =
+            "adaptive mode's rate limiter: the fleet's gates.adaptive (docs/throttling.md §4), which this reader does "
+            "not set yet; the run is standard mode's";
     }
     return &p;
 }
@@ -267,26 +324,33 @@ void readAttempts(Reading& r, const Preset& p, const Found& f, const std::string
         Entry& e = r.entry(join(section, "max_attempts"), "defaulted");
         e.source = Value::number(p.maxRetries + 1);
         e.hasSource = true;
-        e.rule = "max_attempts " + grouped(p.maxRetries + 1) + " (the " + p.id + " preset's) → maxRetries " + grouped(p.maxRetries);
+        e.rule = "max_attempts " + grouped(p.maxRetries + 1) + " (the " + p.id + " preset's) → maxRetries " +
+                 grouped(p.maxRetries);
         e.cite = p.cite;
         r.input(e, "maxRetries", Value::number(p.maxRetries));
         return;
     }
     double v = 0;
     if (f.value->kind() != Value::Kind::String || !pythonInt(f.value->asString(), v)) {
-        r.error(f.path, "wrong-type", f.path + " must be a whole number (as Python's int() reads text); got " + shown(*f.value));
+        r.error(f.path, "wrong-type",
+                f.path + " must be a whole number (as Python's int() reads text); got " + shown(*f.value));
         return;
     }
     if (v < 1) {
-        r.error(f.path, "out-of-range", f.path + " must be at least 1 (botocore/config.py lines 453-456: total_max_attempts); got " + f.value->asString());
+        r.error(f.path, "out-of-range",
+                f.path + " must be at least 1 (botocore/config.py lines 453-456: total_max_attempts); got " +
+                    f.value->asString());
         return;
     }
     Entry& e = r.entry(f.path, v > 101 ? "clamped" : "read");
     e.source = *f.value;
     e.hasSource = true;
-    e.rule = "max_attempts → maxRetries = min(max_attempts, 101) − 1 (every attempt counted, the first included: botocore/args.py lines 600-630)";
+    e.rule =
+        "max_attempts → maxRetries = min(max_attempts, 101) − 1 (every attempt counted, the first included: "
+        "botocore/args.py lines 600-630)";
     if (v > 101) e.note = "max_attempts " + f.value->asString() + ": the engine allows at most 100 retries";
-    if (f.where == "[DEFAULT]") e.note = e.note.empty() ? "inherited from [DEFAULT]" : e.note + "; inherited from [DEFAULT]";
+    if (f.where == "[DEFAULT]")
+        e.note = e.note.empty() ? "inherited from [DEFAULT]" : e.note + "; inherited from [DEFAULT]";
     r.input(e, "maxRetries", Value::number(std::min(v, 101.0) - 1));
 }
 
@@ -314,7 +378,8 @@ void readAws(Reading& r, const Options& o) {
         for (const Sdk& s : sdks())
             if (o.sdk == s.id) sdk = &s;
         if (!sdk) {
-            r.error("", "not-a-choice", "--sdk " + o.sdk + " is not an AWS SDK preset (botocore-2026, botocore-1.43, js-v3, go-v2-1.16)");
+            r.error("", "not-a-choice",
+                    "--sdk " + o.sdk + " is not an AWS SDK preset (botocore-2026, botocore-1.43, js-v3, go-v2-1.16)");
             return;
         }
     }
@@ -324,17 +389,21 @@ void readAws(Reading& r, const Options& o) {
     r.selection.set("sdk", Value::string(sdk->id));
     if (c.values)
         for (const Value::Member& m : c.values->asObject())
-            if (m.key != "retry_mode" && m.key != "max_attempts") r.ignore(join(c.section, m.key), "not a retry setting (its value is not shown)");
+            if (m.key != "retry_mode" && m.key != "max_attempts")
+                r.ignore(join(c.section, m.key), "not a retry setting (its value is not shown)");
     if (const Value* d = r.doc.value.find("DEFAULT"); d && d->kind() == Value::Kind::Object)
         for (const Value::Member& m : d->asObject())
-            if (m.key != "retry_mode" && m.key != "max_attempts") r.ignore(join("DEFAULT", m.key), "not a retry setting (its value is not shown)");
+            if (m.key != "retry_mode" && m.key != "max_attempts")
+                r.ignore(join("DEFAULT", m.key), "not a retry setting (its value is not shown)");
     Found mode = find(r.doc.value, c.values, c.section, o, "retry_mode", "AWS_RETRY_MODE");
     Found attempts = find(r.doc.value, c.values, c.section, o, "max_attempts", "AWS_MAX_ATTEMPTS");
     // A key the environment overrides is still in the file: listed, not read.
     for (const Found* f : {&mode, &attempts})
         if (f->where == "the environment" && c.values) {
             std::string key = f == &mode ? "retry_mode" : "max_attempts";
-            if (c.values->find(key)) r.ignore(join(c.section, key), "the environment's " + f->path.substr(4) + " wins (botocore/configprovider.py lines 171-175)");
+            if (c.values->find(key))
+                r.ignore(join(c.section, key),
+                         "the environment's " + f->path.substr(4) + " wins (botocore/configprovider.py lines 171-175)");
         }
     const Preset* p = readMode(r, *sdk, mode, c.section);
     if (!p) return;
@@ -346,7 +415,8 @@ void readAws(Reading& r, const Options& o) {
     r.input(timeout, "clientTimeoutMs", Value::number(sdk->clientTimeoutMs));
     const Value* runDeadline = o.hasRun && o.run.kind() == Value::Kind::Object ? o.run.find("deadlineMs") : nullptr;
     Entry& deadline = r.entry("", "set", runDeadline ? "situation" : "preset");
-    deadline.rule = runDeadline ? "the situation (--run): deadlineMs, the caller's deadline" : "no SDK sets an overall deadline: deadlineMs null";
+    deadline.rule = runDeadline ? "the situation (--run): deadlineMs, the caller's deadline"
+                                : "no SDK sets an overall deadline: deadlineMs null";
     r.input(deadline, "deadlineMs", runDeadline ? *runDeadline : Value::null());
     Entry& fixed = r.entry("", "set", "preset");
     fixed.rule = "every AWS reading: attemptStart before-deadline, idempotencyKey false";

@@ -28,12 +28,14 @@ const Value* member(const Value& obj, const std::string& name, std::string* key 
     return nullptr;
 }
 
-const std::vector<std::string> kStandard = {"Retry", "AttemptTimeout", "TotalRequestTimeout", "CircuitBreaker", "RateLimiter"};
+const std::vector<std::string> kStandard = {"Retry", "AttemptTimeout", "TotalRequestTimeout", "CircuitBreaker",
+                                            "RateLimiter"};
 const std::vector<std::string> kHedging = {"Hedging", "Endpoint", "TotalRequestTimeout"};
 
 bool isCandidate(const Value& v) {
     if (v.kind() != Value::Kind::Object) return false;
-    for (const char* n : {"Retry", "AttemptTimeout", "TotalRequestTimeout", "CircuitBreaker", "RateLimiter", "Hedging", "Endpoint"})
+    for (const char* n :
+         {"Retry", "AttemptTimeout", "TotalRequestTimeout", "CircuitBreaker", "RateLimiter", "Hedging", "Endpoint"})
         if (member(v, n)) return true;
     return false;
 }
@@ -44,17 +46,20 @@ struct Candidate {
 };
 
 // §9.1: depth first in file order, never inside a candidate.
-void findCandidates(const Value& v, const std::string& path, const std::string& name, std::vector<Candidate>& out, int depth = 0) {
+void findCandidates(const Value& v, const std::string& path, const std::string& name, std::vector<Candidate>& out,
+                    int depth = 0) {
     if (depth > 64) return;
     if (isCandidate(v)) {
         out.push_back({path, name, &v});
         return;
     }
     if (v.kind() == Value::Kind::Object)
-        for (const Value::Member& m : v.asObject()) findCandidates(m.value, join(path, m.key), name.empty() ? m.key : name + ":" + m.key, out, depth + 1);
+        for (const Value::Member& m : v.asObject())
+            findCandidates(m.value, join(path, m.key), name.empty() ? m.key : name + ":" + m.key, out, depth + 1);
     else if (v.kind() == Value::Kind::Array)
         for (std::size_t i = 0; i < v.asArray().size(); ++i)
-            findCandidates(v.asArray()[i], indexed(path, i), (name.empty() ? "" : name + ":") + std::to_string(i), out, depth + 1);
+            findCandidates(v.asArray()[i], indexed(path, i), (name.empty() ? "" : name + ":") + std::to_string(i), out,
+                           depth + 1);
 }
 
 // §9.2: the binder reads every value as text.
@@ -68,7 +73,8 @@ std::optional<std::string> text(Reading& r, const std::string& path, const Value
         }
         case Value::Kind::Bool: return std::string(v.asBool() ? "True" : "False");
         default:
-            r.error(path, "wrong-type", path + " must be a value the configuration binder reads as text; got " + shown(v));
+            r.error(path, "wrong-type",
+                    path + " must be a value the configuration binder reads as text; got " + shown(v));
             return std::nullopt;
     }
 }
@@ -93,7 +99,8 @@ std::optional<double> readInt(Reading& r, const std::string& path, const Value& 
         if (digits) n = std::min(n * 10 + (s[k] - '0'), 1e12);
     }
     if (!digits || n > 2147483647.0 + (s[0] == '-' ? 1 : 0)) {
-        r.error(path, "wrong-type", path + " must be a whole number (an Int32, as int.Parse reads text); got " + shown(v));
+        r.error(path, "wrong-type",
+                path + " must be a whole number (an Int32, as int.Parse reads text); got " + shown(v));
         return std::nullopt;
     }
     return s[0] == '-' ? -n : n;
@@ -124,12 +131,14 @@ std::optional<bool> readBool(Reading& r, const std::string& path, const Value& v
 }
 
 // A TimeSpan (§2.2 `timespan`) as ms, within [lo, hi] ms (Polly's range, cited by the caller).
-std::optional<double> readSpan(Reading& r, const std::string& path, const Value& v, double lo, double hi, const std::string& range) {
+std::optional<double> readSpan(Reading& r, const std::string& path, const Value& v, double lo, double hi,
+                               const std::string& range) {
     auto t = text(r, path, v);
     if (!t) return std::nullopt;
     std::int64_t ticks = 0;
     if (!parseTimespan(*t, ticks)) {
-        r.error(path, "bad-duration", path + " must be a .NET TimeSpan such as \"00:00:02\" ([d.]hh:mm[:ss[.fffffff]]); got \"" + *t + "\"");
+        r.error(path, "bad-duration",
+                path + " must be a .NET TimeSpan such as \"00:00:02\" ([d.]hh:mm[:ss[.fffffff]]); got \"" + *t + "\"");
         return std::nullopt;
     }
     double ms = static_cast<double>(ticks) / 10000;
@@ -139,8 +148,8 @@ std::optional<double> readSpan(Reading& r, const std::string& path, const Value&
     }
     std::string plain = trimmed(*t);
     if (plain.find(':') == std::string::npos)
-        r.warn(path, path + " " + plain + " reads as " + plain + ".00:00:00, " + plain + " day(s); write \"00:00:0" + plain.substr(0, 1) +
-                         "\"-style text (hh:mm:ss) for seconds");
+        r.warn(path, path + " " + plain + " reads as " + plain + ".00:00:00, " + plain + " day(s); write \"00:00:0" +
+                         plain.substr(0, 1) + "\"-style text (hh:mm:ss) for seconds");
     return ms;
 }
 
@@ -148,11 +157,13 @@ std::optional<double> readSpan(Reading& r, const std::string& path, const Value&
 struct Known {
     std::vector<std::string> read, delegates;
 };
-const Known kRetryKeys = {{"MaxRetryAttempts", "Delay", "MaxDelay", "BackoffType", "UseJitter", "ShouldRetryAfterHeader", "Name"},
-                          {"ShouldHandle", "OnRetry", "DelayGenerator", "Randomizer"}};
+const Known kRetryKeys = {
+    {"MaxRetryAttempts", "Delay", "MaxDelay", "BackoffType", "UseJitter", "ShouldRetryAfterHeader", "Name"},
+    {"ShouldHandle", "OnRetry", "DelayGenerator", "Randomizer"}};
 const Known kTimeoutKeys = {{"Timeout", "Name"}, {"TimeoutGenerator", "OnTimeout"}};
 const Known kBreakerKeys = {{"FailureRatio", "MinimumThroughput", "SamplingDuration", "BreakDuration", "Name"},
-                            {"ShouldHandle", "OnOpened", "OnClosed", "OnHalfOpened", "ManualControl", "StateProvider", "BreakDurationGenerator"}};
+                            {"ShouldHandle", "OnOpened", "OnClosed", "OnHalfOpened", "ManualControl", "StateProvider",
+                             "BreakDurationGenerator"}};
 
 // Every key of `obj` one of `k` (ignoring case), delegates not-modelled; false on an error.
 bool checkOptions(Reading& r, const std::string& path, const Value& obj, const Known& k, const std::string& what) {
@@ -162,7 +173,8 @@ bool checkOptions(Reading& r, const std::string& path, const Value& obj, const K
     for (const Value::Member& m : obj.asObject()) {
         std::string p = join(path, m.key);
         auto is = [&](const std::vector<std::string>& names) {
-            return std::any_of(names.begin(), names.end(), [&](const std::string& n) { return lower(n) == lower(m.key); });
+            return std::any_of(names.begin(), names.end(),
+                               [&](const std::string& n) { return lower(n) == lower(m.key); });
         };
         if (is(k.delegates)) {
             Entry& e = r.entry(p, "not-modelled");
@@ -174,7 +186,8 @@ bool checkOptions(Reading& r, const std::string& path, const Value& obj, const K
             std::string near = closest(lower(m.key), lowered);
             for (const std::string& n : all)
                 if (lower(n) == near) near = n;
-            r.error(p, "unknown-field", p + " is not a field of " + what + (near.empty() ? "" : " (did you mean " + near + "?)"));
+            r.error(p, "unknown-field",
+                    p + " is not a field of " + what + (near.empty() ? "" : " (did you mean " + near + "?)"));
         } else if (lower(m.key) == "name") {
             Entry& e = r.entry(p, "read");
             e.source = m.value;
@@ -189,7 +202,8 @@ const char* const kPolly = "App-vNext/Polly 8.7.0 (a824c6b9) src/Polly.Core/";
 const char* const kExt = "dotnet/extensions v10.9.0 (b10f9c0a) src/Libraries/Microsoft.Extensions.Http.Resilience/";
 
 // One option read or defaulted: the entry, and the value (its source, or the default).
-Entry& optionEntry(Reading& r, const std::string& path, const Value* given, Value fallback, const std::string& rule, const std::string& cite) {
+Entry& optionEntry(Reading& r, const std::string& path, const Value* given, Value fallback, const std::string& rule,
+                   const std::string& cite) {
     Entry& e = r.entry(path, given ? "read" : "defaulted");
     e.source = given ? *given : std::move(fallback);
     e.hasSource = true;
@@ -223,12 +237,15 @@ bool readRetry(Reading& r, const std::string& sp, const Value& section, RetryRea
         auto n = readInt(r, join(rp, k), *v);
         if (!n) return false;
         if (*n < 1) {
-            r.error(join(rp, k), "out-of-range", join(rp, k) + " must be at least 1 (Polly RetryStrategyOptions.TResult.cs line 28); got " + grouped(*n));
+            r.error(join(rp, k), "out-of-range",
+                    join(rp, k) + " must be at least 1 (Polly RetryStrategyOptions.TResult.cs line 28); got " +
+                        grouped(*n));
             return false;
         }
         out.retries = *n;
     }
-    Entry& attempts = optionEntry(r, join(rp, k), at("MaxRetryAttempts", &k), Value::number(3), "MaxRetryAttempts → maxRetries = min(v, 100)",
+    Entry& attempts = optionEntry(r, join(rp, k), at("MaxRetryAttempts", &k), Value::number(3),
+                                  "MaxRetryAttempts → maxRetries = min(v, 100)",
                                   std::string(kPolly) + "Retry/RetryConstants.cs line 11");
     if (out.retries > 100) {
         attempts.status = "clamped";
@@ -243,7 +260,8 @@ bool readRetry(Reading& r, const std::string& sp, const Value& section, RetryRea
         if (!ms) return false;
         out.delayMs = *ms;
     }
-    Entry& d = optionEntry(r, join(rp, k), delay, Value::string("00:00:02"), "Delay → baseBackoffMs", std::string(kPolly) + "Retry/RetryConstants.cs line 15");
+    Entry& d = optionEntry(r, join(rp, k), delay, Value::string("00:00:02"), "Delay → baseBackoffMs",
+                           std::string(kPolly) + "Retry/RetryConstants.cs line 15");
     r.input(d, "baseBackoffMs", Value::number(out.delayMs));
     const Value* maxDelay = at("MaxDelay", &k);
     if (maxDelay) {
@@ -261,13 +279,20 @@ bool readRetry(Reading& r, const std::string& sp, const Value& section, RetryRea
         auto t = text(r, typePath, *type);
         if (!t) return false;
         std::string s = lower(trimmed(*t));
-        if (s == "constant" || s == "0") out.type = "Constant";
-        else if (s == "linear" || s == "1") out.type = "Linear";
-        else if (s == "exponential" || s == "2") out.type = "Exponential";
+        if (s == "constant" || s == "0")
+            out.type = "Constant";
+        else if (s == "linear" || s == "1")
+            out.type = "Linear";
+        else if (s == "exponential" || s == "2")
+            out.type = "Exponential";
         else {
             std::string near = closest(s, {"constant", "linear", "exponential"});
-            r.error(typePath, "not-a-choice", typePath + " names \"" + *t + "\", which is not a DelayBackoffType (Constant, Linear, Exponential or 0-2" +
-                                                  (near.empty() ? ")" : "; did you mean " + std::string(1, static_cast<char>(std::toupper(near[0]))) + near.substr(1) + "?)"));
+            r.error(typePath, "not-a-choice",
+                    typePath + " names \"" + *t +
+                        "\", which is not a DelayBackoffType (Constant, Linear, Exponential or 0-2" +
+                        (near.empty() ? ")"
+                                      : "; did you mean " + std::string(1, static_cast<char>(std::toupper(near[0]))) +
+                                            near.substr(1) + "?)"));
             return false;
         }
     }
@@ -278,9 +303,11 @@ bool readRetry(Reading& r, const std::string& sp, const Value& section, RetryRea
         if (!b) return false;
         out.jitter = *b;
     }
-    Entry& te = optionEntry(r, typePath, type, Value::string("Exponential"), "BackoffType → backoffMultiplier or ceilingScheduleMs (Polly RetryHelper.cs lines 113-140)",
+    Entry& te = optionEntry(r, typePath, type, Value::string("Exponential"),
+                            "BackoffType → backoffMultiplier or ceilingScheduleMs (Polly RetryHelper.cs lines 113-140)",
                             std::string(kExt) + "Polly/HttpRetryStrategyOptions.cs line 30");
-    Entry& je = optionEntry(r, jitterPath, jitter, Value::boolean(true), "UseJitter → jitter", std::string(kExt) + "Polly/HttpRetryStrategyOptions.cs line 32");
+    Entry& je = optionEntry(r, jitterPath, jitter, Value::boolean(true), "UseJitter → jitter",
+                            std::string(kExt) + "Polly/HttpRetryStrategyOptions.cs line 32");
     if (out.type == "Linear") {
         Value schedule = Value::array();
         bool capped = false;
@@ -299,8 +326,11 @@ bool readRetry(Reading& r, const std::string& sp, const Value& section, RetryRea
     } else if (out.type == "Exponential") {
         r.input(je, "jitter", Value::string("full"));
         je.approximated = true;
-        je.note = "Polly's DecorrelatedJitterBackoffV2 (RetryHelper.cs lines 75-111) is approximated by full jitter on a doubling ceiling "
-                  "(docs/clients.md dotnet-standard: for a 2 s delay Polly's first wait is 0-2.754 s, median near 1.795 s; full jitter 0-2 s)";
+        je.note =
+            "Polly's DecorrelatedJitterBackoffV2 (RetryHelper.cs lines 75-111) is approximated by full jitter on a "
+            "doubling ceiling "
+            "(docs/clients.md dotnet-standard: for a 2 s delay Polly's first wait is 0-2.754 s, median near 1.795 s; "
+            "full jitter 0-2 s)";
     } else {
         r.input(je, "jitter", Value::string("proportional"));
         r.input(je, "jitterLow", Value::number(0.75));
@@ -308,7 +338,8 @@ bool readRetry(Reading& r, const std::string& sp, const Value& section, RetryRea
     }
     if (out.maxDelayMs && out.jitter) {
         md.approximated = true;
-        md.note = "Polly caps the wait itself (RetryHelper.cs lines 30-33); the engine caps the ceiling before the jitter";
+        md.note =
+            "Polly caps the wait itself (RetryHelper.cs lines 30-33); the engine caps the ceiling before the jitter";
     }
     // ShouldRetryAfterHeader.
     const Value* after = at("ShouldRetryAfterHeader", &k);
@@ -325,8 +356,9 @@ bool readRetry(Reading& r, const std::string& sp, const Value& section, RetryRea
 }
 
 // AttemptTimeout.Timeout or TotalRequestTimeout.Timeout (or the hedging Endpoint's): ms.
-std::optional<double> readTimeout(Reading& r, const std::string& sp, const Value& section, const char* option, double fallbackMs,
-                                  const char* fallbackText, const std::string& input, const std::string& cite) {
+std::optional<double> readTimeout(Reading& r, const std::string& sp, const Value& section, const char* option,
+                                  double fallbackMs, const char* fallbackText, const std::string& input,
+                                  const std::string& cite) {
     std::string key = option;
     const Value* obj = member(section, option, &key);
     std::string op = join(sp, key);
@@ -336,11 +368,13 @@ std::optional<double> readTimeout(Reading& r, const std::string& sp, const Value
     const Value* t = member(obj ? *obj : empty, "Timeout", &k);
     double ms = fallbackMs;
     if (t) {
-        auto v = readSpan(r, join(op, k), *t, 10, kMaxMs, "from 00:00:00.01 to 1.00:00:00 (Polly TimeoutStrategyOptions.cs lines 22-24)");
+        auto v = readSpan(r, join(op, k), *t, 10, kMaxMs,
+                          "from 00:00:00.01 to 1.00:00:00 (Polly TimeoutStrategyOptions.cs lines 22-24)");
         if (!v) return std::nullopt;
         ms = *v;
     }
-    Entry& e = optionEntry(r, join(op, k), t, Value::string(fallbackText), std::string(option) + ".Timeout → " + input, cite);
+    Entry& e =
+        optionEntry(r, join(op, k), t, Value::string(fallbackText), std::string(option) + ".Timeout → " + input, cite);
     r.input(e, input, Value::number(ms));
     return ms;
 }
@@ -352,7 +386,8 @@ bool readBreaker(Reading& r, const std::string& sp, const Value& section, double
     samplingMs = 30000;
     if (!cb) {
         Entry& e = r.entry(cp, "not-modelled");
-        e.source = Value::string("FailureRatio 0.1, MinimumThroughput 100, SamplingDuration 00:00:30, BreakDuration 00:00:05");
+        e.source =
+            Value::string("FailureRatio 0.1, MinimumThroughput 100, SamplingDuration 00:00:30, BreakDuration 00:00:05");
         e.hasSource = true;
         e.rule = "CircuitBreaker (defaulted) → none";
         e.cite = std::string(kPolly) + "CircuitBreaker/CircuitBreakerConstants.cs lines 13-21";
@@ -364,16 +399,27 @@ bool readBreaker(Reading& r, const std::string& sp, const Value& section, double
     if (const Value* v = member(*cb, "FailureRatio", &k)) {
         auto d = readDouble(r, join(cp, k), *v);
         if (!d) return false;
-        if (*d < 0 || *d > 1) return r.error(join(cp, k), "out-of-range", join(cp, k) + " must be from 0 to 1 (CircuitBreakerStrategyOptions.TResult.cs lines 39-70); got " + grouped(*d)), false;
+        if (*d < 0 || *d > 1)
+            return r.error(join(cp, k), "out-of-range",
+                           join(cp, k) +
+                               " must be from 0 to 1 (CircuitBreakerStrategyOptions.TResult.cs lines 39-70); got " +
+                               grouped(*d)),
+                   false;
     }
     if (const Value* v = member(*cb, "MinimumThroughput", &k)) {
         auto n = readInt(r, join(cp, k), *v);
         if (!n) return false;
-        if (*n < 2) return r.error(join(cp, k), "out-of-range", join(cp, k) + " must be at least 2 (CircuitBreakerStrategyOptions.TResult.cs lines 39-70); got " + grouped(*n)), false;
+        if (*n < 2)
+            return r.error(join(cp, k), "out-of-range",
+                           join(cp, k) +
+                               " must be at least 2 (CircuitBreakerStrategyOptions.TResult.cs lines 39-70); got " +
+                               grouped(*n)),
+                   false;
     }
     for (const char* name : {"SamplingDuration", "BreakDuration"})
         if (const Value* v = member(*cb, name, &k)) {
-            auto ms = readSpan(r, join(cp, k), *v, 500, kMaxMs, "from 00:00:00.5 to 1.00:00:00 (CircuitBreakerStrategyOptions.TResult.cs lines 39-70)");
+            auto ms = readSpan(r, join(cp, k), *v, 500, kMaxMs,
+                               "from 00:00:00.5 to 1.00:00:00 (CircuitBreakerStrategyOptions.TResult.cs lines 39-70)");
             if (!ms) return false;
             if (std::string(name) == "SamplingDuration") samplingMs = *ms;
         }
@@ -388,20 +434,28 @@ bool readBreaker(Reading& r, const std::string& sp, const Value& section, double
 std::string timeText(double ms) { return grouped(ms) + " ms"; }
 
 // The options validator's three rules (§9.3), as warnings.
-void validatorWarnings(Reading& r, const std::string& sp, const RetryRead& retry, double attemptMs, double totalMs, double samplingMs) {
+void validatorWarnings(Reading& r, const std::string& sp, const RetryRead& retry, double attemptMs, double totalMs,
+                       double samplingMs) {
     const std::string why = "dotnet/extensions refuses this at start-up (read in an older copy): ";
-    if (attemptMs > totalMs) r.warn(sp, why + "the attempt timeout " + timeText(attemptMs) + " is above the total request timeout " + timeText(totalMs));
+    if (attemptMs > totalMs)
+        r.warn(sp, why + "the attempt timeout " + timeText(attemptMs) + " is above the total request timeout " +
+                       timeText(totalMs));
     if (samplingMs < 2 * attemptMs)
-        r.warn(sp, why + "the breaker's sampling duration " + timeText(samplingMs) + " is under twice the attempt timeout " + timeText(attemptMs));
+        r.warn(sp, why + "the breaker's sampling duration " + timeText(samplingMs) +
+                       " is under twice the attempt timeout " + timeText(attemptMs));
     if (retry.type == "Exponential" && retry.jitter) return;  // needs tanh: not computed (§9.3)
     double sum = 0;
     double doubling = 1;  // 2^(n - 1), exact (no C library pow in the core: core-rules.test.js)
     for (double n = 1; n <= retry.retries && n <= 1000; ++n, doubling *= 2) {
-        double wait = retry.type == "Constant" ? retry.delayMs : retry.type == "Linear" ? retry.delayMs * n : retry.delayMs * doubling;
+        double wait = retry.type == "Constant" ? retry.delayMs
+                      : retry.type == "Linear" ? retry.delayMs * n
+                                               : retry.delayMs * doubling;
         if (retry.maxDelayMs) wait = std::min(wait, *retry.maxDelayMs);
         sum += wait;
     }
-    if (sum > totalMs) r.warn(sp, why + "the retries' cumulative delay " + timeText(sum) + " is above the total request timeout " + timeText(totalMs));
+    if (sum > totalMs)
+        r.warn(sp, why + "the retries' cumulative delay " + timeText(sum) + " is above the total request timeout " +
+                       timeText(totalMs));
 }
 
 void readHedgingHandler(Reading& r, const std::string& sp, const Value& section) {
@@ -409,7 +463,8 @@ void readHedgingHandler(Reading& r, const std::string& sp, const Value& section)
     const Value* h = member(section, "Hedging", &key);
     std::string hp = join(sp, key);
     const Value empty = Value::object();
-    const Known hedgingKeys = {{"MaxHedgedAttempts", "Delay", "Name"}, {"ShouldHandle", "ActionGenerator", "DelayGenerator", "OnHedging"}};
+    const Known hedgingKeys = {{"MaxHedgedAttempts", "Delay", "Name"},
+                               {"ShouldHandle", "ActionGenerator", "DelayGenerator", "OnHedging"}};
     if (h && !checkOptions(r, hp, *h, hedgingKeys, "Polly's HedgingStrategyOptions")) return;
     std::string k = "MaxHedgedAttempts";
     const Value* n = member(h ? *h : empty, "MaxHedgedAttempts", &k);
@@ -417,7 +472,11 @@ void readHedgingHandler(Reading& r, const std::string& sp, const Value& section)
     if (n) {
         auto v = readInt(r, join(hp, k), *n);
         if (!v) return;
-        if (*v < 1 || *v > 10) return r.error(join(hp, k), "out-of-range", join(hp, k) + " must be from 1 to 10 (Polly HedgingStrategyOptions.TResult.cs lines 35-36); got " + grouped(*v));
+        if (*v < 1 || *v > 10)
+            return r.error(join(hp, k), "out-of-range",
+                           join(hp, k) +
+                               " must be from 1 to 10 (Polly HedgingStrategyOptions.TResult.cs lines 35-36); got " +
+                               grouped(*v));
         hedged = *v;
     }
     std::string dk = "Delay";
@@ -431,10 +490,14 @@ void readHedgingHandler(Reading& r, const std::string& sp, const Value& section)
     Entry& e = r.entry(hp, "not-modelled");
     e.source = Value::string("MaxHedgedAttempts " + grouped(hedged) + ", Delay " + grouped(delayMs) + " ms");
     e.hasSource = true;
-    e.rule = "Hedging → hedging { maxAttempts: min(MaxHedgedAttempts + 1, 5), delayMs: Delay, nonFatal: [timeout, 5xx] }, maxRetries 0";
+    e.rule =
+        "Hedging → hedging { maxAttempts: min(MaxHedgedAttempts + 1, 5), delayMs: Delay, nonFatal: [timeout, 5xx] }, "
+        "maxRetries 0";
     e.cite = std::string(kPolly) + "Hedging/HedgingConstants.cs lines 9-15";
-    e.note = "hedging is specified in docs/throttling.md §6 and not yet an engine input: the run is the first copy alone (maxAttempts " +
-             grouped(std::min(hedged + 1, 5.0)) + ", delayMs " + grouped(delayMs) + ")";
+    e.note =
+        "hedging is specified in docs/throttling.md §6 and not yet an engine input: the run is the first copy alone "
+        "(maxAttempts " +
+        grouped(std::min(hedged + 1, 5.0)) + ", delayMs " + grouped(delayMs) + ")";
     r.input(e, "maxRetries", Value::number(0));
     std::string ek = "Endpoint";
     const Value* endpoint = member(section, "Endpoint", &ek);
@@ -445,8 +508,9 @@ void readHedgingHandler(Reading& r, const std::string& sp, const Value& section)
             std::string l = lower(m.key);
             if (l == "timeout" || l == "circuitbreaker" || l == "ratelimiter") continue;
             std::string near = closest(l, {"timeout", "circuitbreaker", "ratelimiter"});
-            r.error(join(ep, m.key), "unknown-field", join(ep, m.key) + " is not a field of HttpEndpointResilienceStrategyOptions" +
-                                                          (near.empty() ? "" : " (did you mean " + near + "?)"));
+            r.error(join(ep, m.key), "unknown-field",
+                    join(ep, m.key) + " is not a field of HttpEndpointResilienceStrategyOptions" +
+                        (near.empty() ? "" : " (did you mean " + near + "?)"));
         }
         if (r.failed()) return;
         for (const char* name : {"CircuitBreaker", "RateLimiter"}) {
@@ -459,10 +523,13 @@ void readHedgingHandler(Reading& r, const std::string& sp, const Value& section)
         }
     }
     const Value& ev = endpoint ? *endpoint : empty;
-    if (!readTimeout(r, ep, ev, "Timeout", 30000, "00:00:30", "clientTimeoutMs",
-                     std::string(kPolly) + "Timeout/TimeoutStrategyOptions.cs line 24 (the HTTP hedging handler's own default was not read)"))
+    if (!readTimeout(
+            r, ep, ev, "Timeout", 30000, "00:00:30", "clientTimeoutMs",
+            std::string(kPolly) +
+                "Timeout/TimeoutStrategyOptions.cs line 24 (the HTTP hedging handler's own default was not read)"))
         return;
-    readTimeout(r, sp, section, "TotalRequestTimeout", 30000, "00:00:30", "deadlineMs", std::string(kExt) + "Resilience/HttpStandardResilienceOptions.cs line 53");
+    readTimeout(r, sp, section, "TotalRequestTimeout", 30000, "00:00:30", "deadlineMs",
+                std::string(kExt) + "Resilience/HttpStandardResilienceOptions.cs line 53");
 }
 
 }  // namespace
@@ -477,13 +544,17 @@ void readDotnet(Reading& r, const Options& o) {
         if (!chosen) {
             std::string all;
             for (std::size_t i = 0; i < candidates.size() && i < 20; ++i) all += (i ? ", " : "") + candidates[i].name;
-            r.errorAt("", "--section", "no-match", "--section " + o.section + " selects no options section; the sections are " + (all.empty() ? "none" : all));
+            r.errorAt("", "--section", "no-match",
+                      "--section " + o.section + " selects no options section; the sections are " +
+                          (all.empty() ? "none" : all));
             return;
         }
         r.selection.set("rule", Value::string("option"));
     } else {
         if (candidates.empty()) {
-            r.errorAt("", "--section", "no-match", "the file holds no section with Retry, AttemptTimeout, TotalRequestTimeout, CircuitBreaker, RateLimiter, Hedging or Endpoint");
+            r.errorAt("", "--section", "no-match",
+                      "the file holds no section with Retry, AttemptTimeout, TotalRequestTimeout, CircuitBreaker, "
+                      "RateLimiter, Hedging or Endpoint");
             return;
         }
         chosen = &candidates.front();
@@ -503,8 +574,10 @@ void readDotnet(Reading& r, const Options& o) {
         std::string nextPath;
         for (const Value::Member& m : at->asObject()) {
             std::string p = join(path, m.key);
-            if (chosen->path == p || chosen->path.rfind(p + ".", 0) == 0 || chosen->path.rfind(p + "[", 0) == 0) next = &m.value, nextPath = p;
-            else r.ignore(p, "not a resilience options section");
+            if (chosen->path == p || chosen->path.rfind(p + ".", 0) == 0 || chosen->path.rfind(p + "[", 0) == 0)
+                next = &m.value, nextPath = p;
+            else
+                r.ignore(p, "not a resilience options section");
         }
         if (!next) break;
         at = next, path = nextPath;
@@ -518,7 +591,8 @@ void readDotnet(Reading& r, const Options& o) {
         hedging = hedging || l == "hedging" || l == "endpoint";
     }
     if (standard && hedging) {
-        r.error(sp, "conflict", sp + " holds options of both handlers (Retry… and Hedging/Endpoint): no options class has both");
+        r.error(sp, "conflict",
+                sp + " holds options of both handlers (Retry… and Hedging/Endpoint): no options class has both");
         return;
     }
     const std::vector<std::string>& known = hedging ? kHedging : kStandard;
@@ -530,9 +604,10 @@ void readDotnet(Reading& r, const Options& o) {
         std::string near = closest(l, lowered);
         for (const std::string& n : known)
             if (lower(n) == near) near = n;
-        r.error(join(sp, m.key), "unknown-field", join(sp, m.key) + " is not a field of " +
-                                                      (hedging ? "HttpStandardHedgingResilienceOptions" : "HttpStandardResilienceOptions") +
-                                                      (near.empty() ? "" : " (did you mean " + near + "?)"));
+        r.error(join(sp, m.key), "unknown-field",
+                join(sp, m.key) + " is not a field of " +
+                    (hedging ? "HttpStandardHedgingResilienceOptions" : "HttpStandardResilienceOptions") +
+                    (near.empty() ? "" : " (did you mean " + near + "?)"));
     }
     if (r.failed()) return;
     r.selection.set("handler", Value::string(hedging ? "hedging" : "standard"));
@@ -559,8 +634,10 @@ void readDotnet(Reading& r, const Options& o) {
     }
     if (r.failed()) return;
     Entry& fixed = r.entry("", "set", "preset");
-    fixed.rule = "the dotnet-standard preset: retryOn timeout, 429, 5xx and retryOnStatuses [408] (HttpClientResiliencePredicates.cs lines 50 "
-                 "and 69-71), retryWritesWithoutKey true, attemptStart before-deadline, idempotencyKey false";
+    fixed.rule =
+        "the dotnet-standard preset: retryOn timeout, 429, 5xx and retryOnStatuses [408] "
+        "(HttpClientResiliencePredicates.cs lines 50 "
+        "and 69-71), retryWritesWithoutKey true, attemptStart before-deadline, idempotencyKey false";
     r.input(fixed, "retryOn", Value::array({Value::string("timeout"), Value::string("429"), Value::string("5xx")}));
     r.input(fixed, "retryOnStatuses", Value::array({Value::number(408)}));
     r.input(fixed, "retryWritesWithoutKey", Value::boolean(true));

@@ -38,7 +38,8 @@ const Value* get(const Value& obj, const std::string& name, std::string* key = n
 }
 
 // §2.3 with §5's two spellings: an unknown key, or one name given in both forms.
-void checkEnvoyKeys(Reading& r, const std::string& path, const Value& obj, const std::vector<std::string>& known, const std::string& what) {
+void checkEnvoyKeys(Reading& r, const std::string& path, const Value& obj, const std::vector<std::string>& known,
+                    const std::string& what) {
     std::set<std::string> seen;
     for (const Value::Member& m : obj.asObject()) {
         std::string s = snake(m.key);
@@ -49,26 +50,48 @@ void checkEnvoyKeys(Reading& r, const std::string& path, const Value& obj, const
         }
         if (std::find(known.begin(), known.end(), s) != known.end()) continue;
         std::string near = closest(s, known);
-        r.error(at, "unknown-field", at + " is not a field of " + what + (near.empty() ? "" : " (did you mean " + near + "?)"));
+        r.error(at, "unknown-field",
+                at + " is not a field of " + what + (near.empty() ? "" : " (did you mean " + near + "?)"));
     }
 }
 
-const std::vector<std::string> kPolicyKeys = {
-    "retry_on", "num_retries", "per_try_timeout", "per_try_idle_timeout", "retry_priority", "retry_host_predicate",
-    "retry_options_predicates", "host_selection_retry_max_attempts", "retriable_status_codes", "retry_back_off",
-    "rate_limited_retry_back_off", "retriable_headers", "retriable_request_headers"};
+const std::vector<std::string> kPolicyKeys = {"retry_on",
+                                              "num_retries",
+                                              "per_try_timeout",
+                                              "per_try_idle_timeout",
+                                              "retry_priority",
+                                              "retry_host_predicate",
+                                              "retry_options_predicates",
+                                              "host_selection_retry_max_attempts",
+                                              "retriable_status_codes",
+                                              "retry_back_off",
+                                              "rate_limited_retry_back_off",
+                                              "retriable_headers",
+                                              "retriable_request_headers"};
 
-const std::vector<std::string> kConditions = {
-    "5xx", "gateway-error", "reset", "reset-before-request", "connect-failure", "envoy-ratelimited", "retriable-4xx",
-    "refused-stream", "retriable-status-codes", "retriable-headers", "http3-post-connect-failure", "cancelled",
-    "deadline-exceeded", "internal", "resource-exhausted", "unavailable"};
+const std::vector<std::string> kConditions = {"5xx",
+                                              "gateway-error",
+                                              "reset",
+                                              "reset-before-request",
+                                              "connect-failure",
+                                              "envoy-ratelimited",
+                                              "retriable-4xx",
+                                              "refused-stream",
+                                              "retriable-status-codes",
+                                              "retriable-headers",
+                                              "http3-post-connect-failure",
+                                              "cancelled",
+                                              "deadline-exceeded",
+                                              "internal",
+                                              "resource-exhausted",
+                                              "unavailable"};
 
 struct Candidate {
-    std::string path;         // the route's path
-    std::string name;         // its name, or its path
-    const Value* route;       // the Route
-    const Value* policy;      // the retry_policy that applies (its own or its virtual host's)
-    std::string policyPath;   // where that policy is
+    std::string path;        // the route's path
+    std::string name;        // its name, or its path
+    const Value* route;      // the Route
+    const Value* policy;     // the retry_policy that applies (its own or its virtual host's)
+    std::string policyPath;  // where that policy is
     std::string cluster;
 };
 
@@ -118,7 +141,8 @@ std::optional<double> msOf(Reading& r, const std::string& path, const Value& v, 
     return floorMs(*ns);
 }
 
-Entry& sourceEntry(Reading& r, const std::string& path, const Value& v, const std::string& rule, const std::string& cite) {
+Entry& sourceEntry(Reading& r, const std::string& path, const Value& v, const std::string& rule,
+                   const std::string& cite) {
     Entry& e = r.entry(path, "read");
     e.source = v;
     e.hasSource = true;
@@ -162,7 +186,9 @@ void readRetryOn(Reading& r, const std::string& pp, const Value& policy) {
     for (const std::string& p : parts) {
         if (std::find(kConditions.begin(), kConditions.end(), p) == kConditions.end()) {
             std::string near = closest(p, kConditions);
-            r.error(at, "not-a-choice", at + " names \"" + p + "\", which is not an Envoy retry condition" + (near.empty() ? "" : " (did you mean " + near + "?)"));
+            r.error(at, "not-a-choice",
+                    at + " names \"" + p + "\", which is not an Envoy retry condition" +
+                        (near.empty() ? "" : " (did you mean " + near + "?)"));
             continue;
         }
         Conditions one;
@@ -181,9 +207,10 @@ void readRetryOn(Reading& r, const std::string& pp, const Value& policy) {
                 if (auto n = r.whole(indexed(cat, i), list->asArray()[i])) codeList.push_back(static_cast<int>(*n));
     }
     if (r.failed()) return;
-    Entry& e = on ? sourceEntry(r, at, *on, "retry_on's conditions → retryOn and retryOnStatuses (docs/config-in.md §5.2)",
-                                std::string(kSource) + "retry_state_impl.cc lines 193, 395-455")
-                  : r.entry(at, "defaulted");
+    Entry& e =
+        on ? sourceEntry(r, at, *on, "retry_on's conditions → retryOn and retryOnStatuses (docs/config-in.md §5.2)",
+                         std::string(kSource) + "retry_state_impl.cc lines 193, 395-455")
+           : r.entry(at, "defaulted");
     if (!on) {
         e.source = Value::string("");
         e.hasSource = true;
@@ -193,17 +220,22 @@ void readRetryOn(Reading& r, const std::string& pp, const Value& policy) {
     if (parts.empty()) r.warn(at, "retry_on is empty: this policy retries nothing, whatever num_retries says");
     if (codes) {
         std::string cat = join(pp, codesKey);
-        Entry& c = sourceEntry(r, cat, *codes, "retriable_status_codes → retryOnStatuses (with retriable-status-codes in retry_on)",
+        Entry& c = sourceEntry(r, cat, *codes,
+                               "retriable_status_codes → retryOnStatuses (with retriable-status-codes in retry_on)",
                                std::string(kSource) + "retry_state_impl.cc lines 414-419");
-        if (!codesWanted) r.warn(cat, "listed but retry_on lacks retriable-status-codes");
+        if (!codesWanted)
+            r.warn(cat, "listed but retry_on lacks retriable-status-codes");
         else {
             std::string outside;
             for (int s : codeList) {
-                if (s >= 100 && s <= 599) statuses.insert(s);
-                else outside += (outside.empty() ? "" : ", ") + std::to_string(s);
+                if (s >= 100 && s <= 599)
+                    statuses.insert(s);
+                else
+                    outside += (outside.empty() ? "" : ", ") + std::to_string(s);
                 if (s == 425) c.note = "425's early-data rule is not modelled";
             }
-            if (!outside.empty()) c.note = "statuses outside 100–599 (" + outside + ") are not answers the engine models";
+            if (!outside.empty())
+                c.note = "statuses outside 100–599 (" + outside + ") are not answers the engine models";
         }
     }
     Conditions c;
@@ -234,7 +266,8 @@ void readBackOff(Reading& r, const std::string& pp, const Value& policy) {
         const Value* base = get(*obj, "base_interval", &baseKey);
         const Value* max = get(*obj, "max_interval", &maxKey);
         if (!base) {
-            r.errorAt(join(at, "base_interval"), at, "missing", join(at, "base_interval") + " is required by Envoy (route_components.proto lines 1611-1618)");
+            r.errorAt(join(at, "base_interval"), at, "missing",
+                      join(at, "base_interval") + " is required by Envoy (route_components.proto lines 1611-1618)");
             return;
         }
         auto baseMs = msOf(r, join(at, baseKey), *base, "0.025s");
@@ -243,11 +276,13 @@ void readBackOff(Reading& r, const std::string& pp, const Value& policy) {
         if (!baseMs || (max && !maxMs)) return;
         std::int64_t baseNs = *r.protoDuration(join(at, baseKey), *base, "0.025s");
         if (baseNs == 0) {
-            r.error(join(at, baseKey), "out-of-range", join(at, baseKey) + " must be more than 0s (route_components.proto line 1618)");
+            r.error(join(at, baseKey), "out-of-range",
+                    join(at, baseKey) + " must be more than 0s (route_components.proto line 1618)");
             return;
         }
         if (max && *maxMs < *baseMs) {
-            r.error(join(at, maxKey), "out-of-range", join(at, maxKey) + " must not be below base_interval (retry_policy_impl.cc lines 87-98)");
+            r.error(join(at, maxKey), "out-of-range",
+                    join(at, maxKey) + " must not be below base_interval (retry_policy_impl.cc lines 87-98)");
             return;
         }
         double bms = std::max(1.0, *baseMs);
@@ -276,7 +311,8 @@ void readBackOff(Reading& r, const std::string& pp, const Value& policy) {
     rule.rule = "Envoy's back-off rule: backoffMultiplier 2, jitter full (the envoy preset)";
     rule.cite = "envoyproxy/envoy v1.37.0 (6d9bb7d9) source/common/common/backoff_strategy.cc lines 13-19";
     rule.approximated = true;
-    rule.note = "the back-off: Envoy waits a whole number of ms in [0, interval − 1], the run a real number in [0, interval)";
+    rule.note =
+        "the back-off: Envoy waits a whole number of ms in [0, interval − 1], the run a real number in [0, interval)";
     r.input(rule, "backoffMultiplier", Value::number(2));
     r.input(rule, "jitter", Value::string("full"));
 }
@@ -301,12 +337,15 @@ void readRateLimited(Reading& r, const std::string& pp, const Value& policy) {
     const Value* headers = get(*obj, "reset_headers", &hKey);
     bool honour = false;
     if (!headers) {
-        r.errorAt(join(at, "reset_headers"), at, "missing", join(at, "reset_headers") + " is required by Envoy (at least one; route_components.proto lines 1627-1638)");
+        r.errorAt(
+            join(at, "reset_headers"), at, "missing",
+            join(at, "reset_headers") + " is required by Envoy (at least one; route_components.proto lines 1627-1638)");
         return;
     }
     std::string hat = join(at, hKey);
     if (const Value* list = r.list(hat, *headers)) {
-        if (list->asArray().empty()) r.error(hat, "out-of-range", hat + " must hold at least one header (route_components.proto line 1688)");
+        if (list->asArray().empty())
+            r.error(hat, "out-of-range", hat + " must hold at least one header (route_components.proto line 1688)");
         for (std::size_t i = 0; i < list->asArray().size(); ++i) {
             std::string iat = indexed(hat, i);
             const Value* h = r.object(iat, list->asArray()[i]);
@@ -319,7 +358,8 @@ void readRateLimited(Reading& r, const std::string& pp, const Value& policy) {
             if (format) {
                 if (auto s = r.string(join(iat, "format"), *format)) {
                     if (*s != "SECONDS" && *s != "UNIX_TIMESTAMP") {
-                        r.error(join(iat, "format"), "not-a-choice", join(iat, "format") + " names \"" + *s + "\", which is not SECONDS or UNIX_TIMESTAMP");
+                        r.error(join(iat, "format"), "not-a-choice",
+                                join(iat, "format") + " names \"" + *s + "\", which is not SECONDS or UNIX_TIMESTAMP");
                         continue;
                     }
                     f = *s;
@@ -329,9 +369,13 @@ void readRateLimited(Reading& r, const std::string& pp, const Value& policy) {
             for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
             if (lower == "retry-after" && f == "SECONDS") {
                 honour = true;
-                Entry& e = sourceEntry(r, iat, list->asArray()[i], "a Retry-After header in SECONDS → honourRetryAfter true", std::string(kProto) + " lines 1627-1638");
+                Entry& e =
+                    sourceEntry(r, iat, list->asArray()[i], "a Retry-After header in SECONDS → honourRetryAfter true",
+                                std::string(kProto) + " lines 1627-1638");
                 e.approximated = true;
-                e.note = "Envoy waits random(interval, 1.5 × interval), the run the interval itself; Envoy's SECONDS takes only an integer";
+                e.note =
+                    "Envoy waits random(interval, 1.5 × interval), the run the interval itself; Envoy's SECONDS takes "
+                    "only an integer";
                 r.input(e, "honourRetryAfter", Value::boolean(true));
             } else {
                 Entry& e = r.entry(iat, "not-modelled");
@@ -352,7 +396,8 @@ void readRateLimited(Reading& r, const std::string& pp, const Value& policy) {
     if (max) {
         auto ms = msOf(r, join(at, mKey), *max, "300s");
         if (!ms) return;
-        Entry& e = sourceEntry(r, join(at, mKey), *max, "max_interval → retryAfterMaxMs, retryAfterOverMax backoff", std::string(kProto) + " lines 1669-1671");
+        Entry& e = sourceEntry(r, join(at, mKey), *max, "max_interval → retryAfterMaxMs, retryAfterOverMax backoff",
+                               std::string(kProto) + " lines 1669-1671");
         if (honour) {
             double v = std::max(1.0, *ms);
             clampMs(e, v, "max_interval");
@@ -380,9 +425,12 @@ void readPolicy(Reading& r, const std::string& pp, const Value& policyValue, con
     if (const Value* n = get(*policy, "num_retries", &key)) {
         std::string at = join(pp, key);
         if (auto v = r.whole(at, *n)) {
-            if (*v < 0 || *v > 4294967295.0) r.error(at, "out-of-range", at + " must be a whole number 0–4,294,967,295 (a UInt32Value); got " + grouped(*v));
+            if (*v < 0 || *v > 4294967295.0)
+                r.error(at, "out-of-range",
+                        at + " must be a whole number 0–4,294,967,295 (a UInt32Value); got " + grouped(*v));
             else {
-                Entry& e = sourceEntry(r, at, *n, "num_retries → maxRetries = min(num_retries, 100)", std::string(kProto) + " lines 1703-1707");
+                Entry& e = sourceEntry(r, at, *n, "num_retries → maxRetries = min(num_retries, 100)",
+                                       std::string(kProto) + " lines 1703-1707");
                 if (*v > 100) {
                     e.status = "clamped";
                     e.note = "num_retries " + grouped(*v) + ": the engine allows at most 100 retries";
@@ -401,22 +449,29 @@ void readPolicy(Reading& r, const std::string& pp, const Value& policyValue, con
     if (const Value* t = get(*policy, "per_try_timeout", &key)) {
         std::string at = join(pp, key);
         if (auto ms = msOf(r, at, *t, "0.5s")) {
-            Entry& e = sourceEntry(r, at, *t, "per_try_timeout → clientTimeoutMs = ⌊ms⌋ (0s: 86,400,000)", std::string(kProto) + " lines 1709-1720");
+            Entry& e = sourceEntry(r, at, *t, "per_try_timeout → clientTimeoutMs = ⌊ms⌋ (0s: 86,400,000)",
+                                   std::string(kProto) + " lines 1709-1720");
             double v = *ms == 0 ? kMaxMs : *ms;
             clampMs(e, v, "per_try_timeout");
             r.input(e, "clientTimeoutMs", Value::number(v));
-            if (*ms > 0 && routeTimeoutMs && routeTimeoutMs->kind() == Value::Kind::Number && *ms >= routeTimeoutMs->asNumber())
-                r.warn(at, "per_try_timeout ≥ route timeout: the first attempt's timeout is the route's, which is never retried");
+            if (*ms > 0 && routeTimeoutMs && routeTimeoutMs->kind() == Value::Kind::Number &&
+                *ms >= routeTimeoutMs->asNumber())
+                r.warn(at,
+                       "per_try_timeout ≥ route timeout: the first attempt's timeout is the route's, which is never "
+                       "retried");
         }
     } else {
         Entry& e = r.entry("", "set", "preset");
-        e.rule = "no per_try_timeout: an attempt ends only at the route timeout, clientTimeoutMs 86,400,000 (docs/clients.md §0)";
+        e.rule =
+            "no per_try_timeout: an attempt ends only at the route timeout, clientTimeoutMs 86,400,000 "
+            "(docs/clients.md §0)";
         r.input(e, "clientTimeoutMs", Value::number(kMaxMs));
     }
     readBackOff(r, pp, *policy);
     readRateLimited(r, pp, *policy);
-    for (const char* name : {"per_try_idle_timeout", "retry_priority", "retry_host_predicate", "retry_options_predicates",
-                             "host_selection_retry_max_attempts", "retriable_headers", "retriable_request_headers"}) {
+    for (const char* name :
+         {"per_try_idle_timeout", "retry_priority", "retry_host_predicate", "retry_options_predicates",
+          "host_selection_retry_max_attempts", "retriable_headers", "retriable_request_headers"}) {
         std::string k;
         const Value* v = get(*policy, name, &k);
         if (!v) continue;
@@ -434,7 +489,8 @@ void readPolicy(Reading& r, const std::string& pp, const Value& policyValue, con
         };
         if (v->kind() == Value::Kind::Array && !v->asArray().empty())
             for (std::size_t i = 0; i < v->asArray().size(); ++i) add(indexed(at, i), v->asArray()[i]);
-        else add(at, *v);
+        else
+            add(at, *v);
     }
 }
 
@@ -443,7 +499,8 @@ void readCluster(Reading& r, const Value& doc, const std::string& clusterName) {
     const Value* sr = get(doc, "static_resources", &srKey);
     const Value* clusters = sr ? get(*sr, "clusters", &cKey) : nullptr;
     if (!clusters || clusters->kind() != Value::Kind::Array) {
-        if (!clusterName.empty()) r.warn("", "cluster " + clusterName + " is not in this file: its circuit breakers were not read");
+        if (!clusterName.empty())
+            r.warn("", "cluster " + clusterName + " is not in this file: its circuit breakers were not read");
         return;
     }
     bool found = false;
@@ -491,10 +548,13 @@ void readCluster(Reading& r, const Value& doc, const std::string& clusterName) {
             b.hasSource = true;
             b.rule = "retry_budget → none";
             b.cite = std::string(cite) + " lines 43-49";
-            b.note = "Envoy's budget caps concurrent retries as a share of active requests; FLEET's budget counts retries over a window: no fleet gate is set";
+            b.note =
+                "Envoy's budget caps concurrent retries as a share of active requests; FLEET's budget counts retries "
+                "over a window: no fleet gate is set";
         }
     }
-    if (!found && !clusterName.empty()) r.warn("", "cluster " + clusterName + " is not in this file: its circuit breakers were not read");
+    if (!found && !clusterName.empty())
+        r.warn("", "cluster " + clusterName + " is not in this file: its circuit breakers were not read");
 }
 
 }  // namespace
@@ -502,12 +562,18 @@ void readCluster(Reading& r, const Value& doc, const std::string& clusterName) {
 const std::vector<std::string>& envoyConditions() { return kConditions; }
 
 void addCondition(Conditions& c, const std::string& p) {
-    if (p == "5xx") c.timeout = c.fiveXX = true;
-    else if (p == "gateway-error") c.timeout = true, c.statuses.insert({502, 503, 504});
-    else if (p == "reset") c.timeout = true;
-    else if (p == "retriable-4xx") c.statuses.insert(409);
-    else if (p == "retriable-status-codes") c.codesWanted = true;
-    else c.unmodelled.push_back(p);
+    if (p == "5xx")
+        c.timeout = c.fiveXX = true;
+    else if (p == "gateway-error")
+        c.timeout = true, c.statuses.insert({502, 503, 504});
+    else if (p == "reset")
+        c.timeout = true;
+    else if (p == "retriable-4xx")
+        c.statuses.insert(409);
+    else if (p == "retriable-status-codes")
+        c.codesWanted = true;
+    else
+        c.unmodelled.push_back(p);
 }
 
 void writeConditions(Reading& r, Entry& e, const std::string& at, const Conditions& c) {
@@ -523,8 +589,9 @@ void writeConditions(Reading& r, Entry& e, const std::string& at, const Conditio
         n.source = Value::string(p);
         n.hasSource = true;
         n.rule = p + " → none";
-        bool grpc = p == "cancelled" || p == "deadline-exceeded" || p == "internal" || p == "resource-exhausted" || p == "unavailable";
-        n.note = grpc ? p + ": a gRPC status inside a 200, not an HTTP answer the engine models"
+        bool grpc = p == "cancelled" || p == "deadline-exceeded" || p == "internal" || p == "resource-exhausted" ||
+                    p == "unavailable";
+        n.note = grpc                       ? p + ": a gRPC status inside a 200, not an HTTP answer the engine models"
                  : p == "envoy-ratelimited" ? p + ": Envoy's own x-envoy-ratelimited answer is not modelled"
                  : p == "retriable-headers" ? p + ": answers matching retriable_headers are not modelled"
                                             : p + ": the engine has no connection to fail";
@@ -597,7 +664,8 @@ bool envoyCandidates(Reading& r, const Value& doc, const std::string& shape, std
             std::string s = snake(m.key);
             if (shape == "envoy-route" && (s == "route" || s == "name")) continue;
             if (shape == "envoy-route-config" && s == "virtual_hosts") continue;
-            r.ignore(m.key, shape == "envoy-route" && s == "match" ? "the run is one request of this route" : "not a retry section");
+            r.ignore(m.key, shape == "envoy-route" && s == "match" ? "the run is one request of this route"
+                                                                   : "not a retry section");
         }
     if (candidates.empty()) {
         r.error("", "no-match", "the file holds no route with a route action");
@@ -620,7 +688,8 @@ int selectRoute(Reading& r, const Options& o, const std::vector<Candidate>& cand
         }
         if (chosen < 0) {
             std::string all;
-            for (std::size_t i = 0; i < candidates.size() && i < 20; ++i) all += (all.empty() ? "" : ", ") + candidates[i].name;
+            for (std::size_t i = 0; i < candidates.size() && i < 20; ++i)
+                all += (all.empty() ? "" : ", ") + candidates[i].name;
             if (candidates.size() > 20) all += ", and " + std::to_string(candidates.size() - 20) + " more";
             r.error("", "no-match", "--route " + o.route + " selects no route; the routes are " + all);
             return -1;
@@ -656,12 +725,15 @@ bool readRouteAction(Reading& r, const Candidate& c, Value& deadline) {
     for (const Value::Member& m : action->asObject()) {
         std::string s = snake(m.key);
         if (s == "retry_policy" || s == "timeout") continue;
-        if (s == "idle_timeout" || s == "max_stream_duration" || s == "max_grpc_timeout" || s == "grpc_timeout_offset" || s == "hedge_policy") {
+        if (s == "idle_timeout" || s == "max_stream_duration" || s == "max_grpc_timeout" ||
+            s == "grpc_timeout_offset" || s == "hedge_policy") {
             Entry& e = r.entry(join(ap, m.key), "not-modelled");
             e.source = m.value;
             e.hasSource = true;
             e.rule = s + " → none";
-            e.note = s == "hedge_policy" ? "Envoy's hedge on per-try timeout is not yet specified (docs/throttling.md §7)" : s + " is not modelled";
+            e.note = s == "hedge_policy"
+                         ? "Envoy's hedge on per-try timeout is not yet specified (docs/throttling.md §7)"
+                         : s + " is not modelled";
             continue;
         }
         otherKeys += (otherKeys.empty() ? "" : ", ") + m.key;
@@ -676,9 +748,11 @@ bool readRouteAction(Reading& r, const Candidate& c, Value& deadline) {
         std::string at = join(ap, tKey);
         auto ms = msOf(r, at, *t, "15s");
         if (!ms) return false;
-        Entry& e = sourceEntry(r, at, *t, "route.timeout → deadlineMs = ⌊ms⌋ (0s: none)", std::string(kProto) + " lines 1371-1374");
+        Entry& e = sourceEntry(r, at, *t, "route.timeout → deadlineMs = ⌊ms⌋ (0s: none)",
+                               std::string(kProto) + " lines 1371-1374");
         double v = *ms;
-        if (v == 0) deadline = Value::null();
+        if (v == 0)
+            deadline = Value::null();
         else {
             clampMs(e, v, "route.timeout");
             deadline = Value::number(v);
@@ -711,7 +785,8 @@ void readEnvoy(Reading& r, const Options& o) {
     Value deadline = Value::number(15000);
     if (!readRouteAction(r, c, deadline)) return;
     if (c.policy) {
-        if (c.policyPath.find(ap) != 0) r.warn(c.policyPath, "the route has no retry_policy of its own: its virtual host's applies, whole");
+        if (c.policyPath.find(ap) != 0)
+            r.warn(c.policyPath, "the route has no retry_policy of its own: its virtual host's applies, whole");
         readPolicy(r, c.policyPath, *c.policy, &deadline);
     } else {
         Entry& e = r.entry(join(ap, "retry_policy"), "defaulted");
@@ -729,7 +804,9 @@ void readEnvoy(Reading& r, const Options& o) {
     if (r.failed()) return;
     if (shape == "envoy-bootstrap") readCluster(r, doc, c.cluster);
     Entry& fixed = r.entry("", "set", "preset");
-    fixed.rule = "every Envoy reading: retryWritesWithoutKey true (Envoy looks at no method), attemptStart before-deadline, idempotencyKey false";
+    fixed.rule =
+        "every Envoy reading: retryWritesWithoutKey true (Envoy looks at no method), attemptStart before-deadline, "
+        "idempotencyKey false";
     r.input(fixed, "retryWritesWithoutKey", Value::boolean(true));
     r.input(fixed, "attemptStart", Value::string("before-deadline"));
     if (!r.inputs.count("idempotencyKey")) r.input(fixed, "idempotencyKey", Value::boolean(false));

@@ -21,14 +21,18 @@ struct Impl {
     double low, high;
 };
 const Impl kImpls[] = {
-    {"grpc-go-169", "proportional", 0.8, 1.2}, {"grpc-java-171", "proportional", 0.4, 1.2},
-    {"grpc-go-168", "full", 0, 0},             {"grpc-core", "proportional", 0.8, 1.2},
+    {"grpc-go-169", "proportional", 0.8, 1.2},
+    {"grpc-java-171", "proportional", 0.4, 1.2},
+    {"grpc-go-168", "full", 0, 0},
+    {"grpc-core", "proportional", 0.8, 1.2},
     {"grpc-js", "proportional", 0.8, 1.2},
 };
 
-const char* const kCodes[] = {"OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND",
-                              "ALREADY_EXISTS", "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION", "ABORTED",
-                              "OUT_OF_RANGE", "UNIMPLEMENTED", "INTERNAL", "UNAVAILABLE", "DATA_LOSS", "UNAUTHENTICATED"};
+const char* const kCodes[] = {
+    "OK",        "CANCELLED",      "UNKNOWN",           "INVALID_ARGUMENT",   "DEADLINE_EXCEEDED",
+    "NOT_FOUND", "ALREADY_EXISTS", "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION",
+    "ABORTED",   "OUT_OF_RANGE",   "UNIMPLEMENTED",     "INTERNAL",           "UNAVAILABLE",
+    "DATA_LOSS", "UNAUTHENTICATED"};
 
 // §4.4: the code grpc-java v1.83.1 (GrpcUtil.java lines 305-328) gives an HTTP status, -1 for a 2xx.
 int codeOfHttp(int s) {
@@ -56,21 +60,26 @@ std::vector<int> readCodes(Reading& r, const std::string& path, const Value& lis
         int code = -1;
         if (c.kind() == Value::Kind::Number) {
             double n = c.asNumber();
-            if (n == static_cast<int>(n) && n >= 0 && n <= 16) code = static_cast<int>(n);
-            else r.error(at, "not-a-choice", at + " is " + shown(c) + ", which is not a gRPC status code (0–16)");
+            if (n == static_cast<int>(n) && n >= 0 && n <= 16)
+                code = static_cast<int>(n);
+            else
+                r.error(at, "not-a-choice", at + " is " + shown(c) + ", which is not a gRPC status code (0–16)");
         } else if (c.kind() == Value::Kind::String) {
             auto it = std::find(names.begin(), names.end(), upper(c.asString()));
-            if (it != names.end()) code = static_cast<int>(it - names.begin());
+            if (it != names.end())
+                code = static_cast<int>(it - names.begin());
             else {
                 std::string near = closest(upper(c.asString()), names);
-                r.error(at, "not-a-choice", at + " names \"" + c.asString() + "\", which is not a gRPC status code" +
-                                                (near.empty() ? "" : " (did you mean " + near + "?)"));
+                r.error(at, "not-a-choice",
+                        at + " names \"" + c.asString() + "\", which is not a gRPC status code" +
+                            (near.empty() ? "" : " (did you mean " + near + "?)"));
             }
         } else {
             r.error(at, "wrong-type", at + " must be a status code name or number; got " + shown(c));
         }
         if (code == 0 && !allowOk) {
-            r.error(at, "out-of-range", at + " must not be OK (grpc-java ServiceConfigUtil.java line 186: \"must not contain OK\")");
+            r.error(at, "out-of-range",
+                    at + " must not be OK (grpc-java ServiceConfigUtil.java line 186: \"must not contain OK\")");
             code = -1;
         }
         if (code >= 0) codes.push_back(code);
@@ -99,7 +108,9 @@ std::vector<Name> readNames(Reading& r, const std::string& path, const Value& en
         if (const Value* s = obj->find("service")) n.service = r.string(join(at, "service"), *s).value_or("");
         if (const Value* m = obj->find("method")) n.method = r.string(join(at, "method"), *m).value_or("");
         if (n.service.empty() && !n.method.empty()) {
-            r.error(at, "conflict", at + " has a method but no service (grpc-java ManagedChannelServiceConfig.java lines 136-137: \"missing service name for method\")");
+            r.error(at, "conflict",
+                    at + " has a method but no service (grpc-java ManagedChannelServiceConfig.java lines 136-137: "
+                         "\"missing service name for method\")");
             continue;
         }
         n.any = n.service.empty();
@@ -121,7 +132,8 @@ std::string namesWords(const std::vector<Name>& names) {
 }
 
 // One gRPC duration field that becomes a whole-ms input.
-void durationInput(Reading& r, const std::string& path, const Value& v, const char* input, const std::string& rule, bool positive) {
+void durationInput(Reading& r, const std::string& path, const Value& v, const char* input, const std::string& rule,
+                   bool positive) {
     auto ns = r.protoDuration(path, v, "0.5s");
     if (!ns) return;
     if (positive && *ns == 0) {
@@ -143,17 +155,22 @@ void durationInput(Reading& r, const std::string& path, const Value& v, const ch
 }
 
 void readRetryPolicy(Reading& r, const std::string& path, const Value& policy, const Impl& impl) {
-    r.checkKeys(path, policy, {"maxAttempts", "initialBackoff", "maxBackoff", "backoffMultiplier", "retryableStatusCodes", "perAttemptRecvTimeout"},
+    r.checkKeys(path, policy,
+                {"maxAttempts", "initialBackoff", "maxBackoff", "backoffMultiplier", "retryableStatusCodes",
+                 "perAttemptRecvTimeout"},
                 "gRPC's retryPolicy");
     for (const char* required : {"maxAttempts", "initialBackoff", "maxBackoff", "backoffMultiplier"})
-        if (!policy.find(required)) r.errorAt(join(path, required), path, "missing", join(path, required) + " is required by gRPC (A6)");
+        if (!policy.find(required))
+            r.errorAt(join(path, required), path, "missing", join(path, required) + " is required by gRPC (A6)");
     const Value* recv = policy.find("perAttemptRecvTimeout");
     if (!policy.find("retryableStatusCodes") && !recv)
-        r.errorAt(join(path, "retryableStatusCodes"), path, "missing", join(path, "retryableStatusCodes") + " is required by gRPC (A6)");
+        r.errorAt(join(path, "retryableStatusCodes"), path, "missing",
+                  join(path, "retryableStatusCodes") + " is required by gRPC (A6)");
     if (const Value* v = policy.find("maxAttempts")) {
         std::string at = join(path, "maxAttempts");
         if (auto n = r.whole(at, *v)) {
-            if (*n < 2) r.error(at, "out-of-range", at + " must be at least 2 (gRPC refuses 1); got " + grouped(*n));
+            if (*n < 2)
+                r.error(at, "out-of-range", at + " must be at least 2 (gRPC refuses 1); got " + grouped(*n));
             else {
                 Entry& e = r.entry(at, "read");
                 e.source = *v;
@@ -172,7 +189,8 @@ void readRetryPolicy(Reading& r, const std::string& path, const Value& policy, c
     if (const Value* v = policy.find("backoffMultiplier")) {
         std::string at = join(path, "backoffMultiplier");
         if (auto m = r.number(at, *v)) {
-            if (*m <= 0) r.error(at, "out-of-range", at + " must be more than 0 (A6 line 126); got " + grouped(*m));
+            if (*m <= 0)
+                r.error(at, "out-of-range", at + " must be more than 0 (A6 line 126); got " + grouped(*m));
             else {
                 Entry& e = r.entry(at, "read");
                 e.source = *v;
@@ -182,7 +200,8 @@ void readRetryPolicy(Reading& r, const std::string& path, const Value& policy, c
                 double held = std::min(std::max(*m, 1.0), 10.0);
                 if (held != *m) {
                     e.status = "clamped";
-                    e.note = *m < 1 ? "backoffMultiplier " + grouped(*m) + ": each wait is the initial backoff here; gRPC's would shrink"
+                    e.note = *m < 1 ? "backoffMultiplier " + grouped(*m) +
+                                          ": each wait is the initial backoff here; gRPC's would shrink"
                                     : "backoffMultiplier " + grouped(*m) + ": the engine allows at most 10";
                 }
                 r.input(e, "backoffMultiplier", Value::number(held));
@@ -219,10 +238,12 @@ void readRetryPolicy(Reading& r, const std::string& path, const Value& policy, c
                 bool any = c == 2 || c == 7 || c == 12 || c == 13 || c == 14 || c == 16;
                 if (!any) unmapped += (unmapped.empty() ? "" : ", ") + std::string(kCodes[c]);
                 if (any && c != 14)
-                    r.warn(at, std::string("the HTTP statuses for ") + kCodes[c] +
-                                   " are grpc-java v1.83.1's; other gRPC libraries' tables were read for UNAVAILABLE only");
+                    r.warn(at,
+                           std::string("the HTTP statuses for ") + kCodes[c] +
+                               " are grpc-java v1.83.1's; other gRPC libraries' tables were read for UNAVAILABLE only");
             }
-            if (!unmapped.empty()) e.note = "a gRPC server's own " + unmapped + " is not an HTTP answer the engine models";
+            if (!unmapped.empty())
+                e.note = "a gRPC server's own " + unmapped + " is not an HTTP answer the engine models";
             Value list2 = Value::array();
             for (int s : statuses) list2.push(Value::number(s));
             r.input(e, "retryOn", Value::array());
@@ -237,19 +258,22 @@ void readHedging(Reading& r, const std::string& path, const Value& policy) {
     std::string note;
     if (const Value* v = policy.find("maxAttempts")) {
         std::string at = join(path, "maxAttempts");
-        if (auto n = r.whole(at, *v); n && *n < 2) r.error(at, "out-of-range", at + " must be at least 2 (A6 line 162); got " + grouped(*n));
+        if (auto n = r.whole(at, *v); n && *n < 2)
+            r.error(at, "out-of-range", at + " must be at least 2 (A6 line 162); got " + grouped(*n));
     } else {
         r.errorAt(join(path, "maxAttempts"), path, "missing", join(path, "maxAttempts") + " is required by gRPC (A6)");
     }
     if (const Value* v = policy.find("hedgingDelay")) r.protoDuration(join(path, "hedgingDelay"), *v, "1s");
     if (const Value* v = policy.find("nonFatalStatusCodes"))
-        if (const Value* list = r.list(join(path, "nonFatalStatusCodes"), *v)) readCodes(r, join(path, "nonFatalStatusCodes"), *list, true);
+        if (const Value* list = r.list(join(path, "nonFatalStatusCodes"), *v))
+            readCodes(r, join(path, "nonFatalStatusCodes"), *list, true);
     Entry& e = r.entry(path, "not-modelled");
     e.source = policy;
     e.hasSource = true;
     e.rule = "hedgingPolicy → maxRetries 0; hedging when the engine reads it";
     e.cite = std::string(kA6) + " lines 162-163";
-    e.note = "hedging is specified in docs/throttling.md §6 and not yet an engine input: the run is the first copy alone";
+    e.note =
+        "hedging is specified in docs/throttling.md §6 and not yet an engine input: the run is the first copy alone";
     r.input(e, "maxRetries", Value::number(0));
     r.input(e, "retryOn", Value::array());
 }
@@ -261,14 +285,19 @@ void readThrottling(Reading& r, const Value& v) {
     r.checkKeys(path, *t, {"maxTokens", "tokenRatio"}, "gRPC's retryThrottling");
     const Value* maxTokens = t->find("maxTokens");
     const Value* ratio = t->find("tokenRatio");
-    if (!maxTokens) r.errorAt("retryThrottling.maxTokens", path, "missing", "retryThrottling.maxTokens is required by gRPC (A6 line 198)");
-    if (!ratio) r.errorAt("retryThrottling.tokenRatio", path, "missing", "retryThrottling.tokenRatio is required by gRPC (A6 line 199)");
+    if (!maxTokens)
+        r.errorAt("retryThrottling.maxTokens", path, "missing",
+                  "retryThrottling.maxTokens is required by gRPC (A6 line 198)");
+    if (!ratio)
+        r.errorAt("retryThrottling.tokenRatio", path, "missing",
+                  "retryThrottling.tokenRatio is required by gRPC (A6 line 199)");
     Value gate = Value::object();
     gate.set("scope", Value::string("client"));
     if (maxTokens) {
         std::string at = "retryThrottling.maxTokens";
         if (auto n = r.whole(at, *maxTokens)) {
-            if (*n <= 0 || *n > 1000) r.error(at, "out-of-range", at + " must be in (0, 1000] (A6 line 198); got " + grouped(*n));
+            if (*n <= 0 || *n > 1000)
+                r.error(at, "out-of-range", at + " must be in (0, 1000] (A6 line 198); got " + grouped(*n));
             else {
                 Entry& e = r.entry(at, "read");
                 e.source = *maxTokens;
@@ -284,7 +313,8 @@ void readThrottling(Reading& r, const Value& v) {
     if (ratio) {
         std::string at = "retryThrottling.tokenRatio";
         if (auto x = r.number(at, *ratio)) {
-            if (*x <= 0) r.error(at, "out-of-range", at + " must be more than 0 (A6 line 199); got " + grouped(*x));
+            if (*x <= 0)
+                r.error(at, "out-of-range", at + " must be more than 0 (A6 line 199); got " + grouped(*x));
             else {
                 Entry& e = r.entry(at, "read");
                 e.source = *ratio;
@@ -321,26 +351,34 @@ int select(Reading& r, const Value& methodConfig, const Options& o, std::vector<
             if (!seen.insert(key).second)
                 r.error(indexed("methodConfig", i) + ".name", "conflict",
                         "methodConfig[" + std::to_string(i) + "].name names " + nameWords(n) +
-                            " a second time (grpc-java ManagedChannelServiceConfig.java lines 138-155 refuse the whole config)");
+                            " a second time (grpc-java ManagedChannelServiceConfig.java lines 138-155 refuse the whole "
+                            "config)");
         }
     auto hasPolicy = [&](std::size_t i) {
-        return entries[i].kind() == Value::Kind::Object && (entries[i].find("retryPolicy") || entries[i].find("hedgingPolicy"));
+        return entries[i].kind() == Value::Kind::Object &&
+               (entries[i].find("retryPolicy") || entries[i].find("hedgingPolicy"));
     };
     if (o.hasMethod) {
         std::size_t slash = o.method.find('/');
-        std::string service = o.method.substr(0, slash), method = slash == std::string::npos ? "" : o.method.substr(slash + 1);
+        std::string service = o.method.substr(0, slash),
+                    method = slash == std::string::npos ? "" : o.method.substr(slash + 1);
         int byMethod = -1, byService = -1, byDefault = -1;
         for (std::size_t i = 0; i < entries.size(); ++i)
             for (const Name& n : names[i]) {
-                if (!n.any && n.service == service && !method.empty() && n.method == method && byMethod < 0) byMethod = static_cast<int>(i);
-                if (!n.any && n.service == service && n.method.empty() && byService < 0) byService = static_cast<int>(i);
+                if (!n.any && n.service == service && !method.empty() && n.method == method && byMethod < 0)
+                    byMethod = static_cast<int>(i);
+                if (!n.any && n.service == service && n.method.empty() && byService < 0)
+                    byService = static_cast<int>(i);
                 if (n.any && byDefault < 0) byDefault = static_cast<int>(i);
             }
         int chosen = byMethod >= 0 ? byMethod : byService >= 0 ? byService : byDefault;
         if (chosen < 0) {
             std::string all;
-            for (std::size_t i = 0; i < entries.size() && i < 20; ++i) all += (all.empty() ? "" : ", ") + namesWords(names[i]);
-            r.error("", "no-match", "--method " + o.method + " selects no methodConfig entry; the names are " + (all.empty() ? "none" : all));
+            for (std::size_t i = 0; i < entries.size() && i < 20; ++i)
+                all += (all.empty() ? "" : ", ") + namesWords(names[i]);
+            r.error("", "no-match",
+                    "--method " + o.method + " selects no methodConfig entry; the names are " +
+                        (all.empty() ? "none" : all));
             return -2;
         }
         r.selection.set("rule", Value::string("option"));
@@ -361,15 +399,19 @@ int select(Reading& r, const Value& methodConfig, const Options& o, std::vector<
 }
 
 void readEntry(Reading& r, const std::string& path, const Value& entry, const Impl& impl, const Options& o) {
-    r.checkKeys(path, entry, {"name", "timeout", "waitForReady", "maxRequestMessageBytes", "maxResponseMessageBytes", "retryPolicy", "hedgingPolicy"},
+    r.checkKeys(path, entry,
+                {"name", "timeout", "waitForReady", "maxRequestMessageBytes", "maxResponseMessageBytes", "retryPolicy",
+                 "hedgingPolicy"},
                 "gRPC's MethodConfig");
     const Value* retry = entry.find("retryPolicy");
     const Value* hedging = entry.find("hedgingPolicy");
     if (retry && hedging) r.error(path, "conflict", path + " has both retryPolicy and hedgingPolicy (A6 allows one)");
     if (retry) {
-        if (const Value* p = r.object(join(path, "retryPolicy"), *retry)) readRetryPolicy(r, join(path, "retryPolicy"), *p, impl);
+        if (const Value* p = r.object(join(path, "retryPolicy"), *retry))
+            readRetryPolicy(r, join(path, "retryPolicy"), *p, impl);
     } else if (hedging) {
-        if (const Value* p = r.object(join(path, "hedgingPolicy"), *hedging)) readHedging(r, join(path, "hedgingPolicy"), *p);
+        if (const Value* p = r.object(join(path, "hedgingPolicy"), *hedging))
+            readHedging(r, join(path, "hedgingPolicy"), *p);
     } else {
         Entry& e = r.entry(join(path, "retryPolicy"), "defaulted");
         e.source = Value::string("none");
@@ -389,8 +431,9 @@ void readEntry(Reading& r, const std::string& path, const Value& entry, const Im
         e.source = *v;
         e.hasSource = true;
         e.rule = std::string(key) + " → none";
-        e.note = std::string(key) == "waitForReady" ? "waiting for a connection before the first attempt is not modelled"
-                                                    : "message sizes are not modelled";
+        e.note = std::string(key) == "waitForReady"
+                     ? "waiting for a connection before the first attempt is not modelled"
+                     : "message sizes are not modelled";
     }
     // timeout and the caller's deadline (--run's deadlineMs).
     const Value* runDeadline = o.hasRun && o.run.kind() == Value::Kind::Object ? o.run.find("deadlineMs") : nullptr;
@@ -422,7 +465,8 @@ void readEntry(Reading& r, const std::string& path, const Value& entry, const Im
         e.rule = "no timeout → deadlineMs null";
         e.cite = std::string(kJava) + "ClientCallImpl.java lines 300-307";
         r.input(e, "deadlineMs", Value::null());
-        r.warn(join(path, "timeout"), "no deadline: a lost response is waited for until the engine's 24-hour client timeout");
+        r.warn(join(path, "timeout"),
+               "no deadline: a lost response is waited for until the engine's 24-hour client timeout");
     }
 }
 
@@ -435,7 +479,9 @@ void readGrpc(Reading& r, const Options& o) {
         for (const Impl& i : kImpls)
             if (o.impl == i.id) impl = &i;
         if (!impl) {
-            r.error("", "not-a-choice", "--impl " + o.impl + " is not a gRPC preset (grpc-go-169, grpc-java-171, grpc-go-168, grpc-core, grpc-js)");
+            r.error("", "not-a-choice",
+                    "--impl " + o.impl +
+                        " is not a gRPC preset (grpc-go-169, grpc-java-171, grpc-go-168, grpc-core, grpc-js)");
             return;
         }
     }
@@ -446,8 +492,10 @@ void readGrpc(Reading& r, const Options& o) {
     if (methodConfig && r.list("methodConfig", *methodConfig)) {
         for (std::size_t i = 0; i < methodConfig->asArray().size(); ++i) {
             const Value& entry = methodConfig->asArray()[i];
-            if (r.object(indexed("methodConfig", i), entry)) names.push_back(readNames(r, indexed("methodConfig", i), entry));
-            else names.emplace_back();
+            if (r.object(indexed("methodConfig", i), entry))
+                names.push_back(readNames(r, indexed("methodConfig", i), entry));
+            else
+                names.emplace_back();
         }
         if (r.failed()) return;
         chosen = select(r, *methodConfig, o, names);
@@ -456,8 +504,11 @@ void readGrpc(Reading& r, const Options& o) {
             const Value& entry = methodConfig->asArray()[i];
             if (static_cast<int>(i) == chosen) continue;
             if (names[i].empty() && (entry.find("retryPolicy") || entry.find("hedgingPolicy")))
-                r.warn(indexed("methodConfig", i), indexed("methodConfig", i) + " has a retry or hedging policy but no name: it applies to no method");
-            r.ignore(indexed("methodConfig", i), names[i].empty() ? "applies to no method" : "applies to " + namesWords(names[i]));
+                r.warn(
+                    indexed("methodConfig", i),
+                    indexed("methodConfig", i) + " has a retry or hedging policy but no name: it applies to no method");
+            r.ignore(indexed("methodConfig", i),
+                     names[i].empty() ? "applies to no method" : "applies to " + namesWords(names[i]));
         }
     } else if (!methodConfig) {
         r.selection.set("rule", Value::string("none"));
@@ -515,8 +566,9 @@ void readGrpc(Reading& r, const Options& o) {
     timeout.rule = "gRPC has no per-attempt timeout: clientTimeoutMs 86,400,000 (docs/clients.md §0)";
     r.input(timeout, "clientTimeoutMs", Value::number(kMaxMs));
     Entry& fixed = r.entry("", "set", "preset");
-    fixed.rule = "every gRPC reading: honourRetryAfter false (gRPC reads grpc-retry-pushback-ms, not Retry-After), "
-                 "retryWritesWithoutKey true, attemptStart before-deadline, idempotencyKey false";
+    fixed.rule =
+        "every gRPC reading: honourRetryAfter false (gRPC reads grpc-retry-pushback-ms, not Retry-After), "
+        "retryWritesWithoutKey true, attemptStart before-deadline, idempotencyKey false";
     r.input(fixed, "honourRetryAfter", Value::boolean(false));
     r.input(fixed, "retryWritesWithoutKey", Value::boolean(true));
     r.input(fixed, "attemptStart", Value::string("before-deadline"));

@@ -56,14 +56,18 @@ std::uint64_t unitOf(const std::string& u) {
 
 }  // namespace
 
-std::optional<std::int64_t> goDuration(Reading& r, const std::string& path, const Value& v, const std::string& example) {
+std::optional<std::int64_t> goDuration(Reading& r, const std::string& path, const Value& v,
+                                       const std::string& example) {
     if (v.kind() != Value::Kind::String) {
-        r.error(path, "wrong-type", path + " must be a Go duration such as \"" + example + "\" (a string); got " + shown(v));
+        r.error(path, "wrong-type",
+                path + " must be a Go duration such as \"" + example + "\" (a string); got " + shown(v));
         return std::nullopt;
     }
     const std::string& text = v.asString();
     auto bad = [&](const std::string& why) {
-        r.error(path, "bad-duration", path + " must be a Go duration such as \"" + example + "\" (time.ParseDuration); got \"" + text + "\": " + why);
+        r.error(path, "bad-duration",
+                path + " must be a Go duration such as \"" + example + "\" (time.ParseDuration); got \"" + text +
+                    "\": " + why);
         return std::nullopt;
     };
     auto range = [&]() {
@@ -120,9 +124,9 @@ const char* const kDefaultRetryOn = "connect-failure,refused-stream,unavailable,
 
 // Go's http.StatusText knows these (docs/config-in.md §6.3; 103 and 425 added).
 bool goKnowsStatus(int s) {
-    return (s >= 100 && s <= 103) || (s >= 200 && s <= 208) || s == 226 || (s >= 300 && s <= 305) || s == 307 || s == 308 ||
-           (s >= 400 && s <= 418) || (s >= 421 && s <= 426) || s == 428 || s == 429 || s == 431 || s == 451 ||
-           (s >= 500 && s <= 508) || s == 510 || s == 511;
+    return (s >= 100 && s <= 103) || (s >= 200 && s <= 208) || s == 226 || (s >= 300 && s <= 305) || s == 307 ||
+           s == 308 || (s >= 400 && s <= 418) || (s >= 421 && s <= 426) || s == 428 || s == 429 || s == 431 ||
+           s == 451 || (s >= 500 && s <= 508) || s == 510 || s == 511;
 }
 
 // Istio's validation of a duration field: at least 1 ms, whole ms (agent/validation.go lines 139-148).
@@ -130,13 +134,16 @@ std::optional<double> istioMs(Reading& r, const std::string& path, const Value& 
     auto ns = goDuration(r, path, v, example);
     if (!ns) return std::nullopt;
     if (*ns < 1000000 || *ns % 1000000 != 0) {
-        r.error(path, "out-of-range", path + " must be at least 1ms and a whole number of ms (Istio's validation); got \"" + v.asString() + "\"");
+        r.error(
+            path, "out-of-range",
+            path + " must be at least 1ms and a whole number of ms (Istio's validation); got \"" + v.asString() + "\"");
         return std::nullopt;
     }
     return static_cast<double>(*ns / 1000000);
 }
 
-Entry& sourced(Reading& r, const std::string& path, const Value& v, const std::string& status, const std::string& rule, const std::string& cite) {
+Entry& sourced(Reading& r, const std::string& path, const Value& v, const std::string& status, const std::string& rule,
+               const std::string& cite) {
     Entry& e = r.entry(path, status);
     e.source = v;
     e.hasSource = true;
@@ -162,7 +169,8 @@ bool readRetryOn(Reading& r, const std::string& at, const std::string& text, Con
             addCondition(c, p);
             continue;
         }
-        bool digits = !p.empty() && p.size() <= 6 && std::all_of(p.begin(), p.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
+        bool digits = !p.empty() && p.size() <= 6 &&
+                      std::all_of(p.begin(), p.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
         // strtol, not std::stoi: at most six digits, and no exception path (whose message the
         // WebAssembly config file would have to print, bindings/wasm/config_entry.hpp).
         int status = digits ? static_cast<int>(std::strtol(p.c_str(), nullptr, 10)) : 0;
@@ -172,8 +180,9 @@ bool readRetryOn(Reading& r, const std::string& at, const std::string& text, Con
             continue;
         }
         std::string near = closest(p, known);
-        r.error(at, "not-a-choice", at + " names \"" + p + "\", which is neither an Envoy retry condition nor an HTTP status Go knows" +
-                                        (near.empty() ? "" : " (did you mean " + near + "?)"));
+        r.error(at, "not-a-choice",
+                at + " names \"" + p + "\", which is neither an Envoy retry condition nor an HTTP status Go knows" +
+                    (near.empty() ? "" : " (did you mean " + near + "?)"));
         ok = false;
     }
     if (numbers) c.codesWanted = true;
@@ -185,7 +194,8 @@ void backOffRule(Reading& r) {
     rule.rule = "Envoy's back-off rule: backoffMultiplier 2, jitter full (the envoy preset)";
     rule.cite = "envoyproxy/envoy v1.37.0 (6d9bb7d9) source/common/common/backoff_strategy.cc lines 13-19";
     rule.approximated = true;
-    rule.note = "the back-off: Envoy waits a whole number of ms in [0, interval − 1], the run a real number in [0, interval)";
+    rule.note =
+        "the back-off: Envoy waits a whole number of ms in [0, interval − 1], the run a real number in [0, interval)";
     r.input(rule, "backoffMultiplier", Value::number(2));
     r.input(rule, "jitter", Value::string("full"));
 }
@@ -200,17 +210,22 @@ void istioDefault(Reading& r, const std::string& path, bool with503) {
     r.input(e, "maxRetries", Value::number(2));
     Conditions c;
     std::string ignored;
-    for (const char* p : {"connect-failure", "refused-stream", "unavailable", "cancelled", "retriable-status-codes"}) addCondition(c, p);
+    for (const char* p : {"connect-failure", "refused-stream", "unavailable", "cancelled", "retriable-status-codes"})
+        addCondition(c, p);
     if (with503) {
         // --istio-default 1.25-503: EXCLUDE_UNSAFE_503_FROM_DEFAULT_RETRY=false before 1.27 (§6.2).
         c.statuses.insert(503);
-        e.source = Value::string(std::string("attempts 2, retryOn ") + kDefaultRetryOn + ", retriable_status_codes [503]");
+        e.source =
+            Value::string(std::string("attempts 2, retryOn ") + kDefaultRetryOn + ", retriable_status_codes [503]");
         e.cite += "; at 126806ab (1.25) retry.go lines 45-56 with the 503 flag false";
     }
     writeConditions(r, e, path, c);
     r.warn(path, "the mesh config's defaultHttpRetryPolicy, if set, replaces this default");
-    if (!with503) r.warn(path, "Istio's default conditions are connection failures and gRPC statuses; none is an HTTP answer this run can send: "
-                 "the run retries nothing. Set retries.retryOn (e.g. 5xx or 503) to see retries here");
+    if (!with503)
+        r.warn(path,
+               "Istio's default conditions are connection failures and gRPC statuses; none is an HTTP answer this run "
+               "can send: "
+               "the run retries nothing. Set retries.retryOn (e.g. 5xx or 503) to see retries here");
     Entry& hosts = r.entry(path, "not-modelled");
     hosts.source = Value::string("previous_hosts, host_selection_retry_max_attempts 5");
     hosts.hasSource = true;
@@ -230,8 +245,10 @@ void istioDefault(Reading& r, const std::string& path, bool with503) {
 }
 
 void readRetries(Reading& r, const std::string& path, const Value& retries) {
-    r.checkKeys(path, retries, {"attempts", "perTryTimeout", "retryOn", "retryRemoteLocalities", "retryIgnorePreviousHosts", "backoff"},
-                "Istio's HTTPRetry");
+    r.checkKeys(
+        path, retries,
+        {"attempts", "perTryTimeout", "retryOn", "retryRemoteLocalities", "retryIgnorePreviousHosts", "backoff"},
+        "Istio's HTTPRetry");
     if (r.failed()) return;
     double attempts = 0;
     const Value* a = retries.find("attempts");
@@ -239,7 +256,9 @@ void readRetries(Reading& r, const std::string& path, const Value& retries) {
         auto n = r.whole(join(path, "attempts"), *a);
         if (!n) return;
         if (*n < 0 || *n > 2147483647) {
-            r.error(join(path, "attempts"), "out-of-range", join(path, "attempts") + " must be a whole number 0–2,147,483,647 (validation.go lines 2649-2651); got " + grouped(*n));
+            r.error(join(path, "attempts"), "out-of-range",
+                    join(path, "attempts") +
+                        " must be a whole number 0–2,147,483,647 (validation.go lines 2649-2651); got " + grouped(*n));
             return;
         }
         attempts = *n;
@@ -247,9 +266,13 @@ void readRetries(Reading& r, const std::string& path, const Value& retries) {
     if (attempts == 0)
         for (const char* k : {"perTryTimeout", "retryOn", "retryRemoteLocalities"})
             if (retries.find(k))
-                r.error(join(path, k), "conflict", join(path, k) + ": http retry policy configured when attempts are set to 0 (disabled) (" + kValidation + " lines 2653-2655)");
+                r.error(join(path, k), "conflict",
+                        join(path, k) + ": http retry policy configured when attempts are set to 0 (disabled) (" +
+                            kValidation + " lines 2653-2655)");
     if (r.failed()) return;
-    Entry& e = a ? sourced(r, join(path, "attempts"), *a, "read", "attempts → num_retries → maxRetries = min(attempts, 100); 0: no retry policy", std::string(kRetryGo) + " lines 105-114")
+    Entry& e = a ? sourced(r, join(path, "attempts"), *a, "read",
+                           "attempts → num_retries → maxRetries = min(attempts, 100); 0: no retry policy",
+                           std::string(kRetryGo) + " lines 105-114")
                  : r.entry(join(path, "attempts"), "defaulted");
     if (!a) {
         e.source = Value::number(0);
@@ -269,7 +292,8 @@ void readRetries(Reading& r, const std::string& path, const Value& retries) {
         t.rule = "no retry policy: clientTimeoutMs 86,400,000 (docs/clients.md §0)";
         r.input(t, "clientTimeoutMs", Value::number(kMaxMs));
         if (const Value* b = retries.find("backoff")) {
-            Entry& n = sourced(r, join(path, "backoff"), *b, "read", "backoff → none: attempts is 0", std::string(kRetryGo) + " lines 143-147");
+            Entry& n = sourced(r, join(path, "backoff"), *b, "read", "backoff → none: attempts is 0",
+                               std::string(kRetryGo) + " lines 143-147");
             n.note = "no retry policy: attempts is 0";
         }
     } else {
@@ -281,10 +305,15 @@ void readRetries(Reading& r, const std::string& path, const Value& retries) {
             auto text = r.string(at, *on);
             if (!text || !readRetryOn(r, at, *text, c)) return;
         } else {
-            for (const char* p : {"connect-failure", "refused-stream", "unavailable", "cancelled", "retriable-status-codes"}) addCondition(c, p);
+            for (const char* p :
+                 {"connect-failure", "refused-stream", "unavailable", "cancelled", "retriable-status-codes"})
+                addCondition(c, p);
         }
-        Entry& o = on ? sourced(r, at, *on, "read", "retryOn → Envoy's retry_on and retriable_status_codes → retryOn, retryOnStatuses (§5.2)", std::string(kRetryGo) + " lines 116-124, 152-174")
-                      : r.entry(at, "defaulted");
+        Entry& o =
+            on ? sourced(r, at, *on, "read",
+                         "retryOn → Envoy's retry_on and retriable_status_codes → retryOn, retryOnStatuses (§5.2)",
+                         std::string(kRetryGo) + " lines 116-124, 152-174")
+               : r.entry(at, "defaulted");
         if (!on) {
             o.source = Value::string(kDefaultRetryOn);
             o.hasSource = true;
@@ -295,7 +324,9 @@ void readRetries(Reading& r, const std::string& path, const Value& retries) {
         if (const Value* t = retries.find("perTryTimeout")) {
             auto ms = istioMs(r, join(path, "perTryTimeout"), *t, "2s");
             if (!ms) return;
-            Entry& p = sourced(r, join(path, "perTryTimeout"), *t, "read", "perTryTimeout → per_try_timeout → clientTimeoutMs", std::string(kRetryGo) + " lines 126-128");
+            Entry& p =
+                sourced(r, join(path, "perTryTimeout"), *t, "read", "perTryTimeout → per_try_timeout → clientTimeoutMs",
+                        std::string(kRetryGo) + " lines 126-128");
             double v = std::min(*ms, kMaxMs);
             if (v != *ms) {
                 p.status = "clamped";
@@ -304,14 +335,18 @@ void readRetries(Reading& r, const std::string& path, const Value& retries) {
             r.input(p, "clientTimeoutMs", Value::number(v));
         } else {
             Entry& p = r.entry("", "set", "preset");
-            p.rule = "no perTryTimeout: an attempt ends only at the route timeout, clientTimeoutMs 86,400,000 (docs/clients.md §0)";
+            p.rule =
+                "no perTryTimeout: an attempt ends only at the route timeout, clientTimeoutMs 86,400,000 "
+                "(docs/clients.md §0)";
             r.input(p, "clientTimeoutMs", Value::number(kMaxMs));
         }
         if (const Value* b = retries.find("backoff")) {
             auto ms = istioMs(r, join(path, "backoff"), *b, "25ms");
             if (!ms) return;
-            Entry& p = sourced(r, join(path, "backoff"), *b, "read", "backoff → retry_back_off.base_interval → baseBackoffMs; maxBackoffMs 10 × it (Envoy's default max)",
-                               std::string(kRetryGo) + " lines 143-147");
+            Entry& p = sourced(
+                r, join(path, "backoff"), *b, "read",
+                "backoff → retry_back_off.base_interval → baseBackoffMs; maxBackoffMs 10 × it (Envoy's default max)",
+                std::string(kRetryGo) + " lines 143-147");
             double base = std::min(*ms, kMaxMs), max = std::min(10 * *ms, kMaxMs);
             r.input(p, "baseBackoffMs", Value::number(base));
             r.input(p, "maxBackoffMs", Value::number(max));
@@ -328,7 +363,9 @@ void readRetries(Reading& r, const std::string& path, const Value& retries) {
     // The host predicates: not modelled, given or defaulted.
     if (const Value* v = retries.find("retryIgnorePreviousHosts")) {
         if (!r.boolean(join(path, "retryIgnorePreviousHosts"), *v)) return;
-        Entry& n = sourced(r, join(path, "retryIgnorePreviousHosts"), *v, "not-modelled", "retryIgnorePreviousHosts → retry_host_predicate → none", std::string(kRetryGo) + " lines 131-137");
+        Entry& n =
+            sourced(r, join(path, "retryIgnorePreviousHosts"), *v, "not-modelled",
+                    "retryIgnorePreviousHosts → retry_host_predicate → none", std::string(kRetryGo) + " lines 131-137");
         n.note = "the model has one server: host selection is not modelled";
     } else if (attempts > 0) {
         Entry& n = r.entry(join(path, "retryIgnorePreviousHosts"), "not-modelled");
@@ -340,7 +377,8 @@ void readRetries(Reading& r, const std::string& path, const Value& retries) {
     }
     if (const Value* v = retries.find("retryRemoteLocalities")) {
         if (!r.boolean(join(path, "retryRemoteLocalities"), *v)) return;
-        Entry& n = sourced(r, join(path, "retryRemoteLocalities"), *v, "not-modelled", "retryRemoteLocalities → retry_priority → none", std::string(kRetryGo) + " lines 139-141");
+        Entry& n = sourced(r, join(path, "retryRemoteLocalities"), *v, "not-modelled",
+                           "retryRemoteLocalities → retry_priority → none", std::string(kRetryGo) + " lines 139-141");
         n.note = "the model has one server: localities are not modelled";
     }
 }
@@ -349,7 +387,8 @@ void readRetries(Reading& r, const std::string& path, const Value& retries) {
 
 void readIstio(Reading& r, const Options& o) {
     if (o.hasIstioDefault && o.istioDefault != "1.25-503") {
-        r.error("", "not-a-choice", "--istio-default " + o.istioDefault + " is not a default this reader knows (1.25-503)");
+        r.error("", "not-a-choice",
+                "--istio-default " + o.istioDefault + " is not a default this reader knows (1.25-503)");
         return;
     }
     const Value& doc = r.doc.value;
@@ -405,11 +444,14 @@ void readIstio(Reading& r, const Options& o) {
     r.selection.set("others", std::move(others));
     const Value& route = routes[c];
     for (const Value::Member& m : route.asObject())
-        if (m.key != "retries" && m.key != "timeout" && m.key != "name") r.ignore(join(path, m.key), m.key == "match" ? "the run is one request of this route" : "not a retry setting");
+        if (m.key != "retries" && m.key != "timeout" && m.key != "name")
+            r.ignore(join(path, m.key),
+                     m.key == "match" ? "the run is one request of this route" : "not a retry setting");
     if (const Value* t = route.find("timeout")) {
         auto ms = istioMs(r, join(path, "timeout"), *t, "10s");
         if (!ms) return;
-        Entry& e = sourced(r, join(path, "timeout"), *t, "read", "timeout → route.timeout → deadlineMs", "istio/istio 1.30.3 (56df41f6) pilot/pkg/networking/core/route/route.go lines 1336-1341");
+        Entry& e = sourced(r, join(path, "timeout"), *t, "read", "timeout → route.timeout → deadlineMs",
+                           "istio/istio 1.30.3 (56df41f6) pilot/pkg/networking/core/route/route.go lines 1336-1341");
         double v = std::min(*ms, kMaxMs);
         if (v != *ms) {
             e.status = "clamped";
@@ -431,8 +473,10 @@ void readIstio(Reading& r, const Options& o) {
     }
     if (r.failed()) return;
     Entry& fixed = r.entry("", "set", "preset");
-    fixed.rule = "every Istio reading: honourRetryAfter false (pilot sets no rate-limited back-off), retryWritesWithoutKey true, "
-                 "attemptStart before-deadline, idempotencyKey false";
+    fixed.rule =
+        "every Istio reading: honourRetryAfter false (pilot sets no rate-limited back-off), retryWritesWithoutKey "
+        "true, "
+        "attemptStart before-deadline, idempotencyKey false";
     r.input(fixed, "honourRetryAfter", Value::boolean(false));
     r.input(fixed, "retryWritesWithoutKey", Value::boolean(true));
     r.input(fixed, "attemptStart", Value::string("before-deadline"));

@@ -10,8 +10,10 @@
 namespace retrylab::config::detail {
 namespace {
 
-const char* const kTypes = "linkerd/linkerd2 edge-26.8.3 (19a0d90d) controller/gen/apis/serviceprofile/v1alpha2/types.go";
-const char* const kTranslator = "linkerd/linkerd2 edge-26.8.3 (19a0d90d) controller/api/destination/profile_translator.go";
+const char* const kTypes =
+    "linkerd/linkerd2 edge-26.8.3 (19a0d90d) controller/gen/apis/serviceprofile/v1alpha2/types.go";
+const char* const kTranslator =
+    "linkerd/linkerd2 edge-26.8.3 (19a0d90d) controller/api/destination/profile_translator.go";
 const char* const kProxy = "linkerd/linkerd2-proxy release/v2.366.0 (0dcf4e17) ";
 
 // A response condition (§7.2): which statuses 100–599 it matches; false when the class is
@@ -38,7 +40,8 @@ bool readCondition(Reading& r, const std::string& path, const Value& v, std::set
                 r.warn(at, "a status range without min or max: the proxy ignores this response class");
                 kept = false;
             } else if (lo < 100 || hi > 599 || hi < lo) {
-                r.error(at, "out-of-range", at + " must have 100 ≤ min ≤ max ≤ 599 (pkg/profiles/profiles.go lines 200-207)");
+                r.error(at, "out-of-range",
+                        at + " must have 100 ≤ min ≤ max ≤ 599 (pkg/profiles/profiles.go lines 200-207)");
                 return false;
             } else {
                 std::set<int> in;
@@ -59,7 +62,8 @@ bool readCondition(Reading& r, const std::string& path, const Value& v, std::set
             if (!readCondition(r, indexed(at, i), list->asArray()[i], m, depth + 1)) kept = false;
             std::set<int> next;
             for (int s = 100; s <= 599; ++s)
-                if (std::string(key) == "all" ? (acc.count(s) && m.count(s)) : (acc.count(s) || m.count(s))) next.insert(s);
+                if (std::string(key) == "all" ? (acc.count(s) && m.count(s)) : (acc.count(s) || m.count(s)))
+                    next.insert(s);
             acc = next;
         }
         std::set<int> next;
@@ -94,14 +98,17 @@ Budget readBudget(Reading& r, const Value& spec) {
         e.hasSource = true;
         e.rule = "no retryBudget → Linkerd's default budget";
         e.cite = std::string(kTranslator) + " lines 159-167";
-        e.inputs = {"fleet.gates.budget.percent", "fleet.gates.budget.minPerSecond", "fleet.gates.budget.ttlMs", "fleet.gates.budget.scope"};
+        e.inputs = {"fleet.gates.budget.percent", "fleet.gates.budget.minPerSecond", "fleet.gates.budget.ttlMs",
+                    "fleet.gates.budget.scope"};
         return b;
     }
     const Value* obj = r.object(path, *v);
     if (!obj) return b;
     r.checkKeys(path, *obj, {"retryRatio", "minRetriesPerSecond", "ttl"}, "Linkerd's RetryBudget");
     for (const char* k : {"retryRatio", "minRetriesPerSecond", "ttl"})
-        if (!obj->find(k)) r.errorAt(join(path, k), path, "missing", join(path, k) + " is required in a retryBudget (pkg/profiles/profiles.go line 107)");
+        if (!obj->find(k))
+            r.errorAt(join(path, k), path, "missing",
+                      join(path, k) + " is required in a retryBudget (pkg/profiles/profiles.go line 107)");
     if (r.failed()) return b;
     std::string at = join(path, "retryRatio");
     if (auto x = r.number(at, *obj->find("retryRatio"))) {
@@ -110,7 +117,8 @@ Budget readBudget(Reading& r, const Value& spec) {
         Entry& e = r.entry(at, "read");
         e.source = *obj->find("retryRatio");
         e.hasSource = true;
-        e.rule = "retryRatio → fleet.gates.budget.percent = retryRatio × 100 (at most 100), and the single run's retries";
+        e.rule =
+            "retryRatio → fleet.gates.budget.percent = retryRatio × 100 (at most 100), and the single run's retries";
         e.cite = std::string(kTypes) + " line 79";
         e.note = "Linkerd stores the ratio as a float32; the reader uses the number as written";
         e.inputs = {"fleet.gates.budget.percent", "fleet.gates.budget.scope"};
@@ -144,7 +152,8 @@ Budget readBudget(Reading& r, const Value& spec) {
         e.inputs = {"fleet.gates.budget.ttlMs"};
         if (b.ttlMs < 1000 || b.ttlMs > 60000) {
             b.usable = false;
-            r.warn(at, "ttl " + obj->find("ttl")->asString() + ": the proxy ignores a retry budget whose ttl is not 1s–60s, and then retries nothing");
+            r.warn(at, "ttl " + obj->find("ttl")->asString() +
+                           ": the proxy ignores a retry budget whose ttl is not 1s–60s, and then retries nothing");
         }
         if (b.ttlMs > kMaxMs || b.ttlMs < 1) {
             e.status = "clamped";
@@ -172,8 +181,10 @@ int selectRoute(Reading& r, const Options& o, const Value::Array& routes) {
             if (routeName(routes, i) == o.route || std::to_string(i) == o.route) chosen = static_cast<int>(i);
         if (chosen < 0) {
             std::string all;
-            for (std::size_t i = 0; i < routes.size() && i < 20; ++i) all += (all.empty() ? "" : ", ") + routeName(routes, i);
-            r.error("", "no-match", "--route " + o.route + " selects no route; the routes are " + (all.empty() ? "none" : all));
+            for (std::size_t i = 0; i < routes.size() && i < 20; ++i)
+                all += (all.empty() ? "" : ", ") + routeName(routes, i);
+            r.error("", "no-match",
+                    "--route " + o.route + " selects no route; the routes are " + (all.empty() ? "none" : all));
             return kNoMatch;
         }
         r.selection.set("rule", Value::string("option"));
@@ -243,7 +254,8 @@ bool readResponseClasses(Reading& r, const std::string& path, const Value& route
             if (const Value* f = cls->find("isFailure")) failure = r.boolean(join(ck, "isFailure"), *f).value_or(false);
             const Value* cond = cls->find("condition");
             if (!cond) {
-                r.errorAt(join(ck, "condition"), ck, "missing", join(ck, "condition") + " is required in a response class");
+                r.errorAt(join(ck, "condition"), ck, "missing",
+                          join(ck, "condition") + " is required in a response class");
                 continue;
             }
             std::set<int> m;
@@ -265,15 +277,19 @@ bool readResponseClasses(Reading& r, const std::string& path, const Value& route
     }
     bool success2xx = false;
     for (int s = 200; s <= 299; ++s) success2xx = success2xx || failures.count(s);
-    Entry& f = rc ? r.entry(join(path, "responseClasses"), "read") : r.entry(join(path, "responseClasses"), "defaulted");
+    Entry& f =
+        rc ? r.entry(join(path, "responseClasses"), "read") : r.entry(join(path, "responseClasses"), "defaulted");
     f.source = rc ? *rc : Value::string("a 5xx is a failure");
     f.hasSource = true;
-    f.rule = "the failure statuses F (first matching class, else 500–599) → retryOn 5xx when F is 500–599, else retryOnStatuses F";
+    f.rule =
+        "the failure statuses F (first matching class, else 500–599) → retryOn 5xx when F is 500–599, else "
+        "retryOnStatuses F";
     f.cite = std::string(kProxy) + "linkerd/app/core/src/classify.rs lines 100-153";
     bool exactly5xx = failures.size() == 100 && *failures.begin() == 500;
     Value classesValue = Value::array();
     Value statuses = Value::array();
-    if (exactly5xx) classesValue.push(Value::string("5xx"));
+    if (exactly5xx)
+        classesValue.push(Value::string("5xx"));
     else
         for (int s : failures)
             if (s < 200 || s > 299) statuses.push(Value::number(s));
@@ -335,7 +351,8 @@ void readLinkerd(Reading& r, const Options& o) {
     } else {
         const std::string path = indexed("spec.routes", static_cast<std::size_t>(chosen));
         const Value& route = (*routes)[static_cast<std::size_t>(chosen)];
-        r.checkKeys(path, route, {"name", "condition", "responseClasses", "isRetryable", "timeout"}, "Linkerd's RouteSpec");
+        r.checkKeys(path, route, {"name", "condition", "responseClasses", "isRetryable", "timeout"},
+                    "Linkerd's RouteSpec");
         if (route.find("condition")) r.ignore(join(path, "condition"), "the run is one request of this route");
         if (r.failed()) return;
         // isRetryable and the budget.
@@ -350,8 +367,10 @@ void readLinkerd(Reading& r, const Options& o) {
         Entry& e = flag ? r.entry(join(path, "isRetryable"), "read") : r.entry(join(path, "isRetryable"), "defaulted");
         e.source = flag ? *flag : Value::boolean(false);
         e.hasSource = true;
-        e.rule = "isRetryable → maxRetries = min(100, ⌈X / 100⌉), X = 100 × retryRatio + minRetriesPerSecond × ttl ms / 10 (what the budget "
-                 "allows a lone request); false: 0";
+        e.rule =
+            "isRetryable → maxRetries = min(100, ⌈X / 100⌉), X = 100 × retryRatio + minRetriesPerSecond × ttl ms / 10 "
+            "(what the budget "
+            "allows a lone request); false: 0";
         e.cite = std::string(kTypes) + " line 42; " + kProxy + "linkerd/app/outbound/src/http/retry.rs lines 113-124";
         if (retries > 100) {
             e.status = "clamped";
@@ -370,8 +389,10 @@ void readLinkerd(Reading& r, const Options& o) {
     t.rule = "no per-try timeout: clientTimeoutMs 86,400,000 (docs/clients.md §0)";
     r.input(t, "clientTimeoutMs", Value::number(kMaxMs));
     Entry& fixed = r.entry("", "set", "preset");
-    fixed.rule = "every Linkerd reading: honourRetryAfter false, retryWritesWithoutKey true (isRetryable is the owner's promise), "
-                 "attemptStart before-deadline, idempotencyKey false";
+    fixed.rule =
+        "every Linkerd reading: honourRetryAfter false, retryWritesWithoutKey true (isRetryable is the owner's "
+        "promise), "
+        "attemptStart before-deadline, idempotencyKey false";
     r.input(fixed, "honourRetryAfter", Value::boolean(false));
     r.input(fixed, "retryWritesWithoutKey", Value::boolean(true));
     r.input(fixed, "attemptStart", Value::string("before-deadline"));
@@ -385,8 +406,9 @@ void readLinkerd(Reading& r, const Options& o) {
     // The fleet: every client may retry up to 100 times; the budget gate decides.
     if (isRetryable && budget.usable) {
         Entry* producer = r.producer["maxRetries"];
-        producer->note = producer->note.empty() ? "fleet.policy.maxRetries 100: the budget gate decides"
-                                                : producer->note + "; fleet.policy.maxRetries 100: the budget gate decides";
+        producer->note = producer->note.empty()
+                             ? "fleet.policy.maxRetries 100: the budget gate decides"
+                             : producer->note + "; fleet.policy.maxRetries 100: the budget gate decides";
     }
     if (isRetryable && budget.usable) r.fleetMaxRetries = 100;
 }

@@ -113,7 +113,8 @@ void Reading::error(const std::string& path, const std::string& code, const std:
     errorAt(path, path, code, message);
 }
 
-void Reading::errorAt(const std::string& path, const std::string& where, const std::string& code, const std::string& message) {
+void Reading::errorAt(const std::string& path, const std::string& where, const std::string& code,
+                      const std::string& message) {
     Position p = at(where);
     Value e = Value::object();
     e.set("field", Value::string(path));
@@ -181,7 +182,8 @@ std::optional<bool> Reading::boolean(const std::string& path, const Value& v) {
         const std::string& s = v.asString();
         if (s == "yes" || s == "no" || s == "on" || s == "off" || s == "y" || s == "n" || s == "Yes" || s == "No" ||
             s == "On" || s == "Off")
-            extra = " (YAML 1.2 reads " + s + " as text: write true or false; Kubernetes' YAML 1.1 reader would take it as a boolean)";
+            extra = " (YAML 1.2 reads " + s +
+                    " as text: write true or false; Kubernetes' YAML 1.1 reader would take it as a boolean)";
     }
     error(path, "wrong-type", path + " must be true or false; got " + shown(v) + extra);
     return std::nullopt;
@@ -205,14 +207,17 @@ const Value* Reading::list(const std::string& path, const Value& v) {
     return nullptr;
 }
 
-std::optional<std::int64_t> Reading::protoDuration(const std::string& path, const Value& v, const std::string& example) {
+std::optional<std::int64_t> Reading::protoDuration(const std::string& path, const Value& v,
+                                                   const std::string& example) {
     if (v.kind() != Value::Kind::String) {
-        error(path, "wrong-type", path + " must be a protobuf JSON duration such as \"" + example + "\" (a string); got " + shown(v));
+        error(path, "wrong-type",
+              path + " must be a protobuf JSON duration such as \"" + example + "\" (a string); got " + shown(v));
         return std::nullopt;
     }
     const std::string& s = v.asString();
     auto bad = [&](const std::string& extra) {
-        error(path, "bad-duration", path + " must be a protobuf JSON duration such as \"" + example + "\"; got \"" + s + "\"" + extra);
+        error(path, "bad-duration",
+              path + " must be a protobuf JSON duration such as \"" + example + "\"; got \"" + s + "\"" + extra);
         return std::nullopt;
     };
     // -?[0-9]+(\.[0-9]{1,9})?s
@@ -240,7 +245,8 @@ std::optional<std::int64_t> Reading::protoDuration(const std::string& path, cons
     std::string secondsText = s.substr(digitsFrom, intDigits);
     // strtoll, not std::stoll: at most 12 digits, and no exception path (see config_istio.cpp).
     if (intDigits > 12 || std::strtoll(secondsText.c_str(), nullptr, 10) > 315576000000LL) {
-        error(path, "out-of-range", path + " must be at most 315,576,000,000 seconds (protobuf's Duration); got \"" + s + "\"");
+        error(path, "out-of-range",
+              path + " must be at most 315,576,000,000 seconds (protobuf's Duration); got \"" + s + "\"");
         return std::nullopt;
     }
     for (std::size_t k = fracDigits; k < 9; ++k) frac *= 10;
@@ -252,18 +258,21 @@ std::optional<std::int64_t> Reading::protoDuration(const std::string& path, cons
     return ns;
 }
 
-void Reading::checkKeys(const std::string& path, const Value& obj, const std::vector<std::string>& known, const std::string& what) {
+void Reading::checkKeys(const std::string& path, const Value& obj, const std::vector<std::string>& known,
+                        const std::string& what) {
     for (const Value::Member& m : obj.asObject()) {
         if (std::find(known.begin(), known.end(), m.key) != known.end()) continue;
         std::string near = closest(m.key, known);
         std::string member = join(path, m.key);
-        error(member, "unknown-field", member + " is not a field of " + what + (near.empty() ? "" : " (did you mean " + near + "?)"));
+        error(member, "unknown-field",
+              member + " is not a field of " + what + (near.empty() ? "" : " (did you mean " + near + "?)"));
     }
 }
 
 bool grpcShape(const Value& v) {
     if (v.kind() != Value::Kind::Object) return false;
-    for (const char* k : {"methodConfig", "retryThrottling", "loadBalancingConfig", "loadBalancingPolicy", "healthCheckConfig"})
+    for (const char* k :
+         {"methodConfig", "retryThrottling", "loadBalancingConfig", "loadBalancingPolicy", "healthCheckConfig"})
         if (v.find(k)) return true;
     return false;
 }
@@ -292,7 +301,9 @@ const std::vector<std::string> kFormats = {"istio", "linkerd", "envoy", "grpc", 
 bool startsWith(const Value* v, const std::string& prefix) {
     return v && v->kind() == Value::Kind::String && v->asString().rfind(prefix, 0) == 0;
 }
-bool isString(const Value* v, const std::string& s) { return v && v->kind() == Value::Kind::String && v->asString() == s; }
+bool isString(const Value* v, const std::string& s) {
+    return v && v->kind() == Value::Kind::String && v->asString() == s;
+}
 
 // A member named, ignoring case, one of the .NET options' names, at any depth (§9.1).
 bool dotnetCandidate(const Value& v, int depth = 0) {
@@ -301,7 +312,8 @@ bool dotnetCandidate(const Value& v, int depth = 0) {
         for (const Value::Member& m : v.asObject()) {
             std::string k = m.key;
             for (char& c : k) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-            for (const char* name : {"retry", "attempttimeout", "totalrequesttimeout", "circuitbreaker", "ratelimiter", "hedging", "endpoint"})
+            for (const char* name : {"retry", "attempttimeout", "totalrequesttimeout", "circuitbreaker", "ratelimiter",
+                                     "hedging", "endpoint"})
                 if (k == name) return true;
         }
         for (const Value::Member& m : v.asObject())
@@ -317,7 +329,8 @@ bool dotnetCandidate(const Value& v, int depth = 0) {
 bool awsShape(const Value& v) {
     if (v.kind() != Value::Kind::Object) return false;
     for (const Value::Member& m : v.asObject())
-        if (m.value.kind() == Value::Kind::Object && (m.value.find("retry_mode") || m.value.find("max_attempts"))) return true;
+        if (m.value.kind() == Value::Kind::Object && (m.value.find("retry_mode") || m.value.find("max_attempts")))
+            return true;
     return false;
 }
 
@@ -330,7 +343,9 @@ std::pair<std::string, std::string> detect(const Value& v, const std::string& sy
     }
     if (v.kind() != Value::Kind::Object) return {"", ""};
     // JSON with comments (§3): only .NET's reading accepts it.
-    if (syntax == "jsonc") return dotnetCandidate(v) ? std::pair<std::string, std::string>{"dotnet", "dotnet-appsettings"} : std::pair<std::string, std::string>{"", ""};
+    if (syntax == "jsonc")
+        return dotnetCandidate(v) ? std::pair<std::string, std::string>{"dotnet", "dotnet-appsettings"}
+                                  : std::pair<std::string, std::string>{"", ""};
     if (startsWith(v.find("apiVersion"), "networking.istio.io/") && isString(v.find("kind"), "VirtualService"))
         return {"istio", "istio-virtual-service"};
     if (startsWith(v.find("apiVersion"), "linkerd.io/") && isString(v.find("kind"), "ServiceProfile"))
@@ -352,7 +367,8 @@ Value failure(const std::string& format, std::vector<Value> errors) {
     return out;
 }
 
-Value oneError(const std::string& format, const std::string& field, const std::string& code, const std::string& message, Position p = {}) {
+Value oneError(const std::string& format, const std::string& field, const std::string& code, const std::string& message,
+               Position p = {}) {
     Value e = Value::object();
     e.set("field", Value::string(field));
     e.set("line", p.line > 0 ? Value::number(p.line) : Value::null());
@@ -363,8 +379,8 @@ Value oneError(const std::string& format, const std::string& field, const std::s
     return failure(format, {std::move(e)});
 }
 
-const char* const kSituation[] = {"scenario", "script", "operation", "operationId", "responseMs", "draws",
-                                  "seed", "startDate", "callers", "idempotencyKey"};
+const char* const kSituation[] = {"scenario", "script", "operation", "operationId", "responseMs",
+                                  "draws",    "seed",   "startDate", "callers",     "idempotencyKey"};
 
 }  // namespace
 
@@ -380,7 +396,8 @@ namespace {
 void readSituation(Reading& r, const Options& o) {
     if (!o.hasRun) return;
     if (o.run.kind() != Value::Kind::Object) {
-        r.error("run", "wrong-type", "the --run file must be a JSON object of the situation's inputs; got " + shown(o.run));
+        r.error("run", "wrong-type",
+                "the --run file must be a JSON object of the situation's inputs; got " + shown(o.run));
         return;
     }
     std::vector<std::string> known(std::begin(kSituation), std::end(kSituation));
@@ -388,13 +405,17 @@ void readSituation(Reading& r, const Options& o) {
     for (const Value::Member& m : o.run.asObject()) {
         if (m.key == "deadlineMs") {
             if (!callerDeadline)
-                r.error("run.deadlineMs", "conflict", "run.deadlineMs: the " + formatTitle(r.format) + " sets the deadline itself; the caller's is not read");
+                r.error("run.deadlineMs", "conflict",
+                        "run.deadlineMs: the " + formatTitle(r.format) +
+                            " sets the deadline itself; the caller's is not read");
             continue;
         }
         if (std::find(known.begin(), known.end(), m.key) == known.end()) {
             std::string near = closest(m.key, known);
-            r.error("run." + m.key, "unknown-field", "run." + m.key + " is not an input of the situation (" +
-                    (near.empty() ? std::string("scenario, script, operation, …") : "did you mean " + near + "?") + ")");
+            r.error("run." + m.key, "unknown-field",
+                    "run." + m.key + " is not an input of the situation (" +
+                        (near.empty() ? std::string("scenario, script, operation, …") : "did you mean " + near + "?") +
+                        ")");
             continue;
         }
         Entry& e = r.entry("", "set", "situation");
@@ -427,8 +448,8 @@ Value fleetRequest(Reading& r) {
         if (j.asString() == "proportional") {
             j = Value::string("none");
             double lo = r.inputs["jitterLow"].asNumber(), hi = r.inputs["jitterHigh"].asNumber();
-            std::string note = "the fleet has no proportional jitter: each wait is the ceiling itself (the range " + grouped(lo) + "–" +
-                               grouped(hi) + "'s mean is " + grouped((lo + hi) / 2) + ")";
+            std::string note = "the fleet has no proportional jitter: each wait is the ceiling itself (the range " +
+                               grouped(lo) + "–" + grouped(hi) + "'s mean is " + grouped((lo + hi) / 2) + ")";
             from->note = from->note.empty() ? note : from->note + "; " + note;
         }
         put("jitter", std::move(j), "jitter");
@@ -451,11 +472,13 @@ Value fleetRequest(Reading& r) {
                 has503 = has503 || s.asNumber() == 503;
             }
         std::string from = r.inputs.count("retryOnStatuses") ? "retryOnStatuses" : "retryOn";
-        if (!fiveXX && has500 && has503) fiveXX = true;
+        if (!fiveXX && has500 && has503)
+            fiveXX = true;
         else if (!fiveXX && (has500 || has503)) {
             Entry* e = r.producer[from];
-            std::string note = "the fleet's server answers 500 or 503: the fleet retries neither, as retryOnStatuses holds only " +
-                               std::string(has500 ? "500" : "503") + " of them (fleet.policy.retryOn holds 5xx only for both)";
+            std::string note =
+                "the fleet's server answers 500 or 503: the fleet retries neither, as retryOnStatuses holds only " +
+                std::string(has500 ? "500" : "503") + " of them (fleet.policy.retryOn holds 5xx only for both)";
             e->note = e->note.empty() ? note : e->note + "; " + note;
             e->approximated = true;
         }
@@ -464,7 +487,8 @@ Value fleetRequest(Reading& r) {
         if (fiveXX) retryOn.push(Value::string("5xx"));
         put("retryOn", std::move(retryOn), from);
     }
-    if (auto it = r.inputs.find("honourRetryAfter"); it != r.inputs.end()) put("honourRetryAfter", it->second, "honourRetryAfter");
+    if (auto it = r.inputs.find("honourRetryAfter"); it != r.inputs.end())
+        put("honourRetryAfter", it->second, "honourRetryAfter");
     Value fleet = Value::object();
     if (!policy.asObject().empty()) fleet.set("policy", std::move(policy));
     if (!r.fleetGates.empty()) {
@@ -595,11 +619,13 @@ std::string formatTitle(const std::string& name) {
 Value read(const Text& text, const Options& o) {
     const bool automatic = o.from == "auto";
     if (!automatic && std::find(kFormats.begin(), kFormats.end(), o.from) == kFormats.end())
-        return oneError("", "", "unknown-format", "--from " + o.from + " is not a format (grpc, envoy, istio, linkerd, aws, dotnet or auto)");
+        return oneError("", "", "unknown-format",
+                        "--from " + o.from + " is not a format (grpc, envoy, istio, linkerd, aws, dotnet or auto)");
     if (text.documents.empty()) return oneError("", "", "unknown-format", "the file holds no document");
     if (o.document > 0 && static_cast<std::size_t>(o.document) > text.documents.size())
-        return oneError("", "", "no-match", "--document " + std::to_string(o.document) + " selects nothing; the file holds " +
-                                                std::to_string(text.documents.size()) + " document(s)");
+        return oneError("", "", "no-match",
+                        "--document " + std::to_string(o.document) + " selects nothing; the file holds " +
+                            std::to_string(text.documents.size()) + " document(s)");
     // The document: --document N, else the first a rule accepts (auto) or the first.
     std::size_t index = o.document > 0 ? static_cast<std::size_t>(o.document - 1) : 0;
     std::string format = o.from, rule;
@@ -621,57 +647,83 @@ Value read(const Text& text, const Options& o) {
             std::string kind;
             if (first.kind() == Value::Kind::Object && first.find("apiVersion") && first.find("kind") &&
                 first.find("kind")->kind() == Value::Kind::String)
-                kind = "; it is a Kubernetes " + first.find("kind")->asString() + ", not a VirtualService or ServiceProfile";
-            return oneError("", "", "unknown-format", "--from auto: the file matches no format (tried grpc, envoy, istio, linkerd, aws, dotnet)" + kind);
+                kind = "; it is a Kubernetes " + first.find("kind")->asString() +
+                       ", not a VirtualService or ServiceProfile";
+            return oneError(
+                "", "", "unknown-format",
+                "--from auto: the file matches no format (tried grpc, envoy, istio, linkerd, aws, dotnet)" + kind);
         }
     }
     if (!formatRead(format))
-        return oneError(format, "", "unknown-format",
-                        "the " + formatTitle(format) + " is specified in docs/config-in.md but not yet read by this build");
+        return oneError(
+            format, "", "unknown-format",
+            "the " + formatTitle(format) + " is specified in docs/config-in.md but not yet read by this build");
     const Document& doc = text.documents[index];
     Reading r(doc);
     r.format = format;
     // --from NAME: the format's own shape check (§3).
     if (format == "grpc" && !grpcShape(doc.value))
+        return oneError(
+            format, "", "not-the-format",
+            "the file is not a gRPC service config: none of methodConfig, retryThrottling, loadBalancingConfig, "
+            "loadBalancingPolicy, healthCheckConfig at the top (line 1)");
+    if (format == "istio" &&
+        !(doc.value.kind() == Value::Kind::Object && startsWith(doc.value.find("apiVersion"), "networking.istio.io/") &&
+          isString(doc.value.find("kind"), "VirtualService")))
         return oneError(format, "", "not-the-format",
-                        "the file is not a gRPC service config: none of methodConfig, retryThrottling, loadBalancingConfig, "
-                        "loadBalancingPolicy, healthCheckConfig at the top (line 1)");
-    if (format == "istio" && !(doc.value.kind() == Value::Kind::Object && startsWith(doc.value.find("apiVersion"), "networking.istio.io/") &&
-                               isString(doc.value.find("kind"), "VirtualService")))
-        return oneError(format, "", "not-the-format", "the file is not an Istio VirtualService: apiVersion networking.istio.io/… and kind VirtualService (line 1)");
-    if (format == "linkerd" && !(doc.value.kind() == Value::Kind::Object && startsWith(doc.value.find("apiVersion"), "linkerd.io/") &&
-                                 isString(doc.value.find("kind"), "ServiceProfile")))
-        return oneError(format, "", "not-the-format", "the file is not a Linkerd ServiceProfile: apiVersion linkerd.io/… and kind ServiceProfile (line 1)");
+                        "the file is not an Istio VirtualService: apiVersion networking.istio.io/… and kind "
+                        "VirtualService (line 1)");
+    if (format == "linkerd" &&
+        !(doc.value.kind() == Value::Kind::Object && startsWith(doc.value.find("apiVersion"), "linkerd.io/") &&
+          isString(doc.value.find("kind"), "ServiceProfile")))
+        return oneError(
+            format, "", "not-the-format",
+            "the file is not a Linkerd ServiceProfile: apiVersion linkerd.io/… and kind ServiceProfile (line 1)");
     if (format == "envoy" && envoyRule(doc.value).empty())
         return oneError(format, "", "not-the-format",
-                        "the file is not an Envoy route: none of static_resources, virtual_hosts, (match and route) at the top (line 1)");
+                        "the file is not an Envoy route: none of static_resources, virtual_hosts, (match and route) at "
+                        "the top (line 1)");
     if (format == "aws" && text.syntax != "ini")
         return oneError(format, "", "not-the-format",
-                        "the file is not an AWS shared config: its first line that is not blank or a comment is not a [section] header (line 1)");
+                        "the file is not an AWS shared config: its first line that is not blank or a comment is not a "
+                        "[section] header (line 1)");
     if (format == "dotnet" && !((text.syntax == "json" || text.syntax == "jsonc") && dotnetCandidate(doc.value)))
         return oneError(format, "", "not-the-format",
-                        "the file is not a .NET appsettings.json with resilience options: JSON with a section holding Retry, AttemptTimeout, "
+                        "the file is not a .NET appsettings.json with resilience options: JSON with a section holding "
+                        "Retry, AttemptTimeout, "
                         "TotalRequestTimeout, CircuitBreaker, RateLimiter, Hedging or Endpoint (line 1)");
     if (format != "aws" && text.syntax == "ini")
-        return oneError(format, "", "not-the-format", "the file is not a " + formatTitle(format) + ": it is an INI text (an AWS shared config)");
+        return oneError(format, "", "not-the-format",
+                        "the file is not a " + formatTitle(format) + ": it is an INI text (an AWS shared config)");
     // Options that do not apply to the format (§10.1).
     if (o.hasProfile && format != "aws") return oneError(format, "", "conflict", "--profile goes with --from aws only");
     if (o.hasSdk && format != "aws") return oneError(format, "", "conflict", "--sdk goes with --from aws only");
     if (o.hasEnv && format != "aws") return oneError(format, "", "conflict", "--env goes with --from aws only");
-    if (o.hasSection && format != "dotnet") return oneError(format, "", "conflict", "--section goes with --from dotnet only");
-    if (o.hasRoute && format == "dotnet") return oneError(format, "", "conflict", "--route does not go with --from dotnet (--section selects)");
-    if (o.hasRoute && format == "aws") return oneError(format, "", "conflict", "--route does not go with --from aws (--profile selects)");
+    if (o.hasSection && format != "dotnet")
+        return oneError(format, "", "conflict", "--section goes with --from dotnet only");
+    if (o.hasRoute && format == "dotnet")
+        return oneError(format, "", "conflict", "--route does not go with --from dotnet (--section selects)");
+    if (o.hasRoute && format == "aws")
+        return oneError(format, "", "conflict", "--route does not go with --from aws (--profile selects)");
     if (o.hasMethod && format != "grpc") return oneError(format, "", "conflict", "--method goes with --from grpc only");
     if (o.hasImpl && format != "grpc") return oneError(format, "", "conflict", "--impl goes with --from grpc only");
-    if (o.hasIstioDefault && format != "istio") return oneError(format, "", "conflict", "--istio-default goes with --from istio only");
-    if (o.hasRoute && format == "grpc") return oneError(format, "", "conflict", "--route does not go with --from grpc (--method selects)");
+    if (o.hasIstioDefault && format != "istio")
+        return oneError(format, "", "conflict", "--istio-default goes with --from istio only");
+    if (o.hasRoute && format == "grpc")
+        return oneError(format, "", "conflict", "--route does not go with --from grpc (--method selects)");
     readSituation(r, o);
-    if (format == "grpc") readGrpc(r, o);
-    else if (format == "istio") readIstio(r, o);
-    else if (format == "linkerd") readLinkerd(r, o);
-    else if (format == "aws") readAws(r, o);
-    else if (format == "dotnet") readDotnet(r, o);
-    else readEnvoy(r, o);
+    if (format == "grpc")
+        readGrpc(r, o);
+    else if (format == "istio")
+        readIstio(r, o);
+    else if (format == "linkerd")
+        readLinkerd(r, o);
+    else if (format == "aws")
+        readAws(r, o);
+    else if (format == "dotnet")
+        readDotnet(r, o);
+    else
+        readEnvoy(r, o);
     for (std::size_t i = 0; i < text.documents.size(); ++i)
         if (i != index) {
             Entry& e = r.entry("", "ignored");

@@ -40,7 +40,8 @@ public:
     // §2.6: `message` is the whole sentence but the line, which is added.
     void error(const std::string& path, const std::string& code, const std::string& message);
     // The same for a field with no position of its own (a missing one): at `where`'s.
-    void errorAt(const std::string& path, const std::string& where, const std::string& code, const std::string& message);
+    void errorAt(const std::string& path, const std::string& where, const std::string& code,
+                 const std::string& message);
     bool failed() const { return !errors.empty(); }
     void warn(const std::string& path, const std::string& message);
 
@@ -62,12 +63,13 @@ public:
     // A protobuf JSON duration (§2.2 `proto-json`), as whole nanoseconds.
     std::optional<std::int64_t> protoDuration(const std::string& path, const Value& v, const std::string& example);
     // Every key of `obj` must be one of `known` (§2.3), else `unknown-field` with a did-you-mean.
-    void checkKeys(const std::string& path, const Value& obj, const std::vector<std::string>& known, const std::string& what);
+    void checkKeys(const std::string& path, const Value& obj, const std::vector<std::string>& known,
+                   const std::string& what);
 
     std::map<std::string, Value> inputs;
-    std::map<std::string, Entry*> producer;  // input name -> the entry that wrote it
-    std::map<std::string, Value> fleetGates;  // "throttle" -> the gate object
-    std::optional<double> fleetMaxRetries;  // the fleet's maxRetries where it is not the single run's (Linkerd)
+    std::map<std::string, Entry*> producer;    // input name -> the entry that wrote it
+    std::map<std::string, Value> fleetGates;   // "throttle" -> the gate object
+    std::optional<double> fleetMaxRetries;     // the fleet's maxRetries where it is not the single run's (Linkerd)
     std::map<std::string, Value> fleetValues;  // "fleet.policy.maxRetries" -> its value, for the report
     std::deque<Entry> entries;
     std::vector<Value> errors;

@@ -14,8 +14,8 @@ constexpr std::int64_t kTicksPerSecond = 10000000;
 
 struct Token {
     std::int64_t value = 0;
-    int zeroes = 0;   // leading zeros (for the fraction)
-    int digits = 0;   // digits after them
+    int zeroes = 0;  // leading zeros (for the fraction)
+    int digits = 0;  // digits after them
 };
 
 // The fraction's ticks (NormalizeAndValidateFraction): up to 7 digits scaled up, more digits
@@ -77,16 +77,26 @@ bool parseTimespan(const std::string& text, std::int64_t& ticks) {
     std::int64_t d = 0, h = 0, m = 0, sec = 0, f = 0;
     const Token* frac = nullptr;
     auto v = [&](std::size_t k) { return numbers[k].value; };
-    if (shape == "n") d = v(0);
-    else if (shape == "n:n") h = v(0), m = v(1);
-    else if (shape == "n:n:n") h = v(0), m = v(1), sec = v(2);
-    else if (shape == "n.n:n") d = v(0), h = v(1), m = v(2);
-    else if (shape == "n:n:.n") h = v(0), m = v(1), frac = &numbers[2];
-    else if (shape == "n:n:n.n") h = v(0), m = v(1), sec = v(2), frac = &numbers[3];
-    else if (shape == "n.n:n:n") d = v(0), h = v(1), m = v(2), sec = v(3);
-    else if (shape == "n.n:n:.n") d = v(0), h = v(1), m = v(2), frac = &numbers[3];
-    else if (shape == "n.n:n:n.n") d = v(0), h = v(1), m = v(2), sec = v(3), frac = &numbers[4];
-    else return false;
+    if (shape == "n")
+        d = v(0);
+    else if (shape == "n:n")
+        h = v(0), m = v(1);
+    else if (shape == "n:n:n")
+        h = v(0), m = v(1), sec = v(2);
+    else if (shape == "n.n:n")
+        d = v(0), h = v(1), m = v(2);
+    else if (shape == "n:n:.n")
+        h = v(0), m = v(1), frac = &numbers[2];
+    else if (shape == "n:n:n.n")
+        h = v(0), m = v(1), sec = v(2), frac = &numbers[3];
+    else if (shape == "n.n:n:n")
+        d = v(0), h = v(1), m = v(2), sec = v(3);
+    else if (shape == "n.n:n:.n")
+        d = v(0), h = v(1), m = v(2), frac = &numbers[3];
+    else if (shape == "n.n:n:n.n")
+        d = v(0), h = v(1), m = v(2), sec = v(3), frac = &numbers[4];
+    else
+        return false;
     if (d > 10675199 || h > 23 || m > 59 || sec > 59) return false;
     if (frac && !fractionTicks(*frac, f)) return false;
     // TimeSpan.MaxValue is 2^63 − 1 ticks (10675199.02:48:05.4775807): beyond it, refused.

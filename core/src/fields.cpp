@@ -74,11 +74,16 @@ RETRYLAB_COLD std::string jsonString(const std::string& s) {
     std::string out = "\"";
     for (char ch : s) {
         auto c = static_cast<unsigned char>(ch);
-        if (c == '"') out += "\\\"";
-        else if (c == '\\') out += "\\\\";
-        else if (c == '\n') out += "\\n";
-        else if (c == '\r') out += "\\r";
-        else if (c == '\t') out += "\\t";
+        if (c == '"')
+            out += "\\\"";
+        else if (c == '\\')
+            out += "\\\\";
+        else if (c == '\n')
+            out += "\\n";
+        else if (c == '\r')
+            out += "\\r";
+        else if (c == '\t')
+            out += "\\t";
         else if (c < 0x20 || c == 0x7F) {
             out += "\\u00";
             out += hex[c >> 4];
@@ -131,7 +136,8 @@ public:
     explicit Checker(std::vector<InputError>& errors) : errors_(errors) {}
 
     // message = subject + " " + detail; subject is usually the path itself.
-    RETRYLAB_COLD void fail(const std::string& path, const char* code, const std::string& subject, const std::string& detail) {
+    RETRYLAB_COLD void fail(const std::string& path, const char* code, const std::string& subject,
+                            const std::string& detail) {
         errors_.push_back({path, code, subject + " " + detail, detail});
     }
     void fail(const std::string& path, const char* code, const std::string& detail) { fail(path, code, path, detail); }
@@ -158,16 +164,17 @@ public:
 
     // The members of one object: presence rules, defaults, each member checked. `raw` is an
     // object whose unknown keys have been reported.
-    bool members(const std::vector<Field>& fields, const Value& raw, const Path& parent, Value& out,
-                 bool sparse, bool defaultsApply) {
+    bool members(const std::vector<Field>& fields, const Value& raw, const Path& parent, Value& out, bool sparse,
+                 bool defaultsApply) {
         bool ok = true;
         for (const Field& f : fields) {
             const Path path(parent, f.name);
             const Value* given = raw.find(f.name);
             if (!f.onlyWhen.field.empty() && !holds(f.onlyWhen, fields, raw)) {
                 if (given) {
-                    fail(path, "only-with", "is used only with " + f.onlyWhen.field + " " + literalWords(f.onlyWhen.value) +
-                                                (f.onlyWhen.why.empty() ? "" : "; " + f.onlyWhen.why) + ".");
+                    fail(path, "only-with",
+                         "is used only with " + f.onlyWhen.field + " " + literalWords(f.onlyWhen.value) +
+                             (f.onlyWhen.why.empty() ? "" : "; " + f.onlyWhen.why) + ".");
                     ok = false;
                 }
                 continue;
@@ -232,8 +239,8 @@ private:
     }
 
     RETRYLAB_COLD bool wrongType(const Field& f, const Value& v, const Path& path, const std::string& what) {
-        fail(path, "wrong-type", "must be " + std::string(f.nullable ? "null (none) or " : "") + what + "; got " +
-                                     describeValue(v) + ".");
+        fail(path, "wrong-type",
+             "must be " + std::string(f.nullable ? "null (none) or " : "") + what + "; got " + describeValue(v) + ".");
         return false;
     }
 
@@ -247,9 +254,9 @@ private:
         if (v.kind() != Value::Kind::Number) return wrongType(f, v, path, numberWords(f));
         double x = v.asNumber();
         if (quick(f, v, out)) return true;
-        const char* code = !std::isfinite(x) ? (std::isnan(x) ? "wrong-type" : "out-of-range")
+        const char* code = !std::isfinite(x)               ? (std::isnan(x) ? "wrong-type" : "out-of-range")
                            : f.whole && std::floor(x) != x ? "not-whole"
-                                                            : "out-of-range";
+                                                           : "out-of-range";
         fail(path, code, "must be " + numberWords(f) + "; got " + describeValue(v) + ".");
         return false;
     }
@@ -285,8 +292,8 @@ private:
     bool httpDate(const Field& f, const Value& v, const Path& path, Value& out) {
         if (v.kind() != Value::Kind::String) return wrongType(f, v, path, "a string");
         if (!parseHttpDate(v.asString(), kDateReference)) {
-            fail(path, "bad-date", "must be an HTTP-date such as \"Sun, 29 Nov 2026 10:00:00 GMT\"; got " +
-                                       describeValue(v) + ".");
+            fail(path, "bad-date",
+                 "must be an HTTP-date such as \"Sun, 29 Nov 2026 10:00:00 GMT\"; got " + describeValue(v) + ".");
             return false;
         }
         out = Value::string(v.asString());
@@ -297,17 +304,17 @@ private:
         if (v.kind() != Value::Kind::Array) return wrongType(f, v, path, "a list of " + f.itemWords);
         const std::size_t size = v.listSize();
         if (f.maxLength > 0 && size > f.maxLength) {
-            fail(path, "too-many", "may hold at most " + formatInt(static_cast<std::int64_t>(f.maxLength)) + " " +
-                                       f.itemWords + "; got " +
-                                       (size > f.maxLength + 1 ? std::string("more")
-                                                               : formatInt(static_cast<std::int64_t>(size))) +
-                                       ".");
+            fail(path, "too-many",
+                 "may hold at most " + formatInt(static_cast<std::int64_t>(f.maxLength)) + " " + f.itemWords +
+                     "; got " +
+                     (size > f.maxLength + 1 ? std::string("more") : formatInt(static_cast<std::int64_t>(size))) + ".");
             return false;
         }
         if (size < f.minLength) {
-            fail(path, "too-few", f.minLength == 1 ? "needs at least one " + f.itemNoun + "."
-                                                   : "needs at least " + formatInt(static_cast<std::int64_t>(f.minLength)) +
-                                                         " " + f.itemWords + ".");
+            fail(path, "too-few",
+                 f.minLength == 1
+                     ? "needs at least one " + f.itemNoun + "."
+                     : "needs at least " + formatInt(static_cast<std::int64_t>(f.minLength)) + " " + f.itemWords + ".");
             return false;
         }
         const Field& itemField = f.item.front();
@@ -345,10 +352,9 @@ private:
             if (valid && f.distinct) {
                 for (const Value& earlier : good) {
                     if (!sameValue(earlier, item)) continue;
-                    std::string words = item.kind() == Value::Kind::String ? "\"" + item.asString() + "\""
-                                                                           : describeValue(item);
-                    fail(Path(path, i), "repeated",
-                         "repeats " + words + "; each " + f.itemNoun + " may appear once.");
+                    std::string words =
+                        item.kind() == Value::Kind::String ? "\"" + item.asString() + "\"" : describeValue(item);
+                    fail(Path(path, i), "repeated", "repeats " + words + "; each " + f.itemNoun + " may appear once.");
                     break;
                 }
             }
@@ -359,7 +365,8 @@ private:
             if (++bad > kItemErrorsNamed) errors_.resize(before);
         }
         if (bad > kItemErrorsNamed)
-            fail(path, "more-bad-items", "has " + formatInt(bad - kItemErrorsNamed) + " more bad items not listed here.");
+            fail(path, "more-bad-items",
+                 "has " + formatInt(bad - kItemErrorsNamed) + " more bad items not listed here.");
         if (bad > 0) return false;
         out = Value::array(std::move(good));
         return true;
@@ -407,7 +414,8 @@ private:
             if (chosen == f.variants.size()) {
                 std::vector<std::string> names;
                 for (const Variant& option : f.variants) names.push_back(option.name);
-                fail(memberPath(path.text(), f.discriminator), d->kind() == Value::Kind::String ? "not-a-choice" : "wrong-type",
+                fail(memberPath(path.text(), f.discriminator),
+                     d->kind() == Value::Kind::String ? "not-a-choice" : "wrong-type",
                      "must be one of " + orList(names) + "; got " + describeValue(*d) + ".");
                 return false;
             }
@@ -415,7 +423,8 @@ private:
         const Variant& option = f.variants[chosen];
         std::size_t before = errors_.size();
         unknownMembers(v, &f.discriminator, option.members, path, [&] {
-            return "is not a member of " + path.text() + " with " + f.discriminator + " \"" + option.name + "\"; it may have";
+            return "is not a member of " + path.text() + " with " + f.discriminator + " \"" + option.name +
+                   "\"; it may have";
         });
         Value normalized = Value::object();
         normalized.set(f.discriminator, Value::string(option.name));
@@ -599,7 +608,8 @@ RETRYLAB_COLD const char* fieldTypeName(FieldType type) {
 }
 
 namespace {
-RETRYLAB_COLD Field row(std::string name, FieldType type, std::string group, std::string unit, std::string description) {
+RETRYLAB_COLD Field row(std::string name, FieldType type, std::string group, std::string unit,
+                        std::string description) {
     Field f;
     f.name = std::move(name);
     f.type = type;
@@ -622,7 +632,8 @@ RETRYLAB_COLD Field Field::string(std::string name, std::string group, std::stri
     return row(std::move(name), FieldType::String, std::move(group), "", std::move(description));
 }
 
-RETRYLAB_COLD Field Field::choice(std::string name, std::string group, std::string description, std::vector<Choice> choices) {
+RETRYLAB_COLD Field Field::choice(std::string name, std::string group, std::string description,
+                                  std::vector<Choice> choices) {
     Field f = row(std::move(name), FieldType::Choice, std::move(group), "", std::move(description));
     f.choices = std::move(choices);
     return f;
@@ -632,21 +643,23 @@ RETRYLAB_COLD Field Field::httpDate(std::string name, std::string group, std::st
     return row(std::move(name), FieldType::HttpDate, std::move(group), "", std::move(description));
 }
 
-RETRYLAB_COLD Field Field::list(std::string name, std::string group, std::string unit, std::string description, Field item) {
+RETRYLAB_COLD Field Field::list(std::string name, std::string group, std::string unit, std::string description,
+                                Field item) {
     Field f = row(std::move(name), FieldType::List, std::move(group), std::move(unit), std::move(description));
     f.item.push_back(std::move(item));
     return f;
 }
 
-RETRYLAB_COLD Field Field::object(std::string name, std::string group, std::string description, std::vector<Field> members) {
+RETRYLAB_COLD Field Field::object(std::string name, std::string group, std::string description,
+                                  std::vector<Field> members) {
     Field f = row(std::move(name), FieldType::Object, std::move(group), "", std::move(description));
     f.members = std::move(members);
     f.defaultValue = Literal::filled();
     return f;
 }
 
-RETRYLAB_COLD Field Field::variant(std::string name, std::string group, std::string description, std::string discriminator,
-                     std::vector<Variant> variants) {
+RETRYLAB_COLD Field Field::variant(std::string name, std::string group, std::string description,
+                                   std::string discriminator, std::vector<Variant> variants) {
     Field f = row(std::move(name), FieldType::Variant, std::move(group), "", std::move(description));
     f.discriminator = std::move(discriminator);
     f.variants = std::move(variants);
@@ -708,8 +721,10 @@ RETRYLAB_COLD std::string itemPath(const std::string& parent, std::size_t index)
 
 RETRYLAB_COLD std::string describeValue(const Value& v) {
     switch (v.kind()) {
-        case Value::Kind::Number: return std::isfinite(v.asNumber()) ? formatMs(v.asNumber(), 6)
-                                       : std::isnan(v.asNumber()) ? "NaN" : "an infinite number";
+        case Value::Kind::Number:
+            return std::isfinite(v.asNumber()) ? formatMs(v.asNumber(), 6)
+                   : std::isnan(v.asNumber())  ? "NaN"
+                                               : "an infinite number";
         case Value::Kind::String: return "the string " + quoted(v.asString());
         case Value::Kind::Bool: return v.asBool() ? "true" : "false";
         case Value::Kind::Unsupported: return v.asString();

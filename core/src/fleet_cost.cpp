@@ -25,8 +25,8 @@ constexpr double kNsPerWrite = 120;
 // The layout (fleet_service.cpp): a request record, a queue entry, an event, a latency.
 constexpr double kRecordBytes = 40;
 constexpr double kWaitingBytes = 24;  // its limit, slot, attempt and arrival (docs/servers.md §8.3's residence)
-constexpr double kEventBytes = 32;  // both loops' events (static_asserts in fleet_service.cpp and fleet_layers.cpp)
-constexpr double kTicketBytes = 16;  // fleet_service.cpp's Ticket (docs/servers.md §8.3's residence)
+constexpr double kEventBytes = 32;    // both loops' events (static_asserts in fleet_service.cpp and fleet_layers.cpp)
+constexpr double kTicketBytes = 16;   // fleet_service.cpp's Ticket (docs/servers.md §8.3's residence)
 constexpr double kLatencyBytes = 8;
 constexpr double kTryStateBytes = 40;  // docs/throttling.md §8: two 128-bit masks and the counts
 // A container grown by doubling holds at most twice what it keeps, and for a moment while it
@@ -232,7 +232,8 @@ void spansOf(const FleetRequest& r, CostShape& s) {
     // §8: an attempt is waited for until the request's deadline (a per-try timeout does not end it).
     const double kept = s.perTry ? std::max(s.timeout, *r.policy.deadlineMs) : s.timeout;
     s.attemptSpan = std::min(horizon, held + s.wait + std::max(kept, 2 * s.leg + s.service));
-    s.requestSpan = std::min(horizon, held + s.tries * (s.timeout + s.wait) + 2 * s.leg + s.service + (s.perTry ? kept : 0));
+    s.requestSpan =
+        std::min(horizon, held + s.tries * (s.timeout + s.wait) + 2 * s.leg + s.service + (s.perTry ? kept : 0));
 }
 
 // The queue, the records and the events waiting at once, and the bins (c.queue, c.records,
@@ -321,7 +322,8 @@ void addGateBytes(const FleetRequest& r, const CostShape& s, FleetCost& c, doubl
         bytes += 2 * kGrowth * 8 * held;
     }
     // docs/throttling.md §3–§5: the admission limits, the limiters, the throttlers' lookbacks.
-    if (r.server.admission) bytes += kAdmissionBytes * s.k * (r.server.admission->scope == GateScope::Client ? clients : 1);
+    if (r.server.admission)
+        bytes += kAdmissionBytes * s.k * (r.server.admission->scope == GateScope::Client ? clients : 1);
     if (r.gates.adaptive) bytes += kLimiterBytes * (r.gates.adaptive->scope == GateScope::Client ? clients : 1);
     if (r.gates.local) {
         const double owners = r.gates.local->scope == GateScope::Client ? clients : 1;
@@ -340,7 +342,8 @@ void addGateBytes(const FleetRequest& r, const CostShape& s, FleetCost& c, doubl
         // send and each answer recorded makes at most one, so all windows at most 2 × attempts.
         const double owners = r.gates.admissionControl->scope == GateScope::Client ? clients : 1;
         const double kept = std::min(r.gates.admissionControl->windowMs / 1000, std::floor(horizon / 1000) + 1);
-        bytes += owners * kWindowBytes + kGrowth * kWindowBucketBytes * std::min(owners * kept, 2 * c.attempts + owners);
+        bytes +=
+            owners * kWindowBytes + kGrowth * kWindowBucketBytes * std::min(owners * kept, 2 * c.attempts + owners);
     }
 }
 
@@ -365,7 +368,8 @@ void heapBytes(const FleetRequest& r, const CostShape& s, const ServerCost& v, F
         if (r.idempotencyKey) bytes += kGrowth * (kSlotVectorBytes * c.records + kRecordEntryBytes * c.attempts);
         const bool perClient = r.balancer.scope == GateScope::Client;
         bytes += kBalancerBytes * (perClient ? clients : 1);
-        if (v.scans || r.balancer.kind == servers::BalancerKind::TwoChoices) bytes += kCountBytes * s.k * (perClient ? clients : 1);
+        if (v.scans || r.balancer.kind == servers::BalancerKind::TwoChoices)
+            bytes += kCountBytes * s.k * (perClient ? clients : 1);
     }
     bytes += c.binBytes;
     const double owners = clientScoped(r.gates) ? clients + 1 : 1;

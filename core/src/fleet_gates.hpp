@@ -73,13 +73,24 @@ struct Received {
 // Every hook does nothing unless a gate's type says otherwise (static dispatch: a gate type hides
 // the hooks it uses).
 struct NoHooks {
-    template <class G> static void fill(const G&, GateOwner&) {}
-    template <class G> static bool admits(const G&, GateOwner&, double, std::uint32_t&) { return true; }
-    template <class G> static void firstSent(const G&, GateOwner&, double) {}
-    template <class G> static bool refuses(const G&, GateOwner&, const RetryAsk&) { return false; }
-    template <class G> static void pay(const G&, GateOwner&, RetryAsk&) {}
-    template <class G> static void succeeded(const G&, GateOwner&, const Received&) {}
-    template <class G> static void failed(const G&, GateOwner&, const Received&) {}
+    template <class G>
+    static void fill(const G&, GateOwner&) {}
+    template <class G>
+    static bool admits(const G&, GateOwner&, double, std::uint32_t&) {
+        return true;
+    }
+    template <class G>
+    static void firstSent(const G&, GateOwner&, double) {}
+    template <class G>
+    static bool refuses(const G&, GateOwner&, const RetryAsk&) {
+        return false;
+    }
+    template <class G>
+    static void pay(const G&, GateOwner&, RetryAsk&) {}
+    template <class G>
+    static void succeeded(const G&, GateOwner&, const Received&) {}
+    template <class G>
+    static void failed(const G&, GateOwner&, const Received&) {}
     static std::optional<double> tokens(const GateOwner&) { return std::nullopt; }
 };
 
@@ -133,7 +144,9 @@ struct Throttle : NoHooks {
     static const std::optional<int>& layer(const Gates& g) { return g.layer.throttle; }
     static constexpr EndReason refusal = EndReason::GateThrottle;
     static void fill(const ThrottleGate& g, GateOwner& o) { o.throttle = g.maxTokens; }
-    static bool refuses(const ThrottleGate& g, GateOwner& o, const RetryAsk&) { return !(o.throttle > g.maxTokens / 2); }
+    static bool refuses(const ThrottleGate& g, GateOwner& o, const RetryAsk&) {
+        return !(o.throttle > g.maxTokens / 2);
+    }
     static void succeeded(const ThrottleGate& g, GateOwner& o, const Received&) {
         o.throttle = std::min(g.maxTokens, o.throttle + g.tokenRatio);
     }

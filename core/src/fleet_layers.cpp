@@ -82,22 +82,22 @@ using Lane = EventLane<Event, EventLess>;
 enum CallState : std::uint8_t { Running, Ended, Cancelled };
 
 struct Call {
-    double deadline = kNever;  // D (§4.2), absolute
-    double cutoff = 0;         // its current attempt's cutoff X (§4.3)
-    double previousMs = 0;     // decorrelated's "previous": this call's last backoff wait
-    double lastCost = 0;       // the quota's cost last taken for this call
+    double deadline = kNever;    // D (§4.2), absolute
+    double cutoff = 0;           // its current attempt's cutoff X (§4.3)
+    double previousMs = 0;       // decorrelated's "previous": this call's last backoff wait
+    double lastCost = 0;         // the quota's cost last taken for this call
     double lastRetryAfter = -1;  // the last answer's Retry-After (relayed by last-failure), -1 none
-    std::uint64_t id = 0;      // id(p) of the path p naming this call (layer 1's: 0)
-    std::uint64_t key = 0;     // the key value its attempts carry (§5); 0 none
+    std::uint64_t id = 0;        // id(p) of the path p naming this call (layer 1's: 0)
+    std::uint64_t key = 0;       // the key value its attempts carry (§5); 0 none
     std::uint32_t request = 0;
     std::uint32_t parent = kNone;
-    std::uint32_t child = kNone;   // the call its current attempt made and waits for (upper layers)
+    std::uint32_t child = kNone;        // the call its current attempt made and waits for (upper layers)
     std::uint32_t childGeneration = 0;  // that call's record's generation when it was made
-    std::uint32_t generation = 0;  // how many times this record has been released
-    std::uint32_t pending = 0;     // events, queue entries and live calls below that name it
-    std::uint32_t period = 0;      // the breaker period its current attempt was sent in
-    std::uint8_t layer = 0;        // from 0
-    std::uint8_t attempt = 0;      // its current attempt n
+    std::uint32_t generation = 0;       // how many times this record has been released
+    std::uint32_t pending = 0;          // events, queue entries and live calls below that name it
+    std::uint32_t period = 0;           // the breaker period its current attempt was sent in
+    std::uint8_t layer = 0;             // from 0
+    std::uint8_t attempt = 0;           // its current attempt n
     std::uint8_t state = Running;
     std::uint8_t last = TimedOut;  // the last answer's status (relayed by last-failure)
     bool orphan = false;           // it, or a call above it, was left running (§4.5)
@@ -158,7 +158,10 @@ struct LayerRun {
 class LayeredRun {
 public:
     LayeredRun(const FleetRequest& r, FleetTrace* trace, FleetWork* work, RecordReuse reuse)
-        : r_(r), trace_(trace), work_(work), reuse_(reuse == RecordReuse::Reuse),
+        : r_(r),
+          trace_(trace),
+          work_(work),
+          reuse_(reuse == RecordReuse::Reuse),
           gates_(r.gates, r.clients, r.policy.layers.size()) {
         k_ = r.policy.layers.size();
         for (const FleetLayer& l : r.policy.layers) {
@@ -169,7 +172,8 @@ public:
             run.backoff.maxBackoffMs = l.policy.maxBackoffMs;
             run.backoff.jitter = l.policy.jitter;
             run.ceilings.resize(static_cast<std::size_t>(*l.policy.maxRetries + 2));
-            for (std::size_t n = 1; n < run.ceilings.size(); ++n) run.ceilings[n] = ceilingFor(run.backoff, static_cast<int>(n));
+            for (std::size_t n = 1; n < run.ceilings.size(); ++n)
+                run.ceilings[n] = ceilingFor(run.backoff, static_cast<int>(n));
             layers_.push_back(std::move(run));
         }
         result_.totals.layers.resize(k_);
@@ -308,8 +312,9 @@ private:
             if (l.inheritDeadline) c.deadline = std::min(c.deadline, p.cutoff - l.deadlineMarginMs);
             ++p.pending;
         }
-        c.key = l.key == LayerKey::None ? 0 : l.key == LayerKey::Pass ? given
-                                                 : ((static_cast<std::uint64_t>(layer + 1) << kKeyLayerShift) | c.id) + 1;
+        c.key = l.key == LayerKey::None   ? 0
+                : l.key == LayerKey::Pass ? given
+                                          : ((static_cast<std::uint64_t>(layer + 1) << kKeyLayerShift) | c.id) + 1;
         ServiceTotals::LayerRow& row = result_.totals.layers[layer];
         ++row.calls;
         if (c.orphan) ++row.orphaned;
@@ -538,7 +543,8 @@ private:
     }
 
     void arrive(std::uint32_t slot, int n, double t, double limit) {
-        if (r_.trigger && r_.trigger->kind == TriggerKind::Outage && t >= r_.trigger->startMs && t < r_.trigger->endMs) {
+        if (r_.trigger && r_.trigger->kind == TriggerKind::Outage && t >= r_.trigger->startMs &&
+            t < r_.trigger->endMs) {
             ++result_.totals.outageRejected;
             ++bin(t).outageRejected;
             return reject(slot, n, t);
@@ -558,9 +564,11 @@ private:
 
     void startService(const Waiting& w, double t) {
         double f = 1;
-        if (r_.trigger && r_.trigger->kind == TriggerKind::Slowdown && t >= r_.trigger->startMs && t < r_.trigger->endMs)
+        if (r_.trigger && r_.trigger->kind == TriggerKind::Slowdown && t >= r_.trigger->startMs &&
+            t < r_.trigger->endMs)
             f = r_.trigger->factor;
-        const double s = (r_.server.serviceMs + r_.server.serviceMsPerInFlight * static_cast<double>(inService_ + 1)) * f;
+        const double s =
+            (r_.server.serviceMs + r_.server.serviceMsPerInFlight * static_cast<double>(inService_ + 1)) * f;
         if ((r_.server.dropStale != DropStale::Never && t >= w.limitMs) ||
             (r_.server.dropStale == DropStale::Unfinishable && t + s > w.limitMs)) {
             ++result_.totals.cancelled;
@@ -629,8 +637,10 @@ private:
             ++bin(t).timeouts;
         } else if (const std::uint32_t below = runningChild(c); below != kNone) {
             c.child = kNone;  // no longer this call's to wait for
-            if (layers_[c.layer].layer->cancel == Cancel::Propagate) cancelBelow(below);
-            else orphanBelow(below);
+            if (layers_[c.layer].layer->cancel == Cancel::Propagate)
+                cancelBelow(below);
+            else
+                orphanBelow(below);
         }
         fail(slot, n, TimedOut, t, -1);
     }
@@ -783,9 +793,7 @@ private:
         if (result_.bins.size() < last + 1) result_.bins.resize(last + 1);
         while (stateBin_ <= last) writeState(stateBin_++);
         for (ServiceBin& b : result_.bins) b.layerAttempts.resize(k_);
-        if (!latencies_.empty()) {
-            result_.totals.latencyMs = latencyOf(latencies_);
-        }
+        if (!latencies_.empty()) { result_.totals.latencyMs = latencyOf(latencies_); }
         if (r_.trigger) result_.recovery = recoveryOf(r_, result_.bins);
     }
 
@@ -812,7 +820,7 @@ private:
     std::size_t stateBin_ = 0;
     BinClock binClock_{static_cast<double>(r_.binMs)};
     const Event none_{kNever, 0, 0, 0};  // "no event": later than any
-    static constexpr int kLanes = 8;  // a ninth delay (five layers, a network, a slowdown) goes to the heap
+    static constexpr int kLanes = 8;     // a ninth delay (five layers, a network, a slowdown) goes to the heap
     Lane lane_[kLanes];
     int lanes_ = 0;
     int laneNow_ = -1, laneNetwork_ = -1;
@@ -821,7 +829,8 @@ private:
 
 }  // namespace
 
-ServiceResult simulateLayeredService(const FleetRequest& request, FleetTrace* trace, FleetWork* work, RecordReuse reuse) {
+ServiceResult simulateLayeredService(const FleetRequest& request, FleetTrace* trace, FleetWork* work,
+                                     RecordReuse reuse) {
     return LayeredRun(request, trace, work, reuse).run();
 }
 

@@ -10,6 +10,7 @@ namespace retrylab {
 // check that no result depends on when a record is released).
 enum class RecordReuse { Reuse, Fresh };
 
-ServiceResult simulateLayeredService(const FleetRequest& request, FleetTrace* trace, FleetWork* work, RecordReuse reuse);
+ServiceResult simulateLayeredService(const FleetRequest& request, FleetTrace* trace, FleetWork* work,
+                                     RecordReuse reuse);
 
 }  // namespace retrylab

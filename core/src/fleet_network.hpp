@@ -11,10 +11,24 @@ inline streams::Distribution distributionOf(const Network& n) {
     using streams::Distribution;
     Distribution d;
     switch (n.dist) {
-        case NetworkDist::Fixed: d.kind = Distribution::Kind::Fixed; d.a = n.ms; break;
-        case NetworkDist::Uniform: d.kind = Distribution::Kind::Uniform; d.a = n.lo; d.b = n.hi; break;
-        case NetworkDist::Exponential: d.kind = Distribution::Kind::Exponential; d.a = n.mean; break;
-        case NetworkDist::Normal: d.kind = Distribution::Kind::Normal; d.a = n.mean; d.b = n.sd; break;
+        case NetworkDist::Fixed:
+            d.kind = Distribution::Kind::Fixed;
+            d.a = n.ms;
+            break;
+        case NetworkDist::Uniform:
+            d.kind = Distribution::Kind::Uniform;
+            d.a = n.lo;
+            d.b = n.hi;
+            break;
+        case NetworkDist::Exponential:
+            d.kind = Distribution::Kind::Exponential;
+            d.a = n.mean;
+            break;
+        case NetworkDist::Normal:
+            d.kind = Distribution::Kind::Normal;
+            d.a = n.mean;
+            d.b = n.sd;
+            break;
     }
     return d;
 }

@@ -31,38 +31,59 @@ Field amount(const char* name, const char* group, const char* unit, const char* 
     return Field::number(name, group, unit, description).range(0, kBillion).defaults(def);
 }
 Field scope() {
-    return Field::choice("scope", "gates", "one gate per client (a real SDK's), or one shared by the whole fleet", {
-        {"client", static_cast<int>(GateScope::Client), "one per client"},
-        {"fleet", static_cast<int>(GateScope::Fleet), "one shared by all clients"},
-    }).defaults("client");
+    return Field::choice("scope", "gates", "one gate per client (a real SDK's), or one shared by the whole fleet",
+                         {
+                             {"client", static_cast<int>(GateScope::Client), "one per client"},
+                             {"fleet", static_cast<int>(GateScope::Fleet), "one shared by all clients"},
+                         })
+        .defaults("client");
 }
 // docs/engine.md §7.1's rule choices: echoed only when given and not the default (FLEET.md's
 // rule), so that every request without them echoes exactly as before.
 Field refund() {
-    return Field::choice("refund", "gates", "what a request that succeeds gives back", {
-        {"cost-or-increment", static_cast<int>(QuotaRefund::CostOrIncrement),
-         "its last cost, or successIncrement if it paid none (FLEET.md; botocore, the JavaScript SDK)"},
-        {"cost-and-increment", static_cast<int>(QuotaRefund::CostAndIncrement),
-         "its last cost and then successIncrement (aws-sdk-go-v2)"},
-    }).defaults("cost-or-increment").echoSparse();
+    return Field::choice(
+               "refund", "gates", "what a request that succeeds gives back",
+               {
+                   {"cost-or-increment", static_cast<int>(QuotaRefund::CostOrIncrement),
+                    "its last cost, or successIncrement if it paid none (FLEET.md; botocore, the JavaScript SDK)"},
+                   {"cost-and-increment", static_cast<int>(QuotaRefund::CostAndIncrement),
+                    "its last cost and then successIncrement (aws-sdk-go-v2)"},
+               })
+        .defaults("cost-or-increment")
+        .echoSparse();
 }
 Field depositOn() {
-    return Field::choice("depositOn", "gates", "what adds the deposit", {
-        {"first-attempt", static_cast<int>(BucketDeposit::FirstAttempt), "each first attempt sent (FLEET.md; Brooker's simulator)"},
-        {"success", static_cast<int>(BucketDeposit::Success), "each request that succeeds (Brooker's 2022 post)"},
-    }).defaults("first-attempt").echoSparse();
+    return Field::choice("depositOn", "gates", "what adds the deposit",
+                         {
+                             {"first-attempt", static_cast<int>(BucketDeposit::FirstAttempt),
+                              "each first attempt sent (FLEET.md; Brooker's simulator)"},
+                             {"success", static_cast<int>(BucketDeposit::Success),
+                              "each request that succeeds (Brooker's 2022 post)"},
+                         })
+        .defaults("first-attempt")
+        .echoSparse();
 }
 Field allowWhen() {
-    return Field::choice("allowWhen", "gates", "how many tokens a retry needs", {
-        {"more-than-cost", static_cast<int>(BucketAllow::MoreThanCost), "more than cost (FLEET.md; Brooker's simulator)"},
-        {"at-least-cost", static_cast<int>(BucketAllow::AtLeastCost), "at least cost: a whole token (Brooker's 2022 post)"},
-    }).defaults("more-than-cost").echoSparse();
+    return Field::choice("allowWhen", "gates", "how many tokens a retry needs",
+                         {
+                             {"more-than-cost", static_cast<int>(BucketAllow::MoreThanCost),
+                              "more than cost (FLEET.md; Brooker's simulator)"},
+                             {"at-least-cost", static_cast<int>(BucketAllow::AtLeastCost),
+                              "at least cost: a whole token (Brooker's 2022 post)"},
+                         })
+        .defaults("more-than-cost")
+        .echoSparse();
 }
 Field countFailures() {
-    return Field::choice("countFailures", "gates", "which failures take a token", {
-        {"all", static_cast<int>(ThrottleCount::All), "every failure, a timeout included (FLEET.md)"},
-        {"retryable", static_cast<int>(ThrottleCount::Retryable), "only a failure whose class is in policy.retryOn (gRPC A6)"},
-    }).defaults("all").echoSparse();
+    return Field::choice(
+               "countFailures", "gates", "which failures take a token",
+               {
+                   {"all", static_cast<int>(ThrottleCount::All), "every failure, a timeout included (FLEET.md)"},
+                   {"retryable", static_cast<int>(ThrottleCount::Retryable),
+                    "only a failure whose class is in policy.retryOn (gRPC A6)"},
+               })
+        .defaults("all")
+        .echoSparse();
 }
 
 Field gate(const char* name, const char* description, std::vector<Field> members) {
@@ -73,8 +94,13 @@ Field gate(const char* name, const char* description, std::vector<Field> members
 // given and not null) the bottom one, so that every request without it echoes as before. Its group
 // is the stack's, "layers": a control for it belongs where the stack is built (web/fleet/model.js).
 Field layer() {
-    return Field::number("layer", "layers", "", "the layer whose retries it gates (policy.layers), 1 the top; null: the bottom")
-        .wholeNumber().range(1, 5).orNull().defaults(Literal::null()).echoSparse();
+    return Field::number("layer", "layers", "",
+                         "the layer whose retries it gates (policy.layers), 1 the top; null: the bottom")
+        .wholeNumber()
+        .range(1, 5)
+        .orNull()
+        .defaults(Literal::null())
+        .echoSparse();
 }
 Field layeredGate(const char* name, const char* description, std::vector<Field> members) {
     members.push_back(layer());
@@ -83,68 +109,114 @@ Field layeredGate(const char* name, const char* description, std::vector<Field> 
 // docs/throttling.md §3–§5's additions: null by default and echoed only when given (not null),
 // so that every request without them echoes exactly as before.
 Field admission() {
-    return Field::object("admission", "server", "the server's admission limit: a token bucket per client or for the fleet; "
-                                                "null: none", {
-        Field::choice("scope", "server", "one limit per client (a per-caller quota), or one for all", {
-            {"client", static_cast<int>(GateScope::Client), "one per client"},
-            {"fleet", static_cast<int>(GateScope::Fleet), "one shared by all clients"},
-        }).defaults("client"),
-        Field::number("ratePerSecond", "server", "tokens/s", "tokens added a second").range(0.001, 1000000).defaults(10),
-        Field::number("burst", "server", "tokens", "the most tokens, and the start").range(1, kBillion).defaults(10),
-        ms("answerMs", "server", "how long the 429 takes to give (no worker, no queue)", 0, 60000).defaults(0),
-        ms("retryAfterMs", "server", "the 429's Retry-After; null: none", 0, kMaxMs).orNull().defaults(Literal::null()),
-    }).orNull().defaults(Literal::null()).echoSparse();
+    return Field::object(
+               "admission", "server",
+               "the server's admission limit: a token bucket per client or for the fleet; "
+               "null: none",
+               {
+                   Field::choice("scope", "server", "one limit per client (a per-caller quota), or one for all",
+                                 {
+                                     {"client", static_cast<int>(GateScope::Client), "one per client"},
+                                     {"fleet", static_cast<int>(GateScope::Fleet), "one shared by all clients"},
+                                 })
+                       .defaults("client"),
+                   Field::number("ratePerSecond", "server", "tokens/s", "tokens added a second")
+                       .range(0.001, 1000000)
+                       .defaults(10),
+                   Field::number("burst", "server", "tokens", "the most tokens, and the start")
+                       .range(1, kBillion)
+                       .defaults(10),
+                   ms("answerMs", "server", "how long the 429 takes to give (no worker, no queue)", 0, 60000)
+                       .defaults(0),
+                   ms("retryAfterMs", "server", "the 429's Retry-After; null: none", 0, kMaxMs)
+                       .orNull()
+                       .defaults(Literal::null()),
+               })
+        .orNull()
+        .defaults(Literal::null())
+        .echoSparse();
 }
 Field adaptive() {
     return gate("adaptive", "AWS adaptive retry mode's client rate limiter (every send waits for its token bucket)", {})
         .echoSparse();
 }
 Field local() {
-    return gate("local", "client-side throttling (the SRE book; grpc-go's adaptive throttler) before every send", {
-        ms("windowMs", "gates", "the lookback the accepts and throttles are counted over", 1, kMaxMs).defaults(30000),
-        Field::number("bins", "gates", "bins", "the lookback's bins").wholeNumber().range(1, 10000).defaults(100),
-        Field::number("ratio", "gates", "×", "K: requests beyond ratio × accepts are throttled").range(1, 100).defaults(2),
-        Field::number("padding", "gates", "requests", "added to the requests in the probability's divisor")
-            .range(0, 1000000).defaults(8),
-    }).echoSparse();
+    return gate("local", "client-side throttling (the SRE book; grpc-go's adaptive throttler) before every send",
+                {
+                    ms("windowMs", "gates", "the lookback the accepts and throttles are counted over", 1, kMaxMs)
+                        .defaults(30000),
+                    Field::number("bins", "gates", "bins", "the lookback's bins")
+                        .wholeNumber()
+                        .range(1, 10000)
+                        .defaults(100),
+                    Field::number("ratio", "gates", "×", "K: requests beyond ratio × accepts are throttled")
+                        .range(1, 100)
+                        .defaults(2),
+                    Field::number("padding", "gates", "requests", "added to the requests in the probability's divisor")
+                        .range(0, 1000000)
+                        .defaults(8),
+                })
+        .echoSparse();
 }
 
 // docs/throttling.md §7: Envoy's admission control, its defaults.
 Field admissionControl() {
-    return gate("admissionControl", "Envoy's admission control in the client's sidecar: rejects an attempt with a "
-                                    "503 by the window's success rate", {
-        ms("windowMs", "gates", "the window the requests and successes are counted over, in buckets of 1 s "
-                                "(a whole number of seconds)", 1000, kMaxMs).defaults(30000),
-        Field::number("srThreshold", "gates", "%", "the success rate below which attempts are rejected")
-            .range(0, 100).defaults(95),
-        Field::number("aggression", "gates", "", "the rejection probability is raised to the power 1 / aggression")
-            .range(1, 100).defaults(1),
-        Field::number("rpsThreshold", "gates", "requests/s", "below this average rate in the window, nothing is rejected")
-            .wholeNumber().range(0, 1000000).defaults(0),
-        Field::number("maxRejectionProbability", "gates", "%", "the rejection probability's cap")
-            .range(0, 100).defaults(80),
-    }).echoSparse();
+    return gate("admissionControl",
+                "Envoy's admission control in the client's sidecar: rejects an attempt with a "
+                "503 by the window's success rate",
+                {
+                    ms("windowMs", "gates",
+                       "the window the requests and successes are counted over, in buckets of 1 s "
+                       "(a whole number of seconds)",
+                       1000, kMaxMs)
+                        .defaults(30000),
+                    Field::number("srThreshold", "gates", "%", "the success rate below which attempts are rejected")
+                        .range(0, 100)
+                        .defaults(95),
+                    Field::number("aggression", "gates", "",
+                                  "the rejection probability is raised to the power 1 / aggression")
+                        .range(1, 100)
+                        .defaults(1),
+                    Field::number("rpsThreshold", "gates", "requests/s",
+                                  "below this average rate in the window, nothing is rejected")
+                        .wholeNumber()
+                        .range(0, 1000000)
+                        .defaults(0),
+                    Field::number("maxRejectionProbability", "gates", "%", "the rejection probability's cap")
+                        .range(0, 100)
+                        .defaults(80),
+                })
+        .echoSparse();
 }
 
 // docs/servers.md §2's rows. Each is echoed only when given and not its default, so that every
 // request without them echoes exactly as before (§9).
 Field serviceDist() {
-    return Field::choice("serviceDist", "server", "how an attempt's service time is drawn (docs/servers.md §3.3)", {
-        {"fixed", static_cast<int>(servers::ServiceDist::Fixed), "serviceMs itself (FLEET.md)"},
-        {"exponential", static_cast<int>(servers::ServiceDist::Exponential), "a draw of mean serviceMs"},
-        {"lognormal", static_cast<int>(servers::ServiceDist::Lognormal), "a draw of median serviceMs and shape serviceSigma"},
-    }).defaults("fixed").echoSparse();
+    return Field::choice(
+               "serviceDist", "server", "how an attempt's service time is drawn (docs/servers.md §3.3)",
+               {
+                   {"fixed", static_cast<int>(servers::ServiceDist::Fixed), "serviceMs itself (FLEET.md)"},
+                   {"exponential", static_cast<int>(servers::ServiceDist::Exponential), "a draw of mean serviceMs"},
+                   {"lognormal", static_cast<int>(servers::ServiceDist::Lognormal),
+                    "a draw of median serviceMs and shape serviceSigma"},
+               })
+        .defaults("fixed")
+        .echoSparse();
 }
 Field serviceSigma() {
     return Field::number("serviceSigma", "server", "", "σ of the log-normal service time (serviceDist \"lognormal\")")
-        .range(0, 4).defaults(1).echoSparse();
+        .range(0, 4)
+        .defaults(1)
+        .echoSparse();
 }
 // The members an override may replace (docs/servers.md §2): the server's rows but admission, with
 // no default (an absent one is the server object's), after the override's `index`.
 Field serverOverride(const std::vector<Field>& serverRows) {
     std::vector<Field> rows;
     rows.push_back(Field::number("index", "servers", "", "the server this override changes, 0 … count − 1")
-                       .wholeNumber().range(0, 999).needed());
+                       .wholeNumber()
+                       .range(0, 999)
+                       .needed());
     for (const Field& m : serverRows) {
         if (m.name == "admission") continue;
         Field copy = m;
@@ -154,33 +226,52 @@ Field serverOverride(const std::vector<Field>& serverRows) {
         rows.push_back(std::move(copy));
     }
     return Field::object("", "servers", "one server's own fields", std::move(rows))
-        .objectWords("{ \"index\": 0, \"failureRate\": 1 }", "is not a field a server may override; an override may have");
+        .objectWords("{ \"index\": 0, \"failureRate\": 1 }",
+                     "is not a field a server may override; an override may have");
 }
 Field serversRow(const std::vector<Field>& serverRows) {
-    return Field::object("servers", "servers", "K replicas behind a balancer, each the server object changed by its "
-                                               "override (docs/servers.md §2); null: one server", {
-        Field::number("count", "servers", "servers", "K, the replicas").wholeNumber().range(1, 1000).defaults(2),
-        Field::list("overrides", "servers", "", "per-server changes to the server object", serverOverride(serverRows))
-            .length(0, 1000)
-            .words("override objects", "override")
-            .defaults(Literal::list({})),
-    }).orNull().defaults(Literal::null()).echoSparse();
+    return Field::object("servers", "servers",
+                         "K replicas behind a balancer, each the server object changed by its "
+                         "override (docs/servers.md §2); null: one server",
+                         {
+                             Field::number("count", "servers", "servers", "K, the replicas")
+                                 .wholeNumber()
+                                 .range(1, 1000)
+                                 .defaults(2),
+                             Field::list("overrides", "servers", "", "per-server changes to the server object",
+                                         serverOverride(serverRows))
+                                 .length(0, 1000)
+                                 .words("override objects", "override")
+                                 .defaults(Literal::list({})),
+                         })
+        .orNull()
+        .defaults(Literal::null())
+        .echoSparse();
 }
 Field balancerRow() {
-    return Field::object("balancer", "servers", "how each attempt's server is chosen (docs/servers.md §4)", {
-        Field::choice("kind", "servers", "the balancer's rule", {
-            {"round-robin", static_cast<int>(servers::BalancerKind::RoundRobin), "each server in turn"},
-            {"random", static_cast<int>(servers::BalancerKind::Random), "a uniform draw"},
-            {"least-outstanding", static_cast<int>(servers::BalancerKind::LeastOutstanding),
-             "the fewest outstanding attempts, ties by a draw (Envoy's least request, full scan)"},
-            {"two-choices", static_cast<int>(servers::BalancerKind::TwoChoices),
-             "the less loaded of two drawn (Envoy's least request, its default)"},
-        }).defaults("round-robin"),
-        Field::choice("scope", "servers", "one balancer per client (a sidecar), or one for the fleet", {
-            {"client", static_cast<int>(GateScope::Client), "one per client"},
-            {"fleet", static_cast<int>(GateScope::Fleet), "one shared by all clients"},
-        }).defaults("client"),
-    }).defaults(Literal::filled()).echoSparse();
+    return Field::object(
+               "balancer", "servers", "how each attempt's server is chosen (docs/servers.md §4)",
+               {
+                   Field::choice(
+                       "kind", "servers", "the balancer's rule",
+                       {
+                           {"round-robin", static_cast<int>(servers::BalancerKind::RoundRobin), "each server in turn"},
+                           {"random", static_cast<int>(servers::BalancerKind::Random), "a uniform draw"},
+                           {"least-outstanding", static_cast<int>(servers::BalancerKind::LeastOutstanding),
+                            "the fewest outstanding attempts, ties by a draw (Envoy's least request, full scan)"},
+                           {"two-choices", static_cast<int>(servers::BalancerKind::TwoChoices),
+                            "the less loaded of two drawn (Envoy's least request, its default)"},
+                       })
+                       .defaults("round-robin"),
+                   Field::choice("scope", "servers", "one balancer per client (a sidecar), or one for the fleet",
+                                 {
+                                     {"client", static_cast<int>(GateScope::Client), "one per client"},
+                                     {"fleet", static_cast<int>(GateScope::Fleet), "one shared by all clients"},
+                                 })
+                       .defaults("client"),
+               })
+        .defaults(Literal::filled())
+        .echoSparse();
 }
 Field indexList(const char* name, const char* group, const char* description) {
     return Field::list(name, group, "", description,
@@ -192,31 +283,47 @@ Field indexList(const char* name, const char* group, const char* description) {
         .defaults(Literal::null());
 }
 Field faultsRow() {
-    Field item = Field::object("", "faults", "a crash or a partition of some servers", {
-        Field::choice("kind", "faults", "what goes wrong", {
-            {"crash", static_cast<int>(FaultKind::Crash), "the server refuses connections; work at it is aborted"},
-            {"partition", static_cast<int>(FaultKind::Partition), "nothing reaches the server or comes back from it"},
-        }).needed(),
-        indexList("servers", "faults", "the servers it acts on; null: every one"),
-        ms("startMs", "faults", "the fault's start", 0, kMaxMs).needed(),
-        ms("endMs", "faults", "the fault's end (at least startMs)", 0, kMaxMs).needed(),
-    }).objectWords("{ \"kind\": \"crash\", \"servers\": [0], \"startMs\": 10000, \"endMs\": 20000 }",
-                   "is not a fault field; a fault may have");
-    return Field::list("faults", "faults", "", "crashes and partitions of servers (docs/servers.md §5)", std::move(item))
+    Field item = Field::object("", "faults", "a crash or a partition of some servers",
+                               {
+                                   Field::choice("kind", "faults", "what goes wrong",
+                                                 {
+                                                     {"crash", static_cast<int>(FaultKind::Crash),
+                                                      "the server refuses connections; work at it is aborted"},
+                                                     {"partition", static_cast<int>(FaultKind::Partition),
+                                                      "nothing reaches the server or comes back from it"},
+                                                 })
+                                       .needed(),
+                                   indexList("servers", "faults", "the servers it acts on; null: every one"),
+                                   ms("startMs", "faults", "the fault's start", 0, kMaxMs).needed(),
+                                   ms("endMs", "faults", "the fault's end (at least startMs)", 0, kMaxMs).needed(),
+                               })
+                     .objectWords("{ \"kind\": \"crash\", \"servers\": [0], \"startMs\": 10000, \"endMs\": 20000 }",
+                                  "is not a fault field; a fault may have");
+    return Field::list("faults", "faults", "", "crashes and partitions of servers (docs/servers.md §5)",
+                       std::move(item))
         .length(0, 100)
         .words("fault objects", "fault")
         .defaults(Literal::list({}))
         .echoSparse();
 }
 Field keyStoreRow() {
-    return Field::object("keyStore", "request", "where the idempotency records live (docs/servers.md §6)", {
-        Field::choice("scope", "request", "one store, one per server, or one replicated with a lag", {
-            {"shared", static_cast<int>(servers::KeyScope::Shared), "one store every server reads at once"},
-            {"per-server", static_cast<int>(servers::KeyScope::PerServer), "each server its own: never seen by another"},
-            {"replicated", static_cast<int>(servers::KeyScope::Replicated), "other servers see a write lagMs later"},
-        }).defaults("shared"),
-        ms("lagMs", "request", "the replication lag (scope \"replicated\" only)", 0, kMaxMs).defaults(0),
-    }).defaults(Literal::filled()).echoSparse();
+    return Field::object(
+               "keyStore", "request", "where the idempotency records live (docs/servers.md §6)",
+               {
+                   Field::choice("scope", "request", "one store, one per server, or one replicated with a lag",
+                                 {
+                                     {"shared", static_cast<int>(servers::KeyScope::Shared),
+                                      "one store every server reads at once"},
+                                     {"per-server", static_cast<int>(servers::KeyScope::PerServer),
+                                      "each server its own: never seen by another"},
+                                     {"replicated", static_cast<int>(servers::KeyScope::Replicated),
+                                      "other servers see a write lagMs later"},
+                                 })
+                       .defaults("shared"),
+                   ms("lagMs", "request", "the replication lag (scope \"replicated\" only)", 0, kMaxMs).defaults(0),
+               })
+        .defaults(Literal::filled())
+        .echoSparse();
 }
 
 // docs/layers.md §9: policy's members and, after them, `layers`: a list of 1–5 layer objects, each
@@ -234,26 +341,39 @@ std::vector<Field> policyMembers(bool occ, std::vector<Field> members) {
         if (copy.name == "maxRetries") copy.nullable = false;
         layerRows.push_back(std::move(copy));
     }
-    layerRows.push_back(Field::choice("key", "policy", "default: layer 1 mint when idempotencyKey, else none; below it pass", {
-        {"none", static_cast<int>(LayerKey::None), "its attempts carry no key"},
-        {"mint", static_cast<int>(LayerKey::Mint), "one new key for each call it receives"},
-        {"pass", static_cast<int>(LayerKey::Pass), "the key its call was given"},
-    }));
-    layerRows.push_back(Field::choice("giveUp", "policy", "what a call that ends without a 2xx relays", {
-        {"last-failure", static_cast<int>(GiveUp::LastFailure), "its last attempt's answer"},
-        {"do-not-retry", static_cast<int>(GiveUp::DoNotRetry), "given-up, which no layer above retries"},
-    }).defaults("last-failure"));
-    layerRows.push_back(Field::choice("cancel", "policy", "what the call below does when this layer stops waiting for it", {
-        {"propagate", static_cast<int>(Cancel::Propagate), "it is cancelled, and all beneath it"},
-        {"orphan", static_cast<int>(Cancel::Orphan), "it runs on; its result reaches no one"},
-    }).defaults("propagate"));
-    layerRows.push_back(Field::boolean("inheritDeadline", "policy", "a call ends no later than its caller's cutoff less "
-                                                                    "deadlineMarginMs").defaults(false));
+    layerRows.push_back(
+        Field::choice("key", "policy", "default: layer 1 mint when idempotencyKey, else none; below it pass",
+                      {
+                          {"none", static_cast<int>(LayerKey::None), "its attempts carry no key"},
+                          {"mint", static_cast<int>(LayerKey::Mint), "one new key for each call it receives"},
+                          {"pass", static_cast<int>(LayerKey::Pass), "the key its call was given"},
+                      }));
+    layerRows.push_back(
+        Field::choice(
+            "giveUp", "policy", "what a call that ends without a 2xx relays",
+            {
+                {"last-failure", static_cast<int>(GiveUp::LastFailure), "its last attempt's answer"},
+                {"do-not-retry", static_cast<int>(GiveUp::DoNotRetry), "given-up, which no layer above retries"},
+            })
+            .defaults("last-failure"));
+    layerRows.push_back(
+        Field::choice("cancel", "policy", "what the call below does when this layer stops waiting for it",
+                      {
+                          {"propagate", static_cast<int>(Cancel::Propagate), "it is cancelled, and all beneath it"},
+                          {"orphan", static_cast<int>(Cancel::Orphan), "it runs on; its result reaches no one"},
+                      })
+            .defaults("propagate"));
+    layerRows.push_back(Field::boolean("inheritDeadline", "policy",
+                                       "a call ends no later than its caller's cutoff less "
+                                       "deadlineMarginMs")
+                            .defaults(false));
     layerRows.push_back(ms("deadlineMarginMs", "policy", "taken off an inherited deadline", 0, kMaxMs).defaults(0));
     Field item = Field::object("", "policy", "one retry layer", std::move(layerRows))
                      .objectWords("{ \"name\": \"SDK\", \"maxRetries\": 2 }", "is not a layer field; a layer may have");
-    members.push_back(Field::list("layers", "policy", "", "retry layers stacked, top first (docs/layers.md §9); null: the "
-                                                          "policy's own one", std::move(item))
+    members.push_back(Field::list("layers", "policy", "",
+                                  "retry layers stacked, top first (docs/layers.md §9); null: the "
+                                  "policy's own one",
+                                  std::move(item))
                           .length(1, 5)
                           .words("layer objects", "layer")
                           .orNull()
@@ -273,12 +393,16 @@ Variant networkVariant(NetworkDist dist, bool occ) {
         case NetworkDist::Fixed:
             return {"fixed", static_cast<int>(dist), "every leg takes ms", {leg("ms", "every leg's delay", 5)}};
         case NetworkDist::Uniform:
-            return {"uniform", static_cast<int>(dist), "lo + (hi − lo) × draw",
+            return {"uniform",
+                    static_cast<int>(dist),
+                    "lo + (hi − lo) × draw",
                     {leg("lo", "the shortest leg", 0), leg("hi", "the longest leg (at least lo)", 0)}};
         case NetworkDist::Exponential:
             return {"exponential", static_cast<int>(dist), "−mean × ln(1 − draw)", {leg("mean", "the mean leg", 0)}};
         case NetworkDist::Normal:
-            return {"normal", static_cast<int>(dist), "|mean + sd × z|, z from four draws",
+            return {"normal",
+                    static_cast<int>(dist),
+                    "|mean + sd × z|, z from four draws",
                     {leg("mean", "the mean leg", 10), leg("sd", "the spread", 2)}};
     }
     return {};
@@ -288,63 +412,92 @@ Variant networkVariant(NetworkDist dist, bool occ) {
 // distribution: the server object's, and what a replica's override may replace (serversRow).
 std::vector<Field> serverMembers() {
     return {
-            Field::number("workers", "server", "attempts", "attempts in service at once; null: no limit")
-                .wholeNumber().range(1, 100000).orNull().defaults(10),
-            Field::number("queueLimit", "server", "attempts", "most attempts waiting; null: no limit")
-                .wholeNumber().range(0, 10000000).orNull().defaults(Literal::null()),
-            Field::choice("queueOrder", "server", "which waiting attempt is served next", {
-                {"fifo", static_cast<int>(QueueOrder::Fifo), "the oldest"},
-                {"lifo", static_cast<int>(QueueOrder::Lifo), "the newest"},
-            }).defaults("fifo"),
-            ms("serviceMs", "server", "time to serve one attempt", 0, 600000).defaults(50),
-            ms("serviceMsPerInFlight", "server", "added per attempt in service (itself included) when service starts",
-               0, 60000).defaults(0),
-            Field::number("failureRate", "server", "", "a served attempt fails (500) with this probability")
-                .range(0, 1).defaults(0),
-            Field::choice("dropStale", "server", "which stale attempts a worker drops unserved", {
+        Field::number("workers", "server", "attempts", "attempts in service at once; null: no limit")
+            .wholeNumber()
+            .range(1, 100000)
+            .orNull()
+            .defaults(10),
+        Field::number("queueLimit", "server", "attempts", "most attempts waiting; null: no limit")
+            .wholeNumber()
+            .range(0, 10000000)
+            .orNull()
+            .defaults(Literal::null()),
+        Field::choice("queueOrder", "server", "which waiting attempt is served next",
+                      {
+                          {"fifo", static_cast<int>(QueueOrder::Fifo), "the oldest"},
+                          {"lifo", static_cast<int>(QueueOrder::Lifo), "the newest"},
+                      })
+            .defaults("fifo"),
+        ms("serviceMs", "server", "time to serve one attempt", 0, 600000).defaults(50),
+        ms("serviceMsPerInFlight", "server", "added per attempt in service (itself included) when service starts", 0,
+           60000)
+            .defaults(0),
+        Field::number("failureRate", "server", "", "a served attempt fails (500) with this probability")
+            .range(0, 1)
+            .defaults(0),
+        Field::choice(
+            "dropStale", "server", "which stale attempts a worker drops unserved",
+            {
                 {"never", static_cast<int>(DropStale::Never), "none"},
                 {"expired", static_cast<int>(DropStale::Expired), "those whose client has stopped waiting"},
                 {"unfinishable", static_cast<int>(DropStale::Unfinishable), "also those that cannot finish in time"},
-            }).defaults("never"),
-            ms("rejectRetryAfterMs", "server", "the Retry-After of a 503 from an outage or a full queue; null: none",
-               0, kMaxMs).orNull().defaults(Literal::null()),
-            admission(),
-            serviceDist(),
-            serviceSigma().only("serviceDist", Literal::string("lognormal"), "σ shapes the log-normal only"),
+            })
+            .defaults("never"),
+        ms("rejectRetryAfterMs", "server", "the Retry-After of a 503 from an outage or a full queue; null: none", 0,
+           kMaxMs)
+            .orNull()
+            .defaults(Literal::null()),
+        admission(),
+        serviceDist(),
+        serviceSigma().only("serviceDist", Literal::string("lognormal"), "σ shapes the log-normal only"),
     };
 }
 
 // FLEET.md §3: the fleet itself: its workload, seed and clients.
 std::vector<Field> fleetRows() {
     return {
-        Field::choice("workload", "fleet", "what the fleet does", {
-            {"service", static_cast<int>(FleetWorkload::Service), "requests to one server with workers and a queue"},
-            {"occ", static_cast<int>(FleetWorkload::Occ), "clients contending for one row (the AWS 2015 experiment)"},
-        }).defaults("service"),
+        Field::choice("workload", "fleet", "what the fleet does",
+                      {
+                          {"service", static_cast<int>(FleetWorkload::Service),
+                           "requests to one server with workers and a queue"},
+                          {"occ", static_cast<int>(FleetWorkload::Occ),
+                           "clients contending for one row (the AWS 2015 experiment)"},
+                      })
+            .defaults("service"),
         Field::number("seed", "fleet", "", "the seed of every addressed random stream")
-            .wholeNumber().range(0, kMaxSafeInteger).defaults(1),
+            .wholeNumber()
+            .range(0, kMaxSafeInteger)
+            .defaults(1),
         Field::number("clients", "fleet", "clients", "callers sharing the server (occ: 1–1,000)")
-            .wholeNumber().range(1, 10000).defaults(100),
+            .wholeNumber()
+            .range(1, 10000)
+            .defaults(100),
     };
 }
 
 // FLEET.md §3: how each client creates its requests.
 std::vector<Field> arrivalRows() {
     return {
-        Field::choice("arrivals", "arrivals", "how each client creates its requests", {
-            {"poisson", static_cast<int>(Arrivals::Poisson), "gaps exponential(1000 / rate)"},
-            {"uniform", static_cast<int>(Arrivals::Uniform), "gaps uniform(0, 2000 / rate)"},
-            {"serial", static_cast<int>(Arrivals::Serial), "one request at a time, gaps as poisson"},
-            {"once", static_cast<int>(Arrivals::Once), "one request per client at time 0"},
-        }).defaults("poisson"),
+        Field::choice("arrivals", "arrivals", "how each client creates its requests",
+                      {
+                          {"poisson", static_cast<int>(Arrivals::Poisson), "gaps exponential(1000 / rate)"},
+                          {"uniform", static_cast<int>(Arrivals::Uniform), "gaps uniform(0, 2000 / rate)"},
+                          {"serial", static_cast<int>(Arrivals::Serial), "one request at a time, gaps as poisson"},
+                          {"once", static_cast<int>(Arrivals::Once), "one request per client at time 0"},
+                      })
+            .defaults("poisson"),
         Field::number("ratePerClient", "arrivals", "requests/s", "requests per second per client")
-            .range(0.001, 1000).defaults(1),
+            .range(0.001, 1000)
+            .defaults(1),
         ms("durationMs", "arrivals", "requests are created in [0, durationMs)", 1, 600000).defaults(60000),
-        Field::object("spike", "arrivals", "the rate × factor for gaps drawn in [startMs, endMs)", {
-            ms("startMs", "arrivals", "the spike's start", 0, kMaxMs).needed(),
-            ms("endMs", "arrivals", "the spike's end (at least startMs)", 0, kMaxMs).needed(),
-            Field::number("factor", "arrivals", "×", "the rate's factor").range(0.01, 100).needed(),
-        }).orNull().defaults(Literal::null()),
+        Field::object("spike", "arrivals", "the rate × factor for gaps drawn in [startMs, endMs)",
+                      {
+                          ms("startMs", "arrivals", "the spike's start", 0, kMaxMs).needed(),
+                          ms("endMs", "arrivals", "the spike's end (at least startMs)", 0, kMaxMs).needed(),
+                          Field::number("factor", "arrivals", "×", "the rate's factor").range(0.01, 100).needed(),
+                      })
+            .orNull()
+            .defaults(Literal::null()),
     };
 }
 
@@ -373,24 +526,37 @@ std::vector<Field> serverRows() {
 // FLEET.md §3: what goes wrong.
 std::vector<Field> triggerRows() {
     return {
-        Field::variant("trigger", "trigger", "what goes wrong; null: nothing", "kind", {
-            {"slowdown", static_cast<int>(TriggerKind::Slowdown), "service starting in [startMs, endMs) takes factor times as long", {
-                ms("startMs", "trigger", "the trigger's start", 0, kMaxMs).defaults(10000),
-                ms("endMs", "trigger", "the trigger's end (at least startMs)", 0, kMaxMs).defaults(20000),
-                Field::number("factor", "trigger", "×", "how many times as long").range(1, 1000).defaults(4),
-                indexList("servers", "trigger", "the servers it acts on (docs/servers.md §5); null: every one").echoSparse(),
-            }},
-            {"outage", static_cast<int>(TriggerKind::Outage), "every attempt arriving in [startMs, endMs) gets 503 at once", {
-                ms("startMs", "trigger", "the trigger's start", 0, kMaxMs),
-                ms("endMs", "trigger", "the trigger's end (at least startMs)", 0, kMaxMs),
-                indexList("servers", "trigger", "the servers it acts on (docs/servers.md §5); null: every one").echoSparse(),
-            }},
-        }).orNull().defaults(Literal::filled()),
+        Field::variant(
+            "trigger", "trigger", "what goes wrong; null: nothing", "kind",
+            {
+                {"slowdown",
+                 static_cast<int>(TriggerKind::Slowdown),
+                 "service starting in [startMs, endMs) takes factor times as long",
+                 {
+                     ms("startMs", "trigger", "the trigger's start", 0, kMaxMs).defaults(10000),
+                     ms("endMs", "trigger", "the trigger's end (at least startMs)", 0, kMaxMs).defaults(20000),
+                     Field::number("factor", "trigger", "×", "how many times as long").range(1, 1000).defaults(4),
+                     indexList("servers", "trigger", "the servers it acts on (docs/servers.md §5); null: every one")
+                         .echoSparse(),
+                 }},
+                {"outage",
+                 static_cast<int>(TriggerKind::Outage),
+                 "every attempt arriving in [startMs, endMs) gets 503 at once",
+                 {
+                     ms("startMs", "trigger", "the trigger's start", 0, kMaxMs),
+                     ms("endMs", "trigger", "the trigger's end (at least startMs)", 0, kMaxMs),
+                     indexList("servers", "trigger", "the servers it acts on (docs/servers.md §5); null: every one")
+                         .echoSparse(),
+                 }},
+            })
+            .orNull()
+            .defaults(Literal::filled()),
         faultsRow(),
     };
 }
 
-// A failure class a policy may retry (policy.retryOn, policy.hedging.nonFatal): docs/servers.md §5's refused and reset too.
+// A failure class a policy may retry (policy.retryOn, policy.hedging.nonFatal): docs/servers.md §5's refused and reset
+// too.
 const char* const kClassWords = "failure classes (\"timeout\", \"5xx\", \"429\", \"refused\", \"reset\")";
 
 Field failureClass() {
@@ -407,131 +573,205 @@ Field failureClass() {
 // echoed only when not "a6", so that every §6 request echoes as before.
 Field hedging() {
     const Field retryClass = failureClass();
-    return Field::object("hedging", "policy", "hedging: gRPC A6's copies of a request delayMs apart (needs "
-                         "maxRetries 0), or Envoy's hedge on per-try timeout; null: none", {
-        Field::choice("kind", "policy", "which hedging: gRPC A6's or Envoy's per-try timeout", {
-            {"a6", static_cast<int>(HedgeKind::A6),
-             "gRPC A6: copies delayMs apart, the first 200 wins (needs maxRetries 0)"},
-            {"per-try-timeout", static_cast<int>(HedgeKind::PerTryTimeout),
-             "Envoy: a per-try timeout sends the next retry and keeps the attempt in flight (needs deadlineMs)"},
-        }).defaults("a6").echoSparse(),
-        Field::number("maxAttempts", "policy", "copies", "the most copies sent, the first included")
-            .wholeNumber().range(2, 5).only("kind", Literal::string("a6"), kA6Only)
-            .requiredIf("kind", Literal::string("a6"), "gRPC A6's hedging needs maxAttempts, a whole number from 2 to 5"),
-        ms("delayMs", "policy", "between one copy and the next", 0, kMaxMs).defaults(0)
-            .only("kind", Literal::string("a6"), kA6Only),
-        Field::list("nonFatal", "policy", "", "the failure classes after which the next copy goes at once",
-                    retryClass)
-            .length(0, 5)
-            .distinctItems()
-            .words(kClassWords, "class")
-            .defaults(Literal::strings({}))
-            .only("kind", Literal::string("a6"), kA6Only),
-    }).orNull().defaults(Literal::null()).echoSparse();
+    return Field::object(
+               "hedging", "policy",
+               "hedging: gRPC A6's copies of a request delayMs apart (needs "
+               "maxRetries 0), or Envoy's hedge on per-try timeout; null: none",
+               {
+                   Field::choice("kind", "policy", "which hedging: gRPC A6's or Envoy's per-try timeout",
+                                 {
+                                     {"a6", static_cast<int>(HedgeKind::A6),
+                                      "gRPC A6: copies delayMs apart, the first 200 wins (needs maxRetries 0)"},
+                                     {"per-try-timeout", static_cast<int>(HedgeKind::PerTryTimeout),
+                                      "Envoy: a per-try timeout sends the next retry and keeps the attempt in flight "
+                                      "(needs deadlineMs)"},
+                                 })
+                       .defaults("a6")
+                       .echoSparse(),
+                   Field::number("maxAttempts", "policy", "copies", "the most copies sent, the first included")
+                       .wholeNumber()
+                       .range(2, 5)
+                       .only("kind", Literal::string("a6"), kA6Only)
+                       .requiredIf("kind", Literal::string("a6"),
+                                   "gRPC A6's hedging needs maxAttempts, a whole number from 2 to 5"),
+                   ms("delayMs", "policy", "between one copy and the next", 0, kMaxMs)
+                       .defaults(0)
+                       .only("kind", Literal::string("a6"), kA6Only),
+                   Field::list("nonFatal", "policy", "", "the failure classes after which the next copy goes at once",
+                               retryClass)
+                       .length(0, 5)
+                       .distinctItems()
+                       .words(kClassWords, "class")
+                       .defaults(Literal::strings({}))
+                       .only("kind", Literal::string("a6"), kA6Only),
+               })
+        .orNull()
+        .defaults(Literal::null())
+        .echoSparse();
 }
 
 // FLEET.md §3's policy (its occ defaults, §7), with docs/throttling.md's hedging and docs/layers.md §9's layers.
 std::vector<Field> policyRows(bool occ) {
     Field maxRetries = Field::number("maxRetries", "policy", "retries",
                                      "retries after the first attempt (occ: null, no limit, is the default)")
-                           .wholeNumber().range(0, 100).orNull();
-    if (occ) maxRetries.defaults(Literal::null()); else maxRetries.defaults(3);
+                           .wholeNumber()
+                           .range(0, 100)
+                           .orNull();
+    if (occ)
+        maxRetries.defaults(Literal::null());
+    else
+        maxRetries.defaults(3);
     Field cap = ms("maxBackoffMs", "policy", "the cap on the backoff ceiling; null: none", 0, kMaxMs).orNull();
-    if (occ) cap.defaults(2000); else cap.defaults(Literal::null());
+    if (occ)
+        cap.defaults(2000);
+    else
+        cap.defaults(Literal::null());
     const Field retryClass = failureClass();
 
     return {
-        Field::object("policy", "policy", "each client's retry policy", policyMembers(occ, {
-            maxRetries,
-            ms("baseBackoffMs", "policy", "the backoff's base", 0, kMaxMs).defaults(occ ? 10 : 100),
-            Field::number("backoffMultiplier", "policy", "×", "the backoff's growth per failure").range(1, 10).defaults(2),
-            cap,
-            Field::choice("jitter", "policy", "how a draw spreads the backoff wait", {
-                {"none", static_cast<int>(Jitter::None), "the ceiling itself"},
-                {"full", static_cast<int>(Jitter::Full), "ceiling × draw"},
-                {"equal", static_cast<int>(Jitter::Equal), "ceiling/2 + ceiling/2 × draw"},
-                {"decorrelated", static_cast<int>(Jitter::Decorrelated), "base + draw × (3 × previous − base), capped"},
-            }).defaults(occ ? "full" : "none"),
-            ms("clientTimeoutMs", "policy", "each attempt's waiting limit", 1, kMaxMs).defaults(1000),
-            ms("deadlineMs", "policy", "per request, from its creation; null: none", 0, kMaxMs)
-                .orNull().defaults(Literal::null()),
-            Field::list("retryOn", "policy", "", "the failure classes retried", retryClass)
-                .length(0, 5)
-                .distinctItems()
-                .words(kClassWords, "class")
-                .defaults(Literal::strings({"timeout", "5xx"})),
-            Field::boolean("honourRetryAfter", "policy", "a 503's Retry-After replaces the backoff wait").defaults(true),
-            Field::choice("retryHost", "policy", "which server a retry may go to (docs/servers.md §4.2)", {
-                {"any", static_cast<int>(HostRule::Any), "the balancer's pick"},
-                {"previous-hosts", static_cast<int>(HostRule::PreviousHosts),
-                 "not a server the request tried, if a pick finds one (Envoy's previous_hosts)"},
-            }).defaults("any").echoSparse(),
-            Field::number("hostSelectionRetryMaxAttempts", "policy", "picks",
-                          "picks a retry makes after its first under previous-hosts (Envoy's; its default 1)")
-                .wholeNumber().range(0, 100).defaults(1).echoSparse(),
-            hedging(),
-        })).defaults(Literal::filled()),
+        Field::object(
+            "policy", "policy", "each client's retry policy",
+            policyMembers(
+                occ,
+                {
+                    maxRetries,
+                    ms("baseBackoffMs", "policy", "the backoff's base", 0, kMaxMs).defaults(occ ? 10 : 100),
+                    Field::number("backoffMultiplier", "policy", "×", "the backoff's growth per failure")
+                        .range(1, 10)
+                        .defaults(2),
+                    cap,
+                    Field::choice("jitter", "policy", "how a draw spreads the backoff wait",
+                                  {
+                                      {"none", static_cast<int>(Jitter::None), "the ceiling itself"},
+                                      {"full", static_cast<int>(Jitter::Full), "ceiling × draw"},
+                                      {"equal", static_cast<int>(Jitter::Equal), "ceiling/2 + ceiling/2 × draw"},
+                                      {"decorrelated", static_cast<int>(Jitter::Decorrelated),
+                                       "base + draw × (3 × previous − base), capped"},
+                                  })
+                        .defaults(occ ? "full" : "none"),
+                    ms("clientTimeoutMs", "policy", "each attempt's waiting limit", 1, kMaxMs).defaults(1000),
+                    ms("deadlineMs", "policy", "per request, from its creation; null: none", 0, kMaxMs)
+                        .orNull()
+                        .defaults(Literal::null()),
+                    Field::list("retryOn", "policy", "", "the failure classes retried", retryClass)
+                        .length(0, 5)
+                        .distinctItems()
+                        .words(kClassWords, "class")
+                        .defaults(Literal::strings({"timeout", "5xx"})),
+                    Field::boolean("honourRetryAfter", "policy", "a 503's Retry-After replaces the backoff wait")
+                        .defaults(true),
+                    Field::choice("retryHost", "policy", "which server a retry may go to (docs/servers.md §4.2)",
+                                  {
+                                      {"any", static_cast<int>(HostRule::Any), "the balancer's pick"},
+                                      {"previous-hosts", static_cast<int>(HostRule::PreviousHosts),
+                                       "not a server the request tried, if a pick finds one (Envoy's previous_hosts)"},
+                                  })
+                        .defaults("any")
+                        .echoSparse(),
+                    Field::number("hostSelectionRetryMaxAttempts", "policy", "picks",
+                                  "picks a retry makes after its first under previous-hosts (Envoy's; its default 1)")
+                        .wholeNumber()
+                        .range(0, 100)
+                        .defaults(1)
+                        .echoSparse(),
+                    hedging(),
+                }))
+            .defaults(Literal::filled()),
     };
 }
 
 // FLEET.md §5's gates, docs/layers.md §9.3's layer of each, docs/throttling.md §4, §5 and §7's send gates.
 std::vector<Field> gateRows() {
     return {
-        Field::object("gates", "gates", "client-side retry gates, each null (off) or an object", {
-            layeredGate("quota", "the AWS SDKs' retry quota", {
-                amount("capacity", "gates", "tokens", "the quota when full, its start", 500),
-                amount("retryCost", "gates", "tokens", "a retry after a 5xx costs this", 5),
-                amount("timeoutCost", "gates", "tokens", "a retry after a timeout costs this", 10),
-                amount("successIncrement", "gates", "tokens", "a success that paid nothing adds this (and one that paid: refund)", 1),
-                refund(),
-            }),
-            layeredGate("bucket", "Brooker's adaptive retry token bucket", {
-                amount("capacity", "gates", "tokens", "the bucket when full, its start", 5),
-                amount("deposit", "gates", "tokens", "each first attempt sent (or each success: depositOn) adds this", 0.1),
-                amount("cost", "gates", "tokens", "a retry needs more than this (or at least this: allowWhen), and takes it", 1),
-                depositOn(),
-                allowWhen(),
-            }),
-            layeredGate("throttle", "gRPC's retry throttling", {
-                Field::number("maxTokens", "gates", "tokens", "the start and the most tokens").range(1, 1000).defaults(10),
-                Field::number("tokenRatio", "gates", "tokens", "each success adds this").range(0.001, 1).defaults(0.1),
-                countFailures(),
-            }),
-            layeredGate("budget", "a retry budget (Finagle, Linkerd)", {
-                Field::number("percent", "gates", "%", "retries allowed per hundred first attempts").range(0, 100).defaults(20),
-                amount("minPerSecond", "gates", "retries/s", "retries allowed besides the percentage", 10),
-                ms("ttlMs", "gates", "the window the budget counts over", 1, kMaxMs).defaults(10000),
-            }),
-            layeredGate("breaker", "a count-based circuit breaker (resilience4j)", {
-                Field::number("window", "gates", "outcomes", "the last outcomes a closed breaker counts")
-                    .wholeNumber().range(1, 10000000).defaults(100),
-                Field::number("minCalls", "gates", "outcomes", "outcomes needed before it may open")
-                    .wholeNumber().range(1, 10000000).defaults(100),
-                Field::number("failurePercent", "gates", "%", "it opens at this share of failures").range(0, 100).defaults(50),
-                ms("openMs", "gates", "how long it stays open", 0, kMaxMs).defaults(60000),
-                Field::number("halfOpenCalls", "gates", "attempts", "trial attempts when half-open")
-                    .wholeNumber().range(1, 10000000).defaults(10),
-            }),
-            adaptive(),
-            local(),
-            admissionControl(),
-        }).defaults(Literal::filled()),
+        Field::object(
+            "gates", "gates", "client-side retry gates, each null (off) or an object",
+            {
+                layeredGate("quota", "the AWS SDKs' retry quota",
+                            {
+                                amount("capacity", "gates", "tokens", "the quota when full, its start", 500),
+                                amount("retryCost", "gates", "tokens", "a retry after a 5xx costs this", 5),
+                                amount("timeoutCost", "gates", "tokens", "a retry after a timeout costs this", 10),
+                                amount("successIncrement", "gates", "tokens",
+                                       "a success that paid nothing adds this (and one that paid: refund)", 1),
+                                refund(),
+                            }),
+                layeredGate("bucket", "Brooker's adaptive retry token bucket",
+                            {
+                                amount("capacity", "gates", "tokens", "the bucket when full, its start", 5),
+                                amount("deposit", "gates", "tokens",
+                                       "each first attempt sent (or each success: depositOn) adds this", 0.1),
+                                amount("cost", "gates", "tokens",
+                                       "a retry needs more than this (or at least this: allowWhen), and takes it", 1),
+                                depositOn(),
+                                allowWhen(),
+                            }),
+                layeredGate("throttle", "gRPC's retry throttling",
+                            {
+                                Field::number("maxTokens", "gates", "tokens", "the start and the most tokens")
+                                    .range(1, 1000)
+                                    .defaults(10),
+                                Field::number("tokenRatio", "gates", "tokens", "each success adds this")
+                                    .range(0.001, 1)
+                                    .defaults(0.1),
+                                countFailures(),
+                            }),
+                layeredGate(
+                    "budget", "a retry budget (Finagle, Linkerd)",
+                    {
+                        Field::number("percent", "gates", "%", "retries allowed per hundred first attempts")
+                            .range(0, 100)
+                            .defaults(20),
+                        amount("minPerSecond", "gates", "retries/s", "retries allowed besides the percentage", 10),
+                        ms("ttlMs", "gates", "the window the budget counts over", 1, kMaxMs).defaults(10000),
+                    }),
+                layeredGate(
+                    "breaker", "a count-based circuit breaker (resilience4j)",
+                    {
+                        Field::number("window", "gates", "outcomes", "the last outcomes a closed breaker counts")
+                            .wholeNumber()
+                            .range(1, 10000000)
+                            .defaults(100),
+                        Field::number("minCalls", "gates", "outcomes", "outcomes needed before it may open")
+                            .wholeNumber()
+                            .range(1, 10000000)
+                            .defaults(100),
+                        Field::number("failurePercent", "gates", "%", "it opens at this share of failures")
+                            .range(0, 100)
+                            .defaults(50),
+                        ms("openMs", "gates", "how long it stays open", 0, kMaxMs).defaults(60000),
+                        Field::number("halfOpenCalls", "gates", "attempts", "trial attempts when half-open")
+                            .wholeNumber()
+                            .range(1, 10000000)
+                            .defaults(10),
+                    }),
+                adaptive(),
+                local(),
+                admissionControl(),
+            })
+            .defaults(Literal::filled()),
     };
 }
 
 // FLEET.md §3: what a request does, the timeline's bins and the occ workload's runs.
 std::vector<Field> requestRows() {
     return {
-        Field::choice("operation", "request", "what a request does", {
-            {"charge", static_cast<int>(Operation::Charge), "a 200 commits a charge"},
-            {"read", static_cast<int>(Operation::Read), "no side effect"},
-        }).defaults("charge"),
+        Field::choice("operation", "request", "what a request does",
+                      {
+                          {"charge", static_cast<int>(Operation::Charge), "a 200 commits a charge"},
+                          {"read", static_cast<int>(Operation::Read), "no side effect"},
+                      })
+            .defaults("charge"),
         Field::boolean("idempotencyKey", "request", "a request's commits after its first are replays, not charges")
             .defaults(false),
         keyStoreRow(),
-        Field::number("binMs", "result", "ms", "the timeline's bin width").wholeNumber().range(1, 600000).defaults(1000),
+        Field::number("binMs", "result", "ms", "the timeline's bin width")
+            .wholeNumber()
+            .range(1, 600000)
+            .defaults(1000),
         Field::number("runs", "occ", "runs", "occ only: independent runs, run r with seed + r")
-            .wholeNumber().range(1, 1000).defaults(100),
+            .wholeNumber()
+            .range(1, 1000)
+            .defaults(100),
     };
 }
 
@@ -584,9 +824,11 @@ std::optional<int> gateLayerAt(const Value& gate) {
 // the members given, for an override: docs/servers.md §2).
 Server readServer(const Field& server, const Value& s, Server out) {
     if (const Value* w = s.find("workers"))
-        out.workers = w->isNull() ? std::nullopt : std::optional<std::uint32_t>(static_cast<std::uint32_t>(w->asNumber()));
+        out.workers =
+            w->isNull() ? std::nullopt : std::optional<std::uint32_t>(static_cast<std::uint32_t>(w->asNumber()));
     if (const Value* q = s.find("queueLimit"))
-        out.queueLimit = q->isNull() ? std::nullopt : std::optional<std::uint32_t>(static_cast<std::uint32_t>(q->asNumber()));
+        out.queueLimit =
+            q->isNull() ? std::nullopt : std::optional<std::uint32_t>(static_cast<std::uint32_t>(q->asNumber()));
     if (s.find("queueOrder")) out.queueOrder = choiceAt<QueueOrder>(member(server, "queueOrder"), s);
     if (s.find("serviceMs")) out.serviceMs = numberAt(s, "serviceMs");
     if (s.find("serviceMsPerInFlight")) out.serviceMsPerInFlight = numberAt(s, "serviceMsPerInFlight");
@@ -627,7 +869,10 @@ std::optional<std::vector<std::uint32_t>> indicesAt(const Value& object, const c
 // FLEET.md §3's policy members of a normalized policy object (or of a filled layer over it).
 FleetPolicy readPolicy(const Field& policy, const Value& p) {
     FleetPolicy out;
-    if (auto m = optionalAt(p, "maxRetries")) out.maxRetries = static_cast<int>(*m); else out.maxRetries.reset();
+    if (auto m = optionalAt(p, "maxRetries"))
+        out.maxRetries = static_cast<int>(*m);
+    else
+        out.maxRetries.reset();
     out.baseBackoffMs = numberAt(p, "baseBackoffMs");
     out.backoffMultiplier = numberAt(p, "backoffMultiplier");
     out.maxBackoffMs = optionalAt(p, "maxBackoffMs");
@@ -793,15 +1038,22 @@ FleetRequest typed(const FieldTable& table, const Value& v) {
     const Value& g = *v.find("gates");
     if (const Value& q = *g.find("quota"); !q.isNull()) {
         static const Field row = refund();
-        r.gates.quota = QuotaGate{scopeAt(q), numberAt(q, "capacity"), numberAt(q, "retryCost"),
-                                  numberAt(q, "timeoutCost"), numberAt(q, "successIncrement"),
+        r.gates.quota = QuotaGate{scopeAt(q),
+                                  numberAt(q, "capacity"),
+                                  numberAt(q, "retryCost"),
+                                  numberAt(q, "timeoutCost"),
+                                  numberAt(q, "successIncrement"),
                                   sparseChoiceAt<QuotaRefund>(row, q)};
         r.gates.layer.quota = gateLayerAt(q);
     }
     if (const Value& b = *g.find("bucket"); !b.isNull()) {
         static const Field deposit = depositOn(), allow = allowWhen();
-        r.gates.bucket = BucketGate{scopeAt(b), numberAt(b, "capacity"), numberAt(b, "deposit"), numberAt(b, "cost"),
-                                    sparseChoiceAt<BucketDeposit>(deposit, b), sparseChoiceAt<BucketAllow>(allow, b)};
+        r.gates.bucket = BucketGate{scopeAt(b),
+                                    numberAt(b, "capacity"),
+                                    numberAt(b, "deposit"),
+                                    numberAt(b, "cost"),
+                                    sparseChoiceAt<BucketDeposit>(deposit, b),
+                                    sparseChoiceAt<BucketAllow>(allow, b)};
         r.gates.layer.bucket = gateLayerAt(b);
     }
     if (const Value& th = *g.find("throttle"); !th.isNull()) {
@@ -811,7 +1063,8 @@ FleetRequest typed(const FieldTable& table, const Value& v) {
         r.gates.layer.throttle = gateLayerAt(th);
     }
     if (const Value& b = *g.find("budget"); !b.isNull()) {
-        r.gates.budget = BudgetGate{scopeAt(b), numberAt(b, "percent"), numberAt(b, "minPerSecond"), numberAt(b, "ttlMs")};
+        r.gates.budget =
+            BudgetGate{scopeAt(b), numberAt(b, "percent"), numberAt(b, "minPerSecond"), numberAt(b, "ttlMs")};
         r.gates.layer.budget = gateLayerAt(b);
     }
     if (const Value& b = *g.find("breaker"); !b.isNull()) {
@@ -825,11 +1078,15 @@ FleetRequest typed(const FieldTable& table, const Value& v) {
     }
     if (const Value* a = g.find("adaptive"); a && !a->isNull()) r.gates.adaptive = AdaptiveGate{scopeAt(*a)};
     if (const Value* l = g.find("local"); l && !l->isNull())
-        r.gates.local = LocalGate{scopeAt(*l), numberAt(*l, "windowMs"), static_cast<std::uint32_t>(numberAt(*l, "bins")),
-                                  numberAt(*l, "ratio"), numberAt(*l, "padding")};
+        r.gates.local =
+            LocalGate{scopeAt(*l), numberAt(*l, "windowMs"), static_cast<std::uint32_t>(numberAt(*l, "bins")),
+                      numberAt(*l, "ratio"), numberAt(*l, "padding")};
     if (const Value* a = g.find("admissionControl"); a && !a->isNull())
-        r.gates.admissionControl = AdmissionControlGate{scopeAt(*a), numberAt(*a, "windowMs"), numberAt(*a, "srThreshold"),
-                                                        numberAt(*a, "aggression"), numberAt(*a, "rpsThreshold"),
+        r.gates.admissionControl = AdmissionControlGate{scopeAt(*a),
+                                                        numberAt(*a, "windowMs"),
+                                                        numberAt(*a, "srThreshold"),
+                                                        numberAt(*a, "aggression"),
+                                                        numberAt(*a, "rpsThreshold"),
                                                         numberAt(*a, "maxRejectionProbability")};
     r.operation = choiceAt<Operation>(table.field("operation"), v);
     r.idempotencyKey = v.find("idempotencyKey")->asBool();
@@ -853,7 +1110,8 @@ void layerChecks(const FleetRequest& r, std::vector<InputError>& errors) {
         if (at && static_cast<std::size_t>(*at) > bottom)
             fail(errors, std::string("gates.") + name + ".layer", "no-such-layer",
                  "must name a layer of policy.layers, from 1 to " + formatInt(static_cast<std::int64_t>(bottom)) +
-                     (k ? "" : " (without policy.layers the policy is the one layer)") + "; got " + formatInt(*at) + ".");
+                     (k ? "" : " (without policy.layers the policy is the one layer)") + "; got " + formatInt(*at) +
+                     ".");
     };
     if (r.gates.quota) checkGate("quota", r.gates.layer.quota);
     if (r.gates.bucket) checkGate("bucket", r.gates.layer.bucket);
@@ -862,16 +1120,18 @@ void layerChecks(const FleetRequest& r, std::vector<InputError>& errors) {
     if (r.gates.breaker) checkGate("breaker", r.gates.layer.breaker);
     if (!k) return;
     // What a stack cannot be run with (docs/layers.md §9.6): each a one-layer model of its own.
-    const char* other = r.workload == FleetWorkload::Occ ? "workload \"occ\"" :
-                        r.policy.hedging ? "policy.hedging" :
-                        r.server.admission ? "server.admission" :
-                        r.gates.adaptive ? "gates.adaptive" :
-                        r.gates.local ? "gates.local" :
-                        r.gates.admissionControl ? "gates.admissionControl" : nullptr;
+    const char* other = r.workload == FleetWorkload::Occ ? "workload \"occ\""
+                        : r.policy.hedging               ? "policy.hedging"
+                        : r.server.admission             ? "server.admission"
+                        : r.gates.adaptive               ? "gates.adaptive"
+                        : r.gates.local                  ? "gates.local"
+                        : r.gates.admissionControl       ? "gates.admissionControl"
+                                                         : nullptr;
     if (other) {
         fail(errors, "policy.layers", "layers-excluded",
-             std::string("must be null with ") + other + " (docs/layers.md §9.6: a stack of layers runs FLEET.md's "
-             "service workload, its §5 gates and no other one-layer model).");
+             std::string("must be null with ") + other +
+                 " (docs/layers.md §9.6: a stack of layers runs FLEET.md's "
+                 "service workload, its §5 gates and no other one-layer model).");
         return;
     }
     double product = 1;
@@ -882,9 +1142,13 @@ void layerChecks(const FleetRequest& r, std::vector<InputError>& errors) {
     const double work = requests * product;
     if (work > 20000000)
         fail(errors, once ? "policy.layers" : "durationMs", "too-much-work",
-             std::string("makes too long a run: ") + (once ? "clients" : "clients × ratePerClient × spike factor × "
-             "durationMs / 1000") + " × the product over policy.layers of (maxRetries + 1) must be at most 20,000,000 "
-             "bottom attempts (docs/layers.md §9.4); got " + formatMs(std::floor(work), 0) + ".");
+             std::string("makes too long a run: ") +
+                 (once ? "clients"
+                       : "clients × ratePerClient × spike factor × "
+                         "durationMs / 1000") +
+                 " × the product over policy.layers of (maxRetries + 1) must be at most 20,000,000 "
+                 "bottom attempts (docs/layers.md §9.4); got " +
+                 formatMs(std::floor(work), 0) + ".");
 }
 
 // docs/servers.md's fields that are not at their defaults, by the name an error gives: what a run
@@ -892,7 +1156,8 @@ void layerChecks(const FleetRequest& r, std::vector<InputError>& errors) {
 const char* serversFieldGiven(const FleetRequest& r) {
     if (r.servers) return "servers";
     if (!r.faults.empty()) return "faults";
-    if (r.balancer.kind != servers::BalancerKind::RoundRobin || r.balancer.scope != GateScope::Client) return "balancer";
+    if (r.balancer.kind != servers::BalancerKind::RoundRobin || r.balancer.scope != GateScope::Client)
+        return "balancer";
     if (r.keyStore.scope != servers::KeyScope::Shared || r.keyStore.lagMs != 0) return "keyStore";
     if (r.policy.retryHost != HostRule::Any) return "policy.retryHost";
     if (r.policy.hostSelectionRetryMaxAttempts != 1) return "policy.hostSelectionRetryMaxAttempts";
@@ -901,7 +1166,9 @@ const char* serversFieldGiven(const FleetRequest& r) {
     return nullptr;
 }
 
-std::string indexPath(const std::string& list, std::size_t i) { return list + "[" + formatInt(static_cast<std::int64_t>(i)) + "]"; }
+std::string indexPath(const std::string& list, std::size_t i) {
+    return list + "[" + formatInt(static_cast<std::int64_t>(i)) + "]";
+}
 
 // Indices of a list naming servers (faults[i].servers, trigger.servers) below K.
 void indicesBelow(const std::optional<std::vector<std::uint32_t>>& list, std::size_t k, const std::string& path,
@@ -962,18 +1229,21 @@ void serverChecks(const FleetRequest& r, std::vector<InputError>& errors) {
         const std::string path = indexPath("faults", i);
         if (f.endMs < f.startMs) {
             fail(errors, path + ".endMs", "out-of-order",
-                 "must be at least " + path + ".startMs (" + formatMs(f.startMs, 6) + "); got " + formatMs(f.endMs, 6) + ".");
+                 "must be at least " + path + ".startMs (" + formatMs(f.startMs, 6) + "); got " + formatMs(f.endMs, 6) +
+                     ".");
             continue;
         }
         if (!f.allServers)
             indicesBelow(std::vector<std::uint32_t>(f.servers.begin(), f.servers.end()), k, path + ".servers", errors);
         for (std::size_t j = 0; j < i; ++j) {
             const Fault& g = r.faults[j];
-            const bool overlap = f.startMs < f.endMs && g.startMs < g.endMs && f.startMs < g.endMs && g.startMs < f.endMs;
+            const bool overlap =
+                f.startMs < f.endMs && g.startMs < g.endMs && f.startMs < g.endMs && g.startMs < f.endMs;
             if (overlap && g.startMs <= g.endMs && shareServer(f, g)) {
                 fail(errors, path + ".servers", "overlapping-faults",
-                     "names a server that " + indexPath("faults", j) + " also names over an overlapping window: a server "
-                     "is under one fault at a time (docs/servers.md §2).");
+                     "names a server that " + indexPath("faults", j) +
+                         " also names over an overlapping window: a server "
+                         "is under one fault at a time (docs/servers.md §2).");
                 break;
             }
         }
@@ -990,16 +1260,19 @@ void serverChecks(const FleetRequest& r, std::vector<InputError>& errors) {
     if (cells > 1000000)
         fail(errors, "servers.count", "too-much-work",
              "× the bins to the horizon (floor((2 × durationMs + 60,000) / binMs) + 1) must be at most 1,000,000 "
-             "per-server bin cells (docs/servers.md §10); got " + grouped(cells) + ".");
-    const bool counts = r.balancer.scope == GateScope::Client && (r.balancer.kind == servers::BalancerKind::LeastOutstanding ||
-                                                                 r.balancer.kind == servers::BalancerKind::TwoChoices);
+             "per-server bin cells (docs/servers.md §10); got " +
+                 grouped(cells) + ".");
+    const bool counts =
+        r.balancer.scope == GateScope::Client && (r.balancer.kind == servers::BalancerKind::LeastOutstanding ||
+                                                  r.balancer.kind == servers::BalancerKind::TwoChoices);
     const bool limits = r.server.admission && r.server.admission->scope == GateScope::Client;
     if ((counts || limits) && static_cast<double>(r.clients) * static_cast<double>(k) > 1000000)
         fail(errors, "servers.count", "too-much-work",
              std::string("× clients must be at most 1,000,000 with ") +
                  (counts ? "a client-scoped least-outstanding or two-choices balancer (a count per client and server)"
                          : "a client-scoped server.admission (a limit per client and server)") +
-                 " (docs/servers.md §10); got " + grouped(static_cast<double>(r.clients) * static_cast<double>(k)) + ".");
+                 " (docs/servers.md §10); got " + grouped(static_cast<double>(r.clients) * static_cast<double>(k)) +
+                 ".");
 }
 
 // The rules across fields, on a normalized request whose every field is valid.
@@ -1010,7 +1283,8 @@ void crossChecks(const FleetRequest& r, std::vector<InputError>& errors) {
              "must be at least network.lo (" + formatMs(r.network.lo, 6) + "); got " + formatMs(r.network.hi, 6) + ".");
     if (r.spike && r.spike->startMs > r.spike->endMs)
         fail(errors, "spike.endMs", "out-of-order",
-             "must be at least spike.startMs (" + formatMs(r.spike->startMs, 6) + "); got " + formatMs(r.spike->endMs, 6) + ".");
+             "must be at least spike.startMs (" + formatMs(r.spike->startMs, 6) + "); got " +
+                 formatMs(r.spike->endMs, 6) + ".");
     if (r.trigger && r.trigger->startMs > r.trigger->endMs)
         fail(errors, "trigger.endMs", "out-of-order",
              "must be at least trigger.startMs (" + formatMs(r.trigger->startMs, 6) + "); got " +
@@ -1031,7 +1305,8 @@ void crossChecks(const FleetRequest& r, std::vector<InputError>& errors) {
     if (!occ && r.policy.hedging && !perTry && r.policy.maxRetries && *r.policy.maxRetries != 0)
         fail(errors, "policy.hedging", "needs-no-retries",
              "must be null when policy.maxRetries is not 0 (gRPC A6: a retry policy and a hedging policy exclude each "
-             "other); got policy.maxRetries " + formatInt(*r.policy.maxRetries) + ".");
+             "other); got policy.maxRetries " +
+                 formatInt(*r.policy.maxRetries) + ".");
     // docs/throttling.md §7: Envoy reads sampling_window in whole seconds.
     if (r.gates.admissionControl && std::fmod(r.gates.admissionControl->windowMs, 1000) != 0)
         fail(errors, "gates.admissionControl.windowMs", "whole-seconds",
@@ -1042,10 +1317,11 @@ void crossChecks(const FleetRequest& r, std::vector<InputError>& errors) {
              "must be at most 10,000 × binMs (" + formatMs(10000.0 * r.binMs, 6) + "): at most 10,000 bins; got " +
                  formatMs(r.durationMs, 6) + ".");
     if (const char* given = serversFieldGiven(r); given && (occ || !r.policy.layers.empty()))
-        return fail(errors, given, "servers-excluded",
-                    occ ? std::string("is for the service workload only: the occ workload has no server (docs/servers.md).")
-                        : std::string("must be left at its default with policy.layers: a stack of layers runs one server "
-                                      "for now (docs/servers.md §8.4)."));
+        return fail(
+            errors, given, "servers-excluded",
+            occ ? std::string("is for the service workload only: the occ workload has no server (docs/servers.md).")
+                : std::string("must be left at its default with policy.layers: a stack of layers runs one server "
+                              "for now (docs/servers.md §8.4)."));
     serverChecks(r, errors);
     if (occ && !r.policy.layers.empty()) return layerChecks(r, errors);
     if (occ) {
@@ -1069,7 +1345,8 @@ void crossChecks(const FleetRequest& r, std::vector<InputError>& errors) {
     if (work > 20000000)
         fail(errors, "durationMs", "too-much-work",
              "makes too long a run: clients × ratePerClient × spike factor × durationMs / 1000 × (maxRetries + 1) "
-             "must be at most 20,000,000 attempts; got " + formatMs(std::floor(work), 0) + ".");
+             "must be at most 20,000,000 attempts; got " +
+                 formatMs(std::floor(work), 0) + ".");
 }
 
 // 12345678.9 -> "12,345,679": a whole number with thousands separated.
@@ -1109,8 +1386,9 @@ void costChecks(const FleetRequest& r, std::vector<InputError>& errors) {
         else
             fail(errors, "durationMs", "too-much-work",
                  "makes too long a run: up to " + grouped(c.attempts) + " attempts of " + grouped(c.requests) +
-                     " requests, 5 events each, an estimated " + grouped(c.ms) + " ms of the engine's work, over the limit of " +
-                     grouped(kFleetCostMs) + " ms; " + traffic + where);
+                     " requests, 5 events each, an estimated " + grouped(c.ms) +
+                     " ms of the engine's work, over the limit of " + grouped(kFleetCostMs) + " ms; " + traffic +
+                     where);
     }
     if (c.bytes > kFleetCostBytes) {
         const double mb = 1024 * 1024;

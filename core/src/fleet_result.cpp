@@ -80,7 +80,8 @@ Value serverBinValue(const ServerBin& s) {
 // t has no bound (no worker limit, or a service time of 0).
 bool underTrigger(const FleetRequest& r, TriggerKind kind, std::uint32_t j, double t) {
     if (!r.trigger || r.trigger->kind != kind || t < r.trigger->startMs || t >= r.trigger->endMs) return false;
-    return !r.triggerServers || std::find(r.triggerServers->begin(), r.triggerServers->end(), j) != r.triggerServers->end();
+    return !r.triggerServers ||
+           std::find(r.triggerServers->begin(), r.triggerServers->end(), j) != r.triggerServers->end();
 }
 bool crashed(const FleetRequest& r, std::uint32_t j, double t) {
     return std::any_of(r.faults.begin(), r.faults.end(),
@@ -122,7 +123,8 @@ Value fleetToValue(Value echo, const FleetRequest& request, const ServiceResult&
         const auto reason = static_cast<EndReason>(i);
         if (reason == EndReason::LocalThrottle) continue;
         if (reason == EndReason::Unfinished && request.gates.local)
-            failed.set(endReasonName(EndReason::LocalThrottle), count(t.failed[static_cast<int>(EndReason::LocalThrottle)]));
+            failed.set(endReasonName(EndReason::LocalThrottle),
+                       count(t.failed[static_cast<int>(EndReason::LocalThrottle)]));
         failed.set(endReasonName(reason), count(t.failed[i]));
     }
     totals.set("failed", std::move(failed));
@@ -130,7 +132,8 @@ Value fleetToValue(Value echo, const FleetRequest& request, const ServiceResult&
     totals.set("attempts", count(t.attempts));
     totals.set("firstAttempts", count(t.firstAttempts));
     totals.set("retries", count(t.retries));
-    totals.set("load", num(t.firstAttempts ? static_cast<double>(t.attempts) / static_cast<double>(t.firstAttempts) : 0));
+    totals.set("load",
+               num(t.firstAttempts ? static_cast<double>(t.attempts) / static_cast<double>(t.firstAttempts) : 0));
     if (!request.policy.layers.empty()) {  // docs/layers.md §9.2
         totals.set("attemptsPerRequest",
                    num(t.requests ? static_cast<double>(t.attempts) / static_cast<double>(t.requests) : 0));

@@ -35,7 +35,15 @@ enum Kind : std::uint64_t { Crash = 0, Completion = 1, Arrival = 2, Answer = 3, 
 // Rejected503: Envoy's admission control's local reply (docs/throttling.md §7), at the send itself,
 // with no Retry-After.
 // Refused and Reset: docs/servers.md §5's crash, a refused connection and a reset one.
-enum Status : std::uint32_t { Ok200 = 0, Error500 = 1, Busy503 = 2, Throttled429 = 3, Rejected503 = 4, Refused = 5, Reset = 6 };
+enum Status : std::uint32_t {
+    Ok200 = 0,
+    Error500 = 1,
+    Busy503 = 2,
+    Throttled429 = 3,
+    Rejected503 = 4,
+    Refused = 5,
+    Reset = 6
+};
 // A failure's class (FLEET.md §4; the 429 of docs/throttling.md §3; docs/servers.md §5's two).
 enum class Failure { Timeout, ServerError, Throttled, Refused, Reset };
 // An attempt's events carry its server (docs/servers.md) above the low byte of `status`, which
@@ -61,7 +69,7 @@ constexpr int kClientBits = 14;
 struct Event {
     double t;
     std::uint64_t key;
-    double x;  // Arrival: the waiting limit L; Completion, Answer: the attempt's service time
+    double x;            // Arrival: the waiting limit L; Completion, Answer: the attempt's service time
     std::uint32_t slot;  // the request's record
     std::uint32_t status;
 };
@@ -92,13 +100,13 @@ enum Flag : std::uint8_t { Ended = 1, Resolved = 2, Committed = 4, PaidCost = 8,
 
 struct Request {
     double createdMs;
-    double previousMs;   // the last backoff wait (decorrelated's "previous")
-    double lastCost;     // the quota's cost last taken for this request
+    double previousMs;  // the last backoff wait (decorrelated's "previous")
+    double lastCost;    // the quota's cost last taken for this request
     std::uint32_t client;
-    std::uint32_t number;  // k: the client's request number
-    std::uint32_t period;  // the breaker period the current attempt was sent in
-    std::uint16_t pending; // events and queue entries that name this record
-    std::uint8_t attempt;  // the current attempt n (0 before the first)
+    std::uint32_t number;   // k: the client's request number
+    std::uint32_t period;   // the breaker period the current attempt was sent in
+    std::uint16_t pending;  // events and queue entries that name this record
+    std::uint8_t attempt;   // the current attempt n (0 before the first)
     std::uint8_t flags;
 };
 
@@ -106,7 +114,7 @@ struct Waiting {
     double limitMs;
     std::uint32_t request;  // the slot
     std::uint32_t attempt;
-    double arrivedMs;       // at its server
+    double arrivedMs;  // at its server
 };
 
 // The waiting attempts: a ring for first-in first-out, its back for last-in first-out.
@@ -143,19 +151,19 @@ using Lane = EventLane<Event, EventLess>;  // lane.hpp
 // hold theirs in gates::GateSet.
 struct Owner {
     // Out of line, so that a run without them holds no more per owner (fleet_cost.cpp's kOwnerBytes).
-    std::unique_ptr<throttling::AdaptiveLimiter> adaptive;  // docs/throttling.md §4
-    std::unique_ptr<throttling::AdaptiveThrottler> local;   // docs/throttling.md §5
+    std::unique_ptr<throttling::AdaptiveLimiter> adaptive;          // docs/throttling.md §4
+    std::unique_ptr<throttling::AdaptiveThrottler> local;           // docs/throttling.md §5
     std::unique_ptr<throttling::AdmissionWindow> admissionControl;  // docs/throttling.md §7
 };
 
 // docs/throttling.md §6: a hedged request's copies (at most 5; bit n of `resolved` for copy n).
 struct HedgeState {
-    std::uint8_t asked = 0;    // the last copy whose send was asked for (the gates, the limiter)
-    std::uint8_t sent = 0;     // copies sent
-    std::uint8_t failed = 0;   // copies that failed (a non-fatal class)
-    std::uint8_t holding = 0;  // copies the adaptive limiter holds
-    std::uint8_t resolved = 0; // copies answered in time or timed out
-    bool stopped = false;      // a gate refused a copy: no further copy
+    std::uint8_t asked = 0;        // the last copy whose send was asked for (the gates, the limiter)
+    std::uint8_t sent = 0;         // copies sent
+    std::uint8_t failed = 0;       // copies that failed (a non-fatal class)
+    std::uint8_t holding = 0;      // copies the adaptive limiter holds
+    std::uint8_t resolved = 0;     // copies answered in time or timed out
+    bool stopped = false;          // a gate refused a copy: no further copy
     std::uint32_t period[6] = {};  // the breaker period each copy was sent in
 };
 // A hedge's Send event x: what asked for it (the quota's cost follows).
@@ -193,9 +201,9 @@ struct Replica {
     const Server* cfg = nullptr;
     WaitQueue queue;
     std::uint64_t inService = 0;
-    bool triggered = true;  // FLEET's trigger acts on it
+    bool triggered = true;                                       // FLEET's trigger acts on it
     std::vector<std::pair<double, double>> crashes, partitions;  // its faults' windows
-    bool tracked = false;  // a crash names it: its work in service is listed
+    bool tracked = false;                                        // a crash names it: its work in service is listed
     std::vector<Working> working;
     std::uint32_t epoch = 0;  // its crashes that aborted work
 };
@@ -225,11 +233,12 @@ public:
             Owner& o = owners_[i];
             // The limiters and throttlers hold more state: only the owners their scope uses.
             const bool fleetOwner = i == 0;
-            if (r.gates.adaptive && fleetOwner == (r.gates.adaptive->scope == GateScope::Fleet)) o.adaptive = std::make_unique<throttling::AdaptiveLimiter>(0.0);
+            if (r.gates.adaptive && fleetOwner == (r.gates.adaptive->scope == GateScope::Fleet))
+                o.adaptive = std::make_unique<throttling::AdaptiveLimiter>(0.0);
             if (r.gates.local && fleetOwner == (r.gates.local->scope == GateScope::Fleet))
-                o.local = std::make_unique<throttling::AdaptiveThrottler>(
-                    r.gates.local->windowMs / 1000, static_cast<int>(r.gates.local->bins), r.gates.local->ratio,
-                    r.gates.local->padding);
+                o.local = std::make_unique<throttling::AdaptiveThrottler>(r.gates.local->windowMs / 1000,
+                                                                          static_cast<int>(r.gates.local->bins),
+                                                                          r.gates.local->ratio, r.gates.local->padding);
             if (r.gates.admissionControl && fleetOwner == (r.gates.admissionControl->scope == GateScope::Fleet))
                 o.admissionControl = std::make_unique<throttling::AdmissionWindow>(r.gates.admissionControl->windowMs);
         }
@@ -261,7 +270,8 @@ public:
             const Server& c = *each.cfg;
             if (c.serviceMsPerInFlight != 0 || c.serviceDist != servers::ServiceDist::Fixed) continue;
             addLane(c.serviceMs * 1);
-            if (r.trigger && r.trigger->kind == TriggerKind::Slowdown && each.triggered) addLane(c.serviceMs * r.trigger->factor);
+            if (r.trigger && r.trigger->kind == TriggerKind::Slowdown && each.triggered)
+                addLane(c.serviceMs * r.trigger->factor);
         }
     }
 
@@ -288,7 +298,8 @@ public:
         finish();
         if (work_) {
             work_->events = eventsTaken_;
-            for (const Replica& each : replicas_) work_->queue = std::max<std::uint64_t>(work_->queue, each.queue.deepest());
+            for (const Replica& each : replicas_)
+                work_->queue = std::max<std::uint64_t>(work_->queue, each.queue.deepest());
             work_->records = requests_.size();
         }
         return std::move(result_);
@@ -379,7 +390,7 @@ private:
     }
     // An event at t in lane i (t being now + the lane's delay), or in the heap when i < 0.
     [[gnu::always_inline]] void scheduleIn(int i, double t, Kind kind, std::uint32_t slot, int attempt, double x = 0,
-                    std::uint32_t status = 0) {
+                                           std::uint32_t status = 0) {
         Request& q = requests_[slot];
         ++q.pending;
         const Event e{t, makeKey(kind, q.client, q.number, attempt), x, slot, status};
@@ -598,7 +609,8 @@ private:
             HedgeState& h = hedge_[id];
             h.sent = static_cast<std::uint8_t>(n);
             h.period[n] = period;
-            if (n < r_.policy.hedging->maxAttempts) schedule(t + r_.policy.hedging->delayMs, Send, id, n + 1, kHedgeOnDelay);
+            if (n < r_.policy.hedging->maxAttempts)
+                schedule(t + r_.policy.hedging->delayMs, Send, id, n + 1, kHedgeOnDelay);
         }
     }
 
@@ -613,9 +625,9 @@ private:
         throttling::AdmissionWindow& w = *owner(g.scope, q.client).admissionControl;
         if (static_cast<double>(w.averageRps(t)) < g.rpsThreshold) return false;
         const throttling::AdmissionWindow::Counts c = w.counts(t);
-        const double p = throttling::rejectionProbability(static_cast<double>(c.requests), static_cast<double>(c.successes),
-                                                          g.srThreshold / 100, g.aggression,
-                                                          g.maxRejectionProbability / 100);
+        const double p =
+            throttling::rejectionProbability(static_cast<double>(c.requests), static_cast<double>(c.successes),
+                                             g.srThreshold / 100, g.aggression, g.maxRejectionProbability / 100);
         return throttling::rejects(p, attemptDraw(keyAdmission_, q, n));
     }
 
@@ -627,7 +639,8 @@ private:
             HedgeState& h = hedge_[id];
             h.sent = static_cast<std::uint8_t>(n);
             h.period[n] = period;
-            if (n < r_.policy.hedging->maxAttempts) schedule(t + r_.policy.hedging->delayMs, Send, id, n + 1, kHedgeOnDelay);
+            if (n < r_.policy.hedging->maxAttempts)
+                schedule(t + r_.policy.hedging->delayMs, Send, id, n + 1, kHedgeOnDelay);
         }
         answer(id, n, t, 0, Rejected503);
     }
@@ -636,7 +649,8 @@ private:
     // (a 429 is one); a rejection is not.
     void admissionRecord(const Request& q, double t, std::uint32_t status) {
         if (status == Rejected503) return;
-        owner(r_.gates.admissionControl->scope, q.client).admissionControl->record(t, status == Ok200 || status == Throttled429);
+        owner(r_.gates.admissionControl->scope, q.client)
+            .admissionControl->record(t, status == Ok200 || status == Throttled429);
     }
 
     // ---- docs/throttling.md §6: hedging ----------------------------------------------------------
@@ -656,7 +670,8 @@ private:
 
     // What the gates read of an answer to request q's current attempt.
     gates::Received received(const Request& q, double t, bool retryable) const {
-        return gates::Received{t, q.period, (q.flags & PaidCost) ? std::optional<double>(q.lastCost) : std::nullopt, retryable};
+        return gates::Received{t, q.period, (q.flags & PaidCost) ? std::optional<double>(q.lastCost) : std::nullopt,
+                               retryable};
     }
 
     bool copyDone(std::uint32_t id, int n) const {
@@ -837,9 +852,10 @@ private:
         double retryAfterMs = -1;
         const Server& from = *replicas_[host].cfg;
         if (status == Busy503 && from.rejectRetryAfterMs) retryAfterMs = *from.rejectRetryAfterMs;
-        if (status == Throttled429 && r_.server.admission->retryAfterMs) retryAfterMs = *r_.server.admission->retryAfterMs;
-        const std::optional<EndReason> reason =
-            hasBit(s.hedged, n) ? std::optional<EndReason>(EndReason::AttemptLimit) : tryRetry(id, n, t, false, retryAfterMs);
+        if (status == Throttled429 && r_.server.admission->retryAfterMs)
+            retryAfterMs = *r_.server.admission->retryAfterMs;
+        const std::optional<EndReason> reason = hasBit(s.hedged, n) ? std::optional<EndReason>(EndReason::AttemptLimit)
+                                                                    : tryRetry(id, n, t, false, retryAfterMs);
         if (!reason || s.inFlight > 0 || s.scheduled) return;  // retried, or dropped
         end(id, *reason, t);
     }
@@ -851,9 +867,12 @@ private:
         if (r_.gates.local) {
             const double u = attemptDraw(keyLocal_, q, n);
             if (owner(r_.gates.local->scope, q.client).local->shouldThrottle(t / 1000, u)) {
-                if (hedging_ && n > 1) stopCopies(id, t, EndReason::LocalThrottle);
-                else if (perTry_ && n > 1) refuseRetry(id, t, EndReason::LocalThrottle);
-                else end(id, EndReason::LocalThrottle, t);
+                if (hedging_ && n > 1)
+                    stopCopies(id, t, EndReason::LocalThrottle);
+                else if (perTry_ && n > 1)
+                    refuseRetry(id, t, EndReason::LocalThrottle);
+                else
+                    end(id, EndReason::LocalThrottle, t);
                 return false;
             }
         }
@@ -863,9 +882,12 @@ private:
                 const double at = t + w * 1000;
                 if (r_.policy.deadlineMs && at >= q.createdMs + *r_.policy.deadlineMs) {
                     // The token is not given back.
-                    if (hedging_ && n > 1) stopCopies(id, t, EndReason::Deadline);
-                    else if (perTry_ && n > 1) refuseRetry(id, t, EndReason::Deadline);
-                    else end(id, EndReason::Deadline, t);
+                    if (hedging_ && n > 1)
+                        stopCopies(id, t, EndReason::Deadline);
+                    else if (perTry_ && n > 1)
+                        refuseRetry(id, t, EndReason::Deadline);
+                    else
+                        end(id, EndReason::Deadline, t);
                     return false;
                 }
                 bin(t).gateWaitMs += w * 1000;
@@ -985,7 +1007,8 @@ private:
             t < r_.trigger->endMs)
             f = r_.trigger->factor;
         double base = c.serviceMs;
-        if (c.serviceDist != servers::ServiceDist::Fixed) {  // docs/servers.md §3.3: SERVICE (client, request, attempt id)
+        if (c.serviceDist !=
+            servers::ServiceDist::Fixed) {  // docs/servers.md §3.3: SERVICE (client, request, attempt id)
             const Request& q = requests_[w.request];
             const std::uint64_t key = streams::step(streams::step(streams::step(keyService_, q.client), q.number),
                                                     static_cast<std::uint64_t>(w.attempt - 1));
@@ -1005,8 +1028,8 @@ private:
         ++server.inService;
         if (server.tracked) {
             const Request& q = requests_[w.request];
-            server.working.push_back(Working{makeKey(Arrival, q.client, q.number, static_cast<int>(w.attempt)), w.request,
-                                             w.attempt, w.limitMs});
+            server.working.push_back(Working{makeKey(Arrival, q.client, q.number, static_cast<int>(w.attempt)),
+                                             w.request, w.attempt, w.limitMs});
         }
         scheduleAfter(t, s, Completion, w.request, static_cast<int>(w.attempt), extended_ ? ticket(s, w.arrivedMs) : s,
                       withServer(server.epoch, host));
@@ -1020,7 +1043,8 @@ private:
         if (replay && keysTracked_) {
             replay = false;
             for (const auto& record : records_[id])
-                if (servers::visible(r_.keyStore.scope, r_.keyStore.lagMs, record.first, host, record.second, t)) replay = true;
+                if (servers::visible(r_.keyStore.scope, r_.keyStore.lagMs, record.first, host, record.second, t))
+                    replay = true;
         }
         if (replay) {
             ++result_.totals.replays;
@@ -1092,7 +1116,8 @@ private:
             }
         }
         while (workerFree(server) && !server.queue.empty()) {
-            const Waiting next = server.cfg->queueOrder == QueueOrder::Fifo ? server.queue.popOldest() : server.queue.popNewest();
+            const Waiting next =
+                server.cfg->queueOrder == QueueOrder::Fifo ? server.queue.popOldest() : server.queue.popNewest();
             --requests_[next.request].pending;
             startService(next, t, host);
             release(next.request);
@@ -1110,8 +1135,9 @@ private:
         for (std::uint32_t j = 0; j < k_; ++j) {
             Replica& each = replicas_[j];
             each.cfg = r.servers ? &r.servers->each[j] : &r.server;
-            each.triggered = !r.trigger || !r.triggerServers ||
-                             std::find(r.triggerServers->begin(), r.triggerServers->end(), j) != r.triggerServers->end();
+            each.triggered =
+                !r.trigger || !r.triggerServers ||
+                std::find(r.triggerServers->begin(), r.triggerServers->end(), j) != r.triggerServers->end();
         }
         for (const Fault& f : r.faults) {
             if (!(f.startMs < f.endMs)) continue;  // an empty window covers nothing and starts no crash
@@ -1143,7 +1169,7 @@ private:
         keyBalance_ = streams::purposeKey(r.seed, servers::kPurposeBalance);
         keyService_ = streams::purposeKey(r.seed, servers::kPurposeService);
         if (extended_)
-            sentStride_ = hedging_ ? static_cast<std::size_t>(r.policy.hedging->maxAttempts) + 1
+            sentStride_ = hedging_  ? static_cast<std::size_t>(r.policy.hedging->maxAttempts) + 1
                           : perTry_ ? static_cast<std::size_t>(*r.policy.maxRetries) + 2
                                     : 1;
     }
@@ -1158,10 +1184,10 @@ private:
         const Request& q = requests_[id];
         if (k_ > 1) {
             const std::size_t owner = r_.balancer.scope == GateScope::Client ? q.client : 0;
-            const std::uint64_t key =
-                r_.balancer.kind == servers::BalancerKind::RoundRobin
-                    ? 0
-                    : streams::step(streams::step(streams::step(keyBalance_, q.client), q.number), static_cast<std::uint64_t>(n - 1));
+            const std::uint64_t key = r_.balancer.kind == servers::BalancerKind::RoundRobin
+                                          ? 0
+                                          : streams::step(streams::step(streams::step(keyBalance_, q.client), q.number),
+                                                          static_cast<std::uint64_t>(n - 1));
             const std::uint32_t* counts = countsOn_ ? &outstanding_[owner * k_] : nullptr;
             auto outstanding = [counts](std::size_t j) { return counts ? counts[j] : 0u; };
             const std::vector<std::uint16_t>* tried = previousHosts_ ? &tried_[id] : nullptr;
@@ -1169,7 +1195,8 @@ private:
                 return tried && std::find(tried->begin(), tried->end(), static_cast<std::uint16_t>(j)) != tried->end();
             };
             host = static_cast<std::uint32_t>(servers::chooseHost(balancers_[owner], key, k_, n > 1, previousHosts_,
-                                                                  r_.policy.hostSelectionRetryMaxAttempts, wasTried, outstanding));
+                                                                  r_.policy.hostSelectionRetryMaxAttempts, wasTried,
+                                                                  outstanding));
             if (previousHosts_) tried_[id].push_back(static_cast<std::uint16_t>(host));
             if (countsOn_) ++outstanding_[owner * k_ + host];
         }
@@ -1205,7 +1232,8 @@ private:
     // §8.2's kind 0: a crash starting on a server aborts its work in service, then its queue, each
     // in key order, a reset leaving for each at t; a crash that finds no work is no event.
     void crash(const Event& e) {
-        const auto host = static_cast<std::uint32_t>((e.key >> (kRequestBits + kAttemptBits)) & ((1u << kClientBits) - 1));
+        const auto host =
+            static_cast<std::uint32_t>((e.key >> (kRequestBits + kAttemptBits)) & ((1u << kClientBits) - 1));
         Replica& server = replicas_[host];
         if (server.inService == 0 && server.queue.empty()) return;
         const double t = e.t;
@@ -1309,7 +1337,8 @@ private:
         double retryAfterMs = -1;
         const Server& from = *replicas_[host].cfg;
         if (status == Busy503 && from.rejectRetryAfterMs) retryAfterMs = *from.rejectRetryAfterMs;
-        if (status == Throttled429 && r_.server.admission->retryAfterMs) retryAfterMs = *r_.server.admission->retryAfterMs;
+        if (status == Throttled429 && r_.server.admission->retryAfterMs)
+            retryAfterMs = *r_.server.admission->retryAfterMs;
         fail(id, n, failureOf(status), t, retryAfterMs);
     }
 
@@ -1415,9 +1444,7 @@ private:
         if (result_.bins.size() < last + 1) growBins(last + 1);
         while (stateBin_ <= last) writeState(stateBin_++);
 
-        if (!latencies_.empty()) {
-            result_.totals.latencyMs = latencyOf(latencies_);
-        }
+        if (!latencies_.empty()) { result_.totals.latencyMs = latencyOf(latencies_); }
         finishServers();
     }
 
@@ -1430,7 +1457,8 @@ private:
     std::vector<double> ceilings_;  // ceilingFor(backoff_, n) by failure number n
     double horizon_ = 0;
     double lastLateMs_ = 0;  // the time of the last late answer counted (lateAnswer())
-    std::uint64_t keyArrival_ = 0, keyOut_ = 0, keyBack_ = 0, keyFail_ = 0, keyWait_ = 0, keyLocal_ = 0, keyAdmission_ = 0;
+    std::uint64_t keyArrival_ = 0, keyOut_ = 0, keyBack_ = 0, keyFail_ = 0, keyWait_ = 0, keyLocal_ = 0,
+                  keyAdmission_ = 0;
     std::vector<std::uint64_t> arrivalKeys_;  // ARRIVAL(c)'s stream key, by client
     MinHeap<Event, EventLess> events_;
     const Event none_{std::numeric_limits<double>::infinity(), 0, 0, 0, 0};  // "no event": later than any
@@ -1452,16 +1480,16 @@ private:
     std::vector<std::uint32_t> periods_;     // the breaker period attempt n of slot s was sent in, at s × stride + n
     std::vector<Replica> replicas_;
     std::size_t k_ = 1;
-    bool extended_ = false;      // servers or faults: the result's per-server rows
+    bool extended_ = false;  // servers or faults: the result's per-server rows
     bool faultsOn_ = false;
-    bool countsOn_ = false;      // the balancer reads outstanding counts (§4.3)
-    bool previousHosts_ = false; // a retry's host rule needs the tried servers
-    bool keysTracked_ = false;   // a request's records, where not every store sees them at once (§6)
+    bool countsOn_ = false;                     // the balancer reads outstanding counts (§4.3)
+    bool previousHosts_ = false;                // a retry's host rule needs the tried servers
+    bool keysTracked_ = false;                  // a request's records, where not every store sees them at once (§6)
     std::vector<servers::Balancer> balancers_;  // one per client, or the fleet's
     std::vector<std::uint32_t> outstanding_;    // by owner × K + server
-    std::vector<std::vector<std::uint16_t>> tried_;                        // by slot
+    std::vector<std::vector<std::uint16_t>> tried_;                       // by slot
     std::vector<std::vector<std::pair<std::uint16_t, double>>> records_;  // by slot: (server, commit time)
-    std::vector<double> sentAt_;  // by slot × stride + attempt: each attempt's send time
+    std::vector<double> sentAt_;   // by slot × stride + attempt: each attempt's send time
     std::vector<Ticket> tickets_;  // with per-server rows: the attempts in service (complete())
     std::vector<std::uint32_t> freeTickets_;
     std::size_t sentStride_ = 0;

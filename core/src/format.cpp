@@ -7,8 +7,8 @@ namespace retrylab {
 std::string formatInt(std::int64_t value) {
     if (value == 0) return "0";
     bool negative = value < 0;
-    std::uint64_t magnitude = negative ? static_cast<std::uint64_t>(-(value + 1)) + 1
-                                       : static_cast<std::uint64_t>(value);
+    std::uint64_t magnitude =
+        negative ? static_cast<std::uint64_t>(-(value + 1)) + 1 : static_cast<std::uint64_t>(value);
     // Written backwards into a buffer, then one string: at -Oz an insert at the front per digit
     // was a chain of calls (issue 18: a seventh of a 1,000-answer sweep in WebAssembly, the
     // attempts' statuses and the answers' paths).

@@ -8,7 +8,7 @@ namespace retrylab {
 namespace {
 
 constexpr std::array<std::string_view, 7> kShortDays = {"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"};
-constexpr std::array<std::string_view, 7> kLongDays = {"Monday", "Tuesday", "Wednesday", "Thursday",
+constexpr std::array<std::string_view, 7> kLongDays = {"Monday", "Tuesday",  "Wednesday", "Thursday",
                                                        "Friday", "Saturday", "Sunday"};
 constexpr std::array<std::string_view, 12> kMonths = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
                                                       "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
@@ -115,8 +115,7 @@ std::optional<Civil> readAsctime(std::string_view text) {
     if (!(r.oneOf(kShortDays, weekday) && r.literal(" ") && r.oneOf(kMonths, c.month) && r.literal(" ")))
         return std::nullopt;
     if (!(r.literal(" ") ? r.digits(1, c.day) : r.digits(2, c.day))) return std::nullopt;
-    if (!(r.literal(" ") && r.timeOfDay(c.hour, c.minute, c.second) && r.literal(" ") && r.digits(4, year) &&
-          r.done()))
+    if (!(r.literal(" ") && r.timeOfDay(c.hour, c.minute, c.second) && r.literal(" ") && r.digits(4, year) && r.done()))
         return std::nullopt;
     c.month += 1;
     c.year = year;

@@ -72,8 +72,10 @@ RETRYLAB_COLD std::string visible(std::string_view s) {
     for (std::size_t i = 0; i < s.size();) {
         const std::size_t start = i;
         const std::uint32_t cp = nextCodePoint(s, i);
-        if (cp < 0x20) putUtf8(out, 0x2400 + cp);
-        else if (cp == 0x7F) putUtf8(out, 0x2421);
+        if (cp < 0x20)
+            putUtf8(out, 0x2400 + cp);
+        else if (cp == 0x7F)
+            putUtf8(out, 0x2421);
         else if (hiddenControl(cp)) {
             static const char hex[] = "0123456789ABCDEF";
             out += "\xE2\x80\xB9U+";  // ‹
@@ -110,10 +112,22 @@ RETRYLAB_COLD std::string encoded(std::string_view s) {
         bool keep = asciiAlnum(static_cast<char>(c));
         if (!keep) {
             switch (c) {
-                case '-': case '.': case '_': case '~': case ':': case '/': case '?': case '#': case '@':
-                case '!': case '$': case '&': case '+': case ',': case '=': case '*':
-                    keep = true;
-                    break;
+                case '-':
+                case '.':
+                case '_':
+                case '~':
+                case ':':
+                case '/':
+                case '?':
+                case '#':
+                case '@':
+                case '!':
+                case '$':
+                case '&':
+                case '+':
+                case ',':
+                case '=':
+                case '*': keep = true; break;
                 case '%': keep = k + 2 < s.size() && isHex(s[k + 1]) && isHex(s[k + 2]); break;
                 case ';': {
                     // The end of a character reference (&amp; &#41;), which a destination decodes.
@@ -158,7 +172,8 @@ struct Inline {
         }
         const std::string fence(longest + 1, '`');
         const bool allSpaces = span.find_first_not_of(' ') == std::string::npos;
-        const bool pad = span.front() == '`' || span.back() == '`' || (!allSpaces && span.front() == ' ' && span.back() == ' ');
+        const bool pad =
+            span.front() == '`' || span.back() == '`' || (!allSpaces && span.front() == ' ' && span.back() == ' ');
         out += fence;
         if (pad) out += ' ';
         for (char c : span) {
@@ -192,33 +207,50 @@ struct Inline {
                 // itself): emphasis and strong (* _), strikethrough (~), code (`), links and
                 // images ([ ]), raw HTML and autolinks (< >), character references (&), hard
                 // breaks (\), table cells (|), and GitHub's math ($).
-                case '\\': case '`': case '*': case '_': case '~': case '[': case ']':
-                case '<': case '>': case '&': case '|': case '$':
-                    plain(escaped);
-                    break;
+                case '\\':
+                case '`':
+                case '*':
+                case '_':
+                case '~':
+                case '[':
+                case ']':
+                case '<':
+                case '>':
+                case '&':
+                case '|':
+                case '$': plain(escaped); break;
                 // GitHub's mentions (@user, @org/team) and cmark-gfm's email autolinks need an
                 // @ in the text: in a code span it is in no text node of theirs.
                 case '@': span += c; break;
                 // Issue references (#123, org/repo#1): a # followed by a digit.
                 case '#':
-                    if (i + 1 < s.size() && digit(s[i + 1])) span += c;
-                    else plain(one);
+                    if (i + 1 < s.size() && digit(s[i + 1]))
+                        span += c;
+                    else
+                        plain(one);
                     break;
                 // URL autolinks (http://, https://, ftp://) begin at a ':' followed by '/';
                 // emoji shortcodes (:tada:) at a ':' that a name and a ':' follow.
                 case ':':
-                    if (i + 1 < s.size() && s[i + 1] == '/') plain(escaped);
-                    else if (shortcodeAt(s, i)) span += c;
-                    else plain(one);
+                    if (i + 1 < s.size() && s[i + 1] == '/')
+                        plain(escaped);
+                    else if (shortcodeAt(s, i))
+                        span += c;
+                    else
+                        plain(one);
                     break;
                 // www. autolinks: the dot after www.
                 case '.':
-                    plain(i >= 3 && lower(s[i - 1]) == 'w' && lower(s[i - 2]) == 'w' && lower(s[i - 3]) == 'w' ? escaped : one);
+                    plain(i >= 3 && lower(s[i - 1]) == 'w' && lower(s[i - 2]) == 'w' && lower(s[i - 3]) == 'w' ? escaped
+                                                                                                               : one);
                     break;
                 // GH-123, another issue reference: the - of GH- before a digit.
                 case '-':
-                    if (i >= 2 && lower(s[i - 1]) == 'h' && lower(s[i - 2]) == 'g' && i + 1 < s.size() && digit(s[i + 1])) span += c;
-                    else plain(one);
+                    if (i >= 2 && lower(s[i - 1]) == 'h' && lower(s[i - 2]) == 'g' && i + 1 < s.size() &&
+                        digit(s[i + 1]))
+                        span += c;
+                    else
+                        plain(one);
                     break;
                 default: plain(one);
             }
@@ -257,7 +289,8 @@ RETRYLAB_COLD std::string destination(std::string_view url, std::string* error) 
     for (std::size_t k = 0; k < i; ++k) scheme += lower(url[k]);
     if (i >= url.size() || url[i] != ':' || (scheme != "http" && scheme != "https"))
         return refuse("is not an absolute http:// or https:// URL");
-    if (url.substr(i, 3) != "://") return refuse("is not an absolute http:// or https:// URL (it needs :// after the scheme)");
+    if (url.substr(i, 3) != "://")
+        return refuse("is not an absolute http:// or https:// URL (it needs :// after the scheme)");
     const std::size_t hostStart = i + 3;
     std::size_t hostEnd = hostStart;
     while (hostEnd < url.size() && url[hostEnd] != '/' && url[hostEnd] != '?' && url[hostEnd] != '#') ++hostEnd;
@@ -331,9 +364,12 @@ RETRYLAB_COLD Value comparison(const Value& words) {
     std::string md = "**Retry Lab, before \xE2\x86\x92 after:** ";
     Inline line{false, {}, {}};
     for (const Value& part : r.list(words, "summary", true)) {
-        if (part.kind() == Value::Kind::String) line.text(part.asString(), false);
-        else if (part.kind() == Value::Kind::Object) line.code(r.str(part, "code", "summary[]"));
-        else r.problem("summary[]", "is not a string or { code }");
+        if (part.kind() == Value::Kind::String)
+            line.text(part.asString(), false);
+        else if (part.kind() == Value::Kind::Object)
+            line.code(r.str(part, "code", "summary[]"));
+        else
+            r.problem("summary[]", "is not a string or { code }");
     }
     const std::string summary = line.finish();
     // A paragraph's last spaces are trimmed: written as references, they stay.
@@ -347,8 +383,9 @@ RETRYLAB_COLD Value comparison(const Value& words) {
     if (!inputs.empty()) {
         md += "| input | before | after |\n|---|---|---|\n";
         for (const Value& row : inputs)
-            md += "| " + code(r.str(row, "name", "inputs[]"), true) + " | " + text(r.str(row, "before", "inputs[]"), true) + " | " +
-                  text(r.str(row, "after", "inputs[]"), true) + " |\n";
+            md += "| " + code(r.str(row, "name", "inputs[]"), true) + " | " +
+                  text(r.str(row, "before", "inputs[]"), true) + " | " + text(r.str(row, "after", "inputs[]"), true) +
+                  " |\n";
         md += "\n";
     }
     const Value::Array& metrics = r.list(words, "metrics", true);
@@ -360,17 +397,21 @@ RETRYLAB_COLD Value comparison(const Value& words) {
             const Value* flag = row.kind() == Value::Kind::Object ? row.find("flag") : nullptr;
             std::string flagWords;
             if (flag && flag->kind() == Value::Kind::String) {
-                if (flag->asString() == "side-effect") flagWords = "**side effect changes**";
-                else if (flag->asString() == "outcome") flagWords = "**outcome changes**";
-                else r.problem("metrics[].flag", "is not side-effect, outcome or null");
+                if (flag->asString() == "side-effect")
+                    flagWords = "**side effect changes**";
+                else if (flag->asString() == "outcome")
+                    flagWords = "**outcome changes**";
+                else
+                    r.problem("metrics[].flag", "is not side-effect, outcome or null");
             } else if (flag && !flag->isNull()) {
                 r.problem("metrics[].flag", "is not side-effect, outcome or null");
             }
             const std::string label = text(r.str(row, "label", "metrics[]"), true);
             std::string change = text(r.str(row, "change", "metrics[]"), true);
             if (!flagWords.empty()) change += (change.empty() ? "" : ", ") + flagWords;
-            md += "| " + (flagWords.empty() ? label : "**" + label + "**") + " | " + text(r.str(row, "before", "metrics[]"), true) +
-                  " | " + text(r.str(row, "after", "metrics[]"), true) + " | " + change + " |\n";
+            md += "| " + (flagWords.empty() ? label : "**" + label + "**") + " | " +
+                  text(r.str(row, "before", "metrics[]"), true) + " | " + text(r.str(row, "after", "metrics[]"), true) +
+                  " | " + change + " |\n";
         }
     }
     const Value::Array& unchanged = r.list(words, "unchanged", false);
@@ -385,12 +426,15 @@ RETRYLAB_COLD Value comparison(const Value& words) {
     const Value* base = words.find("base");
     const Value* link = words.find("link");
     if (base && !base->isNull()) {
-        if (base->kind() != Value::Kind::String) r.problem("base", "is not a string");
+        if (base->kind() != Value::Kind::String)
+            r.problem("base", "is not a string");
         else if (link && link->kind() == Value::Kind::String && !link->asString().empty()) {
             std::string why;
             std::string url = destination(base->asString(), &why);
-            if (!why.empty()) r.problem("base", why);
-            else md += "\n[Open the comparison in Retry Lab](" + pageOf(url) + encoded(link->asString()) + ")\n";
+            if (!why.empty())
+                r.problem("base", why);
+            else
+                md += "\n[Open the comparison in Retry Lab](" + pageOf(url) + encoded(link->asString()) + ")\n";
         }
     }
     Value out = Value::object();

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cmath>
 
-
 namespace retrylab {
 
 bool isWrite(Operation operation) { return operation != Operation::Read; }
@@ -86,7 +85,8 @@ Backoff backoffOf(const Inputs& in) {
 
 double uncappedCeiling(const Backoff& b, int failureNumber) {
     if (b.ceilingScheduleMs && !b.ceilingScheduleMs->empty())
-        return (*b.ceilingScheduleMs)[std::min(b.ceilingScheduleMs->size(), static_cast<std::size_t>(failureNumber)) - 1];
+        return (
+            *b.ceilingScheduleMs)[std::min(b.ceilingScheduleMs->size(), static_cast<std::size_t>(failureNumber)) - 1];
     // FLEET.md §4: 0 when the base is 0 (so a power that overflows cannot make 0 × ∞).
     if (b.baseBackoffMs == 0) return 0;
     return b.baseBackoffMs * power(b.backoffMultiplier, failureNumber - 1);

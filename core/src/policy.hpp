@@ -31,7 +31,7 @@ struct Backoff {
     double backoffMultiplier = 1;
     std::optional<double> maxBackoffMs;
     Jitter jitter = Jitter::None;
-    double jitterLow = 0, jitterHigh = 1;                     // proportional jitter's range
+    double jitterLow = 0, jitterHigh = 1;                    // proportional jitter's range
     const std::vector<double>* ceilingScheduleMs = nullptr;  // null or empty: base × multiplier^(n−1)
 };
 Backoff backoffOf(const Inputs& in);
@@ -50,10 +50,10 @@ double jitteredWait(const Backoff& backoff, double ceilingMs, double previousMs,
 
 struct WaitChoice {
     double waitMs = 0;
-    std::string rule;                // "Retry-After: 2 (header wins)", "ceiling 1000 ms × draw 0.40", ...
+    std::string rule;  // "Retry-After: 2 (header wins)", "ceiling 1000 ms × draw 0.40", ...
     std::optional<double> ceilingMs;
     std::optional<double> draw;
-    bool fromHeader = false;         // an honoured Retry-After decided the wait
+    bool fromHeader = false;  // an honoured Retry-After decided the wait
 };
 
 // How the wait after failure number `failureNumber` is made, decided before any draw: an

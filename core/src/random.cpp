@@ -7,8 +7,7 @@ constexpr std::uint64_t kMultiplier = 6364136223846793005ULL;
 constexpr std::uint64_t kSequence = 54;
 }  // namespace
 
-Pcg32::Pcg32(std::uint64_t initState, std::uint64_t initSequence)
-    : state_(0), increment_((initSequence << 1u) | 1u) {
+Pcg32::Pcg32(std::uint64_t initState, std::uint64_t initSequence) : state_(0), increment_((initSequence << 1u) | 1u) {
     next();
     state_ += initState;
     next();

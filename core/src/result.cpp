@@ -91,8 +91,10 @@ public:
     void endObject() { close(); }
     void key(std::string_view k) { open_.back().key.assign(k.data(), k.size()); }
     void value(const Value& v) {
-        if (&v == movable_) put(std::move(*movable_));
-        else put(Value(v));
+        if (&v == movable_)
+            put(std::move(*movable_));
+        else
+            put(Value(v));
     }
     Value result() { return std::move(done_); }
 
@@ -113,8 +115,10 @@ private:
             return;
         }
         Open& top = open_.back();
-        if (top.value.kind() == Value::Kind::Object) top.value.set(std::move(top.key), std::move(v));
-        else top.value.push(std::move(v));
+        if (top.value.kind() == Value::Kind::Object)
+            top.value.set(std::move(top.key), std::move(v));
+        else
+            top.value.push(std::move(v));
     }
 
     std::vector<Open> open_;

@@ -90,7 +90,7 @@ struct Balancer {
         return 0;
     }
 
-  private:
+private:
     // The tied set (the fewest outstanding, in index order), T members; its member
     // min(T − 1, floor(draw q × T)) when T > 1, without reading the draw when T = 1.
     template <class Outstanding>
@@ -121,8 +121,8 @@ struct Balancer {
 // under `previous-hosts` takes the first of picks 0 … A that is not a tried server, else pick A.
 // `tried(j)` says whether the request (or bottom call, or hedged request) already sent to j.
 template <class Tried, class Outstanding>
-std::size_t chooseHost(Balancer& balancer, std::uint64_t balanceKey, std::size_t count, bool retry,
-                       bool previousHosts, std::uint64_t hostSelectionRetryMaxAttempts, const Tried& tried,
+std::size_t chooseHost(Balancer& balancer, std::uint64_t balanceKey, std::size_t count, bool retry, bool previousHosts,
+                       std::uint64_t hostSelectionRetryMaxAttempts, const Tried& tried,
                        const Outstanding& outstanding) {
     if (!retry || !previousHosts) return balancer.pick(balanceKey, 0, count, outstanding);
     std::size_t host = 0;

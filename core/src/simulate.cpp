@@ -91,7 +91,6 @@ RetryAfterSeen readRetryAfter(const Inputs& in_, const ScriptEntry& entry, doubl
     return seen;
 }
 
-
 // The first committed result under the idempotency key (a layered run's, per key value).
 struct StoredResult {
     double committedMs = 0;
@@ -246,7 +245,8 @@ private:
         int failures = 0;                   // per-try-timeout: SPEC §4's failure number
         auto sentOrScheduled = [&] { return static_cast<int>(copies.size()) + (nextSend ? 1 : 0); };
         auto anyOpen = [&] {
-            for (const Copy& c : copies) if (c.open) return true;
+            for (const Copy& c : copies)
+                if (c.open) return true;
             return false;
         };
         for (;;) {
@@ -275,7 +275,8 @@ private:
                 const int n = run_.attempts[c.served.row].n;
                 event(c.softAt, EventKind::Timeout, n, [&] {
                     return attemptLabel(n) + ": no answer after " + ms(in_.clientTimeoutMs) +
-                           "; the per-try timeout hedges: " + attemptLabel(n) + " stays in flight, its answer still counts";
+                           "; the per-try timeout hedges: " + attemptLabel(n) +
+                           " stays in flight, its answer still counts";
                 });
                 if (!nextSend && !heldWrite && sentOrScheduled() < limit)
                     scheduleRetry(c, c.softAt, std::nullopt, failures, nextSend, pendingWait);
@@ -290,8 +291,8 @@ private:
                             return "the run stops: " + attemptLabel(n) + " would start at " + ms(t) +
                                    (in_.attemptStart == AttemptStart::BeforeDeadline
                                         ? ", not before the " + ms(*in_.deadlineMs) + " deadline"
-                                        : " and end at " + ms(t + in_.responseMs) + ", after the " + ms(*in_.deadlineMs) +
-                                              " deadline");
+                                        : " and end at " + ms(t + in_.responseMs) + ", after the " +
+                                              ms(*in_.deadlineMs) + " deadline");
                         });
                         break;
                     }
@@ -302,7 +303,11 @@ private:
                     if (c.open) inFlight += (inFlight.empty() ? "" : ", ") + formatInt(run_.attempts[c.served.row].n);
                 const bool hedge = !inFlight.empty();
                 Copy c;
-                c.served = serve(n, t, hedge ? "; a hedge: attempt " + inFlight + (inFlight.find(',') == std::string::npos ? " is" : " are") + " still in flight" : std::string());
+                c.served =
+                    serve(n, t,
+                          hedge ? "; a hedge: attempt " + inFlight +
+                                      (inFlight.find(',') == std::string::npos ? " is" : " are") + " still in flight"
+                                : std::string());
                 AttemptRow& row = run_.attempts[c.served.row];
                 row.hedgedRun = true;
                 row.hedge = hedge;
@@ -374,7 +379,8 @@ private:
                 land(run_.attempts[o.served.row], o.served, false, never());
             }
             endHedged(copies, n, t, StopReason::Deadline, [&] {
-                return "the run stops: the overall deadline at " + ms(*in_.deadlineMs) + " ends every attempt in flight";
+                return "the run stops: the overall deadline at " + ms(*in_.deadlineMs) +
+                       " ends every attempt in flight";
             });
             return true;
         }
@@ -388,14 +394,17 @@ private:
         if (a6) {
             if (!isNonFatal(h.nonFatal, seen)) {
                 endHedged(copies, n, t, StopReason::NotRetryable, [&] {
-                    return "the run stops: " + (seen == FailureClass::Timeout ? std::string("a timeout") : row.clientSaw) +
+                    return "the run stops: " +
+                           (seen == FailureClass::Timeout ? std::string("a timeout") : row.clientSaw) +
                            " is fatal to a hedged request (non-fatal: " + classesRetried(h.nonFatal) + ")";
                 });
                 return true;
             }
             if (static_cast<int>(copies.size()) < limit && !refused) nextSend = t;
             if (anyOpen() || nextSend) return false;
-            const StopReason reason = refused ? *refused : heldWrite ? StopReason::WriteWithoutKey : StopReason::AttemptLimit;
+            const StopReason reason = refused     ? *refused
+                                      : heldWrite ? StopReason::WriteWithoutKey
+                                                  : StopReason::AttemptLimit;
             endHedged(copies, n, t, reason, [&] {
                 if (reason == StopReason::WriteWithoutKey) return stopText(reason, n, row);
                 if (reason == StopReason::Deadline)
@@ -422,13 +431,17 @@ private:
         if (!reason && scheduleRetry(c, t, row.retryAfter, failures, nextSend, pendingWait, &reason)) return false;
         if (anyOpen() || nextSend) {
             event(t, EventKind::Receive, n, [&] {
-                return attemptLabel(n) + "'s " + row.clientSaw + " is dropped: it is not retried, and another attempt is still in flight or due";
+                return attemptLabel(n) + "'s " + row.clientSaw +
+                       " is dropped: it is not retried, and another attempt is still in flight or due";
             });
             return false;
         }
         endHedged(copies, n, t, *reason, [&] {
-            if (*reason == StopReason::WaitBudget) return std::string("the run stops: the next wait would take the total past the ") + ms(*in_.waitBudgetMs) + " wait budget";
-            if (*reason == StopReason::Deadline) return "the run stops: the next attempt would not fit the " + ms(*in_.deadlineMs) + " deadline";
+            if (*reason == StopReason::WaitBudget)
+                return std::string("the run stops: the next wait would take the total past the ") +
+                       ms(*in_.waitBudgetMs) + " wait budget";
+            if (*reason == StopReason::Deadline)
+                return "the run stops: the next attempt would not fit the " + ms(*in_.deadlineMs) + " deadline";
             return stopText(*reason, n, row);
         });
         return true;
@@ -511,11 +524,13 @@ private:
     std::size_t pickHost(int n) {
         const std::size_t count = servers_.size();
         if (count == 1) return 0;
-        const std::uint64_t key = streams::streamKey(in_.seed, servers::kPurposeBalance, 0, 0, static_cast<std::uint64_t>(n - 1));
+        const std::uint64_t key =
+            streams::streamKey(in_.seed, servers::kPurposeBalance, 0, 0, static_cast<std::uint64_t>(n - 1));
         const auto none = [](std::size_t) { return 0; };  // §4.3: in the single run every count is 0
         const auto tried = [&](std::size_t j) { return static_cast<bool>(tried_[j]); };
-        const std::size_t j = servers::chooseHost(balancer_, key, count, n > 1, in_.previousHosts,
-                                                  static_cast<std::uint64_t>(in_.hostSelectionRetryMaxAttempts), tried, none);
+        const std::size_t j =
+            servers::chooseHost(balancer_, key, count, n > 1, in_.previousHosts,
+                                static_cast<std::uint64_t>(in_.hostSelectionRetryMaxAttempts), tried, none);
         tried_[j] = 1;
         return j;
     }
@@ -542,9 +557,7 @@ private:
         return servers::visible(in_.keyScope, in_.keyLagMs, writer, reader, x, t);
     }
 
-    Metrics::ServerRow* serverRow(std::size_t j) {
-        return in_.serversGiven ? &run_.metrics.servers[j] : nullptr;
-    }
+    Metrics::ServerRow* serverRow(std::size_t j) { return in_.serversGiven ? &run_.metrics.servers[j] : nullptr; }
 
     // SPEC §3 for attempt n sent at `start`, on the server the balancer picks (docs/servers.md
     // §7.1): its row, its send event and the server's work (whose events are made now, at their
@@ -565,8 +578,7 @@ private:
         const bool write = isWrite(in_.operation);
         const bool keyed = write && in_.idempotencyKey;
         event(start, EventKind::Send, n, [&] {
-            std::string sends =
-                label(n) + ": the client sends " + operationName(in_.operation) + " " + in_.operationId;
+            std::string sends = label(n) + ": the client sends " + operationName(in_.operation) + " " + in_.operationId;
             if (write) sends += keyed ? " with idempotency key " + in_.operationId : " without an idempotency key";
             return sends + sentWhile;
         });
@@ -593,7 +605,8 @@ private:
         if (entry.dropped) {
             row.server = "dropped";
             row.effect = "none: the request never reached the server";
-            event(start, EventKind::RequestLost, n, [&] { return std::string(label(n) + ": the request is lost on the way; the server never sees it"); });
+            event(start, EventKind::RequestLost, n,
+                  [&] { return std::string(label(n) + ": the request is lost on the way; the server never sees it"); });
             return served;
         }
         // §6: the key store read at arrival: rule 2 (a mark visible, its result not), then rule 3
@@ -618,7 +631,8 @@ private:
             served.reset = true;
             served.resetAt = at;
             event(at, EventKind::Reset, n, [&] {
-                return label(n) + ": " + host + " crashes at " + ms(at) + "; the connection is reset; nothing is committed";
+                return label(n) + ": " + host + " crashes at " + ms(at) +
+                       "; the connection is reset; nothing is committed";
             });
             return served;
         }
@@ -631,7 +645,8 @@ private:
         if (served.lost)
             event(answerMs, EventKind::ResponseLost, n, [&] {
                 return label(n) + ": the " + formatInt(*served.answered) +
-                       (entry.lost ? std::string(" response is lost") : " response leaves " + host + " during a partition and is lost") +
+                       (entry.lost ? std::string(" response is lost")
+                                   : " response leaves " + host + " during a partition and is lost") +
                        "; the client never sees it";
             });
         return served;
@@ -646,9 +661,8 @@ private:
             row.server = "dropped";
             row.effect = "none: " + host + " is cut off (a partition); the request never arrived";
             if (tally) ++tally->dropped;
-            event(start, EventKind::RequestLost, n, [&] {
-                return label(n) + ": " + host + " is cut off (a partition); the request never arrives";
-            });
+            event(start, EventKind::RequestLost, n,
+                  [&] { return label(n) + ": " + host + " is cut off (a partition); the request never arrives"; });
             return true;
         }
         if (under(FaultKind::Crash, j, start)) {
@@ -657,9 +671,8 @@ private:
             row.effect = "none: " + host + " is down; the connection was refused";
             if (tally) ++tally->refused;
             served.refused = true;
-            event(start, EventKind::Refused, n, [&] {
-                return label(n) + ": " + host + " is down; the connection is refused";
-            });
+            event(start, EventKind::Refused, n,
+                  [&] { return label(n) + ": " + host + " is down; the connection is refused"; });
             return true;
         }
         return false;
@@ -718,7 +731,10 @@ private:
                 row.effect = "none: a read changes nothing";
             } else {
                 row.effect = "none";
-                event(answerMs, EventKind::ServerError, n, [&] { return std::string(label(n) + ": the server answers " + formatInt(status) + "; nothing is committed"); });
+                event(answerMs, EventKind::ServerError, n, [&] {
+                    return std::string(label(n) + ": the server answers " + formatInt(status) +
+                                       "; nothing is committed");
+                });
             }
         }
     }
@@ -798,12 +814,17 @@ private:
             if (in_.deadlineMs && *in_.deadlineMs < timeoutAt) {
                 // The deadline comes first (SPEC §4), also when an answer due after it is cut off.
                 row.endMs = *in_.deadlineMs;
-                event(row.endMs, EventKind::Deadline, n, [&] { return std::string(attemptLabel(n) + ": the overall deadline at " + ms(*in_.deadlineMs) +
-                          " ends the wait for an answer; the client does not know whether the server did the work"); });
+                event(row.endMs, EventKind::Deadline, n, [&] {
+                    return std::string(
+                        attemptLabel(n) + ": the overall deadline at " + ms(*in_.deadlineMs) +
+                        " ends the wait for an answer; the client does not know whether the server did the work");
+                });
             } else {
                 row.endMs = timeoutAt;
-                event(row.endMs, EventKind::Timeout, n, [&] { return std::string(attemptLabel(n) + ": no answer after " + ms(in_.clientTimeoutMs) +
-                          "; the client times out, not knowing whether the server did the work"); });
+                event(row.endMs, EventKind::Timeout, n, [&] {
+                    return std::string(attemptLabel(n) + ": no answer after " + ms(in_.clientTimeoutMs) +
+                                       "; the client times out, not knowing whether the server did the work");
+                });
             }
         }
     }
@@ -815,7 +836,8 @@ private:
                 if (headerRefusesRetry(in_, row.retryAfter))
                     return "the run stops: Retry-After asks for " + ms(*row.retryAfter->waitMs) + ", more than the " +
                            ms(*in_.retryAfterMaxMs) + " this client waits, so it does not retry";
-                return "the run stops: " + seenWords(row) + " is not retried (retry on: " + classesRetried(in_.retryOn) + ")";
+                return "the run stops: " + seenWords(row) +
+                       " is not retried (retry on: " + classesRetried(in_.retryOn) + ")";
             case StopReason::WriteWithoutKey:
                 return std::string("the run stops: a ") + operationName(in_.operation) +
                        " without an idempotency key is never retried; a person is told, and only a status lookup can "
@@ -886,7 +908,6 @@ private:
     int lastStatus_ = 0;
     Run run_;
 };
-
 
 // docs/layers.md: retries across layers. Each call of each layer is a SPEC run of its own; the
 // calls run side by side (an orphan runs on beside its caller's retry), so the run is a queue of
@@ -971,7 +992,7 @@ private:
         std::uint64_t pathKey = 0;  // the path's numbers as base-128 digits, left-aligned (§1's order)
         std::uint64_t order = 0;    // the order made
         ItemType type = ItemType::Send;
-        int index = 0;              // the call (Send) or the attempt
+        int index = 0;  // the call (Send) or the attempt
     };
     struct ItemLess {
         bool operator()(const Item& a, const Item& b) const {
@@ -1061,7 +1082,8 @@ private:
         return cat({layerOf(calls_[static_cast<std::size_t>(a.call)]).name, " attempt ", pathText(a.path)});
     }
     std::string callLabel(const Call& c) const {
-        return cat({layerOf(c).name, c.path.length == 0 ? " call" : " call ", c.path.length == 0 ? std::string() : pathText(c.path)});
+        return cat({layerOf(c).name, c.path.length == 0 ? " call" : " call ",
+                    c.path.length == 0 ? std::string() : pathText(c.path)});
     }
 
     void event(double t, EventKind kind, std::optional<int> attempt, int layer, const StackPath& path, TextRef text) {
@@ -1093,7 +1115,9 @@ private:
         }
         switch (l.key) {
             case LayerKey::None: break;
-            case LayerKey::Mint: c.key = c.path.length == 0 ? in_.operationId : in_.operationId + "." + pathText(c.path); break;
+            case LayerKey::Mint:
+                c.key = c.path.length == 0 ? in_.operationId : in_.operationId + "." + pathText(c.path);
+                break;
             case LayerKey::Pass: c.key = std::move(given); break;
         }
         const int index = static_cast<int>(calls_.size());
@@ -1108,14 +1132,15 @@ private:
                     call.deadline ? cat({", deadline at ", ms(*call.deadline), " (", ms(*call.deadline - t), " left)"})
                                   : std::string(", no deadline");
                 const std::string_view keyWords = !isWrite(in_.operation) ? ""
-                                                  : call.key ? "; its attempts carry idempotency key "
-                                                             : "; its attempts carry no key";
+                                                  : call.key              ? "; its attempts carry idempotency key "
+                                                                          : "; its attempts carry no key";
                 return cat({callLabel(call), ": starts", deadline, keyWords,
                             isWrite(in_.operation) && call.key ? std::string_view(*call.key) : std::string_view()});
             });
         if (!fits(call, t)) {
             endCall(index, StopReason::Deadline, t, [&] {
-                return cat({callLabel(call), " stops before it starts: its deadline at ", ms(*call.deadline), " leaves no time to send attempt 1; nothing is sent"});
+                return cat({callLabel(call), " stops before it starts: its deadline at ", ms(*call.deadline),
+                            " leaves no time to send attempt 1; nothing is sent"});
             });
             return;
         }
@@ -1167,7 +1192,8 @@ private:
         const Call& c = calls_[static_cast<std::size_t>(a.call)];
         const Layer& below = in_.layers[static_cast<std::size_t>(c.layer + 1)];
         event(t, EventKind::Send, a.n, c.layer, a.path, [&] {
-            return cat({attemptLabel(a), ": calls ", below.name, (c.key ? " with idempotency key " + *c.key : std::string())});
+            return cat(
+                {attemptLabel(a), ": calls ", below.name, (c.key ? " with idempotency key " + *c.key : std::string())});
         });
         push(a.cutoffMs, ItemType::Cutoff, a.path, index);
         const int layer = c.layer + 1;
@@ -1195,7 +1221,9 @@ private:
         const std::optional<std::string> key = write ? c.key : std::nullopt;
         event(t, EventKind::Send, a.n, c.layer, a.path, [&] {
             return cat({attemptLabel(a), ": sends ", operationName(in_.operation), " ", in_.operationId,
-                        !write ? "" : key ? " with idempotency key " : " without an idempotency key",
+                        !write ? ""
+                        : key  ? " with idempotency key "
+                               : " without an idempotency key",
                         key ? std::string_view(*key) : std::string_view(), " (server attempt ", formatInt(m),
                         a.orphan ? ", an orphan's)" : ")"});
         });
@@ -1207,9 +1235,8 @@ private:
         if (entry.dropped) {
             row.server = "dropped";
             row.effect = "none: the request never reached the server";
-            event(t, EventKind::RequestLost, a.n, c.layer, a.path, [&] {
-                return attemptLabel(a) + ": the request is lost on the way; the server never sees it";
-            });
+            event(t, EventKind::RequestLost, a.n, c.layer, a.path,
+                  [&] { return attemptLabel(a) + ": the request is lost on the way; the server never sees it"; });
         } else if (stored && stored->committedMs > t) {
             a.answered = 409;
             row.server = "409";
@@ -1252,18 +1279,22 @@ private:
         const std::string orphanWords = a.orphan ? " (an orphan's)" : "";
         if (!a.scripted && !a.replayed) {
             event(t, EventKind::Conflict, a.n, c.layer, a.path, [&] {
-                return cat({attemptLabel(a), ": the server answers 409 Conflict: the work under key ", *row.key, " is still in flight; nothing is committed"});
+                return cat({attemptLabel(a), ": the server answers 409 Conflict: the work under key ", *row.key,
+                            " is still in flight; nothing is committed"});
             });
         } else if (a.replayed) {
             event(t, EventKind::Replay, a.n, c.layer, a.path, [&] {
-                return cat({attemptLabel(a), ": the server finds key ", *row.key, " and replays the stored ", formatInt(*a.answered), "; nothing new is committed"});
+                return cat({attemptLabel(a), ": the server finds key ", *row.key, " and replays the stored ",
+                            formatInt(*a.answered), "; nothing new is committed"});
             });
         } else if (row.commitMs) {
-            event(t, EventKind::Commit, a.n, c.layer, a.path,
-                  [&] { return cat({attemptLabel(a), ": the server commits ", row.effect, orphanWords}); });
+            event(t, EventKind::Commit, a.n, c.layer, a.path, [&] {
+                return cat({attemptLabel(a), ": the server commits ", row.effect, orphanWords});
+            });
         } else if (classify(*a.answered) != FailureClass::Success) {
             event(t, EventKind::ServerError, a.n, c.layer, a.path, [&] {
-                return cat({attemptLabel(a), ": the server answers ", formatInt(*a.answered), "; nothing is committed"});
+                return cat(
+                    {attemptLabel(a), ": the server answers ", formatInt(*a.answered), "; nothing is committed"});
             });
         }
         if (a.answered && a.entry->lost)
@@ -1320,7 +1351,8 @@ private:
         event(t, EventKind::Receive, a.n, c.layer, a.path, [&] {
             return cat({attemptLabel(a), ": receives ", row.clientSaw, row.upper ? " from " : "",
                         row.upper ? callLabel(calls_[static_cast<std::size_t>(a.child)]) : std::string(),
-                        r.retryAfter ? " with Retry-After: " : "", r.retryAfter ? std::string_view(r.retryAfter->raw) : ""});
+                        r.retryAfter ? " with Retry-After: " : "",
+                        r.retryAfter ? std::string_view(r.retryAfter->raw) : ""});
         });
         c.last = std::move(r);
         afterAttempt(index, t);
@@ -1340,11 +1372,13 @@ private:
         const Inputs& policy = policyOf(c);
         if (a.cutoffIsDeadline)
             event(t, EventKind::Deadline, a.n, c.layer, a.path, [&] {
-                return cat({attemptLabel(a), ": ", callLabel(c), "'s deadline at ", ms(a.cutoffMs), " ends the wait for an answer; the layer does not know whether the server did the work"});
+                return cat({attemptLabel(a), ": ", callLabel(c), "'s deadline at ", ms(a.cutoffMs),
+                            " ends the wait for an answer; the layer does not know whether the server did the work"});
             });
         else
             event(t, EventKind::Timeout, a.n, c.layer, a.path, [&] {
-                return cat({attemptLabel(a), ": no answer after ", ms(policy.clientTimeoutMs), "; the layer times out, not knowing whether the server did the work"});
+                return cat({attemptLabel(a), ": no answer after ", ms(policy.clientTimeoutMs),
+                            "; the layer times out, not knowing whether the server did the work"});
             });
         if (a.child >= 0 && !calls_[static_cast<std::size_t>(a.child)].ended) {
             if (layerOf(c).cancel == Cancel::Propagate) {
@@ -1352,7 +1386,9 @@ private:
             } else {
                 Call& below = calls_[static_cast<std::size_t>(a.child)];
                 event(t, EventKind::Orphan, std::nullopt, below.layer, below.path, [&] {
-                    return cat({callLabel(below), ": orphaned at ", ms(t), ": ", layerOf(c).name, " stopped waiting for attempt ", pathText(a.path), "; the call runs on and its result reaches no one"});
+                    return cat({callLabel(below), ": orphaned at ", ms(t), ": ", layerOf(c).name,
+                                " stopped waiting for attempt ", pathText(a.path),
+                                "; the call runs on and its result reaches no one"});
                 });
                 orphanCall(a.child);
             }
@@ -1372,7 +1408,9 @@ private:
         ++run_.metrics.layers[static_cast<std::size_t>(c.layer)].cancelled;
         const Attempt& by = attempts_[static_cast<std::size_t>(byAttempt)];
         event(t, EventKind::Cancel, std::nullopt, c.layer, c.path, [&] {
-            return cat({callLabel(c), ": cancelled at ", ms(t), ": ", layerOf(calls_[static_cast<std::size_t>(by.call)]).name, " stopped waiting for attempt ", pathText(by.path), "; it sends nothing more"});
+            return cat({callLabel(c), ": cancelled at ", ms(t), ": ",
+                        layerOf(calls_[static_cast<std::size_t>(by.call)]).name, " stopped waiting for attempt ",
+                        pathText(by.path), "; it sends nothing more"});
         });
         if (c.current < 0) return;
         Attempt& a = attempts_[static_cast<std::size_t>(c.current)];
@@ -1412,8 +1450,9 @@ private:
         if (r.givenUp)
             reason = StopReason::NotRetryable;  // §4.4: no layer retries given-up
         else
-            reason = stopBeforeWaiting(policy, c.key.has_value(), a.n, r.timedOut ? FailureClass::Timeout : classify(r.status),
-                                       r.timedOut ? std::nullopt : std::optional<int>(r.status), hasRetryAfter, refuses);
+            reason = stopBeforeWaiting(
+                policy, c.key.has_value(), a.n, r.timedOut ? FailureClass::Timeout : classify(r.status),
+                r.timedOut ? std::nullopt : std::optional<int>(r.status), hasRetryAfter, refuses);
         if (reason) {
             endCall(callIndex, *reason, t, [&] { return stopWords(c, *reason, a.n, row, refuses); });
             return;
@@ -1424,19 +1463,22 @@ private:
             addressed = streams::draw(streams::streamKey(in_.seed, streams::LayerWait, 0, 0,
                                                          pathId(a.path) * 8 + static_cast<std::uint64_t>(c.layer)),
                                       0);
-        WaitChoice wait = chooseWait(policy, a.n, r.retryAfter, c.previousDecorrelated, c.layer == 0 ? &draws_ : nullptr,
-                                     addressed, describe_);
+        WaitChoice wait = chooseWait(policy, a.n, r.retryAfter, c.previousDecorrelated,
+                                     c.layer == 0 ? &draws_ : nullptr, addressed, describe_);
         if (policy.waitBudgetMs && c.waitingMs + wait.waitMs > *policy.waitBudgetMs) {
             if (c.layer == 0) run_.metrics.refusedWaitMs = wait.waitMs;
             endCall(callIndex, StopReason::WaitBudget, t, [&] {
-                return cat({callLabel(c), " stops: waiting ", ms(wait.waitMs), " more (", wait.rule, ") would take the total past the ", ms(*policy.waitBudgetMs), " wait budget; ", ms(c.waitingMs), " waited so far"});
+                return cat({callLabel(c), " stops: waiting ", ms(wait.waitMs), " more (", wait.rule,
+                            ") would take the total past the ", ms(*policy.waitBudgetMs), " wait budget; ",
+                            ms(c.waitingMs), " waited so far"});
             });
             return;
         }
         const double next = t + wait.waitMs;
         if (!fits(c, next)) {
             endCall(callIndex, StopReason::Deadline, t, [&] {
-                return cat({callLabel(c), " stops: attempt ", formatInt(a.n + 1), " would start at ", ms(next), ", too late for the deadline at ", ms(*c.deadline)});
+                return cat({callLabel(c), " stops: attempt ", formatInt(a.n + 1), " would start at ", ms(next),
+                            ", too late for the deadline at ", ms(*c.deadline)});
             });
             return;
         }
@@ -1450,9 +1492,10 @@ private:
         const StackPath nextPath = c.path.child(a.n + 1);
         event(t, EventKind::Wait, a.n, c.layer, a.path, [&] {
             const bool unusable = row.retryAfter && row.retryAfter->note == "unusable";
-            return cat({layerOf(c).name, " waits ", ms(wait.waitMs), " (", wait.rule, ") before attempt ", pathText(nextPath),
-                        unusable ? "; the unusable Retry-After \"" : "", unusable ? std::string_view(row.retryAfter->raw) : "",
-                        unusable                                         ? "\" is ignored"
+            return cat({layerOf(c).name, " waits ", ms(wait.waitMs), " (", wait.rule, ") before attempt ",
+                        pathText(nextPath), unusable ? "; the unusable Retry-After \"" : "",
+                        unusable ? std::string_view(row.retryAfter->raw) : "",
+                        unusable                                     ? "\" is ignored"
                         : row.retryAfter && !policy.honourRetryAfter ? "; Retry-After is not honoured by this layer"
                                                                      : ""});
         });
@@ -1463,16 +1506,21 @@ private:
         const Inputs& policy = policyOf(c);
         const std::string who = callLabel(c);
         switch (reason) {
-            case StopReason::Success: return cat({who, " stops: attempt ", row.path, " succeeded with ", row.clientSaw});
+            case StopReason::Success:
+                return cat({who, " stops: attempt ", row.path, " succeeded with ", row.clientSaw});
             case StopReason::NotRetryable:
                 if (refuses)
-                    return cat({who, " stops: Retry-After asks for ", ms(*row.retryAfter->waitMs), ", more than the ", ms(*policy.retryAfterMaxMs), " this layer waits, so it does not retry"});
+                    return cat({who, " stops: Retry-After asks for ", ms(*row.retryAfter->waitMs), ", more than the ",
+                                ms(*policy.retryAfterMaxMs), " this layer waits, so it does not retry"});
                 if (row.givenUp) return who + " stops: the call below gave up and said not to retry";
-                return cat({who, " stops: ", (row.clientSaw == "timeout" ? std::string("a timeout") : row.clientSaw), " is not retried (retry on: ", classesRetried(policy.retryOn), ")"});
+                return cat({who, " stops: ", (row.clientSaw == "timeout" ? std::string("a timeout") : row.clientSaw),
+                            " is not retried (retry on: ", classesRetried(policy.retryOn), ")"});
             case StopReason::WriteWithoutKey:
-                return cat({who, " stops: a ", operationName(in_.operation), " without an idempotency key is never retried by this layer"});
+                return cat({who, " stops: a ", operationName(in_.operation),
+                            " without an idempotency key is never retried by this layer"});
             case StopReason::AttemptLimit:
-                return cat({who, " stops: ", formatInt(n), (n == 1 ? " attempt is" : " attempts is"), " the limit (", formatInt(policy.maxRetries), (policy.maxRetries == 1 ? " retry)" : " retries)")});
+                return cat({who, " stops: ", formatInt(n), (n == 1 ? " attempt is" : " attempts is"), " the limit (",
+                            formatInt(policy.maxRetries), (policy.maxRetries == 1 ? " retry)" : " retries)")});
             default: return who + " stops";
         }
     }
@@ -1507,8 +1555,9 @@ private:
         }
         const Received result = resultOf(c);
         if (result.givenUp || result.timedOut || classify(result.status) != FailureClass::Success)
-            event(t, EventKind::GiveUp, std::nullopt, c.layer, c.path,
-                  [&] { return cat({text(), "; it gives up and relays ", seenWords(result)}); });
+            event(t, EventKind::GiveUp, std::nullopt, c.layer, c.path, [&] {
+                return cat({text(), "; it gives up and relays ", seenWords(result)});
+            });
         if (c.parentAttempt >= 0 && !attempts_[static_cast<std::size_t>(c.parentAttempt)].done) {
             const Attempt& parent = attempts_[static_cast<std::size_t>(c.parentAttempt)];
             push(t, ItemType::CallEnd, parent.path, c.parentAttempt);

@@ -15,8 +15,16 @@ constexpr std::uint64_t kM1 = 0xBF58476D1CE4E5B9ULL;
 constexpr std::uint64_t kM2 = 0x94D049BB133111EBULL;
 
 // The purposes of §2's table.
-enum Purpose : std::uint64_t { Arrival = 1, Out = 2, Back = 3, Fail = 4, Wait = 5, OccLeg = 6, OccWait = 7,
-                         LayerWait = 8 /* docs/layers.md §6 */ };
+enum Purpose : std::uint64_t {
+    Arrival = 1,
+    Out = 2,
+    Back = 3,
+    Fail = 4,
+    Wait = 5,
+    OccLeg = 6,
+    OccWait = 7,
+    LayerWait = 8 /* docs/layers.md §6 */
+};
 // docs/throttling.md §5: the local throttle's draw before each send (client, request, attempt).
 constexpr std::uint64_t kPurposeLocal = 9;
 // docs/throttling.md §7.2: Envoy's admission control's draw before each send (client, request,

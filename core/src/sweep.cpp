@@ -41,11 +41,16 @@ InputError underInputs(InputError e) {
 
 void setField(Inputs& in, const Swept& f, double x) {
     const std::string_view name = f.name;
-    if (name == "deadlineMs") in.deadlineMs = x;
-    else if (name == "clientTimeoutMs") in.clientTimeoutMs = x;
-    else if (name == "baseBackoffMs") in.baseBackoffMs = x;
-    else if (name == "responseMs") in.responseMs = x;
-    else in.maxRetries = static_cast<int>(x);
+    if (name == "deadlineMs")
+        in.deadlineMs = x;
+    else if (name == "clientTimeoutMs")
+        in.clientTimeoutMs = x;
+    else if (name == "baseBackoffMs")
+        in.baseBackoffMs = x;
+    else if (name == "responseMs")
+        in.responseMs = x;
+    else
+        in.maxRetries = static_cast<int>(x);
 }
 
 // What a reader compares between two points.
@@ -146,18 +151,21 @@ SweepRun failure(std::vector<InputError> errors) {
 // ceilingScheduleMs the backoff's base is read only by decorrelated jitter (its floor).
 void noOpField(const Inputs& in, std::string_view name, std::vector<InputError>& errors) {
     auto refuse = [&](const std::string& why) {
-        errors.push_back(problem("vary", "conflict", "vary",
-                                 "cannot be \"" + std::string(name) + "\" " + why + ": every point would be the same run."));
+        errors.push_back(
+            problem("vary", "conflict", "vary",
+                    "cannot be \"" + std::string(name) + "\" " + why + ": every point would be the same run."));
     };
     const bool a6 = in.hedging && in.hedging->kind == HedgeKind::A6;
     if (a6 && name == "maxRetries")
-        refuse("with gRPC A6's inputs.hedging: its copies are inputs.hedging.maxAttempts and maxRetries must stay 0 "
-               "(docs/throttling.md §6.1)");
+        refuse(
+            "with gRPC A6's inputs.hedging: its copies are inputs.hedging.maxAttempts and maxRetries must stay 0 "
+            "(docs/throttling.md §6.1)");
     else if (a6 && name == "baseBackoffMs")
         refuse("with gRPC A6's inputs.hedging: a hedged run makes no backoff wait (docs/throttling.md §6.1)");
     else if (name == "baseBackoffMs" && !in.ceilingScheduleMs.empty() && in.jitter != Jitter::Decorrelated)
-        refuse("with inputs.ceilingScheduleMs: the schedule gives every ceiling (docs/engine.md §2), and only "
-               "decorrelated jitter reads the base");
+        refuse(
+            "with inputs.ceilingScheduleMs: the schedule gives every ceiling (docs/engine.md §2), and only "
+            "decorrelated jitter reads the base");
 }
 
 }  // namespace
@@ -171,7 +179,8 @@ SweepRun runSweep(const Value& request) {
     for (const Value::Member& m : request.asObject())
         if (m.key != "inputs" && m.key != "vary" && m.key != "from" && m.key != "to" && m.key != "points") {
             std::string path = memberPath("", m.key);
-            errors.push_back(problem(path, "unknown-field", path, "is not part of a sweep request (inputs, vary, from, to, points)."));
+            errors.push_back(problem(path, "unknown-field", path,
+                                     "is not part of a sweep request (inputs, vary, from, to, points)."));
         }
 
     // The inputs are read where they are: `given ? *given : Value::object()` was a copy of them
@@ -183,10 +192,8 @@ SweepRun runSweep(const Value& request) {
     for (InputError& e : parsed.errors) errors.push_back(underInputs(std::move(e)));
 
     const Swept kFields[] = {
-        swept("deadlineMs", "deadline"),
-        swept("clientTimeoutMs", "client timeout"),
-        swept("baseBackoffMs", "base backoff"),
-        swept("responseMs", "response time"),
+        swept("deadlineMs", "deadline"),        swept("clientTimeoutMs", "client timeout"),
+        swept("baseBackoffMs", "base backoff"), swept("responseMs", "response time"),
         swept("maxRetries", "maximum retries"),
     };
     const Swept* field = nullptr;
@@ -216,8 +223,8 @@ SweepRun runSweep(const Value& request) {
         out = v->asNumber();
         if (field && (out < field->lo || out > field->hi || (field->whole && std::floor(out) != out)))
             errors.push_back(problem(name, field->whole && std::floor(out) != out ? "not-whole" : "out-of-range", name,
-                                     std::string("must be ") + (field->whole ? "a whole number" : "a number") + " from " +
-                                         formatMs(field->lo) + " to " + formatMs(field->hi) + " for " +
+                                     std::string("must be ") + (field->whole ? "a whole number" : "a number") +
+                                         " from " + formatMs(field->lo) + " to " + formatMs(field->hi) + " for " +
                                          std::string(field->name) + "; got " + formatMs(out, 6) + "."));
     };
     double from = 0, to = 0, points = 0;
@@ -226,7 +233,10 @@ SweepRun runSweep(const Value& request) {
     const Value* p = request.find("points");
     if (!p || p->kind() != Value::Kind::Number || std::floor(p->asNumber()) != p->asNumber() || p->asNumber() < 2 ||
         p->asNumber() > kMaxPoints)
-        errors.push_back(problem("points", !p ? "missing" : p->kind() != Value::Kind::Number ? "wrong-type" : "out-of-range",
+        errors.push_back(problem("points",
+                                 !p                                 ? "missing"
+                                 : p->kind() != Value::Kind::Number ? "wrong-type"
+                                                                    : "out-of-range",
                                  "points", "must be a whole number from 2 to 1000."));
     else
         points = p->asNumber();
@@ -239,11 +249,11 @@ SweepRun runSweep(const Value& request) {
         double product = 1;
         for (const Layer& l : parsed.inputs->layers) product *= l.policy.maxRetries + 1;
         if (points * product > kMaxStackWork)
-            errors.push_back(problem(
-                "points", "too-much-work", "points",
-                "must be at most " + formatMs(std::max(2.0, std::floor(kMaxStackWork / product))) +
-                    " over these layers: the points times the server attempts a run may make (" + formatMs(product) +
-                    ") may be at most " + formatMs(kMaxStackWork) + " (docs/layers.md §2); got " + formatMs(points) + "."));
+            errors.push_back(problem("points", "too-much-work", "points",
+                                     "must be at most " + formatMs(std::max(2.0, std::floor(kMaxStackWork / product))) +
+                                         " over these layers: the points times the server attempts a run may make (" +
+                                         formatMs(product) + ") may be at most " + formatMs(kMaxStackWork) +
+                                         " (docs/layers.md §2); got " + formatMs(points) + "."));
     }
     if (!errors.empty()) return failure(std::move(errors));
 

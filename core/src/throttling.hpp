@@ -109,8 +109,8 @@ public:
     struct Counts {
         std::uint64_t requests = 0, successes = 0;
     };
-    Counts counts(double nowMs);                  // update at nowMs, then (n, s)
-    void record(double nowMs, bool success);      // update at nowMs, then one request (a success or not)
+    Counts counts(double nowMs);                   // update at nowMs, then (n, s)
+    void record(double nowMs, bool success);       // update at nowMs, then one request (a success or not)
     std::uint64_t averageRps(double nowMs) const;  // no update first (Envoy's averageRps() is const)
     std::size_t buckets() const { return size_; }
 
@@ -133,7 +133,8 @@ private:
 // §7.2 step 2: Envoy's rejection probability for n requests and s successes in the window, T the
 // success-rate threshold (srThreshold / 100), `maxProbability` maxRejectionProbability / 100.
 // Not above 0 (a NaN included) when nothing is to be rejected.
-double rejectionProbability(double requests, double successes, double threshold, double aggression, double maxProbability);
+double rejectionProbability(double requests, double successes, double threshold, double aggression,
+                            double maxProbability);
 // §7.2 step 3: rejected iff 10000 × max(p, 0) > floor(u × 10000) (Envoy's accuracy of 10^4).
 bool rejects(double probability, double draw);
 

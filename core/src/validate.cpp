@@ -70,19 +70,55 @@ struct Row {
     const char* memberWords = nullptr;
     RuleRow onlyWhen, requiredWhen;
 
-    constexpr Row wholeNumber() const { Row r = *this; r.whole = true; return r; }
-    constexpr Row range(double low, double high) const { Row r = *this; r.lo = low; r.hi = high; return r; }
-    constexpr Row length(unsigned low, unsigned high) const {
-        Row r = *this; r.minLength = low; r.maxLength = high; return r;
+    constexpr Row wholeNumber() const {
+        Row r = *this;
+        r.whole = true;
+        return r;
     }
-    constexpr Row orNull() const { Row r = *this; r.nullable = true; return r; }
-    constexpr Row distinctItems() const { Row r = *this; r.distinct = true; return r; }
-    constexpr Row sparseEcho() const { Row r = *this; r.sparse = true; return r; }
-    constexpr Row needed() const { Row r = *this; r.required = true; return r; }
+    constexpr Row range(double low, double high) const {
+        Row r = *this;
+        r.lo = low;
+        r.hi = high;
+        return r;
+    }
+    constexpr Row length(unsigned low, unsigned high) const {
+        Row r = *this;
+        r.minLength = low;
+        r.maxLength = high;
+        return r;
+    }
+    constexpr Row orNull() const {
+        Row r = *this;
+        r.nullable = true;
+        return r;
+    }
+    constexpr Row distinctItems() const {
+        Row r = *this;
+        r.distinct = true;
+        return r;
+    }
+    constexpr Row sparseEcho() const {
+        Row r = *this;
+        r.sparse = true;
+        return r;
+    }
+    constexpr Row needed() const {
+        Row r = *this;
+        r.required = true;
+        return r;
+    }
     // Echoed only when given and not its default (fields.hpp's sparseMember).
-    constexpr Row echoSparse() const { Row r = *this; r.sparseMember = true; return r; }
+    constexpr Row echoSparse() const {
+        Row r = *this;
+        r.sparseMember = true;
+        return r;
+    }
     constexpr Row literal(Lit kind, double n = 0, const char* s = nullptr) const {
-        Row r = *this; r.def = kind; r.x = n; r.text = s; return r;
+        Row r = *this;
+        r.def = kind;
+        r.x = n;
+        r.text = s;
+        return r;
     }
     constexpr Row defaults(double n) const { return literal(Lit::Number, n); }
     constexpr Row defaults(int n) const { return literal(Lit::Number, n); }
@@ -94,28 +130,47 @@ struct Row {
     template <std::size_t N>
     constexpr Row defaultsStrings(const char* const (&list)[N]) const {
         static_assert(N < 256, "a row's counts are bytes");
-        Row r = literal(Lit::Strings); r.names = list; r.nameCount = N; return r;
+        Row r = literal(Lit::Strings);
+        r.names = list;
+        r.nameCount = N;
+        return r;
     }
     constexpr Row only(const char* sibling, const char* value, const char* why = "") const {
-        Row r = *this; r.onlyWhen = {sibling, value, why, Lit::Text}; return r;
+        Row r = *this;
+        r.onlyWhen = {sibling, value, why, Lit::Text};
+        return r;
     }
     constexpr Row requiredIf(const char* sibling, const char* value, const char* why) const {
-        Row r = *this; r.requiredWhen = {sibling, value, why, Lit::Text}; return r;
+        Row r = *this;
+        r.requiredWhen = {sibling, value, why, Lit::Text};
+        return r;
     }
     constexpr Row requiredIf(const char* sibling, bool value, const char* why) const {
-        Row r = *this; r.requiredWhen = {sibling, nullptr, why, value ? Lit::True : Lit::False}; return r;
+        Row r = *this;
+        r.requiredWhen = {sibling, nullptr, why, value ? Lit::True : Lit::False};
+        return r;
     }
     constexpr Row words(const char* items, const char* noun) const {
-        Row r = *this; r.itemWords = items; r.itemNoun = noun; return r;
+        Row r = *this;
+        r.itemWords = items;
+        r.itemNoun = noun;
+        return r;
     }
     constexpr Row objectWords(const char* exampleText, const char* unknownMember) const {
-        Row r = *this; r.example = exampleText; r.memberWords = unknownMember; return r;
+        Row r = *this;
+        r.example = exampleText;
+        r.memberWords = unknownMember;
+        return r;
     }
 };
 
 constexpr Row row(FieldType type, const char* name, const char* group, const char* unit, const char* description) {
     Row r;
-    r.type = type; r.name = name; r.group = group; r.unit = unit; r.description = description;
+    r.type = type;
+    r.name = name;
+    r.group = group;
+    r.unit = unit;
+    r.description = description;
     return r;
 }
 constexpr Row boolean(const char* name, const char* group, const char* description) {
@@ -134,7 +189,8 @@ template <std::size_t N>
 constexpr Row choice(const char* name, const char* group, const char* description, const ChoiceRow (&choices)[N]) {
     Row r = row(FieldType::Choice, name, group, "", description);
     static_assert(N < 256, "a row's counts are bytes");
-    r.choices = choices; r.choiceCount = N;
+    r.choices = choices;
+    r.choiceCount = N;
     return r;
 }
 constexpr Row list(const char* name, const char* group, const char* unit, const char* description, const Row& item) {
@@ -146,7 +202,8 @@ template <std::size_t N>
 constexpr Row object(const char* name, const char* group, const char* description, const Row (&members)[N]) {
     Row r = row(FieldType::Object, name, group, "", description);
     static_assert(N < 256, "a row's counts are bytes");
-    r.members = members; r.memberCount = N;
+    r.members = members;
+    r.memberCount = N;
     return r;
 }
 
@@ -166,7 +223,8 @@ constexpr Row statuses(const char* name, const char* description) {
 
 constexpr Row kAnswerMembers[] = {
     number("status", "", "", "the HTTP status the server answers with (absent only when dropped)")
-        .wholeNumber().range(100, 599)
+        .wholeNumber()
+        .range(100, 599)
         .requiredIf("dropped", false,
                     "every answer that reaches the server needs a status from 100 to 599 (only a dropped request "
                     "has none)"),
@@ -176,9 +234,9 @@ constexpr Row kAnswerMembers[] = {
     boolean("dropped", "", "the request never reaches the server").defaults(false),
 };
 constexpr Row kAnswer = object("", "", "one server answer", kAnswerMembers)
-    .noDefault()
-    .objectWords("{ \"status\": 503 }", "is not a script field; an answer may have")
-    .sparseEcho();
+                            .noDefault()
+                            .objectWords("{ \"status\": 503 }", "is not a script field; an answer may have")
+                            .sparseEcho();
 
 constexpr ChoiceRow kFailureClasses[] = {
     {"timeout", static_cast<int>(FailureClass::Timeout), "no answer before the client timeout"},
@@ -190,7 +248,10 @@ constexpr Row kRetryClass = choice("", "", "a failure class", kFailureClasses);
 // retryOn's classes: the four above and a crashed server's (docs/servers.md §2, §5), named once
 // for both entry points in failure_classes.hpp. hedging.nonFatal keeps the four.
 constexpr ChoiceRow kRetryOnClasses[] = {
-    kFailureClasses[0], kFailureClasses[1], kFailureClasses[2], kFailureClasses[3],
+    kFailureClasses[0],
+    kFailureClasses[1],
+    kFailureClasses[2],
+    kFailureClasses[3],
     {kFaultClasses[0].name, static_cast<int>(kFaultClasses[0].value), kFaultClasses[0].description},
     {kFaultClasses[1].name, static_cast<int>(kFaultClasses[1].value), kFaultClasses[1].description},
 };
@@ -221,12 +282,16 @@ constexpr ChoiceRow kRetryAfterModes[] = {
     {"at-least", static_cast<int>(RetryAfterMode::AtLeast), "the longer of the header and the backoff"},
 };
 constexpr ChoiceRow kRetryAfterOverMax[] = {
-    {"backoff", static_cast<int>(RetryAfterOverMax::Backoff), "the header is ignored and the backoff applies (Stripe, Anthropic)"},
+    {"backoff", static_cast<int>(RetryAfterOverMax::Backoff),
+     "the header is ignored and the backoff applies (Stripe, Anthropic)"},
     {"stop", static_cast<int>(RetryAfterOverMax::Stop), "the answer is not retried (openai-python ≥ 2.52)"},
 };
 constexpr ChoiceRow kAttemptStarts[] = {
-    {"fits", static_cast<int>(AttemptStart::Fits), "only if its answer is due by the deadline: start + responseMs ≤ deadlineMs (SPEC §4)"},
-    {"before-deadline", static_cast<int>(AttemptStart::BeforeDeadline), "whenever it starts before the deadline, as a real client does; the answer is cut at the deadline, the server's work still done"},
+    {"fits", static_cast<int>(AttemptStart::Fits),
+     "only if its answer is due by the deadline: start + responseMs ≤ deadlineMs (SPEC §4)"},
+    {"before-deadline", static_cast<int>(AttemptStart::BeforeDeadline),
+     "whenever it starts before the deadline, as a real client does; the answer is cut at the deadline, the server's "
+     "work still done"},
 };
 constexpr Row kDraw = number("", "", "", "a draw").range(0, 1);
 constexpr Row kCeiling = number("", "", "ms", "a ceiling").range(0, kMaxMs);
@@ -244,12 +309,14 @@ constexpr Row kInputRows[] = {
                     "{ \"status\": 200 }]"),
     choice("operation", "request", "what the request does", kOperations).defaults("charge"),
     string("operationId", "request", "label, and the key sent when idempotencyKey is on")
-        .length(1, 255).defaults("op-0001"),
+        .length(1, 255)
+        .defaults("op-0001"),
     number("maxRetries", "policy", "", "retries after the first attempt (attempts ≤ maxRetries + 1)")
-        .wholeNumber().range(0, 100).defaults(3),
+        .wholeNumber()
+        .range(0, 100)
+        .defaults(3),
     ms("baseBackoffMs", "policy", "backoff base").defaults(500),
-    number("backoffMultiplier", "policy", "", "growth of the backoff ceiling per failure")
-        .range(1, 10).defaults(2),
+    number("backoffMultiplier", "policy", "", "growth of the backoff ceiling per failure").range(1, 10).defaults(2),
     ms("maxBackoffMs", "policy", "cap on the backoff ceiling; null: none").orNull().defaultsNull(),
     choice("jitter", "policy", "how a draw spreads the backoff wait", kJitters).defaults("none"),
     list("draws", "randomness", "", "numbers in [0, 1], consumed in order by jittered waits only", kDraw)
@@ -257,11 +324,14 @@ constexpr Row kInputRows[] = {
         .words("numbers from 0 to 1", "draw")
         .defaultsEmptyList(),
     number("seed", "randomness", "", "seed of the generator used after draws runs out")
-        .wholeNumber().range(0, kMaxSafeInteger).defaults(1),
+        .wholeNumber()
+        .range(0, kMaxSafeInteger)
+        .defaults(1),
     ms("clientTimeoutMs", "limits", "per-attempt client timeout", 1).defaults(3000),
     ms("deadlineMs", "limits", "overall deadline; null: none").orNull().defaults(10000),
     ms("waitBudgetMs", "limits", "cap on the total time spent waiting between attempts; null: none")
-        .orNull().defaultsNull(),
+        .orNull()
+        .defaultsNull(),
     ms("responseMs", "server", "how long the server takes to answer").defaults(200),
     boolean("idempotencyKey", "request", "send operationId as a key the server honours").defaults(false),
     list("retryOn", "policy", "", "the failure classes retried", kRetryOnClass)
@@ -273,15 +343,21 @@ constexpr Row kInputRows[] = {
     boolean("honourRetryAfter", "policy", "a Retry-After header replaces the backoff wait").defaults(true),
     httpDate("startDate", "server", "the HTTP-date at virtual time 0").defaults("Sun, 29 Nov 2026 10:00:00 GMT"),
     number("callers", "herd", "", "more than 1: the herd, every caller's first wait counted")
-        .wholeNumber().range(1, 1000000).defaults(1),
+        .wholeNumber()
+        .range(1, 1000000)
+        .defaults(1),
     boolean("firstRetryImmediate", "client", "failure 1 waits 0 (urllib3)").defaults(false),
     ms("minBackoffMs", "client", "a backoff wait is at least this (Stripe)").defaults(0),
     number("jitterLow", "client", "", "proportional jitter: the low end of the factor")
-        .range(0, 2).defaults(0).only("jitter", "proportional"),
+        .range(0, 2)
+        .defaults(0)
+        .only("jitter", "proportional"),
     number("jitterHigh", "client", "", "proportional jitter: the high end of the factor")
-        .range(0, 2).defaults(1).only("jitter", "proportional"),
-    list("ceilingScheduleMs", "client", "ms", "ceilings per failure, the last repeating; empty: base × multiplier^(n−1)",
-         kCeiling)
+        .range(0, 2)
+        .defaults(1)
+        .only("jitter", "proportional"),
+    list("ceilingScheduleMs", "client", "ms",
+         "ceilings per failure, the last repeating; empty: base × multiplier^(n−1)", kCeiling)
         .length(0, 100)
         .words("ceilings in ms", "ceiling")
         .defaultsEmptyList(),
@@ -290,7 +366,8 @@ constexpr Row kInputRows[] = {
     choice("retryAfterMode", "client", "how an honoured Retry-After combines with the backoff", kRetryAfterModes)
         .defaults("replace"),
     ms("retryAfterMaxMs", "client", "an honoured header above this is ignored (Stripe: 60 s); null: none")
-        .orNull().defaultsNull(),
+        .orNull()
+        .defaultsNull(),
     choice("retryAfterOverMax", "client", "what an honoured Retry-After above retryAfterMaxMs does", kRetryAfterOverMax)
         .defaults("backoff"),
     choice("attemptStart", "limits", "when an attempt is sent under the overall deadline", kAttemptStarts)
@@ -328,9 +405,10 @@ constexpr Row kLayerRows[] = {
         .defaults(false),
     ms("deadlineMarginMs", "", "taken off an inherited deadline").defaults(0),
 };
-constexpr Row kLayer = object("", "", "one retry layer", kLayerRows)
-    .noDefault()
-    .objectWords("{ \"name\": \"SDK\", \"maxRetries\": 2 }", "is not a layer field; a layer may have");
+constexpr Row kLayer =
+    object("", "", "one retry layer", kLayerRows)
+        .noDefault()
+        .objectWords("{ \"name\": \"SDK\", \"maxRetries\": 2 }", "is not a layer field; a layer may have");
 constexpr Row kLayersRow =
     list("layers", "layers", "", "retry layers stacked, top first (docs/layers.md); null: the run's own one", kLayer)
         .length(1, 5)
@@ -349,7 +427,9 @@ constexpr const char* kA6Only = "maxAttempts, delayMs and nonFatal belong to gRP
 constexpr Row kHedgingMembers[] = {
     choice("kind", "", "which hedging: gRPC A6's or Envoy's per-try timeout", kHedgeKinds).defaults("a6"),
     number("maxAttempts", "", "copies", "the most copies sent, the first included")
-        .wholeNumber().range(2, 5).only("kind", "a6", kA6Only)
+        .wholeNumber()
+        .range(2, 5)
+        .only("kind", "a6", kA6Only)
         .requiredIf("kind", "a6", "gRPC A6's hedging needs maxAttempts, a whole number from 2 to 5"),
     ms("delayMs", "", "from one copy to the next").defaults(0).only("kind", "a6", kA6Only),
     list("nonFatal", "", "", "the failure classes after which the next copy goes at once", kRetryClass)
@@ -371,7 +451,10 @@ constexpr Row kHedgingRow =
 // echoes, and results, byte for byte as before (§9).
 constexpr Row kOverrideMembers[] = {
     number("index", "", "", "the server this override changes, from 0 to servers.count − 1")
-        .wholeNumber().range(0, 999).noDefault().needed(),
+        .wholeNumber()
+        .range(0, 999)
+        .noDefault()
+        .needed(),
     ms("responseMs", "", "how long this server takes to answer; absent: the run's responseMs").noDefault(),
     list("script", "", "",
          "this server's own answers: the m-th attempt to reach it gets entry min(m, length) (docs/servers.md "
@@ -381,19 +464,24 @@ constexpr Row kOverrideMembers[] = {
         .words("answers", "answer")
         .noDefault(),
 };
-constexpr Row kOverride = object("", "", "one server's own fields", kOverrideMembers)
-    .noDefault()
-    .objectWords("{ \"index\": 0, \"responseMs\": 1000 }", "is not a server's field; an override may have")
-    .sparseEcho();
+constexpr Row kOverride =
+    object("", "", "one server's own fields", kOverrideMembers)
+        .noDefault()
+        .objectWords("{ \"index\": 0, \"responseMs\": 1000 }", "is not a server's field; an override may have")
+        .sparseEcho();
 constexpr Row kServersMembers[] = {
-    number("count", "", "servers", "K, the servers (replicas) behind the balancer").wholeNumber().range(1, 1000).defaults(2),
+    number("count", "", "servers", "K, the servers (replicas) behind the balancer")
+        .wholeNumber()
+        .range(1, 1000)
+        .defaults(2),
     list("overrides", "", "", "the servers whose fields differ from the run's, each index once", kOverride)
         .length(0, 1000)
         .words("override objects", "override")
         .defaultsEmptyList(),
 };
 constexpr ChoiceRow kBalancerKinds[] = {
-    {"round-robin", static_cast<int>(servers::BalancerKind::RoundRobin), "each pick the next server in turn, from server 0"},
+    {"round-robin", static_cast<int>(servers::BalancerKind::RoundRobin),
+     "each pick the next server in turn, from server 0"},
     {"random", static_cast<int>(servers::BalancerKind::Random), "each pick a server drawn uniformly"},
     {"least-outstanding", static_cast<int>(servers::BalancerKind::LeastOutstanding),
      "a server with the fewest attempts in flight, ties drawn (Envoy's least request, full scan)"},
@@ -404,16 +492,19 @@ constexpr ChoiceRow kBalancerScopes[] = {
     {"client", 0, "one balancer per client (the single run has one client)"},
 };
 constexpr Row kBalancerMembers[] = {
-    choice("kind", "", "how the balancer picks a server (docs/servers.md §4.1)", kBalancerKinds).defaults("round-robin"),
+    choice("kind", "", "how the balancer picks a server (docs/servers.md §4.1)", kBalancerKinds)
+        .defaults("round-robin"),
     choice("scope", "", "whose balancer it is: the single run's one client's", kBalancerScopes).defaults("client"),
 };
 constexpr ChoiceRow kRetryHosts[] = {
     {"any", 0, "every pick is taken"},
-    {"previous-hosts", 1, "a retry's pick of a server the request already tried is picked again (Envoy's previous_hosts)"},
+    {"previous-hosts", 1,
+     "a retry's pick of a server the request already tried is picked again (Envoy's previous_hosts)"},
 };
 constexpr ChoiceRow kFaultKinds[] = {
     {"crash", static_cast<int>(FaultKind::Crash), "the server is down: connections refused, work at it aborted"},
-    {"partition", static_cast<int>(FaultKind::Partition), "the network to the server is cut both ways: requests and answers lost"},
+    {"partition", static_cast<int>(FaultKind::Partition),
+     "the network to the server is cut both ways: requests and answers lost"},
 };
 constexpr Row kServerIndex = number("", "", "", "a server index").wholeNumber().range(0, 999);
 constexpr Row kFaultMembers[] = {
@@ -428,13 +519,15 @@ constexpr Row kFaultMembers[] = {
     ms("endMs", "", "the window's end (not covered), at least startMs").noDefault().needed(),
 };
 constexpr Row kFault = object("", "", "one fault", kFaultMembers)
-    .noDefault()
-    .objectWords("{ \"kind\": \"crash\", \"servers\": [0], \"startMs\": 0, \"endMs\": 5000 }",
-                 "is not a fault's field; a fault may have");
+                           .noDefault()
+                           .objectWords("{ \"kind\": \"crash\", \"servers\": [0], \"startMs\": 0, \"endMs\": 5000 }",
+                                        "is not a fault's field; a fault may have");
 constexpr ChoiceRow kKeyScopes[] = {
     {"shared", static_cast<int>(servers::KeyScope::Shared), "one store every server reads at once"},
-    {"per-server", static_cast<int>(servers::KeyScope::PerServer), "each server its own: a key written on one is never seen by another"},
-    {"replicated", static_cast<int>(servers::KeyScope::Replicated), "one store whose writes reach the other servers lagMs later"},
+    {"per-server", static_cast<int>(servers::KeyScope::PerServer),
+     "each server its own: a key written on one is never seen by another"},
+    {"replicated", static_cast<int>(servers::KeyScope::Replicated),
+     "one store whose writes reach the other servers lagMs later"},
 };
 constexpr Row kKeyStoreMembers[] = {
     choice("scope", "", "where idempotency keys live (docs/servers.md §6)", kKeyScopes).defaults("shared"),
@@ -460,7 +553,8 @@ constexpr Row kServerRows[] = {
         .range(0, 100)
         .defaults(1)
         .echoSparse(),
-    list("faults", "servers", "", "crashes and partitions of servers over [startMs, endMs) (docs/servers.md §5)", kFault)
+    list("faults", "servers", "", "crashes and partitions of servers over [startMs, endMs) (docs/servers.md §5)",
+         kFault)
         .length(0, 100)
         .words("fault objects", "fault")
         .defaultsEmptyList()
@@ -575,7 +669,8 @@ FieldTable makeInputs() {
         for (Field& f : *rows) {
             if (f.name != "retryOn") continue;
             std::string classNames;
-            for (const Choice& c : f.item.front().choices) classNames += (classNames.empty() ? "\"" : ", \"") + c.name + "\"";
+            for (const Choice& c : f.item.front().choices)
+                classNames += (classNames.empty() ? "\"" : ", \"") + c.name + "\"";
             f.itemWords = "failure classes (" + classNames + ")";
         }
     }
@@ -626,7 +721,8 @@ std::vector<T> numbers(const Value& v, const char* name) {
     std::vector<T> out;
     if (const Value* list = v.find(name)) {
         if constexpr (std::is_same_v<T, double>)
-            if (list->isNumberList()) return list->asNumbers();  // the draws: one block (Value::numbers()), copied as one
+            if (list->isNumberList())
+                return list->asNumbers();  // the draws: one block (Value::numbers()), copied as one
         out.reserve(list->asArray().size());
         for (const Value& item : list->asArray()) out.push_back(static_cast<T>(item.asNumber()));
     }
@@ -692,7 +788,8 @@ void readServers(const FieldTable& t, const Value& v, Inputs& in, std::vector<In
     if (const Value* faults = v.find("faults")) {
         for (const Value& f : faults->asArray()) {
             Fault fault;
-            fault.kind = static_cast<FaultKind>(t.field("faults").item.front().member("kind")->valueOf(*text(f, "kind")));
+            fault.kind =
+                static_cast<FaultKind>(t.field("faults").item.front().member("kind")->valueOf(*text(f, "kind")));
             if (const Value* names = f.find("servers"); names && names->kind() == Value::Kind::Array) {
                 fault.allServers = false;
                 for (const Value& j : names->asArray()) fault.servers.push_back(static_cast<std::size_t>(j.asNumber()));
@@ -801,7 +898,8 @@ Value fillLayers(const FieldTable& t, const Value& normalized) {
         const Value& given = layers->asArray()[i];
         const Value* jitter = given.find("jitter");
         if (!jitter) jitter = normalized.find("jitter");
-        const bool proportional = jitter && jitter->kind() == Value::Kind::String && jitter->asString() == "proportional";
+        const bool proportional =
+            jitter && jitter->kind() == Value::Kind::String && jitter->asString() == "proportional";
         // Built as one list of members, its room made once (not grown 8, 16, 32 by set()).
         Value::Object layer;
         layer.reserve(row.members.size());
@@ -845,22 +943,24 @@ void checkLayers(const Value& raw, const Value& normalized, const Value& layers,
         for (const char* name : {"jitterLow", "jitterHigh"}) {
             if (proportional || !given.find(name)) continue;
             std::string path = memberPath(at(), name);
-            std::string detail = "is used only with jitter \"proportional\" (this layer's jitter, or the run's when the "
-                                 "layer gives none).";
+            std::string detail =
+                "is used only with jitter \"proportional\" (this layer's jitter, or the run's when the "
+                "layer gives none).";
             errors.push_back({path, "only-with", path + " " + detail, detail});
         }
         if (proportional && number(layer, "jitterLow", 0) > number(layer, "jitterHigh", 1)) {
             std::string path = memberPath(at(), "jitterHigh");
-            std::string detail = "must be at least jitterLow (" + formatMs(number(layer, "jitterLow", 0), 6) + "); got " +
-                                 formatMs(number(layer, "jitterHigh", 1), 6) + ".";
+            std::string detail = "must be at least jitterLow (" + formatMs(number(layer, "jitterLow", 0), 6) +
+                                 "); got " + formatMs(number(layer, "jitterHigh", 1), 6) + ".";
             errors.push_back({path, "conflict", path + " " + detail, detail});
         }
         product *= number(layer, "maxRetries", 0) + 1;
     }
     if (product > kMaxServerAttempts) {
-        std::string detail = "may make at most " + formatInt(static_cast<std::int64_t>(kMaxServerAttempts)) +
-                             " server attempts (the product over the layers of maxRetries + 1; docs/layers.md §2); got " +
-                             formatInt(static_cast<std::int64_t>(product)) + ".";
+        std::string detail =
+            "may make at most " + formatInt(static_cast<std::int64_t>(kMaxServerAttempts)) +
+            " server attempts (the product over the layers of maxRetries + 1; docs/layers.md §2); got " +
+            formatInt(static_cast<std::int64_t>(product)) + ".";
         errors.push_back({"layers", "too-much-work", "layers " + detail, detail});
     }
     if (number(normalized, "callers", 1) != 1) {
@@ -879,18 +979,23 @@ void checkHedging(const Value& normalized, std::vector<InputError>& errors) {
     };
     const bool a6 = text(*h, "kind") && *text(*h, "kind") == "a6";
     if (a6 && number(normalized, "maxRetries", 0) != 0)
-        conflict("hedging", "must be null when maxRetries is not 0 (gRPC A6: a retry policy and a hedging policy "
-                            "exclude each other); got maxRetries " +
-                                formatInt(static_cast<std::int64_t>(number(normalized, "maxRetries", 0))) + ".");
+        conflict("hedging",
+                 "must be null when maxRetries is not 0 (gRPC A6: a retry policy and a hedging policy "
+                 "exclude each other); got maxRetries " +
+                     formatInt(static_cast<std::int64_t>(number(normalized, "maxRetries", 0))) + ".");
     if (!a6 && normalized.find("deadlineMs") && normalized.find("deadlineMs")->isNull())
-        conflict("hedging.kind", "cannot be \"per-try-timeout\" with deadlineMs null: without an overall deadline "
-                                 "nothing ends an attempt whose answer never comes (Envoy's route timeout).");
+        conflict("hedging.kind",
+                 "cannot be \"per-try-timeout\" with deadlineMs null: without an overall deadline "
+                 "nothing ends an attempt whose answer never comes (Envoy's route timeout).");
     if (const Value* layers = normalized.find("layers"); layers && layers->kind() == Value::Kind::Array)
-        conflict("hedging", "must be null with layers (hedging inside a stack of layers is not modelled; "
-                            "docs/throttling.md §6.1).");
+        conflict("hedging",
+                 "must be null with layers (hedging inside a stack of layers is not modelled; "
+                 "docs/throttling.md §6.1).");
     if (number(normalized, "callers", 1) != 1)
-        conflict("callers", "must be 1 with hedging (the herd counts first waits; a hedged run has none of its "
-                            "own); got " + formatInt(static_cast<std::int64_t>(number(normalized, "callers", 1))) + ".");
+        conflict("callers",
+                 "must be 1 with hedging (the herd counts first waits; a hedged run has none of its "
+                 "own); got " +
+                     formatInt(static_cast<std::int64_t>(number(normalized, "callers", 1))) + ".");
 }
 
 // docs/servers.md §2's rules across fields, on the fields found valid: each override's index
@@ -914,16 +1019,19 @@ void checkServers(const Value& normalized, std::vector<InputError>& errors) {
                 if (const Value* script = o.find("script")) answers += script->asArray().size();
             if (answers > kMaxOverrideAnswers)
                 fail("servers.overrides", "too-many",
-                     "may hold at most " + count(kMaxOverrideAnswers) + " script answers in all (docs/servers.md §10); got " +
-                         count(static_cast<double>(answers)) + ".");
+                     "may hold at most " + count(kMaxOverrideAnswers) +
+                         " script answers in all (docs/servers.md §10); got " + count(static_cast<double>(answers)) +
+                         ".");
             std::vector<unsigned char> seen(1000, 0);
             for (std::size_t i = 0; i < overrides->asArray().size(); ++i) {
                 const double index = number(overrides->asArray()[i], "index", 0);
                 const std::string path = memberPath(itemPath("servers.overrides", i), "index");
                 if (index >= k)
-                    fail(path, "out-of-range", "must be below servers.count (" + count(k) + "); got " + count(index) + ".");
+                    fail(path, "out-of-range",
+                         "must be below servers.count (" + count(k) + "); got " + count(index) + ".");
                 else if (seen[static_cast<std::size_t>(index)])
-                    fail(path, "repeated", "names server " + count(index) + " again; each server may have one override.");
+                    fail(path, "repeated",
+                         "names server " + count(index) + " again; each server may have one override.");
                 else
                     seen[static_cast<std::size_t>(index)] = 1;
             }
@@ -959,7 +1067,8 @@ void checkServers(const Value& normalized, std::vector<InputError>& errors) {
             bool shared = all(names) && all(other);
             if (all(names) != all(other)) shared = !(all(names) ? other : names)->asArray().empty();
             for (std::size_t a = 0; !shared && !all(names) && !all(other) && a < names->asArray().size(); ++a)
-                for (const Value& b : other->asArray()) shared = shared || b.asNumber() == names->asArray()[a].asNumber();
+                for (const Value& b : other->asArray())
+                    shared = shared || b.asNumber() == names->asArray()[a].asNumber();
             if (!shared) continue;
             fail(memberPath(at, "servers"), "conflict",
                  "names a server that " + itemPath("faults", e) +
@@ -983,11 +1092,16 @@ void checkServers(const Value& normalized, std::vector<InputError>& errors) {
     const bool hedged = hedging && hedging->kind() == Value::Kind::Object;
     auto oneServerFigures = [&](const char* path, const char* what) {
         if (callers != 1)
-            fail(path, "conflict", std::string("must be ") + what + " with callers above 1 (the herd is a one-server figure); got callers " + count(callers) + ".");
+            fail(path, "conflict",
+                 std::string("must be ") + what +
+                     " with callers above 1 (the herd is a one-server figure); got callers " + count(callers) + ".");
         if (layered)
-            fail(path, "conflict", std::string("must be ") + what + " with layers (the stack of layers is a one-server figure).");
+            fail(path, "conflict",
+                 std::string("must be ") + what + " with layers (the stack of layers is a one-server figure).");
         if (hedged)
-            fail(path, "conflict", std::string("must be ") + what + " with hedging (hedged copies on many servers are not modelled in the single run).");
+            fail(path, "conflict",
+                 std::string("must be ") + what +
+                     " with hedging (hedged copies on many servers are not modelled in the single run).");
     };
     if (given) oneServerFigures("servers", "null");
     if (faultCount > 0) oneServerFigures("faults", "empty");
@@ -1007,8 +1121,9 @@ void checkAcrossFields(const Value& raw, const Value& normalized, std::vector<In
                 !lost->asBool() || !dropped->asBool())
                 continue;
             std::string entry = itemPath("script", i);
-            std::string detail = "cannot be both lost and dropped: a dropped request never reaches the server, so it "
-                                 "has no response to lose.";
+            std::string detail =
+                "cannot be both lost and dropped: a dropped request never reaches the server, so it "
+                "has no response to lose.";
             errors.push_back({memberPath(entry, "dropped"), "conflict", entry + " " + detail, detail});
         }
     }

@@ -36,7 +36,8 @@ TEST_CASE("the default is SPEC's rule: with a 3,600 ms deadline attempt 2 is nev
     CHECK(run.metrics.elapsedMs == 3000);
     CHECK(run.metrics.outcome == Outcome::Unknown);
     CHECK(run.metrics.stopReason == StopReason::Deadline);
-    CHECK(run.events.back().text == "the run stops: attempt 2 would start at 3500 ms and end at 3700 ms, after the 3600 ms deadline");
+    CHECK(run.events.back().text ==
+          "the run stops: attempt 2 would start at 3500 ms and end at 3700 ms, after the 3600 ms deadline");
 }
 
 TEST_CASE("before-deadline: attempt 2 is sent at 3500, cut off at 3600, and the server commits charge #2 at 3700",
@@ -44,8 +45,8 @@ TEST_CASE("before-deadline: attempt 2 is sent at 3500, cut off at 3600, and the 
     Run run = simulate(openingRun(3600, AttemptStart::BeforeDeadline));
     REQUIRE(run.attempts.size() == 2);
     const AttemptRow& second = run.attempts[1];
-    CHECK(second.startMs == 3500);     // 3000 + the 500 ms wait, before 3600: sent
-    CHECK(second.endMs == 3600);       // the deadline ends the wait for the answer due at 3700
+    CHECK(second.startMs == 3500);  // 3000 + the 500 ms wait, before 3600: sent
+    CHECK(second.endMs == 3600);    // the deadline ends the wait for the answer due at 3700
     CHECK(second.clientSaw == "timeout");
     CHECK(second.server == "200");
     CHECK(second.commitMs == 3700.0);  // the server's work is done all the same
@@ -127,7 +128,8 @@ TEST_CASE("before-deadline: a deadline shorter than the response time still send
     CHECK(fits.metrics.agentReport == "not-sent");
 }
 
-TEST_CASE("before-deadline sends what SPEC's rule sends: an instant answer at exactly the deadline", "[attempt-start]") {
+TEST_CASE("before-deadline sends what SPEC's rule sends: an instant answer at exactly the deadline",
+          "[attempt-start]") {
     // responseMs 0, deadline 3500: attempt 2 at 3500 fits (3500 + 0 ≤ 3500) under both rules.
     for (AttemptStart rule : {AttemptStart::Fits, AttemptStart::BeforeDeadline}) {
         Inputs in = openingRun(3500, rule);
@@ -147,10 +149,12 @@ TEST_CASE("before-deadline: a deadline of 0 leaves no time to send anything", "[
     CHECK(run.metrics.stopReason == StopReason::Deadline);
     CHECK(run.metrics.agentReport == "not-sent");
     REQUIRE(run.events.size() == 1);
-    CHECK(run.events[0].text == "the run stops before it starts: the 0 ms deadline leaves no time to send attempt 1; nothing is sent");
+    CHECK(run.events[0].text ==
+          "the run stops before it starts: the 0 ms deadline leaves no time to send attempt 1; nothing is sent");
 }
 
-TEST_CASE("before-deadline: the outage's attempt 3 is sent at 1,900, cut at 2,000, and commits at 2,100", "[attempt-start]") {
+TEST_CASE("before-deadline: the outage's attempt 3 is sent at 1,900, cut at 2,000, and commits at 2,100",
+          "[attempt-start]") {
     // Outage: 0–200 503, wait 500, 700–900 503, wait 1000, attempt 3 at 1900 answers at 2100.
     // Deadline 2000: SPEC's rule stops at 900; before-deadline sends attempt 3 and cuts it at 2000.
     Inputs in;
@@ -167,7 +171,8 @@ TEST_CASE("before-deadline: the outage's attempt 3 is sent at 1,900, cut at 2,00
     CHECK(run.metrics.outcome == Outcome::Unknown);
 }
 
-TEST_CASE("before-deadline never sends fewer attempts or makes fewer charges than SPEC's rule", "[attempt-start][property]") {
+TEST_CASE("before-deadline never sends fewer attempts or makes fewer charges than SPEC's rule",
+          "[attempt-start][property]") {
     for (int i = 0; i < 400; ++i) {
         Inputs in;
         in.scenario = (i % 3 == 0) ? Scenario::Outage503Twice : Scenario::ResponseLost;
@@ -213,7 +218,8 @@ TEST_CASE("retryAfterOverMax stop: a Retry-After above the maximum ends the retr
     CHECK(run.metrics.attempts == 1);
     CHECK(run.metrics.stopReason == StopReason::NotRetryable);
     CHECK(run.events.back().text ==
-          "the run stops: Retry-After asks for 150000 ms, more than the 120000 ms this client waits, so it does not retry");
+          "the run stops: Retry-After asks for 150000 ms, more than the 120000 ms this client waits, so it does not "
+          "retry");
     // The default, "backoff": the header is ignored and the backoff's 500 ms applies.
     in.retryAfterOverMax = RetryAfterOverMax::Backoff;
     Run backoff = simulate(in);
@@ -240,7 +246,8 @@ TEST_CASE("retryAfterOverMax stop needs an honoured header and a maximum", "[kno
 }
 
 TEST_CASE("attemptStart and retryAfterOverMax are read, echoed and refused by name", "[attempt-start][validation]") {
-    ParsedInputs parsed = parseInputs(obj({{"attemptStart", str("before-deadline")}, {"retryAfterOverMax", str("stop")}}));
+    ParsedInputs parsed =
+        parseInputs(obj({{"attemptStart", str("before-deadline")}, {"retryAfterOverMax", str("stop")}}));
     REQUIRE(parsed.errors.empty());
     CHECK(parsed.inputs->attemptStart == AttemptStart::BeforeDeadline);
     CHECK(parsed.inputs->retryAfterOverMax == RetryAfterOverMax::Stop);

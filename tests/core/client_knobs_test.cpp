@@ -70,7 +70,8 @@ TEST_CASE("proportional jitter multiplies the ceiling by low + (high − low) ×
     CHECK(run.attempts[1].waitRule == "ceiling 1000 ms × (0.8 + 0.4 × draw 0.50)");
 }
 
-TEST_CASE("a ceiling schedule replaces base × multiplier^(n−1), last entry repeating, still capped", "[knobs][stripe-go]") {
+TEST_CASE("a ceiling schedule replaces base × multiplier^(n−1), last entry repeating, still capped",
+          "[knobs][stripe-go]") {
     Inputs in = scripted(Inputs{}, {answer(503)});
     in.maxRetries = 5;
     in.deadlineMs.reset();
@@ -154,15 +155,22 @@ TEST_CASE("the knobs are validated like every other field", "[knobs][validation]
     CHECK(badFields(obj({{"jitterLow", num(0.5)}})) == std::vector<std::string>{"jitterLow"});
     CHECK(badFields(obj({{"jitter", str("proportional")}, {"jitterLow", num(1.5)}, {"jitterHigh", num(1.0)}})) ==
           std::vector<std::string>{"jitterHigh"});
-    CHECK(badFields(obj({{"jitter", str("proportional")}, {"jitterHigh", num(2.5)}})) == std::vector<std::string>{"jitterHigh"});
+    CHECK(badFields(obj({{"jitter", str("proportional")}, {"jitterHigh", num(2.5)}})) ==
+          std::vector<std::string>{"jitterHigh"});
     CHECK(badFields(obj({{"minBackoffMs", num(-1)}})) == std::vector<std::string>{"minBackoffMs"});
     CHECK(badFields(obj({{"firstRetryImmediate", str("yes")}})) == std::vector<std::string>{"firstRetryImmediate"});
-    CHECK(badFields(obj({{"ceilingScheduleMs", list({num(500), num(-1)})}})) == std::vector<std::string>{"ceilingScheduleMs[1]"});
-    CHECK(badFields(obj({{"retryOnStatuses", list({num(503), num(503)})}})) == std::vector<std::string>{"retryOnStatuses[1]"});
-    CHECK(badFields(obj({{"retryAfterStatuses", list({num(99)})}})) == std::vector<std::string>{"retryAfterStatuses[0]"});
+    CHECK(badFields(obj({{"ceilingScheduleMs", list({num(500), num(-1)})}})) ==
+          std::vector<std::string>{"ceilingScheduleMs[1]"});
+    CHECK(badFields(obj({{"retryOnStatuses", list({num(503), num(503)})}})) ==
+          std::vector<std::string>{"retryOnStatuses[1]"});
+    CHECK(badFields(obj({{"retryAfterStatuses", list({num(99)})}})) ==
+          std::vector<std::string>{"retryAfterStatuses[0]"});
     CHECK(badFields(obj({{"retryAfterMode", str("max")}})) == std::vector<std::string>{"retryAfterMode"});
     CHECK(badFields(obj({{"retryAfterMaxMs", str("60s")}})) == std::vector<std::string>{"retryAfterMaxMs"});
-    CHECK(badFields(obj({{"jitter", str("proportional")}, {"jitterLow", num(0.8)}, {"jitterHigh", num(1.2)},
-                         {"retryAfterMaxMs", Value::null()}, {"ceilingScheduleMs", list({})}}))
+    CHECK(badFields(obj({{"jitter", str("proportional")},
+                         {"jitterLow", num(0.8)},
+                         {"jitterHigh", num(1.2)},
+                         {"retryAfterMaxMs", Value::null()},
+                         {"ceilingScheduleMs", list({})}}))
               .empty());
 }

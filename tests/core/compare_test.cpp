@@ -21,8 +21,11 @@ namespace {
 Value storm(const char* key, Value value) {
     Value policy = obj({{"baseBackoffMs", num(0)}, {"clientTimeoutMs", num(60000)}});
     policy.set(key, std::move(value));
-    Value result = fleet(obj({{"clients", num(2)}, {"arrivals", str("once")}, {"trigger", Value::null()},
-                              {"server", obj({{"failureRate", num(1)}})}, {"policy", policy}}));
+    Value result = fleet(obj({{"clients", num(2)},
+                              {"arrivals", str("once")},
+                              {"trigger", Value::null()},
+                              {"server", obj({{"failureRate", num(1)}})},
+                              {"policy", policy}}));
     REQUIRE(result.find("ok")->asBool());
     return result;
 }
@@ -50,7 +53,10 @@ std::string names(const Value& comparison) {
 
 }  // namespace
 
-TEST_CASE("a stacked run against one layer of the same retries: the load through the stack is the same, the bottom layer's load is not", "[compare]") {
+TEST_CASE(
+    "a stacked run against one layer of the same retries: the load through the stack is the same, the bottom layer's "
+    "load is not",
+    "[compare]") {
     const Value stacked = storm("layers", list({obj({{"name", str("agent")}, {"maxRetries", num(3)}}),
                                                 obj({{"name", str("SDK")}, {"maxRetries", num(0)}})}));
     const Value flat = storm("maxRetries", num(3));
@@ -151,7 +157,8 @@ TEST_CASE("one equality: objects equal in any member order, lists in theirs", "[
     CHECK(sameJson(num(0), num(-0.0)));
 }
 
-TEST_CASE("the engine's entry: a request { before, after, of } of two ok results, or errors naming what is wrong", "[compare]") {
+TEST_CASE("the engine's entry: a request { before, after, of } of two ok results, or errors naming what is wrong",
+          "[compare]") {
     const Value before = compute(Value::object());
     const Value after = compute(obj({{"maxRetries", num(0)}}));
     Value request = Value::object();
@@ -164,7 +171,8 @@ TEST_CASE("the engine's entry: a request { before, after, of } of two ok results
     auto fields = [](const Value& v) {
         std::string out;
         if (v.find("ok")->asBool()) return std::string("ok");
-        for (const Value& e : v.find("errors")->asArray()) out += e.find("field")->asString() + ":" + e.find("code")->asString() + " ";
+        for (const Value& e : v.find("errors")->asArray())
+            out += e.find("field")->asString() + ":" + e.find("code")->asString() + " ";
         return out;
     };
     Value fleetOf = request;

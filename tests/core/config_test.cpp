@@ -77,7 +77,8 @@ TEST_CASE("a value beyond an engine bound is clamped and reported, never an erro
     CHECK(a.find("inputs")->find("clientTimeoutMs")->asNumber() == 86400000);
     bool clamped = false;
     for (const Value& e : a.find("report")->asArray())
-        if (e.find("path")->asString() == "route.retry_policy.per_try_timeout") clamped = e.find("status")->asString() == "clamped";
+        if (e.find("path")->asString() == "route.retry_policy.per_try_timeout")
+            clamped = e.find("status")->asString() == "clamped";
     CHECK(clamped);
 }
 
@@ -137,7 +138,8 @@ Value readAws(const config::Text& text, const std::string& sdk = "", const std::
 
 }  // namespace
 
-TEST_CASE("AWS: max_attempts counts every attempt, min(v, 101) − 1 retries, as Python's int() reads text (§8.3)", "[config]") {
+TEST_CASE("AWS: max_attempts counts every attempt, min(v, 101) − 1 retries, as Python's int() reads text (§8.3)",
+          "[config]") {
     auto retries = [](const char* text) {
         Value a = readAws(awsConfig("default", {{"max_attempts", text}}));
         REQUIRE(a.find("ok")->asBool());
@@ -156,7 +158,9 @@ TEST_CASE("AWS: max_attempts counts every attempt, min(v, 101) − 1 retries, as
     CHECK(firstCode(readAws(awsConfig("default", {{"max_attempts", "-3"}}))) == "out-of-range");
 }
 
-TEST_CASE("AWS: retry_mode picks the (SDK, mode) pair's preset; [profile NAME] is a profile, [NAME] is not (§8.2, §8.3)", "[config]") {
+TEST_CASE(
+    "AWS: retry_mode picks the (SDK, mode) pair's preset; [profile NAME] is a profile, [NAME] is not (§8.2, §8.3)",
+    "[config]") {
     Value legacy = readAws(awsConfig("profile batch", {{"retry_mode", "legacy"}}), "botocore-1.43", "batch");
     REQUIRE(legacy.find("ok")->asBool());
     // aws-botocore-legacy: 5 attempts, 1 s base, no cap, 509 retried; no quota gate.
@@ -179,13 +183,13 @@ TEST_CASE(".NET timespan: TimeSpan.Parse's shapes and bounds, in ticks of 100 ns
     CHECK(ticks("00:00:02") == 2 * second);
     CHECK(ticks("00:00:00.5") == second / 2);
     CHECK(ticks("1.00:00:00") == 86400 * second);
-    CHECK(ticks("00:02") == 120 * second);  // h:m: two minutes
+    CHECK(ticks("00:02") == 120 * second);    // h:m: two minutes
     CHECK(ticks("2") == 2 * 86400 * second);  // d: two days
     CHECK(ticks("  00:00:01  ") == second);
     CHECK(ticks("-00:00:01") == -second);
-    CHECK(ticks("1:2:.5") == (3600 + 120) * second + second / 2);  // h:m:.f
+    CHECK(ticks("1:2:.5") == (3600 + 120) * second + second / 2);                  // h:m:.f
     CHECK(ticks("1.2:3:4.25") == (86400 + 7200 + 180 + 4) * second + second / 4);  // d.h:m:s.f
-    CHECK(ticks("1.2:3:.1") == (86400 + 7200 + 180) * second + second / 10);  // d.h:m:.f
+    CHECK(ticks("1.2:3:.1") == (86400 + 7200 + 180) * second + second / 10);       // d.h:m:.f
     CHECK(ticks("0:0:0.1234567") == 1234567);
     // More than 7 digits only after leading zeros, rounded half away from zero to 7.
     CHECK(ticks("0:0:0.000000051") == 1);
@@ -193,8 +197,26 @@ TEST_CASE(".NET timespan: TimeSpan.Parse's shapes and bounds, in ticks of 100 ns
     CHECK(ticks("0:0:0.012345675") == 123457);
     CHECK(ticks("10675199.02:48:05.4775807") == 9223372036854775807LL);  // TimeSpan.MaxValue
     std::int64_t t = 0;
-    for (const char* bad : {"", "-", "1sec", "2s", "00:60", "24:00:00", "0:0:60", "1:2:3:4", "1.2", "0:0:0.12345678", "10675200",
-                            "268435456:00", "10675199.02:48:05.4775808", "10675199.23:59:59", "1::2", ":1", "1:", "00:00:02.", "+1", "1,5"}) {
+    for (const char* bad : {"",
+                            "-",
+                            "1sec",
+                            "2s",
+                            "00:60",
+                            "24:00:00",
+                            "0:0:60",
+                            "1:2:3:4",
+                            "1.2",
+                            "0:0:0.12345678",
+                            "10675200",
+                            "268435456:00",
+                            "10675199.02:48:05.4775808",
+                            "10675199.23:59:59",
+                            "1::2",
+                            ":1",
+                            "1:",
+                            "00:00:02.",
+                            "+1",
+                            "1,5"}) {
         CAPTURE(bad);
         CHECK_FALSE(config::detail::parseTimespan(bad, t));
     }

@@ -30,7 +30,8 @@ TEST_CASE("a client timeout below the response time makes every attempt charge",
     CHECK(run.events.back().tMs == 4000);
 }
 
-TEST_CASE("a keyed attempt that arrives while the first commit is in flight gets 409, later ones replays", "[edge][key][409]") {
+TEST_CASE("a keyed attempt that arrives while the first commit is in flight gets 409, later ones replays",
+          "[edge][key][409]") {
     Inputs in;
     in.clientTimeoutMs = 100;
     in.baseBackoffMs = 50;
@@ -62,7 +63,8 @@ TEST_CASE("an attempt that arrives exactly at the earlier commit is replayed, no
     CHECK(run.attempts[1].startMs == 200);
     CHECK(run.attempts[1].server == "replay");
     // At equal times the commit comes before the send it enables.
-    auto commit = std::find_if(run.events.begin(), run.events.end(), [](const Event& e) { return e.kind == EventKind::Commit; });
+    auto commit =
+        std::find_if(run.events.begin(), run.events.end(), [](const Event& e) { return e.kind == EventKind::Commit; });
     auto send2 = std::find_if(run.events.begin(), run.events.end(),
                               [](const Event& e) { return e.kind == EventKind::Send && e.attempt == 2; });
     CHECK(commit < send2);
@@ -134,8 +136,9 @@ Run retryAfterRun(ScriptEntry first, std::vector<double> draws = {0.5}) {
 }  // namespace
 
 TEST_CASE("Retry-After is read in each HTTP-date form", "[edge][retry-after]") {
-    std::string header = GENERATE(std::string("Sun, 29 Nov 2026 10:00:07 GMT"), std::string("Sunday, 29-Nov-26 10:00:07 GMT"),
-                                  std::string("Sun Nov 29 10:00:07 2026"));
+    std::string header =
+        GENERATE(std::string("Sun, 29 Nov 2026 10:00:07 GMT"), std::string("Sunday, 29-Nov-26 10:00:07 GMT"),
+                 std::string("Sun Nov 29 10:00:07 2026"));
     Run run = retryAfterRun(answerWithRetryAfter(429, header));
     REQUIRE(run.attempts[0].retryAfter);
     CHECK(run.attempts[0].retryAfter->note == "date");
@@ -155,9 +158,10 @@ TEST_CASE("a Retry-After date in the past, or equal to the Date, waits 0", "[edg
 }
 
 TEST_CASE("an unusable Retry-After is ignored and noted; the backoff applies", "[edge][retry-after]") {
-    std::string header = GENERATE(std::string("soon"), std::string("1.5"), std::string("-3"), std::string("86401"),
-                                  std::string("Mon, 31 Nov 2026 10:00:00 GMT"), std::string("sun, 29 Nov 2026 10:00:07 GMT"),
-                                  std::string(""), std::string("99999999999999999999999"));
+    std::string header =
+        GENERATE(std::string("soon"), std::string("1.5"), std::string("-3"), std::string("86401"),
+                 std::string("Mon, 31 Nov 2026 10:00:00 GMT"), std::string("sun, 29 Nov 2026 10:00:07 GMT"),
+                 std::string(""), std::string("99999999999999999999999"));
     Run run = retryAfterRun(answerWithRetryAfter(503, header));
     REQUIRE(run.attempts[0].retryAfter);
     CHECK(run.attempts[0].retryAfter->note == "unusable");
@@ -201,7 +205,8 @@ TEST_CASE("a client that does not honour Retry-After backs off instead", "[edge]
     CHECK(run.attempts[0].waitAfterMs == 250.0);
 }
 
-TEST_CASE("a two-digit rfc850 year more than 50 years ahead of the Date is read as last century", "[edge][retry-after]") {
+TEST_CASE("a two-digit rfc850 year more than 50 years ahead of the Date is read as last century",
+          "[edge][retry-after]") {
     // Date 2026: "77" would be 2077 (51 years on), so it is 1977: a date in the past.
     Run past = retryAfterRun(answerWithRetryAfter(429, "Tuesday, 29-Nov-77 10:00:07 GMT"));
     CHECK(past.attempts[0].retryAfter->note == "past");

@@ -69,7 +69,8 @@ TEST_CASE("every row of the input table refuses a value of the wrong type, namin
     }
 }
 
-TEST_CASE("every number row accepts its bounds and refuses the numbers just past them", "[fields][validation][bounds]") {
+TEST_CASE("every number row accepts its bounds and refuses the numbers just past them",
+          "[fields][validation][bounds]") {
     int rows = 0;
     for (const Field& f : inputFields().fields) {
         const bool isList = f.type == FieldType::List && f.item.front().type == FieldType::Number;
@@ -158,7 +159,8 @@ TEST_CASE("the echo of {} holds exactly the defaults schema() lists, in the tabl
         ++at;
     }
     CHECK(at == echo.asObject().size());
-    CHECK(at == 29);  // 33 fields; script, jitterLow and jitterHigh only with their scenario and jitter, layers when given
+    CHECK(at ==
+          29);  // 33 fields; script, jitterLow and jitterHigh only with their scenario and jitter, layers when given
 }
 
 TEST_CASE("the schema lists a row's type, bounds, choices and presence rules", "[fields][schema]") {
@@ -197,7 +199,8 @@ TEST_CASE("Inputs{} written as a value normalizes to the echo of {}", "[fields][
 }
 
 TEST_CASE("the echo keeps numbers as given, reads -0 as 0 and takes 3.0 as whole", "[fields][echo]") {
-    Value echo = echoOf(obj({{"maxRetries", num(3.0)}, {"baseBackoffMs", num(-0.0)}, {"draws", list({num(-0.0), num(0.25)})}}));
+    Value echo =
+        echoOf(obj({{"maxRetries", num(3.0)}, {"baseBackoffMs", num(-0.0)}, {"draws", list({num(-0.0), num(0.25)})}}));
     CHECK(echo.find("maxRetries")->asNumber() == 3);
     CHECK_FALSE(std::signbit(echo.find("baseBackoffMs")->asNumber()));
     CHECK_FALSE(std::signbit(echo.find("draws")->asArray()[0].asNumber()));
@@ -279,7 +282,8 @@ TEST_CASE("each kind of bad input has its own stable code", "[fields][codes]") {
         {obj({{"scenario", str("script")},
               {"script", list({obj({{"status", num(200)}, {"lost", boolean(true)}, {"dropped", boolean(true)}})})}}),
          "script[0].dropped", "conflict"},
-        {obj({{"jitter", str("proportional")}, {"jitterLow", num(1.2)}, {"jitterHigh", num(0.8)}}), "jitterHigh", "conflict"},
+        {obj({{"jitter", str("proportional")}, {"jitterLow", num(1.2)}, {"jitterHigh", num(0.8)}}), "jitterHigh",
+         "conflict"},
         {obj({{"draws", Value::array(badDraws)}}), "draws", "more-bad-items"},
         {num(3), "", "wrong-type"},
     }));
@@ -339,7 +343,8 @@ TEST_CASE("retryOn's names reach the classes they name", "[fields][retryOn]") {
     CHECK_FALSE(fives.inputs->retryOn.timeout);
 }
 
-TEST_CASE("a 429 is retried under retryOn [\"429\"] and not [\"4xx\"], a 404 the other way round", "[fields][retryOn]") {
+TEST_CASE("a 429 is retried under retryOn [\"429\"] and not [\"4xx\"], a 404 the other way round",
+          "[fields][retryOn]") {
     auto attempts = [](int status, const char* retried) {
         Value inputs = obj({{"scenario", str("script")},
                             {"script", list({obj({{"status", num(status)}}), obj({{"status", num(200)}})})},
@@ -359,7 +364,8 @@ namespace {
 // The single run's table with one more row, as a new input would be added.
 FieldTable withThrowawayRow() {
     FieldTable t = inputFields();
-    t.fields.push_back(Field::number("herdSpreadMs", "herd", "ms", "a throwaway row for this test").range(0, 1000).defaults(250));
+    t.fields.push_back(
+        Field::number("herdSpreadMs", "herd", "ms", "a throwaway row for this test").range(0, 1000).defaults(250));
     return t;
 }
 
@@ -371,24 +377,41 @@ FieldTable nestedTable() {
     t.example = "{ \"server\": { \"workers\": 10 } }";
     t.unknownWords = "is not part of the request.";
     t.fields = {
-        Field::object("server", "server", "the server", {
-            Field::number("workers", "", "", "attempts in service at once").wholeNumber().range(1, 100000).orNull().defaults(10),
-            Field::choice("queueOrder", "", "which waiting attempt is served next",
-                          {{"fifo", 0, "the oldest"}, {"lifo", 1, "the newest"}}).defaults("fifo"),
-        }),
-        Field::object("quota", "gates", "a gate: null is off", {
-            Field::number("capacity", "", "", "tokens").range(1, 100).defaults(10),
-            Field::number("retryCost", "", "", "tokens per retry").range(0, 100).defaults(5),
-        }).orNull().defaults(Literal::null()),
-        Field::object("spike", "load", "the rate times factor in [startMs, endMs)", {
-            Field::number("startMs", "", "ms", "start").range(0, 1000).needed(),
-            Field::number("factor", "", "", "factor").range(0.01, 100).needed(),
-        }).orNull().defaults(Literal::null()),
-        Field::variant("network", "network", "one leg's delay", "dist", {
-            {"fixed", 0, "always ms", {Field::number("ms", "", "ms", "the delay").range(0, 60000).defaults(5)}},
-            {"uniform", 1, "between lo and hi", {Field::number("lo", "", "ms", "low").range(0, 60000),
-                                                Field::number("hi", "", "ms", "high").range(0, 60000)}},
-        }),
+        Field::object("server", "server", "the server",
+                      {
+                          Field::number("workers", "", "", "attempts in service at once")
+                              .wholeNumber()
+                              .range(1, 100000)
+                              .orNull()
+                              .defaults(10),
+                          Field::choice("queueOrder", "", "which waiting attempt is served next",
+                                        {{"fifo", 0, "the oldest"}, {"lifo", 1, "the newest"}})
+                              .defaults("fifo"),
+                      }),
+        Field::object("quota", "gates", "a gate: null is off",
+                      {
+                          Field::number("capacity", "", "", "tokens").range(1, 100).defaults(10),
+                          Field::number("retryCost", "", "", "tokens per retry").range(0, 100).defaults(5),
+                      })
+            .orNull()
+            .defaults(Literal::null()),
+        Field::object("spike", "load", "the rate times factor in [startMs, endMs)",
+                      {
+                          Field::number("startMs", "", "ms", "start").range(0, 1000).needed(),
+                          Field::number("factor", "", "", "factor").range(0.01, 100).needed(),
+                      })
+            .orNull()
+            .defaults(Literal::null()),
+        Field::variant(
+            "network", "network", "one leg's delay", "dist",
+            {
+                {"fixed", 0, "always ms", {Field::number("ms", "", "ms", "the delay").range(0, 60000).defaults(5)}},
+                {"uniform",
+                 1,
+                 "between lo and hi",
+                 {Field::number("lo", "", "ms", "low").range(0, 60000),
+                  Field::number("hi", "", "ms", "high").range(0, 60000)}},
+            }),
     };
     return t;
 }
@@ -413,8 +436,10 @@ TEST_CASE("a new row in a table is validated, echoed and listed with nothing els
     members.pop_back();
     CHECK(sameValue(Value::object(members), echoOf(Value::object())));
     CHECK(normalize(t, obj({{"herdSpreadMs", num(40)}})).value.find("herdSpreadMs")->asNumber() == 40);
-    CHECK(fieldsOf(normalize(t, obj({{"herdSpreadMs", num(1001)}}))) == std::vector<std::string>{"herdSpreadMs out-of-range"});
-    CHECK(fieldsOf(normalize(t, obj({{"herdSpreadMs", str("x")}}))) == std::vector<std::string>{"herdSpreadMs wrong-type"});
+    CHECK(fieldsOf(normalize(t, obj({{"herdSpreadMs", num(1001)}}))) ==
+          std::vector<std::string>{"herdSpreadMs out-of-range"});
+    CHECK(fieldsOf(normalize(t, obj({{"herdSpreadMs", str("x")}}))) ==
+          std::vector<std::string>{"herdSpreadMs wrong-type"});
     // The engine's own table does not know it.
     CHECK(parseInputs(obj({{"herdSpreadMs", num(40)}})).errors.size() == 1);
     const Value rows = tableToValue(t);
@@ -434,7 +459,10 @@ TEST_CASE("a nested object may be given in part: its missing members take their 
     Normalized part = normalize(t, obj({{"server", obj({{"queueOrder", str("lifo")}})}}));
     REQUIRE(part.errors.empty());
     CHECK(sameValue(*part.value.find("server"), obj({{"workers", num(10)}, {"queueOrder", str("lifo")}})));
-    CHECK(normalize(t, obj({{"server", obj({{"workers", Value::null()}})}})).value.find("server")->find("workers")->isNull());
+    CHECK(normalize(t, obj({{"server", obj({{"workers", Value::null()}})}}))
+              .value.find("server")
+              ->find("workers")
+              ->isNull());
 
     CHECK(fieldsOf(normalize(t, obj({{"server", obj({{"workers", num(0)}})}}))) ==
           std::vector<std::string>{"server.workers out-of-range"});
@@ -460,7 +488,8 @@ TEST_CASE("a nullable object is off as null and filled in full as {}", "[fields]
     CHECK(sameValue(*spike.value.find("spike"), obj({{"startMs", num(5)}, {"factor", num(3)}})));
 }
 
-TEST_CASE("a variant's defaults apply to the default variant only; another needs its own members", "[fields][table][variant]") {
+TEST_CASE("a variant's defaults apply to the default variant only; another needs its own members",
+          "[fields][table][variant]") {
     const FieldTable t = nestedTable();
     CHECK(sameValue(*normalize(t, obj({{"network", obj({{"ms", num(7)}})}})).value.find("network"),
                     obj({{"dist", str("fixed")}, {"ms", num(7)}})));
@@ -468,11 +497,14 @@ TEST_CASE("a variant's defaults apply to the default variant only; another needs
                     obj({{"dist", str("fixed")}, {"ms", num(5)}})));
     CHECK(fieldsOf(normalize(t, obj({{"network", obj({{"dist", str("uniform")}})}}))) ==
           std::vector<std::string>{"network.lo missing", "network.hi missing"});
-    Normalized uniform = normalize(t, obj({{"network", obj({{"hi", num(9)}, {"dist", str("uniform")}, {"lo", num(1)}})}}));
+    Normalized uniform =
+        normalize(t, obj({{"network", obj({{"hi", num(9)}, {"dist", str("uniform")}, {"lo", num(1)}})}}));
     REQUIRE(uniform.errors.empty());
     CHECK(sameValue(*uniform.value.find("network"), obj({{"dist", str("uniform")}, {"lo", num(1)}, {"hi", num(9)}})));
-    CHECK(fieldsOf(normalize(t, obj({{"network", obj({{"dist", str("uniform")}, {"lo", num(1)}, {"hi", num(2)}, {"ms", num(5)}})}}))) ==
-          std::vector<std::string>{"network.ms unknown-field"});
+    CHECK(
+        fieldsOf(normalize(
+            t, obj({{"network", obj({{"dist", str("uniform")}, {"lo", num(1)}, {"hi", num(2)}, {"ms", num(5)}})}}))) ==
+        std::vector<std::string>{"network.ms unknown-field"});
     CHECK(fieldsOf(normalize(t, obj({{"network", obj({{"dist", str("gamma")}})}}))) ==
           std::vector<std::string>{"network.dist not-a-choice"});
     const Value rows = tableToValue(t);
@@ -499,9 +531,11 @@ TEST_CASE("schema() publishes each named scenario's answers as SPEC §2 lists th
     };
     // SPEC §2, "Named scenarios".
     Value expected = Value::object();
-    expected.set("response-lost", list({answer({{"status", num(200)}, {"lost", boolean(true)}}), answer({{"status", num(200)}})}));
+    expected.set("response-lost",
+                 list({answer({{"status", num(200)}, {"lost", boolean(true)}}), answer({{"status", num(200)}})}));
     expected.set("request-lost", list({answer({{"dropped", boolean(true)}}), answer({{"status", num(200)}})}));
-    expected.set("outage-503-twice", list({answer({{"status", num(503)}}), answer({{"status", num(503)}}), answer({{"status", num(200)}})}));
+    expected.set("outage-503-twice", list({answer({{"status", num(503)}}), answer({{"status", num(503)}}),
+                                           answer({{"status", num(200)}})}));
     expected.set("bad-request-400", list({answer({{"status", num(400)}})}));
     CHECK(sameValue(*scenarios, expected));
 }

@@ -50,13 +50,20 @@ TEST_CASE("capacity over three servers: an override, a log-normal's mean, a slow
     overrides.push(request({{"index", num(1)}, {"workers", num(4)}, {"serviceMs", num(100)}}));
     overrides.push(request({{"index", num(2)}, {"serviceDist", str("lognormal")}}));
     Value faults = Value::array();
-    faults.push(request({{"kind", str("crash")}, {"servers", indices({0})}, {"startMs", num(1500)}, {"endMs", num(2500)}}));
-    const Value raw = request({{"clients", num(5)}, {"durationMs", num(3000)}, {"binMs", num(500)},
-                               {"servers.count", num(3)}, {"servers.overrides", overrides},
+    faults.push(
+        request({{"kind", str("crash")}, {"servers", indices({0})}, {"startMs", num(1500)}, {"endMs", num(2500)}}));
+    const Value raw = request({{"clients", num(5)},
+                               {"durationMs", num(3000)},
+                               {"binMs", num(500)},
+                               {"servers.count", num(3)},
+                               {"servers.overrides", overrides},
                                {"server.serviceMsPerInFlight", num(2)},
-                               {"trigger.kind", str("slowdown")}, {"trigger.factor", num(2)},
-                               {"trigger.startMs", num(1000)}, {"trigger.endMs", num(2000)},
-                               {"trigger.servers", indices({1})}, {"faults", faults}});
+                               {"trigger.kind", str("slowdown")},
+                               {"trigger.factor", num(2)},
+                               {"trigger.startMs", num(1000)},
+                               {"trigger.endMs", num(2000)},
+                               {"trigger.servers", indices({1})},
+                               {"faults", faults}});
     const std::vector<double> c = capacities(raw);
     REQUIRE(c.size() >= 6);
     // 5,000 / 70 + 2,000 / 108 + 5,000 / (50 × exp(0.5) + 20), summed from server 0.
@@ -70,8 +77,10 @@ TEST_CASE("capacity over three servers: an override, a log-normal's mean, a slow
 
 TEST_CASE("capacity with no worker limit: null (unbounded) while the server is up, 0 while an outage has it down",
           "[fleet][capacity]") {
-    const std::vector<double> c = capacities(request({{"server.workers", Value::null()}, {"trigger.kind", str("outage")},
-                                                        {"trigger.startMs", num(10000)}, {"trigger.endMs", num(20000)}}));
+    const std::vector<double> c = capacities(request({{"server.workers", Value::null()},
+                                                      {"trigger.kind", str("outage")},
+                                                      {"trigger.startMs", num(10000)},
+                                                      {"trigger.endMs", num(20000)}}));
     REQUIRE(c.size() > 21);
     for (std::size_t b = 0; b < c.size(); ++b) {
         INFO("bin " << b);
@@ -86,9 +95,10 @@ TEST_CASE("capacity: K identical replicas are K times one; a server's crash take
         const std::vector<double> one = capacities(request({{"durationMs", num(30000)}}));
         const std::vector<double> many = capacities(request({{"durationMs", num(30000)}, {"servers.count", num(k)}}));
         Value faults = Value::array();
-        faults.push(request({{"kind", str("crash")}, {"servers", indices({0})}, {"startMs", num(2000)}, {"endMs", num(4000)}}));
-        const std::vector<double> crash = capacities(
-            request({{"durationMs", num(30000)}, {"servers.count", num(k)}, {"trigger", Value::null()}, {"faults", faults}}));
+        faults.push(
+            request({{"kind", str("crash")}, {"servers", indices({0})}, {"startMs", num(2000)}, {"endMs", num(4000)}}));
+        const std::vector<double> crash = capacities(request(
+            {{"durationMs", num(30000)}, {"servers.count", num(k)}, {"trigger", Value::null()}, {"faults", faults}}));
         // 200 a bin a server (its slowdown ×4: 50), the sums exact.
         CHECK(many[0] == k * one[0]);
         CHECK(many[15] == k * one[15]);

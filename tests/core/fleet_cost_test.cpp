@@ -29,12 +29,19 @@ FleetParsed unbounded(const Value& raw) {
 
 // Issue 30's requests.
 Value deepQueue() {
-    return request({{"clients", num(10000)}, {"ratePerClient", num(1000)}, {"durationMs", num(2000)},
-                    {"policy.maxRetries", num(0)}, {"server.workers", num(1)}, {"server.serviceMs", num(600000)},
+    return request({{"clients", num(10000)},
+                    {"ratePerClient", num(1000)},
+                    {"durationMs", num(2000)},
+                    {"policy.maxRetries", num(0)},
+                    {"server.workers", num(1)},
+                    {"server.serviceMs", num(600000)},
                     {"trigger", Value::null()}});
 }
 Value longRun() {
-    return request({{"clients", num(100)}, {"ratePerClient", num(1000)}, {"durationMs", num(200000)}, {"policy.maxRetries", num(0)}});
+    return request({{"clients", num(100)},
+                    {"ratePerClient", num(1000)},
+                    {"durationMs", num(200000)},
+                    {"policy.maxRetries", num(0)}});
 }
 
 // The shapes of bench/fleet_cost.cpp: each the costliest of its dimension, `durationMs` (or
@@ -48,43 +55,76 @@ struct Shape {
 std::vector<Shape> shapes() {
     return {
         {"events through the heap",
-         request({{"clients", num(10000)}, {"network.dist", str("exponential")}, {"network.mean", num(5)},
-                  {"server.workers", num(100000)}, {"server.serviceMs", num(1)}, {"server.serviceMsPerInFlight", num(0.001)},
-                  {"server.failureRate", num(1)}, {"policy.baseBackoffMs", num(0)}, {"policy.deadlineMs", num(100000)},
+         request({{"clients", num(10000)},
+                  {"network.dist", str("exponential")},
+                  {"network.mean", num(5)},
+                  {"server.workers", num(100000)},
+                  {"server.serviceMs", num(1)},
+                  {"server.serviceMsPerInFlight", num(0.001)},
+                  {"server.failureRate", num(1)},
+                  {"policy.baseBackoffMs", num(0)},
+                  {"policy.deadlineMs", num(100000)},
                   {"trigger", Value::null()}}),
          "durationMs", 600000},
         {"events through the lanes",
-         request({{"clients", num(10000)}, {"server.workers", num(1)}, {"server.serviceMs", num(0)}, {"server.queueLimit", num(0)},
-                  {"policy.baseBackoffMs", num(0)}, {"trigger.kind", str("outage")}, {"trigger.startMs", num(0)},
+         request({{"clients", num(10000)},
+                  {"server.workers", num(1)},
+                  {"server.serviceMs", num(0)},
+                  {"server.queueLimit", num(0)},
+                  {"policy.baseBackoffMs", num(0)},
+                  {"trigger.kind", str("outage")},
+                  {"trigger.startMs", num(0)},
                   {"trigger.endMs", num(86400000)}}),
          "durationMs", 600000},
         {"a deep queue",
-         request({{"clients", num(10000)}, {"ratePerClient", num(1000)}, {"server.workers", num(1)}, {"server.serviceMs", num(600000)},
-                  {"policy.maxRetries", num(0)}, {"trigger", Value::null()}}),
+         request({{"clients", num(10000)},
+                  {"ratePerClient", num(1000)},
+                  {"server.workers", num(1)},
+                  {"server.serviceMs", num(600000)},
+                  {"policy.maxRetries", num(0)},
+                  {"trigger", Value::null()}}),
          "durationMs", 600000},
         {"records and events held",
-         request({{"clients", num(10000)}, {"ratePerClient", num(1000)}, {"server.workers", Value::null()},
-                  {"server.serviceMs", num(600000)}, {"policy.maxRetries", num(0)}, {"policy.clientTimeoutMs", num(86400000)},
+         request({{"clients", num(10000)},
+                  {"ratePerClient", num(1000)},
+                  {"server.workers", Value::null()},
+                  {"server.serviceMs", num(600000)},
+                  {"policy.maxRetries", num(0)},
+                  {"policy.clientTimeoutMs", num(86400000)},
                   {"trigger", Value::null()}}),
          "durationMs", 600000},
         {"bins", request({{"clients", num(1)}, {"binMs", num(1)}}), "durationMs", 10000},
         // docs/throttling.md §8: every attempt's per-try timeout passes and sends the next at once; all of them
         // stay in flight (and their soft cutoffs and limits pending) until their answers or the deadline.
         {"per-try timeouts that overlap",
-         request({{"clients", num(10000)}, {"server.workers", Value::null()}, {"server.serviceMs", num(1000)},
-                  {"policy.maxRetries", num(10)}, {"policy.clientTimeoutMs", num(1)}, {"policy.baseBackoffMs", num(0)},
-                  {"policy.deadlineMs", num(100000)}, {"policy.hedging.kind", str("per-try-timeout")},
+         request({{"clients", num(10000)},
+                  {"server.workers", Value::null()},
+                  {"server.serviceMs", num(1000)},
+                  {"policy.maxRetries", num(10)},
+                  {"policy.clientTimeoutMs", num(1)},
+                  {"policy.baseBackoffMs", num(0)},
+                  {"policy.deadlineMs", num(100000)},
+                  {"policy.hedging.kind", str("per-try-timeout")},
                   {"trigger", Value::null()}}),
          "durationMs", 600000},
         {"per-client gates",
-         request({{"clients", num(10000)}, {"ratePerClient", num(1000)}, {"gates.breaker.window", num(10000000)},
-                  {"gates.breaker.minCalls", num(10000000)}, {"gates.budget.ttlMs", num(86400000)}, {"gates.budget.percent", num(100)},
-                  {"server.workers", num(100000)}, {"server.serviceMs", num(0)}, {"trigger", Value::null()},
+         request({{"clients", num(10000)},
+                  {"ratePerClient", num(1000)},
+                  {"gates.breaker.window", num(10000000)},
+                  {"gates.breaker.minCalls", num(10000000)},
+                  {"gates.budget.ttlMs", num(86400000)},
+                  {"gates.budget.percent", num(100)},
+                  {"server.workers", num(100000)},
+                  {"server.serviceMs", num(0)},
+                  {"trigger", Value::null()},
                   {"policy.maxRetries", num(0)}}),
          "durationMs", 600000},
         {"occ writes",
-         request({{"workload", str("occ")}, {"clients", num(1000)}, {"policy.baseBackoffMs", num(0)},
-                  {"policy.maxBackoffMs", num(0)}, {"policy.jitter", str("none")}}),
+         request({{"workload", str("occ")},
+                  {"clients", num(1000)},
+                  {"policy.baseBackoffMs", num(0)},
+                  {"policy.maxBackoffMs", num(0)},
+                  {"policy.jitter", str("none")}}),
          "runs", 200},
     };
 }
@@ -115,7 +155,8 @@ TEST_CASE("the cost bound's limits are within the budget: 2 s natively, 256 MB",
     CHECK(kFleetCostBytes <= 256.0 * 1024 * 1024);
 }
 
-TEST_CASE("issue 30's requests are refused before they run, naming the estimate, the limit and the fields", "[fleet][cost]") {
+TEST_CASE("issue 30's requests are refused before they run, naming the estimate, the limit and the fields",
+          "[fleet][cost]") {
     const FleetParsed queue = parseFleetRequest(deepQueue());
     REQUIRE_FALSE(queue.request);
     const InputError* time = errorOn(queue, "too-much-work");
@@ -153,22 +194,30 @@ TEST_CASE("issue 30's requests are refused before they run, naming the estimate,
 
 TEST_CASE("the bound names the bins, the gates and occ's fields when they are what costs", "[fleet][cost]") {
     // One client, 60 ms bins over 600 s: 21,001 bins (the horizon, 1,260,000 ms, over 60) are cheap.
-    const FleetParsed bins = parseFleetRequest(request({{"clients", num(1)}, {"binMs", num(60)}, {"durationMs", num(600000)}}));
+    const FleetParsed bins =
+        parseFleetRequest(request({{"clients", num(1)}, {"binMs", num(60)}, {"durationMs", num(600000)}}));
     CHECK(bins.errors.empty());
-    const FleetParsed occ = parseFleetRequest(request({{"workload", str("occ")}, {"clients", num(1000)}, {"runs", num(200)}}));
+    const FleetParsed occ =
+        parseFleetRequest(request({{"workload", str("occ")}, {"clients", num(1000)}, {"runs", num(200)}}));
     REQUIRE(errorOn(occ, "too-much-work"));
     CHECK(errorOn(occ, "too-much-work")->field == "clients");
     CHECK(errorOn(occ, "too-much-work")->message.find("runs") != std::string::npos);
-    Value gated = request({{"clients", num(10000)}, {"ratePerClient", num(100)}, {"durationMs", num(2000)},
-                           {"gates.budget.ttlMs", num(86400000)}, {"gates.breaker.window", num(10000000)},
-                           {"policy.maxRetries", num(0)}, {"server.workers", num(1)}, {"server.serviceMs", num(600000)}});
+    Value gated = request({{"clients", num(10000)},
+                           {"ratePerClient", num(100)},
+                           {"durationMs", num(2000)},
+                           {"gates.budget.ttlMs", num(86400000)},
+                           {"gates.breaker.window", num(10000000)},
+                           {"policy.maxRetries", num(0)},
+                           {"server.workers", num(1)},
+                           {"server.serviceMs", num(600000)}});
     const FleetParsed g = parseFleetRequest(gated);
     REQUIRE(errorOn(g, "too-much-memory"));
     CHECK(errorOn(g, "too-much-memory")->message.find("gates.budget.ttlMs") != std::string::npos);
     CHECK(errorOn(g, "too-much-memory")->message.find("gates.breaker.window") != std::string::npos);
 }
 
-TEST_CASE("the worst request the bound admits in each dimension is within the budget, by its estimate", "[fleet][cost]") {
+TEST_CASE("the worst request the bound admits in each dimension is within the budget, by its estimate",
+          "[fleet][cost]") {
     for (const Shape& s : shapes()) {
         INFO(s.name);
         const double size = worstAdmitted(s);
@@ -202,8 +251,12 @@ TEST_CASE("the model bounds what a run does: events, the deepest queue and recor
     }
     // occ: the writes of every run at most clients × min(clients, maxRetries + 1).
     for (int retries : {-1, 0, 3}) {
-        Value v = request({{"workload", str("occ")}, {"clients", num(60)}, {"runs", num(3)}, {"policy.baseBackoffMs", num(0)},
-                           {"policy.maxBackoffMs", num(0)}, {"policy.jitter", str("none")}});
+        Value v = request({{"workload", str("occ")},
+                           {"clients", num(60)},
+                           {"runs", num(3)},
+                           {"policy.baseBackoffMs", num(0)},
+                           {"policy.maxBackoffMs", num(0)},
+                           {"policy.jitter", str("none")}});
         if (retries >= 0) setPath(v, "policy.maxRetries", num(retries));
         const FleetParsed p = parseFleetRequest(v);
         REQUIRE(p.request);
@@ -213,40 +266,68 @@ TEST_CASE("the model bounds what a run does: events, the deepest queue and recor
     }
 }
 
-TEST_CASE("the bound admits FLEET.md §9's worked figures, the opening run and the page's stability map", "[fleet][cost]") {
+TEST_CASE("the bound admits FLEET.md §9's worked figures, the opening run and the page's stability map",
+          "[fleet][cost]") {
     std::vector<Value> admittedRequests = {Value::object(), request({{"clients", num(18)}})};
     // §9.10: Bronson et al.'s retry example, 600 s, and its variants.
     for (double clients : {280.0, 151.0, 149.0}) {
-        admittedRequests.push_back(request({{"clients", num(clients)}, {"durationMs", num(600000)}, {"server.workers", num(30)},
-                                            {"server.serviceMs", num(100)}, {"policy.clientTimeoutMs", num(1000)},
-                                            {"policy.maxRetries", num(1)}, {"policy.baseBackoffMs", num(0)},
-                                            {"policy.retryOn", Value::array({str("timeout")})}, {"trigger.startMs", num(10000)},
-                                            {"trigger.endMs", num(12000)}, {"trigger.factor", num(20)}}));
+        admittedRequests.push_back(request({{"clients", num(clients)},
+                                            {"durationMs", num(600000)},
+                                            {"server.workers", num(30)},
+                                            {"server.serviceMs", num(100)},
+                                            {"policy.clientTimeoutMs", num(1000)},
+                                            {"policy.maxRetries", num(1)},
+                                            {"policy.baseBackoffMs", num(0)},
+                                            {"policy.retryOn", Value::array({str("timeout")})},
+                                            {"trigger.startMs", num(10000)},
+                                            {"trigger.endMs", num(12000)},
+                                            {"trigger.factor", num(20)}}));
     }
     for (double perSecond : {19.0, 25.0}) {
         Value v = admittedRequests.back();
         setPath(v, "clients", num(280));
-        setPath(v, "gates.budget", request({{"scope", str("fleet")}, {"percent", num(0)}, {"minPerSecond", num(perSecond)},
-                                             {"ttlMs", num(10000)}}));
+        setPath(v, "gates.budget",
+                request({{"scope", str("fleet")},
+                         {"percent", num(0)},
+                         {"minPerSecond", num(perSecond)},
+                         {"ttlMs", num(10000)}}));
         admittedRequests.push_back(v);
     }
     // §9.7: Brooker 2022, with the bucket and 100 retries; §9.8: the retry collapse.
-    admittedRequests.push_back(request({{"clients", num(100)}, {"ratePerClient", num(10)}, {"durationMs", num(10000)},
-                                        {"server.workers", Value::null()}, {"server.serviceMs", num(0)}, {"server.failureRate", num(0.5)},
-                                        {"network.dist", str("exponential")}, {"network.mean", num(5)},
-                                        {"policy.baseBackoffMs", num(0)}, {"policy.maxRetries", num(100)},
-                                        {"gates.bucket", Value::object()}, {"trigger", Value::null()}}));
-    admittedRequests.push_back(request({{"clients", num(1)}, {"ratePerClient", num(40)}, {"spike.startMs", num(20000)},
-                                        {"spike.endMs", num(25000)}, {"spike.factor", num(2)}, {"durationMs", num(80000)},
-                                        {"server.workers", Value::null()}, {"server.serviceMs", num(1000)},
-                                        {"server.serviceMsPerInFlight", num(10)}, {"network.dist", str("exponential")},
-                                        {"network.mean", num(100)}, {"policy.clientTimeoutMs", num(3000)}, {"policy.maxRetries", num(2)},
-                                        {"policy.baseBackoffMs", num(0)}, {"policy.retryOn", Value::array({str("timeout")})},
+    admittedRequests.push_back(request({{"clients", num(100)},
+                                        {"ratePerClient", num(10)},
+                                        {"durationMs", num(10000)},
+                                        {"server.workers", Value::null()},
+                                        {"server.serviceMs", num(0)},
+                                        {"server.failureRate", num(0.5)},
+                                        {"network.dist", str("exponential")},
+                                        {"network.mean", num(5)},
+                                        {"policy.baseBackoffMs", num(0)},
+                                        {"policy.maxRetries", num(100)},
+                                        {"gates.bucket", Value::object()},
+                                        {"trigger", Value::null()}}));
+    admittedRequests.push_back(request({{"clients", num(1)},
+                                        {"ratePerClient", num(40)},
+                                        {"spike.startMs", num(20000)},
+                                        {"spike.endMs", num(25000)},
+                                        {"spike.factor", num(2)},
+                                        {"durationMs", num(80000)},
+                                        {"server.workers", Value::null()},
+                                        {"server.serviceMs", num(1000)},
+                                        {"server.serviceMsPerInFlight", num(10)},
+                                        {"network.dist", str("exponential")},
+                                        {"network.mean", num(100)},
+                                        {"policy.clientTimeoutMs", num(3000)},
+                                        {"policy.maxRetries", num(2)},
+                                        {"policy.baseBackoffMs", num(0)},
+                                        {"policy.retryOn", Value::array({str("timeout")})},
                                         {"trigger", Value::null()}}));
     // §9.6: the 2015 experiment at its largest fleet, each strategy.
     for (const char* jitter : {"none", "equal", "full", "decorrelated"})
-        admittedRequests.push_back(request({{"workload", str("occ")}, {"clients", num(190)}, {"policy.jitter", str(jitter)}}));
-    admittedRequests.push_back(request({{"workload", str("occ")}, {"clients", num(190)}, {"policy.baseBackoffMs", num(0)}}));
+        admittedRequests.push_back(
+            request({{"workload", str("occ")}, {"clients", num(190)}, {"policy.jitter", str(jitter)}}));
+    admittedRequests.push_back(
+        request({{"workload", str("occ")}, {"clients", num(190)}, {"policy.baseBackoffMs", num(0)}}));
     // The page's stability map: the opening run at up to 1.5 requests/s, slowdowns up to 20 s.
     admittedRequests.push_back(request({{"ratePerClient", num(1.5)}, {"trigger.endMs", num(30000)}}));
     for (const Value& v : admittedRequests) {

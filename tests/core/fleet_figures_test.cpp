@@ -60,7 +60,8 @@ TEST_CASE("§9.2 every attempt fails: sent at 0, 160, 420, failing at 60, 220, 4
     CHECK(fleetToValue(Value::null(), q, r).find("totals")->find("load")->asNumber() == 3);
 }
 
-TEST_CASE("§9.3 an outage: 503s at 10, 120, 330; attempt 4 at 730 arrives inside it, attempt-limit at 740", "[fleet][figures]") {
+TEST_CASE("§9.3 an outage: 503s at 10, 120, 330; attempt 4 at 730 arrives inside it, attempt-limit at 740",
+          "[fleet][figures]") {
     FleetRequest q = oneClientOnce();
     q.trigger = Trigger{TriggerKind::Outage, 0, 1000, 1};
     q.policy.maxRetries = 3;
@@ -84,7 +85,8 @@ TEST_CASE("§9.3 an outage: 503s at 10, 120, 330; attempt 4 at 730 arrives insid
     CHECK(r.recovery->disrupted);
 }
 
-TEST_CASE("§9.3 with Retry-After 1000: attempt 2 goes at 1010, after the outage, and succeeds at 1070", "[fleet][figures]") {
+TEST_CASE("§9.3 with Retry-After 1000: attempt 2 goes at 1010, after the outage, and succeeds at 1070",
+          "[fleet][figures]") {
     FleetRequest q = oneClientOnce();
     q.trigger = Trigger{TriggerKind::Outage, 0, 1000, 1};
     q.policy.maxRetries = 3;
@@ -106,7 +108,8 @@ TEST_CASE("§9.3 with Retry-After 1000: attempt 2 goes at 1010, after the outage
     CHECK(failed(ignored, EndReason::AttemptLimit) == 1);
 }
 
-TEST_CASE("§9.4 a late answer charges twice: client 1 queued, answered late at 100, retried at 160, success at 210", "[fleet][figures]") {
+TEST_CASE("§9.4 a late answer charges twice: client 1 queued, answered late at 100, retried at 160, success at 210",
+          "[fleet][figures]") {
     FleetRequest q = quietFleet();
     q.clients = 2;
     q.arrivals = Arrivals::Once;
@@ -134,7 +137,8 @@ TEST_CASE("§9.4 a late answer charges twice: client 1 queued, answered late at 
     CHECK(keyed.totals.duplicateCharges == 0);
 }
 
-TEST_CASE("§9.5 the opening fleet run: 6,021 requests, 1,063 succeed, 20,895 attempts, load 3.47, metastable", "[fleet][figures][opening]") {
+TEST_CASE("§9.5 the opening fleet run: 6,021 requests, 1,063 succeed, 20,895 attempts, load 3.47, metastable",
+          "[fleet][figures][opening]") {
     const ServiceResult r = simulateService(FleetRequest{});
     CHECK(r.totals.requests == 6021);
     CHECK(r.totals.succeeded == 1063);
@@ -148,7 +152,10 @@ TEST_CASE("§9.5 the opening fleet run: 6,021 requests, 1,063 succeed, 20,895 at
     CHECK(r.recovery->disrupted);
 }
 
-TEST_CASE("§9.5 the opening run recovers without retries (23 s), with a bucket (29 s), a throttle (27 s), dropping the unfinishable (20 s), LIFO (20 s)", "[fleet][figures][opening]") {
+TEST_CASE(
+    "§9.5 the opening run recovers without retries (23 s), with a bucket (29 s), a throttle (27 s), dropping the "
+    "unfinishable (20 s), LIFO (20 s)",
+    "[fleet][figures][opening]") {
     struct Fix {
         const char* name;
         void (*apply)(FleetRequest&);
@@ -174,7 +181,8 @@ TEST_CASE("§9.5 the opening run recovers without retries (23 s), with a bucket 
     }
 }
 
-TEST_CASE("§9.5 dropping only what has expired does not recover: FIFO serves attempts with too little time left", "[fleet][figures][opening]") {
+TEST_CASE("§9.5 dropping only what has expired does not recover: FIFO serves attempts with too little time left",
+          "[fleet][figures][opening]") {
     FleetRequest q;
     q.server.dropStale = DropStale::Expired;
     const ServiceResult r = simulateService(q);
@@ -184,7 +192,10 @@ TEST_CASE("§9.5 dropping only what has expired does not recover: FIFO serves at
     CHECK(r.totals.cancelled > 0);
 }
 
-TEST_CASE("§9.9 a healthy fleet is not metastable: 18 clients, every request succeeds, recovered at the trigger's end, not disrupted", "[fleet][figures][verdict]") {
+TEST_CASE(
+    "§9.9 a healthy fleet is not metastable: 18 clients, every request succeeds, recovered at the trigger's end, not "
+    "disrupted",
+    "[fleet][figures][verdict]") {
     FleetRequest q;  // every other default, the slowdown 10–20 s included
     q.clients = 18;
     const ServiceResult r = simulateService(q);
@@ -195,7 +206,8 @@ TEST_CASE("§9.9 a healthy fleet is not metastable: 18 clients, every request su
     CHECK_FALSE(r.recovery->disrupted);
 }
 
-TEST_CASE("§9.9 the opening fleet run and each of §9.5's recoveries are disrupted", "[fleet][figures][verdict][opening]") {
+TEST_CASE("§9.9 the opening fleet run and each of §9.5's recoveries are disrupted",
+          "[fleet][figures][verdict][opening]") {
     CHECK(simulateService(FleetRequest{}).recovery->disrupted);
     // (each recovery's disrupted flag is checked beside its time in the §9.5 case above)
 }
@@ -220,7 +232,8 @@ FleetRequest hotos(std::uint32_t clients) {
 
 }  // namespace
 
-TEST_CASE("§9.10 HotOS 2021 §2.1: 280 and 151 QPS stay metastable, 149 recovers at 361 s", "[fleet][figures][verdict][hotos]") {
+TEST_CASE("§9.10 HotOS 2021 §2.1: 280 and 151 QPS stay metastable, 149 recovers at 361 s",
+          "[fleet][figures][verdict][hotos]") {
     for (std::uint32_t clients : {280u, 151u}) {
         INFO(clients << " clients");
         const ServiceResult r = simulateService(hotos(clients));
@@ -235,7 +248,8 @@ TEST_CASE("§9.10 HotOS 2021 §2.1: 280 and 151 QPS stay metastable, 149 recover
     CHECK(below.recovery->disrupted);
 }
 
-TEST_CASE("§9.10 HotOS 2021 §2.1: a fleet retry budget of 19 a second recovers at 280 QPS, 25 a second does not", "[fleet][figures][verdict][hotos]") {
+TEST_CASE("§9.10 HotOS 2021 §2.1: a fleet retry budget of 19 a second recovers at 280 QPS, 25 a second does not",
+          "[fleet][figures][verdict][hotos]") {
     auto withBudget = [](double perSecond) {
         FleetRequest q = hotos(280);
         q.gates.budget = BudgetGate{GateScope::Fleet, 0, perSecond, 10000};
@@ -375,7 +389,8 @@ FleetRequest occStrategy(const std::string& algorithm, int clients) {
 
 }  // namespace
 
-TEST_CASE("§9.6 the 2015 experiment: the peer's 100-run means within 5 % for writes and 10 % for makespan", "[fleet][figures][reproduction][aws]") {
+TEST_CASE("§9.6 the 2015 experiment: the peer's 100-run means within 5 % for writes and 10 % for makespan",
+          "[fleet][figures][reproduction][aws]") {
     for (const PeerRow& row : kPeer) {
         INFO(row.algorithm << " with " << row.clients << " clients");
         const OccResult r = simulateOcc(occStrategy(row.algorithm, row.clients));
@@ -384,13 +399,17 @@ TEST_CASE("§9.6 the 2015 experiment: the peer's 100-run means within 5 % for wr
     }
 }
 
-TEST_CASE("§9.6 at 100 clients: writes near 2,421 / 1,853 / 812 / 797 / 1,002 and makespans near the peer's", "[fleet][figures][aws]") {
+TEST_CASE("§9.6 at 100 clients: writes near 2,421 / 1,853 / 812 / 797 / 1,002 and makespans near the peer's",
+          "[fleet][figures][aws]") {
     struct Row {
         const char* algorithm;
         double writes, makespanMs;
     };
-    const Row rows[] = {{"None", 2421, 2027}, {"Exponential", 1853, 62862}, {"EqualJitter", 812, 6658},
-                        {"FullJitter", 797, 4879}, {"Decorr", 1002, 4530}};
+    const Row rows[] = {{"None", 2421, 2027},
+                        {"Exponential", 1853, 62862},
+                        {"EqualJitter", 812, 6658},
+                        {"FullJitter", 797, 4879},
+                        {"Decorr", 1002, 4530}};
     for (const Row& row : rows) {
         INFO(row.algorithm);
         const OccResult r = simulateOcc(occStrategy(row.algorithm, 100));
@@ -433,28 +452,18 @@ struct BrookerRow {
 // spec/reference/brooker-2022-policies.csv, the "three_retries" rows (its 0.75 row is kept
 // as computed, see the reference's README).
 const BrookerRow kThreeRetries[] = {
-    {0, 10000, 10000, 10000},
-    {0.0001, 10253, 10253, 10253},
-    {0.0002, 10032, 10033, 10032},
-    {0.0005, 10036, 10039, 10036},
-    {0.001, 10194, 10207, 10194},
-    {0.002, 10147, 10168, 10147},
-    {0.005, 10262, 10316, 10262},
-    {0.01, 10332, 10417, 10332},
-    {0.02, 10005, 10212, 10005},
-    {0.0325, 9975, 10296, 9975},
-    {0.05, 9924, 10469, 9924},
-    {0.75, 6813, 27200, 9989},
-    {0.1, 10122, 11196, 10123},
-    {0.2, 10018, 12472, 10039},
-    {0.3, 10044, 14255, 10131},
-    {0.4, 9893, 16647, 10171},
-    {0.5, 9606, 19326, 10273},
+    {0, 10000, 10000, 10000},      {0.0001, 10253, 10253, 10253}, {0.0002, 10032, 10033, 10032},
+    {0.0005, 10036, 10039, 10036}, {0.001, 10194, 10207, 10194},  {0.002, 10147, 10168, 10147},
+    {0.005, 10262, 10316, 10262},  {0.01, 10332, 10417, 10332},   {0.02, 10005, 10212, 10005},
+    {0.0325, 9975, 10296, 9975},   {0.05, 9924, 10469, 9924},     {0.75, 6813, 27200, 9989},
+    {0.1, 10122, 11196, 10123},    {0.2, 10018, 12472, 10039},    {0.3, 10044, 14255, 10131},
+    {0.4, 9893, 16647, 10171},     {0.5, 9606, 19326, 10273},
 };
 
 }  // namespace
 
-TEST_CASE("§9.7 Brooker 2022, 3 retries: success ≈ 1 − p⁴ and load ≈ (1 − p⁴)/(1 − p), and his rows", "[fleet][figures][reproduction][brooker]") {
+TEST_CASE("§9.7 Brooker 2022, 3 retries: success ≈ 1 − p⁴ and load ≈ (1 − p⁴)/(1 − p), and his rows",
+          "[fleet][figures][reproduction][brooker]") {
     for (const BrookerRow& row : kThreeRetries) {
         INFO("failure rate " << row.failureRate);
         const double p = row.failureRate;
@@ -470,7 +479,8 @@ TEST_CASE("§9.7 Brooker 2022, 3 retries: success ≈ 1 − p⁴ and load ≈ (1
     }
 }
 
-TEST_CASE("§9.7 Brooker 2022, the adaptive token bucket with 100 retries at p = 0.5: success ≈ 57 %, load ≈ 114 %", "[fleet][figures][reproduction][brooker]") {
+TEST_CASE("§9.7 Brooker 2022, the adaptive token bucket with 100 retries at p = 0.5: success ≈ 57 %, load ≈ 114 %",
+          "[fleet][figures][reproduction][brooker]") {
     FleetRequest q = brooker(0.5);
     q.policy.maxRetries = 100;
     q.gates.bucket = BucketGate{};
@@ -508,13 +518,16 @@ FleetRequest collapse(std::uint64_t seed) {
 // The first second from which no bin up to durationMs has a success (none: 80).
 int onsetSecond(const ServiceResult& r) {
     int onset = 80;
-    while (onset > 0 && (static_cast<std::size_t>(onset - 1) >= r.bins.size() || r.bins[onset - 1].succeeded == 0)) --onset;
+    while (onset > 0 && (static_cast<std::size_t>(onset - 1) >= r.bins.size() || r.bins[onset - 1].succeeded == 0))
+        --onset;
     return onset;
 }
 
 }  // namespace
 
-TEST_CASE("§9.8 Brooker's retry collapse: from about 30 s to the end no request succeeds (onset 27–31 s for most seeds)", "[fleet][figures][reproduction][collapse]") {
+TEST_CASE(
+    "§9.8 Brooker's retry collapse: from about 30 s to the end no request succeeds (onset 27–31 s for most seeds)",
+    "[fleet][figures][reproduction][collapse]") {
     CHECK(onsetSecond(simulateService(collapse(1))) >= 27);
     CHECK(onsetSecond(simulateService(collapse(1))) <= 31);
     int typical = 0;
@@ -525,7 +538,8 @@ TEST_CASE("§9.8 Brooker's retry collapse: from about 30 s to the end no request
     CHECK(typical >= 5);
 }
 
-TEST_CASE("§9.8 with full jitter and a 20 s base every request of the collapse run succeeds", "[fleet][figures][collapse]") {
+TEST_CASE("§9.8 with full jitter and a 20 s base every request of the collapse run succeeds",
+          "[fleet][figures][collapse]") {
     FleetRequest q = collapse(1);
     q.policy.jitter = Jitter::Full;
     q.policy.baseBackoffMs = 20000;

@@ -32,7 +32,6 @@ double finalTokens(const ServiceResult& r) {
     return *r.bins.back().tokens;
 }
 
-
 Value withoutTokens(const FleetRequest& q, const ServiceResult& r) {
     ServiceResult copy = r;
     for (ServiceBin& b : copy.bins) b.tokens.reset();
@@ -41,8 +40,10 @@ Value withoutTokens(const FleetRequest& q, const ServiceResult& r) {
 
 }  // namespace
 
-TEST_CASE("§7.1 figure 1, the throttle: counting all failures refuses client 1's second retry at 120 (tokens 2); "
-          "counting retryable ones retries it at 320 (tokens 3)", "[fleet][gates][gate-rules][throttle]") {
+TEST_CASE(
+    "§7.1 figure 1, the throttle: counting all failures refuses client 1's second retry at 120 (tokens 2); "
+    "counting retryable ones retries it at 320 (tokens 3)",
+    "[fleet][gates][gate-rules][throttle]") {
     FleetRequest q = oneWorkerNoQueue(2);
     q.server.serviceMs = 200;
     q.policy.clientTimeoutMs = 30;
@@ -87,8 +88,10 @@ TEST_CASE("§7.1 figure 1, the throttle: counting all failures refuses client 1'
     }
 }
 
-TEST_CASE("§7.1 figure 2, the quota: client 1's retried success at 170 leaves 6 (its cost back) or 7 (its cost "
-          "and the increment); at the cap both leave 500", "[fleet][gates][gate-rules][quota]") {
+TEST_CASE(
+    "§7.1 figure 2, the quota: client 1's retried success at 170 leaves 6 (its cost back) or 7 (its cost "
+    "and the increment); at the cap both leave 500",
+    "[fleet][gates][gate-rules][quota]") {
     FleetRequest q = oneWorkerNoQueue(3);
     q.gates.quota = QuotaGate{GateScope::Fleet, 10, 5, 10, 1};
     for (QuotaRefund refund : {QuotaRefund::CostOrIncrement, QuotaRefund::CostAndIncrement}) {
@@ -117,8 +120,10 @@ TEST_CASE("§7.1 figure 2, the quota: client 1's retried success at 170 leaves 6
     }
 }
 
-TEST_CASE("§7.1 figure 3, the bucket: FLEET.md's rule refuses both retries at 10; the post's lets one through on "
-          "exactly one token and ends at 1 after two successes", "[fleet][gates][gate-rules][bucket]") {
+TEST_CASE(
+    "§7.1 figure 3, the bucket: FLEET.md's rule refuses both retries at 10; the post's lets one through on "
+    "exactly one token and ends at 1 after two successes",
+    "[fleet][gates][gate-rules][bucket]") {
     FleetRequest q = oneWorkerNoQueue(3);
     q.gates.bucket = BucketGate{GateScope::Fleet, 1, 0.5, 1};
     struct Expected {
@@ -146,8 +151,10 @@ TEST_CASE("§7.1 figure 3, the bucket: FLEET.md's rule refuses both retries at 1
     }
 }
 
-TEST_CASE("§7.1 ten deposits of 0.1 are not a whole token: the tenth success does not pay for a retry, the "
-          "eleventh does", "[fleet][gates][gate-rules][bucket]") {
+TEST_CASE(
+    "§7.1 ten deposits of 0.1 are not a whole token: the tenth success does not pay for a retry, the "
+    "eleventh does",
+    "[fleet][gates][gate-rules][bucket]") {
     double level = 0;
     for (int i = 0; i < 10; ++i) level = std::min(5.0, level + 0.1);
     CHECK(level == 0.9999999999999999);
@@ -157,8 +164,10 @@ TEST_CASE("§7.1 ten deposits of 0.1 are not a whole token: the tenth success do
     CHECK(level >= 1.0);
 }
 
-TEST_CASE("on the same traffic, counting only retryable failures never leaves fewer throttle tokens than "
-          "counting all; with every class retryable the two are the same run", "[fleet][relations][gate-rules][throttle]") {
+TEST_CASE(
+    "on the same traffic, counting only retryable failures never leaves fewer throttle tokens than "
+    "counting all; with every class retryable the two are the same run",
+    "[fleet][relations][gate-rules][throttle]") {
     for (std::uint64_t seed : {1u, 2u, 3u}) {
         INFO("seed " << seed);
         // No retries: the throttle decides nothing, so both rules see the same failures.
@@ -191,12 +200,15 @@ TEST_CASE("on the same traffic, counting only retryable failures never leaves fe
         const ServiceResult d = simulateService(same);
         CHECK(failed(c, EndReason::GateThrottle) > 0);
         CHECK(sameValue(withoutTokens(every, c), withoutTokens(same, d)));
-        for (std::size_t i = 0; i < c.bins.size() && i < d.bins.size(); ++i) CHECK(*c.bins[i].tokens == *d.bins[i].tokens);
+        for (std::size_t i = 0; i < c.bins.size() && i < d.bins.size(); ++i)
+            CHECK(*c.bins[i].tokens == *d.bins[i].tokens);
     }
 }
 
-TEST_CASE("on a run the quota never refuses, giving back the increment too never leaves fewer tokens, and the run "
-          "is otherwise the same", "[fleet][relations][gate-rules][quota]") {
+TEST_CASE(
+    "on a run the quota never refuses, giving back the increment too never leaves fewer tokens, and the run "
+    "is otherwise the same",
+    "[fleet][relations][gate-rules][quota]") {
     for (std::uint64_t seed : {1u, 2u, 3u}) {
         INFO("seed " << seed);
         FleetRequest cost = loadIndependent();
@@ -218,8 +230,10 @@ TEST_CASE("on a run the quota never refuses, giving back the increment too never
     }
 }
 
-TEST_CASE("with no success, a bucket fed by successes allows exactly floor(capacity / cost) retries at least the "
-          "cost, ceil(capacity / cost) − 1 more than it", "[fleet][relations][gate-rules][bucket]") {
+TEST_CASE(
+    "with no success, a bucket fed by successes allows exactly floor(capacity / cost) retries at least the "
+    "cost, ceil(capacity / cost) − 1 more than it",
+    "[fleet][relations][gate-rules][bucket]") {
     struct Sizes {
         double capacity, cost;
     };
@@ -246,8 +260,10 @@ TEST_CASE("with no success, a bucket fed by successes allows exactly floor(capac
     }
 }
 
-TEST_CASE("the new rules keep the gates' relations: never an added attempt; fleet scope with one client equals "
-          "client scope", "[fleet][relations][gate-rules]") {
+TEST_CASE(
+    "the new rules keep the gates' relations: never an added attempt; fleet scope with one client equals "
+    "client scope",
+    "[fleet][relations][gate-rules]") {
     const FleetRequest base = loadIndependent();
     FleetTrace freeTrace;
     const ServiceResult ungated = simulateService(base, &freeTrace);
@@ -290,12 +306,15 @@ TEST_CASE("the new rules keep the gates' relations: never an added attempt; flee
     }
 }
 
-TEST_CASE("the rule fields are echoed only when given and not the default; the typed request reads back; a "
-          "bad one is named", "[fleet][gate-rules][validation]") {
+TEST_CASE(
+    "the rule fields are echoed only when given and not the default; the typed request reads back; a "
+    "bad one is named",
+    "[fleet][gate-rules][validation]") {
     // Given at their defaults: the echo is the same as without them.
     const Value plain = parseFleetRequest(request({{"gates.quota.capacity", num(9)},
                                                    {"gates.bucket.cost", num(2)},
-                                                   {"gates.throttle.maxTokens", num(4)}})).echo;
+                                                   {"gates.throttle.maxTokens", num(4)}}))
+                            .echo;
     const FleetParsed defaults = parseFleetRequest(request({{"gates.quota.capacity", num(9)},
                                                             {"gates.quota.refund", str("cost-or-increment")},
                                                             {"gates.bucket.cost", num(2)},
@@ -337,7 +356,8 @@ TEST_CASE("the rule fields are echoed only when given and not the default; the t
     const Value on = parseFleetRequest(request({{"gates.bucket", Value::object()}})).echo;
     CHECK(on.find("gates")->find("bucket")->find("depositOn") == nullptr);
 
-    const Value bad = fleet(request({{"gates.throttle.countFailures", str("some")}, {"gates.bucket.allowWhen", num(1)}}));
+    const Value bad =
+        fleet(request({{"gates.throttle.countFailures", str("some")}, {"gates.bucket.allowWhen", num(1)}}));
     CHECK(errorFields(bad) == "gates.bucket.allowWhen,gates.throttle.countFailures");
 
     // The schema marks the rows.

@@ -42,9 +42,10 @@ FleetRequest hedgedOnce(double legMs) {
 
 }  // namespace
 
-TEST_CASE("§6's A6 timeline: copies at 0, 500, 1,000 and 1,500; copy 1's 200 at 2,000 ends the request; the other "
-          "three are served and answered late: 4 charges, 3 duplicates (with a key: 1 charge, 3 replays)",
-          "[fleet][hedging]") {
+TEST_CASE(
+    "§6's A6 timeline: copies at 0, 500, 1,000 and 1,500; copy 1's 200 at 2,000 ends the request; the other "
+    "three are served and answered late: 4 charges, 3 duplicates (with a key: 1 charge, 3 replays)",
+    "[fleet][hedging]") {
     FleetRequest q = hedgedOnce(0);
     q.server.serviceMs = 2000;
     q.policy.clientTimeoutMs = 5000;
@@ -57,8 +58,8 @@ TEST_CASE("§6's A6 timeline: copies at 0, 500, 1,000 and 1,500; copy 1's 200 at
     CHECK(r.totals.attempts == 4);
     CHECK(r.totals.retries == 3);
     CHECK(r.totals.served == 4);
-    CHECK(r.totals.late == 3);                 // at 2,500, 3,000, 3,500
-    CHECK(r.totals.wastedServiceMs == 6000);   // three services of 2,000
+    CHECK(r.totals.late == 3);                // at 2,500, 3,000, 3,500
+    CHECK(r.totals.wastedServiceMs == 6000);  // three services of 2,000
     CHECK(r.totals.charges == 4);
     CHECK(r.totals.duplicateCharges == 3);
     CHECK(r.totals.endMs == 3500);
@@ -68,8 +69,10 @@ TEST_CASE("§6's A6 timeline: copies at 0, 500, 1,000 and 1,500; copy 1's 200 at
     CHECK(keyed.totals.replays == 3);
 }
 
-TEST_CASE("§6's copies: a non-fatal failure sends the next copy at once and the one after delayMs from it; a fatal "
-          "one ends the request; every copy failed and none left is attempt-limit", "[fleet][hedging]") {
+TEST_CASE(
+    "§6's copies: a non-fatal failure sends the next copy at once and the one after delayMs from it; a fatal "
+    "one ends the request; every copy failed and none left is attempt-limit",
+    "[fleet][hedging]") {
     SECTION("at once, then delayMs from that copy") {
         // An outage [0, 6): copy 1 reaches the server at 5, 503, at the client at 10 (5xx, non-fatal): copy 2 at
         // once, at 10 (served 15–215, 200 at 220); copy 3 delayMs after copy 2, at 110 (not 100, after copy 1),
@@ -134,8 +137,10 @@ TEST_CASE("§6's copies: a non-fatal failure sends the next copy at once and the
     }
 }
 
-TEST_CASE("§6's closed form: legs exponential(5), no queue, a hedge 20 ms after the first copy: the hedged fraction is "
-          "e^−4 × 5 = 0.09158, and p99 falls from 33.19 to 28.84 ms", "[fleet][hedging][relations]") {
+TEST_CASE(
+    "§6's closed form: legs exponential(5), no queue, a hedge 20 ms after the first copy: the hedged fraction is "
+    "e^−4 × 5 = 0.09158, and p99 falls from 33.19 to 28.84 ms",
+    "[fleet][hedging][relations]") {
     // The first copy's response time is the sum of two exponential legs (Gamma(2, 5)): P(> 20) = e^(−4)(1 + 4).
     // Hedged, the latency is min(R1, 20 + R2): P(> x) = S(x) S(x − 20), S(x) = e^(−x/5)(1 + x/5), whose 0.01
     // point is 28.84 (33.19 for S alone). Sampling error at about 100,000 requests: the fraction's sd is
@@ -157,13 +162,16 @@ TEST_CASE("§6's closed form: legs exponential(5), no queue, a hedge 20 ms after
     q.policy.hedging = hedging(2, 20, {});
     const ServiceResult hedged = simulateService(q);
     REQUIRE(hedged.totals.succeeded == hedged.totals.requests);
-    const double fraction = static_cast<double>(hedged.totals.retries) / static_cast<double>(hedged.totals.firstAttempts);
+    const double fraction =
+        static_cast<double>(hedged.totals.retries) / static_cast<double>(hedged.totals.firstAttempts);
     CHECK(fraction == Approx(std::exp(-4.0) * 5).margin(0.004));
     CHECK(hedged.totals.latencyMs->p99 == Approx(28.84).margin(0.5));
 }
 
-TEST_CASE("policy.hedging: null by default and absent from the echo; given, echoed in full; it needs maxRetries 0; "
-          "errors name their paths; the work bound counts its copies", "[fleet][hedging][validation]") {
+TEST_CASE(
+    "policy.hedging: null by default and absent from the echo; given, echoed in full; it needs maxRetries 0; "
+    "errors name their paths; the work bound counts its copies",
+    "[fleet][hedging][validation]") {
     CHECK(errorFields(fleet(request({{"policy.hedging.maxAttempts", num(2)}}))) == "policy.hedging");
     CHECK(errorFields(fleet(request({{"policy.maxRetries", num(0)}, {"policy.hedging", Value::object()}}))) ==
           "policy.hedging.maxAttempts");
@@ -177,7 +185,8 @@ TEST_CASE("policy.hedging: null by default and absent from the echo; given, echo
     const FleetParsed nulled = parseFleetRequest(request({{"policy.hedging", Value::null()}}));
     REQUIRE(nulled.errors.empty());
     CHECK(sameValue(nulled.echo, plain));
-    const FleetParsed set = parseFleetRequest(request({{"policy.maxRetries", num(0)}, {"policy.hedging.maxAttempts", num(3)}}));
+    const FleetParsed set =
+        parseFleetRequest(request({{"policy.maxRetries", num(0)}, {"policy.hedging.maxAttempts", num(3)}}));
     REQUIRE(set.errors.empty());
     const Value& h = *set.echo.find("policy")->find("hedging");
     CHECK(h.find("maxAttempts")->asNumber() == 3);
@@ -190,7 +199,9 @@ TEST_CASE("policy.hedging: null by default and absent from the echo; given, echo
     // without hedging (maxRetries 0) is 10,000,000.
     FleetOptions unbounded;
     unbounded.costBound = false;
-    const Value big = request({{"clients", num(10000)}, {"ratePerClient", num(1000)}, {"durationMs", num(1000)},
+    const Value big = request({{"clients", num(10000)},
+                               {"ratePerClient", num(1000)},
+                               {"durationMs", num(1000)},
                                {"policy.maxRetries", num(0)}});
     CHECK(parseFleetRequest(big, unbounded).errors.empty());
     Value hedgedBig = big;
@@ -232,10 +243,11 @@ std::uint64_t timeouts(const ServiceResult& r) {
 
 }  // namespace
 
-TEST_CASE("§8's fleet figure: attempt 1's 200 at 1,510 ends the request; its soft cutoff at 1,000 sent attempt 2 at "
-          "1,025, served and answered late: 2 charges (1 and a replay with a key); unhedged, attempt-limit at 3,075 "
-          "with 3 charges",
-          "[fleet][hedging][per-try]") {
+TEST_CASE(
+    "§8's fleet figure: attempt 1's 200 at 1,510 ends the request; its soft cutoff at 1,000 sent attempt 2 at "
+    "1,025, served and answered late: 2 charges (1 and a replay with a key); unhedged, attempt-limit at 3,075 "
+    "with 3 charges",
+    "[fleet][hedging][per-try]") {
     FleetTrace trace;
     const ServiceResult r = simulateService(perTryFleet(), &trace);
     CHECK(sendTimes(trace) == std::vector<double>{0, 1025});
@@ -266,9 +278,10 @@ TEST_CASE("§8's fleet figure: attempt 1's 200 at 1,510 ends the request; its so
     CHECK(plain.totals.endMs == 3585);
 }
 
-TEST_CASE("§8's fleet figure, every service failing: a hedged attempt's 500 is dropped while another is in flight, "
-          "the wait after failure 3 is 100, and the last attempt's 500 ends it attempt-limit at 3,635",
-          "[fleet][hedging][per-try]") {
+TEST_CASE(
+    "§8's fleet figure, every service failing: a hedged attempt's 500 is dropped while another is in flight, "
+    "the wait after failure 3 is 100, and the last attempt's 500 ends it attempt-limit at 3,635",
+    "[fleet][hedging][per-try]") {
     FleetRequest q = perTryFleet();
     q.server.failureRate = 1;
     FleetTrace trace;
@@ -285,9 +298,10 @@ TEST_CASE("§8's fleet figure, every service failing: a hedged attempt's 500 is 
     CHECK(r.totals.endMs == 3635);
 }
 
-TEST_CASE("§8's fleet figure with the quota: a gate's refusal at a soft cutoff schedules nothing and ends nothing; "
-          "the success at 2,510 refunds the cost",
-          "[fleet][hedging][per-try]") {
+TEST_CASE(
+    "§8's fleet figure with the quota: a gate's refusal at a soft cutoff schedules nothing and ends nothing; "
+    "the success at 2,510 refunds the cost",
+    "[fleet][hedging][per-try]") {
     FleetRequest q = perTryFleet();
     q.server.serviceMs = 2500;
     q.gates.quota = QuotaGate{GateScope::Fleet, 10, 5, 10, 1};
@@ -308,9 +322,10 @@ TEST_CASE("§8's fleet figure with the quota: a gate's refusal at a soft cutoff 
     CHECK(without.totals.latencyMs->max == 2510);
 }
 
-TEST_CASE("§8's fleet figure at the deadline: soft cutoffs at 1,000 and 2,025 send attempts 2 and 3; the request "
-          "ends deadline at 3,000 with three in flight, served and answered late",
-          "[fleet][hedging][per-try]") {
+TEST_CASE(
+    "§8's fleet figure at the deadline: soft cutoffs at 1,000 and 2,025 send attempts 2 and 3; the request "
+    "ends deadline at 3,000 with three in flight, served and answered late",
+    "[fleet][hedging][per-try]") {
     FleetRequest q = perTryFleet();
     q.server.serviceMs = 5000;
     q.policy.deadlineMs = 3000;
@@ -327,9 +342,10 @@ TEST_CASE("§8's fleet figure at the deadline: soft cutoffs at 1,000 and 2,025 s
     CHECK_FALSE(r.totals.latencyMs.has_value());
 }
 
-TEST_CASE("§8's relations in a busy fleet: never more than maxRetries + 1 attempts a request; with an idempotency key "
-          "at most one charge a request; every request ends once",
-          "[fleet][hedging][per-try][relations]") {
+TEST_CASE(
+    "§8's relations in a busy fleet: never more than maxRetries + 1 attempts a request; with an idempotency key "
+    "at most one charge a request; every request ends once",
+    "[fleet][hedging][per-try][relations]") {
     for (std::uint64_t seed : {1u, 2u, 3u}) {
         FleetRequest q = loadIndependent();
         q.seed = seed;
@@ -361,9 +377,10 @@ TEST_CASE("§8's relations in a busy fleet: never more than maxRetries + 1 attem
     }
 }
 
-TEST_CASE("policy.hedging.kind: a6 by default and not echoed (every §6 request echoes and runs as before); "
-          "per-try-timeout echoed alone, with A6's members an error, a deadline needed and maxRetries its own",
-          "[fleet][hedging][per-try][validation]") {
+TEST_CASE(
+    "policy.hedging.kind: a6 by default and not echoed (every §6 request echoes and runs as before); "
+    "per-try-timeout echoed alone, with A6's members an error, a deadline needed and maxRetries its own",
+    "[fleet][hedging][per-try][validation]") {
     const Value a6 = request({{"policy.maxRetries", num(0)}, {"policy.hedging.maxAttempts", num(3)}});
     Value explicitA6 = a6;
     setPath(explicitA6, "policy.hedging.kind", str("a6"));
@@ -403,8 +420,11 @@ TEST_CASE("policy.hedging.kind: a6 by default and not echoed (every §6 request 
     // The work bound counts maxRetries + 1 attempts, as unhedged: 10,000 × 1,000 × 1 s × 3 = 30,000,000.
     FleetOptions unbounded;
     unbounded.costBound = false;
-    Value big = request({{"clients", num(10000)}, {"ratePerClient", num(1000)}, {"durationMs", num(1000)},
-                         {"policy.maxRetries", num(1)}, {"policy.deadlineMs", num(10000)},
+    Value big = request({{"clients", num(10000)},
+                         {"ratePerClient", num(1000)},
+                         {"durationMs", num(1000)},
+                         {"policy.maxRetries", num(1)},
+                         {"policy.deadlineMs", num(10000)},
                          {"policy.hedging.kind", str("per-try-timeout")}});
     CHECK(parseFleetRequest(big, unbounded).errors.empty());
     setPath(big, "policy.maxRetries", num(2));

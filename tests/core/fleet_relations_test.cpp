@@ -25,7 +25,6 @@ std::set<AttemptId> sends(const FleetTrace& trace) {
     return {all.begin(), all.end()};
 }
 
-
 void withEachGate(GateScope scope, const std::function<void(const char*, FleetRequest&)>& run) {
     {
         FleetRequest q = loadIndependent();
@@ -74,14 +73,16 @@ Value withoutTokens(Value v) {
                 }
             m.value = Value::object(std::move(timeline));
         }
-    members.erase(std::remove_if(members.begin(), members.end(), [](const Value::Member& m) { return m.key == "request"; }),
-                  members.end());
+    members.erase(
+        std::remove_if(members.begin(), members.end(), [](const Value::Member& m) { return m.key == "request"; }),
+        members.end());
     return Value::object(std::move(members));
 }
 
 }  // namespace
 
-TEST_CASE("with open arrivals and a load-independent server, a gate never adds an attempt", "[fleet][relations][gates]") {
+TEST_CASE("with open arrivals and a load-independent server, a gate never adds an attempt",
+          "[fleet][relations][gates]") {
     FleetTrace free;
     const ServiceResult ungated = simulateService(loadIndependent(), &free);
     const std::set<AttemptId> all = sends(free);
@@ -112,7 +113,8 @@ TEST_CASE("a fleet-scoped gate with one client equals the client-scoped one", "[
     });
 }
 
-TEST_CASE("with failure rate p, r retries and no capacity limit, success is within 2 points of 1 − p^(r+1)", "[fleet][relations]") {
+TEST_CASE("with failure rate p, r retries and no capacity limit, success is within 2 points of 1 − p^(r+1)",
+          "[fleet][relations]") {
     for (double p : {0.1, 0.3, 0.5, 0.8}) {
         for (int retries : {0, 1, 3}) {
             INFO("p " << p << ", maxRetries " << retries);
@@ -150,7 +152,10 @@ FleetRequest generated(Pcg32& g) {
     q.network.hi = q.network.lo + pick(30);
     q.network.mean = pick(30);
     q.network.sd = pick(10);
-    if (pick(4) == 0) q.server.workers.reset(); else q.server.workers = 1 + pick(12);
+    if (pick(4) == 0)
+        q.server.workers.reset();
+    else
+        q.server.workers = 1 + pick(12);
     if (pick(3) == 0) q.server.queueLimit = pick(20);
     q.server.queueOrder = static_cast<QueueOrder>(pick(2));
     q.server.serviceMs = pick(80);
@@ -160,8 +165,13 @@ FleetRequest generated(Pcg32& g) {
     if (pick(3) == 0) q.server.rejectRetryAfterMs = static_cast<double>(pick(500));
     switch (pick(3)) {
         case 0: q.trigger.reset(); break;
-        case 1: q.trigger = Trigger{TriggerKind::Slowdown, static_cast<double>(pick(2000)), 2000.0 + pick(2000), 1.0 + pick(6)}; break;
-        default: q.trigger = Trigger{TriggerKind::Outage, static_cast<double>(pick(2000)), 2000.0 + pick(2000), 1}; break;
+        case 1:
+            q.trigger =
+                Trigger{TriggerKind::Slowdown, static_cast<double>(pick(2000)), 2000.0 + pick(2000), 1.0 + pick(6)};
+            break;
+        default:
+            q.trigger = Trigger{TriggerKind::Outage, static_cast<double>(pick(2000)), 2000.0 + pick(2000), 1};
+            break;
     }
     q.policy.maxRetries = static_cast<int>(pick(5));
     q.policy.baseBackoffMs = pick(200);
@@ -176,7 +186,8 @@ FleetRequest generated(Pcg32& g) {
     if (pick(3) == 0) q.gates.bucket = BucketGate{scope(), 5, 0.1, 1};
     if (pick(3) == 0) q.gates.throttle = ThrottleGate{scope(), 10, 0.1};
     if (pick(3) == 0) q.gates.budget = BudgetGate{scope(), 20, 1.0 * pick(10), 1000.0 + pick(5000)};
-    if (pick(3) == 0) q.gates.breaker = BreakerGate{scope(), 1 + pick(20), 1 + pick(20), 50, 200.0 * pick(5), 1 + pick(5)};
+    if (pick(3) == 0)
+        q.gates.breaker = BreakerGate{scope(), 1 + pick(20), 1 + pick(20), 50, 200.0 * pick(5), 1 + pick(5)};
     q.operation = pick(4) == 0 ? Operation::Read : Operation::Charge;
     q.idempotencyKey = pick(2) != 0;
     q.binMs = 100 + pick(900);
@@ -185,7 +196,8 @@ FleetRequest generated(Pcg32& g) {
 
 }  // namespace
 
-TEST_CASE("on generated requests: load ≥ 1, charges ≥ succeeded writes, counts that add up, events in time order", "[fleet][relations][generated]") {
+TEST_CASE("on generated requests: load ≥ 1, charges ≥ succeeded writes, counts that add up, events in time order",
+          "[fleet][relations][generated]") {
     Pcg32 g(14, 54);
     for (int i = 0; i < 300; ++i) {
         const FleetRequest q = generated(g);
@@ -247,7 +259,8 @@ TEST_CASE("an answer exactly at the waiting limit is in time (§6: answers befor
     CHECK(early.totals.late == 1);
 }
 
-TEST_CASE("a worker freed at t serves the queue before an attempt arriving at t (§6: completions first)", "[fleet][ties]") {
+TEST_CASE("a worker freed at t serves the queue before an attempt arriving at t (§6: completions first)",
+          "[fleet][ties]") {
     // One worker, a queue of one. Client 0 is served 0–50, client 1 waits, client 2 is shed at 0
     // and told to come back in 50 ms: at 50 the completion frees the worker for client 1 first,
     // so client 2 joins the queue and is served 100–150.
@@ -286,7 +299,8 @@ FleetRequest oneWorkerTwoClients(double clientTimeoutMs, DropStale drop) {
 
 }  // namespace
 
-TEST_CASE("dropStale expired: an attempt reaching a worker exactly at its waiting limit is dropped (t ≥ L)", "[fleet][ties][dropStale]") {
+TEST_CASE("dropStale expired: an attempt reaching a worker exactly at its waiting limit is dropped (t ≥ L)",
+          "[fleet][ties][dropStale]") {
     // L = 0 + 50 = 50 = t: dropped unserved; client 1 times out at 50, out of attempts.
     const ServiceResult atLimit = simulateService(oneWorkerTwoClients(50, DropStale::Expired));
     CHECK(atLimit.totals.cancelled == 1);
@@ -302,7 +316,8 @@ TEST_CASE("dropStale expired: an attempt reaching a worker exactly at its waitin
     CHECK(before.totals.wastedServiceMs == 50);
 }
 
-TEST_CASE("dropStale unfinishable: a service that would end exactly at the waiting limit is served (t + S > L drops)", "[fleet][ties][dropStale]") {
+TEST_CASE("dropStale unfinishable: a service that would end exactly at the waiting limit is served (t + S > L drops)",
+          "[fleet][ties][dropStale]") {
     // t + S = 50 + 50 = 100 = L: served 50–100, answered at 100 = L, in time.
     const ServiceResult atLimit = simulateService(oneWorkerTwoClients(100, DropStale::Unfinishable));
     CHECK(atLimit.totals.cancelled == 0);
@@ -318,7 +333,8 @@ TEST_CASE("dropStale unfinishable: a service that would end exactly at the waiti
     CHECK(simulateService(oneWorkerTwoClients(99, DropStale::Expired)).totals.late == 1);
 }
 
-TEST_CASE("attempts that join the queue at the same instant join it in key order; LIFO serves the newest", "[fleet][ties]") {
+TEST_CASE("attempts that join the queue at the same instant join it in key order; LIFO serves the newest",
+          "[fleet][ties]") {
     FleetRequest q = quietFleet();
     q.clients = 4;
     q.arrivals = Arrivals::Once;
@@ -338,7 +354,8 @@ TEST_CASE("attempts that join the queue at the same instant join it in key order
     CHECK(order(q) == std::vector<std::uint32_t>{0, 3, 2, 1});
 }
 
-TEST_CASE("the horizon: events after 2 × durationMs + 60 s are not processed; open requests end unfinished there", "[fleet][horizon]") {
+TEST_CASE("the horizon: events after 2 × durationMs + 60 s are not processed; open requests end unfinished there",
+          "[fleet][horizon]") {
     FleetRequest q = oneClientOnce();
     q.durationMs = 1000;  // H = 62,000
     q.server.serviceMs = 100000;
@@ -362,7 +379,8 @@ TEST_CASE("a deadline ends a request whose next wait would reach it", "[fleet][d
     CHECK(simulateService(q).totals.attempts == 2);
 }
 
-TEST_CASE("a count-based breaker opens at the failure share, refuses sends, and half-opens after openMs", "[fleet][gates][breaker]") {
+TEST_CASE("a count-based breaker opens at the failure share, refuses sends, and half-opens after openMs",
+          "[fleet][gates][breaker]") {
     // Every attempt fails; one client, once arrivals are not enough: 40 rps for 5 s.
     FleetRequest q = quietFleet();
     q.clients = 1;
@@ -380,7 +398,8 @@ TEST_CASE("a count-based breaker opens at the failure share, refuses sends, and 
     CHECK(simulateService(q).totals.failed[static_cast<int>(EndReason::CircuitOpen)] == 0);
 }
 
-TEST_CASE("occ: every run writes once per client, failures are the other writes, the mean is the runs' mean", "[fleet][occ]") {
+TEST_CASE("occ: every run writes once per client, failures are the other writes, the mean is the runs' mean",
+          "[fleet][occ]") {
     FleetRequest q = occDefaults();
     q.clients = 30;
     q.runs = 7;
@@ -402,7 +421,8 @@ TEST_CASE("occ: every run writes once per client, failures are the other writes,
     CHECK(simulateOccRun(q, 1).writes == 1);
 }
 
-TEST_CASE("occ ties: at equal times the row takes clients in order, each client's read before its write", "[fleet][occ][ties]") {
+TEST_CASE("occ ties: at equal times the row takes clients in order, each client's read before its write",
+          "[fleet][occ][ties]") {
     // Every leg 0: all reads and writes at 0. Client 0 reads and writes, then client 1 reads the
     // new version and writes, ...: every write succeeds.
     FleetRequest q = occDefaults();
@@ -429,7 +449,10 @@ TEST_CASE("occ with a retry limit stops a client after maxRetries + 1 writes", "
     CHECK(run.failures > 0);
 }
 
-TEST_CASE("a late answer known at its completion is counted without an event: as the traced run counts it, as the run's last event, and not past the horizon", "[fleet][late][horizon]") {
+TEST_CASE(
+    "a late answer known at its completion is counted without an event: as the traced run counts it, as the run's last "
+    "event, and not past the horizon",
+    "[fleet][late][horizon]") {
     // One attempt, a waiting limit of 30 ms: the limit passes at 30 (the request ends, no
     // retries), the service completes at 5 + 50 = 55 and its answer arrives at 60, late. Known
     // late at 55, it is counted in its own bin and it is the run's last event.
@@ -470,11 +493,14 @@ TEST_CASE("a late answer known at its completion is counted without an event: as
 // as no lane is made for a drawn network, they go through the heap. So the two results are equal
 // but for the request's echo. Answers made at one instant by a completion and by a rejection
 // reach a lane out of key order, which the lane must put right.
-TEST_CASE("lanes and the heap order events alike: a fixed network equals uniform(ms, ms), whose legs go through the heap", "[fleet][relations][ties]") {
+TEST_CASE(
+    "lanes and the heap order events alike: a fixed network equals uniform(ms, ms), whose legs go through the heap",
+    "[fleet][relations][ties]") {
     auto withoutRequest = [](const Value& v) {
         Value::Object members = v.asObject();
-        members.erase(std::remove_if(members.begin(), members.end(), [](const Value::Member& m) { return m.key == "request"; }),
-                      members.end());
+        members.erase(
+            std::remove_if(members.begin(), members.end(), [](const Value::Member& m) { return m.key == "request"; }),
+            members.end());
         return Value::object(std::move(members));
     };
     auto check = [&](FleetRequest q) {

@@ -40,7 +40,8 @@ Value fault(const char* kind, std::initializer_list<Value> servers, double start
 // §12's "unless said": one client, one request at 0, no trigger, legs of 5 ms, FLEET's defaults,
 // two servers, round robin, client-scoped.
 Value twelve() {
-    return request({{"clients", num(1)}, {"arrivals", str("once")}, {"trigger", Value::null()}, {"servers.count", num(2)}});
+    return request(
+        {{"clients", num(1)}, {"arrivals", str("once")}, {"trigger", Value::null()}, {"servers.count", num(2)}});
 }
 
 FleetRequest typedOf(const Value& raw) {
@@ -66,9 +67,10 @@ Value with5(Value retryOn) {
 
 }  // namespace
 
-TEST_CASE("§12.1 one bad host: round robin sends the retry to server 1, success at 220; random (seed 1) puts all "
-          "three on the bad host, attempt-limit at 480; previous-hosts moves the retry, success at 220",
-          "[servers-fleet]") {
+TEST_CASE(
+    "§12.1 one bad host: round robin sends the retry to server 1, success at 220; random (seed 1) puts all "
+    "three on the bad host, attempt-limit at 480; previous-hosts moves the retry, success at 220",
+    "[servers-fleet]") {
     Value q = twelve();
     setPath(q, "servers.overrides", arrayOf({override0("failureRate", num(1))}));
     setPath(q, "policy.maxRetries", num(2));
@@ -108,9 +110,10 @@ TEST_CASE("§12.1 one bad host: round robin sends the retry to server 1, success
     }
 }
 
-TEST_CASE("§12.2 crash vs partition: the refusal is back at 10 and the retry succeeds at 170, the fleet undisturbed; "
-          "the partition's attempt waits out the timeout, success at 1,160, the fleet disrupted",
-          "[servers-fleet]") {
+TEST_CASE(
+    "§12.2 crash vs partition: the refusal is back at 10 and the retry succeeds at 170, the fleet undisturbed; "
+    "the partition's attempt waits out the timeout, success at 1,160, the fleet disrupted",
+    "[servers-fleet]") {
     Value q = twelve();
     SECTION("crash") {
         setPath(q, "faults", arrayOf({fault("crash", {num(0)}, 0, 1000)}));
@@ -144,8 +147,10 @@ TEST_CASE("§12.2 crash vs partition: the refusal is back at 10 and the retry su
     }
 }
 
-TEST_CASE("§12.3 a crash at 20 aborts the attempt in service (no charge, a reset back at 25); the retry on server 1 "
-          "succeeds at 185", "[servers-fleet]") {
+TEST_CASE(
+    "§12.3 a crash at 20 aborts the attempt in service (no charge, a reset back at 25); the retry on server 1 "
+    "succeeds at 185",
+    "[servers-fleet]") {
     Value q = twelve();
     setPath(q, "faults", arrayOf({fault("crash", {num(0)}, 20, 1000)}));
     FleetTrace trace;
@@ -170,8 +175,10 @@ TEST_CASE("§12.3 a crash at 20 aborts the attempt in service (no charge, a rese
     CHECK(answerAt25);
 }
 
-TEST_CASE("§12.4 a late answer, a retry on the other replica, and the store: shared replays, per-server charges "
-          "twice, replicated charges twice iff 205 + lag > 255", "[servers-fleet]") {
+TEST_CASE(
+    "§12.4 a late answer, a retry on the other replica, and the store: shared replays, per-server charges "
+    "twice, replicated charges twice iff 205 + lag > 255",
+    "[servers-fleet]") {
     Value q = twelve();
     setPath(q, "idempotencyKey", Value::boolean(true));
     setPath(q, "policy.clientTimeoutMs", num(100));
@@ -211,7 +218,8 @@ TEST_CASE("§12.4 a late answer, a retry on the other replica, and the store: sh
 
 TEST_CASE("§4.1 round robin: client c's balancer starts at c mod K; a fleet-scoped one at 0 for every client",
           "[servers-fleet]") {
-    Value q = request({{"clients", num(3)}, {"arrivals", str("once")}, {"trigger", Value::null()}, {"servers.count", num(2)}});
+    Value q = request(
+        {{"clients", num(3)}, {"arrivals", str("once")}, {"trigger", Value::null()}, {"servers.count", num(2)}});
     const ServiceResult perClient = run(q);
     // Clients 0, 1, 2 start at 0, 1, 0.
     CHECK(perClient.totals.servers[0].attempts == 2);
@@ -228,10 +236,16 @@ TEST_CASE("§4.1 round robin: client c's balancer starts at c mod K; a fleet-sco
     CHECK(three.totals.servers[2].attempts == 1);
 }
 
-TEST_CASE("§4.3 least-outstanding sees its own sends: ten clients' first attempts at 0 through one fleet balancer "
-          "over ten servers land one a server", "[servers-fleet]") {
-    Value q = request({{"clients", num(10)}, {"arrivals", str("once")}, {"trigger", Value::null()}, {"servers.count", num(10)},
-                       {"balancer.kind", str("least-outstanding")}, {"balancer.scope", str("fleet")}});
+TEST_CASE(
+    "§4.3 least-outstanding sees its own sends: ten clients' first attempts at 0 through one fleet balancer "
+    "over ten servers land one a server",
+    "[servers-fleet]") {
+    Value q = request({{"clients", num(10)},
+                       {"arrivals", str("once")},
+                       {"trigger", Value::null()},
+                       {"servers.count", num(10)},
+                       {"balancer.kind", str("least-outstanding")},
+                       {"balancer.scope", str("fleet")}});
     const ServiceResult r = run(q);
     for (const ServerTotals& s : r.totals.servers) CHECK(s.attempts == 1);
     // Client-scoped, each balancer sees only its own: the ten picks are independent draws.
@@ -242,8 +256,10 @@ TEST_CASE("§4.3 least-outstanding sees its own sends: ten clients' first attemp
     CHECK(most > 1);
 }
 
-TEST_CASE("§8.3 the rows sum to the totals; with a shared store and a key at most one charge a request; no fault "
-          "adds an attempt to a request", "[servers-fleet]") {
+TEST_CASE(
+    "§8.3 the rows sum to the totals; with a shared store and a key at most one charge a request; no fault "
+    "adds an attempt to a request",
+    "[servers-fleet]") {
     FleetRequest q = loadIndependent();
     q.idempotencyKey = true;
     q.durationMs = 10000;
@@ -347,15 +363,19 @@ TEST_CASE("§2 every bad input of the servers' rows names its field", "[servers-
     CHECK(errorsOf(with("servers.count", num(0))) == "servers.count");
     CHECK(errorsOf(with("servers.count", num(1001))) == "servers.count");
     CHECK(errorsOf(with("servers.count", num(2.5))) == "servers.count");
-    CHECK(errorsOf(with("servers.overrides", arrayOf({override0("workers", num(0))}))) == "servers.overrides[0].workers");
-    CHECK(errorsOf(with("servers.overrides", arrayOf({override0("admission", Value::null())}))) == "servers.overrides[0].admission");
+    CHECK(errorsOf(with("servers.overrides", arrayOf({override0("workers", num(0))}))) ==
+          "servers.overrides[0].workers");
+    CHECK(errorsOf(with("servers.overrides", arrayOf({override0("admission", Value::null())}))) ==
+          "servers.overrides[0].admission");
     Value far = Value::object();
     far.set("index", num(2));
     far.set("failureRate", num(1));
     CHECK(errorsOf(with("servers.overrides", arrayOf({far}))) == "servers.overrides[0].index");
-    CHECK(errorsOf(with("servers.overrides", arrayOf({override0("failureRate", num(1)), override0("serviceMs", num(1))}))) ==
+    CHECK(errorsOf(
+              with("servers.overrides", arrayOf({override0("failureRate", num(1)), override0("serviceMs", num(1))}))) ==
           "servers.overrides[1].index");
-    CHECK(errorsOf(with("servers.overrides", arrayOf({override0("serviceSigma", num(1))}))) == "servers.overrides[0].serviceSigma");
+    CHECK(errorsOf(with("servers.overrides", arrayOf({override0("serviceSigma", num(1))}))) ==
+          "servers.overrides[0].serviceSigma");
     Value lognormal = override0("serviceDist", str("lognormal"));
     lognormal.set("serviceSigma", num(2));
     CHECK(ok(fleet(with("servers.overrides", arrayOf({lognormal})))));
@@ -373,9 +393,10 @@ TEST_CASE("§2 every bad input of the servers' rows names its field", "[servers-
     CHECK(errorsOf(with("faults", arrayOf({fault("reboot", {num(0)}, 0, 5)}))) == "faults[0].kind");
     CHECK(errorsOf(with("faults", arrayOf({fault("crash", {num(0), num(0)}, 0, 5)}))) == "faults[0].servers[1]");
     CHECK(errorsOf(with("faults", arrayOf({fault("crash", {}, 0, 5)}))) == "faults[0].servers");
-    CHECK(errorsOf(with("faults", arrayOf({fault("crash", {num(0)}, 0, 100), fault("partition", {num(1), num(0)}, 50, 60)}))) ==
-          "faults[1].servers");
-    CHECK(ok(fleet(with("faults", arrayOf({fault("crash", {num(0)}, 0, 100), fault("partition", {num(0)}, 100, 160)})))));
+    CHECK(errorsOf(with("faults", arrayOf({fault("crash", {num(0)}, 0, 100),
+                                           fault("partition", {num(1), num(0)}, 50, 60)}))) == "faults[1].servers");
+    CHECK(
+        ok(fleet(with("faults", arrayOf({fault("crash", {num(0)}, 0, 100), fault("partition", {num(0)}, 100, 160)})))));
     CHECK(ok(fleet(with("faults", arrayOf({fault("crash", {num(0)}, 0, 100), fault("partition", {num(0)}, 50, 50)})))));
     Value all = Value::object();
     all.set("kind", str("crash"));
@@ -394,7 +415,9 @@ TEST_CASE("§2 every bad input of the servers' rows names its field", "[servers-
     Value cells = with("servers.count", num(1000));
     setPath(cells, "durationMs", num(600000));
     CHECK(errorsOf(cells) == "servers.count");
-    Value counts = request({{"clients", num(10000)}, {"servers.count", num(101)}, {"balancer.kind", str("two-choices")},
+    Value counts = request({{"clients", num(10000)},
+                            {"servers.count", num(101)},
+                            {"balancer.kind", str("two-choices")},
                             {"durationMs", num(1000)}});
     CHECK(errorsOf(counts) == "servers.count");
     setPath(counts, "balancer.scope", str("fleet"));
@@ -402,16 +425,22 @@ TEST_CASE("§2 every bad input of the servers' rows names its field", "[servers-
     // Not with a stack of layers (for now), nor with the occ workload.
     Value layers = with("policy.layers", arrayOf({request({{"maxRetries", num(1)}})}));
     CHECK(errorsOf(layers) == "servers");
-    Value layered = request({{"policy.layers", arrayOf({request({{"maxRetries", num(1)}})})}, {"keyStore.scope", str("per-server")}});
+    Value layered = request(
+        {{"policy.layers", arrayOf({request({{"maxRetries", num(1)}})})}, {"keyStore.scope", str("per-server")}});
     CHECK(errorsOf(layered) == "keyStore");
     CHECK(errorsOf(request({{"workload", str("occ")}, {"balancer.kind", str("random")}})) == "balancer");
 }
 
 TEST_CASE("§2 the echo: the new fields only when given and not their default", "[servers-fleet]") {
     const Value plain = fleet(request({{"clients", num(1)}, {"arrivals", str("once")}}));
-    Value defaults = request({{"clients", num(1)}, {"arrivals", str("once")}, {"balancer.kind", str("round-robin")},
-                              {"keyStore.scope", str("shared")}, {"policy.retryHost", str("any")}, {"faults", Value::array()},
-                              {"server.serviceDist", str("fixed")}, {"policy.hostSelectionRetryMaxAttempts", num(1)}});
+    Value defaults = request({{"clients", num(1)},
+                              {"arrivals", str("once")},
+                              {"balancer.kind", str("round-robin")},
+                              {"keyStore.scope", str("shared")},
+                              {"policy.retryHost", str("any")},
+                              {"faults", Value::array()},
+                              {"server.serviceDist", str("fixed")},
+                              {"policy.hostSelectionRetryMaxAttempts", num(1)}});
     const Value same = fleet(defaults);
     REQUIRE(ok(same));
     CHECK(sameValue(*same.find("request"), *plain.find("request")));
@@ -440,9 +469,14 @@ ServiceResult runLong(const Value& raw) {
 
 // §12.5–§12.9's "no timeouts, no network": Poisson clients, legs of 0, a timeout of a day.
 Value noTimeouts(double clients, double rate) {
-    return request({{"clients", num(clients)}, {"ratePerClient", num(rate)}, {"arrivals", str("poisson")},
-                    {"durationMs", num(600000)}, {"trigger", Value::null()}, {"network.dist", str("fixed")},
-                    {"network.ms", num(0)}, {"policy.clientTimeoutMs", num(86400000)}});
+    return request({{"clients", num(clients)},
+                    {"ratePerClient", num(rate)},
+                    {"arrivals", str("poisson")},
+                    {"durationMs", num(600000)},
+                    {"trigger", Value::null()},
+                    {"network.dist", str("fixed")},
+                    {"network.ms", num(0)},
+                    {"policy.clientTimeoutMs", num(86400000)}});
 }
 
 // §12.6–§12.9's one server and no retries over noTimeouts(clients, rate): `workers` (null: no
@@ -468,9 +502,10 @@ bool withinErrors(double share, double p, double n, double errors) {
 
 }  // namespace
 
-TEST_CASE("§12.5 one bad host of four, uniform random, no timeouts, N = 2: (1/4)^2 of requests fail every attempt, "
-          "(1/4)^3 with previous-hosts (A = 1), none with round robin and previous-hosts (about 4 s)",
-          "[servers-fleet][long]") {
+TEST_CASE(
+    "§12.5 one bad host of four, uniform random, no timeouts, N = 2: (1/4)^2 of requests fail every attempt, "
+    "(1/4)^3 with previous-hosts (A = 1), none with round robin and previous-hosts (about 4 s)",
+    "[servers-fleet][long]") {
     Value q = noTimeouts(1000, 1);
     setPath(q, "server.workers", Value::null());
     setPath(q, "server.serviceMs", num(0));
@@ -498,23 +533,29 @@ TEST_CASE("§12.5 one bad host of four, uniform random, no timeouts, N = 2: (1/4
     }
 }
 
-TEST_CASE("§12.6 M/M/1: exponential service of mean 0.25 ms, λ = 2 a ms: the mean time in system within 2 % of "
-          "1/(μ − λ) = 0.5 ms (about 4 s)", "[servers-fleet][long]") {
+TEST_CASE(
+    "§12.6 M/M/1: exponential service of mean 0.25 ms, λ = 2 a ms: the mean time in system within 2 % of "
+    "1/(μ − λ) = 0.5 ms (about 4 s)",
+    "[servers-fleet][long]") {
     const ServiceResult r = oneServerRun(1000, 2, num(1), "exponential", 0.25);
     REQUIRE(r.totals.servers[0].meanResidenceMs);
     CHECK(r.totals.servers[0].completions > 1150000);
     CHECK(*r.totals.servers[0].meanResidenceMs == Approx(0.5).epsilon(0.02));
 }
 
-TEST_CASE("§12.7 M/M/c: four workers, mean service 1.5 ms, λ = 2 a ms: the mean time in system within 2 % of "
-          "Erlang C's 1.5 × 80/53 = 2.26415 ms (about 4 s)", "[servers-fleet][long]") {
+TEST_CASE(
+    "§12.7 M/M/c: four workers, mean service 1.5 ms, λ = 2 a ms: the mean time in system within 2 % of "
+    "Erlang C's 1.5 × 80/53 = 2.26415 ms (about 4 s)",
+    "[servers-fleet][long]") {
     const ServiceResult r = oneServerRun(1000, 2, num(4), "exponential", 1.5);
     REQUIRE(r.totals.servers[0].meanResidenceMs);
     CHECK(*r.totals.servers[0].meanResidenceMs == Approx(1.5 * 80.0 / 53.0).epsilon(0.02));
 }
 
-TEST_CASE("§12.8 the log-normal, median 50, σ 1: latency p50 within 0.7 % of 50, meanServiceMs within 0.7 % of "
-          "50 e^0.5 = 82.436 (about 2 s)", "[servers-fleet][long]") {
+TEST_CASE(
+    "§12.8 the log-normal, median 50, σ 1: latency p50 within 0.7 % of 50, meanServiceMs within 0.7 % of "
+    "50 e^0.5 = 82.436 (about 2 s)",
+    "[servers-fleet][long]") {
     const ServiceResult r = oneServerRun(100, 10, Value::null(), "lognormal", 50, 1.0);
     REQUIRE(r.totals.latencyMs);
     CHECK(r.totals.latencyMs->p50 == Approx(50).epsilon(0.007));
@@ -522,7 +563,8 @@ TEST_CASE("§12.8 the log-normal, median 50, σ 1: latency p50 within 0.7 % of 5
     CHECK(*r.totals.servers[0].meanServiceMs == Approx(50 * 1.6487212707001282).epsilon(0.007));
 }
 
-TEST_CASE("§12.9 exponential service of mean 50: meanServiceMs within 0.52 % of 50 (about 2 s)", "[servers-fleet][long]") {
+TEST_CASE("§12.9 exponential service of mean 50: meanServiceMs within 0.52 % of 50 (about 2 s)",
+          "[servers-fleet][long]") {
     const ServiceResult r = oneServerRun(100, 10, Value::null(), "exponential", 50);
     REQUIRE(r.totals.servers[0].meanServiceMs);
     CHECK(*r.totals.servers[0].meanServiceMs == Approx(50).epsilon(0.0052));
@@ -554,9 +596,10 @@ TEST_CASE("§5 the classes refused and reset: 5xx covers both; each alone retrie
     CHECK(errorsOf(with5(classes({"timeout", "5xx", "429", "refused", "reset", "timeout"}))) == "policy.retryOn");
 }
 
-TEST_CASE("§8.4 with hedging each copy picks its host: least-outstanding sends copy 1 to server 0 (BALANCE(0, 0, 0) "
-          "draw 0, 0.241…, of the tie) and copy 2, at the same instant, to server 1, the one with none outstanding",
-          "[servers-fleet]") {
+TEST_CASE(
+    "§8.4 with hedging each copy picks its host: least-outstanding sends copy 1 to server 0 (BALANCE(0, 0, 0) "
+    "draw 0, 0.241…, of the tie) and copy 2, at the same instant, to server 1, the one with none outstanding",
+    "[servers-fleet]") {
     Value q = twelve();
     setPath(q, "balancer.kind", str("least-outstanding"));
     setPath(q, "policy.maxRetries", num(0));

@@ -19,7 +19,8 @@ TEST_CASE("mix is SplitMix64's output step: mix(0) = 0xE220A8397B1DCDAF", "[flee
     CHECK(mix(0xFFFFFFFFFFFFFFFFULL) == 0xE4D971771B652C20ULL);
 }
 
-TEST_CASE("a stream's key mixes the seed, the purpose and three ids in turn, a missing id being 0", "[fleet][streams]") {
+TEST_CASE("a stream's key mixes the seed, the purpose and three ids in turn, a missing id being 0",
+          "[fleet][streams]") {
     CHECK(streamKey(1, Arrival, 0) == 0x0B55DCAB4E1ED522ULL);
     CHECK(streamKey(1, Arrival, 0) == streamKey(1, Arrival, 0, 0, 0));
     CHECK(streamKey(1, Out, 3, 4, 5) == 0x90BB69B7166551DEULL);
@@ -58,7 +59,8 @@ TEST_CASE("ln is §2's series, exact to the last bit at worked points, and ln(1)
     CHECK(ln(0.7071067811865475) == -0.34657359027997275);
 }
 
-TEST_CASE("ln agrees with the logarithm to within a few units in the last place across (0, 1]", "[fleet][streams][ln]") {
+TEST_CASE("ln agrees with the logarithm to within a few units in the last place across (0, 1]",
+          "[fleet][streams][ln]") {
     for (int i = 1; i <= 100000; ++i) {
         const double x = i / 100000.0;
         const double exact = std::log(x);  // only to compare: the engine never calls log
@@ -66,8 +68,10 @@ TEST_CASE("ln agrees with the logarithm to within a few units in the last place 
     }
 }
 
-TEST_CASE("exp is docs/servers.md §3.1's: exp(0) = 1 exactly, exp(1) = 2.7182818284590455; within 2.3e-16 of "
-          "the C library's over [−50, 50]", "[fleet][streams][exp]") {
+TEST_CASE(
+    "exp is docs/servers.md §3.1's: exp(0) = 1 exactly, exp(1) = 2.7182818284590455; within 2.3e-16 of "
+    "the C library's over [−50, 50]",
+    "[fleet][streams][exp]") {
     CHECK(retrylab::streams::exactExp(0) == 1);
     // k = 1, r = (1 − LN2_HI) − LN2_LO = 0.3068528194400547, p = 1.3591409142295228, p × 2.
     CHECK(retrylab::streams::exactExp(1) == 2.7182818284590455);
@@ -79,7 +83,8 @@ TEST_CASE("exp is docs/servers.md §3.1's: exp(0) = 1 exactly, exp(1) = 2.718281
     }
 }
 
-TEST_CASE("the four distributions: fixed draws nothing, uniform, exponential and normal as §2 writes them", "[fleet][streams]") {
+TEST_CASE("the four distributions: fixed draws nothing, uniform, exponential and normal as §2 writes them",
+          "[fleet][streams]") {
     const std::uint64_t key = streamKey(1, Arrival, 0);  // draws 0.31047103560973854, 0.7088164388875536, ...
     Distribution fixed{Distribution::Kind::Fixed, 5, 0};
     CHECK(sample(fixed, key) == 5);

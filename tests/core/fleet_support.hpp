@@ -153,53 +153,72 @@ inline Value rawFleet(const FleetRequest& r) {
     const Field& gates = t.field("gates");
     auto scope = [&](GateScope s) { return named(*gates.member("quota")->member("scope"), s); };
     auto policyValue = [&](const FleetPolicy& p) {
-        return object({{"maxRetries", orNull(p.maxRetries)}, {"baseBackoffMs", num(p.baseBackoffMs)},
-                       {"backoffMultiplier", num(p.backoffMultiplier)}, {"maxBackoffMs", orNull(p.maxBackoffMs)},
-                       {"jitter", named(*policy.member("jitter"), p.jitter)}, {"clientTimeoutMs", num(p.clientTimeoutMs)},
-                       {"deadlineMs", orNull(p.deadlineMs)}, {"retryOn", strings(p.retryOn)},
+        return object({{"maxRetries", orNull(p.maxRetries)},
+                       {"baseBackoffMs", num(p.baseBackoffMs)},
+                       {"backoffMultiplier", num(p.backoffMultiplier)},
+                       {"maxBackoffMs", orNull(p.maxBackoffMs)},
+                       {"jitter", named(*policy.member("jitter"), p.jitter)},
+                       {"clientTimeoutMs", num(p.clientTimeoutMs)},
+                       {"deadlineMs", orNull(p.deadlineMs)},
+                       {"retryOn", strings(p.retryOn)},
                        {"honourRetryAfter", Value::boolean(p.honourRetryAfter)}});
     };
     auto gate = [](std::optional<int> layer, Value v) {
         if (layer) v.set("layer", num(*layer));
         return v;
     };
-    Value v = object({{"workload", named(t.field("workload"), r.workload)}, {"seed", num(static_cast<double>(r.seed))},
-                      {"clients", num(r.clients)}, {"arrivals", named(t.field("arrivals"), r.arrivals)},
-                      {"ratePerClient", num(r.ratePerClient)}, {"durationMs", num(r.durationMs)}});
-    v.set("spike", r.spike ? object({{"startMs", num(r.spike->startMs)}, {"endMs", num(r.spike->endMs)},
+    Value v = object({{"workload", named(t.field("workload"), r.workload)},
+                      {"seed", num(static_cast<double>(r.seed))},
+                      {"clients", num(r.clients)},
+                      {"arrivals", named(t.field("arrivals"), r.arrivals)},
+                      {"ratePerClient", num(r.ratePerClient)},
+                      {"durationMs", num(r.durationMs)}});
+    v.set("spike", r.spike ? object({{"startMs", num(r.spike->startMs)},
+                                     {"endMs", num(r.spike->endMs)},
                                      {"factor", num(r.spike->factor)}})
                            : Value::null());
     const Network& n = r.network;
     const char* dist = t.field("network").variants[static_cast<std::size_t>(n.dist)].name.c_str();
     v.set("network", n.dist == NetworkDist::Fixed ? object({{"dist", str(dist)}, {"ms", num(n.ms)}})
-                     : n.dist == NetworkDist::Uniform ? object({{"dist", str(dist)}, {"lo", num(n.lo)}, {"hi", num(n.hi)}})
-                     : n.dist == NetworkDist::Exponential ? object({{"dist", str(dist)}, {"mean", num(n.mean)}})
-                     : object({{"dist", str(dist)}, {"mean", num(n.mean)}, {"sd", num(n.sd)}}));
-    Value s = object({{"workers", orNull(r.server.workers)}, {"queueLimit", orNull(r.server.queueLimit)},
+                     : n.dist == NetworkDist::Uniform
+                         ? object({{"dist", str(dist)}, {"lo", num(n.lo)}, {"hi", num(n.hi)}})
+                     : n.dist == NetworkDist::Exponential
+                         ? object({{"dist", str(dist)}, {"mean", num(n.mean)}})
+                         : object({{"dist", str(dist)}, {"mean", num(n.mean)}, {"sd", num(n.sd)}}));
+    Value s = object({{"workers", orNull(r.server.workers)},
+                      {"queueLimit", orNull(r.server.queueLimit)},
                       {"queueOrder", named(*server.member("queueOrder"), r.server.queueOrder)},
-                      {"serviceMs", num(r.server.serviceMs)}, {"serviceMsPerInFlight", num(r.server.serviceMsPerInFlight)},
+                      {"serviceMs", num(r.server.serviceMs)},
+                      {"serviceMsPerInFlight", num(r.server.serviceMsPerInFlight)},
                       {"failureRate", num(r.server.failureRate)},
                       {"dropStale", named(*server.member("dropStale"), r.server.dropStale)},
                       {"rejectRetryAfterMs", orNull(r.server.rejectRetryAfterMs)}});
     if (const auto& a = r.server.admission)
-        s.set("admission", object({{"scope", scope(a->scope)}, {"ratePerSecond", num(a->ratePerSecond)},
-                                   {"burst", num(a->burst)}, {"answerMs", num(a->answerMs)},
+        s.set("admission", object({{"scope", scope(a->scope)},
+                                   {"ratePerSecond", num(a->ratePerSecond)},
+                                   {"burst", num(a->burst)},
+                                   {"answerMs", num(a->answerMs)},
                                    {"retryAfterMs", orNull(a->retryAfterMs)}}));
     v.set("server", std::move(s));
-    if (!r.trigger) v.set("trigger", Value::null());
+    if (!r.trigger)
+        v.set("trigger", Value::null());
     else if (r.trigger->kind == TriggerKind::Outage)
-        v.set("trigger", object({{"kind", str("outage")}, {"startMs", num(r.trigger->startMs)},
-                                 {"endMs", num(r.trigger->endMs)}}));
+        v.set(
+            "trigger",
+            object({{"kind", str("outage")}, {"startMs", num(r.trigger->startMs)}, {"endMs", num(r.trigger->endMs)}}));
     else
-        v.set("trigger", object({{"kind", str("slowdown")}, {"startMs", num(r.trigger->startMs)},
-                                 {"endMs", num(r.trigger->endMs)}, {"factor", num(r.trigger->factor)}}));
+        v.set("trigger", object({{"kind", str("slowdown")},
+                                 {"startMs", num(r.trigger->startMs)},
+                                 {"endMs", num(r.trigger->endMs)},
+                                 {"factor", num(r.trigger->factor)}}));
     Value p = policyValue(r.policy);
     if (const auto& h = r.policy.hedging) {
         const Field& kind = *policy.member("hedging")->member("kind");
-        p.set("hedging", h->kind == HedgeKind::PerTryTimeout
-                             ? object({{"kind", named(kind, h->kind)}})
-                             : object({{"kind", named(kind, h->kind)}, {"maxAttempts", num(h->maxAttempts)},
-                                       {"delayMs", num(h->delayMs)}, {"nonFatal", strings(h->nonFatal)}}));
+        p.set("hedging", h->kind == HedgeKind::PerTryTimeout ? object({{"kind", named(kind, h->kind)}})
+                                                             : object({{"kind", named(kind, h->kind)},
+                                                                       {"maxAttempts", num(h->maxAttempts)},
+                                                                       {"delayMs", num(h->delayMs)},
+                                                                       {"nonFatal", strings(h->nonFatal)}}));
     }
     if (!r.policy.layers.empty()) {
         const Field& row = policy.member("layers")->item.front();
@@ -222,33 +241,53 @@ inline Value rawFleet(const FleetRequest& r) {
         return named(*gates.member(gateName)->member(name), choice);
     };
     Value gs = Value::object();
-    gs.set("quota", !g.quota ? Value::null() : gate(g.layer.quota, object({
-        {"scope", scope(g.quota->scope)}, {"capacity", num(g.quota->capacity)}, {"retryCost", num(g.quota->retryCost)},
-        {"timeoutCost", num(g.quota->timeoutCost)}, {"successIncrement", num(g.quota->successIncrement)},
-        {"refund", rule("quota", "refund", g.quota->refund)}})));
-    gs.set("bucket", !g.bucket ? Value::null() : gate(g.layer.bucket, object({
-        {"scope", scope(g.bucket->scope)}, {"capacity", num(g.bucket->capacity)}, {"deposit", num(g.bucket->deposit)},
-        {"cost", num(g.bucket->cost)}, {"depositOn", rule("bucket", "depositOn", g.bucket->depositOn)},
-        {"allowWhen", rule("bucket", "allowWhen", g.bucket->allowWhen)}})));
-    gs.set("throttle", !g.throttle ? Value::null() : gate(g.layer.throttle, object({
-        {"scope", scope(g.throttle->scope)}, {"maxTokens", num(g.throttle->maxTokens)},
-        {"tokenRatio", num(g.throttle->tokenRatio)},
-        {"countFailures", rule("throttle", "countFailures", g.throttle->countFailures)}})));
-    gs.set("budget", !g.budget ? Value::null() : gate(g.layer.budget, object({
-        {"scope", scope(g.budget->scope)}, {"percent", num(g.budget->percent)},
-        {"minPerSecond", num(g.budget->minPerSecond)}, {"ttlMs", num(g.budget->ttlMs)}})));
-    gs.set("breaker", !g.breaker ? Value::null() : gate(g.layer.breaker, object({
-        {"scope", scope(g.breaker->scope)}, {"window", num(g.breaker->window)}, {"minCalls", num(g.breaker->minCalls)},
-        {"failurePercent", num(g.breaker->failurePercent)}, {"openMs", num(g.breaker->openMs)},
-        {"halfOpenCalls", num(g.breaker->halfOpenCalls)}})));
+    gs.set("quota", !g.quota ? Value::null()
+                             : gate(g.layer.quota, object({{"scope", scope(g.quota->scope)},
+                                                           {"capacity", num(g.quota->capacity)},
+                                                           {"retryCost", num(g.quota->retryCost)},
+                                                           {"timeoutCost", num(g.quota->timeoutCost)},
+                                                           {"successIncrement", num(g.quota->successIncrement)},
+                                                           {"refund", rule("quota", "refund", g.quota->refund)}})));
+    gs.set("bucket",
+           !g.bucket ? Value::null()
+                     : gate(g.layer.bucket, object({{"scope", scope(g.bucket->scope)},
+                                                    {"capacity", num(g.bucket->capacity)},
+                                                    {"deposit", num(g.bucket->deposit)},
+                                                    {"cost", num(g.bucket->cost)},
+                                                    {"depositOn", rule("bucket", "depositOn", g.bucket->depositOn)},
+                                                    {"allowWhen", rule("bucket", "allowWhen", g.bucket->allowWhen)}})));
+    gs.set("throttle",
+           !g.throttle
+               ? Value::null()
+               : gate(g.layer.throttle,
+                      object({{"scope", scope(g.throttle->scope)},
+                              {"maxTokens", num(g.throttle->maxTokens)},
+                              {"tokenRatio", num(g.throttle->tokenRatio)},
+                              {"countFailures", rule("throttle", "countFailures", g.throttle->countFailures)}})));
+    gs.set("budget", !g.budget ? Value::null()
+                               : gate(g.layer.budget, object({{"scope", scope(g.budget->scope)},
+                                                              {"percent", num(g.budget->percent)},
+                                                              {"minPerSecond", num(g.budget->minPerSecond)},
+                                                              {"ttlMs", num(g.budget->ttlMs)}})));
+    gs.set("breaker", !g.breaker ? Value::null()
+                                 : gate(g.layer.breaker, object({{"scope", scope(g.breaker->scope)},
+                                                                 {"window", num(g.breaker->window)},
+                                                                 {"minCalls", num(g.breaker->minCalls)},
+                                                                 {"failurePercent", num(g.breaker->failurePercent)},
+                                                                 {"openMs", num(g.breaker->openMs)},
+                                                                 {"halfOpenCalls", num(g.breaker->halfOpenCalls)}})));
     if (g.adaptive) gs.set("adaptive", object({{"scope", scope(g.adaptive->scope)}}));
     if (g.local)
-        gs.set("local", object({{"scope", scope(g.local->scope)}, {"windowMs", num(g.local->windowMs)},
-                                {"bins", num(g.local->bins)}, {"ratio", num(g.local->ratio)},
+        gs.set("local", object({{"scope", scope(g.local->scope)},
+                                {"windowMs", num(g.local->windowMs)},
+                                {"bins", num(g.local->bins)},
+                                {"ratio", num(g.local->ratio)},
                                 {"padding", num(g.local->padding)}}));
     if (const auto& a = g.admissionControl)
-        gs.set("admissionControl", object({{"scope", scope(a->scope)}, {"windowMs", num(a->windowMs)},
-                                           {"srThreshold", num(a->srThreshold)}, {"aggression", num(a->aggression)},
+        gs.set("admissionControl", object({{"scope", scope(a->scope)},
+                                           {"windowMs", num(a->windowMs)},
+                                           {"srThreshold", num(a->srThreshold)},
+                                           {"aggression", num(a->aggression)},
                                            {"rpsThreshold", num(a->rpsThreshold)},
                                            {"maxRejectionProbability", num(a->maxRejectionProbability)}}));
     v.set("gates", std::move(gs));
@@ -273,7 +312,9 @@ inline bool ok(const Value& result) {
 }
 
 // A request's count of one end reason.
-inline std::uint64_t failed(const ServiceResult& r, EndReason reason) { return r.totals.failed[static_cast<int>(reason)]; }
+inline std::uint64_t failed(const ServiceResult& r, EndReason reason) {
+    return r.totals.failed[static_cast<int>(reason)];
+}
 
 // The times of a trace's sends (FLEET §6's kind 5), in order.
 inline std::vector<double> sendTimes(const FleetTrace& trace) {

@@ -35,8 +35,10 @@ FleetRequest threeAgainstTwoTokens() {
 
 }  // namespace
 
-TEST_CASE("rule 1a: the limit refills by (t − last) × rate / 1000 at each arrival; the third of three at once is "
-          "throttled, and its retries until 1.46 tokens are there", "[fleet][throttling][admission]") {
+TEST_CASE(
+    "rule 1a: the limit refills by (t − last) × rate / 1000 at each arrival; the third of three at once is "
+    "throttled, and its retries until 1.46 tokens are there",
+    "[fleet][throttling][admission]") {
     // 5: client 0 finds min(2, 2 + 5 × 2 / 1000) = 2, takes one (1); client 1 finds min(2, 1 + 0) = 1, takes
     // it (0); client 2 finds 0: 429 at 5, at the client at 10. Retried after 100 (sent 110, there at 115):
     // 0 + 110 × 2 / 1000 = 0.22: 429, at 120. After 200 (sent 320, at 325): 0.22 + 210 × 2 / 1000 = 0.64:
@@ -99,8 +101,10 @@ TEST_CASE("rule 1a: the limit refills by (t − last) × rate / 1000 at each arr
     }
 }
 
-TEST_CASE("a 429 is class 429: not retried by the default retryOn; for the gates a failure (the quota charges "
-          "retryCost, the throttle takes a token, the breaker records it)", "[fleet][throttling][admission][gates]") {
+TEST_CASE(
+    "a 429 is class 429: not retried by the default retryOn; for the gates a failure (the quota charges "
+    "retryCost, the throttle takes a token, the breaker records it)",
+    "[fleet][throttling][admission][gates]") {
     FleetRequest q = threeAgainstTwoTokens();
     SECTION("the default retryOn [timeout, 5xx]: not-retryable at 10") {
         q.policy.retryOn = {"timeout", "5xx"};
@@ -153,8 +157,10 @@ TEST_CASE("a 429 is class 429: not retried by the default retryOn; for the gates
     }
 }
 
-TEST_CASE("§4's worked figure: the adaptive limiter holds client 1's retry after its 429 to 1,990 (1.98 s for "
-          "0.99 token at 0.5 a second): latency 2,050, gateWaitMs 1,980", "[fleet][throttling][adaptive]") {
+TEST_CASE(
+    "§4's worked figure: the adaptive limiter holds client 1's retry after its 429 to 1,990 (1.98 s for "
+    "0.99 token at 0.5 a second): latency 2,050, gateWaitMs 1,980",
+    "[fleet][throttling][adaptive]") {
     FleetRequest q = quietFleet();
     q.clients = 2;
     q.arrivals = Arrivals::Once;
@@ -206,9 +212,10 @@ TEST_CASE("§4's worked figure: the adaptive limiter holds client 1's retry afte
     }
 }
 
-TEST_CASE("§4.1's worked figure: the bins hold the limiters enabled and the mean of their fill rates after "
-          "each bin's last event (client scope 0.5, 0.5, 1.6; fleet scope 0.5, 0.5, 2 × (1.5 × 0.8))",
-          "[fleet][throttling][adaptive]") {
+TEST_CASE(
+    "§4.1's worked figure: the bins hold the limiters enabled and the mean of their fill rates after "
+    "each bin's last event (client scope 0.5, 0.5, 1.6; fleet scope 0.5, 0.5, 2 × (1.5 × 0.8))",
+    "[fleet][throttling][adaptive]") {
     FleetRequest q = quietFleet();
     q.clients = 2;
     q.arrivals = Arrivals::Once;
@@ -264,9 +271,10 @@ TEST_CASE("§4.1's worked figure: the bins hold the limiters enabled and the mea
     }
 }
 
-TEST_CASE("§4.1 on a busy run: limiting never falls, a send rate exactly where some limiter is enabled and never "
-          "below the 0.5 a second minimum, every client limiting once each met its quota",
-          "[fleet][throttling][adaptive][relations]") {
+TEST_CASE(
+    "§4.1 on a busy run: limiting never falls, a send rate exactly where some limiter is enabled and never "
+    "below the 0.5 a second minimum, every client limiting once each met its quota",
+    "[fleet][throttling][adaptive][relations]") {
     // A relation on a busy run: 20 clients at 20 a second against a per-client limit of 5 a second, 429s retried.
     FleetRequest q = quietFleet();
     q.clients = 20;
@@ -294,8 +302,10 @@ TEST_CASE("§4.1 on a busy run: limiting never falls, a send rate exactly where 
     CHECK(r.bins.back().limiting == 20);
 }
 
-TEST_CASE("§5's relation: in a sustained overload with no retries the server throttles about ratio − 1 requests "
-          "for each it accepts (1 at ratio 2, 0.1 at ratio 1.1)", "[fleet][throttling][local][relations]") {
+TEST_CASE(
+    "§5's relation: in a sustained overload with no retries the server throttles about ratio − 1 requests "
+    "for each it accepts (1 at ratio 2, 0.1 at ratio 1.1)",
+    "[fleet][throttling][local][relations]") {
     // One client sending 1,000 a second (poisson) at a server admitting 100 a second (burst 1), no retries, a
     // local throttler of 30 s in 100 bins, padding 8. Steady state over the window: requests R (everything the
     // client asked for), accepts A, the server's 429s T and the local refusals J = R − A − T; the throttler
@@ -343,9 +353,10 @@ TEST_CASE("§5's relation: in a sustained overload with no retries the server th
     }
 }
 
-TEST_CASE("the send gates never add an attempt: the local throttle only removes sends (no retries: the same "
-          "requests, each attempt sent or refused); without a 429 neither gate changes anything",
-          "[fleet][throttling][relations]") {
+TEST_CASE(
+    "the send gates never add an attempt: the local throttle only removes sends (no retries: the same "
+    "requests, each attempt sent or refused); without a 429 neither gate changes anything",
+    "[fleet][throttling][relations]") {
     SECTION("no retries, an overloaded admission limit: attempts + local refusals = the ungated attempts") {
         for (std::uint64_t seed : {1u, 2u, 3u}) {
             INFO("seed " << seed);
@@ -389,8 +400,10 @@ TEST_CASE("the send gates never add an attempt: the local throttle only removes 
     }
 }
 
-TEST_CASE("the new fields: errors name their paths; absent or null they leave every echo and result as before; "
-          "given, they are echoed in full and read back", "[fleet][throttling][validation]") {
+TEST_CASE(
+    "the new fields: errors name their paths; absent or null they leave every echo and result as before; "
+    "given, they are echoed in full and read back",
+    "[fleet][throttling][validation]") {
     const Value bad = fleet(request({{"server.admission.ratePerSecond", num(0)},
                                      {"server.admission.burst", num(0.5)},
                                      {"server.admission.answerMs", num(60001)},
@@ -431,9 +444,8 @@ TEST_CASE("the new fields: errors name their paths; absent or null they leave ev
     CHECK(bin0.find("sendRate") == nullptr);
 
     // Given: echoed in full with their defaults, the typed echo the same, and the result's new keys there.
-    const FleetParsed set = parseFleetRequest(request({{"server.admission", Value::object()},
-                                                       {"gates.adaptive", Value::object()},
-                                                       {"gates.local.ratio", num(1.5)}}));
+    const FleetParsed set = parseFleetRequest(request(
+        {{"server.admission", Value::object()}, {"gates.adaptive", Value::object()}, {"gates.local.ratio", num(1.5)}}));
     REQUIRE(set.errors.empty());
     const Value& admission = *set.echo.find("server")->find("admission");
     CHECK(admission.find("scope")->asString() == "client");
@@ -454,8 +466,10 @@ TEST_CASE("the new fields: errors name their paths; absent or null they leave ev
     const FleetParsed again = parseFleetRequest(set.echo);
     REQUIRE(again.errors.empty());
     CHECK(sameValue(again.echo, set.echo));
-    const Value run = fleet(request({{"durationMs", num(2000)}, {"server.admission", Value::object()},
-                                     {"gates.adaptive", Value::object()}, {"gates.local", Value::object()}}));
+    const Value run = fleet(request({{"durationMs", num(2000)},
+                                     {"server.admission", Value::object()},
+                                     {"gates.adaptive", Value::object()},
+                                     {"gates.local", Value::object()}}));
     REQUIRE(ok(run));
     CHECK(run.find("totals")->find("throttled") != nullptr);
     CHECK(run.find("totals")->find("failed")->find("local-throttle") != nullptr);
@@ -468,8 +482,10 @@ TEST_CASE("the new fields: errors name their paths; absent or null they leave ev
     CHECK(first.find("sendRate") != nullptr);
 }
 
-TEST_CASE("the cost bound counts the send gates: a throttler's lookbacks are bins × 16 bytes an owner, and emptying "
-          "them is work; the held send is one more event", "[fleet][throttling][cost]") {
+TEST_CASE(
+    "the cost bound counts the send gates: a throttler's lookbacks are bins × 16 bytes an owner, and emptying "
+    "them is work; the held send is one more event",
+    "[fleet][throttling][cost]") {
     // 10,000 clients, each a throttler of 10,000 bins: 10,000 × (160 + 2 × 8 × 10,000) bytes = 1.6 GB.
     FleetRequest wide = quietFleet();
     wide.clients = 10000;
@@ -509,9 +525,10 @@ TEST_CASE("the cost bound counts the send gates: a throttler's lookbacks are bin
     CHECK(fleetCost(held).events - five == Approx(fleetCost(held).attempts));
 }
 
-TEST_CASE("on generated requests with the admission limit and the send gates: every request ends once, the counts "
-          "add up, 429s are by arrival in the bins, waits only with the limiter (hedged copies too)",
-          "[fleet][throttling][hedging][relations][generated]") {
+TEST_CASE(
+    "on generated requests with the admission limit and the send gates: every request ends once, the counts "
+    "add up, 429s are by arrival in the bins, waits only with the limiter (hedged copies too)",
+    "[fleet][throttling][hedging][relations][generated]") {
     Pcg32 g(34, 9);
     auto pick = [&g](std::uint32_t n) { return g.next() % n; };
     const auto scope = [&]() { return pick(2) ? GateScope::Fleet : GateScope::Client; };
@@ -527,12 +544,17 @@ TEST_CASE("on generated requests with the admission limit and the send gates: ev
         q.network.dist = pick(2) ? NetworkDist::Fixed : NetworkDist::Exponential;
         q.network.ms = pick(20);
         q.network.mean = pick(20);
-        if (pick(3) == 0) q.server.workers.reset(); else q.server.workers = 1 + pick(12);
+        if (pick(3) == 0)
+            q.server.workers.reset();
+        else
+            q.server.workers = 1 + pick(12);
         q.server.failureRate = pick(4) / 4.0;
         if (pick(4) != 0)
-            q.server.admission = Admission{scope(), 1.0 + pick(50), 1.0 + pick(20), static_cast<double>(pick(3) * pick(40)),
-                                           pick(3) == 0 ? std::optional<double>(pick(300)) : std::nullopt};
-        if (pick(3) == 0) q.trigger = Trigger{TriggerKind::Outage, static_cast<double>(pick(2000)), 2000.0 + pick(2000), 1};
+            q.server.admission =
+                Admission{scope(), 1.0 + pick(50), 1.0 + pick(20), static_cast<double>(pick(3) * pick(40)),
+                          pick(3) == 0 ? std::optional<double>(pick(300)) : std::nullopt};
+        if (pick(3) == 0)
+            q.trigger = Trigger{TriggerKind::Outage, static_cast<double>(pick(2000)), 2000.0 + pick(2000), 1};
         q.policy.maxRetries = static_cast<int>(pick(5));
         q.policy.baseBackoffMs = pick(200);
         q.policy.jitter = static_cast<Jitter>(pick(4));
@@ -561,15 +583,18 @@ TEST_CASE("on generated requests with the admission limit and the send gates: ev
             q.policy.hedging = h;
         }
         if (pick(2)) q.gates.adaptive = AdaptiveGate{scope()};
-        if (pick(2)) q.gates.local = LocalGate{scope(), 100.0 + pick(30000), 1 + pick(100), 1 + pick(20) / 10.0, 1.0 * pick(10)};
-        if (pick(4) == 0) q.gates.breaker = BreakerGate{scope(), 1 + pick(20), 1 + pick(20), 50, 200.0 * pick(5), 1 + pick(5)};
+        if (pick(2))
+            q.gates.local = LocalGate{scope(), 100.0 + pick(30000), 1 + pick(100), 1 + pick(20) / 10.0, 1.0 * pick(10)};
+        if (pick(4) == 0)
+            q.gates.breaker = BreakerGate{scope(), 1 + pick(20), 1 + pick(20), 50, 200.0 * pick(5), 1 + pick(5)};
         if (pick(4) == 0) q.gates.quota = QuotaGate{scope(), 50.0 + pick(100), 5, 10, 1};
         if (pick(4) == 0) q.gates.budget = BudgetGate{scope(), 20, 1.0 * pick(10), 1000.0 + pick(5000)};
         FleetTrace trace;
         const ServiceResult r = simulateService(q, &trace);
         const ServiceTotals& t = r.totals;
         REQUIRE(t.attempts == t.firstAttempts + t.retries);
-        if (q.policy.hedging) REQUIRE(t.attempts <= t.requests * static_cast<std::uint64_t>(q.policy.hedging->maxAttempts));
+        if (q.policy.hedging)
+            REQUIRE(t.attempts <= t.requests * static_cast<std::uint64_t>(q.policy.hedging->maxAttempts));
         withHedges += q.policy.hedging && t.retries > 0;
         std::uint64_t ended = t.succeeded;
         for (int reason = 1; reason < kEndReasons; ++reason) ended += t.failed[reason];
@@ -604,15 +629,16 @@ TEST_CASE("on generated requests with the admission limit and the send gates: ev
         REQUIRE(ok(result));
         CHECK(sameValue(*result.find("totals"), *fleetToValue(Value::null(), q, r).find("totals")));
     }
-    INFO(withThrottled << " runs with 429s, " << withRefusals << " with local refusals, " << withWaits << " bins with waits, "
-                       << withHedges << " with hedges");
+    INFO(withThrottled << " runs with 429s, " << withRefusals << " with local refusals, " << withWaits
+                       << " bins with waits, " << withHedges << " with hedges");
     CHECK(withThrottled >= 20);
     CHECK(withRefusals >= 5);
     CHECK(withWaits >= 5);
     CHECK(withHedges >= 10);
 }
 
-TEST_CASE("§5's draw: draw 0 of LOCAL (p = 9; client, request, attempt id) against p at the send", "[fleet][throttling][local]") {
+TEST_CASE("§5's draw: draw 0 of LOCAL (p = 9; client, request, attempt id) against p at the send",
+          "[fleet][throttling][local]") {
     // Two clients at 0, one token for the fleet (refilled 0.001 a second: never again here), 429s retried after
     // 100; one throttler for the fleet, ratio 1, padding 0. 0: nothing in the window, 0 / 0 read as 0: both sent.
     // 10: client 1's 429 (a throttle). 60: client 0's 200 (an accept). 110: client 1's retry asks with
@@ -663,9 +689,10 @@ FleetRequest admissionFigure() {
 
 }  // namespace
 
-TEST_CASE("§7.4's fleet figure: Envoy's admission control rejects attempts 3 and 4 at 120 (p = 2 / 3 against "
-          "draws 0.4159… and 0.5334…): attempt-limit at 120, server attempts 2, admissionRejected 2; 240 without it",
-          "[fleet][throttling][admissionControl]") {
+TEST_CASE(
+    "§7.4's fleet figure: Envoy's admission control rejects attempts 3 and 4 at 120 (p = 2 / 3 against "
+    "draws 0.4159… and 0.5334…): attempt-limit at 120, server attempts 2, admissionRejected 2; 240 without it",
+    "[fleet][throttling][admissionControl]") {
     // ADMISSION (p = 12; client 0, request 0, attempt id a), FLEET §2's arithmetic, as §7.4 gives them.
     const double draws[] = {0.2120397778768529, 0.9572669640984334, 0.41592163399538495, 0.5334231999371475};
     for (std::uint64_t a = 0; a < 4; ++a) CHECK(streams::draw(streams::streamKey(1, 12, 0, 0, a), 0) == draws[a]);
@@ -715,16 +742,18 @@ TEST_CASE("§7.4's fleet figure: Envoy's admission control rejects attempts 3 an
         CHECK(f.totals.attempts == 2);
         CHECK(f.totals.admissionRejected == 2);
     }
-    SECTION("rpsThreshold 1: the average rate, read before the update, is floor(n / 30) = 0 < 1 at every send: "
-            "nothing is rejected") {
+    SECTION(
+        "rpsThreshold 1: the average rate, read before the update, is floor(n / 30) = 0 < 1 at every send: "
+        "nothing is rejected") {
         FleetRequest quiet = q;
         quiet.gates.admissionControl->rpsThreshold = 1;
         const ServiceResult f = simulateService(quiet);
         CHECK(f.totals.attempts == 4);
         CHECK(f.totals.admissionRejected == 0);
     }
-    SECTION("maxRejectionProbability 40: p = min(2 / 3, 0.4), 4,000 > 4,159 no: attempt 3 sent (500 at 180, "
-            "(3, 0)); attempt 4: min(3 / 4, 0.4), 4,000 > 5,334 no: sent, the end at 240") {
+    SECTION(
+        "maxRejectionProbability 40: p = min(2 / 3, 0.4), 4,000 > 4,159 no: attempt 3 sent (500 at 180, "
+        "(3, 0)); attempt 4: min(3 / 4, 0.4), 4,000 > 5,334 no: sent, the end at 240") {
         FleetRequest capped = q;
         capped.gates.admissionControl->maxRejectionProbability = 40;
         const ServiceResult f = simulateService(capped);
@@ -739,8 +768,9 @@ TEST_CASE("§7.4's fleet figure: Envoy's admission control rejects attempts 3 an
         CHECK(f.totals.succeeded == 1);
         CHECK(f.totals.admissionRejected == 0);
     }
-    SECTION("the breaker records a rejection as a failure: a window of 3 opening at 100 % opens at the first "
-            "rejection (500, 500, 503); the next attempt is refused at 120") {
+    SECTION(
+        "the breaker records a rejection as a failure: a window of 3 opening at 100 % opens at the first "
+        "rejection (500, 500, 503); the next attempt is refused at 120") {
         FleetRequest broken = q;
         broken.gates.breaker = BreakerGate{GateScope::Client, 3, 3, 100, 60000, 1};
         const ServiceResult f = simulateService(broken);
@@ -757,8 +787,10 @@ TEST_CASE("§7.4's fleet figure: Envoy's admission control rejects attempts 3 an
     }
 }
 
-TEST_CASE("§7 with §6's hedging: a rejected copy is a copy answered by a 5xx: non-fatal, and the last, it ends "
-          "the request attempt-limit at once", "[fleet][throttling][admissionControl][hedging]") {
+TEST_CASE(
+    "§7 with §6's hedging: a rejected copy is a copy answered by a 5xx: non-fatal, and the last, it ends "
+    "the request attempt-limit at once",
+    "[fleet][throttling][admissionControl][hedging]") {
     // §7.4's run with three hedged copies instead of retries, 5xx non-fatal: copy 1 at 0 (p = 0), 500 at 60,
     // (1, 0); copy 2 at once at 60 (p = 0.5 against 0.957…: sent), 500 at 120, (2, 0); copy 3 at once at 120,
     // p = 2 / 3 against 0.4159…: rejected, a 503 at 120; no copy left and none in flight: attempt-limit at 120
@@ -793,8 +825,10 @@ TEST_CASE("§7 with §6's hedging: a rejected copy is a copy answered by a 5xx: 
     CHECK(fatal.totals.endMs == 60);
 }
 
-TEST_CASE("§7.3: a 429 is a success for the filter (a status below 500): §4's two clients against one token, "
-          "client 1's retries after its 429s are never rejected", "[fleet][throttling][admissionControl]") {
+TEST_CASE(
+    "§7.3: a 429 is a success for the filter (a status below 500): §4's two clients against one token, "
+    "client 1's retries after its 429s are never rejected",
+    "[fleet][throttling][admissionControl]") {
     // Seed 1, two clients at 0, a fleet limit of 1 token (1 a second), 429s retried after 0, a filter per client.
     // Client 0 takes the token at 5 (200 at 60); client 1's 429s at 5, 15, 25, 35 (0.01 token more each 10 ms) reach
     // it at 10, 20, 30, 40, each recorded a success: (1, 1), (2, 2), …, so p = (n − n / 0.95) / (n + 1) < 0 at each
@@ -823,8 +857,10 @@ TEST_CASE("§7.3: a 429 is a success for the filter (a status below 500): §4's 
     CHECK(trace.ends[0].tMs == 40);
 }
 
-TEST_CASE("§7: a rejection is recorded nowhere and counts as no attempt: over generated runs the attempts the gate "
-          "lets through plus its rejections are the sends, every request ends once", "[fleet][throttling][admissionControl][generated]") {
+TEST_CASE(
+    "§7: a rejection is recorded nowhere and counts as no attempt: over generated runs the attempts the gate "
+    "lets through plus its rejections are the sends, every request ends once",
+    "[fleet][throttling][admissionControl][generated]") {
     Pcg32 g(34, 12);
     auto pick = [&g](std::uint32_t n) { return g.next() % n; };
     int withRejections = 0;
@@ -840,10 +876,15 @@ TEST_CASE("§7: a rejection is recorded nowhere and counts as no attempt: over g
         q.policy.maxRetries = static_cast<int>(pick(4));
         q.policy.baseBackoffMs = pick(100);
         if (pick(3) == 0) q.gates.adaptive = AdaptiveGate{pick(2) ? GateScope::Fleet : GateScope::Client};
-        if (pick(3) == 0) q.gates.breaker = BreakerGate{GateScope::Fleet, 1 + pick(20), 1 + pick(20), 50, 200.0 * pick(5), 1 + pick(5)};
+        if (pick(3) == 0)
+            q.gates.breaker =
+                BreakerGate{GateScope::Fleet, 1 + pick(20), 1 + pick(20), 50, 200.0 * pick(5), 1 + pick(5)};
         q.gates.admissionControl = AdmissionControlGate{pick(2) ? GateScope::Fleet : GateScope::Client,
-                                                        1000.0 * (1 + pick(30)), 50.0 + pick(51), 1.0 + pick(4),
-                                                        static_cast<double>(pick(3)), 20.0 + pick(81)};
+                                                        1000.0 * (1 + pick(30)),
+                                                        50.0 + pick(51),
+                                                        1.0 + pick(4),
+                                                        static_cast<double>(pick(3)),
+                                                        20.0 + pick(81)};
         FleetTrace trace;
         const ServiceResult r = simulateService(q, &trace);
         const ServiceTotals& t = r.totals;
@@ -866,9 +907,10 @@ TEST_CASE("§7: a rejection is recorded nowhere and counts as no attempt: over g
     CHECK(withRejections >= 10);
 }
 
-TEST_CASE("gates.admissionControl: errors name their paths (windowMs a whole number of seconds); absent or null "
-          "it leaves every echo and result as before; given, echoed in full and read back",
-          "[fleet][throttling][admissionControl][validation]") {
+TEST_CASE(
+    "gates.admissionControl: errors name their paths (windowMs a whole number of seconds); absent or null "
+    "it leaves every echo and result as before; given, echoed in full and read back",
+    "[fleet][throttling][admissionControl][validation]") {
     const Value bad = fleet(request({{"gates.admissionControl.windowMs", num(999)},
                                      {"gates.admissionControl.srThreshold", num(101)},
                                      {"gates.admissionControl.aggression", num(0.5)},
@@ -917,8 +959,10 @@ TEST_CASE("gates.admissionControl: errors name their paths (windowMs a whole num
     CHECK(run.find("timeline")->find("bins")->asArray()[0].find("admissionRejected") != nullptr);
 }
 
-TEST_CASE("the cost bound counts the admission control windows: at most windowMs / 1000 buckets an owner, and "
-          "none older than the run", "[fleet][throttling][admissionControl][cost]") {
+TEST_CASE(
+    "the cost bound counts the admission control windows: at most windowMs / 1000 buckets an owner, and "
+    "none older than the run",
+    "[fleet][throttling][admissionControl][cost]") {
     FleetRequest q = quietFleet();
     q.clients = 10000;
     q.ratePerClient = 0.01;

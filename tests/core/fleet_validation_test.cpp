@@ -45,46 +45,86 @@ TEST_CASE("the empty request is the opening fleet run, every field echoed with i
 
 TEST_CASE("a bad value in any field is an error naming that field's dotted path", "[fleet][validation]") {
     const std::vector<Bad> bad = {
-        {"workload", str("batch")},          {"seed", num(-1)},
-        {"seed", num(9007199254740992.0)},    {"seed", num(1.5)},
-        {"clients", num(0)},                  {"clients", num(10001)},
-        {"clients", str("100")},              {"arrivals", str("bursty")},
-        {"ratePerClient", num(0)},            {"ratePerClient", num(1001)},
-        {"durationMs", num(0)},               {"durationMs", num(600001)},
-        {"spike", num(1)},                    {"spike.startMs", num(-1)},
-        {"spike.endMs", num(86400001)},       {"spike.factor", num(0.001)},
-        {"network", Value::null()},           {"network.dist", str("pareto")},
-        {"network.ms", num(60001)},           {"network.ms", num(-1)},
-        {"server", Value::null()},            {"server.workers", num(0)},
-        {"server.workers", num(100001)},      {"server.workers", num(2.5)},
-        {"server.queueLimit", num(-1)},       {"server.queueLimit", num(10000001)},
-        {"server.queueOrder", str("random")}, {"server.serviceMs", num(600001)},
-        {"server.serviceMsPerInFlight", num(60001)}, {"server.failureRate", num(1.5)},
-        {"server.dropStale", str("always")},  {"server.rejectRetryAfterMs", num(-5)},
-        {"trigger", str("slowdown")},         {"trigger.kind", str("spike")},
-        {"trigger.startMs", num(-1)},         {"trigger.endMs", num(86400001)},
-        {"trigger.factor", num(0.5)},         {"trigger.factor", num(1001)},
-        {"policy", Value::null()},            {"policy.maxRetries", num(101)},
-        {"policy.maxRetries", num(-1)},       {"policy.maxRetries", Value::null()},
-        {"policy.baseBackoffMs", num(-1)},    {"policy.backoffMultiplier", num(0.5)},
-        {"policy.backoffMultiplier", num(11)}, {"policy.maxBackoffMs", num(86400001)},
-        {"policy.jitter", str("random")},     {"policy.clientTimeoutMs", num(0)},
-        {"policy.deadlineMs", num(-1)},       {"policy.retryOn", str("timeout")},
-        {"policy.honourRetryAfter", num(1)},  {"gates", Value::null()},
-        {"gates.quota", num(5)},              {"gates.quota.scope", str("region")},
-        {"gates.quota.capacity", num(-1)},    {"gates.quota.retryCost", num(1e10)},
-        {"gates.quota.timeoutCost", str("10")}, {"gates.quota.successIncrement", num(-1)},
-        {"gates.bucket.capacity", num(-1)},   {"gates.bucket.deposit", num(-0.1)},
-        {"gates.bucket.cost", num(1e10)},     {"gates.bucket.scope", num(1)},
-        {"gates.throttle.maxTokens", num(0.5)}, {"gates.throttle.maxTokens", num(1001)},
-        {"gates.throttle.tokenRatio", num(0)}, {"gates.throttle.tokenRatio", num(2)},
-        {"gates.budget.percent", num(101)},   {"gates.budget.minPerSecond", num(-1)},
-        {"gates.budget.ttlMs", num(0)},       {"gates.breaker.window", num(0)},
-        {"gates.breaker.window", num(1.5)},   {"gates.breaker.minCalls", num(10000001)},
-        {"gates.breaker.failurePercent", num(101)}, {"gates.breaker.openMs", num(-1)},
-        {"gates.breaker.halfOpenCalls", num(0)}, {"operation", str("create")},
-        {"idempotencyKey", str("yes")},       {"binMs", num(0)},
-        {"binMs", num(1.5)},                  {"runs", num(0)},
+        {"workload", str("batch")},
+        {"seed", num(-1)},
+        {"seed", num(9007199254740992.0)},
+        {"seed", num(1.5)},
+        {"clients", num(0)},
+        {"clients", num(10001)},
+        {"clients", str("100")},
+        {"arrivals", str("bursty")},
+        {"ratePerClient", num(0)},
+        {"ratePerClient", num(1001)},
+        {"durationMs", num(0)},
+        {"durationMs", num(600001)},
+        {"spike", num(1)},
+        {"spike.startMs", num(-1)},
+        {"spike.endMs", num(86400001)},
+        {"spike.factor", num(0.001)},
+        {"network", Value::null()},
+        {"network.dist", str("pareto")},
+        {"network.ms", num(60001)},
+        {"network.ms", num(-1)},
+        {"server", Value::null()},
+        {"server.workers", num(0)},
+        {"server.workers", num(100001)},
+        {"server.workers", num(2.5)},
+        {"server.queueLimit", num(-1)},
+        {"server.queueLimit", num(10000001)},
+        {"server.queueOrder", str("random")},
+        {"server.serviceMs", num(600001)},
+        {"server.serviceMsPerInFlight", num(60001)},
+        {"server.failureRate", num(1.5)},
+        {"server.dropStale", str("always")},
+        {"server.rejectRetryAfterMs", num(-5)},
+        {"trigger", str("slowdown")},
+        {"trigger.kind", str("spike")},
+        {"trigger.startMs", num(-1)},
+        {"trigger.endMs", num(86400001)},
+        {"trigger.factor", num(0.5)},
+        {"trigger.factor", num(1001)},
+        {"policy", Value::null()},
+        {"policy.maxRetries", num(101)},
+        {"policy.maxRetries", num(-1)},
+        {"policy.maxRetries", Value::null()},
+        {"policy.baseBackoffMs", num(-1)},
+        {"policy.backoffMultiplier", num(0.5)},
+        {"policy.backoffMultiplier", num(11)},
+        {"policy.maxBackoffMs", num(86400001)},
+        {"policy.jitter", str("random")},
+        {"policy.clientTimeoutMs", num(0)},
+        {"policy.deadlineMs", num(-1)},
+        {"policy.retryOn", str("timeout")},
+        {"policy.honourRetryAfter", num(1)},
+        {"gates", Value::null()},
+        {"gates.quota", num(5)},
+        {"gates.quota.scope", str("region")},
+        {"gates.quota.capacity", num(-1)},
+        {"gates.quota.retryCost", num(1e10)},
+        {"gates.quota.timeoutCost", str("10")},
+        {"gates.quota.successIncrement", num(-1)},
+        {"gates.bucket.capacity", num(-1)},
+        {"gates.bucket.deposit", num(-0.1)},
+        {"gates.bucket.cost", num(1e10)},
+        {"gates.bucket.scope", num(1)},
+        {"gates.throttle.maxTokens", num(0.5)},
+        {"gates.throttle.maxTokens", num(1001)},
+        {"gates.throttle.tokenRatio", num(0)},
+        {"gates.throttle.tokenRatio", num(2)},
+        {"gates.budget.percent", num(101)},
+        {"gates.budget.minPerSecond", num(-1)},
+        {"gates.budget.ttlMs", num(0)},
+        {"gates.breaker.window", num(0)},
+        {"gates.breaker.window", num(1.5)},
+        {"gates.breaker.minCalls", num(10000001)},
+        {"gates.breaker.failurePercent", num(101)},
+        {"gates.breaker.openMs", num(-1)},
+        {"gates.breaker.halfOpenCalls", num(0)},
+        {"operation", str("create")},
+        {"idempotencyKey", str("yes")},
+        {"binMs", num(0)},
+        {"binMs", num(1.5)},
+        {"runs", num(0)},
         {"runs", num(1001)},
     };
     for (const Bad& b : bad) {
@@ -103,7 +143,8 @@ TEST_CASE("a bad value in any field is an error naming that field's dotted path"
 
 TEST_CASE("numbers that are not finite, and values with no JSON form, are errors", "[fleet][validation]") {
     CHECK(fieldsFor(request({{"ratePerClient", num(std::numeric_limits<double>::infinity())}})) == "ratePerClient");
-    CHECK(fieldsFor(request({{"server.failureRate", num(std::numeric_limits<double>::quiet_NaN())}})) == "server.failureRate");
+    CHECK(fieldsFor(request({{"server.failureRate", num(std::numeric_limits<double>::quiet_NaN())}})) ==
+          "server.failureRate");
     CHECK(fieldsFor(request({{"clients", Value::unsupported("a function")}})) == "clients");
     CHECK(fieldsFor(Value::array()) == "");
     CHECK_FALSE(ok(fleet(Value::array())));
@@ -115,15 +156,20 @@ TEST_CASE("unknown fields at any level are errors", "[fleet][validation]") {
     CHECK(fieldsFor(request({{"policy.maxRetry", num(5)}})) == "policy.maxRetry");
     CHECK(fieldsFor(request({{"gates.quota.cost", num(5)}})) == "gates.quota.cost");
     CHECK(fieldsFor(request({{"gates.limiter", Value::object()}})) == "gates.limiter");
-    CHECK(fieldsFor(request({{"spike.startMs", num(1)}, {"spike.endMs", num(2)}, {"spike.factor", num(2)}, {"spike.width", num(2)}})) ==
-          "spike.width");
+    CHECK(
+        fieldsFor(request(
+            {{"spike.startMs", num(1)}, {"spike.endMs", num(2)}, {"spike.factor", num(2)}, {"spike.width", num(2)}})) ==
+        "spike.width");
     // A field of another variant is unknown to this one.
     CHECK(fieldsFor(request({{"network.ms", num(5)}, {"network.sd", num(1)}})) == "network.sd");
-    CHECK(fieldsFor(request({{"trigger.kind", str("outage")}, {"trigger.startMs", num(1)}, {"trigger.endMs", num(2)},
+    CHECK(fieldsFor(request({{"trigger.kind", str("outage")},
+                             {"trigger.startMs", num(1)},
+                             {"trigger.endMs", num(2)},
                              {"trigger.factor", num(2)}})) == "trigger.factor");
 }
 
-TEST_CASE("variants fill from their defaults only when their discriminator is the default's or absent", "[fleet][validation]") {
+TEST_CASE("variants fill from their defaults only when their discriminator is the default's or absent",
+          "[fleet][validation]") {
     // Absent or fixed: a partial network takes the default's 5 ms.
     Value result = fleet(request({{"network.dist", str("fixed")}}));
     REQUIRE(ok(result));
@@ -146,10 +192,13 @@ TEST_CASE("variants fill from their defaults only when their discriminator is th
     CHECK(result.find("request")->find("gates")->find("bucket")->find("scope")->asString() == "client");
 }
 
-TEST_CASE("cross-field rules: lo ≤ hi, startMs ≤ endMs, durationMs ≤ 10,000 bins, distinct classes", "[fleet][validation]") {
-    CHECK(fieldsFor(request({{"network.dist", str("uniform")}, {"network.lo", num(5)}, {"network.hi", num(4)}})) == "network.hi");
+TEST_CASE("cross-field rules: lo ≤ hi, startMs ≤ endMs, durationMs ≤ 10,000 bins, distinct classes",
+          "[fleet][validation]") {
+    CHECK(fieldsFor(request({{"network.dist", str("uniform")}, {"network.lo", num(5)}, {"network.hi", num(4)}})) ==
+          "network.hi");
     CHECK(ok(fleet(request({{"network.dist", str("uniform")}, {"network.lo", num(5)}, {"network.hi", num(5)}}))));
-    CHECK(fieldsFor(request({{"spike.startMs", num(5)}, {"spike.endMs", num(4)}, {"spike.factor", num(2)}})) == "spike.endMs");
+    CHECK(fieldsFor(request({{"spike.startMs", num(5)}, {"spike.endMs", num(4)}, {"spike.factor", num(2)}})) ==
+          "spike.endMs");
     CHECK(fieldsFor(request({{"trigger.startMs", num(30000)}})) == "trigger.endMs");
     CHECK(fieldsFor(request({{"durationMs", num(10001)}, {"binMs", num(1)}})) == "durationMs");
     CHECK(ok(fleet(request({{"durationMs", num(10000)}, {"binMs", num(1)}}))));
@@ -159,7 +208,8 @@ TEST_CASE("cross-field rules: lo ≤ hi, startMs ≤ endMs, durationMs ≤ 10,00
     CHECK(fieldsFor(request({{"policy.retryOn", Value::array({str("4xx")})}})) == "policy.retryOn[0]");
 }
 
-TEST_CASE("maxRetries null is the occ workload's no-limit, and then maxBackoffMs must not be null", "[fleet][validation][occ]") {
+TEST_CASE("maxRetries null is the occ workload's no-limit, and then maxBackoffMs must not be null",
+          "[fleet][validation][occ]") {
     CHECK(fieldsFor(request({{"policy.maxRetries", Value::null()}})) == "policy.maxRetries");
     Value result = fleet(request({{"workload", str("occ")}, {"clients", num(5)}, {"runs", num(2)}}));
     REQUIRE(ok(result));
@@ -167,35 +217,48 @@ TEST_CASE("maxRetries null is the occ workload's no-limit, and then maxBackoffMs
     CHECK(result.find("request")->find("policy")->find("maxBackoffMs")->asNumber() == 2000);
     CHECK(result.find("request")->find("network")->find("dist")->asString() == "normal");
     CHECK(result.find("runs")->asArray().size() == 2);
-    CHECK(fieldsFor(request({{"workload", str("occ")}, {"policy.maxBackoffMs", Value::null()}})) == "policy.maxBackoffMs");
-    CHECK(ok(fleet(request({{"workload", str("occ")}, {"clients", num(3)}, {"runs", num(1)}, {"policy.maxRetries", num(2)},
+    CHECK(fieldsFor(request({{"workload", str("occ")}, {"policy.maxBackoffMs", Value::null()}})) ==
+          "policy.maxBackoffMs");
+    CHECK(ok(fleet(request({{"workload", str("occ")},
+                            {"clients", num(3)},
+                            {"runs", num(1)},
+                            {"policy.maxRetries", num(2)},
                             {"policy.maxBackoffMs", Value::null()}}))));
 }
 
 TEST_CASE("the work bounds are checked before anything runs", "[fleet][validation][bounds]") {
     // 10,000 × 1 × 600 s × 4 attempts = 24,000,000 > 20,000,000: on durationMs.
-    CHECK(fieldsFor(request({{"clients", num(10000)}, {"durationMs", num(600000)}, {"binMs", num(1000)}})) == "durationMs");
+    CHECK(fieldsFor(request({{"clients", num(10000)}, {"durationMs", num(600000)}, {"binMs", num(1000)}})) ==
+          "durationMs");
     // The spike's factor counts when above 1.
-    CHECK(fieldsFor(request({{"clients", num(10000)}, {"durationMs", num(100000)},
-                             {"spike.startMs", num(0)}, {"spike.endMs", num(1)}, {"spike.factor", num(10)}})) == "durationMs");
+    CHECK(fieldsFor(request({{"clients", num(10000)},
+                             {"durationMs", num(100000)},
+                             {"spike.startMs", num(0)},
+                             {"spike.endMs", num(1)},
+                             {"spike.factor", num(10)}})) == "durationMs");
     // Once is not bounded this way: 10,000 clients × 101 attempts is fine.
-    CHECK(fieldsFor(request({{"clients", num(10000)}, {"durationMs", num(600000)}, {"arrivals", str("once")}, {"trigger", Value::null()},
+    CHECK(fieldsFor(request({{"clients", num(10000)},
+                             {"durationMs", num(600000)},
+                             {"arrivals", str("once")},
+                             {"trigger", Value::null()},
                              {"policy.maxRetries", num(0)}})) == "");
     // occ: at most 1,000 clients, and clients × runs ≤ 200,000, on clients.
     CHECK(fieldsFor(request({{"workload", str("occ")}, {"clients", num(1001)}})) == "clients");
     CHECK(fieldsFor(request({{"workload", str("occ")}, {"clients", num(1000)}, {"runs", num(201)}})) == "clients");
 }
 
-TEST_CASE("whole numbers may be written 10.0, and every error of a request is reported at once", "[fleet][validation]") {
-    const Value result = fleet(request({{"clients", num(3.0)}, {"server.workers", num(2.0)}, {"trigger", Value::null()},
-                                        {"durationMs", num(2000)}}));
+TEST_CASE("whole numbers may be written 10.0, and every error of a request is reported at once",
+          "[fleet][validation]") {
+    const Value result = fleet(request(
+        {{"clients", num(3.0)}, {"server.workers", num(2.0)}, {"trigger", Value::null()}, {"durationMs", num(2000)}}));
     REQUIRE(ok(result));
     CHECK(result.find("request")->find("clients")->asNumber() == 3);
     CHECK(fieldsFor(request({{"clients", num(0)}, {"server.workers", num(0)}, {"gates.quota.capacity", num(-1)}})) ==
           "clients,server.workers,gates.quota.capacity");
 }
 
-TEST_CASE("the fleet's two tables: every §3 field a row with its group and description, defaults as the echo of {}", "[fleet][validation][schema]") {
+TEST_CASE("the fleet's two tables: every §3 field a row with its group and description, defaults as the echo of {}",
+          "[fleet][validation][schema]") {
     const Value schema = fleetSchema();
     for (const char* table : {"fleet", "occ"}) {
         INFO(table);
@@ -207,10 +270,10 @@ TEST_CASE("the fleet's two tables: every §3 field a row with its group and desc
             CHECK_FALSE(row.find("group")->asString().empty());
         }
         // servers, balancer, faults and keyStore: docs/servers.md §2 (issue 39).
-        CHECK(names == std::vector<std::string>{"workload", "seed", "clients", "arrivals", "ratePerClient", "durationMs",
-                                                "spike", "network", "server", "servers", "balancer", "trigger", "faults",
-                                                "policy", "gates", "operation", "idempotencyKey", "keyStore", "binMs",
-                                                "runs"});
+        CHECK(names == std::vector<std::string>{"workload",   "seed",           "clients",  "arrivals", "ratePerClient",
+                                                "durationMs", "spike",          "network",  "server",   "servers",
+                                                "balancer",   "trigger",        "faults",   "policy",   "gates",
+                                                "operation",  "idempotencyKey", "keyStore", "binMs",    "runs"});
     }
     // The occ table differs in the defaults of network and policy only (§7).
     FleetRequest occ = occDefaults();
@@ -279,7 +342,8 @@ std::string dotted(const Path& p) {
 
 const Value* at(const Value& v, const Path& p, std::size_t i = 0) {
     if (i == p.size()) return &v;
-    if (p[i] == "0") return v.kind() == Value::Kind::Array && !v.asArray().empty() ? at(v.asArray()[0], p, i + 1) : nullptr;
+    if (p[i] == "0")
+        return v.kind() == Value::Kind::Array && !v.asArray().empty() ? at(v.asArray()[0], p, i + 1) : nullptr;
     const Value* m = v.kind() == Value::Kind::Object ? v.find(p[i]) : nullptr;
     return m ? at(*m, p, i + 1) : nullptr;
 }
@@ -335,10 +399,13 @@ Value changed(const Field& f) {
         }
         case FieldType::Number: {
             std::vector<double> tries;
-            if (d.kind == Literal::Kind::Number) tries = {2 * d.x, d.x + 1, f.lo, f.hi};
-            else tries = {f.lo};
+            if (d.kind == Literal::Kind::Number)
+                tries = {2 * d.x, d.x + 1, f.lo, f.hi};
+            else
+                tries = {f.lo};
             for (double x : tries)
-                if (x >= f.lo && x <= f.hi && !(f.whole && std::floor(x) != x) && !(d.kind == Literal::Kind::Number && x == d.x))
+                if (x >= f.lo && x <= f.hi && !(f.whole && std::floor(x) != x) &&
+                    !(d.kind == Literal::Kind::Number && x == d.x))
                     return Value::number(x);
             break;
         }
@@ -371,7 +438,8 @@ struct EchoWalk {
             return {{{"policy", "maxRetries"}, num(0)}, {{"policy", "deadlineMs"}, num(1000)}};
         // docs/servers.md §2: an override's serviceSigma only where its server's serviceDist is
         // "lognormal" (a rule across the override and the server object, not the table's).
-        if (p == Path{"keyStore", "lagMs"}) return {{{"keyStore", "scope"}, str("replicated")}};  // a lag: replicated only
+        if (p == Path{"keyStore", "lagMs"})
+            return {{{"keyStore", "scope"}, str("replicated")}};  // a lag: replicated only
         if (p.size() == 4 && p[0] == "servers" && p[1] == "overrides" && p[3] == "serviceSigma")
             return {{{"servers", "overrides", p[2], "serviceDist"}, str("lognormal")}};
         return {};
@@ -510,7 +578,8 @@ struct EchoWalk {
         CHECK(sameValue(*at(echo, p), value));
         if (f.defaultValue.kind == Literal::Kind::None) return;  // a layer's copy of a policy row: the policy's
         // Given its default, and left out: echoed with its default, or absent when the row is sparse.
-        for (const std::optional<Value>& given : {std::optional<Value>(f.defaultValue.toValue()), std::optional<Value>()}) {
+        for (const std::optional<Value>& given :
+             {std::optional<Value>(f.defaultValue.toValue()), std::optional<Value>()}) {
             const Value e = *echoOf(edited(context, p, given), p);
             const Path parent(p.begin(), p.end() - 1);
             if (f.sparseMember || (sparseObjects.count(dotted(parent)) && at(e, parent) == nullptr)) {
@@ -527,7 +596,8 @@ struct EchoWalk {
 
 // Given a value that is not its default, a row echoes that value; given its default or left out,
 // the default, or nothing when the row is sparse.
-TEST_CASE("every row of the fleet tables is echoed as the table says, by no code of its own", "[fleet][validation][echo]") {
+TEST_CASE("every row of the fleet tables is echoed as the table says, by no code of its own",
+          "[fleet][validation][echo]") {
     EchoWalk service{fleetFields(), "service", request({{"clients", num(2)}, {"durationMs", num(1000)}})};
     service.rows(service.table.fields, {}, service.base);
     EchoWalk occ{occFleetFields(), "occ", request({{"workload", str("occ")}, {"clients", num(2)}, {"runs", num(2)}})};
@@ -538,9 +608,11 @@ TEST_CASE("every row of the fleet tables is echoed as the table says, by no code
     // docs/servers.md §8.4: nor does it take the many-servers rows (an error, servers-excluded);
     // they too are walked in the service table.
     auto drop = [](std::vector<Field>& rows, std::initializer_list<const char*> names) {
-        rows.erase(std::remove_if(rows.begin(), rows.end(), [&](const Field& m) {
-                       return std::any_of(names.begin(), names.end(), [&](const char* n) { return m.name == n; });
-                   }),
+        rows.erase(std::remove_if(rows.begin(), rows.end(),
+                                  [&](const Field& m) {
+                                      return std::any_of(names.begin(), names.end(),
+                                                         [&](const char* n) { return m.name == n; });
+                                  }),
                    rows.end());
     };
     drop(occRows, {"servers", "balancer", "faults", "keyStore"});
@@ -553,5 +625,5 @@ TEST_CASE("every row of the fleet tables is echoed as the table says, by no code
     occ.rows(occRows, {}, occ.base);
     INFO(service.checked << " service requests, " << occ.checked << " occ requests");
     CHECK(service.checked >= 300);  // the walk reached the rows (312 requests when written)
-    CHECK(occ.checked >= 250);  // (284 when written)
+    CHECK(occ.checked >= 250);      // (284 when written)
 }

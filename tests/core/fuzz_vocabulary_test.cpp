@@ -41,14 +41,17 @@ TEST_CASE("the fuzzer's fleet paths are every row of both fleet tables, nested r
         for (std::size_t j = 0; j < i; ++j) CHECK(v.paths[i] != v.paths[j]);
 }
 
-TEST_CASE("a row added to a fleet table is fuzzed: its path and its choices' names are picked", "[fuzz][fleet][table]") {
+TEST_CASE("a row added to a fleet table is fuzzed: its path and its choices' names are picked",
+          "[fuzz][fleet][table]") {
     FieldTable scratch = fleetFields();
-    scratch.fields.push_back(Field::choice("throwawayMode", "fleet", "a scratch choice",
-                                           {{"calm", 0, ""}, {"wild", 1, ""}}).defaults("calm"));
+    scratch.fields.push_back(
+        Field::choice("throwawayMode", "fleet", "a scratch choice", {{"calm", 0, ""}, {"wild", 1, ""}})
+            .defaults("calm"));
     Field server = *scratch.find("server");
     for (Field& f : scratch.fields)
         if (f.name == "server")
-            f.members.push_back(Field::number("throwawayMs", "server", "ms", "a scratch wait").range(0, 10).defaults(1));
+            f.members.push_back(
+                Field::number("throwawayMs", "server", "ms", "a scratch wait").range(0, 10).defaults(1));
     const fuzz::Vocabulary before = fuzz::vocabularyOf({&fleetFields()});
     const fuzz::Vocabulary after = fuzz::vocabularyOf({&scratch});
     CHECK_FALSE(has(before.paths, "throwawayMode"));

@@ -69,33 +69,31 @@ TEST_CASE("golden trace: request lost", "[golden]") {
 TEST_CASE("golden trace: outage of two 503s", "[golden]") {
     Inputs in;
     in.scenario = Scenario::Outage503Twice;
-    requireTrace(simulate(in),
-                 {
-                     {0, "send", 1, kSend1},
-                     {200, "server-error", 1, "attempt 1: the server answers 503; nothing is committed"},
-                     {200, "receive", 1, "attempt 1: the client receives 503"},
-                     {200, "wait", 1, "the client waits 500 ms (500 ms × 2^0) before attempt 2"},
-                     {700, "send", 2, kSend2},
-                     {900, "server-error", 2, "attempt 2: the server answers 503; nothing is committed"},
-                     {900, "receive", 2, "attempt 2: the client receives 503"},
-                     {900, "wait", 2, "the client waits 1000 ms (500 ms × 2^1) before attempt 3"},
-                     {1900, "send", 3, kSend3},
-                     {2100, "commit", 3, "attempt 3: the server commits charge #1"},
-                     {2100, "receive", 3, "attempt 3: the client receives 200"},
-                     {2100, "stop", 3, "the run stops: attempt 3 succeeded with 200"},
-                 });
+    requireTrace(simulate(in), {
+                                   {0, "send", 1, kSend1},
+                                   {200, "server-error", 1, "attempt 1: the server answers 503; nothing is committed"},
+                                   {200, "receive", 1, "attempt 1: the client receives 503"},
+                                   {200, "wait", 1, "the client waits 500 ms (500 ms × 2^0) before attempt 2"},
+                                   {700, "send", 2, kSend2},
+                                   {900, "server-error", 2, "attempt 2: the server answers 503; nothing is committed"},
+                                   {900, "receive", 2, "attempt 2: the client receives 503"},
+                                   {900, "wait", 2, "the client waits 1000 ms (500 ms × 2^1) before attempt 3"},
+                                   {1900, "send", 3, kSend3},
+                                   {2100, "commit", 3, "attempt 3: the server commits charge #1"},
+                                   {2100, "receive", 3, "attempt 3: the client receives 200"},
+                                   {2100, "stop", 3, "the run stops: attempt 3 succeeded with 200"},
+                               });
 }
 
 TEST_CASE("golden trace: permanent 400", "[golden]") {
     Inputs in;
     in.scenario = Scenario::BadRequest400;
-    requireTrace(simulate(in),
-                 {
-                     {0, "send", 1, kSend1},
-                     {200, "server-error", 1, "attempt 1: the server answers 400; nothing is committed"},
-                     {200, "receive", 1, "attempt 1: the client receives 400"},
-                     {200, "stop", 1, "the run stops: 400 is not retried (retry on: timeouts, 5xx)"},
-                 });
+    requireTrace(simulate(in), {
+                                   {0, "send", 1, kSend1},
+                                   {200, "server-error", 1, "attempt 1: the server answers 400; nothing is committed"},
+                                   {200, "receive", 1, "attempt 1: the client receives 400"},
+                                   {200, "stop", 1, "the run stops: 400 is not retried (retry on: timeouts, 5xx)"},
+                               });
 }
 
 TEST_CASE("golden trace: with a key the second attempt is a replay", "[golden][key]") {

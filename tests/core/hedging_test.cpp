@@ -101,8 +101,9 @@ TEST_CASE("A6's timeline in the single run: copies at 0, 500, 1,000, 1,500, four
     // The late charges follow the stop in time order.
     REQUIRE(run.events.back().kind == EventKind::Commit);
     CHECK(run.events.back().tMs == 3500);
-    CHECK(run.events[1].text ==
-          "attempt 2: the client sends charge op-0001 without an idempotency key; a hedge: attempt 1 is still in flight");
+    CHECK(
+        run.events[1].text ==
+        "attempt 2: the client sends charge op-0001 without an idempotency key; a hedge: attempt 1 is still in flight");
 }
 
 TEST_CASE("A6's timeline with a key: copies 2-4 meet charge #1's work in flight, three 409s and one charge",
@@ -151,8 +152,7 @@ TEST_CASE("a non-fatal 5xx sends the next copy at once; a fatal one ends the run
     CHECK(fatal.metrics.elapsedMs == 200);
 }
 
-TEST_CASE("a hedged run never ends later than its first copy's answer, and charges once per copy served",
-          "[hedging]") {
+TEST_CASE("a hedged run never ends later than its first copy's answer, and charges once per copy served", "[hedging]") {
     // A relation over many runs: a 200 after responseMs, copies delayMs apart: the run ends at
     // responseMs, and without a key every copy sent by then is charged: 1 + ⌊(r − ε)/d⌋ copies,
     // at most maxAttempts (a copy due at the very instant of the 200 is not sent).
@@ -224,7 +224,8 @@ TEST_CASE("a copy the deadline refuses, with none in flight, ends the run deadli
     CHECK(run.metrics.elapsedMs == 400);
     CHECK(run.metrics.outcome == Outcome::Failed);
     CHECK(run.metrics.agentReport == "error 503");
-    CHECK(run.events.back().text == "the run stops: attempt 3 would start at 400 ms and end at 600 ms, after the 500 ms deadline");
+    CHECK(run.events.back().text ==
+          "the run stops: attempt 3 would start at 400 ms and end at 600 ms, after the 500 ms deadline");
 }
 
 TEST_CASE("§8 single run without hedging: three timeouts, attempt-limit at 3,075, three charges", "[hedging]") {

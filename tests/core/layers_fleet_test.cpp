@@ -110,9 +110,10 @@ Value quota(std::optional<int> layer) {
 
 }  // namespace
 
-TEST_CASE("layers fleet §9.5: three layers of four attempts make 64 bottom attempts, 60 ms apart, the last answer at "
-          "3,840 ms",
-          "[layers-fleet]") {
+TEST_CASE(
+    "layers fleet §9.5: three layers of four attempts make 64 bottom attempts, 60 ms apart, the last answer at "
+    "3,840 ms",
+    "[layers-fleet]") {
     const Value request = failingStack(retriesEach({3, 3, 3}));
     const Value r = runFleet(request);
     CHECK(total(r, "attempts") == 64);
@@ -198,8 +199,8 @@ namespace {
 // §9.5's orphan figure: answers take 800 ms (5 + 790 + 5), every one a 500; an agent that waits
 // 1,000 ms per attempt over an SDK that waits 3,000 and backs off from `sdkBackoffMs`.
 Value agentOverSdk(const char* cancel, double sdkBackoffMs) {
-    Value agent = layerOf({{"name", Value::string("agent")}, {"maxRetries", Value::number(1)},
-                           {"cancel", Value::string(cancel)}});
+    Value agent = layerOf(
+        {{"name", Value::string("agent")}, {"maxRetries", Value::number(1)}, {"cancel", Value::string(cancel)}});
     Value sdk = layerOf({{"name", Value::string("SDK")}, {"maxRetries", Value::number(2)}});
     Value request = failingStack({agent, sdk});
     Value layers = Value::array();
@@ -217,9 +218,10 @@ Value agentOverSdk(const char* cancel, double sdkBackoffMs) {
 
 }  // namespace
 
-TEST_CASE("layers fleet §9.5: orphaned calls run on after the request has ended; cancelled ones stop, their answers "
-          "late",
-          "[layers-fleet]") {
+TEST_CASE(
+    "layers fleet §9.5: orphaned calls run on after the request has ended; cancelled ones stop, their answers "
+    "late",
+    "[layers-fleet]") {
     SECTION("orphan: 6 bottom attempts, the request attempt-limit at 2,000, the orphans' last answer at 4,900") {
         const Value r = runFleet(agentOverSdk("orphan", 500));
         CHECK(total(r, "attempts") == 6);
@@ -297,9 +299,10 @@ TEST_CASE("layers fleet §9.5: an orphan's own cutoffs cancel its calls below by
     CHECK(arrivals(orphanRetrying(50, 90)) == std::vector<double>{5, 65, 95, 155, 185, 245});
 }
 
-TEST_CASE("layers fleet §9.5: mean bottom attempts per request within 2 % of (1 − p^ΠN) / (1 − p) over 10,000 "
-          "requests",
-          "[layers-fleet]") {
+TEST_CASE(
+    "layers fleet §9.5: mean bottom attempts per request within 2 % of (1 − p^ΠN) / (1 − p) over 10,000 "
+    "requests",
+    "[layers-fleet]") {
     for (double p : {0.5, 0.9, 0.99}) {
         Value request = failingStack(retriesEach({3, 1, 2}));  // ΠN = 4 × 2 × 3 = 24
         request = with(request, "clients", Value::number(10000));
@@ -442,7 +445,8 @@ void sameStack(const ServiceResult& a, const ServiceResult& b) {
         CHECK(x.cancelled == y.cancelled);
         CHECK(x.orphaned == y.orphaned);
     }
-    for (std::size_t i = 0; i < a.bins.size() && i < b.bins.size(); ++i) CHECK(a.bins[i].layerAttempts == b.bins[i].layerAttempts);
+    for (std::size_t i = 0; i < a.bins.size() && i < b.bins.size(); ++i)
+        CHECK(a.bins[i].layerAttempts == b.bins[i].layerAttempts);
 }
 
 }  // namespace
@@ -501,7 +505,8 @@ TEST_CASE("layers fleet: no result depends on when a call's record is released",
         if (next(3) == 0) r.gates.bucket = BucketGate{next(2) ? GateScope::Fleet : GateScope::Client, 5, 0.1, 1};
         if (next(3) == 0) r.gates.throttle = ThrottleGate{next(2) ? GateScope::Fleet : GateScope::Client, 10, 0.1};
         if (next(3) == 0) r.gates.budget = BudgetGate{next(2) ? GateScope::Fleet : GateScope::Client, 20, 2, 1000};
-        if (next(3) == 0) r.gates.breaker = BreakerGate{next(2) ? GateScope::Fleet : GateScope::Client, 20, 10, 50, 500, 3};
+        if (next(3) == 0)
+            r.gates.breaker = BreakerGate{next(2) ? GateScope::Fleet : GateScope::Client, 20, 10, 50, 500, 3};
         r.gates.layer.quota = gateLayer();
         r.gates.layer.bucket = gateLayer();
         r.gates.layer.throttle = gateLayer();

@@ -138,11 +138,17 @@ TEST_CASE("a bottom layer that says do not retry stops every layer above it (8.2
 
 TEST_CASE("an inherited deadline leaves 23 s and then 19 s below a 30 s deadline (8.3)", "[layers]") {
     auto stack = [](double margin) {
-        return list({obj({{"deadlineMs", num(30000)}, {"clientTimeoutMs", num(30000)}, {"maxRetries", num(1)},
-                          {"baseBackoffMs", num(2800)}}),
-                     obj({{"clientTimeoutMs", num(30000)}, {"maxRetries", num(1)}, {"baseBackoffMs", num(3800)},
-                          {"inheritDeadline", boolean(true)}, {"deadlineMarginMs", num(margin)}}),
-                     obj({{"maxRetries", num(0)}, {"inheritDeadline", boolean(true)}, {"deadlineMarginMs", num(margin)}})});
+        return list(
+            {obj({{"deadlineMs", num(30000)},
+                  {"clientTimeoutMs", num(30000)},
+                  {"maxRetries", num(1)},
+                  {"baseBackoffMs", num(2800)}}),
+             obj({{"clientTimeoutMs", num(30000)},
+                  {"maxRetries", num(1)},
+                  {"baseBackoffMs", num(3800)},
+                  {"inheritDeadline", boolean(true)},
+                  {"deadlineMarginMs", num(margin)}}),
+             obj({{"maxRetries", num(0)}, {"inheritDeadline", boolean(true)}, {"deadlineMarginMs", num(margin)}})});
     };
     const Value script = statuses({503, 503, 503, 200});
     for (double margin : {0.0, 1000.0}) {
@@ -169,9 +175,14 @@ TEST_CASE("an inherited deadline leaves 23 s and then 19 s below a 30 s deadline
 TEST_CASE("an orphaned call charges twice while the agent reports a timeout (8.4)", "[layers]") {
     auto stack = [](const char* cancel) {
         return with(common(statuses({503, 503, 200}), 800), "layers",
-                    list({obj({{"name", str("agent")}, {"clientTimeoutMs", num(1000)}, {"maxRetries", num(1)},
-                               {"baseBackoffMs", num(0)}, {"cancel", str(cancel)}}),
-                          obj({{"name", str("SDK")}, {"clientTimeoutMs", num(3000)}, {"maxRetries", num(2)},
+                    list({obj({{"name", str("agent")},
+                               {"clientTimeoutMs", num(1000)},
+                               {"maxRetries", num(1)},
+                               {"baseBackoffMs", num(0)},
+                               {"cancel", str(cancel)}}),
+                          obj({{"name", str("SDK")},
+                               {"clientTimeoutMs", num(3000)},
+                               {"maxRetries", num(2)},
                                {"baseBackoffMs", num(500)}})}));
     };
     const Value r = run(stack("orphan"));
@@ -206,9 +217,13 @@ namespace {
 // per attempt over an HTTP library; every answer a 503 at 60 ms.
 Value orphanRetrying(double agentTimeoutMs, double sdkTimeoutMs) {
     return with(common(statuses({503}), 60), "layers",
-                list({obj({{"name", str("agent")}, {"clientTimeoutMs", num(agentTimeoutMs)}, {"maxRetries", num(0)},
+                list({obj({{"name", str("agent")},
+                           {"clientTimeoutMs", num(agentTimeoutMs)},
+                           {"maxRetries", num(0)},
                            {"cancel", str("orphan")}}),
-                      obj({{"name", str("SDK")}, {"clientTimeoutMs", num(sdkTimeoutMs)}, {"maxRetries", num(2)},
+                      obj({{"name", str("SDK")},
+                           {"clientTimeoutMs", num(sdkTimeoutMs)},
+                           {"maxRetries", num(2)},
                            {"baseBackoffMs", num(0)}}),
                       obj({{"name", str("HTTP")}, {"maxRetries", num(1)}, {"baseBackoffMs", num(0)}})}));
 }
@@ -227,8 +242,11 @@ TEST_CASE("an orphan keeps retrying on the results of its own calls below; only 
     CHECK(attemptAt(r, "1.2").find("startMs")->asNumber() == 120);
     CHECK(attemptAt(r, "1.3").find("startMs")->asNumber() == 240);
     CHECK(attemptAt(r, "1.3.2").find("startMs")->asNumber() == 300);
-    const std::vector<std::pair<const char*, std::vector<double>>> rows = {
-        {"calls", {1, 1, 3}}, {"attempts", {1, 3, 6}}, {"retries", {0, 2, 3}}, {"orphaned", {0, 1, 3}}, {"cancelled", {0, 0, 0}}};
+    const std::vector<std::pair<const char*, std::vector<double>>> rows = {{"calls", {1, 1, 3}},
+                                                                           {"attempts", {1, 3, 6}},
+                                                                           {"retries", {0, 2, 3}},
+                                                                           {"orphaned", {0, 1, 3}},
+                                                                           {"cancelled", {0, 0, 0}}};
     for (const auto& [name, expected] : rows)
         for (std::size_t i = 0; i < 3; ++i) {
             INFO(name << " of layer " << i + 1);
@@ -254,11 +272,18 @@ TEST_CASE("an orphan's own cutoffs cancel its calls below by its own layer's can
 
 namespace {
 Value seedStory(const char* agentKey, const char* sdkKey) {
-    Value in = obj({{"scenario", str("response-lost")}, {"responseMs", num(200)}, {"deadlineMs", Value::null()},
+    Value in = obj({{"scenario", str("response-lost")},
+                    {"responseMs", num(200)},
+                    {"deadlineMs", Value::null()},
                     {"clientTimeoutMs", num(60000)}});
-    in.set("layers", list({obj({{"name", str("agent")}, {"maxRetries", num(2)}, {"clientTimeoutMs", num(2000)},
-                                {"baseBackoffMs", num(0)}, {"key", str(agentKey)}}),
-                           obj({{"name", str("payment SDK")}, {"key", str(sdkKey)}, {"maxRetries", num(2)},
+    in.set("layers", list({obj({{"name", str("agent")},
+                                {"maxRetries", num(2)},
+                                {"clientTimeoutMs", num(2000)},
+                                {"baseBackoffMs", num(0)},
+                                {"key", str(agentKey)}}),
+                           obj({{"name", str("payment SDK")},
+                                {"key", str(sdkKey)},
+                                {"maxRetries", num(2)},
                                 {"clientTimeoutMs", num(3000)}})}));
     return in;
 }
@@ -288,17 +313,22 @@ TEST_CASE("the agent's key passed down makes the second call a replay (8.5)", "[
 TEST_CASE("a key minted at the top and passed down allows at most one charge", "[layers][key]") {
     // Every scenario, and scripts of lost answers and timeouts, under 1-3 layers below the minter.
     const Value scripts[] = {statuses({200}), list({obj({{"status", num(200)}, {"lost", boolean(true)}})}),
-                             list({obj({{"dropped", boolean(true)}}), obj({{"status", num(200)}, {"lost", boolean(true)}}),
-                                   obj({{"status", num(200)}})})};
+                             list({obj({{"dropped", boolean(true)}}),
+                                   obj({{"status", num(200)}, {"lost", boolean(true)}}), obj({{"status", num(200)}})})};
     for (const Value& script : scripts)
         for (int below = 1; below <= 3; ++below)
             for (double timeout : {100.0, 250.0, 3000.0}) {
                 Value layers = Value::array();
-                layers.push(obj({{"key", str("mint")}, {"maxRetries", num(2)}, {"clientTimeoutMs", num(timeout * 3)},
+                layers.push(obj({{"key", str("mint")},
+                                 {"maxRetries", num(2)},
+                                 {"clientTimeoutMs", num(timeout * 3)},
                                  {"cancel", str(below % 2 ? "orphan" : "propagate")}}));
                 for (int i = 0; i < below; ++i)
-                    layers.push(obj({{"key", str("pass")}, {"maxRetries", num(2)}, {"clientTimeoutMs", num(timeout)},
-                                     {"baseBackoffMs", num(50)}, {"cancel", str("orphan")}}));
+                    layers.push(obj({{"key", str("pass")},
+                                     {"maxRetries", num(2)},
+                                     {"clientTimeoutMs", num(timeout)},
+                                     {"baseBackoffMs", num(50)},
+                                     {"cancel", str("orphan")}}));
                 const Value r = run(with(common(script), "layers", std::move(layers)));
                 INFO("below " << below << ", timeout " << timeout);
                 CHECK(metric(r, "charges") <= 1);
@@ -321,8 +351,9 @@ TEST_CASE("every layer field is validated with an error naming its path", "[laye
                 "repeated"));
     CHECK(names(errorsOf(layered(obj({{"seed", num(2)}}))), "layers[1].seed", "unknown-field"));
     CHECK(names(errorsOf(layered(obj({{"jitterLow", num(0.5)}}))), "layers[1].jitterLow", "only-with"));
-    CHECK(names(errorsOf(layered(obj({{"jitter", str("proportional")}, {"jitterLow", num(0.8)}, {"jitterHigh", num(0.5)}}))),
-                "layers[1].jitterHigh", "conflict"));
+    CHECK(names(
+        errorsOf(layered(obj({{"jitter", str("proportional")}, {"jitterLow", num(0.8)}, {"jitterHigh", num(0.5)}}))),
+        "layers[1].jitterHigh", "conflict"));
     CHECK(names(errorsOf(obj({{"layers", num(3)}})), "layers", "wrong-type"));
     CHECK(names(errorsOf(obj({{"layers", list({})}})), "layers", "too-few"));
     CHECK(names(errorsOf(obj({{"layers", list({obj({}), obj({}), obj({}), obj({}), obj({}), obj({})})}})), "layers",
@@ -339,18 +370,20 @@ TEST_CASE("a stack may make at most 1,000 server attempts, checked before it run
         for (int m : maxRetries) layers.push(obj({{"maxRetries", num(m)}}));
         return obj({{"layers", std::move(layers)}});
     };
-    CHECK(errorsOf(stack({9, 9, 9})).empty());                        // 10^3 = 1,000
+    CHECK(errorsOf(stack({9, 9, 9})).empty());                                  // 10^3 = 1,000
     CHECK(names(errorsOf(stack({3, 3, 3, 3, 3})), "layers", "too-much-work"));  // 4^5 = 1,024
     CHECK(names(errorsOf(stack({100, 9})), "layers", "too-much-work"));         // 101 × 10 = 1,010
-    CHECK(names(errorsOf(stack({15, 15, 15, 15, 15})), "layers", "too-much-work"));  // 759,375: §2's old bound allowed it
-    CHECK(errorsOf(stack({2, 2, 2, 2, 2})).empty());                  // 3^5 = 243 (§8.1)
+    CHECK(
+        names(errorsOf(stack({15, 15, 15, 15, 15})), "layers", "too-much-work"));  // 759,375: §2's old bound allowed it
+    CHECK(errorsOf(stack({2, 2, 2, 2, 2})).empty());                               // 3^5 = 243 (§8.1)
     CHECK(errorsOf(stack({100})).empty());
     // The bound is checked before the run: the refused stack makes no result.
     CHECK_FALSE(compute(stack({3, 3, 3, 3, 3})).find("ok")->asBool());
 }
 
 TEST_CASE("the echo gives every layer with every field filled in", "[layers][echo]") {
-    Value in = obj({{"maxRetries", num(5)}, {"idempotencyKey", boolean(true)},
+    Value in = obj({{"maxRetries", num(5)},
+                    {"idempotencyKey", boolean(true)},
                     {"layers", list({obj({}), obj({{"name", str("SDK")}, {"maxRetries", num(1)}})})}});
     ParsedInputs parsed = parseInputs(in);
     REQUIRE(parsed.errors.empty());
@@ -464,9 +497,14 @@ TEST_CASE("a layered run's events say which layer: call, give-up, cancel and orp
     // 8.4: the SDK's calls 1 and 2 are orphaned at 1,000 and 2,000, or cancelled then.
     auto stack = [](const char* cancel) {
         return with(common(statuses({503, 503, 200}), 800), "layers",
-                    list({obj({{"name", str("agent")}, {"clientTimeoutMs", num(1000)}, {"maxRetries", num(1)},
-                               {"baseBackoffMs", num(0)}, {"cancel", str(cancel)}}),
-                          obj({{"name", str("SDK")}, {"clientTimeoutMs", num(3000)}, {"maxRetries", num(2)},
+                    list({obj({{"name", str("agent")},
+                               {"clientTimeoutMs", num(1000)},
+                               {"maxRetries", num(1)},
+                               {"baseBackoffMs", num(0)},
+                               {"cancel", str(cancel)}}),
+                          obj({{"name", str("SDK")},
+                               {"clientTimeoutMs", num(3000)},
+                               {"maxRetries", num(2)},
                                {"baseBackoffMs", num(500)}})}));
     };
     for (const char* kind : {"orphan", "cancel"}) {
@@ -490,10 +528,13 @@ TEST_CASE("a layered run's events say which layer: call, give-up, cancel and orp
 TEST_CASE("a sweep over a stack holds its points times the stack's server attempts to 20,000", "[layers][sweep]") {
     auto request = [](double points) {
         return obj({{"inputs", with(common(statuses({503})), "layers", sreLayers(3, 9))},  // 10^3 = 1,000 attempts
-                    {"vary", str("responseMs")}, {"from", num(100)}, {"to", num(200)}, {"points", num(points)}});
+                    {"vary", str("responseMs")},
+                    {"from", num(100)},
+                    {"to", num(200)},
+                    {"points", num(points)}});
     };
     CHECK(runSweep(request(20)).errors.empty());  // 20 × 1,000 = 20,000
-    SweepRun refused = runSweep(request(21));       // 21,000
+    SweepRun refused = runSweep(request(21));     // 21,000
     REQUIRE(refused.errors.size() == 1);
     CHECK(refused.errors[0].field == "points");
     CHECK(refused.errors[0].code == "too-much-work");

@@ -57,7 +57,8 @@ TEST_CASE("a list of numbers held as one block is the same list as one made item
     CHECK(longer.asArray()[1].asNumber() == 1);
 }
 
-TEST_CASE("draws given as one block give the run, the echo and the sweep they give item by item", "[value][number-list]") {
+TEST_CASE("draws given as one block give the run, the echo and the sweep they give item by item",
+          "[value][number-list]") {
     const std::vector<double> draws = {0.9, 0.1, 0.5, -0.0, 1, 0.999999, 0.3};
     const Value a = compute(jittered(Value::numbers(draws)));
     const Value b = compute(jittered(itemByItem(draws)));
@@ -69,7 +70,10 @@ TEST_CASE("draws given as one block give the run, the echo and the sweep they gi
     CHECK_FALSE(std::signbit(echoed.asArray()[3].asNumber()));
 
     auto request = [](Value inputs) {
-        return obj({{"inputs", std::move(inputs)}, {"vary", str("baseBackoffMs")}, {"from", num(0)}, {"to", num(5000)},
+        return obj({{"inputs", std::move(inputs)},
+                    {"vary", str("baseBackoffMs")},
+                    {"from", num(0)},
+                    {"to", num(5000)},
                     {"points", num(41)}});
     };
     const Value sa = sweep(request(jittered(Value::numbers(draws))));

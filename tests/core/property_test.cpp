@@ -106,7 +106,9 @@ void checkInvariants(const Inputs& in, const Run& run) {
         switch (k) {
             case EventKind::Send: return 0;
             case EventKind::RequestLost: return 1;
-            case EventKind::Receive: case EventKind::Timeout: case EventKind::Deadline: return 2;
+            case EventKind::Receive:
+            case EventKind::Timeout:
+            case EventKind::Deadline: return 2;
             case EventKind::Wait: return 3;
             case EventKind::Stop: return 4;
             default: return -1;  // the server's side
@@ -125,7 +127,8 @@ void checkInvariants(const Inputs& in, const Run& run) {
         }
         REQUIRE(rank >= lastClientRank[n]);
         lastClientRank[n] = rank;
-        if (e.kind == EventKind::Receive) REQUIRE(serverSeen[n] == !(in.operation == Operation::Read && run.attempts[n - 1].server[0] == '2'));
+        if (e.kind == EventKind::Receive)
+            REQUIRE(serverSeen[n] == !(in.operation == Operation::Read && run.attempts[n - 1].server[0] == '2'));
         if (e.kind == EventKind::Send && n > 1) REQUIRE(lastClientRank[n - 1] == 3);  // the wait came first
     }
     double waited = 0;
@@ -156,9 +159,12 @@ void checkInvariants(const Inputs& in, const Run& run) {
         const AttemptRow& last = run.attempts.back();
         REQUIRE_FALSE(last.waitAfterMs);
         REQUIRE(m.elapsedMs == last.endMs);
-        if (last.clientSaw == "timeout") REQUIRE(m.outcome == Outcome::Unknown);
-        else if (last.clientSaw[0] == '2') REQUIRE(m.outcome == Outcome::Success);
-        else REQUIRE(m.outcome == Outcome::Failed);
+        if (last.clientSaw == "timeout")
+            REQUIRE(m.outcome == Outcome::Unknown);
+        else if (last.clientSaw[0] == '2')
+            REQUIRE(m.outcome == Outcome::Success);
+        else
+            REQUIRE(m.outcome == Outcome::Failed);
     }
     REQUIRE(m.lookupNeeded == (in.operation != Operation::Read && m.outcome == Outcome::Unknown));
     REQUIRE((m.stopReason == StopReason::WaitBudget) == m.refusedWaitMs.has_value());
@@ -264,7 +270,8 @@ TEST_CASE("one layer of defaults is the run without layers (docs/layers.md §2)"
         Value plain = compute(raw);
         raw.set("layers", Value::array({Value::object()}));
         Value layered = compute(raw);
-        INFO((layered.find("errors") ? layered.find("errors")->asArray().front().find("message")->asString() : std::string()));
+        INFO((layered.find("errors") ? layered.find("errors")->asArray().front().find("message")->asString()
+                                     : std::string()));
         REQUIRE(layered.find("ok")->asBool());
         for (const Value::Member& m : plain.find("metrics")->asObject()) {
             INFO("metrics." << m.key);
@@ -323,16 +330,18 @@ Catch::Generators::GeneratorWrapper<Inputs> seededInputs(std::uint64_t seed) {
 
 }  // namespace
 
-TEST_CASE("generated inputs written as values: compute() accepts them, keeps the invariants, and its echo reproduces it",
-          "[property][generate]") {
+TEST_CASE(
+    "generated inputs written as values: compute() accepts them, keeps the invariants, and its echo reproduces it",
+    "[property][generate]") {
     // The Value path every binding takes (validation, defaults, the result's `inputs` echo),
     // where the cases above call simulate() on typed inputs.
     const Inputs generated = GENERATE(take(3000, seededInputs(7)));
     Value raw = rawInputs(generated);
     Value result = compute(raw);
-    INFO("scenario " << static_cast<int>(generated.scenario) << " (" << generated.script.size() << " answers), maxRetries "
-                     << generated.maxRetries << ", jitter " << static_cast<int>(generated.jitter) << ", callers "
-                     << generated.callers << ", seed " << generated.seed);
+    INFO("scenario " << static_cast<int>(generated.scenario) << " (" << generated.script.size()
+                     << " answers), maxRetries " << generated.maxRetries << ", jitter "
+                     << static_cast<int>(generated.jitter) << ", callers " << generated.callers << ", seed "
+                     << generated.seed);
     REQUIRE(result.find("ok")->asBool());
     ParsedInputs parsed = parseInputs(raw);
     REQUIRE(parsed.errors.empty());

@@ -48,11 +48,16 @@ Value script(std::initializer_list<Value> entries, Value inputs = Value::object(
 
 // SPEC §2: the seed-000 policy.
 Value seedPolicy(Value inputs) {
-    for (auto& [key, value] : std::vector<std::pair<const char*, Value>>{
-             {"operation", str("read")}, {"maxRetries", num(4)}, {"baseBackoffMs", num(500)},
-             {"maxBackoffMs", num(8000)}, {"jitter", str("full")}, {"waitBudgetMs", num(20000)},
-             {"deadlineMs", Value::null()}, {"retryOn", list({str("timeout"), str("429"), str("5xx")})},
-             {"retryWritesWithoutKey", boolean(false)}})
+    for (auto& [key, value] :
+         std::vector<std::pair<const char*, Value>>{{"operation", str("read")},
+                                                    {"maxRetries", num(4)},
+                                                    {"baseBackoffMs", num(500)},
+                                                    {"maxBackoffMs", num(8000)},
+                                                    {"jitter", str("full")},
+                                                    {"waitBudgetMs", num(20000)},
+                                                    {"deadlineMs", Value::null()},
+                                                    {"retryOn", list({str("timeout"), str("429"), str("5xx")})},
+                                                    {"retryWritesWithoutKey", boolean(false)}})
         inputs.set(key, value);
     return inputs;
 }
@@ -71,8 +76,9 @@ TEST_CASE("waitKind: the backoff after a failure, none after the last attempt", 
 TEST_CASE("waitKind: an honoured Retry-After is the header's wait, an unusable or unhonoured one is not",
           "[result][waitKind]") {
     // Trace A: 429 with Retry-After "2" (the header wins), 503, 503 (backoff), 200.
-    Value traceA = seedPolicy(script({obj({{"status", num(429)}, {"retryAfter", str("2")}}), obj({{"status", num(503)}}),
-                                      obj({{"status", num(503)}}), obj({{"status", num(200)}})}));
+    Value traceA =
+        seedPolicy(script({obj({{"status", num(429)}, {"retryAfter", str("2")}}), obj({{"status", num(503)}}),
+                           obj({{"status", num(503)}}), obj({{"status", num(200)}})}));
     traceA.set("draws", list({num(0.40), num(0.75)}));
     CHECK(words(traceA, "waitKind") == Words{"header", "backoff", "backoff", "none"});
     CHECK(numbers(traceA, "waitAfterMs")[0] == 2000);
@@ -85,7 +91,8 @@ TEST_CASE("waitKind: an honoured Retry-After is the header's wait, an unusable o
     CHECK(words(notHonoured, "waitKind") == Words{"backoff", "none"});
 }
 
-TEST_CASE("waitKind with retryAfterMode at-least: the header when it is the longer, else the backoff", "[result][waitKind]") {
+TEST_CASE("waitKind with retryAfterMode at-least: the header when it is the longer, else the backoff",
+          "[result][waitKind]") {
     // docs/engine.md §2: wait the longer of the header and the backoff (500 ms here).
     auto kinds = [](const char* retryAfter) {
         return words(script({obj({{"status", num(503)}, {"retryAfter", str(retryAfter)}}), obj({{"status", num(200)}})},
@@ -109,7 +116,8 @@ TEST_CASE("scriptIndex: the entry each attempt drew; the last entry repeats", "[
     CHECK(numbers(traceB, "scriptIndex") == std::vector<double>{0, 0, 0, 0, 0});
     CHECK(flags(traceB, "scriptRepeats") == std::vector<bool>{true, true, true, true, true});
     // A two-entry script past its end: the second entry answers attempts 2, 3 and 4.
-    Value past = script({obj({{"status", num(500)}}), obj({{"status", num(502)}})}, obj({{"deadlineMs", Value::null()}}));
+    Value past =
+        script({obj({{"status", num(500)}}), obj({{"status", num(502)}})}, obj({{"deadlineMs", Value::null()}}));
     CHECK(numbers(past, "scriptIndex") == std::vector<double>{0, 1, 1, 1});
     CHECK(flags(past, "scriptRepeats") == std::vector<bool>{false, true, true, true});
 }
@@ -170,14 +178,14 @@ TEST_CASE("the added fields agree with the sentences and numbers beside them", "
     // waitAfterMs, a charge number is a commit, numbered 1, 2, ... in attempt order.
     int headers = 0;
     for (std::uint64_t seed = 0; seed < 400; ++seed) {
-        Value inputs = script({obj({{"status", num(seed % 3 == 0 ? 429 : 503)},
-                                    {"retryAfter", str(seed % 2 ? "1" : "soon")}}),
-                               obj({{"status", num(seed % 5 == 0 ? 302 : 200)}, {"lost", boolean(seed % 4 == 0)}})},
-                              obj({{"seed", num(static_cast<double>(seed))},
-                                   {"jitter", str(seed % 7 == 0 ? "none" : "full")},
-                                   {"retryAfterMode", str(seed % 6 == 0 ? "at-least" : "replace")},
-                                   {"idempotencyKey", boolean(seed % 8 == 0)},
-                                   {"retryOn", list({str("timeout"), str("429"), str("5xx")})}}));
+        Value inputs =
+            script({obj({{"status", num(seed % 3 == 0 ? 429 : 503)}, {"retryAfter", str(seed % 2 ? "1" : "soon")}}),
+                    obj({{"status", num(seed % 5 == 0 ? 302 : 200)}, {"lost", boolean(seed % 4 == 0)}})},
+                   obj({{"seed", num(static_cast<double>(seed))},
+                        {"jitter", str(seed % 7 == 0 ? "none" : "full")},
+                        {"retryAfterMode", str(seed % 6 == 0 ? "at-least" : "replace")},
+                        {"idempotencyKey", boolean(seed % 8 == 0)},
+                        {"retryOn", list({str("timeout"), str("429"), str("5xx")})}}));
         Value result = compute(inputs);
         REQUIRE(result.find("ok")->asBool());
         int charges = 0;
@@ -213,6 +221,6 @@ TEST_CASE("stop reasons and outcomes are the stable codes docs/engine.md §5 lis
           Words{"none", "header", "backoff"});
     CHECK(Words{failureClassName(FailureClass::Success), failureClassName(FailureClass::Timeout),
                 failureClassName(FailureClass::TooManyRequests), failureClassName(FailureClass::ServerError),
-                failureClassName(FailureClass::ClientError), failureClassName(FailureClass::Other)} ==
-          Words{"success", "timeout", "429", "5xx", "4xx", "other"});
+                failureClassName(FailureClass::ClientError),
+                failureClassName(FailureClass::Other)} == Words{"success", "timeout", "429", "5xx", "4xx", "other"});
 }

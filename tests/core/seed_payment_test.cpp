@@ -80,7 +80,8 @@ TEST_CASE("a 4000 ms deadline still fits the second attempt, which charges again
     CHECK(run.metrics.elapsedMs == 3700);
 }
 
-TEST_CASE("a 3500 ms deadline never sends the second attempt, leaving the outcome unknown", "[seed][payment][deadline]") {
+TEST_CASE("a 3500 ms deadline never sends the second attempt, leaving the outcome unknown",
+          "[seed][payment][deadline]") {
     Inputs in;
     in.deadlineMs = 3500.0;
     Run run = simulate(in);
@@ -135,7 +136,8 @@ TEST_CASE("the outage with one retry ends cleanly at 900 ms with no charge", "[s
     CHECK(run.metrics.stopReason == StopReason::AttemptLimit);
 }
 
-TEST_CASE("the outage with a 2000 ms deadline ends cleanly at 900 ms with no charge", "[seed][payment][outage][deadline]") {
+TEST_CASE("the outage with a 2000 ms deadline ends cleanly at 900 ms with no charge",
+          "[seed][payment][outage][deadline]") {
     Inputs in;
     in.scenario = Scenario::Outage503Twice;
     in.deadlineMs = 2000.0;

@@ -41,7 +41,8 @@ TEST_CASE("trace B: the provider stays down; five attempts and 3.85 s of waiting
     CHECK(run.metrics.stopReason == StopReason::AttemptLimit);
 }
 
-TEST_CASE("trace C: a date-form Retry-After waits 7 s from the response's own Date", "[seed][policy][trace-c][retry-after]") {
+TEST_CASE("trace C: a date-form Retry-After waits 7 s from the response's own Date",
+          "[seed][policy][trace-c][retry-after]") {
     ScriptEntry limited = answerWithRetryAfter(429, "Sun, 29 Nov 2026 10:00:07 GMT");
     limited.date = "Sun, 29 Nov 2026 10:00:00 GMT";
     limited.dateSeconds = Inputs{}.startSeconds;
@@ -67,7 +68,8 @@ TEST_CASE("trace D: 400, 401 and 404 are returned after one attempt", "[seed][po
     CHECK(run.metrics.agentReport == "error " + std::to_string(status));
 }
 
-TEST_CASE("trace E: a keyed create through a lost response leaves one record after two requests", "[seed][policy][trace-e][key]") {
+TEST_CASE("trace E: a keyed create through a lost response leaves one record after two requests",
+          "[seed][policy][trace-e][key]") {
     Inputs in = seedPolicy();
     in.operation = Operation::Create;
     in.scenario = Scenario::ResponseLost;
@@ -107,7 +109,8 @@ bool bucketCheckPasses(const Herd& herd) {
 }
 }  // namespace
 
-TEST_CASE("trace F: fifty callers' first retries spread over the 100 ms buckets (default seed)", "[seed][policy][trace-f][herd]") {
+TEST_CASE("trace F: fifty callers' first retries spread over the 100 ms buckets (default seed)",
+          "[seed][policy][trace-f][herd]") {
     Run run = simulate(traceF());
     REQUIRE(run.herd);
     CHECK(run.herd->callers == 50);
@@ -155,7 +158,7 @@ TEST_CASE("the herd's first waits use the draws list in caller order", "[herd]")
 TEST_CASE("the herd counts callers a deadline or budget stops as not retried", "[herd]") {
     Inputs in = traceF();
     in.callers = 4;
-    in.draws = {0.1, 0.9, 0.2, 0.8};  // 50, 450, 100, 400 ms
+    in.draws = {0.1, 0.9, 0.2, 0.8};    // 50, 450, 100, 400 ms
     in.deadlineMs = 200 + 300 + 200.0;  // a retry fits only if it waits at most 300 ms
     Run run = simulate(in);
     REQUIRE(run.herd);

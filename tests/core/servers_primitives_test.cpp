@@ -38,7 +38,8 @@ TEST_CASE("the BALANCE and SERVICE streams have servers.md's keys and draws for 
     CHECK(streams::draw(streams::streamKey(1, servers::kPurposeBalance, 0, 0, 3), 0) == 0.9649719890344998);
 }
 
-TEST_CASE("service times: fixed is serviceMs, the exponential and the log-normal are §3.3's worked draws", "[servers]") {
+TEST_CASE("service times: fixed is serviceMs, the exponential and the log-normal are §3.3's worked draws",
+          "[servers]") {
     const std::uint64_t service = streams::streamKey(1, servers::kPurposeService, 0, 0, 0);
     CHECK(servers::serviceBase(ServiceDist::Fixed, 50, 1, service) == 50);
     CHECK(servers::serviceBase(ServiceDist::Exponential, 50, 1, service) == 15.253846260897646);
@@ -80,8 +81,8 @@ TEST_CASE("round robin returns next and advances it by one per pick, modulo K", 
 TEST_CASE("random pick q is index(draw q) of the attempt's BALANCE stream", "[servers][balancer]") {
     Balancer random{BalancerKind::Random};
     const std::uint64_t key = streams::streamKey(1, servers::kPurposeBalance, 0, 0, 1);
-    CHECK(random.pick(key, 0, 2, kIdle) == 0);  // 0.185… × 2
-    CHECK(random.pick(key, 1, 2, kIdle) == 1);  // 0.587… × 2
+    CHECK(random.pick(key, 0, 2, kIdle) == 0);   // 0.185… × 2
+    CHECK(random.pick(key, 1, 2, kIdle) == 1);   // 0.587… × 2
     CHECK(random.pick(key, 0, 10, kIdle) == 1);  // 1.85…
     CHECK(random.pick(key, 1, 10, kIdle) == 5);  // 5.87…
 }
@@ -91,8 +92,8 @@ TEST_CASE("least outstanding picks among the tied fewest, in index order, by dra
     const std::uint64_t key = streams::streamKey(1, servers::kPurposeBalance, 0, 0, 1);  // draws 0.185…, 0.587…
     const std::vector<int> counts{3, 1, 2, 1, 1};  // tied: servers 1, 3, 4 (T = 3)
     const auto out = [&](std::size_t j) { return counts[j]; };
-    CHECK(least.pick(key, 0, 5, out) == 1);  // floor(0.185… × 3) = 0: the first tied
-    CHECK(least.pick(key, 1, 5, out) == 3);  // floor(0.587… × 3) = 1: the second
+    CHECK(least.pick(key, 0, 5, out) == 1);     // floor(0.185… × 3) = 0: the first tied
+    CHECK(least.pick(key, 1, 5, out) == 3);     // floor(0.587… × 3) = 1: the second
     const std::vector<int> single{2, 2, 0, 2};  // T = 1: the only member, whatever the draw
     const auto one = [&](std::size_t j) { return single[j]; };
     for (std::uint64_t a = 0; a < 20; ++a)
@@ -115,18 +116,26 @@ TEST_CASE("two choices takes b only when b has fewer outstanding than a; a tie k
     const double d3 = streams::draw(key, 3);
     const std::size_t a1 = servers::indexOf(d2, 4);
     const std::size_t b1 = servers::indexOf(d3, 4);
-    const std::vector<int> favourB = [&] { std::vector<int> c(4, 1); c[b1] = 0; if (a1 == b1) c[a1] = 0; return c; }();
+    const std::vector<int> favourB = [&] {
+        std::vector<int> c(4, 1);
+        c[b1] = 0;
+        if (a1 == b1) c[a1] = 0;
+        return c;
+    }();
     CHECK(two.pick(key, 1, 4, [&](std::size_t j) { return favourB[j]; }) == b1);
 }
 
-TEST_CASE("the host rule: a first attempt and any-host retries take pick 0; previous-hosts takes the first untried of A + 1 picks, else the last", "[servers][balancer]") {
+TEST_CASE(
+    "the host rule: a first attempt and any-host retries take pick 0; previous-hosts takes the first untried of A + 1 "
+    "picks, else the last",
+    "[servers][balancer]") {
     const std::uint64_t key = streams::streamKey(1, servers::kPurposeBalance, 0, 0, 1);  // picks 0, 1 on K = 2: 0, 1
     const auto triedZero = [](std::size_t j) { return j == 0; };
     Balancer random{BalancerKind::Random};
     CHECK(servers::chooseHost(random, key, 2, false, true, 1, triedZero, kIdle) == 0);  // a first attempt
     CHECK(servers::chooseHost(random, key, 2, true, false, 1, triedZero, kIdle) == 0);  // any host
-    CHECK(servers::chooseHost(random, key, 2, true, true, 1, triedZero, kIdle) == 1);  // §11.2
-    CHECK(servers::chooseHost(random, key, 2, true, true, 0, triedZero, kIdle) == 0);  // A = 0: one pick only
+    CHECK(servers::chooseHost(random, key, 2, true, true, 1, triedZero, kIdle) == 1);   // §11.2
+    CHECK(servers::chooseHost(random, key, 2, true, true, 0, triedZero, kIdle) == 0);   // A = 0: one pick only
     const auto allTried = [](std::size_t) { return true; };
     CHECK(servers::chooseHost(random, key, 2, true, true, 1, allTried, kIdle) == 1);  // the last pick, q = A
     // Round robin: every pick made advances it.
@@ -138,7 +147,10 @@ TEST_CASE("the host rule: a first attempt and any-host retries take pick 0; prev
     CHECK(servers::chooseHost(rr, 0, 3, false, true, 2, kNoneTried, kIdle) == 2);
 }
 
-TEST_CASE("a key store write is visible at the instant its delay ends: own writes at once, per-server never elsewhere, replicated after the lag", "[servers][keys]") {
+TEST_CASE(
+    "a key store write is visible at the instant its delay ends: own writes at once, per-server never elsewhere, "
+    "replicated after the lag",
+    "[servers][keys]") {
     // §11.1: a result written at 200 on server 0, read by server 1 at 3,500.
     CHECK(servers::visible(KeyScope::Shared, 0, 0, 1, 200, 3500));
     CHECK_FALSE(servers::visible(KeyScope::PerServer, 0, 0, 1, 200, 3500));
@@ -146,6 +158,6 @@ TEST_CASE("a key store write is visible at the instant its delay ends: own write
     CHECK(servers::visible(KeyScope::Replicated, 3300, 0, 1, 200, 3500));
     CHECK_FALSE(servers::visible(KeyScope::Replicated, 3300.5, 0, 1, 200, 3500));
     CHECK(servers::visible(KeyScope::Replicated, 3300.5, 0, 0, 200, 3500));  // a server reads its own at once
-    CHECK(servers::visible(KeyScope::Replicated, 0, 0, 1, 200, 200));  // lag 0 is shared
+    CHECK(servers::visible(KeyScope::Replicated, 0, 0, 1, 200, 200));        // lag 0 is shared
     CHECK_FALSE(servers::visible(KeyScope::Shared, 0, 0, 1, 200, 199.5));
 }

@@ -44,8 +44,8 @@ std::string text(const Value& v, std::initializer_list<const char*> path) { retu
 std::string serverRow(const Value& result, const char* j) {
     const Value& row = at(result, {"metrics", "servers", j});
     std::string out;
-    for (const char* name : {"attempts", "charges", "replays", "conflicts", "refused", "aborted", "dropped",
-                             "answersLost", "duplicates"})
+    for (const char* name :
+         {"attempts", "charges", "replays", "conflicts", "refused", "aborted", "dropped", "answersLost", "duplicates"})
         out += (out.empty() ? "" : " ") + std::to_string(static_cast<int>(num(row, {name})));
     return out;
 }
@@ -85,7 +85,8 @@ TEST_CASE("11.1: with per-server keys the retry on the other replica charges aga
     CHECK(num(r, {"attempts", "1", "commitMs"}) == 3700);
     CHECK(serverRow(r, "0") == "1 1 0 0 0 0 0 0 0");
     CHECK(serverRow(r, "1") == "1 1 0 0 0 0 0 0 1");
-    CHECK(hasEventText(r, "attempt 2 → server 1: server 1 has no record of op-0001 (per-server keys); it commits charge #2"));
+    CHECK(hasEventText(
+        r, "attempt 2 → server 1: server 1 has no record of op-0001 (per-server keys); it commits charge #2"));
 }
 
 TEST_CASE("11.1: a replicated store, the lag at each boundary both ways", "[servers]") {
@@ -119,14 +120,16 @@ TEST_CASE("11.1: a replicated store, the lag at each boundary both ways", "[serv
 TEST_CASE("11.1: without a key every store charges twice", "[servers]") {
     for (const char* store : {"shared", "per-server", "replicated"}) {
         INFO(store);
-        const Value r = run(std::string(R"("servers": {"count": 2}, "scenario": "response-lost", "keyStore": {"scope": ")") +
-                            store + "\"}");
+        const Value r =
+            run(std::string(R"("servers": {"count": 2}, "scenario": "response-lost", "keyStore": {"scope": ")") +
+                store + "\"}");
         CHECK(num(r, {"metrics", "charges"}) == 2);
     }
 }
 
 TEST_CASE("11.2: a random balancer sends the retry back by luck; previous-hosts sends it away", "[servers]") {
-    const std::string base = std::string(kStory) + R"(, "balancer": {"kind": "random"}, "keyStore": {"scope": "per-server"}, "seed": 1)";
+    const std::string base =
+        std::string(kStory) + R"(, "balancer": {"kind": "random"}, "keyStore": {"scope": "per-server"}, "seed": 1)";
     const Value any = run(base);
     CHECK(num(any, {"attempts", "0", "host"}) == 0);
     CHECK(num(any, {"attempts", "1", "host"}) == 0);
@@ -146,7 +149,8 @@ TEST_CASE("11.2: a random balancer sends the retry back by luck; previous-hosts 
 
 TEST_CASE("11.3: a crash refuses at once and the retry goes to the other replica", "[servers]") {
     const char* base = R"("servers": {"count": 2}, "scenario": "script", "script": [{"status": 200}])";
-    const Value r = run(std::string(base) + R"(, "faults": [{"kind": "crash", "servers": [0], "startMs": 0, "endMs": 5000}])");
+    const Value r =
+        run(std::string(base) + R"(, "faults": [{"kind": "crash", "servers": [0], "startMs": 0, "endMs": 5000}])");
     CHECK(text(r, {"attempts", "0", "server"}) == "refused");
     CHECK(text(r, {"attempts", "0", "clientSaw"}) == "refused");
     CHECK(text(r, {"attempts", "0", "clientClass"}) == "refused");
@@ -192,7 +196,8 @@ TEST_CASE("11.3: a crash during the work aborts it: a reset, no charge", "[serve
     CHECK(num(r, {"metrics", "charges"}) == 1);
     CHECK(text(r, {"metrics", "outcome"}) == "success");
     CHECK(serverRow(r, "0") == "1 0 0 0 0 1 0 0 0");
-    CHECK(hasEventText(r, "attempt 1 → server 0: server 0 crashes at 100 ms; the connection is reset; nothing is committed"));
+    CHECK(hasEventText(
+        r, "attempt 1 → server 0: server 0 crashes at 100 ms; the connection is reset; nothing is committed"));
     const Value last = run(std::string(base) + R"(, "maxRetries": 0)");
     CHECK(num(last, {"metrics", "elapsedMs"}) == 100);
     CHECK(text(last, {"metrics", "outcome"}) == "unknown");
@@ -200,23 +205,27 @@ TEST_CASE("11.3: a crash during the work aborts it: a reset, no charge", "[serve
     CHECK(at(last, {"metrics", "lookupNeeded"}).asBool());
     CHECK(num(last, {"metrics", "charges"}) == 0);
     // A crash starting at the completion instant aborts it; one starting just after does not.
-    const Value edge = run(R"("servers": {"count": 2}, "scenario": "script", "script": [{"status": 200}], "maxRetries": 0,
+    const Value edge =
+        run(R"("servers": {"count": 2}, "scenario": "script", "script": [{"status": 200}], "maxRetries": 0,
         "faults": [{"kind": "crash", "servers": [0], "startMs": 200, "endMs": 300}])");
     CHECK(text(edge, {"attempts", "0", "server"}) == "aborted");
-    const Value after = run(R"("servers": {"count": 2}, "scenario": "script", "script": [{"status": 200}], "maxRetries": 0,
+    const Value after =
+        run(R"("servers": {"count": 2}, "scenario": "script", "script": [{"status": 200}], "maxRetries": 0,
         "faults": [{"kind": "crash", "servers": [0], "startMs": 200.5, "endMs": 300}])");
     CHECK(num(after, {"metrics", "charges"}) == 1);
 }
 
 TEST_CASE("a refusal ends the run failed, and retryOn without 5xx or refused does not retry it", "[servers]") {
-    const Value r = run(R"("servers": {"count": 2}, "scenario": "script", "script": [{"status": 200}], "retryOn": ["timeout"],
+    const Value r =
+        run(R"("servers": {"count": 2}, "scenario": "script", "script": [{"status": 200}], "retryOn": ["timeout"],
         "faults": [{"kind": "crash", "servers": [0], "startMs": 0, "endMs": 5000}])");
     CHECK(num(r, {"metrics", "attempts"}) == 1);
     CHECK(text(r, {"metrics", "stopReason"}) == "not-retryable");
     CHECK(text(r, {"metrics", "outcome"}) == "failed");
     CHECK(text(r, {"metrics", "agentReport"}) == "error refused");
     CHECK_FALSE(at(r, {"metrics", "lookupNeeded"}).asBool());
-    const Value named = run(R"("servers": {"count": 2}, "scenario": "script", "script": [{"status": 200}], "retryOn": ["refused"],
+    const Value named =
+        run(R"("servers": {"count": 2}, "scenario": "script", "script": [{"status": 200}], "retryOn": ["refused"],
         "faults": [{"kind": "crash", "servers": [0], "startMs": 0, "endMs": 5000}])");
     CHECK(text(named, {"metrics", "outcome"}) == "success");
 }
@@ -253,7 +262,8 @@ TEST_CASE("11.4: one bad replica answers from its own script", "[servers]") {
     CHECK(num(r, {"metrics", "charges"}) == 1);
 }
 
-TEST_CASE("an override's own script is read by the attempts that reach that server; its responseMs times them", "[servers]") {
+TEST_CASE("an override's own script is read by the attempts that reach that server; its responseMs times them",
+          "[servers]") {
     // K = 1 with an override: the m-th attempt to reach server 0 reads its own entry m.
     const Value r = run(R"("servers": {"count": 1, "overrides": [{"index": 0, "responseMs": 50,
         "script": [{"status": 503}, {"status": 500}, {"status": 200}]}]}, "baseBackoffMs": 100, "operation": "read")");
@@ -293,7 +303,8 @@ public:
         s += ", \"responseMs\": " + choose({"0", "100", "200", "1000"});
         s += ", \"idempotencyKey\": " + std::string(coin() ? "true" : "false");
         s += ", \"jitter\": " + choose({"\"none\"", "\"full\"", "\"equal\""});
-        s += ", \"retryOn\": " + choose({"[\"timeout\", \"5xx\"]", "[\"timeout\"]", "[\"5xx\", \"4xx\"]", "[\"refused\", \"reset\", \"timeout\"]"});
+        s += ", \"retryOn\": " + choose({"[\"timeout\", \"5xx\"]", "[\"timeout\"]", "[\"5xx\", \"4xx\"]",
+                                         "[\"refused\", \"reset\", \"timeout\"]"});
         if (coin()) s += ", \"attemptStart\": \"before-deadline\"";
         return s;
     }
@@ -302,10 +313,13 @@ public:
         std::string s = ", \"servers\": {\"count\": " + std::to_string(count);
         if (coin()) {
             s += ", \"overrides\": [{\"index\": " + std::to_string(pick(static_cast<std::size_t>(count))) +
-                 ", \"responseMs\": " + choose({"0", "50", "400", "2000"}) + (coin() ? ", \"script\": " + script() : "") + "}]";
+                 ", \"responseMs\": " + choose({"0", "50", "400", "2000"}) +
+                 (coin() ? ", \"script\": " + script() : "") + "}]";
         }
-        s += "}, \"balancer\": {\"kind\": " + choose({"\"round-robin\"", "\"random\"", "\"least-outstanding\"", "\"two-choices\""}) + "}";
-        if (coin()) s += ", \"retryHost\": \"previous-hosts\", \"hostSelectionRetryMaxAttempts\": " + std::to_string(pick(4));
+        s += "}, \"balancer\": {\"kind\": " +
+             choose({"\"round-robin\"", "\"random\"", "\"least-outstanding\"", "\"two-choices\""}) + "}";
+        if (coin())
+            s += ", \"retryHost\": \"previous-hosts\", \"hostSelectionRetryMaxAttempts\": " + std::to_string(pick(4));
         s += std::string(", \"keyStore\": {\"scope\": \"") + store + "\"";
         if (std::string(store) == "replicated") s += ", \"lagMs\": " + choose({"0", "100", "1000", "5000"});
         s += "}";
@@ -314,9 +328,11 @@ public:
             s += ", \"faults\": [";
             for (int j = 0; j < count; ++j) {
                 const double start = static_cast<double>(pick(40)) * 100;
-                s += std::string(j ? ", " : "") + "{\"kind\": " + choose({"\"crash\"", "\"partition\""}) + ", \"servers\": [" +
-                     std::to_string(j) + "], \"startMs\": " + std::to_string(static_cast<int>(start)) +
-                     ", \"endMs\": " + std::to_string(static_cast<int>(start + static_cast<double>(pick(40)) * 100)) + "}";
+                s += std::string(j ? ", " : "") + "{\"kind\": " + choose({"\"crash\"", "\"partition\""}) +
+                     ", \"servers\": [" + std::to_string(j) +
+                     "], \"startMs\": " + std::to_string(static_cast<int>(start)) +
+                     ", \"endMs\": " + std::to_string(static_cast<int>(start + static_cast<double>(pick(40)) * 100)) +
+                     "}";
             }
             s += "]";
         }
@@ -329,9 +345,14 @@ private:
     bool coin() { return pick(2) == 1; }
     std::string choose(std::initializer_list<const char*> xs) { return *(xs.begin() + pick(xs.size())); }
     std::string script() {
-        static const char* answers[] = {R"({"status": 200})", R"({"status": 200, "lost": true})", R"({"dropped": true})",
-                                        R"({"status": 503})", R"({"status": 503, "retryAfter": "1"})", R"({"status": 400})",
-                                        R"({"status": 429})", R"({"status": 201})"};
+        static const char* answers[] = {R"({"status": 200})",
+                                        R"({"status": 200, "lost": true})",
+                                        R"({"dropped": true})",
+                                        R"({"status": 503})",
+                                        R"({"status": 503, "retryAfter": "1"})",
+                                        R"({"status": 400})",
+                                        R"({"status": 429})",
+                                        R"({"status": 201})"};
         std::string s = "[";
         for (std::size_t i = 0, n = 1 + pick(4); i < n; ++i) s += std::string(i ? ", " : "") + answers[pick(8)];
         return s + "]";
@@ -392,8 +413,10 @@ TEST_CASE("K = 1 is today: servers {count: 1} adds its rows and changes no other
         CHECK(compact(defaults) == compact(today));
         // One server, with a balancer and a store that one server cannot tell apart.
         const char* store = i % 3 == 0 ? "per-server" : i % 3 == 1 ? "replicated" : "shared";
-        const Value one = compute(json("{" + members + R"(, "servers": {"count": 1}, "balancer": {"kind": "two-choices"},
-            "retryHost": "previous-hosts", "keyStore": {"scope": ")" + store + (i % 3 == 1 ? R"(", "lagMs": 5000})" : R"("})") + "}"));
+        const Value one =
+            compute(json("{" + members + R"(, "servers": {"count": 1}, "balancer": {"kind": "two-choices"},
+            "retryHost": "previous-hosts", "keyStore": {"scope": ")" +
+                         store + (i % 3 == 1 ? R"(", "lagMs": 5000})" : R"("})") + "}"));
         REQUIRE(one.find("ok")->asBool());
         CHECK(compact(withoutServers(one)) == compact(today));
         const Value& rows = *one.find("metrics")->find("servers");
@@ -403,7 +426,8 @@ TEST_CASE("K = 1 is today: servers {count: 1} adds its rows and changes no other
     }
 }
 
-TEST_CASE("with a shared store and a key, no run on many servers charges twice; the rows sum to the metrics", "[servers]") {
+TEST_CASE("with a shared store and a key, no run on many servers charges twice; the rows sum to the metrics",
+          "[servers]") {
     RunGenerator generate(3939);
     int runs = 0, charged = 0;
     for (int i = 0; i < 3000; ++i) {

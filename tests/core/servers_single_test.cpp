@@ -62,13 +62,14 @@ TEST_CASE("a new field given and not its default is echoed, and only what differ
         R"({"servers": {"count": 3, "overrides": [{"index": 0, "script": [{"status": 503}]}]},
             "retryHost": "previous-hosts", "hostSelectionRetryMaxAttempts": 5,
             "faults": [{"kind": "crash", "servers": [0], "startMs": 0, "endMs": 5000}]})");
-    CHECK(echo.find(R"("servers":{"count":3,"overrides":[{"index":0,"script":[{"status":503}]}]})") != std::string::npos);
+    CHECK(echo.find(R"("servers":{"count":3,"overrides":[{"index":0,"script":[{"status":503}]}]})") !=
+          std::string::npos);
     CHECK(echo.find(R"("retryHost":"previous-hosts","hostSelectionRetryMaxAttempts":5)") != std::string::npos);
     CHECK(echo.find(R"("faults":[{"kind":"crash","servers":[0],"startMs":0,"endMs":5000}])") != std::string::npos);
     const Inputs in = *parseInputs(parse(R"({"servers": {"count": 3, "overrides": [{"index": 2, "responseMs": 50,
         "script": [{"status": 503}, {"status": 200}]}]}, "balancer": {"kind": "two-choices"},
         "faults": [{"kind": "partition", "startMs": 1, "endMs": 2}], "keyStore": {"scope": "per-server"}})"))
-                          .inputs;
+                           .inputs;
     CHECK(in.serversGiven);
     CHECK(in.serverCount == 3);
     REQUIRE(in.serverOverrides.size() == 1);
@@ -119,14 +120,17 @@ TEST_CASE("every bad many-servers input is named", "[servers]") {
         {R"({"servers": {"count": 2, "replicas": 3}})", {"servers.replicas unknown-field"}},
         {R"({"servers": {"overrides": [{"responseMs": 5}]}})", {"servers.overrides[0].index missing"}},
         {R"({"servers": {"overrides": [{"index": 2}]}})", {"servers.overrides[0].index out-of-range"}},
-        {R"({"servers": {"count": 3, "overrides": [{"index": 1}, {"index": 1}]}})", {"servers.overrides[1].index repeated"}},
-        {R"({"servers": {"overrides": [{"index": 0, "responseMs": -1}]}})", {"servers.overrides[0].responseMs out-of-range"}},
+        {R"({"servers": {"count": 3, "overrides": [{"index": 1}, {"index": 1}]}})",
+         {"servers.overrides[1].index repeated"}},
+        {R"({"servers": {"overrides": [{"index": 0, "responseMs": -1}]}})",
+         {"servers.overrides[0].responseMs out-of-range"}},
         {R"({"servers": {"overrides": [{"index": 0, "script": []}]}})", {"servers.overrides[0].script too-few"}},
         {R"({"servers": {"overrides": [{"index": 0, "script": [{"status": 600}]}]}})",
          {"servers.overrides[0].script[0].status out-of-range"}},
         {R"({"servers": {"overrides": [{"index": 0, "script": [{"status": 200, "date": "yesterday"}]}]}})",
          {"servers.overrides[0].script[0].date bad-date"}},
-        {R"({"servers": {"overrides": [{"index": 0, "failureRate": 1}]}})", {"servers.overrides[0].failureRate unknown-field"}},
+        {R"({"servers": {"overrides": [{"index": 0, "failureRate": 1}]}})",
+         {"servers.overrides[0].failureRate unknown-field"}},
         {R"({"balancer": {"kind": "fastest"}})", {"balancer.kind not-a-choice"}},
         {R"({"balancer": {"scope": "fleet"}})", {"balancer.scope not-a-choice"}},
         {R"({"retryHost": "other-hosts"})", {"retryHost not-a-choice"}},
@@ -137,7 +141,8 @@ TEST_CASE("every bad many-servers input is named", "[servers]") {
         {R"({"faults": [{"kind": "outage", "startMs": 0, "endMs": 1}]})", {"faults[0].kind not-a-choice"}},
         {R"({"faults": [{"kind": "crash", "startMs": 0, "endMs": 86400001}]})", {"faults[0].endMs out-of-range"}},
         {R"({"faults": [{"kind": "crash", "startMs": 10, "endMs": 5}]})", {"faults[0].endMs conflict"}},
-        {R"({"faults": [{"kind": "crash", "servers": [1], "startMs": 0, "endMs": 5}]})", {"faults[0].servers[0] out-of-range"}},
+        {R"({"faults": [{"kind": "crash", "servers": [1], "startMs": 0, "endMs": 5}]})",
+         {"faults[0].servers[0] out-of-range"}},
         {R"({"servers": {"count": 2}, "faults": [{"kind": "crash", "servers": [0, 2], "startMs": 0, "endMs": 5}]})",
          {"faults[0].servers[1] out-of-range"}},
         {R"({"servers": {}, "faults": [{"kind": "crash", "servers": [0, 0], "startMs": 0, "endMs": 5}]})",
@@ -167,7 +172,8 @@ TEST_CASE("the overrides' scripts hold at most 1,000 answers together", "[server
         std::string a = "[", b = "[";
         for (int i = 0; i < first; ++i) a += std::string(i ? "," : "") + R"({"status": 200})";
         for (int i = 0; i < second; ++i) b += std::string(i ? "," : "") + R"({"status": 503})";
-        return R"({"servers": {"overrides": [{"index": 0, "script": )" + a + R"(]}, {"index": 1, "script": )" + b + "]}]}}";
+        return R"({"servers": {"overrides": [{"index": 0, "script": )" + a + R"(]}, {"index": 1, "script": )" + b +
+               "]}]}}";
     };
     CHECK(errorsOf(overrides(600, 400)).empty());
     CHECK(errorsOf(overrides(600, 401)) == std::vector<std::string>{"servers.overrides too-many"});

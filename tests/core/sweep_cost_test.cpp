@@ -76,7 +76,8 @@ Value inputsWith(const std::string& what) {
     } else if (what == "script" || what == "script-4") {
         Value::Array script;
         for (std::size_t i = 0; i < (what == "script" ? kAnswers : 4); ++i)
-            script.push_back(i % 2 ? obj({{"status", num(429)}, {"retryAfter", str("1")}}) : obj({{"status", num(503)}}));
+            script.push_back(i % 2 ? obj({{"status", num(429)}, {"retryAfter", str("1")}})
+                                   : obj({{"status", num(503)}}));
         in.set("scenario", str("script"));
         in.set("script", Value::array(std::move(script)));
     }
@@ -84,7 +85,10 @@ Value inputsWith(const std::string& what) {
 }
 
 Value sweepRequest(const Value& inputs, double points) {
-    return obj({{"inputs", inputs}, {"vary", str("deadlineMs")}, {"from", num(0)}, {"to", num(20000)},
+    return obj({{"inputs", inputs},
+                {"vary", str("deadlineMs")},
+                {"from", num(0)},
+                {"to", num(20000)},
                 {"points", num(points)}});
 }
 
@@ -93,7 +97,9 @@ Value sweepRequest(const Value& inputs, double points) {
 
 TEST_CASE("a sweep's points cost the same whatever the draws and the script", "[sweep][cost]") {
 #ifdef RETRYLAB_SANITIZED
-    WARN("allocations are not counted in a sanitized build (its allocator checks them); the native and wasm runs count them");
+    WARN(
+        "allocations are not counted in a sanitized build (its allocator checks them); the native and wasm runs count "
+        "them");
     return;
 #else
     const std::string what = GENERATE(std::string("draws"), std::string("script"));
@@ -106,8 +112,8 @@ TEST_CASE("a sweep's points cost the same whatever the draws and the script", "[
     // the inputs per point would add at least 998 copies of 100,000 draws (or of 1,000 answers).
     const std::size_t pointsOverBig = allocated([&] { sweep(bigMany); }) - allocated([&] { sweep(bigFew); });
     const std::size_t pointsOverSmall = allocated([&] { sweep(smallMany); }) - allocated([&] { sweep(smallFew); });
-    INFO(what << ": 998 more points allocate " << pointsOverBig << " bytes over the big inputs, "
-              << pointsOverSmall << " over the small ones");
+    INFO(what << ": 998 more points allocate " << pointsOverBig << " bytes over the big inputs, " << pointsOverSmall
+              << " over the small ones");
     REQUIRE(pointsOverSmall > 0);  // the counter counts
     // The big and the small inputs give the very same runs (the draws unused, the answers past
     // the fourth never reached), so their points cost exactly the same.
@@ -117,7 +123,9 @@ TEST_CASE("a sweep's points cost the same whatever the draws and the script", "[
 
 TEST_CASE("a sweep reads and echoes its inputs once, as one compute() of them does", "[sweep][cost]") {
 #ifdef RETRYLAB_SANITIZED
-    WARN("allocations are not counted in a sanitized build (its allocator checks them); the native and wasm runs count them");
+    WARN(
+        "allocations are not counted in a sanitized build (its allocator checks them); the native and wasm runs count "
+        "them");
     return;
 #else
     const std::string what = GENERATE(std::string("draws"), std::string("script"));
@@ -132,14 +140,18 @@ TEST_CASE("a sweep reads and echoes its inputs once, as one compute() of them do
     const std::size_t inCompute = allocated([&] { compute(big); }) - allocated([&] { compute(small); });
     INFO(what << ": the inputs add " << inSweep << " bytes to a sweep, " << inCompute << " to compute()");
     REQUIRE(inCompute > 0);
-    const std::size_t oneCopy = what == "draws" ? kDraws * sizeof(Value) : (kAnswers - 4) * (sizeof(Value) + sizeof(Value::Member));
+    const std::size_t oneCopy =
+        what == "draws" ? kDraws * sizeof(Value) : (kAnswers - 4) * (sizeof(Value) + sizeof(Value::Member));
     CHECK(inSweep < inCompute + oneCopy / 2);
 #endif
 }
 
-TEST_CASE("draws held as one block are checked, read and echoed without a Value per draw", "[sweep][cost][number-list]") {
+TEST_CASE("draws held as one block are checked, read and echoed without a Value per draw",
+          "[sweep][cost][number-list]") {
 #ifdef RETRYLAB_SANITIZED
-    WARN("allocations are not counted in a sanitized build (its allocator checks them); the native and wasm runs count them");
+    WARN(
+        "allocations are not counted in a sanitized build (its allocator checks them); the native and wasm runs count "
+        "them");
     return;
 #else
     // As the bindings read them: 100,000 draws as one block of numbers (Value::numbers()).
@@ -154,7 +166,7 @@ TEST_CASE("draws held as one block are checked, read and echoed without a Value 
     const Value blockSweep = sweepRequest(block, 2), noneSweep = sweepRequest(none, 2);
     const std::size_t inSweep = allocated([&] { sweep(blockSweep); }) - allocated([&] { sweep(noneSweep); });
     INFO("100,000 draws as one block add " << inCompute << " bytes to compute(), " << inSweep << " to a sweep; "
-                                            << kDraws * sizeof(Value) << " would be a Value per draw");
+                                           << kDraws * sizeof(Value) << " would be a Value per draw");
     REQUIRE(inCompute >= kDraws * sizeof(double));  // the counter counts: the echo holds them
     CHECK(inCompute < kDraws * sizeof(Value));
     CHECK(inSweep < kDraws * sizeof(Value));

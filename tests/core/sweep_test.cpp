@@ -8,7 +8,8 @@ using namespace retrylab::test;
 
 namespace {
 Value request(Value inputs, const char* vary, double from, double to, double points) {
-    return obj({{"inputs", inputs}, {"vary", str(vary)}, {"from", num(from)}, {"to", num(to)}, {"points", num(points)}});
+    return obj(
+        {{"inputs", inputs}, {"vary", str(vary)}, {"from", num(from)}, {"to", num(to)}, {"points", num(points)}});
 }
 }  // namespace
 
@@ -72,9 +73,10 @@ TEST_CASE("a bad sweep request names its fields", "[sweep][validation]") {
 }
 
 // docs/engine.md §3: a field the run does not read is refused, not swept to the same run at every point.
-TEST_CASE("a sweep refuses a field the run does not read: maxRetries or baseBackoffMs with A6's hedging, "
-          "baseBackoffMs under a ceiling schedule; a per-try-timeout hedge reads every swept field",
-          "[sweep][validation][hedging]") {
+TEST_CASE(
+    "a sweep refuses a field the run does not read: maxRetries or baseBackoffMs with A6's hedging, "
+    "baseBackoffMs under a ceiling schedule; a per-try-timeout hedge reads every swept field",
+    "[sweep][validation][hedging]") {
     auto errorOf = [](const Value& result) {
         REQUIRE(result.find("errors"));
         REQUIRE(result.find("errors")->asArray().size() == 1);
@@ -83,8 +85,11 @@ TEST_CASE("a sweep refuses a field the run does not read: maxRetries or baseBack
     };
     auto ok = [](const Value& result) { return result.find("ok") && result.find("ok")->asBool(); };
     // §6.1's A6 timeline: its copies are hedging.maxAttempts; maxRetries stays 0.
-    const Value a6 = obj({{"scenario", str("script")}, {"script", Value::array({obj({{"status", num(200)}})})},
-                          {"responseMs", num(2000)}, {"clientTimeoutMs", num(5000)}, {"maxRetries", num(0)},
+    const Value a6 = obj({{"scenario", str("script")},
+                          {"script", Value::array({obj({{"status", num(200)}})})},
+                          {"responseMs", num(2000)},
+                          {"clientTimeoutMs", num(5000)},
+                          {"maxRetries", num(0)},
                           {"hedging", obj({{"maxAttempts", num(4)}, {"delayMs", num(500)}})}});
     const std::string retries = errorOf(sweep(request(a6, "maxRetries", 0, 5, 6)));
     CHECK(retries.rfind("vary conflict: vary cannot be \"maxRetries\" with gRPC A6's inputs.hedging", 0) == 0);
@@ -96,12 +101,18 @@ TEST_CASE("a sweep refuses a field the run does not read: maxRetries or baseBack
     // The ceiling schedule: the base is read only by decorrelated jitter.
     const Value schedule = obj({{"ceilingScheduleMs", Value::array({num(100), num(200)})}});
     CHECK(errorOf(sweep(request(schedule, "baseBackoffMs", 0, 500, 6))).rfind("vary conflict", 0) == 0);
-    Value decorrelated = obj({{"ceilingScheduleMs", Value::array({num(100), num(200)})}, {"jitter", str("decorrelated")}});
+    Value decorrelated =
+        obj({{"ceilingScheduleMs", Value::array({num(100), num(200)})}, {"jitter", str("decorrelated")}});
     CHECK(ok(sweep(request(decorrelated, "baseBackoffMs", 0, 500, 6))));
     // §8's per-try timeout reads maxRetries (its retries) and the backoff's base (its waits): the points differ.
-    const Value perTry = obj({{"scenario", str("script")}, {"script", Value::array({obj({{"status", num(200)}})})},
-                              {"responseMs", num(1500)}, {"maxRetries", num(2)}, {"clientTimeoutMs", num(1000)},
-                              {"baseBackoffMs", num(25)}, {"jitter", str("none")}, {"deadlineMs", num(10000)},
+    const Value perTry = obj({{"scenario", str("script")},
+                              {"script", Value::array({obj({{"status", num(200)}})})},
+                              {"responseMs", num(1500)},
+                              {"maxRetries", num(2)},
+                              {"clientTimeoutMs", num(1000)},
+                              {"baseBackoffMs", num(25)},
+                              {"jitter", str("none")},
+                              {"deadlineMs", num(10000)},
                               {"hedging", obj({{"kind", str("per-try-timeout")}})}});
     const Value byRetries = sweep(request(perTry, "maxRetries", 0, 2, 3));
     REQUIRE(ok(byRetries));

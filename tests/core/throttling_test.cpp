@@ -32,12 +32,18 @@ TEST_CASE("§1.1 the cube root: exact on cubes, within an ulp or two elsewhere, 
     CHECK(cubic.k() == Approx(1.8171205928321397).epsilon(1e-15));
 }
 
-TEST_CASE("§1.3 CUBIC: aws-sdk-go-v2's TestAdaptiveRateLimit_cubic, 7 rows (W_max 10, last throttle at 5 s)", "[throttling][aws]") {
+TEST_CASE("§1.3 CUBIC: aws-sdk-go-v2's TestAdaptiveRateLimit_cubic, 7 rows (W_max 10, last throttle at 5 s)",
+          "[throttling][aws]") {
     const Cubic cubic(10, 5);
     const struct {
         double t, rate;
-    } rows[] = {{5, 7}, {6, 9.64893600966}, {7, 10.000030849917364}, {8, 10.453284520772092},
-                {9, 13.408697022224185}, {10, 21.26626835427364}, {11, 36.425998516920465}};
+    } rows[] = {{5, 7},
+                {6, 9.64893600966},
+                {7, 10.000030849917364},
+                {8, 10.453284520772092},
+                {9, 13.408697022224185},
+                {10, 21.26626835427364},
+                {11, 36.425998516920465}};
     for (const auto& row : rows) {
         INFO("t = " << row.t);
         CHECK(std::fabs(cubic.successReceived(row.t) - row.rate) <= 1e-12);
@@ -46,18 +52,30 @@ TEST_CASE("§1.3 CUBIC: aws-sdk-go-v2's TestAdaptiveRateLimit_cubic, 7 rows (W_m
     CHECK(std::fabs(cubic.successReceived(5) - 7) <= 1e-12);
 }
 
-TEST_CASE("§1.5 the adaptive limiter: aws-sdk-go-v2's TestAdaptiveRateLimit_Update, 17 rows (throttles at 2.0 and 3.2 s)", "[throttling][aws]") {
+TEST_CASE(
+    "§1.5 the adaptive limiter: aws-sdk-go-v2's TestAdaptiveRateLimit_Update, 17 rows (throttles at 2.0 and 3.2 s)",
+    "[throttling][aws]") {
     const struct {
         double t;
         bool throttled;
         double measured, fill;
     } rows[] = {
-        {0.2, false, 0, 0.5}, {0.4, false, 0, 0.5}, {0.6, false, 4.8, 0.5}, {0.8, false, 4.8, 0.5},
-        {1.0, false, 4.16, 0.5}, {1.2, false, 4.16, 0.6912}, {1.4, false, 4.16, 1.0976},
-        {1.6, false, 5.632, 1.6384}, {1.8, false, 5.632, 2.3328}, {2.0, true, 4.3264, 3.02848},
-        {2.2, false, 4.3264, 3.4866391734702598}, {2.4, false, 4.3264, 3.8218744160402554},
-        {2.6, false, 5.66528, 4.053385727709987}, {2.8, false, 5.66528, 4.200373108479455},
-        {3.0, false, 4.333056, 4.282036558348658}, {3.2, true, 4.333056, 2.99742559084406},
+        {0.2, false, 0, 0.5},
+        {0.4, false, 0, 0.5},
+        {0.6, false, 4.8, 0.5},
+        {0.8, false, 4.8, 0.5},
+        {1.0, false, 4.16, 0.5},
+        {1.2, false, 4.16, 0.6912},
+        {1.4, false, 4.16, 1.0976},
+        {1.6, false, 5.632, 1.6384},
+        {1.8, false, 5.632, 2.3328},
+        {2.0, true, 4.3264, 3.02848},
+        {2.2, false, 4.3264, 3.4866391734702598},
+        {2.4, false, 4.3264, 3.8218744160402554},
+        {2.6, false, 5.66528, 4.053385727709987},
+        {2.8, false, 5.66528, 4.200373108479455},
+        {3.0, false, 4.333056, 4.282036558348658},
+        {3.2, true, 4.333056, 2.99742559084406},
         {3.4, false, 4.333056, 3.4522263943863463},
     };
     AdaptiveLimiter limiter(0);
@@ -70,22 +88,23 @@ TEST_CASE("§1.5 the adaptive limiter: aws-sdk-go-v2's TestAdaptiveRateLimit_Upd
     CHECK(limiter.enabled());
 }
 
-TEST_CASE("§1.4 the token bucket: a send waits for a whole token at the fill rate, never below 0.5 a second", "[throttling][aws]") {
+TEST_CASE("§1.4 the token bucket: a send waits for a whole token at the fill rate, never below 0.5 a second",
+          "[throttling][aws]") {
     // Worked by hand (docs/throttling.md §1.4): rate 2 from t = 0, capacity 2, starting empty.
     TokenBucket bucket(2, 0);
     CHECK(bucket.fillRate() == 2);
     CHECK(bucket.maxCapacity() == 2);
-    CHECK(bucket.acquire(0) == 0.5);     // (1 − 0) / 2: sent at 0.5, the bucket empty again
-    CHECK(bucket.acquire(0.5) == 0.5);   // the next at 1.0
-    CHECK(bucket.acquire(0.6) == 0.9);   // asked at 0.6 behind the bucket's 1.0: sent at 1.5
-    CHECK(bucket.acquire(3.5) == 0);     // 2 s later: 2 tokens (the cap), one taken
+    CHECK(bucket.acquire(0) == 0.5);    // (1 − 0) / 2: sent at 0.5, the bucket empty again
+    CHECK(bucket.acquire(0.5) == 0.5);  // the next at 1.0
+    CHECK(bucket.acquire(0.6) == 0.9);  // asked at 0.6 behind the bucket's 1.0: sent at 1.5
+    CHECK(bucket.acquire(3.5) == 0);    // 2 s later: 2 tokens (the cap), one taken
     CHECK(bucket.capacity() == 1);
     // A rate below 1 keeps a capacity of one token; below 0.5 the fill rate is held at 0.5.
     bucket.setMaxRate(0.1, 3.5);
     CHECK(bucket.fillRate() == 0.5);
     CHECK(bucket.maxCapacity() == 1);
     CHECK(bucket.acquire(3.5) == 0);
-    CHECK(bucket.acquire(3.5) == 2);     // (1 − 0) / 0.5
+    CHECK(bucket.acquire(3.5) == 2);  // (1 − 0) / 0.5
     // Not enabled until the first throttling answer: the limiter delays nothing before it.
     AdaptiveLimiter limiter(0);
     limiter.onResponse(0.2, false);
@@ -108,13 +127,15 @@ std::string pattern(double ratio, double padding) {
 
 }  // namespace
 
-TEST_CASE("§2 grpc-go's adaptive throttler: the three 19-response patterns of TestShouldThrottleOptions", "[throttling][grpc]") {
+TEST_CASE("§2 grpc-go's adaptive throttler: the three 19-response patterns of TestShouldThrottleOptions",
+          "[throttling][grpc]") {
     CHECK(pattern(1.1, 8) == "nnnnnnnnyyyyynnnyyy");
     CHECK(pattern(1.1, 7) == "nnnnnnnyyyyyyyyyyyy");
     CHECK(pattern(1.4, 8) == "nnnnnnnnyynnnnnnnnn");
 }
 
-TEST_CASE("§2 the lookback: bins age out as time moves on, and a response older than the window is not counted", "[throttling][grpc]") {
+TEST_CASE("§2 the lookback: bins age out as time moves on, and a response older than the window is not counted",
+          "[throttling][grpc]") {
     // grpc-go's TestRegisterBackendResponse, one unit a bin: Accumulate, LightTimeTravel,
     // HeavyTimeTravel, Rollover. probability() reads the sums at the time it is asked.
     auto sums = [](AdaptiveThrottler& t, double now) {
@@ -190,8 +211,10 @@ TEST_CASE("§7.1 Envoy's window: controller_test's figures (window 5 s, buckets 
     }
 }
 
-TEST_CASE("§7.1 the window's rules: a bucket starts at its event, not on a whole second; the average rate reads "
-          "no update (the oldest bucket's age when that is longer than the window)", "[throttling][envoy]") {
+TEST_CASE(
+    "§7.1 the window's rules: a bucket starts at its event, not on a whole second; the average rate reads "
+    "no update (the oldest bucket's age when that is longer than the window)",
+    "[throttling][envoy]") {
     AdmissionWindow w(5000);
     w.record(500, true);    // the bucket {500}
     w.record(1400, true);   // 900 after it: the same bucket
@@ -256,8 +279,10 @@ TEST_CASE("§7.4 the probability: Envoy's RejectionProbability table, n = 100, c
     CHECK(std::fabs(rejectedOf10000(100, 50, 0.95, 1, 0.8) / 10000.0 - 0.46) <= 0.01);
 }
 
-TEST_CASE("§7.2 the probability's edges: the power by exp(ln(p) / aggression), nothing rejected below 0 or for "
-          "a NaN, the cap after the power", "[throttling][envoy]") {
+TEST_CASE(
+    "§7.2 the probability's edges: the power by exp(ln(p) / aggression), nothing rejected below 0 or for "
+    "a NaN, the cap after the power",
+    "[throttling][envoy]") {
     // (1 − 0) / 2 = 0.5 at aggression 1; at aggression 2, exp(ln(0.5) / 2) = √0.5 within an ulp.
     CHECK(rejectionProbability(1, 0, 0.95, 1, 0.8) == 0.5);
     CHECK(std::fabs(rejectionProbability(1, 0, 0.95, 2, 0.8) - std::sqrt(0.5)) <= 2.3e-16);

@@ -23,7 +23,9 @@ struct BadCase {
     const char* reported;  // the path the error must name
 };
 
-Value scriptOf(std::initializer_list<Value> entries) { return obj({{"scenario", str("script")}, {"script", list(entries)}}); }
+Value scriptOf(std::initializer_list<Value> entries) {
+    return obj({{"scenario", str("script")}, {"script", list(entries)}});
+}
 
 }  // namespace
 
@@ -107,7 +109,8 @@ TEST_CASE("every bad field is reported at once, not just the first", "[validatio
 }
 
 TEST_CASE("nullable fields accept null as none", "[validation]") {
-    ParsedInputs parsed = parseInputs(obj({{"deadlineMs", Value::null()}, {"maxBackoffMs", Value::null()}, {"waitBudgetMs", Value::null()}}));
+    ParsedInputs parsed = parseInputs(
+        obj({{"deadlineMs", Value::null()}, {"maxBackoffMs", Value::null()}, {"waitBudgetMs", Value::null()}}));
     REQUIRE(parsed.inputs);
     CHECK_FALSE(parsed.inputs->deadlineMs);
 }
@@ -129,7 +132,8 @@ TEST_CASE("script entries are checked field by field with their path", "[validat
           std::vector<std::string>{"script[0].colour"});
     CHECK(badFields(scriptOf({obj({{"status", num(200)}, {"lost", boolean(true)}, {"dropped", boolean(true)}})})) ==
           std::vector<std::string>{"script[0].dropped"});
-    CHECK(badFields(scriptOf({obj({{"status", num(200)}, {"lost", str("yes")}})})) == std::vector<std::string>{"script[0].lost"});
+    CHECK(badFields(scriptOf({obj({{"status", num(200)}, {"lost", str("yes")}})})) ==
+          std::vector<std::string>{"script[0].lost"});
     CHECK(badFields(scriptOf({obj({{"status", num(429)}, {"retryAfter", num(2)}})})) ==
           std::vector<std::string>{"script[0].retryAfter"});
     CHECK(badFields(scriptOf({obj({{"status", num(429)}, {"retryAfter", str(std::string(1001, '1'))}})})) ==
@@ -169,9 +173,14 @@ TEST_CASE("a list of many bad items names the first ten and counts the rest", "[
 }
 
 TEST_CASE("bounds are inclusive", "[validation][bounds]") {
-    Value inputs = obj({{"maxRetries", num(100)}, {"baseBackoffMs", num(86400000)}, {"backoffMultiplier", num(10)},
-                        {"clientTimeoutMs", num(1)}, {"responseMs", num(0)}, {"seed", num(9007199254740991.0)},
-                        {"callers", num(1000000)}, {"operationId", str(std::string(255, 'x'))},
+    Value inputs = obj({{"maxRetries", num(100)},
+                        {"baseBackoffMs", num(86400000)},
+                        {"backoffMultiplier", num(10)},
+                        {"clientTimeoutMs", num(1)},
+                        {"responseMs", num(0)},
+                        {"seed", num(9007199254740991.0)},
+                        {"callers", num(1000000)},
+                        {"operationId", str(std::string(255, 'x'))},
                         {"draws", list({num(0), num(1)})}});
     CHECK(badFields(inputs).empty());
 }
@@ -197,10 +206,11 @@ TEST_CASE("compute returns an error object for bad input and a result for good",
 TEST_CASE("the result echoes every input with its default filled in", "[validation][compute]") {
     Value result = compute(obj({{"maxRetries", num(1)}}));
     const Value& inputs = *result.find("inputs");
-    for (const char* field : {"scenario", "operation", "operationId", "maxRetries", "baseBackoffMs", "backoffMultiplier",
-                              "maxBackoffMs", "jitter", "draws", "seed", "clientTimeoutMs", "deadlineMs", "waitBudgetMs",
-                              "responseMs", "idempotencyKey", "retryOn", "retryWritesWithoutKey", "honourRetryAfter",
-                              "startDate", "callers"}) {
+    for (const char* field :
+         {"scenario",     "operation",  "operationId",    "maxRetries", "baseBackoffMs",         "backoffMultiplier",
+          "maxBackoffMs", "jitter",     "draws",          "seed",       "clientTimeoutMs",       "deadlineMs",
+          "waitBudgetMs", "responseMs", "idempotencyKey", "retryOn",    "retryWritesWithoutKey", "honourRetryAfter",
+          "startDate",    "callers"}) {
         INFO(field);
         CHECK(inputs.find(field));
     }

@@ -63,7 +63,8 @@ SideReading readSide(std::string_view bytes, const Options& options) {
                 lax.text->syntax = "jsonc";
                 Value answer = read(*lax.text, options);
                 const Value* format = answer.find("format");
-                if (okAnswer(answer) || (format && format->kind() == Value::Kind::String && format->asString() == "dotnet")) {
+                if (okAnswer(answer) ||
+                    (format && format->kind() == Value::Kind::String && format->asString() == "dotnet")) {
                     out.answer = std::move(answer);
                     return out;
                 }

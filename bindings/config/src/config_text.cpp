@@ -74,10 +74,13 @@ public:
     bool key(std::string k, Position pos) {
         Frame& f = stack_.back();
         if (k.size() > kMaxKeyBytes)
-            return refuse("too-long", f.path, pos, "the key \"" + shortKey(k) + "\" is longer than 1,024 bytes (line " + std::to_string(pos.line) + ")");
+            return refuse(
+                "too-long", f.path, pos,
+                "the key \"" + shortKey(k) + "\" is longer than 1,024 bytes (line " + std::to_string(pos.line) + ")");
         if (!f.keys.insert(k).second)
-            return refuse("duplicate-key", childPath(f, k), pos,
-                          "the key \"" + shortKey(k) + "\" twice in one object (again at line " + std::to_string(pos.line) + ")");
+            return refuse(
+                "duplicate-key", childPath(f, k), pos,
+                "the key \"" + shortKey(k) + "\" twice in one object (again at line " + std::to_string(pos.line) + ")");
         if (++members_ > kMaxMembers)
             return refuse("too-large", "", {}, "the file holds more than 20,000 object members");
         f.key = std::move(k);
@@ -88,7 +91,8 @@ public:
 
     bool scalar(Value v, Position pos) {
         if (v.kind() == Value::Kind::String && v.asString().size() > kMaxStringBytes)
-            return refuse("too-long", nextPath(), pos, nextPath() + " is a string longer than 65,536 bytes (line " + std::to_string(pos.line) + ")");
+            return refuse("too-long", nextPath(), pos,
+                          nextPath() + " is a string longer than 65,536 bytes (line " + std::to_string(pos.line) + ")");
         if (!count(pos)) return false;
         place(std::move(v), pos);
         return true;
@@ -96,7 +100,8 @@ public:
 
     bool open(bool object, Position pos) {
         if (stack_.size() + 1 > static_cast<std::size_t>(kMaxDepth))
-            return refuse("too-deep", nextPath(), pos, "the file nests deeper than 64 levels at line " + std::to_string(pos.line));
+            return refuse("too-deep", nextPath(), pos,
+                          "the file nests deeper than 64 levels at line " + std::to_string(pos.line));
         if (!count(pos)) return false;
         Frame f;
         f.object = object;
@@ -132,7 +137,9 @@ private:
         Position keyPos;
     };
 
-    static std::string childPath(const Frame& f, const std::string& key) { return f.path.empty() ? key : f.path + "." + key; }
+    static std::string childPath(const Frame& f, const std::string& key) {
+        return f.path.empty() ? key : f.path + "." + key;
+    }
 
     std::string nextPath() const {
         if (stack_.empty()) return "";
@@ -220,8 +227,12 @@ public:
 
     bool null() override { return b_.scalar(Value::null(), start()); }
     bool boolean(bool v) override { return b_.scalar(Value::boolean(v), start()); }
-    bool number_integer(number_integer_t n) override { return b_.scalar(Value::number(static_cast<double>(n)), start()); }
-    bool number_unsigned(number_unsigned_t n) override { return b_.scalar(Value::number(static_cast<double>(n)), start()); }
+    bool number_integer(number_integer_t n) override {
+        return b_.scalar(Value::number(static_cast<double>(n)), start());
+    }
+    bool number_unsigned(number_unsigned_t n) override {
+        return b_.scalar(Value::number(static_cast<double>(n)), start());
+    }
     bool number_float(number_float_t x, const string_t&) override { return b_.scalar(Value::number(x), start()); }
     bool string(string_t& s) override { return b_.scalar(Value::string(std::move(s)), start()); }
     bool binary(binary_t&) override { return false; }
@@ -253,13 +264,15 @@ private:
         std::size_t i = from_;
         while (i < text_.size()) {
             char c = text_[i];
-            if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',' || c == ':') ++i;
+            if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',' || c == ':')
+                ++i;
             else if (c == '/' && i + 1 < text_.size() && text_[i + 1] == '/') {
                 while (i < text_.size() && text_[i] != '\n') ++i;
             } else if (c == '/' && i + 1 < text_.size() && text_[i + 1] == '*') {
                 std::size_t end = text_.find("*/", i + 2);
                 i = end == std::string_view::npos ? text_.size() : end + 2;
-            } else break;
+            } else
+                break;
         }
         from_ = read_;
         return lines_.at(i);
@@ -285,7 +298,8 @@ Parsed parseJson(std::string_view text, const Lines& lines, bool comments) {
         return out;
     }
     if (!ok) {
-        out.error = TextError{"unreadable", "", events.parseErrorAt.line, events.parseErrorAt.column, events.parseError};
+        out.error =
+            TextError{"unreadable", "", events.parseErrorAt.line, events.parseErrorAt.column, events.parseError};
         return out;
     }
     b.endDocument();
@@ -336,8 +350,10 @@ Value plainScalar(const std::string& s) {
     if (s == "false" || s == "False" || s == "FALSE") return Value::boolean(false);
     std::size_t sign = (s[0] == '-' || s[0] == '+') ? 1 : 0;
     if (matchesAll(s, isDigit, sign)) return Value::number(std::strtod(s.c_str(), nullptr));
-    if (s.rfind("0o", 0) == 0 && matchesAll(s, isOctal, 2)) return Value::number(static_cast<double>(std::strtoull(s.c_str() + 2, nullptr, 8)));
-    if (s.rfind("0x", 0) == 0 && matchesAll(s, isHex, 2)) return Value::number(static_cast<double>(std::strtoull(s.c_str() + 2, nullptr, 16)));
+    if (s.rfind("0o", 0) == 0 && matchesAll(s, isOctal, 2))
+        return Value::number(static_cast<double>(std::strtoull(s.c_str() + 2, nullptr, 8)));
+    if (s.rfind("0x", 0) == 0 && matchesAll(s, isHex, 2))
+        return Value::number(static_cast<double>(std::strtoull(s.c_str() + 2, nullptr, 16)));
     if (isFloat(s)) return Value::number(std::strtod(s.c_str(), nullptr));
     std::string rest = s.substr(sign);
     if (rest == ".inf" || rest == ".Inf" || rest == ".INF" || s == ".nan" || s == ".NaN" || s == ".NAN")
@@ -367,10 +383,13 @@ public:
                 std::string problem = parser_.problem ? parser_.problem : "not YAML";
                 if (parser_.context) problem = std::string(parser_.context) + ": " + problem;
                 // libyaml refuses a %YAML directive it does not read itself (§11.2's directive rule).
-                std::string code = parser_.problem && std::strcmp(parser_.problem, "found incompatible YAML document") == 0
-                                       ? "yaml-unsupported" : "unreadable";
+                std::string code =
+                    parser_.problem && std::strcmp(parser_.problem, "found incompatible YAML document") == 0
+                        ? "yaml-unsupported"
+                        : "unreadable";
                 out.error = TextError{code, "", at.line, at.column,
-                                      "malformed YAML at line " + std::to_string(at.line) + ", column " + std::to_string(at.column) + ": " + problem};
+                                      "malformed YAML at line " + std::to_string(at.line) + ", column " +
+                                          std::to_string(at.column) + ": " + problem};
                 return out;
             }
             done = event.type == YAML_STREAM_END_EVENT;
@@ -392,10 +411,11 @@ public:
 private:
     bool unsupported(const yaml_event_t& e, const std::string& what) {
         Position at = mark(e.start_mark);
-        return b_.refuse("yaml-unsupported", "", at, what + " at line " + std::to_string(at.line) + ": " +
-                                                         (what.rfind("an alias", 0) == 0 || what.rfind("an anchor", 0) == 0
-                                                              ? "anchors and aliases are not read"
-                                                              : "not read (docs/config-in.md §11.2)"));
+        return b_.refuse("yaml-unsupported", "", at,
+                         what + " at line " + std::to_string(at.line) + ": " +
+                             (what.rfind("an alias", 0) == 0 || what.rfind("an anchor", 0) == 0
+                                  ? "anchors and aliases are not read"
+                                  : "not read (docs/config-in.md §11.2)"));
     }
     bool checkNode(const yaml_event_t& e, const yaml_char_t* anchor, const yaml_char_t* tag) {
         if (anchor) return unsupported(e, "an anchor (&" + std::string(reinterpret_cast<const char*>(anchor)) + ")");
@@ -406,45 +426,42 @@ private:
     bool handle(const yaml_event_t& e) {
         Position at = mark(e.start_mark);
         switch (e.type) {
-        case YAML_DOCUMENT_START_EVENT: {
-            const auto* v = e.data.document_start.version_directive;
-            if (v && !(v->major == 1 && (v->minor == 1 || v->minor == 2)))
-                return unsupported(e, "a %YAML " + std::to_string(v->major) + "." + std::to_string(v->minor) + " directive");
-            if (e.data.document_start.tag_directives.start != e.data.document_start.tag_directives.end)
-                return unsupported(e, "a %TAG directive");
-            b_.startDocument();
-            return true;
-        }
-        case YAML_DOCUMENT_END_EVENT:
-            b_.endDocument();
-            return true;
-        case YAML_ALIAS_EVENT:
-            return unsupported(e, "an alias (*" + std::string(reinterpret_cast<const char*>(e.data.alias.anchor)) + ")");
-        case YAML_SCALAR_EVENT: {
-            if (!checkNode(e, e.data.scalar.anchor, e.data.scalar.tag)) return false;
-            std::string s = text(e.data.scalar.value, e.data.scalar.length);
-            bool plain = e.data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
-            if (b_.expectingKey()) {
-                if (plain && s == "<<") return unsupported(e, "a merge key (<<)");
-                return b_.key(std::move(s), at);
+            case YAML_DOCUMENT_START_EVENT: {
+                const auto* v = e.data.document_start.version_directive;
+                if (v && !(v->major == 1 && (v->minor == 1 || v->minor == 2)))
+                    return unsupported(
+                        e, "a %YAML " + std::to_string(v->major) + "." + std::to_string(v->minor) + " directive");
+                if (e.data.document_start.tag_directives.start != e.data.document_start.tag_directives.end)
+                    return unsupported(e, "a %TAG directive");
+                b_.startDocument();
+                return true;
             }
-            return b_.scalar(plain ? plainScalar(s) : Value::string(std::move(s)), at);
-        }
-        case YAML_SEQUENCE_START_EVENT:
-        case YAML_MAPPING_START_EVENT: {
-            bool object = e.type == YAML_MAPPING_START_EVENT;
-            if (!checkNode(e, object ? e.data.mapping_start.anchor : e.data.sequence_start.anchor,
-                           object ? e.data.mapping_start.tag : e.data.sequence_start.tag))
-                return false;
-            if (b_.expectingKey()) return unsupported(e, "a key that is not a scalar");
-            return b_.open(object, at);
-        }
-        case YAML_SEQUENCE_END_EVENT:
-        case YAML_MAPPING_END_EVENT:
-            b_.close();
-            return true;
-        default:
-            return true;
+            case YAML_DOCUMENT_END_EVENT: b_.endDocument(); return true;
+            case YAML_ALIAS_EVENT:
+                return unsupported(
+                    e, "an alias (*" + std::string(reinterpret_cast<const char*>(e.data.alias.anchor)) + ")");
+            case YAML_SCALAR_EVENT: {
+                if (!checkNode(e, e.data.scalar.anchor, e.data.scalar.tag)) return false;
+                std::string s = text(e.data.scalar.value, e.data.scalar.length);
+                bool plain = e.data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+                if (b_.expectingKey()) {
+                    if (plain && s == "<<") return unsupported(e, "a merge key (<<)");
+                    return b_.key(std::move(s), at);
+                }
+                return b_.scalar(plain ? plainScalar(s) : Value::string(std::move(s)), at);
+            }
+            case YAML_SEQUENCE_START_EVENT:
+            case YAML_MAPPING_START_EVENT: {
+                bool object = e.type == YAML_MAPPING_START_EVENT;
+                if (!checkNode(e, object ? e.data.mapping_start.anchor : e.data.sequence_start.anchor,
+                               object ? e.data.mapping_start.tag : e.data.sequence_start.tag))
+                    return false;
+                if (b_.expectingKey()) return unsupported(e, "a key that is not a scalar");
+                return b_.open(object, at);
+            }
+            case YAML_SEQUENCE_END_EVENT:
+            case YAML_MAPPING_END_EVENT: b_.close(); return true;
+            default: return true;
         }
     }
 
@@ -478,7 +495,8 @@ bool iniFirst(std::string_view bytes) {
     std::size_t from = 0;
     while (from <= bytes.size()) {
         std::size_t end = bytes.find('\n', from);
-        std::string line = trimmed(bytes.substr(from, end == std::string_view::npos ? std::string_view::npos : end - from));
+        std::string line =
+            trimmed(bytes.substr(from, end == std::string_view::npos ? std::string_view::npos : end - from));
         if (!line.empty() && line[0] != '#' && line[0] != ';')
             return line.size() >= 3 && line.front() == '[' && line.back() == ']' && line.find(']') == line.size() - 1;
         if (end == std::string_view::npos) break;
@@ -504,7 +522,8 @@ struct LineReader {
 
 Parsed unreadableAt(int line, int column, const std::string& message) {
     Parsed out;
-    out.error = TextError{"unreadable", "", line, column, message + " at line " + std::to_string(line) + ", column " + std::to_string(column)};
+    out.error = TextError{"unreadable", "", line, column,
+                          message + " at line " + std::to_string(line) + ", column " + std::to_string(column)};
     return out;
 }
 
@@ -540,13 +559,19 @@ Parsed parseIni(std::string_view bytes) {
             inSection = true;
             continue;
         }
-        if (!inSection) return unreadableAt(reader.number, column, "malformed AWS shared config: a line before any [section] header");
+        if (!inSection)
+            return unreadableAt(reader.number, column,
+                                "malformed AWS shared config: a line before any [section] header");
         std::size_t sep = line.find_first_of("=:");
         if (sep == std::string::npos)
-            return unreadableAt(reader.number, column, "malformed AWS shared config: a line that is neither a [section], a key = value nor a comment");
+            return unreadableAt(
+                reader.number, column,
+                "malformed AWS shared config: a line that is neither a [section], a key = value nor a comment");
         if (!flush()) break;
         key = trimmed(std::string_view(line).substr(0, sep));
-        if (key.empty()) return unreadableAt(reader.number, column, "malformed AWS shared config: a line with no key before its " + line.substr(sep, 1));
+        if (key.empty())
+            return unreadableAt(reader.number, column,
+                                "malformed AWS shared config: a line with no key before its " + line.substr(sep, 1));
         for (char& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
         value = trimmed(std::string_view(line).substr(sep + 1));
         keyPos = {reader.number, column};
@@ -559,7 +584,8 @@ Parsed parseIni(std::string_view bytes) {
     }
     Parsed out;
     if (!b.error && value.size() > kMaxStringBytes)
-        b.refuse("too-long", key, keyPos, key + " is a string longer than 65,536 bytes (line " + std::to_string(keyPos.line) + ")");
+        b.refuse("too-long", key, keyPos,
+                 key + " is a string longer than 65,536 bytes (line " + std::to_string(keyPos.line) + ")");
     if (b.error) {
         out.error = *b.error;
         return out;
@@ -573,7 +599,8 @@ Parsed parseIni(std::string_view bytes) {
 Parsed parseText(std::string_view bytes, bool comments) {
     Parsed out;
     if (bytes.size() > kMaxFileBytes) {
-        out.error = TextError{"too-large", "", 0, 0, "the file is larger than 1 MiB (1,048,576 bytes); no config comes near that"};
+        out.error = TextError{"too-large", "", 0, 0,
+                              "the file is larger than 1 MiB (1,048,576 bytes); no config comes near that"};
         return out;
     }
     Lines lines(bytes);
@@ -581,7 +608,8 @@ Parsed parseText(std::string_view bytes, bool comments) {
     if (nul != std::string_view::npos) {
         Position at = lines.at(nul);
         out.error = TextError{"unreadable", "", at.line, at.column,
-                              "a NUL byte at line " + std::to_string(at.line) + ", column " + std::to_string(at.column) + ": a config file is text"};
+                              "a NUL byte at line " + std::to_string(at.line) + ", column " +
+                                  std::to_string(at.column) + ": a config file is text"};
         return out;
     }
     std::size_t first = bytes.find_first_not_of(" \t\r\n");
@@ -624,7 +652,8 @@ Parsed parseEnvironment(std::string_view bytes) {
         }
         if (!named) return unreadableAt(reader.number, 1, "malformed environment: a line that is not NAME=VALUE");
         if (++count > 10000) {
-            out.error = TextError{"too-large", "", reader.number, 1, "the environment holds more than 10,000 variables"};
+            out.error =
+                TextError{"too-large", "", reader.number, 1, "the environment holds more than 10,000 variables"};
             return out;
         }
         if (!b.key(std::string(raw.substr(0, eq)), {reader.number, 1}) ||

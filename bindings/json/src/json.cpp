@@ -110,8 +110,8 @@ public:
     }
     const std::string& readError() const { return readErrorText_; }
     std::string sizeMessage() const {
-        return (file_ ? name_ : std::string("the input")) + " is larger than " +
-               std::to_string(kMaxInputBytes >> 20) + " MiB; no valid input comes near that";
+        return (file_ ? name_ : std::string("the input")) + " is larger than " + std::to_string(kMaxInputBytes >> 20) +
+               " MiB; no valid input comes near that";
     }
 
 private:
@@ -152,15 +152,18 @@ private:
             return;
         }
         if (inString_) {
-            if (escaped_) escaped_ = false;
-            else if (c == '\\') escaped_ = true;
+            if (escaped_)
+                escaped_ = false;
+            else if (c == '\\')
+                escaped_ = true;
             else if (c == '"') {
                 inString_ = false;
                 return;
             }
             if (++run_ > kMaxStringBytes)
                 fail("the JSON holds a string longer than " + grouped(kMaxStringBytes) + " bytes, from byte " +
-                     std::to_string(stringStart_), "; no input of the engine is that long");
+                         std::to_string(stringStart_),
+                     "; no input of the engine is that long");
             return;
         }
         if (c == '"') {
@@ -173,7 +176,8 @@ private:
         run_ = numberByte ? run_ + 1 : 0;
         if (run_ > kMaxNumberBytes)
             fail("the JSON holds a number longer than " + grouped(kMaxNumberBytes) + " characters, at byte " +
-                 std::to_string(at - kMaxNumberBytes), "; no input of the engine needs one");
+                     std::to_string(at - kMaxNumberBytes),
+                 "; no input of the engine needs one");
     }
 
     const char* data_ = nullptr;
@@ -233,8 +237,8 @@ public:
     explicit Builder(Source& source) : source_(source) {}
 
     std::optional<Value> root;
-    std::string error;         // a limit this reader applies (depth, duplicate key, ...)
-    std::string parseError;    // the lexer's or parser's complaint
+    std::string error;       // a limit this reader applies (depth, duplicate key, ...)
+    std::string parseError;  // the lexer's or parser's complaint
 
     bool null() override { return add(Value::null()); }
     bool boolean(bool b) override { return add(Value::boolean(b)); }
@@ -375,11 +379,13 @@ private:
         }
         Frame f = std::move(stack_.back());
         stack_.pop_back();
-        Value v = !f.object  ? listOf(std::move(f.items))
-                  : f.dropped ? Value::unsupported("an object with more than " + std::to_string(kMaxMembers) + " members")
-                              : Value::object(std::move(f.members));
+        Value v = !f.object ? listOf(std::move(f.items))
+                  : f.dropped
+                      ? Value::unsupported("an object with more than " + std::to_string(kMaxMembers) + " members")
+                      : Value::object(std::move(f.members));
         // Counted when it opened.
-        if (stack_.empty()) root = std::move(v);
+        if (stack_.empty())
+            root = std::move(v);
         else if (stack_.back().object) {
             stack_.back().members.push_back({std::move(stack_.back().key), std::move(v)});
             stack_.back().hasKey = false;
@@ -402,11 +408,16 @@ Parsed run(Source& source) {
     bool ok = Json::sax_parse(Cursor(&source), Cursor(), &builder);
     // Precedence: the size of the input, then what the Source saw (the lexer met only the end
     // it made), then the Builder's limits, then the parser's complaint.
-    if (source.overSize()) parsed.error = source.sizeMessage();
-    else if (!source.error().empty()) parsed.error = source.error() + builder.where() + source.reason();
-    else if (!builder.error.empty()) parsed.error = builder.error;
-    else if (!ok || !builder.root) parsed.error = builder.parseError.empty() ? "malformed JSON" : builder.parseError;
-    else parsed.value = std::move(builder.root);
+    if (source.overSize())
+        parsed.error = source.sizeMessage();
+    else if (!source.error().empty())
+        parsed.error = source.error() + builder.where() + source.reason();
+    else if (!builder.error.empty())
+        parsed.error = builder.error;
+    else if (!ok || !builder.root)
+        parsed.error = builder.parseError.empty() ? "malformed JSON" : builder.parseError;
+    else
+        parsed.value = std::move(builder.root);
     return parsed;
 }
 
@@ -521,8 +532,8 @@ Value shownResult(const Value& result) {
         const Value& e = (*errors)[i];
         const std::string& field = stringMember(e, "field");
         std::string cut = shownField(field);
-        std::string message = field.size() > kFieldShown ? replaced(stringMember(e, "message"), field, cut)
-                                                         : stringMember(e, "message");
+        std::string message =
+            field.size() > kFieldShown ? replaced(stringMember(e, "message"), field, cut) : stringMember(e, "message");
         message = shortened(message, kMessageShown);
         // Every member of the error as the engine gave it (code, detail, ...), the field and the
         // sentences with the field cut as above.
@@ -533,7 +544,8 @@ Value shownResult(const Value& result) {
             } else if (m.key == "message") {
                 error.set("message", Value::string(message));
             } else if (m.key == "detail" && m.value.kind() == Value::Kind::String) {
-                std::string detail = field.size() > kFieldShown ? replaced(m.value.asString(), field, cut) : m.value.asString();
+                std::string detail =
+                    field.size() > kFieldShown ? replaced(m.value.asString(), field, cut) : m.value.asString();
                 detail = shortened(detail, kMessageShown);
                 error.set("detail", Value::string(std::move(detail)));
             } else {

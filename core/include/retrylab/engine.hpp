@@ -38,9 +38,9 @@ enum class AttemptStart { Fits, BeforeDeadline };
 enum class FailureClass { Success, Timeout, TooManyRequests, ServerError, ClientError, Other, Refused, Reset };
 
 struct ScriptEntry {
-    std::optional<int> status;             // absent only when dropped
-    std::optional<std::string> retryAfter; // the header's raw value
-    std::optional<std::string> date;       // the response's Date header, raw
+    std::optional<int> status;                // absent only when dropped
+    std::optional<std::string> retryAfter;    // the header's raw value
+    std::optional<std::string> date;          // the response's Date header, raw
     std::optional<std::int64_t> dateSeconds;  // `date` parsed, seconds since 1970
     bool lost = false;
     bool dropped = false;
@@ -66,7 +66,7 @@ enum class KeyScope;      // Shared (0), PerServer, Replicated
 struct ServerOverride {
     std::size_t index = 0;
     std::optional<double> responseMs;
-    bool hasScript = false;          // a script of its own, read by docs/servers.md §7.1's rule
+    bool hasScript = false;  // a script of its own, read by docs/servers.md §7.1's rule
     std::vector<ScriptEntry> script;
 };
 
@@ -79,7 +79,8 @@ struct Fault {
     double startMs = 0, endMs = 0;
     bool names(std::size_t j) const {
         if (allServers) return true;
-        for (std::size_t s : servers) if (s == j) return true;
+        for (std::size_t s : servers)
+            if (s == j) return true;
         return false;
     }
     bool covers(double t) const { return startMs <= t && t < endMs; }
@@ -96,8 +97,8 @@ enum class Cancel { Propagate, Orphan };
 enum class HedgeKind { A6, PerTryTimeout };
 struct HedgePolicy {
     HedgeKind kind = HedgeKind::A6;
-    int maxAttempts = 2;  // a6: the most copies, the first included
-    double delayMs = 0;   // a6: from one copy to the next
+    int maxAttempts = 2;                           // a6: the most copies, the first included
+    double delayMs = 0;                            // a6: from one copy to the next
     RetryOn nonFatal{false, false, false, false};  // a6: the classes after which the next copy goes at once
 };
 
@@ -129,14 +130,14 @@ struct Inputs {
 
     // Knobs beyond SPEC.md §2 that real clients need (docs/engine.md §2). Their defaults
     // leave every SPEC result unchanged.
-    bool firstRetryImmediate = false;          // failure 1 waits 0 (urllib3)
-    double minBackoffMs = 0;                   // a backoff wait is at least this (Stripe)
-    double jitterLow = 0, jitterHigh = 1;      // proportional: ceiling × U(low, high)
-    std::vector<double> ceilingScheduleMs;     // ceilings per failure, last repeats; empty: base × multiplier^(n−1)
-    std::vector<int> retryOnStatuses;          // exact statuses retried besides retryOn's classes
-    std::vector<int> retryAfterStatuses;       // statuses retried when they carry a Retry-After (urllib3)
+    bool firstRetryImmediate = false;       // failure 1 waits 0 (urllib3)
+    double minBackoffMs = 0;                // a backoff wait is at least this (Stripe)
+    double jitterLow = 0, jitterHigh = 1;   // proportional: ceiling × U(low, high)
+    std::vector<double> ceilingScheduleMs;  // ceilings per failure, last repeats; empty: base × multiplier^(n−1)
+    std::vector<int> retryOnStatuses;       // exact statuses retried besides retryOn's classes
+    std::vector<int> retryAfterStatuses;    // statuses retried when they carry a Retry-After (urllib3)
     RetryAfterMode retryAfterMode = RetryAfterMode::Replace;
-    std::optional<double> retryAfterMaxMs;     // an honoured header above this is ignored (Stripe: 60 s)
+    std::optional<double> retryAfterMaxMs;  // an honoured header above this is ignored (Stripe: 60 s)
     RetryAfterOverMax retryAfterOverMax = RetryAfterOverMax::Backoff;
     AttemptStart attemptStart = AttemptStart::Fits;
     // docs/throttling.md §6, §8: none (the default) is the run above, exactly.
@@ -146,11 +147,11 @@ struct Inputs {
     std::vector<Layer> layers;
 
     // docs/servers.md §2: `servers` null is one server made of the fields above (today, exactly).
-    bool serversGiven = false;                   // `servers` not null: the rows of §7.2 are written
-    std::size_t serverCount = 1;                 // K
+    bool serversGiven = false;                    // `servers` not null: the rows of §7.2 are written
+    std::size_t serverCount = 1;                  // K
     std::vector<ServerOverride> serverOverrides;  // in the order given
     servers::BalancerKind balancer = static_cast<servers::BalancerKind>(0);  // round robin
-    bool previousHosts = false;                  // retryHost "previous-hosts"
+    bool previousHosts = false;                                              // retryHost "previous-hosts"
     int hostSelectionRetryMaxAttempts = 1;
     std::vector<Fault> faults;
     servers::KeyScope keyScope = static_cast<servers::KeyScope>(0);  // shared
@@ -173,8 +174,8 @@ struct Layer {
 std::vector<ScriptEntry> serverScript(const Inputs& inputs);
 
 struct ParsedInputs {
-    std::optional<Inputs> inputs;  // set when errors is empty
-    Value echo;                    // then: every field, defaults filled (the result's `inputs`)
+    std::optional<Inputs> inputs;    // set when errors is empty
+    Value echo;                      // then: every field, defaults filled (the result's `inputs`)
     std::vector<InputError> errors;  // InputError: fields.hpp
 };
 
@@ -192,10 +193,24 @@ Value schema();
 Value scriptToValue(const std::vector<ScriptEntry>& script);
 
 enum class EventKind {
-    Send, Commit, Replay, Conflict, ServerError, RequestLost, ResponseLost,
-    Receive, Timeout, Deadline, Wait, Stop,
-    Call, GiveUp, Cancel, Orphan,  // docs/layers.md §7: only in a layered run
-    Refused, Reset                 // docs/servers.md §7.1: a crashed server's
+    Send,
+    Commit,
+    Replay,
+    Conflict,
+    ServerError,
+    RequestLost,
+    ResponseLost,
+    Receive,
+    Timeout,
+    Deadline,
+    Wait,
+    Stop,
+    Call,
+    GiveUp,
+    Cancel,
+    Orphan,  // docs/layers.md §7: only in a layered run
+    Refused,
+    Reset  // docs/servers.md §7.1: a crashed server's
 };
 const char* eventKindName(EventKind kind);
 
@@ -218,17 +233,17 @@ struct RetryAfterSeen {
 // Where the wait after an attempt came from: an honoured Retry-After that decided it, the
 // backoff (an immediate first retry included), or no wait (the last attempt).
 enum class WaitKind { None, Header, Backoff };
-const char* waitKindName(WaitKind kind);      // "none", "header", "backoff"
-const char* failureClassName(FailureClass c); // "success", "timeout", "429", "5xx", "4xx", "other"
+const char* waitKindName(WaitKind kind);       // "none", "header", "backoff"
+const char* failureClassName(FailureClass c);  // "success", "timeout", "429", "5xx", "4xx", "other"
 
 struct AttemptRow {
     int n = 0;
     double startMs = 0;
     double endMs = 0;
-    std::string server;               // "200", "503", "409", "replay", "dropped"
-    std::optional<double> commitMs;   // when the server committed a side effect
-    std::string effect;               // the side effect in words
-    std::string clientSaw;            // "200", "503", "timeout"
+    std::string server;              // "200", "503", "409", "replay", "dropped"
+    std::optional<double> commitMs;  // when the server committed a side effect
+    std::string effect;              // the side effect in words
+    std::string clientSaw;           // "200", "503", "timeout"
     std::optional<double> waitAfterMs;
     std::optional<std::string> waitRule;
     std::optional<double> ceilingMs;
@@ -236,30 +251,37 @@ struct AttemptRow {
     std::optional<RetryAfterSeen> retryAfter;
     // The same facts as data (docs/engine.md §5), beside the words above.
     WaitKind waitKind = WaitKind::None;
-    int scriptIndex = 0;            // the entry of the server's script attempt n drew (0-based)
-    bool scriptRepeats = false;     // that entry is the script's last, the one that repeats
+    int scriptIndex = 0;                               // the entry of the server's script attempt n drew (0-based)
+    bool scriptRepeats = false;                        // that entry is the script's last, the one that repeats
     FailureClass clientClass = FailureClass::Timeout;  // the class of what the client saw
-    std::optional<int> chargeNumber;  // the side effect this attempt committed: #k
+    std::optional<int> chargeNumber;                   // the side effect this attempt committed: #k
     bool scripted = false;  // the client received the script entry's own answer (docs/engine.md §5)
     // A layered run's (docs/layers.md §7); layer 0 in a run without layers, and none written.
     int layer = 0;
-    std::string path;                  // "2.1"
-    std::optional<std::string> key;    // the key value it carried
-    bool upper = false;                // an attempt of a layer above the bottom: a call below
-    bool givenUp = false;              // it received a call's given-up
-    bool cancelled = false;            // its call was cancelled before its answer came
+    std::string path;                      // "2.1"
+    std::optional<std::string> key;        // the key value it carried
+    bool upper = false;                    // an attempt of a layer above the bottom: a call below
+    bool givenUp = false;                  // it received a call's given-up
+    bool cancelled = false;                // its call was cancelled before its answer came
     std::optional<double> callDeadlineMs;  // the deadline D of its call (§4.2), absolute
     // A hedged run's (docs/throttling.md §6.1), written only when `hedging` is set.
     bool hedgedRun = false;
-    bool hedge = false;                // sent while an earlier attempt was still in flight
+    bool hedge = false;  // sent while an earlier attempt was still in flight
     // docs/servers.md §7.2: the server it was sent to, written only when `servers` is given.
     std::optional<int> host;
-    bool noEntry = false;              // refused or cut off: no script entry was read (scriptIndex null)
+    bool noEntry = false;  // refused or cut off: no script entry was read (scriptIndex null)
 };
 
 enum class Outcome { Success, Unknown, Failed };
-enum class StopReason { Success, NotRetryable, WriteWithoutKey, AttemptLimit, WaitBudget, Deadline,
-                        Cancelled /* a layer's call (docs/layers.md §4.5), never the run's */ };
+enum class StopReason {
+    Success,
+    NotRetryable,
+    WriteWithoutKey,
+    AttemptLimit,
+    WaitBudget,
+    Deadline,
+    Cancelled /* a layer's call (docs/layers.md §4.5), never the run's */
+};
 const char* outcomeName(Outcome outcome);
 const char* stopReasonName(StopReason reason);
 
@@ -286,8 +308,8 @@ struct Metrics {
     double lastWorkMs = 0;
     // A hedged run's (docs/throttling.md §6.1), written only when `hedging` is set.
     bool hedgedRun = false;
-    int hedges = 0;        // attempts sent while an earlier one was still in flight
-    int lateAnswers = 0;   // attempts still in flight when the run ended (their answers come to no one)
+    int hedges = 0;       // attempts sent while an earlier one was still in flight
+    int lateAnswers = 0;  // attempts still in flight when the run ended (their answers come to no one)
     // docs/servers.md §7.2: one row per server, written only when `servers` is given.
     struct ServerRow {
         int host = 0;
@@ -358,7 +380,7 @@ struct SweepBoundary {
 struct SweepRun {
     std::vector<InputError> errors;  // the request's; when not empty, nothing else is set
     const char* vary = "";
-    Value echo;                      // the swept inputs' echo, as compute() gives it
+    Value echo;  // the swept inputs' echo, as compute() gives it
     std::vector<SweepPoint> points;
     std::vector<SweepBoundary> boundaries;
 };

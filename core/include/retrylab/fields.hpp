@@ -34,13 +34,13 @@ struct InputError {
 // A small literal: a field's default, or the value a presence rule compares with.
 struct Literal {
     enum class Kind {
-        None,     // no default: an absent field stays absent (and is not echoed)
+        None,  // no default: an absent field stays absent (and is not echoed)
         Null,
         Boolean,
         Number,
         String,
-        List,     // of `items`
-        Filled,   // an object or variant: every member's own default
+        List,    // of `items`
+        Filled,  // an object or variant: every member's own default
     };
     Kind kind = Kind::None;
     bool flag = false;
@@ -75,7 +75,8 @@ struct Presence {
 };
 
 enum class FieldType { Boolean, Number, String, Choice, HttpDate, List, Object, Variant };
-const char* fieldTypeName(FieldType type);  // "boolean", "number", "string", "choice", "http-date", "list", "object", "variant"
+const char* fieldTypeName(
+    FieldType type);  // "boolean", "number", "string", "choice", "http-date", "list", "object", "variant"
 
 struct Variant;
 
@@ -85,22 +86,22 @@ struct Field {
     std::string group;
     std::string unit;  // "ms", or empty
     std::string description;
-    bool nullable = false;      // null is a value of its own ("none", "off")
-    bool required = false;      // absent is an error
-    bool whole = false;         // numbers: an integer (3.0 accepted)
-    double lo = 0, hi = 0;      // numbers: inclusive bounds
-    std::size_t minLength = 0;  // strings: code points; lists: items
-    std::size_t maxLength = 0;  // 0: no limit
+    bool nullable = false;        // null is a value of its own ("none", "off")
+    bool required = false;        // absent is an error
+    bool whole = false;           // numbers: an integer (3.0 accepted)
+    double lo = 0, hi = 0;        // numbers: inclusive bounds
+    std::size_t minLength = 0;    // strings: code points; lists: items
+    std::size_t maxLength = 0;    // 0: no limit
     std::vector<Choice> choices;  // Choice
     Literal defaultValue;
-    bool distinct = false;        // lists: no item twice
-    Presence onlyWhen;            // an error to give it otherwise; not echoed otherwise
-    Presence requiredWhen;        // an error to leave it out then
-    std::vector<Field> item;      // List: exactly one row, the items' (its name is empty)
-    std::vector<Field> members;   // Object: the members, in echo order
-    std::string discriminator;    // Variant: the member whose choice picks the variant
+    bool distinct = false;          // lists: no item twice
+    Presence onlyWhen;              // an error to give it otherwise; not echoed otherwise
+    Presence requiredWhen;          // an error to leave it out then
+    std::vector<Field> item;        // List: exactly one row, the items' (its name is empty)
+    std::vector<Field> members;     // Object: the members, in echo order
+    std::string discriminator;      // Variant: the member whose choice picks the variant
     std::vector<Variant> variants;  // Variant: the first is the default
-    bool sparseEcho = false;      // Object: echo only the members given that differ from their default
+    bool sparseEcho = false;        // Object: echo only the members given that differ from their default
     // Any member: echo this one only when it is given and differs from its default (sparseEcho
     // for one member of an object that echoes the others in full). A field added to an
     // object whose echo others compare exactly (the fleet's gates, held to an independent
@@ -125,17 +126,52 @@ struct Field {
     static Field object(std::string name, std::string group, std::string description, std::vector<Field> members);
     static Field variant(std::string name, std::string group, std::string description, std::string discriminator,
                          std::vector<Variant> variants);
-    Field& wholeNumber() { whole = true; return *this; }
-    Field& range(double low, double high) { lo = low; hi = high; return *this; }
-    Field& length(std::size_t low, std::size_t high) { minLength = low; maxLength = high; return *this; }
-    Field& orNull() { nullable = true; return *this; }
-    Field& needed() { required = true; return *this; }
-    Field& defaults(Literal d) { defaultValue = std::move(d); return *this; }
-    Field& defaults(int n) { defaultValue = Literal::number(n); return *this; }
-    Field& defaults(double x) { defaultValue = Literal::number(x); return *this; }
-    Field& defaults(bool b) { defaultValue = Literal::boolean(b); return *this; }
-    Field& defaults(const char* s) { defaultValue = Literal::string(s); return *this; }
-    Field& distinctItems() { distinct = true; return *this; }
+    Field& wholeNumber() {
+        whole = true;
+        return *this;
+    }
+    Field& range(double low, double high) {
+        lo = low;
+        hi = high;
+        return *this;
+    }
+    Field& length(std::size_t low, std::size_t high) {
+        minLength = low;
+        maxLength = high;
+        return *this;
+    }
+    Field& orNull() {
+        nullable = true;
+        return *this;
+    }
+    Field& needed() {
+        required = true;
+        return *this;
+    }
+    Field& defaults(Literal d) {
+        defaultValue = std::move(d);
+        return *this;
+    }
+    Field& defaults(int n) {
+        defaultValue = Literal::number(n);
+        return *this;
+    }
+    Field& defaults(double x) {
+        defaultValue = Literal::number(x);
+        return *this;
+    }
+    Field& defaults(bool b) {
+        defaultValue = Literal::boolean(b);
+        return *this;
+    }
+    Field& defaults(const char* s) {
+        defaultValue = Literal::string(s);
+        return *this;
+    }
+    Field& distinctItems() {
+        distinct = true;
+        return *this;
+    }
     Field& only(std::string sibling, Literal value, std::string why = "") {
         onlyWhen = {std::move(sibling), std::move(value), std::move(why)};
         return *this;
@@ -144,14 +180,24 @@ struct Field {
         requiredWhen = {std::move(sibling), std::move(value), std::move(why)};
         return *this;
     }
-    Field& words(std::string items, std::string noun) { itemWords = std::move(items); itemNoun = std::move(noun); return *this; }
+    Field& words(std::string items, std::string noun) {
+        itemWords = std::move(items);
+        itemNoun = std::move(noun);
+        return *this;
+    }
     Field& objectWords(std::string exampleText, std::string unknownMember) {
         example = std::move(exampleText);
         memberWords = std::move(unknownMember);
         return *this;
     }
-    Field& sparse() { sparseEcho = true; return *this; }
-    Field& echoSparse() { sparseMember = true; return *this; }
+    Field& sparse() {
+        sparseEcho = true;
+        return *this;
+    }
+    Field& echoSparse() {
+        sparseMember = true;
+        return *this;
+    }
 
     // Choice fields: the engine's number for a name (-1 when none), and the name of a number.
     int valueOf(const std::string& choiceName) const;
@@ -168,10 +214,10 @@ struct Variant {
 };
 
 struct FieldTable {
-    std::string name;         // "inputs": the key schema() lists the rows under
-    std::string subject;      // "The inputs": how a sentence about the whole request begins
-    std::string example;      // "{ \"maxRetries\": 3 }": "The inputs must be an object such as ..."
-    std::string unknownWords; // "is not an input of the engine (check its spelling)."
+    std::string name;          // "inputs": the key schema() lists the rows under
+    std::string subject;       // "The inputs": how a sentence about the whole request begins
+    std::string example;       // "{ \"maxRetries\": 3 }": "The inputs must be an object such as ..."
+    std::string unknownWords;  // "is not an input of the engine (check its spelling)."
     std::vector<Field> fields;
 
     const Field& field(std::string_view fieldName) const;  // a row that exists (the engine's own names)

@@ -41,9 +41,9 @@ enum class HostRule { Any, PreviousHosts };  // docs/servers.md §4.2
 
 struct Network {
     NetworkDist dist = NetworkDist::Fixed;
-    double ms = 5;                // fixed
-    double lo = 0, hi = 0;        // uniform
-    double mean = 0, sd = 0;      // exponential (mean), normal (mean, sd)
+    double ms = 5;            // fixed
+    double lo = 0, hi = 0;    // uniform
+    double mean = 0, sd = 0;  // exponential (mean), normal (mean, sd)
 };
 
 struct Spike {
@@ -113,7 +113,7 @@ struct Hedging {
     double delayMs = 0;
     bool nonFatalTimeout = false, nonFatal5xx = false, nonFatal429 = false;
     bool nonFatalRefused = false, nonFatalReset = false;  // docs/servers.md §5's classes
-    std::vector<std::string> nonFatal;  // as given, for the echo
+    std::vector<std::string> nonFatal;                    // as given, for the echo
 };
 
 struct FleetLayer;  // below: a layer holds its policy as a whole FleetPolicy
@@ -127,7 +127,7 @@ struct FleetPolicy {
     double clientTimeoutMs = 1000;
     std::optional<double> deadlineMs;
     bool retryTimeout = true, retry5xx = true, retry429 = false;
-    bool retryRefused = false, retryReset = false;  // docs/servers.md §5 (5xx covers both)
+    bool retryRefused = false, retryReset = false;          // docs/servers.md §5 (5xx covers both)
     std::vector<std::string> retryOn = {"timeout", "5xx"};  // as given, for the echo
     bool honourRetryAfter = true;
     std::optional<Hedging> hedging;  // none: no hedging (FLEET.md's policy)
@@ -259,19 +259,19 @@ struct FleetParsed {
 // docs/robustness.md ("The fleet's cost bound"): upper bounds on the work of the run, its
 // events, and the bytes it holds at its peak, with constants measured on the build machine.
 struct FleetCost {
-    double requests = 0;       // R: requests created (the expected count)
-    double attempts = 0;       // A: R × (maxRetries + 1); occ: clients × runs
-    double events = 0;         // events the loop takes: at most 5 an attempt; occ: writes
-    double queue = 0;          // the most attempts waiting at once
-    double records = 0;        // the most request records held at once
-    double pending = 0;        // the most events waiting at once
-    double bins = 0;           // the timeline's bins, at most
-    double bytes = 0;          // the peak heap of the run and its result, estimated
-    double binBytes = 0;       // of which the bins
-    double ms = 0;             // the time it takes natively, estimated
-    double binMs = 0;          // of which the bins
-    double clearedBins = 0;    // the bins the local throttlers' lookbacks empty, at most (docs/throttling.md §5)
-    double throttlerMs = 0;    // of the time, theirs
+    double requests = 0;     // R: requests created (the expected count)
+    double attempts = 0;     // A: R × (maxRetries + 1); occ: clients × runs
+    double events = 0;       // events the loop takes: at most 5 an attempt; occ: writes
+    double queue = 0;        // the most attempts waiting at once
+    double records = 0;      // the most request records held at once
+    double pending = 0;      // the most events waiting at once
+    double bins = 0;         // the timeline's bins, at most
+    double bytes = 0;        // the peak heap of the run and its result, estimated
+    double binBytes = 0;     // of which the bins
+    double ms = 0;           // the time it takes natively, estimated
+    double binMs = 0;        // of which the bins
+    double clearedBins = 0;  // the bins the local throttlers' lookbacks empty, at most (docs/throttling.md §5)
+    double throttlerMs = 0;  // of the time, theirs
 };
 FleetCost fleetCost(const FleetRequest& request);
 
@@ -292,8 +292,16 @@ FleetParsed parseFleetRequest(const Value& raw, const FleetOptions& options = {}
 // ---- The service workload's result (§8) ----------------------------------------------------
 
 enum class EndReason {
-    Success, NotRetryable, AttemptLimit, Deadline, GateQuota, GateBucket, GateThrottle, GateBudget,
-    CircuitOpen, Unfinished,
+    Success,
+    NotRetryable,
+    AttemptLimit,
+    Deadline,
+    GateQuota,
+    GateBucket,
+    GateThrottle,
+    GateBudget,
+    CircuitOpen,
+    Unfinished,
     LocalThrottle  // docs/throttling.md §5; in the result's totals only with gates.local
 };
 constexpr int kEndReasons = 11;
@@ -309,8 +317,8 @@ struct ServerTotals {
     std::uint64_t refused = 0, partitioned = 0, aborted = 0, answersLost = 0, late = 0, okInTime = 0;
     double wastedServiceMs = 0;
     std::uint64_t charges = 0, replays = 0, duplicateCharges = 0;
-    std::uint64_t completions = 0;  // the services completed: the means' divisor
-    double serviceSumMs = 0, residenceSumMs = 0;  // summed in the order completions are processed
+    std::uint64_t completions = 0;                         // the services completed: the means' divisor
+    double serviceSumMs = 0, residenceSumMs = 0;           // summed in the order completions are processed
     std::optional<double> meanServiceMs, meanResidenceMs;  // none when no service completed
 };
 // docs/servers.md §8.3: one server's counts in a bin.
@@ -318,7 +326,7 @@ struct ServerBin {
     std::uint64_t attempts = 0, okInTime = 0;  // by the attempt's send time
     std::uint64_t late = 0;                    // by arrival at the client
     std::uint64_t served = 0, shed = 0, outageRejected = 0, refused = 0, partitioned = 0, aborted = 0;  // by when
-    std::uint64_t queue = 0, inService = 0;    // after the bin's last event
+    std::uint64_t queue = 0, inService = 0;  // after the bin's last event
 };
 
 struct ServiceTotals {
@@ -345,14 +353,15 @@ struct ServiceTotals {
 struct ServiceBin {
     std::uint64_t created = 0, firstAttempts = 0, retries = 0, succeeded = 0, failed = 0, timeouts = 0;
     std::uint64_t shed = 0, outageRejected = 0, served = 0, late = 0;
-    std::uint64_t throttled = 0;  // by arrival; in the result only with server.admission
+    std::uint64_t throttled = 0;          // by arrival; in the result only with server.admission
     std::uint64_t admissionRejected = 0;  // by the send's time; in the result only with gates.admissionControl
-    double gateWaitMs = 0;        // the adaptive limiter's waits, by the time each began; only with gates.adaptive
+    double gateWaitMs = 0;  // the adaptive limiter's waits, by the time each began; only with gates.adaptive
     // docs/throttling.md §4.1, the state after the bin's last event, only with gates.adaptive: the limiters
     // enabled, and the mean of their fill rates (sends a second; none while no limiter is enabled).
     std::uint64_t limiting = 0;
     std::optional<double> sendRate;
-    std::vector<std::uint64_t> layerAttempts;  // docs/layers.md §9.2: each layer's attempts sent; only with policy.layers
+    std::vector<std::uint64_t>
+        layerAttempts;  // docs/layers.md §9.2: each layer's attempts sent; only with policy.layers
     std::uint64_t queue = 0, inService = 0;
     std::optional<double> tokens;
     std::vector<ServerBin> servers;  // docs/servers.md §8.3: one a server, with servers or faults only
@@ -406,7 +415,8 @@ struct FleetWork {
 // given, what the run did.
 ServiceResult simulateService(const FleetRequest& request, FleetTrace* trace = nullptr, FleetWork* work = nullptr);
 // docs/layers.md §9: the service workload with policy.layers (simulateService hands such a request here).
-ServiceResult simulateLayeredService(const FleetRequest& request, FleetTrace* trace = nullptr, FleetWork* work = nullptr);
+ServiceResult simulateLayeredService(const FleetRequest& request, FleetTrace* trace = nullptr,
+                                     FleetWork* work = nullptr);
 // FLEET.md §8's recovery, from the bins (the one- and the many-layer runs share it).
 Recovery recoveryOf(const FleetRequest& request, const std::vector<ServiceBin>& bins);
 

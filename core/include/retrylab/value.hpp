@@ -78,7 +78,7 @@ private:
     bool compact_ = false;  // a list made by numbers(): its items in numbers_
     double number_ = 0;
     std::string string_;
-    mutable Array array_;   // a compact list's items once asArray() has made them
+    mutable Array array_;  // a compact list's items once asArray() has made them
     Object object_;
     std::vector<double> numbers_;
 };

@@ -69,18 +69,24 @@ struct RunWriter {
     void count(std::string_view key, std::int64_t n) { member(key, static_cast<double>(n)); }
     void orNull(std::string_view key, const std::optional<double>& x) {
         out.key(key);
-        if (x) out.number(*x);
-        else out.null();
+        if (x)
+            out.number(*x);
+        else
+            out.null();
     }
     void orNull(std::string_view key, const std::optional<int>& n) {
         out.key(key);
-        if (n) out.number(static_cast<double>(*n));
-        else out.null();
+        if (n)
+            out.number(static_cast<double>(*n));
+        else
+            out.null();
     }
     void orNull(std::string_view key, const std::optional<std::string>& s) {
         out.key(key);
-        if (s) out.string(*s);
-        else out.null();
+        if (s)
+            out.string(*s);
+        else
+            out.null();
     }
 
     void event(const Event& e) {

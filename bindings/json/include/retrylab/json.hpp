@@ -21,12 +21,12 @@ namespace retrylab::json {
 // Limits on the text, each far above any valid input. Going past one refuses the whole text
 // with a message naming the limit and the byte (Parsed::error).
 constexpr std::size_t kMaxInputBytes = std::size_t{64} << 20;
-constexpr int kMaxDepth = 512;                    // nesting of lists and objects
-constexpr std::size_t kMaxStringBytes = 65536;    // one string as written, escapes included
-constexpr std::size_t kMaxKeyBytes = 1024;        // one member name, as read
-constexpr std::size_t kMaxNumberBytes = 1000;     // one number as written
-constexpr std::size_t kMaxValues = 250000;        // values kept in all
-constexpr std::size_t kMaxMembersInAll = 20000;   // object members kept in all
+constexpr int kMaxDepth = 512;                   // nesting of lists and objects
+constexpr std::size_t kMaxStringBytes = 65536;   // one string as written, escapes included
+constexpr std::size_t kMaxKeyBytes = 1024;       // one member name, as read
+constexpr std::size_t kMaxNumberBytes = 1000;    // one number as written
+constexpr std::size_t kMaxValues = 250000;       // values kept in all
+constexpr std::size_t kMaxMembersInAll = 20000;  // object members kept in all
 
 // Limits the reader applies by keeping less, so that validation still names the field: a list
 // keeps its first kMaxItems items (two past the longest list a field allows: enough for the
@@ -69,7 +69,8 @@ std::string shownText(std::string_view text);
 // long the keys they name: at most the first kErrorsShown errors, then one more (field "")
 // counting the rest; a field path longer than kFieldShown bytes is cut with an ellipsis, in
 // the field and wherever its message repeats it; a message longer than kMessageShown bytes is
-// cut too; each of them as shownText() writes it. Anything that is not an { ok: false, errors } result is returned as it is.
+// cut too; each of them as shownText() writes it. Anything that is not an { ok: false, errors } result is returned as
+// it is.
 constexpr std::size_t kErrorsShown = 100;
 constexpr std::size_t kFieldShown = 64;
 constexpr std::size_t kMessageShown = 1000;
