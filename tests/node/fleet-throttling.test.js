@@ -48,7 +48,9 @@ test('§4.1\'s worked figure: the bins\' limiting and sendRate, client scope 0.5
   // at 2,050 client 1's clocker: 2 responses over 2 s, measured 0.8; min(0.4 × 2.04³, 2 × 0.8) = 1.6.
   const c = bothBindings(figure);
   assert.deepEqual(c.timeline.bins.map((b) => [b.limiting, b.sendRate]), [[1, 0.5], [1, 0.5], [1, 2 * (1 * 0.8)]]);
-  assert.deepEqual(Object.keys(c.timeline.bins[0]).slice(-6, -3), ['gateWaitMs', 'limiting', 'sendRate']);
+  // The limiter's members sit after the bin's counts and before its queue (a bin's `capacity`, 3.2.0, comes last).
+  const keys = Object.keys(c.timeline.bins[0]);
+  assert.deepEqual(keys.slice(keys.indexOf('gateWaitMs'), keys.indexOf('gateWaitMs') + 4), ['gateWaitMs', 'limiting', 'sendRate', 'queue']);
   // Fleet scope: one limiter hears all three; at 2,050 3 responses over 2 s, measured 1.5 × 0.8 (1.2000000000000002).
   const f = bothBindings({ ...figure, gates: { adaptive: { scope: 'fleet' } } });
   assert.deepEqual(f.timeline.bins.map((b) => [b.limiting, b.sendRate]), [[1, 0.5], [1, 0.5], [1, 2 * (1.5 * 0.8 + 0 * (1 - 0.8))]]);
