@@ -356,26 +356,6 @@ LinkProblem problem(std::string key, std::string value, std::string code, std::s
 // `herdCallers`; retrysim reads their text but they change no run) and the comparison's.
 const std::set<std::string> kPageKeys = {"trace", "herdCallers", "view", "of", "client", "after.client"};
 
-bool sameLiteral(const Value& a, const Value& b) {
-    if (a.kind() == Value::Kind::Number && b.kind() == Value::Kind::Number) return a.asNumber() == b.asNumber();
-    if (a.kind() != b.kind()) return false;
-    if (a.kind() == Value::Kind::Array) {
-        if (a.asArray().size() != b.asArray().size()) return false;
-        for (std::size_t i = 0; i < a.asArray().size(); ++i)
-            if (!sameLiteral(a.asArray()[i], b.asArray()[i])) return false;
-        return true;
-    }
-    if (a.kind() == Value::Kind::Object) {
-        if (a.asObject().size() != b.asObject().size()) return false;
-        for (const Value::Member& m : a.asObject()) {
-            const Value* other = b.find(m.key);
-            if (!other || !sameLiteral(m.value, *other)) return false;
-        }
-        return true;
-    }
-    return retrylab::sameValue(a, b);
-}
-
 }  // namespace
 
 std::string hashOf(std::string_view link) {
@@ -590,8 +570,8 @@ std::string objectText(const std::vector<Field>& members, const Value& object, c
         const Value* v = object.find(m.name);
         if (!v) continue;
         if (m.defaultValue.kind != retrylab::Literal::Kind::None) {
-            if (sameLiteral(*v, retrylab::defaultValueOf(m))) continue;
-        } else if (inputs && inputs->find(m.name) && sameLiteral(*v, *inputs->find(m.name))) {
+            if (retrylab::sameJson(*v, retrylab::defaultValueOf(m))) continue;
+        } else if (inputs && inputs->find(m.name) && retrylab::sameJson(*v, *inputs->find(m.name))) {
             continue;
         }
         std::string text;
