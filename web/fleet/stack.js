@@ -31,7 +31,7 @@ export function fleetLayers(layers, itemRow) {
 // a stack; with one, the server's attempts per request (`attemptsPerRequest`, the layers'
 // attempts multiplied), and `load` said for what it counts there: the bottom layer's attempts
 // per call, 1.00 under any stack whose bottom layer does not retry.
-export function loadText(totals) {
+function loadText(totals) {
   if (!Array.isArray(totals.layers)) return `load ${totals.load.toFixed(2)}×`;
   return `load ${totals.attemptsPerRequest.toFixed(2)}× a request through ${plural(totals.layers.length, 'retry layer')}; ${totals.load.toFixed(2)} attempts per call of the bottom layer`;
 }
