@@ -77,6 +77,27 @@ describe('the fleet section on a phone (issue 35, item 9)', () => {
     assert.ok(mapKey.y + mapKey.height <= grid.y, 'the map’s key above its cells');
   }));
 
+  // A change made while the last change's figure is still being drawn and scrolled to (the
+  // storm drawn near the gate, a smooth scroll under way): the page once scrolled the second
+  // control off the top, aiming at a figure measured while it moved (web/fleet/near.js).
+  test('at 390×844 a slider moved right after a gate is switched on stays in view, the storm drawn near it whole below it', pageTest(env, { viewport: PHONE, sections: false }, async ({ page }) => {
+    await page.evaluate(() => window.retryLabFleetSection.load());
+    await page.waitForFunction(() => window.retryLabFleet && window.retryLabFleet.state(), null, { timeout: 20000 });
+    await page.evaluate(() => window.retryLabFleet.ready.then(() => window.retryLabFleet.settled()));
+    const slider = page.locator('#fleet input[type=range][data-path]').first();
+    // Five rounds, the gate on and off by turns: a single round loses the race only some of the time.
+    for (const round of [1, 2, 3, 4, 5]) {
+      await page.locator('[data-gate="bucket"]').evaluate((el) => el.scrollIntoView({ block: 'center' }));
+      await page.locator('[data-gate-on="bucket"]').setChecked(round % 2 === 1);
+      await slider.focus();
+      await page.keyboard.press(round % 2 ? 'ArrowRight' : 'ArrowLeft');
+      await page.evaluate(() => window.retryLabFleet.settled().then(() => window.retryLabFleet.looked()));
+      const [s, n, height] = await slider.evaluate((el) => [el.getBoundingClientRect().toJSON(), document.querySelector('#fl-near').getBoundingClientRect().toJSON(), innerHeight]);
+      assert.ok(s.top >= 0 && s.bottom <= height, `round ${round}: the slider in view (${Math.round(s.top)}–${Math.round(s.bottom)} of ${height})`);
+      assert.ok(n.top >= s.bottom && n.bottom <= height, `round ${round}: the storm below it, whole (${Math.round(n.top)}–${Math.round(n.bottom)})`);
+    }
+  }));
+
   test('at 390×844 every field’s text is 16 px or more and every target 44 px or more (the map’s cells 44 px tall, 24 px or more wide)', pageTest(env, { viewport: PHONE, sections: false }, async ({ page }) => {
     await fleetWithMap(page);
     const small = await page.evaluate(() => {

@@ -8,8 +8,11 @@
 // article's figure is on a phone (explorable/steps.js): made at the first such change, moved
 // to the group of the latest (the page then scrolled by as much as the move shifted the
 // control, so the control stays where it was on screen), then scrolled into view by as
-// little as shows it whole. It draws the state the figure does: the verdict in short, the
-// chart, with the ghost of the run before.
+// little as shows it whole, and so that the control the reader acted on stays in view where
+// both can be (a change made while the last one's figure was still being drawn and scrolled
+// to once left the slider above the window's top, the figure whole below it). It
+// draws the state the figure does: the verdict in short, the chart, with the ghost of the run
+// before.
 
 import { h, mount, patch } from '../dom.js';
 import { latch } from '../latch.js';
@@ -44,8 +47,10 @@ export function mountNear(ctx) {
     return r.height > 0 && r.top >= 0 && r.bottom <= win.innerHeight;
   };
   // The box to show once the change's run is drawn too (a scroll under way may have been cut
-  // short by the redraw, or the run's words have moved it), unless the reader scrolls first.
+  // short by the redraw, or the run's words have moved it), unless the reader scrolls first,
+  // and the control the change was made at, which every such scroll keeps in view.
   let showAfter = null;
+  let keep = null;
   // The looks shown() scheduled and not yet run, and the smooth scroll under way (until its scrollend).
   let looks = 0;
   let scrolling = false;
@@ -53,15 +58,36 @@ export function mountNear(ctx) {
   const lookDone = () => {
     if (!looks && !scrolling) quiet.release();
   };
-  const readerScrolls = () => { showAfter = null; };
+  const readerScrolls = () => {
+    showAfter = null;
+    keep = null;
+  };
   for (const type of ['wheel', 'touchstart']) win.addEventListener(type, readerScrolls, { passive: true });
+
+  // How far to scroll to show `box`: whole, by as little as that takes (its top at the margin
+  // when it is taller than the window), and, among the scrolls that show it so, one that also
+  // keeps `keep` (the control acted on) within the window's margins when there is one (a map
+  // cell far above the storm drawn after the map cannot be: the storm is shown).
+  function scrollFor(box) {
+    const r = box.getBoundingClientRect();
+    const fits = r.bottom - r.top <= win.innerHeight - 2 * MARGIN;
+    const high = r.top - MARGIN; // the box's top at the top margin
+    const low = fits ? r.bottom - (win.innerHeight - MARGIN) : high; // its bottom at the bottom margin
+    const nearest = (from, to) => Math.min(Math.max(0, from), to);
+    const c = keep && keep.isConnected ? keep.getBoundingClientRect() : null;
+    if (c && c.height > 0) {
+      const from = Math.max(low, c.bottom - (win.innerHeight - MARGIN));
+      const to = Math.min(high, c.top - MARGIN);
+      if (from <= to) return nearest(from, to);
+    }
+    return nearest(low, high);
+  }
+  // The box and the control are both shown as well as they can be: nothing left to scroll.
+  const settled = (box) => Math.abs(scrollFor(box)) < 1;
 
   function scrollToShow(box) {
     showAfter = box;
-    const r = box.getBoundingClientRect();
-    let by = 0;
-    if (r.bottom > win.innerHeight - MARGIN) by = r.bottom - (win.innerHeight - MARGIN);
-    if (r.top - by < MARGIN) by = r.top - MARGIN;
+    const by = scrollFor(box);
     if (Math.abs(by) < 1) return;
     const behavior = smooth();
     const from = win.scrollY;
@@ -72,9 +98,9 @@ export function mountNear(ctx) {
     if (behavior === 'smooth') {
       if (Math.abs(to - from) >= 1) scrolling = true; // one that moves ends with a scrollend
       win.addEventListener('scrollend', () => {
-        if (showAfter === box && !inView(box)) {
-          const r2 = box.getBoundingClientRect();
-          win.scrollBy({ top: r2.bottom > win.innerHeight - MARGIN ? Math.min(r2.bottom - (win.innerHeight - MARGIN), r2.top - MARGIN) : r2.top - MARGIN, behavior: 'auto' });
+        if (showAfter === box && !settled(box)) {
+          const by2 = scrollFor(box);
+          if (Math.abs(by2) >= 1) win.scrollBy({ top: by2, behavior: 'auto' });
         }
         scrolling = false;
         lookDone();
@@ -84,6 +110,7 @@ export function mountNear(ctx) {
 
   function bring(control, group) {
     if (!s.shown || !control.isConnected || inView(chartBox)) return;
+    keep = control;
     const figure = chartBox.closest('.fl-figure');
     if (win.getComputedStyle(figure).position === 'sticky' && control.closest('.fl-stops, .fl-effects, .fl-story, .fl-servers')) {
       scrollToShow(chartBox);
@@ -123,7 +150,7 @@ export function mountNear(ctx) {
     looks += 2;
     const check = () => {
       looks -= 1;
-      if (showAfter === box && !inView(box)) scrollToShow(box);
+      if (showAfter === box && !settled(box)) scrollToShow(box);
       lookDone();
     };
     win.requestAnimationFrame(() => win.requestAnimationFrame(check));
