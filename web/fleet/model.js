@@ -290,11 +290,17 @@ function defaultOf(table, openingEcho, path) {
 // fields that differ from the gate's defaults (an empty object when none do).
 export function requestDiff(echo, openingEcho, table) {
   let out = {};
+  const held = []; // members of an object with no default (`servers`) at their own row's default
   for (const [path, value] of leaves(echo)) {
     if (path.startsWith('gates.')) continue;
     const base = defaultOf(table, openingEcho, path);
-    if (!base.known || !sameValue(value, base.value)) out = setPath(out, path, value);
+    const row = !base.known && table && table.rows.get(path);
+    if (row && path.includes('.') && row.default !== undefined && sameValue(value, row.default)) held.push([path, value]);
+    else if (!base.known || !sameValue(value, base.value)) out = setPath(out, path, value);
   }
+  // Such a member is written only when nothing else brings its object into the request (the
+  // engine gives it its default there): `servers.count=3`, not also `servers.overrides=`.
+  for (const [path, value] of held) if (getPath(out, path.slice(0, path.lastIndexOf('.'))) === undefined) out = setPath(out, path, value);
   for (const gate of gatesOf(table)) {
     const on = echo.gates && echo.gates[gate.name];
     if (!on) continue;
