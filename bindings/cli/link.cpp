@@ -536,7 +536,13 @@ Link readLink(std::string_view linkText) {
     }
     if (link.of == "fleet") {
         // The page's reader (web/compare/fleet.js): a preset or a trace is a single run's.
-        for (const char* key : {"client", "after.client", "trace", "herdCallers"})
+        // The keys of a comparison of single runs: its presets (the comparison's keys but view and
+        // of) and the page's own.
+        std::vector<std::string> singleRunKeys;
+        for (const std::string& key : F().compareKeys)
+            if (key != "view" && key != "of") singleRunKeys.push_back(key);
+        singleRunKeys.insert(singleRunKeys.end(), F().pageKeys.begin(), F().pageKeys.end());
+        for (const std::string& key : singleRunKeys)
             if (page.count(key))
                 link.problems.push_back(
                     problem(key, page[key], "only-with", say("singleRunsOnly")));
@@ -553,7 +559,7 @@ Link readLink(std::string_view linkText) {
         link.problems.push_back(problem("of", link.of, "not-a-view", say("notCompared")));
         return link;
     }
-    for (const char* key : {"trace", "herdCallers"})
+    for (const std::string& key : F().pageKeys)
         if (page.count(key))
             link.problems.push_back(problem(key, page[key], "only-with", say("singleRunOnly")));
     link.client = pageValue("client");

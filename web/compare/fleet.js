@@ -20,7 +20,9 @@ import { comparisonMarkdown, copyMarkdownControls, wireCopyMarkdown } from './ma
 import { attributeOfPath } from '../fleet/embed.js';
 
 const AFTER = FORMAT.after;
-const SINGLE_RUN_KEYS = ['client', 'after.client', 'trace', 'herdCallers'];
+// The keys of a comparison of single runs: its presets (the comparison's keys but view and of) and
+// the page's own (link-format.json).
+const SINGLE_RUN_KEYS = [...FORMAT.compareKeys.filter((key) => key !== 'view' && key !== 'of'), ...FORMAT.pageKeys];
 const FLEET_ELEMENT = '<retry-lab view="compare" of="fleet">';
 
 export const isFleetCompareLink = (hash) => (hash.startsWith('#') ? hash.slice(1) : hash).split('&').includes('of=fleet');
