@@ -7,7 +7,21 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 
 const [, , formatPath, outPath] = process.argv;
-const data = JSON.stringify(JSON.parse(readFileSync(formatPath, 'utf8')));
+const table = JSON.parse(readFileSync(formatPath, 'utf8'));
+// What link.cpp's linkFormat() reads without asking again: a fact missing or of another shape
+// stops the build here rather than reading as empty.
+const texts = ['versionKey', 'version', 'none', 'after', 'fleetNull', 'gateOn', 'escaped'];
+const chars = ['pairs', 'equals', 'items', 'parts', 'named', 'memberItems'];
+const wrong = [
+  ...texts.filter((k) => typeof table[k] !== 'string'),
+  ...chars.filter((k) => typeof table[k] !== 'string' || table[k].length !== 1),
+  ...(Number.isInteger(table.maxLength) && table.maxLength > 0 ? [] : ['maxLength']),
+  ...['signs', 'point', 'exponent'].filter((k) => typeof (table.decimal || {})[k] !== 'string').map((k) => `decimal.${k}`),
+  ...['partNames', 'words'].filter((k) => !table[k] || typeof table[k] !== 'object'),
+  ...['pageKeys', 'compareKeys'].filter((k) => !Array.isArray(table[k])),
+];
+if (wrong.length) throw new Error(`${formatPath}: these facts are missing or not of their shape: ${wrong.join(', ')}`);
+const data = JSON.stringify(table);
 const delimiter = 'format';
 if (data.includes(`)${delimiter}"`)) throw new Error('the table holds the raw string\'s delimiter');
 writeFileSync(outPath, [
