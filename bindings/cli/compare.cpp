@@ -328,7 +328,8 @@ const Value* echoed(const Value& echo, const Field& field, Value& holder) {
 
 std::string compareLink(const Side& before, const Side& after, const Value& beforeEcho, const Value& afterEcho) {
     const LinkFormat& f = linkFormat();
-    std::vector<std::string> parts = {f.versionKey + f.equals + f.version, "view" + std::string(1, f.equals) + "compare"};
+    std::vector<std::string> parts = {f.versionKey + f.equals + f.version,
+                                      "view" + std::string(1, f.equals) + "compare"};
     if (!before.client.empty()) parts.push_back("client" + std::string(1, f.equals) + escapeText(before.client));
     if (after.client != before.client && !after.client.empty())
         parts.push_back(f.after + "client" + f.equals + escapeText(after.client));
@@ -361,7 +362,8 @@ std::string compareLink(const Side& before, const Side& after, const Value& befo
             parts.push_back(linkFormat().after + field.name + linkFormat().equals + valueText(field.name, *a));
     }
     std::string out;
-    for (std::size_t i = 0; i < parts.size(); ++i) out += (i ? std::string(1, linkFormat().pairs) : std::string()) + parts[i];
+    for (std::size_t i = 0; i < parts.size(); ++i)
+        out += (i ? std::string(1, linkFormat().pairs) : std::string()) + parts[i];
     return out;
 }
 

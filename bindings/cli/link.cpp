@@ -80,7 +80,9 @@ std::string say(const std::string& word, const std::vector<std::pair<std::string
         }
         const std::string name = text.substr(i + 1, close - i - 1);
         const Value* fact = linkFormat().table.find(name);
-        std::string value = name == "reader" ? "retrysim" : fact && fact->kind() == Value::Kind::String ? fact->asString() : "";
+        std::string value = name == "reader"                              ? "retrysim"
+                            : fact && fact->kind() == Value::Kind::String ? fact->asString()
+                                                                          : "";
         for (const auto& [k, v] : fill)
             if (k == name) value = v;
         out += value;
@@ -543,9 +545,7 @@ Link readLink(std::string_view linkText) {
             if (key != "view" && key != "of") singleRunKeys.push_back(key);
         singleRunKeys.insert(singleRunKeys.end(), F().pageKeys.begin(), F().pageKeys.end());
         for (const std::string& key : singleRunKeys)
-            if (page.count(key))
-                link.problems.push_back(
-                    problem(key, page[key], "only-with", say("singleRunsOnly")));
+            if (page.count(key)) link.problems.push_back(problem(key, page[key], "only-with", say("singleRunsOnly")));
         const std::string prefix = F().after;
         for (auto& pair : pairs) {
             if (pair.first.compare(0, prefix.size(), prefix) == 0)
@@ -560,8 +560,7 @@ Link readLink(std::string_view linkText) {
         return link;
     }
     for (const std::string& key : F().pageKeys)
-        if (page.count(key))
-            link.problems.push_back(problem(key, page[key], "only-with", say("singleRunOnly")));
+        if (page.count(key)) link.problems.push_back(problem(key, page[key], "only-with", say("singleRunOnly")));
     link.client = pageValue("client");
     link.afterClient = pageValue("after.client");
     std::vector<std::pair<std::string, std::string>> before, after;
@@ -858,8 +857,7 @@ Value readFleetSide(const Pairs& pairs, std::vector<LinkProblem>& problems) {
     for (const auto& [key, raw] : pairs) {
         if (key == "view") continue;
         if (times[key] > 1) {
-            if (!said.count(key))
-                problems.push_back(problem(key, safeDecode(raw), "given-twice", say("givenTwice")));
+            if (!said.count(key)) problems.push_back(problem(key, safeDecode(raw), "given-twice", say("givenTwice")));
             said.insert(key);
             continue;
         }
