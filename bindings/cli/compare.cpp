@@ -327,10 +327,12 @@ const Value* echoed(const Value& echo, const Field& field, Value& holder) {
 }
 
 std::string compareLink(const Side& before, const Side& after, const Value& beforeEcho, const Value& afterEcho) {
-    std::vector<std::string> parts = {"v=1", "view=compare"};
-    if (!before.client.empty()) parts.push_back("client=" + escapeText(before.client));
+    const LinkFormat& f = linkFormat();
+    std::vector<std::string> parts = {f.versionKey + f.equals + f.version,
+                                      "view" + std::string(1, f.equals) + "compare"};
+    if (!before.client.empty()) parts.push_back("client" + std::string(1, f.equals) + escapeText(before.client));
     if (after.client != before.client && !after.client.empty())
-        parts.push_back("after.client=" + escapeText(after.client));
+        parts.push_back(f.after + "client" + f.equals + escapeText(after.client));
     // The before side: against the preset's own run of the defaults when it names one.
     Value base = Value::object();
     if (!before.client.empty()) base = presetPolicy(before.client);
@@ -345,7 +347,7 @@ std::string compareLink(const Side& before, const Side& after, const Value& befo
         const Value* d = !before.client.empty()                                     ? echoed(baseEcho, field, heldBase)
                          : field.defaultValue.kind != retrylab::Literal::Kind::None ? &fieldDefault
                                                                                     : nullptr;
-        if (b && !(d && retrylab::sameJson(*b, *d))) parts.push_back(field.name + "=" + valueText(field.name, *b));
+        if (b && !(d && retrylab::sameJson(*b, *d))) parts.push_back(field.name + f.equals + valueText(field.name, *b));
     }
     // The after side: what differs from the before side (after the after preset's policy).
     Value afterBase = beforeEcho;
@@ -357,10 +359,11 @@ std::string compareLink(const Side& before, const Side& after, const Value& befo
         const Value* a = echoed(afterEcho, field, heldAfter);
         const Value* b = echoed(afterBase, field, heldBase);
         if (a && !(b && retrylab::sameJson(*a, *b)))
-            parts.push_back("after." + field.name + "=" + valueText(field.name, *a));
+            parts.push_back(linkFormat().after + field.name + linkFormat().equals + valueText(field.name, *a));
     }
     std::string out;
-    for (std::size_t i = 0; i < parts.size(); ++i) out += (i ? "&" : "") + parts[i];
+    for (std::size_t i = 0; i < parts.size(); ++i)
+        out += (i ? std::string(1, linkFormat().pairs) : std::string()) + parts[i];
     return out;
 }
 

@@ -1,6 +1,7 @@
-// The link format in C++, from the engine's table (see link.hpp). Each rule here has its twin
-// in web/share/codec.js (parseLink, readPairs, readValue, entryFormat) and
-// web/share/compare-link.js; the words of each problem are the page's.
+// The link format in C++, from the engine's table (see link.hpp). Its facts (separators,
+// version, `none`, part names, the decimal grammar, the words of each problem) are the page's
+// own table, web/share/link-format.json (linkFormat()); the rules that walk them have their twin
+// in web/share/codec.js (linkParts, readPairs, readValue, entryFormat) and compare-link.js.
 #include "link.hpp"
 
 #include <algorithm>
@@ -13,6 +14,7 @@
 
 #include "retrylab/fields.hpp"
 #include "retrylab/fleet.hpp"
+#include "retrylab/json.hpp"
 
 namespace retrysim {
 
@@ -20,10 +22,78 @@ using retrylab::Field;
 using retrylab::FieldType;
 using retrylab::Value;
 
+const LinkFormat& linkFormat() {
+    static const LinkFormat format = [] {
+        LinkFormat f;
+        retrylab::json::Parsed parsed = retrylab::json::parse(std::string_view(kLinkFormatJson));
+        f.table = parsed.value ? *parsed.value : Value::object();
+        auto text = [&](const char* name) {
+            const Value* v = f.table.find(name);
+            return v && v->kind() == Value::Kind::String ? v->asString() : std::string();
+        };
+        auto texts = [&](const Value* list) {
+            std::vector<std::string> out;
+            if (list && list->kind() == Value::Kind::Array)
+                for (const Value& v : list->asArray()) out.push_back(v.asString());
+            return out;
+        };
+        auto one = [&](const char* name) { return text(name).empty() ? '\0' : text(name)[0]; };
+        f.versionKey = text("versionKey");
+        f.version = text("version");
+        f.none = text("none");
+        f.after = text("after");
+        f.fleetNull = text("fleetNull");
+        f.gateOn = text("gateOn");
+        f.escaped = text("escaped");
+        const Value* maxLength = f.table.find("maxLength");
+        f.maxLength = maxLength ? static_cast<std::size_t>(maxLength->asNumber()) : 0;
+        f.pairs = one("pairs");
+        f.equals = one("equals");
+        f.items = one("items");
+        f.parts = one("parts");
+        f.named = one("named");
+        f.memberItems = one("memberItems");
+        if (const Value* names = f.table.find("partNames"))
+            for (const Value::Member& m : names->asObject()) f.partNames.emplace_back(m.key, m.value.asString());
+        if (const Value* decimal = f.table.find("decimal")) {
+            f.signs = decimal->find("signs")->asString();
+            f.point = decimal->find("point")->asString();
+            f.exponent = decimal->find("exponent")->asString();
+        }
+        f.pageKeys = texts(f.table.find("pageKeys"));
+        f.compareKeys = texts(f.table.find("compareKeys"));
+        return f;
+    }();
+    return format;
+}
+
+std::string say(const std::string& word, const std::vector<std::pair<std::string, std::string>>& fill) {
+    const Value* words = linkFormat().table.find("words");
+    const Value* said = words ? words->find(word) : nullptr;
+    const std::string text = said ? said->asString() : word;
+    std::string out;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const std::size_t close = text[i] == '{' ? text.find('}', i) : std::string::npos;
+        if (close == std::string::npos) {
+            out += text[i];
+            continue;
+        }
+        const std::string name = text.substr(i + 1, close - i - 1);
+        const Value* fact = linkFormat().table.find(name);
+        std::string value = name == "reader"                              ? "retrysim"
+                            : fact && fact->kind() == Value::Kind::String ? fact->asString()
+                                                                          : "";
+        for (const auto& [k, v] : fill)
+            if (k == name) value = v;
+        out += value;
+        i = close;
+    }
+    return out;
+}
+
 namespace {
 
-constexpr std::size_t kMaxLinkLength = 2000000;  // codec.js's MAX_LINK_LENGTH
-const char* const kLinkVersion = "1";
+const LinkFormat& F() { return linkFormat(); }
 
 enum class Kind { None, Number, Boolean, String, Numbers, Strings, Entries, Stack, Record };
 
@@ -128,7 +198,7 @@ std::optional<std::string> decodeComponent(std::string_view text) {
 
 std::string decodeOrThrow(std::string_view text) {
     auto decoded = decodeComponent(text);
-    if (!decoded) throw Unreadable{"has a broken %-escape"};
+    if (!decoded) throw Unreadable{say("brokenEscape")};
     return *decoded;
 }
 
@@ -137,28 +207,29 @@ std::string safeDecode(std::string_view text) {
     return decoded ? *decoded : std::string(text);
 }
 
-// codec.js's NUMBER: /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/
+// codec.js's NUMBER, from the table's decimal grammar: [sign] (digits [point [digits]] | point
+// digits) [exponent [sign] digits], the signs, point and exponent marks the table's.
 bool decimalText(const std::string& s) {
+    const LinkFormat& f = F();
     std::size_t i = 0, n = s.size();
     auto digits = [&]() {
         std::size_t start = i;
         while (i < n && s[i] >= '0' && s[i] <= '9') ++i;
         return i - start;
     };
-    if (i < n && (s[i] == '-' || s[i] == '+')) ++i;
-    if (i < n && s[i] == '.') {
-        ++i;
+    auto mark = [&](const std::string& marks) {
+        if (i < n && marks.find(s[i]) != std::string::npos) return ++i, true;
+        return false;
+    };
+    mark(f.signs);
+    if (mark(f.point)) {
         if (digits() == 0) return false;
     } else {
         if (digits() == 0) return false;
-        if (i < n && s[i] == '.') {
-            ++i;
-            digits();
-        }
+        if (mark(f.point)) digits();
     }
-    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
-        ++i;
-        if (i < n && (s[i] == '-' || s[i] == '+')) ++i;
+    if (mark(f.exponent)) {
+        mark(f.signs);
         if (digits() == 0) return false;
     }
     return i == n;
@@ -168,15 +239,15 @@ bool decimalText(const std::string& s) {
 double toNumber(const std::string& s) { return std::strtod(s.c_str(), nullptr); }
 
 Value readNumber(const std::string& text, bool nullable) {
-    if (nullable && text == "none") return Value::null();
-    if (!decimalText(text)) throw Unreadable{nullable ? "is not a number (or none)" : "is not a number"};
+    if (nullable && text == F().none) return Value::null();
+    if (!decimalText(text)) throw Unreadable{say(nullable ? "notNumberOrNone" : "notNumber")};
     return Value::number(toNumber(text));
 }
 
 Value readBoolean(const std::string& text) {
     if (text == "true" || text.empty()) return Value::boolean(true);  // a bare key reads as true
     if (text == "false") return Value::boolean(false);
-    throw Unreadable{"is not true or false"};
+    throw Unreadable{say("notBoolean")};
 }
 
 std::vector<std::string> split(std::string_view text, char sep) {
@@ -191,11 +262,20 @@ std::vector<std::string> split(std::string_view text, char sep) {
 }
 
 std::vector<std::string> list(const std::string& raw) {
-    return raw.empty() ? std::vector<std::string>{} : split(raw, ',');
+    return raw.empty() ? std::vector<std::string>{} : split(raw, F().items);
 }
 
-// A script entry's part names where they are not the member's own (codec.js's PART_NAMES).
-std::string partName(const Field& m) { return m.name == "retryAfter" ? "ra" : m.name; }
+// A script entry's part names where they are not the member's own (the table's partNames).
+std::string partName(const Field& m) {
+    for (const auto& [member, part] : F().partNames)
+        if (member == m.name) return part;
+    return m.name;
+}
+std::string entryName(std::size_t i) { return say("entry", {{"n", std::to_string(i + 1)}}); }
+std::string shownPart(const std::string& part) {
+    std::string shown = decodeOrThrow(part);
+    return shown.empty() ? say("empty") : shown;
+}
 
 struct EntryFormat {
     const Field* bare = nullptr;
@@ -214,11 +294,11 @@ EntryFormat entryFormat(const Field& item) {
             f.named.push_back(&m);
     }
     std::vector<std::string> parts;
-    if (f.bare) parts.push_back("a status");
+    if (f.bare) parts.push_back(say("bare"));
     for (const Field* m : f.switches) parts.push_back(m->name);
-    for (const Field* m : f.named) parts.push_back(partName(*m) + ":");
+    for (const Field* m : f.named) parts.push_back(partName(*m) + F().named);
     for (std::size_t i = 0; i < parts.size(); ++i) {
-        if (i > 0) f.said += i + 1 == parts.size() ? " or " : ", ";
+        if (i > 0) f.said += i + 1 == parts.size() ? say("or") : ", ";
         f.said += parts[i];
     }
     return f;
@@ -235,12 +315,12 @@ Value readEntries(const Field& field, const std::string& raw) {
     for (std::size_t i = 0; i < texts.size(); ++i) {
         Value entry = Value::object();
         std::set<std::string> seen;
-        const std::string n = std::to_string(i + 1);
-        for (const std::string& part : split(texts[i], '~')) {
-            std::size_t colon = part.find(':');
+        const std::string n = entryName(i);
+        for (const std::string& part : split(texts[i], F().parts)) {
+            std::size_t colon = part.find(F().named);
             bool isBare = colon == std::string::npos && f.bare && allDigits(part);
             std::string name = isBare ? f.bare->name : colon == std::string::npos ? part : part.substr(0, colon);
-            if (seen.count(name)) throw Unreadable{"entry " + n + " says " + name + " twice"};
+            if (seen.count(name)) throw Unreadable{say("entryTwice", {{"entry", n}, {"name", name}})};
             seen.insert(name);
             const Field* flag = nullptr;
             if (colon == std::string::npos)
@@ -259,9 +339,7 @@ Value readEntries(const Field& field, const std::string& raw) {
                 entry.set(member->name,
                           member->type == FieldType::Number ? readNumber(text, false) : Value::string(text));
             } else {
-                std::string shown = decodeOrThrow(part);
-                throw Unreadable{"entry " + n + " has a part that is not " + f.said + " (" +
-                                 (shown.empty() ? "empty" : shown) + ")"};
+                throw Unreadable{say("entryPart", {{"entry", n}, {"parts", f.said}, {"part", shownPart(part)}})};
             }
         }
         entries.push(std::move(entry));
@@ -279,7 +357,7 @@ Value readStackMember(const Field& m, const std::string& text) {
         default: {
             Value items = Value::array();
             if (text.empty()) return items;
-            for (const std::string& item : split(text, ';'))
+            for (const std::string& item : split(text, F().memberItems))
                 items.push(kindOf(m) == Kind::Numbers ? readNumber(decodeOrThrow(item), false)
                                                       : Value::string(decodeOrThrow(item)));
             return items;
@@ -294,34 +372,30 @@ Value readObject(const std::vector<Field>& members, const std::string& text, con
     Value object = Value::object();
     if (text.empty()) return object;
     const std::string lead = subject.empty() ? "" : subject + " ";
-    for (const std::string& part : split(text, '~')) {
-        std::size_t colon = part.find(':');
+    for (const std::string& part : split(text, F().parts)) {
+        std::size_t colon = part.find(F().named);
         const Field* member = nullptr;
         if (colon != std::string::npos)
             for (const Field& m : members)
                 if (m.name == part.substr(0, colon)) member = &m;
-        if (!member) {
-            std::string shown = decodeOrThrow(part);
-            throw Unreadable{lead + "has a part that is not name:value for one of its fields (" +
-                             (shown.empty() ? "empty" : shown) + ")"};
-        }
-        if (object.find(member->name)) throw Unreadable{lead + "says " + member->name + " twice"};
+        if (!member) throw Unreadable{lead + say("objectPart", {{"part", shownPart(part)}})};
+        if (object.find(member->name)) throw Unreadable{lead + say("objectTwice", {{"name", member->name}})};
         try {
             object.set(member->name, readStackMember(*member, part.substr(colon + 1)));
         } catch (const Unreadable& e) {
-            throw Unreadable{(subject.empty() ? std::string("its") : subject + "'s") + " " + member->name + " " +
-                             e.reason};
+            throw Unreadable{(subject.empty() ? say("its") : say("whose", {{"entry", subject}})) + " " + member->name +
+                             " " + e.reason};
         }
     }
     return object;
 }
 
 Value readStack(const Field& field, const std::string& raw) {
-    if (raw == "none") return Value::null();
+    if (raw == F().none) return Value::null();
     Value stack = Value::array();
     std::vector<std::string> texts = list(raw);
     for (std::size_t i = 0; i < texts.size(); ++i)
-        stack.push(readObject(field.item.front().members, texts[i], "entry " + std::to_string(i + 1)));
+        stack.push(readObject(field.item.front().members, texts[i], entryName(i)));
     return stack;
 }
 
@@ -342,10 +416,10 @@ Value readValue(const Field& field, const std::string& raw) {
         }
         case Kind::Entries: return readEntries(field, raw);
         case Kind::Stack: return readStack(field, raw);
-        case Kind::Record: return raw == "none" ? Value::null() : readObject(field.members, raw, "");
+        case Kind::Record: return raw == F().none ? Value::null() : readObject(field.members, raw, "");
         case Kind::None: break;
     }
-    throw Unreadable{"is not an input of the engine"};
+    throw Unreadable{say("notInput")};
 }
 
 LinkProblem problem(std::string key, std::string value, std::string code, std::string reason) {
@@ -354,7 +428,11 @@ LinkProblem problem(std::string key, std::string value, std::string code, std::s
 
 // The keys a link holds that are not the engine's inputs: the page's (`trace`, and trace F's
 // `herdCallers`; retrysim reads their text but they change no run) and the comparison's.
-const std::set<std::string> kPageKeys = {"trace", "herdCallers", "view", "of", "client", "after.client"};
+bool isPageKey(const std::string& key) {
+    for (const auto* keys : {&F().pageKeys, &F().compareKeys})
+        if (std::find(keys->begin(), keys->end(), key) != keys->end()) return true;
+    return false;
+}
 
 }  // namespace
 
@@ -378,14 +456,13 @@ ReadInputs readPairs(const std::vector<std::pair<std::string, std::string>>& pai
         if (!field) {
             // An input the v=1 format has no form for is named as such, not as unknown.
             const bool engineInput = retrylab::inputFields().find(key) != nullptr;
-            read.problems.push_back(problem(key, safeDecode(raw), "unknown-field",
-                                            engineInput ? "is an input of the engine that v=1 links do not carry"
-                                                        : "is not an input of the engine"));
+            read.problems.push_back(
+                problem(key, safeDecode(raw), "unknown-field", say(engineInput ? "uncarried" : "notInput")));
             continue;
         }
         if (counts[key] > 1) {
             if (!reported.count(key))
-                read.problems.push_back(problem(key, safeDecode(raw), "given-twice", "is given more than once"));
+                read.problems.push_back(problem(key, safeDecode(raw), "given-twice", say("givenTwice")));
             reported.insert(key);
             continue;
         }
@@ -401,29 +478,28 @@ ReadInputs readPairs(const std::vector<std::pair<std::string, std::string>>& pai
 Link readLink(std::string_view linkText) {
     Link link;
     const std::string text = hashOf(linkText);
-    if (text.size() > kMaxLinkLength) {
-        link.problems.push_back(
-            problem("link", text.substr(0, 40) + "…", "too-long",
-                    "is " + std::to_string(text.size()) + " characters long, more than retrysim reads"));
+    if (text.size() > F().maxLength) {
+        link.problems.push_back(problem("link", text.substr(0, 40) + "…", "too-long",
+                                        say("tooLong", {{"length", std::to_string(text.size())}})));
         return link;
     }
     std::vector<std::pair<std::string, std::string>> pairs;
     std::map<std::string, std::string> page;
     std::set<std::string> twice;
-    std::string version = kLinkVersion;
+    std::string version = F().version;
     int versions = 0;
-    for (const std::string& part : split(text, '&')) {
+    for (const std::string& part : split(text, F().pairs)) {
         if (part.empty()) continue;
-        std::size_t eq = part.find('=');
+        std::size_t eq = part.find(F().equals);
         std::string rawKey = eq == std::string::npos ? part : part.substr(0, eq);
         std::string raw = eq == std::string::npos ? std::string() : part.substr(eq + 1);
         std::string key = safeDecode(rawKey);
-        if (key == "v") {
+        if (key == F().versionKey) {
             version = safeDecode(raw);
             ++versions;
-        } else if (kPageKeys.count(key)) {
+        } else if (isPageKey(key)) {
             if (page.count(key) && !twice.count(key))
-                link.problems.push_back(problem(key, safeDecode(raw), "given-twice", "is given more than once"));
+                link.problems.push_back(problem(key, safeDecode(raw), "given-twice", say("givenTwice")));
             if (page.count(key)) twice.insert(key);
             page[key] = safeDecode(raw);
         } else {
@@ -431,13 +507,11 @@ Link readLink(std::string_view linkText) {
         }
     }
     if (versions > 1) {
-        link.problems = {problem("v", version, "given-twice", "is given more than once, so the link cannot be read")};
+        link.problems = {problem(F().versionKey, version, "given-twice", say("versionTwice"))};
         return link;
     }
-    if (version != kLinkVersion) {
-        link.problems = {
-            problem("v", version, "link-version",
-                    std::string("is a link format retrysim does not read (it reads v=") + kLinkVersion + ")")};
+    if (version != F().version) {
+        link.problems = {problem(F().versionKey, version, "link-version", say("otherVersion"))};
         return link;
     }
     link.read = true;
@@ -464,11 +538,15 @@ Link readLink(std::string_view linkText) {
     }
     if (link.of == "fleet") {
         // The page's reader (web/compare/fleet.js): a preset or a trace is a single run's.
-        for (const char* key : {"client", "after.client", "trace", "herdCallers"})
-            if (page.count(key))
-                link.problems.push_back(
-                    problem(key, page[key], "only-with", "is used only in a comparison of single runs"));
-        const std::string prefix = "after.";
+        // The keys of a comparison of single runs: its presets (the comparison's keys but view and
+        // of) and the page's own.
+        std::vector<std::string> singleRunKeys;
+        for (const std::string& key : F().compareKeys)
+            if (key != "view" && key != "of") singleRunKeys.push_back(key);
+        singleRunKeys.insert(singleRunKeys.end(), F().pageKeys.begin(), F().pageKeys.end());
+        for (const std::string& key : singleRunKeys)
+            if (page.count(key)) link.problems.push_back(problem(key, page[key], "only-with", say("singleRunsOnly")));
+        const std::string prefix = F().after;
         for (auto& pair : pairs) {
             if (pair.first.compare(0, prefix.size(), prefix) == 0)
                 link.fleetAfter.emplace_back(pair.first.substr(prefix.size()), pair.second);
@@ -478,16 +556,15 @@ Link readLink(std::string_view linkText) {
         return link;
     }
     if (!link.of.empty()) {
-        link.problems.push_back(problem("of", link.of, "not-a-view", "is not a kind of run Retry Lab compares"));
+        link.problems.push_back(problem("of", link.of, "not-a-view", say("notCompared")));
         return link;
     }
-    for (const char* key : {"trace", "herdCallers"})
-        if (page.count(key))
-            link.problems.push_back(problem(key, page[key], "only-with", "is used only with a single run"));
+    for (const std::string& key : F().pageKeys)
+        if (page.count(key)) link.problems.push_back(problem(key, page[key], "only-with", say("singleRunOnly")));
     link.client = pageValue("client");
     link.afterClient = pageValue("after.client");
     std::vector<std::pair<std::string, std::string>> before, after;
-    const std::string prefix = "after.";
+    const std::string prefix = F().after;
     for (auto& pair : pairs) {
         if (pair.first.compare(0, prefix.size(), prefix) == 0)
             after.emplace_back(pair.first.substr(prefix.size()), pair.second);
@@ -545,8 +622,10 @@ std::string escapeText(const std::string& text) {
     std::string out;
     for (char ch : text) {
         auto c = static_cast<unsigned char>(ch);
-        bool plain = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' ||
-                     c == '_' || c == '.';
+        // encodeURIComponent's unescaped marks, less those the table escapes too (FORMAT.escaped).
+        const bool mark = std::string_view("-_.!~*'()").find(ch) != std::string_view::npos &&
+                          F().escaped.find(ch) == std::string::npos;
+        bool plain = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || mark;
         if (plain) {
             out += ch;
         } else {
@@ -564,7 +643,7 @@ namespace {
 // left out when leaving it out gives the same value, as far as the table tells: equal to its
 // own default, or, having none, to the run's input of that name (`inputs`, for a stack's layer).
 std::string objectText(const std::vector<Field>& members, const Value& object, const Value* inputs) {
-    auto number = [](const Value& v) { return v.isNull() ? std::string("none") : numberText(v.asNumber()); };
+    auto number = [](const Value& v) { return v.isNull() ? F().none : numberText(v.asNumber()); };
     std::string out;
     for (const Field& m : members) {
         const Value* v = object.find(m.name);
@@ -584,9 +663,9 @@ std::string objectText(const std::vector<Field>& members, const Value& object, c
             text = escapeText(v->asString());
         else
             for (std::size_t i = 0; i < v->asArray().size(); ++i)
-                text += (i ? ";" : "") +
+                text += (i ? std::string(1, F().memberItems) : "") +
                         (k == Kind::Numbers ? number(v->asArray()[i]) : escapeText(v->asArray()[i].asString()));
-        out += (out.empty() ? "" : "~") + m.name + ":" + text;
+        out += (out.empty() ? std::string() : std::string(1, F().parts)) + m.name + F().named + text;
     }
     return out;
 }
@@ -596,10 +675,11 @@ std::string objectText(const std::vector<Field>& members, const Value& object, c
 std::string valueText(const std::string& name, const Value& value, const Value* inputs) {
     const Field* field = linkField(name);
     if (!field) return "";
-    auto number = [](const Value& v) { return v.isNull() ? std::string("none") : numberText(v.asNumber()); };
+    auto number = [](const Value& v) { return v.isNull() ? F().none : numberText(v.asNumber()); };
     auto joined = [](const Value& items, auto each) {
         std::string out;
-        for (std::size_t i = 0; i < items.asArray().size(); ++i) out += (i ? "," : "") + each(items.asArray()[i]);
+        for (std::size_t i = 0; i < items.asArray().size(); ++i)
+            out += (i ? std::string(1, F().items) : std::string()) + each(items.asArray()[i]);
         return out;
     };
     switch (kindOf(*field)) {
@@ -620,19 +700,20 @@ std::string valueText(const std::string& name, const Value& value, const Value* 
                 for (const Field* m : f.named) {
                     const Value* v = entry.find(m->name);
                     if (!v) continue;
-                    parts.push_back(partName(*m) + ":" +
+                    parts.push_back(partName(*m) + F().named +
                                     (m->type == FieldType::Number ? number(*v) : escapeText(v->asString())));
                 }
                 std::string out;
-                for (std::size_t i = 0; i < parts.size(); ++i) out += (i ? "~" : "") + parts[i];
+                for (std::size_t i = 0; i < parts.size(); ++i)
+                    out += (i ? std::string(1, F().parts) : std::string()) + parts[i];
                 return out;
             });
         }
         case Kind::Stack:
-            return value.isNull() ? "none" : joined(value, [&](const Value& entry) {
+            return value.isNull() ? F().none : joined(value, [&](const Value& entry) {
                 return objectText(field->item.front().members, entry, inputs);
             });
-        case Kind::Record: return value.isNull() ? "none" : objectText(field->members, value, nullptr);
+        case Kind::Record: return value.isNull() ? F().none : objectText(field->members, value, nullptr);
         case Kind::None: break;
     }
     return "";
@@ -776,16 +857,13 @@ Value readFleetSide(const Pairs& pairs, std::vector<LinkProblem>& problems) {
     for (const auto& [key, raw] : pairs) {
         if (key == "view") continue;
         if (times[key] > 1) {
-            if (!said.count(key))
-                problems.push_back(problem(key, safeDecode(raw), "given-twice", "is given more than once"));
+            if (!said.count(key)) problems.push_back(problem(key, safeDecode(raw), "given-twice", say("givenTwice")));
             said.insert(key);
             continue;
         }
-        if (key == "v") {
-            if (safeDecode(raw) != kLinkVersion) {
-                problems = {
-                    problem(key, safeDecode(raw), "link-version",
-                            std::string("is a link format retrysim does not read (it reads v=") + kLinkVersion + ")")};
+        if (key == F().versionKey) {
+            if (safeDecode(raw) != F().version) {
+                problems = {problem(key, safeDecode(raw), "link-version", say("otherVersion"))};
                 return Value::object();
             }
             continue;
@@ -793,44 +871,43 @@ Value readFleetSide(const Pairs& pairs, std::vector<LinkProblem>& problems) {
         const std::vector<std::string> keys = split(key, '.');
         // A gate (gates.<name>, an object of the table's gates) is "on" or "null".
         if (keys.size() == 2 && keys[0] == "gates" && lowerWord(keys[1]) && fleetTypeOf(key) == "object") {
-            if (raw == "on") {
+            if (raw == F().gateOn) {
                 const Value* have = atPath(request, keys);
                 request =
                     withPath(request, keys, 0, have && have->kind() == Value::Kind::Object ? *have : Value::object());
-            } else if (raw == "null") {
+            } else if (raw == F().fleetNull) {
                 request = withPath(request, keys, 0, Value::null());
             } else {
-                problems.push_back(problem(key, safeDecode(raw), "unreadable", "is \"on\" or \"null\""));
+                problems.push_back(problem(key, safeDecode(raw), "unreadable", say("gateValue")));
             }
             continue;
         }
         const std::string type = fleetTypeOf(key);
         if (type == "object") {
-            if (raw == "null")
+            if (raw == F().fleetNull)
                 request = withPath(request, keys, 0, Value::null());
             else
-                problems.push_back(
-                    problem(key, safeDecode(raw), "unreadable", "is written by its fields (or as null)"));
+                problems.push_back(problem(key, safeDecode(raw), "unreadable", say("objectValue")));
             continue;
         }
         if (type.empty()) {
-            problems.push_back(problem(key, safeDecode(raw), "unknown-field", "is not a field of the fleet request"));
+            problems.push_back(problem(key, safeDecode(raw), "unknown-field", say("notFleetField")));
             continue;
         }
         Value value;
         // README: `none` is written wherever the engine allows none (server.workers=none).
-        if (raw == "null" || (raw == "none" && type == "number-or-none")) {
+        if (raw == F().fleetNull || (raw == F().none && type == "number-or-none")) {
             value = Value::null();
         } else if (type == "number" || type == "number-or-none") {
             double n = 0;
             if (!jsNumber(raw, n)) {
-                problems.push_back(problem(key, safeDecode(raw), "unreadable", "is not a number"));  // the page's words
+                problems.push_back(problem(key, safeDecode(raw), "unreadable", say("notNumber")));
                 continue;
             }
             value = Value::number(n);
         } else if (type == "boolean") {
             if (raw != "true" && raw != "false") {
-                problems.push_back(problem(key, safeDecode(raw), "unreadable", "is not true or false"));
+                problems.push_back(problem(key, safeDecode(raw), "unreadable", say("notBoolean")));
                 continue;
             }
             value = Value::boolean(raw == "true");
@@ -844,7 +921,7 @@ Value readFleetSide(const Pairs& pairs, std::vector<LinkProblem>& problems) {
         } else if (type == "list") {
             value = Value::array();
             if (!raw.empty())
-                for (const std::string& item : split(raw, ',')) value.push(Value::string(safeDecode(item)));
+                for (const std::string& item : split(raw, F().items)) value.push(Value::string(safeDecode(item)));
         } else {
             value = Value::string(safeDecode(raw));
         }
@@ -884,7 +961,7 @@ FleetSides readFleetSides(const Link& link) {
     }
     sides.problems = before;
     for (LinkProblem& p : after) {
-        p.key = "after." + p.key;
+        p.key = F().after + p.key;
         sides.problems.push_back(std::move(p));
     }
     return sides;

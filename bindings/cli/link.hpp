@@ -15,7 +15,9 @@
 // sides (`after.client=` on the after side only).
 #pragma once
 
+#include <cstddef>
 #include <optional>
+#include <utility>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,6 +25,23 @@
 #include "retrylab/value.hpp"
 
 namespace retrysim {
+
+// The link format's facts (web/share/link-format.json, which the page's codec reads too), as the
+// build embeds them (link-format-data.mjs), and as read once from that text: the separators,
+// the version, `none`, the part names, the decimal grammar and the words of each problem.
+extern const char* const kLinkFormatJson;
+struct LinkFormat {
+    std::string versionKey, version, none, after, fleetNull, gateOn, escaped, signs, point, exponent;
+    std::size_t maxLength = 0;
+    char pairs = 0, equals = 0, items = 0, parts = 0, named = 0, memberItems = 0;
+    std::vector<std::pair<std::string, std::string>> partNames;  // member → part
+    std::vector<std::string> pageKeys, compareKeys;
+    retrylab::Value table;  // the whole table, for its words
+};
+const LinkFormat& linkFormat();
+// A problem's words (the table's `words`), each {name} filled from `fill`, else from the table's
+// own facts ({version}); retrysim is the {reader}.
+std::string say(const std::string& word, const std::vector<std::pair<std::string, std::string>>& fill = {});
 
 // What a link wrote and why it cannot be used: the page's { key, value, reason }, and a code
 // (unknown-field, unreadable, given-twice, link-version, too-long, not-a-preset, not-a-view).

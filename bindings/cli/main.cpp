@@ -277,7 +277,7 @@ int runCompare(const Options& o) {
                     link.problems.push_back(
                         {"view", "compare", "not-a-view", "holds two runs; give it alone with --compare --link"});
                 for (retrysim::LinkProblem& p : link.problems) {
-                    if (i == 1) p.key = "after." + p.key;
+                    if (i == 1) p.key = retrysim::linkFormat().after + p.key;
                     problems.push_back(p);
                 }
                 sides[i].inputs = link.before;

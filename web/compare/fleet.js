@@ -11,7 +11,7 @@ import { h, mount, patch } from '../dom.js';
 import { encodeFleetLink, fleetTable, getPath, leaves, parseFleetLink, requestDiff, setPath, stormSeries, verdictOf } from '../fleet/model.js';
 import { stormChart } from '../fleet/chart.js';
 import { fleetComputer } from '../fleet/compute.js';
-import { MAX_LINK_LENGTH } from '../share/codec.js';
+import { FORMAT, LINK_VERSION, MAX_LINK_LENGTH, VERSION_PAIR, say } from '../share/codec.js';
 import { attributesAsCompareLink } from '../share/compare-link.js';
 import { sourceNotice } from './source.js';
 import { compareRuns, metricTable } from './model.js';
@@ -19,8 +19,10 @@ import { fleetLabels, headlineText } from './headline.js';
 import { comparisonMarkdown, copyMarkdownControls, wireCopyMarkdown } from './markdown.js';
 import { attributeOfPath } from '../fleet/embed.js';
 
-const AFTER = 'after.';
-const SINGLE_RUN_KEYS = ['client', 'after.client', 'trace', 'herdCallers'];
+const AFTER = FORMAT.after;
+// The keys of a comparison of single runs: its presets (the comparison's keys but view and of) and
+// the page's own (link-format.json).
+const SINGLE_RUN_KEYS = [...FORMAT.compareKeys.filter((key) => key !== 'view' && key !== 'of'), ...FORMAT.pageKeys];
 const FLEET_ELEMENT = '<retry-lab view="compare" of="fleet">';
 
 export const isFleetCompareLink = (hash) => (hash.startsWith('#') ? hash.slice(1) : hash).split('&').includes('of=fleet');
@@ -53,36 +55,37 @@ export function overlayRequest(base, over) {
 // engine's fleetSchema(), the table the fleet section reads its links by.
 export function parseFleetCompareLink(hash, table) {
   const text = hash.startsWith('#') ? hash.slice(1) : hash;
-  if (text.length > MAX_LINK_LENGTH) return { before: {}, after: {}, problems: [{ key: 'link', value: `${text.slice(0, 40)}…`, reason: `is ${text.length} characters long, more than this page reads` }] };
+  if (text.length > MAX_LINK_LENGTH) return { before: {}, after: {}, problems: [{ key: 'link', value: `${text.slice(0, 40)}…`, reason: say('tooLong', { length: text.length.toLocaleString('en-US'), reader: 'this page' }) }] };
   const problems = [];
   const own = { before: [], after: [] };
   const page = new Map();
   const twice = new Set();
-  for (const part of text.split('&')) {
+  for (const part of text.split(FORMAT.pairs)) {
     if (part === '') continue;
-    const eq = part.indexOf('=');
+    const eq = part.indexOf(FORMAT.equals);
     const key = safeDecode(eq === -1 ? part : part.slice(0, eq));
     const raw = eq === -1 ? '' : part.slice(eq + 1);
-    if (key === 'v' || key === 'view' || key === 'of') {
+    if (key === FORMAT.versionKey || key === 'view' || key === 'of') {
       if (page.has(key) && !twice.has(key)) {
         twice.add(key);
-        problems.push({ key, value: safeDecode(raw), reason: 'is given more than once' });
+        problems.push({ key, value: safeDecode(raw), reason: say('givenTwice') });
       }
       page.set(key, safeDecode(raw));
     } else if (SINGLE_RUN_KEYS.includes(key)) {
-      problems.push({ key, value: safeDecode(raw), reason: 'is used only in a comparison of single runs' });
+      problems.push({ key, value: safeDecode(raw), reason: say('singleRunsOnly') });
     } else if (key.startsWith(AFTER)) {
-      own.after.push(`${encodeURIComponent(key.slice(AFTER.length))}=${raw}`);
+      own.after.push(encodeURIComponent(key.slice(AFTER.length)) + FORMAT.equals + raw);
     } else {
-      own.before.push(`${encodeURIComponent(key)}=${raw}`);
+      own.before.push(encodeURIComponent(key) + FORMAT.equals + raw);
     }
   }
-  const version = page.has('v') ? page.get('v') : '1';
-  if (twice.has('v') || version !== '1') {
-    return { before: {}, after: {}, problems: [{ key: 'v', value: version, reason: twice.has('v') ? 'is given more than once, so the link cannot be read' : 'is a link format this page does not read (it reads v=1)' }] };
+  const v = FORMAT.versionKey;
+  const version = page.has(v) ? page.get(v) : LINK_VERSION;
+  if (twice.has(v) || version !== LINK_VERSION) {
+    return { before: {}, after: {}, problems: [{ key: v, value: version, reason: twice.has(v) ? say('versionTwice') : say('otherVersion', { reader: 'this page' }) }] };
   }
-  const b = parseFleetLink(own.before.join('&'), table);
-  const a = parseFleetLink(own.after.join('&'), table);
+  const b = parseFleetLink(own.before.join(FORMAT.pairs), table);
+  const a = parseFleetLink(own.after.join(FORMAT.pairs), table);
   return {
     before: b.request,
     after: overlayRequest(b.request, a.request),
@@ -157,10 +160,10 @@ export function afterDiff(afterShown, beforeShown, table) {
 // differences from the opening fleet run, then the after side's (afterDiff). parseFleetCompareLink
 // and retrysim read it back as the same two requests.
 export function encodeFleetCompareLink(beforeEcho, afterEcho, table) {
-  const keys = (diff) => encodeFleetLink(diff).split('&').slice(2);
-  return ['v=1', 'view=compare', 'of=fleet',
+  const keys = (diff) => encodeFleetLink(diff).split(FORMAT.pairs).slice(2);
+  return [VERSION_PAIR, 'view=compare', 'of=fleet',
     ...keys(requestDiff(beforeEcho, table.opening, table)),
-    ...keys(afterDiff(afterEcho, beforeEcho, table)).map((part) => AFTER + part)].join('&');
+    ...keys(afterDiff(afterEcho, beforeEcho, table)).map((part) => AFTER + part)].join(FORMAT.pairs);
 }
 
 // --- each side's controls, from the fleet engine's table ---------------------------------------

@@ -3,7 +3,7 @@
 // what a fleet result says in words (the verdict, the side effects), all read from the
 // result's data (FLEET.md §8).
 
-import { objectListFormatOf } from '../share/codec.js';
+import { FORMAT, LINK_VERSION, VERSION_PAIR, objectListFormatOf, say } from '../share/codec.js';
 
 // --- the field table ---------------------------------------------------------------------------
 
@@ -290,11 +290,17 @@ function defaultOf(table, openingEcho, path) {
 // fields that differ from the gate's defaults (an empty object when none do).
 export function requestDiff(echo, openingEcho, table) {
   let out = {};
+  const held = []; // members of an object with no default (`servers`) at their own row's default
   for (const [path, value] of leaves(echo)) {
     if (path.startsWith('gates.')) continue;
     const base = defaultOf(table, openingEcho, path);
-    if (!base.known || !sameValue(value, base.value)) out = setPath(out, path, value);
+    const row = !base.known && table && table.rows.get(path);
+    if (row && path.includes('.') && row.default !== undefined && sameValue(value, row.default)) held.push([path, value]);
+    else if (!base.known || !sameValue(value, base.value)) out = setPath(out, path, value);
   }
+  // Such a member is written only when nothing else brings its object into the request (the
+  // engine gives it its default there): `servers.count=3`, not also `servers.overrides=`.
+  for (const [path, value] of held) if (getPath(out, path.slice(0, path.lastIndexOf('.'))) === undefined) out = setPath(out, path, value);
   for (const gate of gatesOf(table)) {
     const on = echo.gates && echo.gates[gate.name];
     if (!on) continue;
@@ -308,9 +314,10 @@ export function requestDiff(echo, openingEcho, table) {
 
 // --- the fleet link --------------------------------------------------------------------------
 
-export const LINK_VERSION = '1';
+export { LINK_VERSION };
+const NULL = FORMAT.fleetNull;
 
-const writeValue = (v) => (v === null ? 'null' : Array.isArray(v) ? v.map((x) => encodeURIComponent(String(x))).join(',') : encodeURIComponent(String(v)));
+const writeValue = (v) => (v === null ? NULL : Array.isArray(v) ? v.map((x) => encodeURIComponent(String(x))).join(FORMAT.items) : encodeURIComponent(String(v)));
 
 // A stack of layers (`policy.layers`, docs/layers.md §9): a list of objects, which the fleet link
 // writes as the single run's link writes `layers=` (README, "Links to a run"; share/codec.js): its
@@ -345,18 +352,18 @@ function listFormat(path, value, table) {
 // `servers.overrides`) is written by its own row, its members' defaults left out (a fault's
 // `servers: null`, every server); without it, by the members the values hold.
 export function encodeFleetLink(diff, table = null) {
-  const parts = ['v=1', 'view=fleet'];
+  const parts = [VERSION_PAIR, `view${FORMAT.equals}fleet`];
   for (const [path, value] of leaves(diff)) {
-    if (path.startsWith('gates.') && path.split('.').length === 2 && value && typeof value === 'object') parts.push(`${path}=on`);
-    else if (isStackValue(value)) parts.push(`${path}=${listFormat(path, value, table).write(value)}`);
-    else parts.push(`${path}=${writeValue(value)}`);
+    const text = path.startsWith('gates.') && path.split('.').length === 2 && value && typeof value === 'object' ? FORMAT.gateOn
+      : isStackValue(value) ? listFormat(path, value, table).write(value) : writeValue(value);
+    parts.push(path + FORMAT.equals + text);
   }
-  return parts.join('&');
+  return parts.join(FORMAT.pairs);
 }
 
 export function isFleetLink(hash) {
   const text = hash.startsWith('#') ? hash.slice(1) : hash;
-  return text.split('&').includes('view=fleet');
+  return text.split(FORMAT.pairs).includes(`view${FORMAT.equals}fleet`);
 }
 
 function safeDecode(text) {
@@ -369,20 +376,20 @@ function safeDecode(text) {
 
 // A value from its text, by the type of the opening echo's value at that path (or the table's).
 function readValue(text, row) {
-  if (text === 'null') return null;
+  if (text === NULL) return null;
   const type = row ? row.type : 'string';
   if (type === 'number') {
     const n = Number(text);
-    if (text.trim() === '' || !Number.isFinite(n)) throw new Error('is not a number');
+    if (text.trim() === '' || !Number.isFinite(n)) throw new Error(say('notNumber'));
     return n;
   }
   if (type === 'boolean') {
     if (text === 'true') return true;
     if (text === 'false') return false;
-    throw new Error('is not true or false');
+    throw new Error(say('notBoolean'));
   }
   if (type === 'list') {
-    const items = text === '' ? [] : text.split(',').map(safeDecode);
+    const items = text === '' ? [] : text.split(FORMAT.items).map(safeDecode);
     // A list of numbers (issue 39's trigger.servers: server indices) reads each as a number.
     if (!row.items || row.items.type !== 'number') return items;
     return items.map((item) => {
@@ -426,8 +433,8 @@ function parseLinkParts(hash, table) {
   const text = hash.startsWith('#') ? hash.slice(1) : hash;
   const problems = [];
   let request = {};
-  const pairs = text.split('&').filter(Boolean).map((part) => {
-    const eq = part.indexOf('=');
+  const pairs = text.split(FORMAT.pairs).filter(Boolean).map((part) => {
+    const eq = part.indexOf(FORMAT.equals);
     return [safeDecode(eq === -1 ? part : part.slice(0, eq)), eq === -1 ? '' : part.slice(eq + 1)];
   });
   // A name given more than once: none of its values is taken (the single run's rule, codec.js).
@@ -438,37 +445,37 @@ function parseLinkParts(hash, table) {
     // `map` and `seeds` are the stability map's (web/fleet/stability.js mapLinkKeys).
     if (key === 'view' || key === 'map' || key === 'seeds') continue;
     if (times.get(key) > 1) {
-      if (!said.has(key)) problems.push({ key, value: safeDecode(raw), reason: 'is given more than once' });
+      if (!said.has(key)) problems.push({ key, value: safeDecode(raw), reason: say('givenTwice') });
       said.add(key);
       continue;
     }
-    if (key === 'v') {
-      if (safeDecode(raw) !== LINK_VERSION) return { request: {}, problems: [{ key, value: safeDecode(raw), reason: `is a link format this page does not read (it reads v=${LINK_VERSION})` }] };
+    if (key === FORMAT.versionKey) {
+      if (safeDecode(raw) !== LINK_VERSION) return { request: {}, problems: [{ key, value: safeDecode(raw), reason: say('otherVersion', { reader: 'this page' }) }] };
       continue;
     }
     const gate = /^gates\.([A-Za-z]+)$/.exec(key);
     if (gate && isGate(table, gate[1])) {
-      if (raw === 'on') request = setPath(request, key, { ...(getPath(request, key) || {}) });
-      else if (raw === 'null') request = setPath(request, key, null);
-      else problems.push({ key, value: safeDecode(raw), reason: 'is "on" or "null"' });
+      if (raw === FORMAT.gateOn) request = setPath(request, key, { ...(getPath(request, key) || {}) });
+      else if (raw === NULL) request = setPath(request, key, null);
+      else problems.push({ key, value: safeDecode(raw), reason: say('gateValue') });
       continue;
     }
     const row = table.rows.get(key);
     if (row && (row.type === 'object' || row.type === 'variant')) {
       // An object is written by its fields; `null` switches off one that may be (the
       // trigger, the spike): the engine says which may.
-      if (raw === 'null') request = setPath(request, key, null);
-      else problems.push({ key, value: safeDecode(raw), reason: 'is written by its fields (or as null)' });
+      if (raw === NULL) request = setPath(request, key, null);
+      else problems.push({ key, value: safeDecode(raw), reason: say('objectValue') });
       continue;
     }
     if (!row) {
-      problems.push({ key, value: safeDecode(raw), reason: 'is not a field of the fleet request' });
+      problems.push({ key, value: safeDecode(raw), reason: say('notFleetField') });
       continue;
     }
     const stack = objectListFormatOf(row);
     try {
       // A stack (`policy.layers`): `null` (the policy's own one layer), or its layers as above.
-      request = setPath(request, key, stack ? (raw === 'null' ? null : stack.read(raw)) : readValue(raw, row));
+      request = setPath(request, key, stack ? (raw === NULL ? null : stack.read(raw)) : readValue(raw, row));
     } catch (error) {
       problems.push({ key, value: safeDecode(raw), reason: error.message });
     }

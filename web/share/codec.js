@@ -14,7 +14,20 @@
 // Nothing here interprets a value beyond its type: whether a value is allowed is the
 // engine's call (see accept.js), so the page and the link never disagree about bounds.
 
-export const LINK_VERSION = 1;
+import FORMAT from './link-format.json' with { type: 'json' };
+
+// The format's facts (its version, length limit, separators, escapes, `none`, part names, decimal
+// grammar and the words of every problem) are data, link-format.json, which retrysim reads too
+// (bindings/cli/link.cpp): the rules below walk them.
+export { FORMAT };
+export const LINK_VERSION = FORMAT.version;
+export const VERSION_PAIR = FORMAT.versionKey + FORMAT.equals + LINK_VERSION; // v=1
+const { items: ITEM, parts: PART, named: NAMED, memberItems: MEMBER_ITEM, none: NONE } = FORMAT;
+
+// A problem's words from the table, each {name} filled from `fill`, else from the table's own facts.
+export const say = (word, fill = {}) => FORMAT.words[word].replace(/\{(\w+)\}/g, (m, name) => String(name in fill ? fill[name] : FORMAT[name]));
+// An entry of a list, as a reason names it: "entry 2".
+const entryName = (i) => say('entry', { n: i + 1 });
 
 // How a value is written, from its row's type:
 //   number: decimal text, `none` for null     boolean: true or false
@@ -56,23 +69,24 @@ function kindOf(row) {
   }
 }
 
-// The v=1 names of a script entry's parts where they are not the member's own.
-const PART_NAMES = { retryAfter: 'ra' };
-
 // A hash of more than this is not read at all (the engine's own limits are far below it).
-export const MAX_LINK_LENGTH = 2_000_000;
+export const MAX_LINK_LENGTH = FORMAT.maxLength;
 
 // A problem is { key, value, reason }: what the reader wrote and why it was not used.
 const problem = (key, value, reason) => ({ key, value, reason });
 
 // --- values, whatever the table -----------------------------------------------------------
 
+// A regular expression's class of the characters of `chars`.
+const charClass = (chars) => `[${chars.replace(/[\\\]^-]/g, '\\$&')}]`;
+
 // encodeURIComponent leaves ! ' ( ) * ~ alone; "~" separates a script entry's parts, and the
-// rest are escaped too so a link survives being pasted into Markdown or a chat.
-export const escapeText = (text) => encodeURIComponent(String(text)).replace(/[!'()*~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+// rest are escaped too so a link survives being pasted into Markdown or a chat (FORMAT.escaped).
+const ESCAPED = new RegExp(charClass(FORMAT.escaped), 'g');
+export const escapeText = (text) => encodeURIComponent(String(text)).replace(ESCAPED, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 // String(n) is the shortest text that reads back as exactly n (3700, 0.1, 1e-7).
-const numberText = (n) => (n === null ? 'none' : String(Object.is(n, -0) ? 0 : n));
+const numberText = (n) => (n === null ? NONE : String(Object.is(n, -0) ? 0 : n));
 
 // Does one input hold the same value in two sets (numbers, -0 and 0 alike; lists and script
 // entries item by item)?
@@ -108,7 +122,7 @@ function decode(text) {
   try {
     return decodeURIComponent(text);
   } catch {
-    throw new Unreadable('has a broken %-escape');
+    throw new Unreadable(say('brokenEscape'));
   }
 }
 
@@ -120,23 +134,27 @@ function safeDecode(text) {
   }
 }
 
-// Decimal numbers only: no hex, no "Infinity", no empty text read as 0. A number too big
-// for a double reads as Infinity, which the engine then refuses by name.
-const NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
+// Decimal numbers only: no hex, no "Infinity", no empty text read as 0 (FORMAT.decimal: a sign,
+// digits with a point, an exponent). A number too big for a double reads as Infinity, which the
+// engine then refuses by name.
+const { signs, point, exponent } = FORMAT.decimal;
+const NUMBER = new RegExp(`^${charClass(signs)}?(\\d+${charClass(point)}?\\d*|${charClass(point)}\\d+)(${charClass(exponent)}${charClass(signs)}?\\d+)?$`);
 
 function readNumber(text, nullable) {
-  if (nullable && text === 'none') return null;
-  if (!NUMBER.test(text)) throw new Unreadable(nullable ? 'is not a number (or none)' : 'is not a number');
+  if (nullable && text === NONE) return null;
+  if (!NUMBER.test(text)) throw new Unreadable(say(nullable ? 'notNumberOrNone' : 'notNumber'));
   return Number(text);
 }
 
 function readBoolean(text) {
   if (text === 'true' || text === '') return true; // a bare key reads as true
   if (text === 'false') return false;
-  throw new Unreadable('is not true or false');
+  throw new Unreadable(say('notBoolean'));
 }
 
-const list = (raw) => (raw === '' ? [] : raw.split(','));
+const list = (raw) => (raw === '' ? [] : raw.split(ITEM));
+const items = (text) => (text === '' ? [] : text.split(MEMBER_ITEM));
+const shown = (part) => decode(part) || say('empty');
 
 // Is this hash a link to a run? "#experiment" is an anchor on the page, not a link: a link
 // has at least one "key=value".
@@ -146,8 +164,8 @@ export function isLink(hash) {
   // their own readers take (share/compare-link.js isCompareLink, fleet/model.js isFleetLink),
   // matched as they match them. Any other `view` is read here, as a single run's link, so that
   // the reader is told which key was not used rather than the link going unread.
-  const parts = text.split('&');
-  return text.includes('=') && !OTHER_VIEWS.some((view) => parts.includes(`view=${view}`));
+  const parts = text.split(FORMAT.pairs);
+  return text.includes(FORMAT.equals) && !OTHER_VIEWS.some((view) => parts.includes(`view${FORMAT.equals}${view}`));
 }
 export const OTHER_VIEWS = ['compare', 'fleet'];
 
@@ -165,10 +183,10 @@ function entryFormat(itemRow) {
   const bare = members.find((m) => m.type === 'number') || null;
   const switches = members.filter((m) => m.type === 'boolean');
   const named = members.filter((m) => m !== bare && m.type !== 'boolean');
-  const partName = (m) => PART_NAMES[m.name] || m.name;
+  const partName = (m) => FORMAT.partNames[m.name] || m.name;
   const byPart = new Map(named.map((m) => [partName(m), m]));
-  const partsList = [bare && 'a status', ...switches.map((m) => m.name), ...named.map((m) => `${partName(m)}:`)].filter(Boolean);
-  const said = partsList.length > 1 ? `${partsList.slice(0, -1).join(', ')} or ${partsList[partsList.length - 1]}` : partsList[0];
+  const partsList = [bare && say('bare'), ...switches.map((m) => m.name), ...named.map((m) => partName(m) + NAMED)].filter(Boolean);
+  const said = partsList.length > 1 ? partsList.slice(0, -1).join(', ') + say('or') + partsList[partsList.length - 1] : partsList[0];
   return {
     write(entries) {
       return entries.map((entry) => {
@@ -177,27 +195,27 @@ function entryFormat(itemRow) {
         for (const m of switches) if (entry[m.name]) parts.push(m.name);
         for (const m of named) {
           if (entry[m.name] === undefined) continue;
-          parts.push(`${partName(m)}:${m.type === 'number' ? numberText(entry[m.name]) : escapeText(entry[m.name])}`);
+          parts.push(partName(m) + NAMED + (m.type === 'number' ? numberText(entry[m.name]) : escapeText(entry[m.name])));
         }
-        return parts.join('~');
-      }).join(',');
+        return parts.join(PART);
+      }).join(ITEM);
     },
     read(raw) {
       return list(raw).map((entryText, i) => {
         const entry = {};
         const seen = new Set();
-        for (const part of entryText.split('~')) {
-          const colon = part.indexOf(':');
+        for (const part of entryText.split(PART)) {
+          const colon = part.indexOf(NAMED);
           const isBare = colon === -1 && bare && /^\d+$/.test(part);
           const name = isBare ? bare.name : colon === -1 ? part : part.slice(0, colon);
-          if (seen.has(name)) throw new Unreadable(`entry ${i + 1} says ${name} twice`);
+          if (seen.has(name)) throw new Unreadable(say('entryTwice', { entry: entryName(i), name }));
           seen.add(name);
           const flag = colon === -1 ? switches.find((m) => m.name === part) : null;
           const member = colon !== -1 ? byPart.get(name) : null;
           if (isBare) entry[bare.name] = Number(part);
           else if (flag) entry[flag.name] = true;
           else if (member) entry[member.name] = member.type === 'number' ? readNumber(decode(part.slice(colon + 1)), false) : decode(part.slice(colon + 1));
-          else throw new Unreadable(`entry ${i + 1} has a part that is not ${said} (${decode(part) || 'empty'})`);
+          else throw new Unreadable(say('entryPart', { entry: entryName(i), parts: said, part: shown(part) }));
         }
         return entry;
       });
@@ -220,18 +238,17 @@ function objectFormat(members) {
       case 'number': return numberText(value);
       case 'boolean': return value ? 'true' : 'false';
       case 'string': return escapeText(value);
-      case 'numbers': return value.map(numberText).join(';');
-      default: return value.map(escapeText).join(';');
+      case 'numbers': return value.map(numberText).join(MEMBER_ITEM);
+      default: return value.map(escapeText).join(MEMBER_ITEM);
     }
   };
   const readMember = (m, text) => {
-    const items = () => (text === '' ? [] : text.split(';'));
     switch (kindOf(m)) {
       case 'number': return readNumber(decode(text), true);
       case 'boolean': return readBoolean(decode(text));
       case 'string': return decode(text);
-      case 'numbers': return items().map((item) => readNumber(decode(item), false));
-      default: return items().map(decode);
+      case 'numbers': return items(text).map((item) => readNumber(decode(item), false));
+      default: return items(text).map(decode);
     }
   };
   return {
@@ -240,21 +257,21 @@ function objectFormat(members) {
         if (object[m.name] === undefined) return false;
         if ('default' in m) return !sameInputValue(object[m.name], m.default);
         return !(inputs && Object.hasOwn(inputs, m.name) && sameInputValue(object[m.name], inputs[m.name]));
-      }).map((m) => `${m.name}:${memberText(m, object[m.name])}`).join('~');
+      }).map((m) => m.name + NAMED + memberText(m, object[m.name])).join(PART);
     },
     read(text, subject = '') {
       const object = {};
       const lead = subject ? `${subject} ` : '';
       if (text === '') return object;
-      for (const part of text.split('~')) {
-        const colon = part.indexOf(':');
+      for (const part of text.split(PART)) {
+        const colon = part.indexOf(NAMED);
         const member = colon === -1 ? null : byName.get(part.slice(0, colon));
-        if (!member) throw new Unreadable(`${lead}has a part that is not name:value for one of its fields (${decode(part) || 'empty'})`);
-        if (Object.hasOwn(object, member.name)) throw new Unreadable(`${lead}says ${member.name} twice`);
+        if (!member) throw new Unreadable(lead + say('objectPart', { part: shown(part) }));
+        if (Object.hasOwn(object, member.name)) throw new Unreadable(lead + say('objectTwice', { name: member.name }));
         try {
           object[member.name] = readMember(member, part.slice(colon + 1));
         } catch (error) {
-          if (error instanceof Unreadable) throw new Unreadable(`${subject ? `${subject}'s` : 'its'} ${member.name} ${error.message}`);
+          if (error instanceof Unreadable) throw new Unreadable(`${subject ? say('whose', { entry: subject }) : say('its')} ${member.name} ${error.message}`);
           throw error;
         }
       }
@@ -273,8 +290,8 @@ export const objectListFormatOf = (row) => (row && ['stack', 'entries'].includes
 function stackFormat(itemRow) {
   const entry = objectFormat(itemRow.members || []);
   return {
-    write: (stack, inputs = null) => (stack === null ? 'none' : stack.map((e) => entry.write(e, inputs)).join(',')),
-    read: (raw) => (raw === 'none' ? null : list(raw).map((text, i) => entry.read(text, `entry ${i + 1}`))),
+    write: (stack, inputs = null) => (stack === null ? NONE : stack.map((e) => entry.write(e, inputs)).join(ITEM)),
+    read: (raw) => (raw === NONE ? null : list(raw).map((text, i) => entry.read(text, entryName(i)))),
   };
 }
 
@@ -284,8 +301,8 @@ function stackFormat(itemRow) {
 function recordFormat(row) {
   const object = objectFormat(row.members || []);
   return {
-    write: (value) => (value === null ? 'none' : object.write(value)),
-    read: (raw) => (raw === 'none' ? null : object.read(raw)),
+    write: (value) => (value === null ? NONE : object.write(value)),
+    read: (raw) => (raw === NONE ? null : object.read(raw)),
   };
 }
 
@@ -298,7 +315,7 @@ function uncarriedIn(allRows) {
     && !('default' in row && sameInputValue(inputs[row.name], row.default))).map((row) => row.name);
 }
 function refuseUncarried(names) {
-  if (names.length > 0) throw new LinkError(names[0], `${names[0]} is an input of the engine that v=${LINK_VERSION} links do not carry, so this run has no link`);
+  if (names.length > 0) throw new LinkError(names[0], `${names[0]} ${say('uncarried')}, so this run has no link`);
 }
 
 // HTML lowercases attribute names, so maxRetries="3" arrives as "maxretries": say which name
@@ -308,24 +325,12 @@ const attributeHintOf = (fieldNames) => (attribute) => {
   return field ? `is not an attribute of <retry-lab>; did you mean ${attributeName(field)}?` : 'is not an attribute of <retry-lab>';
 };
 
-// The link format for a schema() answer ({ inputs: [row...] }, docs/engine.md §4): the names,
-// kinds and defaults of its inputs, in the table's order, which is the order links are written.
-// One format per schema object.
-const formats = new WeakMap();
-export function linkCodec(schema) {
-  if (formats.has(schema)) return formats.get(schema);
-  const allRows = schema && Array.isArray(schema.inputs) ? schema.inputs : [];
-  const engineNames = new Set(allRows.map((row) => row.name));
-  const rows = allRows.filter((row) => kindOf(row) !== null);
+// Each input's text from its value, and its value from its text, by its row's kind.
+function valueFormats(rows) {
   const kinds = new Map(rows.map((row) => [row.name, kindOf(row)]));
   const entries = new Map(rows.filter((row) => kinds.get(row.name) === 'entries').map((row) => [row.name, entryFormat(row.items)]));
   const stacks = new Map(rows.filter((row) => kinds.get(row.name) === 'stack').map((row) => [row.name, stackFormat(row.items)]));
   const records = new Map(rows.filter((row) => kinds.get(row.name) === 'record').map((row) => [row.name, recordFormat(row)]));
-  const fieldNames = rows.map((row) => row.name);
-  const uncarried = uncarriedIn(allRows);
-  // The defaults a link leaves out; an input with none (the script) is always written.
-  const defaults = Object.freeze(Object.fromEntries(rows.filter((row) => 'default' in row).map((row) => [row.name, row.default])));
-
   // The text of one input's value, as a link or an attribute carries it; `inputs`, the run it
   // belongs to, lets a stack leave out what it would take from the run (stackFormat).
   function valueText(name, value, inputs = null) {
@@ -333,33 +338,14 @@ export function linkCodec(schema) {
       case 'number': return numberText(value);
       case 'boolean': return value ? 'true' : 'false';
       case 'string': return escapeText(value);
-      case 'numbers': return value.map(numberText).join(',');
-      case 'strings': return value.map(escapeText).join(',');
+      case 'numbers': return value.map(numberText).join(ITEM);
+      case 'strings': return value.map(escapeText).join(ITEM);
       case 'entries': return entries.get(name).write(value);
       case 'stack': return stacks.get(name).write(value, inputs);
       case 'record': return records.get(name).write(value);
       default: throw new Error(`not an engine input: ${name}`);
     }
   }
-
-  // The hash (without "#") for a full set of inputs, such as compute()'s `inputs` echo, and
-  // the page's own keys that are not engine inputs (`trace`: the policy trace on show, right
-  // after the version; null values are left out). A run holding an input the format cannot
-  // carry (uncarried) has no link: a LinkError naming that input, never a link without it.
-  function encodeLink(inputs, page = {}) {
-    refuseUncarried(uncarried(inputs));
-    const parts = [`v=${LINK_VERSION}`];
-    for (const [key, value] of Object.entries(page)) {
-      if (value !== null && value !== undefined) parts.push(`${escapeText(key)}=${escapeText(value)}`);
-    }
-    for (const name of fieldNames) {
-      if (!(name in inputs) || inputs[name] === undefined) continue;
-      if (name in defaults && sameInputValue(inputs[name], defaults[name])) continue;
-      parts.push(`${name}=${valueText(name, inputs[name], inputs)}`);
-    }
-    return parts.join('&');
-  }
-
   // The typed value of one input from its text (still %-escaped). Throws Unreadable.
   function readValue(name, raw) {
     switch (kinds.get(name)) {
@@ -371,10 +357,56 @@ export function linkCodec(schema) {
       case 'entries': return entries.get(name).read(raw);
       case 'stack': return stacks.get(name).read(raw);
       case 'record': return records.get(name).read(raw);
-      default: throw new Unreadable('is not an input of the engine');
+      default: throw new Unreadable(say('notInput'));
     }
   }
+  return { valueText, readValue };
+}
 
+// The page reads a link's words as "this page" (retrysim: "retrysim").
+const READER = 'this page';
+
+// A hash ("#v=1&...", or without the "#") as its parts: `pairs`, [key, raw value] (keys decoded,
+// values still %-escaped), `page`, the text of each of `pageKeys` (the keys the page reads
+// itself, such as `trace`, or a comparison's), and `problems`. A key given more than once is not
+// taken (readPairs' one rule); for `v` that leaves no version to read the link by, so nothing of
+// it is read: then { version, unread } instead, as for a link too long or of another version.
+// `v` may be left out by someone writing a link by hand: it then means 1.
+export function linkParts(hash, pageKeys) {
+  const text = hash.startsWith('#') ? hash.slice(1) : hash;
+  if (text.length > MAX_LINK_LENGTH) {
+    return { version: null, unread: problem('link', `${text.slice(0, 40)}…`, say('tooLong', { length: text.length.toLocaleString('en-US'), reader: READER })) };
+  }
+  const pairs = [];
+  const problems = [];
+  const page = {};
+  const twice = new Set();
+  let version = LINK_VERSION;
+  let versions = 0;
+  for (const part of text.split(FORMAT.pairs)) {
+    if (part === '') continue;
+    const eq = part.indexOf(FORMAT.equals);
+    const key = safeDecode(eq === -1 ? part : part.slice(0, eq));
+    const raw = eq === -1 ? '' : part.slice(eq + 1);
+    if (key === FORMAT.versionKey) {
+      version = safeDecode(raw);
+      versions += 1;
+    } else if (pageKeys.includes(key)) {
+      if (key in page && !twice.has(key)) problems.push(problem(key, safeDecode(raw), say('givenTwice')));
+      if (key in page) twice.add(key);
+      page[key] = safeDecode(raw);
+    } else {
+      pairs.push([key, raw]);
+    }
+  }
+  if (versions > 1) return { version: null, unread: problem(FORMAT.versionKey, version, say('versionTwice')) };
+  if (version !== LINK_VERSION) return { version, unread: problem(FORMAT.versionKey, version, say('otherVersion', { reader: READER })) };
+  for (const key of twice) delete page[key];
+  return { version, pairs, page, problems };
+}
+
+// Typed inputs from a link's pairs, and the whole link read (parseLink), by one table's kinds.
+function readerOf(kinds, engineNames, readValue) {
   // Typed inputs from [key, raw value] pairs (keys already plain text). Keys that are not
   // inputs, said twice, or whose value cannot be read are left out and reported; the
   // inputs object only ever holds known field names (no "__proto__" can reach it).
@@ -388,11 +420,11 @@ export function linkCodec(schema) {
     for (const [key, raw] of pairs) {
       if (!kinds.has(key)) {
         // An input the v=1 format has no form for is named as such, not as unknown.
-        problems.push(problem(key, safeDecode(raw), engineNames.has(key) ? 'is an input of the engine that v=1 links do not carry' : 'is not an input of the engine'));
+        problems.push(problem(key, safeDecode(raw), say(engineNames.has(key) ? 'uncarried' : 'notInput')));
         continue;
       }
       if (counts.get(key) > 1) {
-        if (!reported.has(key)) problems.push(problem(key, safeDecode(raw), 'is given more than once'));
+        if (!reported.has(key)) problems.push(problem(key, safeDecode(raw), say('givenTwice')));
         reported.add(key);
         continue;
       }
@@ -406,49 +438,50 @@ export function linkCodec(schema) {
     }
     return { inputs, texts, problems };
   }
-
-  // A hash ("#v=1&...", or without the "#") to { version, inputs, page, problems }. `v` may be
-  // left out by someone writing a link by hand: it then means 1. `pageKeys`: the keys the page
-  // reads itself (such as `trace`); their text goes to `page`, for the page to judge.
+  // A hash to { version, inputs, texts, page, problems } (linkParts, then readPairs).
   function parseLink(hash, { pageKeys = [] } = {}) {
-    const text = hash.startsWith('#') ? hash.slice(1) : hash;
-    if (text.length > MAX_LINK_LENGTH) {
-      return { version: null, inputs: {}, page: {}, problems: [problem('link', `${text.slice(0, 40)}…`, `is ${text.length.toLocaleString('en-US')} characters long, more than this page reads`)] };
+    const parts = linkParts(hash, pageKeys);
+    if (parts.unread) return { version: parts.version, inputs: {}, page: {}, problems: [parts.unread] };
+    const read = readPairs(parts.pairs);
+    return { version: LINK_VERSION, inputs: read.inputs, texts: read.texts, page: parts.page, problems: [...parts.problems, ...read.problems] };
+  }
+  return { readPairs, parseLink };
+}
+
+// The link format for a schema() answer ({ inputs: [row...] }, docs/engine.md §4): the names,
+// kinds and defaults of its inputs, in the table's order, which is the order links are written.
+// One format per schema object.
+const formats = new WeakMap();
+export function linkCodec(schema) {
+  if (formats.has(schema)) return formats.get(schema);
+  const allRows = schema && Array.isArray(schema.inputs) ? schema.inputs : [];
+  const engineNames = new Set(allRows.map((row) => row.name));
+  const rows = allRows.filter((row) => kindOf(row) !== null);
+  const kinds = new Map(rows.map((row) => [row.name, kindOf(row)]));
+  const fieldNames = rows.map((row) => row.name);
+  const uncarried = uncarriedIn(allRows);
+  // The defaults a link leaves out; an input with none (the script) is always written.
+  const defaults = Object.freeze(Object.fromEntries(rows.filter((row) => 'default' in row).map((row) => [row.name, row.default])));
+
+  const { valueText, readValue } = valueFormats(rows);
+  const { readPairs, parseLink } = readerOf(kinds, engineNames, readValue);
+
+  // The hash (without "#") for a full set of inputs, such as compute()'s `inputs` echo, and
+  // the page's own keys that are not engine inputs (`trace`: the policy trace on show, right
+  // after the version; null values are left out). A run holding an input the format cannot
+  // carry (uncarried) has no link: a LinkError naming that input, never a link without it.
+  function encodeLink(inputs, page = {}) {
+    refuseUncarried(uncarried(inputs));
+    const parts = [VERSION_PAIR];
+    for (const [key, value] of Object.entries(page)) {
+      if (value !== null && value !== undefined) parts.push(escapeText(key) + FORMAT.equals + escapeText(value));
     }
-    const pairs = [];
-    const problems = [];
-    const page = {};
-    const twice = new Set();
-    let version = LINK_VERSION;
-    let versions = 0;
-    for (const part of text.split('&')) {
-      if (part === '') continue;
-      const eq = part.indexOf('=');
-      const rawKey = eq === -1 ? part : part.slice(0, eq);
-      const raw = eq === -1 ? '' : part.slice(eq + 1);
-      const key = safeDecode(rawKey);
-      if (key === 'v') {
-        version = safeDecode(raw);
-        versions += 1;
-      } else if (pageKeys.includes(key)) {
-        if (key in page && !twice.has(key)) problems.push(problem(key, safeDecode(raw), 'is given more than once'));
-        if (key in page) twice.add(key);
-        page[key] = safeDecode(raw);
-      } else {
-        pairs.push([key, raw]);
-      }
+    for (const name of fieldNames) {
+      if (!(name in inputs) || inputs[name] === undefined) continue;
+      if (name in defaults && sameInputValue(inputs[name], defaults[name])) continue;
+      parts.push(name + FORMAT.equals + valueText(name, inputs[name], inputs));
     }
-    // The one rule for a name given more than once (readPairs): none of its values is taken. For
-    // `v` that leaves the link without a version to read it by, so nothing of it is read.
-    if (versions > 1) {
-      return { version: null, inputs: {}, page: {}, problems: [problem('v', String(version), 'is given more than once, so the link cannot be read')] };
-    }
-    if (String(version) !== String(LINK_VERSION)) {
-      return { version, inputs: {}, page: {}, problems: [problem('v', String(version), `is a link format this page does not read (it reads v=${LINK_VERSION})`)] };
-    }
-    for (const key of twice) delete page[key];
-    const read = readPairs(pairs);
-    return { version: LINK_VERSION, inputs: read.inputs, texts: read.texts, page, problems: [...problems, ...read.problems] };
+    return parts.join(FORMAT.pairs);
   }
 
   // <retry-lab>'s attributes: each input's name in kebab-case.

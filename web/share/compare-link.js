@@ -13,14 +13,14 @@
 // Pure and DOM-free. retrysim reads the same links by the same rules, in C++ from the same
 // table (bindings/cli/link.cpp, compare.cpp): tests/node/link-cli.test.js holds the two to it.
 
-import { LINK_VERSION, MAX_LINK_LENGTH, escapeText, sameInputValue } from './codec.js';
+import { FORMAT, VERSION_PAIR, escapeText, linkParts, sameInputValue, say } from './codec.js';
 import { acceptInputs } from './accept.js';
 
-export const AFTER = 'after.';
+export const AFTER = FORMAT.after;
 // The keys of a link that are not engine inputs: the page's own (codec's page keys) and the
-// comparison's.
-export const COMPARE_KEYS = ['view', 'of', 'client', 'after.client'];
-const PAGE_KEYS = ['trace', 'herdCallers'];
+// comparison's (link-format.json, which retrysim reads too).
+export const COMPARE_KEYS = FORMAT.compareKeys;
+const PAGE_KEYS = FORMAT.pageKeys;
 
 const problem = (key, value, reason) => ({ key, value, reason });
 function safeDecode(text) {
@@ -34,45 +34,20 @@ function safeDecode(text) {
 // Does a hash open the compare view? (`view=compare` among its pairs.)
 export function isCompareLink(hash) {
   const text = hash.startsWith('#') ? hash.slice(1) : hash;
-  return text.split('&').some((part) => part === 'view=compare');
+  return text.split(FORMAT.pairs).some((part) => part === 'view=compare');
 }
 
 // A compare link to { read, client, afterClient, before, after, problems }: `before` and
 // `after` are each side's own typed keys (codec.readPairs), `problems` the page's
 // { key, value, reason } (after keys named with their prefix).
 export function parseCompareLink(hash, codec) {
-  const text = hash.startsWith('#') ? hash.slice(1) : hash;
-  const none = (problems) => ({ read: false, client: '', afterClient: '', before: {}, after: {}, texts: {}, problems });
-  if (text.length > MAX_LINK_LENGTH) return none([problem('link', `${text.slice(0, 40)}…`, `is ${text.length} characters long, more than this page reads`)]);
-  const pairs = [];
-  const problems = [];
-  const page = {};
-  const twice = new Set();
-  let version = String(LINK_VERSION);
-  let versions = 0;
-  for (const part of text.split('&')) {
-    if (part === '') continue;
-    const eq = part.indexOf('=');
-    const key = safeDecode(eq === -1 ? part : part.slice(0, eq));
-    const raw = eq === -1 ? '' : part.slice(eq + 1);
-    if (key === 'v') {
-      version = safeDecode(raw);
-      versions += 1;
-    } else if (PAGE_KEYS.includes(key) || COMPARE_KEYS.includes(key)) {
-      if (key in page && !twice.has(key)) problems.push(problem(key, safeDecode(raw), 'is given more than once'));
-      if (key in page) twice.add(key);
-      page[key] = safeDecode(raw);
-    } else {
-      pairs.push([key, raw]);
-    }
-  }
-  if (versions > 1) return none([problem('v', version, 'is given more than once, so the link cannot be read')]);
-  if (version !== String(LINK_VERSION)) return none([problem('v', version, `is a link format this page does not read (it reads v=${LINK_VERSION})`)]);
-  for (const key of twice) delete page[key];
-  for (const key of PAGE_KEYS) if (key in page) problems.push(problem(key, page[key], 'is used only with a single run'));
+  const parts = linkParts(hash, [...PAGE_KEYS, ...COMPARE_KEYS]);
+  if (parts.unread) return { read: false, client: '', afterClient: '', before: {}, after: {}, texts: {}, problems: [parts.unread] };
+  const { pairs, page, problems } = parts;
+  for (const key of PAGE_KEYS) if (key in page) problems.push(problem(key, page[key], say('singleRunOnly')));
   if (page.view !== 'compare') problems.push(problem('view', page.view || '', 'is not compare'));
   if ('of' in page) {
-    problems.push(problem('of', page.of, page.of === 'fleet' ? 'is a comparison of fleet runs, which this view does not draw (Retry Lab\'s page does: open the link there)' : 'is not a kind of run Retry Lab compares'));
+    problems.push(problem('of', page.of, page.of === 'fleet' ? 'is a comparison of fleet runs, which this view does not draw (Retry Lab\'s page does: open the link there)' : say('notCompared')));
   }
   const beforePairs = pairs.filter(([key]) => !key.startsWith(AFTER));
   const afterPairs = pairs.filter(([key]) => key.startsWith(AFTER)).map(([key, raw]) => [key.slice(AFTER.length), raw]);
@@ -150,7 +125,7 @@ export function readCompareLink(hash, engine, { presetById }) {
 // side differs from the before side (under the after preset). retrysim writes the same link
 // (bindings/cli/compare.cpp). `compute`: the engine's, to run a preset alone.
 export function encodeCompareLink(beforeEcho, afterEcho, { client = '', afterClient = client, codec, compute, presetById }) {
-  const parts = [`v=${LINK_VERSION}`, 'view=compare'];
+  const parts = [VERSION_PAIR, 'view=compare'];
   if (client) parts.push(`client=${escapeText(client)}`);
   if (afterClient && afterClient !== client) parts.push(`after.client=${escapeText(afterClient)}`);
   // An input an echo leaves out is at its default (layers and hedging are echoed only when
@@ -171,7 +146,7 @@ export function encodeCompareLink(beforeEcho, afterEcho, { client = '', afterCli
     if (value === undefined || (from !== undefined && sameInputValue(value, from))) continue;
     parts.push(`${AFTER}${name}=${codec.valueText(name, value)}`);
   }
-  return parts.join('&');
+  return parts.join(FORMAT.pairs);
 }
 
 // <retry-lab view="compare">'s attributes as a compare link (docs/compare.md §3). `link` holds
@@ -218,13 +193,13 @@ export function attributesAsCompareLink(attributes, ignored, { keyOf, hintOf, ma
     names.set(key, name);
     parts.push(`${key}=${String(value).replace(/[&#%]/g, (c) => encodeURIComponent(c))}`);
   }
-  let head = [`v=${LINK_VERSION}`, ...marks];
+  let head = [VERSION_PAIR, ...marks];
   if (link) {
     const text = link.includes('#') ? link.slice(link.indexOf('#') + 1) : link;
     // An attribute overrides the link's key for the same input (as <retry-lab view="fleet">'s do).
-    const own = text.split('&').filter(Boolean).filter((part) => !names.has(safeDecode(part.split('=')[0])));
+    const own = text.split(FORMAT.pairs).filter(Boolean).filter((part) => !names.has(safeDecode(part.split(FORMAT.equals)[0])));
     if (!own.includes(marks[marks.length - 1])) problems.push(problem('link', link, notOne));
-    head = [...(own.some((p) => p.startsWith('v=')) ? [] : [`v=${LINK_VERSION}`]), ...marks.filter((m) => !own.includes(m)), ...own];
+    head = [...(own.some((p) => p.startsWith(FORMAT.versionKey + FORMAT.equals)) ? [] : [VERSION_PAIR]), ...marks.filter((m) => !own.includes(m)), ...own];
   }
-  return { hash: `#${[...head, ...parts].join('&')}`, names, problems };
+  return { hash: `#${[...head, ...parts].join(FORMAT.pairs)}`, names, problems };
 }

@@ -15,7 +15,7 @@ import { syncLink } from './link.js';
 import { attachShareBar, showNotice } from './bar.js';
 import { loadBundle } from '../bundles.js';
 import { validateInputs } from '../validate.js';
-import { sameInputs } from './codec.js';
+import { FORMAT, sameInputs } from './codec.js';
 import { isStack } from '../views/stack.js';
 import { attachCompare } from '../compare/hook.js';
 
@@ -33,7 +33,7 @@ function linkBase(doc) {
   return isEmbed(doc) ? new win.URL('index.html', here).href : here;
 }
 
-export const PAGE_KEYS = ['trace', 'herdCallers'];
+export const PAGE_KEYS = FORMAT.pageKeys; // trace, herdCallers (link-format.json)
 const HERD_TRACE = 'F';
 const CUSTOM_TRACE = 'custom';
 

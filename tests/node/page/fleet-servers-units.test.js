@@ -90,6 +90,20 @@ test('a field at its default is left out of the link, as every field is (the spa
   assert.equal(linkOf({ keyStore: { scope: 'per-server' } }), 'v=1&view=fleet&keyStore.scope=per-server');
 });
 
+test('a member of `servers` at its own default is left out of the link unless it alone brings `servers` in', () => {
+  // The engine echoes `servers.overrides: []` for `servers: { count: 3 }`: the link says count only,
+  // and reads back to the same run.
+  assert.equal(linkOf({ servers: { count: 3 } }), 'v=1&view=fleet&servers.count=3');
+  assert.equal(linkOf({ servers: { count: 3, overrides: [] } }), 'v=1&view=fleet&servers.count=3');
+  // Every member at its default (`servers: {}`, two replicas): one of them still says `servers` is on.
+  assert.equal(linkOf({ servers: {} }), 'v=1&view=fleet&servers.count=2');
+  for (const req of [{ servers: { count: 3 } }, { servers: {} }]) {
+    const { request, problems } = parseFleetLink(`#${linkOf(req)}`, table);
+    assert.deepEqual(problems, []);
+    assert.deepEqual(run(request).request, run(req).request);
+  }
+});
+
 test('a link’s list of server indices that is not numbers is said, not run', () => {
   const { problems } = parseFleetLink('#v=1&view=fleet&trigger.servers=0,x', table);
   assert.deepEqual(problems.map((p) => [p.key, p.reason]), [['trigger.servers', 'is not a list of numbers']]);
