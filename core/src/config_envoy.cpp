@@ -143,12 +143,7 @@ std::optional<double> msOf(Reading& r, const std::string& path, const Value& v, 
 
 Entry& sourceEntry(Reading& r, const std::string& path, const Value& v, const std::string& rule,
                    const std::string& cite) {
-    Entry& e = r.entry(path, "read");
-    e.source = v;
-    e.hasSource = true;
-    e.rule = rule;
-    e.cite = cite;
-    return e;
+    return sourced(r, path, v, "read", rule, cite);
 }
 
 void clampMs(Entry& e, double& ms, const std::string& what) {
@@ -307,14 +302,7 @@ void readBackOff(Reading& r, const std::string& pp, const Value& policy) {
             r.input(m, "maxBackoffMs", Value::number(mms));
         }
     }
-    Entry& rule = r.entry("", "set", "preset");
-    rule.rule = "Envoy's back-off rule: backoffMultiplier 2, jitter full (the envoy preset)";
-    rule.cite = "envoyproxy/envoy v1.37.0 (6d9bb7d9) source/common/common/backoff_strategy.cc lines 13-19";
-    rule.approximated = true;
-    rule.note =
-        "the back-off: Envoy waits a whole number of ms in [0, interval − 1], the run a real number in [0, interval)";
-    r.input(rule, "backoffMultiplier", Value::number(2));
-    r.input(rule, "jitter", Value::string("full"));
+    envoyBackOffRule(r);
 }
 
 void readRateLimited(Reading& r, const std::string& pp, const Value& policy) {
@@ -770,6 +758,17 @@ bool readRouteAction(Reading& r, const Candidate& c, Value& deadline) {
 }
 
 }  // namespace
+
+void envoyBackOffRule(Reading& r) {
+    Entry& rule = r.entry("", "set", "preset");
+    rule.rule = "Envoy's back-off rule: backoffMultiplier 2, jitter full (the envoy preset)";
+    rule.cite = "envoyproxy/envoy v1.37.0 (6d9bb7d9) source/common/common/backoff_strategy.cc lines 13-19";
+    rule.approximated = true;
+    rule.note =
+        "the back-off: Envoy waits a whole number of ms in [0, interval − 1], the run a real number in [0, interval)";
+    r.input(rule, "backoffMultiplier", Value::number(2));
+    r.input(rule, "jitter", Value::string("full"));
+}
 
 void readEnvoy(Reading& r, const Options& o) {
     const Value& doc = r.doc.value;

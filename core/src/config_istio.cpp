@@ -142,16 +142,6 @@ std::optional<double> istioMs(Reading& r, const std::string& path, const Value& 
     return static_cast<double>(*ns / 1000000);
 }
 
-Entry& sourced(Reading& r, const std::string& path, const Value& v, const std::string& status, const std::string& rule,
-               const std::string& cite) {
-    Entry& e = r.entry(path, status);
-    e.source = v;
-    e.hasSource = true;
-    e.rule = rule;
-    e.cite = cite;
-    return e;
-}
-
 // retryOn's parts, split as Istio's validation does (not trimmed) and translated as pilot does.
 bool readRetryOn(Reading& r, const std::string& at, const std::string& text, Conditions& c) {
     std::vector<std::string> parts;
@@ -187,17 +177,6 @@ bool readRetryOn(Reading& r, const std::string& at, const std::string& text, Con
     }
     if (numbers) c.codesWanted = true;
     return ok;
-}
-
-void backOffRule(Reading& r) {
-    Entry& rule = r.entry("", "set", "preset");
-    rule.rule = "Envoy's back-off rule: backoffMultiplier 2, jitter full (the envoy preset)";
-    rule.cite = "envoyproxy/envoy v1.37.0 (6d9bb7d9) source/common/common/backoff_strategy.cc lines 13-19";
-    rule.approximated = true;
-    rule.note =
-        "the back-off: Envoy waits a whole number of ms in [0, interval − 1], the run a real number in [0, interval)";
-    r.input(rule, "backoffMultiplier", Value::number(2));
-    r.input(rule, "jitter", Value::string("full"));
 }
 
 // §6.2: no retries in the route: Istio's built-in default policy.
@@ -238,7 +217,7 @@ void istioDefault(Reading& r, const std::string& path, bool with503) {
     back.rule = "no backoff → Envoy's base 25 ms, max 10 × base";
     r.input(back, "baseBackoffMs", Value::number(25));
     r.input(back, "maxBackoffMs", Value::number(250));
-    backOffRule(r);
+    envoyBackOffRule(r);
     Entry& t = r.entry("", "set", "preset");
     t.rule = "no perTryTimeout: clientTimeoutMs 86,400,000 (docs/clients.md §0)";
     r.input(t, "clientTimeoutMs", Value::number(kMaxMs));
@@ -358,7 +337,7 @@ void readRetries(Reading& r, const std::string& path, const Value& retries) {
             r.input(p, "baseBackoffMs", Value::number(25));
             r.input(p, "maxBackoffMs", Value::number(250));
         }
-        backOffRule(r);
+        envoyBackOffRule(r);
     }
     // The host predicates: not modelled, given or defaulted.
     if (const Value* v = retries.find("retryIgnorePreviousHosts")) {

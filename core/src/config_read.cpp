@@ -145,6 +145,16 @@ Entry& Reading::entry(const std::string& path, const std::string& status, const 
     return entries.back();
 }
 
+Entry& sourced(Reading& r, const std::string& path, const Value& v, const std::string& status, const std::string& rule,
+               const std::string& cite) {
+    Entry& e = r.entry(path, status);
+    e.source = v;
+    e.hasSource = true;
+    e.rule = rule;
+    e.cite = cite;
+    return e;
+}
+
 void Reading::input(Entry& e, const std::string& name, Value value) {
     inputs[name] = std::move(value);
     producer[name] = &e;

@@ -80,6 +80,13 @@ public:
     std::map<std::string, Position> extraPositions;
 };
 
+// A new entry at `path` for the source value `v`: its status, the rule applied and where it is cited.
+Entry& sourced(Reading& r, const std::string& path, const Value& v, const std::string& status, const std::string& rule,
+               const std::string& cite);
+// Envoy's back-off rule (backoffMultiplier 2, jitter full: the envoy preset), which Envoy's readings
+// and Istio's (its proxy is Envoy) both state (config_envoy.cpp).
+void envoyBackOffRule(Reading& r);
+
 std::string join(const std::string& path, const std::string& key);
 std::string indexed(const std::string& path, std::size_t i);
 // The closest of `names` to `name` within edit distance 2 (Levenshtein over code points; ties by

@@ -1,5 +1,5 @@
 // What both fleet loops (fleet_service.cpp, fleet_layers.cpp) read the same way: the bin of a time
-// (FLEET.md §8) and the latency percentiles of the totals.
+// (FLEET.md §8), the state each bin reports at its end, and the latency percentiles of the totals.
 #pragma once
 
 #include <algorithm>
@@ -31,6 +31,32 @@ private:
     double binMs_;
     std::size_t index_ = 0;
     double lo_ = 1, hi_ = 0;  // none kept yet
+};
+
+// FLEET.md §8's state of a bin (the queue, the attempts in service, the fleet's tokens, and what
+// the loop adds) is the state after the last event before the bin's end: each bin is written once,
+// in order, by the loop's `write(b)`, when the loop reaches a later bin's time or the run ends.
+class BinStates {
+public:
+    explicit BinStates(double binMs) : clock_(binMs) {}
+    // The bin of t (BinClock).
+    std::size_t of(double t) { return clock_.of(t); }
+    // Writes every bin before the one at time t that is not written yet.
+    template <class Write>
+    void advanceTo(double t, Write write) {
+        const std::size_t b = clock_.of(t);
+        while (next_ < b) write(next_++);
+    }
+    // The run's end: writes every bin up to the one at endMs, that one included.
+    template <class Write>
+    void closeAt(double endMs, Write write) {
+        const std::size_t last = clock_.of(endMs);
+        while (next_ <= last) write(next_++);
+    }
+
+private:
+    BinClock clock_;
+    std::size_t next_ = 0;  // the first bin not written yet
 };
 
 // FLEET.md §8's percentiles of the successes' latencies (sorted here): the ⌈q × n⌉-th smallest.

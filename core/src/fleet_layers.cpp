@@ -15,9 +15,9 @@
 #include "fleet_bins.hpp"
 #include "fleet_gates.hpp"
 #include "fleet_layers.hpp"
+#include "fleet_loop.hpp"
 #include "fleet_network.hpp"
 #include "lane.hpp"
-#include "min_heap.hpp"
 #include "policy.hpp"
 #include "retrylab/fleet.hpp"
 #include "streams.hpp"
@@ -75,9 +75,6 @@ struct EventLess {
         return (a.t < b.t) | ((a.t == b.t) & ((a.hi < b.hi) | ((a.hi == b.hi) & (a.lo < b.lo))));
     }
 };
-
-// Events made now + a recurring delay wait in a lane (lane.hpp) instead of the heap.
-using Lane = EventLane<Event, EventLess>;
 
 enum CallState : std::uint8_t { Running, Ended, Cancelled };
 
@@ -167,62 +164,48 @@ public:
         for (const FleetLayer& l : r.policy.layers) {
             LayerRun run;
             run.layer = &l;
-            run.backoff.baseBackoffMs = l.policy.baseBackoffMs;
-            run.backoff.backoffMultiplier = l.policy.backoffMultiplier;
-            run.backoff.maxBackoffMs = l.policy.maxBackoffMs;
-            run.backoff.jitter = l.policy.jitter;
-            run.ceilings.resize(static_cast<std::size_t>(*l.policy.maxRetries + 2));
-            for (std::size_t n = 1; n < run.ceilings.size(); ++n)
-                run.ceilings[n] = ceilingFor(run.backoff, static_cast<int>(n));
+            run.backoff = backoffOf(l.policy);
+            run.ceilings = ceilingsOf(run.backoff, static_cast<std::size_t>(*l.policy.maxRetries + 2));
             layers_.push_back(std::move(run));
         }
         result_.totals.layers.resize(k_);
         network_ = distributionOf(r.network);
         horizon_ = 2 * r.durationMs + 60000;
-        keyArrival_ = streams::purposeKey(r.seed, streams::Arrival);
         keyOut_ = streams::purposeKey(r.seed, streams::Out);
         keyBack_ = streams::purposeKey(r.seed, streams::Back);
         keyFail_ = streams::purposeKey(r.seed, streams::Fail);
         keyWait_ = streams::purposeKey(r.seed, streams::Wait);
         keyLayerWait_ = streams::purposeKey(r.seed, streams::LayerWait);
-        // The delays that recur (see Lane), at most kLanes of them: a call's first send below
-        // and a call's end reaching its caller (0), a fixed network's legs, each layer's timeout,
-        // the service.
-        addLane(0);
-        if (r.network.dist == NetworkDist::Fixed) addLane(r.network.ms);
-        for (const FleetLayer& l : r.policy.layers) addLane(l.policy.clientTimeoutMs);
+        // The delays that recur (lane.hpp's lanes), at most kLanes of them: a call's first send
+        // below and a call's end reaching its caller (0), a fixed network's legs, each layer's
+        // timeout, the service.
+        events_.addLane(0);
+        if (r.network.dist == NetworkDist::Fixed) events_.addLane(r.network.ms);
+        for (const FleetLayer& l : r.policy.layers) events_.addLane(l.policy.clientTimeoutMs);
         if (r.server.serviceMsPerInFlight == 0) {
-            addLane(r.server.serviceMs * 1);
-            if (r.trigger && r.trigger->kind == TriggerKind::Slowdown) addLane(r.server.serviceMs * r.trigger->factor);
+            events_.addLane(r.server.serviceMs * 1);
+            if (r.trigger && r.trigger->kind == TriggerKind::Slowdown)
+                events_.addLane(r.server.serviceMs * r.trigger->factor);
         }
-        laneNow_ = laneFor(0);
-        laneNetwork_ = r.network.dist == NetworkDist::Fixed ? laneFor(r.network.ms) : -1;
-        for (LayerRun& l : layers_) l.laneTimeout = laneFor(l.layer->policy.clientTimeoutMs);
+        laneNow_ = events_.laneFor(0);
+        laneNetwork_ = r.network.dist == NetworkDist::Fixed ? events_.laneFor(r.network.ms) : -1;
+        for (LayerRun& l : layers_) l.laneTimeout = events_.laneFor(l.layer->policy.clientTimeoutMs);
+    }
+
+    // A request's creation (fleet_loop.hpp's arrivals): its layer-1 call's first send.
+    auto creation() {
+        return [this](std::uint32_t client, std::uint32_t k, double at) {
+            const std::uint32_t request = newRequest(client, k, at);
+            schedule(at, Send, newCall(request, 0, kNone, at), 1);
+        };
     }
 
     ServiceResult run() {
-        startArrivals();
-        for (;;) {
-            // The next event: the heap's first or a lane's, whichever comes first.
-            int from = -1;  // -1: the heap
-            const Event* next = events_.empty() ? &none_ : &events_.top();
-            const EventLess less;
-            for (int i = 0; i < lanes_; ++i) {
-                if (lane_[i].empty()) continue;
-                const Event& f = lane_[i].front();
-                if (less(f, *next)) {
-                    next = &f;
-                    from = i;
-                }
-            }
-            if (!(next->t <= horizon_)) break;  // none_ is past every horizon
-            const Event e = from < 0 ? events_.pop() : lane_[from].pop();
-            process(e);
-            ++eventsTaken_;
-        }
+        arrivals_.start(creation());
+        const std::uint64_t taken = events_.run(horizon_, [this](const Event& e) { process(e); });
         finish();
         if (work_) {
-            work_->events = eventsTaken_;
+            work_->events = taken;
             work_->queue = deepest_;
             work_->records = calls_.size();
         }
@@ -241,14 +224,6 @@ private:
     double leg(std::uint64_t purposeKey, const Call& c, int n) const {
         if (!streams::drawsFrom(network_)) return network_.a;
         return streams::sample(network_, streamKey(purposeKey, requests_[c.request], attemptId(c, n)));
-    }
-
-    double gap(std::uint32_t client, std::uint32_t k, double at) const {
-        double rate = r_.ratePerClient;
-        if (r_.spike && at >= r_.spike->startMs && at < r_.spike->endMs) rate = r_.ratePerClient * r_.spike->factor;
-        const double u0 = streams::draw(streams::step(streams::step(streams::step(keyArrival_, client), 0), 0), k);
-        if (r_.arrivals == Arrivals::Uniform) return 0 + (2000 / rate - 0) * u0;
-        return streams::exponentialFrom(1000 / rate, u0);
     }
 
     std::uint32_t newRequest(std::uint32_t client, std::uint32_t k, double at) {
@@ -344,26 +319,6 @@ private:
         }
     }
 
-    void addLane(double delay) {
-        for (int i = 0; i < lanes_; ++i)
-            if (lane_[i].delay() == delay) return;
-        if (lanes_ < kLanes) lane_[lanes_++] = Lane(delay);
-    }
-    // The lane of this delay, or -1 (the heap).
-    int laneFor(double delay) const {
-        for (int i = 0; i < lanes_; ++i)
-            if (lane_[i].delay() == delay) return i;
-        return -1;
-    }
-    // An event at now + the lane's delay in lane i, or in the heap when i < 0. Every event goes
-    // through here: the loop takes events in time order, so a lane's events come in time order.
-    void put(int i, const Event& e) {
-        if (i >= 0)
-            lane_[i].push(e);
-        else
-            events_.push(e);
-    }
-
     // An event at t, in the heap.
     void schedule(double t, Kind kind, std::uint32_t slot, int n, double x = 0, std::uint32_t status = 0) {
         scheduleIn(-1, t, kind, slot, n, x, status);
@@ -371,42 +326,24 @@ private:
     // An event at now + delay: in the lane of that delay if there is one, else in the heap.
     void scheduleAfter(double now, double delay, Kind kind, std::uint32_t slot, int n, double x = 0,
                        std::uint32_t status = 0) {
-        scheduleIn(laneFor(delay), now + delay, kind, slot, n, x, status);
+        scheduleIn(events_.laneFor(delay), now + delay, kind, slot, n, x, status);
     }
     void scheduleIn(int lane, double t, Kind kind, std::uint32_t slot, int n, double x = 0, std::uint32_t status = 0) {
         Call& c = calls_[slot];
         ++c.pending;
         const Request& q = requests_[c.request];
-        put(lane, makeEvent(t, kind, q.client, q.number, c.layer + 1u, attemptId(c, n), x, slot, status));
-    }
-
-    void scheduleCreation(std::uint32_t client, std::uint32_t k, double at) {
-        const std::uint32_t request = newRequest(client, k, at);
-        schedule(at, Send, newCall(request, 0, kNone, at), 1);
-    }
-
-    void startArrivals() {
-        for (std::uint32_t c = 0; c < r_.clients; ++c) {
-            if (r_.arrivals == Arrivals::Once) {
-                scheduleCreation(c, 0, 0);
-                continue;
-            }
-            const double a0 = gap(c, 0, 0);
-            if (a0 < r_.durationMs) scheduleCreation(c, 0, a0);
-        }
+        events_.put(lane, makeEvent(t, kind, q.client, q.number, c.layer + 1u, attemptId(c, n), x, slot, status));
     }
 
     // ---- bins ---------------------------------------------------------------------------------
 
-    std::size_t binOf(double t) { return binClock_.of(t); }  // fleet_bins.hpp
     ServiceBin& bin(double t) {
-        const std::size_t b = binOf(t);
+        const std::size_t b = bins_.of(t);
         if (b >= result_.bins.size()) result_.bins.resize(b + 1);
         return result_.bins[b];
     }
     void advanceTo(double t) {
-        const std::size_t b = binOf(t);
-        while (stateBin_ < b) writeState(stateBin_++);
+        bins_.advanceTo(t, [this](std::size_t b) { writeState(b); });
     }
     void writeState(std::size_t b) {
         if (b >= result_.bins.size()) result_.bins.resize(b + 1);
@@ -461,10 +398,7 @@ private:
         if (layer == 0 && n == 1) {
             ++result_.totals.requests;
             ++bin(t).created;
-            if (r_.arrivals == Arrivals::Poisson || r_.arrivals == Arrivals::Uniform) {
-                const double next = t + gap(client, requests_[request].number + 1, t);
-                if (next < r_.durationMs) scheduleCreation(client, requests_[request].number + 1, next);
-            }
+            arrivals_.created(client, requests_[request].number, t, creation());
         }
         // §4.1: a call whose deadline is already past sends nothing (only an inherited one can be).
         if (n == 1 && calls_[slot].deadline < t) return endCall(slot, EndReason::Deadline, t);
@@ -754,44 +688,27 @@ private:
         Call& p = calls_[c.parent];
         ++p.pending;
         const Request& q = requests_[c.request];
-        put(laneNow_, makeEvent(t, Answer, q.client, q.number, p.layer + 1u, c.id, retryAfter, c.parent, status));
+        events_.put(laneNow_,
+                    makeEvent(t, Answer, q.client, q.number, p.layer + 1u, c.id, retryAfter, c.parent, status));
     }
 
     void endRequest(std::uint32_t request, EndReason reason, double t) {
         Request& q = requests_[request];
         q.ended = true;
         if (trace_) trace_->ends.push_back(FleetTraceEnd{t, q.client, q.number, reason});
-        if (reason == EndReason::Success) {
-            ++result_.totals.succeeded;
-            ++bin(t).succeeded;
-            latencies_.push_back(t - q.createdMs);
-        } else {
-            ++result_.totals.failed[static_cast<int>(reason)];
-            ++bin(t).failed;
-        }
-        if (r_.arrivals == Arrivals::Serial && reason != EndReason::Unfinished) {
-            const std::uint32_t client = q.client, k = q.number;
-            const double next = std::max(t, q.createdMs + gap(client, k + 1, q.createdMs));
-            if (next < r_.durationMs) scheduleCreation(client, k + 1, next);
-        }
+        countEnd(result_.totals, bin(t), latencies_, reason, q.createdMs, t);
+        arrivals_.ended(q.client, q.number, q.createdMs, t, reason, creation());  // may move requests_
     }
 
     // ---- the end ------------------------------------------------------------------------------
 
     void finish() {
-        bool open = false;
-        for (std::uint32_t id = 0; id < requests_.size(); ++id) {
-            if (!requests_[id].inUse || requests_[id].ended) continue;
-            if (!open) {
-                advanceTo(horizon_);
-                result_.totals.endMs = horizon_;
-                open = true;
-            }
-            endRequest(id, EndReason::Unfinished, horizon_);
-        }
-        const std::size_t last = binOf(result_.totals.endMs);
-        if (result_.bins.size() < last + 1) result_.bins.resize(last + 1);
-        while (stateBin_ <= last) writeState(stateBin_++);
+        endUnfinished(
+            requests_.size(), horizon_, result_.totals.endMs,
+            [this](std::uint32_t id) { return requests_[id].inUse && !requests_[id].ended; },
+            [this](double t) { advanceTo(t); },
+            [this](std::uint32_t id) { endRequest(id, EndReason::Unfinished, horizon_); });
+        bins_.closeAt(result_.totals.endMs, [this](std::size_t b) { writeState(b); });
         for (ServiceBin& b : result_.bins) b.layerAttempts.resize(k_);
         if (!latencies_.empty()) { result_.totals.latencyMs = latencyOf(latencies_); }
         if (r_.trigger) result_.recovery = recoveryOf(r_, result_.bins);
@@ -805,8 +722,7 @@ private:
     std::vector<LayerRun> layers_;
     streams::Distribution network_;
     double horizon_ = 0;
-    std::uint64_t keyArrival_ = 0, keyOut_ = 0, keyBack_ = 0, keyFail_ = 0, keyWait_ = 0, keyLayerWait_ = 0;
-    MinHeap<Event, EventLess> events_;
+    std::uint64_t keyOut_ = 0, keyBack_ = 0, keyFail_ = 0, keyWait_ = 0, keyLayerWait_ = 0;
     std::vector<Call> calls_;  // by index: a reference is not held across a new call's push
     std::vector<std::uint32_t> freeCalls_;
     std::vector<Request> requests_;
@@ -815,14 +731,11 @@ private:
     WaitQueue queue_;
     std::uint64_t deepest_ = 0;
     std::uint64_t inService_ = 0;
-    std::uint64_t eventsTaken_ = 0;
     std::vector<double> latencies_;
-    std::size_t stateBin_ = 0;
-    BinClock binClock_{static_cast<double>(r_.binMs)};
-    const Event none_{kNever, 0, 0, 0};  // "no event": later than any
-    static constexpr int kLanes = 8;     // a ninth delay (five layers, a network, a slowdown) goes to the heap
-    Lane lane_[kLanes];
-    int lanes_ = 0;
+    BinStates bins_{static_cast<double>(r_.binMs)};  // fleet_bins.hpp
+    ArrivalGaps arrivals_{r_};                       // fleet_loop.hpp
+    static constexpr int kLanes = 8;  // a ninth delay (five layers, a network, a slowdown) goes to the heap
+    EventQueue<Event, EventLess, kLanes> events_;  // lane.hpp
     int laneNow_ = -1, laneNetwork_ = -1;
     ServiceResult result_;
 };

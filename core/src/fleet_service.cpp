@@ -14,9 +14,9 @@
 
 #include "fleet_bins.hpp"
 #include "fleet_gates.hpp"
+#include "fleet_loop.hpp"
 #include "fleet_network.hpp"
 #include "lane.hpp"
-#include "min_heap.hpp"
 #include "policy.hpp"
 #include "retrylab/fleet.hpp"
 #include "servers.hpp"
@@ -145,8 +145,6 @@ private:
     std::size_t head_ = 0, size_ = 0, deepest_ = 0;
 };
 
-using Lane = EventLane<Event, EventLess>;  // lane.hpp
-
 // docs/throttling.md's client gates, per owner (a client, or the fleet); FLEET §5's retry gates
 // hold theirs in gates::GateSet.
 struct Owner {
@@ -212,15 +210,11 @@ public:
     ServiceRun(const FleetRequest& r, FleetTrace* trace, FleetWork* work)
         : r_(r), trace_(trace), work_(work), gates_(r.gates, r.clients, 1) {
         const FleetPolicy& p = r.policy;
-        backoff_.baseBackoffMs = p.baseBackoffMs;
-        backoff_.backoffMultiplier = p.backoffMultiplier;
-        backoff_.maxBackoffMs = p.maxBackoffMs;
-        backoff_.jitter = p.jitter;
+        backoff_ = backoffOf(p);
         network_ = distributionOf(r.network);
         // SPEC §4's ceiling for failure n depends on n alone here: worked out once per n (a
         // request has at most maxRetries + 1 ≤ 101 attempts; [0] is unused).
-        ceilings_.resize(static_cast<std::size_t>(p.maxRetries ? *p.maxRetries + 2 : 102));
-        for (std::size_t n = 1; n < ceilings_.size(); ++n) ceilings_[n] = ceilingFor(backoff_, static_cast<int>(n));
+        ceilings_ = ceilingsOf(backoff_, static_cast<std::size_t>(p.maxRetries ? *p.maxRetries + 2 : 102));
         horizon_ = 2 * r.durationMs + 60000;
         hedging_ = r.policy.hedging && r.policy.hedging->kind == HedgeKind::A6;
         perTry_ = r.policy.hedging && r.policy.hedging->kind == HedgeKind::PerTryTimeout;
@@ -250,54 +244,40 @@ public:
             admission_.resize(admissionPer_ * k_);
             for (AdmissionLimit& l : admission_) l.tokens = r.server.admission->burst;
         }
-        keyArrival_ = streams::purposeKey(r.seed, streams::Arrival);
-        // ARRIVAL(c)'s key, once per client: every gap of client c is a draw of it.
-        arrivalKeys_.resize(r.clients);
-        for (std::uint32_t c = 0; c < r.clients; ++c)
-            arrivalKeys_[c] = streams::step(streams::step(streams::step(keyArrival_, c), 0), 0);
         keyOut_ = streams::purposeKey(r.seed, streams::Out);
         keyBack_ = streams::purposeKey(r.seed, streams::Back);
         keyFail_ = streams::purposeKey(r.seed, streams::Fail);
         keyWait_ = streams::purposeKey(r.seed, streams::Wait);
         keyLocal_ = streams::purposeKey(r.seed, streams::kPurposeLocal);
         keyAdmission_ = streams::purposeKey(r.seed, streams::kPurposeAdmission);
-        // The delays that recur (see Lane): at most kLanes of them.
-        if (r.network.dist == NetworkDist::Fixed) addLane(r.network.ms);
-        addLane(r.policy.clientTimeoutMs);
-        laneNetwork_ = r.network.dist == NetworkDist::Fixed ? laneFor(r.network.ms) : -1;
-        laneTimeout_ = laneFor(r.policy.clientTimeoutMs);
+        // The delays that recur (lane.hpp's lanes): at most kLanes of them.
+        if (r.network.dist == NetworkDist::Fixed) events_.addLane(r.network.ms);
+        events_.addLane(r.policy.clientTimeoutMs);
+        laneNetwork_ = r.network.dist == NetworkDist::Fixed ? events_.laneFor(r.network.ms) : -1;
+        laneTimeout_ = events_.laneFor(r.policy.clientTimeoutMs);
         for (const Replica& each : replicas_) {
             const Server& c = *each.cfg;
             if (c.serviceMsPerInFlight != 0 || c.serviceDist != servers::ServiceDist::Fixed) continue;
-            addLane(c.serviceMs * 1);
+            events_.addLane(c.serviceMs * 1);
             if (r.trigger && r.trigger->kind == TriggerKind::Slowdown && each.triggered)
-                addLane(c.serviceMs * r.trigger->factor);
+                events_.addLane(c.serviceMs * r.trigger->factor);
         }
     }
 
+    // A request's creation (fleet_loop.hpp's arrivals): its first send.
+    auto creation() {
+        return [this](std::uint32_t client, std::uint32_t k, double at) {
+            const std::uint32_t id = newRequest(client, k, at);
+            schedule(at, Send, id, 1);
+        };
+    }
+
     ServiceResult run() {
-        startArrivals();
-        for (;;) {
-            // The next event: the heap's first or a lane's, whichever comes first.
-            // Time decides unless two are equal (rare), so the comparison branches on it.
-            int from = -1;  // -1 the heap
-            const Event* next = events_.empty() ? &none_ : &events_.top();
-            for (int i = 0; i < kLanes; ++i) {  // a lane not in use is empty; a fixed count unrolls
-                if (lane_[i].empty()) continue;
-                const Event& f = lane_[i].front();
-                if (f.t < next->t || (f.t == next->t && f.key < next->key)) {
-                    next = &f;
-                    from = i;
-                }
-            }
-            if (!(next->t <= horizon_)) break;  // none_ is past every horizon
-            const Event e = from < 0 ? events_.pop() : lane_[from].pop();
-            process(e);
-            ++eventsTaken_;
-        }
+        arrivals_.start(creation());
+        const std::uint64_t taken = events_.run(horizon_, [this](const Event& e) { process(e); });
         finish();
         if (work_) {
-            work_->events = eventsTaken_;
+            work_->events = taken;
             for (const Replica& each : replicas_)
                 work_->queue = std::max<std::uint64_t>(work_->queue, each.queue.deepest());
             work_->records = requests_.size();
@@ -317,15 +297,6 @@ private:
         const std::uint64_t key = streams::step(streams::step(streams::step(purposeKey, q.client), q.number),
                                                 static_cast<std::uint64_t>(n - 1));
         return streams::draw(key, 0);
-    }
-
-    // The gap before client c's request k, drawn at time `at` (the previous creation, or 0).
-    double gap(std::uint32_t client, std::uint32_t k, double at) const {
-        double rate = r_.ratePerClient;
-        if (r_.spike && at >= r_.spike->startMs && at < r_.spike->endMs) rate = r_.ratePerClient * r_.spike->factor;
-        const double u0 = streams::draw(arrivalKeys_[client], k);
-        if (r_.arrivals == Arrivals::Uniform) return 0 + (2000 / rate - 0) * u0;
-        return streams::exponentialFrom(1000 / rate, u0);
     }
 
     Owner& owner(GateScope scope, std::uint32_t client) {
@@ -370,34 +341,17 @@ private:
         }
     }
 
-    void addLane(double delay) {
-        for (int i = 0; i < lanes_; ++i)
-            if (lane_[i].delay() == delay) return;
-        if (lanes_ < kLanes) lane_[lanes_++] = Lane(delay);
-    }
-
-    // The lane of this delay, or -1 (the heap).
-    int laneFor(double delay) const {
-        for (int i = 0; i < lanes_; ++i)
-            if (lane_[i].delay() == delay) return i;
-        return -1;
-    }
-
     // An event at now + delay: in the lane of that delay if there is one, else in the heap.
     void scheduleAfter(double now, double delay, Kind kind, std::uint32_t slot, int attempt, double x = 0,
                        std::uint32_t status = 0) {
-        scheduleIn(laneFor(delay), now + delay, kind, slot, attempt, x, status);
+        scheduleIn(events_.laneFor(delay), now + delay, kind, slot, attempt, x, status);
     }
     // An event at t in lane i (t being now + the lane's delay), or in the heap when i < 0.
     [[gnu::always_inline]] void scheduleIn(int i, double t, Kind kind, std::uint32_t slot, int attempt, double x = 0,
                                            std::uint32_t status = 0) {
         Request& q = requests_[slot];
         ++q.pending;
-        const Event e{t, makeKey(kind, q.client, q.number, attempt), x, slot, status};
-        if (i >= 0)
-            lane_[i].push(e);
-        else
-            events_.push(e);
+        events_.put(i, Event{t, makeKey(kind, q.client, q.number, attempt), x, slot, status});
     }
 
     void schedule(double t, Kind kind, std::uint32_t slot, int attempt, double x = 0, std::uint32_t status = 0) {
@@ -406,26 +360,8 @@ private:
         events_.push(Event{t, makeKey(kind, q.client, q.number, attempt), x, slot, status});
     }
 
-    void scheduleCreation(std::uint32_t client, std::uint32_t k, double at) {
-        const std::uint32_t id = newRequest(client, k, at);
-        schedule(at, Send, id, 1);
-    }
-
-    void startArrivals() {
-        for (std::uint32_t c = 0; c < r_.clients; ++c) {
-            if (r_.arrivals == Arrivals::Once) {
-                scheduleCreation(c, 0, 0);
-                continue;
-            }
-            const double a0 = gap(c, 0, 0);
-            if (a0 < r_.durationMs) scheduleCreation(c, 0, a0);
-        }
-    }
-
-    std::size_t binOf(double t) { return binClock_.of(t); }  // fleet_bins.hpp
-
     ServiceBin& bin(double t) {
-        const std::size_t b = binOf(t);
+        const std::size_t b = bins_.of(t);
         if (b >= result_.bins.size()) growBins(b + 1);
         return result_.bins[b];
     }
@@ -440,11 +376,7 @@ private:
 
     // Writes the state after the last event into every bin before the one at time t.
     void advanceTo(double t) {
-        const std::size_t b = binOf(t);
-        while (stateBin_ < b) {
-            writeState(stateBin_);
-            ++stateBin_;
-        }
+        bins_.advanceTo(t, [this](std::size_t b) { writeState(b); });
     }
     void writeState(std::size_t b) {
         if (b >= result_.bins.size()) growBins(b + 1);
@@ -550,11 +482,7 @@ private:
         if (n == 1 && !held) {
             ++result_.totals.requests;
             ++bin(t).created;
-            if (r_.arrivals == Arrivals::Poisson || r_.arrivals == Arrivals::Uniform) {
-                const std::uint32_t k = requests_[id].number;
-                const double next = t + gap(client, k + 1, t);
-                if (next < r_.durationMs) scheduleCreation(client, k + 1, next);  // may move requests_
-            }
+            arrivals_.created(client, requests_[id].number, t, creation());  // may move requests_
         }
         if (hedging_ && !held) {
             hedge_[id].asked = static_cast<std::uint8_t>(n);
@@ -563,12 +491,7 @@ private:
         if (hedging_ && held) --hedge_[id].holding;
         if (!held && (r_.gates.local || r_.gates.adaptive) && !sendGates(id, n, t)) return;
         std::uint32_t period = 0;
-        if (!gates_.admits(0, client, t, period)) {
-            if (hedging_ && n > 1) return stopCopies(id, t, EndReason::CircuitOpen);
-            if (perTry_ && n > 1) return refuseRetry(id, t, EndReason::CircuitOpen);
-            end(id, EndReason::CircuitOpen, t);
-            return;
-        }
+        if (!gates_.admits(0, client, t, period)) return refuseSend(id, n, t, EndReason::CircuitOpen);
         // docs/throttling.md §7: Envoy's admission control, after every client gate has let the attempt go.
         const bool rejected = r_.gates.admissionControl && admissionRejects(id, n, t);
         Request& sent = requests_[id];
@@ -860,6 +783,15 @@ private:
         end(id, *reason, t);
     }
 
+    // Attempt n's send refused by a gate (the local throttle, the breaker, the limiter's deadline):
+    // a hedge's later copy stops the copies (§6), a per-try retry is refused (§8); otherwise the
+    // request ends by the refusal's reason.
+    void refuseSend(std::uint32_t id, int n, double t, EndReason reason) {
+        if (hedging_ && n > 1) return stopCopies(id, t, reason);
+        if (perTry_ && n > 1) return refuseRetry(id, t, reason);
+        end(id, reason, t);
+    }
+
     // docs/throttling.md §4–§5, before every send: the local throttle (which may refuse it), then
     // the adaptive limiter (which may hold it). False: not sent now (ended, or held to t + w).
     bool sendGates(std::uint32_t id, int n, double t) {
@@ -867,12 +799,7 @@ private:
         if (r_.gates.local) {
             const double u = attemptDraw(keyLocal_, q, n);
             if (owner(r_.gates.local->scope, q.client).local->shouldThrottle(t / 1000, u)) {
-                if (hedging_ && n > 1)
-                    stopCopies(id, t, EndReason::LocalThrottle);
-                else if (perTry_ && n > 1)
-                    refuseRetry(id, t, EndReason::LocalThrottle);
-                else
-                    end(id, EndReason::LocalThrottle, t);
+                refuseSend(id, n, t, EndReason::LocalThrottle);
                 return false;
             }
         }
@@ -881,13 +808,7 @@ private:
             if (w > 0) {
                 const double at = t + w * 1000;
                 if (r_.policy.deadlineMs && at >= q.createdMs + *r_.policy.deadlineMs) {
-                    // The token is not given back.
-                    if (hedging_ && n > 1)
-                        stopCopies(id, t, EndReason::Deadline);
-                    else if (perTry_ && n > 1)
-                        refuseRetry(id, t, EndReason::Deadline);
-                    else
-                        end(id, EndReason::Deadline, t);
+                    refuseSend(id, n, t, EndReason::Deadline);  // the token is not given back
                     return false;
                 }
                 bin(t).gateWaitMs += w * 1000;
@@ -1410,39 +1331,19 @@ private:
         Request& q = requests_[id];
         q.flags |= Ended;
         if (trace_) trace_->ends.push_back(FleetTraceEnd{t, q.client, q.number, reason});
-        if (reason == EndReason::Success) {
-            ++result_.totals.succeeded;
-            ++bin(t).succeeded;
-            latencies_.push_back(t - q.createdMs);
-        } else {
-            ++result_.totals.failed[static_cast<int>(reason)];
-            ++bin(t).failed;
-        }
-        if (r_.arrivals == Arrivals::Serial && reason != EndReason::Unfinished) {
-            const std::uint32_t client = q.client, k = q.number;
-            const double due = q.createdMs + gap(client, k + 1, q.createdMs);
-            const double next = std::max(t, due);
-            if (next < r_.durationMs) scheduleCreation(client, k + 1, next);
-        }
+        countEnd(result_.totals, bin(t), latencies_, reason, q.createdMs, t);
+        arrivals_.ended(q.client, q.number, q.createdMs, t, reason, creation());  // may move requests_
     }
 
     void finish() {
         // The late answers counted without an event (complete()) end the run if they come last;
         // the state the bins up to them hold is the last event's, as no answer changes it.
         result_.totals.endMs = std::max(result_.totals.endMs, lastLateMs_);
-        bool open = false;
-        for (std::uint32_t id = 0; id < requests_.size(); ++id) {
-            if (!(requests_[id].flags & InUse) || (requests_[id].flags & Ended)) continue;
-            if (!open) {
-                advanceTo(horizon_);
-                result_.totals.endMs = horizon_;
-                open = true;
-            }
-            end(id, EndReason::Unfinished, horizon_);
-        }
-        const std::size_t last = binOf(result_.totals.endMs);
-        if (result_.bins.size() < last + 1) growBins(last + 1);
-        while (stateBin_ <= last) writeState(stateBin_++);
+        endUnfinished(
+            requests_.size(), horizon_, result_.totals.endMs,
+            [this](std::uint32_t id) { return (requests_[id].flags & InUse) && !(requests_[id].flags & Ended); },
+            [this](double t) { advanceTo(t); }, [this](std::uint32_t id) { end(id, EndReason::Unfinished, horizon_); });
+        bins_.closeAt(result_.totals.endMs, [this](std::size_t b) { writeState(b); });
 
         if (!latencies_.empty()) { result_.totals.latencyMs = latencyOf(latencies_); }
         finishServers();
@@ -1451,22 +1352,17 @@ private:
     const FleetRequest& r_;
     FleetTrace* trace_;
     FleetWork* work_;
-    std::uint64_t eventsTaken_ = 0;
     Backoff backoff_;
     Distribution network_;
     std::vector<double> ceilings_;  // ceilingFor(backoff_, n) by failure number n
     double horizon_ = 0;
     double lastLateMs_ = 0;  // the time of the last late answer counted (lateAnswer())
-    std::uint64_t keyArrival_ = 0, keyOut_ = 0, keyBack_ = 0, keyFail_ = 0, keyWait_ = 0, keyLocal_ = 0,
-                  keyAdmission_ = 0;
-    std::vector<std::uint64_t> arrivalKeys_;  // ARRIVAL(c)'s stream key, by client
-    MinHeap<Event, EventLess> events_;
-    const Event none_{std::numeric_limits<double>::infinity(), 0, 0, 0, 0};  // "no event": later than any
+    std::uint64_t keyOut_ = 0, keyBack_ = 0, keyFail_ = 0, keyWait_ = 0, keyLocal_ = 0, keyAdmission_ = 0;
+    ArrivalGaps arrivals_{r_};  // fleet_loop.hpp
     static constexpr int kLanes = 4;
-    Lane lane_[kLanes];
-    int lanes_ = 0;
-    int laneNetwork_ = -1;  // the lane of a fixed network's legs (-1: the network draws)
-    int laneTimeout_ = -1;  // the lane of clientTimeoutMs, the waiting limit without a deadline
+    EventQueue<Event, EventLess, kLanes> events_;  // lane.hpp
+    int laneNetwork_ = -1;                         // the lane of a fixed network's legs (-1: the network draws)
+    int laneTimeout_ = -1;                         // the lane of clientTimeoutMs, the waiting limit without a deadline
     std::vector<Request> requests_;
     std::vector<std::uint32_t> free_;
     std::vector<Owner> owners_;
@@ -1496,14 +1392,13 @@ private:
     std::size_t admissionPer_ = 1;
     std::uint64_t keyBalance_ = 0, keyService_ = 0;
     std::vector<double> latencies_;
-    std::size_t stateBin_ = 0;
     // docs/throttling.md §4.1: each limiter's fill rate once enabled (0 before), by client (one with
     // scope fleet); how many are enabled; the mean last summed, and whether a rate was set since.
     std::vector<double> fills_;
     std::uint64_t limiting_ = 0;
     std::optional<double> sendRate_;
     bool fillsChanged_ = false;
-    BinClock binClock_{static_cast<double>(r_.binMs)};
+    BinStates bins_{static_cast<double>(r_.binMs)};  // fleet_bins.hpp
     ServiceResult result_;
 };
 

@@ -1,10 +1,15 @@
 // The fleet loops' O(1) queues (fleet_service.cpp, fleet_layers.cpp): a ring of plain values,
-// and a lane of events made "now + d" for one constant d.
+// a lane of events made "now + d" for one constant d, and the loops' event queue, a heap and
+// its lanes.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <limits>
 #include <memory>
 #include <utility>
+
+#include "min_heap.hpp"
 
 namespace retrylab {
 
@@ -81,6 +86,75 @@ private:
     double delay_;
     Ring<Event, 256> ring_;
     std::size_t head_ = 0, size_ = 0;
+};
+
+// Both fleet loops' pending events: a heap, and up to kLanes lanes for the delays that recur
+// (the loop adds them before its first event; a delay past kLanes goes to the heap). An event
+// goes to a lane only when it is made at now + that lane's delay, so each lane stays in time
+// order. `Event` has a time `t` and `Less` orders two events (time first) as the heap does.
+template <class Event, class Less, int kLanes>
+class EventQueue {
+public:
+    // A lane for events made now + delay, unless there is one or kLanes are in use.
+    void addLane(double delay) {
+        for (int i = 0; i < lanes_; ++i)
+            if (lane_[i].delay() == delay) return;
+        if (lanes_ < kLanes) lane_[lanes_++] = EventLane<Event, Less>(delay);
+    }
+    // The lane of this delay, or -1 (the heap).
+    int laneFor(double delay) const {
+        for (int i = 0; i < lanes_; ++i)
+            if (lane_[i].delay() == delay) return i;
+        return -1;
+    }
+    // An event in lane i (its time now + the lane's delay), or in the heap when i < 0.
+    void put(int i, const Event& e) {
+        if (i >= 0)
+            lane_[i].push(e);
+        else
+            heap_.push(e);
+    }
+    void push(const Event& e) { heap_.push(e); }
+    // The loop: takes the first event, the heap's or a lane's, and gives it to `process`, until
+    // none comes by `horizon`. How many it took.
+    template <class Process>
+    std::uint64_t run(double horizon, Process process) {
+        std::uint64_t taken = 0;
+        for (Event e; pop(horizon, e); ++taken) process(e);
+        return taken;
+    }
+
+private:
+    // Takes the first event into `e` if it comes by `horizon`; false when none does. Time decides
+    // unless two are equal (rare), so the comparison branches on it; a lane not in use is empty,
+    // and the count is fixed so the scan unrolls.
+    bool pop(double horizon, Event& e) {
+        int from = -1;  // -1: the heap
+        const Event* next = heap_.empty() ? &none_ : &heap_.top();
+        const Less less;
+        for (int i = 0; i < kLanes; ++i) {
+            if (lane_[i].empty()) continue;
+            const Event& f = lane_[i].front();
+            if (f.t < next->t || (f.t == next->t && less(f, *next))) {
+                next = &f;
+                from = i;
+            }
+        }
+        if (!(next->t <= horizon)) return false;  // none_ is past every horizon
+        e = from < 0 ? heap_.pop() : lane_[from].pop();
+        return true;
+    }
+
+    MinHeap<Event, Less> heap_;
+    EventLane<Event, Less> lane_[kLanes];
+    int lanes_ = 0;
+    const Event none_ = never();  // "no event": later than any
+
+    static Event never() {
+        Event e{};
+        e.t = std::numeric_limits<double>::infinity();
+        return e;
+    }
 };
 
 }  // namespace retrylab

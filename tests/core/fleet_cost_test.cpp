@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include "fleet_support.hpp"
+#include "json_lite.hpp"
 #include "retrylab/fleet.hpp"
 
 using namespace retrylab;
@@ -335,4 +336,30 @@ TEST_CASE("the bound admits FLEET.md §9's worked figures, the opening run and t
         INFO((p.errors.empty() ? std::string() : p.errors.front().message));
         CHECK(p.errors.empty());
     }
+}
+
+// docs/robustness.md's worked figure for the tickets (docs/servers.md §8.3: with per-server rows an
+// attempt in service holds a 16-byte ticket): with a server of unlimited workers among three, the
+// tickets are bounded by the events waiting at once, P = 90, not by the other servers' 20 workers;
+// with all three limited, by their 30 workers. Each figure summed by hand from the doc's terms.
+TEST_CASE("the cost bound counts a ticket for every pending event when a server's workers are unlimited",
+          "[fleet][cost]") {
+    const std::string base = R"({"clients":10,"arrivals":"once","durationMs":1000,"trigger":null,)"
+                             R"("server":{"queueLimit":0},"servers":{"count":3)";
+    const FleetParsed unlimited = parseFleetRequest(json(base + R"(,"overrides":[{"index":1,"workers":null}]}})"));
+    const FleetParsed limited = parseFleetRequest(json(base + "}}"));
+    REQUIRE(unlimited.request);
+    REQUIRE(limited.request);
+    const double common = 262144 + 3 * (40 * 10 + 24 * 0 + 32 * 90) + 3 * 8 * 10 + 1200 * 3 + 3 * 8 * 10 + 16 * 10 +
+                          800 * 63 + 700 * 189 + 8 * 10 + 200 * 1;
+    const FleetCost u = fleetCost(*unlimited.request);
+    CHECK(u.records == 10);
+    CHECK(u.pending == 90);
+    CHECK(u.bytes == common + 3 * 16 * 90);
+    CHECK(u.bytes == 463524);
+    const FleetCost l = fleetCost(*limited.request);
+    CHECK(l.records == 10);
+    CHECK(l.pending == 90);
+    CHECK(l.bytes == common + 3 * 16 * 30);
+    CHECK(l.bytes == 460644);
 }
