@@ -159,11 +159,15 @@ double jittered(const Inputs& in, const WaitPlan& plan, double d, double* decorr
     return wait;
 }
 
-double waitFor(const Inputs& in, const WaitPlan& plan, double d, double* decorrelated) {
+double waitFor(const Inputs& in, const WaitPlan& plan, double d, double* decorrelated, bool* raised) {
     if (plan.kind == WaitPlan::Kind::Header) return plan.headerMs;
     double wait = 0;
     // The minimum raises a backoff, never a header's wait nor an immediate first retry.
-    if (plan.kind == WaitPlan::Kind::Backoff) wait = std::max(jittered(in, plan, d, decorrelated), in.minBackoffMs);
+    if (plan.kind == WaitPlan::Kind::Backoff) {
+        wait = jittered(in, plan, d, decorrelated);
+        if (raised) *raised = wait < in.minBackoffMs;
+        wait = std::max(wait, in.minBackoffMs);
+    }
     return plan.headerFloor ? std::max(wait, plan.headerMs) : wait;
 }
 
@@ -178,10 +182,22 @@ WaitChoice chooseWait(const Inputs& in, int failureNumber, const std::optional<R
             choice.ceilingMs = in.maxBackoffMs ? std::min(*in.maxBackoffMs, 3 * plan.previousMs) : 3 * plan.previousMs;
         if (plan.usesDraw) choice.draw = d = draws ? draws->next() : addressed;
     }
-    choice.waitMs = waitFor(in, plan, d, &previousDecorrelated);
+    bool raised = false;
+    choice.waitMs = waitFor(in, plan, d, &previousDecorrelated, &raised);
     // The header decides when it replaces the backoff, or when, as a floor, it is not below it
     // (the sentence then begins "Retry-After:" as well).
     choice.fromHeader = plan.kind == WaitPlan::Kind::Header || (plan.headerFloor && choice.waitMs == plan.headerMs);
+    // docs/engine.md §5's waitShape: the first that holds.
+    if (choice.fromHeader)
+        choice.shape = WaitShape::Header;
+    else if (plan.headerIgnored)
+        choice.shape = WaitShape::HeaderOverMax;
+    else if (plan.headerFloor)
+        choice.shape = WaitShape::AboveHeader;
+    else if (plan.kind == WaitPlan::Kind::Immediate)
+        choice.shape = WaitShape::Immediate;
+    else if (raised)
+        choice.shape = WaitShape::Minimum;
     if (describe) choice.rule = describeWait(in, failureNumber, plan, choice, retryAfter ? &*retryAfter : nullptr);
     return choice;
 }

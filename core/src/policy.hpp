@@ -53,7 +53,8 @@ struct WaitChoice {
     std::string rule;  // "Retry-After: 2 (header wins)", "ceiling 1000 ms × draw 0.40", ...
     std::optional<double> ceilingMs;
     std::optional<double> draw;
-    bool fromHeader = false;  // an honoured Retry-After decided the wait
+    bool fromHeader = false;            // an honoured Retry-After decided the wait
+    WaitShape shape = WaitShape::Rule;  // what made the figure (docs/engine.md §5)
 };
 
 // How the wait after failure number `failureNumber` is made, decided before any draw: an
@@ -76,8 +77,10 @@ WaitPlan planWait(const Inputs& in, int failureNumber, const std::optional<Retry
                   double previousDecorrelated);
 
 // The wait a plan gives for draw `d` (unused when the plan needs none). When the decorrelated
-// rule runs, what it produced goes to `*decorrelated`.
-double waitFor(const Inputs& in, const WaitPlan& plan, double d, double* decorrelated = nullptr);
+// rule runs, what it produced goes to `*decorrelated`; `*raised` (when given) says whether the
+// minimum raised the backoff rule's figure.
+double waitFor(const Inputs& in, const WaitPlan& plan, double d, double* decorrelated = nullptr,
+               bool* raised = nullptr);
 
 // The backoff's jitter rule alone for draw `d`, before the minimum and the header's floor.
 // When the decorrelated rule runs, what it produced goes to `*decorrelated`.

@@ -64,6 +64,19 @@ const char* waitKindName(WaitKind kind) {
     return "";
 }
 
+const char* waitShapeName(WaitShape shape) {
+    switch (shape) {
+        case WaitShape::None: return "none";
+        case WaitShape::Rule: return "rule";
+        case WaitShape::Minimum: return "minimum";
+        case WaitShape::Immediate: return "immediate";
+        case WaitShape::Header: return "header";
+        case WaitShape::AboveHeader: return "above-header";
+        case WaitShape::HeaderOverMax: return "header-over-max";
+    }
+    return "";
+}
+
 const char* failureClassName(FailureClass c) {
     // The four a policy may retry are named once, by retryOn's choices.
     if (c == FailureClass::Success) return "success";

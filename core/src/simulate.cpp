@@ -188,6 +188,7 @@ public:
             }
             row.waitAfterMs = wait.waitMs;
             row.waitKind = wait.fromHeader ? WaitKind::Header : WaitKind::Backoff;
+            row.waitShape = wait.shape;
             row.waitRule = wait.rule;
             row.ceilingMs = wait.ceilingMs;
             row.draw = wait.draw;
@@ -351,6 +352,7 @@ private:
         }
         row.waitAfterMs = wait.waitMs;
         row.waitKind = wait.fromHeader ? WaitKind::Header : WaitKind::Backoff;
+        row.waitShape = wait.shape;
         row.waitRule = wait.rule;
         row.ceilingMs = wait.ceilingMs;
         row.draw = wait.draw;
@@ -1484,6 +1486,7 @@ private:
         }
         row.waitAfterMs = wait.waitMs;
         row.waitKind = wait.fromHeader ? WaitKind::Header : WaitKind::Backoff;
+        row.waitShape = wait.shape;
         row.waitRule = wait.rule;
         row.ceilingMs = wait.ceilingMs;
         row.draw = wait.draw;

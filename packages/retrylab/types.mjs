@@ -189,6 +189,8 @@ export interface Attempt {
   draw: number | null;
   retryAfter: { raw: string; waitMs: number | null; note: 'seconds' | 'date' | 'past' | 'unusable' } | null;
   waitKind: 'header' | 'backoff' | 'none';
+  /** What made the wait's figure (docs/engine.md §5): 'rule' is the backoff rule's figure alone (under full jitter, ceilingMs × draw). */
+  waitShape: 'rule' | 'minimum' | 'immediate' | 'header' | 'above-header' | 'header-over-max' | 'none';
   scriptIndex: number | null;
   scriptRepeats: boolean | null;
   /** 'cancelled' (a hedged or cancelled attempt, docs/throttling.md §6) and 'given-up' (a layer's "do not retry", docs/layers.md §4.4). */

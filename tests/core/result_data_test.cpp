@@ -105,6 +105,56 @@ TEST_CASE("waitKind with retryAfterMode at-least: the header when it is the long
     CHECK(words(obj({{"firstRetryImmediate", boolean(true)}}), "waitKind") == Words{"backoff", "none"});
 }
 
+TEST_CASE("waitShape: the rule's figure, or the minimum that raised it (docs/engine.md §5's worked run)",
+          "[result][waitShape]") {
+    // Ceilings 500, 1000, 2000 ms, full jitter, a 150 ms minimum.
+    auto run = [](double first) {
+        return script({obj({{"status", num(503)}}), obj({{"status", num(503)}}), obj({{"status", num(503)}}),
+                       obj({{"status", num(200)}})},
+                      obj({{"operation", str("read")},
+                           {"jitter", str("full")},
+                           {"draws", list({num(first), num(0.10), num(0.90)})},
+                           {"minBackoffMs", num(150)}}));
+    };
+    // 500 × 0.40 = 200; 1000 × 0.10 = 100, below the minimum; 2000 × 0.90 = 1800.
+    CHECK(words(run(0.40), "waitShape") == Words{"rule", "minimum", "rule", "none"});
+    CHECK(numbers(run(0.40), "waitAfterMs") == std::vector<double>{200, 150, 1800, -1});
+    // A figure exactly at the minimum is not raised (500 × 0.30 = 150); one below it is (145).
+    CHECK(words(run(0.30), "waitShape").front() == "rule");
+    CHECK(words(run(0.29), "waitShape").front() == "minimum");
+    // The opening run (jitter none): the 500 ms ceiling itself.
+    CHECK(words(Value::object(), "waitShape") == Words{"rule", "none"});
+}
+
+TEST_CASE("waitShape: the header, the backoff above an at-least header, a header over the maximum, an immediate retry",
+          "[result][waitShape]") {
+    // At least the header: 1000 ms over the 500 ms backoff, then the 1000 ms backoff over 0.
+    Value atLeast = script({obj({{"status", num(503)}, {"retryAfter", str("1")}}),
+                            obj({{"status", num(503)}, {"retryAfter", str("0")}}), obj({{"status", num(200)}})},
+                           obj({{"retryAfterMode", str("at-least")}}));
+    CHECK(words(atLeast, "waitShape") == Words{"header", "above-header", "none"});
+    CHECK(numbers(atLeast, "waitAfterMs") == std::vector<double>{1000, 1000, -1});
+    // A 2000 ms header over the 1500 ms maximum is ignored: the 500 ms backoff.
+    Value overMax = script({obj({{"status", num(503)}, {"retryAfter", str("2")}}), obj({{"status", num(200)}})},
+                           obj({{"retryAfterMaxMs", num(1500)}}));
+    CHECK(words(overMax, "waitShape") == Words{"header-over-max", "none"});
+    CHECK(numbers(overMax, "waitAfterMs") == std::vector<double>{500, -1});
+    // The same header at a 2000 ms maximum is not above it: it replaces the backoff. An unusable
+    // or unhonoured one is not weighed at all.
+    Value atMax = script({obj({{"status", num(503)}, {"retryAfter", str("2")}}), obj({{"status", num(200)}})},
+                         obj({{"retryAfterMaxMs", num(2000)}}));
+    CHECK(words(atMax, "waitShape") == Words{"header", "none"});
+    Value unusable = script({obj({{"status", num(503)}, {"retryAfter", str("soon")}}), obj({{"status", num(200)}})},
+                            obj({{"retryAfterMode", str("at-least")}}));
+    CHECK(words(unusable, "waitShape") == Words{"rule", "none"});
+    Value notHonoured = script({obj({{"status", num(503)}, {"retryAfter", str("2")}}), obj({{"status", num(200)}})},
+                               obj({{"honourRetryAfter", boolean(false)}, {"minBackoffMs", num(600)}}));
+    CHECK(words(notHonoured, "waitShape") == Words{"minimum", "none"});
+    // An immediate first retry is 0 ms, never raised by the minimum.
+    CHECK(words(obj({{"firstRetryImmediate", boolean(true)}, {"minBackoffMs", num(100)}}), "waitShape") ==
+          Words{"immediate", "none"});
+}
+
 TEST_CASE("scriptIndex: the entry each attempt drew; the last entry repeats", "[result][script]") {
     // outage-503-twice is [503, 503, 200] (SPEC §2).
     Value outage = obj({{"scenario", str("outage-503-twice")}});

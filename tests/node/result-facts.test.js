@@ -74,3 +74,28 @@ test('capacity with no worker limit: null while the server is up, 0 in its outag
   const c = bins({ server: { workers: null }, trigger: { kind: 'outage', startMs: 10000, endMs: 20000 } });
   c.forEach((x, i) => assert.equal(x, i >= 10 && i < 20 ? 0 : null, `bin ${i}`));
 });
+
+// `waitShape` (docs/engine.md §5): what made the wait's figure.
+const shapes = (inputs) => both(inputs).attempts.map((a) => a.waitShape);
+
+test('waitShape, the worked run: 200 ms the rule’s, 100 raised to the 150 ms minimum, 1,800 the rule’s', () => {
+  const inputs = { operation: 'read', scenario: 'script', script: [{ status: 503 }, { status: 503 }, { status: 503 }, { status: 200 }], jitter: 'full', draws: [0.4, 0.1, 0.9], minBackoffMs: 150 };
+  assert.deepEqual(shapes(inputs), ['rule', 'minimum', 'rule', 'none']);
+  assert.deepEqual(shapes({ scenario: 'script', script: [{ status: 503, retryAfter: '1' }, { status: 503, retryAfter: '0' }, { status: 200 }], retryAfterMode: 'at-least' }), ['header', 'above-header', 'none']);
+  assert.deepEqual(shapes({ scenario: 'script', script: [{ status: 503, retryAfter: '2' }, { status: 200 }], retryAfterMaxMs: 1500 }), ['header-over-max', 'none']);
+  assert.deepEqual(shapes({ firstRetryImmediate: true }), ['immediate', 'none']);
+});
+
+test('waitShape under full jitter: rule exactly when the wait is ceilingMs × draw, minimum exactly when that was below the minimum', () => {
+  for (const minBackoffMs of [0, 120, 400]) {
+    for (const seed of [1, 2, 3, 4, 5]) {
+      const r = both({ operation: 'read', scenario: 'script', script: [{ status: 503 }], jitter: 'full', seed, minBackoffMs, maxRetries: 6, deadlineMs: null });
+      for (const a of r.attempts) {
+        if (a.waitAfterMs === null) { assert.equal(a.waitShape, 'none'); continue; }
+        const figure = a.ceilingMs * a.draw;
+        assert.equal(a.waitShape, figure < minBackoffMs ? 'minimum' : 'rule', `seed ${seed}, min ${minBackoffMs}, attempt ${a.n}`);
+        assert.equal(a.waitAfterMs, a.waitShape === 'rule' ? figure : minBackoffMs);
+      }
+    }
+  }
+});

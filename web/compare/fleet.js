@@ -8,7 +8,7 @@
 // rules (bindings/cli/link.cpp, readFleetSides).
 
 import { h, mount, patch } from '../dom.js';
-import { encodeFleetLink, fleetTable, getPath, leaves, parseFleetLink, requestDiff, setPath, stormSeries, verdictOf } from '../fleet/model.js';
+import { encodeFleetLink, fleetTable, getPath, heldRequest, leaves, parseFleetLink, requestDiff, setPath, stormSeries, verdictOf } from '../fleet/model.js';
 import { stormChart } from '../fleet/chart.js';
 import { fleetComputer } from '../fleet/compute.js';
 import { FORMAT, LINK_VERSION, MAX_LINK_LENGTH, VERSION_PAIR, say } from '../share/codec.js';
@@ -137,7 +137,9 @@ export function afterDiff(afterShown, beforeShown, table) {
     if (at < keys.length) {
       const part = keys.slice(0, at).join('.');
       if (getPath(out, part) !== undefined) continue;
-      const on = getPath(afterEcho, part);
+      // The part as the engine echoes it (its defaults left out, as requestDiff writes a run),
+      // not as held.
+      const on = getPath(afterShown, part);
       out = setPath(out, part, part.startsWith('gates.') ? requestDiff({ gates: { [keys[1]]: on } }, { gates: {} }, table).gates[keys[1]] : on);
       continue;
     }
@@ -168,28 +170,6 @@ export function encodeFleetCompareLink(beforeEcho, afterEcho, table) {
 
 // --- each side's controls, from the fleet engine's table ---------------------------------------
 
-// The request a run holds: its echo, with each sparse row the echo leaves out at its default
-// (docs/engine.md §4: absent, a sparse row still reads as its default; docs/servers.md §2's
-// balancer, faults, keyStore, policy.retryHost, server.serviceDist…) set to that default, where
-// the object that holds it is there. A sparse row whose default is null (a part switched off)
-// stays out; a member of a sparse object takes the object's default member.
-export function heldRequest(table, echo) {
-  let out = echo;
-  for (const [path, row] of table.rows) {
-    if (getPath(out, path) !== undefined) continue;
-    const dot = path.lastIndexOf('.');
-    const parentPath = dot === -1 ? null : path.slice(0, dot);
-    const holder = parentPath === null ? out : getPath(out, parentPath);
-    if (!holder || typeof holder !== 'object' || Array.isArray(holder)) continue;
-    const parent = parentPath === null ? null : table.rows.get(parentPath);
-    const fromParent = parent && parent.sparse && parent.default && typeof parent.default === 'object' ? parent.default[row.name] : undefined;
-    const value = row.sparse && row.default !== undefined ? row.default : fromParent;
-    if (value === undefined || value === null) continue;
-    out = setPath(out, path, JSON.parse(JSON.stringify(value)));
-  }
-  return out;
-}
-
 // A list whose items are objects (docs/servers.md §2's faults and servers.overrides, a stack of
 // layers) is written and read as JSON.
 const isObjectList = (row) => row.type === 'list' && Boolean(row.items) && row.items.type === 'object';
@@ -198,8 +178,10 @@ const KINDS = { number: 'number', boolean: 'boolean', choice: 'choice', list: 'l
 // The controls a side shows for a request's echo: a row of the table for every field the run
 // holds (heldRequest: the echo's, and a sparse row at its default; a member of a part switched
 // off, or of another variant, is not shown), and a switch for each part that may be off (the
-// trigger, a gate). { path, row, kind, value }, kind one of 'number', 'boolean', 'choice',
-// 'list', 'json' (a list of objects), 'text', 'switch'.
+// trigger, a gate). A sparse row the run holds as null (trigger.servers, a gate's layer, the
+// stack of layers: a part this run leaves unused) has no box of its own: the page's choice.
+// { path, row, kind, value }, kind one of 'number', 'boolean', 'choice', 'list', 'json' (a list
+// of objects), 'text', 'switch'.
 export function fleetControls(table, echo) {
   const held = heldRequest(table, echo);
   const out = [];
@@ -215,7 +197,7 @@ export function fleetControls(table, echo) {
       if (row.nullable) out.push({ path, row, kind: 'switch', value: Boolean(value && typeof value === 'object') });
       continue;
     }
-    if (value === undefined) continue;
+    if (value === undefined || (value === null && row.sparse)) continue;
     out.push({ path, row, kind: isObjectList(row) ? 'json' : KINDS[row.type] || 'text', value });
   }
   return out;

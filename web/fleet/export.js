@@ -18,18 +18,27 @@ const cell = (v) => (v === null || v === undefined ? '' : String(v));
 
 // --- the storm's timeline -----------------------------------------------------------------------
 
+// A bin field that is a list of objects (`servers`, one per server with many servers,
+// docs/servers.md) is one column per item and member, `servers[0].attempts` (the path as the
+// engine's errors write one, docs/engine.md §4), items in order, members in the engine's order:
+// a number in each cell, for a spreadsheet to sum or chart.
+const isObjectList = (v) => Array.isArray(v) && v.length > 0 && v.every((x) => x && typeof x === 'object' && !Array.isArray(x));
+const binFields = (bin) => Object.entries(bin).flatMap(([k, v]) => (isObjectList(v)
+  ? v.flatMap((item, i) => Object.keys(item).map((m) => ({ name: `${k}[${i}].${m}`, of: (b) => b[k][i][m] })))
+  : [{ name: k, of: (b) => b[k] }]));
+
 // The bin's own fields in the engine's order (every bin has the same; its `capacity` the
 // servers' capacity in the bin, docs/fleet.md), then what the chart derives: `offered` (first
 // attempts + retries sent in the bin).
 export function timelineColumns(result) {
   const bins = result.timeline.bins;
-  return ['startMs', 'endMs', ...(bins.length ? Object.keys(bins[0]) : []), 'offered'];
+  return ['startMs', 'endMs', ...(bins.length ? binFields(bins[0]).map((f) => f.name) : []), 'offered'];
 }
 
 export function timelineCsv(result) {
   const { binMs, bins } = result.timeline;
-  const own = bins.length ? Object.keys(bins[0]) : [];
-  const rows = bins.map((b, i) => [i * binMs, (i + 1) * binMs, ...own.map((k) => cell(b[k])), b.firstAttempts + b.retries]);
+  const own = bins.length ? binFields(bins[0]) : [];
+  const rows = bins.map((b, i) => [i * binMs, (i + 1) * binMs, ...own.map((f) => cell(f.of(b))), b.firstAttempts + b.retries]);
   return toCsv([timelineColumns(result), ...rows]);
 }
 

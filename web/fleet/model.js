@@ -265,24 +265,43 @@ export function leaves(obj, prefix = '') {
 
 const sameValue = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
-// A field's value in the opening run: { known, value }. The opening echo's, else (a field the
-// sparse echo leaves out at its default: issue 39's balancer, keyStore, policy.retryHost…) its
-// object's default member or its row's default, where that object is there by default; a member
-// of an object that is null by default (`servers`) has no default of its own to drop it by.
-function defaultOf(table, openingEcho, path) {
-  const own = getPath(openingEcho, path);
-  if (own !== undefined || !table) return { known: own !== undefined || !table, value: own };
-  const parts = path.split('.');
-  const last = parts.pop();
-  const parentPath = parts.join('.');
-  const row = table.rows.get(path);
-  if (!parentPath) return row && row.default !== undefined ? { known: true, value: row.default } : { known: false };
-  const parentOpening = getPath(openingEcho, parentPath);
-  const parentRow = table.rows.get(parentPath);
-  const parent = parentOpening !== undefined ? parentOpening : parentRow ? parentRow.default : undefined;
-  if (!parent || typeof parent !== 'object' || Array.isArray(parent)) return { known: false };
-  if (parent[last] !== undefined) return { known: true, value: parent[last] };
-  return row && row.default !== undefined ? { known: true, value: row.default } : { known: false };
+const isObject = (v) => Boolean(v) && typeof v === 'object' && !Array.isArray(v);
+
+// The value a run holds at `path`, from its echo: { held, value } (docs/engine.md §4, "What a
+// sparse echo leaves out"). The echo's own value; else, for a field the sparse echo leaves out,
+// the member of its object's held value when that object is itself left out at its default
+// (balancer.kind), or the row's default when the row is sparse (server.serviceDist, and null
+// for a part off by default: servers, trigger.servers). Nothing is held for a member of an
+// object the run does not hold or holds as null (servers.count without servers), for a field
+// whose onlyWhen does not hold (server.serviceSigma beside a fixed service time), and for a
+// row that is not sparse (a member of another variant: trigger.factor in an outage).
+export function heldValue(table, echo, path) {
+  const own = getPath(echo, path);
+  if (own !== undefined) return { held: true, value: own };
+  const row = table && table.rows.get(path);
+  if (!row) return { held: false };
+  const dot = path.lastIndexOf('.');
+  const parentPath = dot === -1 ? null : path.slice(0, dot);
+  const parent = parentPath === null ? { held: true, value: echo } : heldValue(table, echo, parentPath);
+  if (!parent.held || !isObject(parent.value)) return { held: false };
+  if (row.onlyWhen) {
+    const sibling = heldValue(table, echo, parentPath === null ? row.onlyWhen.field : `${parentPath}.${row.onlyWhen.field}`);
+    if (!sibling.held || !sameValue(sibling.value, row.onlyWhen.value)) return { held: false };
+  }
+  if (parent.value[row.name] !== undefined) return { held: true, value: parent.value[row.name] };
+  return row.sparse && row.default !== undefined ? { held: true, value: row.default } : { held: false };
+}
+
+// The request a run holds: its echo with every value heldValue finds that the echo leaves out
+// (each a copy, so that the echo's defaults are never shared).
+export function heldRequest(table, echo) {
+  let out = echo;
+  for (const path of table.rows.keys()) {
+    if (getPath(echo, path) !== undefined) continue;
+    const { held, value } = heldValue(table, echo, path);
+    if (held && getPath(out, path) === undefined) out = setPath(out, path, JSON.parse(JSON.stringify(value)));
+  }
+  return out;
 }
 
 // The differences of a request (as the engine echoes it) from the opening run's echo, as the
@@ -293,10 +312,10 @@ export function requestDiff(echo, openingEcho, table) {
   const held = []; // members of an object with no default (`servers`) at their own row's default
   for (const [path, value] of leaves(echo)) {
     if (path.startsWith('gates.')) continue;
-    const base = defaultOf(table, openingEcho, path);
-    const row = !base.known && table && table.rows.get(path);
+    const base = heldValue(table, openingEcho, path);
+    const row = !base.held && table && table.rows.get(path);
     if (row && path.includes('.') && row.default !== undefined && sameValue(value, row.default)) held.push([path, value]);
-    else if (!base.known || !sameValue(value, base.value)) out = setPath(out, path, value);
+    else if (!base.held || !sameValue(value, base.value)) out = setPath(out, path, value);
   }
   // Such a member is written only when nothing else brings its object into the request (the
   // engine gives it its default there): `servers.count=3`, not also `servers.overrides=`.

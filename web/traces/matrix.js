@@ -48,14 +48,6 @@ export function headerTexts(result, attempt) {
   return out;
 }
 
-// A backoff wait that is the ceiling × the draw and nothing more: no minimum raised it, and
-// no honoured Retry-After shaped it (a header floor, or one over the maximum).
-function plainDraw(result, a) {
-  const ra = a.retryAfter;
-  const headerHonoured = result.inputs.honourRetryAfter && ra && ra.note !== 'unusable';
-  return a.waitKind === 'backoff' && a.ceilingMs !== null && a.draw !== null && !headerHonoured && a.ceilingMs * a.draw === a.waitAfterMs;
-}
-
 // How the wait after an attempt was made, in the seed's words.
 export function waitText(result, attempt) {
   const ra = attempt.retryAfter;
@@ -66,7 +58,9 @@ export function waitText(result, attempt) {
     return `wait ${sec(wait)} (header wins)`;
   }
   const unusable = ra && ra.note === 'unusable' ? 'Retry-After unusable, ignored; ' : '';
-  if (result.inputs.jitter === 'full' && plainDraw(result, attempt)) {
+  // `rule`: the wait is the backoff rule's figure and nothing else (docs/engine.md §5), under full
+  // jitter the ceiling × the draw: no minimum raised it, no honoured Retry-After was weighed.
+  if (result.inputs.jitter === 'full' && attempt.waitShape === 'rule') {
     return `${unusable}ceiling ${sec(attempt.ceilingMs)} × draw ${drawText(attempt.draw)} → ${sec(wait)}`;
   }
   return `${unusable}wait ${sec(wait)} (${attempt.waitRule})`;

@@ -233,7 +233,12 @@ struct RetryAfterSeen {
 // Where the wait after an attempt came from: an honoured Retry-After that decided it, the
 // backoff (an immediate first retry included), or no wait (the last attempt).
 enum class WaitKind { None, Header, Backoff };
-const char* waitKindName(WaitKind kind);       // "none", "header", "backoff"
+const char* waitKindName(WaitKind kind);  // "none", "header", "backoff"
+// What made the wait's figure (docs/engine.md §5): the backoff rule's figure alone, the minimum,
+// an immediate first retry, the header, the backoff above an at-least header, the backoff after
+// a header over the maximum was ignored, or no wait.
+enum class WaitShape { None, Rule, Minimum, Immediate, Header, AboveHeader, HeaderOverMax };
+const char* waitShapeName(WaitShape shape);    // "none", "rule", "minimum", ...
 const char* failureClassName(FailureClass c);  // "success", "timeout", "429", "5xx", "4xx", "other"
 
 struct AttemptRow {
@@ -251,6 +256,7 @@ struct AttemptRow {
     std::optional<RetryAfterSeen> retryAfter;
     // The same facts as data (docs/engine.md §5), beside the words above.
     WaitKind waitKind = WaitKind::None;
+    WaitShape waitShape = WaitShape::None;
     int scriptIndex = 0;                               // the entry of the server's script attempt n drew (0-based)
     bool scriptRepeats = false;                        // that entry is the script's last, the one that repeats
     FailureClass clientClass = FailureClass::Timeout;  // the class of what the client saw

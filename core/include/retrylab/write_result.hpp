@@ -137,6 +137,7 @@ struct RunWriter {
             out.null();
         }
         member("waitKind", waitKindName(a.waitKind));
+        member("waitShape", waitShapeName(a.waitShape));
         if (a.upper || a.noEntry) {
             out.key("scriptIndex");
             out.null();

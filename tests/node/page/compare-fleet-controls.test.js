@@ -10,8 +10,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { fleetTable, getPath } from '../../../web/fleet/model.js';
-import { encodeFleetCompareLink, fleetControls, heldRequest, parseFleetCompareLink, readControl, withControl } from '../../../web/compare/fleet.js';
+import { fleetTable, getPath, heldRequest } from '../../../web/fleet/model.js';
+import { encodeFleetCompareLink, fleetControls, parseFleetCompareLink, readControl, withControl } from '../../../web/compare/fleet.js';
 import { DIST } from '../../browser/lib/dist.js';
 
 const require = createRequire(import.meta.url);
@@ -41,7 +41,6 @@ test('a run with four servers at the defaults shows the balancer, the host rule,
     'policy.retryHost': ['choice', 'any'],
     'policy.hostSelectionRetryMaxAttempts': ['number', 1],
     'server.serviceDist': ['choice', 'fixed'],
-    'server.serviceSigma': ['number', 1],
     'keyStore.scope': ['choice', 'shared'],
     'keyStore.lagMs': ['number', 0],
     faults: ['json', []],
@@ -61,6 +60,8 @@ test('every sparse row with a default is held where the object that holds it is 
       const dot = path.lastIndexOf('.');
       const holder = dot === -1 ? held : getPath(held, path.slice(0, dot));
       if (!row.sparse || row.default === undefined || row.default === null || !holder || typeof holder !== 'object') continue;
+      // A field whose onlyWhen does not hold is not part of the run (docs/engine.md §4, step 3).
+      if (row.onlyWhen && getPath(holder, row.onlyWhen.field) !== row.onlyWhen.value) continue;
       if (row.type === 'object') continue; // its members are the controls
       assert.ok(shown.has(path), `${JSON.stringify(req)}: ${path}`);
       if (getPath(echo, path) === undefined) assert.deepEqual(shown.get(path).value, rowDefault(path), path);
@@ -98,4 +99,17 @@ test('a comparison of two many-server runs changed by the controls reads back fr
   assert.deepEqual(read.problems, []);
   assert.deepEqual(echoOf(read.before), before);
   assert.deepEqual(echoOf(read.after), afterEcho);
+});
+
+test('a comparison whose after side leaves a part at a null default (no servers, the trigger on every server) reads back as the two runs', () => {
+  // The sparse echo leaves `servers` and `trigger.servers` out at null; the after side still
+  // holds null there (docs/engine.md §4, "What a sparse echo leaves out"), a difference the link says.
+  const before = echoOf({ servers: { count: 3 }, trigger: { kind: 'slowdown', startMs: 500, endMs: 1500, factor: 3, servers: [0] } });
+  for (const after of [echoOf({}), echoOf({ servers: { count: 3 } }), echoOf({ trigger: null })]) {
+    const link = encodeFleetCompareLink(before, after, table);
+    const read = parseFleetCompareLink(link, table);
+    assert.deepEqual(read.problems, []);
+    assert.deepEqual(echoOf(read.before), before, link);
+    assert.deepEqual(echoOf(read.after), after, link);
+  }
 });

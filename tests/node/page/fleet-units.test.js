@@ -329,6 +329,33 @@ test('the timeline CSV is the bins: one row per bin with every field of the bin 
   });
 });
 
+test('the timeline CSV of a many-servers run holds each server’s figures, a column each, and no object written as text', () => {
+  // Three servers, server 1 crashed from 1 to 2 s (docs/servers.md §5): its connections refused.
+  const r = fleetEngine.fleet({ durationMs: 3000, servers: { count: 3 }, faults: [{ kind: 'crash', servers: [1], startMs: 1000, endMs: 2000 }] });
+  assert.equal(r.ok, true, JSON.stringify(r.errors));
+  const text = timelineCsv(r);
+  assert.equal(text.includes('[object'), false);
+  const rows = csvRecords(text);
+  const bins = r.timeline.bins;
+  assert.equal(rows.length, bins.length);
+  const members = Object.keys(bins[0].servers[0]);
+  assert.ok(members.includes('attempts') && members.includes('refused'), members.join());
+  const own = Object.keys(bins[0]).filter((k) => k !== 'servers');
+  assert.deepEqual(Object.keys(rows[0]), ['startMs', 'endMs', ...own, ...[0, 1, 2].flatMap((i) => members.map((m) => `servers[${i}].${m}`)), 'offered']);
+  rows.forEach((row, i) => {
+    for (const k of own) assert.equal(row[k], bins[i][k] === null ? '' : String(bins[i][k]), `bin ${i} ${k}`);
+    bins[i].servers.forEach((server, j) => {
+      for (const m of members) assert.equal(row[`servers[${j}].${m}`], String(server[m]), `bin ${i} server ${j} ${m}`);
+    });
+    // The servers' attempts are the bin's: first attempts and retries, each sent to one server.
+    assert.equal([0, 1, 2].reduce((sum, j) => sum + Number(row[`servers[${j}].attempts`]), 0), Number(row.offered), `bin ${i}`);
+  });
+  // In the crash, every attempt that reached server 1 was refused; before it, none.
+  assert.ok(Number(rows[1]['servers[1].refused']) > 0);
+  assert.equal(rows[1]['servers[1].refused'], rows[1]['servers[1].attempts']);
+  assert.equal(rows[0]['servers[1].refused'], '0');
+});
+
 test('the fleet downloads are named after the run, and the SVG holds a title, the verdict and a key', () => {
   assert.equal(fleetFileName(opening, 'timeline', 'csv'),
     'retry-lab-fleet-100-clients-at-1-s-slowdown-x4-10-20-s-3-retries-jitter-none-drop-stale-never-fifo-no-gate-metastable-timeline.csv');

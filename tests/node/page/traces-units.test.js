@@ -79,6 +79,25 @@ describe('the seed’s rules in the cells', () => {
     assert.ok(resultLines(outOfRetries, null).some((l) => l.cls === 'tm-lookup'));
   });
 
+  test('the ceiling × the draw is written exactly for a wait the result calls the rule’s figure alone (waitShape rule)', () => {
+    // docs/engine.md §5's worked run: 200 ms (rule), 100 raised to the 150 ms minimum, 1,800 ms (rule).
+    const raised = compute({ ...SEED_POLICY, scenario: 'script', script: [{ status: 503 }, { status: 503 }, { status: 503 }, { status: 200 }], draws: [0.4, 0.1, 0.9], minBackoffMs: 150 });
+    assert.deepEqual(raised.attempts.map((a) => a.waitShape), ['rule', 'minimum', 'rule', 'none']);
+    assert.deepEqual(attemptCells(raised).map((c) => c.wait), [
+      'ceiling 0.50 s × draw 0.40 → 0.20 s',
+      'wait 0.15 s (ceiling 1000 ms × draw 0.10, raised to the 150 ms minimum)',
+      'ceiling 2.00 s × draw 0.90 → 1.80 s',
+      null,
+    ]);
+    // A header weighed and passed over: the engine's sentence, which says so.
+    const atLeast = compute({ ...SEED_POLICY, scenario: 'script', script: [{ status: 503, retryAfter: '0' }, { status: 200 }], draws: [0.4], retryAfterMode: 'at-least' });
+    assert.equal(atLeast.attempts[0].waitShape, 'above-header');
+    assert.equal(attemptCells(atLeast)[0].wait, 'wait 0.20 s (ceiling 500 ms × draw 0.40 (more than Retry-After: 0))');
+    const overMax = compute({ ...SEED_POLICY, scenario: 'script', script: [{ status: 503, retryAfter: '2' }, { status: 200 }], draws: [0.4], retryAfterMaxMs: 1500 });
+    assert.equal(overMax.attempts[0].waitShape, 'header-over-max');
+    assert.equal(attemptCells(overMax)[0].wait, 'wait 0.20 s (ceiling 500 ms × draw 0.40 (Retry-After over the 1500 ms maximum is ignored))');
+  });
+
   test('seconds with two decimals and draws with at least two, as the seed writes them', () => {
     assert.deepEqual([sec(3900), sec(450), sec(7000), sec(86400000)], ['3.90 s', '0.45 s', '7.00 s', '86,400.00 s']);
     assert.deepEqual([drawText(0.4), drawText(0.75), drawText(0.6071146506640145)], ['0.40', '0.75', '0.607115']);
