@@ -314,7 +314,8 @@ export function requestDiff(echo, openingEcho, table) {
     if (path.startsWith('gates.')) continue;
     const base = heldValue(table, openingEcho, path);
     const row = !base.held && table && table.rows.get(path);
-    if (row && path.includes('.') && row.default !== undefined && sameValue(value, row.default)) held.push([path, value]);
+    const parent = row && path.includes('.') ? table.rows.get(path.slice(0, path.lastIndexOf('.'))) : null;
+    if (parent && parent.default == null && row.default !== undefined && sameValue(value, row.default)) held.push([path, value]);
     else if (!base.held || !sameValue(value, base.value)) out = setPath(out, path, value);
   }
   // Such a member is written only when nothing else brings its object into the request (the
