@@ -126,7 +126,7 @@ const LATER = [
   // notes and pins): 49,740 measured, 49,279 on main.
   // +41 bytes with issue 39's views naming the host (views/table.js, events.js, statement.js, which
   // the sections carry): 54,761 measured against 54,720 at this branch's base (684c8b0), the same build.
-  { what: 'the sections below the article', files: ['retrylab-sections.js', 'retrylab-sections.css'], ceiling: 49516 + 68 + 456 + 3844 + 381 + 461 + 78 + 41 + 824, scrolled: true }, // +824: the link format's facts as data both readers use (link-format.json, bundled with share/codec.js; linktable, issue 31 item 5): 55,608 measured against 54,784 at this branch's base (32fd822), built alike
+  { what: 'the sections below the article', files: ['retrylab-sections.js', 'retrylab-sections.css'], ceiling: 49516 + 68 + 456 + 3844 + 381 + 461 + 78 + 41 + 824 - 97, scrolled: true }, // −97: session 14's merged build re-measured (55,572: plainDraw gone). +824: the link format's facts as data both readers use (link-format.json, bundled with share/codec.js; linktable, issue 31 item 5): 55,608 measured against 54,784 at this branch's base (32fd822), built alike
   // Issue 39: the article's step "The retry went to another server" (web/servers/step.js, its
   // control over the engine's keyStore row, and servers/step.css), loaded as the reader nears it
   // (explorable/servers-door.js): 2,578 + 588 bytes measured. +46 with its link's check of the inputs a
@@ -208,7 +208,7 @@ const LATER = [
   // as JSON, compare.css's wide JSON box): 49,316 measured at this branch's base, 49,724 with them.
   // +29 with issue 31's two table rules in web/compare/model.js (compare31: a path's `|`
   // alternatives and a dotted `when`, docs/compare.md §2): 49,345 measured against 49,316.
-  { what: 'compare mode', files: ['retrylab-compare.js', 'retrylab-compare.css'], ceiling: 48569 + 757 + 23 + 408 + 29 + 787 }, // +787: the link format's facts as data both readers use (link-format.json, bundled with share/codec.js; linktable, issue 31 item 5): 50,250 against 49,463
+  { what: 'compare mode', files: ['retrylab-compare.js', 'retrylab-compare.css'], ceiling: 48569 + 757 + 23 + 408 + 29 + 787 - 316 }, // −316: session 14's merged build re-measured (50,257: the sparse rows' one rule, heldValue). +787: the link format's facts as data both readers use (link-format.json, bundled with share/codec.js; linktable, issue 31 item 5): 50,250 against 49,463
   // Issue 36: the config file (bindings/wasm, RETRYLAB_ENGINE_CONFIG: six readers, libyaml, the JSON
   // parser and the core's validator the readings end with), loaded only when a reader opens or
   // focuses a "Paste your config" box (web/config/reader.js), by the sections' bundle or compare
@@ -216,7 +216,7 @@ const LATER = [
   // Session 11's merges together (layersbudget33, fleetsplit31, layersdoors33, configpage36, minor35,
   // adaptive34, suite31, layersfix33, hedge34) and the gate menus in words, measured on main's merged build: 168,101 bytes.
   // 175,385 measured on main after session 12's merges: +7,284, the core's many-servers rows and checks (issue 39).
-  { what: 'the config file, when a reader opens "Paste your config"', files: ['retrylab-config.js'], ceiling: 175385 + 183, by: 'retrylab-sections.js' }, // +183: session 13's merged build re-measured (175,568: the core's comparison, scripted rows, faster layer reading)
+  { what: 'the config file, when a reader opens "Paste your config"', files: ['retrylab-config.js'], ceiling: 175385 + 183 - 70, by: 'retrylab-sections.js' }, // −70: session 14's merged build re-measured (175,498: Envoy's and Istio's readers share their back-off rule). +183: session 13's merged build re-measured (175,568: the core's comparison, scripted rows, faster layer reading)
   // +82 bytes with issue 35's shared scales (minor35: each fleet chart the other's ghost) and the
   // timeline's and the panels' changes it carries: 42,446 bytes measured; +12 with the panels' grid; +20 with its charts not dimmed for good.
   // Issue 20: the fleet section at the article's end (web/fleet/; the client presets' gates
@@ -369,7 +369,7 @@ const LATER = [
   // merge: session 13's merged build re-measured at 150,262.
   // +172 bytes with issue 31's waitShape (defaults31: the single run's attempt rows, which this file
   // holds too): 150,434 measured at level 6 against 150,262 at this branch's base (32fd822).
-  { what: 'the fleet engine file', files: ['retrylab-fleet.js'], ceiling: 148127 - 1259 + 556 + 2838 + 172, by: 'retrylab-fleet-section.js', scrolled: true },
+  { what: 'the fleet engine file', files: ['retrylab-fleet.js'], ceiling: 148127 - 1259 + 556 + 2838 + 172 - 407, by: 'retrylab-fleet-section.js', scrolled: true }, // −407: session 14's merged build re-measured (150,027: the two fleet loops share their arrivals, queue and bins, core31b)
 ];
 
 // The ceiling of everything a reader who scrolls to the end loads: ./ceilings.js, which
