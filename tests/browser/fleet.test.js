@@ -416,6 +416,8 @@ describe('the fleet section', () => {
   // and back says how long after the slowdown ("+N"), one still down says so ("down").
   // Every cell as drawn, read at once: "row:col" → its short text and its words (one cell a place).
   const cellsShown = async (page) => {
+    // map() resolves as its last result is in; the cells are drawn at the next frame after it.
+    await page.waitForFunction(() => !document.querySelector('#fl-map td.fl-cell-pending'));
     const cells = await page.locator('#fl-map td[data-row][data-col]').evaluateAll((tds) => tds.map((td) => [
       `${td.dataset.row}:${td.dataset.col}`,
       { text: td.querySelector('.fl-cell-text').textContent.replace('●', ''), words: td.querySelector('.visually-hidden').textContent },
