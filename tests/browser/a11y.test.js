@@ -22,7 +22,8 @@ async function openForAxe(options) {
 }
 
 async function axe(page) {
-  await page.addScriptTag({ content: AXE });
+  // Injected once a document: a test's later runs on the same page reuse it.
+  if (!(await page.evaluate(() => Boolean(window.axe)))) await page.addScriptTag({ content: AXE });
   const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
   return result.violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 5).join(', ')}`);
 }

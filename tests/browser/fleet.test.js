@@ -416,6 +416,8 @@ describe('the fleet section', () => {
   // and back says how long after the slowdown ("+N"), one still down says so ("down").
   // Every cell as drawn, read at once: "row:col" → its short text and its words (one cell a place).
   const cellsShown = async (page) => {
+    // map() resolves as its last result is in; the cells are drawn at the next frame after it.
+    await page.waitForFunction(() => !document.querySelector('#fl-map td.fl-cell-pending'));
     const cells = await page.locator('#fl-map td[data-row][data-col]').evaluateAll((tds) => tds.map((td) => [
       `${td.dataset.row}:${td.dataset.col}`,
       { text: td.querySelector('.fl-cell-text').textContent.replace('●', ''), words: td.querySelector('.visually-hidden').textContent },
@@ -446,14 +448,20 @@ describe('the fleet section', () => {
     }
   };
 
-  test('the trigger map in the three states, each cell in the words of its run’s recovery: ok, +N s after the slowdown, down', pageTest(env, { path: '/#v=1&view=fleet&map=trigger&seeds=1', sections: false }, async ({ page }) => {
-    await fleetSettled(page);
+  // The map of the opening run at one seed, the trigger map: the one the reproductions' page
+  // computes before its reproductions (section.js), read there rather than computed again on a
+  // page of its own (issue 31: 144 runs, and the reproductions then started behind it).
+  test('the trigger map in the three states, each cell in the words of its run’s recovery: ok, +N s after the slowdown, down', async (t) => {
+    const opened = await reproductionsPage();
+    const { page } = opened;
     const m = await page.evaluate(() => window.retryLabFleet.map());
+    assert.deepEqual([m.kind, m.seeds, m.base], ['trigger', 1, {}]);
     const kinds = new Set(m.cells.map((c) => c.verdict.kind));
     for (const k of ['rode-out', 'recovered', 'metastable']) assert.ok(kinds.has(k), `the map shows ${k}: ${[...kinds].join()}`);
     const drawn = await cellsShown(page);
     for (const c of m.cells) saysItsState(drawn, c, (x) => `a ${x.c} s slowdown of ×${x.r}`);
-  }));
+    await assertClean(t, assert, opened);
+  });
 
   test('the load map’s lightest load reads no clock time: "ok" or how long after the slowdown it came back, never "20 s" or "42 s"', pageTest(env, { path: '/#v=1&view=fleet&map=load&seeds=1', sections: false }, async ({ page }) => {
     await fleetSettled(page);
@@ -493,9 +501,12 @@ describe('the fleet section', () => {
     assert.equal(await page.locator('#fl-error').isVisible(), false, 'the fleet link’s reader leaves map= and seeds= alone');
   }));
 
-  test('the HotOS 2021 preset: 149 QPS and a budget of 19 retries a second come back; 151 QPS and 25 a second stay down, beside 150 and 20', pageTest(env, { sections: false }, async ({ page }) => {
-    await page.evaluate(() => window.retryLabFleetSection.load());
-    await fleetSettled(page);
+  // On the reproductions' page: the literature's runs are its own, but the map's bundle they come
+  // in is loaded there already; on a page of its own, loading it computed the map and started the
+  // reproductions behind it (issue 31).
+  test('the HotOS 2021 preset: 149 QPS and a budget of 19 retries a second come back; 151 QPS and 25 a second stay down, beside 150 and 20', async (t) => {
+    const opened = await reproductionsPage();
+    const { page } = opened;
     const rows = await page.evaluate(() => window.retryLabFleet.stability().then((s) => s.literature.compute('hotos2021')).then((rs) => rs.map((r) => [r.run.key, r.result.recovery])));
     const rec = Object.fromEntries(rows);
     assert.equal(rec['280'].metastable, true);
@@ -507,7 +518,8 @@ describe('the fleet section', () => {
     const text = await page.locator('#fl-lit-hotos2021-body').textContent();
     assert.match(text, /lower edge is μ \/ 2 = 150 QPS \(the paper’s 150\).*r ≥ μ − λ = 20 \(the paper’s 20\)/);
     assert.match(await page.locator('#fl-lit-hotos2021').textContent(), /HotOS ’21, §2\.1/);
-  }));
+    await assertClean(t, assert, opened);
+  });
 
   test('embed.html with a fleet link shows the fleet view instead of the experiment, with the same figures', pageTest(env, { path: '/embed.html#v=1&view=fleet&gates.bucket=on', sections: false }, async ({ page }) => {
     await fleetSettled(page);

@@ -252,7 +252,8 @@ describe('issue 15: the figure beside the words', () => {
     test(`axe-core reports nothing with the figure beside the article, ${colorScheme}, while playing and at the end`, async () => {
       const { page } = await openPage(env, { viewport: WIDE, colorScheme, bypassCSP: true });
       const axe = async () => {
-        await page.addScriptTag({ content: AXE });
+        // Injected once: the phone width below is the same document (setViewportSize).
+        if (!(await page.evaluate(() => Boolean(window.axe)))) await page.addScriptTag({ content: AXE });
         const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
         return result.violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 5).join(', ')}`);
       };

@@ -30,9 +30,18 @@ const focusedKey = (page) => page.evaluate(() => {
   return el.id || (el.dataset && el.dataset.try ? `try:${el.dataset.try}` : null);
 });
 
+// Tab to `key`, or Shift+Tab when it comes before the focus: the page has no positive tabindex,
+// so its tab order is the document's, and the keyboard's shorter way there is taken instead of
+// the way round the whole page and its sections (issue 31: hundreds of stops, each a keypress,
+// a focus and a look, for a control a few stops back).
 async function tabTo(page, key, limit = 400) {
+  const back = await page.evaluate((k) => {
+    const target = k.startsWith('try:') ? document.querySelector(`button[data-try="${k.slice(4)}"]`) : document.getElementById(k);
+    const from = document.activeElement;
+    return Boolean(target && from && from !== document.body && (target.compareDocumentPosition(from) & Node.DOCUMENT_POSITION_FOLLOWING));
+  }, key);
   for (let i = 0; i < limit; i += 1) {
-    await page.keyboard.press('Tab');
+    await page.keyboard.press(back ? 'Shift+Tab' : 'Tab');
     if ((await focusedKey(page)) === key) return;
   }
   throw new Error(`Tab never reached ${key}`);

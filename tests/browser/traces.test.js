@@ -146,7 +146,8 @@ describe('choosing a row', () => {
 
 // axe is injected into a context that bypasses the page's CSP (the page itself runs under it).
 async function axe(page) {
-  await page.addScriptTag({ content: AXE });
+  // Injected once a document: a test's later runs on the same page reuse it.
+  if (!(await page.evaluate(() => Boolean(window.axe)))) await page.addScriptTag({ content: AXE });
   const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
   return result.violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 5).join(', ')}`);
 }
