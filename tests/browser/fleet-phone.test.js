@@ -48,7 +48,13 @@ async function gateTicked(page, gate) {
   await page.locator(`[data-gate-on="${gate}"]`).check();
   await page.evaluate(() => window.retryLabFleet.settled()); // the switch's handler started its run at once
   await page.waitForSelector('#fl-near svg.fl-chart');
+  await page.evaluate(() => window.retryLabFleet.looked()); // the storm near the gate scrolled to, the scroll ended
 }
+// Two boxes read in one turn, so that a scroll between two reads cannot move one and not the other.
+const boxes = (page, ...selectors) => page.evaluate((sels) => sels.map((sel) => {
+  const r = document.querySelector(sel).getBoundingClientRect();
+  return { y: r.top, height: r.height };
+}), selectors);
 
 // Everything in the section that scrolls sideways, or reaches past the window's sides.
 const sideways = (page) => page.evaluate(() => {
@@ -88,8 +94,7 @@ describe('the fleet section on a phone (issue 35, item 9)', () => {
     await gateTicked(page, 'bucket');
     for (const [key, chart] of [['#fl-legend', '#fl-chart'], ['#fl-near-legend', '#fl-near-chart']]) {
       assert.ok(await page.locator(key).isVisible(), `${key} is shown`);
-      const k = await page.locator(key).boundingBox();
-      const c = await page.locator(`${chart} svg`).boundingBox();
+      const [k, c] = await boxes(page, key, `${chart} svg`);
       assert.ok(k.y + k.height <= c.y + 1, `${key} above ${chart} (${Math.round(k.y + k.height)} ≤ ${Math.round(c.y)})`);
       // Each line and area the chart draws (not the run before's) has its swatch in the key.
       const drawn = await page.locator(`${chart} svg`).evaluate((svg) => [...svg.querySelectorAll('path.fl-line:not(.fl-ghost), path.fl-work, path.fl-queue')]
@@ -99,8 +104,7 @@ describe('the fleet section on a phone (issue 35, item 9)', () => {
       assert.ok(drawn.length >= 6, `${chart} draws its series (${drawn.join(', ')})`);
       assert.deepEqual([...new Set(keyed)].sort(), [...new Set(drawn)].sort(), `${key} names what ${chart} draws`);
     }
-    const mapKey = await page.locator('#fl-map-box .fl-map-key').boundingBox();
-    const grid = await page.locator('#fl-map-grid').boundingBox();
+    const [mapKey, grid] = await boxes(page, '#fl-map-box .fl-map-key', '#fl-map-grid');
     assert.ok(mapKey.y + mapKey.height <= grid.y, 'the map’s key above its cells');
     await assertClean(t, assert, opened);
   });
