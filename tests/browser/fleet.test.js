@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
 import { DIST, REPO, artifactPath, assertClean, browserSuite, keptPage, openPage, pageTest } from './lib/harness.js';
+import { frames } from './lib/ui.js';
 
 const require = createRequire(import.meta.url);
 const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -208,6 +209,20 @@ describe('the fleet section', () => {
     assert.match(error, /nonsense\.field=3 is not a field of the fleet request/);
     assert.match(error, /policy\.maxRetries/);
     assert.deepEqual((await shownTotals(page)).recovery, caseNamed('9.5 the opening fleet run').result.recovery);
+  }));
+
+  test('the reproductions wait for the reader: with the map done and the reader above, none computes; scrolled near, they do', pageTest(env, { sections: false, reducedMotion: 'reduce' }, async ({ page }) => {
+    await page.evaluate(() => window.retryLabFleetSection.load());
+    await fleetSettled(page);
+    await page.locator('#fleet').evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    await page.evaluate(() => window.retryLabFleet.map());
+    const status = page.locator('#fl-aws-status');
+    const waiting = 'Computed here after the stability map, as you scroll near.';
+    await frames(page, 3); // a start once the map is done comes in the same turn: three frames cover it
+    assert.equal(await status.textContent(), waiting);
+    assert.equal(await page.locator('#fl-aws-table').textContent(), '');
+    await status.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    await page.waitForFunction(() => /95 of 95 points computed/.test(document.querySelector('#fl-aws-status').textContent), null, { timeout: 60000 });
   }));
 
   test('the AWS 2015 reproduction fills in beside the peer’s means, within FLEET §9.6’s tolerance', async (t) => {

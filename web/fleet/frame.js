@@ -87,7 +87,7 @@ function aws(id) {
   return h('section', { class: 'fl-repro', 'aria-labelledby': id('aws-h') },
     h('h3', { id: id('aws-h') }, 'Reproduced here: AWS 2015, “Exponential Backoff and Jitter”'),
     h('p', {}, 'Marc Brooker’s post had clients contend for one row under optimistic concurrency: each reads the row’s version, writes with it, and retries after a backoff when another write got there first. Its simulator’s means over 100 runs are the crosses; the lines are this engine’s, computed in your browser for 10 to 190 clients and five strategies as you read. Jitter cuts the writes, and full jitter the time it takes everyone to finish.'),
-    h('p', { id: id('aws-status') }, 'Waiting for the opening run…'),
+    h('p', { id: id('aws-status') }, 'Computed here after the stability map, as you scroll near.'),
     h('div', { class: 'fl-panels' },
       h('figure', {}, h('div', { id: id('aws-writes') }), h('figcaption', {}, 'Writes, all clients together, against clients')),
       h('figure', {}, h('div', { id: id('aws-time') }), h('figcaption', {}, 'Time until the last client has written (ms), against clients'))),

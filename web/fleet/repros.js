@@ -1,5 +1,6 @@
-// The fleet section's reproductions (section.js), computed after the stability map, one after
-// another, each in workers of its own so the controls above stay quick: AWS 2015 (two workers),
+// The fleet section's reproductions (section.js), computed after the stability map once the
+// reader nears them (or a caller asks for their figures), one after another, each in workers of
+// its own so the controls above stay quick: AWS 2015 (two workers),
 // Brooker 2022's token buckets, Brooker's retry collapse, then hedging's figure (one each). Each
 // draws from its own state as its results arrive, and says when it is done (a latch, for
 // window.retryLabFleet's aws(), brooker(), collapse(), hedging()).
@@ -166,8 +167,10 @@ function hedgingRepro(ctx) {
   return { state: hg, wait: repro.wait, start: () => { if ($('hg-chart')) repro.start(); } };
 }
 
-// mountRepros(ctx) → { start(), aws(), brooker(), collapse(), hedging() }: `start` the first
-// (the rest follow); each of the others a promise of its figures once all are computed.
+// mountRepros(ctx) → { start(), near(then), aws(), brooker(), collapse(), hedging() }: `start`
+// the first (the rest follow; once only); `near` calls `then` once the first reproduction's box
+// is within a screen's height of the window (at once without an IntersectionObserver); each of
+// the others a promise of its figures once all are computed.
 export function mountRepros(ctx) {
   const { $, doc } = ctx;
   const hg = hedgingRepro(ctx);
@@ -178,8 +181,26 @@ export function mountRepros(ctx) {
   $('aws-csv').addEventListener('click', () => download(doc, 'retry-lab-fleet-aws-2015-occ-10-190-clients-5-strategies.csv', 'text/csv', awsCsv(aws.state.points)));
   $('bk-csv').addEventListener('click', () => download(doc, 'retry-lab-fleet-brooker-2022-token-bucket-failure-rates.csv', 'text/csv', brookerCsv(bk.state.points)));
   $('col-csv').addEventListener('click', () => download(doc, 'retry-lab-fleet-brooker-collapse-spike-40-per-s.csv', 'text/csv', collapseCsv(col.state.results)));
+  let started = false;
+  function near(then) {
+    const box = $('aws-status').closest('section');
+    const Observer = ctx.win.IntersectionObserver;
+    if (typeof Observer !== 'function' || !box) return then();
+    const observer = new Observer((entries) => {
+      if (!entries.some((e) => e.isIntersecting)) return;
+      observer.disconnect();
+      then();
+    }, { rootMargin: '100% 0px 100% 0px' });
+    observer.observe(box);
+    return undefined;
+  }
   return {
-    start: aws.start,
+    start: () => {
+      if (started) return;
+      started = true;
+      aws.start();
+    },
+    near,
     aws: () => aws.wait().then(() => ({ points: Object.fromEntries(aws.state.points), ms: aws.state.ms })),
     brooker: () => bk.wait().then(() => ({ points: Object.fromEntries(bk.state.points), ms: bk.state.ms })),
     collapse: () => col.wait().then(() => ({

@@ -126,13 +126,32 @@ export function mountFleet(root, {
   ctx.link = mountAddress(ctx);
   mountDoors(ctx);
   const repros = whole ? mountRepros(ctx) : null;
-  const map = mountMapDoor(ctx, () => repros.start());
+  // The reproductions start once the map is done and they are wanted: the reader near them, or
+  // a caller asking for their figures (about 15 s of CPU in two workers a reader who never
+  // scrolls there does not pay).
+  let mapDone = false;
+  let wanted = false;
+  const startRepros = () => { if (mapDone && wanted) repros.start(); };
+  const map = mountMapDoor(ctx, () => {
+    mapDone = true;
+    startRepros();
+    repros.near(() => {
+      wanted = true;
+      startRepros();
+    });
+  });
   ctx.map = map;
   const ready = opening(ctx, { linkAtStart, initial });
   // The map first (it follows the story), then the reproductions, one after another.
   if (whole) ready.then(() => s.shown && map.near());
   // (In the element's view, which has none, a promise that never resolves.)
-  const after = (what) => () => (repros ? (map.load(), repros[what]()) : new Promise(() => {}));
+  const after = (what) => () => {
+    if (!repros) return new Promise(() => {});
+    map.load();
+    wanted = true;
+    startRepros();
+    return repros[what]();
+  };
 
   return {
     ready,
