@@ -4,7 +4,8 @@
 // retrysim and the page's codec read links by the same facts. Run by the build
 // (bindings/cli/CMakeLists.txt):
 //   node link-format-data.mjs <web/share/link-format.json> <out.cpp>
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { writeJsonString } from './embed-json.mjs';
 
 const [, , formatPath, outPath] = process.argv;
 const table = JSON.parse(readFileSync(formatPath, 'utf8'));
@@ -22,12 +23,6 @@ const wrong = [
 ];
 if (wrong.length) throw new Error(`${formatPath}: these facts are missing or not of their shape: ${wrong.join(', ')}`);
 const data = JSON.stringify(table);
-const delimiter = 'format';
-if (data.includes(`)${delimiter}"`)) throw new Error('the table holds the raw string\'s delimiter');
-writeFileSync(outPath, [
-  '// Generated from web/share/link-format.json by bindings/cli/link-format-data.mjs; do not edit.',
-  '#include "link.hpp"',
-  '',
-  `const char* const retrysim::kLinkFormatJson = R"${delimiter}(${data})${delimiter}";`,
-  '',
-].join('\n'));
+writeJsonString(outPath, {
+  source: 'web/share/link-format.json', by: 'bindings/cli/link-format-data.mjs', header: 'link.hpp', name: 'kLinkFormatJson', delimiter: 'format', data,
+});

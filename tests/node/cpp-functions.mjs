@@ -274,18 +274,23 @@ export function functions(text) {
         walkInside(k + 1, end);
         k = end;
       } else if (t === '{') {
-        const end = closing(toks, k);
-        const body = bodyOf(toks, head, k);
-        if (body) {
-          const line = toks[body.start].line;
-          found.push({ name: body.name, line, end: toks[end].line, lines: toks[end].line - line + 1 });
-        } else {
-          walk(k + 1, end);
-        }
-        k = end;
+        k = region(head, k, walk);
         head = k + 1;
       }
     }
+  };
+  // The braces opening at toks[k]: a function's body (its header from toks[head]), found whole,
+  // or a region whose inside `inner` walks. Returns the closing brace's index.
+  const region = (head, k, inner) => {
+    const end = closing(toks, k);
+    const body = bodyOf(toks, head, k);
+    if (body) {
+      const line = toks[body.start].line;
+      found.push({ name: body.name, line, end: toks[end].line, lines: toks[end].line - line + 1 });
+    } else {
+      inner(k + 1, end);
+    }
+    return end;
   };
   // Inside brackets the header of a lambda starts after ',' or the opening bracket.
   const walkInside = (from, to) => {
@@ -295,15 +300,7 @@ export function functions(text) {
       if (t === ',' || t === ';') {
         head = k + 1;
       } else if (t === '{') {
-        const end = closing(toks, k);
-        const body = bodyOf(toks, head, k);
-        if (body) {
-          const line = toks[body.start].line;
-          found.push({ name: body.name, line, end: toks[end].line, lines: toks[end].line - line + 1 });
-        } else {
-          walkInside(k + 1, end);
-        }
-        k = end;
+        k = region(head, k, walkInside);
       } else if (t === '(' || t === '[') {
         const end = closing(toks, k);
         // A lambda's parameter list or capture is part of the next header, not a region.
