@@ -64,6 +64,18 @@ function guardReuse(entry) {
   }
 }
 
+// SIGKILL to each child process of this one and its group (the browser playwright-core launched).
+function killChildren() {
+  const listed = spawnSync('pgrep', ['-P', String(process.pid)], { encoding: 'utf8' }).stdout || '';
+  for (const pid of listed.split(/\s+/).filter(Boolean).map(Number)) {
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      try { process.kill(pid, 'SIGKILL'); } catch { /* gone already */ }
+    }
+  }
+}
+
 export async function openBrowser() {
   checkBuilt();
   const server = await startServer(DIST);
@@ -117,8 +129,13 @@ export async function openBrowser() {
       for (const entry of reusable.values()) entry.taken = false;
       await closeAll(open);
     },
+    // A browser that does not exit within 15 s of close() is killed with its process group
+    // (playwright-core starts it as a group leader, a child of this process): a fresh clone's
+    // run once hung here 14 minutes after fleet-link's last test passed, its heavy run's workers
+    // still busy.
     async close() {
-      await browser.close();
+      const closed = await Promise.race([browser.close().then(() => true), new Promise((done) => setTimeout(done, 15000, false).unref())]);
+      if (!closed) killChildren();
       await server.close();
     },
   };

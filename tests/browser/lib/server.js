@@ -46,6 +46,10 @@ export async function startServer(root, { csp = STRICT_CSP } = {}) {
   const { port } = server.address();
   return {
     origin: `http://127.0.0.1:${port}`,
-    close: () => new Promise((ok) => server.close(ok)),
+    // Closed with its connections dropped, so that a socket the browser left open cannot hold it.
+    close: () => new Promise((ok) => {
+      server.close(ok);
+      server.closeAllConnections();
+    }),
   };
 }
