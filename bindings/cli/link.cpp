@@ -742,7 +742,9 @@ void fleetRows(const std::vector<retrylab::Field>& fields, const std::string& pr
         else if (f.type == FieldType::Boolean)
             type = "boolean";
         else if (f.type == FieldType::List)
-            type = "list";
+            // A list of numbers (trigger.servers, a fault's servers: server indices) reads each
+            // item as a number, as the page's readValue does (web/fleet/model.js).
+            type = !f.item.empty() && f.item.front().type == FieldType::Number ? "number-list" : "list";
         types.emplace(path, type);
         if (f.type == FieldType::Object) fleetRows(f.members, path, types);
         if (f.type == FieldType::Variant) {
@@ -918,10 +920,23 @@ Value readFleetSide(const Pairs& pairs, std::vector<LinkProblem>& problems) {
                 problems.push_back(problem(key, safeDecode(raw), "unreadable", e.reason));
                 continue;
             }
-        } else if (type == "list") {
+        } else if (type == "list" || type == "number-list") {
             value = Value::array();
+            bool numbers = true;
             if (!raw.empty())
-                for (const std::string& item : split(raw, F().items)) value.push(Value::string(safeDecode(item)));
+                for (const std::string& item : split(raw, F().items)) {
+                    double n = 0;
+                    if (type == "list")
+                        value.push(Value::string(safeDecode(item)));
+                    else if (jsNumber(safeDecode(item), n))
+                        value.push(Value::number(n));
+                    else
+                        numbers = false;
+                }
+            if (!numbers) {
+                problems.push_back(problem(key, safeDecode(raw), "unreadable", say("notNumberList")));
+                continue;
+            }
         } else {
             value = Value::string(safeDecode(raw));
         }

@@ -451,6 +451,8 @@ const FLEET_LINKS = [
   'v=1&view=compare&of=fleet&after.network.dist=uniform&after.network.lo=2&after.network.hi=8',
   // A stack on the after side (docs/layers.md §9), written as the single run's `layers=` is.
   'v=1&view=compare&of=fleet&after.policy.layers=name:agent~maxRetries:1,name:SDK~maxRetries:1',
+  // A list of numbers (the servers a slowdown acts on, docs/servers.md §5): numbers in both readers.
+  'v=1&view=compare&of=fleet&servers.count=4&after.trigger.servers=0,3',
 ];
 
 test('a fleet comparison link: retrysim runs the fleet requests the page reads, with the same rows, and FLEET.md §9.5\'s figures', async () => {
@@ -479,6 +481,8 @@ test('a fleet comparison link: retrysim runs the fleet requests the page reads, 
   // FLEET.md §3: queueLimit and maxBackoffMs are numbers (null: none), read as numbers.
   const typed = cliJson(['--link', 'v=1&view=compare&of=fleet&after.server.queueLimit=2000&after.policy.maxBackoffMs=800']).json;
   assert.deepEqual([typed.before.request.server.queueLimit, typed.after.request.server.queueLimit, typed.after.request.policy.maxBackoffMs], [null, 2000, 800]);
+  const servers = cliJson(['--link', 'v=1&view=compare&of=fleet&servers.count=4&after.trigger.servers=0,0x3']).json;
+  assert.deepEqual(servers.after.request.trigger.servers, [0, 3]);
   // The same link and two fleet request files: the same comparison.
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'retrysim-fleet-link-'));
   fs.writeFileSync(path.join(dir, 'before.json'), '{}');
@@ -540,6 +544,8 @@ test('a bad fleet comparison link: retrysim refuses the fields the page names', 
     ['a path given twice', 'v=1&view=compare&of=fleet&policy.maxRetries=1&policy.maxRetries=2', ['policy.maxRetries']],
     ['a later format', 'v=2&view=compare&of=fleet&policy.maxRetries=1', ['v']],
     ['an empty number', 'v=1&view=compare&of=fleet&after.ratePerClient=', ['after.ratePerClient']],
+    ['a list of numbers with a word in it', 'v=1&view=compare&of=fleet&servers.count=4&after.trigger.servers=0,x', ['after.trigger.servers']],
+    ['a list of numbers with an empty item', 'v=1&view=compare&of=fleet&servers.count=4&trigger.servers=1,,2', ['trigger.servers']],
   ]) {
     const read = fleetLink.parseFleetCompareLink(`#${link}`, table);
     assert.deepEqual(read.problems.map((p) => p.key), fields, `${what}: the page`);

@@ -414,7 +414,7 @@ function readValue(text, row) {
     if (!row.items || row.items.type !== 'number') return items;
     return items.map((item) => {
       const n = Number(item);
-      if (item.trim() === '' || !Number.isFinite(n)) throw new Error('is not a list of numbers');
+      if (item.trim() === '' || !Number.isFinite(n)) throw new Error(say('notNumberList'));
       return n;
     });
   }
