@@ -4,6 +4,8 @@
 // in web/share/codec.js (linkParts, readPairs, readValue, entryFormat) and compare-link.js.
 #include "link.hpp"
 
+#include "compare.hpp"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -475,12 +477,33 @@ ReadInputs readPairs(const std::vector<std::pair<std::string, std::string>>& pai
     return read;
 }
 
+// The bytes of UTF-8 `text` that make its first `units` UTF-16 code units, and how many units
+// it has in all: the page measures and cuts a link as JavaScript strings (text.length,
+// text.slice(0, 40)). A byte that is not a continuation byte starts a character: one unit, two
+// for a four-byte sequence (a surrogate pair). A pair split at the cut is left out whole.
+namespace {
+std::size_t utf16Units(std::string_view text, std::size_t units, std::size_t* cut) {
+    std::size_t count = 0;
+    *cut = text.size();
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const unsigned char c = static_cast<unsigned char>(text[i]);
+        if ((c & 0xC0) == 0x80) continue;
+        const std::size_t width = c >= 0xF0 ? 2 : 1;
+        if (count <= units && count + width > units && *cut == text.size()) *cut = i;
+        count += width;
+    }
+    return count;
+}
+}  // namespace
+
 Link readLink(std::string_view linkText) {
     Link link;
     const std::string text = hashOf(linkText);
-    if (text.size() > F().maxLength) {
-        link.problems.push_back(problem("link", text.substr(0, 40) + "…", "too-long",
-                                        say("tooLong", {{"length", std::to_string(text.size())}})));
+    std::size_t cut = 0;
+    const std::size_t length = utf16Units(text, 40, &cut);
+    if (length > F().maxLength) {
+        link.problems.push_back(problem("link", text.substr(0, cut) + "…", "too-long",
+                                        say("tooLong", {{"length", pageNumber(static_cast<double>(length))}})));
         return link;
     }
     std::vector<std::pair<std::string, std::string>> pairs;

@@ -108,13 +108,16 @@ retrylab::json::Parsed readJson(const std::string& path) {
     return parsed;
 }
 
-// A link's text: the argument, or stdin's text for "-" (at most the link format's limit).
+// A link's text: the argument, or stdin's text for "-" (at most the link format's limit). The
+// limit counts the page's string units (link.cpp readLink); one unit is at most three bytes of
+// UTF-8, so stdin is read up to three times the limit and a little more for the address before
+// the hash: a link the page reads is never cut short here.
 bool readLinkText(const std::string& arg, std::string& text, std::string& error) {
     if (arg != "-") {
         text = arg;
         return true;
     }
-    constexpr std::size_t kMost = 2000000 + 4096;
+    const std::size_t kMost = 3 * retrysim::linkFormat().maxLength + 4096;
     char buffer[65536];
     std::size_t n;
     while ((n = std::fread(buffer, 1, sizeof buffer, stdin)) > 0) {

@@ -601,4 +601,23 @@ test('hostile links: retrysim and the page agree on every one, and a link past t
   const long = cliJson(['--link', '-'], `v=1&operationId=${'a'.repeat(2000001)}`);
   assert.equal(long.status, 2);
   assert.deepEqual(long.json.errors.map((e) => e.field), ['link']);
+  // Measured and cut as the page does, in JavaScript string units, and said with grouped digits:
+  // 16 + 2,000,001 = 2,000,017 characters. With "é" (two bytes, one unit) the link is 2,000,016
+  // characters long but 3,000,016 bytes; 16 + 1,999,984 "é" is exactly the limit, read.
+  assert.match(long.json.errors[0].detail, /^is 2,000,017 characters long, more than /);
+  for (const [text, refused] of [
+    [`v=1&operationId=${'a'.repeat(2000001)}`, true],
+    [`v=1&operationId=${'é'.repeat(1000000)}${'a'.repeat(1000000)}`, true],
+    [`v=1&operationId=${'é'.repeat(1999984)}`, false],
+    [`v=1&operationId=${'😀'.repeat(1000001)}`, true],
+  ]) {
+    const cliSaid = cliJson(['--link', '-'], text).json.errors.filter((e) => e.field === 'link');
+    const pageSaid = readLink(text, explorable, { pageKeys: ['trace', 'herdCallers'] }).problems.filter((p) => p.key === 'link');
+    assert.equal(cliSaid.length, refused ? 1 : 0, `${text.length} units: retrysim`);
+    assert.equal(pageSaid.length, refused ? 1 : 0, `${text.length} units: the page`);
+    if (refused) {
+      assert.equal(cliSaid[0].detail.replace('retrysim', 'READER'), pageSaid[0].reason.replace(/this page|the page/, 'READER'), 'the same words');
+      assert.ok(cliSaid[0].message.includes(`the link's "${pageSaid[0].value}"`), `the same first 40 characters: ${cliSaid[0].message.slice(0, 120)}`);
+    }
+  }
 });
