@@ -487,17 +487,24 @@ void readHedgingHandler(Reading& r, const std::string& sp, const Value& section)
         if (!ms) return;
         delayMs = *ms;
     }
-    Entry& e = r.entry(hp, "not-modelled");
+    const double copies = hedged + 1;
+    Entry& e = r.entry(hp, copies > 5 ? "clamped" : "read");
     e.source = Value::string("MaxHedgedAttempts " + grouped(hedged) + ", Delay " + grouped(delayMs) + " ms");
     e.hasSource = true;
     e.rule =
         "Hedging → hedging { maxAttempts: min(MaxHedgedAttempts + 1, 5), delayMs: Delay, nonFatal: [timeout, 5xx] }, "
         "maxRetries 0";
     e.cite = std::string(kPolly) + "Hedging/HedgingConstants.cs lines 9-15";
-    e.note =
-        "hedging is specified in docs/throttling.md §6 and not yet an engine input: the run is the first copy alone "
-        "(maxAttempts " +
-        grouped(std::min(hedged + 1, 5.0)) + ", delayMs " + grouped(delayMs) + ")";
+    if (copies > 5)
+        e.note = "MaxHedgedAttempts " + grouped(hedged) + " hedged actions besides the original: the engine sends at most 5 copies";
+    Value nonFatal = Value::array();
+    nonFatal.push(Value::string("timeout"));
+    nonFatal.push(Value::string("5xx"));
+    Value hedging = Value::object();
+    hedging.set("maxAttempts", Value::number(std::min(copies, 5.0)));
+    hedging.set("delayMs", Value::number(delayMs));
+    hedging.set("nonFatal", std::move(nonFatal));
+    r.input(e, "hedging", std::move(hedging));
     r.input(e, "maxRetries", Value::number(0));
     std::string ek = "Endpoint";
     const Value* endpoint = member(section, "Endpoint", &ek);

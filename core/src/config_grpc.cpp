@@ -253,29 +253,78 @@ void readRetryPolicy(Reading& r, const std::string& path, const Value& policy, c
     (void)impl;
 }
 
+// docs/config-in.md §4.3's hedgingPolicy rows: maxRetries 0 and the engine's hedging (kind a6,
+// docs/throttling.md §6), in the single run and, by §2.7, in the fleet's policy.
 void readHedging(Reading& r, const std::string& path, const Value& policy) {
     r.checkKeys(path, policy, {"maxAttempts", "hedgingDelay", "nonFatalStatusCodes"}, "gRPC's hedgingPolicy");
-    std::string note;
+    bool ok = true;
+    double copies = 0;
     if (const Value* v = policy.find("maxAttempts")) {
         std::string at = join(path, "maxAttempts");
-        if (auto n = r.whole(at, *v); n && *n < 2)
-            r.error(at, "out-of-range", at + " must be at least 2 (A6 line 162); got " + grouped(*n));
+        auto n = r.whole(at, *v);
+        if (n && *n < 2) r.error(at, "out-of-range", at + " must be at least 2 (A6 line 162); got " + grouped(*n));
+        if (n && *n >= 2)
+            copies = *n;
+        else
+            ok = false;
     } else {
         r.errorAt(join(path, "maxAttempts"), path, "missing", join(path, "maxAttempts") + " is required by gRPC (A6)");
+        ok = false;
     }
-    if (const Value* v = policy.find("hedgingDelay")) r.protoDuration(join(path, "hedgingDelay"), *v, "1s");
-    if (const Value* v = policy.find("nonFatalStatusCodes"))
+    double delayMs = 0;
+    std::string notes;
+    auto note = [&](const std::string& n) { notes += (notes.empty() ? "" : "; ") + n; };
+    bool clamped = false;
+    if (const Value* v = policy.find("hedgingDelay")) {
+        if (auto ns = r.protoDuration(join(path, "hedgingDelay"), *v, "1s")) {
+            delayMs = exactMs(*ns);
+            if (delayMs > kMaxMs) {
+                clamped = true;
+                note("hedgingDelay " + v->asString() + ": the engine allows at most 86,400,000 ms");
+                delayMs = kMaxMs;
+            }
+        } else {
+            ok = false;
+        }
+    }
+    bool timeout = false, serverError = false;
+    std::vector<int> codes;
+    if (const Value* v = policy.find("nonFatalStatusCodes")) {
         if (const Value* list = r.list(join(path, "nonFatalStatusCodes"), *v))
-            readCodes(r, join(path, "nonFatalStatusCodes"), *list, true);
-    Entry& e = r.entry(path, "not-modelled");
+            codes = readCodes(r, join(path, "nonFatalStatusCodes"), *list, true);
+        else
+            ok = false;
+    }
+    for (int c : codes) {
+        timeout = timeout || c == 1 || c == 4;                     // CANCELLED, DEADLINE_EXCEEDED
+        serverError = serverError || c == 2 || c == 13 || c == 14;  // UNKNOWN, INTERNAL, UNAVAILABLE
+    }
+    if (!ok) return;
+    Entry& e = r.entry(path, clamped ? "clamped" : "read");
     e.source = policy;
     e.hasSource = true;
-    e.rule = "hedgingPolicy → maxRetries 0; hedging when the engine reads it";
+    e.rule = "hedgingPolicy → maxRetries 0 and hedging { maxAttempts: min(maxAttempts, 5), delayMs: hedgingDelay, "
+             "nonFatal: timeout for CANCELLED or DEADLINE_EXCEEDED, 5xx for UNKNOWN, INTERNAL or UNAVAILABLE }";
     e.cite = std::string(kA6) + " lines 162-163";
-    e.note =
-        "hedging is specified in docs/throttling.md §6 and not yet an engine input: the run is the first copy alone";
+    if (copies > 5) note("maxAttempts " + grouped(copies) + ": gRPC sends at most 5 copies (A6 line 162)");
+    if (!codes.empty()) {
+        e.approximated = true;
+        std::string names;
+        for (int c : codes) names += (names.empty() ? "" : ", ") + std::string(kCodes[c]);
+        note("nonFatalStatusCodes " + names +
+             ": the engine's nonFatal holds failure classes (a timeout, a 5xx), not gRPC statuses");
+    }
+    e.note = notes;
+    Value nonFatal = Value::array();
+    if (timeout) nonFatal.push(Value::string("timeout"));
+    if (serverError) nonFatal.push(Value::string("5xx"));
+    Value hedging = Value::object();
+    hedging.set("maxAttempts", Value::number(std::min(copies, 5.0)));
+    hedging.set("delayMs", Value::number(delayMs));
+    hedging.set("nonFatal", std::move(nonFatal));
     r.input(e, "maxRetries", Value::number(0));
     r.input(e, "retryOn", Value::array());
+    r.input(e, "hedging", std::move(hedging));
 }
 
 void readThrottling(Reading& r, const Value& v) {

@@ -499,6 +499,8 @@ Value fleetRequest(Reading& r) {
     }
     if (auto it = r.inputs.find("honourRetryAfter"); it != r.inputs.end())
         put("honourRetryAfter", it->second, "honourRetryAfter");
+    // gRPC A6's and Polly's hedging (§4.3, §9.4): the fleet's policy.hedging takes the same object.
+    if (auto it = r.inputs.find("hedging"); it != r.inputs.end()) put("hedging", it->second, "hedging");
     Value fleet = Value::object();
     if (!policy.asObject().empty()) fleet.set("policy", std::move(policy));
     if (!r.fleetGates.empty()) {

@@ -135,11 +135,19 @@ test('AWS: every (--sdk, retry_mode) pair is its preset of web/clients/presets.j
       assert.equal(answer.config.inputs.clientTimeoutMs, pair.timeout);
       assert.equal(answer.config.inputs.deadlineMs, null);
       const quota = preset.gates.find((g) => g.gate === 'quota');
-      assert.deepEqual(answer.config.fleet.gates, quota ? { quota: { scope: 'client', ...quota.params } } : undefined, `${sdk} ${mode} gate`);
+      // Adaptive mode adds the fleet's limiter, one a client (docs/config-in.md §8.3, "The limiter").
+      const gates = { ...(quota ? { quota: { scope: 'client', ...quota.params } } : {}), ...(mode === 'adaptive' ? { adaptive: { scope: 'client' } } : {}) };
+      assert.deepEqual(answer.config.fleet.gates, Object.keys(gates).length ? gates : undefined, `${sdk} ${mode} gate`);
       const cannot = answer.config.report.filter((e) => e.path === '' && e.status === 'not-modelled').map((e) => e.note);
       assert.deepEqual(cannot, preset.cannot, `${sdk} ${mode} cannot`);
-      const limiter = answer.config.report.some((e) => e.path === 'default.retry_mode' && e.status === 'not-modelled');
-      assert.equal(limiter, mode === 'adaptive', `${sdk} ${mode}: the adaptive limiter is listed as not modelled`);
+      const limiter = answer.config.report.find((e) => e.path === 'default.retry_mode' && e.status === 'read' && /gates\.adaptive/.test(e.rule));
+      assert.equal(Boolean(limiter), mode === 'adaptive', `${sdk} ${mode}: the adaptive limiter is read into the fleet's gates.adaptive`);
+      if (limiter) {
+        assert.deepEqual(limiter.inputs, [{ name: 'fleet.gates.adaptive.scope', value: 'client' }]);
+        // Its start is botocore's: the JavaScript and Go SDKs' limiters start empty (docs/throttling.md §4.2).
+        assert.equal(limiter.approximated, !sdk.startsWith('botocore'), `${sdk}: approximated`);
+      }
+      assert.ok(!answer.config.report.some((e) => e.path === 'default.retry_mode' && e.status === 'not-modelled'), `${sdk} ${mode}: nothing about the mode is not modelled`);
       assert.equal(/legacy is not read for this SDK/.test(stderr), mode === 'legacy' && pair.legacy === pair.standard);
       if (!mode) assert.equal(entry(answer, 'default.retry_mode', 'defaulted').source, pair.mode);
     }

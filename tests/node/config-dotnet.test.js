@@ -149,10 +149,19 @@ test('.NET: comments are read for .NET only; the section chosen depth first; the
   assert.match(w, /sampling duration 30,000 ms is under twice the attempt timeout 20,000 ms/);
   // 4 + 8 + 12 = 24 s > 15 s.
   assert.match(w, /cumulative delay 24,000 ms is above the total request timeout 15,000 ms/);
-  // The hedging handler: not modelled, the run the first copy alone.
+  // The hedging handler (§9.4): two hedged actions besides the original, 1 s apart.
   const h = ok(section('    "Hedging": { "MaxHedgedAttempts": 2, "Delay": "00:00:01" },\n    "Endpoint": { "Timeout": { "Timeout": "00:00:03" } }')).answer;
   holdsInvariant(h);
   assert.deepEqual([h.config.inputs.maxRetries, h.config.inputs.clientTimeoutMs, h.config.inputs.deadlineMs], [0, 3000, 30000]);
-  const hedge = entry(h, 'Client.Hedging', 'not-modelled');
-  assert.match(hedge.note, /maxAttempts 3, delayMs 1,000/);
+  entry(h, 'Client.Hedging', 'read');
+  assert.deepEqual(h.config.inputs.hedging, { maxAttempts: 3, delayMs: 1000, nonFatal: ['timeout', '5xx'] });
+  assert.deepEqual(h.config.fleet.policy.hedging, { maxAttempts: 3, delayMs: 1000, nonFatal: ['timeout', '5xx'] });
+  // The opening run hedged: copy 1's response is lost; copy 2 at 1,000 ms succeeds at 1,200, before
+  // copy 1's 3 s timeout (a timeout would send the next copy at once: nonFatal holds it).
+  const m = h.result.metrics;
+  assert.deepEqual([m.attempts, m.charges, m.elapsedMs, m.outcome], [2, 2, 1200, 'success']);
+  // Ten hedged actions are eleven copies; the engine sends at most five.
+  const ten = ok(section('    "Hedging": { "MaxHedgedAttempts": 10 }')).answer;
+  assert.equal(entry(ten, 'Client.Hedging', 'clamped').note, 'MaxHedgedAttempts 10 hedged actions besides the original: the engine sends at most 5 copies');
+  assert.deepEqual(ten.config.inputs.hedging, { maxAttempts: 5, delayMs: 2000, nonFatal: ['timeout', '5xx'] });
 });

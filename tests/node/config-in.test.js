@@ -167,12 +167,36 @@ test('gRPC: not-modelled fields are listed with their path and line, never dropp
   holdsInvariant(a);
   assert.equal(entry(a, 'methodConfig[0].waitForReady', 'not-modelled').line, 2);
   assert.equal(entry(a, 'methodConfig[0].maxRequestMessageBytes', 'not-modelled').line, 3);
-  assert.equal(entry(a, 'methodConfig[0].hedgingPolicy', 'not-modelled').line, 4);
+  assert.equal(entry(a, 'methodConfig[0].hedgingPolicy', 'read').line, 4);
   assert.equal(a.config.inputs.maxRetries, 0);
+  // hedgingPolicy → hedging (docs/config-in.md §4.3), in the single run and the fleet's policy.
+  assert.deepEqual(a.config.inputs.hedging, { maxAttempts: 3, delayMs: 1000, nonFatal: [] });
+  assert.deepEqual(a.config.fleet.policy.hedging, { maxAttempts: 3, delayMs: 1000, nonFatal: [] });
   assert.equal(entry(a, 'loadBalancingConfig', 'ignored').line, 6);
   // retryThrottling → the fleet's throttle; tokenRatio to 3 decimals (A6).
   assert.deepEqual(a.config.fleet.gates.throttle, { scope: 'client', maxTokens: 10, tokenRatio: 0.123, countFailures: 'retryable' });
-  assert.equal(a.result.metrics.attempts, 2 - 1, 'hedging is the first copy alone');
+  // The opening run's answers, hedged (docs/throttling.md §6.1): copy 1 at 0 commits at 200 ms and
+  // its response is lost (no per-attempt timeout: it is never given up); copy 2 goes 1 s later and
+  // its success comes at 1,000 + 200 ms, so copy 3 (due at 2,000) is never sent. Two charges.
+  const m = a.result.metrics;
+  assert.deepEqual([m.attempts, m.charges, m.elapsedMs, m.outcome, m.hedges], [2, 2, 1200, 'success', 1]);
+});
+
+test('gRPC: hedgingPolicy\'s copies are capped at 5 as gRPC caps them, and its non-fatal statuses become the failure classes they stand for', () => {
+  const hedged = (policy) => ok('grpc', `{"methodConfig": [{"name": [{"service": "s"}], "hedgingPolicy": ${policy}}]}`);
+  const seven = hedged('{"maxAttempts": 7, "hedgingDelay": "0.25s", "nonFatalStatusCodes": ["UNAVAILABLE", 4]}');
+  holdsInvariant(seven);
+  assert.deepEqual(seven.config.inputs.hedging, { maxAttempts: 5, delayMs: 250, nonFatal: ['timeout', '5xx'] });
+  const e = entry(seven, 'methodConfig[0].hedgingPolicy', 'read');
+  assert.equal(e.approximated, true);
+  assert.match(e.note, /maxAttempts 7: gRPC sends at most 5 copies/);
+  assert.match(e.note, /nonFatalStatusCodes UNAVAILABLE, DEADLINE_EXCEEDED/);
+  // RESOURCE_EXHAUSTED stands for no class the engine's nonFatal holds; CANCELLED is a timeout.
+  assert.deepEqual(hedged('{"maxAttempts": 2, "nonFatalStatusCodes": ["RESOURCE_EXHAUSTED"]}').config.inputs.hedging, { maxAttempts: 2, delayMs: 0, nonFatal: [] });
+  assert.deepEqual(hedged('{"maxAttempts": 2, "nonFatalStatusCodes": ["cancelled", "INTERNAL", "UNKNOWN"]}').config.inputs.hedging.nonFatal, ['timeout', '5xx']);
+  // No delay: every copy at once (A6 line 468): copy 2 at 0 is answered at 200 ms.
+  const now = hedged('{"maxAttempts": 2}');
+  assert.deepEqual([now.result.metrics.attempts, now.result.metrics.elapsedMs], [2, 200]);
 });
 
 test('gRPC: every error names its path and line', () => {
