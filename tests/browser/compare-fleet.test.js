@@ -12,7 +12,7 @@
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { artifactPath, assertClean, axeViolations, browserSuite, copiedAndPrintedMarkdown, differenceLines, openPage, retrysimMarkdown } from './lib/harness.js';
+import { artifactPath, assertClean, axeViolations, browserSuite, copiedAndPrintedMarkdown, differenceLines, keptPage, openPage, retrysimMarkdown } from './lib/harness.js';
 
 const env = browserSuite();
 
@@ -26,6 +26,16 @@ async function openFleetCompare(hash, options = {}) {
 }
 
 const differences = (page) => differenceLines(page, { root: '.rl-compare-fleet' });
+
+// The two axe tests' page (issue 31: the page and its two fleet runs once for both, not once
+// each): kept for the file (harness.js keptPage), the first reading it as opened, the second,
+// last to take it, opening every group of controls on it.
+const keptForAxe = keptPage(env, { path: `/${NO_RETRIES}`, sections: false, inputs: false, bypassCSP: true });
+async function axePage() {
+  const opened = await keptForAxe();
+  await opened.page.waitForFunction(() => document.querySelector('.rl-compare-fleet')?.dataset.compared === 'true', null, { timeout: 60000 });
+  return opened;
+}
 
 describe('compare mode: two fleet runs', () => {
   // The one Markdown writer (docs/compare.md §5): Copy as Markdown in the fleet view copies
@@ -101,7 +111,8 @@ describe('compare mode: two fleet runs', () => {
   // Both modes on one page, its colour scheme switched (the page's colours are its stylesheets'
   // alone): the two fleet runs computed once.
   test('axe-core finds nothing on a fleet comparison, light and dark', async () => {
-    const opened = await openFleetCompare(NO_RETRIES, { bypassCSP: true });
+    const opened = await axePage();
+    assert.ok(await opened.page.locator('.rl-fc-group:not([open])').count() > 0, 'as opened: not every group of controls open');
     for (const colorScheme of ['light', 'dark']) {
       await opened.page.emulateMedia({ colorScheme });
       assert.deepEqual(await axeViolations(opened.page), [], colorScheme);
@@ -249,7 +260,7 @@ describe('compare mode: each fleet side\'s own controls', () => {
   });
 
   test('axe-core finds nothing on the fleet comparison with every group of controls open, light and dark', async () => {
-    const opened = await openFleetCompare(NO_RETRIES, { bypassCSP: true });
+    const opened = await axePage();
     for (const colorScheme of ['light', 'dark']) {
       await opened.page.emulateMedia({ colorScheme });
       await opened.page.evaluate(() => { for (const d of document.querySelectorAll('.rl-fc-group')) d.open = true; });

@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO, artifactPath, axeViolations, browserSuite, elementHost, hostSite } from './lib/harness.js';
+import { REPO, artifactPath, axeViolations, browserSuite, elementHost, hostSite, pageFor } from './lib/harness.js';
 import { watchedPage } from './lib/sites.js';
 
 const CASES = JSON.parse(readFileSync(join(REPO, 'spec/conformance/fleet-cases.json'), 'utf8')).cases;
@@ -156,8 +156,9 @@ describe('<retry-lab view="fleet">', () => {
 
   for (const colorScheme of ['light', 'dark']) {
     test(`axe-core finds nothing on a page with a single-run and a fleet element, ${colorScheme}; screenshots at 1280 and 390`, async () => {
-      const context = await env.newContext({ colorScheme, bypassCSP: true, viewport: { width: 1280, height: 900 } });
-      const p = await context.newPage();
+      // The file's reused page of its kind (harness.js pageFor), reset and given this scheme and
+      // width: a fresh context for each mode cost a renderer's start (issue 31).
+      const { page: p } = await pageFor(env, { colorScheme, bypassCSP: true, viewport: { width: 1280, height: 900 } });
       await p.goto(`${host.server.origin}/both.html`);
       await p.waitForFunction(() => document.getElementById('one').classList.contains('rl-ready'));
       await fleetReady(p);

@@ -8,7 +8,8 @@
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { axeViolations, browserSuite, pageTest } from './lib/harness.js';
+import { isDeepStrictEqual } from 'node:util';
+import { assertClean, axeViolations, browserSuite, keptPage, pageTest } from './lib/harness.js';
 
 const env = browserSuite();
 
@@ -45,12 +46,24 @@ describe('the fleet\'s load with a stack of layers', () => {
     assert.match(three.summary, /\(load 6\.00× a request through 3 retry layers; 1\.00 attempts per call of the bottom layer\)/);
   }));
 
+  // The two modes on one kept page (issue 31: the page, the fleet section, its opening run and the
+  // stack's run once for both), the colour scheme switched between them (the page's colours are
+  // its stylesheets' alone). The stack's run is drawn by whichever comes first, so either passes
+  // alone and the second finds the state the first left.
+  const kept = keptPage(env, { sections: false, bypassCSP: true });
+  const stacked = { ...BASE, policy: { ...NO_WAIT, layers: [{ maxRetries: 3 }, { maxRetries: 0 }] } };
   for (const colorScheme of ['light', 'dark']) {
-    test(`axe finds nothing in the storm's figure with a stack's load (${colorScheme})`, pageTest(env, { sections: false, colorScheme, bypassCSP: true }, async ({ page }) => {
+    test(`axe finds nothing in the storm's figure with a stack's load (${colorScheme})`, async (t) => {
+      const opened = await kept();
+      const { page } = opened;
+      await page.emulateMedia({ colorScheme });
       await fleet(page);
-      await drawn(page, { ...BASE, policy: { ...NO_WAIT, layers: [{ maxRetries: 3 }, { maxRetries: 0 }] } });
+      await page.evaluate(() => window.retryLabFleet.settled());
+      if (!isDeepStrictEqual(await page.evaluate(() => window.retryLabFleet.state().request), stacked)) await drawn(page, stacked);
+      assert.deepEqual(await page.evaluate(() => window.retryLabFleet.state().request), stacked);
       assert.deepEqual(await axeViolations(page, '#fl-summary'), []);
       assert.deepEqual(await axeViolations(page, '#fl-stack'), []);
-    }));
+      await assertClean(t, assert, opened);
+    });
   }
 });

@@ -49,8 +49,10 @@ const AXE_ROUTE = [`**${AXE_URL}`, (route) => route.fulfill({ contentType: 'text
 // The reproductions below the map (AWS 2015, Brooker 2022, the collapse, hedging) are one chain
 // of runs in the section's workers, the same on every page: computed once, on a page the tests
 // that read them share (harness.js keptPage), none of which changes what another reads; the
-// axe tests, last in the file, read it too, with a gate on and every table open.
-const keptReproductions = keptPage(env, { route: AXE_ROUTE });
+// axe tests, last in the file, read it too, with a gate on and every table open. The first of
+// them in the file watches the chain wait for the reader and then start (issue 31: on a page of
+// its own it computed the map and the first reproduction a second time).
+const keptReproductions = keptPage(env, { route: AXE_ROUTE, sections: false });
 async function reproductionsPage() {
   const opened = await keptReproductions();
   await opened.page.evaluate(() => window.retryLabFleetSection.load());
@@ -211,7 +213,12 @@ describe('the fleet section', () => {
     assert.deepEqual((await shownTotals(page)).recovery, caseNamed('9.5 the opening fleet run').result.recovery);
   }));
 
-  test('the reproductions wait for the reader: with the map done and the reader above, none computes; scrolled near, they do', pageTest(env, { sections: false, reducedMotion: 'reduce' }, async ({ page }) => {
+  // On the reproductions' page, the first test to take it (in the file's order), before any
+  // asks for their figures; reduced motion for its scrolls, given back after.
+  test('the reproductions wait for the reader: with the map done and the reader above, none computes; scrolled near, they do', async (t) => {
+    const opened = await keptReproductions();
+    const { page } = opened;
+    await page.emulateMedia({ reducedMotion: 'reduce' });
     await page.evaluate(() => window.retryLabFleetSection.load());
     await fleetSettled(page);
     await page.locator('#fleet').evaluate((el) => el.scrollIntoView({ block: 'start' }));
@@ -223,7 +230,9 @@ describe('the fleet section', () => {
     assert.equal(await page.locator('#fl-aws-table').textContent(), '');
     await status.evaluate((el) => el.scrollIntoView({ block: 'center' }));
     await page.waitForFunction(() => /95 of 95 points computed/.test(document.querySelector('#fl-aws-status').textContent), null, { timeout: 60000 });
-  }));
+    await page.emulateMedia({ reducedMotion: 'no-preference' });
+    await assertClean(t, assert, opened);
+  });
 
   test('the AWS 2015 reproduction fills in beside the peer’s means, within FLEET §9.6’s tolerance', async (t) => {
     const { page } = await reproductionsPage();
@@ -367,7 +376,10 @@ describe('the fleet section', () => {
   test('the stability map at three seeds shows a cell whose verdict changes with the seed as such; the load map draws the lower edge; its files and link', pageTest(env, { sections: false }, async ({ page }) => {
     await page.evaluate(() => window.retryLabFleetSection.load());
     await fleetSettled(page);
-    await page.evaluate(() => window.retryLabFleet.map());
+    // The map's bundle asked for, and its seeds chosen as soon as its control is there: the
+    // map at one seed it starts with is replaced before it is done (issue 31: waiting for it
+    // computed 144 runs no assertion reads).
+    await page.evaluate(() => { window.retryLabFleet.map(); });
     await page.selectOption('#fl-map-seeds', '3');
     const three = await page.evaluate(() => window.retryLabFleet.map());
     assert.equal(three.seeds, 3);
