@@ -48,38 +48,40 @@ const sectionOf = (id) => Object.entries(SECTIONS).find(([, s]) => s.match(id));
 
 // One visit to the page (issue 31: these tests read hundreds of states; four round trips a value
 // were most of their CPU): once the field `id` shows its message (`present` true) or has none
-// (false), or at once (null; also after 5 s without it, as a wait that times out leaves the state
-// to the assertions), the field's state (fieldState), its section's last good run (the page's own
-// state object, as JSON), and for the experiment its six figures on screen as metricsOf reads
-// them (drawn first, each figure's one element).
-async function readField(page, id, section, present = null) {
-  const read = ([id, section, present, force]) => {
-    const el = document.getElementById(id);
-    const errorId = (el.getAttribute('aria-describedby') || '').split(/\s+/).find((x) => x.endsWith('-error'));
-    const message = errorId ? document.getElementById(errorId) : null;
-    const state = { invalid: el.getAttribute('aria-invalid'), message: message ? message.textContent.trim() : null };
-    if (!force && present !== null && (present
-      ? !(state.message !== '' && state.invalid === 'true')
-      : !(state.message === '' && state.invalid !== 'true'))) return null;
+// (false), checked at once and then at each frame as waitForFunction does, or at once (null), or
+// after 5 s without it (a wait that times out leaves the state to the assertions): the field's
+// state (fieldState), its section's last good run (the page's own state object, as JSON), and for
+// the experiment its six figures on screen as metricsOf reads them (drawn first, each figure's
+// one element, waited for).
+function readField(page, id, section, present = null) {
+  return page.evaluate(([id, section, present]) => new Promise((resolve) => {
     const snapshots = {
       experiment: () => window.retryLab.getState().result,
       herd: () => window.retryLabTraces.getState().herd,
       editor: () => window.retryLabTraces.getState().custom,
       sweep: () => window.retryLabClients.sweep.getSweep(),
     };
-    let metrics = null;
-    if (section === 'experiment') {
-      window.retryLab?.drawViews?.();
-      const keys = ['attempts', 'charges', 'replays', 'elapsed', 'outcome', 'lookup'];
-      const found = keys.map((k) => document.querySelectorAll(`#rl-metrics [data-metric="${k}"] dd`));
-      if (found.some((els) => els.length !== 1)) return null;
-      metrics = Object.fromEntries(keys.map((k, i) => [k, found[i][0].textContent.trim()]));
-    }
-    return { value: el.value, type: el.getAttribute('type'), state, run: JSON.stringify(snapshots[section]()), metrics };
-  };
-  const waited = await page.waitForFunction(read, [id, section, present, false], { timeout: 5000 }).catch(() => null);
-  if (waited) return waited.jsonValue();
-  return (await page.waitForFunction(read, [id, section, present, true])).jsonValue();
+    const keys = ['attempts', 'charges', 'replays', 'elapsed', 'outcome', 'lookup'];
+    const until = performance.now() + 5000;
+    const read = () => {
+      const el = document.getElementById(id);
+      const errorId = (el.getAttribute('aria-describedby') || '').split(/\s+/).find((x) => x.endsWith('-error'));
+      const message = errorId ? document.getElementById(errorId) : null;
+      const state = { invalid: el.getAttribute('aria-invalid'), message: message ? message.textContent.trim() : null };
+      const waiting = present !== null && performance.now() < until && (present
+        ? !(state.message !== '' && state.invalid === 'true')
+        : !(state.message === '' && state.invalid !== 'true'));
+      let metrics = null;
+      if (!waiting && section === 'experiment') {
+        window.retryLab?.drawViews?.();
+        const found = keys.map((k) => document.querySelectorAll(`#rl-metrics [data-metric="${k}"] dd`));
+        if (found.every((els) => els.length === 1)) metrics = Object.fromEntries(keys.map((k, i) => [k, found[i][0].textContent.trim()]));
+      }
+      if (waiting || (section === 'experiment' && !metrics)) return requestAnimationFrame(read);
+      return resolve({ value: el.value, type: el.getAttribute('type'), state, run: JSON.stringify(snapshots[section]()), metrics });
+    };
+    read();
+  }), [id, section, present]);
 }
 
 // The hostile values, and how they arrive.
