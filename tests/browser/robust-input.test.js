@@ -19,11 +19,38 @@ const PASTED_LONG = `${PASTED.repeat(20)}`; // about 1,500 characters: longer th
 // (A number box refuses to take typed letters at all, so letters arrive by pasting.)
 // The new text replaces the old in one go, as typing or pasting over a selection does (clearing
 // the box first would be a step of its own: an empty deadline is a run without one).
+// The box's text is selected as playwright's selectText and fill select it (focus and select()
+// once the box is visible; for fill also enabled and editable, and a number box given a
+// number), in one visit to the page: a locator action costs about ten times a page.evaluate's
+// CPU (issue 31), and these tests make hundreds. fill then inserts the text, or presses Delete
+// for an empty one, as playwright's fill does.
 async function enter(page, id, how, text) {
-  const box = page.locator(`#${id}`);
-  if (how === 'fill') return box.fill(text);
-  await box.selectText();
+  await page.evaluate(([id, fill, text]) => new Promise((resolve, reject) => {
+    const until = performance.now() + 5000;
+    (function select() {
+      const el = document.getElementById(id);
+      const box = el && el.getBoundingClientRect();
+      const ready = el && el.checkVisibility({ visibilityProperty: true }) && box.width > 0 && box.height > 0
+        && (!fill || (!el.disabled && !el.readOnly));
+      if (!ready) {
+        if (performance.now() > until) reject(new Error(`#${id} is not ${fill ? 'visible, enabled and editable' : 'visible'}`));
+        else requestAnimationFrame(select);
+        return;
+      }
+      if (fill && el.type === 'number' && (text.trim() !== text || Number.isNaN(Number(text)))) {
+        reject(new Error(`Cannot type text into input[type=number] (#${id})`));
+        return;
+      }
+      if (el.tagName === 'TEXTAREA') {
+        el.selectionStart = 0;
+        el.selectionEnd = el.value.length;
+      } else el.select();
+      el.focus();
+      resolve();
+    }());
+  }), [id, how === 'fill', text]);
   if (how === 'type') await page.keyboard.type(text);
+  else if (how === 'fill' && text === '') await page.keyboard.press('Delete');
   else await page.keyboard.insertText(text);
 }
 
