@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO, artifactPath, assertClean, axeViolations, browserSuite, copiedAndPrintedMarkdown, differenceLines, openPage, retrysimMarkdown, watchedPage } from './lib/harness.js';
+import { REPO, artifactPath, assertClean, axeViolations, browserSuite, copiedAndPrintedMarkdown, differenceLines, loadEngine, openPage, retrysimMarkdown, watchedPage } from './lib/harness.js';
 import { serve, siteCopy } from './lib/sites.js';
 import { frames } from './lib/ui.js';
 
@@ -18,8 +18,20 @@ const env = browserSuite();
 const LINK = '#v=1&view=compare&after.maxRetries=0';
 const PRESET_LINK = '#v=1&view=compare&client=urllib3&after.maxRetries=10';
 
-async function openCompare(hash, options = {}) {
-  const opened = await openPage(env, { path: `/${hash}`, sections: false, ...options });
+// A comparison link opened with openPage's steps: in a new page (openPage's), or in `into`, a
+// page of this test's that is done with (issue 31: a new context is a renderer process of its
+// own, about half a CPU·s), taken through about:blank to the link as the harness's reused page
+// is between tests: a fresh document and engine, its recorder (console, CSP, other hosts) and
+// permissions kept, so assertClean on it also covers the links it showed before.
+async function openCompare(hash, options = {}, into = null) {
+  let opened = into;
+  if (into) {
+    await into.page.goto('about:blank');
+    await into.page.goto(`${env.server.origin}/${hash}`);
+    await into.page.waitForFunction(() => document.documentElement.classList.contains('rl-ready') || document.documentElement.classList.contains('rl-engine-failed'));
+    await loadEngine(into.page);
+    await into.page.evaluate(() => window.retryLab && window.retryLab.openInputs && window.retryLab.openInputs());
+  } else opened = await openPage(env, { path: `/${hash}`, sections: false, ...options });
   await opened.page.waitForFunction(() => document.documentElement.classList.contains('rl-compare-ready'));
   return opened;
 }
@@ -178,8 +190,9 @@ describe('compare mode', () => {
   // byte, for the same link with --base-url this page, a hostile value among them.
   test('Copy as Markdown copies what retrysim --format markdown prints for the same link', async (t) => {
     const hostile = '#v=1&view=compare&after.operationId=%5Bsee%20fix%5D(https%3A%2F%2Fevil.example)%20!%5Bt%5D(https%3A%2F%2Ftrack.example%2Fp.gif)%20%40org%2Fteam%20%3C!--';
+    let opened = null;
     for (const link of [LINK, PRESET_LINK, hostile]) {
-      const opened = await openCompare(link);
+      opened = await openCompare(link, {}, opened);
       const { copied, printed, base } = await copiedAndPrintedMarkdown(opened, link, env.server.origin);
       assert.equal(copied, printed, link);
       assert.ok(copied.includes(`(${base}index.html${link.replace(/[()!]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)})`), copied);

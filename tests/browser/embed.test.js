@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { REPO, browserSuite, watchedPage } from './lib/harness.js';
+import { REPO, browserSuite, pageFor, watchedPage } from './lib/harness.js';
 import { serve, siteCopy } from './lib/sites.js';
 import { frames } from './lib/ui.js';
 
@@ -177,12 +177,13 @@ describe('embed.html in an iframe', () => {
 
   for (const options of [{ colorScheme: 'light' }, { colorScheme: 'dark' }, { viewport: { width: 375, height: 700 } }]) {
     test(`axe-core finds nothing in the embed (${JSON.stringify(options)}), with a notice on show too`, async () => {
-      const context = await env.newContext({ ...options, bypassCSP: true });
-      const page = await context.newPage();
+      // The file's reused page for CSP bypassed, in these options (issue 31: a context of its own
+      // is a renderer process, about half a CPU·s); each link opened afresh through about:blank
+      // (a new hash on the same page would be a hashchange), one load each.
+      const { page } = await pageFor(env, { ...options, bypassCSP: true });
       for (const hash of ['#v=1&maxRetries=0', '#v=1&maxRetries=oops']) {
+        await page.goto('about:blank');
         await page.goto(`${env.server.origin}/embed.html${hash}`);
-        await page.waitForFunction(() => document.documentElement.classList.contains('rl-ready'));
-        await page.reload(); // a new hash on the same page is a hashchange; start afresh
         await page.waitForFunction(() => document.documentElement.classList.contains('rl-ready'));
         await page.addScriptTag({ content: AXE });
         const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));

@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { assertClean, browserSuite, openPage } from './lib/harness.js';
+import { assertClean, browserSuite, loadEngine, openPage } from './lib/harness.js';
 import { parseCsv } from './lib/sites.js';
 import { ID, drawViews } from './lib/ui.js';
 import { linkCodec } from '../../web/share/codec.js';
@@ -44,12 +44,28 @@ async function downloadOf(page, label) {
 }
 
 // The top experiment alone (no test here looks below the article): the sections are not loaded.
-const openRun = (inputs, options = {}) => openPage(env, { sections: false, ...options, path: `/#${linkCodec(env.engine.schema()).encodeLink(env.engine.compute(inputs).inputs)}` });
+// A run's link opened with openPage's steps: in a new page (openPage's), or in `into`, a page of
+// this test's that is done with (issue 31: a new context is a renderer process of its own, about
+// half a CPU·s), taken through about:blank to the link as the harness's reused page is between
+// tests: a fresh document and engine in the colour scheme asked for, its recorder (console, CSP,
+// other hosts) kept, so assertClean on it also covers the runs it showed before.
+async function openRun(inputs, options = {}, into = null) {
+  const path = `/#${linkCodec(env.engine.schema()).encodeLink(env.engine.compute(inputs).inputs)}`;
+  if (!into) return openPage(env, { sections: false, ...options, path });
+  await into.page.emulateMedia({ colorScheme: options.colorScheme || 'light' });
+  await into.page.goto('about:blank');
+  await into.page.goto(env.server.origin + path);
+  await into.page.waitForFunction(() => document.documentElement.classList.contains('rl-ready') || document.documentElement.classList.contains('rl-engine-failed'));
+  await loadEngine(into.page);
+  await into.page.evaluate(() => window.retryLab && window.retryLab.openInputs && window.retryLab.openInputs());
+  return into;
+}
 
 describe('exports', () => {
   test('Run as JSON is exactly compute()\'s result, in the page and in node', async (t) => {
+    let opened = null;
     for (const [name, inputs] of Object.entries(RUNS)) {
-      const opened = await openRun(inputs);
+      opened = await openRun(inputs, {}, opened);
       const { page } = opened;
       const file = await downloadOf(page, 'Run as JSON');
       assert.match(file.name, /^retry-lab-[a-z0-9-]+-run\.json$/, 'the name says the run');
@@ -64,8 +80,9 @@ describe('exports', () => {
   });
 
   test('Table as CSV parses back (strict RFC 4180) to the table on the page', async (t) => {
+    let opened = null;
     for (const [name, inputs] of Object.entries(RUNS)) {
-      const opened = await openRun(inputs);
+      opened = await openRun(inputs, {}, opened);
       const { page } = opened;
       const file = await downloadOf(page, 'Table as CSV');
       assert.match(file.name, /^retry-lab-[a-z0-9-]+-attempts\.csv$/, 'the name says the run');
@@ -114,8 +131,10 @@ describe('exports', () => {
   });
 
   test('Timeline as SVG: well-formed, self-contained, painted as the live timeline, and opens on its own', async (t) => {
+    let opened = null;
+    let alone = null;
     for (const [name, inputs] of Object.entries(RUNS)) {
-      const opened = await openRun(inputs);
+      opened = await openRun(inputs, {}, opened);
       const { page } = opened;
       const file = await downloadOf(page, 'Timeline as SVG');
       assert.match(file.name, /^retry-lab-[a-z0-9-]+-timeline\.svg$/, 'the name says the run');
@@ -157,9 +176,9 @@ describe('exports', () => {
       assert.deepEqual(check.file, check.live, `${name}: every element painted as on the page`);
       await assertClean(t, assert, opened);
 
-      // The file on its own, as a browser opens it.
-      const context = await env.newContext();
-      const alone = await context.newPage();
+      // The file on its own, as a browser opens it (one page of its own for the five files, each
+      // a fresh document).
+      alone ??= await (await env.newContext()).newPage();
       await alone.goto(pathToFileURL(file.path).href);
       const shown = await alone.evaluate(() => ({
         tag: document.documentElement.tagName,
@@ -182,15 +201,16 @@ describe('exports', () => {
     assert.match(svg.text, />Reports success, charged twice\.</);
     for (const key of ['charge', 'replay', 'error answer', 'lost', 'attempt answered', 'attempt timed out', 'wait', 'deadline']) assert.ok(svg.text.includes(`>${key}</text>`), key);
     await assertClean(t, assert, opening);
-    const keyed = await openRun({ idempotencyKey: true });
+    const keyed = await openRun({ idempotencyKey: true }, {}, opening);
     assert.equal((await downloadOf(keyed.page, 'Run as JSON')).name, 'retry-lab-response-lost-3-retries-key-deadline-10000-ms-1-charge-run.json');
     await assertClean(t, assert, keyed);
   });
 
   test('the SVG is the same file in dark mode: a blog gets the light colours either way', async (t) => {
     const files = [];
+    let opened = null;
     for (const colorScheme of ['light', 'dark']) {
-      const opened = await openRun(RUNS.traceA, { colorScheme });
+      opened = await openRun(RUNS.traceA, { colorScheme }, opened);
       files.push((await downloadOf(opened.page, 'Timeline as SVG')).text);
       await assertClean(t, assert, opened);
     }

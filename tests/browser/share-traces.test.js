@@ -5,7 +5,7 @@
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { assertClean, browserSuite, openPage, pageTest } from './lib/harness.js';
+import { assertClean, browserSuite, loadEngine, loadSections, openPage, pageTest } from './lib/harness.js';
 import { ID } from './lib/ui.js';
 
 const env = browserSuite();
@@ -21,20 +21,32 @@ const noticeText = (page) => page.evaluate(() => document.querySelector('#rl-not
 // string: the page's CSP forbids evaluating strings).
 const hashHas = (page, parts, absent = []) => page.waitForFunction(([want, not]) => want.every((p) => location.hash.includes(p)) && !not.some((p) => location.hash.includes(p)), [parts, absent], { timeout: 5000 });
 
-async function reopen(t, hash) {
-  const opened = await openPage(env, { path: `/${hash}` });
-  return opened;
+// A link opened as a reader opens it, with openPage's steps: in a new page (openPage's), or in
+// `into`, a page of this test's that is done with (issue 31: a new context is a renderer process
+// of its own, about half a CPU·s), taken through about:blank to the link as the harness's reused
+// page is between tests: a fresh document, engine and sections, its recorder (console, CSP,
+// other hosts) kept, so assertClean on it also covers the pages it showed before.
+async function reopen(t, hash, into = null) {
+  if (!into) return openPage(env, { path: `/${hash}` });
+  await into.page.goto('about:blank');
+  await into.page.goto(`${env.server.origin}/${hash}`);
+  await into.page.waitForFunction(() => document.documentElement.classList.contains('rl-ready') || document.documentElement.classList.contains('rl-engine-failed'));
+  await loadEngine(into.page);
+  await loadSections(into.page);
+  await into.page.evaluate(() => window.retryLab && window.retryLab.openInputs && window.retryLab.openInputs());
+  return into;
 }
 
 describe('links to a policy trace', () => {
   test('each trace on show is in the hash, and its link opens it selected, the same run', pageTest(env, {}, async ({ page, t }) => {
     const ids = await page.evaluate(() => window.retryLabTraces.traceIds);
     assert.ok(ids.includes('B') && ids.includes('F') && ids.includes('custom'), ids.join());
+    let again = null;
     for (const id of ids.filter((x) => x !== 'custom')) {
       assert.equal(await page.evaluate((x) => window.retryLabTraces.selectTrace(x), id), true);
       await hashHas(page, [`#v=1&trace=${encodeURIComponent(id)}&`]);
       const shown = await plain(page);
-      const again = await reopen(t, shown.hash);
+      again = await reopen(t, shown.hash, again);
       const restored = await plain(again.page);
       assert.equal(restored.trace, id, `trace ${id} is selected again`);
       assert.deepEqual(restored.result, shown.result, `trace ${id}: the same run`);
@@ -61,7 +73,7 @@ describe('links to a policy trace', () => {
     const shown = await plain(page);
     await assertClean(t, assert, opened);
 
-    const again = await reopen(t, shown.hash);
+    const again = await reopen(t, shown.hash, opened);
     const restored = await plain(again.page);
     assert.equal(restored.trace, 'F');
     assert.deepEqual(restored.result, shown.result);
@@ -86,7 +98,7 @@ describe('links to a policy trace', () => {
     const editor = await page.evaluate(() => window.retryLabTraces.getState().custom);
     await assertClean(t, assert, opened);
 
-    const again = await reopen(t, shown.hash);
+    const again = await reopen(t, shown.hash, opened);
     const restored = await plain(again.page);
     assert.equal(restored.trace, 'custom');
     assert.deepEqual(restored.result, shown.result);
@@ -102,14 +114,14 @@ describe('links to a policy trace', () => {
     const hashA = (await plain(opened.page)).hash;
     const edited = hashA.replace('maxRetries=4', 'maxRetries=2');
     assert.notEqual(edited, hashA);
-    const mismatch = await reopen(t, edited);
+    const mismatch = await reopen(t, edited, opened);
     const state = await plain(mismatch.page);
     assert.equal(state.trace, null);
     assert.equal(state.result.inputs.maxRetries, 2);
     assert.match(await noticeText(mismatch.page), /trace=A: is not this run/);
     await assertClean(t, assert, mismatch);
 
-    const unknown = await reopen(t, '#v=1&trace=%3Cb%3EZ&herdCallers=5&maxRetries=0');
+    const unknown = await reopen(t, '#v=1&trace=%3Cb%3EZ&herdCallers=5&maxRetries=0', opened);
     const u = await plain(unknown.page);
     assert.equal(u.trace, null);
     assert.equal(u.result.inputs.maxRetries, 0, 'the run is still the link\'s');
@@ -119,13 +131,13 @@ describe('links to a policy trace', () => {
     await assertClean(t, assert, unknown);
 
     const hashF = await (async () => {
-      const f = await openPage(env);
+      const f = await reopen(t, '', opened);
       await f.page.evaluate(() => window.retryLabTraces.selectTrace('F'));
       await hashHas(f.page, ['#v=1&trace=F&herdCallers=50&']);
       const hash = (await plain(f.page)).hash;
       return hash;
     })();
-    const badHerd = await reopen(t, hashF.replace('herdCallers=50', 'herdCallers=2000000'));
+    const badHerd = await reopen(t, hashF.replace('herdCallers=50', 'herdCallers=2000000'), opened);
     assert.match(await noticeText(badHerd.page), /herdCallers=2000000: callers must be/);
     assert.equal((await badHerd.page.evaluate(() => window.retryLabTraces.getState().herd)).callers, 50, 'the herd keeps its callers');
     assert.equal((await plain(badHerd.page)).trace, 'F');

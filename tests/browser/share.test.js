@@ -7,7 +7,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO, assertClean, browserSuite, openPage } from './lib/harness.js';
+import { REPO, assertClean, browserSuite, loadEngine, loadSections, openPage } from './lib/harness.js';
 import { random } from './lib/engine.js';
 import { ID, drawViews, frames, metricsOf } from './lib/ui.js';
 import { MAX_LINK_LENGTH, attributeName, isLink, linkCodec } from '../../web/share/codec.js';
@@ -251,10 +251,20 @@ describe('the link format, against the engine', () => {
   });
 });
 
-// Open the page on a hash and return what it shows.
-async function openAt(hash, options = {}) {
-  const opened = await openPage(env, { ...options, path: `/${hash}` });
-  return opened;
+// Open the page on a hash and return what it shows: in a new page (openPage's), or in `into`, a
+// page of this test's that is done with (issue 31: a new context is a renderer process of its
+// own, about half a CPU·s), with openPage's steps again, through about:blank as the harness's
+// reused page is between tests: a fresh document, engine and sections, its recorder (console,
+// CSP, other hosts) kept, so assertClean on it also covers what it showed before.
+async function openAt(hash, options = {}, into = null) {
+  if (!into) return openPage(env, { ...options, path: `/${hash}` });
+  await into.page.goto('about:blank');
+  await into.page.goto(`${env.server.origin}/${hash}`);
+  await into.page.waitForFunction(() => document.documentElement.classList.contains('rl-ready') || document.documentElement.classList.contains('rl-engine-failed'));
+  await loadEngine(into.page);
+  await loadSections(into.page);
+  await into.page.evaluate(() => window.retryLab && window.retryLab.openInputs && window.retryLab.openInputs());
+  return into;
 }
 
 const pageResult = (page) => page.evaluate(() => JSON.parse(JSON.stringify(window.retryLab.getState().result)));
@@ -281,7 +291,7 @@ describe('links in the browser', () => {
     // Fresh pages opened on a few of those links.
     for (const { result } of runs.slice(0, 3)) {
       const link = encodeLink(result.inputs);
-      const fresh = await openAt(`#${link}`);
+      const fresh = await openAt(`#${link}`, {}, opened);
       assert.deepEqual(await pageResult(fresh.page), plain(result));
       assert.equal(await fresh.page.evaluate(() => location.hash), `#${link}`, 'opening a link does not rewrite it');
       await assertClean(t, assert, fresh);
@@ -308,7 +318,7 @@ describe('links in the browser', () => {
     assert.equal(copied, await page.evaluate(() => location.href));
     await assertClean(t, assert, opened);
 
-    const again = await openPage(env, { path: copied.slice(env.server.origin.length) });
+    const again = await openAt(copied.slice(`${env.server.origin}/`.length), {}, opened);
     assert.deepEqual(await metricsOf(again.page), shown);
     assert.deepEqual(await pageFields(again.page), fields);
     await assertClean(t, assert, again);
