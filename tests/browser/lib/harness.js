@@ -43,10 +43,9 @@ const FLAGS = [
 // kind (CSP kept or bypassed), kept for the file's tests; a test takes at most one of each kind
 // and gives it back at its end. One test at a time (a file's default) uses one of each kind, as
 // before; tests run side by side (a describe with `concurrency`, see `test` below) each take
-// their own. Each taker gets it
-// reset to what a fresh one is: the pages a test opened beside it closed, routes, permissions
-// and cookies cleared, the last test's init script and listeners gone, the mouse at (0, 0) on
-// about:blank, then its own viewport and media. Nothing else of a document outlives its
+// their own. Each taker gets it reset to what a fresh one is: the pages a test opened beside
+// it closed, routes, permissions and cookies cleared, the last test's init script and
+// listeners gone, the mouse at (0, 0) on about:blank, then its own viewport and media. Nothing else of a document outlives its
 // navigation (the page keeps no storage; playwright's routing turns the HTTP cache off).
 // RETRYLAB_FRESH_PAGES=1 gives every openPage a fresh context instead, to rule reuse out.
 // What a test does to a reused page or its context that must not reach the next test: an
@@ -137,14 +136,18 @@ export async function openBrowser() {
       if (!store || process.env.RETRYLAB_FRESH_PAGES) return null;
       if ([...store.taken].some((e) => e.kind === bypassCSP)) return null;
       let entry = pool(bypassCSP).find((e) => !e.taken);
-      if (entry) entry.taken = true; // before any await: a test beside this one takes another
+      // Taken before any await (a test beside this one takes another) and given back at this
+      // test's end whatever happens to its reset.
+      const take = (e) => { e.taken = true; store.taken.add(e); return e; };
+      if (entry) take(entry);
       if (entry && (entry.spoilt || entry.page.isClosed())) { // a test closed the page, or spoilt it
         drop(bypassCSP, entry);
+        store.taken.delete(entry);
         await entry.context.close();
         entry = null;
       }
       if (!entry) {
-        entry = { kind: bypassCSP, context: null, page: null, taken: true, spoilt: false, dispose: [] };
+        entry = take({ kind: bypassCSP, context: null, page: null, taken: false, spoilt: false, dispose: [] });
         pool(bypassCSP).push(entry);
         try {
           entry.context = await browser.newContext({ bypassCSP });
@@ -168,7 +171,6 @@ export async function openBrowser() {
         await page.goto('about:blank');
         await page.mouse.move(0, 0);
       }
-      store.taken.add(entry);
       return entry;
     },
     // `t`: node's test context, which names the test in afterEach as in beforeEach.
