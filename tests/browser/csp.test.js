@@ -4,9 +4,9 @@
 // which also sees violations inside shadow roots) and no console error or CSP warning. A
 // deliberate violation first proves the watch would see one.
 
-import { describe, test } from 'node:test';
+import { describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { browserSuite, hostSite } from './lib/harness.js';
+import { browserSuite, hostSite, test } from './lib/harness.js';
 import { STRICT_CSP } from './lib/server.js';
 import { waitReady, watchedPage } from './lib/sites.js';
 
@@ -62,7 +62,9 @@ async function useEverything(p, scope) {
   if (await dismiss.count()) await dismiss.click();
 }
 
-describe('the strict CSP', () => {
+// Its tests run two at a time, each on a page of its own (issue 31): they wait for playback
+// and for the reports, which come in a later task.
+describe('the strict CSP', { concurrency: 2 }, () => {
   test('the watch sees a violation when there is one, in the page and in a shadow root', async () => {
     const watched = await open('/host.html');
     await watched.page.waitForFunction(() => document.querySelectorAll('retry-lab.rl-ready').length === 2);

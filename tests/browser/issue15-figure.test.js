@@ -6,11 +6,11 @@
 // runs expected are the engine's own for the story's inputs (web/story.js STORY), computed in
 // node; the changes expected are worked out from the spec's scenarios.
 
-import { describe, test } from 'node:test';
+import { describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { browserSuite, openPage, pageTest } from './lib/harness.js';
+import { browserSuite, openPage, pageTest, test } from './lib/harness.js';
 import { serve, siteCopy } from './lib/sites.js';
 import { ID, frames, metricsOf, scrollSettled } from './lib/ui.js';
 import { CONTROLLED, STORY } from '../../web/story.js';
@@ -72,7 +72,9 @@ function expected(step) {
   return result;
 }
 
-describe('issue 15: the figure beside the words', () => {
+// Its tests run two at a time, each on a page of its own (issue 31): much of their time is
+// smooth scrolls and the figure's frames, which run on the clock.
+describe('issue 15: the figure beside the words', { concurrency: 2 }, () => {
   for (const [name, viewport] of [['1280×720', WIDE], ['390×844', PHONE]]) {
     test(`at ${name} the first screen shows the figure and asks its question`, pageTest(env, { viewport, sections: false, inputs: false }, async ({ page }) => {
       assert.ok(await inViewport(page, page.locator(ID('lanes'))), 'the whole mechanism drawn (the lanes) is in the first screen');

@@ -2,16 +2,18 @@
 // inspection-time slider by keyboard (WAI-ARIA media seek), reduced motion, and the pause
 // when the explorable leaves the screen.
 
-import { describe, test } from 'node:test';
+import { describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { browserSuite, pageTest } from './lib/harness.js';
+import { browserSuite, pageTest, test } from './lib/harness.js';
 import { ID, frames, futureCount, setInputs, slider } from './lib/ui.js';
 
 const env = browserSuite();
 
 const EVENTS_IN_OPENING_RUN = 9; // send, commit, lost, timeout, wait, send, commit, receive, stop
 
-describe('playback', () => {
+// Its tests run two at a time, each on a page of its own (issue 31): several mostly wait on
+// playback's clock, which runs in real time.
+describe('playback', { concurrency: 2 }, () => {
   test('the run opens rewound: time 0, every event after the playhead dimmed, paused', pageTest(env, { sections: false }, async ({ page }) => {
     assert.deepEqual(await slider(page), { now: 0, text: '0 s — before attempt 1 is sent' });
     assert.equal(await page.locator(`${ID('events')} li`).count(), EVENTS_IN_OPENING_RUN);
@@ -178,7 +180,8 @@ describe('playback', () => {
 // held 0.6 s, the 2.8 s wait for the timeout a 2 s pause that the gap line names; the run ends
 // after 9.2 s of wall time (web/playback.js beatAt; tests/node/page/units.test.js works it out),
 // not 60 s, and the same with reduced motion.
-describe('playback: event by event', () => {
+// The two run side by side (issue 31): each waits out the 9 s of wall time it measures.
+describe('playback: event by event', { concurrency: 2 }, () => {
   for (const reducedMotion of ['no-preference', 'reduce']) {
     test(`at 1× the opening run plays in about 9 s, its 2.8 s wait named as a gap while it is a pause (${reducedMotion} motion)`, pageTest(env, { reducedMotion, sections: false }, async ({ page }) => {
       // A log of the gap line and the events shown, frame by frame, from the press of Play.

@@ -2,14 +2,16 @@
 // browser then restyles, lays out and re-shapes only what changed (BENCHMARKS.md). Checked by
 // identity: the elements and text nodes a change leaves alone are the very same objects.
 
-import { describe, test } from 'node:test';
+import { describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { browserSuite, openPage, pageTest } from './lib/harness.js';
+import { browserSuite, openPage, pageTest, test } from './lib/harness.js';
 import { ID, metricsOf, scrollSettled, setInputs } from './lib/ui.js';
 
 const env = browserSuite();
 
-describe('redrawing the experiment', () => {
+// Its tests run two at a time, each on a page of its own (issue 31): they wait on the page's
+// frames, its idle callbacks and its 200 ms link timer, not on one another.
+describe('redrawing the experiment', { concurrency: 2 }, () => {
   test('a change keeps the elements and text it does not change, and updates the rest in place', pageTest(env, { sections: false }, async ({ page }) => {
     await page.evaluate(() => {
       const metric = (key) => document.querySelector(`#rl-metrics [data-metric="${key}"] dd`);

@@ -3,9 +3,9 @@
 // never scrolls there never downloads them, one who does finds them drawn, and a link or an
 // address that needs them waits for them.
 
-import { describe, test } from 'node:test';
+import { describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { assertClean, loadSections, browserSuite, openPage, pageTest } from './lib/harness.js';
+import { assertClean, loadSections, browserSuite, openPage, pageTest, test } from './lib/harness.js';
 import { ID, metricsOf } from './lib/ui.js';
 
 const env = browserSuite();
@@ -34,7 +34,9 @@ async function linkToTrace(id) {
   return hash;
 }
 
-describe('the sections below the article', () => {
+// Its tests run two at a time, each on a page of its own (issue 31): they mostly wait on loads,
+// settling frames and held bundles.
+describe('the sections below the article', { concurrency: 2 }, () => {
   test('the page opens without them: their files are not fetched, and each says it is loading', pageTest(env, { sections: false }, async ({ page }) => {
     await settle(page);
     const files = await loadedFiles(page);

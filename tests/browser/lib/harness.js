@@ -2,7 +2,8 @@
 // playwright-core, and the one page recorder (watchedPage: console errors, CSP violations and
 // every request; openPage also refuses each request that leaves 127.0.0.1).
 
-import { after, afterEach, before, beforeEach } from 'node:test';
+import { after, afterEach, before, beforeEach, test as nodeTest } from 'node:test';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -33,16 +34,18 @@ const FLAGS = [
 
 // One browser, one server for a test file. playwright-core's launch() gives every browser
 // a fresh, temporary user-data dir of its own and removes it on close. A context opened
-// through `newContext` (pageFor's, when the file's reused page is not free or cannot be used)
-// while a test runs is closed by endTest(); one opened outside a test (a suite's own before
-// hook) by close().
+// through `newContext` (pageFor's, when a reused page is not free or cannot be used) while a
+// test runs is closed at that test's end (endTest); one opened outside a test (a suite's own
+// before hook) by close().
 //
 // openPage's reusable pages (issue 31: a fresh context costs a renderer process, about half a
-// second of CPU on these machines, for every test): one context and page per kind (CSP kept or
-// bypassed), kept for the file's tests and handed to one test at a time. Each taker gets it
-// reset to what a fresh one is: the pages a test opened beside it closed, routes, permissions
-// and cookies cleared, the last test's init script and listeners gone, the mouse at (0, 0) on
-// about:blank, then its own viewport and media. Nothing else of a document outlives its
+// second of CPU on these machines, for every test): a pool of contexts with one page each per
+// kind (CSP kept or bypassed), kept for the file's tests; a test takes at most one of each kind
+// and gives it back at its end. One test at a time (a file's default) uses one of each kind, as
+// before; tests run side by side (a describe with `concurrency`, see `test` below) each take
+// their own. Each taker gets it reset to what a fresh one is: the pages a test opened beside
+// it closed, routes, permissions and cookies cleared, the last test's init script and
+// listeners gone, the mouse at (0, 0) on about:blank, then its own viewport and media. Nothing else of a document outlives its
 // navigation (the page keeps no storage; playwright's routing turns the HTTP cache off).
 // RETRYLAB_FRESH_PAGES=1 gives every openPage a fresh context instead, to rule reuse out.
 // What a test does to a reused page or its context that must not reach the next test: an
@@ -76,37 +79,86 @@ function killChildren() {
   }
 }
 
+// What each running test holds (issue 31: tests that mostly wait on the clock run side by side,
+// each with its own pages): the contexts it opened and the reusable pages it took, one store a
+// test, made by browserSuite's beforeEach. A test run through `test` or `pageTest` below carries
+// its store along its calls (AsyncLocalStorage); any other test finds it as the one test now
+// running, which is what a file that runs its tests one at a time always has.
+const running = new AsyncLocalStorage();
+const stores = new WeakMap(); // node's test context → its store
+
+// The store of the test whose code calls: its own, or the only one running; null outside a test.
+function currentStore(env) {
+  const own = running.getStore();
+  if (own && env.tests.has(own)) return own;
+  if (env.tests.size <= 1) return env.tests.values().next().value || null;
+  throw new Error('a browser test that runs beside others must run in its store: define it with the harness\'s test() or pageTest()');
+}
+
+// `fn` run in the store browserSuite made for its test `t` (as it is when nothing made one).
+const inStore = (fn) => function runInStore(t, ...rest) {
+  const store = t && stores.get(t);
+  return store ? running.run(store, () => fn.call(this, t, ...rest)) : fn.call(this, t, ...rest);
+};
+
+// node:test's test(), its body run in the store of its pages: what a test in a describe with
+// `concurrency` uses, so that its pages are its own. Same arguments: (name, [options], fn).
+export function test(...args) {
+  return nodeTest(...args.map((a) => (typeof a === 'function' ? inStore(a) : a)));
+}
+
 export async function openBrowser() {
   checkBuilt();
   const server = await startServer(DIST);
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true });
-  let testContexts = null; // while a test runs
-  const reusable = new Map(); // bypassCSP → { context, page, taken, dispose: [] }
+  const tests = new Set(); // the stores of the tests now running
+  const reusable = new Map(); // bypassCSP → [{ context, page, taken, spoilt, dispose: [] }]
+  const pool = (kind) => reusable.get(kind) || reusable.set(kind, []).get(kind);
+  const drop = (kind, entry) => {
+    const list = pool(kind);
+    if (list.includes(entry)) list.splice(list.indexOf(entry), 1);
+  };
   const closeAll = (contexts) => Promise.all([...contexts].map((c) => c.close()));
-  return {
+  const env = {
     server,
     browser,
+    tests,
     async newContext(options) {
+      const store = currentStore(env);
       const context = await browser.newContext(options);
-      testContexts?.add(context);
+      store?.contexts.add(context);
       return context;
     },
-    // The kind's reusable page, reset, for the test now running; null when there is none to
-    // give (outside a test, reuse turned off, or this test holds it already).
+    // A reusable page of the kind, reset, for the test now running; null when there is none to
+    // give (outside a test, reuse turned off, or this test holds one of the kind already).
     async takePage(bypassCSP) {
-      if (!testContexts || process.env.RETRYLAB_FRESH_PAGES) return null;
-      let entry = reusable.get(bypassCSP);
-      if (entry && entry.taken) return null;
+      const store = currentStore(env);
+      if (!store || process.env.RETRYLAB_FRESH_PAGES) return null;
+      if ([...store.taken].some((e) => e.kind === bypassCSP)) return null;
+      let entry = pool(bypassCSP).find((e) => !e.taken);
+      // Taken before any await (a test beside this one takes another) and given back at this
+      // test's end whatever happens to its reset.
+      const take = (e) => { e.taken = true; store.taken.add(e); return e; };
+      if (entry) take(entry);
       if (entry && (entry.spoilt || entry.page.isClosed())) { // a test closed the page, or spoilt it
-        reusable.delete(bypassCSP);
+        drop(bypassCSP, entry);
+        store.taken.delete(entry);
         await entry.context.close();
         entry = null;
       }
       if (!entry) {
-        const context = await browser.newContext({ bypassCSP });
-        entry = { context, page: await context.newPage(), taken: false, spoilt: false, dispose: [] };
-        context.on('close', () => { if (reusable.get(bypassCSP) === entry) reusable.delete(bypassCSP); });
-        reusable.set(bypassCSP, entry);
+        entry = take({ kind: bypassCSP, context: null, page: null, taken: false, spoilt: false, dispose: [] });
+        pool(bypassCSP).push(entry);
+        try {
+          entry.context = await browser.newContext({ bypassCSP });
+          entry.page = await entry.context.newPage();
+        } catch (error) {
+          drop(bypassCSP, entry);
+          await entry.context?.close().catch(() => {});
+          throw error;
+        }
+        const made = entry;
+        made.context.on('close', () => drop(bypassCSP, made));
         guardReuse(entry);
       } else {
         const { context, page } = entry;
@@ -119,15 +171,21 @@ export async function openBrowser() {
         await page.goto('about:blank');
         await page.mouse.move(0, 0);
       }
-      entry.taken = true;
       return entry;
     },
-    startTest() { testContexts = new Set(); },
-    async endTest() {
-      const open = testContexts || [];
-      testContexts = null;
-      for (const entry of reusable.values()) entry.taken = false;
-      await closeAll(open);
+    // `t`: node's test context, which names the test in afterEach as in beforeEach.
+    startTest(t) {
+      const store = { contexts: new Set(), taken: new Set() };
+      tests.add(store);
+      if (t) stores.set(t, store);
+      return store;
+    },
+    async endTest(t) {
+      const store = (t && stores.get(t)) || (tests.size === 1 ? [...tests][0] : null);
+      if (!store) return;
+      tests.delete(store);
+      for (const entry of store.taken) entry.taken = false;
+      await closeAll(store.contexts);
     },
     // A browser that does not exit within 15 s of close() is killed with its process group
     // (playwright-core starts it as a group leader, a child of this process): a fresh clone's
@@ -139,6 +197,7 @@ export async function openBrowser() {
       await server.close();
     },
   };
+  return env;
 }
 
 // The browser fixture of a test file: one browser and server, opened before its first test
@@ -163,8 +222,8 @@ export function browserSuite({ engine = false } = {}) {
     Object.assign(env, await openBrowser());
     for (const fn of setUps) await fn(env);
   });
-  beforeEach(() => env.startTest?.());
-  afterEach(async () => { await env.endTest?.(); });
+  beforeEach((t) => { env.startTest?.(t); });
+  afterEach(async (t) => { await env.endTest?.(t); });
   after(async () => {
     for (const fn of tearDowns) await fn(env);
     await env.close?.();
@@ -284,11 +343,11 @@ export async function assertClean(t, assert, opened) {
 // then checks that nothing went wrong on the page (assertClean). The page is closed after the
 // test by browserSuite, pass or fail.
 export function pageTest(env, options, body) {
-  return async (t) => {
+  return inStore(async (t) => {
     const opened = await openPage(env, options);
     await body({ page: opened.page, opened, t });
     await assertClean(t, assert, opened);
-  };
+  });
 }
 
 // A page kept for a group of a file's tests that read one state and leave it as they found it
