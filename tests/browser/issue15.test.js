@@ -19,8 +19,11 @@ const toEnd = async (page) => {
 };
 const inForce = (page) => page.locator(`${ID('in-force')} .rl-in-force-row`).evaluateAll((rows) => rows.map((r) => [r.querySelector('dt').textContent, r.querySelector('dd').textContent]));
 
+// The tests that read the explorable alone (its run, its controls, its table's width) open the
+// page without the sections below the article (issue 31: a page open with them costs about
+// 0.5 CPU·s, without them 0.35); none of them scrolls or measures a height the sections change.
 describe('issue 15: the run on screen', () => {
-  test('at the end of a run every event drawn is past: no veil, no playhead through the last marks', pageTest(env, {}, async ({ page }) => {
+  test('at the end of a run every event drawn is past: no veil, no playhead through the last marks', pageTest(env, { sections: false }, async ({ page }) => {
     for (const inputs of [{}, { scenario: 'HTTP 400 on every attempt', retryOn: 'Every failure, including 400' }, { scenario: 'HTTP 503 twice, then succeeds', idempotencyKey: true }]) {
       await setInputs(page, inputs);
       await toEnd(page);
@@ -71,7 +74,7 @@ describe('issue 15: the run on screen', () => {
     assert.equal(stop, 'the run stops after 1 attempt: that failure is not one the policy retries');
   }));
 
-  test('Next event is said in a polite live region, and events still to come say so in words', pageTest(env, {}, async ({ page }) => {
+  test('Next event is said in a polite live region, and events still to come say so in words', pageTest(env, { sections: false }, async ({ page }) => {
     const status = page.locator(`${ID('announce')}[role="status"]`);
     const first = page.locator(`${ID('events')} li`).first();
     assert.match(await first.textContent(), /not yet shown/);
@@ -108,7 +111,7 @@ describe('issue 15: the run on screen', () => {
     }));
   }
 
-  test('on a phone the computed-data table’s caption is whole inside its box', pageTest(env, { viewport: { width: 390, height: 844 } }, async ({ page }) => {
+  test('on a phone the computed-data table’s caption is whole inside its box', pageTest(env, { viewport: { width: 390, height: 844 }, sections: false }, async ({ page }) => {
     const box = await page.locator(ID('table')).boundingBox();
     const caption = await page.locator(`${ID('table')} .answers-caption`).boundingBox();
     assert.ok(caption.x >= box.x - 1 && caption.x + caption.width <= box.x + box.width + 1, `caption ${caption.x}–${caption.x + caption.width} in ${box.x}–${box.x + box.width}`);
@@ -130,7 +133,7 @@ describe('issue 15: the run on screen', () => {
     assert.doesNotMatch(text, /seed’s fixture|the seed supplies/);
   }));
 
-  test('the run’s clock is the big number, and a compressed quiet stretch is marked as a gap', pageTest(env, {}, async ({ page }) => {
+  test('the run’s clock is the big number, and a compressed quiet stretch is marked as a gap', pageTest(env, { sections: false }, async ({ page }) => {
     assert.equal(await page.locator(ID('clock')).textContent(), '0 ms');
     await page.locator(ID('next')).click();
     await page.locator(ID('next')).click();
@@ -146,7 +149,7 @@ describe('issue 15: the run on screen', () => {
     assert.equal(await page.locator('.rl-motion-note').isVisible(), false, 'no reduced-motion note without reduced motion');
   }));
 
-  test('with reduced motion the page says that Play steps without animation', pageTest(env, { reducedMotion: 'reduce' }, async ({ page }) => {
+  test('with reduced motion the page says that Play steps without animation', pageTest(env, { reducedMotion: 'reduce', sections: false }, async ({ page }) => {
     assert.equal(await page.locator('.rl-motion-note').isVisible(), true);
   }));
 });
