@@ -314,8 +314,9 @@ const Preset* readMode(Reading& r, const Sdk& sdk, const Found& f, const std::st
         Entry& n = r.entry(e->path, "read");
         n.hasSource = true;
         n.source = Value::string(mode);
-        n.rule = "adaptive mode's client-side rate limiter → the fleet's gates.adaptive (docs/throttling.md §4), "
-                 "one a client";
+        n.rule =
+            "adaptive mode's client-side rate limiter → the fleet's gates.adaptive (docs/throttling.md §4), "
+            "one a client";
         n.cite = "botocore 1.43.67 client.py lines 252-254";
         if (!botocore) {
             n.approximated = true;

@@ -496,7 +496,8 @@ void readHedgingHandler(Reading& r, const std::string& sp, const Value& section)
         "maxRetries 0";
     e.cite = std::string(kPolly) + "Hedging/HedgingConstants.cs lines 9-15";
     if (copies > 5)
-        e.note = "MaxHedgedAttempts " + grouped(hedged) + " hedged actions besides the original: the engine sends at most 5 copies";
+        e.note = "MaxHedgedAttempts " + grouped(hedged) +
+                 " hedged actions besides the original: the engine sends at most 5 copies";
     Value nonFatal = Value::array();
     nonFatal.push(Value::string("timeout"));
     nonFatal.push(Value::string("5xx"));

@@ -296,15 +296,16 @@ void readHedging(Reading& r, const std::string& path, const Value& policy) {
             ok = false;
     }
     for (int c : codes) {
-        timeout = timeout || c == 1 || c == 4;                     // CANCELLED, DEADLINE_EXCEEDED
+        timeout = timeout || c == 1 || c == 4;                      // CANCELLED, DEADLINE_EXCEEDED
         serverError = serverError || c == 2 || c == 13 || c == 14;  // UNKNOWN, INTERNAL, UNAVAILABLE
     }
     if (!ok) return;
     Entry& e = r.entry(path, clamped ? "clamped" : "read");
     e.source = policy;
     e.hasSource = true;
-    e.rule = "hedgingPolicy → maxRetries 0 and hedging { maxAttempts: min(maxAttempts, 5), delayMs: hedgingDelay, "
-             "nonFatal: timeout for CANCELLED or DEADLINE_EXCEEDED, 5xx for UNKNOWN, INTERNAL or UNAVAILABLE }";
+    e.rule =
+        "hedgingPolicy → maxRetries 0 and hedging { maxAttempts: min(maxAttempts, 5), delayMs: hedgingDelay, "
+        "nonFatal: timeout for CANCELLED or DEADLINE_EXCEEDED, 5xx for UNKNOWN, INTERNAL or UNAVAILABLE }";
     e.cite = std::string(kA6) + " lines 162-163";
     if (copies > 5) note("maxAttempts " + grouped(copies) + ": gRPC sends at most 5 copies (A6 line 162)");
     if (!codes.empty()) {

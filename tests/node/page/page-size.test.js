@@ -86,7 +86,7 @@ const LATER = [
   // +186 bytes with issue 31's waitShape in every attempt row (defaults31: docs/engine.md §5, its
   // seven names, policy.cpp's choice of one, write_result's member): 86,019 measured at level 6
   // against 85,833, this branch's base (32fd822) built alike.
-  { what: 'the engine file, on first need', files: ['retrylab-engine.js'], ceiling: 76619 + 8791 + 33 + 77 + 62 + 251 + 186, scrolled: true },
+  { what: 'the engine file, on first need', files: ['retrylab-engine.js'], ceiling: 76619 + 8791 + 33 + 77 + 62 + 251 + 186 + 6, scrolled: true }, // +6: session 15's merged build re-measured (86,025: the version 4.0.0)
   // 31 KB until issue 16, whose 25 client presets (each with its versions, releases, what the
   // engine cannot represent and what the page sets) took the sections from 28.4 to 33.8 KB
   // gzipped; their quotes and file/line pins stay out of the page (web/clients/sources.js,
@@ -126,12 +126,12 @@ const LATER = [
   // notes and pins): 49,740 measured, 49,279 on main.
   // +41 bytes with issue 39's views naming the host (views/table.js, events.js, statement.js, which
   // the sections carry): 54,761 measured against 54,720 at this branch's base (684c8b0), the same build.
-  { what: 'the sections below the article', files: ['retrylab-sections.js', 'retrylab-sections.css'], ceiling: 49516 + 68 + 456 + 3844 + 381 + 461 + 78 + 41 + 824 - 97, scrolled: true }, // −97: session 14's merged build re-measured (55,572: plainDraw gone). +824: the link format's facts as data both readers use (link-format.json, bundled with share/codec.js; linktable, issue 31 item 5): 55,608 measured against 54,784 at this branch's base (32fd822), built alike
+  { what: 'the sections below the article', files: ['retrylab-sections.js', 'retrylab-sections.css'], ceiling: 49516 + 68 + 456 + 3844 + 381 + 461 + 78 + 41 + 824 - 97 + 13, scrolled: true }, // +13: the link table's word for a list that is not numbers (notNumberList, session 15). // −97: session 14's merged build re-measured (55,572: plainDraw gone). +824: the link format's facts as data both readers use (link-format.json, bundled with share/codec.js; linktable, issue 31 item 5): 55,608 measured against 54,784 at this branch's base (32fd822), built alike
   // Issue 39: the article's step "The retry went to another server" (web/servers/step.js, its
   // control over the engine's keyStore row, and servers/step.css), loaded as the reader nears it
   // (explorable/servers-door.js): 2,578 + 588 bytes measured. +46 with its link's check of the inputs a
   // link cannot carry (codec.js uncarried, issue 39's gap: link31), 3,213 measured.
-  { what: 'the article’s step on many servers', files: ['retrylab-servers-step.js', 'retrylab-servers-step.css'], ceiling: 2578 + 588 + 1 + 46 + 835, scrolled: true }, // +835: the link format's facts as data both readers use (link-format.json, bundled with share/codec.js; linktable, issue 31 item 5): 4,048 against 3,213
+  { what: 'the article’s step on many servers', files: ['retrylab-servers-step.js', 'retrylab-servers-step.css'], ceiling: 2578 + 588 + 1 + 46 + 835 + 13, scrolled: true }, // +13: the link table's word for a list that is not numbers (notNumberList, session 15). // +835: the link format's facts as data both readers use (link-format.json, bundled with share/codec.js; linktable, issue 31 item 5): 4,048 against 3,213
   // +381 bytes with issue 35's minor items (minor35): the traces matrix's result in its trace
   // column on a phone, the editor's numbers judged by the table, the sections mounted a task each.
   // 5 KB until issue 15's SVG export gained its title, verdict and legend (5.4 KB).
@@ -208,7 +208,7 @@ const LATER = [
   // as JSON, compare.css's wide JSON box): 49,316 measured at this branch's base, 49,724 with them.
   // +29 with issue 31's two table rules in web/compare/model.js (compare31: a path's `|`
   // alternatives and a dotted `when`, docs/compare.md §2): 49,345 measured against 49,316.
-  { what: 'compare mode', files: ['retrylab-compare.js', 'retrylab-compare.css'], ceiling: 48569 + 757 + 23 + 408 + 29 + 787 - 316 }, // −316: session 14's merged build re-measured (50,257: the sparse rows' one rule, heldValue). +787: the link format's facts as data both readers use (link-format.json, bundled with share/codec.js; linktable, issue 31 item 5): 50,250 against 49,463
+  { what: 'compare mode', files: ['retrylab-compare.js', 'retrylab-compare.css'], ceiling: 48569 + 757 + 23 + 408 + 29 + 787 - 316 + 7 }, // +7: the link table's word for a list that is not numbers (notNumberList, session 15). // −316: session 14's merged build re-measured (50,257: the sparse rows' one rule, heldValue). +787: the link format's facts as data both readers use (link-format.json, bundled with share/codec.js; linktable, issue 31 item 5): 50,250 against 49,463
   // Issue 36: the config file (bindings/wasm, RETRYLAB_ENGINE_CONFIG: six readers, libyaml, the JSON
   // parser and the core's validator the readings end with), loaded only when a reader opens or
   // focuses a "Paste your config" box (web/config/reader.js), by the sections' bundle or compare
@@ -216,7 +216,7 @@ const LATER = [
   // Session 11's merges together (layersbudget33, fleetsplit31, layersdoors33, configpage36, minor35,
   // adaptive34, suite31, layersfix33, hedge34) and the gate menus in words, measured on main's merged build: 168,101 bytes.
   // 175,385 measured on main after session 12's merges: +7,284, the core's many-servers rows and checks (issue 39).
-  { what: 'the config file, when a reader opens "Paste your config"', files: ['retrylab-config.js'], ceiling: 175385 + 183 - 70, by: 'retrylab-sections.js' }, // −70: session 14's merged build re-measured (175,498: Envoy's and Istio's readers share their back-off rule). +183: session 13's merged build re-measured (175,568: the core's comparison, scripted rows, faster layer reading)
+  { what: 'the config file, when a reader opens "Paste your config"', files: ['retrylab-config.js'], ceiling: 175385 + 183 - 70 + 1527, by: 'retrylab-sections.js' }, // +1,527: session 15's config readers map gRPC's and .NET's hedging and AWS adaptive mode (177,025). // −70: session 14's merged build re-measured (175,498: Envoy's and Istio's readers share their back-off rule). +183: session 13's merged build re-measured (175,568: the core's comparison, scripted rows, faster layer reading)
   // +82 bytes with issue 35's shared scales (minor35: each fleet chart the other's ghost) and the
   // timeline's and the panels' changes it carries: 42,446 bytes measured; +12 with the panels' grid; +20 with its charts not dimmed for good.
   // Issue 20: the fleet section at the article's end (web/fleet/; the client presets' gates
@@ -299,7 +299,7 @@ const LATER = [
   // +125 bytes (suiteF, issue 31 item 6): the section says when its last look after a change is
   // done (near.js looked(), section.js), which the fleet browser tests wait for instead of
   // sleeping: 74,166 measured against 74,041 at this branch's base.
-  { what: 'the fleet section', files: ['retrylab-fleet-section.js', 'retrylab-fleet-section.css'], ceiling: 66329 + 1 + 7682 + 29 + 125 + 4 + 831 + 88, scrolled: true }, // +4: runSummary's singular; +88: the reproductions start as the reader nears them (section.js, repros.js near), 74,952 → 75,089; +831: the link format's facts as data both readers use (link-format.json, bundled with share/codec.js; linktable, issue 31 item 5): 74,686 against 73,855
+  { what: 'the fleet section', files: ['retrylab-fleet-section.js', 'retrylab-fleet-section.css'], ceiling: 66329 + 1 + 7682 + 29 + 125 + 4 + 831 + 88 + 4, scrolled: true }, // +4: the link table's word for a list that is not numbers (notNumberList, session 15). // +4: runSummary's singular; +88: the reproductions start as the reader nears them (section.js, repros.js near), 74,952 → 75,089; +831: the link format's facts as data both readers use (link-format.json, bundled with share/codec.js; linktable, issue 31 item 5): 74,686 against 73,855
   // +799 bytes with issue 35's minor items (minor35): the preset card in the controls' words, the
   // one live region, the reproductions' panels and log axis, shared ghost axes: 60,469 measured;
   // +9 with the panels in even columns (a grid); +21 with compare mode's charts not dimmed for good.
@@ -313,7 +313,7 @@ const LATER = [
   // +584 bytes with the map's caption following the run on show and the panels (minor35).
   // +58 bytes with issue 39's fleet link (web/fleet/model.js: a list of numbers read as numbers, the
   // defaults of an object echoed whole, the capacity summed over the replicas): 17,611 measured.
-  { what: 'the stability maps', files: ['retrylab-fleet-map.js', 'retrylab-fleet-map.css'], ceiling: 16690 + 277 + 2 + 584 + 58 + 843, by: 'retrylab-fleet-section.js', scrolled: true }, // +843: the link format's facts as data both readers use (link-format.json, bundled with share/codec.js; linktable, issue 31 item 5): 18,448 against 17,605
+  { what: 'the stability maps', files: ['retrylab-fleet-map.js', 'retrylab-fleet-map.css'], ceiling: 16690 + 277 + 2 + 584 + 58 + 843 + 8, by: 'retrylab-fleet-section.js', scrolled: true }, // +8: the link table's word for a list that is not numbers (notNumberList, session 15). // +843: the link format's facts as data both readers use (link-format.json, bundled with share/codec.js; linktable, issue 31 item 5): 18,448 against 17,605
   // 68.5 KB since issue 18's value.cpp at -O2 (the same core: +3.2 KB here); 69.2 KB with the
   // table of compare metrics (issue 17) in the same core. 74 KB with issue 18's session 4 in the
   // same core (fields.cpp at -O2, the draws as one block: +4.8 KB here, 73.7 KB). 74.1 KB with
@@ -369,7 +369,7 @@ const LATER = [
   // merge: session 13's merged build re-measured at 150,262.
   // +172 bytes with issue 31's waitShape (defaults31: the single run's attempt rows, which this file
   // holds too): 150,434 measured at level 6 against 150,262 at this branch's base (32fd822).
-  { what: 'the fleet engine file', files: ['retrylab-fleet.js'], ceiling: 148127 - 1259 + 556 + 2838 + 172 - 407, by: 'retrylab-fleet-section.js', scrolled: true }, // −407: session 14's merged build re-measured (150,027: the two fleet loops share their arrivals, queue and bins, core31b)
+  { what: 'the fleet engine file', files: ['retrylab-fleet.js'], ceiling: 148127 - 1259 + 556 + 2838 + 172 - 407 + 1, by: 'retrylab-fleet-section.js', scrolled: true }, // +1: session 15's merged build re-measured (150,028). // −407: session 14's merged build re-measured (150,027: the two fleet loops share their arrivals, queue and bins, core31b)
 ];
 
 // The ceiling of everything a reader who scrolls to the end loads: ./ceilings.js, which
