@@ -114,6 +114,22 @@ describe('paste your config', () => {
     assert.deepEqual(await runInputs(again.page), env.compute(reading(examples.envoy.text).inputs).inputs);
   }));
 
+  test('a gRPC hedgingPolicy pasted runs hedged: copy 2 a second after copy 1 succeeds at 1,200 ms, two charges; its link reopens the hedged run', pageTest(env, {}, async ({ page }) => {
+    await openBox(page);
+    await paste(page, '{"methodConfig": [{"name": [{"service": "s"}], "hedgingPolicy": {"maxAttempts": 3, "hedgingDelay": "1s"}}]}');
+    await readIt(page);
+    const result = await page.evaluate(() => window.retryLab.getState().result);
+    // docs/config-in.md §4.3: hedging { maxAttempts 3, delayMs 1000, nonFatal [] }, maxRetries 0.
+    assert.deepEqual([result.inputs.maxRetries, result.inputs.hedging.maxAttempts, result.inputs.hedging.delayMs], [0, 3, 1000]);
+    // The opening run's answers hedged: copy 1's response is lost; copy 2 at 1,000 ms succeeds at 1,200.
+    const m = result.metrics;
+    assert.deepEqual([m.attempts, m.charges, m.elapsedMs, m.outcome], [2, 2, 1200, 'success']);
+    assert.equal(await page.locator('tr.rl-cfg-entry[data-path="methodConfig[0].hedgingPolicy"]').getAttribute('data-status'), 'read');
+    await page.waitForFunction(() => /hedging=/.test(window.location.hash));
+    const again = await openPage(env, { path: `/${await page.evaluate(() => window.location.hash)}`, sections: false });
+    assert.deepEqual(await runInputs(again.page), result.inputs);
+  }));
+
   test('a bad paste is named at the box (its field\'s path and line; aria-invalid, aria-describedby) and the last run stays', pageTest(env, {}, async ({ page }) => {
     await openBox(page);
     await paste(page, examples.grpc.text);
