@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO, artifactPath, assertClean, axeViolations, browserSuite, copiedAndPrintedMarkdown, differenceLines, loadEngine, openPage, retrysimMarkdown, watchedPage } from './lib/harness.js';
+import { REPO, artifactPath, assertClean, axeViolations, browserSuite, copiedAndPrintedMarkdown, differenceLines, openPage, reopenPage, retrysimMarkdown, watchedPage } from './lib/harness.js';
 import { serve, siteCopy } from './lib/sites.js';
 import { frames } from './lib/ui.js';
 
@@ -25,13 +25,8 @@ const PRESET_LINK = '#v=1&view=compare&client=urllib3&after.maxRetries=10';
 // permissions kept, so assertClean on it also covers the links it showed before.
 async function openCompare(hash, options = {}, into = null) {
   let opened = into;
-  if (into) {
-    await into.page.goto('about:blank');
-    await into.page.goto(`${env.server.origin}/${hash}`);
-    await into.page.waitForFunction(() => document.documentElement.classList.contains('rl-ready') || document.documentElement.classList.contains('rl-engine-failed'));
-    await loadEngine(into.page);
-    await into.page.evaluate(() => window.retryLab && window.retryLab.openInputs && window.retryLab.openInputs());
-  } else opened = await openPage(env, { path: `/${hash}`, sections: false, ...options });
+  if (into) await reopenPage(env, into, { path: `/${hash}`, sections: false });
+  else opened = await openPage(env, { path: `/${hash}`, sections: false, ...options });
   await opened.page.waitForFunction(() => document.documentElement.classList.contains('rl-compare-ready'));
   return opened;
 }

@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { assertClean, browserSuite, loadEngine, openPage } from './lib/harness.js';
+import { assertClean, browserSuite, openPage, reopenPage } from './lib/harness.js';
 import { parseCsv } from './lib/sites.js';
 import { ID, drawViews } from './lib/ui.js';
 import { linkCodec } from '../../web/share/codec.js';
@@ -52,13 +52,7 @@ async function downloadOf(page, label) {
 async function openRun(inputs, options = {}, into = null) {
   const path = `/#${linkCodec(env.engine.schema()).encodeLink(env.engine.compute(inputs).inputs)}`;
   if (!into) return openPage(env, { sections: false, ...options, path });
-  await into.page.emulateMedia({ colorScheme: options.colorScheme || 'light' });
-  await into.page.goto('about:blank');
-  await into.page.goto(env.server.origin + path);
-  await into.page.waitForFunction(() => document.documentElement.classList.contains('rl-ready') || document.documentElement.classList.contains('rl-engine-failed'));
-  await loadEngine(into.page);
-  await into.page.evaluate(() => window.retryLab && window.retryLab.openInputs && window.retryLab.openInputs());
-  return into;
+  return reopenPage(env, into, { path, colorScheme: options.colorScheme || 'light', sections: false });
 }
 
 describe('exports', () => {

@@ -5,7 +5,7 @@
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { assertClean, browserSuite, loadEngine, loadSections, openPage, pageTest } from './lib/harness.js';
+import { assertClean, browserSuite, openPage, reopenPage, pageTest } from './lib/harness.js';
 import { ID } from './lib/ui.js';
 
 const env = browserSuite();
@@ -28,13 +28,7 @@ const hashHas = (page, parts, absent = []) => page.waitForFunction(([want, not])
 // other hosts) kept, so assertClean on it also covers the pages it showed before.
 async function reopen(t, hash, into = null) {
   if (!into) return openPage(env, { path: `/${hash}` });
-  await into.page.goto('about:blank');
-  await into.page.goto(`${env.server.origin}/${hash}`);
-  await into.page.waitForFunction(() => document.documentElement.classList.contains('rl-ready') || document.documentElement.classList.contains('rl-engine-failed'));
-  await loadEngine(into.page);
-  await loadSections(into.page);
-  await into.page.evaluate(() => window.retryLab && window.retryLab.openInputs && window.retryLab.openInputs());
-  return into;
+  return reopenPage(env, into, { path: `/${hash}` });
 }
 
 describe('links to a policy trace', () => {

@@ -7,7 +7,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO, assertClean, browserSuite, loadEngine, loadSections, openPage } from './lib/harness.js';
+import { REPO, assertClean, browserSuite, openPage, reopenPage } from './lib/harness.js';
 import { random } from './lib/engine.js';
 import { ID, drawViews, frames, metricsOf } from './lib/ui.js';
 import { MAX_LINK_LENGTH, attributeName, isLink, linkCodec } from '../../web/share/codec.js';
@@ -258,13 +258,7 @@ describe('the link format, against the engine', () => {
 // CSP, other hosts) kept, so assertClean on it also covers what it showed before.
 async function openAt(hash, options = {}, into = null) {
   if (!into) return openPage(env, { ...options, path: `/${hash}` });
-  await into.page.goto('about:blank');
-  await into.page.goto(`${env.server.origin}/${hash}`);
-  await into.page.waitForFunction(() => document.documentElement.classList.contains('rl-ready') || document.documentElement.classList.contains('rl-engine-failed'));
-  await loadEngine(into.page);
-  await loadSections(into.page);
-  await into.page.evaluate(() => window.retryLab && window.retryLab.openInputs && window.retryLab.openInputs());
-  return into;
+  return reopenPage(env, into, { path: `/${hash}` });
 }
 
 const pageResult = (page) => page.evaluate(() => JSON.parse(JSON.stringify(window.retryLab.getState().result)));

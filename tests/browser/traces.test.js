@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { artifactPath, assertClean, browserSuite, loadEngine, loadSections, openPage, pageTest } from './lib/harness.js';
+import { artifactPath, assertClean, browserSuite, openPage, reopenPage, pageTest } from './lib/harness.js';
 import { TR, appTrace, attemptsShown, matrixRow, shownEvents, shownMetrics, shownTable } from './lib/traces-ui.js';
 
 const require = createRequire(import.meta.url);
@@ -205,16 +205,7 @@ describe('accessibility and screenshots', () => {
     let opened = null;
     for (const [name, options] of shots) {
       if (!opened) opened = await openPage(env, options);
-      else {
-        await opened.page.setViewportSize(options.viewport || { width: 1280, height: 900 });
-        await opened.page.emulateMedia({ colorScheme: options.colorScheme });
-        await opened.page.goto('about:blank');
-        await opened.page.goto(`${env.server.origin}/`);
-        await opened.page.waitForFunction(() => document.documentElement.classList.contains('rl-ready') || document.documentElement.classList.contains('rl-engine-failed'));
-        await loadEngine(opened.page);
-        await loadSections(opened.page);
-        await opened.page.evaluate(() => window.retryLab && window.retryLab.openInputs && window.retryLab.openInputs());
-      }
+      else await reopenPage(env, opened, { viewport: options.viewport || { width: 1280, height: 900 }, colorScheme: options.colorScheme });
       const { page } = opened;
       await page.locator('#traces').screenshot({ path: await artifactPath(name) });
       await page.locator(`${TR('matrix')} [data-row="1"][data-col="0"]`).focus();

@@ -317,13 +317,33 @@ export async function openPage(env, {
   if (init) await page.addInitScript(...init);
   if (route) await page.route(...route); // [url pattern, handler]: ahead of the host check above
   await page.goto(url || env.server.origin + path);
+  await readySteps(page, { engine, sections, inputs });
+  return { ...watched, offHost };
+}
+
+// openPage's steps once the page is there: ready (or the engine failed, which the page shows),
+// then the engine, the sections and "All the inputs" as asked.
+async function readySteps(page, { engine, sections, inputs }) {
   await page.waitForFunction(() => document.documentElement.classList.contains('rl-ready') || document.documentElement.classList.contains('rl-engine-failed'));
   if (engine) await loadEngine(page);
   if (sections) await loadSections(page);
   // inputs: open "All the inputs", as a reader does at their first interaction (the page
   // opens with the key switch alone); false leaves the first screen as it is.
   if (inputs) await page.evaluate(() => window.retryLab && window.retryLab.openInputs && window.retryLab.openInputs());
-  return { ...watched, offHost };
+}
+
+// openPage's steps again in `opened`, a page of the running test's that it is done with (issue
+// 31: a new context is a renderer process of its own, about half a CPU·s): through about:blank
+// to `path` on the test server, in `viewport` and `colorScheme` when given, its recorder
+// (console, CSP, other hosts) kept, so assertClean on it also covers what it showed before.
+export async function reopenPage(env, opened, { path = '/', viewport = null, colorScheme = null, engine = true, sections = true, inputs = true } = {}) {
+  const { page } = opened;
+  if (viewport) await page.setViewportSize(viewport);
+  if (colorScheme) await page.emulateMedia({ colorScheme });
+  await page.goto('about:blank');
+  await page.goto(env.server.origin + path);
+  await readySteps(page, { engine, sections, inputs });
+  return opened;
 }
 
 // The page's engine loaded (or failed, which the page shows): true if it is there.
