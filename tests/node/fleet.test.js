@@ -9,7 +9,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { test, before } = require('node:test');
 
-const { repo, loadEngine, runRetrysim, asJson, firstDifference, seededRandom, withoutCapacity } = require('./support.js');
+const { repo, loadEngine, runRetrysim, runRetrysimEach, asJson, firstDifference, seededRandom, withoutCapacity } = require('./support.js');
 
 const fleetEnginePath = process.env.RETRYLAB_FLEET_ENGINE ||
   path.join(repo, 'build', 'wasm', 'bindings', 'wasm', 'retrylab-fleet.js');
@@ -28,6 +28,14 @@ function retrysimFleet(request) {
   const run = runRetrysim(JSON.stringify(request), ['--fleet']);
   assert.equal(run.signal, null, `retrysim was killed by ${run.signal}`);
   return { status: run.status, result: JSON.parse(run.stdout), stderr: run.stderr };
+}
+
+// retrysimFleet for each request, the runs started by one shell (support.js runRetrysimEach).
+function retrysimFleetEach(requests) {
+  return runRetrysimEach(requests.map((request) => ({ input: JSON.stringify(request), args: ['--fleet'] }))).map((run, i) => {
+    assert.equal(run.signal, null, `request ${i}: retrysim was killed by ${run.signal}`);
+    return { status: run.status, result: JSON.parse(run.stdout), stderr: run.stderr };
+  });
 }
 
 // The result as the conformance file holds it: no engine version, no bins' capacity (support.js).
@@ -56,12 +64,13 @@ test('every fleet conformance case, through the fleet engine file', () => {
 test('every fleet conformance case, through retrysim --fleet', () => {
   const cases = loadFleetCases();
   const failures = [];
-  for (const c of cases) {
-    const { status, result } = retrysimFleet(c.request);
+  const runs = retrysimFleetEach(cases.map((c) => c.request));
+  cases.forEach((c, i) => {
+    const { status, result } = runs[i];
     if (status !== 0) failures.push(`${c.name}: exit ${status}`);
     const difference = firstDifference(withoutEngine(result), c.result);
     if (difference) failures.push(`${c.name}: ${difference}`);
-  }
+  });
   assert.deepEqual(failures, [], `${failures.length} failures over ${cases.length} cases`);
 });
 
@@ -150,10 +159,12 @@ test('native and WebAssembly give the same result, as JSON values, on 2,000 gene
   const failures = [];
   let errors = 0;
   let occ = 0;
+  const requests = Array.from({ length: 2000 }, generatedRequest);
+  const runs = retrysimFleetEach(requests);
   for (let i = 0; i < 2000; ++i) {
-    const request = generatedRequest();
+    const request = requests[i];
     const wasm = asJson(fleetEngine.fleet(request));
-    const { status, result } = retrysimFleet(request);
+    const { status, result } = runs[i];
     if (!wasm.ok) ++errors;
     if (request.workload === 'occ') ++occ;
     assert.equal(status, wasm.ok ? 0 : 2, `request ${i}: retrysim exit ${status}`);

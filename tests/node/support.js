@@ -7,6 +7,7 @@
 const assert = require('node:assert/strict');
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
 
 const repo = path.resolve(__dirname, '..', '..');
@@ -64,6 +65,37 @@ function runRetrysim(input, args = [], options = {}) {
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   if (run.error) throw run.error;
   return { status: run.status, signal: run.signal, stdout: run.stdout, stderr: run.stderr, ms };
+}
+
+// Runs retrysim once for each job ({ input, args }), every run started by one shell, and
+// answers each as runRetrysim does ({ status, signal, stdout, stderr }), in the jobs' order.
+// Issue 31: node's spawnSync forks the whole test process, whose heap holds the engine files,
+// for every run (10–15 ms, more than most runs take); a shell forks in a fraction of that. Each
+// run is still its own retrysim process reading its own stdin. `timeoutMs` bounds them all.
+function runRetrysimEach(jobs, { timeoutMs = 600000 } = {}) {
+  assert.ok(fs.existsSync(retrysimPath), `no retrysim at ${retrysimPath}: build the native preset`);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'retrysim-each-'));
+  const quote = (word) => `'${String(word).replace(/'/g, "'\\''")}'`;
+  try {
+    const lines = jobs.map(({ input = '', args = [] }, i) => {
+      fs.writeFileSync(path.join(dir, `${i}.in`), input);
+      return `${[retrysimPath, ...args].map(quote).join(' ')} <${i}.in >${i}.out 2>${i}.err; echo $? >${i}.rc`;
+    });
+    fs.writeFileSync(path.join(dir, 'runs.sh'), `${lines.join('\n')}\n`);
+    const shell = spawnSync('/bin/sh', ['runs.sh'], { cwd: dir, encoding: 'utf8', timeout: timeoutMs });
+    if (shell.error) throw shell.error;
+    assert.equal(shell.status, 0, `the shell running retrysim ${jobs.length} times: ${shell.stderr}`);
+    const signals = Object.entries(os.constants.signals);
+    return jobs.map((_, i) => {
+      const read = (ext) => fs.readFileSync(path.join(dir, `${i}.${ext}`), 'utf8');
+      const code = Number(read('rc'));
+      // The shell's $? is 128 + the signal's number for a run a signal ended.
+      const signal = code > 128 ? (signals.find(([, n]) => n === code - 128) || [`signal ${code - 128}`])[0] : null;
+      return { status: signal ? null : code, signal, stdout: read('out'), stderr: read('err') };
+    });
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 // retrysim's result for inputs given as a JS value (sent as JSON).
@@ -168,6 +200,6 @@ function cliLinkRun(link) {
 
 module.exports = {
   repo, enginePath, fleetEnginePath, configEnginePath, retrysimPath, casesPath,
-  loadEngine, loadFleetEngine, loadConfigEngine, runRetrysim, retrysimResult, loadCases, asJson, firstDifference, seededRandom,
+  loadEngine, loadFleetEngine, loadConfigEngine, runRetrysim, runRetrysimEach, retrysimResult, loadCases, asJson, firstDifference, seededRandom,
   fleetInBothBindings, withoutCapacity, loadLinkSide, cliLinkRun,
 };
