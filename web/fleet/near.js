@@ -64,23 +64,23 @@ export function mountNear(ctx) {
   };
   for (const type of ['wheel', 'touchstart']) win.addEventListener(type, readerScrolls, { passive: true });
 
-  // How far to scroll to show `box`: whole, by as little as that takes (its top at the margin
-  // when it is taller than the window), and, among the scrolls that show it so, one that also
-  // keeps `keep` (the control acted on) within the window's margins when there is one (a map
-  // cell far above the storm drawn after the map cannot be: the storm is shown).
+  // The scroll that shows the span from `top` to `bottom` (against the window) whole, by as
+  // little as that takes, with margins of MARGIN or, where the span fits only closer to the
+  // window's edges, of what is left: null where it does not fit at all.
+  const spanScroll = (top, bottom) => {
+    const margin = Math.min(MARGIN, (win.innerHeight - bottom + top) / 2);
+    return margin < 0 ? null : Math.min(Math.max(0, bottom - (win.innerHeight - margin)), top - margin);
+  };
+  // How far to scroll to show `box`, with `keep` (the control acted on) when there is one,
+  // wherever both fit in the window (a gate's switch, its fields and the storm after them fill
+  // 829 of a 844 px phone: a scroll that ended a little low once left the switch above the top
+  // and the storm whole, and asked for nothing more). Where they do not (a map cell far above
+  // the storm drawn after the map), the box alone; its top at the margin if it is too tall.
   function scrollFor(box) {
     const r = box.getBoundingClientRect();
-    const fits = r.bottom - r.top <= win.innerHeight - 2 * MARGIN;
-    const high = r.top - MARGIN; // the box's top at the top margin
-    const low = fits ? r.bottom - (win.innerHeight - MARGIN) : high; // its bottom at the bottom margin
-    const nearest = (from, to) => Math.min(Math.max(0, from), to);
     const c = keep && keep.isConnected ? keep.getBoundingClientRect() : null;
-    if (c && c.height > 0) {
-      const from = Math.max(low, c.bottom - (win.innerHeight - MARGIN));
-      const to = Math.min(high, c.top - MARGIN);
-      if (from <= to) return nearest(from, to);
-    }
-    return nearest(low, high);
+    const both = c && c.height > 0 ? spanScroll(Math.min(r.top, c.top), Math.max(r.bottom, c.bottom)) : null;
+    return both ?? spanScroll(r.top, r.bottom) ?? r.top - MARGIN;
   }
   // The box and the control are both shown as well as they can be: nothing left to scroll.
   const settled = (box) => Math.abs(scrollFor(box)) < 1;
@@ -94,7 +94,8 @@ export function mountNear(ctx) {
     const to = Math.min(Math.max(0, from + by), doc.documentElement.scrollHeight - win.innerHeight);
     win.scrollBy({ top: by, behavior });
     // A smooth scroll runs to where it aimed, though the page moved under it meanwhile (the
-    // run's redraw above, scroll anchoring): once it ends, the box is shown if it is not.
+    // run's redraw above, scroll anchoring): once it ends, the box and the control are shown
+    // as scrollFor asks if they are not.
     if (behavior === 'smooth') {
       if (Math.abs(to - from) >= 1) scrolling = true; // one that moves ends with a scrollend
       win.addEventListener('scrollend', () => {
