@@ -157,12 +157,25 @@ function seededRandom(seed) {
 // A fleet request through both bindings: the fleet engine file's fleet() and `retrysim --fleet`
 // give the same result (the engine's version aside), and it is { ok: true }.
 function fleetInBothBindings(fleetEngine, request) {
-  const assert = require('node:assert/strict');
+  return sameFleetResult(fleetEngine, request, runRetrysim(JSON.stringify(request), ['--fleet']));
+}
+
+// fleetInBothBindings for many requests, their `retrysim --fleet` runs started by one shell
+// (runRetrysimEach). It answers, for each request, a function that makes fleetInBothBindings'
+// checks when called (its messages begin with `label`, which names the request) and returns the
+// result, so a test still checks each request where it did, in the same order.
+function fleetInBothBindingsEach(fleetEngine, requests) {
+  const runs = runRetrysimEach(requests.map((request) => ({ input: JSON.stringify(request), args: ['--fleet'] })));
+  return runs.map((run, i) => (label) => sameFleetResult(fleetEngine, requests[i], run, label));
+}
+
+function sameFleetResult(fleetEngine, request, run, label = '') {
+  const named = (text) => (label ? `${label}: ${text}` : text);
   const wasm = asJson(fleetEngine.fleet(request));
-  const run = runRetrysim(JSON.stringify(request), ['--fleet']);
-  assert.equal(run.status, 0, run.stderr);
-  assert.equal(firstDifference(wasm, JSON.parse(run.stdout)), null, 'native and WebAssembly differ');
-  assert.equal(wasm.ok, true, JSON.stringify(wasm.errors));
+  assert.equal(run.signal, null, named(`retrysim was killed by ${run.signal}`));
+  assert.equal(run.status, 0, named(run.stderr));
+  assert.equal(firstDifference(wasm, JSON.parse(run.stdout)), null, named('native and WebAssembly differ'));
+  assert.equal(wasm.ok, true, named(JSON.stringify(wasm.errors)));
   return wasm;
 }
 
@@ -201,5 +214,5 @@ function cliLinkRun(link) {
 module.exports = {
   repo, enginePath, fleetEnginePath, configEnginePath, retrysimPath, casesPath,
   loadEngine, loadFleetEngine, loadConfigEngine, runRetrysim, runRetrysimEach, retrysimResult, loadCases, asJson, firstDifference, seededRandom,
-  fleetInBothBindings, withoutCapacity, loadLinkSide, cliLinkRun,
+  fleetInBothBindings, fleetInBothBindingsEach, withoutCapacity, loadLinkSide, cliLinkRun,
 };
