@@ -6,7 +6,7 @@
 const assert = require('node:assert/strict');
 const { test, before } = require('node:test');
 
-const { loadEngine, runRetrysim, runRetrysimEach, asJson, firstDifference, seededRandom } = require('./support.js');
+const { loadEngine, runRetrysim, runRetrysimEach, retrysimResultOf, asJson, firstDifference, seededRandom } = require('./support.js');
 
 const COUNT = 300;
 const rng = seededRandom(20261129);
@@ -240,17 +240,11 @@ before(async () => { engine = await loadEngine(); });
 let runs;
 before(() => { runs = runRetrysimEach(generated.map((inputs) => ({ input: JSON.stringify(inputs) }))); });
 
-// support.js retrysimResult's answer, from a run made beforehand.
-function retrysimResultOf(run, i) {
-  assert.equal(run.signal, null, `input ${i}: retrysim was killed by ${run.signal}`);
-  return { status: run.status, result: JSON.parse(run.stdout), stderr: run.stderr };
-}
-
 generated.forEach((inputs, i) => {
   test(`generated input ${i}: compute() equals retrysim`, () => {
     const fromEngine = engine.compute(inputs);
     assert.equal(fromEngine.ok, true, `input ${JSON.stringify(inputs)} is not valid: ${JSON.stringify(fromEngine.errors)}`);
-    const { status, result, stderr } = retrysimResultOf(runs[i], i);
+    const { status, result, stderr } = retrysimResultOf(runs[i], `input ${i}`);
     assert.equal(status, 0, stderr);
     const difference = firstDifference(asJson(fromEngine), result);
     assert.equal(difference, null, `compute() vs retrysim differ at ${difference}; inputs: ${JSON.stringify(inputs)}`);

@@ -125,8 +125,12 @@ function runRetrysimEach(jobs, { timeoutMs = 600000 } = {}) {
 
 // retrysim's result for inputs given as a JS value (sent as JSON).
 function retrysimResult(inputs) {
-  const run = runRetrysim(JSON.stringify(inputs));
-  assert.equal(run.signal, null, `retrysim was killed by ${run.signal}`);
+  return retrysimResultOf(runRetrysim(JSON.stringify(inputs)));
+}
+
+// retrysimResult's answer from a run already made (runRetrysimEach's), its message naming `label`.
+function retrysimResultOf(run, label = '') {
+  assert.equal(run.signal, null, `${label ? `${label}: ` : ''}retrysim was killed by ${run.signal}`);
   return { status: run.status, result: JSON.parse(run.stdout), stderr: run.stderr };
 }
 
@@ -238,6 +242,6 @@ function cliLinkRun(link) {
 
 module.exports = {
   repo, enginePath, fleetEnginePath, configEnginePath, retrysimPath, casesPath,
-  loadEngine, loadFleetEngine, loadConfigEngine, runRetrysim, runRetrysimEach, retrysimResult, loadCases, asJson, firstDifference, seededRandom,
+  loadEngine, loadFleetEngine, loadConfigEngine, runRetrysim, runRetrysimEach, retrysimResult, retrysimResultOf, loadCases, asJson, firstDifference, seededRandom,
   fleetInBothBindings, fleetInBothBindingsEach, withoutCapacity, loadLinkSide, cliLinkRun,
 };
