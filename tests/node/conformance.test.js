@@ -6,7 +6,7 @@
 const assert = require('node:assert/strict');
 const { describe, test, before } = require('node:test');
 
-const { loadEngine, loadCases, retrysimResult } = require('./support.js');
+const { loadEngine, loadCases, runRetrysimEach, retrysimResultOf } = require('./support.js');
 
 const cases = loadCases();
 const TOLERANCE = 1e-6;
@@ -55,11 +55,14 @@ describe('compute() in the engine file', () => {
 });
 
 describe('retrysim', () => {
-  for (const c of cases) {
+  // Every case's run, started by one shell (support.js runRetrysimEach); each test reads its own.
+  let runs;
+  before(() => { runs = runRetrysimEach(cases.map((c) => ({ input: JSON.stringify(c.inputs) }))); });
+  cases.forEach((c, i) => {
     test(c.name, () => {
-      const { status, result, stderr } = retrysimResult(c.inputs);
+      const { status, result, stderr } = retrysimResultOf(runs[i], c.name);
       assert.equal(status, 0, `exit status ${status}: ${stderr}`);
       assert.ok(checkCase(result, c.expect) > 0);
     });
-  }
+  });
 });

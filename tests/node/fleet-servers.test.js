@@ -9,7 +9,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { test, before } = require('node:test');
 
-const { repo, loadFleetEngine, runRetrysim, asJson, firstDifference, fleetInBothBindings, withoutCapacity } = require('./support.js');
+const { repo, loadFleetEngine, runRetrysim, asJson, firstDifference, fleetInBothBindings, fleetInBothBindingsEach, withoutCapacity } = require('./support.js');
 
 let fleetEngine;
 before(async () => {
@@ -42,9 +42,10 @@ function withoutEngine(result) {
 
 test('K = 1: servers {count: 1} on every shared service case, both bindings, is the case with the rows added', () => {
   const failures = [];
-  for (const c of serviceCases()) {
-    const request = { ...c.request, servers: { count: 1 } };
-    const result = fleetInBothBindings(fleetEngine, request);
+  const cases = serviceCases();
+  const checks = fleetInBothBindingsEach(fleetEngine, cases.map((c) => ({ ...c.request, servers: { count: 1 } })));
+  for (const [i, c] of cases.entries()) {
+    const result = checks[i](c.name);
     assert.equal(result.totals.servers.length, 1, c.name);
     assert.equal(result.totals.servers[0].attempts, result.totals.attempts, c.name);
     assert.equal(result.timeline.bins[0].servers.length, 1, c.name);
@@ -58,16 +59,17 @@ test('K = 1: servers {count: 1} on every shared service case, both bindings, is 
 
 test('every new field given at its default, on every shared service case, both bindings: the case exactly', () => {
   const failures = [];
-  for (const c of serviceCases()) {
-    const request = {
-      ...c.request,
-      balancer: { kind: 'round-robin', scope: 'client' },
-      keyStore: { scope: 'shared', lagMs: 0 },
-      faults: [],
-      policy: { ...(c.request.policy || {}), retryHost: 'any', hostSelectionRetryMaxAttempts: 1 },
-      server: { ...(c.request.server || {}), serviceDist: 'fixed' },
-    };
-    const difference = firstDifference(withoutEngine(fleetInBothBindings(fleetEngine, request)), c.result);
+  const cases = serviceCases();
+  const checks = fleetInBothBindingsEach(fleetEngine, cases.map((c) => ({
+    ...c.request,
+    balancer: { kind: 'round-robin', scope: 'client' },
+    keyStore: { scope: 'shared', lagMs: 0 },
+    faults: [],
+    policy: { ...(c.request.policy || {}), retryHost: 'any', hostSelectionRetryMaxAttempts: 1 },
+    server: { ...(c.request.server || {}), serviceDist: 'fixed' },
+  })));
+  for (const [i, c] of cases.entries()) {
+    const difference = firstDifference(withoutEngine(checks[i](c.name)), c.result);
     if (difference) failures.push(`${c.name}: ${difference}`);
   }
   assert.deepEqual(failures, []);

@@ -8,7 +8,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { test, before } = require('node:test');
 
-const { loadFleetEngine, fleetInBothBindings, runRetrysim, asJson, firstDifference, withoutCapacity } = require('./support.js');
+const { loadFleetEngine, fleetInBothBindings, runRetrysimEach, asJson, firstDifference, withoutCapacity } = require('./support.js');
 
 let fleetEngine;
 before(async () => { fleetEngine = await loadFleetEngine(); });
@@ -127,11 +127,14 @@ test('policy.layers [{}] gives every shared fleet case its own result, in both b
     || path.join(__dirname, '..', '..', 'spec', 'conformance', 'fleet-cases.json'), 'utf8'));
   const failures = [];
   let compared = 0;
-  for (const c of cases) {
-    if (!stackable(c.request, c.result)) continue;
-    const request = { ...c.request, policy: { ...(c.request.policy || {}), layers: [{}] } };
+  // The stackable cases' requests with one layer, their runs started by one shell (runRetrysimEach).
+  const stacked = cases.filter((c) => stackable(c.request, c.result));
+  const requests = stacked.map((c) => ({ ...c.request, policy: { ...(c.request.policy || {}), layers: [{}] } }));
+  const runs = runRetrysimEach(requests.map((request) => ({ input: JSON.stringify(request), args: ['--fleet'] })));
+  for (const [i, c] of stacked.entries()) {
+    const request = requests[i];
     const wasm = asJson(fleetEngine.fleet(request));
-    const run = runRetrysim(JSON.stringify(request), ['--fleet']);
+    const run = runs[i];
     if (run.status !== 0) { failures.push(`${c.name}: retrysim exit ${run.status}`); continue; }
     const native = JSON.parse(run.stdout);
     const bindings = firstDifference(wasm, native);

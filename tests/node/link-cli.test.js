@@ -11,7 +11,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { loadEngine, loadFleetEngine, runRetrysim, asJson, firstDifference } = require('./support.js');
+const { loadEngine, loadFleetEngine, runRetrysim, runRetrysimEach, asJson, firstDifference } = require('./support.js');
 
 const repo = path.resolve(__dirname, '..', '..');
 
@@ -43,26 +43,42 @@ function readmeLinks() {
 }
 
 function cli(args, input = '') {
-  const run = runRetrysim(input, args);
-  assert.equal(run.signal, null, `retrysim was killed by ${run.signal}`);
-  return run;
+  return unsignalled(runRetrysim(input, args));
 }
 
 function cliJson(args, input = '') {
-  const run = cli(args, input);
+  return withJson(cli(args, input));
+}
+
+// A run no signal ended (`label`: which input, for a run of many).
+function unsignalled(run, label = '') {
+  assert.equal(run.signal, null, `${label ? `${label}: ` : ''}retrysim was killed by ${run.signal}`);
+  return run;
+}
+
+// A run whose stdout is JSON, with it read.
+function withJson(run, label = '') {
   let json;
-  assert.doesNotThrow(() => { json = JSON.parse(run.stdout); }, `stdout is JSON: ${run.stdout.slice(0, 300)} ${run.stderr}`);
+  assert.doesNotThrow(() => { json = JSON.parse(run.stdout); }, `${label ? `${label}: ` : ''}stdout is JSON: ${run.stdout.slice(0, 300)} ${run.stderr}`);
   return { ...run, json };
+}
+
+// retrysim once for each of many command lines (or { args, input }), the runs started by one
+// shell (support.js runRetrysimEach: node's spawnSync forks this whole process for each run),
+// answered in the same order; each answer is checked (unsignalled, withJson) where it is read.
+function cliEach(jobs) {
+  return runRetrysimEach(jobs.map((job) => (Array.isArray(job) ? { args: job } : job)));
 }
 
 test('every example link in the README gives exactly the run the page shows for it', async () => {
   const { explorable, readLink } = await pageSide();
   const links = readmeLinks().filter((link) => !link.includes('view=compare'));
   assert.ok(links.length >= 7, `the README's example links: ${links.length}`);
-  for (const link of links) {
+  const runs = cliEach(links.map((link) => ['--link', link]));
+  for (const [i, link] of links.entries()) {
     const shown = readLink(link.slice(link.indexOf('#')), explorable);
     assert.deepEqual(shown.problems, [], `${link}: the page reads it whole`);
-    const run = cliJson(['--link', link]);
+    const run = withJson(unsignalled(runs[i], link), link);
     assert.equal(run.status, 0, `${link}: ${run.stderr}`);
     assert.equal(firstDifference(run.json, asJson(shown.result)), null, link);
   }
@@ -72,8 +88,10 @@ test('--link - reads the link from stdin, a whole URL or only its hash', async (
   const { explorable, readLink } = await pageSide();
   const hash = '#v=1&scenario=outage-503-twice&deadlineMs=2000';
   const expected = asJson(readLink(hash, explorable).result);
-  for (const text of [`https://retrylab.example/index.html${hash}\n`, hash, hash.slice(1)]) {
-    const run = cliJson(['--link', '-'], text);
+  const texts = [`https://retrylab.example/index.html${hash}\n`, hash, hash.slice(1)];
+  const runs = cliEach(texts.map((input) => ({ args: ['--link', '-'], input })));
+  for (const [i, text] of texts.entries()) {
+    const run = withJson(unsignalled(runs[i], JSON.stringify(text)), JSON.stringify(text));
     assert.equal(run.status, 0, run.stderr);
     assert.equal(firstDifference(run.json, expected), null, JSON.stringify(text));
   }
@@ -109,11 +127,12 @@ const BAD_LINKS = [
 
 test('bad links: retrysim --link refuses them (exit 2), naming the fields the page names', async () => {
   const { explorable, readLink } = await pageSide();
-  for (const [label, link, fields] of BAD_LINKS) {
+  const runs = cliEach(BAD_LINKS.map(([, link]) => ['--link', link]));
+  for (const [i, [label, link, fields]] of BAD_LINKS.entries()) {
     const shown = readLink(link, explorable);
     const pageKeys = shown.problems.map((p) => p.key).sort();
     assert.deepEqual(pageKeys, [...fields].sort(), `${label}: the page's notice`);
-    const run = cliJson(['--link', link]);
+    const run = withJson(unsignalled(runs[i], label), label);
     assert.equal(run.status, 2, `${label}: exit ${run.status}`);
     assert.equal(run.json.ok, false, label);
     assert.deepEqual(run.json.errors.map((e) => e.field).sort(), pageKeys, `${label}: the same fields`);
@@ -229,12 +248,14 @@ test('--format markdown: the inputs that differ, the metrics that change, flags,
   assert.ok(md.includes('| elapsed | 3,700 ms | 3,000 ms | -700 ms |'), md);
   assert.match(md, /\nUnchanged: .*replays/);
   assert.ok(!md.includes('Open the comparison'), 'no link without --base-url');
-  for (const [base, href] of [
+  const bases = [
     ['https://retrylab.example/', 'https://retrylab.example/index.html'],
     ['https://retrylab.example/tools', 'https://retrylab.example/tools/index.html'],
     ['https://retrylab.example/index.html', 'https://retrylab.example/index.html'],
-  ]) {
-    const withBase = cli(['--compare', '--format', 'markdown', '--base-url', base, '--link', link]).stdout;
+  ];
+  const runs = cliEach(bases.map(([base]) => ['--compare', '--format', 'markdown', '--base-url', base, '--link', link]));
+  for (const [i, [base, href]] of bases.entries()) {
+    const withBase = unsignalled(runs[i], base).stdout;
     assert.ok(withBase.includes(`[Open the comparison in Retry Lab](${href}#${link})`), withBase);
   }
 });
@@ -284,7 +305,11 @@ const COMPARE_LINKS = [
 test('every comparison reads the same in the page and in retrysim: both runs, the differences, the link', async () => {
   const { explorable, compareLink, compareRuns, presetById, codec, engine, metrics } = await pageSide();
   assert.ok(readmeLinks().filter((link) => link.includes('view=compare')).length >= 2, 'the README shows comparison links');
-  for (const link of COMPARE_LINKS) {
+  const runs = cliEach(COMPARE_LINKS.map((link) => ['--link', link]));
+  // Then each link retrysim wrote back, read again (the second stage: its links come from the first's answers).
+  const writtenBack = (run) => { try { return String(JSON.parse(run.stdout).link); } catch { return ''; } };
+  const agains = cliEach(runs.map((run) => ['--link', writtenBack(run)]));
+  for (const [i, link] of COMPARE_LINKS.entries()) {
     const shown = compareLink.readCompareLink(link, explorable, { presetById });
     assert.deepEqual(shown.problems, [], `${link}: the page reads it whole`);
     const model = compareRuns(shown.before.result, shown.after.result, {
@@ -293,12 +318,12 @@ test('every comparison reads the same in the page and in retrysim: both runs, th
     const pageLink = compareLink.encodeCompareLink(shown.before.result.inputs, shown.after.result.inputs, {
       client: shown.before.client, afterClient: shown.after.client, codec, compute: (i) => engine.compute(i), presetById,
     });
-    const run = cliJson(['--link', link]);
+    const run = withJson(unsignalled(runs[i], link), link);
     assert.equal(run.status, 0, `${link}: ${run.stderr}`);
     const expected = asJson({ ok: true, engine: run.json.engine, ...model, link: `#${pageLink}`, before: shown.before.result, after: shown.after.result });
     assert.equal(firstDifference(run.json, expected), null, link);
     // The link written back reads as the same comparison.
-    const again = cliJson(['--link', run.json.link]).json;
+    const again = withJson(unsignalled(agains[i], run.json.link), run.json.link).json;
     assert.equal(firstDifference(again, run.json), null, `${link}: written back as ${run.json.link}`);
   }
 });
@@ -312,7 +337,9 @@ test('the page\'s Markdown is retrysim\'s, byte for byte, for every comparison l
   const base = 'https://retrylab.example/tools/';
   const hostile = 'v=1&view=compare&after.operationId=%5Bsee%20fix%5D(https%3A%2F%2Fevil.example)%20!%5Bt%5D(https%3A%2F%2Ftrack.example%2Fp.gif)%20%40org%2Fteam%20%3C!--';
   const links = [...COMPARE_LINKS, hostile, 'v=1&view=compare&operationId=%60a%7Cb%60%0A%23%2012&after.operationId=%E2%80%AEwww.x.example%20%3Atada%3A'];
-  for (const link of links) {
+  const args = (link, withBase) => ['--link', link, '--format', 'markdown', ...(withBase ? ['--base-url', base] : [])];
+  const runs = cliEach(links.flatMap((link) => [args(link, true), args(link, false)]));
+  for (const [i, link] of links.entries()) {
     const shown = compareLink.readCompareLink(link, explorable, { presetById });
     assert.deepEqual(shown.problems, [], `${link}: the page reads it whole`);
     const presetName = (id) => presetById(id).short;
@@ -325,7 +352,7 @@ test('the page\'s Markdown is retrysim\'s, byte for byte, for every comparison l
     for (const withBase of [true, false]) {
       const page = comparisonMarkdown(engine, model, { metrics, codec, presetName, base: withBase ? base : '', link: `#${pageLink}` });
       assert.equal(page.error, undefined, link);
-      const run = cli(['--link', link, '--format', 'markdown', ...(withBase ? ['--base-url', base] : [])]);
+      const run = unsignalled(runs[2 * i + (withBase ? 0 : 1)], link);
       assert.equal(run.status, 0, `${link}: ${run.stderr}`);
       assert.equal(page.markdown, run.stdout, `${link}${withBase ? ' with a base' : ''}`);
     }
@@ -339,11 +366,12 @@ test('the page\'s Markdown is retrysim\'s for every fleet comparison link', asyn
   const writer = (await pageSide()).engine;
   assert.equal(engine.markdown({ summary: [], inputs: [], metrics: [] }).ok, false);
   const base = 'https://retrylab.example/';
-  for (const link of FLEET_LINKS) {
+  const runs = cliEach(FLEET_LINKS.map((link) => ['--link', link, '--format', 'markdown', '--base-url', base]));
+  for (const [i, link] of FLEET_LINKS.entries()) {
     const read = fleetLink.parseFleetCompareLink(`#${link}`, table);
     const model = compareRuns(engine.fleet(read.before), engine.fleet(read.after), { metrics, of: 'fleet' });
     const page = comparisonMarkdown(writer, model, { metrics, base, link: `#${link}` });
-    const run = cli(['--link', link, '--format', 'markdown', '--base-url', base]);
+    const run = unsignalled(runs[i], link);
     assert.equal(run.status, 0, `${link}: ${run.stderr}`);
     assert.equal(page.markdown, run.stdout, link);
   }
@@ -370,10 +398,11 @@ const BAD_COMPARE_LINKS = [
 
 test('bad comparison links: refused by retrysim (exit 2) naming the fields the page names', async () => {
   const { explorable, compareLink, presetById } = await pageSide();
-  for (const [label, link, fields] of BAD_COMPARE_LINKS) {
+  const runs = cliEach(BAD_COMPARE_LINKS.map(([, link]) => ['--compare', '--link', link]));
+  for (const [i, [label, link, fields]] of BAD_COMPARE_LINKS.entries()) {
     const shown = compareLink.readCompareLink(link, explorable, { presetById });
     assert.deepEqual(shown.problems.map((p) => p.key).sort(), [...fields].sort(), `${label}: the page`);
-    const run = cliJson(['--compare', '--link', link]);
+    const run = withJson(unsignalled(runs[i], label), label);
     assert.equal(run.status, 2, `${label}: exit ${run.status} ${run.stdout.slice(0, 200)}`);
     assert.deepEqual(run.json.errors.map((e) => e.field).sort(), [...fields].sort(), `${label}: retrysim`);
   }
@@ -458,10 +487,11 @@ const FLEET_LINKS = [
 test('a fleet comparison link: retrysim runs the fleet requests the page reads, with the same rows, and FLEET.md §9.5\'s figures', async () => {
   const { engine, fleetLink, table, compareRuns, metrics } = await fleetSide();
   assert.ok(FLEET_LINKS.length > 6, 'the README shows a fleet comparison link');
-  for (const link of FLEET_LINKS) {
+  const runs = cliEach(FLEET_LINKS.map((link) => ['--link', link]));
+  for (const [i, link] of FLEET_LINKS.entries()) {
     const read = fleetLink.parseFleetCompareLink(`#${link}`, table);
     assert.deepEqual(read.problems, [], link);
-    const run = cliJson(['--link', link]);
+    const run = withJson(unsignalled(runs[i], link), link);
     assert.equal(run.status, 0, `${link}: ${run.stderr}`);
     const c = run.json;
     assert.equal(c.of, 'fleet');
@@ -513,20 +543,23 @@ test('a fleet comparison link: retrysim runs the fleet requests the page reads, 
 // with none.
 test('a fleet comparison\'s headline names the change in the section\'s words, then the recovery and the duplicate charges, in retrysim and on the page', async () => {
   const { engine, fleetLink, table, compareRuns, metrics } = await fleetSide();
-  for (const [link, want] of [
+  const headlines = [
     ['v=1&view=compare&of=fleet&after.gates.bucket=on', 'Token bucket (per client, capacity 5): recovers 9 s after the slowdown instead of never; duplicate charges 14,874 → 617'],
     ['v=1&view=compare&of=fleet&after.policy.maxRetries=0', 'Retries per request 3 → 0: recovers 3 s after the slowdown instead of never; duplicate charges 14,874 → 0'],
     ['v=1&view=compare&of=fleet&gates.bucket=on&after.gates.bucket=null', 'Token bucket off: never recovers instead of 9 s after; duplicate charges 617 → 14,874'],
     ['v=1&view=compare&of=fleet', 'the same inputs: never recovers, as before; duplicate charges 14,874, as before'],
     ['v=1&view=compare&of=fleet&gates.bucket=on&after.gates.bucket.capacity=5', 'the same inputs: recovers 9 s after the slowdown, as before; duplicate charges 617, as before'],
-  ]) {
-    const c = cliJson(['--link', link]).json;
+  ];
+  // Each link twice: as JSON, then as Markdown.
+  const runs = cliEach(headlines.flatMap(([link]) => [['--link', link], ['--link', link, '--format', 'markdown']]));
+  for (const [i, [link, want]] of headlines.entries()) {
+    const c = withJson(unsignalled(runs[2 * i], link), link).json;
     assert.equal(c.headline, want, link);
     const read = fleetLink.parseFleetCompareLink(`#${link}`, table);
     const model = compareRuns(engine.fleet(read.before), engine.fleet(read.after), { metrics, of: 'fleet' });
     assert.equal(headlineText(model.headline), want, `${link}: the page`);
     // The Markdown's first line is the headline.
-    assert.equal(cli(['--link', link, '--format', 'markdown']).stdout.split('\n')[0], `**Retry Lab, before → after:** ${want}`, link);
+    assert.equal(unsignalled(runs[2 * i + 1], link).stdout.split('\n')[0], `**Retry Lab, before → after:** ${want}`, link);
   }
   // A path the section does not label is named by its path, as code.
   const queue = cliJson(['--link', 'v=1&view=compare&of=fleet&after.server.queueLimit=2000']).json;
@@ -535,7 +568,7 @@ test('a fleet comparison\'s headline names the change in the section\'s words, t
 
 test('a bad fleet comparison link: retrysim refuses the fields the page names', async () => {
   const { fleetLink, table } = await fleetSide();
-  for (const [what, link, fields] of [
+  const bad = [
     ['an unknown path', 'v=1&view=compare&of=fleet&policy.nope=1', ['policy.nope']],
     ['a bad after value', 'v=1&view=compare&of=fleet&after.policy.maxRetries=lots', ['after.policy.maxRetries']],
     ['a gate neither on nor null', 'v=1&view=compare&of=fleet&after.gates.bucket=maybe', ['after.gates.bucket']],
@@ -546,10 +579,12 @@ test('a bad fleet comparison link: retrysim refuses the fields the page names', 
     ['an empty number', 'v=1&view=compare&of=fleet&after.ratePerClient=', ['after.ratePerClient']],
     ['a list of numbers with a word in it', 'v=1&view=compare&of=fleet&servers.count=4&after.trigger.servers=0,x', ['after.trigger.servers']],
     ['a list of numbers with an empty item', 'v=1&view=compare&of=fleet&servers.count=4&trigger.servers=1,,2', ['trigger.servers']],
-  ]) {
+  ];
+  const runs = cliEach(bad.map(([, link]) => ['--link', link]));
+  for (const [i, [what, link, fields]] of bad.entries()) {
     const read = fleetLink.parseFleetCompareLink(`#${link}`, table);
     assert.deepEqual(read.problems.map((p) => p.key), fields, `${what}: the page`);
-    const run = cliJson(['--link', link]);
+    const run = withJson(unsignalled(runs[i], what), what);
     assert.equal(run.status, 2, what);
     assert.deepEqual(run.json.errors.map((e) => e.field), fields, `${what}: retrysim`);
     // The same reasons, but for the version, where retrysim names itself (docs/compare.md §1).
@@ -558,12 +593,14 @@ test('a bad fleet comparison link: retrysim refuses the fields the page names', 
 });
 
 test('a bad command line is refused with a message, exit 2', () => {
-  for (const args of [
+  const lines = [
     ['--compare'], ['--compare', 'one.json'], ['--compare', '--format', 'html', '--link', 'v=1&view=compare'],
     ['--link'], ['--link', 'v=1', 'file.json'], ['--format', 'markdown', '-'], ['--compare', '-', '-'],
     ['--compare', '--fleet', '--link', 'v=1&view=compare'],
-  ]) {
-    const run = cli(args);
+  ];
+  const runs = cliEach(lines);
+  for (const [i, args] of lines.entries()) {
+    const run = unsignalled(runs[i], args.join(' '));
     assert.equal(run.status, 2, `${args.join(' ')}: exit ${run.status}`);
     assert.match(run.stderr, /^retrysim: \S/, args.join(' '));
   }
@@ -587,11 +624,15 @@ test('hostile links: retrysim and the page agree on every one, and a link past t
     'ra:', 'date:', 'after.', 'view=compare', 'client=urllib3', 'none', '1e999', '-0', '.5', '200', 'lost', '#', 'é', '😀',
     'v=2', 'trace=F', 'deadlineMs', 'retryOn=', 'timeout', 'idempotencyKey', '0x10', '+3'];
   const hashOf = (text) => { const t = text.trim(); const at = t.indexOf('#'); return at === -1 ? t : t.slice(at + 1); };
-  for (let i = 0; i < 200; i += 1) {
+  const texts = Array.from({ length: 200 }, () => {
     let text = '';
     const n = 1 + Math.floor(random() * 12);
     for (let k = 0; k < n; k += 1) text += pieces[Math.floor(random() * pieces.length)];
-    const run = cli(['--link', text]);
+    return text;
+  });
+  const runs = cliEach(texts.map((text) => ['--link', text]));
+  for (const [i, text] of texts.entries()) {
+    const run = unsignalled(runs[i], JSON.stringify(text));
     assert.ok(run.status === 0 || run.status === 2, `${JSON.stringify(text)}: exit ${run.status} ${run.stderr}`);
     if (hashOf(text).split('&').includes('view=compare')) continue;
     const shown = readLink(hashOf(text), explorable, { pageKeys: ['trace', 'herdCallers'] }); // the page's own keys (share/page.js)
@@ -605,13 +646,15 @@ test('hostile links: retrysim and the page agree on every one, and a link past t
   // 16 + 2,000,001 = 2,000,017 characters. With "é" (two bytes, one unit) the link is 2,000,016
   // characters long but 3,000,016 bytes; 16 + 1,999,984 "é" is exactly the limit, read.
   assert.match(long.json.errors[0].detail, /^is 2,000,017 characters long, more than /);
-  for (const [text, refused] of [
+  const longs = [
     [`v=1&operationId=${'a'.repeat(2000001)}`, true],
     [`v=1&operationId=${'é'.repeat(1000000)}${'a'.repeat(1000000)}`, true],
     [`v=1&operationId=${'é'.repeat(1999984)}`, false],
     [`v=1&operationId=${'😀'.repeat(1000001)}`, true],
-  ]) {
-    const cliSaid = cliJson(['--link', '-'], text).json.errors.filter((e) => e.field === 'link');
+  ];
+  const longRuns = cliEach(longs.map(([input]) => ({ args: ['--link', '-'], input })));
+  for (const [i, [text, refused]] of longs.entries()) {
+    const cliSaid = withJson(unsignalled(longRuns[i], `${text.length} units`), `${text.length} units`).json.errors.filter((e) => e.field === 'link');
     const pageSaid = readLink(text, explorable, { pageKeys: ['trace', 'herdCallers'] }).problems.filter((p) => p.key === 'link');
     assert.equal(cliSaid.length, refused ? 1 : 0, `${text.length} units: retrysim`);
     assert.equal(pageSaid.length, refused ? 1 : 0, `${text.length} units: the page`);

@@ -13,7 +13,7 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const { spawnSync } = require('node:child_process');
 const path = require('node:path');
-const { loadEngine, runRetrysim, seededRandom } = require('./support.js');
+const { loadEngine, runRetrysim, runRetrysimEach, seededRandom } = require('./support.js');
 
 const repo = path.resolve(__dirname, '..', '..');
 
@@ -149,8 +149,12 @@ const ISSUE_VALUE = '[see fix](https://evil.example) ![t](https://track.example/
 const ISSUE_LINK = '#v=1&view=compare&after.operationId=%5Bsee%20fix%5D(https%3A%2F%2Fevil.example)%20!%5Bt%5D(https%3A%2F%2Ftrack.example%2Fp.gif)%20%40org%2Fteam%20%3C!--';
 
 function markdownOf(args) {
-  const run = runRetrysim('', args);
-  assert.equal(run.status, 0, run.stderr);
+  return markdownFrom(runRetrysim('', args));
+}
+
+// markdownOf's answer from a run already made (runRetrysimEach's), its message naming `label`.
+function markdownFrom(run, label = '') {
+  assert.equal(run.status, 0, label ? `${label}: ${run.stderr}` : run.stderr);
   return run.stdout;
 }
 
@@ -209,9 +213,13 @@ test('generated hostile strings, in every place the writer puts one, render as t
 
 test('the same hostile strings through retrysim: an operationId from a link, in the summary and the input table', () => {
   const next = generator(3030);
-  for (let i = 0; i < 120; ++i) {
-    const s = next().slice(0, 200) || 'x';
-    const md = markdownOf(['--link', `#v=1&view=compare&after.operationId=${escapeText(s)}`, '--format', 'markdown', '--base-url', 'https://retrylab.example/']);
+  const strings = Array.from({ length: 120 }, () => next().slice(0, 200) || 'x');
+  // Their runs started by one shell (support.js runRetrysimEach), each checked below in turn.
+  const runs = runRetrysimEach(strings.map((s) => ({
+    args: ['--link', `#v=1&view=compare&after.operationId=${escapeText(s)}`, '--format', 'markdown', '--base-url', 'https://retrylab.example/'],
+  })));
+  for (const [i, s] of strings.entries()) {
+    const md = markdownFrom(runs[i], `operationId ${JSON.stringify(s)}`);
     const v = visible(s);
     const read = assertLiteral(md, {
       what: `operationId ${JSON.stringify(s)}`,
@@ -267,15 +275,10 @@ test('code beside code: a name between characters a text shows in code is one sp
 
 test('--base-url: only an absolute http(s) URL; a bad one exits 2 naming the flag; what must be is percent-encoded', () => {
   const link = 'v=1&view=compare&after.maxRetries=0';
-  for (const bad of ['javascript:alert(1)//', 'https://x.example/) [pwn](javascript:alert(1)', 'ftp://x.example/', 'https://', 'https:x.example',
+  const bads = ['javascript:alert(1)//', 'https://x.example/) [pwn](javascript:alert(1)', 'ftp://x.example/', 'https://', 'https:x.example',
     '//x.example/', 'x.example', '', 'https://x.example/\n[a](b)', 'https://good.example@evil.example/', 'https://x.example)/', 'data:text/html,x', 'https://[::1]:8000/',
-    ]) {
-    const run = runRetrysim('', ['--link', link, '--format', 'markdown', '--base-url', bad]);
-    assert.equal(run.status, 2, `${JSON.stringify(bad)}: ${run.stdout}`);
-    assert.match(run.stderr, /^retrysim: --base-url /, JSON.stringify(bad));
-    assert.equal(run.stdout, '', 'nothing is written');
-  }
-  for (const [base, href] of [
+  ];
+  const goods = [
     ['https://retrylab.example/', 'https://retrylab.example/index.html'],
     ['HTTP://retrylab.example:8080/x', 'http://retrylab.example:8080/x/index.html'],
     ['https://x.example/p(1)[2]', 'https://x.example/p%281%29%5B2%5D/index.html'],
@@ -285,8 +288,19 @@ test('--base-url: only an absolute http(s) URL; a bad one exits 2 naming the fla
     ['https://x.example/&amp;/?a=&lt;b&c;d', 'https://x.example/&amp%3B/index.html?a=&lt%3Bb&c%3Bd'],
     ['https://x.example/100%/%41', 'https://x.example/100%25/%41/index.html'],
     ['https://x.example/tools/page.html?q=1#old', 'https://x.example/tools/page.html?q=1'],
-  ]) {
-    const md = markdownOf(['--link', link, '--format', 'markdown', '--base-url', base]);
+  ];
+  // Every base's run, the bad then the good, started by one shell (support.js runRetrysimEach).
+  const runs = runRetrysimEach([...bads, ...goods.map(([base]) => base)].map((base) => ({
+    args: ['--link', link, '--format', 'markdown', '--base-url', base],
+  })));
+  for (const [i, bad] of bads.entries()) {
+    const run = runs[i];
+    assert.equal(run.status, 2, `${JSON.stringify(bad)}: ${run.stdout}`);
+    assert.match(run.stderr, /^retrysim: --base-url /, JSON.stringify(bad));
+    assert.equal(run.stdout, '', 'nothing is written');
+  }
+  for (const [i, [base, href]] of goods.entries()) {
+    const md = markdownFrom(runs[bads.length + i], base);
     const expected = `${href}#${link}`;
     assert.ok(md.includes(`[Open the comparison in Retry Lab](${expected})`), `${base}: ${md}`);
     const read = assertLiteral(md, { what: base, link: expected });

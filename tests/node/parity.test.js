@@ -6,7 +6,7 @@
 const assert = require('node:assert/strict');
 const { test, before } = require('node:test');
 
-const { loadEngine, runRetrysim, retrysimResult, asJson, firstDifference, seededRandom } = require('./support.js');
+const { loadEngine, runRetrysim, runRetrysimEach, retrysimResultOf, asJson, firstDifference, seededRandom } = require('./support.js');
 
 const COUNT = 300;
 const rng = seededRandom(20261129);
@@ -235,12 +235,16 @@ test('the generated inputs cover every row of the table, every choice, scenario 
 
 let engine;
 before(async () => { engine = await loadEngine(); });
+// retrysim's answer to every generated input, the runs started by one shell (support.js
+// runRetrysimEach: node's spawnSync forks this whole process for each run); each test reads its own.
+let runs;
+before(() => { runs = runRetrysimEach(generated.map((inputs) => ({ input: JSON.stringify(inputs) }))); });
 
 generated.forEach((inputs, i) => {
   test(`generated input ${i}: compute() equals retrysim`, () => {
     const fromEngine = engine.compute(inputs);
     assert.equal(fromEngine.ok, true, `input ${JSON.stringify(inputs)} is not valid: ${JSON.stringify(fromEngine.errors)}`);
-    const { status, result, stderr } = retrysimResult(inputs);
+    const { status, result, stderr } = retrysimResultOf(runs[i], `input ${i}`);
     assert.equal(status, 0, stderr);
     const difference = firstDifference(asJson(fromEngine), result);
     assert.equal(difference, null, `compute() vs retrysim differ at ${difference}; inputs: ${JSON.stringify(inputs)}`);

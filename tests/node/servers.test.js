@@ -7,18 +7,23 @@
 const assert = require('node:assert/strict');
 const { test, before } = require('node:test');
 
-const { loadEngine, loadCases, runRetrysim, asJson, firstDifference } = require('./support.js');
+const { loadEngine, loadCases, runRetrysim, runRetrysimEach, asJson, firstDifference } = require('./support.js');
 
 let engine;
 before(async () => { engine = await loadEngine(); });
 
 // One run through both bindings: the same result, { ok: true }.
 function inBoth(inputs) {
+  return inBothOf(inputs, runRetrysim(JSON.stringify(inputs)));
+}
+
+// inBoth with retrysim's run already made (runRetrysimEach's), its messages naming `label`.
+function inBothOf(inputs, run, label = '') {
+  const named = (text) => (label ? `${label}: ${text}` : text);
   const wasm = asJson(engine.compute(inputs));
-  const run = runRetrysim(JSON.stringify(inputs));
-  assert.equal(run.status, 0, run.stderr);
-  assert.equal(firstDifference(wasm, JSON.parse(run.stdout)), null, 'native and WebAssembly differ');
-  assert.equal(wasm.ok, true, JSON.stringify(wasm.errors));
+  assert.equal(run.status, 0, named(run.stderr));
+  assert.equal(firstDifference(wasm, JSON.parse(run.stdout)), null, named('native and WebAssembly differ'));
+  assert.equal(wasm.ok, true, named(JSON.stringify(wasm.errors)));
   return wasm;
 }
 
@@ -90,15 +95,17 @@ test('11.2 and 11.3: luck, previous-hosts, a crash that refuses, a partition, a 
 });
 
 test('K = 1 is today on every shared conformance case: every new field at its default changes nothing, servers {count: 1} only adds its rows', () => {
-  const cases = loadCases();
+  // The cases compared, then their runs with servers {count: 1}, started by one shell (runRetrysimEach).
+  const cases = loadCases().map((c) => ({ c, today: asJson(engine.compute(c.inputs)) }))
+    .filter(({ c, today }) => today.ok && (c.inputs.callers ?? 1) <= 1 && !c.inputs.layers && !c.inputs.hedging);
+  const oneServer = (c) => ({ ...c.inputs, servers: { count: 1 } });
+  const runs = runRetrysimEach(cases.map(({ c }) => ({ input: JSON.stringify(oneServer(c)) })));
   let compared = 0;
-  for (const c of cases) {
-    const today = asJson(engine.compute(c.inputs));
-    if (!today.ok || (c.inputs.callers ?? 1) > 1 || c.inputs.layers || c.inputs.hedging) continue;
+  for (const [i, { c, today }] of cases.entries()) {
     const defaults = asJson(engine.compute({ ...c.inputs, servers: null, balancer: {}, retryHost: 'any',
       hostSelectionRetryMaxAttempts: 1, faults: [], keyStore: { scope: 'shared', lagMs: 0 } }));
     assert.equal(firstDifference(defaults, today), null, c.name);
-    const one = inBoth({ ...c.inputs, servers: { count: 1 } });
+    const one = inBothOf(oneServer(c), runs[i], c.name);
     assert.equal(firstDifference(withoutServers(one), today), null, c.name);
     assert.equal(one.metrics.servers.length, 1, c.name);
     assert.equal(one.metrics.servers[0].duplicates, one.metrics.duplicates, c.name);
@@ -122,12 +129,13 @@ test('every bad many-servers input is named: retrysim exits 2, compute() returns
     [{ servers: {}, callers: 2 }, 'servers'],
     [{ retryOn: ['refused', 'crashed'] }, 'retryOn[1]'],
   ];
-  for (const [inputs, field] of bad) {
+  const runs = runRetrysimEach(bad.map(([inputs]) => ({ input: JSON.stringify(inputs) })));
+  for (const [i, [inputs, field]] of bad.entries()) {
     const wasm = asJson(engine.compute(inputs));
     assert.equal(wasm.ok, false, JSON.stringify(inputs));
     assert.deepEqual(wasm.errors.map((e) => e.field), [field], JSON.stringify(inputs));
     assert.ok(wasm.errors[0].message.startsWith(field + ' '), wasm.errors[0].message);
-    const run = runRetrysim(JSON.stringify(inputs));
+    const run = runs[i];
     assert.equal(run.status, 2, JSON.stringify(inputs));
     assert.deepEqual(JSON.parse(run.stdout).errors, wasm.errors);
   }

@@ -5,7 +5,7 @@
 const assert = require('node:assert/strict');
 const { test, before } = require('node:test');
 
-const { loadEngine, runRetrysim, asJson, firstDifference, seededRandom } = require('./support.js');
+const { loadEngine, runRetrysim, runRetrysimEach, asJson, firstDifference, seededRandom } = require('./support.js');
 
 let engine;
 before(async () => {
@@ -13,7 +13,11 @@ before(async () => {
 });
 
 function nativeSweep(request) {
-  const run = runRetrysim(JSON.stringify(request), ['--sweep']);
+  return nativeSweepOf(runRetrysim(JSON.stringify(request), ['--sweep']));
+}
+
+// nativeSweep's answer from a run already made (runRetrysimEach's).
+function nativeSweepOf(run) {
   return { status: run.status, result: JSON.parse(run.stdout) };
 }
 
@@ -48,10 +52,10 @@ test('WebAssembly and retrysim --sweep give the same sweep for generated request
   const rng = seededRandom(3700);
   const fields = [['deadlineMs', 0, 20000], ['clientTimeoutMs', 1, 5000], ['baseBackoffMs', 0, 3000], ['responseMs', 0, 1000],
     ['maxRetries', 0, 10]];
-  for (let i = 0; i < 40; ++i) {
+  const requests = Array.from({ length: 40 }, () => {
     const [vary, lo, hi] = rng.pick(fields);
     const from = rng.int(lo, Math.floor((lo + hi) / 2));
-    const request = {
+    return {
       inputs: {
         scenario: rng.pick(['response-lost', 'request-lost', 'outage-503-twice', 'bad-request-400']),
         idempotencyKey: rng.chance(0.5),
@@ -61,8 +65,12 @@ test('WebAssembly and retrysim --sweep give the same sweep for generated request
       },
       vary, from, to: rng.int(from + 1, hi), points: rng.int(2, 200),
     };
-    const native = nativeSweep(request);
-    assert.equal(native.status, 0);
+  });
+  // Their retrysim --sweep runs, started by one shell (support.js runRetrysimEach).
+  const runs = runRetrysimEach(requests.map((request) => ({ input: JSON.stringify(request), args: ['--sweep'] })));
+  for (const [i, request] of requests.entries()) {
+    const native = nativeSweepOf(runs[i]);
+    assert.equal(native.status, 0, `request ${JSON.stringify(request)}: exit ${native.status}`);
     const difference = firstDifference(asJson(engine.sweep(request)), native.result);
     assert.equal(difference, null, `request ${JSON.stringify(request)}: ${difference}`);
   }
