@@ -9,7 +9,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { test, before } = require('node:test');
 
-const { repo, loadEngine, runRetrysim, runRetrysimEach, asJson, firstDifference, seededRandom, withoutCapacity } = require('./support.js');
+const { repo, loadEngine, runRetrysim, runRetrysimEach, retrysimResultOf, asJson, firstDifference, seededRandom, withoutCapacity } = require('./support.js');
 
 const fleetEnginePath = process.env.RETRYLAB_FLEET_ENGINE ||
   path.join(repo, 'build', 'wasm', 'bindings', 'wasm', 'retrylab-fleet.js');
@@ -25,17 +25,13 @@ before(async () => {
 });
 
 function retrysimFleet(request) {
-  const run = runRetrysim(JSON.stringify(request), ['--fleet']);
-  assert.equal(run.signal, null, `retrysim was killed by ${run.signal}`);
-  return { status: run.status, result: JSON.parse(run.stdout), stderr: run.stderr };
+  return retrysimResultOf(runRetrysim(JSON.stringify(request), ['--fleet']));
 }
 
 // retrysimFleet for each request, the runs started by one shell (support.js runRetrysimEach).
 function retrysimFleetEach(requests) {
-  return runRetrysimEach(requests.map((request) => ({ input: JSON.stringify(request), args: ['--fleet'] }))).map((run, i) => {
-    assert.equal(run.signal, null, `request ${i}: retrysim was killed by ${run.signal}`);
-    return { status: run.status, result: JSON.parse(run.stdout), stderr: run.stderr };
-  });
+  return runRetrysimEach(requests.map((request) => ({ input: JSON.stringify(request), args: ['--fleet'] })))
+    .map((run, i) => retrysimResultOf(run, `request ${i}`));
 }
 
 // The result as the conformance file holds it: no engine version, no bins' capacity (support.js).

@@ -6,7 +6,7 @@
 const assert = require('node:assert/strict');
 const { test, before } = require('node:test');
 
-const { loadEngine, loadCases, retrysimResult, runRetrysimEach, retrysimResultOf, asJson, firstDifference } = require('./support.js');
+const { loadEngine, loadCases, runRetrysim, runRetrysimEach, asJson, sameInBothBindings } = require('./support.js');
 
 let engine;
 before(async () => { engine = await loadEngine(); });
@@ -27,17 +27,7 @@ const seedStory = (agentKey, sdkKey) => ({
 
 // Both bindings' result, checked identical as JSON values.
 function both(inputs) {
-  return bothOf(inputs, retrysimResult(inputs));
-}
-
-// both() with retrysim's answer already made (runRetrysimEach's, through retrysimResultOf), its
-// messages naming `label`.
-function bothOf(inputs, { status, result }, label) {
-  const wasm = asJson(engine.compute(inputs));
-  assert.equal(status, 0, label);
-  assert.equal(firstDifference(wasm, result), null, label);
-  assert.equal(wasm.ok, true, label ? `${label}: ${JSON.stringify(wasm.errors)}` : JSON.stringify(wasm.errors));
-  return wasm;
+  return sameInBothBindings(asJson(engine.compute(inputs)), runRetrysim(JSON.stringify(inputs)));
 }
 
 const at = (r, path) => r.attempts.find((a) => a.path === path);
@@ -108,7 +98,7 @@ test('layers: [{}] is the run without layers on every conformance case, in both 
   const runs = runRetrysimEach(cases.map((c) => ({ input: JSON.stringify(layeredInputs(c)) })));
   for (const [i, c] of cases.entries()) {
     const plain = asJson(engine.compute(c.inputs));
-    const layered = bothOf(layeredInputs(c), retrysimResultOf(runs[i], c.name), c.name);
+    const layered = sameInBothBindings(asJson(engine.compute(layeredInputs(c))), runs[i], c.name);
     for (const [key, value] of Object.entries(plain.metrics)) assert.deepEqual(layered.metrics[key], value, `${c.name}: metrics.${key}`);
     assert.equal(layered.attempts.length, plain.attempts.length, c.name);
     plain.attempts.forEach((row, i) => {

@@ -7,24 +7,14 @@
 const assert = require('node:assert/strict');
 const { test, before } = require('node:test');
 
-const { loadEngine, loadCases, runRetrysim, runRetrysimEach, asJson, firstDifference } = require('./support.js');
+const { loadEngine, loadCases, runRetrysim, runRetrysimEach, asJson, firstDifference, sameInBothBindings } = require('./support.js');
 
 let engine;
 before(async () => { engine = await loadEngine(); });
 
 // One run through both bindings: the same result, { ok: true }.
 function inBoth(inputs) {
-  return inBothOf(inputs, runRetrysim(JSON.stringify(inputs)));
-}
-
-// inBoth with retrysim's run already made (runRetrysimEach's), its messages naming `label`.
-function inBothOf(inputs, run, label = '') {
-  const named = (text) => (label ? `${label}: ${text}` : text);
-  const wasm = asJson(engine.compute(inputs));
-  assert.equal(run.status, 0, named(run.stderr));
-  assert.equal(firstDifference(wasm, JSON.parse(run.stdout)), null, named('native and WebAssembly differ'));
-  assert.equal(wasm.ok, true, named(JSON.stringify(wasm.errors)));
-  return wasm;
+  return sameInBothBindings(asJson(engine.compute(inputs)), runRetrysim(JSON.stringify(inputs)));
 }
 
 // The result without what `servers` adds (§7.2): host on attempts and events and in their
@@ -105,7 +95,7 @@ test('K = 1 is today on every shared conformance case: every new field at its de
     const defaults = asJson(engine.compute({ ...c.inputs, servers: null, balancer: {}, retryHost: 'any',
       hostSelectionRetryMaxAttempts: 1, faults: [], keyStore: { scope: 'shared', lagMs: 0 } }));
     assert.equal(firstDifference(defaults, today), null, c.name);
-    const one = inBothOf(oneServer(c), runs[i], c.name);
+    const one = sameInBothBindings(asJson(engine.compute(oneServer(c))), runs[i], c.name);
     assert.equal(firstDifference(withoutServers(one), today), null, c.name);
     assert.equal(one.metrics.servers.length, 1, c.name);
     assert.equal(one.metrics.servers[0].duplicates, one.metrics.duplicates, c.name);

@@ -199,8 +199,16 @@ function fleetInBothBindingsEach(fleetEngine, requests) {
 }
 
 function sameFleetResult(fleetEngine, request, run, label = '') {
+  return sameInBothBindings(asJson(fleetEngine.fleet(request)), run, label);
+}
+
+// One input through both bindings, retrysim's run already made (runRetrysim's or
+// runRetrysimEach's): it answered with exit 0, the engine file's result `wasm` (as JSON sees it)
+// is the same as retrysim's, and it is { ok: true }. The messages begin with `label`, which
+// names the input. Answers `wasm`. The fleet (sameFleetResult) and the single run's tests
+// (servers, layers) share it.
+function sameInBothBindings(wasm, run, label = '') {
   const named = (text) => (label ? `${label}: ${text}` : text);
-  const wasm = asJson(fleetEngine.fleet(request));
   assert.equal(run.signal, null, named(`retrysim was killed by ${run.signal}`));
   assert.equal(run.status, 0, named(run.stderr));
   assert.equal(firstDifference(wasm, JSON.parse(run.stdout)), null, named('native and WebAssembly differ'));
@@ -243,5 +251,5 @@ function cliLinkRun(link) {
 module.exports = {
   repo, enginePath, fleetEnginePath, configEnginePath, retrysimPath, casesPath,
   loadEngine, loadFleetEngine, loadConfigEngine, runRetrysim, runRetrysimEach, retrysimResult, retrysimResultOf, loadCases, asJson, firstDifference, seededRandom,
-  fleetInBothBindings, fleetInBothBindingsEach, withoutCapacity, loadLinkSide, cliLinkRun,
+  fleetInBothBindings, fleetInBothBindingsEach, sameInBothBindings, withoutCapacity, loadLinkSide, cliLinkRun,
 };
